@@ -1,0 +1,5 @@
+export * from './tool.js';
+export * from './logger.js';
+export { runAs } from './as.js';
+export { runLd } from './ld.js';
+export { runSim } from './sim.js';

@@ -1,0 +1,127 @@
+import { Command, CommanderError, Option } from 'commander';
+import {
+  DiagnosticError,
+  ExitCode,
+  SourceMap,
+  UsageError,
+  renderDiagnostics,
+  shouldUseColor,
+  type Diagnostic,
+  type DiagnosticsFormat,
+} from '@pyxis/diagnostics';
+import type { Logger } from 'pino';
+import { createLogger, type LogFormat } from './logger.js';
+
+export const VERSION = '0.1.0';
+
+/** What every command action receives besides its own options. */
+export interface ToolContext {
+  log: Logger;
+  sources: SourceMap;
+  /** Prints non-fatal diagnostics (warnings) in the chosen format. */
+  report(ds: readonly Diagnostic[]): void;
+  /** stdout writer (tests capture it). */
+  out(text: string): void;
+}
+
+export interface GlobalOptions {
+  logLevel: string;
+  logFormat?: LogFormat;
+  diagnosticsFormat: DiagnosticsFormat;
+  color?: boolean;
+}
+
+/** Adds the options shared by all three tools, so names stay consistent. */
+export function addGlobalOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--log-level <level>', 'log verbosity').choices(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('warn'))
+    .addOption(new Option('--log-format <format>', 'log output format (default: pretty on a TTY, json otherwise)').choices(['pretty', 'json']))
+    .addOption(new Option('--diagnostics-format <format>', 'how errors and warnings are printed').choices(['human', 'json']).default('human'))
+    .option('--no-color', 'disable colour in diagnostics');
+}
+
+export interface ToolIO {
+  stdout?: (s: string) => void;
+  stderr?: (s: string) => void;
+}
+
+/**
+ * Builds a commander program with the shared conventions and runs it:
+ * exit 0 ok, 1 input error (diagnostics, no stack), 2 usage, 3 internal.
+ */
+export async function runTool(
+  name: string,
+  description: string,
+  configure: (program: Command, ctx: () => ToolContext) => void,
+  argv: string[] = process.argv.slice(2),
+  io: ToolIO = {},
+): Promise<number> {
+  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
+  const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  const sources = new SourceMap();
+  let ctx: ToolContext | undefined;
+  const program = new Command(name);
+  program
+    .description(description)
+    .version(VERSION, '-V, --version')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: stdout, writeErr: stderr });
+  addGlobalOptions(program);
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  const render = (ds: readonly Diagnostic[]) => {
+    const g = globals();
+    const text = renderDiagnostics(ds, g.diagnosticsFormat, { color: g.color !== false && shouldUseColor(), sources });
+    if (text) stderr(text + '\n');
+  };
+  const getCtx = (): ToolContext => {
+    if (!ctx) {
+      const g = globals();
+      ctx = {
+        log: createLogger({ name, level: g.logLevel, ...(g.logFormat ? { format: g.logFormat } : {}) }),
+        sources,
+        report: render,
+        out: stdout,
+      };
+    }
+    return ctx;
+  };
+  configure(program, getCtx);
+  // Sub-commands inherit the shared options and conventions.
+  for (const sub of program.commands) {
+    sub.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput({ writeOut: stdout, writeErr: stderr });
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.ok;
+      return ExitCode.usage;
+    }
+    if (e instanceof DiagnosticError) {
+      render(e.diagnostics);
+      return ExitCode.input;
+    }
+    if (e instanceof UsageError) {
+      stderr(`${name}: error: ${e.message}\n(run with --help for usage)\n`);
+      return ExitCode.usage;
+    }
+    const err = e as Error;
+    const nodeErr = err as NodeJS.ErrnoException;
+    if (nodeErr && (nodeErr.code === 'ENOENT' || nodeErr.code === 'EACCES' || nodeErr.code === 'EISDIR' || nodeErr.code === 'ENOTDIR')) {
+      render([{ severity: 'error', code: 'IO0001', message: `${nodeErr.code === 'ENOENT' ? 'no such file' : 'cannot access'}: ${nodeErr.path ?? err.message}` }]);
+      return ExitCode.input;
+    }
+    const debug = globals().logLevel === 'debug' || globals().logLevel === 'trace';
+    stderr(`${name}: internal error: ${err?.message ?? String(e)}\n`);
+    stderr(debug ? `${err?.stack ?? ''}\n` : `(this is a bug in ${name}; rerun with --log-level debug for a stack trace and report it)\n`);
+    return ExitCode.internal;
+  }
+}
+
+/** Entry point used by bin/ launchers. */
+export async function main(run: (argv: string[]) => Promise<number>): Promise<void> {
+  const code = await run(process.argv.slice(2));
+  process.exitCode = code;
+}

@@ -1,0 +1,137 @@
+import type { CompiledField, CompiledTable, FieldTable } from './table.js';
+
+export class TableError extends Error {
+  constructor(
+    readonly table: string,
+    message: string,
+  ) {
+    super(`field table \`${table}\`: ${message}`);
+    this.name = 'TableError';
+  }
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Lays out a table and checks it is self-consistent (widths, overlaps, defaults, enums). */
+export function compileTable(t: FieldTable, source?: string): CompiledTable {
+  const fail = (m: string): never => {
+    throw new TableError(t.name ?? '?', m);
+  };
+  if (typeof t.name !== 'string' || !NAME.test(t.name)) fail('missing or invalid `name`');
+  if (!Array.isArray(t.fields)) fail('`fields` must be an array');
+  const fields: CompiledField[] = [];
+  const byName = new Map<string, CompiledField>();
+  const used: Array<[number, number, string]> = [];
+  let cursor = 0;
+  for (const f of t.fields) {
+    if (typeof f.name !== 'string' || !NAME.test(f.name)) fail(`invalid field name ${JSON.stringify(f.name)}`);
+    if (byName.has(f.name)) fail(`duplicate field \`${f.name}\``);
+    if (!Number.isInteger(f.width) || f.width < 1 || f.width > 64) fail(`field \`${f.name}\`: width must be 1..64, got ${f.width}`);
+    const count = f.count ?? 1;
+    if (!Number.isInteger(count) || count < 1 || count > 4096) fail(`field \`${f.name}\`: count must be 1..4096`);
+    const lsb = f.lsb ?? cursor;
+    if (!Number.isInteger(lsb) || lsb < 0) fail(`field \`${f.name}\`: invalid lsb ${f.lsb}`);
+    const end = lsb + f.width * count;
+    for (const [a, b, other] of used) if (lsb < b && a < end) fail(`field \`${f.name}\` (bits ${lsb}..${end - 1}) overlaps \`${other}\` (bits ${a}..${b - 1})`);
+    used.push([lsb, end, f.name]);
+    cursor = end;
+    if (f.minus_one && f.zero_means_max) fail(`field \`${f.name}\`: minus_one and zero_means_max are exclusive`);
+    if ((f.minus_one || f.zero_means_max) && (f.signed || f.enum)) fail(`field \`${f.name}\`: N-1 encodings apply to plain unsigned fields only`);
+    if (f.signed && f.enum) fail(`field \`${f.name}\`: an enum field cannot be signed`);
+    const w = BigInt(f.width);
+    let min: bigint;
+    let max: bigint;
+    if (f.signed) {
+      min = -(1n << (w - 1n));
+      max = (1n << (w - 1n)) - 1n;
+    } else if (f.minus_one || f.zero_means_max) {
+      min = 1n;
+      max = 1n << w;
+    } else {
+      min = 0n;
+      max = (1n << w) - 1n;
+    }
+    let enumNames: Map<number, string> | undefined;
+    if (f.enum) {
+      enumNames = new Map();
+      for (const [k, v] of Object.entries(f.enum)) {
+        if (!NAME.test(k)) fail(`field \`${f.name}\`: invalid enum name ${JSON.stringify(k)}`);
+        if (!Number.isInteger(v) || BigInt(v) < 0n || BigInt(v) > max) fail(`field \`${f.name}\`: enum \`${k}\` = ${v} does not fit ${f.width} bits`);
+        if (enumNames.has(v)) fail(`field \`${f.name}\`: enum codepoint ${v} named twice`);
+        enumNames.set(v, k);
+      }
+    }
+    const cf: CompiledField = { ...f, lsb, count, min, max, ...(enumNames ? { enumNames } : {}) };
+    fields.push(cf);
+    byName.set(f.name, cf);
+  }
+  const width = t.width ?? cursor;
+  const maxEnd = used.reduce((m, [, b]) => Math.max(m, b), 0);
+  if (!Number.isInteger(width) || width < maxEnd) fail(`declared width ${t.width} is smaller than the fields need (${maxEnd} bits)`);
+  const compiled: CompiledTable = {
+    name: t.name,
+    width,
+    bytes: Math.ceil(width / 8),
+    fields,
+    byName,
+    ...(t.title !== undefined ? { title: t.title } : {}),
+    ...(t.target !== undefined ? { target: t.target } : {}),
+    ...(t.spec !== undefined ? { spec: t.spec } : {}),
+    ...(t.doc !== undefined ? { doc: t.doc } : {}),
+    ...(t.meta !== undefined ? { meta: t.meta } : {}),
+    ...(source !== undefined ? { source } : {}),
+  };
+  // Defaults must themselves be legal.
+  for (const f of fields) {
+    if (f.default === undefined) continue;
+    const vals = Array.isArray(f.default) ? f.default : [f.default];
+    if (Array.isArray(f.default) && f.default.length !== f.count) fail(`field \`${f.name}\`: default has ${f.default.length} elements, field has ${f.count}`);
+    for (const v of vals) {
+      const r = resolveScalar(f, v);
+      if (typeof r === 'string') fail(`field \`${f.name}\`: default ${JSON.stringify(v)}: ${r}`);
+    }
+  }
+  return compiled;
+}
+
+/** The value a field takes when the user omits it. */
+export function defaultUserValue(f: CompiledField): bigint {
+  if (f.default !== undefined && !Array.isArray(f.default)) {
+    const r = resolveScalar(f, f.default);
+    if (typeof r !== 'string') return r;
+  }
+  return f.minus_one || f.zero_means_max ? 1n : f.enum && !f.enumNames?.has(0) ? BigInt([...f.enumNames!.keys()][0]!) : 0n;
+}
+
+/** Describes the legal values of a field, for messages. */
+export function legalRange(f: CompiledField): string {
+  if (f.enumNames) return `one of ${[...f.enumNames].map(([v, n]) => `${n}=${v}`).join(', ')}`;
+  const kind = f.signed ? 'signed' : f.minus_one ? 'unsigned, encoded as N-1' : f.zero_means_max ? 'unsigned, 0 encodes the maximum' : 'unsigned';
+  return `${f.min}..${f.max} (${f.width}-bit ${kind})`;
+}
+
+/**
+ * Turns a user scalar into the user-visible integer (enum names resolved) and
+ * range-checks it; returns an error message instead of throwing so callers
+ * can attach source spans.
+ */
+export function resolveScalar(f: CompiledField, v: unknown): bigint | string {
+  let n: bigint;
+  if (typeof v === 'string') {
+    if (!f.enum) return `\`${v}\` is a name, but \`${f.name}\` takes a number (${legalRange(f)})`;
+    const code = f.enum[v];
+    if (code === undefined) return `\`${v}\` is not a value of \`${f.name}\`; expected ${legalRange(f)}`;
+    return BigInt(code);
+  } else if (typeof v === 'number') {
+    if (!Number.isInteger(v)) return `value ${v} of \`${f.name}\` is not an integer`;
+    if (!Number.isSafeInteger(v)) return `value ${v} of \`${f.name}\` is beyond 2^53; pass a bigint`;
+    n = BigInt(v);
+  } else if (typeof v === 'bigint') {
+    n = v;
+  } else {
+    return `value of \`${f.name}\` must be a number${f.enum ? ' or enum name' : ''}, got ${typeof v}`;
+  }
+  if (f.enumNames && !f.enumNames.has(Number(n))) return `${n} is not a codepoint of \`${f.name}\`; expected ${legalRange(f)}`;
+  if (n < f.min || n > f.max) return `value ${n} out of range for \`${f.name}\`: legal ${legalRange(f)}`;
+  return n;
+}

@@ -1,0 +1,5 @@
+export * from './table.js';
+export * from './compile.js';
+export * from './codec.js';
+export * from './grammars.js';
+export * from './markdown.js';
