@@ -1,0 +1,100 @@
+/**
+ * In-memory model of the two container formats: `.pobj` (assembler output)
+ * and `.pimg` (linker output). The binary layout is documented in
+ * docs/container-format.md; reader.ts / writer.ts convert between the two.
+ */
+export type ContainerKind = 'pobj' | 'pimg';
+
+/** What a section holds. */
+export type SectionKind =
+  | 'code' // microcode words (sequencer control/op memories, VPU imem)
+  | 'data' // initialised memory contents (AMEM/HBM tensors, config tables)
+  | 'zero' // zero-filled memory (size only, no bytes stored)
+  | 'descriptors' // descriptor lists
+  | 'patch' // MPE patch blobs
+  | 'table' // configuration tables (RPSW/RCSW/..., barrier configs)
+  | 'meta'; // tool-specific bytes (e.g. enqueue records)
+
+export interface Section {
+  name: string;
+  kind: SectionKind;
+  /**
+   * Address space the load address refers to, e.g. `amem`, `hbm`, `dpe32`
+   * (the 32-bit MPE/DPE view), `uie.<seq>.ctrl`, or `none` for unplaced sections.
+   */
+  space: string;
+  /** Load address in `space` (bytes, or words for code spaces as the space defines). */
+  address: number;
+  /** Size in bytes (for `zero` sections, the bytes to fill; otherwise data.length). */
+  size: number;
+  /** Required alignment of `address` in bytes (power of two). */
+  align: number;
+  /** Bit flags (SectionFlags). */
+  flags: number;
+  /** Contents; empty for `zero` sections. */
+  data: Uint8Array;
+  /** Cluster index for per-cluster spaces (AMEM), -1 when not applicable. */
+  cluster?: number;
+}
+
+export const SectionFlags = {
+  /** Address not final: the linker places it. */
+  relocatable: 1 << 0,
+  /** Address uses the unhashed AMEM view (chip §7.5). */
+  unhashed: 1 << 1,
+  readonly: 1 << 2,
+} as const;
+
+export type SymbolKind = 'program' | 'tensor' | 'label' | 'data' | 'blob' | 'queue';
+
+/** Typed metadata for tensor symbols so tools can dump/convert them by name. */
+export interface TensorInfo {
+  shape: number[];
+  /** Element format name as the formats package spells it (e.g. `RFP8`, `RFP16`, `LnsI4F3`, `Int16`). */
+  format: string;
+  /** Exponent bias. */
+  eb: number;
+  /** Optional strides in bytes per dimension (outermost first). */
+  strides?: number[];
+}
+
+export interface SymbolEntry {
+  name: string;
+  kind: SymbolKind;
+  /** Section index, or -1 for an absolute symbol (offset = absolute address). */
+  section: number;
+  offset: number;
+  size: number;
+  /** Exported (visible to the linker) vs local. */
+  global: boolean;
+  tensor?: TensorInfo;
+}
+
+/** A field in a section that the linker must patch once `symbol` is placed. */
+export interface Relocation {
+  /** Section containing the field. */
+  section: number;
+  /** Byte offset of the word containing the field inside that section. */
+  offset: number;
+  /** Relocation kind, e.g. `pyxis.sol_pc` (names the field table + field it patches). */
+  kind: string;
+  symbol: string;
+  addend: number;
+  /** Extra target data (e.g. which iterator spec the field belongs to). */
+  info?: number;
+}
+
+export interface Container {
+  kind: ContainerKind;
+  /** Format version (FORMAT_VERSION for files this toolchain writes). */
+  version: number;
+  /** Target name: `pyxis`, `neuroncore`, `systolic`, `xnu`. */
+  target: string;
+  sections: Section[];
+  symbols: SymbolEntry[];
+  relocations: Relocation[];
+  /** Free-form JSON metadata (producer, source files, link options ...). */
+  metadata: Record<string, unknown>;
+}
+
+export const FORMAT_VERSION = 1;
