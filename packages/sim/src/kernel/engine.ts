@@ -1,0 +1,25 @@
+/**
+ * The contract between the simulation kernel and every modelled engine (a
+ * UIE, a DMA engine, the trip manager, ...), for every target. The kernel
+ * advances one global cycle counter; it ticks only engines that can make
+ * progress and jumps over idle time when all are waiting on a future event.
+ */
+export interface SimEngine {
+  /** Track name in traces/stats, e.g. `c0.uie3`, `c1.h2a`. */
+  readonly name: string;
+  /**
+   * Advance by one cycle at cycle `now`. Returns true if the engine did work
+   * (moved data, issued an instruction, changed state). Must not allocate.
+   */
+  tick(now: number): boolean;
+  /**
+   * The earliest cycle >= now at which ticking this engine could do work
+   * without any other engine acting first (e.g. a DMA latency expiring);
+   * `Infinity` when it waits on others (barrier, FIFO credit) or is idle.
+   */
+  nextWake(now: number): number;
+  /** True while the engine holds unfinished work (a trip in flight, queued descriptors). */
+  readonly busy: boolean;
+  /** When busy but not progressing: a short human reason (`waiting barrier 7 (count 2)`, `amem_write FIFO full`). */
+  blockedReason(): string | undefined;
+}
