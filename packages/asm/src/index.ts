@@ -1,1 +1,14 @@
-export {};
+export * from './isa.js';
+export * from './ast.js';
+export { pasmLexer, lex } from './lexer.js';
+export { PasmParser, parseTokens, pasmErrorProvider } from './parser.js';
+export * from './program.js';
+export { evalExpr, Consts, compileProgram } from './sema.js';
+export { encodeProgram } from './encode.js';
+export { checkProgram } from './checks.js';
+export * from './object.js';
+export { makeListing } from './listing.js';
+export * from './assemble.js';
+export * from './ir.js';
+export * from './disasm.js';
+export * from './patch.js';

@@ -67,10 +67,29 @@ function fromRaw(f: CompiledField, raw: bigint): bigint {
   return raw;
 }
 
+/** Widths up to this many bits are moved with plain float64 arithmetic (exact below 2^53). */
+const FAST_BITS = 52;
+
 function writeBits(out: Uint8Array, base: number, lsb: number, width: number, raw: bigint): void {
-  // Byte-at-a-time: fields are small and this keeps the code obviously correct.
   let bit = lsb;
   let left = width;
+  if (width <= FAST_BITS) {
+    // Fast path: one bigint->number conversion, then byte-at-a-time on numbers.
+    let v = Number(raw);
+    while (left > 0) {
+      const byte = base + (bit >> 3);
+      const sh = bit & 7;
+      const take = Math.min(8 - sh, left);
+      const lim = 1 << take;
+      const part = v % lim;
+      const m = (lim - 1) << sh;
+      out[byte] = (out[byte]! & ~m) | (part << sh);
+      v = (v - part) / lim;
+      bit += take;
+      left -= take;
+    }
+    return;
+  }
   let v = raw;
   while (left > 0) {
     const byte = base + (bit >> 3);
@@ -82,6 +101,37 @@ function writeBits(out: Uint8Array, base: number, lsb: number, width: number, ra
     bit += take;
     left -= take;
   }
+}
+
+/** Raw field bits as a number (width <= FAST_BITS). */
+function readBitsNum(buf: Uint8Array, base: number, lsb: number, width: number): number {
+  let v = 0;
+  let scale = 1;
+  let got = 0;
+  let bit = lsb;
+  while (got < width) {
+    const sh = bit & 7;
+    const take = Math.min(8 - sh, width - got);
+    v += ((buf[base + (bit >> 3)]! >> sh) & ((1 << take) - 1)) * scale;
+    scale *= 1 << take;
+    got += take;
+    bit += take;
+  }
+  return v;
+}
+
+/** Raw bits -> user value in number arithmetic (width <= FAST_BITS, so every result is exact). */
+function fromRawNum(f: CompiledField, raw: number): number {
+  if (f.minus_one) return raw + 1;
+  if (f.zero_means_max) return raw === 0 ? 2 ** f.width : raw;
+  if (f.signed && raw >= 2 ** (f.width - 1)) return raw - 2 ** f.width;
+  return raw;
+}
+
+/** One element, decoded to its user-visible value. */
+function readElement(f: CompiledField, buf: Uint8Array, base: number, lsb: number): number | bigint {
+  if (f.width <= FAST_BITS) return fromRawNum(f, readBitsNum(buf, base, lsb, f.width));
+  return toDecoded(fromRaw(f, readBits(buf, base, lsb, f.width)));
 }
 
 function readBits(buf: Uint8Array, base: number, lsb: number, width: number): bigint {
@@ -142,9 +192,9 @@ export function decode(t: CompiledTable, buf: Uint8Array, offset = 0, opts: { in
     if (f.reserved && !opts.includeReserved) continue;
     if (f.count > 1) {
       const arr: Array<number | bigint> = [];
-      for (let i = 0; i < f.count; i++) arr.push(toDecoded(fromRaw(f, readBits(buf, offset, f.lsb + i * f.width, f.width))));
+      for (let i = 0; i < f.count; i++) arr.push(readElement(f, buf, offset, f.lsb + i * f.width));
       out[f.name] = arr;
-    } else out[f.name] = toDecoded(fromRaw(f, readBits(buf, offset, f.lsb, f.width)));
+    } else out[f.name] = readElement(f, buf, offset, f.lsb);
   }
   return out;
 }
@@ -153,7 +203,9 @@ export function decode(t: CompiledTable, buf: Uint8Array, offset = 0, opts: { in
 export function readField(t: CompiledTable, buf: Uint8Array, name: string, index = 0, offset = 0): number | bigint {
   const f = t.byName.get(name);
   if (!f) throw new Error(`${t.name}: no field ${name}`);
-  return toDecoded(fromRaw(f, readBits(buf, offset, f.lsb + index * f.width, f.width)));
+  if (!Number.isInteger(index) || index < 0 || index >= f.count) throw new RangeError(`${t.name}.${name}: element ${index} out of range 0..${f.count - 1}`);
+  if (buf.length < offset + t.bytes) throw new RangeError(`readField ${t.name}: need ${t.bytes} bytes at offset ${offset}, have ${buf.length - offset}`);
+  return readElement(f, buf, offset, f.lsb + index * f.width);
 }
 
 /** Reserved bits that are set in a word (decoders warn on these). */

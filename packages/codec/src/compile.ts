@@ -24,6 +24,7 @@ export function compileTable(t: FieldTable, source?: string): CompiledTable {
   const used: Array<[number, number, string]> = [];
   let cursor = 0;
   for (const f of t.fields) {
+    if (f === null || typeof f !== 'object' || Array.isArray(f)) fail(`every field must be an object, got ${JSON.stringify(f)}`);
     if (typeof f.name !== 'string' || !NAME.test(f.name)) fail(`invalid field name ${JSON.stringify(f.name)}`);
     if (byName.has(f.name)) fail(`duplicate field \`${f.name}\``);
     if (!Number.isInteger(f.width) || f.width < 1 || f.width > 64) fail(`field \`${f.name}\`: width must be 1..64, got ${f.width}`);
@@ -52,7 +53,8 @@ export function compileTable(t: FieldTable, source?: string): CompiledTable {
       max = (1n << w) - 1n;
     }
     let enumNames: Map<number, string> | undefined;
-    if (f.enum) {
+    if (f.enum !== undefined) {
+      if (f.enum === null || typeof f.enum !== 'object' || Array.isArray(f.enum)) fail(`field \`${f.name}\`: enum must be an object of name: codepoint`);
       enumNames = new Map();
       for (const [k, v] of Object.entries(f.enum)) {
         if (!NAME.test(k)) fail(`field \`${f.name}\`: invalid enum name ${JSON.stringify(k)}`);
@@ -105,7 +107,7 @@ export function defaultUserValue(f: CompiledField): bigint {
 
 /** Describes the legal values of a field, for messages. */
 export function legalRange(f: CompiledField): string {
-  if (f.enumNames) return `one of ${[...f.enumNames].map(([v, n]) => `${n}=${v}`).join(', ')}`;
+  if (f.enumNames) return `one of ${[...f.enumNames].map(([v, n]) => `${n}=${v}`).join(', ')} (${f.width}-bit enum)`;
   const kind = f.signed ? 'signed' : f.minus_one ? 'unsigned, encoded as N-1' : f.zero_means_max ? 'unsigned, 0 encodes the maximum' : 'unsigned';
   return `${f.min}..${f.max} (${f.width}-bit ${kind})`;
 }
@@ -119,7 +121,7 @@ export function resolveScalar(f: CompiledField, v: unknown): bigint | string {
   let n: bigint;
   if (typeof v === 'string') {
     if (!f.enum) return `\`${v}\` is a name, but \`${f.name}\` takes a number (${legalRange(f)})`;
-    const code = f.enum[v];
+    const code = Object.hasOwn(f.enum, v) ? f.enum[v] : undefined;
     if (code === undefined) return `\`${v}\` is not a value of \`${f.name}\`; expected ${legalRange(f)}`;
     return BigInt(code);
   } else if (typeof v === 'number') {
@@ -131,7 +133,7 @@ export function resolveScalar(f: CompiledField, v: unknown): bigint | string {
   } else {
     return `value of \`${f.name}\` must be a number${f.enum ? ' or enum name' : ''}, got ${typeof v}`;
   }
-  if (f.enumNames && !f.enumNames.has(Number(n))) return `${n} is not a codepoint of \`${f.name}\`; expected ${legalRange(f)}`;
+  if (f.enumNames && (n < 0n || n > f.max || n > BigInt(Number.MAX_SAFE_INTEGER) || !f.enumNames.has(Number(n)))) return `${n} is not a codepoint of \`${f.name}\`; expected ${legalRange(f)}`;
   if (n < f.min || n > f.max) return `value ${n} out of range for \`${f.name}\`: legal ${legalRange(f)}`;
   return n;
 }

@@ -1,1 +1,10 @@
-export {};
+export * from './model.js';
+export * from './codes.js';
+export * from './layout.js';
+export * from './writer.js';
+export * from './reader.js';
+export * from './fileio.js';
+export * from './inspect.js';
+export * from './tensor.js';
+export * from './npy.js';
+export * from './safetensors.js';

@@ -41,17 +41,17 @@ function checkInt(v: unknown, what: string, min = Number.MIN_SAFE_INTEGER, max =
 
 /** Deduplicating string table: strings are referenced as (offset, byte length). */
 class StringTable {
-  private readonly index = new Map<string, number>();
+  private readonly index = new Map<string, [number, number]>();
   private readonly parts: Uint8Array[] = [];
   size = 0;
   private readonly enc = new TextEncoder();
   add(s: unknown, what: string): [number, number] {
     if (typeof s !== 'string') bad(`${what} must be a string, got ${typeof s}`);
     const hit = this.index.get(s);
+    if (hit !== undefined) return hit;
     const bytes = this.enc.encode(s);
-    if (hit !== undefined) return [hit, bytes.length];
     const off = this.size;
-    this.index.set(s, off);
+    this.index.set(s, [off, bytes.length]);
     this.parts.push(bytes);
     this.size += bytes.length;
     if (this.size > U32_MAX) bad('string table exceeds 4 GiB');
@@ -159,8 +159,16 @@ export function writeContainer(c: Container): Uint8Array {
 
   const out = new Uint8Array(fileSize);
   const dv = new DataView(out.buffer);
-  const u64 = (o: number, v: number) => dv.setBigUint64(o, BigInt(v), true);
-  const i64 = (o: number, v: number) => dv.setBigInt64(o, BigInt(v), true);
+  // 64-bit fields as two u32 halves (values are validated safe integers; no bigint per field).
+  const u64 = (o: number, v: number) => {
+    dv.setUint32(o, v >>> 0, true);
+    dv.setUint32(o + 4, Math.floor(v / 2 ** 32), true);
+  };
+  const i64 = (o: number, v: number) => {
+    const hi = Math.floor(v / 2 ** 32);
+    dv.setUint32(o, (v - hi * 2 ** 32) >>> 0, true);
+    dv.setInt32(o + 4, hi, true);
+  };
   const ref = (o: number, r: readonly [number, number]) => {
     dv.setUint32(o, r[0], true);
     dv.setUint32(o + 4, r[1], true);

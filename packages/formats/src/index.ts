@@ -1,1 +1,35 @@
-export {};
+/**
+ * @pyxis/formats: bit-exact Pyxis (RFP8/16, LNS, MNS, Int16), OCP FP8, IEEE FP16,
+ * NeuronCore (FP32, BF16, TF32, FP8) and systolic fixed-point number formats.
+ * See docs/formats.md.
+ */
+export type { EncodeOptions, FormatDescriptor, FormatFamily, FormatName, ReservedCode, Rounding } from './types.js';
+export { FormatErrorCode, checkEbAdj } from './errors.js';
+export { pow2, rne, rneDiv, rneShift } from './bits.js';
+export {
+  RFP8,
+  RFP16,
+  LnsI4F3,
+  LnsI5F3,
+  LnsI5F10,
+  MNS13,
+  MNS18,
+  Int16,
+  OCP_E4M3,
+  OCP_E5M2,
+  IEEE_FP16,
+  FP32,
+  BF16,
+  TF32,
+  FP8_E4M3,
+  FP8_E5M2,
+  FP16BP8,
+  FP32B16,
+  MnsFormat,
+  FixedPoint,
+} from './formats.js';
+export { formats, formatAliases, formatNames, getFormat, isFormatName } from './registry.js';
+export * from './hw.js';
+export * from './tables.js';
+export { encodeArray, decodeArray, convertArray, type ConvertOptions } from './arrays.js';
+export { mnsAccumulate, mnsAdd, mnsConvert, fixedAdd, fixedMul } from './ops.js';

@@ -1,1 +1,1 @@
-export {};
+export * from './kernel/index.js';

@@ -22,4 +22,14 @@ export interface SimEngine {
   readonly busy: boolean;
   /** When busy but not progressing: a short human reason (`waiting barrier 7 (count 2)`, `amem_write FIFO full`). */
   blockedReason(): string | undefined;
+  /**
+   * Optional, allocation-free stall classification for the stats collector:
+   * an index into `stallReasons` (called on cycles where the engine is busy
+   * but `tick` returned false). Engines without it count as `stalled`.
+   */
+  stallCode?(): number;
+  /** Names for the codes returned by `stallCode` (fixed for the engine's lifetime). */
+  readonly stallReasons?: readonly string[];
+  /** Optional: the engine's trace track group (process), e.g. `cluster 0`. Default: the name's prefix before the first dot. */
+  readonly group?: string;
 }

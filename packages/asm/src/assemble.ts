@@ -1,0 +1,201 @@
+/** The assembler pipeline: sources -> tokens -> AST -> programs -> words -> object (+ listing). */
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, join, isAbsolute } from 'node:path';
+import { DiagnosticError, SourceMap, error, type Diagnostic } from '@pyxis/diagnostics';
+import type { Container } from '@pyxis/container';
+import type { TopLevel } from './ast.js';
+import { checkProgram } from './checks.js';
+import { encodeProgram } from './encode.js';
+import { loadPyxisIsa, type Isa } from './isa.js';
+import { lex } from './lexer.js';
+import { makeListing } from './listing.js';
+import { buildObject } from './object.js';
+import { parseTokens } from './parser.js';
+import type { EncodedProgram, Program } from './program.js';
+import { Consts, compileProgram, defineConst } from './sema.js';
+import { irToPrograms } from './ir.js';
+
+export interface SourceInput {
+  file: string;
+  text: string;
+}
+
+export interface AssembleOptions {
+  isa?: Isa;
+  /** Reads an `.include`d file; default: the file system. Return undefined when missing. */
+  readFile?: (path: string) => string | undefined;
+  includeDirs?: string[];
+  /** Registers every source read (for caret rendering). */
+  sources?: SourceMap;
+  /** Skip the listing text (faster). */
+  listing?: boolean;
+}
+
+export interface AssembleResult {
+  object: Container;
+  programs: EncodedProgram[];
+  listing: string;
+  /** Warnings (errors are thrown as DiagnosticError). */
+  diagnostics: Diagnostic[];
+}
+
+const MAX_INCLUDE_DEPTH = 32;
+
+function defaultRead(path: string): string | undefined {
+  try {
+    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses sources (following `.include`) and compiles their programs; no encoding. */
+export function compileSources(inputs: SourceInput[], opts: AssembleOptions = {}): { programs: Program[]; diagnostics: Diagnostic[]; sources: SourceMap } {
+  const isa = opts.isa ?? loadPyxisIsa();
+  const sources = opts.sources ?? new SourceMap();
+  const read = opts.readFile ?? defaultRead;
+  const diags: Diagnostic[] = [];
+  const consts = new Consts();
+  const programs: Program[] = [];
+  const seen = new Map<string, Program>();
+  let parseErrors = false;
+  const stack: string[] = [];
+
+  const processFile = (file: string, text: string): void => {
+    sources.add(file, text);
+    const lx = lex(text, file);
+    diags.push(...lx.diagnostics);
+    const ps = parseTokens(lx.result.tokens, file);
+    if (ps.diagnostics.length) parseErrors = true;
+    diags.push(...dedupeParse(ps.diagnostics));
+    stack.push(file);
+    for (const it of ps.ast.items) processItem(it, file);
+    stack.pop();
+  };
+
+  const processItem = (it: TopLevel, file: string): void => {
+    switch (it.kind) {
+      case 'include': {
+        const cands = isAbsolute(it.path) ? [it.path] : [join(dirname(file), it.path), ...(opts.includeDirs ?? []).map((d) => join(d, it.path))];
+        let found: string | undefined;
+        let text: string | undefined;
+        for (const c of cands) {
+          text = read(c);
+          if (text !== undefined) {
+            found = c;
+            break;
+          }
+        }
+        if (found === undefined || text === undefined) {
+          diags.push(error('AS0103', `cannot find included file "${it.path}"`, { span: it.span, notes: [`looked in: ${cands.join(', ')}`] }));
+          return;
+        }
+        if (stack.includes(found)) {
+          diags.push(error('AS0104', `"${it.path}" includes itself (${[...stack, found].join(' -> ')})`, { span: it.span }));
+          return;
+        }
+        if (stack.length >= MAX_INCLUDE_DEPTH) {
+          diags.push(error('AS0105', `includes nested deeper than ${MAX_INCLUDE_DEPTH}`, { span: it.span }));
+          return;
+        }
+        processFile(found, text);
+        return;
+      }
+      case 'const':
+        defineConst(it, consts, diags);
+        return;
+      case 'program': {
+        let p: Program | undefined;
+        try {
+          p = compileProgram(it, isa, consts, diags);
+        } catch (e) {
+          // After syntax errors, recovery may leave odd shapes; those errors are already reported.
+          if (!parseErrors) throw e;
+        }
+        if (!p) return;
+        const key = `${p.seq.name}.${p.name}`;
+        const prev = seen.get(key);
+        if (prev) {
+          diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: it.nameSpan, ...(prev.span ? { secondary: [{ span: prev.span, label: 'first defined here' }] } : {}) }));
+          return;
+        }
+        seen.set(key, p);
+        programs.push(p);
+        return;
+      }
+    }
+  };
+
+  for (const s of inputs) processFile(s.file, s.text);
+  return { programs, diagnostics: diags, sources };
+}
+
+/** One syntax error per line: recovery can report follow-on errors on the same line. */
+function dedupeParse(ds: Diagnostic[]): Diagnostic[] {
+  const lines = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of ds) {
+    const s = d.span as { file: string; line?: number } | undefined;
+    const key = s ? `${s.file}:${s.line}` : '';
+    if (lines.has(key)) continue;
+    lines.add(key);
+    out.push(d);
+  }
+  return out;
+}
+
+/** Encodes, checks and packs compiled programs. Throws DiagnosticError if anything is wrong. */
+export function finishPrograms(programs: Program[], isa: Isa, diags: Diagnostic[], sources: SourceMap | undefined, wantListing: boolean, metadata: Record<string, unknown> = {}): AssembleResult {
+  const encoded: EncodedProgram[] = [];
+  for (const p of programs) {
+    const e = encodeProgram(p, diags);
+    checkProgram(p, e, diags);
+    encoded.push(e);
+  }
+  if (diags.some((d) => d.severity === 'error')) throw new DiagnosticError(sortDiags(diags));
+  const object = buildObject(encoded, isa, metadata);
+  return { object, programs: encoded, listing: wantListing ? makeListing(encoded, sources) : '', diagnostics: sortDiags(diags) };
+}
+
+function sortDiags(ds: Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic): [string, number, number] => {
+    const s = d.span as { file?: string; line?: number; column?: number } | undefined;
+    return [s?.file ?? '', s?.line ?? 0, s?.column ?? 0];
+  };
+  return ds
+    .map((d, i) => ({ d, i, k: key(d) }))
+    .sort((a, b) => (a.k[0] < b.k[0] ? -1 : a.k[0] > b.k[0] ? 1 : a.k[1] - b.k[1] || a.k[2] - b.k[2] || a.i - b.i))
+    .map((x) => x.d);
+}
+
+/** Assembles `.pasm` sources into a `.pobj` container (throws DiagnosticError on any error). */
+export function assemble(input: SourceInput | SourceInput[], opts: AssembleOptions = {}): AssembleResult {
+  const isa = opts.isa ?? loadPyxisIsa();
+  const inputs = Array.isArray(input) ? input : [input];
+  const { programs, diagnostics, sources } = compileSources(inputs, { ...opts, isa });
+  if (diagnostics.some((d) => d.severity === 'error')) throw new DiagnosticError(sortDiags(diagnostics));
+  return finishPrograms(programs, isa, diagnostics, sources, opts.listing !== false, { sources: inputs.map((s) => s.file) });
+}
+
+/** Assembles canonical JSON IR (text or parsed) into an object, exactly like `.pasm` input. */
+export function assembleIr(input: string | unknown, opts: AssembleOptions & { file?: string } = {}): AssembleResult {
+  const isa = opts.isa ?? loadPyxisIsa();
+  const file = opts.file ?? '<ir>';
+  let json: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      json = JSON.parse(input);
+    } catch (e) {
+      throw new DiagnosticError(error('AS0512', `IR is not valid JSON: ${(e as Error).message}`, { span: { file, line: 1, column: 1 } }));
+    }
+  }
+  const programs = irToPrograms(json, isa, file);
+  const diags: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const p of programs) {
+    const key = `${p.seq.name}.${p.name}`;
+    if (seen.has(key)) diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: { file, line: 1, column: 1 } }));
+    seen.add(key);
+  }
+  return finishPrograms(programs, isa, diags, opts.sources, opts.listing !== false, { sources: [file] });
+}

@@ -1,0 +1,174 @@
+/**
+ * Disassembler: object -> assemblable `.pasm`. Loops are recovered from the
+ * is_eol/sol_pc pairs; the recovered structure is re-assembled and used only
+ * if it reproduces the control words bit for bit, otherwise the program is
+ * printed in the raw `ctrl { ... }` form (which always round-trips).
+ */
+import { decode, encode, type CompiledTable, type DecodedValues } from '@pyxis/codec';
+import { SourceMap, type Diagnostic } from '@pyxis/diagnostics';
+import type { Container } from '@pyxis/container';
+import { compileSources } from './assemble.js';
+import { encodeProgram } from './encode.js';
+import { isIterIdField, isIterMaskField, iterField, type Isa, type SequencerInfo } from './isa.js';
+import { loadPyxisIsa } from './isa.js';
+import { programsFromContainer, type DecodedProgram } from './object.js';
+
+function fmt(v: number | bigint): string {
+  return typeof v === 'bigint' ? v.toString() : String(v);
+}
+
+function maskList(m: number, iterators: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < iterators; i++) if (m & (1 << i)) out.push(`i${i}`);
+  return `[${out.join(', ')}]`;
+}
+
+/** `Mnemonic field=value ...` with only non-default fields. */
+export function formatOp(seq: SequencerInfo, d: DecodedValues, isa: Isa): string {
+  const t = seq.op;
+  const def = decode(t, encode(t, {}));
+  const parts: string[] = [];
+  let mnemonic = 'op';
+  const oc = seq.opcode;
+  if (oc && typeof d[oc.name] === 'number' && oc.enumNames?.has(d[oc.name] as number)) mnemonic = oc.enumNames.get(d[oc.name] as number)!;
+  for (const f of t.fields) {
+    if (f.reserved) continue;
+    if (oc && f.name === oc.name && mnemonic !== 'op') continue;
+    const v = d[f.name];
+    const dv = def[f.name];
+    if (v === undefined) continue;
+    if (Array.isArray(v)) {
+      const dd = dv as Array<number | bigint>;
+      v.forEach((e, i) => {
+        if (e !== dd[i]) parts.push(`${f.name}[${i}]=${fmt(e)}`);
+      });
+      continue;
+    }
+    if (v === dv) continue;
+    if (f.enumNames && typeof v === 'number' && f.enumNames.has(v)) parts.push(`${f.name}=${f.enumNames.get(v)}`);
+    else if (isIterMaskField(isa, f)) parts.push(`${f.name}=${maskList(Number(v), isa.iterators)}`);
+    else if (isIterIdField(f) && Number(v) < isa.iterators) parts.push(`${f.name}=i${fmt(v)}`);
+    else parts.push(`${f.name}=${fmt(v)}`);
+  }
+  return [mnemonic, ...parts].join(' ');
+}
+
+interface RLoop {
+  iter: number;
+  start: number;
+  end: number;
+  count: number;
+  final?: number;
+  mask: number;
+  pf: boolean;
+  children: RLoop[];
+}
+
+function recoverLoops(ctrl: DecodedValues[], t: CompiledTable, isa: Isa): RLoop[] | undefined {
+  const loops: RLoop[] = [];
+  ctrl.forEach((c, pc) => {
+    for (let i = 0; i < isa.iterators; i++) {
+      if (Number(c[iterField(i, 'is_eol')] ?? 0) !== 1) continue;
+      const mask = Number(c[iterField(i, 'final_iter_mask')] ?? 0);
+      const l: RLoop = { iter: i, start: Number(c[iterField(i, 'sol_pc')]), end: pc, count: Number(c[iterField(i, 'numloops')]), mask, pf: Number(c[iterField(i, 'post_final_enbl')] ?? 0) === 1, children: [] };
+      if (mask) l.final = Number(c[iterField(i, 'numloops_final')]);
+      loops.push(l);
+    }
+  });
+  void t;
+  if (loops.some((l) => l.start > l.end)) return undefined;
+  loops.sort((a, b) => a.start - b.start || b.end - a.end || a.iter - b.iter);
+  const roots: RLoop[] = [];
+  const stack: RLoop[] = [];
+  for (const l of loops) {
+    while (stack.length && stack[stack.length - 1]!.end < l.start) stack.pop();
+    const top = stack[stack.length - 1];
+    if (top) {
+      if (!(l.end <= top.end && l.iter > top.iter)) return undefined;
+      top.children.push(l);
+    } else roots.push(l);
+    stack.push(l);
+  }
+  return roots;
+}
+
+function structuredText(p: DecodedProgram, roots: RLoop[], isa: Isa, header: string): string {
+  const lines: string[] = [header];
+  const emit = (pc: number, depth: number) => lines.push(`${'  '.repeat(depth)}${formatOp(p.seq, p.op[pc]!, isa)}`);
+  const walk = (from: number, to: number, loops: RLoop[], depth: number) => {
+    let pc = from;
+    for (const l of loops) {
+      while (pc < l.start) emit(pc++, depth);
+      let head = `loop i${l.iter} ${l.count}`;
+      if (l.final !== undefined) head += ` final ${l.final} when ${maskList(l.mask, isa.iterators)}`;
+      if (l.pf) head += ' post_final';
+      lines.push(`${'  '.repeat(depth)}${head} {`);
+      walk(l.start, l.end, l.children, depth + 1);
+      lines.push(`${'  '.repeat(depth)}}`);
+      pc = l.end + 1;
+    }
+    while (pc <= to) emit(pc++, depth);
+  };
+  walk(0, p.ctrl.length - 1, roots, 1);
+  lines.push('}');
+  return lines.join('\n');
+}
+
+function rawText(p: DecodedProgram, isa: Isa, header: string): string {
+  const t = p.seq.control;
+  const lines: string[] = [header];
+  const n = p.ctrl.length;
+  p.ctrl.forEach((c, pc) => {
+    const base = decode(t, encode(t, pc === n - 1 && t.byName.has('eopgm') ? { eopgm: 1 } : {}));
+    const parts: string[] = [];
+    for (const f of t.fields) {
+      if (f.reserved || c[f.name] === base[f.name]) continue;
+      const m = /^iter(\d+)_(.*)$/.exec(f.name);
+      parts.push(`${m ? `iter${m[1]}.${m[2]}` : f.name}=${fmt(c[f.name] as number)}`);
+    }
+    const ctl = parts.length ? `ctrl { ${parts.join(' ')} } ` : '';
+    lines.push(`  ${ctl}${formatOp(p.seq, p.op[pc]!, isa)}`);
+  });
+  lines.push('}');
+  return lines.join('\n');
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Re-assembles one program's text and checks its control words match. */
+function reproduces(text: string, p: DecodedProgram, isa: Isa): boolean {
+  try {
+    const diags: Diagnostic[] = [];
+    const r = compileSources([{ file: '<disasm>', text }], { isa, sources: new SourceMap() });
+    if (r.diagnostics.some((d) => d.severity === 'error') || r.programs.length !== 1) return false;
+    const e = encodeProgram(r.programs[0]!, diags);
+    return !diags.some((d) => d.severity === 'error') && sameBytes(e.ctrl, p.ctrlBytes) && sameBytes(e.op, p.opBytes);
+  } catch {
+    return false;
+  }
+}
+
+export function disassemblePrograms(progs: DecodedProgram[], isa: Isa): string {
+  const out: string[] = ['# disassembled by pyxis-as', ''];
+  for (const p of progs) {
+    const header = `.program ${p.name} ${p.seq.name}${p.startPc !== undefined ? ` at ${p.startPc}` : ''} {`;
+    const roots = recoverLoops(p.ctrl, p.seq.control, isa);
+    let text: string | undefined;
+    if (roots) {
+      const s = structuredText(p, roots, isa, header);
+      if (reproduces(s, p, isa)) text = s;
+    }
+    out.push(text ?? rawText(p, isa, header), '');
+  }
+  return out.join('\n');
+}
+
+/** Disassembles every program of a `.pobj` container into `.pasm` text. */
+export function disassemble(c: Container, opts: { isa?: Isa; file?: string } = {}): string {
+  const isa = opts.isa ?? loadPyxisIsa();
+  return disassemblePrograms(programsFromContainer(c, isa, opts.file), isa);
+}

@@ -1,0 +1,167 @@
+/**
+ * Canonical JSON IR of microcode (for compilers that generate it):
+ *
+ *   { "format": "pyxis-ir", "version": 1, "programs": [
+ *     { "name", "sequencer", "start_pc"?, "instructions": [
+ *       { "iters": [ {is_eol, sol_pc, numloops, numloops_final, [final_iter_mask, post_final_enbl]} x iterators ],
+ *         "eopgm": 0|1,
+ *         "op": { <op field>: number | enum name | [numbers] } } ] } ] }
+ *
+ * Keys are the tables' spec names (iterator keys without the `iter<i>_`
+ * prefix), values user-visible (numloops = N, not N-1; sol_pc
+ * program-relative). `emitIr` writes every field in table order, so
+ * emit(assemble(ir)) == ir for canonical input; `irToPrograms` accepts
+ * partial input (missing fields take table defaults).
+ */
+import { resolveScalar, type CompiledTable, type DecodedValues, type FieldValues } from '@pyxis/codec';
+import { error, DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { iterField, type Isa } from './isa.js';
+import type { DecodedProgram } from './object.js';
+import type { Program } from './program.js';
+
+export type IrScalar = number | string;
+export interface IrInsn {
+  iters: Record<string, number>[];
+  eopgm: number;
+  op: Record<string, IrScalar | IrScalar[]>;
+}
+export interface IrProgram {
+  name: string;
+  sequencer: string;
+  start_pc?: number;
+  instructions: IrInsn[];
+}
+export interface IrModule {
+  format: 'pyxis-ir';
+  version: 1;
+  programs: IrProgram[];
+}
+
+function jsonNum(v: number | bigint): number | string {
+  return typeof v === 'bigint' ? v.toString() : v;
+}
+
+function opToIr(t: CompiledTable, d: DecodedValues): Record<string, IrScalar | IrScalar[]> {
+  const out: Record<string, IrScalar | IrScalar[]> = {};
+  for (const f of t.fields) {
+    if (f.reserved) continue;
+    const v = d[f.name];
+    if (v === undefined) continue;
+    if (Array.isArray(v)) out[f.name] = v.map(jsonNum);
+    else if (f.enumNames && typeof v === 'number' && f.enumNames.has(v)) out[f.name] = f.enumNames.get(v)!;
+    else out[f.name] = jsonNum(v);
+  }
+  return out;
+}
+
+function ctrlToIr(t: CompiledTable, d: DecodedValues, iterators: number): { iters: Record<string, number>[]; eopgm: number } {
+  const iters: Record<string, number>[] = [];
+  for (let i = 0; i < iterators; i++) {
+    const prefix = `iter${i}_`;
+    const it: Record<string, number> = {};
+    for (const f of t.fields) if (f.name.startsWith(prefix) && !f.reserved) it[f.name.slice(prefix.length)] = Number(d[f.name]);
+    iters.push(it);
+  }
+  return { iters, eopgm: Number(d['eopgm'] ?? 0) };
+}
+
+export function emitIr(progs: DecodedProgram[], isa: Isa): IrModule {
+  return {
+    format: 'pyxis-ir',
+    version: 1,
+    programs: progs.map((p) => ({
+      name: p.name,
+      sequencer: p.seq.name,
+      ...(p.startPc !== undefined ? { start_pc: p.startPc } : {}),
+      instructions: p.ctrl.map((c, pc) => ({ ...ctrlToIr(p.seq.control, c, isa.iterators), op: opToIr(p.seq.op, p.op[pc]!) })),
+    })),
+  };
+}
+
+/** Canonical text of an IR module (stable key order, 2-space indent, trailing newline). */
+export function irToText(ir: IrModule): string {
+  return JSON.stringify(ir, null, 2) + '\n';
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function scalarIn(v: unknown): number | bigint | string | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return /^-?\d+$/.test(v) ? BigInt(v) : v;
+  return undefined;
+}
+
+/** Reads IR (parsed JSON) into programs; every problem is a diagnostic with a JSON path. */
+export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): Program[] {
+  const diags: Diagnostic[] = [];
+  const span = { file, line: 1, column: 1 };
+  const bad = (path: string, msg: string, notes: string[] = []) => diags.push(error('AS0510', `${path}: ${msg}`, { span, notes }));
+  const out: Program[] = [];
+  if (!isObj(json) || json['format'] !== 'pyxis-ir' || !Array.isArray(json['programs'])) {
+    throw new DiagnosticError(error('AS0511', 'not a Pyxis IR module: expected {"format": "pyxis-ir", "version": 1, "programs": [...]}', { span }));
+  }
+  if (json['version'] !== 1) bad('version', `unsupported IR version ${JSON.stringify(json['version'])} (this assembler reads version 1)`);
+  (json['programs'] as unknown[]).forEach((pj, k) => {
+    const P = `programs[${k}]`;
+    if (!isObj(pj)) return bad(P, 'expected an object');
+    const name = pj['name'];
+    const seqName = pj['sequencer'];
+    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return bad(`${P}.name`, 'expected a program name');
+    const seq = typeof seqName === 'string' ? isa.sequencers.get(seqName) : undefined;
+    if (!seq) return bad(`${P}.sequencer`, `unknown sequencer ${JSON.stringify(seqName)}`, [`sequencers: ${[...isa.sequencers.keys()].join(', ')}`]);
+    const insnsJ = pj['instructions'];
+    if (!Array.isArray(insnsJ) || insnsJ.length === 0) return bad(`${P}.instructions`, 'expected a non-empty list');
+    if (insnsJ.length > isa.programWords) bad(`${P}.instructions`, `${insnsJ.length} instructions; a sequencer holds ${isa.programWords}`);
+    let startPc: number | undefined;
+    if (pj['start_pc'] !== undefined) {
+      const s = pj['start_pc'];
+      if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s + insnsJ.length > isa.programWords) bad(`${P}.start_pc`, `must be an integer with start_pc + length <= ${isa.programWords}`);
+      else startPc = s;
+    }
+    const prog: Program = { name, seq, ...(startPc !== undefined ? { startPc } : {}), insns: [] };
+    insnsJ.forEach((ij, pc) => {
+      const I = `${P}.instructions[${pc}]`;
+      if (!isObj(ij)) return bad(I, 'expected an object');
+      const ctrl: FieldValues = {};
+      const setField = (t: CompiledTable, out: FieldValues, fname: string, v: unknown, path: string) => {
+        const f = t.byName.get(fname);
+        if (!f || f.reserved) return bad(path, `unknown field \`${fname}\` of ${t.name}`);
+        if (f.count > 1) {
+          if (!Array.isArray(v) || v.length !== f.count) return bad(path, `expected a list of ${f.count} values`);
+          const arr: Array<number | bigint | string> = [];
+          for (let i = 0; i < v.length; i++) {
+            const s = scalarIn(v[i]);
+            const r = s === undefined ? 'expected a number' : resolveScalar(f, s);
+            if (typeof r === 'string') return bad(`${path}[${i}]`, r);
+            arr.push(r);
+          }
+          out[fname] = arr;
+          return;
+        }
+        const s = scalarIn(v);
+        const r = s === undefined ? 'expected a number or value name' : resolveScalar(f, s);
+        if (typeof r === 'string') return bad(path, r);
+        out[fname] = r;
+      };
+      const iters = ij['iters'] ?? [];
+      if (!Array.isArray(iters) || iters.length > isa.iterators) bad(`${I}.iters`, `expected a list of at most ${isa.iterators} iterator specs`);
+      else
+        iters.forEach((itj, i) => {
+          if (!isObj(itj)) return bad(`${I}.iters[${i}]`, 'expected an object');
+          for (const [k, v] of Object.entries(itj)) setField(seq.control, ctrl, iterField(i, k), v, `${I}.iters[${i}].${k}`);
+        });
+      if (ij['eopgm'] !== undefined) setField(seq.control, ctrl, 'eopgm', ij['eopgm'], `${I}.eopgm`);
+      const op: FieldValues = {};
+      const opj = ij['op'] ?? {};
+      if (!isObj(opj)) bad(`${I}.op`, 'expected an object');
+      else for (const [k, v] of Object.entries(opj)) setField(seq.op, op, k, v, `${I}.op.${k}`);
+      for (const k of Object.keys(ij)) if (!['iters', 'eopgm', 'op'].includes(k)) bad(`${I}.${k}`, 'unknown key (expected iters, eopgm, op)');
+      prog.insns.push({ ctrl, op });
+    });
+    out.push(prog);
+  });
+  if (diags.length) throw new DiagnosticError(diags);
+  return out;
+}

@@ -1,0 +1,218 @@
+/**
+ * The Pyxis ISA as the assembler sees it: one sequencing-control table and
+ * one operations table per UIE sequencer (seq-fspec §2.1, §2.2, §5-14), all
+ * loaded from `grammars/pyxis/` (manifest `isa.json`). Nothing here knows a
+ * field width: the tables drive parsing, defaults, range checks, encoding,
+ * disassembly and IR. Tests inject their own `Isa` (see `makeIsa`).
+ */
+import { compileTable, loadGrammarJson, loadTable, type CompiledField, type CompiledTable, type FieldTable } from '@pyxis/codec';
+
+export interface SequencerManifestEntry {
+  id: number;
+  name: string;
+  title?: string;
+  spec?: string;
+  control: string;
+  op: string;
+  post_final?: boolean;
+}
+
+export interface IsaManifest {
+  iterators: number;
+  program_words: number;
+  vpu_imem_words?: number;
+  sequencers: SequencerManifestEntry[];
+}
+
+/** Where one microcode memory sits in the 32-bit MPE/DPE view (chip §12.7). */
+export interface MemoryRegion {
+  /** Byte address of word 0. */
+  address: number;
+  /** Bytes between consecutive words (default: table bytes rounded up to 8). */
+  stride?: number;
+  /** Number of words. */
+  words?: number;
+}
+
+export interface SequencerInfo {
+  id: number;
+  name: string;
+  title: string;
+  spec: string;
+  control: CompiledTable;
+  op: CompiledTable;
+  /** Control words carry `post_final_enbl` (AMEM Read/Write/Weights Read, seq §2.1.2). */
+  postFinal: boolean;
+  /** The opcode field (`meta.opcode_field` or `opcd`) whose enum names are the mnemonics. */
+  opcode?: CompiledField;
+  /** mnemonic -> opcode value */
+  mnemonics: Map<string, number>;
+  ctrlMem?: MemoryRegion;
+  opMem?: MemoryRegion;
+}
+
+export interface Isa {
+  iterators: number;
+  programWords: number;
+  sequencers: Map<string, SequencerInfo>;
+  /** micro_patch_t header table (chip §12.6.1.2). */
+  patchHeader: CompiledTable;
+}
+
+/** Bytes per stored word in sections and patch data: table bytes rounded up to 8 (chip §12.6.1.2). */
+export function wordStride(t: CompiledTable): number {
+  return Math.ceil(t.bytes / 8) * 8;
+}
+
+/** The micro_patch_t header of chip §12.6.1.2 (also shipped as grammars/pyxis/patch_micro_patch_t.json). */
+export const MICRO_PATCH_T: FieldTable = {
+  name: 'patch_micro_patch_t',
+  title: 'MPE micro_patch_t header',
+  target: 'pyxis',
+  spec: 'pyxis-chip-fspec.md §12.6.1.2',
+  width: 64,
+  fields: [
+    { name: 'target_address', width: 32, doc: 'starting address to write. 8B aligned, byte address' },
+    { name: 'reg_size', width: 16, minus_one: true, doc: 'length of each register element in bytes. N-1 encoded' },
+    { name: 'reg_repeat', width: 16, minus_one: true, doc: 'repeat (count) of each register element. N-1 encoded' },
+  ],
+};
+
+function pickOpcode(op: CompiledTable): CompiledField | undefined {
+  const metaName = op.meta?.['opcode_field'];
+  const f = typeof metaName === 'string' ? op.byName.get(metaName) : op.byName.get('opcd');
+  return f && f.enumNames ? f : undefined;
+}
+
+export interface MakeIsaInput {
+  manifest: IsaManifest;
+  tables: (name: string) => CompiledTable;
+  memoryMap?: unknown;
+  patchHeader?: CompiledTable;
+}
+
+/** Builds an Isa from a manifest and a table resolver (tests pass fixture tables). */
+export function makeIsa(input: MakeIsaInput): Isa {
+  const { manifest } = input;
+  const seqs = new Map<string, SequencerInfo>();
+  for (const s of manifest.sequencers) {
+    const op = input.tables(s.op);
+    const control = input.tables(s.control);
+    const opcode = pickOpcode(op);
+    const mnemonics = new Map<string, number>();
+    if (opcode?.enumNames) for (const [v, n] of opcode.enumNames) mnemonics.set(n, v);
+    const info: SequencerInfo = {
+      id: s.id,
+      name: s.name,
+      title: s.title ?? s.name,
+      spec: s.spec ?? 'pyxis-uie-sequencers-fspec.md',
+      control,
+      op,
+      postFinal: !!s.post_final && control.byName.has('iter1_post_final_enbl'),
+      mnemonics,
+      ...(opcode ? { opcode } : {}),
+    };
+    const mm = findRegions(input.memoryMap, s.name);
+    if (mm.ctrl) info.ctrlMem = mm.ctrl;
+    if (mm.op) info.opMem = mm.op;
+    seqs.set(s.name, info);
+  }
+  return {
+    iterators: manifest.iterators,
+    programWords: manifest.program_words,
+    sequencers: seqs,
+    patchHeader: input.patchHeader ?? compileTable(MICRO_PATCH_T),
+  };
+}
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'string' && /^(0x[0-9a-f]+|\d+)$/i.test(v)) return Number(v);
+  return undefined;
+}
+
+function region(v: unknown): MemoryRegion | undefined {
+  if (v === null || typeof v !== 'object') return num(v) !== undefined ? { address: num(v)! } : undefined;
+  const o = v as Record<string, unknown>;
+  const address = num(o['address'] ?? o['base'] ?? o['addr']);
+  if (address === undefined) return undefined;
+  const r: MemoryRegion = { address };
+  const stride = num(o['stride'] ?? o['word_stride'] ?? o['stride_bytes']);
+  if (stride !== undefined) r.stride = stride;
+  const words = num(o['words'] ?? o['depth'] ?? o['entries']);
+  if (words !== undefined) r.words = words;
+  return r;
+}
+
+/**
+ * Finds a sequencer's control/op memories in memory_map.json. Accepts the
+ * shapes `{sequencers: {<name>: {ctrl|control: R, op: R}}}`,
+ * `{sequencers: [{name, ctrl|control, op}]}` and flat `regions` lists whose
+ * names are `<seq>.ctrl` / `<seq>.op` (R = `{address, stride?, words?}` or a number).
+ */
+function findRegions(mm: unknown, seq: string): { ctrl?: MemoryRegion; op?: MemoryRegion } {
+  if (!mm || typeof mm !== 'object') return {};
+  const o = mm as Record<string, unknown>;
+  const out: { ctrl?: MemoryRegion; op?: MemoryRegion } = {};
+  const fromEntry = (e: Record<string, unknown>) => {
+    const c = region(e['ctrl'] ?? e['control'] ?? e['ctrl_mem'] ?? e['control_memory']);
+    const p = region(e['op'] ?? e['op_mem'] ?? e['ops'] ?? e['op_memory']);
+    if (c) out.ctrl = c;
+    if (p) out.op = p;
+  };
+  const seqs = o['sequencers'];
+  if (Array.isArray(seqs)) {
+    for (const e of seqs) if (e && typeof e === 'object' && (e as Record<string, unknown>)['name'] === seq) fromEntry(e as Record<string, unknown>);
+  } else if (seqs && typeof seqs === 'object') {
+    const e = (seqs as Record<string, unknown>)[seq];
+    if (e && typeof e === 'object') fromEntry(e as Record<string, unknown>);
+  }
+  const regions = o['regions'] ?? o['memories'];
+  if (Array.isArray(regions)) {
+    for (const e of regions) {
+      if (!e || typeof e !== 'object') continue;
+      const r = e as Record<string, unknown>;
+      const name = String(r['name'] ?? '');
+      if (!out.ctrl && (name === `${seq}.ctrl` || name === `${seq}_ctrl` || name === `uie.${seq}.ctrl`)) out.ctrl = region(r);
+      if (!out.op && (name === `${seq}.op` || name === `${seq}_op` || name === `uie.${seq}.op`)) out.op = region(r);
+    }
+  }
+  return out;
+}
+
+let cached: Isa | undefined;
+
+/** Loads the Pyxis ISA from grammars/pyxis (isa.json, the tables it names, memory_map.json). Cached. */
+export function loadPyxisIsa(opts: { fresh?: boolean } = {}): Isa {
+  if (cached && !opts.fresh) return cached;
+  const manifest = loadGrammarJson<IsaManifest>('pyxis', 'isa');
+  let memoryMap: unknown;
+  try {
+    memoryMap = loadGrammarJson('pyxis', 'memory_map');
+  } catch {
+    memoryMap = undefined;
+  }
+  let patchHeader: CompiledTable | undefined;
+  try {
+    patchHeader = loadTable('pyxis', 'patch_micro_patch_t');
+  } catch {
+    patchHeader = undefined;
+  }
+  cached = makeIsa({ manifest, tables: (n) => loadTable('pyxis', n), memoryMap, ...(patchHeader ? { patchHeader } : {}) });
+  return cached;
+}
+
+/** Control-table field name for iterator `i` (Table 2-1 names prefixed `iter<i>_`). */
+export function iterField(i: number, name: string): string {
+  return `iter${i}_${name}`;
+}
+
+/** Iterator-mask op fields (`*_iter_mask`, one bit per iterator) are written as iterator lists. */
+export function isIterMaskField(isa: Isa, f: CompiledField): boolean {
+  return f.count === 1 && !f.enum && f.name.endsWith('iter_mask') && f.width === isa.iterators;
+}
+
+/** Iterator-select op fields (`*_iter_id`, `*_iter_idx`) are written as `i<n>`. */
+export function isIterIdField(f: CompiledField): boolean {
+  return f.count === 1 && !f.enum && /iter_id(_|x|$)|_iter_id_/.test(f.name);
+}

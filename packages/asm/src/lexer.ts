@@ -1,0 +1,17 @@
+import { Lexer, type ILexingResult } from 'chevrotain';
+import { error, type Diagnostic } from '@pyxis/diagnostics';
+import { allTokens } from './tokens.js';
+
+export const pasmLexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false });
+
+/** Tokenizes; unknown characters become AS0101 diagnostics (the lexer skips them and goes on). */
+export function lex(text: string, file: string): { result: ILexingResult; diagnostics: Diagnostic[] } {
+  const result = pasmLexer.tokenize(text);
+  const diagnostics = result.errors.map((e) =>
+    error('AS0101', `unexpected character ${JSON.stringify(text.substr(e.offset, Math.max(1, e.length)).slice(0, 10))}`, {
+      span: { file, line: e.line ?? 1, column: e.column ?? 1, length: Math.max(1, e.length) },
+      label: 'not part of the .pasm language',
+    }),
+  );
+  return { result, diagnostics };
+}

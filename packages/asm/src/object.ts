@@ -1,0 +1,119 @@
+/**
+ * Object layout (.pobj) shared with the linker (docs/assembler.md):
+ * per (sequencer, program) two `code` sections `<seq>.<program>.ctrl` and
+ * `<seq>.<program>.op` in spaces `uie.<seq>.ctrl` / `uie.<seq>.op`, address 0,
+ * relocatable; a global `program` symbol at offset 0 of the ctrl section
+ * (size = instruction count); one relocation per `sol_pc` of an is_eol
+ * iterator, kind `<control table>.iter<i>_sol_pc`, addend = program-relative PC.
+ */
+import { decode, readField, type DecodedValues } from '@pyxis/codec';
+import { error, DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { FORMAT_VERSION, SectionFlags, type Container, type Relocation, type Section, type SymbolEntry } from '@pyxis/container';
+import { iterField, wordStride, type Isa, type SequencerInfo } from './isa.js';
+import type { EncodedProgram } from './program.js';
+
+export const PRODUCER = 'pyxis-as 0.1.0';
+
+/** Symbol name of a program: `<program>`, or `<seq>.<program>` when the name is used by several sequencers. */
+export function programSymbolNames(progs: readonly { name: string; seq: { name: string } }[]): string[] {
+  const count = new Map<string, number>();
+  for (const p of progs) count.set(p.name, (count.get(p.name) ?? 0) + 1);
+  return progs.map((p) => ((count.get(p.name) ?? 0) > 1 ? `${p.seq.name}.${p.name}` : p.name));
+}
+
+/** Relocation kind for iterator i's sol_pc in a sequencer's control table, e.g. `seq_control_pf.iter1_sol_pc`. */
+export function solPcRelocKind(seq: SequencerInfo, i: number): string {
+  return `${seq.control.name}.${iterField(i, 'sol_pc')}`;
+}
+
+export function buildObject(progs: EncodedProgram[], isa: Isa, metadata: Record<string, unknown> = {}): Container {
+  const sections: Section[] = [];
+  const symbols: SymbolEntry[] = [];
+  const relocations: Relocation[] = [];
+  const names = programSymbolNames(progs);
+  const programsMeta: Record<string, unknown>[] = [];
+  progs.forEach((p, k) => {
+    const ci = sections.length;
+    const flags = SectionFlags.relocatable;
+    sections.push({ name: `${p.seq.name}.${p.name}.ctrl`, kind: 'code', space: `uie.${p.seq.name}.ctrl`, address: 0, size: p.ctrl.length, align: 8, flags, data: p.ctrl });
+    sections.push({ name: `${p.seq.name}.${p.name}.op`, kind: 'code', space: `uie.${p.seq.name}.op`, address: 0, size: p.op.length, align: 8, flags, data: p.op });
+    symbols.push({ name: names[k]!, kind: 'program', section: ci, offset: 0, size: p.count, global: true });
+    for (let pc = 0; pc < p.count; pc++) {
+      for (let i = 0; i < isa.iterators; i++) {
+        const eol = iterField(i, 'is_eol');
+        if (!p.seq.control.byName.has(eol)) continue;
+        if (Number(readField(p.seq.control, p.ctrl, eol, 0, pc * p.ctrlStride)) !== 1) continue;
+        const sol = Number(readField(p.seq.control, p.ctrl, iterField(i, 'sol_pc'), 0, pc * p.ctrlStride));
+        relocations.push({ section: ci, offset: pc * p.ctrlStride, kind: solPcRelocKind(p.seq, i), symbol: names[k]!, addend: sol, info: i });
+      }
+    }
+    programsMeta.push({ name: p.name, sequencer: p.seq.name, symbol: names[k], words: p.count, ...(p.startPc !== undefined ? { start_pc: p.startPc } : {}) });
+  });
+  return {
+    kind: 'pobj',
+    version: FORMAT_VERSION,
+    target: 'pyxis',
+    sections,
+    symbols,
+    relocations,
+    metadata: { producer: PRODUCER, ...metadata, programs: programsMeta },
+  };
+}
+
+/** One program read back from a container (values decoded through the tables). */
+export interface DecodedProgram {
+  name: string;
+  symbol: string;
+  seq: SequencerInfo;
+  startPc?: number;
+  ctrl: DecodedValues[];
+  op: DecodedValues[];
+  ctrlBytes: Uint8Array;
+  opBytes: Uint8Array;
+}
+
+/** Finds every program (symbol kind `program` on a `<seq>.<prog>.ctrl` section) and decodes it. */
+export function programsFromContainer(c: Container, isa: Isa, file = '<object>'): DecodedProgram[] {
+  const out: DecodedProgram[] = [];
+  const diags: Diagnostic[] = [];
+  const metaProgs = Array.isArray(c.metadata?.['programs']) ? (c.metadata['programs'] as Record<string, unknown>[]) : [];
+  for (const sym of c.symbols) {
+    if (sym.kind !== 'program') continue;
+    const sec = c.sections[sym.section];
+    const m = sec ? /^([A-Za-z0-9_]+)\.(.+)\.ctrl$/.exec(sec.name) : null;
+    if (!sec || !m) {
+      diags.push(error('AS0501', `program symbol \`${sym.name}\` does not point at a \`<seq>.<program>.ctrl\` section`, { span: { file, offset: 0 } }));
+      continue;
+    }
+    const seq = isa.sequencers.get(m[1]!);
+    if (!seq) {
+      diags.push(error('AS0502', `section \`${sec.name}\`: unknown sequencer \`${m[1]}\``, { span: { file, offset: 0 } }));
+      continue;
+    }
+    const opSec = c.sections.find((s) => s.name === `${m[1]}.${m[2]}.op`);
+    if (!opSec) {
+      diags.push(error('AS0503', `program \`${sym.name}\` has no op section \`${m[1]}.${m[2]}.op\``, { span: { file, offset: 0 } }));
+      continue;
+    }
+    const cs = wordStride(seq.control);
+    const os = wordStride(seq.op);
+    const n = sym.size;
+    if (sec.data.length < sym.offset + n * cs || opSec.data.length < n * os) {
+      diags.push(error('AS0504', `program \`${sym.name}\`: sections too short for ${n} instructions`, { span: { file, offset: 0 } }));
+      continue;
+    }
+    const ctrlBytes = sec.data.subarray(sym.offset, sym.offset + n * cs);
+    const opBytes = opSec.data.subarray(0, n * os);
+    const ctrl: DecodedValues[] = [];
+    const op: DecodedValues[] = [];
+    for (let pc = 0; pc < n; pc++) {
+      ctrl.push(decode(seq.control, ctrlBytes, pc * cs));
+      op.push(decode(seq.op, opBytes, pc * os));
+    }
+    const meta = metaProgs.find((p) => p['symbol'] === sym.name);
+    const startPc = typeof meta?.['start_pc'] === 'number' ? (meta['start_pc'] as number) : undefined;
+    out.push({ name: m[2]!, symbol: sym.name, seq, ...(startPc !== undefined ? { startPc } : {}), ctrl, op, ctrlBytes, opBytes });
+  }
+  if (diags.length) throw new DiagnosticError(diags);
+  return out;
+}

@@ -1,0 +1,389 @@
+/**
+ * Chevrotain parser for `.pasm` (embedded actions build the AST directly —
+ * no CST, which keeps 100k-line files fast). Error recovery is on: a bad
+ * statement is reported and skipped to the next line so one run reports many
+ * errors. Grammar (docs/assembler.md):
+ *
+ *   file      := (NL | include | const | program)*
+ *   include   := .include STRING
+ *   const     := .const NAME = expr
+ *   program   := .program NAME SEQ [at expr] NL* { body }
+ *   body      := (NL | loop | insn)*
+ *   loop      := loop [iterator] expr [final expr [when [ iters ]]] [post_final] NL* { body }
+ *   insn      := [ctrl { assign* }] MNEMONIC assign* (NL | before `}`)
+ *   assign    := NAME [. NAME] [ [ expr ] ] = (expr | [ expr,* ])   (commas between assigns optional)
+ */
+import { EmbeddedActionsParser, type IToken, type TokenType, type IParserErrorMessageProvider, defaultParserErrorProvider } from 'chevrotain';
+import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
+import * as T from './tokens.js';
+import type { Assign, ConstDecl, Expr, FileAst, IncludeDecl, Instruction, LoopStmt, ProgramDecl, Stmt, TopLevel, Value } from './ast.js';
+
+/** Messages in the toolchain's voice ("expected `=`, found `]`"). */
+export const pasmErrorProvider: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, actual }) {
+    return `expected ${expected.LABEL ?? expected.name}, found ${describe(actual)}`;
+  },
+  buildNotAllInputParsedMessage({ firstRedundant }) {
+    return `unexpected ${describe(firstRedundant)} at top level; expected \`.program\`, \`.const\` or \`.include\``;
+  },
+  buildNoViableAltMessage(opts) {
+    if (opts.ruleName === 'endOfStmt') return `expected end of line, found ${describe(opts.actual[0]!)}`;
+    const what = opts.ruleName === 'topLevel' ? '`.program`, `.const` or `.include`' : opts.ruleName === 'bodyStmt' ? 'an instruction, `loop` or `}`' : opts.ruleName === 'primary' ? 'a number, name or `(`' : 'one of ' + opts.expectedPathsPerAlt.flat().map((p) => p.map((t) => t.LABEL ?? t.name).join(' ')).join(', ');
+    return `expected ${what}, found ${describe(opts.actual[0]!)}`;
+  },
+  buildEarlyExitMessage(opts) {
+    return defaultParserErrorProvider.buildEarlyExitMessage(opts);
+  },
+};
+
+function describe(t: IToken): string {
+  if (t.tokenType.name === 'EOF') return 'end of file';
+  if (t.tokenType === T.Newline) return t.image === ';' ? '`;`' : 'end of line';
+  return `\`${t.image}\``;
+}
+
+export class PasmParser extends EmbeddedActionsParser {
+  file = '<input>';
+
+  constructor() {
+    super(T.allTokens, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: pasmErrorProvider });
+    this.performSelfAnalysis();
+  }
+
+  span(t: IToken, end?: IToken): SourceSpan {
+    if (!t || typeof t.image !== 'string') return { file: this.file, line: 1, column: 1 };
+    const line = Number.isFinite(t.startLine) ? t.startLine! : 1;
+    const column = Number.isFinite(t.startColumn) ? t.startColumn! : 1;
+    let length = Math.max(1, t.image.length);
+    if (end && typeof end.image === 'string' && end.startLine === t.startLine && Number.isFinite(end.endColumn)) length = Math.max(1, end.endColumn! - column + 1);
+    return { file: this.file, line, column, length };
+  }
+
+  public fileRule = this.RULE('fileRule', (): TopLevel[] => {
+    const items: TopLevel[] = [];
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(T.Newline) },
+        {
+          ALT: () => {
+            const it = this.SUBRULE(this.topLevel);
+            if (it) items.push(it);
+          },
+        },
+      ]);
+    });
+    return items;
+  });
+
+  private topLevel = this.RULE(
+    'topLevel',
+    (): TopLevel | undefined =>
+      this.OR([
+        { ALT: () => this.SUBRULE(this.includeDecl) },
+        { ALT: () => this.SUBRULE(this.constDecl) },
+        { ALT: () => this.SUBRULE(this.programDecl) },
+      ]),
+    { recoveryValueFunc: () => undefined },
+  );
+
+  private includeDecl = this.RULE('includeDecl', (): IncludeDecl => {
+    const kw = this.CONSUME(T.DotInclude);
+    const s = this.CONSUME(T.StringLit);
+    this.SUBRULE(this.endOfStmt);
+    return { kind: 'include', path: String(s.image ?? '').slice(1, -1), span: this.span(kw, s) };
+  });
+
+  private constDecl = this.RULE('constDecl', (): ConstDecl => {
+    const kw = this.CONSUME(T.DotConst);
+    const n = this.CONSUME(T.Identifier);
+    this.CONSUME(T.Equals);
+    const value = this.SUBRULE(this.expr);
+    this.SUBRULE(this.endOfStmt);
+    return { kind: 'const', name: n.image, nameSpan: this.span(n), value, span: this.span(kw) };
+  });
+
+  private programDecl = this.RULE('programDecl', (): ProgramDecl => {
+    const kw = this.CONSUME(T.DotProgram);
+    const n = this.CONSUME(T.Identifier);
+    const s = this.CONSUME2(T.Identifier);
+    let at: Expr | undefined;
+    this.OPTION(() => {
+      this.CONSUME(T.At);
+      at = this.SUBRULE(this.expr);
+    });
+    this.MANY(() => this.CONSUME(T.Newline));
+    this.CONSUME(T.LBrace);
+    const body = this.SUBRULE(this.body);
+    this.CONSUME(T.RBrace);
+    return { kind: 'program', name: n.image, nameSpan: this.span(n), seq: s.image, seqSpan: this.span(s), ...(at ? { at } : {}), body, span: this.span(kw) };
+  });
+
+  private body = this.RULE('body', (): Stmt[] => {
+    const out: Stmt[] = [];
+    this.MANY(() => {
+      this.OR([
+        { ALT: () => this.CONSUME(T.Newline) },
+        {
+          ALT: () => {
+            const s = this.SUBRULE(this.bodyStmt);
+            if (s) out.push(s);
+          },
+        },
+      ]);
+    });
+    return out;
+  });
+
+  private bodyStmt = this.RULE(
+    'bodyStmt',
+    (): Stmt | undefined => this.OR([{ ALT: () => this.SUBRULE(this.loopStmt) }, { ALT: () => this.SUBRULE(this.instruction) }]),
+    { recoveryValueFunc: () => undefined },
+  );
+
+  private loopStmt = this.RULE('loopStmt', (): LoopStmt => {
+    const kw = this.CONSUME(T.Loop);
+    const first = this.SUBRULE(this.expr);
+    let second: Expr | undefined;
+    this.OPTION(() => {
+      second = this.SUBRULE2(this.expr);
+    });
+    let final: Expr | undefined;
+    let when: Expr[] | undefined;
+    let whenSpan: SourceSpan | undefined;
+    let postFinal = false;
+    let postFinalSpan: SourceSpan | undefined;
+    this.OPTION2(() => {
+      this.CONSUME(T.Final);
+      final = this.SUBRULE3(this.expr);
+      this.OPTION3(() => {
+        const w = this.CONSUME(T.When);
+        const l = this.SUBRULE(this.list);
+        when = l?.items ?? [];
+        whenSpan = this.span(w);
+      });
+    });
+    this.OPTION4(() => {
+      const p = this.CONSUME(T.PostFinal);
+      postFinal = true;
+      postFinalSpan = this.span(p);
+    });
+    this.MANY(() => this.CONSUME(T.Newline));
+    this.CONSUME(T.LBrace);
+    const body = this.SUBRULE(this.body);
+    this.CONSUME(T.RBrace);
+    const iterator = second !== undefined ? first : undefined;
+    const count = second !== undefined ? second : first;
+    return {
+      kind: 'loop',
+      ...(iterator ? { iterator } : {}),
+      count,
+      ...(final ? { final } : {}),
+      ...(when ? { when, whenSpan } : {}),
+      postFinal,
+      ...(postFinalSpan ? { postFinalSpan } : {}),
+      body,
+      span: this.span(kw),
+    };
+  });
+
+  private instruction = this.RULE('instruction', (): Instruction => {
+    let ctrl: Assign[] | undefined;
+    let ctrlSpan: SourceSpan | undefined;
+    this.OPTION(() => {
+      const c = this.CONSUME(T.Ctrl);
+      this.CONSUME(T.LBrace);
+      ctrl = this.SUBRULE(this.assigns);
+      this.CONSUME(T.RBrace);
+      ctrlSpan = this.span(c);
+    });
+    const m = this.CONSUME(T.Identifier);
+    const operands = this.SUBRULE2(this.assigns);
+    this.SUBRULE(this.endOfStmt);
+    const sp = this.span(m);
+    return {
+      kind: 'insn',
+      mnemonic: m.image,
+      mnemonicSpan: sp,
+      ...(ctrl ? { ctrl, ctrlSpan } : {}),
+      operands,
+      span: ctrlSpan ?? sp,
+      line: sp.line,
+      file: this.file,
+    };
+  });
+
+  /** A statement ends at a newline/`;`, or right before a closing `}`. */
+  private endOfStmt = this.RULE('endOfStmt', () => {
+    this.OR([
+      { ALT: () => this.CONSUME(T.Newline) },
+      { GATE: () => this.LA(1).tokenType === T.RBrace || this.LA(1).tokenType.name === 'EOF', ALT: () => undefined },
+    ]);
+  });
+
+  private assigns = this.RULE('assigns', (): Assign[] => {
+    const out: Assign[] = [];
+    this.MANY(() => {
+      const a = this.SUBRULE(this.assign);
+      if (a) out.push(a);
+      this.OPTION(() => this.CONSUME(T.Comma));
+    });
+    return out;
+  });
+
+  private assign = this.RULE('assign', (): Assign => {
+    const n = this.CONSUME(T.Identifier);
+    let name = n.image;
+    let last = n;
+    this.OPTION(() => {
+      // `iter0.is_eol`: the lexer sees `.is_eol` as a directive-shaped token.
+      last = this.CONSUME(T.DotOther);
+      name = `${name}_${String(last?.image ?? '').slice(1)}`;
+    });
+    let index: Expr | undefined;
+    this.OPTION2(() => {
+      this.CONSUME(T.LBracket);
+      index = this.SUBRULE(this.expr);
+      this.CONSUME(T.RBracket);
+    });
+    this.CONSUME(T.Equals);
+    const value = this.SUBRULE(this.value);
+    const nameSpan = this.span(n, last);
+    return { name, nameSpan, ...(index ? { index } : {}), value, span: nameSpan };
+  });
+
+  private value = this.RULE('value', (): Value =>
+    this.OR([
+      {
+        ALT: () => {
+          const l = this.SUBRULE(this.list);
+          return { kind: 'list' as const, items: l?.items ?? [], span: l?.span ?? { file: this.file, line: 1, column: 1 } };
+        },
+      },
+      {
+        ALT: () => {
+          const e = this.SUBRULE(this.expr);
+          return { kind: 'expr' as const, expr: e, span: e?.span ?? { file: this.file, line: 1, column: 1 } };
+        },
+      },
+    ]),
+  );
+
+  private list = this.RULE('list', (): { items: Expr[]; span: SourceSpan } => {
+    const lb = this.CONSUME(T.LBracket);
+    const items: Expr[] = [];
+    this.MANY_SEP({
+      SEP: T.Comma,
+      DEF: () => {
+        items.push(this.SUBRULE(this.expr));
+      },
+    });
+    const rb = this.CONSUME(T.RBracket);
+    return { items, span: this.span(lb, rb) };
+  });
+
+  // ---- expressions, C precedence: | ^ & << >> + - * / % unary ----
+  private binLevel(ops: TokenType[], next: (second: boolean) => Expr, idx: number): Expr {
+    let left = next(false);
+    this.MANY({
+      GATE: () => ops.includes(this.LA(1).tokenType),
+      DEF: () => {
+        const op = this.OR(ops.map((t) => ({ ALT: () => this.CONSUME(t) })));
+        const right = next(true);
+        left = { kind: 'binary', op: op.image, left, right, span: left?.span ?? this.span(op) };
+      },
+    });
+    void idx;
+    return left;
+  }
+
+  public expr = this.RULE('expr', (): Expr => this.SUBRULE(this.orExpr));
+  private orExpr = this.RULE('orExpr', (): Expr => this.binLevel([T.Pipe], (b) => (b ? this.SUBRULE2(this.xorExpr) : this.SUBRULE(this.xorExpr)), 0));
+  private xorExpr = this.RULE('xorExpr', (): Expr => this.binLevel([T.Caret], (b) => (b ? this.SUBRULE2(this.andExpr) : this.SUBRULE(this.andExpr)), 1));
+  private andExpr = this.RULE('andExpr', (): Expr => this.binLevel([T.Amp], (b) => (b ? this.SUBRULE2(this.shiftExpr) : this.SUBRULE(this.shiftExpr)), 2));
+  private shiftExpr = this.RULE('shiftExpr', (): Expr => this.binLevel([T.Shl, T.Shr], (b) => (b ? this.SUBRULE2(this.addExpr) : this.SUBRULE(this.addExpr)), 3));
+  private addExpr = this.RULE('addExpr', (): Expr => this.binLevel([T.Plus, T.Minus], (b) => (b ? this.SUBRULE2(this.mulExpr) : this.SUBRULE(this.mulExpr)), 4));
+  private mulExpr = this.RULE('mulExpr', (): Expr => this.binLevel([T.Star, T.Slash, T.Percent], (b) => (b ? this.SUBRULE2(this.unary) : this.SUBRULE(this.unary)), 5));
+
+  private unary = this.RULE('unary', (): Expr =>
+    this.OR([
+      {
+        ALT: () => {
+          const op = this.OR2([{ ALT: () => this.CONSUME(T.Minus) }, { ALT: () => this.CONSUME(T.Tilde) }, { ALT: () => this.CONSUME(T.Plus) }]);
+          const arg = this.SUBRULE(this.unary);
+          return { kind: 'unary' as const, op: op.image, arg, span: this.span(op) };
+        },
+      },
+      { ALT: () => this.SUBRULE(this.primary) },
+    ]),
+  );
+
+  private primary = this.RULE('primary', (): Expr =>
+    this.OR([
+      {
+        ALT: () => {
+          const t = this.OR2([{ ALT: () => this.CONSUME(T.HexNumber) }, { ALT: () => this.CONSUME(T.BinNumber) }, { ALT: () => this.CONSUME(T.DecNumber) }]);
+          return { kind: 'num' as const, value: parseNumber(t.image), span: this.span(t) };
+        },
+      },
+      {
+        ALT: () => {
+          const t = this.CONSUME(T.Identifier);
+          return { kind: 'name' as const, name: t.image, span: this.span(t) };
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.LParen);
+          const e = this.SUBRULE(this.expr);
+          this.CONSUME(T.RParen);
+          return e;
+        },
+      },
+    ]),
+  );
+}
+
+export function parseNumber(image: string): bigint {
+  if (typeof image !== 'string') return 0n;
+  const s = image.replace(/_/g, '');
+  try {
+    if (/^0[xX]$/.test(s) || /^0[bB]$/.test(s) || s === '') return 0n;
+    return BigInt(s);
+  } catch {
+    return 0n;
+  }
+}
+
+let shared: PasmParser | undefined;
+
+/** Parses one file's tokens. Parse errors come back as AS0102 diagnostics. */
+export function parseTokens(tokens: IToken[], file: string): { ast: FileAst; diagnostics: Diagnostic[] } {
+  shared ??= new PasmParser();
+  const p = shared;
+  p.file = file;
+  p.input = tokens;
+  let items: TopLevel[] = [];
+  try {
+    items = (p.fileRule() ?? []).filter(Boolean);
+  } catch {
+    items = [];
+  }
+  const diagnostics: Diagnostic[] = p.errors.map((e) => {
+    const t = e.token;
+    const eof = t.tokenType.name === 'EOF' || !Number.isFinite(t.startLine);
+    const prev = (e as { previousToken?: IToken }).previousToken;
+    const at = eof && prev && Number.isFinite(prev.startLine) ? prev : t;
+    return error('AS0102', e.message, {
+      span: Number.isFinite(at.startLine)
+        ? { file, line: at.startLine!, column: eof && at === prev ? (at.endColumn ?? at.startColumn ?? 0) + 1 : at.startColumn!, length: eof ? 1 : Math.max(1, at.image.length) }
+        : { file, line: 1, column: 1 },
+      label: 'syntax error',
+    });
+  });
+  return { ast: { file, items: sanitize(items) }, diagnostics };
+}
+
+/** Drops AST pieces that recovery left half-built (undefined members). */
+function sanitize(items: TopLevel[]): TopLevel[] {
+  return items.filter((it) => it && typeof it === 'object' && 'kind' in it);
+}

@@ -1,0 +1,41 @@
+/**
+ * The assembler's middle representation: a program is a list of
+ * instructions, each a set of sequencing-control values and op values by
+ * table field name (user-visible numbers: N not N-1, enum codepoints).
+ * Both the .pasm front end and the IR reader produce it; encode.ts turns it
+ * into words; object.ts into a container.
+ */
+import type { SourceSpan } from '@pyxis/diagnostics';
+import type { FieldValues } from '@pyxis/codec';
+import type { SequencerInfo } from './isa.js';
+
+export interface ProgramInsn {
+  ctrl: FieldValues;
+  op: FieldValues;
+  /** Where it came from (for listings and diagnostics). */
+  span?: SourceSpan;
+  /** Where each op field was set (for rule diagnostics). */
+  fieldSpans?: Record<string, SourceSpan>;
+}
+
+export interface Program {
+  name: string;
+  seq: SequencerInfo;
+  /** Fixed placement (`.program ... at PC`), program-relative PCs otherwise. */
+  startPc?: number;
+  insns: ProgramInsn[];
+  span?: SourceSpan;
+}
+
+/** A program after encoding: words at the table's stride (bytes rounded up to 8). */
+export interface EncodedProgram {
+  name: string;
+  seq: SequencerInfo;
+  startPc?: number;
+  count: number;
+  ctrl: Uint8Array;
+  op: Uint8Array;
+  ctrlStride: number;
+  opStride: number;
+  spans: (SourceSpan | undefined)[];
+}

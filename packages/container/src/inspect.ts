@@ -1,0 +1,117 @@
+/** Human (objdump -h/-t style) and JSON views of a container. */
+import { SectionFlags, type Container } from './model.js';
+
+function hex(n: number, width = 8): string {
+  return n.toString(16).padStart(width, '0');
+}
+
+export function sectionFlagNames(flags: number): string[] {
+  const names: string[] = [];
+  for (const [name, bit] of Object.entries(SectionFlags)) if (flags & bit) names.push(name);
+  const known = Object.values(SectionFlags).reduce<number>((a, b) => a | b, 0);
+  if (flags & ~known) names.push(`0x${(flags & ~known).toString(16)}`);
+  return names;
+}
+
+function table(head: string[], rows: string[][]): string[] {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i]!))).join('  ').trimEnd();
+  return [line(head), ...rows.map(line)];
+}
+
+/** Multi-line human-readable dump: header, sections, symbols, relocations, metadata. */
+export function inspectText(c: Container): string {
+  const out: string[] = [];
+  out.push(`${c.kind} version ${c.version}, target ${c.target}`);
+  out.push(`${c.sections.length} sections, ${c.symbols.length} symbols, ${c.relocations.length} relocations`, '');
+  out.push('Sections:');
+  out.push(
+    ...table(
+      ['Idx', 'Name', 'Kind', 'Space', 'Cluster', 'Address', 'Size', 'Align', 'Flags'],
+      c.sections.map((s, i) => [
+        String(i),
+        s.name,
+        s.kind,
+        s.space,
+        s.cluster === undefined ? '-' : String(s.cluster),
+        hex(s.address),
+        hex(s.size),
+        `2**${Math.log2(s.align)}`,
+        sectionFlagNames(s.flags).join(',') || '-',
+      ]),
+    ),
+    '',
+  );
+  out.push('Symbols:');
+  out.push(
+    ...table(
+      ['Value', 'Bind', 'Kind', 'Section', 'Size', 'Name', 'Tensor'],
+      c.symbols.map((y) => [
+        hex(y.offset),
+        y.global ? 'g' : 'l',
+        y.kind,
+        y.section < 0 ? '*ABS*' : (c.sections[y.section]?.name ?? `#${y.section}`),
+        hex(y.size),
+        y.name,
+        y.tensor
+          ? `${y.tensor.format}[${y.tensor.shape.join('x')}] eb=${y.tensor.eb}${y.tensor.strides ? ` strides=(${y.tensor.strides.join(',')})` : ''}`
+          : '',
+      ]),
+    ),
+    '',
+  );
+  out.push('Relocations:');
+  out.push(
+    ...table(
+      ['Section', 'Offset', 'Kind', 'Symbol', 'Addend', 'Info'],
+      c.relocations.map((r) => [
+        c.sections[r.section]?.name ?? `#${r.section}`,
+        hex(r.offset),
+        r.kind,
+        r.symbol,
+        r.addend < 0 ? `-0x${(-r.addend).toString(16)}` : `+0x${r.addend.toString(16)}`,
+        r.info === undefined ? '' : String(r.info),
+      ]),
+    ),
+    '',
+  );
+  out.push('Metadata:');
+  out.push(JSON.stringify(c.metadata, null, 2));
+  return out.join('\n') + '\n';
+}
+
+export interface InspectJsonOptions {
+  /** Include section bytes as lowercase hex (default false: only the size is given). */
+  data?: boolean;
+}
+
+function toHex(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += b[i]!.toString(16).padStart(2, '0');
+  return s;
+}
+
+/** JSON-safe view of a container (section data as hex only with `{ data: true }`). */
+export function inspectJson(c: Container, opts: InspectJsonOptions = {}): Record<string, unknown> {
+  return {
+    kind: c.kind,
+    version: c.version,
+    target: c.target,
+    sections: c.sections.map((s, index) => ({
+      index,
+      name: s.name,
+      kind: s.kind,
+      space: s.space,
+      address: s.address,
+      size: s.size,
+      align: s.align,
+      flags: s.flags,
+      flagNames: sectionFlagNames(s.flags),
+      ...(s.cluster !== undefined ? { cluster: s.cluster } : {}),
+      ...(opts.data ? { data: toHex(s.data) } : { dataBytes: s.data.length }),
+    })),
+    symbols: c.symbols.map((y) => ({ ...y, ...(y.tensor ? { tensor: { ...y.tensor } } : {}) })),
+    relocations: c.relocations.map((r) => ({ ...r })),
+    metadata: c.metadata,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * Diagnostics raised by @pyxis/formats. Every bad input (unknown format name,
+ * out-of-range EB adjustment, code wider than its format, invalid option) is a
+ * `DiagnosticError` with a stable code and, for hardware rules, the spec section.
+ */
+import { DiagnosticError, error, type Span } from '@pyxis/diagnostics';
+
+export const FormatErrorCode = {
+  unknownFormat: 'FMT0001',
+  ebAdjRange: 'FMT0002',
+  codeRange: 'FMT0003',
+  badOption: 'FMT0004',
+  badValue: 'FMT0005',
+  badArray: 'FMT0006',
+} as const;
+
+export const CHIP = 'pyxis-chip-fspec.md';
+export const SEQ = 'pyxis-uie-sequencers-fspec.md';
+
+export function fail(code: string, message: string, spec?: string, span?: Span, notes?: string[]): never {
+  const extra: Record<string, unknown> = {};
+  if (spec) extra.spec = spec;
+  if (span) extra.span = span;
+  if (notes && notes.length) extra.notes = notes;
+  throw new DiagnosticError(error(code, message, extra));
+}
+
+/** EB_adj is a 6-bit signed integer in [-32, 31] (chip §6.5). */
+export function checkEbAdj(ebAdj: number, what = 'EB_adj'): void {
+  if (!Number.isInteger(ebAdj) || ebAdj < -32 || ebAdj > 31) {
+    fail(FormatErrorCode.ebAdjRange, `${what} = ${ebAdj} is outside the 6-bit signed range [-32, 31]`, `${CHIP} §6.5`);
+  }
+}
+
+/** An exponent bias must be a (usually negative) integer (chip §4.5). */
+export function checkEb(eb: number, what = 'EB'): void {
+  if (!Number.isInteger(eb) || Math.abs(eb) > 1000) {
+    fail(FormatErrorCode.badOption, `${what} = ${eb} is not an integer exponent bias in [-1000, 1000]`, `${CHIP} §4.5`);
+  }
+}
+
+export function checkCode(code: number, bits: number, fmt: string, span?: Span): void {
+  if (!Number.isInteger(code) || code < 0 || code >= 2 ** bits) {
+    fail(FormatErrorCode.codeRange, `code ${code} does not fit the ${bits}-bit format ${fmt}`, undefined, span);
+  }
+}

@@ -1,0 +1,460 @@
+/**
+ * Format descriptors: bit layouts, reserved codepoints, scalar encode/decode.
+ * Pyxis: chip §4.1-4.6; OCP FP8 (OFP8 rev 1.0) and IEEE FP16: chip §4.9-4.10;
+ * NeuronCore: neuroncore-v2-architecture.md (TensorE input types); fixed point:
+ * systolic-fpga-hardware.md §1.
+ */
+import { ilogb, pow2, rne } from './bits.js';
+import { CHIP, checkEb } from './errors.js';
+import type { EncodeOptions, FormatDescriptor, FormatFamily, FormatName, ReservedCode } from './types.js';
+
+function roundWith(s: number, rtz: boolean): number {
+  return rtz ? Math.floor(s) : rne(s);
+}
+
+// ---------------------------------------------------------------------------
+// Pyxis sign-magnitude floating point (RFP8 = S E4 F3, RFP16 = S E5 F10), chip §4.1-4.2.
+// Value = (-1)^S * 1.F * 2^(E+EB). Reserved: +0 code = zero, -0 code = NaN,
+// all-ones magnitude = saturating max (a normal value, not sticky). No subnormals.
+// ---------------------------------------------------------------------------
+
+function pyxisReserved(ebits: number, fbits: number, kind: 'fp' | 'lns'): ReservedCode[] {
+  const sign = 2 ** (ebits + fbits);
+  const mag = sign - 1;
+  const n = kind === 'fp' ? 'E' : 'I';
+  return [
+    { code: 0, meaning: `zero (S=0 ${n}=0 F=0)` },
+    { code: sign, meaning: `NaN (S=1 ${n}=0 F=0)` },
+    { code: mag, meaning: 'saturating maximum positive value' },
+    { code: sign + mag, meaning: 'saturating maximum negative value' },
+  ];
+}
+
+class PyxisFloat implements FormatDescriptor {
+  readonly hasEb = true;
+  readonly family: FormatFamily = 'pyxis-fp';
+  readonly bits: number;
+  readonly reserved: ReservedCode[];
+  readonly nanCode: number;
+  readonly maxCode: number;
+  private readonly signBit: number;
+  private readonly emax: number;
+  private readonly one: number;
+  constructor(
+    readonly name: FormatName,
+    readonly ebits: number,
+    readonly fbits: number,
+    readonly spec: string,
+  ) {
+    this.bits = 1 + ebits + fbits;
+    this.signBit = 2 ** (ebits + fbits);
+    this.maxCode = this.signBit - 1;
+    this.nanCode = this.signBit;
+    this.emax = 2 ** ebits - 1;
+    this.one = 2 ** fbits;
+    this.reserved = pyxisReserved(ebits, fbits, 'fp');
+  }
+  isNaN(code: number): boolean {
+    return code === this.signBit;
+  }
+  decode(code: number, eb = 0): number {
+    const mag = code & this.maxCode;
+    if (mag === 0) return code === 0 ? 0 : NaN;
+    const E = mag >>> this.fbits;
+    const F = mag & (this.one - 1);
+    const v = (this.one + F) * pow2(E + eb - this.fbits);
+    return code & this.signBit ? -v : v;
+  }
+  encode(x: number, opts?: EncodeOptions): number {
+    const eb = opts?.eb ?? 0;
+    checkEb(eb);
+    const saturate = opts?.saturate ?? true;
+    const rtz = opts?.rounding === 'rtz';
+    if (x !== x) return this.signBit;
+    let s = 0;
+    if (x < 0) {
+      s = this.signBit;
+      x = -x;
+    }
+    if (x === 0) return 0;
+    const over = saturate ? s + this.maxCode : this.signBit;
+    if (x === Infinity) return over;
+    let e = ilogb(x);
+    if (e < eb - 1) return 0; // below 2^(EB-1): underflow to zero
+    if (e > eb + this.emax + 1) return over;
+    let m = roundWith(x * pow2(this.fbits - e), rtz);
+    if (m === 2 * this.one) {
+      e++;
+      m = this.one;
+    }
+    const E = e - eb;
+    if (E > this.emax) return over;
+    if (E < 0) return 0;
+    const F = m - this.one;
+    if (E === 0 && F === 0) return 0; // the zero codepoint: 1.0*2^EB is not representable
+    return s + E * this.one + F;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Pyxis LNS (LnsI4F3 = S I4 F3, LnsI5F3 = S I5 F3 (9 bits), LnsI5F10 = S I5 F10), chip §4.3-4.4, §6.2.4.4.
+// Value = (-1)^S * 2^(I.F + EB). Same reserved codepoints as FP8/FP16.
+// ---------------------------------------------------------------------------
+
+class PyxisLns implements FormatDescriptor {
+  readonly hasEb = true;
+  readonly family: FormatFamily = 'pyxis-lns';
+  readonly bits: number;
+  readonly reserved: ReservedCode[];
+  readonly nanCode: number;
+  readonly maxCode: number;
+  private readonly signBit: number;
+  private readonly one: number;
+  /** 2^(F / 2^fbits) for every fraction F. */
+  private readonly frac: Float64Array;
+  constructor(
+    readonly name: FormatName,
+    readonly ebits: number,
+    readonly fbits: number,
+    readonly spec: string,
+  ) {
+    this.bits = 1 + ebits + fbits;
+    this.signBit = 2 ** (ebits + fbits);
+    this.maxCode = this.signBit - 1;
+    this.nanCode = this.signBit;
+    this.one = 2 ** fbits;
+    this.frac = new Float64Array(this.one);
+    for (let f = 0; f < this.one; f++) this.frac[f] = Math.pow(2, f / this.one);
+    this.reserved = pyxisReserved(ebits, fbits, 'lns');
+  }
+  isNaN(code: number): boolean {
+    return code === this.signBit;
+  }
+  decode(code: number, eb = 0): number {
+    const mag = code & this.maxCode;
+    if (mag === 0) return code === 0 ? 0 : NaN;
+    const I = mag >>> this.fbits;
+    const v = this.frac[mag & (this.one - 1)]! * pow2(I + eb);
+    return code & this.signBit ? -v : v;
+  }
+  /** Nearest code in the log domain (|log2 x - (I.F+EB)| minimal), chip §4.3; see spec-notes. */
+  encode(x: number, opts?: EncodeOptions): number {
+    const eb = opts?.eb ?? 0;
+    checkEb(eb);
+    const saturate = opts?.saturate ?? true;
+    const rtz = opts?.rounding === 'rtz';
+    if (x !== x) return this.signBit;
+    let s = 0;
+    if (x < 0) {
+      s = this.signBit;
+      x = -x;
+    }
+    if (x === 0) return 0;
+    const over = saturate ? s + this.maxCode : this.signBit;
+    if (x === Infinity) return over;
+    const q = roundWith((Math.log2(x) - eb) * this.one, rtz);
+    if (q > this.maxCode) return over;
+    if (q <= 0) return 0;
+    return s + q;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// MNS 5.1.N (chip §4.6): S E5 F(N), 2's complement mantissa with the implied
+// 2^0 bit = NOT S. Value = (S ? -2 + F/2^N : 1 + F/2^N) * 2^(E + EB_MNS).
+// Reserved: 0 = zero; S=0 E=31 F=1..1 sticky +max; S=1 E=31 F=0..01 sticky -max;
+// S=1 E=31 F=0 NaN (overloads -2.0*2^31).
+// ---------------------------------------------------------------------------
+
+export class MnsFormat implements FormatDescriptor {
+  readonly hasEb = true;
+  readonly family: FormatFamily = 'mns';
+  readonly ebits = 5;
+  readonly bits: number;
+  readonly reserved: ReservedCode[];
+  readonly nanCode: number;
+  readonly maxCode: number;
+  /** Sticky maximum negative value code. */
+  readonly minCode: number;
+  readonly signBit: number;
+  private readonly one: number;
+  constructor(
+    readonly name: FormatName,
+    readonly fbits: number,
+    readonly spec: string,
+  ) {
+    this.bits = 1 + 5 + fbits;
+    this.one = 2 ** fbits;
+    this.signBit = 2 ** (5 + fbits);
+    this.maxCode = 31 * this.one + (this.one - 1);
+    this.nanCode = this.signBit + 31 * this.one;
+    this.minCode = this.nanCode + 1;
+    this.reserved = [
+      { code: 0, meaning: 'zero' },
+      { code: this.maxCode, meaning: 'sticky maximum positive value 1.1..1 * 2^31 (nominal)' },
+      { code: this.minCode, meaning: 'sticky maximum negative value -(1.1..1 * 2^31) (nominal)' },
+      { code: this.nanCode, meaning: 'NaN (overloads -2.0 * 2^31)' },
+    ];
+  }
+  isNaN(code: number): boolean {
+    return code === this.nanCode;
+  }
+  isSticky(code: number): boolean {
+    return code === this.maxCode || code === this.minCode;
+  }
+  decode(code: number, eb = 0): number {
+    if (code === 0) return 0;
+    if (code === this.nanCode) return NaN;
+    const neg = code >= this.signBit;
+    const rest = neg ? code - this.signBit : code;
+    const E = Math.floor(rest / this.one);
+    const F = rest - E * this.one;
+    const m = neg ? F - 2 * this.one : this.one + F; // mantissa * 2^N, two's complement
+    return m * pow2(E + eb - this.fbits);
+  }
+  /**
+   * Normalise x into MNS (chip §4.6): nearest-even on the 2's complement mantissa,
+   * exponent underflow -> zero, overflow -> sticky max of the sign (saturate=false: NaN).
+   */
+  encode(x: number, opts?: EncodeOptions): number {
+    const eb = opts?.eb ?? 0;
+    checkEb(eb);
+    const saturate = opts?.saturate ?? true;
+    const rtz = opts?.rounding === 'rtz';
+    if (x !== x) return this.nanCode;
+    if (x === 0) return 0;
+    const neg = x < 0;
+    const over = saturate ? (neg ? this.minCode : this.maxCode) : this.nanCode;
+    if (x === Infinity || x === -Infinity) return over;
+    const a = neg ? -x : x;
+    let e = ilogb(a); // a in [2^e, 2^(e+1))
+    if (neg && a === pow2(e)) e -= 1; // -2^k = -2.0 * 2^(k-1)
+    if (e < eb - 2) return 0;
+    if (e > eb + 33) return over;
+    const N = this.fbits;
+    let m: number;
+    if (!neg) {
+      m = roundWith(a * pow2(N - e), rtz); // [2^N, 2^(N+1)]
+      if (m === 2 * this.one) {
+        e++;
+        m = this.one;
+      }
+    } else {
+      // magnitude in (2^N, 2^(N+1)] units of 2^(e-N); RTZ truncates the magnitude
+      m = roundWith(a * pow2(N - e), rtz);
+      if (m === this.one) {
+        // -1.0 * 2^e -> -2.0 * 2^(e-1)
+        e--;
+        m = 2 * this.one;
+      }
+    }
+    const E = e - eb;
+    if (E < 0) return 0; // exponent underflow -> zero
+    if (E > 31) return over;
+    if (!neg) {
+      const F = m - this.one;
+      if (E === 0 && F === 0) return 0; // collides with the zero codepoint
+      return E * this.one + F;
+    }
+    const F = 2 * this.one - m; // -2 + F/2^N = -m/2^N
+    if (E === 31 && F === 0) return over; // -2.0 * 2^31 is beyond -max (the NaN codepoint)
+    return this.signBit + E * this.one + F;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// IEEE-754-style binary formats (FP32, BF16, TF32, IEEE FP16, NeuronCore FP8) and
+// OCP FP8 E4M3 ("fn": no infinities, only S.1111.111 is NaN).
+// ---------------------------------------------------------------------------
+
+type IeeeKind = 'ieee' | 'fn';
+
+class IeeeLike implements FormatDescriptor {
+  readonly hasEb = false;
+  readonly family: FormatFamily = 'ieee';
+  readonly bits: number;
+  readonly reserved: ReservedCode[];
+  readonly nanCode: number;
+  readonly maxCode: number;
+  readonly infCode: number | undefined;
+  private readonly signBit: number;
+  private readonly emaxField: number;
+  private readonly one: number;
+  private readonly pad: number;
+  private readonly emin: number;
+  constructor(
+    readonly name: FormatName,
+    readonly ebits: number,
+    readonly fbits: number,
+    readonly bias: number,
+    readonly kind: IeeeKind,
+    readonly spec: string,
+    /** low zero bits in the container (TF32 in an FP32 container: 13). */
+    pad = 0,
+  ) {
+    this.pad = pad;
+    this.bits = 1 + ebits + fbits + pad;
+    this.one = 2 ** fbits;
+    this.signBit = 2 ** (ebits + fbits);
+    this.emaxField = 2 ** ebits - 1;
+    this.emin = 1 - bias;
+    const P = 2 ** pad;
+    if (kind === 'ieee') {
+      this.maxCode = ((this.emaxField - 1) * this.one + this.one - 1) * P;
+      this.infCode = this.emaxField * this.one * P;
+      this.nanCode = (this.emaxField * this.one + this.one / 2) * P;
+      this.reserved = [
+        { code: 0, meaning: '+0' },
+        { code: this.signBit * P, meaning: '-0' },
+        { code: this.infCode, meaning: '+infinity' },
+        { code: (this.signBit + this.emaxField * this.one) * P, meaning: '-infinity' },
+        { code: this.nanCode, meaning: 'NaN (canonical quiet; every E=all-ones, F!=0 code is NaN)' },
+      ];
+    } else {
+      this.maxCode = (this.emaxField * this.one + this.one - 2) * P;
+      this.infCode = undefined;
+      this.nanCode = (this.emaxField * this.one + this.one - 1) * P;
+      this.reserved = [
+        { code: 0, meaning: '+0' },
+        { code: this.signBit * P, meaning: '-0' },
+        { code: this.nanCode, meaning: '+NaN (S.1111.111)' },
+        { code: (this.signBit + this.emaxField * this.one + this.one - 1) * P, meaning: '-NaN' },
+      ];
+    }
+  }
+  isNaN(code: number): boolean {
+    const c = Math.floor(code / 2 ** this.pad);
+    const mag = c % this.signBit;
+    const E = Math.floor(mag / this.one);
+    const F = mag - E * this.one;
+    if (E !== this.emaxField) return false;
+    return this.kind === 'ieee' ? F !== 0 : F === this.one - 1;
+  }
+  decode(code: number): number {
+    const c = this.pad ? Math.floor(code / 2 ** this.pad) : code;
+    const neg = c >= this.signBit;
+    const mag = neg ? c - this.signBit : c;
+    const E = Math.floor(mag / this.one);
+    const F = mag - E * this.one;
+    let v: number;
+    if (E === 0) v = F * pow2(this.emin - this.fbits);
+    else if (E === this.emaxField && this.kind === 'ieee') v = F === 0 ? Infinity : NaN;
+    else if (E === this.emaxField && F === this.one - 1) v = NaN;
+    else v = (this.one + F) * pow2(E - this.bias - this.fbits);
+    return neg ? -v : v;
+  }
+  encode(x: number, opts?: EncodeOptions): number {
+    const saturate = opts?.saturate ?? false;
+    const rtz = opts?.rounding === 'rtz';
+    const P = 2 ** this.pad;
+    if (x !== x) return this.nanCode;
+    let s = 0;
+    if (x < 0 || (x === 0 && 1 / x < 0)) {
+      s = this.signBit * P;
+      x = -x;
+    }
+    if (x === 0) return s;
+    const over = saturate ? s + this.maxCode : this.kind === 'ieee' ? s + this.infCode! : s + this.nanCode;
+    if (x === Infinity) return over;
+    let e = ilogb(x);
+    let code: number;
+    if (e < this.emin) {
+      if (e < this.emin - this.fbits - 2) return s;
+      code = roundWith(x * pow2(this.fbits - this.emin), rtz); // subnormal (== one -> smallest normal)
+    } else {
+      if (e > this.emaxField - this.bias + 1) return over;
+      let m = roundWith(x * pow2(this.fbits - e), rtz);
+      if (m === 2 * this.one) {
+        e++;
+        m = this.one;
+      }
+      code = (e + this.bias) * this.one + (m - this.one);
+    }
+    code *= P;
+    if (code > this.maxCode) return over;
+    return s + code;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Two's complement fixed point: Int16 (VPU, chip §4), FP16BP8 and FP32B16
+// (systolic-fpga-hardware.md §1: width W bits, binary point at B bits).
+// ---------------------------------------------------------------------------
+
+export class FixedPoint implements FormatDescriptor {
+  readonly hasEb = false;
+  readonly family: FormatFamily = 'fixed';
+  readonly reserved: ReservedCode[] = [];
+  readonly nanCode = undefined;
+  readonly maxCode: number;
+  readonly ebits: number;
+  readonly minInt: number;
+  readonly maxInt: number;
+  readonly scale: number;
+  constructor(
+    readonly name: FormatName,
+    readonly bits: number,
+    readonly fbits: number,
+    readonly spec: string,
+  ) {
+    this.ebits = bits - fbits;
+    this.maxInt = 2 ** (bits - 1) - 1;
+    this.minInt = -(2 ** (bits - 1));
+    this.maxCode = this.maxInt;
+    this.scale = 2 ** fbits;
+  }
+  isNaN(): boolean {
+    return false;
+  }
+  toSigned(code: number): number {
+    return code > this.maxInt ? code - 2 ** this.bits : code;
+  }
+  fromSigned(q: number): number {
+    return q < 0 ? q + 2 ** this.bits : q;
+  }
+  decode(code: number): number {
+    return this.toSigned(code) / this.scale;
+  }
+  /** Nearest-even (or truncation) to a multiple of 2^-B; saturating (default) or wrapping; NaN -> 0. */
+  encode(x: number, opts?: EncodeOptions): number {
+    const saturate = opts?.saturate ?? true;
+    if (x !== x) return 0;
+    if (x === Infinity) return saturate ? this.maxInt : 0;
+    if (x === -Infinity) return saturate ? this.fromSigned(this.minInt) : 0;
+    const sc = x * this.scale;
+    if (saturate) {
+      if (sc >= this.maxInt) return this.maxInt;
+      if (sc <= this.minInt) return this.fromSigned(this.minInt);
+    }
+    let q = opts?.rounding === 'rtz' ? Math.trunc(sc) : rne(sc);
+    if (saturate) q = Math.min(this.maxInt, Math.max(this.minInt, q));
+    else {
+      const m = 2 ** this.bits;
+      q = ((q % m) + m) % m;
+      return q;
+    }
+    return this.fromSigned(q);
+  }
+}
+
+const NC = 'neuroncore-v2-architecture.md (TensorE data types)';
+const SYS = 'systolic-fpga-hardware.md §1';
+
+export const RFP8 = new PyxisFloat('RFP8', 4, 3, `${CHIP} §4.1`);
+export const RFP16 = new PyxisFloat('RFP16', 5, 10, `${CHIP} §4.2`);
+export const LnsI4F3 = new PyxisLns('LnsI4F3', 4, 3, `${CHIP} §4.3`);
+export const LnsI5F3 = new PyxisLns('LnsI5F3', 5, 3, `${CHIP} §6.2.4.4`);
+export const LnsI5F10 = new PyxisLns('LnsI5F10', 5, 10, `${CHIP} §4.4`);
+export const MNS13 = new MnsFormat('MNS13', 13, `${CHIP} §4.6, §6.3.4 (active accumulator 5.1.13)`);
+export const MNS18 = new MnsFormat('MNS18', 18, `${CHIP} §4.6, §6.3.4 (writeback accumulator 5.1.18)`);
+export const Int16 = new FixedPoint('Int16', 16, 0, `${CHIP} §4 (VPU Int16)`);
+export const OCP_E4M3 = new IeeeLike('OCP_E4M3', 4, 3, 7, 'fn', `OFP8 rev 1.0; ${CHIP} §4.10`);
+export const OCP_E5M2 = new IeeeLike('OCP_E5M2', 5, 2, 15, 'ieee', `OFP8 rev 1.0; ${CHIP} §4.10`);
+export const IEEE_FP16 = new IeeeLike('IEEE_FP16', 5, 10, 15, 'ieee', `IEEE 754 binary16; ${CHIP} §4.9`);
+export const FP32 = new IeeeLike('FP32', 8, 23, 127, 'ieee', `IEEE 754 binary32; ${NC}`);
+export const BF16 = new IeeeLike('BF16', 8, 7, 127, 'ieee', NC);
+export const TF32 = new IeeeLike('TF32', 8, 10, 127, 'ieee', `${NC}; FP32 container, low 13 bits zero`, 13);
+export const FP8_E4M3 = new IeeeLike('FP8_E4M3', 4, 3, 7, 'ieee', `${NC}; NKI float8_e4m3 (IEEE-style, max 240)`);
+export const FP8_E5M2 = new IeeeLike('FP8_E5M2', 5, 2, 15, 'ieee', `${NC}; NKI float8_e5m2`);
+export const FP16BP8 = new FixedPoint('FP16BP8', 16, 8, SYS);
+export const FP32B16 = new FixedPoint('FP32B16', 32, 16, SYS);

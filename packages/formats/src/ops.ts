@@ -1,0 +1,83 @@
+/**
+ * Arithmetic with the formats' special-value rules: MNS accumulation (sticky max,
+ * sticky NaN, chip §4.6) and saturating fixed point (systolic-fpga-hardware.md §1).
+ */
+import { rne } from './bits.js';
+import { FormatErrorCode, fail } from './errors.js';
+import type { FixedPoint, MnsFormat } from './formats.js';
+
+/**
+ * acc + x in MNS (chip §4.6, §6.3.4). `acc` is an MNS code, `x` a linear value
+ * (a product or another accumulator's value, scaled by the same EB). NaN in -> NaN;
+ * a sticky max accumulator is unchanged by any finite addend; the exact sum is
+ * normalised with round-to-nearest-even, underflow -> zero, overflow -> sticky max.
+ */
+export function mnsAccumulate(fmt: MnsFormat, acc: number, x: number, eb = 0): number {
+  if (acc === fmt.nanCode || x !== x) return fmt.nanCode;
+  if (fmt.isSticky(acc)) return acc;
+  return fmt.encode(fmt.decode(acc, eb) + x, { eb });
+}
+
+/**
+ * a + b for two MNS codes (split accumulation AA + WBA, chip §6.3.4.1; the result
+ * is in `out` format, default `fmt`). NaN is sticky; +max + (-max) = NaN (chip §4);
+ * one sticky operand gives that sticky value.
+ */
+export function mnsAdd(fmt: MnsFormat, a: number, b: number, eb = 0, out: MnsFormat = fmt): number {
+  if (a === fmt.nanCode || b === fmt.nanCode) return out.nanCode;
+  const sa = fmt.isSticky(a);
+  const sb = fmt.isSticky(b);
+  if (sa && sb) return a === b ? (a === fmt.maxCode ? out.maxCode : out.minCode) : out.nanCode;
+  if (sa) return a === fmt.maxCode ? out.maxCode : out.minCode;
+  if (sb) return b === fmt.maxCode ? out.maxCode : out.minCode;
+  return out.encode(fmt.decode(a, eb) + fmt.decode(b, eb), { eb });
+}
+
+/** MNS 5.1.13 -> 5.1.18 (or back) at the same EB: specials map to specials, values re-rounded. */
+export function mnsConvert(from: MnsFormat, to: MnsFormat, code: number): number {
+  if (code === from.nanCode) return to.nanCode;
+  if (code === from.maxCode) return to.maxCode;
+  if (code === from.minCode) return to.minCode;
+  return to.encode(from.decode(code, 0), { eb: 0 });
+}
+
+function checkFixed(fmt: FixedPoint, code: number): number {
+  if (!Number.isInteger(code) || code < 0 || code >= 2 ** fmt.bits) {
+    fail(FormatErrorCode.codeRange, `code ${code} does not fit ${fmt.name}`, fmt.spec);
+  }
+  return fmt.toSigned(code);
+}
+
+function clampCode(fmt: FixedPoint, q: number): number {
+  return fmt.fromSigned(Math.min(fmt.maxInt, Math.max(fmt.minInt, q)));
+}
+
+/** Saturating fixed-point addition (systolic FPGA FP16BP8 / FP32B16, Int16). */
+export function fixedAdd(fmt: FixedPoint, a: number, b: number): number {
+  return clampCode(fmt, checkFixed(fmt, a) + checkFixed(fmt, b));
+}
+
+/**
+ * Saturating fixed-point multiplication: the full 2W-bit product is shifted right by
+ * the binary point with round-to-nearest-even, then clamped (see spec-notes).
+ */
+export function fixedMul(fmt: FixedPoint, a: number, b: number): number {
+  const x = checkFixed(fmt, a);
+  const y = checkFixed(fmt, b);
+  const p = x * y;
+  if (Math.abs(p) < 2 ** 53) return clampCode(fmt, rne(p / fmt.scale));
+  // wide product (FP32B16): exact BigInt path
+  const P = BigInt(x) * BigInt(y);
+  const S = BigInt(fmt.scale);
+  let q = P / S; // truncates toward zero
+  let r = P - q * S;
+  if (r < 0n) {
+    q -= 1n;
+    r += S;
+  }
+  if (2n * r > S || (2n * r === S && q % 2n !== 0n)) q += 1n;
+  const max = BigInt(fmt.maxInt);
+  const min = BigInt(fmt.minInt);
+  const c = q > max ? max : q < min ? min : q;
+  return fmt.fromSigned(Number(c));
+}

@@ -1,0 +1,276 @@
+/**
+ * Barrier allocation from a trip dependency DAG (chip §11.3, §11.4.1, §11.4.2,
+ * §11.6). Pure algorithm: no I/O, no descriptor encoding.
+ *
+ * Rules implemented (all in this file):
+ * - a consumer waits on at most one barrier (chip §11.6): all direct
+ *   predecessors of a consumer (after transitive reduction) are merged into
+ *   one barrier whose notify_count is their number; consumers with the same
+ *   predecessor set and cluster share the barrier (wait_count = their number);
+ * - counts <= 31 (chip §11.4.11): larger predecessor sets are split into
+ *   chunks waited on by no-op trips inserted before the consumer in its (UIE)
+ *   queue; larger consumer groups are split into several barriers;
+ * - at most 8 notifies per trip (chip §11.4.1): extra notifications move to
+ *   no-op trips inserted right after the producer in its UIE queue
+ *   (chip §11.4.2: "effectively extend the Notify_list");
+ * - ids 1..1023 per cluster, never reused in one image (chip §11.6.3);
+ * - the barrier lives in the consumer's cluster (wait is local, notify global, chip §11.6.4).
+ */
+export const MAX_NOTIFY = 8;
+export const MAX_COUNT = 31;
+export const MAX_BARRIER_ID = 1023;
+
+export interface TripNode {
+  name: string;
+  cluster: number;
+  /** Queue id (chip Table 11-1). */
+  queue: number;
+  /** UIE queues accept no-op trips (chip §11.4.2); other engines do not. */
+  canNoop: boolean;
+}
+
+export interface BarrierInput {
+  /** Trips; within one (cluster, queue) the array order is the queue order. */
+  trips: TripNode[];
+  /** [consumer, producer]: trip `consumer` starts after trip `producer` completed. */
+  deps: Array<[number, number]>;
+}
+
+export interface PlannedTrip {
+  name: string;
+  cluster: number;
+  queue: number;
+  /** Index into the input trips, or -1 for an inserted no-op trip. */
+  origin: number;
+  /** Local barrier id to wait on (0 = no wait). */
+  wait: number;
+  /** Global barrier ids {cluster[1:0], id[9:0]} (chip §11.6.4), at most 8. */
+  notify: number[];
+}
+
+export interface AllocatedBarrier {
+  cluster: number;
+  id: number;
+  notify_count: number;
+  wait_count: number;
+  /** Names of producer / consumer trips (planned-trip indices in `producers`/`consumers`). */
+  producers: number[];
+  consumers: number[];
+}
+
+export interface BarrierPlan {
+  /** Every trip including inserted no-ops; per (cluster, queue) in queue order. */
+  trips: PlannedTrip[];
+  barriers: AllocatedBarrier[];
+}
+
+/** A rule the graph breaks. `trips` are input indices involved. */
+export class BarrierError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly trips: number[],
+    readonly spec: string,
+  ) {
+    super(message);
+    this.name = 'BarrierError';
+  }
+}
+
+export function globalBarrierId(cluster: number, id: number): number {
+  return ((cluster & 3) << 10) | (id & 0x3ff);
+}
+
+/** Finds a cycle in deps + queue order (a deadlock: chip §11.3 trips launch in queue order). */
+export function findDeadlock(input: BarrierInput): number[] | undefined {
+  const n = input.trips.length;
+  const succ: number[][] = Array.from({ length: n }, () => []);
+  for (const [c, p] of input.deps) succ[p]!.push(c);
+  const last = new Map<string, number>();
+  input.trips.forEach((t, i) => {
+    const k = `${t.cluster}:${t.queue}`;
+    const prev = last.get(k);
+    if (prev !== undefined) succ[prev]!.push(i);
+    last.set(k, i);
+  });
+  const state = new Uint8Array(n); // 0 new, 1 on stack, 2 done
+  const parent = new Int32Array(n).fill(-1);
+  for (let s = 0; s < n; s++) {
+    if (state[s]) continue;
+    const stack: Array<[number, number]> = [[s, 0]];
+    state[s] = 1;
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      const [v, k] = top;
+      if (k < succ[v]!.length) {
+        top[1]++;
+        const w = succ[v]![k]!;
+        if (state[w] === 1) {
+          const cyc = [w];
+          for (let x = v; x !== w && x >= 0; x = parent[x]!) cyc.push(x);
+          return cyc.reverse();
+        }
+        if (state[w] === 0) {
+          state[w] = 1;
+          parent[w] = v;
+          stack.push([w, 0]);
+        }
+      } else {
+        state[v] = 2;
+        stack.pop();
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Direct predecessors after transitive reduction (a predecessor reachable through another is dropped). */
+export function reducedPredecessors(n: number, deps: Array<[number, number]>): number[][] {
+  const preds: Set<number>[] = Array.from({ length: n }, () => new Set());
+  for (const [c, p] of deps) if (c !== p) preds[c]!.add(p);
+  // Topological order of the dependency DAG (deps alone must be acyclic).
+  const indeg = new Int32Array(n);
+  const succ: number[][] = Array.from({ length: n }, () => []);
+  for (let c = 0; c < n; c++) for (const p of preds[c]!) {
+    succ[p]!.push(c);
+    indeg[c]!++;
+  }
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) if (indeg[i] === 0) order.push(i);
+  for (let h = 0; h < order.length; h++) for (const c of succ[order[h]!]!) if (--indeg[c]! === 0) order.push(c);
+  if (order.length !== n) return preds.map((s) => [...s]); // cyclic: caller reports the deadlock
+  // anc[v] = all ancestors of v as a bitset.
+  const words = (n + 31) >>> 5;
+  const anc = new Uint32Array(n * words);
+  for (const v of order) {
+    const base = v * words;
+    for (const p of preds[v]!) {
+      const pb = p * words;
+      for (let w = 0; w < words; w++) anc[base + w]! |= anc[pb + w]!;
+      anc[base + (p >>> 5)]! |= 1 << (p & 31);
+    }
+  }
+  const out: number[][] = [];
+  for (let v = 0; v < n; v++) {
+    const ps = [...preds[v]!];
+    // p is redundant if it is an ancestor of another predecessor q.
+    out.push(ps.filter((p) => !ps.some((q) => q !== p && (anc[q * words + (p >>> 5)]! >>> (p & 31)) & 1)).sort((a, b) => a - b));
+  }
+  return out;
+}
+
+function chunk<T>(xs: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Allocates barriers for `input`. Throws BarrierError when the graph cannot be
+ * expressed (deadlock, too many notifies on a non-UIE engine, > 1023 barriers ...).
+ */
+export function allocateBarriers(input: BarrierInput): BarrierPlan {
+  const n = input.trips.length;
+  for (const [c, p] of input.deps) {
+    if (!(c >= 0 && c < n && p >= 0 && p < n)) throw new RangeError(`allocateBarriers: dependency [${c}, ${p}] out of range`);
+    if (c === p) throw new BarrierError('LD0400', `trip \`${input.trips[c]!.name}\` depends on itself`, [c], 'pyxis-chip-fspec.md §11.6');
+  }
+  const cyc = findDeadlock(input);
+  if (cyc) {
+    const names = cyc.map((i) => `\`${input.trips[i]!.name}\``).join(' -> ');
+    throw new BarrierError('LD0401', `dependencies and queue order form a cycle (deadlock): ${names} -> \`${input.trips[cyc[0]!]!.name}\``, cyc, 'pyxis-chip-fspec.md §11.3, §11.5.1');
+  }
+  const preds = reducedPredecessors(n, input.deps);
+
+  // Barrier requests: producers (input indices or planned no-op placeholders) and consumers.
+  interface Req { cluster: number; producers: number[]; consumers: number[] }
+  // Planned no-ops before a consumer: consumer -> list of chunk requests waited by no-ops.
+  const preNoops = new Map<number, number>(); // consumer -> number of no-ops inserted before it
+  const groups = new Map<string, { cluster: number; producers: number[]; consumers: number[] }>();
+  // consumers encoded: >= 0 input trip; < 0: -(k+1) = k-th synthetic "pre no-op" (resolved later)
+  const preNoopOwner: Array<{ consumer: number; k: number }> = [];
+  const addGroup = (cluster: number, producers: number[], consumer: number) => {
+    const key = `${cluster}|${producers.join(',')}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { cluster, producers, consumers: [] }));
+    g.consumers.push(consumer);
+  };
+  for (let c = 0; c < n; c++) {
+    const ps = preds[c]!;
+    if (ps.length === 0) continue;
+    const t = input.trips[c]!;
+    if (ps.length <= MAX_COUNT) {
+      addGroup(t.cluster, ps, c);
+      continue;
+    }
+    if (!t.canNoop)
+      throw new BarrierError('LD0402', `trip \`${t.name}\` waits for ${ps.length} producers; a barrier counts at most ${MAX_COUNT} (notify_count is 5 bits) and only UIE queues can take the no-op trips that split the join`, [c, ...ps], 'pyxis-chip-fspec.md §11.4.11, §11.4.2');
+    const chunks = chunk(ps, MAX_COUNT);
+    preNoops.set(c, chunks.length - 1);
+    chunks.forEach((ch, k) => {
+      if (k === chunks.length - 1) addGroup(t.cluster, ch, c);
+      else {
+        preNoopOwner.push({ consumer: c, k });
+        addGroup(t.cluster, ch, -preNoopOwner.length);
+      }
+    });
+  }
+  // Split consumer groups larger than 31.
+  const reqs: Req[] = [];
+  for (const g of groups.values()) for (const cs of chunk(g.consumers, MAX_COUNT)) reqs.push({ cluster: g.cluster, producers: g.producers, consumers: cs });
+
+  // Allocate ids per cluster in a deterministic order (first consumer order).
+  const nextId = new Map<number, number>();
+  const barriers: AllocatedBarrier[] = [];
+  const waitOf = new Map<number, number>(); // consumer code -> local id
+  const notifyOf: number[][] = Array.from({ length: n }, () => []); // producer -> global ids
+  const notifyBarrierIdx: number[][] = Array.from({ length: n }, () => []);
+  for (const r of reqs) {
+    const id = (nextId.get(r.cluster) ?? 0) + 1;
+    if (id > MAX_BARRIER_ID) {
+      const involved = r.consumers.filter((x): x is number => typeof x === 'number' && x >= 0);
+      throw new BarrierError('LD0403', `cluster ${r.cluster} needs more than ${MAX_BARRIER_ID} barriers (ids 1..1023; 0 is the no-op id)`, involved, 'pyxis-chip-fspec.md §11.6.3');
+    }
+    nextId.set(r.cluster, id);
+    const b: AllocatedBarrier = { cluster: r.cluster, id, notify_count: r.producers.length, wait_count: r.consumers.length, producers: [], consumers: [] };
+    barriers.push(b);
+    for (const c of r.consumers) waitOf.set(c as number, id);
+    for (const p of r.producers) {
+      notifyOf[p]!.push(globalBarrierId(r.cluster, id));
+      notifyBarrierIdx[p]!.push(barriers.length - 1);
+    }
+  }
+
+  // Build the planned trip list: per input trip, pre no-ops, the trip, post no-ops.
+  const out: PlannedTrip[] = [];
+  const consumerIdx = new Map<number, number>(); // consumer code -> planned index
+  const producerPlanned: Array<Array<{ planned: number; barrier: number }>> = [];
+  for (let i = 0; i < n; i++) {
+    const t = input.trips[i]!;
+    const pre = preNoops.get(i) ?? 0;
+    for (let k = 0; k < pre; k++) {
+      const code = -(preNoopOwner.findIndex((o) => o.consumer === i && o.k === k) + 1);
+      const idx = out.length;
+      out.push({ name: `${t.name}.join${k}`, cluster: t.cluster, queue: t.queue, origin: -1, wait: waitOf.get(code) ?? 0, notify: [] });
+      consumerIdx.set(code, idx);
+    }
+    const notes = notifyOf[i]!;
+    const bidx = notifyBarrierIdx[i]!;
+    if (notes.length > MAX_NOTIFY && !t.canNoop)
+      throw new BarrierError('LD0404', `trip \`${t.name}\` must notify ${notes.length} barriers; a descriptor holds ${MAX_NOTIFY} and only UIE queues can take the no-op trips that extend the notify_list`, [i], 'pyxis-chip-fspec.md §11.4.1, §11.4.2');
+    consumerIdx.set(i, out.length);
+    const own: Array<{ planned: number; barrier: number }> = [];
+    out.push({ name: t.name, cluster: t.cluster, queue: t.queue, origin: i, wait: waitOf.get(i) ?? 0, notify: notes.slice(0, MAX_NOTIFY) });
+    bidx.slice(0, MAX_NOTIFY).forEach((b) => own.push({ planned: out.length - 1, barrier: b }));
+    for (let k = MAX_NOTIFY, e = 0; k < notes.length; k += MAX_NOTIFY, e++) {
+      out.push({ name: `${t.name}.notify${e}`, cluster: t.cluster, queue: t.queue, origin: -1, wait: 0, notify: notes.slice(k, k + MAX_NOTIFY) });
+      bidx.slice(k, k + MAX_NOTIFY).forEach((b) => own.push({ planned: out.length - 1, barrier: b }));
+    }
+    producerPlanned.push(own);
+  }
+  for (const list of producerPlanned) for (const { planned, barrier } of list) barriers[barrier]!.producers.push(planned);
+  reqs.forEach((r, bi) => {
+    for (const c of r.consumers) barriers[bi]!.consumers.push(consumerIdx.get(c as number)!);
+  });
+  return { trips: out, barriers };
+}

@@ -1,0 +1,145 @@
+/**
+ * Tensor layout in AMEM/HBM (chip §7.2, §7.3): a tensor of shape
+ * [..., C, H, W] is stored channels-first, each row of W elements in
+ * contiguous bytes (little-endian 16-bit elements, chip §7.1.1, §7.3), rows
+ * `row_stride` partitions apart and channels `chan_stride` partitions apart;
+ * leading dimensions fold into C. Rows are padded to 16 bytes (8-bit
+ * formats) or 32 bytes (16-bit formats, "granularity of 16 logical columns").
+ */
+import * as formats from '@pyxis/formats';
+
+export const PARTITION = 16;
+
+/** Element formats the linker accepts (script spelling -> @pyxis/formats name). */
+export const ELEMENT_FORMATS: Record<string, { name: string; bytes: 1 | 2 }> = {
+  RFP8: { name: 'RFP8', bytes: 1 },
+  RFP16: { name: 'RFP16', bytes: 2 },
+  LnsI4F3: { name: 'LnsI4F3', bytes: 1 },
+  LnsI5F10: { name: 'LnsI5F10', bytes: 2 },
+  Int16: { name: 'Int16', bytes: 2 },
+  OCP_E4M3: { name: 'OCP_E4M3', bytes: 1 },
+  OCP_E5M2: { name: 'OCP_E5M2', bytes: 1 },
+  OFP8_E4M3: { name: 'OCP_E4M3', bytes: 1 },
+  OFP8_E5M2: { name: 'OCP_E5M2', bytes: 1 },
+  IEEE_FP16: { name: 'IEEE_FP16', bytes: 2 },
+  FP16: { name: 'IEEE_FP16', bytes: 2 },
+};
+
+export interface TensorLayout {
+  /** Folded dims. */
+  C: number;
+  H: number;
+  W: number;
+  elemBytes: 1 | 2;
+  rowBytes: number;
+  /** Strides in partitions. */
+  rowStride: number;
+  chanStride: number;
+  /** Bytes occupied from the base address. */
+  size: number;
+}
+
+/** Layout for `shape` with optional strides [chan_stride, row_stride] in partitions. */
+export function tensorLayout(shape: number[], elemBytes: 1 | 2, strides?: { chan?: number; row?: number }): TensorLayout {
+  const W = shape.length ? shape[shape.length - 1]! : 1;
+  const H = shape.length >= 2 ? shape[shape.length - 2]! : 1;
+  let C = 1;
+  for (let i = 0; i < shape.length - 2; i++) C *= shape[i]!;
+  const rowBytes = W * elemBytes;
+  const gran = elemBytes === 2 ? 2 : 1; // 16-bit tensors: even partitions (chip §7.3)
+  const minRow = Math.ceil(Math.ceil(rowBytes / PARTITION) / gran) * gran;
+  const rowStride = strides?.row ?? minRow;
+  const chanStride = strides?.chan ?? H * rowStride;
+  const lastRowBytes = minRow * PARTITION;
+  const size = C === 0 || H === 0 || W === 0 ? 0 : (C - 1) * chanStride * PARTITION + (H - 1) * rowStride * PARTITION + lastRowBytes;
+  return { C, H, W, elemBytes, rowBytes, rowStride, chanStride, size };
+}
+
+/** Byte strides per dimension of `shape` (outermost first) for TensorInfo. */
+export function byteStrides(shape: number[], l: TensorLayout): number[] {
+  const n = shape.length;
+  const out = new Array<number>(n).fill(0);
+  if (n === 0) return out;
+  out[n - 1] = l.elemBytes;
+  if (n >= 2) out[n - 2] = l.rowStride * PARTITION;
+  if (n >= 3) {
+    out[n - 3] = l.chanStride * PARTITION;
+    for (let i = n - 4; i >= 0; i--) out[i] = out[i + 1]! * shape[i + 1]!;
+  }
+  return out;
+}
+
+/** Row intervals [start, end) (bytes, partition-rounded) relative to the base address, merged and sorted. */
+export function rowIntervals(l: TensorLayout): Array<[number, number]> {
+  const rowLen = Math.ceil(l.rowBytes / PARTITION) * PARTITION;
+  const out: Array<[number, number]> = [];
+  if (l.rowStride * PARTITION === rowLen && l.chanStride === l.H * l.rowStride) return l.size ? [[0, l.size]] : [];
+  for (let c = 0; c < l.C; c++)
+    for (let h = 0; h < l.H; h++) {
+      const s = (c * l.chanStride + h * l.rowStride) * PARTITION;
+      out.push([s, s + rowLen]);
+    }
+  out.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const iv of out) {
+    const last = merged[merged.length - 1];
+    if (last && iv[0] <= last[1]) last[1] = Math.max(last[1], iv[1]);
+    else merged.push([iv[0], iv[1]]);
+  }
+  return merged;
+}
+
+/** Do two interval lists (absolute) intersect? */
+export function intervalsIntersect(a: Array<[number, number]>, b: Array<[number, number]>): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const [s1, e1] = a[i]!;
+    const [s2, e2] = b[j]!;
+    if (s1 < e2 && s2 < e1) return true;
+    if (e1 <= e2) i++;
+    else j++;
+  }
+  return false;
+}
+
+/**
+ * Scatters element codes (C order over the folded [C, H, W]) into the AMEM
+ * byte image of the layout. `codes` holds one code per element.
+ */
+export function packTensor(l: TensorLayout, codes: ArrayLike<number>, out?: Uint8Array): Uint8Array {
+  const buf = out ?? new Uint8Array(l.size);
+  let k = 0;
+  for (let c = 0; c < l.C; c++)
+    for (let h = 0; h < l.H; h++) {
+      let p = (c * l.chanStride + h * l.rowStride) * PARTITION;
+      if (l.elemBytes === 1) for (let w = 0; w < l.W; w++) buf[p++] = codes[k++]! & 0xff;
+      else
+        for (let w = 0; w < l.W; w++) {
+          const v = codes[k++]!;
+          buf[p++] = v & 0xff;
+          buf[p++] = (v >>> 8) & 0xff;
+        }
+    }
+  return buf;
+}
+
+export interface EncodeResult {
+  codes: Uint16Array | Uint8Array;
+  error?: string;
+}
+
+/** Float values -> codes via @pyxis/formats (getFormat / encodeArray). */
+export function encodeFloats(format: string, values: Float32Array | Float64Array, eb: number, saturate: boolean): EncodeResult {
+  const f = formats as unknown as {
+    getFormat?: (n: string) => unknown;
+    encodeArray?: (fmt: unknown, v: ArrayLike<number>, o: { eb?: number; saturate?: boolean }) => ArrayLike<number>;
+  };
+  if (typeof f.getFormat !== 'function' || typeof f.encodeArray !== 'function') return { codes: new Uint8Array(0), error: 'the number-formats library (@pyxis/formats) is not available' };
+  const fmt = f.getFormat(format);
+  const hasEb = (fmt as { hasEb?: boolean }).hasEb;
+  const codes = f.encodeArray(fmt, values, hasEb ? { eb, saturate } : { saturate });
+  const out = new Uint16Array(codes.length);
+  for (let i = 0; i < codes.length; i++) out[i] = codes[i]!;
+  return { codes: out };
+}

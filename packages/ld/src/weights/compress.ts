@@ -1,0 +1,451 @@
+/**
+ * Weights compression (pyxis-chip-fspec.md §14.1) into superblock databases
+ * (§14.2, §15.4): chooses the shared 16-entry LnsI4F3 codebook (EB -15) and the
+ * per-block LnsI4F3 scaling factors, writes 4-bit weight indices, and reports
+ * the error.
+ *
+ * Decompression model (§14.1; details in docs/spec-notes.md):
+ *   weight_lns = codebook[idx] + block_scaling_factor_lns - 15
+ * on 7-bit magnitude codes (I.F in units of 1/8): m = m_cb + m_sf - 120, sign =
+ * sign_cb XOR sign_sf. A zero codebook entry or a zero scaling factor gives
+ * zero; m <= 0 flushes to zero (+0, never the NaN code 0x80); m > 127
+ * saturates to 127 (chip §4 saturating maximum).
+ *
+ * Algorithm:
+ *  1. EB (of the scaling factors and decompressed weights) = user value, or the
+ *     smallest integer that keeps the largest |w| below the LnsI4F3 maximum.
+ *  2. Scaling factor per block ("max alignment"): m_sf = round(8*(log2 max|w| - EB)),
+ *     clamped to 1..127, so the block maximum maps to codebook value 1.0 (code 120).
+ *  3. Each weight is normalised by its block scale, x = w / S
+ *     (S = 2^(m_sf/8 + EB), the scaling factor's value; the decompressed weight
+ *     is codebook value x S), and counted in a histogram of 2 x 1216 bins (sign x 64 bins per octave
+ *     over 2^-17..2^2, taken from the float32 bits of |x|) holding n, sum x,
+ *     sum x^2 per bin.
+ *  4. Lloyd iterations on the histogram: every bin goes to the codebook entry
+ *     minimising sum (x - v)^2 (exact from n, sum x, sum x^2), then every entry
+ *     moves to the best LnsI4F3 code for its bins' (the neighbours of the
+ *     centroid sum x / n). Both steps never increase the objective
+ *     J = sum over weights (x - v)^2 (block-normalised squared error), so J is
+ *     monotone; iteration stops when J no longer decreases.
+ *  5. Every weight gets the index its bin maps to; its decompressed value is
+ *     computed with the model above to report max / RMS relative error and SNR.
+ * A zero codebook entry (code 0x00) is reserved when the tensor has zero
+ * weights or needs padding (seq §1.4), so pads decompress to exactly zero.
+ */
+import { CHIP_SPEC, LD_WEIGHTS_DATA, LD_WEIGHTS_PARAM, LD_WEIGHTS_SHAPE, fail, shape2d, type WeightsSource } from './common.js';
+import { blockOrigin, superblockLayout, type BlockSize, type SuperblockLayout, type SuperblockOrganisation } from './superblock.js';
+
+export interface CompressOptions {
+  organisation: SuperblockOrganisation;
+  blockSize: BlockSize | number;
+  /** EB of the scaling factors and of the decompressed weights (integer). Default: fitted to max |w|. */
+  eb?: number;
+  /** Reserve a zero codebook entry: 'auto' (default) = when there are zero weights or padding. */
+  zeroEntry?: 'auto' | boolean;
+  /** Maximum Lloyd iterations (0 = keep the initial quantile codebook). Default 50. */
+  iterations?: number;
+  /** Use this codebook (16 LnsI4F3 codes, EB -15) instead of optimising one. */
+  codebook?: Uint8Array;
+  source?: WeightsSource;
+}
+
+export interface CompressionReport {
+  /** Weights compressed (excluding padding). */
+  weights: number;
+  /** Weights that are exactly zero in the input. */
+  zeroWeights: number;
+  /** max |w' - w| / |w| over non-zero weights. */
+  maxRelError: number;
+  /** sqrt(mean((w' - w)^2 / w^2)) over non-zero weights. */
+  rmsRelError: number;
+  /** 10 log10(sum w^2 / sum (w' - w)^2); Infinity when exact. */
+  snrDb: number;
+  /** Non-zero codebook values whose decompressed magnitude underflowed to zero / saturated. */
+  flushedToZero: number;
+  saturated: number;
+  /** Lloyd iterations run, and the block-normalised squared error before/after them. */
+  iterations: number;
+  initialObjective: number;
+  objective: number;
+}
+
+export interface CompressedDatabase {
+  bytes: Uint8Array;
+  layout: SuperblockLayout;
+  /** 16 LnsI4F3 codes (EB -15), as stored in the codebook word. */
+  codebook: Uint8Array;
+  /** EB of the scaling factors / decompressed weights. */
+  eb: number;
+  /** Whether codebook holds a reserved zero entry. */
+  zeroEntry: boolean;
+  report: CompressionReport;
+}
+
+/** EB of the codebook entries (chip §14.1). */
+export const CODEBOOK_EB = -15;
+
+// Histogram geometry: 64 bins per octave from float32 bits, exponents 110..128 (|x| in [2^-17, 2^2)).
+const SUB_SHIFT = 17;
+const EXP_LO = 110;
+const NB = (129 - EXP_LO) * 64;
+const BIN_BASE = EXP_LO * 64;
+
+const POW8 = new Float64Array(512); // 2^((k-256)/8)
+for (let k = 0; k < 512; k++) POW8[k] = Math.pow(2, (k - 256) / 8);
+
+/** 2^(k/8) for integer k in -256..255. */
+function p8(k: number): number {
+  return POW8[k + 256]!;
+}
+
+/** Value of an LnsI4F3 code with exponent bias `eb` (chip §4.3; 0x00 -> 0). */
+function lnsI4F3Value(code: number, eb: number): number {
+  const m = code & 0x7f;
+  if (m === 0) return 0;
+  const v = Math.pow(2, m / 8 + eb);
+  return code & 0x80 ? -v : v;
+}
+
+/**
+ * §14.1 decompression of one weight: LnsI4F3 code (EB = the scales' EB) from a
+ * codebook code and a scaling-factor code (model in the file comment).
+ */
+export function decompressWeightCode(codebookCode: number, scaleCode: number): number {
+  const mc = codebookCode & 0x7f, ms = scaleCode & 0x7f;
+  if (mc === 0 || ms === 0) return 0;
+  let m = mc + ms - 120;
+  if (m <= 0) return 0;
+  if (m > 127) m = 127;
+  return ((codebookCode ^ scaleCode) & 0x80) | m;
+}
+
+/** Smallest integer EB keeping max|w| representable after block-max alignment. */
+export function defaultCompressionEb(maxAbs: number): number {
+  if (!(maxAbs > 0)) return 0;
+  return Math.ceil(Math.log2(maxAbs) - 127.4 / 8);
+}
+
+/**
+ * Compresses float weights of shape [O, I] (or [O, I, 1, 1]) into a
+ * superblock database (§14, §15.4).
+ */
+export function compressWeights(w: Float32Array | Float64Array, shape: readonly number[], opts: CompressOptions): CompressedDatabase {
+  const src = opts.source;
+  const [O, I] = shape2d(shape, w.length, src);
+  const L = superblockLayout(opts.organisation, opts.blockSize, O, I, src);
+  const B = L.blockSize;
+  const cinMajor = L.organisation === 'cinPerCout';
+
+  // Pass 0: max |w|, zeros, non-finite.
+  let maxAbs = 0, zeros = 0;
+  for (let p = 0; p < w.length; p++) {
+    const v = w[p]!;
+    if (v !== v || v === Infinity || v === -Infinity) fail(LD_WEIGHTS_DATA, `weight [${Math.floor(p / I)}, ${p % I}] is ${v}; weights must be finite`, src, `${CHIP_SPEC} §4.3`);
+    const a = v < 0 ? -v : v;
+    if (a > maxAbs) maxAbs = a;
+    if (v === 0) zeros++;
+  }
+  const eb = opts.eb ?? defaultCompressionEb(maxAbs);
+  if (!Number.isInteger(eb) || eb < -128 || eb > 127) fail(LD_WEIGHTS_PARAM, `compression EB must be an integer in -128..127, got ${eb}`, src, `${CHIP_SPEC} §14.1`);
+  const hasPad = L.paddedOutputChannels !== O || L.paddedInputChannels !== I;
+  const zeroEntry = opts.zeroEntry === undefined || opts.zeroEntry === 'auto' ? zeros > 0 || hasPad : opts.zeroEntry;
+
+  const nSb = L.superblocks;
+  const nBlocks = nSb * 128;
+  const scales = new Uint8Array(nBlocks);
+  const origin = new Int32Array(2);
+  // Per-block source addressing: element e at src0 + e*step, `valid` elements.
+  const step = cinMajor ? 1 : I;
+  const blockSrc = (k: number, j: number): number => {
+    blockOrigin(L, k, j, origin);
+    const co = origin[0]!, ci = origin[1]!;
+    return co * I + ci;
+  };
+  const blockValid = (): number => {
+    const co = origin[0]!, ci = origin[1]!;
+    if (cinMajor) return co < O ? Math.max(0, Math.min(B, I - ci)) : 0;
+    return ci < I ? Math.max(0, Math.min(B, O - co)) : 0;
+  };
+
+  // Pass 1: scaling factors by block-max alignment.
+  for (let k = 0, g = 0; k < nSb; k++) {
+    for (let j = 0; j < 128; j++, g++) {
+      const s0 = blockSrc(k, j), n = blockValid();
+      let mx = 0;
+      for (let e = 0, p = s0; e < n; e++, p += step) {
+        const v = w[p]!;
+        const a = v < 0 ? -v : v;
+        if (a > mx) mx = a;
+      }
+      if (mx === 0) { scales[g] = 0; continue; }
+      let ms = Math.round(8 * (Math.log2(mx) - eb));
+      if (ms < 1) ms = 1; else if (ms > 127) ms = 127;
+      scales[g] = ms;
+    }
+  }
+
+  // 1/S per scale code: S = 2^(ms/8 + eb) is the scaling factor's value, and
+  // the decompressed weight is codebook value (EB -15) x S (chip §14.1).
+  const invS = new Float64Array(128);
+  for (let ms = 1; ms < 128; ms++) invS[ms] = Math.pow(2, -(ms / 8 + eb));
+
+  const f32 = new Float32Array(1);
+  const u32 = new Uint32Array(f32.buffer);
+
+  // Pass 2: histogram of normalised values.
+  const hn = new Float64Array(2 * NB), hs = new Float64Array(2 * NB), hss = new Float64Array(2 * NB);
+  let padCount = 0;
+  for (let k = 0, g = 0; k < nSb; k++) {
+    for (let j = 0; j < 128; j++, g++) {
+      const s0 = blockSrc(k, j), n = blockValid();
+      padCount += B - n;
+      const is = invS[scales[g]!]!;
+      for (let e = 0, p = s0; e < n; e++, p += step) {
+        const x = w[p]! * is;
+        f32[0] = x;
+        const bits = u32[0]!;
+        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+        if (bits >>> 31) b += NB;
+        hn[b]!++;
+        hs[b] += x;
+        hss[b] += x * x;
+      }
+    }
+  }
+
+  // Codebook.
+  const cb = new Uint8Array(16);
+  const lut = new Uint8Array(2 * NB);
+  let iterations = 0, initialObjective = 0, objective = 0;
+  if (opts.codebook) {
+    if (opts.codebook.length !== 16) fail(LD_WEIGHTS_SHAPE, `a codebook has 16 LnsI4F3 entries, got ${opts.codebook.length}`, src, `${CHIP_SPEC} §14.1`);
+    for (let i = 0; i < 16; i++) {
+      if (opts.codebook[i] === 0x80) fail(LD_WEIGHTS_DATA, `codebook entry ${i} is the NaN code 0x80; weights do not support NaN`, src, `${CHIP_SPEC} §4.3`);
+      cb[i] = opts.codebook[i]!;
+    }
+    objective = initialObjective = assign(cb, 16, hn, hs, hss, lut);
+  } else {
+    const r = optimiseCodebook(hn, hs, hss, zeroEntry, opts.iterations ?? 50, cb, lut);
+    iterations = r.iterations; initialObjective = r.initial; objective = r.objective;
+  }
+  // Index of a zero entry for padding (any entry if none: pads then decompress to that entry, only with zeroEntry false).
+  let zeroIdx = cb.findIndex((c) => (c & 0x7f) === 0);
+  if (zeroIdx < 0) {
+    if (padCount > 0) fail(LD_WEIGHTS_PARAM, `padding to whole blocks needs a zero codebook entry (zeroEntry is false or the codebook has no 0x00)`, src, 'pyxis-uie-sequencers-fspec.md §1.4');
+    zeroIdx = 0;
+  }
+
+  // Pass 3: write the database and measure the error.
+  const out = new Uint8Array(L.size);
+  for (let i = 0; i < 16; i++) out[i] = cb[i]!;
+  const outVal = new Float64Array(256); // decompressed LnsI4F3 code -> value
+  for (let c = 0; c < 256; c++) outVal[c] = c === 0x80 ? NaN : lnsI4F3Value(c, eb);
+  const dec = new Uint8Array(16 * 128); // [entry][scale] -> decompressed code
+  let flushed = 0, saturated = 0;
+  for (let i = 0; i < 16; i++) for (let s = 0; s < 128; s++) dec[i * 128 + s] = decompressWeightCode(cb[i]!, s);
+  let sw2 = 0, se2 = 0, sr2 = 0, maxRel = 0, nonzero = 0;
+  const half = B >>> 1;
+  const padByte = zeroIdx | (zeroIdx << 4);
+  for (let k = 0, g = 0; k < nSb; k++) {
+    const sbBase = 128 + k * L.superblockSize;
+    for (let j = 0; j < 128; j++, g++) {
+      const s0 = blockSrc(k, j), n = blockValid();
+      const ms = scales[g]!;
+      out[sbBase + j] = ms;
+      const is = invS[ms]!;
+      const dbase = sbBase + 128 + j * half;
+      const decRow = ms; // index into dec by entry*128 + ms
+      let byte = 0;
+      let e = 0;
+      for (let p = s0; e < n; e++, p += step) {
+        const v = w[p]!;
+        const x = v * is;
+        f32[0] = x;
+        const bits = u32[0]!;
+        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+        if (bits >>> 31) b += NB;
+        const idx = lut[b]!;
+        if (e & 1) { out[dbase + (e >>> 1)] = byte | (idx << 4); } else byte = idx;
+        const dc = dec[idx * 128 + decRow]!;
+        const cm = cb[idx]! & 0x7f;
+        if (cm !== 0 && ms !== 0) {
+          const m = cm + ms - 120;
+          if (m <= 0) flushed++; else if (m > 127) saturated++;
+        }
+        const err = outVal[dc]! - v;
+        sw2 += v * v;
+        se2 += err * err;
+        if (v !== 0) {
+          const rel = (err < 0 ? -err : err) / (v < 0 ? -v : v);
+          if (rel > maxRel) maxRel = rel;
+          sr2 += rel * rel;
+          nonzero++;
+        }
+      }
+      if (e < B) {
+        // Pads: zero entry (seq §1.4).
+        if (e & 1) { out[dbase + (e >>> 1)] = byte | (zeroIdx << 4); e++; }
+        for (let q = e >>> 1; q < half; q++) out[dbase + q] = padByte;
+      }
+    }
+  }
+  const report: CompressionReport = {
+    weights: O * I, zeroWeights: zeros, maxRelError: maxRel, rmsRelError: nonzero ? Math.sqrt(sr2 / nonzero) : 0,
+    snrDb: se2 === 0 ? Infinity : 10 * Math.log10(sw2 / se2), flushedToZero: flushed, saturated,
+    iterations, initialObjective, objective,
+  };
+  return { bytes: out, layout: L, codebook: cb, eb, zeroEntry: cb.some((c) => (c & 0x7f) === 0), report };
+}
+
+/** Value of codebook code c in normalised units (EB -15). */
+function cbValue(c: number): number {
+  const m = c & 0x7f;
+  if (m === 0) return 0;
+  const v = p8(m - 120);
+  return c & 0x80 ? -v : v;
+}
+
+/** Optimal assignment of bins to the first `k` entries; returns the objective. */
+function assign(cb: Uint8Array, k: number, hn: Float64Array, hs: Float64Array, hss: Float64Array, lut: Uint8Array): number {
+  const vals = new Float64Array(k);
+  for (let i = 0; i < k; i++) vals[i] = cbValue(cb[i]!);
+  let J = 0;
+  for (let b = 0; b < hn.length; b++) {
+    const n = hn[b]!;
+    if (n === 0) { lut[b] = nearestEntry(vals, binCentre(b)); continue; }
+    const s = hs[b]!;
+    let best = Infinity, bi = 0;
+    for (let i = 0; i < k; i++) {
+      const v = vals[i]!;
+      const c = v * (n * v - 2 * s);
+      if (c < best) { best = c; bi = i; }
+    }
+    lut[b] = bi;
+    J += hss[b]! + best;
+  }
+  return J < 0 ? 0 : J;
+}
+
+/** Representative value of an (empty) bin, for a sensible LUT entry. */
+function binCentre(b: number): number {
+  const neg = b >= NB;
+  const bb = (neg ? b - NB : b) + BIN_BASE;
+  const u = new Uint32Array([(bb << SUB_SHIFT) + (1 << (SUB_SHIFT - 1))]);
+  const v = new Float32Array(u.buffer)[0]!;
+  return neg ? -v : v;
+}
+
+function nearestEntry(vals: Float64Array, x: number): number {
+  let best = Infinity, bi = 0;
+  for (let i = 0; i < vals.length; i++) {
+    const d = Math.abs(vals[i]! - x);
+    if (d < best) { best = d; bi = i; }
+  }
+  return bi;
+}
+
+/** Best LnsI4F3 code (magnitude 1..127, given sign) for a cluster with n points and signed sum a. */
+function bestCode(n: number, a: number): number {
+  const vstar = a / n;
+  const sign = vstar < 0 ? 0x80 : 0;
+  const mag = vstar < 0 ? -vstar : vstar;
+  let c0 = mag > 0 ? Math.floor(8 * (Math.log2(mag) + 15)) : 1;
+  if (c0 < 1) c0 = 1; else if (c0 > 127) c0 = 127;
+  const c1 = c0 < 127 ? c0 + 1 : 127;
+  const v0 = p8(c0 - 120) * (sign ? -1 : 1), v1 = p8(c1 - 120) * (sign ? -1 : 1);
+  return v0 * (n * v0 - 2 * a) <= v1 * (n * v1 - 2 * a) ? sign | c0 : sign | c1;
+}
+
+function optimiseCodebook(hn: Float64Array, hs: Float64Array, hss: Float64Array, zeroEntry: boolean, maxIter: number, cb: Uint8Array, lut: Uint8Array): { iterations: number; initial: number; objective: number } {
+  // Initial codebook: count quantiles along the signed axis (most negative .. most positive).
+  const order: number[] = [];
+  for (let b = 2 * NB - 1; b >= NB; b--) if (hn[b]! > 0) order.push(b);
+  for (let b = 0; b < NB; b++) if (hn[b]! > 0) order.push(b);
+  let total = 0;
+  for (const b of order) total += hn[b]!;
+  const free = zeroEntry ? 15 : 16;
+  const used = new Set<number>();
+  let ne = 0;
+  if (zeroEntry) { cb[ne++] = 0; used.add(0); }
+  if (total > 0) {
+    let cum = 0, oi = 0;
+    for (let q = 0; q < free; q++) {
+      const target = ((q + 0.5) / free) * total;
+      while (oi < order.length - 1 && cum + hn[order[oi]!]! < target) cum += hn[order[oi++]!]!;
+      const b = order[oi]!;
+      let c = bestCode(hn[b]!, hs[b]!);
+      // Avoid duplicates: step the magnitude away (same sign).
+      for (let d = 1; used.has(c) && d < 128; d++) {
+        const sign = c & 0x80, m = c & 0x7f;
+        const up = m + d, dn = m - d;
+        if (up <= 127 && !used.has(sign | up)) { c = sign | up; break; }
+        if (dn >= 1 && !used.has(sign | dn)) { c = sign | dn; break; }
+      }
+      used.add(c);
+      cb[ne++] = c;
+    }
+  } else {
+    for (; ne < 16; ne++) cb[ne] = ne === 0 && zeroEntry ? 0 : 120 - ne; // all-zero tensor: anything valid
+  }
+  const initial = assign(cb, 16, hn, hs, hss, lut);
+  let J = initial, it = 0;
+  const cn = new Float64Array(16), ca = new Float64Array(16);
+  const trial = new Uint8Array(16), tlut = new Uint8Array(lut.length);
+  while (it < maxIter) {
+    cn.fill(0); ca.fill(0);
+    for (let b = 0; b < hn.length; b++) { const i = lut[b]!; cn[i] += hn[b]!; ca[i] += hs[b]!; }
+    for (let i = 0; i < 16; i++) {
+      trial[i] = cb[i]!;
+      if (zeroEntry && i === 0) continue;
+      if (cn[i]! > 0) trial[i] = bestCode(cn[i]!, ca[i]!);
+    }
+    const J2 = assign(trial, 16, hn, hs, hss, tlut);
+    it++;
+    if (!(J2 < J * (1 - 1e-12))) {
+      if (J2 <= J) { cb.set(trial); lut.set(tlut); J = J2; }
+      break;
+    }
+    cb.set(trial); lut.set(tlut); J = J2;
+  }
+  // Sort entries by value (zero entry stays first); remap the LUT.
+  const idx = Array.from({ length: 16 }, (_, i) => i);
+  const start = zeroEntry ? 1 : 0;
+  const tail = idx.slice(start).sort((a, b) => cbValue(cb[a]!) - cbValue(cb[b]!));
+  const perm = idx.slice(0, start).concat(tail);
+  const inv = new Uint8Array(16);
+  const sorted = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) { sorted[i] = cb[perm[i]!]!; inv[perm[i]!] = i; }
+  cb.set(sorted);
+  for (let b = 0; b < lut.length; b++) lut[b] = inv[lut[b]!]!;
+  return { iterations: it, initial, objective: J };
+}
+
+/**
+ * Decompresses a superblock database back to LnsI4F3 codes of shape [O, I]
+ * (EB = the scales' EB), following §14.1 and the layout of §14.2 / §15.4.
+ */
+export function decompressSuperblocks(bytes: Uint8Array, L: SuperblockLayout): Uint8Array {
+  if (bytes.length < L.size) fail(LD_WEIGHTS_SHAPE, `compressed database has ${bytes.length} bytes, layout needs ${L.size}`, undefined, `${CHIP_SPEC} §14.2`);
+  const O = L.outputChannels, I = L.inputChannels, B = L.blockSize;
+  const out = new Uint8Array(O * I);
+  const origin = new Int32Array(2);
+  const cinMajor = L.organisation === 'cinPerCout';
+  for (let k = 0; k < L.superblocks; k++) {
+    const sbBase = 128 + k * L.superblockSize;
+    for (let j = 0; j < 128; j++) {
+      blockOrigin(L, k, j, origin);
+      const sc = bytes[sbBase + j]!;
+      const dbase = sbBase + 128 + j * (B >>> 1);
+      for (let e = 0; e < B; e++) {
+        const co = cinMajor ? origin[0]! : origin[0]! + e;
+        const ci = cinMajor ? origin[1]! + e : origin[1]!;
+        if (co >= O || ci >= I) continue;
+        const nib = (bytes[dbase + (e >>> 1)]! >>> ((e & 1) * 4)) & 15;
+        out[co * I + ci] = decompressWeightCode(bytes[nib]!, sc);
+      }
+    }
+  }
+  return out;
+}

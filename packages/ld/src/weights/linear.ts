@@ -1,0 +1,155 @@
+/**
+ * 1x1 / linear weights databases, uncompressed:
+ *  - 8-bit LnsI4F3 (pyxis-chip-fspec.md §15.2, table 15-3),
+ *  - 16-bit LnsI5F10 (§15.3, table 15-4).
+ *
+ * Each output channel's weights form an array of 8-byte groups (8 LnsI4F3 or
+ * 4 LnsI5F10 input channels, zero-padded). Within one set of 128 output
+ * channels the database holds, per input group, 1024 bytes = 8 rows of 128
+ * bytes; row r holds output channels r, r+8, .., r+120 (8 bytes each), i.e.
+ * output channel c (within the set) is at byte (c % 8) * 128 + (c >> 3) * 8.
+ * This is what seq §9.2.1 (LD_2ROWS_8B) consumes: each 128-byte AMEM word
+ * gives 8 bytes to each of the 16 grid-rows, grid-row q receiving output
+ * channels 8q..8q+7 over the 8 words of an Hbuf block.
+ *
+ * Sets of 128 output channels are stored one after the other, each with all of
+ * its input groups (spec-notes: "set-major"). Output channels are padded to a
+ * multiple of 128 (zero weights). 16-bit values are little-endian (chip §7.1.1).
+ *
+ * Beta (chip §15.5): one extra input channel holding an LnsI5F10 value per
+ * output channel. In the 16-bit database it is input channel I. In the 8-bit
+ * database it is a trailing 16-bit group per set (LnsI5F10 Beta in the group's
+ * first two bytes, three zero channels), which satisfies the mixed-precision
+ * grouping rule of seq §1.2 rule 2 (8-bit groups of 8 channels, then one 16-bit
+ * group of 4 channels).
+ */
+import { CHIP_SPEC, LD_WEIGHTS_SHAPE, fail, roundUp, shape2d, type DbRegion, type WeightsSource } from './common.js';
+import type { PackedDatabase } from './kernel3x3.js';
+
+export interface Linear1x1Options {
+  /** Optional Beta, O LnsI5F10 codes (chip §15.5). */
+  beta?: Uint16Array;
+  source?: WeightsSource;
+}
+
+export interface Linear1x1Layout {
+  kind: '1x1-LnsI4F3' | '1x1-LnsI5F10';
+  spec: string;
+  /** Bytes per weight: 1 (LnsI4F3) or 2 (LnsI5F10). */
+  bytesPerWeight: 1 | 2;
+  outputChannels: number;
+  /** Output channels padded to a multiple of 128. */
+  paddedOutputChannels: number;
+  inputChannels: number;
+  /** Input channels seen by the grid, incl. Beta and zero padding (multiple of 8 resp. 4; seq §1.2 rule 2). */
+  paddedInputChannels: number;
+  /** Input channels per 8-byte group: 8 or 4. */
+  channelsPerGroup: number;
+  /** 8-byte groups per output channel, incl. the Beta group. */
+  groups: number;
+  /** Sets of 128 output channels. */
+  sets: number;
+  /** Bytes per set = groups * 1024. */
+  setStride: number;
+  hasBeta: boolean;
+  /** Group index holding Beta (-1 if none); in the 16-bit database Beta is input channel `inputChannels`. */
+  betaGroup: number;
+  size: number;
+  regions: DbRegion[];
+}
+
+export function linear1x1Layout(bits: 8 | 16, O: number, I: number, hasBeta: boolean): Linear1x1Layout {
+  const bpw = bits === 8 ? 1 : 2;
+  const cpg = 8 / bpw;
+  let groups: number, paddedIn: number, betaGroup = -1;
+  if (bits === 8) {
+    const g8 = Math.ceil(I / 8);
+    groups = g8 + (hasBeta ? 1 : 0);
+    paddedIn = g8 * 8 + (hasBeta ? 4 : 0);
+    if (hasBeta) betaGroup = g8;
+  } else {
+    const iAll = I + (hasBeta ? 1 : 0);
+    groups = Math.ceil(iAll / 4);
+    paddedIn = groups * 4;
+    if (hasBeta) betaGroup = Math.floor(I / 4);
+  }
+  const paddedOut = roundUp(O, 128);
+  const sets = paddedOut / 128;
+  const setStride = groups * 1024;
+  const size = sets * setStride;
+  const regions: DbRegion[] = [];
+  for (let s = 0; s < sets; s++) regions.push({ name: `cout ${s * 128}-${s * 128 + 127}`, offset: s * setStride, size: setStride });
+  return {
+    kind: bits === 8 ? '1x1-LnsI4F3' : '1x1-LnsI5F10', spec: `${CHIP_SPEC} ${bits === 8 ? '§15.2' : '§15.3'}`,
+    bytesPerWeight: bpw as 1 | 2, outputChannels: O, paddedOutputChannels: paddedOut, inputChannels: I,
+    paddedInputChannels: paddedIn, channelsPerGroup: cpg, groups, sets, setStride, hasBeta, betaGroup, size, regions,
+  };
+}
+
+/** Byte offset of the 8-byte group `g` of output channel `o` (table 15-3 / 15-4 swizzle). */
+export function linear1x1GroupOffset(L: Linear1x1Layout, o: number, g: number): number {
+  const s = o >>> 7, c = o & 127;
+  return s * L.setStride + g * 1024 + (c & 7) * 128 + (c >>> 3) * 8;
+}
+
+/** Byte offset of the weight (o, i) (its low byte for LnsI5F10); i = I addresses Beta. */
+export function linear1x1Offset(L: Linear1x1Layout, o: number, i: number): number {
+  if (L.bytesPerWeight === 1) {
+    if (i === L.inputChannels && L.hasBeta) return linear1x1GroupOffset(L, o, L.betaGroup);
+    return linear1x1GroupOffset(L, o, i >>> 3) + (i & 7);
+  }
+  return linear1x1GroupOffset(L, o, i >>> 2) + 2 * (i & 3);
+}
+
+/** Packs LnsI4F3 codes of shape [O, I] into the §15.2 database. */
+export function pack1x1I4F3Database(codes: Uint8Array, shape: readonly number[], opts: Linear1x1Options = {}): PackedDatabase<Linear1x1Layout> {
+  const [O, I] = shape2d(shape, codes.length, opts.source);
+  const beta = opts.beta;
+  if (beta && beta.length !== O) fail(LD_WEIGHTS_SHAPE, `Beta needs ${O} LnsI5F10 codes (one per output channel), got ${beta.length}`, opts.source, `${CHIP_SPEC} §15.5`);
+  const L = linear1x1Layout(8, O, I, beta !== undefined);
+  const out = new Uint8Array(L.size);
+  const fullGroups = I >>> 3, tail = I & 7;
+  for (let o = 0; o < O; o++) {
+    const s = o >>> 7, c = o & 127;
+    const base = s * L.setStride + (c & 7) * 128 + (c >>> 3) * 8;
+    let p = o * I;
+    let d = base;
+    for (let g = 0; g < fullGroups; g++, d += 1024, p += 8) {
+      out[d] = codes[p]!; out[d + 1] = codes[p + 1]!; out[d + 2] = codes[p + 2]!; out[d + 3] = codes[p + 3]!;
+      out[d + 4] = codes[p + 4]!; out[d + 5] = codes[p + 5]!; out[d + 6] = codes[p + 6]!; out[d + 7] = codes[p + 7]!;
+    }
+    for (let k = 0; k < tail; k++) out[d + k] = codes[p + k]!;
+    if (beta) {
+      const b = base + L.betaGroup * 1024;
+      out[b] = beta[o]! & 0xff;
+      out[b + 1] = beta[o]! >>> 8;
+    }
+  }
+  return { bytes: out, layout: L };
+}
+
+/** Packs LnsI5F10 codes of shape [O, I] into the §15.3 database (little-endian 16-bit values). */
+export function pack1x1I5F10Database(codes: Uint16Array, shape: readonly number[], opts: Linear1x1Options = {}): PackedDatabase<Linear1x1Layout> {
+  const [O, I] = shape2d(shape, codes.length, opts.source);
+  const beta = opts.beta;
+  if (beta && beta.length !== O) fail(LD_WEIGHTS_SHAPE, `Beta needs ${O} LnsI5F10 codes (one per output channel), got ${beta.length}`, opts.source, `${CHIP_SPEC} §15.5`);
+  const L = linear1x1Layout(16, O, I, beta !== undefined);
+  const out = new Uint8Array(L.size);
+  for (let o = 0; o < O; o++) {
+    const s = o >>> 7, c = o & 127;
+    const base = s * L.setStride + (c & 7) * 128 + (c >>> 3) * 8;
+    const p0 = o * I;
+    for (let i = 0; i < I; i++) {
+      const v = codes[p0 + i]!;
+      const d = base + (i >>> 2) * 1024 + 2 * (i & 3);
+      out[d] = v & 0xff;
+      out[d + 1] = v >>> 8;
+    }
+    if (beta) {
+      const d = base + (I >>> 2) * 1024 + 2 * (I & 3);
+      out[d] = beta[o]! & 0xff;
+      out[d + 1] = beta[o]! >>> 8;
+    }
+  }
+  return { bytes: out, layout: L };
+}

@@ -1,0 +1,180 @@
+/**
+ * The global cycle loop. Each cycle ticks every registered engine; when no
+ * engine made progress in a cycle the loop jumps straight to the earliest
+ * `nextWake` of any engine (idle-time skipping: all engines waiting on DMA
+ * latency or barriers cost one step, not one per cycle). If nothing can ever
+ * progress but some engine is still busy, the run stops as a deadlock and the
+ * wait graph is reported from every busy engine's `blockedReason()` plus the
+ * registered explainers (barrier tables, ...). `maxCycles` stops runaway runs
+ * with the same explanation. Per-engine busy/stall/idle cycles (with stall
+ * reasons) are accumulated in typed arrays; the loop allocates nothing.
+ */
+import type { SimEngine } from './engine.js';
+
+export type StopReason = 'done' | 'deadlock' | 'max-cycles';
+
+export interface EngineStats {
+  name: string;
+  busy: number;
+  stall: number;
+  idle: number;
+  /** Stall cycles per reason (only non-zero reasons). */
+  stallReasons: Record<string, number>;
+}
+
+export interface RunResult {
+  reason: StopReason;
+  /** Cycle at which the run ended (total simulated cycles). */
+  cycles: number;
+  /** Kernel steps actually executed (cycles minus the skipped idle ones). */
+  steps: number;
+  /** Wait graph lines for deadlock/max-cycles stops (empty when done). */
+  waitGraph: string[];
+}
+
+export interface RunOptions {
+  maxCycles?: number;
+  /** Called every `progressEvery` kernel steps with the current cycle. */
+  onProgress?: (cycle: number) => void;
+  progressEvery?: number;
+}
+
+export class Simulator {
+  readonly engines: SimEngine[] = [];
+  now = 0;
+  steps = 0;
+  private busyC = new Float64Array(0);
+  private stallC = new Float64Array(0);
+  private idleC = new Float64Array(0);
+  /** Stall reason counters: engine i's codes start at reasonBase[i]. */
+  private reasonBase = new Int32Array(0);
+  private reasonC = new Float64Array(0);
+  private readonly explainers: Array<() => string[]> = [];
+
+  /** Registers an engine; returns its index. Engines are ticked in registration order. */
+  add(e: SimEngine): number {
+    this.engines.push(e);
+    return this.engines.length - 1;
+  }
+
+  /** Extra wait-graph lines for deadlock/max-cycles reports (e.g. barrier table state). */
+  addExplainer(f: () => string[]): void {
+    this.explainers.push(f);
+  }
+
+  private prepare(): void {
+    const n = this.engines.length;
+    if (this.busyC.length === n) return;
+    const grow = (a: Float64Array) => {
+      const b = new Float64Array(n);
+      b.set(a.subarray(0, Math.min(a.length, n)));
+      return b;
+    };
+    this.busyC = grow(this.busyC);
+    this.stallC = grow(this.stallC);
+    this.idleC = grow(this.idleC);
+    this.reasonBase = new Int32Array(n);
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      this.reasonBase[i] = total;
+      total += Math.max(1, this.engines[i]!.stallReasons?.length ?? 0);
+    }
+    const old = this.reasonC;
+    this.reasonC = new Float64Array(total);
+    if (old.length <= total) this.reasonC.set(old);
+  }
+
+  private accountStall(i: number, e: SimEngine, cycles: number): void {
+    this.stallC[i] += cycles;
+    let code = 0;
+    if (e.stallCode && e.stallReasons) {
+      code = e.stallCode();
+      if (!(code >= 0 && code < e.stallReasons.length)) code = 0;
+    }
+    this.reasonC[this.reasonBase[i]! + code] += cycles;
+  }
+
+  /** Runs until every engine is idle, a deadlock, or `maxCycles`. */
+  run(opts: RunOptions = {}): RunResult {
+    this.prepare();
+    const maxCycles = opts.maxCycles ?? Infinity;
+    const engines = this.engines;
+    const n = engines.length;
+    const every = opts.progressEvery ?? 1 << 14;
+    let sinceProgress = 0;
+    let now = this.now;
+    for (;;) {
+      if (now >= maxCycles) {
+        this.now = now;
+        return { reason: 'max-cycles', cycles: now, steps: this.steps, waitGraph: this.waitGraph() };
+      }
+      this.steps++;
+      let progressed = false;
+      for (let i = 0; i < n; i++) {
+        const e = engines[i]!;
+        if (e.tick(now)) {
+          this.busyC[i]++;
+          progressed = true;
+        } else if (e.busy) this.accountStall(i, e, 1);
+        else this.idleC[i]++;
+      }
+      if (opts.onProgress && ++sinceProgress >= every) {
+        sinceProgress = 0;
+        opts.onProgress(now);
+      }
+      if (progressed) {
+        now++;
+        continue;
+      }
+      // Nothing moved at `now`: the state cannot change before the earliest wake.
+      let next = Infinity;
+      let anyBusy = false;
+      for (let i = 0; i < n; i++) {
+        const e = engines[i]!;
+        if (e.busy) anyBusy = true;
+        let w = e.nextWake(now + 1);
+        if (w <= now) w = now + 1;
+        if (w < next) next = w;
+      }
+      if (next === Infinity) {
+        this.now = now;
+        if (!anyBusy) return { reason: 'done', cycles: now, steps: this.steps, waitGraph: [] };
+        return { reason: 'deadlock', cycles: now, steps: this.steps, waitGraph: this.waitGraph() };
+      }
+      if (next > maxCycles) next = maxCycles;
+      const skipped = next - now - 1;
+      if (skipped > 0) {
+        for (let i = 0; i < n; i++) {
+          const e = engines[i]!;
+          if (e.busy) this.accountStall(i, e, skipped);
+          else this.idleC[i] += skipped;
+        }
+      }
+      now = next;
+    }
+  }
+
+  /** One line per busy engine with its blocked reason, then the explainers' lines. */
+  waitGraph(): string[] {
+    const lines: string[] = [];
+    for (const e of this.engines) {
+      if (!e.busy) continue;
+      lines.push(`${e.name}: ${e.blockedReason() ?? 'busy (no reason given)'}`);
+    }
+    for (const f of this.explainers) lines.push(...f());
+    return lines;
+  }
+
+  engineStats(): EngineStats[] {
+    this.prepare();
+    return this.engines.map((e, i) => {
+      const reasons: Record<string, number> = {};
+      const names = e.stallReasons ?? ['stalled'];
+      for (let k = 0; k < Math.max(1, names.length); k++) {
+        const c = this.reasonC[this.reasonBase[i]! + k]!;
+        if (c > 0) reasons[names[k] ?? 'stalled'] = c;
+      }
+      return { name: e.name, busy: this.busyC[i]!, stall: this.stallC[i]!, idle: this.idleC[i]!, stallReasons: reasons };
+    });
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Value Change Dump (IEEE 1364 §18) writer for FIFO occupancies, sequencer
+ * PCs, barrier counts. Signals are declared up front (`signal`), then `set`
+ * records a change only when the value differs from the last one written; the
+ * header is emitted at the first change. Time unit: picoseconds of simulated
+ * time (one cycle = 1e12/clockHz ps, rounded), so waveform viewers show real
+ * time; the cycle number is recoverable as time/period.
+ */
+import type { TextSink } from './sink.js';
+
+interface Signal {
+  scope: string[];
+  name: string;
+  width: number;
+  code: string;
+}
+
+function idCode(n: number): string {
+  // Printable ASCII 33..126, base 94, shortest first.
+  let s = '';
+  do {
+    s += String.fromCharCode(33 + (n % 94));
+    n = Math.floor(n / 94);
+  } while (n > 0);
+  return s;
+}
+
+export class VcdWriter {
+  private readonly signals: Signal[] = [];
+  private last = new Float64Array(64);
+  private started = false;
+  private lastTime = -1;
+  private closed = false;
+  private readonly psPerCycle: number;
+  changes = 0;
+
+  constructor(
+    private readonly sink: TextSink,
+    clockHz: number,
+    private readonly comment = 'pyxis-sim',
+  ) {
+    this.psPerCycle = 1e12 / clockHz;
+  }
+
+  /** Declares a signal (before the first `set`); returns its handle. */
+  signal(scope: string[], name: string, width: number): number {
+    if (this.started) throw new Error('vcd: signals must be declared before the first value change');
+    if (!(width >= 1 && width <= 52)) throw new RangeError(`vcd: width ${width} of ${name} out of range 1..52`);
+    const id = this.signals.length;
+    this.signals.push({ scope, name: name.replace(/\s+/g, '_'), width, code: idCode(id) });
+    if (id >= this.last.length) {
+      const n = new Float64Array(this.last.length * 2);
+      n.set(this.last);
+      this.last = n;
+    }
+    this.last[id] = NaN;
+    return id;
+  }
+
+  private header(): void {
+    this.started = true;
+    const out: string[] = [];
+    out.push(`$date ${new Date(0).toUTCString()} $end\n`, `$version ${this.comment} $end\n`, '$timescale 1ps $end\n');
+    // Group signals by scope path, preserving declaration order.
+    const byScope = new Map<string, Signal[]>();
+    for (const s of this.signals) {
+      const k = s.scope.join('\u0000');
+      let l = byScope.get(k);
+      if (!l) byScope.set(k, (l = []));
+      l.push(s);
+    }
+    for (const list of byScope.values()) {
+      const scope = list[0]!.scope;
+      for (const p of scope) out.push(`$scope module ${p.replace(/\s+/g, '_')} $end\n`);
+      for (const s of list) out.push(`$var wire ${s.width} ${s.code} ${s.name} $end\n`);
+      for (let i = 0; i < scope.length; i++) out.push('$upscope $end\n');
+    }
+    out.push('$enddefinitions $end\n');
+    this.sink.write(out.join(''));
+  }
+
+  /** Records `value` (integer; negative values in two's complement of the width) at `cycle`. */
+  set(id: number, value: number, cycle: number): void {
+    if (this.closed) return;
+    if (this.last[id] === value) return;
+    if (!this.started) this.header();
+    const t = Math.round(cycle * this.psPerCycle);
+    if (t > this.lastTime) {
+      this.sink.write(`#${t}\n`);
+      this.lastTime = t;
+    }
+    this.last[id] = value;
+    const s = this.signals[id]!;
+    let v = Math.trunc(value);
+    if (v < 0) v = 2 ** s.width + v;
+    this.changes++;
+    if (s.width === 1) this.sink.write(`${v & 1}${s.code}\n`);
+    else this.sink.write(`b${v.toString(2)} ${s.code}\n`);
+  }
+
+  close(endCycle?: number): void {
+    if (this.closed) return;
+    if (!this.started) this.header();
+    if (endCycle !== undefined) {
+      const t = Math.round(endCycle * this.psPerCycle);
+      if (t > this.lastTime) this.sink.write(`#${t}\n`);
+    }
+    this.closed = true;
+    this.sink.close();
+  }
+  abort(): void {
+    this.closed = true;
+    this.sink.abort();
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * Per-cluster Accelerator Memory (pyxis-chip-fspec.md §7): 512K words x 128 B
+ * = 64 MiB, 8 partitions of 16 B per word, 128 banks per partition, 4K words
+ * per bank. Addresses are byte addresses [25:0] plus the "view" bit [26]
+ * (§7.1: 0 = bank hashing enabled, 1 = disabled).
+ *
+ * Storage is by *physical* location (bank index after hashing, §7.5), so the
+ * hashed and unhashed views of one address reach different bytes exactly as
+ * in hardware. Backing store is allocated lazily per 16 KiB block (one block
+ * = one word-in-bank row across all 128 banks; hashing never leaves a block).
+ */
+
+/** Bytes of one AMEM instance (chip §7). */
+export const AMEM_BYTES = 64 * 1024 * 1024;
+/** The view bit of an AMEM address (chip §7.1): set = bank hashing disabled. */
+export const AMEM_VIEW_BIT = 1 << 26;
+export const AMEM_PARTITION_BYTES = 16;
+export const AMEM_WORD_BYTES = 128;
+export const AMEM_PARTITIONS = 8;
+export const AMEM_BANKS = 128;
+/** Hashing granule and lazy-allocation block (chip §7.5). */
+export const AMEM_BLOCK_BYTES = 16 * 1024;
+const BLOCKS = AMEM_BYTES / AMEM_BLOCK_BYTES;
+const ADDR_MASK = AMEM_BYTES - 1;
+
+/**
+ * Physical byte location of an AMEM address (chip §7.5):
+ * `addr_hashed[13:7] = addr_unhashed[13:7] ^ addr_unhashed[20:14]` when the
+ * view bit [26] is 0; identity when it is 1.
+ */
+export function amemPhysical(addr: number): number {
+  const a = addr & ADDR_MASK;
+  if (addr & AMEM_VIEW_BIT) return a;
+  return a ^ (((a >>> 14) & 0x7f) << 7);
+}
+
+/** Bank index [13:7] of a physical address (chip §7). */
+export function amemBank(phys: number): number {
+  return (phys >>> 7) & 0x7f;
+}
+
+export interface AmemStats {
+  /** Bytes read/written through `read*`/`write*` (all clients). */
+  bytesRead: number;
+  bytesWritten: number;
+  /** Reads that touched never-written 16 KiB blocks (they read as zero). */
+  uninitReads: number;
+  /** Accesses to a 16 KiB block through the other view than its first access (chip §7.5 rule). */
+  viewConflicts: number;
+  /** Per-bank access counts (partition accesses), index = bank. */
+  readonly bankAccesses: Uint32Array;
+}
+
+export class Amem {
+  private readonly blocks: Array<Uint8Array | undefined> = new Array(BLOCKS);
+  /** Per 16 KiB block: -1 never accessed, else the view bit (0/1) of the first access. */
+  private readonly blockView = new Int8Array(BLOCKS).fill(-1);
+  readonly stats: AmemStats = { bytesRead: 0, bytesWritten: 0, uninitReads: 0, viewConflicts: 0, bankAccesses: new Uint32Array(AMEM_BANKS) };
+  /** First view conflict seen (message for diagnostics), if any. */
+  firstViewConflict: string | undefined;
+  /** Check the one-view-per-16K-block rule (chip §7.5). */
+  checkViews = true;
+
+  constructor(readonly name = 'amem') {}
+
+  /** Number of 16 KiB blocks materialised so far. */
+  get allocatedBlocks(): number {
+    let n = 0;
+    for (const b of this.blocks) if (b) n++;
+    return n;
+  }
+
+  private noteView(addr: number): void {
+    if (!this.checkViews) return;
+    const blk = (addr & ADDR_MASK) >>> 14;
+    const v = addr & AMEM_VIEW_BIT ? 1 : 0;
+    const prev = this.blockView[blk]!;
+    if (prev < 0) this.blockView[blk] = v;
+    else if (prev !== v) {
+      this.stats.viewConflicts++;
+      this.firstViewConflict ??= `16 KiB block at 0x${(blk << 14).toString(16)} accessed through both the hashed and the unhashed view (chip §7.5)`;
+    }
+  }
+
+  private block(phys: number, create: boolean): Uint8Array | undefined {
+    const i = phys >>> 14;
+    let b = this.blocks[i];
+    if (!b && create) {
+      b = new Uint8Array(AMEM_BLOCK_BYTES);
+      this.blocks[i] = b;
+    }
+    return b;
+  }
+
+  /** Reads one 16-byte partition at byte address `addr` (must be 16-aligned; view bit honoured) into out[off..off+16). */
+  readPartition(addr: number, out: Uint8Array, off: number): void {
+    this.noteView(addr);
+    const phys = amemPhysical(addr & ~15);
+    this.stats.bankAccesses[amemBank(phys)]!++;
+    this.stats.bytesRead += 16;
+    const b = this.block(phys, false);
+    if (!b) {
+      this.stats.uninitReads++;
+      out.fill(0, off, off + 16);
+      return;
+    }
+    const o = phys & (AMEM_BLOCK_BYTES - 1);
+    out.set(b.subarray(o, o + 16), off);
+  }
+
+  /**
+   * Writes one partition; `byteMask` (bit i = byte i) selects merged bytes,
+   * the others keep memory contents (the RMW merge of chip §7.4).
+   */
+  writePartition(addr: number, src: Uint8Array, off: number, byteMask = 0xffff): void {
+    this.noteView(addr);
+    const phys = amemPhysical(addr & ~15);
+    this.stats.bankAccesses[amemBank(phys)]!++;
+    const b = this.block(phys, true)!;
+    const o = phys & (AMEM_BLOCK_BYTES - 1);
+    if (byteMask === 0xffff) {
+      b.set(src.subarray(off, off + 16), o);
+      this.stats.bytesWritten += 16;
+      return;
+    }
+    for (let i = 0; i < 16; i++)
+      if ((byteMask >> i) & 1) {
+        b[o + i] = src[off + i]!;
+        this.stats.bytesWritten++;
+      }
+  }
+
+  /** Byte-granular read of `len` bytes from `addr` (view bit honoured), for hosts, DMA and dumps. */
+  readBytes(addr: number, len: number): Uint8Array {
+    const out = new Uint8Array(len);
+    const view = addr & AMEM_VIEW_BIT;
+    let a = addr & ADDR_MASK;
+    for (let i = 0; i < len; ) {
+      const phys = amemPhysical(a | view);
+      const run = Math.min(len - i, 128 - (a & 127));
+      const b = this.block(phys, false);
+      if (b) out.set(b.subarray(phys & (AMEM_BLOCK_BYTES - 1), (phys & (AMEM_BLOCK_BYTES - 1)) + run), i);
+      i += run;
+      a = (a + run) & ADDR_MASK;
+    }
+    this.stats.bytesRead += len;
+    return out;
+  }
+
+  /** Byte-granular write (view bit honoured). */
+  writeBytes(addr: number, data: Uint8Array): void {
+    const view = addr & AMEM_VIEW_BIT;
+    let a = addr & ADDR_MASK;
+    for (let i = 0; i < data.length; ) {
+      const phys = amemPhysical(a | view);
+      // runs never cross a 128-byte word: within a word the hash is a constant XOR on bits [13:7]
+      const run = Math.min(data.length - i, 128 - (a & 127));
+      const b = this.block(phys, true)!;
+      b.set(data.subarray(i, i + run), phys & (AMEM_BLOCK_BYTES - 1));
+      i += run;
+      a = (a + run) & ADDR_MASK;
+    }
+    this.stats.bytesWritten += data.length;
+  }
+
+  /** `AmemAccess` (control-plane) interface: byte read into `dst[off..off+len)`. */
+  read(addr: number, dst: Uint8Array, off: number, len: number): void {
+    dst.set(this.readBytes(addr, len), off);
+  }
+
+  /** `AmemAccess` (control-plane) interface: byte write from `src[off..off+len)`. */
+  write(addr: number, src: Uint8Array, off: number, len: number): void {
+    this.writeBytes(addr, src.subarray(off, off + len));
+  }
+
+  read32(addr: number): number {
+    const b = this.readBytes(addr, 4);
+    return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+  }
+}

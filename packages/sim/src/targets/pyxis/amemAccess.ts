@@ -1,0 +1,13 @@
+/**
+ * What the control plane (DMA engines, MPE, DPE, loader, dumps) needs from a
+ * cluster's AMEM: byte reads/writes at a 27-bit view address (bit 26 = view:
+ * 0 hashed, 1 unhashed, chip §7.1). The AMEM model itself is the UIE
+ * datapath's (`Amem` in targets/pyxis/amem/), which implements this shape.
+ */
+export const AMEM_SIZE = 1 << 26;
+export const AMEM_VIEW_BIT_CP = 1 << 26;
+
+export interface AmemAccess {
+  readBytes(addr: number, len: number): Uint8Array;
+  writeBytes(addr: number, data: Uint8Array): void;
+}

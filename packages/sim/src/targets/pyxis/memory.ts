@@ -1,0 +1,139 @@
+/**
+ * Sparse byte-addressed memories for the big address spaces the simulator
+ * models (HBM: up to 2^36 bytes; the 1 GiB CSR/config window per cluster).
+ * Pages of 64 KiB are allocated on first write; reads of never-written
+ * bytes return 0 and are counted (`uninitReads`) for the optional
+ * "read of uninitialised memory" warning.
+ */
+export const PAGE_BITS = 16;
+export const PAGE_SIZE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_SIZE - 1;
+
+export class SparseMemory {
+  private readonly pages = new Map<number, Uint8Array>();
+  /** Bytes read from pages never written. */
+  uninitReads = 0;
+  bytesRead = 0;
+  bytesWritten = 0;
+  constructor(
+    readonly name: string,
+    /** Exclusive upper bound of valid addresses. */
+    readonly size: number,
+  ) {}
+
+  private page(p: number, create: boolean): Uint8Array | undefined {
+    let pg = this.pages.get(p);
+    if (!pg && create) {
+      pg = new Uint8Array(PAGE_SIZE);
+      this.pages.set(p, pg);
+    }
+    return pg;
+  }
+
+  inRange(addr: number, len: number): boolean {
+    return Number.isInteger(addr) && addr >= 0 && len >= 0 && addr + len <= this.size;
+  }
+
+  /** Copies `len` bytes at `addr` into `dst[off..]`. */
+  read(addr: number, dst: Uint8Array, off: number, len: number): void {
+    this.bytesRead += len;
+    while (len > 0) {
+      const p = Math.floor(addr / PAGE_SIZE);
+      const o = addr - p * PAGE_SIZE;
+      const n = Math.min(len, PAGE_SIZE - o);
+      const pg = this.page(p, false);
+      if (pg) dst.set(pg.subarray(o, o + n), off);
+      else {
+        dst.fill(0, off, off + n);
+        this.uninitReads += n;
+      }
+      addr += n;
+      off += n;
+      len -= n;
+    }
+  }
+
+  /** Copies `len` bytes from `src[off..]` to `addr`. */
+  write(addr: number, src: Uint8Array, off: number, len: number): void {
+    this.bytesWritten += len;
+    while (len > 0) {
+      const p = Math.floor(addr / PAGE_SIZE);
+      const o = addr - p * PAGE_SIZE;
+      const n = Math.min(len, PAGE_SIZE - o);
+      this.page(p, true)!.set(src.subarray(off, off + n), o);
+      addr += n;
+      off += n;
+      len -= n;
+    }
+  }
+
+  readBytes(addr: number, len: number): Uint8Array {
+    const out = new Uint8Array(len);
+    this.read(addr, out, 0, len);
+    return out;
+  }
+  writeBytes(addr: number, data: Uint8Array): void {
+    this.write(addr, data, 0, data.length);
+  }
+  fill(addr: number, len: number, value = 0): void {
+    const z = new Uint8Array(Math.min(len, PAGE_SIZE)).fill(value);
+    while (len > 0) {
+      const n = Math.min(len, z.length);
+      this.write(addr, z, 0, n);
+      addr += n;
+      len -= n;
+    }
+  }
+  /** Byte at addr (0 when never written). */
+  byte(addr: number): number {
+    const pg = this.pages.get(addr >>> 0 === addr ? addr >>> PAGE_BITS : Math.floor(addr / PAGE_SIZE));
+    return pg ? pg[addr & PAGE_MASK]! : 0;
+  }
+  /** Bytes allocated (for stats). */
+  get allocated(): number {
+    return this.pages.size * PAGE_SIZE;
+  }
+}
+
+/**
+ * HBM (chip §8). The image and the H2A/A2H engines use tensor-mode byte
+ * addresses (§8.2.1), so HBM is stored as a flat array in tensor-mode order.
+ * The functions below give the physical placement (channel, channel offset)
+ * of Table 8-1 and the striped-mode address of Table 8-2, for dumps and for
+ * the per-channel byte counters.
+ */
+export const HBM_CHANNELS = 16;
+/** Channel of the i-th 8-byte block within a 128-byte row (Table 8-1: {14,15,12,13,...,0,1}). */
+export const TENSOR_MODE_CHANNEL_ORDER: readonly number[] = [14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1];
+
+/** Tensor-mode byte address -> (HBM channel, byte offset inside that channel). chip §8.2.1, Table 8-1. */
+export function tensorModeLocation(addr: number): { channel: number; offset: number } {
+  const row = Math.floor(addr / 128);
+  const block = Math.floor((addr % 128) / 8);
+  return { channel: TENSOR_MODE_CHANNEL_ORDER[block]!, offset: row * 8 + (addr % 8) };
+}
+
+/** (channel, channel offset) -> striped-mode byte address (1 KiB stripes over 16 channels). chip §8.2.2, Table 8-2. */
+export function stripedModeAddress(channel: number, offset: number): number {
+  const stripe = Math.floor(offset / 1024);
+  return stripe * 16 * 1024 + channel * 1024 + (offset % 1024);
+}
+
+/** Striped-mode byte address -> tensor-mode byte address (inverse of the two maps above). chip §8.3. */
+export function stripedToTensorMode(striped: number): number {
+  const stripe = Math.floor(striped / (16 * 1024));
+  const channel = Math.floor((striped % (16 * 1024)) / 1024);
+  const offset = stripe * 1024 + (striped % 1024);
+  const row = Math.floor(offset / 8);
+  const block = TENSOR_MODE_CHANNEL_ORDER.indexOf(channel);
+  return row * 128 + block * 8 + (offset % 8);
+}
+
+/** HBM byte address range modelled (36 address bits: `HBM base address[35:10]`, chip §11.4.3). */
+export const HBM_SIZE = 2 ** 36;
+
+export class HbmMemory extends SparseMemory {
+  constructor() {
+    super('hbm', HBM_SIZE);
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * UIE sequencer core: the loop traversal algorithm of
+ * pyxis-uie-sequencers-fspec.md §2.1.4 (Figure 2-7), executed on typed
+ * arrays. One call to `step()` executes one microinstruction (one cycle) and
+ * leaves, for the op decoder, the executed PC, the iterator counts the
+ * instruction executed with, the `post_final` flag (§2.1.2) and the
+ * `iters_eq_zero` / `iters_eq_nloops` vectors (§2.1.3).
+ */
+import type { CompiledTable } from '@pyxis/codec';
+import { readField } from '@pyxis/codec';
+
+/** Iterators per microinstruction (seq §2.1). */
+export const NUM_ITERS = 6;
+/** Microcode memory depth: `sol_pc` / StartPC are 5 bits (seq §2.1, chip §11.4.2). */
+export const SEQ_DEPTH = 32;
+
+/**
+ * Decoded sequence-control memory (seq §2.1, Table 2-1). Per-iterator arrays
+ * are indexed `pc * NUM_ITERS + i`. `numloops`/`numloops_final` hold N (the
+ * codec undoes the N-1 encoding).
+ */
+export interface ControlStore {
+  readonly depth: number;
+  readonly isEol: Uint8Array;
+  readonly solPc: Int32Array;
+  readonly numloops: Int32Array;
+  readonly numloopsFinal: Int32Array;
+  readonly finalIterMask: Int32Array;
+  readonly postFinalEn: Uint8Array;
+  readonly eopgm: Uint8Array;
+}
+
+export function emptyControlStore(depth = SEQ_DEPTH): ControlStore {
+  const n = depth * NUM_ITERS;
+  return {
+    depth,
+    isEol: new Uint8Array(n),
+    solPc: new Int32Array(n),
+    numloops: new Int32Array(n).fill(1),
+    numloopsFinal: new Int32Array(n).fill(1),
+    finalIterMask: new Int32Array(n),
+    postFinalEn: new Uint8Array(n),
+    eopgm: new Uint8Array(depth),
+  };
+}
+
+/** Reads field `iter<i>_<name>` (the manifest's naming) or element i of an array field `<name>`; absent => undefined. */
+export function iterField(t: CompiledTable, buf: Uint8Array, off: number, name: string, i: number): number | undefined {
+  const scalar = `iter${i}_${name}`;
+  if (t.byName.has(scalar)) return Number(readField(t, buf, scalar, 0, off));
+  const arr = t.byName.get(name);
+  if (arr && arr.count > i) return Number(readField(t, buf, name, i, off));
+  return undefined;
+}
+
+/**
+ * Decodes `depth` control words (table `seq_control` or `seq_control_pf`,
+ * `t.bytes` each, consecutive in `mem`) into a ControlStore. Bit positions
+ * come from the table only. Iterator 0 has no `final_iter_mask` (seq §2.1):
+ * absent fields read as 0; `post_final_enbl` is absent in `seq_control`.
+ */
+export function decodeControlStore(t: CompiledTable, mem: Uint8Array, depth = SEQ_DEPTH, stride = t.bytes, into?: ControlStore): ControlStore {
+  const cs = into ?? emptyControlStore(depth);
+  const d = Math.min(depth, Math.floor(mem.length / stride));
+  for (let pc = 0; pc < d; pc++) {
+    const off = pc * stride;
+    for (let i = 0; i < NUM_ITERS; i++) {
+      const k = pc * NUM_ITERS + i;
+      cs.isEol[k] = iterField(t, mem, off, 'is_eol', i) ?? 0;
+      cs.solPc[k] = iterField(t, mem, off, 'sol_pc', i) ?? 0;
+      cs.numloops[k] = iterField(t, mem, off, 'numloops', i) ?? 1;
+      cs.numloopsFinal[k] = iterField(t, mem, off, 'numloops_final', i) ?? 1;
+      cs.finalIterMask[k] = i === 0 ? 0 : (iterField(t, mem, off, 'final_iter_mask', i) ?? 0);
+      cs.postFinalEn[k] = iterField(t, mem, off, 'post_final_enbl', i) ?? 0;
+    }
+    cs.eopgm[pc] = t.byName.has('eopgm') ? Number(readField(t, mem, 'eopgm', 0, off)) : 0;
+  }
+  return cs;
+}
+
+/** Per-iterator control of one instruction, as plain numbers (for building stores in tests and tools). */
+export interface IterSpec {
+  is_eol?: number;
+  sol_pc?: number;
+  /** N (not N-1). */
+  numloops?: number;
+  /** N (not N-1). */
+  numloops_final?: number;
+  final_iter_mask?: number;
+  post_final_enbl?: number;
+}
+
+/** Builds a ControlStore directly from per-instruction iterator specs (no bit encoding). */
+export function controlStoreFrom(prog: Array<{ iters?: Array<IterSpec | undefined>; eopgm?: number }>, depth = SEQ_DEPTH): ControlStore {
+  const cs = emptyControlStore(depth);
+  prog.forEach((ins, pc) => {
+    for (let i = 0; i < NUM_ITERS; i++) {
+      const s = ins.iters?.[i];
+      if (!s) continue;
+      const k = pc * NUM_ITERS + i;
+      cs.isEol[k] = s.is_eol ?? 0;
+      cs.solPc[k] = s.sol_pc ?? 0;
+      cs.numloops[k] = s.numloops ?? 1;
+      cs.numloopsFinal[k] = s.numloops_final ?? 1;
+      cs.finalIterMask[k] = i === 0 ? 0 : (s.final_iter_mask ?? 0);
+      cs.postFinalEn[k] = s.post_final_enbl ?? 0;
+    }
+    cs.eopgm[pc] = ins.eopgm ?? 0;
+  });
+  return cs;
+}
+
+/** Why the core stopped abnormally. */
+export type CoreFault = 'pc_overflow' | undefined;
+
+/**
+ * The sequencer core state machine (seq §2.1.4, §3 item 2). `step()` executes
+ * the instruction at `pc`; the outputs describing that executed instruction
+ * are `execPc`, `execCount`, `postFinal`, `itersEqZero`, `itersEqNloops`.
+ */
+export class SequencerCore {
+  store: ControlStore;
+  pc = 0;
+  /** Hardware iterator counts (`iter[i].count`). */
+  readonly count = new Int32Array(NUM_ITERS);
+  running = false;
+  done = false;
+  fault: CoreFault;
+  // outputs of the last executed instruction
+  execPc = 0;
+  readonly execCount = new Int32Array(NUM_ITERS);
+  postFinal = false;
+  /** Bit i: iterator i count is 0 (seq §2.1.3). */
+  itersEqZero = 0;
+  /** Bit i: iterator i is at its effective last count (seq §2.1.3). */
+  itersEqNloops = 0;
+  /** Set when the executed instruction was the completing EOPGM instruction. */
+  programDone = false;
+  /** Instructions executed since start. */
+  executed = 0;
+  // scratch (no per-step allocation)
+  private readonly eff = new Uint8Array(NUM_ITERS);
+  private readonly effIgn = new Uint8Array(NUM_ITERS);
+
+  constructor(store: ControlStore = emptyControlStore()) {
+    this.store = store;
+  }
+
+  /** Starts a program at StartPC (seq §3 item 1); iterators start at zero. */
+  start(startPc: number, store?: ControlStore): void {
+    if (store) this.store = store;
+    this.pc = startPc;
+    this.count.fill(0);
+    this.running = true;
+    this.done = false;
+    this.fault = undefined;
+    this.programDone = false;
+    this.executed = 0;
+  }
+
+  /**
+   * Executes one microinstruction (Figure 2-7). Returns false if the core is
+   * not running (done, faulted or never started).
+   */
+  step(): boolean {
+    if (!this.running) return false;
+    const s = this.store;
+    const pc = this.pc;
+    if (pc < 0 || pc >= s.depth) {
+      this.running = false;
+      this.fault = 'pc_overflow';
+      return false;
+    }
+    const base = pc * NUM_ITERS;
+    const count = this.count;
+    const eff = this.eff;
+    const effIgn = this.effIgn;
+    // find_ending_loop_counts()
+    let isPostFinal = false;
+    let eqZero = 0;
+    let eqN = 0;
+    {
+      const c0 = count[0]!;
+      const last0 = c0 === s.numloops[base]! - 1 ? 1 : 0;
+      eff[0] = last0;
+      effIgn[0] = last0;
+      if (c0 === 0) eqZero |= 1;
+      if (last0) eqN |= 1;
+    }
+    for (let i = 1; i < NUM_ITERS; i++) {
+      const k = base + i;
+      const mask = s.finalIterMask[k]!;
+      let isFinalOuter = mask !== 0;
+      if (isFinalOuter) {
+        for (let o = 0; o < i; o++) {
+          if ((mask >> o) & 1 && !effIgn[o]) {
+            isFinalOuter = false;
+            break;
+          }
+        }
+      }
+      const c = count[i]!;
+      const atN = c === s.numloops[k]! - 1;
+      const atFinal = isFinalOuter && c === s.numloopsFinal[k]! - 1;
+      const pf = s.postFinalEn[k]! !== 0;
+      effIgn[i] = atN || atFinal ? 1 : 0;
+      eff[i] = atN || (atFinal && !pf) ? 1 : 0;
+      if (isFinalOuter && pf && c > s.numloopsFinal[k]! - 1) isPostFinal = true;
+      if (c === 0) eqZero |= 1 << i;
+      if (eff[i]) eqN |= 1 << i;
+    }
+    this.execPc = pc;
+    this.execCount.set(count);
+    this.postFinal = isPostFinal;
+    this.itersEqZero = eqZero;
+    this.itersEqNloops = eqN;
+    this.programDone = false;
+    this.executed++;
+    // eval_iterator(MAX_ITERATOR_ID), iteratively from inner to outer
+    for (let i = NUM_ITERS - 1; i >= 0; i--) {
+      const k = base + i;
+      const isEol = s.isEol[k]! !== 0;
+      if (!isEol || eff[i]) {
+        if (isEol) count[i] = 0;
+        if (i === 0) {
+          this.pc = pc + 1;
+          if (s.eopgm[pc]) {
+            this.programDone = true;
+            this.done = true;
+            this.running = false;
+          }
+        }
+      } else {
+        count[i] = count[i]! + 1;
+        this.pc = s.solPc[k]!;
+        break;
+      }
+    }
+    return true;
+  }
+}

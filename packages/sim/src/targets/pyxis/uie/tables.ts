@@ -1,0 +1,106 @@
+/**
+ * Decoding of UIE memories at trip start into typed arrays: sequencer op
+ * memories (one Int32Array per field) and the switch configuration tables
+ * (RPSW/WPSW chip §6.2.1.1, RCSW/WCSW chip §6.2.1.3, column masks), all
+ * through @pyxis/codec and the grammars/pyxis tables; no bit positions here.
+ */
+import type { CompiledTable } from '@pyxis/codec';
+import { readField } from '@pyxis/codec';
+
+/** Decoded op memory: `field(name)[pc * count + i]`. */
+export class OpStore {
+  private readonly map = new Map<string, Int32Array>();
+  constructor(
+    readonly table: CompiledTable,
+    readonly depth: number,
+  ) {}
+  /** The array of a field (all zeros if the table lacks it). */
+  field(name: string): Int32Array {
+    let a = this.map.get(name);
+    if (!a) {
+      const f = this.table.byName.get(name);
+      a = new Int32Array(this.depth * (f?.count ?? 1));
+      this.map.set(name, a);
+    }
+    return a;
+  }
+  set(name: string, a: Int32Array): void {
+    this.map.set(name, a);
+  }
+}
+
+export function decodeOpStore(t: CompiledTable, mem: Uint8Array, depth: number, stride = t.bytes, into?: OpStore): OpStore {
+  const st = into ?? new OpStore(t, depth);
+  const d = Math.min(depth, Math.floor(mem.length / stride));
+  for (const f of t.fields) {
+    if (f.reserved) continue;
+    const arr = st.field(f.name);
+    for (let pc = 0; pc < d; pc++)
+      for (let i = 0; i < f.count; i++) arr[pc * f.count + i] = Number(readField(t, mem, f.name, i, pc * stride));
+  }
+  return st;
+}
+
+/** Entries of the partition-switch and column-switch tables (seq §5.4, §5.5, chip §6.2.1.3.3). */
+export const PSW_ENTRIES = 64;
+export const CSW_ENTRIES = 64;
+export const COL_MASK_ENTRIES = 4;
+
+/** One datapath side's (read or write) switch configuration tables, decoded. */
+export interface SwitchTables {
+  /** `pswSrc[e*8+o]`: input partition routed to output partition o (`src_ptn`). */
+  readonly pswSrc: Uint8Array;
+  /** `pswZero[e*8+o]`: force output partition o to zero (`ptn_zero`). */
+  readonly pswZero: Uint8Array;
+  /** `cswMux[e*128+col]`: 0 Self, 1 Prev_Ptn, 2 Next_Ptn (`col_mux_sel`). */
+  readonly cswMux: Uint8Array;
+  /** `cswSrc[e*128+col]`: mux-selected input column 0..15 delivered to col (`col_src`). */
+  readonly cswSrc: Uint8Array;
+  /** `colMask[m*128+col]`: 0 No_Mask, 1 Zero, 2 Max_Negative (`col_override`). */
+  readonly colMask: Uint8Array;
+}
+
+export function identitySwitchTables(): SwitchTables {
+  const t: SwitchTables = {
+    pswSrc: new Uint8Array(PSW_ENTRIES * 8),
+    pswZero: new Uint8Array(PSW_ENTRIES * 8),
+    cswMux: new Uint8Array(CSW_ENTRIES * 128),
+    cswSrc: new Uint8Array(CSW_ENTRIES * 128),
+    colMask: new Uint8Array(COL_MASK_ENTRIES * 128),
+  };
+  for (let e = 0; e < PSW_ENTRIES; e++) for (let o = 0; o < 8; o++) t.pswSrc[e * 8 + o] = o;
+  for (let e = 0; e < CSW_ENTRIES; e++) for (let c = 0; c < 128; c++) t.cswSrc[e * 128 + c] = c & 15;
+  return t;
+}
+
+function decodeArrayField(t: CompiledTable, mem: Uint8Array, entries: number, stride: number, name: string, out: Uint8Array, per: number): void {
+  const f = t.byName.get(name);
+  if (!f) return;
+  const n = Math.min(entries, Math.floor(mem.length / stride));
+  for (let e = 0; e < n; e++) for (let i = 0; i < Math.min(per, f.count); i++) out[e * per + i] = Number(readField(t, mem, name, i, e * stride));
+}
+
+/**
+ * Decodes raw table memories (entries consecutive, `stride` bytes each,
+ * default the table's byte size) into `into`. Tables: `rpsw_entry`/`wpsw_entry`,
+ * `rcsw_entry`/`wcsw_entry`, `rcsw_col_mask`/`wcsw_col_mask`.
+ */
+export function decodeSwitchTables(
+  tabs: { psw: CompiledTable; csw: CompiledTable; mask: CompiledTable },
+  mem: { psw?: Uint8Array; csw?: Uint8Array; mask?: Uint8Array },
+  into: SwitchTables = identitySwitchTables(),
+  strides: { psw?: number; csw?: number; mask?: number } = {},
+): SwitchTables {
+  if (mem.psw) {
+    const s = strides.psw ?? tabs.psw.bytes;
+    decodeArrayField(tabs.psw, mem.psw, PSW_ENTRIES, s, 'src_ptn', into.pswSrc, 8);
+    decodeArrayField(tabs.psw, mem.psw, PSW_ENTRIES, s, 'ptn_zero', into.pswZero, 8);
+  }
+  if (mem.csw) {
+    const s = strides.csw ?? tabs.csw.bytes;
+    decodeArrayField(tabs.csw, mem.csw, CSW_ENTRIES, s, 'col_mux_sel', into.cswMux, 128);
+    decodeArrayField(tabs.csw, mem.csw, CSW_ENTRIES, s, 'col_src', into.cswSrc, 128);
+  }
+  if (mem.mask) decodeArrayField(tabs.mask, mem.mask, COL_MASK_ENTRIES, strides.mask ?? tabs.mask.bytes, 'col_override', into.colMask, 128);
+  return into;
+}
