@@ -50,7 +50,10 @@ function defaultRead(path: string): string | undefined {
 }
 
 /** Parses sources (following `.include`) and compiles their programs; no encoding. */
-export function compileSources(inputs: SourceInput[], opts: AssembleOptions = {}): { programs: Program[]; diagnostics: Diagnostic[]; sources: SourceMap } {
+export function compileSources(
+  inputs: SourceInput[],
+  opts: AssembleOptions = {},
+): { programs: Program[]; diagnostics: Diagnostic[]; sources: SourceMap; clean: Program[] } {
   const isa = opts.isa ?? loadPyxisIsa();
   const sources = opts.sources ?? new SourceMap();
   const read = opts.readFile ?? defaultRead;
@@ -60,6 +63,7 @@ export function compileSources(inputs: SourceInput[], opts: AssembleOptions = {}
   const seen = new Map<string, Program>();
   let parseErrors = false;
   const stack: string[] = [];
+  const dirty = new Set<Program>();
 
   const processFile = (file: string, text: string): void => {
     sources.add(file, text);
@@ -106,8 +110,10 @@ export function compileSources(inputs: SourceInput[], opts: AssembleOptions = {}
         return;
       case 'program': {
         let p: Program | undefined;
+        const before = diags.filter((d) => d.severity === 'error').length;
         try {
           p = compileProgram(it, isa, consts, diags);
+          if (p && diags.filter((d) => d.severity === 'error').length > before) dirty.add(p);
         } catch (e) {
           // After syntax errors, recovery may leave odd shapes; those errors are already reported.
           if (!parseErrors) throw e;
@@ -127,7 +133,7 @@ export function compileSources(inputs: SourceInput[], opts: AssembleOptions = {}
   };
 
   for (const s of inputs) processFile(s.file, s.text);
-  return { programs, diagnostics: diags, sources };
+  return { programs, diagnostics: diags, sources, clean: programs.filter((p) => !dirty.has(p)) };
 }
 
 /** One syntax error per line: recovery can report follow-on errors on the same line. */
@@ -172,8 +178,12 @@ function sortDiags(ds: Diagnostic[]): Diagnostic[] {
 export function assemble(input: SourceInput | SourceInput[], opts: AssembleOptions = {}): AssembleResult {
   const isa = opts.isa ?? loadPyxisIsa();
   const inputs = Array.isArray(input) ? input : [input];
-  const { programs, diagnostics, sources } = compileSources(inputs, { ...opts, isa });
-  if (diagnostics.some((d) => d.severity === 'error')) throw new DiagnosticError(sortDiags(diagnostics));
+  const { programs, diagnostics, sources, clean } = compileSources(inputs, { ...opts, isa });
+  if (diagnostics.some((d) => d.severity === 'error')) {
+    // Still encode and check the programs that compiled cleanly, so one run reports every rule violation.
+    for (const p of clean) checkProgram(p, encodeProgram(p, diagnostics), diagnostics);
+    throw new DiagnosticError(sortDiags(diagnostics));
+  }
   return finishPrograms(programs, isa, diagnostics, sources, opts.listing !== false, { sources: inputs.map((s) => s.file) });
 }
 

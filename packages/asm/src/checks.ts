@@ -3,7 +3,10 @@
  * keyed on the spec's own field names and applies to whichever op table has
  * those fields, so the rules follow the tables rather than sequencer names.
  */
-import { decode, type CompiledTable, type DecodedValues } from '@pyxis/codec';
+import type { CompiledTable } from '@pyxis/codec';
+import { effectiveValues } from './fastcodec.js';
+
+type DecodedValues = Record<string, number | number[]>;
 import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import type { EncodedProgram, Program } from './program.js';
 import { SEQ_SPEC } from './sema.js';
@@ -15,7 +18,7 @@ function enumNameOf(t: CompiledTable, field: string, v: DecodedValues[string] | 
 }
 
 function num(v: DecodedValues[string] | undefined): number {
-  return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : 0;
+  return typeof v === 'number' ? v : 0;
 }
 
 /** Op is a memory access (not Nop / Read_Const / Discard). */
@@ -34,7 +37,7 @@ function is16bit(t: CompiledTable, d: DecodedValues): boolean {
 export function checkProgram(p: Program, e: EncodedProgram, diags: Diagnostic[]): void {
   const t = p.seq.op;
   const vals: DecodedValues[] = [];
-  for (let pc = 0; pc < e.count; pc++) vals.push(decode(t, e.op, pc * e.opStride));
+  for (let pc = 0; pc < e.count; pc++) vals.push(effectiveValues(t, p.insns[pc]!.op));
   const where = (pc: number, field?: string): { span?: SourceSpan } => {
     const s = (field && p.insns[pc]?.fieldSpans?.[field]) || p.insns[pc]?.span;
     return s ? { span: s } : {};
@@ -44,7 +47,7 @@ export function checkProgram(p: Program, e: EncodedProgram, diags: Diagnostic[])
   vals.forEach((d, pc) => {
     if (hasAddr && accessesMemory(t, d)) {
       const addr = num(d['amem_addr_offset']);
-      const strides = Array.isArray(d['iter_stride']) ? (d['iter_stride'] as Array<number | bigint>).map(Number) : [];
+      const strides = Array.isArray(d['iter_stride']) ? d['iter_stride'] : [];
       const compressed = t.byName.has('wdc_type') && num(d['wdc_type']) !== 0;
       if (compressed) {
         // §1.1 rule 2 / §7.1: compressed weights, codebooks and scale factors: 128-byte aligned (8 partitions).

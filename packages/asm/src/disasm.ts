@@ -40,7 +40,7 @@ export function formatOp(seq: SequencerInfo, d: DecodedValues, isa: Isa): string
     if (Array.isArray(v)) {
       const dd = dv as Array<number | bigint>;
       v.forEach((e, i) => {
-        if (e !== dd[i]) parts.push(`${f.name}[${i}]=${fmt(e)}`);
+        if (e !== dd[i]) parts.push(`${f.name}[${f.count === isa.iterators && /iter/.test(f.name) ? `i${i}` : i}]=${fmt(e)}`);
       });
       continue;
     }

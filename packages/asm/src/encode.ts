@@ -1,4 +1,5 @@
-import { encode, CodecError } from '@pyxis/codec';
+import { CodecError } from '@pyxis/codec';
+import { encodeFast } from './fastcodec.js';
 import { error, type Diagnostic } from '@pyxis/diagnostics';
 import { wordStride } from './isa.js';
 import type { EncodedProgram, Program } from './program.js';
@@ -19,7 +20,7 @@ export function encodeProgram(p: Program, diags: Diagnostic[]): EncodedProgram {
       [ot, insn.op, op, os],
     ] as const) {
       try {
-        encode(t, vals, buf, pc * stride);
+        encodeFast(t, vals, buf, pc * stride);
       } catch (e) {
         if (!(e instanceof CodecError)) throw e;
         for (const iss of e.issues)

@@ -12,3 +12,4 @@ export * from './assemble.js';
 export * from './ir.js';
 export * from './disasm.js';
 export * from './patch.js';
+export * from './golden.js';

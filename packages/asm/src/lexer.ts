@@ -2,7 +2,7 @@ import { Lexer, type ILexingResult } from 'chevrotain';
 import { error, type Diagnostic } from '@pyxis/diagnostics';
 import { allTokens } from './tokens.js';
 
-export const pasmLexer = new Lexer(allTokens, { positionTracking: 'full', ensureOptimizations: false });
+export const pasmLexer = new Lexer(allTokens, { positionTracking: 'onlyStart', ensureOptimizations: true });
 
 /** Tokenizes; unknown characters become AS0101 diagnostics (the lexer skips them and goes on). */
 export function lex(text: string, file: string): { result: ILexingResult; diagnostics: Diagnostic[] } {

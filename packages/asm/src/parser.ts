@@ -28,7 +28,14 @@ export const pasmErrorProvider: IParserErrorMessageProvider = {
   },
   buildNoViableAltMessage(opts) {
     if (opts.ruleName === 'endOfStmt') return `expected end of line, found ${describe(opts.actual[0]!)}`;
-    const what = opts.ruleName === 'topLevel' ? '`.program`, `.const` or `.include`' : opts.ruleName === 'bodyStmt' ? 'an instruction, `loop` or `}`' : opts.ruleName === 'primary' ? 'a number, name or `(`' : 'one of ' + opts.expectedPathsPerAlt.flat().map((p) => p.map((t) => t.LABEL ?? t.name).join(' ')).join(', ');
+    const named: Record<string, string> = {
+      topLevel: '`.program`, `.const` or `.include`',
+      bodyStmt: 'an instruction, `loop` or `}`',
+      value: 'a value (number, name, expression or `[list]`)',
+      unary: 'a number, name or `(`',
+      primary: 'a number, name or `(`',
+    };
+    const what = named[opts.ruleName] ?? 'one of ' + [...new Set(opts.expectedPathsPerAlt.flat().map((p) => p.map((t) => t.LABEL ?? t.name).join(' ')))].join(', ');
     return `expected ${what}, found ${describe(opts.actual[0]!)}`;
   },
   buildEarlyExitMessage(opts) {
@@ -45,8 +52,8 @@ function describe(t: IToken): string {
 export class PasmParser extends EmbeddedActionsParser {
   file = '<input>';
 
-  constructor() {
-    super(T.allTokens, { recoveryEnabled: true, maxLookahead: 3, errorMessageProvider: pasmErrorProvider });
+  constructor(recovery = true) {
+    super(T.allTokens, { recoveryEnabled: recovery, maxLookahead: 3, errorMessageProvider: pasmErrorProvider });
     this.performSelfAnalysis();
   }
 
@@ -55,7 +62,7 @@ export class PasmParser extends EmbeddedActionsParser {
     const line = Number.isFinite(t.startLine) ? t.startLine! : 1;
     const column = Number.isFinite(t.startColumn) ? t.startColumn! : 1;
     let length = Math.max(1, t.image.length);
-    if (end && typeof end.image === 'string' && end.startLine === t.startLine && Number.isFinite(end.endColumn)) length = Math.max(1, end.endColumn! - column + 1);
+    if (end && typeof end.image === 'string' && end.startLine === t.startLine && Number.isFinite(end.startColumn)) length = Math.max(1, end.startColumn! + end.image.length - column);
     return { file: this.file, line, column, length };
   }
 
@@ -281,28 +288,19 @@ export class PasmParser extends EmbeddedActionsParser {
     return { items, span: this.span(lb, rb) };
   });
 
-  // ---- expressions, C precedence: | ^ & << >> + - * / % unary ----
-  private binLevel(ops: TokenType[], next: (second: boolean) => Expr, idx: number): Expr {
-    let left = next(false);
-    this.MANY({
-      GATE: () => ops.includes(this.LA(1).tokenType),
-      DEF: () => {
-        const op = this.OR(ops.map((t) => ({ ALT: () => this.CONSUME(t) })));
-        const right = next(true);
-        left = { kind: 'binary', op: op.image, left, right, span: left?.span ?? this.span(op) };
-      },
+  // ---- expressions: operands and operators are collected flat, then
+  // grouped by C precedence (| ^ & << >> + - * / %) with precedence climbing;
+  // two rule calls per operand instead of one per precedence level.
+  public expr = this.RULE('expr', (): Expr => {
+    const operands: Expr[] = [this.SUBRULE(this.unary)];
+    const ops: string[] = [];
+    this.MANY(() => {
+      const op = this.OR(BINOPS.map((t) => ({ ALT: () => this.CONSUME(t) })));
+      ops.push(op.image);
+      operands.push(this.SUBRULE2(this.unary));
     });
-    void idx;
-    return left;
-  }
-
-  public expr = this.RULE('expr', (): Expr => this.SUBRULE(this.orExpr));
-  private orExpr = this.RULE('orExpr', (): Expr => this.binLevel([T.Pipe], (b) => (b ? this.SUBRULE2(this.xorExpr) : this.SUBRULE(this.xorExpr)), 0));
-  private xorExpr = this.RULE('xorExpr', (): Expr => this.binLevel([T.Caret], (b) => (b ? this.SUBRULE2(this.andExpr) : this.SUBRULE(this.andExpr)), 1));
-  private andExpr = this.RULE('andExpr', (): Expr => this.binLevel([T.Amp], (b) => (b ? this.SUBRULE2(this.shiftExpr) : this.SUBRULE(this.shiftExpr)), 2));
-  private shiftExpr = this.RULE('shiftExpr', (): Expr => this.binLevel([T.Shl, T.Shr], (b) => (b ? this.SUBRULE2(this.addExpr) : this.SUBRULE(this.addExpr)), 3));
-  private addExpr = this.RULE('addExpr', (): Expr => this.binLevel([T.Plus, T.Minus], (b) => (b ? this.SUBRULE2(this.mulExpr) : this.SUBRULE(this.mulExpr)), 4));
-  private mulExpr = this.RULE('mulExpr', (): Expr => this.binLevel([T.Star, T.Slash, T.Percent], (b) => (b ? this.SUBRULE2(this.unary) : this.SUBRULE(this.unary)), 5));
+    return ops.length ? climb(operands, ops) : operands[0]!;
+  });
 
   private unary = this.RULE('unary', (): Expr =>
     this.OR([
@@ -343,6 +341,25 @@ export class PasmParser extends EmbeddedActionsParser {
   );
 }
 
+const BINOPS: TokenType[] = [T.Pipe, T.Caret, T.Amp, T.Shl, T.Shr, T.Plus, T.Minus, T.Star, T.Slash, T.Percent];
+const PREC: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
+
+/** Left-associative precedence climbing over a flat operand/operator list. */
+function climb(operands: Expr[], ops: string[]): Expr {
+  let pos = 0;
+  const parse = (minPrec: number): Expr => {
+    let left = operands[pos]!;
+    while (pos < ops.length && (PREC[ops[pos]!] ?? 0) >= minPrec) {
+      const op = ops[pos]!;
+      pos++;
+      const right = parse((PREC[op] ?? 0) + 1);
+      left = { kind: 'binary', op, left, right, span: left?.span ?? right?.span };
+    }
+    return left;
+  };
+  return parse(1);
+}
+
 export function parseNumber(image: string): bigint {
   if (typeof image !== 'string') return 0n;
   const s = image.replace(/_/g, '');
@@ -354,12 +371,17 @@ export function parseNumber(image: string): bigint {
   }
 }
 
-let shared: PasmParser | undefined;
+let fastParser: PasmParser | undefined;
+let recoveringParser: PasmParser | undefined;
 
-/** Parses one file's tokens. Parse errors come back as AS0102 diagnostics. */
+/**
+ * Parses one file's tokens. Parse errors come back as AS0102 diagnostics.
+ * Valid input goes through a parser without error recovery (much faster);
+ * only when that fails is the file re-parsed with recovery to report every error.
+ */
 export function parseTokens(tokens: IToken[], file: string): { ast: FileAst; diagnostics: Diagnostic[] } {
-  shared ??= new PasmParser();
-  const p = shared;
+  fastParser ??= new PasmParser(false);
+  let p = fastParser;
   p.file = file;
   p.input = tokens;
   let items: TopLevel[] = [];
@@ -368,6 +390,17 @@ export function parseTokens(tokens: IToken[], file: string): { ast: FileAst; dia
   } catch {
     items = [];
   }
+  if (p.errors.length) {
+    recoveringParser ??= new PasmParser(true);
+    p = recoveringParser;
+    p.file = file;
+    p.input = tokens;
+    try {
+      items = (p.fileRule() ?? []).filter(Boolean);
+    } catch {
+      items = [];
+    }
+  }
   const diagnostics: Diagnostic[] = p.errors.map((e) => {
     const t = e.token;
     const eof = t.tokenType.name === 'EOF' || !Number.isFinite(t.startLine);
@@ -375,7 +408,7 @@ export function parseTokens(tokens: IToken[], file: string): { ast: FileAst; dia
     const at = eof && prev && Number.isFinite(prev.startLine) ? prev : t;
     return error('AS0102', e.message, {
       span: Number.isFinite(at.startLine)
-        ? { file, line: at.startLine!, column: eof && at === prev ? (at.endColumn ?? at.startColumn ?? 0) + 1 : at.startColumn!, length: eof ? 1 : Math.max(1, at.image.length) }
+        ? { file, line: at.startLine!, column: eof && at === prev ? (at.startColumn ?? 0) + at.image.length : at.startColumn!, length: eof ? 1 : Math.max(1, at.image.length) }
         : { file, line: 1, column: 1 },
       label: 'syntax error',
     });

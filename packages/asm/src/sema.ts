@@ -32,7 +32,7 @@ const ITER_RE = /^i([0-9]+)$/;
 const LIMIT = 1n << 64n;
 
 /** Evaluates an integer expression (64-bit-bounded, C operators); undefined after a reported error. */
-export function evalExpr(e: Expr | undefined, ctx: EvalCtx): bigint | undefined {
+export function evalExpr(e: Expr | undefined, ctx: EvalCtx, iterators = ctx.iterators): bigint | undefined {
   if (!e || typeof e !== 'object') return undefined;
   switch (e.kind) {
     case 'num':
@@ -43,10 +43,10 @@ export function evalExpr(e: Expr | undefined, ctx: EvalCtx): bigint | undefined 
       const x = ctx.extra?.get(e.name);
       if (x !== undefined) return x;
       const m = ITER_RE.exec(e.name);
-      if (m && ctx.iterators !== undefined) {
+      if (m && iterators !== undefined) {
         const n = Number(m[1]);
-        if (n < ctx.iterators) return BigInt(n);
-        ctx.diags.push(error('AS0301', `iterator \`${e.name}\` does not exist: there are ${ctx.iterators} iterators (i0..i${ctx.iterators - 1})`, { span: e.span, spec: S21 }));
+        if (n < iterators) return BigInt(n);
+        ctx.diags.push(error('AS0301', `iterator \`${e.name}\` does not exist: there are ${iterators} iterators (i0..i${iterators - 1})`, { span: e.span, spec: S21 }));
         return undefined;
       }
       const cands = [...ctx.consts.values.keys(), ...(ctx.extra?.keys() ?? [])];
@@ -54,13 +54,13 @@ export function evalExpr(e: Expr | undefined, ctx: EvalCtx): bigint | undefined 
       return undefined;
     }
     case 'unary': {
-      const a = evalExpr(e.arg, ctx);
+      const a = evalExpr(e.arg, ctx, iterators);
       if (a === undefined) return undefined;
       return e.op === '-' ? -a : e.op === '~' ? ~a : a;
     }
     case 'binary': {
-      const a = evalExpr(e.left, ctx);
-      const b = evalExpr(e.right, ctx);
+      const a = evalExpr(e.left, ctx, iterators);
+      const b = evalExpr(e.right, ctx, iterators);
       if (a === undefined || b === undefined) return undefined;
       let r: bigint;
       switch (e.op) {
@@ -268,6 +268,7 @@ export function resolveAssigns(
 ): FieldValues {
   const out: FieldValues = {};
   const seen = new Map<string, SourceSpan>();
+  const indexed = new Set<string>();
   for (const a of assigns) {
     if (!a || !a.name || !a.value) continue;
     const f = table.byName.get(a.name);
@@ -281,18 +282,19 @@ export function resolveAssigns(
       continue;
     }
     const key = a.index ? `${f.name}[${exprText(a.index)}]` : f.name;
-    if (seen.has(key) || (a.index === undefined && [...seen.keys()].some((k) => k.startsWith(f.name + '['))) || (a.index !== undefined && seen.has(f.name))) {
+    if (seen.has(key) || (a.index === undefined && indexed.has(f.name)) || (a.index !== undefined && seen.has(f.name))) {
       ctx.diags.push(error('AS0208', `\`${key}\` is set twice`, { span: a.nameSpan, secondary: [{ span: seen.get(key) ?? seen.get(f.name) ?? a.nameSpan, label: 'first set here' }] }));
       continue;
     }
     seen.set(key, a.nameSpan);
+    if (a.index) indexed.add(f.name);
     if (opts.spans) opts.spans[f.name] ??= a.nameSpan;
     if (a.index) {
       if (f.count <= 1) {
         ctx.diags.push(error('AS0209', `\`${f.name}\` is not an array field; remove the index`, { span: a.nameSpan }));
         continue;
       }
-      const idx = evalExpr(a.index, { ...ctx, iterators: isa.iterators });
+      const idx = evalExpr(a.index, ctx, isa.iterators);
       if (idx === undefined) continue;
       if (idx < 0n || idx >= BigInt(f.count)) {
         ctx.diags.push(error('AS0210', `index ${idx} out of range for \`${f.name}\` (0..${f.count - 1})`, { span: a.index.span }));
@@ -382,8 +384,7 @@ function scalarValue(f: CompiledField, v: Assign['value'], isa: Isa, ctx: EvalCt
     ctx.diags.push(error('AS0215', `\`${e.name}\` is not a value of \`${f.name}\``, { span: e.span, label: `expected ${legalRange(f)}`, notes: didYouMean(e.name, Object.keys(f.enum)) }));
     return undefined;
   }
-  const allowIter = isIterIdField(f) ? isa.iterators : undefined;
-  const n = evalExpr(e, { ...ctx, ...(allowIter !== undefined ? { iterators: allowIter } : {}) });
+  const n = evalExpr(e, ctx, isIterIdField(f) ? isa.iterators : undefined);
   if (n === undefined) return undefined;
   const r = resolveScalar(f, n);
   if (typeof r === 'string') {

@@ -9,7 +9,7 @@ export const Newline = createToken({ name: 'Newline', pattern: /\r?\n|;/, line_b
 
 export const Identifier = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_]*/, label: 'name' });
 const kw = (name: string, word: string): TokenType =>
-  createToken({ name, pattern: new RegExp(`${word}(?![A-Za-z0-9_])`), longer_alt: Identifier, label: `\`${word}\`` });
+  createToken({ name, pattern: new RegExp(word), longer_alt: Identifier, label: `\`${word}\`` });
 export const Loop = kw('Loop', 'loop');
 export const Final = kw('Final', 'final');
 export const When = kw('When', 'when');
@@ -17,11 +17,11 @@ export const PostFinal = kw('PostFinal', 'post_final');
 export const Ctrl = kw('Ctrl', 'ctrl');
 export const At = kw('At', 'at');
 
-export const DotInclude = createToken({ name: 'DotInclude', pattern: /\.include(?![A-Za-z0-9_])/, label: '`.include`' });
-export const DotConst = createToken({ name: 'DotConst', pattern: /\.const(?![A-Za-z0-9_])/, label: '`.const`' });
-export const DotProgram = createToken({ name: 'DotProgram', pattern: /\.program(?![A-Za-z0-9_])/, label: '`.program`' });
-/** Any other `.word` (reported as an unknown directive). */
+/** Any other `.word` (an unknown directive, or `.is_eol` in `iter0.is_eol`). */
 export const DotOther = createToken({ name: 'DotOther', pattern: /\.[A-Za-z_][A-Za-z0-9_]*/, label: 'directive' });
+export const DotInclude = createToken({ name: 'DotInclude', pattern: /\.include/, longer_alt: DotOther, label: '`.include`' });
+export const DotConst = createToken({ name: 'DotConst', pattern: /\.const/, longer_alt: DotOther, label: '`.const`' });
+export const DotProgram = createToken({ name: 'DotProgram', pattern: /\.program/, longer_alt: DotOther, label: '`.program`' });
 
 export const HexNumber = createToken({ name: 'HexNumber', pattern: /0[xX][0-9a-fA-F_]+/, label: 'number' });
 export const BinNumber = createToken({ name: 'BinNumber', pattern: /0[bB][01_]+/, label: 'number' });

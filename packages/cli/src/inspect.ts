@@ -34,7 +34,7 @@ function inspectFile(path: string, opts: InspectOptions): string {
     return lines.join('\n') + '\n';
   }
   const c = readContainer(bytes, path);
-  return opts.json ? JSON.stringify({ file: path, ...inspectJson(c, { data: !!opts.data }) }, null, 2) + '\n' : `${path}: ${inspectText(c)}`;
+  return opts.json ? JSON.stringify({ file: path, ...inspectJson(c, { data: !!opts.data }) }, null, 2) + '\n' : `${path}: ${inspectText(c, { data: !!opts.data })}`;
 }
 
 /** Adds `inspect <file> [--json] [--data]` to a tool. */
@@ -44,7 +44,7 @@ export function registerInspect(program: Command, ctx: () => ToolContext): Comma
     .description('print a .pobj/.pimg container (or .npy/.safetensors tensor file): sections, symbols, relocations, metadata')
     .argument('<file>', 'file to inspect')
     .option('--json', 'print JSON instead of text')
-    .option('--data', 'with --json: include section contents as hex')
+    .option('--data', 'include section contents (hex dump; full hex string with --json)')
     .action((file: string, opts: InspectOptions) => {
       ctx().out(inspectFile(file, opts));
     });

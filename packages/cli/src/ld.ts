@@ -1,10 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { UsageError } from '@pyxis/diagnostics';
+import { readContainerFile, writeContainerFile, writeFileAtomic } from '@pyxis/container';
+import { link, mapJson, mapText } from '@pyxis/ld';
 import { runTool, type ToolIO } from './tool.js';
+
+interface LdOptions {
+  output?: string;
+  map?: string;
+  mapJson?: string;
+}
 
 /** pyxis-ld: the linker driver. The work lives in @pyxis/ld. */
 export function runLd(argv: string[], io?: ToolIO): Promise<number> {
   return runTool('pyxis-ld', 'Pyxis linker: objects + tensors + link script -> loadable .pimg image', (program, ctx) => {
-    program.argument('[inputs...]', 'object files and link scripts').action(() => {
-      void ctx;
-    });
+    program
+      .argument('[inputs...]', 'one link script (.ld) and any number of objects (.pobj)')
+      .option('-o, --output <file>', 'output image (default: <script>.pimg)')
+      .option('--map <file>', 'write a GNU-ld-style text map (`-` = stdout)')
+      .option('--map-json <file>', 'write the map as JSON (`-` = stdout)')
+      .action((inputs: string[], opts: LdOptions) => {
+        const c = ctx();
+        const scripts = inputs.filter((f) => extname(f) !== '.pobj');
+        const objs = inputs.filter((f) => extname(f) === '.pobj');
+        if (scripts.length !== 1) throw new UsageError(scripts.length ? `expected one link script, got ${scripts.join(', ')}` : 'no link script given');
+        const scriptFile = scripts[0]!;
+        const text = readFileSync(scriptFile, 'utf8');
+        c.sources.add(scriptFile, text);
+        const objects = objs.map((file) => ({ file, container: readContainerFile(file) }));
+        const result = link({ script: text, scriptFile, objects, readObject: (p) => readContainerFile(p) });
+        if (result.diagnostics.length) c.report(result.diagnostics);
+        const out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
+        // Everything is produced in memory first: no partial outputs on error.
+        writeContainerFile(out, result.image);
+        const emit = (file: string | undefined, text: string) => {
+          if (!file) return;
+          if (file === '-') c.out(text);
+          else writeFileAtomic(file, text);
+        };
+        emit(opts.map, mapText(result.map));
+        emit(opts.mapJson, mapJson(result.map));
+        c.log.info({ output: out, sections: result.image.sections.length }, 'linked');
+      });
   }, argv, io);
 }

@@ -11,6 +11,7 @@ import {
 } from '@pyxis/diagnostics';
 import type { Logger } from 'pino';
 import { createLogger, type LogFormat } from './logger.js';
+import { registerInspect } from './inspect.js';
 
 export const VERSION = '0.1.0';
 
@@ -87,6 +88,8 @@ export async function runTool(
     return ctx;
   };
   configure(program, getCtx);
+  // Every tool can inspect containers and tensor files the same way.
+  if (!program.commands.some((c) => c.name() === 'inspect')) registerInspect(program, getCtx);
   // Sub-commands inherit the shared options and conventions.
   for (const sub of program.commands) {
     sub.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput({ writeOut: stdout, writeErr: stderr });

@@ -1,5 +1,5 @@
 import { defaultUserValue, resolveScalar } from './compile.js';
-import type { CompiledField, CompiledTable, DecodedValue, DecodedValues, FieldValues } from './table.js';
+import type { CompiledField, CompiledTable, DecodedValue, DecodedValues, FieldScalar, FieldValues } from './table.js';
 
 /** A problem with one field value; `index` is set for array elements. */
 export interface FieldIssue {
@@ -69,6 +69,25 @@ function fromRaw(f: CompiledField, raw: bigint): bigint {
 
 /** Widths up to this many bits are moved with plain float64 arithmetic (exact below 2^53). */
 const FAST_BITS = 52;
+
+/** Writes raw bits given as a non-negative number below 2^FAST_BITS. */
+function writeBitsNum(out: Uint8Array, base: number, lsb: number, width: number, raw: number): void {
+  let bit = lsb;
+  let left = width;
+  let v = raw;
+  while (left > 0) {
+    const byte = base + (bit >> 3);
+    const sh = bit & 7;
+    const take = Math.min(8 - sh, left);
+    const lim = 1 << take;
+    const part = v % lim;
+    const m = (lim - 1) << sh;
+    out[byte] = (out[byte]! & ~m) | (part << sh);
+    v = (v - part) / lim;
+    bit += take;
+    left -= take;
+  }
+}
 
 function writeBits(out: Uint8Array, base: number, lsb: number, width: number, raw: bigint): void {
   let bit = lsb;
@@ -161,23 +180,101 @@ function userOf(f: CompiledField, v: unknown, index: number): bigint {
  * Throws CodecError on any invalid value (call `validate` first for per-field diagnostics).
  */
 export function encode(t: CompiledTable, values: FieldValues, out?: Uint8Array, offset = 0): Uint8Array {
-  const issues = validate(t, values);
-  if (issues.length) throw new CodecError(t.name, issues);
+  const fail = (): never => {
+    throw new CodecError(t.name, validate(t, values));
+  };
+  for (const key in values) {
+    if (!Object.hasOwn(values, key)) continue;
+    const f = t.byName.get(key);
+    if (!f || f.reserved) fail();
+  }
+  // Resolve every element once (no writes yet, so a caller's buffer is untouched on error).
+  // Elements of fields up to FAST_BITS wide given as numbers/enum names stay numbers (no bigint).
+  const users = scratch.length >= t.fields.length ? scratch : (scratch = new Array<Array<number | bigint>>(t.fields.length));
+  for (let k = 0; k < t.fields.length; k++) {
+    const f = t.fields[k]!;
+    const v = f.reserved ? undefined : values[f.name];
+    const defs = defaultsOf(f);
+    let row = users[k];
+    if (!row || row.length < f.count) row = users[k] = new Array<number | bigint>(f.count);
+    if (v === undefined) {
+      for (let i = 0; i < f.count; i++) row[i] = defs[i]!;
+      continue;
+    }
+    if (Array.isArray(v) !== f.count > 1 || (Array.isArray(v) && v.length > f.count)) fail();
+    for (let i = 0; i < f.count; i++) {
+      const elem = Array.isArray(v) ? v[i] : v;
+      if (elem === undefined) {
+        // An explicit `undefined` inside a list is an error (as in validate); holes/short lists take defaults.
+        if (Array.isArray(v) && Object.hasOwn(v, i)) fail();
+        row[i] = defs[i]!;
+        continue;
+      }
+      const fast = fastUser(f, elem);
+      if (fast !== undefined) {
+        row[i] = fast;
+        continue;
+      }
+      const r = resolveScalar(f, elem);
+      if (typeof r === 'string') fail();
+      row[i] = r as bigint;
+    }
+  }
   const buf = out ?? new Uint8Array(t.bytes);
   if (buf.length < offset + t.bytes) throw new RangeError(`encode ${t.name}: buffer too small`);
   buf.fill(0, offset, offset + t.bytes);
-  for (const f of t.fields) {
-    const v = f.reserved ? undefined : values[f.name];
+  for (let k = 0; k < t.fields.length; k++) {
+    const f = t.fields[k]!;
+    const row = users[k]!;
     for (let i = 0; i < f.count; i++) {
-      let user: bigint;
-      const elem = Array.isArray(v) ? v[i] : v;
-      if (elem !== undefined) user = userOf(f, elem, i);
-      else if (Array.isArray(f.default)) user = userOf(f, f.default[i], i);
-      else user = defaultUserValue(f);
-      writeBits(buf, offset, f.lsb + i * f.width, f.width, toRaw(f, user));
+      const u = row[i]!;
+      const lsb = f.lsb + i * f.width;
+      if (typeof u === 'number') writeBitsNum(buf, offset, lsb, f.width, toRawNum(f, u));
+      else writeBits(buf, offset, lsb, f.width, toRaw(f, u));
     }
   }
   return buf;
+}
+
+/**
+ * The user value of `elem` as a number when that is cheap and certain (field
+ * at most FAST_BITS wide, integer number in range or a declared enum name);
+ * undefined sends the caller to the general bigint path (which also reports errors).
+ */
+function fastUser(f: CompiledField, elem: FieldScalar): number | undefined {
+  if (f.width > FAST_BITS) return undefined;
+  if (typeof elem === 'string') return f.enum && Object.hasOwn(f.enum, elem) ? f.enum[elem] : undefined;
+  if (typeof elem !== 'number' || !Number.isInteger(elem)) return undefined;
+  if (f.enumNames) return f.enumNames.has(elem) ? elem : undefined;
+  const span = 2 ** f.width;
+  if (f.signed) return elem >= -span / 2 && elem < span / 2 ? elem : undefined;
+  if (f.minus_one || f.zero_means_max) return elem >= 1 && elem <= span ? elem : undefined;
+  return elem >= 0 && elem < span ? elem : undefined;
+}
+
+/** toRaw in number arithmetic (width <= FAST_BITS). */
+function toRawNum(f: CompiledField, user: number): number {
+  if (f.minus_one) return user - 1;
+  if (f.zero_means_max) return user === 2 ** f.width ? 0 : user;
+  return user < 0 ? user + 2 ** f.width : user;
+}
+
+/** Reused between encode calls (encode is synchronous and not re-entrant). */
+let scratch: Array<Array<number | bigint>> = [];
+
+const defaultsCache = new WeakMap<CompiledField, Array<number | bigint>>();
+/** Per-element user value of an omitted field (computed once per compiled field). */
+function defaultsOf(f: CompiledField): Array<number | bigint> {
+  let d = defaultsCache.get(f);
+  if (!d) {
+    d = [];
+    for (let i = 0; i < f.count; i++) {
+      const u = Array.isArray(f.default) ? userOf(f, f.default[i], i) : defaultUserValue(f);
+      d.push(f.width <= FAST_BITS ? Number(u) : u);
+    }
+    defaultsCache.set(f, d);
+  }
+  return d;
 }
 
 function toDecoded(v: bigint): number | bigint {

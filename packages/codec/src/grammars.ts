@@ -45,7 +45,8 @@ export function loadTarget(target: string): CompiledTable[] {
   const out: CompiledTable[] = [];
   for (const f of readdirSync(dir).sort()) {
     if (!f.endsWith('.json')) continue;
-    const json = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { fields?: unknown };
+    const json = parseJsonFile(join(dir, f)) as { fields?: unknown } | null;
+    if (json === null || typeof json !== 'object') continue;
     if (Array.isArray(json.fields)) out.push(loadTable(target, f.replace(/\.json$/, '')));
   }
   return out;
@@ -53,5 +54,15 @@ export function loadTarget(target: string): CompiledTable[] {
 
 /** Reads a non-table data file under grammars/ (e.g. a memory map). */
 export function loadGrammarJson<T = unknown>(target: string, name: string): T {
-  return JSON.parse(readFileSync(join(grammarsDir(), target, `${name}.json`), 'utf8')) as T;
+  return parseJsonFile(join(grammarsDir(), target, `${name}.json`)) as T;
+}
+
+/** Reads a JSON file; a missing or malformed file is a TableError naming it. */
+function parseJsonFile(file: string): unknown {
+  if (!existsSync(file)) throw new TableError(file, `no such grammar file ${file}`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new TableError(file, `not valid JSON: ${(e as Error).message}`);
+  }
 }

@@ -128,3 +128,40 @@ describe('golden bit layouts (hand-computed)', () => {
     expect(bad([{ name: 'a', width: 2, enum: [1] }])).toThrow(TableError);
   });
 });
+
+describe('grammar loading', () => {
+  it('malformed grammar files are TableErrors, not raw exceptions', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { loadTarget, loadGrammarJson, loadTableFile } = await import('@pyxis/codec');
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-gram-'));
+    mkdirSync(join(dir, 't'));
+    writeFileSync(join(dir, 't', 'bad.json'), '{ nope');
+    writeFileSync(join(dir, 't', 'ok.json'), JSON.stringify({ name: 'ok', fields: [{ name: 'a', width: 3 }] }));
+    const saved = process.env['PYXIS_GRAMMARS'];
+    process.env['PYXIS_GRAMMARS'] = dir;
+    try {
+      expect(() => loadTarget('t')).toThrow(TableError);
+      expect(() => loadGrammarJson('t', 'bad')).toThrow(/not valid JSON/);
+      expect(() => loadGrammarJson('t', 'missing')).toThrow(TableError);
+      expect(loadTableFile(join(dir, 't', 'ok.json')).bytes).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env['PYXIS_GRAMMARS'];
+      else process.env['PYXIS_GRAMMARS'] = saved;
+    }
+  });
+});
+
+describe('encode agrees with validate', () => {
+  it('accepts exactly what validate accepts for list shapes', () => {
+    const t = compileTable({ name: 'l', fields: [{ name: 'x', width: 4, count: 3, default: [1, 2, 3] }, { name: 'y', width: 4 }] });
+    const cases: Array<Record<string, unknown>> = [{ x: [5] }, { x: [5, undefined, 6] }, { x: 5 }, { y: [1] }, { x: [1, 2, 3, 4] }, { y: undefined }, { z: 1 }, { x: [16] }];
+    for (const c of cases) {
+      const ok = validate(t, c as never).length === 0;
+      if (ok) expect(() => encode(t, c as never)).not.toThrow();
+      else expect(() => encode(t, c as never)).toThrow(CodecError);
+    }
+    expect(decode(t, encode(t, { x: [5] }))).toEqual({ x: [5, 2, 3], y: 0 });
+  });
+});

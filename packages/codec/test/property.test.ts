@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileTable, decode, encode, readField, validate, type CompiledField, type CompiledTable, type FieldSpec, type FieldValues } from '@pyxis/codec';
+import { CodecError, compileTable, decode, encode, readField, validate, type CompiledField, type CompiledTable, type FieldSpec, type FieldValue, type FieldValues } from '@pyxis/codec';
 
 type Kind = 'plain' | 'signed' | 'enum' | 'minus_one' | 'zero_means_max' | 'reserved';
 
@@ -36,12 +36,15 @@ const arbTable = fc.array(arbFieldSeed, { minLength: 1, maxLength: 8 }).chain((s
 
 function arbValue(f: CompiledField): fc.Arbitrary<bigint | number | string> {
   if (f.enum) return fc.constantFrom(...Object.keys(f.enum), ...Object.values(f.enum));
-  return fc.oneof(fc.bigInt({ min: f.min, max: f.max }), fc.constantFrom(f.min, f.max));
+  const b = fc.oneof(fc.bigInt({ min: f.min, max: f.max }), fc.constantFrom(f.min, f.max));
+  // Exercise both the bigint path and the plain-number fast path.
+  const safe = (n: bigint) => n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER);
+  return fc.oneof(b, b.map((n) => (safe(n) ? Number(n) : n)));
 }
 
 const arbTableAndValues = arbTable.chain((t) => {
   const entries = t.fields.filter((f) => !f.reserved).map((f) => {
-    const v = f.count > 1 ? fc.array(arbValue(f), { minLength: f.count, maxLength: f.count }) : arbValue(f);
+    const v: fc.Arbitrary<FieldValue> = f.count > 1 ? fc.array(arbValue(f), { minLength: f.count, maxLength: f.count }) : arbValue(f);
     return fc.tuple(fc.constant(f.name), fc.option(v, { nil: undefined }));
   });
   return fc.tuple(fc.constant(t), fc.tuple(...entries)).map(([t, kv]) => {
@@ -114,6 +117,31 @@ describe('codec properties', () => {
     );
   });
 
+  it('encode throws CodecError exactly when validate reports issues', () => {
+    const junk = fc.oneof(fc.bigInt({ min: -(1n << 66n), max: 1n << 66n }), fc.integer(), fc.constantFrom('e0', 'nope', 'toString', 1.5, -0, null, true));
+    const arb = arbTable.chain((t) =>
+      fc.tuple(
+        fc.constant(t),
+        fc.dictionary(fc.constantFrom(...t.fields.map((f) => f.name), 'unknown'), fc.oneof(junk, fc.array(junk, { maxLength: 4 })), { maxKeys: 4 }),
+      ),
+    );
+    fc.assert(
+      fc.property(arb, ([t, values]) => {
+        const issues = validate(t, values as FieldValues);
+        let threw = false;
+        try {
+          encode(t, values as FieldValues);
+        } catch (e) {
+          expect(e).toBeInstanceOf(CodecError);
+          expect((e as CodecError).issues).toEqual(issues);
+          threw = true;
+        }
+        expect(threw).toBe(issues.length > 0);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('out-of-range values: validate names the field, the value and the legal range', () => {
     const arb = arbTable
       .filter((t) => t.fields.some((f) => !f.reserved && !f.enum))
@@ -123,7 +151,8 @@ describe('codec properties', () => {
       });
     fc.assert(
       fc.property(arb, ([t, f, above, delta]) => {
-        const bad = above ? f.max + delta : f.min - delta;
+        const badBig = above ? f.max + delta : f.min - delta;
+        const bad = delta % 2n === 0n && badBig >= BigInt(Number.MIN_SAFE_INTEGER) && badBig <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(badBig) : badBig;
         const v = f.count > 1 ? Array.from({ length: f.count }, (_, i) => (i === f.count - 1 ? bad : f.min)) : bad;
         const issues = validate(t, { [f.name]: v });
         expect(issues).toHaveLength(1);

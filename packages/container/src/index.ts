@@ -8,3 +8,4 @@ export * from './inspect.js';
 export * from './tensor.js';
 export * from './npy.js';
 export * from './safetensors.js';
+export * from './tensorfile.js';

@@ -19,8 +19,35 @@ function table(head: string[], rows: string[][]): string[] {
   return [line(head), ...rows.map(line)];
 }
 
+export interface InspectTextOptions {
+  /** Append an `objdump -s` style hex dump of each section's contents (at most `maxBytes` per section, default 256). */
+  data?: boolean;
+  maxBytes?: number;
+}
+
+/** `objdump -s` style: offset, 16 bytes in 4-byte groups, printable ASCII. */
+export function hexdump(b: Uint8Array, base = 0, maxBytes = Infinity): string[] {
+  const lines: string[] = [];
+  const n = Math.min(b.length, maxBytes);
+  for (let i = 0; i < n; i += 16) {
+    let hexPart = '';
+    let text = '';
+    for (let k = 0; k < 16; k++) {
+      if (k && k % 4 === 0) hexPart += ' ';
+      if (i + k < n) {
+        const x = b[i + k]!;
+        hexPart += x.toString(16).padStart(2, '0');
+        text += x >= 0x20 && x < 0x7f ? String.fromCharCode(x) : '.';
+      } else hexPart += '  ';
+    }
+    lines.push(` ${hex(base + i, 8)} ${hexPart}  ${text}`);
+  }
+  if (n < b.length) lines.push(` ... ${b.length - n} more bytes`);
+  return lines;
+}
+
 /** Multi-line human-readable dump: header, sections, symbols, relocations, metadata. */
-export function inspectText(c: Container): string {
+export function inspectText(c: Container, opts: InspectTextOptions = {}): string {
   const out: string[] = [];
   out.push(`${c.kind} version ${c.version}, target ${c.target}`);
   out.push(`${c.sections.length} sections, ${c.symbols.length} symbols, ${c.relocations.length} relocations`, '');
@@ -77,6 +104,12 @@ export function inspectText(c: Container): string {
   );
   out.push('Metadata:');
   out.push(JSON.stringify(c.metadata, null, 2));
+  if (opts.data) {
+    for (const s of c.sections) {
+      if (!s.data.length) continue;
+      out.push('', `Contents of section ${s.name}:`, ...hexdump(s.data, s.address, opts.maxBytes ?? 256));
+    }
+  }
   return out.join('\n') + '\n';
 }
 

@@ -12,6 +12,7 @@ import { failAt, DiagnosticError, error } from '@pyxis/diagnostics';
 import { TensorCodes as T } from './codes.js';
 import { DTYPES, checkTensor, tensorBytes, typedFromBytes, type Tensor, type TensorDType } from './tensor.js';
 import { writeFileAtomic } from './fileio.js';
+import { oneLine } from './reader.js';
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 const ALIGN = 64;
@@ -126,12 +127,12 @@ export function readNpy(bytes: Uint8Array, file: string): Tensor {
   const dict = parsePyLiteral(text, (pos, msg) => fail(hdrStart + pos, T.badHeader, `malformed header: ${msg}`));
   if (typeof dict !== 'object' || Array.isArray(dict)) return fail(hdrStart, T.badHeader, 'header is not a dictionary');
   const keys = Object.keys(dict).sort().join(',');
-  if (keys !== 'descr,fortran_order,shape') fail(hdrStart, T.badHeader, `header must have exactly the keys descr, fortran_order, shape (got ${keys || 'none'})`);
+  if (keys !== 'descr,fortran_order,shape') fail(hdrStart, T.badHeader, `header must have exactly the keys descr, fortran_order, shape (got ${oneLine(keys, 60) || 'none'})`);
   const descr = dict['descr'];
   if (typeof descr !== 'string') return fail(hdrStart, T.unsupportedDtype, 'structured dtypes are not supported (descr must be a simple type string)');
-  if (descr.startsWith('>')) fail(hdrStart, T.bigEndian, `big-endian dtype ${descr} is not supported; save little-endian data (e.g. arr.astype('<${descr.slice(1)}'))`);
+  if (descr.startsWith('>')) fail(hdrStart, T.bigEndian, `big-endian dtype ${oneLine(descr, 20)} is not supported; save little-endian data (e.g. arr.astype('<${oneLine(descr.slice(1), 20)}'))`);
   const dtype = DESCR[descr];
-  if (!dtype) fail(hdrStart, T.unsupportedDtype, `unsupported dtype '${descr}' (supported: ${Object.keys(DESCR).join(', ')})`);
+  if (!dtype) fail(hdrStart, T.unsupportedDtype, `unsupported dtype '${oneLine(descr, 20)}' (supported: ${Object.keys(DESCR).join(', ')})`);
   if (dict['fortran_order'] !== false)
     fail(hdrStart, T.fortranOrder, 'Fortran-order arrays are not supported; save a C-order array (np.ascontiguousarray)');
   const shapeV = dict['shape'];

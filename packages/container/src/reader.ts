@@ -46,6 +46,13 @@ interface Region {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Diagnostics are one line: collapse whitespace/control characters and cap the length. */
+export function oneLine(text: string, max = 160): string {
+  // eslint-disable-next-line no-control-regex
+  const s = text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
+  return s.length > max ? s.slice(0, max - 1) + '…' : s;
+}
+
 class Reader {
   private readonly dv: DataView;
   constructor(
@@ -157,26 +164,26 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
     const name = readString(o, `${w} name`);
     const kindCode = r.u8(o + 8);
     const skind = SECTION_KINDS[kindCode];
-    if (!skind) r.fail(o + 8, C.badEnum, `${w} (${name}): unknown section kind ${kindCode}`);
+    if (!skind) r.fail(o + 8, C.badEnum, `${w} (${oneLine(name, 40)}): unknown section kind ${kindCode}`);
     r.zero(o + 9, 1, `${w} byte 9`);
     const eflags = r.u16(o + 10);
-    if (eflags & ~SECTION_HAS_CLUSTER) r.fail(o + 10, C.reservedSet, `${w} (${name}): unknown entry flags 0x${eflags.toString(16)}`);
+    if (eflags & ~SECTION_HAS_CLUSTER) r.fail(o + 10, C.reservedSet, `${w} (${oneLine(name, 40)}): unknown entry flags 0x${eflags.toString(16)}`);
     const flags = r.u32(o + 12);
     const space = readString(o + 16, `${w} space`);
     const address = r.u64(o + 24, `${w} address`);
     const size = r.u64(o + 32, `${w} size`);
     const align = r.u32(o + 40);
-    if (align === 0 || (align & (align - 1)) !== 0 || align > 2 ** 31) r.fail(o + 40, C.misaligned, `${w} (${name}): alignment ${align} is not a power of two`);
+    if (align === 0 || (align & (align - 1)) !== 0 || align > 2 ** 31) r.fail(o + 40, C.misaligned, `${w} (${oneLine(name, 40)}): alignment ${align} is not a power of two`);
     const cluster = r.i32(o + 44);
-    if (!(eflags & SECTION_HAS_CLUSTER) && cluster !== 0) r.fail(o + 44, C.reservedSet, `${w} (${name}): cluster field set but the entry says it has none`);
+    if (!(eflags & SECTION_HAS_CLUSTER) && cluster !== 0) r.fail(o + 44, C.reservedSet, `${w} (${oneLine(name, 40)}): cluster field set but the entry says it has none`);
     const dataOff = r.u64(o + 48, `${w} data offset`);
     const dataLen = r.u64(o + 56, `${w} data length`);
     if (skind === 'zero' ? dataLen !== 0 : dataLen !== size)
-      r.fail(o + 56, C.badCount, skind === 'zero' ? `${w} (${name}): zero section stores ${dataLen} bytes (must be 0)` : `${w} (${name}): data length ${dataLen} != section size ${size}`);
-    if (dataOff % DATA_ALIGN !== 0) r.fail(o + 48, C.misaligned, `${w} (${name}): data offset ${dataOff} is not a multiple of ${DATA_ALIGN}`);
-    if (dataOff > fileSize || dataLen > fileSize - dataOff) r.fail(o + 48, C.outOfRange, `${w} (${name}): data (offset ${dataOff}, ${dataLen} bytes) extends past the end of the file (${fileSize} bytes)`);
-    all.push({ off: dataOff, size: dataLen, what: `${w} (${name}) data` });
-    const s: Section = { name, kind: skind, space, address, size, align, flags, data: bytes.slice(dataOff, dataOff + dataLen) };
+      r.fail(o + 56, C.badCount, skind === 'zero' ? `${w} (${oneLine(name, 40)}): zero section stores ${dataLen} bytes (must be 0)` : `${w} (${oneLine(name, 40)}): data length ${dataLen} != section size ${size}`);
+    if (dataOff % DATA_ALIGN !== 0) r.fail(o + 48, C.misaligned, `${w} (${oneLine(name, 40)}): data offset ${dataOff} is not a multiple of ${DATA_ALIGN}`);
+    if (dataOff > fileSize || dataLen > fileSize - dataOff) r.fail(o + 48, C.outOfRange, `${w} (${oneLine(name, 40)}): data (offset ${dataOff}, ${dataLen} bytes) extends past the end of the file (${fileSize} bytes)`);
+    all.push({ off: dataOff, size: dataLen, what: `${w} (${oneLine(name, 40)}) data` });
+    const s: Section = { name, kind: skind, space, address, size, align, flags, data: new Uint8Array(bytes.subarray(dataOff, dataOff + dataLen)) };
     if (eflags & SECTION_HAS_CLUSTER) s.cluster = cluster;
     sections.push(s);
   }
@@ -198,26 +205,26 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
     const name = readString(o, `${w} name`);
     const kindCode = r.u8(o + 8);
     const ykind = SYMBOL_KINDS[kindCode];
-    if (!ykind) r.fail(o + 8, C.badEnum, `${w} (${name}): unknown symbol kind ${kindCode}`);
+    if (!ykind) r.fail(o + 8, C.badEnum, `${w} (${oneLine(name, 40)}): unknown symbol kind ${kindCode}`);
     const g = r.u8(o + 9);
-    if (g > 1) r.fail(o + 9, C.badEnum, `${w} (${name}): global flag must be 0 or 1, got ${g}`);
+    if (g > 1) r.fail(o + 9, C.badEnum, `${w} (${oneLine(name, 40)}): global flag must be 0 or 1, got ${g}`);
     const eflags = r.u16(o + 10);
-    if (eflags & ~SYMBOL_HAS_TENSOR) r.fail(o + 10, C.reservedSet, `${w} (${name}): unknown entry flags 0x${eflags.toString(16)}`);
+    if (eflags & ~SYMBOL_HAS_TENSOR) r.fail(o + 10, C.reservedSet, `${w} (${oneLine(name, 40)}): unknown entry flags 0x${eflags.toString(16)}`);
     const section = r.i32(o + 12);
-    if (section < -1 || section >= sections.length) r.fail(o + 12, C.badIndex, `${w} (${name}): section index ${section} out of range (${sections.length} sections)`);
+    if (section < -1 || section >= sections.length) r.fail(o + 12, C.badIndex, `${w} (${oneLine(name, 40)}): section index ${section} out of range (${sections.length} sections)`);
     const offset = r.u64(o + 16, `${w} offset`);
     const size = r.u64(o + 24, `${w} size`);
     if (section >= 0 && offset + size > sections[section]!.size)
-      r.fail(o + 16, C.outOfRange, `${w} (${name}): offset ${offset} + size ${size} exceeds section ${section} size ${sections[section]!.size}`);
+      r.fail(o + 16, C.outOfRange, `${w} (${oneLine(name, 40)}): offset ${offset} + size ${size} exceeds section ${section} size ${sections[section]!.size}`);
     const y: SymbolEntry = { name, kind: ykind, section, offset, size, global: g === 1 };
     if (eflags & SYMBOL_HAS_TENSOR) {
       const toff = r.u64(o + 32, `${w} tensor record offset`);
       const tlen = r.u64(o + 40, `${w} tensor record length`);
-      if (toff % DATA_ALIGN !== 0) r.fail(o + 32, C.misaligned, `${w} (${name}): tensor record offset ${toff} is not a multiple of ${DATA_ALIGN}`);
+      if (toff % DATA_ALIGN !== 0) r.fail(o + 32, C.misaligned, `${w} (${oneLine(name, 40)}): tensor record offset ${toff} is not a multiple of ${DATA_ALIGN}`);
       if (toff > ten.size || tlen > ten.size - toff || tlen < TENSOR_RECORD_FIXED)
-        r.fail(o + 32, C.outOfRange, `${w} (${name}): tensor record (offset ${toff}, ${tlen} bytes) is outside the tensor table (${ten.size} bytes)`);
-      y.tensor = readTensor(r, ten.off + toff, tlen, `${w} (${name})`, readString);
-    } else r.zero(o + 32, 16, `${w} (${name}): tensor record fields`);
+        r.fail(o + 32, C.outOfRange, `${w} (${oneLine(name, 40)}): tensor record (offset ${toff}, ${tlen} bytes) is outside the tensor table (${ten.size} bytes)`);
+      y.tensor = readTensor(r, ten.off + toff, tlen, `${w} (${oneLine(name, 40)})`, readString);
+    } else r.zero(o + 32, 16, `${w} (${oneLine(name, 40)}): tensor record fields`);
     symbols.push(y);
   }
 
@@ -250,7 +257,7 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
     try {
       parsed = JSON.parse(utf8.decode(bytes.subarray(meta.off, meta.off + meta.size)));
     } catch (e) {
-      r.fail(meta.off, C.badMetadata, `metadata is not valid UTF-8 JSON: ${(e as Error).message}`);
+      r.fail(meta.off, C.badMetadata, `metadata is not valid UTF-8 JSON: ${oneLine((e as Error).message)}`);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) r.fail(meta.off, C.badMetadata, 'metadata must be a JSON object');
     metadata = parsed as Record<string, unknown>;

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { DiagnosticError, error, failAt } from '@pyxis/diagnostics';
 import { TensorCodes as T } from './codes.js';
 import { writeFileAtomic } from './fileio.js';
+import { oneLine } from './reader.js';
 import { DTYPES, checkTensor, tensorBytes, typedFromBytes, type Tensor, type TensorDType } from './tensor.js';
 
 const BY_NAME: Record<string, TensorDType> = Object.fromEntries(Object.entries(DTYPES).map(([k, v]) => [v.safetensors, k as TensorDType]));
@@ -34,7 +35,7 @@ export function readSafetensorsWithMetadata(bytes: Uint8Array, file: string): Sa
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + n)));
   } catch (e) {
-    fail(8, T.badHeader, `header is not valid UTF-8 JSON: ${(e as Error).message}`);
+    fail(8, T.badHeader, `header is not valid UTF-8 JSON: ${oneLine((e as Error).message)}`);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return fail(8, T.badHeader, 'header must be a JSON object');
   const base = 8 + n;
@@ -45,18 +46,18 @@ export function readSafetensorsWithMetadata(bytes: Uint8Array, file: string): Sa
     if (name === '__metadata__') {
       if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(8, T.badHeader, '__metadata__ must be an object of strings');
       for (const [k, s] of Object.entries(v as Record<string, unknown>)) {
-        if (typeof s !== 'string') fail(8, T.badHeader, `__metadata__.${k} must be a string`);
+        if (typeof s !== 'string') fail(8, T.badHeader, `__metadata__.${oneLine(k, 40)} must be a string`);
         metadata[k] = s as string;
       }
       continue;
     }
-    const w = `tensor \`${name}\``;
+    const w = `tensor \`${oneLine(name, 40)}\``;
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail(8, T.badHeader, `${w}: entry must be an object`);
     const e = v as Record<string, unknown>;
     const extra = Object.keys(e).filter((k) => k !== 'dtype' && k !== 'shape' && k !== 'data_offsets');
-    if (extra.length) fail(8, T.badHeader, `${w}: unknown key ${extra[0]}`);
+    if (extra.length) fail(8, T.badHeader, `${w}: unknown key ${oneLine(extra[0]!, 40)}`);
     const dtype = typeof e['dtype'] === 'string' ? BY_NAME[e['dtype']] : undefined;
-    if (!dtype) return fail(8, T.unsupportedDtype, `${w}: unsupported dtype ${JSON.stringify(e['dtype'])} (supported: ${Object.keys(BY_NAME).join(', ')})`);
+    if (!dtype) return fail(8, T.unsupportedDtype, `${w}: unsupported dtype ${oneLine(JSON.stringify(e['dtype']) ?? '', 40)} (supported: ${Object.keys(BY_NAME).join(', ')})`);
     const shape = e['shape'];
     if (!Array.isArray(shape) || shape.some((d) => !Number.isSafeInteger(d) || (d as number) < 0)) return fail(8, T.badShape, `${w}: shape must be a list of non-negative integers`);
     const offs = e['data_offsets'];
@@ -74,7 +75,7 @@ export function readSafetensorsWithMetadata(bytes: Uint8Array, file: string): Sa
   // The buffer must be covered exactly: no holes, no overlaps.
   let cursor = 0;
   for (const e of entries) {
-    if (e.begin < cursor) fail(base + e.begin, T.badOffsets, `tensor \`${e.name}\` (bytes ${e.begin}..${e.end}) overlaps the previous tensor (ending at ${cursor})`);
+    if (e.begin < cursor) fail(base + e.begin, T.badOffsets, `tensor \`${oneLine(e.name, 40)}\` (bytes ${e.begin}..${e.end}) overlaps the previous tensor (ending at ${cursor})`);
     if (e.begin > cursor) fail(base + cursor, T.badOffsets, `data buffer has a hole at bytes ${cursor}..${e.begin} not covered by any tensor`);
     cursor = e.end;
   }

@@ -126,7 +126,13 @@ export function writeContainer(c: Container): Uint8Array {
     if (r.info !== undefined) checkInt(r.info, `${w} info`);
   }
   if (c.metadata === null || typeof c.metadata !== 'object' || Array.isArray(c.metadata)) bad('metadata must be a JSON object');
-  const metaBytes = new TextEncoder().encode(JSON.stringify(c.metadata));
+  let metaText: string;
+  try {
+    metaText = JSON.stringify(c.metadata);
+  } catch (e) {
+    return bad(`metadata is not JSON-serialisable: ${(e as Error).message}`);
+  }
+  const metaBytes = new TextEncoder().encode(metaText);
 
   // String refs (collected in table order so the string table is deterministic).
   const secNames = c.sections.map((s, i) => [strings.add(s.name, `section ${i} name`), strings.add(s.space, `section ${i} space`)] as const);

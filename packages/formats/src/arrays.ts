@@ -5,6 +5,7 @@ import { type CodeArray, applyTable, codeArrayFor, convertTable, decodeTable } f
 import type { EncodeOptions, FormatDescriptor } from './types.js';
 
 function checkCodes(fmt: FormatDescriptor, codes: ArrayLike<number> & { BYTES_PER_ELEMENT?: number }): void {
+  if (!ArrayBuffer.isView(codes)) fail(FormatErrorCode.badArray, `${fmt.name} codes must be a Uint8Array, Uint16Array or Uint32Array`);
   const lim = 2 ** fmt.bits;
   const bpe = codes.BYTES_PER_ELEMENT ?? 1;
   if (bpe * 8 <= fmt.bits) return;
@@ -26,11 +27,17 @@ export function encodeArray(
 ): CodeArray {
   const fmt = getFormat(format);
   if (opts.eb !== undefined) checkEb(opts.eb);
+  if (!values || typeof values.length !== 'number') fail(FormatErrorCode.badArray, 'encodeArray: values must be an array of numbers');
   const n = values.length;
   const out = codeArrayFor(fmt.bits, n);
-  const o: EncodeOptions = { eb: opts.eb ?? 0, saturate: opts.saturate, rounding: opts.rounding ?? 'rne' };
-  if (o.saturate === undefined) delete o.saturate;
-  for (let i = 0; i < n; i++) out[i] = fmt.encode(values[i]!, o);
+  const eb = opts.eb ?? 0;
+  const sat = opts.saturate ?? (fmt.family !== 'ieee');
+  const rtz = opts.rounding === 'rtz';
+  if (fmt.family === 'pyxis-fp' && (values instanceof Float32Array || values instanceof Float64Array)) {
+    encodePyxisFpFast(values, out, fmt.ebits, fmt.fbits, eb, sat, rtz, (x) => fmt.encodeWith(x, eb, sat, rtz));
+    return out;
+  }
+  for (let i = 0; i < n; i++) out[i] = fmt.encodeWith(values[i]!, eb, sat, rtz);
   return out;
 }
 
@@ -78,4 +85,73 @@ export function convertArray(
   const out = codeArrayFor(t.bits, codes.length);
   for (let i = 0, n = codes.length; i < n; i++) out[i] = t.encode(f.decode(codes[i]!, fromEb), o);
   return out;
+}
+
+const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * RFP8/RFP16 encoder on the IEEE bit patterns of Float32/Float64 input (same
+ * result as PyxisFloat.encode: nearest-even on the 1.F grid, saturation,
+ * underflow and the E=0,F=0 pattern -> zero). Integer operations only.
+ */
+function encodePyxisFpFast(
+  values: Float32Array | Float64Array,
+  out: CodeArray,
+  ebits: number,
+  fbits: number,
+  eb: number,
+  saturate: boolean,
+  rtz: boolean,
+  slow: (x: number) => number,
+): void {
+  const f64 = values instanceof Float64Array;
+  const u = new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1));
+  const signBit = 1 << (ebits + fbits);
+  const maxMag = signBit - 1;
+  const emax = (1 << ebits) - 1;
+  const expMask = f64 ? 0x7ff : 0xff;
+  const bias = f64 ? 1023 : 127;
+  const mbits = f64 ? 20 : 23; // mantissa bits in the high word
+  const mmask = (1 << mbits) - 1;
+  const sh = mbits - fbits;
+  const half = 1 << (sh - 1);
+  const lowMask = half - 1;
+  const hiIdx = f64 && LITTLE ? 1 : 0;
+  const n = values.length;
+  for (let i = 0; i < n; i++) {
+    const hi = f64 ? u[2 * i + hiIdx]! : u[i]!;
+    const lo = f64 ? u[2 * i + 1 - hiIdx]! : 0;
+    const s = hi >>> 31 ? signBit : 0;
+    const ex = (hi >>> mbits) & expMask;
+    const m = hi & mmask;
+    if (ex === expMask) {
+      out[i] = m !== 0 || lo !== 0 ? signBit : saturate ? s | maxMag : signBit;
+      continue;
+    }
+    let e = ex - bias;
+    if (ex === 0 && (m !== 0 || lo !== 0)) {
+      out[i] = slow(values[i]!); // subnormal input (only matters for very negative EB)
+      continue;
+    }
+    if (ex === 0 || e < eb - 1) {
+      out[i] = 0; // zero, or below 2^(EB-1)
+      continue;
+    }
+    let q = (m | (1 << mbits)) >>> sh;
+    if (!rtz) {
+      const rem = m & (half | lowMask);
+      if (rem > half || (rem === half && lo !== 0) || (rem === half && lo === 0 && (q & 1) === 1)) q++;
+    }
+    if (q === 2 << fbits) {
+      q >>>= 1;
+      e++;
+    }
+    const E = e - eb;
+    if (E > emax) out[i] = saturate ? s | maxMag : signBit;
+    else if (E < 0) out[i] = 0;
+    else {
+      const F = q - (1 << fbits);
+      out[i] = E === 0 && F === 0 ? 0 : s | (E << fbits) | F;
+    }
+  }
 }

@@ -30,7 +30,7 @@ function pyxisReserved(ebits: number, fbits: number, kind: 'fp' | 'lns'): Reserv
   ];
 }
 
-class PyxisFloat implements FormatDescriptor {
+export class PyxisFloat implements FormatDescriptor {
   readonly hasEb = true;
   readonly family: FormatFamily = 'pyxis-fp';
   readonly bits: number;
@@ -68,8 +68,10 @@ class PyxisFloat implements FormatDescriptor {
   encode(x: number, opts?: EncodeOptions): number {
     const eb = opts?.eb ?? 0;
     checkEb(eb);
-    const saturate = opts?.saturate ?? true;
-    const rtz = opts?.rounding === 'rtz';
+    return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
+  }
+  /** encode() without option validation (array hot loops). */
+  encodeWith(x: number, eb: number, saturate: boolean, rtz: boolean): number {
     if (x !== x) return this.signBit;
     let s = 0;
     if (x < 0) {
@@ -101,7 +103,7 @@ class PyxisFloat implements FormatDescriptor {
 // Value = (-1)^S * 2^(I.F + EB). Same reserved codepoints as FP8/FP16.
 // ---------------------------------------------------------------------------
 
-class PyxisLns implements FormatDescriptor {
+export class PyxisLns implements FormatDescriptor {
   readonly hasEb = true;
   readonly family: FormatFamily = 'pyxis-lns';
   readonly bits: number;
@@ -112,6 +114,14 @@ class PyxisLns implements FormatDescriptor {
   private readonly one: number;
   /** 2^(F / 2^fbits) for every fraction F. */
   private readonly frac: Float64Array;
+  /** Decision boundaries in [1, 2]: mid[j] = 2^((j-1/2)/2^F), cpt[j] = 2^(j/2^F), j = 1..2^F. */
+  private readonly mid: Float64Array;
+  private readonly cpt: Float64Array;
+  /** Per mantissa bucket: number of boundaries <= the bucket's lower edge. */
+  private readonly midStart: Uint16Array;
+  private readonly cptStart: Uint16Array;
+  private readonly buckets: number;
+  private readonly imax: number;
   constructor(
     readonly name: FormatName,
     readonly ebits: number,
@@ -125,6 +135,26 @@ class PyxisLns implements FormatDescriptor {
     this.one = 2 ** fbits;
     this.frac = new Float64Array(this.one);
     for (let f = 0; f < this.one; f++) this.frac[f] = Math.pow(2, f / this.one);
+    this.mid = new Float64Array(this.one + 2);
+    this.cpt = new Float64Array(this.one + 2);
+    for (let j = 1; j <= this.one; j++) {
+      this.mid[j] = Math.pow(2, (j - 0.5) / this.one);
+      this.cpt[j] = j === this.one ? 2 : this.frac[j]!;
+    }
+    this.mid[this.one + 1] = Infinity;
+    this.cpt[this.one + 1] = Infinity;
+    this.imax = 2 ** ebits;
+    this.buckets = 4 * this.one; // bucket width 2^-(F+2) < boundary spacing (> 0.69 * 2^-F)
+    this.midStart = new Uint16Array(this.buckets + 1);
+    this.cptStart = new Uint16Array(this.buckets + 1);
+    for (const [b, st] of [[this.mid, this.midStart], [this.cpt, this.cptStart]] as const) {
+      let q = 0;
+      for (let k = 0; k <= this.buckets; k++) {
+        const lo = 1 + k / this.buckets;
+        while (q < this.one && b[q + 1]! <= lo) q++;
+        st[k] = q;
+      }
+    }
     this.reserved = pyxisReserved(ebits, fbits, 'lns');
   }
   isNaN(code: number): boolean {
@@ -141,8 +171,15 @@ class PyxisLns implements FormatDescriptor {
   encode(x: number, opts?: EncodeOptions): number {
     const eb = opts?.eb ?? 0;
     checkEb(eb);
-    const saturate = opts?.saturate ?? true;
-    const rtz = opts?.rounding === 'rtz';
+    return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
+  }
+  /**
+   * Table-driven: x = m * 2^e with m in [1, 2); the fraction code is the number of
+   * decision boundaries <= m (midpoints 2^((j-1/2)/2^F) for nearest, code points
+   * 2^(j/2^F) for truncation). A bucket index on the top F+2 mantissa bits lands
+   * within one boundary of the answer. No Math.log2, so results are deterministic.
+   */
+  encodeWith(x: number, eb: number, saturate: boolean, rtz: boolean): number {
     if (x !== x) return this.signBit;
     let s = 0;
     if (x < 0) {
@@ -152,10 +189,19 @@ class PyxisLns implements FormatDescriptor {
     if (x === 0) return 0;
     const over = saturate ? s + this.maxCode : this.signBit;
     if (x === Infinity) return over;
-    const q = roundWith((Math.log2(x) - eb) * this.one, rtz);
-    if (q > this.maxCode) return over;
-    if (q <= 0) return 0;
-    return s + q;
+    const e = ilogb(x);
+    const I = e - eb;
+    if (I > this.imax) return over;
+    if (I < -1) return 0;
+    const m = x * pow2(-e); // [1, 2)
+    const bounds = rtz ? this.cpt : this.mid;
+    const start = rtz ? this.cptStart : this.midStart;
+    let q = start[Math.floor((m - 1) * this.buckets)]!;
+    while (q < this.one && m >= bounds[q + 1]!) q++;
+    const t = I * this.one + q;
+    if (t > this.maxCode) return over;
+    if (t <= 0) return 0;
+    return s + t;
   }
 }
 
@@ -219,8 +265,9 @@ export class MnsFormat implements FormatDescriptor {
   encode(x: number, opts?: EncodeOptions): number {
     const eb = opts?.eb ?? 0;
     checkEb(eb);
-    const saturate = opts?.saturate ?? true;
-    const rtz = opts?.rounding === 'rtz';
+    return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
+  }
+  encodeWith(x: number, eb: number, saturate: boolean, rtz: boolean): number {
     if (x !== x) return this.nanCode;
     if (x === 0) return 0;
     const neg = x < 0;
@@ -269,7 +316,9 @@ export class MnsFormat implements FormatDescriptor {
 
 type IeeeKind = 'ieee' | 'fn';
 
-class IeeeLike implements FormatDescriptor {
+
+
+export class IeeeLike implements FormatDescriptor {
   readonly hasEb = false;
   readonly family: FormatFamily = 'ieee';
   readonly bits: number;
@@ -282,6 +331,7 @@ class IeeeLike implements FormatDescriptor {
   private readonly one: number;
   private readonly pad: number;
   private readonly emin: number;
+  private readonly P: number;
   constructor(
     readonly name: FormatName,
     readonly ebits: number,
@@ -291,8 +341,11 @@ class IeeeLike implements FormatDescriptor {
     readonly spec: string,
     /** low zero bits in the container (TF32 in an FP32 container: 13). */
     pad = 0,
+    /** NeuronCore casts go through FP32 first (NKI): round the double to FP32, then to this format. */
+    readonly viaFp32 = false,
   ) {
     this.pad = pad;
+    this.P = 2 ** pad;
     this.bits = 1 + ebits + fbits + pad;
     this.one = 2 ** fbits;
     this.signBit = 2 ** (ebits + fbits);
@@ -323,7 +376,7 @@ class IeeeLike implements FormatDescriptor {
     }
   }
   isNaN(code: number): boolean {
-    const c = Math.floor(code / 2 ** this.pad);
+    const c = Math.floor(code / this.P);
     const mag = c % this.signBit;
     const E = Math.floor(mag / this.one);
     const F = mag - E * this.one;
@@ -331,7 +384,7 @@ class IeeeLike implements FormatDescriptor {
     return this.kind === 'ieee' ? F !== 0 : F === this.one - 1;
   }
   decode(code: number): number {
-    const c = this.pad ? Math.floor(code / 2 ** this.pad) : code;
+    const c = this.pad ? Math.floor(code / this.P) : code;
     const neg = c >= this.signBit;
     const mag = neg ? c - this.signBit : c;
     const E = Math.floor(mag / this.one);
@@ -344,9 +397,12 @@ class IeeeLike implements FormatDescriptor {
     return neg ? -v : v;
   }
   encode(x: number, opts?: EncodeOptions): number {
-    const saturate = opts?.saturate ?? false;
-    const rtz = opts?.rounding === 'rtz';
-    const P = 2 ** this.pad;
+    return this.encodeWith(x, 0, opts?.saturate ?? false, opts?.rounding === 'rtz');
+  }
+  encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean): number {
+    const P = this.P;
+    // truncation grids nest, so 'rtz' through FP32 equals direct truncation
+    if (this.viaFp32 && !rtz) x = Math.fround(x);
     if (x !== x) return this.nanCode;
     let s = 0;
     if (x < 0 || (x === 0 && 1 / x < 0)) {
@@ -402,22 +458,26 @@ export class FixedPoint implements FormatDescriptor {
     this.minInt = -(2 ** (bits - 1));
     this.maxCode = this.maxInt;
     this.scale = 2 ** fbits;
+    this.range = 2 ** bits;
   }
+  private readonly range: number;
   isNaN(): boolean {
     return false;
   }
   toSigned(code: number): number {
-    return code > this.maxInt ? code - 2 ** this.bits : code;
+    return code > this.maxInt ? code - this.range : code;
   }
   fromSigned(q: number): number {
-    return q < 0 ? q + 2 ** this.bits : q;
+    return q < 0 ? q + this.range : q + 0; // + 0 turns -0 into +0
   }
   decode(code: number): number {
     return this.toSigned(code) / this.scale;
   }
   /** Nearest-even (or truncation) to a multiple of 2^-B; saturating (default) or wrapping; NaN -> 0. */
   encode(x: number, opts?: EncodeOptions): number {
-    const saturate = opts?.saturate ?? true;
+    return this.encodeWith(x, 0, opts?.saturate ?? true, opts?.rounding === 'rtz');
+  }
+  encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean): number {
     if (x !== x) return 0;
     if (x === Infinity) return saturate ? this.maxInt : 0;
     if (x === -Infinity) return saturate ? this.fromSigned(this.minInt) : 0;
@@ -426,10 +486,10 @@ export class FixedPoint implements FormatDescriptor {
       if (sc >= this.maxInt) return this.maxInt;
       if (sc <= this.minInt) return this.fromSigned(this.minInt);
     }
-    let q = opts?.rounding === 'rtz' ? Math.trunc(sc) : rne(sc);
+    let q = rtz ? Math.trunc(sc) : rne(sc);
     if (saturate) q = Math.min(this.maxInt, Math.max(this.minInt, q));
     else {
-      const m = 2 ** this.bits;
+      const m = this.range;
       q = ((q % m) + m) % m;
       return q;
     }
@@ -452,9 +512,9 @@ export const OCP_E4M3 = new IeeeLike('OCP_E4M3', 4, 3, 7, 'fn', `OFP8 rev 1.0; $
 export const OCP_E5M2 = new IeeeLike('OCP_E5M2', 5, 2, 15, 'ieee', `OFP8 rev 1.0; ${CHIP} §4.10`);
 export const IEEE_FP16 = new IeeeLike('IEEE_FP16', 5, 10, 15, 'ieee', `IEEE 754 binary16; ${CHIP} §4.9`);
 export const FP32 = new IeeeLike('FP32', 8, 23, 127, 'ieee', `IEEE 754 binary32; ${NC}`);
-export const BF16 = new IeeeLike('BF16', 8, 7, 127, 'ieee', NC);
-export const TF32 = new IeeeLike('TF32', 8, 10, 127, 'ieee', `${NC}; FP32 container, low 13 bits zero`, 13);
-export const FP8_E4M3 = new IeeeLike('FP8_E4M3', 4, 3, 7, 'ieee', `${NC}; NKI float8_e4m3 (IEEE-style, max 240)`);
-export const FP8_E5M2 = new IeeeLike('FP8_E5M2', 5, 2, 15, 'ieee', `${NC}; NKI float8_e5m2`);
+export const BF16 = new IeeeLike('BF16', 8, 7, 127, 'ieee', NC, 0, true);
+export const TF32 = new IeeeLike('TF32', 8, 10, 127, 'ieee', `${NC}; FP32 container, low 13 bits zero`, 13, true);
+export const FP8_E4M3 = new IeeeLike('FP8_E4M3', 4, 3, 7, 'ieee', `${NC}; NKI float8_e4m3 (IEEE-style, max 240)`, 0, true);
+export const FP8_E5M2 = new IeeeLike('FP8_E5M2', 5, 2, 15, 'ieee', `${NC}; NKI float8_e5m2`, 0, true);
 export const FP16BP8 = new FixedPoint('FP16BP8', 16, 8, SYS);
 export const FP32B16 = new FixedPoint('FP32B16', 32, 16, SYS);

@@ -124,7 +124,7 @@ export function lnsI5F3ToI5F10(code: number): number {
 /** log2(1+f) ~= f - delta'(f) for f = k/1024 (chip §4.8), in units of 2^-10. */
 export function lin2logFraction(k: number, mappingCorrection = true): number {
   if (!mappingCorrection) return k;
-  if (k < 192) return rneDiv(4 * k + 1, 3); // f - (-f/3), f in [0, 3/16)
+  if (k < 192) return rneDiv(4 * k, 3); // f - (-f/3), f in [0, 3/16)
   if (k < 424) return rneDiv(128 * k + 5 * 1024, 116); // f + (12f+5)/116, [3/16, 53/128)
   if (k < 696) return rneDiv(128 * k + 15 * 1024, 136); // f - (8f-15)/136, [53/128, 87/128)
   return rneDiv(32 * k + 9 * 1024, 41); // f - (9f-9)/41, [87/128, 1]
@@ -271,25 +271,28 @@ export function mnsToFp16Raw(code: number, ebAdj: number, fmt: MnsFormat): numbe
   if (code === 0) return 0;
   if (code === fmt.nanCode) return 0x8000;
   const N = fmt.fbits;
-  const one = 2 ** N;
-  const neg = code >= fmt.signBit;
-  const rest = neg ? code - fmt.signBit : code;
-  let E = Math.floor(rest / one);
-  const F = rest - E * one;
+  const one = 1 << N;
+  const neg = code >>> (N + 5); // codes are < 2^24: plain int32 bit operations
+  let E = (code >>> N) & 31;
+  const F = code & (one - 1);
   // 1. sign-magnitude: magnitude in units of 2^-N, in [2^N, 2^(N+1)]
   let mag = neg ? 2 * one - F : one + F;
   if (mag === 2 * one) {
     mag = one; // -2.0 * 2^E -> -1.0 * 2^(E+1)
     E += 1;
   }
-  // 2. round to 10 fraction bits
-  let m = rneShift(mag, N - 10);
+  // 2. round to 10 fraction bits (nearest, ties to even)
+  const sh = N - 10;
+  let m = mag >>> sh;
+  const rem = mag & ((1 << sh) - 1);
+  const half = 1 << (sh - 1);
+  if (rem > half || (rem === half && (m & 1) === 1)) m += 1;
   if (m === 2048) {
     m = 1024;
     E += 1;
   }
-  // 3./EB adjust
-  return packPyxis(neg ? 1 : 0, E + ebAdj, m - 1024, 5, 10);
+  // 3. NaN handled above; EB adjust with saturation / underflow
+  return packPyxis(neg, E + ebAdj, m - 1024, 5, 10);
 }
 
 // ---------------------------------------------------------------------------
@@ -411,3 +414,8 @@ export const importOfp8 = (format: 'E4M3' | 'E5M2', code: number, opts?: ImportO
   importToRfp16(format === 'E4M3' ? 'OCP_E4M3' : 'OCP_E5M2', code, opts);
 export const exportOfp8 = (format: 'E4M3' | 'E5M2', code: number, opts?: ExportOptions): number =>
   exportFromRfp16(format === 'E4M3' ? 'OCP_E4M3' : 'OCP_E5M2', code, opts);
+
+/** EB of the MNS accumulators: EB_MNS = EB_data1 + EB_data2 + 16 (chip §4.6). */
+export function mnsEb(ebData1: number, ebData2: number): number {
+  return ebData1 + ebData2 + 16;
+}

@@ -27,9 +27,12 @@ export {
   FP32B16,
   MnsFormat,
   FixedPoint,
+  PyxisFloat,
+  PyxisLns,
+  IeeeLike,
 } from './formats.js';
 export { formats, formatAliases, formatNames, getFormat, isFormatName } from './registry.js';
 export * from './hw.js';
 export * from './tables.js';
 export { encodeArray, decodeArray, convertArray, type ConvertOptions } from './arrays.js';
-export { mnsAccumulate, mnsAdd, mnsConvert, fixedAdd, fixedMul } from './ops.js';
+export { mnsAccumulate, mnsAdd, mnsConvert, fixedAdd, fixedMul, rfpAdd, rfpSub, rfpMul } from './ops.js';

@@ -81,3 +81,46 @@ export function fixedMul(fmt: FixedPoint, a: number, b: number): number {
   const c = q > max ? max : q < min ? min : q;
   return fmt.fromSigned(Number(c));
 }
+
+/** The Pyxis sign-magnitude formats with saturating (non-sticky) maxima: RFP8, RFP16. */
+interface PyxisFpLike {
+  readonly name: string;
+  readonly maxCode: number;
+  readonly nanCode: number | undefined;
+  decode(code: number, eb?: number): number;
+  encode(value: number, opts?: { eb?: number }): number;
+}
+
+function isMax(fmt: PyxisFpLike, c: number): number {
+  const sign = fmt.maxCode + 1;
+  return c === fmt.maxCode ? 1 : c === sign + fmt.maxCode ? -1 : 0;
+}
+
+/**
+ * a + b in RFP8/RFP16 (chip §4): NaN is sticky; (+max) + (-max) = NaN; otherwise the
+ * exact sum is rounded to nearest-even and clamped to +-max (max is not sticky).
+ */
+export function rfpAdd(fmt: PyxisFpLike, a: number, b: number, eb = 0): number {
+  const nan = fmt.nanCode!;
+  if (a === nan || b === nan) return nan;
+  const ma = isMax(fmt, a);
+  const mb = isMax(fmt, b);
+  if (ma !== 0 && ma === -mb) return nan;
+  return fmt.encode(fmt.decode(a, eb) + fmt.decode(b, eb), { eb });
+}
+
+/** a - b in RFP8/RFP16: subtracting two maxima of the same sign is NaN (chip §4). */
+export function rfpSub(fmt: PyxisFpLike, a: number, b: number, eb = 0): number {
+  const nan = fmt.nanCode!;
+  if (b === nan) return nan;
+  const sign = fmt.maxCode + 1;
+  const nb = b === 0 ? 0 : b ^ sign;
+  return rfpAdd(fmt, a, nb, eb);
+}
+
+/** a * b in RFP8/RFP16 with result EB `ebOut` (default ebA + ebB): NaN sticky, saturating. */
+export function rfpMul(fmt: PyxisFpLike, a: number, b: number, ebA = 0, ebB = 0, ebOut = ebA + ebB): number {
+  const nan = fmt.nanCode!;
+  if (a === nan || b === nan) return nan;
+  return fmt.encode(fmt.decode(a, ebA) * fmt.decode(b, ebB), { eb: ebOut });
+}

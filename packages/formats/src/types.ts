@@ -63,5 +63,7 @@ export interface FormatDescriptor {
   readonly maxCode: number;
   decode(code: number, eb?: number): number;
   encode(value: number, opts?: EncodeOptions): number;
+  /** encode() with explicit, already validated options (array hot loops). */
+  encodeWith(value: number, eb: number, saturate: boolean, rtz: boolean): number;
   isNaN(code: number): boolean;
 }

@@ -113,6 +113,16 @@ describe('IEEE-style and OCP formats: every code', () => {
   });
 });
 
+describe('NeuronCore casts go through FP32 (double rounding as NKI)', () => {
+  it('BF16 of a double just above a BF16 midpoint that FP32 rounds onto the midpoint rounds to even', () => {
+    // 1 + 2^-8 is the BF16 midpoint between 1 and 1+2^-7; add 2^-30 (lost in FP32)
+    const x = 1 + 2 ** -8 + 2 ** -30;
+    expect(Math.fround(x)).toBe(1 + 2 ** -8);
+    expect(BF16.encode(x)).toBe(0x3f80); // via FP32: tie -> even (1.0)
+    expect(IEEE_FP16.encode(1 + 2 ** -11 + 2 ** -40)).toBe(0x3c01); // IEEE_FP16 (Pyxis import path) rounds directly
+  });
+});
+
 describe('IEEE FP16 import/export (chip §4.9)', () => {
   it('import: zeros, NaN, infinities by mode, subnormals normalised, EB adjustment, underflow', () => {
     expect(importIeeeFp16(0x0000)).toBe(0);

@@ -172,3 +172,50 @@ describe('registry', () => {
     expect(() => RFP8.encode(1, { eb: 0.5 })).toThrow(DiagnosticError);
   });
 });
+
+import { rfpAdd, rfpMul, rfpSub } from '@pyxis/formats';
+
+describe('RFP arithmetic special values (chip §4)', () => {
+  it('max + (-max) = NaN, max - max = NaN, NaN sticky, saturation clamps but is not sticky', () => {
+    for (const f of [RFP8, RFP16]) {
+      const max = f.maxCode;
+      const nmax = 2 * (max + 1) - 1;
+      expect(rfpAdd(f, max, nmax, -7)).toBe(f.nanCode);
+      expect(rfpAdd(f, nmax, max, -7)).toBe(f.nanCode);
+      expect(rfpSub(f, max, max, -7)).toBe(f.nanCode);
+      expect(rfpSub(f, nmax, nmax, -7)).toBe(f.nanCode);
+      expect(rfpAdd(f, f.nanCode!, f.encode(1, { eb: -7 }), -7)).toBe(f.nanCode);
+      expect(rfpMul(f, f.nanCode!, 0, -7, 0, -7)).toBe(f.nanCode);
+      expect(rfpAdd(f, max, max, -7)).toBe(max); // clamps
+      const one = f.encode(1, { eb: -7 });
+      // not sticky: max - 1 is an ordinary smaller value
+      const halfMax = f.encode(f.decode(max, -7) / 2, { eb: -7 });
+      expect(f.decode(rfpSub(f, max, halfMax, -7), -7)).toBe(f.decode(max, -7) / 2);
+      expect(rfpSub(f, one, one, -7)).toBe(0);
+      expect(rfpMul(f, f.encode(3, { eb: -7 }), f.encode(0.5, { eb: -7 }), -7, -7, -7)).toBe(f.encode(1.5, { eb: -7 }));
+    }
+  });
+});
+
+describe('LNS encoder (boundary tables) against a Math.log2 reference', () => {
+  it('LnsI5F10 / LnsI5F3 nearest and truncating, random values away from exact midpoints', () => {
+    for (const [fmt, fb] of [[LnsI5F10, 10], [LnsI5F3, 3], [LnsI4F3, 3]] as const) {
+      const one = 2 ** fb;
+      const maxQ = fmt.maxCode;
+      fc.assert(
+        fc.property(fc.double({ min: 2 ** -20, max: 2 ** 20, noNaN: true }), fc.boolean(), (x, neg) => {
+          const eb = -12;
+          const t = (Math.log2(x) - eb) * one;
+          const frac = t - Math.floor(t);
+          fc.pre(Math.abs(frac - 0.5) > 1e-6 && frac > 1e-6 && frac < 1 - 1e-6);
+          const clamp = (q: number): number => (q > maxQ ? maxQ : q <= 0 ? 0 : q);
+          const sgn = neg && clamp(Math.round(t)) !== 0 ? maxQ + 1 : 0;
+          expect(fmt.encode(neg ? -x : x, { eb })).toBe(sgn + clamp(Math.round(t)));
+          const sgt = neg && clamp(Math.floor(t)) !== 0 ? maxQ + 1 : 0;
+          expect(fmt.encode(neg ? -x : x, { eb, rounding: 'rtz' })).toBe(sgt + clamp(Math.floor(t)));
+        }),
+        { numRuns: 4000 },
+      );
+    }
+  });
+});

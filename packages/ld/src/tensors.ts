@@ -113,7 +113,10 @@ export function packTensor(l: TensorLayout, codes: ArrayLike<number>, out?: Uint
   for (let c = 0; c < l.C; c++)
     for (let h = 0; h < l.H; h++) {
       let p = (c * l.chanStride + h * l.rowStride) * PARTITION;
-      if (l.elemBytes === 1) for (let w = 0; w < l.W; w++) buf[p++] = codes[k++]! & 0xff;
+      if (l.elemBytes === 1 && codes instanceof Uint8Array) {
+        buf.set(codes.subarray(k, k + l.W), p);
+        k += l.W;
+      } else if (l.elemBytes === 1) for (let w = 0; w < l.W; w++) buf[p++] = codes[k++]! & 0xff;
       else
         for (let w = 0; w < l.W; w++) {
           const v = codes[k++]!;

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DiagnosticError } from '@pyxis/diagnostics';
 import {
-  blockOrigin, blockDataOffset, superblockLayout, compressWeights, decompressSuperblocks, decompressWeightCode,
+  blockOrigin, blockDataOffset, superblockLayout, compressWeights, decompressSuperblocks, checkSuperblockAlignment,
   type SuperblockLayout, type BlockSize, type SuperblockOrganisation,
 } from '../src/weights/index.js';
+import { decompressWeight } from '@pyxis/formats';
 
 const seq = (a: number, step: number, n: number) => Array.from({ length: n }, (_, k) => a + k * step);
 
@@ -297,18 +298,27 @@ describe('compression (chip §14.1) and round trip', () => {
     expect(J).toBeCloseTo(r.report.objective, 9);
   });
 
-  it('padding uses the zero entry; decompressWeightCode follows §14.1', () => {
-    expect(decompressWeightCode(120, 64)).toBe(64);
-    expect(decompressWeightCode(0x80 | 100, 30)).toBe(0x80 | 10);
-    expect(decompressWeightCode(0x80 | 10, 30)).toBe(0); // underflow flushes to +0, never NaN (0x80)
-    expect(decompressWeightCode(127, 127)).toBe(127); // saturates
-    expect(decompressWeightCode(0, 90)).toBe(0);
-    expect(decompressWeightCode(90, 0)).toBe(0);
+  it('padding uses the zero entry; decompressWeight follows §14.1', () => {
+    expect(decompressWeight(120, 64)).toBe(64);
+    expect(decompressWeight(0x80 | 100, 30)).toBe(0x80 | 10);
+    expect(decompressWeight(0x80 | 10, 30)).toBe(0); // underflow flushes to +0, never NaN (0x80)
+    expect(decompressWeight(127, 127)).toBe(127); // saturates
+    expect(decompressWeight(0, 90)).toBe(0);
+    expect(decompressWeight(90, 0)).toBe(0);
     const r = compressWeights(Float32Array.from([1, -1, 0.5]), [1, 3], { organisation: 'cinPerCout', blockSize: 32 });
     expect(r.zeroEntry).toBe(true);
     expect(r.layout.paddedInputChannels).toBe(32);
     expect(r.layout.paddedOutputChannels).toBe(128);
     expect(() => compressWeights(Float32Array.from([1, -1, 0.5]), [1, 3], { organisation: 'cinPerCout', blockSize: 32, zeroEntry: false })).toThrow(/zero codebook entry/);
+  });
+
+  it('accepts [O, I, 1, 1] and Float64Array; alignment check', () => {
+    const w = gaussian(64 * 16, 5);
+    const a = compressWeights(w, [64, 16], { organisation: 'cinPerCout', blockSize: 8 });
+    const b = compressWeights(Float64Array.from(w), [64, 16, 1, 1], { organisation: 'cinPerCout', blockSize: 8 });
+    expect(b.bytes).toEqual(a.bytes);
+    expect(() => checkSuperblockAlignment(0x1080)).not.toThrow();
+    expect(() => checkSuperblockAlignment(0x1040, { name: 'fc1' })).toThrow(/128-byte aligned/);
   });
 
   it('diagnostics', () => {

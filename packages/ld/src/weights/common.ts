@@ -19,8 +19,6 @@ export interface WeightsSource {
 
 export const LD_WEIGHTS_SHAPE = 'LD0701';
 export const LD_WEIGHTS_PARAM = 'LD0702';
-export const LD_WEIGHTS_RANGE = 'LD0703';
-export const LD_WEIGHTS_FORMATS = 'LD0704';
 export const LD_WEIGHTS_DATA = 'LD0705';
 
 function spanOf(src: WeightsSource | undefined): Span {

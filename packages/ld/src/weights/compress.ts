@@ -4,7 +4,7 @@
  * per-block LnsI4F3 scaling factors, writes 4-bit weight indices, and reports
  * the error.
  *
- * Decompression model (§14.1; details in docs/spec-notes.md):
+ * Decompression model (§14.1, decompressWeight of @pyxis/formats; docs/spec-notes.md):
  *   weight_lns = codebook[idx] + block_scaling_factor_lns - 15
  * on 7-bit magnitude codes (I.F in units of 1/8): m = m_cb + m_sf - 120, sign =
  * sign_cb XOR sign_sf. A zero codebook entry or a zero scaling factor gives
@@ -29,9 +29,10 @@
  *     monotone; iteration stops when J no longer decreases.
  *  5. Every weight gets the index its bin maps to; its decompressed value is
  *     computed with the model above to report max / RMS relative error and SNR.
- * A zero codebook entry (code 0x00) is reserved when the tensor has zero
- * weights or needs padding (seq §1.4), so pads decompress to exactly zero.
+ * A zero codebook entry (code 0x00) is reserved by default (option zeroEntry),
+ * so pads (seq §1.4) and zero weights decompress to exactly zero.
  */
+import { LnsI4F3, decompressWeight } from '@pyxis/formats';
 import { CHIP_SPEC, LD_WEIGHTS_DATA, LD_WEIGHTS_PARAM, LD_WEIGHTS_SHAPE, fail, shape2d, type WeightsSource } from './common.js';
 import { blockOrigin, superblockLayout, type BlockSize, type SuperblockLayout, type SuperblockOrganisation } from './superblock.js';
 
@@ -40,7 +41,11 @@ export interface CompressOptions {
   blockSize: BlockSize | number;
   /** EB of the scaling factors and of the decompressed weights (integer). Default: fitted to max |w|. */
   eb?: number;
-  /** Reserve a zero codebook entry: 'auto' (default) = when there are zero weights or padding. */
+  /**
+   * Reserve a zero codebook entry (code 0x00). Default true: pads (seq §1.4) need it, and it
+   * bounds the relative error of tiny weights at 1 for a small SNR cost. 'auto' = only when there
+   * are zero weights or padding; false = never (fails if padding is needed).
+   */
   zeroEntry?: 'auto' | boolean;
   /** Maximum Lloyd iterations (0 = keep the initial quantile codebook). Default 50. */
   iterations?: number;
@@ -98,25 +103,9 @@ function p8(k: number): number {
   return POW8[k + 256]!;
 }
 
-/** Value of an LnsI4F3 code with exponent bias `eb` (chip §4.3; 0x00 -> 0). */
+/** Value of an LnsI4F3 code with exponent bias `eb` (chip §4.3). */
 function lnsI4F3Value(code: number, eb: number): number {
-  const m = code & 0x7f;
-  if (m === 0) return 0;
-  const v = Math.pow(2, m / 8 + eb);
-  return code & 0x80 ? -v : v;
-}
-
-/**
- * §14.1 decompression of one weight: LnsI4F3 code (EB = the scales' EB) from a
- * codebook code and a scaling-factor code (model in the file comment).
- */
-export function decompressWeightCode(codebookCode: number, scaleCode: number): number {
-  const mc = codebookCode & 0x7f, ms = scaleCode & 0x7f;
-  if (mc === 0 || ms === 0) return 0;
-  let m = mc + ms - 120;
-  if (m <= 0) return 0;
-  if (m > 127) m = 127;
-  return ((codebookCode ^ scaleCode) & 0x80) | m;
+  return LnsI4F3.decode(code, eb);
 }
 
 /** Smallest integer EB keeping max|w| representable after block-max alignment. */
@@ -136,52 +125,87 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
   const B = L.blockSize;
   const cinMajor = L.organisation === 'cinPerCout';
 
-  // Pass 0: max |w|, zeros, non-finite.
-  let maxAbs = 0, zeros = 0;
-  for (let p = 0; p < w.length; p++) {
-    const v = w[p]!;
-    if (v !== v || v === Infinity || v === -Infinity) fail(LD_WEIGHTS_DATA, `weight [${Math.floor(p / I)}, ${p % I}] is ${v}; weights must be finite`, src, `${CHIP_SPEC} §4.3`);
-    const a = v < 0 ? -v : v;
-    if (a > maxAbs) maxAbs = a;
-    if (v === 0) zeros++;
+  const nSb = L.superblocks;
+  const nBlocks = nSb * 128;
+  // Per-block source addressing (element e of block g is w[bsrc[g] + e*step], bvalid[g] elements,
+  // the rest of the block is padding). Computed once from blockOrigin (tables 15-5..15-12).
+  const step = cinMajor ? 1 : I;
+  if (w.length > 0x7fff_ffff) fail(LD_WEIGHTS_SHAPE, `at most 2^31-1 weights per tensor, got ${w.length}`, src);
+  const bsrc = new Int32Array(nBlocks);
+  const bvalid = new Uint8Array(nBlocks);
+  {
+    // origin(k, j) = origin(k, 0) + delta(j) for every superblock k (tables 15-5..15-12)
+    const origin = new Int32Array(2);
+    const dco = new Int32Array(128), dci = new Int32Array(128);
+    blockOrigin(L, 0, 0, origin);
+    const c00 = origin[0]!, i00 = origin[1]!;
+    for (let j = 0; j < 128; j++) {
+      blockOrigin(L, 0, j, origin);
+      dco[j] = origin[0]! - c00;
+      dci[j] = origin[1]! - i00;
+    }
+    for (let k = 0, g = 0; k < nSb; k++) {
+      blockOrigin(L, k, 0, origin);
+      const c0 = origin[0]!, i0 = origin[1]!;
+      for (let j = 0; j < 128; j++, g++) {
+        const co = c0 + dco[j]!, ci = i0 + dci[j]!;
+        bsrc[g] = co * I + ci;
+        let n: number;
+        if (cinMajor) n = co < O ? I - ci : 0;
+        else n = ci < I ? O - co : 0;
+        bvalid[g] = n < 0 ? 0 : n > B ? B : n;
+      }
+    }
+  }
+
+  // Pass 1: block maxima, zeros, non-finite values.
+  const bmax = new Float64Array(nBlocks);
+  let maxAbs = 0, zeros = 0, padCount = 0;
+  for (let g = 0; g < nBlocks; g++) {
+    const n = bvalid[g]!;
+    padCount += B - n;
+    let mx = 0, acc = 0;
+    for (let e = 0, p = bsrc[g]!; e < n; e++, p += step) {
+      const v = w[p]!;
+      const a = v < 0 ? -v : v;
+      acc += a;
+      if (a > mx) mx = a;
+      if (v === 0) zeros++;
+    }
+    if (!(acc <= Number.MAX_VALUE)) {
+      // NaN or infinity somewhere in the block (or an overflowing sum: re-check each value)
+      for (let e = 0, p = bsrc[g]!; e < n; e++, p += step)
+        if (!Number.isFinite(w[p]!)) fail(LD_WEIGHTS_DATA, `weight [${Math.floor(p / I)}, ${p % I}] is ${w[p]}; weights must be finite`, src, `${CHIP_SPEC} §4.3`);
+    }
+    bmax[g] = mx;
+    if (mx > maxAbs) maxAbs = mx;
   }
   const eb = opts.eb ?? defaultCompressionEb(maxAbs);
   if (!Number.isInteger(eb) || eb < -128 || eb > 127) fail(LD_WEIGHTS_PARAM, `compression EB must be an integer in -128..127, got ${eb}`, src, `${CHIP_SPEC} §14.1`);
-  const hasPad = L.paddedOutputChannels !== O || L.paddedInputChannels !== I;
-  const zeroEntry = opts.zeroEntry === undefined || opts.zeroEntry === 'auto' ? zeros > 0 || hasPad : opts.zeroEntry;
+  const hasPad = padCount > 0;
+  const zeroEntry = opts.zeroEntry === 'auto' ? zeros > 0 || hasPad : opts.zeroEntry ?? true;
 
-  const nSb = L.superblocks;
-  const nBlocks = nSb * 128;
+  // Scaling factors by block-max alignment.
+  // ms = round(8 * (log2 max - eb)) clamped to 1..127, by counting rounding thresholds
+  // 2^((m - 0.5)/8 + eb) (m = 2..127) below max; the octave from the float64 exponent
+  // gives a first guess that is off by at most a few codes.
   const scales = new Uint8Array(nBlocks);
-  const origin = new Int32Array(2);
-  // Per-block source addressing: element e at src0 + e*step, `valid` elements.
-  const step = cinMajor ? 1 : I;
-  const blockSrc = (k: number, j: number): number => {
-    blockOrigin(L, k, j, origin);
-    const co = origin[0]!, ci = origin[1]!;
-    return co * I + ci;
-  };
-  const blockValid = (): number => {
-    const co = origin[0]!, ci = origin[1]!;
-    if (cinMajor) return co < O ? Math.max(0, Math.min(B, I - ci)) : 0;
-    return ci < I ? Math.max(0, Math.min(B, O - co)) : 0;
-  };
-
-  // Pass 1: scaling factors by block-max alignment.
-  for (let k = 0, g = 0; k < nSb; k++) {
-    for (let j = 0; j < 128; j++, g++) {
-      const s0 = blockSrc(k, j), n = blockValid();
-      let mx = 0;
-      for (let e = 0, p = s0; e < n; e++, p += step) {
-        const v = w[p]!;
-        const a = v < 0 ? -v : v;
-        if (a > mx) mx = a;
-      }
-      if (mx === 0) { scales[g] = 0; continue; }
-      let ms = Math.round(8 * (Math.log2(mx) - eb));
-      if (ms < 1) ms = 1; else if (ms > 127) ms = 127;
-      scales[g] = ms;
-    }
+  const thr = new Float64Array(129);
+  thr[0] = 0; thr[1] = 0;
+  for (let m = 2; m <= 127; m++) thr[m] = Math.pow(2, (m - 0.5) / 8 + eb);
+  thr[128] = Infinity;
+  const f64 = new Float64Array(1);
+  const f64hi = new Uint32Array(f64.buffer);
+  for (let g = 0; g < nBlocks; g++) {
+    const mx = bmax[g]!;
+    if (mx === 0) continue;
+    f64[0] = mx;
+    // floor(log2 mx) from the exponent field (normal numbers; denormals are clamped to 1 below)
+    let ms = 8 * (((f64hi[1]! >>> 20) & 0x7ff) - 1023 - eb);
+    if (ms < 1) ms = 1; else if (ms > 127) ms = 127;
+    while (ms < 127 && mx >= thr[ms + 1]!) ms++;
+    while (ms > 1 && mx < thr[ms]!) ms--;
+    scales[g] = ms;
   }
 
   // 1/S per scale code: S = 2^(ms/8 + eb) is the scaling factor's value, and
@@ -194,23 +218,19 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
 
   // Pass 2: histogram of normalised values.
   const hn = new Float64Array(2 * NB), hs = new Float64Array(2 * NB), hss = new Float64Array(2 * NB);
-  let padCount = 0;
-  for (let k = 0, g = 0; k < nSb; k++) {
-    for (let j = 0; j < 128; j++, g++) {
-      const s0 = blockSrc(k, j), n = blockValid();
-      padCount += B - n;
-      const is = invS[scales[g]!]!;
-      for (let e = 0, p = s0; e < n; e++, p += step) {
-        const x = w[p]! * is;
-        f32[0] = x;
-        const bits = u32[0]!;
-        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-        if (bits >>> 31) b += NB;
-        hn[b]!++;
-        hs[b] += x;
-        hss[b] += x * x;
-      }
+  for (let g = 0; g < nBlocks; g++) {
+    const n = bvalid[g]!;
+    const is = invS[scales[g]!]!;
+    for (let e = 0, p = bsrc[g]!; e < n; e++, p += step) {
+      const x = w[p]! * is;
+      f32[0] = x;
+      const bits = u32[0]!;
+      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+      b += (bits >>> 31) * NB;
+      hn[b]!++;
+      hs[b] += x;
+      hss[b] += x * x;
     }
   }
 
@@ -229,7 +249,6 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
     const r = optimiseCodebook(hn, hs, hss, zeroEntry, opts.iterations ?? 50, cb, lut);
     iterations = r.iterations; initialObjective = r.initial; objective = r.objective;
   }
-  // Index of a zero entry for padding (any entry if none: pads then decompress to that entry, only with zeroEntry false).
   let zeroIdx = cb.findIndex((c) => (c & 0x7f) === 0);
   if (zeroIdx < 0) {
     if (padCount > 0) fail(LD_WEIGHTS_PARAM, `padding to whole blocks needs a zero codebook entry (zeroEntry is false or the codebook has no 0x00)`, src, 'pyxis-uie-sequencers-fspec.md §1.4');
@@ -239,58 +258,74 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
   // Pass 3: write the database and measure the error.
   const out = new Uint8Array(L.size);
   for (let i = 0; i < 16; i++) out[i] = cb[i]!;
-  const outVal = new Float64Array(256); // decompressed LnsI4F3 code -> value
-  for (let c = 0; c < 256; c++) outVal[c] = c === 0x80 ? NaN : lnsI4F3Value(c, eb);
-  const dec = new Uint8Array(16 * 128); // [entry][scale] -> decompressed code
-  let flushed = 0, saturated = 0;
-  for (let i = 0; i < 16; i++) for (let s = 0; s < 128; s++) dec[i * 128 + s] = decompressWeightCode(cb[i]!, s);
-  let sw2 = 0, se2 = 0, sr2 = 0, maxRel = 0, nonzero = 0;
+  // [ms][entry] -> decompressed value (EB eb), and use counts for flush/saturation statistics.
+  const decVal = new Float64Array(128 * 16);
+  for (let ms = 0; ms < 128; ms++) for (let i = 0; i < 16; i++) decVal[ms * 16 + i] = lnsI4F3Value(decompressWeight(cb[i]!, ms), eb);
+  const uses = new Float64Array(128 * 16);
+  let sw2 = 0, se2 = 0, sr2 = 0, maxRel2 = 0, nonzero = 0;
   const half = B >>> 1;
   const padByte = zeroIdx | (zeroIdx << 4);
-  for (let k = 0, g = 0; k < nSb; k++) {
-    const sbBase = 128 + k * L.superblockSize;
-    for (let j = 0; j < 128; j++, g++) {
-      const s0 = blockSrc(k, j), n = blockValid();
-      const ms = scales[g]!;
-      out[sbBase + j] = ms;
-      const is = invS[ms]!;
-      const dbase = sbBase + 128 + j * half;
-      const decRow = ms; // index into dec by entry*128 + ms
-      let byte = 0;
-      let e = 0;
-      for (let p = s0; e < n; e++, p += step) {
-        const v = w[p]!;
-        const x = v * is;
-        f32[0] = x;
-        const bits = u32[0]!;
-        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-        if (bits >>> 31) b += NB;
-        const idx = lut[b]!;
-        if (e & 1) { out[dbase + (e >>> 1)] = byte | (idx << 4); } else byte = idx;
-        const dc = dec[idx * 128 + decRow]!;
-        const cm = cb[idx]! & 0x7f;
-        if (cm !== 0 && ms !== 0) {
-          const m = cm + ms - 120;
-          if (m <= 0) flushed++; else if (m > 127) saturated++;
-        }
-        const err = outVal[dc]! - v;
-        sw2 += v * v;
-        se2 += err * err;
-        if (v !== 0) {
-          const rel = (err < 0 ? -err : err) / (v < 0 ? -v : v);
-          if (rel > maxRel) maxRel = rel;
-          sr2 += rel * rel;
-          nonzero++;
-        }
-      }
-      if (e < B) {
-        // Pads: zero entry (seq §1.4).
-        if (e & 1) { out[dbase + (e >>> 1)] = byte | (zeroIdx << 4); e++; }
-        for (let q = e >>> 1; q < half; q++) out[dbase + q] = padByte;
-      }
+  const sbSize = L.superblockSize;
+  for (let g = 0; g < nBlocks; g++) {
+    const k = g >>> 7, j = g & 127;
+    const sbBase = 128 + k * sbSize;
+    const n = bvalid[g]!;
+    const ms = scales[g]!;
+    out[sbBase + j] = ms;
+    const is = invS[ms]!;
+    const row = ms * 16;
+    let d = sbBase + 128 + j * half;
+    let e = 0;
+    for (let p = bsrc[g]!; e + 1 < n; e += 2, p += 2 * step) {
+      const v0 = w[p]!, v1 = w[p + step]!;
+      f32[0] = v0 * is;
+      let bits = u32[0]!;
+      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+      const i0 = lut[b + (bits >>> 31) * NB]!;
+      f32[0] = v1 * is;
+      bits = u32[0]!;
+      b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+      const i1 = lut[b + (bits >>> 31) * NB]!;
+      out[d++] = i0 | (i1 << 4);
+      uses[row + i0]!++;
+      uses[row + i1]!++;
+      const e0 = decVal[row + i0]! - v0, e1 = decVal[row + i1]! - v1;
+      sw2 += v0 * v0 + v1 * v1;
+      se2 += e0 * e0 + e1 * e1;
+      if (v0 !== 0) { const r = (e0 * e0) / (v0 * v0); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
+      if (v1 !== 0) { const r = (e1 * e1) / (v1 * v1); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
     }
+    if (e < n) {
+      // odd tail element, high nibble = zero entry (padding)
+      const v0 = w[bsrc[g]! + e * step]!;
+      f32[0] = v0 * is;
+      const bits = u32[0]!;
+      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+      const i0 = lut[b + (bits >>> 31) * NB]!;
+      out[d++] = i0 | (zeroIdx << 4);
+      uses[row + i0]!++;
+      const e0 = decVal[row + i0]! - v0;
+      sw2 += v0 * v0;
+      se2 += e0 * e0;
+      if (v0 !== 0) { const r = (e0 * e0) / (v0 * v0); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
+      e += 2;
+    }
+    // Pads: zero entry (seq §1.4).
+    for (; e < B; e += 2) out[d++] = padByte;
   }
+  let flushed = 0, saturated = 0;
+  for (let ms = 1; ms < 128; ms++)
+    for (let i = 0; i < 16; i++) {
+      const cm = cb[i]! & 0x7f;
+      if (cm === 0) continue;
+      const m = cm + ms - 120;
+      if (m <= 0) flushed += uses[ms * 16 + i]!;
+      else if (m > 127) saturated += uses[ms * 16 + i]!;
+    }
+  const maxRel = Math.sqrt(maxRel2);
   const report: CompressionReport = {
     weights: O * I, zeroWeights: zeros, maxRelError: maxRel, rmsRelError: nonzero ? Math.sqrt(sr2 / nonzero) : 0,
     snrDb: se2 === 0 ? Infinity : 10 * Math.log10(sw2 / se2), flushedToZero: flushed, saturated,
@@ -443,7 +478,7 @@ export function decompressSuperblocks(bytes: Uint8Array, L: SuperblockLayout): U
         const ci = cinMajor ? origin[1]! + e : origin[1]!;
         if (co >= O || ci >= I) continue;
         const nib = (bytes[dbase + (e >>> 1)]! >>> ((e & 1) * 4)) & 15;
-        out[co * I + ci] = decompressWeightCode(bytes[nib]!, sc);
+        out[co * I + ci] = decompressWeight(bytes[nib]!, sc);
       }
     }
   }

@@ -4,3 +4,4 @@ export * from './kernel3x3.js';
 export * from './linear.js';
 export * from './superblock.js';
 export * from './compress.js';
+export * from './floats.js';

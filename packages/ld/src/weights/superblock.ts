@@ -115,7 +115,7 @@ export function blockOrigin(L: SuperblockLayout, k: number, j: number, out: Int3
       out[0] = s * 128 + 4 * half + (p >>> 4) + 8 * (p & 15);
       out[1] = grp * 8 + 4 * (j & 1);
     } else if (B === 8) {
-      out[0] = s * 128 + (j >>> 4) * 8 + (j & 15);
+      out[0] = s * 128 + (j >>> 4) + 8 * (j & 15);
       out[1] = kk * 8;
     } else {
       out[0] = s * 128 + (j >>> 3) + 16 * (j & 7);

@@ -30,6 +30,12 @@ export interface SimEngine {
   stallCode?(): number;
   /** Names for the codes returned by `stallCode` (fixed for the engine's lifetime). */
   readonly stallReasons?: readonly string[];
+  /**
+   * Optional promise: while `busy` is false, `tick` does nothing and
+   * `nextWake` is Infinity (work only arrives through a method call from
+   * another engine, which makes it busy). The kernel then skips the calls.
+   */
+  readonly passive?: boolean;
   /** Optional: the engine's trace track group (process), e.g. `cluster 0`. Default: the name's prefix before the first dot. */
   readonly group?: string;
 }

@@ -50,6 +50,7 @@ export class Simulator {
   private reasonBase = new Int32Array(0);
   private reasonC = new Float64Array(0);
   private readonly explainers: Array<() => string[]> = [];
+  private passive = new Uint8Array(0);
 
   /** Registers an engine; returns its index. Engines are ticked in registration order. */
   add(e: SimEngine): number {
@@ -79,6 +80,8 @@ export class Simulator {
       this.reasonBase[i] = total;
       total += Math.max(1, this.engines[i]!.stallReasons?.length ?? 0);
     }
+    this.passive = new Uint8Array(n);
+    for (let i = 0; i < n; i++) this.passive[i] = this.engines[i]!.passive ? 1 : 0;
     const old = this.reasonC;
     this.reasonC = new Float64Array(total);
     if (old.length <= total) this.reasonC.set(old);
@@ -110,8 +113,13 @@ export class Simulator {
       }
       this.steps++;
       let progressed = false;
+      const passive = this.passive;
       for (let i = 0; i < n; i++) {
         const e = engines[i]!;
+        if (passive[i] === 1 && !e.busy) {
+          this.idleC[i]++;
+          continue;
+        }
         if (e.tick(now)) {
           this.busyC[i]++;
           progressed = true;
@@ -132,6 +140,7 @@ export class Simulator {
       for (let i = 0; i < n; i++) {
         const e = engines[i]!;
         if (e.busy) anyBusy = true;
+        else if (passive[i] === 1) continue;
         let w = e.nextWake(now + 1);
         if (w <= now) w = now + 1;
         if (w < next) next = w;

@@ -61,20 +61,31 @@ export class VcdWriter {
     this.started = true;
     const out: string[] = [];
     out.push(`$date ${new Date(0).toUTCString()} $end\n`, `$version ${this.comment} $end\n`, '$timescale 1ps $end\n');
-    // Group signals by scope path, preserving declaration order.
-    const byScope = new Map<string, Signal[]>();
+    // Build the scope tree (declaration order preserved) so each module is opened once.
+    interface Node {
+      name: string;
+      vars: Signal[];
+      kids: Map<string, Node>;
+    }
+    const root: Node = { name: '', vars: [], kids: new Map() };
     for (const s of this.signals) {
-      const k = s.scope.join('\u0000');
-      let l = byScope.get(k);
-      if (!l) byScope.set(k, (l = []));
-      l.push(s);
+      let n = root;
+      for (const p of s.scope) {
+        let k = n.kids.get(p);
+        if (!k) n.kids.set(p, (k = { name: p, vars: [], kids: new Map() }));
+        n = k;
+      }
+      n.vars.push(s);
     }
-    for (const list of byScope.values()) {
-      const scope = list[0]!.scope;
-      for (const p of scope) out.push(`$scope module ${p.replace(/\s+/g, '_')} $end\n`);
-      for (const s of list) out.push(`$var wire ${s.width} ${s.code} ${s.name} $end\n`);
-      for (let i = 0; i < scope.length; i++) out.push('$upscope $end\n');
-    }
+    const emit = (n: Node): void => {
+      for (const v of n.vars) out.push(`$var wire ${v.width} ${v.code} ${v.name} $end\n`);
+      for (const k of n.kids.values()) {
+        out.push(`$scope module ${k.name.replace(/\s+/g, '_')} $end\n`);
+        emit(k);
+        out.push('$upscope $end\n');
+      }
+    };
+    emit(root);
     out.push('$enddefinitions $end\n');
     this.sink.write(out.join(''));
   }

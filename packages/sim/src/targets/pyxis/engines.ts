@@ -25,6 +25,7 @@ const AMEM_OFFSET_MASK = (1 << 26) - 1;
 
 export abstract class BaseTripEngine implements TripEngine {
   readonly group: string;
+  readonly passive = true;
   trip: Trip | undefined;
   tripsDone = 0;
   bytesMoved = 0;

@@ -105,7 +105,7 @@ export class Amem {
       return;
     }
     const o = phys & (AMEM_BLOCK_BYTES - 1);
-    out.set(b.subarray(o, o + 16), off);
+    for (let i = 0; i < 16; i++) out[off + i] = b[o + i]!;
   }
 
   /**
@@ -119,7 +119,7 @@ export class Amem {
     const b = this.block(phys, true)!;
     const o = phys & (AMEM_BLOCK_BYTES - 1);
     if (byteMask === 0xffff) {
-      b.set(src.subarray(off, off + 16), o);
+      for (let i = 0; i < 16; i++) b[o + i] = src[off + i]!;
       this.stats.bytesWritten += 16;
       return;
     }
@@ -130,7 +130,7 @@ export class Amem {
       }
   }
 
-  /** Byte-granular read of `len` bytes from `addr` (view bit honoured), for hosts, DMA and dumps. */
+  /** Byte-granular read of `len` bytes from `addr` (view bit honoured), for hosts, DMA and dumps (not checked against the one-view rule, so dumps may use either view). */
   readBytes(addr: number, len: number): Uint8Array {
     const out = new Uint8Array(len);
     const view = addr & AMEM_VIEW_BIT;
@@ -155,6 +155,7 @@ export class Amem {
       const phys = amemPhysical(a | view);
       // runs never cross a 128-byte word: within a word the hash is a constant XOR on bits [13:7]
       const run = Math.min(data.length - i, 128 - (a & 127));
+      this.noteView(a | view);
       const b = this.block(phys, true)!;
       b.set(data.subarray(i, i + run), phys & (AMEM_BLOCK_BYTES - 1));
       i += run;

@@ -268,3 +268,35 @@ export function addCodes(a: number, b: number, dt: number): number {
     }
   }
 }
+
+const to16Cache = new Map<number, Uint16Array>();
+const from16Cache = new Map<number, Uint16Array>();
+
+/**
+ * Lookup table of the 8b->16b converter for (`dt`, `eb_adj`, ReLU): index =
+ * AMEM code (256 entries for 8-bit types, 65536 for 16-bit), value = RFP16
+ * code. Built once per combination; the datapath's hot loop is a table load.
+ */
+export function to16Table(dt: number, ebAdj: number, relu: boolean): Uint16Array {
+  const key = (dt * 64 + (ebAdj & 63)) * 2 + (relu ? 1 : 0);
+  let t = to16Cache.get(key);
+  if (!t) {
+    const n = is16bit(dt) ? 65536 : 256;
+    t = new Uint16Array(n);
+    for (let c = 0; c < n; c++) t[c] = convertTo16(relu ? reluCode(c, dt) : c, dt, ebAdj);
+    to16Cache.set(key, t);
+  }
+  return t;
+}
+
+/** Lookup table of the 16b->8b converter for (`dt`, `eb_adj`): index = RFP16 code, value = AMEM code. */
+export function from16Table(dt: number, ebAdj: number): Uint16Array {
+  const key = dt * 64 + (ebAdj & 63);
+  let t = from16Cache.get(key);
+  if (!t) {
+    t = new Uint16Array(65536);
+    for (let c = 0; c < 65536; c++) t[c] = convertFrom16(c, dt, ebAdj);
+    from16Cache.set(key, t);
+  }
+  return t;
+}

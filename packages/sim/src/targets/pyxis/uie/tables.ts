@@ -58,6 +58,8 @@ export interface SwitchTables {
   readonly cswSrc: Uint8Array;
   /** `colMask[m*128+col]`: 0 No_Mask, 1 Zero, 2 Max_Negative (`col_override`). */
   readonly colMask: Uint8Array;
+  /** colMaskActive[m] = 1 when mask entry m overrides any column (fast path). */
+  readonly colMaskActive?: Uint8Array;
 }
 
 export function identitySwitchTables(): SwitchTables {
@@ -67,6 +69,7 @@ export function identitySwitchTables(): SwitchTables {
     cswMux: new Uint8Array(CSW_ENTRIES * 128),
     cswSrc: new Uint8Array(CSW_ENTRIES * 128),
     colMask: new Uint8Array(COL_MASK_ENTRIES * 128),
+    colMaskActive: new Uint8Array(COL_MASK_ENTRIES),
   };
   for (let e = 0; e < PSW_ENTRIES; e++) for (let o = 0; o < 8; o++) t.pswSrc[e * 8 + o] = o;
   for (let e = 0; e < CSW_ENTRIES; e++) for (let c = 0; c < 128; c++) t.cswSrc[e * 128 + c] = c & 15;
@@ -102,5 +105,16 @@ export function decodeSwitchTables(
     decodeArrayField(tabs.csw, mem.csw, CSW_ENTRIES, s, 'col_src', into.cswSrc, 128);
   }
   if (mem.mask) decodeArrayField(tabs.mask, mem.mask, COL_MASK_ENTRIES, strides.mask ?? tabs.mask.bytes, 'col_override', into.colMask, 128);
+  updateMaskActivity(into);
   return into;
+}
+
+/** Recomputes `colMaskActive` after `colMask` changed. */
+export function updateMaskActivity(t: SwitchTables): void {
+  if (!t.colMaskActive) return;
+  for (let m = 0; m < COL_MASK_ENTRIES; m++) {
+    let any = 0;
+    for (let c = 0; c < 128; c++) if (t.colMask[m * 128 + c]) any = 1;
+    t.colMaskActive[m] = any;
+  }
 }

@@ -1,0 +1,1415 @@
+/**
+ * The linker: link script + objects + tensor files -> `.pimg` Container
+ * (docs/image-layout.md, docs/linker.md). Phases:
+ *   1. parse script, resolve regions, tensors, blobs, queues and trips;
+ *   2. load programs from objects, place microcode (32-word sequencer memories);
+ *   3. allocate barriers from the dependency DAG (barriers.ts);
+ *   4. allocate memory, encode descriptors, enqueue records, symbols, metadata;
+ *   5. checks (alignment, views, RMW, partial-write overlaps).
+ * Bad input throws DiagnosticError; nothing is written here (the CLI writes atomically).
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve, dirname, extname } from 'node:path';
+import { DiagnosticBag, DiagnosticError, didYouMean, error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
+import { decode, encode, loadTable, type CompiledTable, type FieldValues } from '@pyxis/codec';
+import { FORMAT_VERSION, SectionFlags, readContainer, readNpy, readSafetensors, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
+import { parseLinkScript, showValue, type LinkScript, type ScriptBlock, type ScriptRef, type ScriptValue } from './script.js';
+import { allocateBarriers, BarrierError, type BarrierPlan, type TripNode } from './barriers.js';
+import {
+  AMEM_SIZE, HASH_BLOCK, NOC, amemEngineAddress, hbmEngineAddress, icdmaDestination, loadMemoryMap, queueByName, queueName,
+  QUEUE_NAMES, remapWindows, type MemoryMap, type QueueInfo,
+} from './image.js';
+import { ELEMENT_FORMATS, PARTITION, byteStrides, encodeFloats, intervalsIntersect, packTensor, rowIntervals, tensorLayout, type TensorLayout } from './tensors.js';
+import type { LinkMap } from './map.js';
+import * as W from './weights/index.js';
+
+const CHIP = 'pyxis-chip-fspec.md';
+const SEQ = 'pyxis-uie-sequencers-fspec.md';
+
+export interface LinkInputObject {
+  /** File name (for messages). */
+  file: string;
+  container: Container;
+}
+
+export interface LinkOptions {
+  /** Link-script text and its file name (relative data paths resolve against its directory). */
+  script: string;
+  scriptFile?: string;
+  /** Objects given on the command line (in addition to the script's `input` statements). */
+  objects?: LinkInputObject[];
+  /** Reads a file (default: fs). */
+  readFile?: (path: string) => Uint8Array;
+  /** Reads a .pobj container (default: @pyxis/container readContainer of readFile). */
+  readObject?: (path: string) => Container;
+}
+
+export interface LinkResult {
+  image: Container;
+  map: LinkMap;
+  /** Warnings (errors are thrown). */
+  diagnostics: Diagnostic[];
+}
+
+interface Region {
+  name: string;
+  space: 'amem' | 'hbm';
+  cluster: number;
+  unhashed: boolean;
+  origin: number;
+  length: number;
+  span?: SourceSpan;
+  used: number;
+  items: Array<{ start: number; end: number; name: string }>;
+}
+
+interface Placed {
+  name: string;
+  what: string; // tensor, blob, descriptor list, ...
+  region: Region;
+  size: number;
+  align: number;
+  fixed?: number;
+  address: number;
+  span?: SourceSpan;
+}
+
+interface TensorDef {
+  name: string;
+  span: SourceSpan;
+  format: string;
+  elemBytes: 1 | 2;
+  eb: number;
+  shape: number[];
+  layout: TensorLayout;
+  role: string;
+  placed: Placed;
+  bytes?: Uint8Array;
+}
+
+interface WeightDb {
+  name: string;
+  kind: string;
+  bytes: Uint8Array;
+  placed: Placed;
+  report: Record<string, unknown>;
+}
+
+interface BlobDef {
+  name: string;
+  span: SourceSpan;
+  bytes: Uint8Array;
+  patches: number;
+  placed: Placed;
+}
+
+interface ProgramDef {
+  name: string;
+  seq: string;
+  file: string;
+  ctrl: Uint8Array;
+  op: Uint8Array;
+  words: number;
+  relocs: Array<{ word: number; field: string; addend: number }>;
+}
+
+interface TripDef {
+  name: string;
+  span: SourceSpan;
+  queue: QueueInfo;
+  cluster: number;
+  block: ScriptBlock;
+  afters: ScriptRef[];
+  /** UIE: seq -> program. */
+  programs: Map<string, { prog: ProgramDef; span: SourceSpan }>;
+  tensors: Map<string, { t: TensorDef; span: SourceSpan }>;
+  nums: Map<string, { v: number; span: SourceSpan }>;
+  blob?: BlobDef;
+  /** Generated (overlay patch) trips carry their own blob. */
+  generated?: boolean;
+  /** Declared grid operation (for the seq §1 size rules). */
+  op?: { name: string; span: SourceSpan };
+}
+
+const UIE_OPS = ['conv3x3_s1', 'conv3x3_s2', 'conv1x1', 'matmul', 'copy'];
+
+export interface MicrocodePlacement {
+  cluster: number;
+  uie: number;
+  seq: string;
+  program: string;
+  pc: number;
+  words: number;
+  /** 0 = preloaded; k > 0 = loaded by overlay patch k. */
+  phase: number;
+}
+
+function isNumber(v: ScriptValue): v is Extract<ScriptValue, { kind: 'number' }> {
+  return v.kind === 'number';
+}
+
+export function link(opts: LinkOptions): LinkResult {
+  const scriptFile = opts.scriptFile ?? '<script>';
+  const baseDir = opts.scriptFile ? dirname(resolve(opts.scriptFile)) : process.cwd();
+  const readFile = opts.readFile ?? ((p: string) => new Uint8Array(readFileSync(p)));
+  const bag = new DiagnosticBag();
+  const warnings: Diagnostic[] = [];
+  const script: LinkScript = parseLinkScript(opts.script, scriptFile);
+  const err = (code: string, message: string, span?: SourceSpan, extra: Partial<Diagnostic> = {}) => bag.add(error(code, message, { ...(span ? { span } : {}), ...extra }));
+
+  // ---------- attribute helpers ----------
+  const attrsOf = (b: ScriptBlock, allowed: readonly string[], what: string) => {
+    const m = new Map<string, { value: ScriptValue; keySpan: SourceSpan }>();
+    for (const a of b.attrs) {
+      if (!allowed.includes(a.key)) {
+        err('LD0101', `unknown attribute \`${a.key}\` in ${what}`, a.keySpan, { notes: didYouMean(a.key, allowed).concat([`note: allowed: ${allowed.join(', ')}`]) });
+        continue;
+      }
+      if (m.has(a.key)) err('LD0102', `attribute \`${a.key}\` given twice in ${what}`, a.keySpan);
+      m.set(a.key, { value: a.value, keySpan: a.keySpan });
+    }
+    return m;
+  };
+  const num = (v: ScriptValue | undefined, what: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined => {
+    if (!v) return undefined;
+    if (!isNumber(v) || !Number.isInteger(v.value)) {
+      err('LD0103', `${what} must be an integer, got \`${showValue(v)}\``, v.span);
+      return undefined;
+    }
+    if (v.value < min || v.value > max) {
+      err('LD0104', `${what} ${v.value} is out of range ${min}..${max}`, v.span);
+      return undefined;
+    }
+    return v.value;
+  };
+  const ident = (v: ScriptValue | undefined, what: string): string | undefined => {
+    if (!v) return undefined;
+    if (v.kind !== 'ident' && v.kind !== 'string') {
+      err('LD0103', `${what} must be a name, got \`${showValue(v)}\``, v.span);
+      return undefined;
+    }
+    return v.value;
+  };
+  const bool = (v: ScriptValue | undefined, what: string): boolean | undefined => {
+    if (!v) return undefined;
+    if (v.kind === 'ident' && (v.value === 'true' || v.value === 'false')) return v.value === 'true';
+    if (isNumber(v) && (v.value === 0 || v.value === 1)) return v.value === 1;
+    err('LD0103', `${what} must be true or false, got \`${showValue(v)}\``, v.span);
+    return undefined;
+  };
+
+  // ---------- regions ----------
+  const regions = new Map<string, Region>();
+  const blocks = (kind: string) => script.blocks.filter((b) => b.kind === kind);
+  const KINDS = ['memory', 'tensor', 'blob', 'weights', 'queue'];
+  for (const b of script.blocks)
+    if (!KINDS.includes(b.kind)) err('LD0100', `unknown statement \`${b.kind}\``, b.kindSpan, { notes: didYouMean(b.kind, [...KINDS, 'input', 'after']) });
+  const named = (b: ScriptBlock, what: string): string | undefined => {
+    if (!b.name) err('LD0105', `${what} needs a name`, b.kindSpan);
+    return b.name;
+  };
+  for (const b of blocks('memory')) {
+    const name = named(b, '`memory`');
+    if (!name) continue;
+    const a = attrsOf(b, ['space', 'cluster', 'view', 'origin', 'length'], `memory \`${name}\``);
+    const space = ident(a.get('space')?.value, '`space`') ?? 'amem';
+    if (space !== 'amem' && space !== 'hbm') {
+      err('LD0106', `memory space must be \`amem\` or \`hbm\`, got \`${space}\``, a.get('space')!.value.span);
+      continue;
+    }
+    const cluster = space === 'amem' ? num(a.get('cluster')?.value, '`cluster`', 0, 3) ?? 0 : -1;
+    const view = ident(a.get('view')?.value, '`view`') ?? 'hashed';
+    if (view !== 'hashed' && view !== 'unhashed') err('LD0106', `view must be \`hashed\` or \`unhashed\`, got \`${view}\``, a.get('view')!.value.span, { spec: `${CHIP} §7.5` });
+    const limit = space === 'amem' ? AMEM_SIZE : 64 * 2 ** 30;
+    const origin = num(a.get('origin')?.value, '`origin`', 0, limit) ?? 0;
+    const length = num(a.get('length')?.value, '`length`', 1, limit) ?? limit - origin;
+    if (origin + length > limit)
+      err('LD0301', `memory \`${name}\` [0x${origin.toString(16)}, 0x${(origin + length).toString(16)}) exceeds the ${space === 'amem' ? '64 MiB AMEM' : 'HBM address range'}`, b.nameSpan, { spec: space === 'amem' ? `${CHIP} §7` : `${CHIP} §8.2` });
+    if (regions.has(name)) err('LD0107', `memory \`${name}\` is declared twice`, b.nameSpan);
+    regions.set(name, { name, space, cluster, unhashed: view === 'unhashed', origin, length, span: b.nameSpan!, used: 0, items: [] });
+  }
+  // overlapping region declarations
+  const rl = [...regions.values()];
+  for (let i = 0; i < rl.length; i++)
+    for (let j = i + 1; j < rl.length; j++) {
+      const x = rl[i]!;
+      const y = rl[j]!;
+      if (x.space === y.space && x.cluster === y.cluster && x.origin < y.origin + y.length && y.origin < x.origin + x.length)
+        err('LD0302', `memory \`${y.name}\` overlaps memory \`${x.name}\``, y.span, { secondary: x.span ? [{ span: x.span, label: 'declared here' }] : [] });
+    }
+
+  // ---------- queues (cluster list needed for default regions) ----------
+  interface QueueDef { q: QueueInfo; cluster: number; region?: Region; span: SourceSpan; trips: TripDef[] }
+  const queues: QueueDef[] = [];
+  const trips: TripDef[] = [];
+  const tripByName = new Map<string, TripDef>();
+  const queueBlocks = blocks('queue');
+  const defaultRegion = (cluster: number): Region => {
+    for (const r of regions.values()) if (r.space === 'amem' && r.cluster === cluster && !r.unhashed) return r;
+    for (const r of regions.values()) if (r.space === 'amem' && r.cluster === cluster) return r;
+    const name = `amem${cluster}`;
+    let r = regions.get(name);
+    if (!r) regions.set(name, (r = { name, space: 'amem', cluster, unhashed: false, origin: 0, length: AMEM_SIZE, used: 0, items: [] }));
+    return r;
+  };
+  const regionRef = (v: ScriptValue | undefined, what: string): Region | undefined => {
+    const n = ident(v, what);
+    if (n === undefined) return undefined;
+    const r = regions.get(n);
+    if (!r) err('LD0108', `no memory region \`${n}\``, v!.span, { notes: didYouMean(n, regions.keys()) });
+    return r;
+  };
+
+  // ---------- tensors ----------
+  const tensors = new Map<string, TensorDef>();
+  const placements: Placed[] = [];
+  const loadData = (path: string, span: SourceSpan): Uint8Array | undefined => {
+    const full = resolve(baseDir, path);
+    try {
+      return readFile(full);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      err('LD0201', code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${(e as Error).message}`, span);
+      return undefined;
+    }
+  };
+  for (const b of blocks('tensor')) {
+    const name = named(b, '`tensor`');
+    if (!name) continue;
+    const a = attrsOf(b, ['format', 'shape', 'eb', 'region', 'address', 'align', 'strides', 'row_stride', 'chan_stride', 'data', 'key', 'raw', 'zero', 'saturate', 'role'], `tensor \`${name}\``);
+    if (tensors.has(name)) err('LD0109', `tensor \`${name}\` is declared twice`, b.nameSpan);
+    const fmtV = a.get('format')?.value;
+    const fmtName = ident(fmtV, '`format`');
+    const fmt = fmtName ? ELEMENT_FORMATS[fmtName] : undefined;
+    if (!fmtV) err('LD0110', `tensor \`${name}\` needs a \`format\``, b.nameSpan);
+    else if (fmtName && !fmt) err('LD0111', `unknown element format \`${fmtName}\``, fmtV.span, { notes: didYouMean(fmtName, Object.keys(ELEMENT_FORMATS)) });
+    const shapeV = a.get('shape')?.value;
+    let shape: number[] = [];
+    if (!shapeV) err('LD0110', `tensor \`${name}\` needs a \`shape\``, b.nameSpan);
+    else if (shapeV.kind !== 'list' || shapeV.items.length === 0) err('LD0103', '`shape` must be a list like [C, H, W]', shapeV.span);
+    else shape = shapeV.items.map((it) => num(it, 'a dimension', 1, 1 << 24) ?? 1);
+    const eb = num(a.get('eb')?.value, '`eb`', -63, 63) ?? 0;
+    let chanS: number | undefined;
+    let rowS: number | undefined;
+    const sv = a.get('strides')?.value;
+    if (sv) {
+      if (sv.kind !== 'list' || sv.items.length !== 2) err('LD0103', '`strides` must be [chan_stride, row_stride] in partitions', sv.span);
+      else {
+        chanS = num(sv.items[0], 'channel stride', 0, AMEM_SIZE / 16);
+        rowS = num(sv.items[1], 'row stride', 0, AMEM_SIZE / 16);
+      }
+    }
+    rowS = num(a.get('row_stride')?.value, '`row_stride`', 0, AMEM_SIZE / 16) ?? rowS;
+    chanS = num(a.get('chan_stride')?.value, '`chan_stride`', 0, AMEM_SIZE / 16) ?? chanS;
+    if (!fmt) continue;
+    const layout = tensorLayout(shape, fmt.bytes, { ...(chanS !== undefined ? { chan: chanS } : {}), ...(rowS !== undefined ? { row: rowS } : {}) });
+    const minRow = Math.ceil(layout.rowBytes / PARTITION);
+    if (layout.rowStride < minRow && layout.H > 1)
+      err('LD0112', `tensor \`${name}\`: row stride ${layout.rowStride} partitions is smaller than a row (${minRow} partitions)`, (a.get('row_stride') ?? a.get('strides'))!.value.span, { spec: `${CHIP} §7.2` });
+    if (fmt.bytes === 2 && (layout.rowStride % 2 || layout.chanStride % 2))
+      err('LD0113', `tensor \`${name}\`: 16-bit tensors need even row/channel strides (even partitions)`, (a.get('strides') ?? a.get('row_stride') ?? a.get('chan_stride'))!.value.span, { spec: `${CHIP} §7.3; ${SEQ} §1.1` });
+    const region = a.has('region') ? regionRef(a.get('region')!.value, '`region`') : defaultRegion(0);
+    const role = ident(a.get('role')?.value, '`role`') ?? 'data';
+    if (!['data', 'indirection', 'compressed'].includes(role)) err('LD0114', `unknown tensor role \`${role}\``, a.get('role')!.value.span, { notes: didYouMean(role, ['data', 'indirection', 'compressed']) });
+    const minAlign = region?.space === 'hbm' ? 1024 : role !== 'data' ? 128 : fmt.bytes === 2 ? 32 : 16;
+    const align = num(a.get('align')?.value, '`align`', 1, 1 << 30) ?? minAlign;
+    if (align & (align - 1)) err('LD0115', `\`align\` must be a power of two, got ${align}`, a.get('align')!.value.span);
+    const fixed = num(a.get('address')?.value, '`address`', 0, 64 * 2 ** 30);
+    if (!region) continue;
+    const placed: Placed = { name, what: 'tensor', region, size: layout.size, align: Math.max(align, minAlign), address: 0, span: b.nameSpan!, ...(fixed !== undefined ? { fixed } : {}) };
+    const t: TensorDef = { name, span: b.nameSpan!, format: fmt.name, elemBytes: fmt.bytes, eb, shape, layout, role, placed };
+    // data
+    const count = shape.reduce((x, y) => x * y, 1);
+    const saturate = bool(a.get('saturate')?.value, '`saturate`') ?? true;
+    const dataV = a.get('data')?.value;
+    const rawV = a.get('raw')?.value;
+    const zero = bool(a.get('zero')?.value, '`zero`');
+    if ([dataV, rawV, zero ? a.get('zero') : undefined].filter(Boolean).length > 1) err('LD0116', `tensor \`${name}\`: give only one of \`data\`, \`raw\`, \`zero\``, b.nameSpan);
+    if (rawV) {
+      const p = ident(rawV, '`raw`');
+      const bytes = p ? loadData(p, rawV.span) : undefined;
+      if (bytes) {
+        if (bytes.length !== count * fmt.bytes)
+          err('LD0202', `raw file ${p} has ${bytes.length} bytes; tensor \`${name}\` ${JSON.stringify(shape)} of ${fmt.name} needs ${count * fmt.bytes}`, rawV.span);
+        else {
+          const codes = fmt.bytes === 1 ? bytes : new Uint16Array(count).map((_, i) => bytes[2 * i]! | (bytes[2 * i + 1]! << 8));
+          t.bytes = packTensor(layout, codes);
+        }
+      }
+    } else if (dataV) {
+      const p = ident(dataV, '`data`');
+      if (p) {
+        const bytes = loadData(p, dataV.span);
+        if (bytes) {
+          let tensor: Tensor | undefined;
+          try {
+            if (extname(p) === '.npy') tensor = readNpy(bytes, p);
+            else if (extname(p) === '.safetensors') {
+              const all = readSafetensors(bytes, p);
+              const key = ident(a.get('key')?.value, '`key`');
+              if (key === undefined && all.size !== 1) err('LD0203', `${p} holds ${all.size} tensors; name one with \`key = "..."\``, dataV.span, { notes: [`note: tensors: ${[...all.keys()].slice(0, 10).join(', ')}`] });
+              else {
+                tensor = key === undefined ? [...all.values()][0] : all.get(key);
+                if (!tensor) err('LD0203', `${p} has no tensor \`${key}\``, a.get('key')!.value.span, { notes: didYouMean(key!, all.keys()) });
+              }
+            } else err('LD0204', `unknown data file type \`${extname(p)}\` (use .npy, .safetensors, or \`raw = "file"\` for pre-encoded codes)`, dataV.span);
+          } catch (e) {
+            if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, secondary: [...(d.secondary ?? []), { span: dataV.span, label: 'loaded from here' }] })));
+            else err('LD0205', `cannot read ${p}: ${(e as Error).message}`, dataV.span);
+          }
+          if (tensor) {
+            const n = tensor.data.length;
+            const sameShape = tensor.shape.length === shape.length ? tensor.shape.every((d, i) => d === shape[i]) : n === count;
+            if (!sameShape || n !== count)
+              err('LD0206', `${p}: shape ${JSON.stringify(tensor.shape)} does not match tensor \`${name}\` shape ${JSON.stringify(shape)}`, dataV.span);
+            else if (tensor.dtype === 'float32' || tensor.dtype === 'float64' || tensor.dtype === 'float16' || tensor.dtype === 'bfloat16') {
+              const vals = tensor.data instanceof Float32Array || tensor.data instanceof Float64Array ? tensor.data : Float32Array.from(tensor.data as ArrayLike<number>);
+              try {
+                const r = encodeFloats(fmt.name, vals, eb, saturate);
+                if (r.error) err('LD0207', `tensor \`${name}\`: ${r.error}`, dataV.span);
+                else t.bytes = packTensor(layout, r.codes);
+              } catch (e) {
+                if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, span: dataV.span })));
+                else err('LD0207', `tensor \`${name}\`: cannot convert to ${fmt.name}: ${(e as Error).message}`, dataV.span);
+              }
+            } else if ((fmt.bytes === 1 && (tensor.dtype === 'uint8' || tensor.dtype === 'int8')) || (fmt.bytes === 2 && (tensor.dtype === 'uint16' || tensor.dtype === 'int16'))) {
+              // integer arrays of the element width are taken as codes (Int16 values are their own codes)
+              t.bytes = packTensor(layout, tensor.data as ArrayLike<number>);
+            } else err('LD0208', `${p}: dtype ${tensor.dtype} cannot initialise a ${fmt.name} tensor (give floats, or ${fmt.bytes === 1 ? 'uint8/int8' : 'uint16/int16'} codes)`, dataV.span);
+          }
+        }
+      }
+    }
+    tensors.set(name, t);
+    placements.push(placed);
+  }
+
+  // ---------- weight databases (chip §14, §15; packers in ./weights) ----------
+  const weightDbs: WeightDb[] = [];
+  const loadFloats = (v: ScriptValue, keyV: ScriptValue | undefined, what: string): { shape: number[]; data: Float32Array | Float64Array } | undefined => {
+    const p = ident(v, what);
+    if (p === undefined) return undefined;
+    const bytes = loadData(p, v.span);
+    if (!bytes) return undefined;
+    let tensor: Tensor | undefined;
+    try {
+      if (extname(p) === '.npy') tensor = readNpy(bytes, p);
+      else if (extname(p) === '.safetensors') {
+        const all = readSafetensors(bytes, p);
+        const key = ident(keyV, '`key`');
+        tensor = key === undefined && all.size === 1 ? [...all.values()][0] : key !== undefined ? all.get(key) : undefined;
+        if (!tensor) err('LD0203', key === undefined ? `${p} holds ${all.size} tensors; name one with a key` : `${p} has no tensor \`${key}\``, (keyV ?? v).span, { notes: key ? didYouMean(key, all.keys()) : [] });
+      } else err('LD0204', `weights must come from .npy or .safetensors, got \`${extname(p)}\``, v.span);
+    } catch (e) {
+      if (e instanceof DiagnosticError) bag.addAll(e.diagnostics);
+      else err('LD0205', `cannot read ${p}: ${(e as Error).message}`, v.span);
+    }
+    if (!tensor) return undefined;
+    if (!(tensor.data instanceof Float32Array || tensor.data instanceof Float64Array)) {
+      err('LD0208', `${p}: weights must be float32/float64, got ${tensor.dtype}`, v.span);
+      return undefined;
+    }
+    return { shape: tensor.shape, data: tensor.data };
+  };
+  for (const b of blocks('weights')) {
+    const name = named(b, '`weights`');
+    if (!name) continue;
+    const a = attrsOf(b, ['kind', 'data', 'key', 'beta', 'beta_key', 'eb', 'beta_eb', 'filters_per_grid_row', 'grid_rows', 'organisation', 'block_size', 'region', 'address'], `weights \`${name}\``);
+    const kinds = ['conv3x3', 'linear8', 'linear16', 'compressed'];
+    const kind = ident(a.get('kind')?.value, '`kind`');
+    if (!kind || !kinds.includes(kind)) {
+      err('LD0140', `weights \`${name}\` needs \`kind\` = ${kinds.join(' | ')}`, a.get('kind')?.value.span ?? b.nameSpan, { notes: kind ? didYouMean(kind, kinds) : [] });
+      continue;
+    }
+    if (!a.get('data')) {
+      err('LD0110', `weights \`${name}\` needs \`data\``, b.nameSpan);
+      continue;
+    }
+    const w = loadFloats(a.get('data')!.value, a.get('key')?.value, '`data`');
+    const beta = a.get('beta') ? loadFloats(a.get('beta')!.value, a.get('beta_key')?.value, '`beta`') : undefined;
+    const eb = num(a.get('eb')?.value, '`eb`', -63, 63);
+    const region = a.has('region') ? regionRef(a.get('region')!.value, '`region`') : defaultRegion(0);
+    const fixed = num(a.get('address')?.value, '`address`', 0, 64 * 2 ** 30);
+    if (!w || !region) continue;
+    const source = { file: (a.get('data')!.value as { value: string }).value, name };
+    try {
+      let bytes: Uint8Array;
+      let report: Record<string, unknown> = {};
+      if (kind === 'conv3x3') {
+        const fpg = num(a.get('filters_per_grid_row')?.value, '`filters_per_grid_row`', 1, 8) ?? 1;
+        const gr = num(a.get('grid_rows')?.value, '`grid_rows`', 1, 16);
+        const r = W.pack3x3DatabaseFromFloats(w.data, w.shape, { eb: eb ?? 0, filtersPerGridRow: fpg, ...(gr !== undefined ? { gridRows: gr } : {}), ...(beta ? { beta: beta.data } : {}), source });
+        bytes = r.bytes;
+        report = { layout: r.layout.kind, ...(r.betaMaxRelError !== undefined ? { betaMaxRelError: r.betaMaxRelError } : {}) };
+      } else if (kind === 'linear8') {
+        const betaEb = num(a.get('beta_eb')?.value, '`beta_eb`', -63, 63);
+        const r = W.pack1x1I4F3DatabaseFromFloats(w.data, w.shape, { eb: eb ?? 0, ...(beta ? { beta: beta.data } : {}), ...(betaEb !== undefined ? { betaEb } : {}), source });
+        bytes = r.bytes;
+        report = { layout: r.layout.kind };
+      } else if (kind === 'linear16') {
+        const r = W.pack1x1I5F10DatabaseFromFloats(w.data, w.shape, { eb: eb ?? 0, ...(beta ? { beta: beta.data } : {}), source });
+        bytes = r.bytes;
+        report = { layout: r.layout.kind };
+      } else {
+        const orgName = ident(a.get('organisation')?.value, '`organisation`') ?? 'cin_per_cout';
+        const organisation = orgName === 'cout_per_cin' ? 'coutPerCin' : orgName === 'cin_per_cout' ? 'cinPerCout' : undefined;
+        if (!organisation) {
+          err('LD0141', `\`organisation\` must be cin_per_cout or cout_per_cin`, a.get('organisation')!.value.span, { spec: `${CHIP} §15.4` });
+          continue;
+        }
+        const bs = num(a.get('block_size')?.value, '`block_size`', 4, 32) ?? 32;
+        const r = W.compressWeights(w.data, w.shape, { organisation, blockSize: bs, ...(eb !== undefined ? { eb } : {}), source });
+        bytes = r.bytes;
+        report = { layout: 'compressed', organisation: orgName, block_size: bs, eb: r.eb, ...r.report };
+      }
+      const placed: Placed = { name, what: 'weight database', region, size: bytes.length, align: 128, address: 0, span: b.nameSpan!, ...(fixed !== undefined ? { fixed } : {}) };
+      placements.push(placed);
+      weightDbs.push({ name, kind, bytes, placed, report });
+    } catch (e) {
+      if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, span: b.nameSpan!, notes: [...(d.notes ?? []), `note: from weights \`${name}\``] })));
+      else throw e;
+    }
+  }
+
+  // ---------- blobs ----------
+  const blobs = new Map<string, BlobDef>();
+  for (const b of blocks('blob')) {
+    const name = named(b, '`blob`');
+    if (!name) continue;
+    const a = attrsOf(b, ['file', 'region', 'address'], `blob \`${name}\``);
+    const fv = a.get('file')?.value;
+    if (!fv) {
+      err('LD0110', `blob \`${name}\` needs a \`file\``, b.nameSpan);
+      continue;
+    }
+    const p = ident(fv, '`file`');
+    const bytes = p ? loadData(p, fv.span) : undefined;
+    const region = a.has('region') ? regionRef(a.get('region')!.value, '`region`') : defaultRegion(0);
+    if (!bytes || !region) continue;
+    const patches = countPatches(bytes);
+    if (typeof patches === 'string') {
+      err('LD0209', `patch blob ${p}: ${patches}`, fv.span, { spec: `${CHIP} §12.6.1.2, §12.6.1.3` });
+      continue;
+    }
+    const fixed = num(a.get('address')?.value, '`address`', 0, 64 * 2 ** 30);
+    const placed: Placed = { name, what: 'patch blob', region, size: bytes.length, align: 8, address: 0, span: b.nameSpan!, ...(fixed !== undefined ? { fixed } : {}) };
+    blobs.set(name, { name, span: b.nameSpan!, bytes, patches, placed });
+    placements.push(placed);
+  }
+
+  // ---------- objects / programs ----------
+  const programs = new Map<string, ProgramDef>();
+  const objects: LinkInputObject[] = [...(opts.objects ?? [])];
+  for (const inp of script.inputs) {
+    const full = resolve(baseDir, inp.path);
+    if (!opts.readObject && !opts.readFile && !existsSync(full)) {
+      err('LD0201', `no such file: ${inp.path}`, inp.span);
+      continue;
+    }
+    try {
+      const c = opts.readObject ? opts.readObject(full) : readObjectDefault(full, readFile);
+      objects.push({ file: inp.path, container: c });
+    } catch (e) {
+      if (e instanceof DiagnosticError) bag.addAll(e.diagnostics);
+      else if ((e as NodeJS.ErrnoException).code === 'ENOENT') err('LD0201', `no such file: ${inp.path}`, inp.span);
+      else err('LD0210', `cannot read object ${inp.path}: ${(e as Error).message}`, inp.span);
+    }
+  }
+  let mm: MemoryMap | undefined;
+  const memoryMap = (): MemoryMap => (mm ??= loadMemoryMap());
+  for (const o of objects) loadPrograms(o, programs, memoryMap, bag);
+
+  // ---------- queues and trips ----------
+  const uieSeqNames = (): string[] => memoryMap().sequencers.map((s) => s.name);
+  const UIE_ATTRS_BASE = ['read', 'write', 'weights', 'read_indirect', 'write_indirect', 'trip_power', 'rmw_source', 'after', 'partial_write', 'op'];
+  const DMA_ATTRS = ['src', 'dst', 'length', 'trip_power', 'after', 'plane_mask'];
+  const MPE_ATTRS = ['blob', 'src', 'dst', 'length', 'after'];
+  const seenQueue = new Map<string, SourceSpan>();
+  for (const qb of queueBlocks) {
+    const qname = named(qb, '`queue`');
+    if (!qname) continue;
+    const q = queueByName(qname);
+    if (!q) {
+      err('LD0120', `unknown queue \`${qname}\` (chip Table 11-1)`, qb.nameSpan, { notes: didYouMean(qname, [...QUEUE_NAMES, 'barrier']), spec: `${CHIP} §11.5` });
+      continue;
+    }
+    const a = attrsOf(qb, ['cluster', 'region'], `queue \`${qname}\``);
+    const cluster = num(a.get('cluster')?.value, '`cluster`', 0, 3) ?? 0;
+    const key = `${cluster}:${q.id}`;
+    if (seenQueue.has(key)) err('LD0121', `queue \`${qname}\` of cluster ${cluster} is declared twice`, qb.nameSpan, { secondary: [{ span: seenQueue.get(key)!, label: 'first declared here' }] });
+    seenQueue.set(key, qb.nameSpan!);
+    if (q.kind === 'barrier') err('LD0122', 'the barrier-config queue is filled by the linker from the `after` dependencies; it cannot be declared', qb.nameSpan, { spec: `${CHIP} §11.4.11` });
+    const region = a.has('region') ? regionRef(a.get('region')!.value, '`region`') : defaultRegion(cluster);
+    const qd: QueueDef = { q, cluster, span: qb.nameSpan!, trips: [], ...(region ? { region } : {}) };
+    queues.push(qd);
+    for (const tb of qb.children) {
+      if (tb.kind !== 'trip') {
+        err('LD0123', `expected \`trip\` inside a queue, found \`${tb.kind}\``, tb.kindSpan);
+        continue;
+      }
+      const tname = named(tb, '`trip`');
+      if (!tname) continue;
+      if ((q.kind === 'rdma_tx' || q.kind === 'rdma_rx')) {
+        err('LD0124', `RDMA trips are not supported by this linker yet (queue \`${qname}\`)`, tb.nameSpan, { spec: `${CHIP} §11.4.6` });
+        continue;
+      }
+      const allowed = q.kind === 'uie' ? [...uieSeqNames(), ...UIE_ATTRS_BASE] : q.kind === 'mpe' ? MPE_ATTRS : DMA_ATTRS;
+      const ta = attrsOf(tb, allowed, `${q.kind} trip \`${tname}\``);
+      const trip: TripDef = { name: tname, span: tb.nameSpan!, queue: q, cluster, block: tb, afters: [], programs: new Map(), tensors: new Map(), nums: new Map() };
+      if (tripByName.has(tname)) err('LD0125', `trip \`${tname}\` is declared twice`, tb.nameSpan, { secondary: [{ span: tripByName.get(tname)!.span, label: 'first declared here' }] });
+      tripByName.set(tname, trip);
+      const tensorRef = (key: string) => {
+        const v = ta.get(key)?.value;
+        const n = ident(v, `\`${key}\``);
+        if (n === undefined) return;
+        const t = tensors.get(n);
+        if (!t) err('LD0126', `no tensor \`${n}\``, v!.span, { notes: didYouMean(n, tensors.keys()) });
+        else trip.tensors.set(key, { t, span: v!.span });
+      };
+      const numAttr = (key: string, min: number, max: number) => {
+        const v = ta.get(key)?.value;
+        const n = num(v, `\`${key}\``, min, max);
+        if (n !== undefined) trip.nums.set(key, { v: n, span: v!.span });
+      };
+      const av = ta.get('after')?.value;
+      if (av) {
+        const items = av.kind === 'list' ? av.items : [av];
+        for (const it of items) {
+          const n = ident(it, '`after`');
+          if (n !== undefined) trip.afters.push({ name: n, span: it.span });
+        }
+      }
+      if (q.kind === 'uie') {
+        for (const s of uieSeqNames()) {
+          const v = ta.get(s)?.value;
+          const n = ident(v, `\`${s}\``);
+          if (n === undefined) continue;
+          const p = programs.get(n);
+          if (!p) err('LD0127', `no program \`${n}\` in the input objects`, v!.span, { notes: didYouMean(n, programs.keys()) });
+          else if (p.seq !== s) err('LD0128', `program \`${n}\` is ${p.seq} microcode (from ${p.file}); it cannot run on the ${s} sequencer`, v!.span);
+          else trip.programs.set(s, { prog: p, span: v!.span });
+        }
+        for (const k of ['read', 'write', 'weights', 'rmw_source']) tensorRef(k);
+        numAttr('read_indirect', 0, 3);
+        numAttr('write_indirect', 0, 3);
+        numAttr('trip_power', 0, 127);
+        const opV = ta.get('op')?.value;
+        const opName = ident(opV, '`op`');
+        if (opName !== undefined) {
+          if (!UIE_OPS.includes(opName)) err('LD0134', `unknown UIE operation \`${opName}\``, opV!.span, { notes: didYouMean(opName, UIE_OPS).concat([`note: one of ${UIE_OPS.join(', ')}`]) });
+          else trip.op = { name: opName, span: opV!.span };
+        }
+        const pw = bool(ta.get('partial_write')?.value, '`partial_write`');
+        if (pw) trip.nums.set('partial_write', { v: 1, span: ta.get('partial_write')!.value.span });
+        for (const [k, seqName] of [['read_indirect', 'amem_read'], ['write_indirect', 'amem_write']] as const)
+          if (trip.nums.has(k) && !trip.programs.has(seqName))
+            err('LD0129', `\`${k}\` enables an ITFE but the trip has no ${seqName} program`, trip.nums.get(k)!.span, { spec: `${CHIP} §11.4.2` });
+      } else if (q.kind === 'mpe') {
+        const bv = ta.get('blob')?.value;
+        if (bv) {
+          const n = ident(bv, '`blob`');
+          const bl = n !== undefined ? blobs.get(n) : undefined;
+          if (n !== undefined && !bl) err('LD0130', `no blob \`${n}\``, bv.span, { notes: didYouMean(n, blobs.keys()) });
+          if (bl) trip.blob = bl;
+          if (ta.has('src') || ta.has('dst')) err('LD0131', 'an MPE trip is either patch mode (`blob`) or DMA mode (`src`, `dst`)', bv.span, { spec: `${CHIP} §11.4.10` });
+        } else {
+          tensorRef('src');
+          tensorRef('dst');
+          if (!ta.has('src') || !ta.has('dst')) err('LD0132', `MPE trip \`${tname}\` needs \`blob\` (patch mode) or \`src\` and \`dst\` (DMA mode)`, tb.nameSpan, { spec: `${CHIP} §11.4.10` });
+        }
+        numAttr('length', 8, 65536 * 8);
+      } else {
+        tensorRef('src');
+        tensorRef('dst');
+        if (!ta.has('src') || !ta.has('dst')) err('LD0132', `${q.kind} trip \`${tname}\` needs \`src\` and \`dst\` tensors`, tb.nameSpan);
+        numAttr('length', 1, 2 ** 36);
+        numAttr('trip_power', 0, 127);
+        numAttr('plane_mask', 1, 15);
+      }
+      qd.trips.push(trip);
+      trips.push(trip);
+    }
+  }
+  for (const t of trips) if (t.op) checkSizeRules(t, bag);
+  for (const st of script.afters)
+    for (const c of st.consumers) {
+      const t = tripByName.get(c.name);
+      if (!t) err('LD0133', `no trip \`${c.name}\``, c.span, { notes: didYouMean(c.name, tripByName.keys()) });
+      else t.afters.push(...st.producers);
+    }
+  bag.throwIfErrors();
+
+  // ---------- DMA endpoint checks and padding ----------
+  for (const t of trips) {
+    const k = t.queue.kind;
+    if (k !== 'h2a' && k !== 'a2h' && k !== 'icdma' && !(k === 'mpe' && !t.blob)) continue;
+    const src = t.tensors.get('src');
+    const dst = t.tensors.get('dst');
+    if (!src || !dst) continue;
+    const want = (x: { t: TensorDef; span: SourceSpan }, space: 'amem' | 'hbm', cluster: number | undefined, role: string) => {
+      const r = x.t.placed.region;
+      if (r.space !== space || (cluster !== undefined && r.cluster !== cluster))
+        err('LD0501', `${k} trip \`${t.name}\`: ${role} tensor \`${x.t.name}\` is in ${r.space}${r.space === 'amem' ? ` of cluster ${r.cluster}` : ''}; it must be in ${space}${cluster !== undefined ? ` of cluster ${cluster}` : ''}`, x.span, { spec: `${CHIP} §12.1, §12.2` });
+    };
+    const unit = k === 'h2a' || k === 'a2h' ? 1024 : k === 'icdma' ? 128 : 8;
+    if (k === 'h2a') {
+      want(src, 'hbm', undefined, 'source');
+      want(dst, 'amem', t.cluster, 'destination');
+    } else if (k === 'a2h') {
+      want(src, 'amem', t.cluster, 'source');
+      want(dst, 'hbm', undefined, 'destination');
+    } else if (k === 'icdma') {
+      want(src, 'amem', t.cluster, 'source');
+      want(dst, 'amem', icdmaDestination(t.cluster, t.queue.index), 'destination');
+    }
+    const len = t.nums.get('length')?.v ?? Math.max(src.t.layout.size, dst.t.layout.size);
+    const padded = Math.ceil(len / unit) * unit;
+    // Transfers are whole units: make both allocations cover them.
+    for (const x of [src, dst]) {
+      if (x.t.placed.size < padded) x.t.placed.size = padded;
+      const al = x.t.placed.region.space === 'hbm' ? (k === 'mpe' ? 8 : 1024) : k === 'mpe' ? 8 : 128;
+      if (x.t.placed.fixed !== undefined && x.t.placed.fixed % al)
+        err('LD0502', `${k} trip \`${t.name}\`: tensor \`${x.t.name}\` at 0x${x.t.placed.fixed.toString(16)} is not ${al}-byte aligned`, x.span, { spec: k === 'mpe' ? `${CHIP} §12.6.2.2` : `${CHIP} §12.1, §12.2` });
+      x.t.placed.align = Math.max(x.t.placed.align, al);
+    }
+    t.nums.set('length', { v: padded, span: t.span });
+  }
+  bag.throwIfErrors();
+
+  // ---------- microcode placement ----------
+  const placement: MicrocodePlacement[] = [];
+  const uieTrips = new Map<string, TripDef[]>(); // cluster:uie -> trips in queue order
+  for (const t of trips) if (t.queue.kind === 'uie') {
+    const k = `${t.cluster}:${t.queue.index}`;
+    if (!uieTrips.has(k)) uieTrips.set(k, []);
+    uieTrips.get(k)!.push(t);
+  }
+  // startPc per trip per seq
+  const startPc = new Map<TripDef, Map<string, number>>();
+  const cfgImages = new Map<string, { cluster: number; uie: number; seq: string; ctrl: Uint8Array; op: Uint8Array; words: number }>();
+  const overlayPatches: Array<{ cluster: number; uie: number; phase: number; before: TripDef; after: TripDef; bytes: Uint8Array; patches: number }> = [];
+  for (const [key, list] of uieTrips) {
+    const [cluster, uie] = key.split(':').map(Number) as [number, number];
+    const plan = planMicrocode(list, memoryMap());
+    if (typeof plan === 'string') {
+      err('LD0601', plan, list[0]!.span, { spec: `${CHIP} §11.1, §12.6; ${SEQ} §2` });
+      continue;
+    }
+    for (const ph of plan.phases) {
+      for (const [seq, progs] of ph.bySeq) {
+        const sm = memoryMap().byName.get(seq)!;
+        const img = { ctrl: new Uint8Array(sm.ctrl.words * sm.ctrl.stride), op: new Uint8Array(sm.op.words * sm.op.stride), words: 0 };
+        for (const { prog, pc } of progs) {
+          placement.push({ cluster, uie, seq, program: prog.name, pc, words: prog.words, phase: ph.index });
+          const ctrl = relocate(prog, pc, sm.ctrl.table, sm.ctrl.stride);
+          img.ctrl.set(ctrl, pc * sm.ctrl.stride);
+          img.op.set(prog.op.subarray(0, prog.words * sm.op.stride), pc * sm.op.stride);
+          img.words = Math.max(img.words, pc + prog.words);
+        }
+        if (ph.index === 0) cfgImages.set(`${cluster}:${uie}:${seq}`, { cluster, uie, seq, ctrl: img.ctrl.subarray(0, img.words * sm.ctrl.stride), op: img.op.subarray(0, img.words * sm.op.stride), words: img.words });
+        else {
+          // accumulate into the overlay patch of this phase
+          let op = overlayPatches.find((o) => o.cluster === cluster && o.uie === uie && o.phase === ph.index);
+          if (!op) overlayPatches.push((op = { cluster, uie, phase: ph.index, before: ph.prevLast, after: ph.first, bytes: new Uint8Array(0), patches: 0 }));
+          const base = memoryMap().uieStride * uie;
+          const parts = [op.bytes];
+          for (const { prog, pc } of progs) {
+            parts.push(microPatch(sm.ctrl.address + base + pc * sm.ctrl.stride, sm.ctrl.stride, img.ctrl.subarray(pc * sm.ctrl.stride, (pc + prog.words) * sm.ctrl.stride)));
+            parts.push(microPatch(sm.op.address + base + pc * sm.op.stride, sm.op.stride, img.op.subarray(pc * sm.op.stride, (pc + prog.words) * sm.op.stride)));
+            op.patches += 2;
+          }
+          op.bytes = concat(parts);
+        }
+      }
+    }
+    for (const [t, m] of plan.startPc) startPc.set(t, m);
+  }
+  bag.throwIfErrors();
+
+  // Overlay patch trips go to MPE queue mpe<uie> of the cluster (chip §12.6.3: one MPE per UIE).
+  const genTrips: TripDef[] = [];
+  const extraDeps: Array<[TripDef, TripDef]> = [];
+  for (const o of overlayPatches) {
+    const q = queueByName(`mpe${o.uie}`)!;
+    const region = defaultRegion(o.cluster);
+    const name = `__overlay.c${o.cluster}.uie${o.uie}.${o.phase}`;
+    const placed: Placed = { name, what: 'overlay patch blob', region, size: o.bytes.length, align: 8, address: 0 };
+    const blob: BlobDef = { name, span: o.after.span, bytes: o.bytes, patches: o.patches, placed };
+    blobs.set(name, blob);
+    placements.push(placed);
+    const t: TripDef = { name, span: o.after.span, queue: q, cluster: o.cluster, block: o.after.block, afters: [], programs: new Map(), tensors: new Map(), nums: new Map(), blob, generated: true };
+    genTrips.push(t);
+    extraDeps.push([t, o.before], [o.after, t]);
+  }
+  // Insert generated trips into their queues (MPE queues keep script trips first in order of phases).
+  for (const t of genTrips) {
+    let qd = queues.find((x) => x.cluster === t.cluster && x.q.id === t.queue.id);
+    if (!qd) queues.push((qd = { q: t.queue, cluster: t.cluster, region: defaultRegion(t.cluster), span: t.span, trips: [] }));
+    qd.trips.push(t);
+    trips.push(t);
+    tripByName.set(t.name, t);
+  }
+
+  // ---------- barriers ----------
+  const orderedTrips: TripDef[] = [];
+  for (const qd of queues) for (const t of qd.trips) orderedTrips.push(t);
+  const index = new Map(orderedTrips.map((t, i) => [t, i]));
+  const deps: Array<[number, number]> = [];
+  for (const t of orderedTrips)
+    for (const p of t.afters) {
+      const pt = tripByName.get(p.name);
+      if (!pt) err('LD0133', `no trip \`${p.name}\``, p.span, { notes: didYouMean(p.name, tripByName.keys()) });
+      else if (pt === t) err('LD0400', `trip \`${t.name}\` cannot run after itself`, p.span, { spec: `${CHIP} §11.6` });
+      else deps.push([index.get(t)!, index.get(pt)!]);
+    }
+  for (const [c, p] of extraDeps) deps.push([index.get(c)!, index.get(p)!]);
+  bag.throwIfErrors();
+  const nodes: TripNode[] = orderedTrips.map((t) => ({ name: t.name, cluster: t.cluster, queue: t.queue.id, canNoop: t.queue.kind === 'uie' }));
+  let plan: BarrierPlan;
+  try {
+    plan = allocateBarriers({ trips: nodes, deps });
+  } catch (e) {
+    if (e instanceof BarrierError) {
+      const spans = e.trips.map((i) => orderedTrips[i]!.span);
+      throw new DiagnosticError(error(e.code, e.message, { ...(spans[0] ? { span: spans[0] } : {}), secondary: spans.slice(1, 6).map((s) => ({ span: s, label: 'involved' })), spec: e.spec }));
+    }
+    throw e;
+  }
+
+  // ---------- static checks (need the DAG) ----------
+  const anc = ancestorSets(orderedTrips.length, deps);
+  const ordered = (a: number, b: number) => anc[a]!.has(b) || anc[b]!.has(a);
+
+  // ---------- allocation of data ----------
+  // Descriptor lists: size known now.
+  const descTables = {
+    uie: loadTable('pyxis', 'desc_uie'),
+    h2a: loadTable('pyxis', 'desc_h2a'),
+    a2h: loadTable('pyxis', 'desc_a2h'),
+    icdma: loadTable('pyxis', 'desc_icdma'),
+    mpe_patch: loadTable('pyxis', 'desc_mpe_patch'),
+    mpe_dma: loadTable('pyxis', 'desc_mpe_dma'),
+    barrier: loadTable('pyxis', 'desc_barrier_config'),
+    enqueue: loadTable('pyxis', 'desc_enqueue_record'),
+  };
+  const descBytes = (kind: string): number => (kind === 'uie' ? descTables.uie.bytes : kind === 'barrier' ? descTables.barrier.bytes : kind === 'mpe' ? descTables.mpe_patch.bytes : descTables.h2a.bytes);
+  interface ListDef { cluster: number; queue: QueueInfo; trips: number[]; placed: Placed; part: number }
+  const lists: ListDef[] = [];
+  const plannedByQueue = new Map<string, number[]>();
+  plan.trips.forEach((pt, i) => {
+    const k = `${pt.cluster}:${pt.queue}`;
+    if (!plannedByQueue.has(k)) plannedByQueue.set(k, []);
+    plannedByQueue.get(k)!.push(i);
+  });
+  // barrier-config queues: one per cluster with barriers
+  const barriersByCluster = new Map<number, number[]>();
+  plan.barriers.forEach((b, i) => {
+    if (!barriersByCluster.has(b.cluster)) barriersByCluster.set(b.cluster, []);
+    barriersByCluster.get(b.cluster)!.push(i);
+  });
+  const MAX_LIST_UNITS = 65536; // descriptor_list_length is 16 bits, N-1 encoded (chip Table 11-2)
+  const makeLists = (cluster: number, q: QueueInfo, items: number[], region: Region) => {
+    const per = Math.floor((MAX_LIST_UNITS * 8) / descBytes(q.kind));
+    const parts = Math.ceil(items.length / per);
+    if (parts > 4) {
+      err('LD0503', `queue ${q.name} of cluster ${cluster} has ${items.length} descriptors: more than 4 lists of ${per}, which overflows the 4-entry ring at load time`, undefined, { spec: `${CHIP} §11.5.1` });
+      return;
+    }
+    if (region.space === 'amem' && region.cluster !== cluster)
+      err('LD0504', `descriptor lists of queue ${q.name} (cluster ${cluster}) cannot live in memory \`${region.name}\` of cluster ${region.cluster}: the DPE window reaches only its own cluster's AMEM`, region.span, { spec: `${CHIP} §12.7` });
+    for (let p = 0; p < parts; p++) {
+      const chunk = items.slice(p * per, (p + 1) * per);
+      const name = `.desc.c${cluster}.q${q.id.toString(16).padStart(2, '0')}.${p}`;
+      const placed: Placed = { name, what: 'descriptor list', region, size: chunk.length * descBytes(q.kind), align: 8, address: 0 };
+      placements.push(placed);
+      lists.push({ cluster, queue: q, trips: chunk, placed, part: p });
+    }
+  };
+  for (const [c, bs] of [...barriersByCluster].sort((x, y) => x[0] - y[0])) makeLists(c, queueByName('barrier')!, bs, defaultRegion(c));
+  const queueOrder = [...queues].sort((a, b) => a.cluster - b.cluster || a.q.id - b.q.id);
+  for (const qd of queueOrder) {
+    const items = plannedByQueue.get(`${qd.cluster}:${qd.q.id}`) ?? [];
+    if (items.length) makeLists(qd.cluster, qd.q, items, qd.region ?? defaultRegion(qd.cluster));
+  }
+  bag.throwIfErrors();
+  allocate(placements, bag);
+  bag.throwIfErrors();
+
+  // ---------- checks on placed objects ----------
+  checkViews(placements, bag);
+  for (const t of tensors.values()) {
+    const a = t.placed.address;
+    if (t.placed.region.space === 'amem') {
+      if (t.elemBytes === 2 && a % 32) err('LD0801', `16-bit tensor \`${t.name}\` at 0x${a.toString(16)} is not on an even partition (32-byte) boundary`, t.span, { spec: `${CHIP} §7.3; ${SEQ} §1.1` });
+      else if (a % 16) err('LD0802', `tensor \`${t.name}\` at 0x${a.toString(16)} is not partition (16-byte) aligned`, t.span, { spec: `${CHIP} §7.1` });
+      if (t.role !== 'data' && a % 128) err('LD0803', `${t.role === 'indirection' ? 'indirection table' : 'compressed weights'} \`${t.name}\` at 0x${a.toString(16)} is not 128-byte aligned`, t.span, { spec: `${SEQ} §1.1` });
+    }
+  }
+  const uieIdx = orderedTrips.map((t, i) => (t.queue.kind === 'uie' ? i : -1)).filter((i) => i >= 0);
+  // RMW / InMemAdd source-destination bank alignment (chip §7.4.1)
+  for (const i of uieIdx) {
+    const t = orderedTrips[i]!;
+    const src = t.tensors.get('rmw_source');
+    const dst = t.tensors.get('write');
+    if (!src) continue;
+    if (!dst) {
+      err('LD0810', `trip \`${t.name}\`: \`rmw_source\` needs a \`write\` tensor`, src.span, { spec: `${CHIP} §7.4` });
+      continue;
+    }
+    const s = src.t;
+    const d = dst.t;
+    if (s.placed.address === d.placed.address && s.placed.region === d.placed.region) continue; // same address: rules moot
+    const problems: string[] = [];
+    if (s.placed.address % HASH_BLOCK !== d.placed.address % HASH_BLOCK) problems.push(`start addresses differ modulo 16 KiB (0x${(s.placed.address % HASH_BLOCK).toString(16)} vs 0x${(d.placed.address % HASH_BLOCK).toString(16)})`);
+    if (s.layout.rowStride !== d.layout.rowStride || s.layout.chanStride !== d.layout.chanStride) problems.push('row/channel strides differ');
+    if (s.elemBytes !== d.elemBytes) problems.push('element widths differ');
+    if (JSON.stringify(s.shape) !== JSON.stringify(d.shape)) problems.push('shapes differ');
+    if (!s.placed.region.unhashed || !d.placed.region.unhashed) problems.push('bank hashing must be disabled (unhashed view) for RMW with different addresses');
+    if (problems.length)
+      err('LD0811', `trip \`${t.name}\`: InMemAdd source \`${s.name}\` and destination \`${d.name}\` are not bank-aligned: ${problems.join('; ')}`, src.span, { spec: `${CHIP} §7.4.1, §7.5` });
+  }
+  // Partial-write overlaps between different UIEs without a barrier (chip §11.7, §7.4.2)
+  const writeSets = uieIdx
+    .map((i) => {
+      const w = orderedTrips[i]!.tensors.get('write');
+      if (!w || w.t.placed.region.space !== 'amem') return undefined;
+      const base = w.t.placed.address;
+      return { i, t: w.t, iv: rowIntervals(w.t.layout).map(([s, e]) => [base + s, base + e] as [number, number]) };
+    })
+    .filter((x): x is NonNullable<typeof x> => !!x);
+  for (let x = 0; x < writeSets.length; x++)
+    for (let y = x + 1; y < writeSets.length; y++) {
+      const A = writeSets[x]!;
+      const B = writeSets[y]!;
+      const ta = orderedTrips[A.i]!;
+      const tb = orderedTrips[B.i]!;
+      if (A.t === B.t || ta.cluster !== tb.cluster || ta.queue.id === tb.queue.id) continue;
+      if (ordered(A.i, B.i)) continue;
+      if (intervalsIntersect(A.iv, B.iv))
+        err('LD0812', `trips \`${ta.name}\` (uie${ta.queue.index}) and \`${tb.name}\` (uie${tb.queue.index}) write tensors \`${A.t.name}\` and \`${B.t.name}\` that share 16-byte partitions, with no barrier between them`, ta.span, {
+          secondary: [{ span: tb.span, label: 'other writer' }],
+          notes: ['help: add `' + tb.name + ' after ' + ta.name + ';` (or the reverse), or move the tensors apart'],
+          spec: `${CHIP} §11.7, §7.4.2`,
+        });
+    }
+  bag.throwIfErrors();
+
+  // ---------- encode descriptors ----------
+  const sections: Section[] = [];
+  const symbols: SymbolEntry[] = [];
+  const addSection = (s: Section): number => sections.push(s) - 1;
+  const engineAddr = (p: Placed): number => {
+    if (p.region.space === 'amem') return amemEngineAddress(p.address, p.region.unhashed);
+    const a = hbmEngineAddress(p.address + Math.max(0, p.size - 1));
+    if (a === undefined) {
+      err('LD0507', `${p.what} \`${p.name}\` at HBM 0x${p.address.toString(16)} is beyond the 2 GiB the DPE/MPE windows reach`, p.span, { spec: `${CHIP} §12.7` });
+      return 0;
+    }
+    return hbmEngineAddress(p.address)!;
+  };
+  let tripId = 0;
+  const tripIds = new Array<number>(plan.trips.length);
+  plan.trips.forEach((_, i) => (tripIds[i] = ++tripId));
+  const barrierTripIds = plan.barriers.map(() => ++tripId);
+  if (tripId >= 1 << 20) err('LD0505', `${tripId} trips exceed the 20-bit Trip_id`, undefined, { spec: `${CHIP} §11.4.1` });
+  const header = (i: number): FieldValues => {
+    const pt = plan.trips[i]!;
+    const nl = [...pt.notify];
+    while (nl.length < 8) nl.push(0);
+    return { wait_barrier_id: pt.wait, notify_list: nl, trip_id: tripIds[i]! };
+  };
+  const amem26 = (p: Placed) => (p.address >>> 4) & 0x3fffff;
+  const amemWord = (p: Placed) => ((p.address + (p.region.unhashed ? 1 << 26 : 0)) >>> 7) & 0xfffff;
+  const seqIds = new Map<string, number>(uieTrips.size ? memoryMap().sequencers.map((s) => [s.name, s.id] as [string, number]) : []);
+  const encodeTrip = (i: number, out: Uint8Array, off: number) => {
+    const pt = plan.trips[i]!;
+    const q = queueByName(queueName(pt.queue))!;
+    const t = pt.origin >= 0 ? orderedTrips[pt.origin]! : undefined;
+    const h = header(i);
+    const enc = (tab: CompiledTable, v: FieldValues) => {
+      try {
+        encode(tab, v, out, off);
+      } catch (e) {
+        err('LD0506', `trip \`${pt.name}\`: cannot encode its ${tab.name} descriptor: ${(e as Error).message}`, t?.span);
+      }
+    };
+    if (q.kind === 'uie') {
+      const v: FieldValues = { ...h };
+      if (t) {
+        let mask = 0;
+        const pcs = new Array<number>(13).fill(0);
+        const sp = startPc.get(t);
+        for (const [seq] of t.programs) {
+          const id = seqIds.get(seq)!;
+          mask |= 1 << id;
+          pcs[id] = sp?.get(seq) ?? 0;
+        }
+        v['trip_valid_mask'] = mask;
+        v['start_pc'] = pcs;
+        for (const [port, field] of [['read', 'amem_read'], ['write', 'amem_write'], ['weights', 'amem_weights']] as const) {
+          const x = t.tensors.get(port);
+          if (!x) continue;
+          v[`${field}_base_address`] = amem26(x.t.placed);
+          v[`${field}_bank_hash_dsbl`] = x.t.placed.region.unhashed ? 1 : 0;
+        }
+        const ri = t.nums.get('read_indirect');
+        if (ri) {
+          v['amem_read_indirect_vld'] = 1;
+          v['amem_read_indirect_cmd_index'] = ri.v;
+        }
+        const wi = t.nums.get('write_indirect');
+        if (wi) {
+          v['amem_write_indirect_vld'] = 1;
+          v['amem_write_indirect_cmd_index'] = wi.v;
+        }
+        v['trip_power'] = t.nums.get('trip_power')?.v ?? 0;
+      }
+      enc(descTables.uie, v);
+    } else if (q.kind === 'h2a' || q.kind === 'a2h') {
+      const src = t!.tensors.get('src')!.t.placed;
+      const dst = t!.tensors.get('dst')!.t.placed;
+      const [am, hb] = q.kind === 'h2a' ? [dst, src] : [src, dst];
+      enc(q.kind === 'h2a' ? descTables.h2a : descTables.a2h, { ...h, amem_start_address: amemWord(am), hbm_base_address: Math.floor(hb.address / 1024), length: t!.nums.get('length')!.v / 1024, trip_power: t!.nums.get('trip_power')?.v ?? 0 });
+    } else if (q.kind === 'icdma') {
+      const src = t!.tensors.get('src')!.t.placed;
+      const dst = t!.tensors.get('dst')!.t.placed;
+      enc(descTables.icdma, { ...h, amem_source_start_address: amemWord(src), amem_dest_start_address: amemWord(dst), length: t!.nums.get('length')!.v / 128, core_switch_plane_mask: t!.nums.get('plane_mask')?.v ?? 15, trip_power: t!.nums.get('trip_power')?.v ?? 0 });
+    } else if (q.kind === 'mpe') {
+      if (t!.blob) {
+        const b = t!.blob;
+        enc(descTables.mpe_patch, { ...h, blob_address: engineAddr(b.placed), blob_length: Math.ceil(b.bytes.length / 8), num_patches: b.patches });
+      } else {
+        const src = t!.tensors.get('src')!.t.placed;
+        const dst = t!.tensors.get('dst')!.t.placed;
+        enc(descTables.mpe_dma, { ...h, source_address: engineAddr(src), target_address: engineAddr(dst), length: t!.nums.get('length')!.v / 8 });
+      }
+    }
+  };
+  const enqueue: number[][] = [];
+  const listMeta: Array<Record<string, unknown>> = [];
+  for (const l of lists) {
+    const bytes = new Uint8Array(l.placed.size);
+    const db = descBytes(l.queue.kind);
+    l.trips.forEach((idx, k) => {
+      if (l.queue.kind === 'barrier') {
+        const b = plan.barriers[idx]!;
+        encode(descTables.barrier, { wait_barrier_id: 0, notify_list: [0, 0, 0, 0, 0, 0, 0, 0], trip_id: barrierTripIds[idx]!, barrier_id: b.id, notify_count: b.notify_count, wait_count: b.wait_count }, bytes, k * db);
+      } else encodeTrip(idx, bytes, k * db);
+    });
+    const si = addSection({
+      name: l.placed.name, kind: 'descriptors', space: l.placed.region.space, address: l.placed.address, size: bytes.length, align: 8,
+      flags: l.placed.region.unhashed ? SectionFlags.unhashed : 0, data: bytes, cluster: l.placed.region.space === 'amem' ? l.placed.region.cluster : -1,
+    });
+    symbols.push({ name: l.placed.name, kind: 'queue', section: si, offset: 0, size: bytes.length, global: true });
+    const ea = engineAddr(l.placed);
+    enqueue.push([l.cluster, l.queue.id, ea, bytes.length / 8]);
+    listMeta.push({ cluster: l.cluster, queue_id: l.queue.id, engine: l.queue.name, section: l.placed.name, space: l.placed.region.space, address: l.placed.address, engine_address: ea, descriptors: l.trips.length, bytes: bytes.length });
+  }
+  bag.throwIfErrors();
+  const enq = new Uint8Array(enqueue.length * 8);
+  enqueue.forEach(([cluster, qid, addr, units], i) => encode(descTables.enqueue, { cluster: cluster!, queue_id: qid!, descriptor_list_address: addr!, descriptor_list_length: units! }, enq, i * 8));
+
+  // ---------- data sections ----------
+  for (const t of tensors.values()) {
+    const p = t.placed;
+    const si = addSection({
+      name: `.tensor.${t.name}`, kind: t.bytes ? 'data' : 'zero', space: p.region.space, address: p.address, size: p.size, align: p.align,
+      flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: t.bytes ? padTo(t.bytes, p.size) : new Uint8Array(0), cluster: p.region.space === 'amem' ? p.region.cluster : -1,
+    });
+    symbols.push({ name: t.name, kind: 'tensor', section: si, offset: 0, size: p.size, global: true, tensor: { shape: [...t.shape], format: t.format, eb: t.eb, strides: byteStrides(t.shape, t.layout) } });
+  }
+  for (const b of blobs.values()) {
+    const p = b.placed;
+    const si = addSection({
+      name: b.name.startsWith('__overlay') ? `.patch.${b.name.slice(10)}` : `.patch.${b.name}`, kind: 'patch', space: p.region.space, address: p.address, size: b.bytes.length, align: 8,
+      flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: b.bytes, cluster: p.region.space === 'amem' ? p.region.cluster : -1,
+    });
+    symbols.push({ name: b.name, kind: 'blob', section: si, offset: 0, size: b.bytes.length, global: true });
+  }
+  for (const wdb of weightDbs) {
+    const p = wdb.placed;
+    if (p.address % 128) err('LD0804', `weight database \`${wdb.name}\` at 0x${p.address.toString(16)} is not 128-byte aligned`, p.span, { spec: `${SEQ} §1.1; ${CHIP} §14.2` });
+    const si = addSection({
+      name: `.wdb.${wdb.name}`, kind: 'data', space: p.region.space, address: p.address, size: wdb.bytes.length, align: 128,
+      flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: wdb.bytes, cluster: p.region.space === 'amem' ? p.region.cluster : -1,
+    });
+    symbols.push({ name: wdb.name, kind: 'data', section: si, offset: 0, size: wdb.bytes.length, global: true });
+  }
+  bag.throwIfErrors();
+  const programMeta: Array<Record<string, unknown>> = [];
+  for (const img of [...cfgImages.values()].sort((a, b) => a.cluster - b.cluster || a.uie - b.uie || seqIds.get(a.seq)! - seqIds.get(b.seq)!)) {
+    const sm = memoryMap().byName.get(img.seq)!;
+    const base = memoryMap().uieStride * img.uie;
+    const ci = addSection({ name: `.ucode.c${img.cluster}.uie${img.uie}.${img.seq}.ctrl`, kind: 'code', space: 'cfg', address: sm.ctrl.address + base, size: img.ctrl.length, align: 8, flags: 0, data: new Uint8Array(img.ctrl), cluster: img.cluster });
+    addSection({ name: `.ucode.c${img.cluster}.uie${img.uie}.${img.seq}.op`, kind: 'code', space: 'cfg', address: sm.op.address + base, size: img.op.length, align: 8, flags: 0, data: new Uint8Array(img.op), cluster: img.cluster });
+    for (const pl of placement.filter((p) => p.cluster === img.cluster && p.uie === img.uie && p.seq === img.seq && p.phase === 0)) {
+      const many = placement.filter((p) => p.program === pl.program).length > 1;
+      symbols.push({ name: many ? `c${pl.cluster}.uie${pl.uie}.${pl.seq}.${pl.program}` : pl.program, kind: 'program', section: ci, offset: pl.pc * sm.ctrl.stride, size: pl.words * sm.ctrl.stride, global: true });
+    }
+  }
+  for (const pl of placement) programMeta.push({ ...pl, name: pl.program });
+  addSection({ name: '.enqueue', kind: 'meta', space: 'none', address: 0, size: enq.length, align: 8, flags: 0, data: enq, cluster: -1 });
+
+  // ---------- metadata ----------
+  const clustersUsed = Math.max(0, ...orderedTrips.map((t) => t.cluster + 1), ...[...tensors.values()].map((t) => t.placed.region.cluster + 1));
+  const uiesUsed = Math.max(0, ...orderedTrips.filter((t) => t.queue.kind === 'uie').map((t) => t.queue.index + 1));
+  const hex = (n: number) => '0x' + n.toString(16);
+  const clusterIds = [...new Set([0, ...orderedTrips.map((t) => t.cluster)])].sort();
+  const remap = clusterIds.map((c) => {
+    const w = remapWindows(c).map((x) => ({ base: hex(x.base), mask: hex(x.mask) }));
+    return { cluster: c, dpe: w, mpe: w };
+  });
+  const tripMeta = plan.trips.map((pt, i) => ({ cluster: pt.cluster, queue_id: pt.queue, name: pt.name, trip_id: tripIds[i], kind: queueByName(queueName(pt.queue))!.kind, noop: pt.origin < 0 && !(orderedTrips[pt.origin]?.generated), wait: pt.wait, notify: pt.notify }));
+  const barrierMeta = plan.barriers.map((b) => ({ cluster: b.cluster, id: b.id, notify_count: b.notify_count, wait_count: b.wait_count, producers: b.producers.map((i) => plan.trips[i]!.name), consumers: b.consumers.map((i) => plan.trips[i]!.name) }));
+  const queueMeta = lists.reduce<Array<Record<string, unknown>>>((acc, l, i) => {
+    let q = acc.find((x) => x['cluster'] === l.cluster && x['queue_id'] === l.queue.id);
+    if (!q) acc.push((q = { cluster: l.cluster, queue_id: l.queue.id, engine: l.queue.name, lists: [] }));
+    (q['lists'] as unknown[]).push(listMeta[i]);
+    return acc;
+  }, []);
+  const image: Container = {
+    kind: 'pimg',
+    version: FORMAT_VERSION,
+    target: 'pyxis',
+    sections,
+    symbols,
+    relocations: [],
+    metadata: {
+      producer: 'pyxis-ld',
+      script: scriptFile,
+      pyxis: {
+        clusters: clustersUsed,
+        uies: uiesUsed,
+        noc: { hbm: hex(NOC.hbm), amem: hex(NOC.amem), amemStride: hex(NOC.amemStride), cfg: hex(NOC.cfg), cfgStride: hex(NOC.cfgStride) },
+        remap,
+        queues: queueMeta,
+        trips: tripMeta,
+        barriers: barrierMeta,
+        programs: programMeta,
+        weights: weightDbs.map((w) => ({ name: w.name, kind: w.kind, address: w.placed.address, bytes: w.bytes.length, ...w.report })),
+      },
+    },
+  };
+  const map: LinkMap = {
+    script: scriptFile,
+    regions: [...regions.values()].map((r) => ({ name: r.name, space: r.space, cluster: r.cluster, view: r.unhashed ? 'unhashed' : 'hashed', origin: r.origin, length: r.length, used: r.items.reduce((s, x) => s + (x.end - x.start), 0) })),
+    sections: sections.map((s) => ({ name: s.name, kind: s.kind, space: s.space, cluster: s.cluster ?? -1, address: s.address, size: s.size, unhashed: !!(s.flags & SectionFlags.unhashed) })),
+    symbols: symbols.map((s) => ({ name: s.name, kind: s.kind, address: (sections[s.section]?.address ?? 0) + s.offset, size: s.size, space: sections[s.section]?.space ?? 'none', cluster: sections[s.section]?.cluster ?? -1, ...(s.tensor ? { tensor: s.tensor } : {}) })),
+    barriers: barrierMeta,
+    microcode: placement,
+    lists: listMeta as LinkMap['lists'],
+    trips: tripMeta as LinkMap['trips'],
+    weights: weightDbs.map((w) => ({ name: w.name, kind: w.kind, address: w.placed.address, bytes: w.bytes.length, report: w.report })),
+  };
+  warnings.push(...bag.items.filter((d) => d.severity !== 'error'));
+  void warning;
+  void decode;
+  return { image, map, diagnostics: warnings };
+}
+
+// ---------------------------------------------------------------------------
+
+function readObjectDefault(path: string, readFile: (p: string) => Uint8Array): Container {
+  return readContainer(readFile(path), path);
+}
+
+function padTo(b: Uint8Array, size: number): Uint8Array {
+  if (b.length === size) return b;
+  const out = new Uint8Array(size);
+  out.set(b.subarray(0, size));
+  return out;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const n = parts.reduce((s, p) => s + p.length, 0);
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** Counts micro_patch_t entries of a blob, validating every length (chip §12.6.1.2). */
+export function countPatches(b: Uint8Array): number | string {
+  if (b.length === 0) return 'empty blob';
+  if (b.length % 8) return `length ${b.length} is not a multiple of 8 bytes`;
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  let off = 0;
+  let n = 0;
+  while (off < b.length) {
+    if (off + 8 > b.length) return `truncated patch header at byte ${off}`;
+    const target = dv.getUint32(off, true);
+    const size = dv.getUint16(off + 4, true) + 1;
+    const repeat = dv.getUint16(off + 6, true) + 1;
+    if (target % 8) return `patch ${n} at byte ${off}: target_address 0x${target.toString(16)} is not 8-byte aligned`;
+    const data = repeat * Math.ceil(size / 8) * 8;
+    if (off + 8 + data > b.length) return `patch ${n} at byte ${off}: ${data} data bytes run past the end of the blob`;
+    off += 8 + data;
+    n++;
+  }
+  if (n > 65536) return `${n} patches exceed num_patches (16 bits)`;
+  return n;
+}
+
+/** One micro_patch_t writing `data` (whole words of `stride` bytes) at engine address `target`. */
+export function microPatch(target: number, stride: number, data: Uint8Array): Uint8Array {
+  const repeat = data.length / stride;
+  const padded = Math.ceil(stride / 8) * 8;
+  const out = new Uint8Array(8 + repeat * padded);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, target >>> 0, true);
+  dv.setUint16(4, stride - 1, true);
+  dv.setUint16(6, repeat - 1, true);
+  for (let i = 0; i < repeat; i++) out.set(data.subarray(i * stride, (i + 1) * stride), 8 + i * padded);
+  return out;
+}
+
+/** Reads programs from a .pobj: sections `<seq>.<program>.ctrl|op`, space `uie.<seq>.ctrl|op`, program symbols, sol_pc relocations. */
+function loadPrograms(o: LinkInputObject, programs: Map<string, ProgramDef>, memoryMap: () => MemoryMap, bag: DiagnosticBag): void {
+  const c = o.container;
+  if (c.target !== 'pyxis') {
+    bag.add(error('LD0211', `${o.file}: object is for target \`${c.target}\`, not pyxis`, { span: { file: o.file, offset: 0 } }));
+    return;
+  }
+  for (const s of c.symbols) {
+    if (s.kind !== 'program') continue;
+    const sec = c.sections[s.section];
+    const m = sec ? /^uie\.([a-z0-9_]+)\.ctrl$/.exec(sec.space) : null;
+    if (!sec || !m) {
+      bag.add(error('LD0212', `${o.file}: program \`${s.name}\` is not in a sequencer control section (space uie.<seq>.ctrl)`, { span: { file: o.file, offset: 0 } }));
+      continue;
+    }
+    const seq = m[1]!;
+    const sm = memoryMap().byName.get(seq);
+    if (!sm) {
+      bag.add(error('LD0213', `${o.file}: program \`${s.name}\` is for unknown sequencer \`${seq}\``, { span: { file: o.file, offset: 0 } }));
+      continue;
+    }
+    const opName = sec.name.replace(/\.ctrl$/, '.op');
+    const opSec = c.sections.find((x) => x.name === opName && x.space === `uie.${seq}.op`);
+    const cstride = sm.ctrl.stride;
+    const ostride = sm.op.stride;
+    const start = Math.floor(s.offset / cstride);
+    // The assembler records the instruction count as the symbol size (packages/asm/src/object.ts).
+    const words = s.size > 0 ? s.size : Math.floor(sec.size / cstride) - start;
+    if (!opSec || sec.size % cstride || opSec.size % ostride || words <= 0 || (start + words) * ostride > opSec.size) {
+      bag.add(error('LD0214', `${o.file}: program \`${s.name}\`: control/op sections do not hold ${words} whole ${seq} words (strides ${cstride}/${ostride} bytes)`, { span: { file: o.file, offset: 0 } }));
+      continue;
+    }
+    if (programs.has(s.name)) {
+      bag.add(error('LD0215', `program \`${s.name}\` is defined in ${programs.get(s.name)!.file} and ${o.file}`, { span: { file: o.file, offset: 0 } }));
+      continue;
+    }
+    const relocs: ProgramDef['relocs'] = [];
+    for (const r of c.relocations) {
+      if (r.section !== s.section) continue;
+      const word = Math.floor(r.offset / cstride) - start;
+      if (word < 0 || word >= words) continue;
+      const field = r.kind.includes('.') ? r.kind.slice(r.kind.indexOf('.') + 1) : r.kind;
+      relocs.push({ word, field, addend: r.addend });
+    }
+    programs.set(s.name, {
+      name: s.name, seq, file: o.file, words, relocs,
+      ctrl: sec.data.subarray(start * cstride, (start + words) * cstride),
+      op: opSec.data.subarray(start * ostride, (start + words) * ostride),
+    });
+  }
+}
+
+/** Applies sol_pc relocations for a program placed at `base` (PC). */
+function relocate(p: ProgramDef, base: number, table: string, stride: number): Uint8Array {
+  const out = new Uint8Array(p.ctrl);
+  if (!p.relocs.length) return out;
+  const t = loadTable('pyxis', table);
+  for (const r of p.relocs) {
+    const v = decode(t, out, r.word * stride);
+    if (!(r.field in v)) continue;
+    v[r.field] = base + r.addend;
+    const word = new Uint8Array(t.bytes);
+    encode(t, v as FieldValues, word, 0);
+    out.set(word, r.word * stride);
+  }
+  return out;
+}
+
+interface McPhase {
+  index: number;
+  bySeq: Map<string, Array<{ prog: ProgramDef; pc: number }>>;
+  first: TripDef;
+  prevLast: TripDef;
+}
+
+/**
+ * Places the programs of one UIE's trips. All distinct programs of each
+ * sequencer are preloaded when they fit in its 32 words; otherwise the trip
+ * sequence is cut into phases whose programs fit, phase k > 0 being loaded by
+ * an MPE patch trip that runs after the last trip of phase k-1 and before the
+ * first trip of phase k (chip §11.1, §12.6).
+ */
+function planMicrocode(list: TripDef[], mm: MemoryMap): { phases: McPhase[]; startPc: Map<TripDef, Map<string, number>> } | string {
+  const cap = (seq: string) => mm.byName.get(seq)!.ctrl.words;
+  const phases: McPhase[] = [];
+  const startPc = new Map<TripDef, Map<string, number>>();
+  let cur: McPhase | undefined;
+  let used = new Map<string, number>();
+  let prevTrip: TripDef | undefined;
+  for (const t of list) {
+    // would this trip's new programs fit into the current phase?
+    const need = new Map<string, number>();
+    for (const [seq, { prog }] of t.programs) {
+      if (prog.words > cap(seq)) return `program \`${prog.name}\` has ${prog.words} words; the ${seq} sequencer memory holds ${cap(seq)} even with overlays`;
+      const placed = cur?.bySeq.get(seq)?.some((x) => x.prog === prog);
+      if (!placed) need.set(seq, (need.get(seq) ?? 0) + prog.words);
+    }
+    const fits = [...need].every(([seq, w]) => (used.get(seq) ?? 0) + w <= cap(seq));
+    if (!cur || (!fits && t.programs.size)) {
+      if (cur && !prevTrip) return 'internal: overlay without previous trip';
+      cur = { index: phases.length, bySeq: new Map(), first: t, prevLast: prevTrip ?? t };
+      phases.push(cur);
+      used = new Map();
+    }
+    const m = new Map<string, number>();
+    for (const [seq, { prog }] of t.programs) {
+      let arr = cur.bySeq.get(seq);
+      if (!arr) cur.bySeq.set(seq, (arr = []));
+      let e = arr.find((x) => x.prog === prog);
+      if (!e) {
+        e = { prog, pc: used.get(seq) ?? 0 };
+        arr.push(e);
+        used.set(seq, e.pc + prog.words);
+      }
+      m.set(seq, e.pc);
+    }
+    startPc.set(t, m);
+    prevTrip = t;
+  }
+  return { phases, startPc };
+}
+
+/** Ancestor sets of the dependency DAG (trip indices). */
+function ancestorSets(n: number, deps: Array<[number, number]>): Array<Set<number>> {
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  for (const [c, p] of deps) preds[c]!.push(p);
+  const memo: Array<Set<number> | undefined> = new Array(n);
+  const visit = (v: number): Set<number> => {
+    const m = memo[v];
+    if (m) return m;
+    const s = new Set<number>();
+    memo[v] = s;
+    for (const p of preds[v]!) {
+      s.add(p);
+      for (const a of visit(p)) s.add(a);
+    }
+    return s;
+  };
+  for (let i = 0; i < n; i++) visit(i);
+  return memo as Array<Set<number>>;
+}
+
+/** Fixed placements first (checked for overlap), then first-fit in script order. */
+function allocate(items: Placed[], bag: DiagnosticBag): void {
+  const byRegion = new Map<Region, Placed[]>();
+  for (const p of items) {
+    if (!byRegion.has(p.region)) byRegion.set(p.region, []);
+    byRegion.get(p.region)!.push(p);
+  }
+  for (const [r, ps] of byRegion) {
+    const used: Array<{ start: number; end: number; p: Placed }> = [];
+    const overlapsAt = (s: number, e: number) => used.find((u) => s < u.end && u.start < e);
+    for (const p of ps.filter((x) => x.fixed !== undefined)) {
+      const s = p.fixed!;
+      const e = s + p.size;
+      if (s % p.align && p.what !== 'tensor') // tensor alignment rules are checked after placement (LD0801..LD0803)
+        bag.add(error('LD0303', `${p.what} \`${p.name}\` at 0x${s.toString(16)} is not ${p.align}-byte aligned`, { ...(p.span ? { span: p.span } : {}) }));
+      if (s < r.origin || e > r.origin + r.length) {
+        bag.add(error('LD0304', `${p.what} \`${p.name}\` [0x${s.toString(16)}, 0x${e.toString(16)}) lies outside memory \`${r.name}\` [0x${r.origin.toString(16)}, 0x${(r.origin + r.length).toString(16)})`, { ...(p.span ? { span: p.span } : {}) }));
+        continue;
+      }
+      // Two tensors at explicit addresses may alias (views of one buffer); unordered
+      // writers of aliasing tensors are caught by the chip §11.7 check (LD0812).
+      const o = used.find((u) => s < u.end && u.start < e && !(p.what === 'tensor' && u.p.what === 'tensor'));
+      if (o) {
+        bag.add(error('LD0305', `${p.what} \`${p.name}\` [0x${s.toString(16)}, 0x${e.toString(16)}) overlaps ${o.p.what} \`${o.p.name}\` [0x${o.start.toString(16)}, 0x${o.end.toString(16)})`, { ...(p.span ? { span: p.span } : {}), ...(o.p.span ? { secondary: [{ span: o.p.span, label: 'overlapped object' }] } : {}) }));
+        continue;
+      }
+      p.address = s;
+      used.push({ start: s, end: e, p });
+    }
+    for (const p of ps.filter((x) => x.fixed === undefined)) {
+      used.sort((a, b) => a.start - b.start);
+      let cand = Math.ceil(r.origin / p.align) * p.align;
+      for (const u of used) {
+        if (cand + p.size <= u.start) break;
+        if (u.end > cand) cand = Math.ceil(u.end / p.align) * p.align;
+      }
+      if (cand + p.size > r.origin + r.length) {
+        const usedBytes = used.reduce((s, u) => s + (u.end - u.start), 0);
+        bag.add(error('LD0306', `memory \`${r.name}\` overflows: cannot place ${p.what} \`${p.name}\` (${p.size} bytes, align ${p.align}); ${usedBytes} of ${r.length} bytes already used`, { ...(p.span ? { span: p.span } : r.span ? { span: r.span } : {}) }));
+        continue;
+      }
+      p.address = cand;
+      used.push({ start: cand, end: cand + p.size, p });
+    }
+    r.items = used.map((u) => ({ start: u.start, end: u.end, name: u.p.name }));
+  }
+}
+
+/** Hashed and unhashed views may not share a 16 KiB block (chip §7.5). */
+function checkViews(items: Placed[], bag: DiagnosticBag): void {
+  const blocks = new Map<string, Placed>();
+  for (const p of items) {
+    if (p.region.space !== 'amem' || p.size === 0) continue;
+    const first = Math.floor(p.address / HASH_BLOCK);
+    const last = Math.floor((p.address + p.size - 1) / HASH_BLOCK);
+    for (let b = first; b <= last; b++) {
+      const k = `${p.region.cluster}:${b}`;
+      const o = blocks.get(k);
+      if (!o) blocks.set(k, p);
+      else if (o.region.unhashed !== p.region.unhashed) {
+        bag.add(error('LD0307', `${p.what} \`${p.name}\` (${p.region.unhashed ? 'unhashed' : 'hashed'} view) shares the 16 KiB block at 0x${(b * HASH_BLOCK).toString(16)} with ${o.what} \`${o.name}\` (${o.region.unhashed ? 'unhashed' : 'hashed'} view)`, {
+          ...(p.span ? { span: p.span } : {}), ...(o.span ? { secondary: [{ span: o.span, label: 'other view' }] } : {}), spec: 'pyxis-chip-fspec.md §7.5',
+        }));
+        break;
+      }
+    }
+  }
+}
+
+/**
+ * Grid tensor-size rules of seq §1.2-1.3 for a trip that declares its
+ * operation (`op = ...`). Tensors are [C, H, W] (leading dims folded into C):
+ * `read` is the vertical input, `write` the output, `weights` the horizontal
+ * operand (for matmul the first matrix, [rows, inner]).
+ */
+function checkSizeRules(t: TripDef, bag: DiagnosticBag): void {
+  const op = t.op!;
+  const rd = t.tensors.get('read')?.t;
+  const wr = t.tensors.get('write')?.t;
+  const wt = t.tensors.get('weights')?.t;
+  const fail = (rule: string, msg: string, spec: string) => bag.add(error('LD0820', `trip \`${t.name}\` (${op.name}): ${msg}`, { span: op.span, spec: `${SEQ} ${spec}`, notes: [`note: ${rule}`, 'help: pad the tensors (or generate pads with post-final reads/discards)'] }));
+  const wide = (x?: TensorDef) => (x ? x.elemBytes === 2 : false);
+  switch (op.name) {
+    case 'conv3x3_s1':
+    case 'conv3x3_s2': {
+      const s2 = op.name === 'conv3x3_s2';
+      if (rd && (s2 ? (rd.layout.H - 1) % 16 : (rd.layout.H - 2) % 8))
+        fail(s2 ? 'input rows = 16N + 1 for 3x3 stride 2' : 'input rows = 8N + 2 for 3x3 stride 1', `input \`${rd.name}\` has ${rd.layout.H} rows`, '§1.2');
+      if (wr && wr.layout.H % 8) fail('output rows must be a multiple of 8', `output \`${wr.name}\` has ${wr.layout.H} rows`, '§1.3');
+      break;
+    }
+    case 'conv1x1': {
+      const m = wide(wt) ? 4 : 8;
+      if (rd && rd.layout.C % m) fail(`input channels must be a multiple of ${m} with ${m === 4 ? '16' : '8'}-bit weights`, `input \`${rd.name}\` has ${rd.layout.C} channels`, '§1.2');
+      if (wr && wr.layout.C % 8) fail('output channels must be a multiple of 8', `output \`${wr.name}\` has ${wr.layout.C} channels`, '§1.3');
+      break;
+    }
+    case 'matmul': {
+      const m = wide(wt) ? 4 : 8;
+      if (wt && wt.layout.W % m) fail(`the inner dimension must be a multiple of ${m} with ${m === 4 ? 'FP16' : 'FP8'} horizontal data`, `horizontal matrix \`${wt.name}\` has inner dimension ${wt.layout.W}`, '§1.2');
+      if (wt && wt.layout.C * wt.layout.H % 8) fail('output rows must be a multiple of 8', `horizontal matrix \`${wt.name}\` has ${wt.layout.C * wt.layout.H} rows`, '§1.3');
+      break;
+    }
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * The Pyxis chip model: memories (HBM, per-cluster AMEM and CSR/config
+ * space), and per cluster the barrier table, DPE, trip manager, barrier-
+ * config engine, H2A, A2H, 3 ICDMA, 13 MPE channels and the UIEs, plus the
+ * chip-level APM and the host agent that performs the image's enqueue
+ * records. Everything is registered with one kernel Simulator.
+ */
+import { decode, loadTable } from '@pyxis/codec';
+import type { SimEngine } from '../../kernel/engine.js';
+import { BandwidthPort } from '../../kernel/port.js';
+import { Simulator } from '../../kernel/simulator.js';
+import { Amem } from './amem/index.js';
+import type { AmemAccess } from './amemAccess.js';
+import { Apm } from './apm.js';
+import { BarrierTable } from './barriers.js';
+import { CfgSpace } from './cfgSpace.js';
+import { CSR_BARRIER_INTERRUPT_CONFIG, CSR_BT_MEM_DECREMENT, CSR_END, CSR_ENQUEUE } from './clusterCsr.js';
+import { coreSwitchBytesPerCycle, hbmBytesPerCycle, type SimConfig } from './config.js';
+import { DescriptorPrefetchEngine, TripManager } from './control.js';
+import { runtimeError, SimCodes } from './diagnostics.js';
+import { BarrierConfigEngine, HbmDmaEngine, IcdmaEngine, MpeEngine } from './engines.js';
+import { HbmMemory } from './memory.js';
+import { defaultWindows, NocMap, type RemapWindow } from './noc.js';
+import { PyxisObserver } from './observer.js';
+import { icdmaDestination, queueKind, TRIP_QUEUES } from './queues.js';
+import type { Trip, TripEngine } from './trip.js';
+import { UieSlot, type UieFactory } from './uieSlot.js';
+
+export const MAX_CLUSTERS = 4;
+export const MAX_UIES = 12;
+export const MPES_PER_CLUSTER = 13;
+export const ICDMAS_PER_CLUSTER = 3;
+/** memory_map.json `uie_stride`: byte distance between UIE blocks in the cfg window. */
+export const UIE_CFG_STRIDE = 1 << 20;
+
+export interface EnqueueRecord {
+  cluster: number;
+  queue_id: number;
+  descriptor_list_address: number;
+  /** In 8-byte units (N, N-1 decoding already undone). */
+  descriptor_list_length: number;
+}
+
+export interface ChipOptions {
+  clusters: number;
+  uies: number;
+  config: SimConfig;
+  uieFactory?: UieFactory;
+  observer?: PyxisObserver;
+  remap?: Array<{ dpe: RemapWindow[]; mpe: RemapWindow[] }>;
+}
+
+/** Performs enqueue records in order, as software writing the enqueue CSR would (§11.5.1), waiting while a ring is full. */
+export class HostAgent implements SimEngine {
+  readonly name = 'host';
+  readonly group = 'chip';
+  private next = 0;
+  enqueued = 0;
+  constructor(
+    private readonly chip: PyxisChip,
+    readonly records: EnqueueRecord[],
+  ) {}
+  get busy(): boolean {
+    return this.next < this.records.length;
+  }
+  tick(now: number): boolean {
+    let did = false;
+    while (this.next < this.records.length) {
+      const r = this.records[this.next]!;
+      if (!this.chip.enqueue(r, now)) break;
+      this.next++;
+      this.enqueued++;
+      did = true;
+    }
+    return did;
+  }
+  nextWake(): number {
+    return Infinity;
+  }
+  blockedReason(): string | undefined {
+    const r = this.records[this.next];
+    return r ? `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)` : undefined;
+  }
+}
+
+export class PyxisChip {
+  readonly sim = new Simulator();
+  readonly hbm = new HbmMemory();
+  readonly amem: Amem[] = [];
+  readonly cfg: CfgSpace[] = [];
+  readonly noc: NocMap;
+  readonly barriers: BarrierTable[] = [];
+  readonly dpe: DescriptorPrefetchEngine[] = [];
+  readonly tm: TripManager[] = [];
+  /** Trip engines by cluster, then queue id. */
+  readonly engines: Array<Map<number, TripEngine>> = [];
+  readonly allEngines: TripEngine[] = [];
+  readonly mpes: MpeEngine[] = [];
+  readonly uies: UieSlot[] = [];
+  readonly apm: Apm;
+  readonly ports: BandwidthPort[] = [];
+  readonly host: HostAgent;
+  readonly observer: PyxisObserver;
+  /** Trips completed per engine kind. */
+  readonly tripsByKind: Record<string, number> = {};
+  private readonly records: EnqueueRecord[] = [];
+
+  constructor(readonly opts: ChipOptions) {
+    const { clusters, uies, config } = opts;
+    if (!(clusters >= 1 && clusters <= MAX_CLUSTERS)) throw new RangeError(`clusters must be 1..${MAX_CLUSTERS}`);
+    if (!(uies >= 0 && uies <= MAX_UIES)) throw new RangeError(`uies must be 0..${MAX_UIES}`);
+    this.observer = opts.observer ?? new PyxisObserver();
+    for (let c = 0; c < clusters; c++) {
+      this.amem.push(new Amem(`c${c}.amem`));
+      this.cfg.push(new CfgSpace(c));
+    }
+    this.noc = new NocMap(this.hbm, this.amem as AmemAccess[], this.cfg);
+    const apmSlots = clusters * (uies + 5);
+    this.apm = new Apm(config.apm, apmSlots);
+    let apmSlot = 0;
+    const port = (name: string, bpc: number) => {
+      const p = new BandwidthPort(name, bpc);
+      this.ports.push(p);
+      return p;
+    };
+    const egress: BandwidthPort[] = [];
+    const ingress: BandwidthPort[] = [];
+    for (let c = 0; c < clusters; c++) {
+      egress.push(port(`c${c}.core_switch.egress`, coreSwitchBytesPerCycle(config)));
+      ingress.push(port(`c${c}.core_switch.ingress`, coreSwitchBytesPerCycle(config)));
+    }
+    for (let c = 0; c < clusters; c++) {
+      const bt = new BarrierTable(c, this.observer, config.barrier_timeout_cycles);
+      this.barriers.push(bt);
+      const hbmPort = port(`c${c}.hbm`, hbmBytesPerCycle(config));
+      const nocPort = port(`c${c}.noc`, config.noc.bytes_per_cycle);
+      const engines = new Map<number, TripEngine>();
+      this.engines.push(engines);
+      let tm: TripManager | undefined;
+      const done = (engine: string) => (trip: Trip, now: number) => {
+        this.tripsByKind[trip.kind] = (this.tripsByKind[trip.kind] ?? 0) + 1;
+        tm!.complete(trip, now, engine);
+      };
+      const add = (qid: number, e: TripEngine) => {
+        engines.set(qid, e);
+        this.allEngines.push(e);
+      };
+      for (let u = 0; u < uies; u++) {
+        const name = `c${c}.uie${u}`;
+        const slot = new UieSlot(c, u, done(name), this.apm, apmSlot++);
+        slot.model = opts.uieFactory?.({
+          cluster: c,
+          index: u,
+          name,
+          amem: this.amem[c]!,
+          cfg: this.cfg[c]!,
+          cfgBase: u * UIE_CFG_STRIDE,
+          writeCommitLatency: config.amem.write_commit_latency_cycles,
+          onTripDone: (tripId, cycle) => slot.retire(tripId, cycle),
+        });
+        this.uies.push(slot);
+        add(u, slot);
+      }
+      add(0x10, new HbmDmaEngine(c, 'h2a', done(`c${c}.h2a`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.h2a`, config.h2a.bytes_per_cycle), this.apm, apmSlot++));
+      add(0x11, new HbmDmaEngine(c, 'a2h', done(`c${c}.a2h`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.a2h`, config.a2h.bytes_per_cycle), this.apm, apmSlot++));
+      for (let i = 0; i < ICDMAS_PER_CLUSTER; i++) {
+        const dest = icdmaDestination(c, i);
+        if (dest >= clusters) continue;
+        add(
+          0x12 + i,
+          new IcdmaEngine(c, i, dest, done(`c${c}.icdma${i}`), config, this.amem[c]!, this.amem[dest]!, port(`c${c}.icdma${i}`, config.icdma.bytes_per_cycle), egress[c]!, ingress[dest]!, this.apm, apmSlot++),
+        );
+      }
+      const windows = opts.remap?.[c];
+      const mpeWrite = port(`c${c}.mpe_write`, config.mpe.write_bytes_per_cycle * MPES_PER_CLUSTER);
+      for (let i = 0; i < MPES_PER_CLUSTER; i++) {
+        const m = new MpeEngine(c, i, done(`c${c}.mpe${i}`), config, this.noc, nocPort, mpeWrite, windows?.mpe ?? defaultWindows(c));
+        this.mpes.push(m);
+        add(0x15 + i, m);
+      }
+      add(0x22, new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
+      const dpe = new DescriptorPrefetchEngine(c, config, this.noc, nocPort, windows?.dpe ?? defaultWindows(c), (q) => engines.has(q));
+      this.dpe.push(dpe);
+      tm = new TripManager(c, config, dpe, bt, engines, (g, now, engine, tripId) => this.notifyGlobal(g, now, engine, tripId), this.observer);
+      this.tm.push(tm);
+      this.installCsrHooks(c);
+    }
+    this.host = new HostAgent(this, this.records);
+    // Registration order = tick order within a cycle: host, control, engines, APM.
+    this.register(this.host);
+    for (let c = 0; c < clusters; c++) {
+      this.register(this.dpe[c]!);
+      this.register(this.tm[c]!);
+    }
+    for (const e of this.allEngines) this.register(e);
+    this.register(this.apm);
+    this.sim.addExplainer(() => this.explainBarriers());
+  }
+
+  private register(e: SimEngine): void {
+    this.sim.add(e);
+    this.observer.registerEngine(e);
+  }
+
+  get clusters(): number {
+    return this.opts.clusters;
+  }
+
+  /** Queues the image's enqueue records for the host agent. */
+  addEnqueueRecords(records: EnqueueRecord[]): void {
+    this.records.push(...records);
+  }
+
+  /** The enqueue CSR (§11.5.1.1): false when the ring is full. */
+  enqueue(r: EnqueueRecord, now: number): boolean {
+    if (r.cluster >= this.clusters)
+      throw runtimeError(SimCodes.noEngine, `enqueue to cluster ${r.cluster}, but only ${this.clusters} cluster(s) are simulated (see --clusters)`, '§11.5.1', now);
+    if (r.queue_id >= TRIP_QUEUES || !queueKind(r.queue_id))
+      throw runtimeError(SimCodes.badEnqueue, `enqueue to queue 0x${r.queue_id.toString(16)}: not a trip descriptor queue (Table 11-1: 0x00-0x22)`, '§11.5', now);
+    if (r.descriptor_list_address % 8 !== 0)
+      throw runtimeError(SimCodes.misaligned, `descriptor list address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, '§11.5.1.1', now);
+    return this.dpe[r.cluster]!.queues[r.queue_id]!.enqueue(r.descriptor_list_address, r.descriptor_list_length);
+  }
+
+  /** notify() of a global barrier id {cluster[1:0], local[9:0]} (§11.6.4). */
+  notifyGlobal(g: number, now: number, engine: string, tripId: number): void {
+    const c = g >> 10;
+    const id = g & 1023;
+    if (c >= this.clusters)
+      throw runtimeError(SimCodes.noEngine, `${engine} trip ${tripId} notifies barrier ${c}:${id} of cluster ${c}, which is not simulated (see --clusters)`, '§11.6.4', now);
+    this.barriers[c]!.notify(id, now, engine, tripId);
+  }
+
+  private installCsrHooks(c: number): void {
+    const cfg = this.cfg[c]!;
+    const enq = loadTable('pyxis', 'desc_enqueue_record');
+    const decr = loadTable('pyxis', 'barrier_decr_cnt');
+    const intr = loadTable('pyxis', 'barrier_interrupt_config');
+    cfg.watch(CSR_ENQUEUE, CSR_END, (addr, src, off, len) => {
+      for (let a = addr - (addr % 8); a < addr + len; a += 8) {
+        const word = new Uint8Array(8);
+        for (let i = 0; i < 8; i++) {
+          const s = a + i - addr;
+          word[i] = s >= 0 && s < len ? src[off + s]! : cfg.byte(a + i);
+        }
+        const now = this.sim.now;
+        if (a === CSR_ENQUEUE) {
+          const v = decode(enq, word);
+          const r: EnqueueRecord = { cluster: c, queue_id: Number(v['queue_id']), descriptor_list_address: Number(v['descriptor_list_address']), descriptor_list_length: Number(v['descriptor_list_length']) };
+          if (!this.enqueue(r, now))
+            throw runtimeError(SimCodes.queueFull, `enqueue CSR write to queue 0x${r.queue_id.toString(16)} of cluster ${c} while its 4-entry ring is full`, '§11.5.1', now);
+        } else if (a >= CSR_BT_MEM_DECREMENT && a < CSR_BARRIER_INTERRUPT_CONFIG) {
+          const v = decode(decr, word);
+          this.barriers[c]!.softwareDecrement((a - CSR_BT_MEM_DECREMENT) / 8, Number(v['wait_decr']), Number(v['notif_decr']), Number(v['trip_id']), now);
+        } else if (a >= CSR_BARRIER_INTERRUPT_CONFIG && a < CSR_END) {
+          const v = decode(intr, word);
+          this.barriers[c]!.configureInterrupt((a - CSR_BARRIER_INTERRUPT_CONFIG) / 8, Number(v['interrupt_valid']) === 1, Number(v['barrier_id']));
+        }
+      }
+    });
+  }
+
+  /** Wait-graph lines for barriers that are not in the reset state. */
+  explainBarriers(): string[] {
+    const lines: string[] = [];
+    const now = this.sim.now;
+    for (const bt of this.barriers) {
+      for (const b of bt.pending(now)) {
+        const who = b.waiters.length ? `; blocked: ${b.waiters.join(', ')}` : '';
+        const why = !b.refCountsValid
+          ? 'never set up (no set_ref_counts yet)'
+          : b.notifyCount > 0
+            ? `${b.notifyCount} notification(s) missing`
+            : b.waitCount > 0
+              ? `${b.waitCount} consumer wait(s) outstanding`
+              : 'complete';
+        lines.push(`barrier ${bt.cluster}:${b.id}: notify_count=${b.notifyCount} wait_count=${b.waitCount} ref_counts_valid=${b.refCountsValid ? 1 : 0} (${why})${who}`);
+      }
+    }
+    return lines;
+  }
+}

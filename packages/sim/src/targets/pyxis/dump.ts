@@ -1,0 +1,131 @@
+/**
+ * `--dump SYMBOL[:f32]=FILE.npy` and `--dump-region SPACE:ADDR:LEN=FILE.bin`:
+ * read tensors / raw bytes from the final memory state.
+ */
+import { DiagnosticError, error } from '@pyxis/diagnostics';
+import type { Container, Tensor } from '@pyxis/container';
+import { decodeArray, getFormat } from '@pyxis/formats';
+import type { PyxisChip } from './chip.js';
+import { SimCodes } from './diagnostics.js';
+import { CFG_ENGINE_BASE, sectionLocation } from './image.js';
+import { stripedToTensorMode } from './memory.js';
+
+const bad = (msg: string, notes: string[] = []) => new DiagnosticError(error(SimCodes.badDump, msg, { notes }));
+
+export interface DumpSpec {
+  symbol: string;
+  f32: boolean;
+  file: string;
+}
+
+export function parseDumpSpec(s: string): DumpSpec {
+  const m = /^([^=:]+)(?::(f32|raw))?=(.+)$/.exec(s);
+  if (!m) throw bad(`--dump expects SYMBOL=FILE.npy or SYMBOL:f32=FILE.npy, got \`${s}\``);
+  return { symbol: m[1]!, f32: m[2] === 'f32', file: m[3]! };
+}
+
+export interface RegionSpec {
+  space: 'hbm' | 'hbm_striped' | 'amem' | 'cfg';
+  cluster: number;
+  addr: number;
+  len: number;
+  file: string;
+}
+
+/** SPACE is `hbm`, `hbm_striped` (chip §8.2.2 addresses), `amem`/`amem<C>`, `cfg`/`cfg<C>` (engine address 0x4000_0000 + offset, as in the image). */
+export function parseRegionSpec(s: string): RegionSpec {
+  const m = /^(hbm_striped|hbm|amem|cfg)(\d?):((?:0x)?[0-9a-f_]+):((?:0x)?[0-9a-f_]+)=(.+)$/i.exec(s);
+  if (!m) throw bad(`--dump-region expects SPACE:ADDR:LEN=FILE.bin (SPACE = hbm, hbm_striped, amem[C], cfg[C]), got \`${s}\``);
+  const num = (t: string) => Number(t.replace(/_/g, ''));
+  const space = m[1]!.toLowerCase() as RegionSpec['space'];
+  const cluster = m[2] ? Number(m[2]) : 0;
+  if (space.startsWith('hbm') && m[2]) throw bad(`--dump-region: HBM is one address space; drop the cluster digit in \`${m[1]}${m[2]}\``);
+  const addr = num(m[3]!);
+  const len = num(m[4]!);
+  if (!Number.isSafeInteger(addr) || !Number.isSafeInteger(len) || len <= 0) throw bad(`--dump-region: bad address or length in \`${s}\``);
+  return { space, cluster, addr, len, file: m[5]! };
+}
+
+export function dumpRegion(chip: PyxisChip, r: RegionSpec): Uint8Array {
+  if (r.space !== 'hbm' && r.space !== 'hbm_striped' && r.cluster >= chip.clusters) throw bad(`--dump-region: cluster ${r.cluster} is not simulated`);
+  switch (r.space) {
+    case 'hbm':
+      if (r.addr + r.len > chip.hbm.size) throw bad('--dump-region: range outside HBM');
+      return chip.hbm.readBytes(r.addr, r.len);
+    case 'hbm_striped': {
+      const out = new Uint8Array(r.len);
+      for (let i = 0; i < r.len; i++) out[i] = chip.hbm.byte(stripedToTensorMode(r.addr + i));
+      return out;
+    }
+    case 'amem':
+      if ((r.addr & ((1 << 26) - 1)) + r.len > 1 << 26 || r.addr >= 1 << 27) throw bad('--dump-region: range outside AMEM (26 address bits plus the view bit 26)');
+      return chip.amem[r.cluster]!.readBytes(r.addr, r.len);
+    case 'cfg': {
+      const off = r.addr - CFG_ENGINE_BASE;
+      if (off < 0 || off + r.len > 1 << 30) throw bad('--dump-region: cfg addresses are engine addresses 0x40000000..0x7fffffff');
+      return chip.cfg[r.cluster]!.readBytes(off, r.len);
+    }
+  }
+}
+
+function elementBytes(bits: number): number {
+  return bits <= 8 ? 1 : bits <= 16 ? 2 : 4;
+}
+
+/**
+ * Reads tensor symbol `name` from the final memory state. Raw codes come out
+ * as uint8/uint16/int32 (by the format's code width); with `f32` they are
+ * decoded with the symbol's format and EB into float32. Strides (bytes per
+ * dimension) are honoured when present; otherwise the tensor is contiguous.
+ */
+export function dumpSymbol(chip: PyxisChip, container: Container, name: string, f32: boolean): Tensor {
+  const sym = container.symbols.find((s) => s.name === name);
+  if (!sym) {
+    const tensors = container.symbols.filter((s) => s.tensor).map((s) => s.name);
+    throw bad(`--dump: no symbol \`${name}\` in the image`, tensors.length ? [`tensor symbols: ${tensors.slice(0, 20).join(', ')}`] : []);
+  }
+  if (!sym.tensor) throw bad(`--dump: symbol \`${name}\` is a ${sym.kind}, not a tensor (no shape/format information)`);
+  const sec = container.sections[sym.section];
+  const loc = sec ? sectionLocation(sec) : undefined;
+  if (!sec || !loc) throw bad(`--dump: symbol \`${name}\` is not in a memory section`);
+  if (loc.cluster >= chip.clusters) throw bad(`--dump: \`${name}\` lives in cluster ${loc.cluster}, which was not simulated`);
+  let fmt;
+  try {
+    fmt = getFormat(sym.tensor.format);
+  } catch {
+    throw bad(`--dump: \`${name}\` has unknown element format \`${sym.tensor.format}\``);
+  }
+  const eb = elementBytes(fmt.bits);
+  const shape = sym.tensor.shape;
+  const n = shape.reduce((a, b) => a * b, 1);
+  const strides = sym.tensor.strides ?? (() => {
+    const s: number[] = new Array(shape.length);
+    let acc = eb;
+    for (let d = shape.length - 1; d >= 0; d--) {
+      s[d] = acc;
+      acc *= shape[d]!;
+    }
+    return s;
+  })();
+  let span = eb;
+  for (let d = 0; d < shape.length; d++) span += (shape[d]! - 1) * strides[d]!;
+  const base = loc.addr + sym.offset;
+  const bytes =
+    loc.space === 'hbm' ? chip.hbm.readBytes(base, span) : loc.space === 'amem' ? chip.amem[loc.cluster]!.readBytes(base, span) : chip.cfg[loc.cluster]!.readBytes(base, span);
+  const codes = eb === 1 ? new Uint8Array(n) : eb === 2 ? new Uint16Array(n) : new Int32Array(n);
+  const idx = new Array<number>(shape.length).fill(0);
+  for (let i = 0; i < n; i++) {
+    let off = 0;
+    for (let d = 0; d < shape.length; d++) off += idx[d]! * strides[d]!;
+    let v = 0;
+    for (let b = eb - 1; b >= 0; b--) v = v * 256 + bytes[off + b]!;
+    codes[i] = v;
+    for (let d = shape.length - 1; d >= 0; d--) {
+      if (++idx[d]! < shape[d]!) break;
+      idx[d] = 0;
+    }
+  }
+  if (!f32) return { dtype: eb === 1 ? 'uint8' : eb === 2 ? 'uint16' : 'int32', shape: [...shape], data: codes };
+  const vals = decodeArray(fmt, codes as never, sym.tensor.eb);
+  return { dtype: 'float32', shape: [...shape], data: Float32Array.from(vals) };
+}

@@ -1,0 +1,150 @@
+/**
+ * Loading a `.pimg` (docs/image-layout.md) into the chip model: section
+ * contents into HBM / AMEM / CSR-config space, remap windows from
+ * `metadata.pyxis.remap`, enqueue records from `.enqueue`. Every problem is a
+ * DiagnosticError with the byte span of the offending section/record.
+ */
+import { decode, loadTable } from '@pyxis/codec';
+import { SectionFlags, type Container, type Section } from '@pyxis/container';
+import { DiagnosticError } from '@pyxis/diagnostics';
+import { imageError, SimCodes } from './diagnostics.js';
+import type { EnqueueRecord } from './chip.js';
+import { AMEM_SIZE } from './amemAccess.js';
+import { CFG_WINDOW_SIZE } from './cfgSpace.js';
+import { HBM_SIZE } from './memory.js';
+import type { RemapWindow } from './noc.js';
+import type { PyxisChip } from './chip.js';
+
+export const CFG_ENGINE_BASE = 0x4000_0000;
+
+export interface ImageInfo {
+  file: string;
+  container: Container;
+  /** Clusters/UIEs the image uses (max index + 1). */
+  clusters: number;
+  uies: number;
+  records: EnqueueRecord[];
+  remap?: Array<{ dpe: RemapWindow[]; mpe: RemapWindow[] }>;
+  /** Barrier ids listed in metadata (for VCD signals), by cluster. */
+  barriers: Array<{ cluster: number; id: number }>;
+}
+
+function big(v: unknown): bigint | undefined {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'string' && /^(0x[0-9a-f]+|\d+)$/i.test(v)) return BigInt(v);
+  return undefined;
+}
+
+function parseWindows(file: string, v: unknown, what: string): RemapWindow[] {
+  if (!Array.isArray(v) || v.length !== 4) throw imageError(file, SimCodes.badImage, `metadata.pyxis.remap: ${what} must list 4 windows`, 0, { spec: 'pyxis-chip-fspec.md §12.7' });
+  return v.map((w, i) => {
+    const base = big((w as Record<string, unknown>)?.['base']);
+    const mask = big((w as Record<string, unknown>)?.['mask']);
+    if (base === undefined || mask === undefined) throw imageError(file, SimCodes.badImage, `metadata.pyxis.remap: ${what}[${i}] needs hex string base and mask`);
+    if ((mask & 0xfffn) !== 0xfffn)
+      throw imageError(file, SimCodes.badImage, `metadata.pyxis.remap: ${what}[${i}] mask 0x${mask.toString(16)} does not pass address bits [11:0]`, 0, { spec: 'pyxis-chip-fspec.md §12.7' });
+    return { base, mask };
+  });
+}
+
+/** The section model carries no file offsets; spans give the section index as the offset (documented in docs/simulator.md). */
+function secSpan(file: string, i: number) {
+  return { file, offset: i };
+}
+
+export function inspectImage(container: Container, file: string): ImageInfo {
+  if (container.kind !== 'pimg')
+    throw imageError(file, SimCodes.badImage, `${file} is a .${container.kind} object, not a linked .pimg image (run pyxis-ld first)`);
+  if (container.target !== 'pyxis') throw imageError(file, SimCodes.badImage, `${file} targets \`${container.target}\`; pyxis-sim runs pyxis images`);
+  let clusters = 1;
+  let uies = 0;
+  const records: EnqueueRecord[] = [];
+  const enqT = loadTable('pyxis', 'desc_enqueue_record');
+  container.sections.forEach((s, i) => {
+    const where = `section ${i} \`${s.name}\``;
+    const fail = (msg: string, spec?: string): never => {
+      throw new DiagnosticError({ severity: 'error', code: SimCodes.badImage, message: `${where}: ${msg}`, span: secSpan(file, i), ...(spec ? { spec } : {}) });
+    };
+    if (s.kind !== 'zero' && s.data.length !== s.size) fail(`size ${s.size} but ${s.data.length} data bytes`);
+    const c = s.cluster ?? -1;
+    switch (s.space) {
+      case 'hbm':
+        if (s.address < 0 || s.address + s.size > HBM_SIZE) fail(`HBM range 0x${s.address.toString(16)}+${s.size} outside 2^36 bytes`, 'pyxis-chip-fspec.md §8.2');
+        break;
+      case 'amem':
+        if (!(c >= 0 && c < 4)) fail(`AMEM section needs a cluster 0..3, has ${c}`);
+        if (s.address < 0 || s.address + s.size > AMEM_SIZE) fail(`AMEM range 0x${s.address.toString(16)}+${s.size} outside the 64 MiB AMEM`, 'pyxis-chip-fspec.md §7.1');
+        clusters = Math.max(clusters, c + 1);
+        break;
+      case 'cfg': {
+        if (!(c >= 0 && c < 4)) fail(`cfg section needs a cluster 0..3, has ${c}`);
+        const off = s.address - CFG_ENGINE_BASE;
+        if (off < 0 || off + s.size > CFG_WINDOW_SIZE) fail(`cfg address 0x${s.address.toString(16)} is not in window 1 (0x40000000..0x7fffffff)`, 'pyxis-chip-fspec.md §12.7');
+        clusters = Math.max(clusters, c + 1);
+        const u = Math.floor(off / (1 << 20));
+        if (u < 12) uies = Math.max(uies, u + 1);
+        break;
+      }
+      case 'none':
+        if (s.name === '.enqueue') {
+          if (s.data.length % 8) fail(`.enqueue holds ${s.data.length} bytes, not a multiple of the 8-byte record`, 'pyxis-chip-fspec.md §11.5.1.1');
+          for (let o = 0; o < s.data.length; o += 8) {
+            const v = decode(enqT, s.data, o);
+            records.push({
+              cluster: Number(v['cluster']),
+              queue_id: Number(v['queue_id']),
+              descriptor_list_address: Number(v['descriptor_list_address']),
+              descriptor_list_length: Number(v['descriptor_list_length']),
+            });
+          }
+        }
+        break;
+      default:
+        fail(`unknown address space \`${s.space}\` (expected hbm, amem, cfg or none)`);
+    }
+  });
+  for (const r of records) {
+    clusters = Math.max(clusters, r.cluster + 1);
+    if (r.queue_id <= 0x0b) uies = Math.max(uies, r.queue_id + 1);
+  }
+  const meta = (container.metadata['pyxis'] ?? {}) as Record<string, unknown>;
+  if (typeof meta['clusters'] === 'number') clusters = Math.max(clusters, meta['clusters']);
+  if (typeof meta['uies'] === 'number') uies = Math.max(uies, meta['uies']);
+  let remap: ImageInfo['remap'];
+  if (Array.isArray(meta['remap'])) {
+    remap = [];
+    for (const e of meta['remap'] as Array<Record<string, unknown>>) {
+      const c = Number(e['cluster']);
+      if (!(c >= 0 && c < 4)) throw imageError(file, SimCodes.badImage, `metadata.pyxis.remap: bad cluster ${String(e['cluster'])}`);
+      remap[c] = { dpe: parseWindows(file, e['dpe'], `cluster ${c} dpe`), mpe: parseWindows(file, e['mpe'], `cluster ${c} mpe`) };
+    }
+  }
+  const barriers: ImageInfo['barriers'] = [];
+  if (Array.isArray(meta['barriers']))
+    for (const b of meta['barriers'] as Array<Record<string, unknown>>)
+      if (typeof b['cluster'] === 'number' && typeof b['id'] === 'number') barriers.push({ cluster: b['cluster'], id: b['id'] });
+  return { file, container, clusters: Math.min(4, clusters), uies: Math.min(12, uies), records, ...(remap ? { remap } : {}), barriers };
+}
+
+/** Address of a section in its memory: AMEM view address (view bit for unhashed sections), cfg offset, HBM address. */
+export function sectionLocation(s: Section): { space: 'hbm' | 'amem' | 'cfg'; cluster: number; addr: number } | undefined {
+  if (s.space === 'hbm') return { space: 'hbm', cluster: -1, addr: s.address };
+  if (s.space === 'amem') return { space: 'amem', cluster: s.cluster ?? 0, addr: s.address | (s.flags & SectionFlags.unhashed ? 1 << 26 : 0) };
+  if (s.space === 'cfg') return { space: 'cfg', cluster: s.cluster ?? 0, addr: s.address - CFG_ENGINE_BASE };
+  return undefined;
+}
+
+/** Copies every memory section into the chip and queues the enqueue records. */
+export function loadImage(chip: PyxisChip, info: ImageInfo): void {
+  info.container.sections.forEach((s, i) => {
+    const loc = sectionLocation(s);
+    if (!loc) return;
+    if (loc.cluster >= chip.clusters)
+      throw imageError(info.file, SimCodes.noEngine, `section ${i} \`${s.name}\` is in cluster ${loc.cluster}, but only ${chip.clusters} cluster(s) are simulated (see --clusters)`, i);
+    const data = s.kind === 'zero' ? new Uint8Array(s.size) : s.data;
+    if (loc.space === 'hbm') chip.hbm.writeBytes(loc.addr, data);
+    else if (loc.space === 'amem') chip.amem[loc.cluster]!.writeBytes(loc.addr, data);
+    else chip.cfg[loc.cluster]!.writeBytes(loc.addr, data);
+  });
+  chip.addEnqueueRecords(info.records);
+}

@@ -1,0 +1,231 @@
+/**
+ * One-call simulation of a `.pimg`: build the chip for the image (or the
+ * requested size), load it, run the kernel, and produce the report (stats
+ * JSON + the data for the human summary). Trace/VCD sinks are closed on
+ * every path; on a runtime error they are aborted (no partial files).
+ */
+import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
+import type { Container } from '@pyxis/container';
+import type { TextSink } from '../../kernel/sink.js';
+import { TraceWriter } from '../../kernel/trace.js';
+import { VcdWriter } from '../../kernel/vcd.js';
+import type { StopReason } from '../../kernel/simulator.js';
+import { MAX_CLUSTERS, MAX_UIES, PyxisChip } from './chip.js';
+import { loadSimConfig, type SimConfig } from './config.js';
+import { SimCodes, CHIP_SPEC } from './diagnostics.js';
+import { inspectImage, loadImage, type ImageInfo } from './image.js';
+import { PyxisObserver, VcdProbe } from './observer.js';
+import { queueKind, TRIP_QUEUES } from './queues.js';
+import type { UieFactory } from './uieSlot.js';
+import { sequencerPcs } from './uieDefault.js';
+
+/** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
+const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
+
+export interface SimulateOptions {
+  clusters?: number;
+  uies?: number;
+  clockHz?: number;
+  maxCycles?: number;
+  config?: SimConfig;
+  trace?: TextSink;
+  vcd?: TextSink;
+  uieFactory?: UieFactory;
+  onProgress?: (cycle: number) => void;
+}
+
+export interface EngineReport {
+  name: string;
+  busy: number;
+  stall: number;
+  idle: number;
+  utilization: number;
+  stall_reasons: Record<string, number>;
+  trips?: number;
+  bytes?: number;
+}
+
+export interface SimReport {
+  stop: StopReason;
+  cycles: number;
+  seconds: number;
+  clock_hz: number;
+  clusters: number;
+  uies: number;
+  kernel_steps: number;
+  trips_by_kind: Record<string, number>;
+  trips_total: number;
+  engines: EngineReport[];
+  ports: Array<{ name: string; bytes: number; busy_cycles: number; utilization: number }>;
+  barriers: Array<{ cluster: number; setups: number; notifies: number; waits: number; releases: number; frees: number; timeouts: number; interrupts: number[] }>;
+  barrier_events: Record<string, number>;
+  dpe: Array<{ cluster: number; descriptors: number; bytes: number; dequeue_events: number }>;
+  mpe: { patches: number; trips: number };
+  apm: { enabled: boolean; peak_requested_power: number; final_granted_power: number; bubbles: number; energy: number };
+  trip_power: Array<{ engine: string; power_cycles: number }>;
+  memory: { hbm_bytes_read: number; hbm_bytes_written: number; amem_uninit_reads: number; amem_view_conflicts: number };
+  wait_graph: string[];
+  warnings: Diagnostic[];
+}
+
+export interface SimulationResult {
+  chip: PyxisChip;
+  info: ImageInfo;
+  report: SimReport;
+}
+
+function sizeOf(opt: number | undefined, image: number, max: number, what: string): number {
+  const v = opt ?? image;
+  if (!Number.isInteger(v) || v < (what === 'clusters' ? 1 : 0) || v > max)
+    throw new DiagnosticError(error(SimCodes.badConfig, `--${what} must be an integer in ${what === 'clusters' ? 1 : 0}..${max}, got ${v}`));
+  return v;
+}
+
+export function simulateImage(container: Container, file: string, opts: SimulateOptions = {}): SimulationResult {
+  const info = inspectImage(container, file);
+  const config = opts.config ?? loadSimConfig(opts.clockHz !== undefined ? { clockHz: opts.clockHz } : {});
+  const clusters = sizeOf(opts.clusters, info.clusters, MAX_CLUSTERS, 'clusters');
+  const uies = sizeOf(opts.uies, info.uies, MAX_UIES, 'uies');
+  if (clusters < info.clusters)
+    throw new DiagnosticError(error(SimCodes.noEngine, `${file} uses ${info.clusters} cluster(s); --clusters ${clusters} is too few`));
+  if (uies < info.uies) throw new DiagnosticError(error(SimCodes.noEngine, `${file} uses ${info.uies} UIE(s) per cluster; --uies ${uies} is too few`));
+  const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
+  const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz) : undefined;
+  const observer = new PyxisObserver(trace, vcd);
+  try {
+    const chip = new PyxisChip({ clusters, uies, config, observer, ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
+    if (trace) {
+      chip.apm.onChange = (now) => trace.counter('chip', now, 'APM power', { requested: chip.apm.requested, granted: chip.apm.granted });
+    }
+    if (vcd) declareVcd(chip, vcd, info);
+    loadImage(chip, info);
+    const res = chip.sim.run({ ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+    chip.apm.finish(res.cycles);
+    const report = buildReport(chip, config, res.reason, res.cycles, res.steps, res.waitGraph);
+    trace?.close({ cycles: res.cycles, stop: res.reason, clock_hz: config.clock_hz });
+    vcd?.close(res.cycles);
+    return { chip, info, report };
+  } catch (e) {
+    trace?.abort();
+    vcd?.abort();
+    throw e;
+  }
+}
+
+function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
+  const probe = new VcdProbe(vcd);
+  const usedQueues = new Set(info.records.map((r) => r.cluster * 64 + r.queue_id));
+  for (let c = 0; c < chip.clusters; c++) {
+    for (let q = 0; q < TRIP_QUEUES; q++) {
+      if (!usedQueues.has(c * 64 + q)) continue;
+      const k = queueKind(q)!;
+      const name = `${k.kind}${k.kind === 'h2a' || k.kind === 'a2h' || k.kind === 'barrier_config' ? '' : k.index}`;
+      const fifo = chip.dpe[c]!.prefetch[q]!;
+      const dq = chip.dpe[c]!.queues[q]!;
+      probe.add(vcd.signal([`cluster${c}`, 'prefetch'], `${name}_occupancy`, 4), () => fifo.occupancy);
+      probe.add(vcd.signal([`cluster${c}`, 'rings'], `${name}_lists`, 3), () => dq.count);
+    }
+    for (const e of chip.allEngines) if (e.cluster === c) probe.add(vcd.signal([`cluster${c}`, 'busy'], e.name.replace(/^c\d+\./, ''), 1), () => (e.busy ? 1 : 0));
+    for (const u of chip.uies) {
+      const pcs = sequencerPcs(u.model);
+      if (u.cluster !== c || !pcs) continue;
+      pcs.forEach((get, s) => probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], `${SEQUENCER_NAMES[s] ?? `seq${s}`}_pc`, 5), get));
+    }
+  }
+  for (const b of info.barriers) {
+    if (b.cluster >= chip.clusters) continue;
+    const n = vcd.signal([`cluster${b.cluster}`, 'barriers'], `b${b.id}_notify_count`, 6);
+    const w = vcd.signal([`cluster${b.cluster}`, 'barriers'], `b${b.id}_wait_count`, 6);
+    chip.observer.barrierSignals.set(b.cluster * 1024 + b.id, [n, w]);
+  }
+  chip.sim.add(probe);
+}
+
+function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[]): SimReport {
+  const byName = new Map(chip.allEngines.map((e) => [e.name, e]));
+  const engines: EngineReport[] = chip.sim
+    .engineStats()
+    .filter((s) => s.name !== 'vcd_probe')
+    .map((s) => {
+      const e = byName.get(s.name);
+      const r: EngineReport = {
+        name: s.name,
+        busy: s.busy,
+        stall: s.stall,
+        idle: s.idle,
+        utilization: cycles > 0 ? s.busy / cycles : 0,
+        stall_reasons: s.stallReasons,
+      };
+      if (e) {
+        r.trips = e.tripsDone;
+        if (e.bytesMoved !== undefined) r.bytes = e.bytesMoved;
+      }
+      return r;
+    });
+  const warnings: Diagnostic[] = [];
+  for (const bt of chip.barriers) {
+    for (const t of bt.timeouts)
+      warnings.push(
+        warning(SimCodes.barrierTimeout, `barrier ${bt.cluster}:${t.id} took ${t.cycles} cycles to complete (timeout ${config.barrier_timeout_cycles})`, { spec: `${CHIP_SPEC} §11.6.7` }),
+      );
+    for (const t of bt.overdue(cycles))
+      warnings.push(warning(SimCodes.barrierTimeout, `barrier ${bt.cluster}:${t.id} still incomplete after ${t.cycles} cycles (timeout)`, { spec: `${CHIP_SPEC} §11.6.7` }));
+  }
+  let uninit = 0;
+  let conflicts = 0;
+  for (const a of chip.amem) {
+    uninit += a.stats.uninitReads;
+    conflicts += a.stats.viewConflicts;
+    if (a.firstViewConflict) warnings.push(warning(SimCodes.badAddress, `${a.name}: ${a.firstViewConflict}`, { spec: `${CHIP_SPEC} §7.5` }));
+  }
+  for (const u of chip.uies) if (u.model?.warnings) warnings.push(...u.model.warnings);
+  if (chip.hbm.uninitReads > 0)
+    warnings.push(warning(SimCodes.uninitRead, `${chip.hbm.uninitReads} byte(s) read from HBM locations never written`, { notes: ['DMA sources not initialised by the image read as zero'] }));
+  const tripsTotal = Object.values(chip.tripsByKind).reduce((a, b) => a + b, 0);
+  return {
+    stop,
+    cycles,
+    seconds: cycles / config.clock_hz,
+    clock_hz: config.clock_hz,
+    clusters: chip.clusters,
+    uies: chip.opts.uies,
+    kernel_steps: steps,
+    trips_by_kind: { ...chip.tripsByKind },
+    trips_total: tripsTotal,
+    engines,
+    ports: chip.ports.map((p) => ({ name: p.name, bytes: p.bytes, busy_cycles: Math.round(p.busyCycles), utilization: cycles > 0 ? Math.min(1, p.busyCycles / cycles) : 0 })),
+    barriers: chip.barriers.map((b) => ({
+      cluster: b.cluster,
+      setups: b.setups,
+      notifies: b.notifies,
+      waits: b.waits,
+      releases: b.releases,
+      frees: b.frees,
+      timeouts: b.timeouts.length,
+      interrupts: Array.from(b.interruptCount),
+    })),
+    barrier_events: { ...chip.observer.barrierEvents },
+    dpe: chip.dpe.map((d) => ({ cluster: d.cluster, descriptors: d.fetched, bytes: d.bytesRead, dequeue_events: d.dequeueEvents })),
+    mpe: { patches: chip.mpes.reduce((a, m) => a + m.patchesApplied, 0), trips: chip.mpes.reduce((a, m) => a + m.tripsDone, 0) },
+    apm: { enabled: config.apm.enabled, peak_requested_power: chip.apm.peakRequested, final_granted_power: chip.apm.granted, bubbles: chip.apm.bubbles, energy: chip.apm.energy },
+    trip_power: chip.allEngines.filter((e) => 'powerCycles' in e && (e as { powerCycles: number }).powerCycles > 0).map((e) => ({ engine: e.name, power_cycles: (e as unknown as { powerCycles: number }).powerCycles })),
+    memory: { hbm_bytes_read: chip.hbm.bytesRead, hbm_bytes_written: chip.hbm.bytesWritten, amem_uninit_reads: uninit, amem_view_conflicts: conflicts },
+    wait_graph: waitGraph,
+    warnings,
+  };
+}
+
+/** The DiagnosticError for a run that stopped on a deadlock or --max-cycles, with the wait graph as notes. */
+export function stopDiagnostic(report: SimReport): DiagnosticError | undefined {
+  if (report.stop === 'done') return undefined;
+  const dl = report.stop === 'deadlock';
+  return new DiagnosticError(
+    error(
+      dl ? SimCodes.deadlock : SimCodes.maxCycles,
+      dl
+        ? `deadlock at cycle ${report.cycles}: no engine can make progress but work remains`
+        : `stopped at --max-cycles ${report.cycles} with work remaining`,
+      { notes: ['wait graph:', ...report.wait_graph.map((l) => `  ${l}`)], spec: `${CHIP_SPEC} §11.3, §11.6.2` },
+    ),
+  );
+}

@@ -1,0 +1,43 @@
+/** The human summary printed at the end of `pyxis-sim run`. */
+import type { SimReport } from './run.js';
+
+function si(n: number, unit: string): string {
+  const abs = Math.abs(n);
+  const [d, p] = abs >= 1e9 ? [1e9, 'G'] : abs >= 1e6 ? [1e6, 'M'] : abs >= 1e3 ? [1e3, 'k'] : [1, ''];
+  return `${(n / d).toFixed(d === 1 ? 0 : 2)} ${p}${unit}`;
+}
+
+function time(s: number): string {
+  if (s >= 1) return `${s.toFixed(3)} s`;
+  if (s >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
+  if (s >= 1e-6) return `${(s * 1e6).toFixed(3)} us`;
+  return `${(s * 1e9).toFixed(1)} ns`;
+}
+
+export function formatSummary(r: SimReport): string {
+  const lines: string[] = [];
+  const status = r.stop === 'done' ? 'completed' : r.stop === 'deadlock' ? 'DEADLOCK' : 'STOPPED at --max-cycles';
+  lines.push(`pyxis-sim: ${status} after ${r.cycles} cycles = ${time(r.seconds)} at ${si(r.clock_hz, 'Hz')} (${r.clusters} cluster(s) x ${r.uies} UIE(s))`);
+  const kinds = Object.entries(r.trips_by_kind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  lines.push(`trips: ${r.trips_total}${kinds ? ` (${kinds})` : ''}`);
+  const active = r.engines.filter((e) => e.busy > 0 || (e.trips ?? 0) > 0);
+  if (active.length) {
+    lines.push('engine                     trips   busy%  stall%  bytes');
+    for (const e of active) {
+      const tot = e.busy + e.stall + e.idle || 1;
+      const top = Object.entries(e.stall_reasons).sort((a, b) => b[1] - a[1])[0];
+      lines.push(
+        `${e.name.padEnd(26)} ${String(e.trips ?? '-').padStart(5)} ${((100 * e.busy) / tot).toFixed(1).padStart(7)} ${((100 * e.stall) / tot).toFixed(1).padStart(7)}  ${e.bytes !== undefined ? si(e.bytes, 'B') : '-'}${top ? `  (stalls: ${top[0]})` : ''}`,
+      );
+    }
+  }
+  const moved = r.ports.filter((p) => p.bytes > 0);
+  if (moved.length) lines.push(`bytes moved: ${moved.map((p) => `${p.name} ${si(p.bytes, 'B')} (${(100 * p.utilization).toFixed(1)}%)`).join(', ')}`);
+  const b = r.barriers.reduce((a, x) => ({ setups: a.setups + x.setups, notifies: a.notifies + x.notifies, waits: a.waits + x.waits }), { setups: 0, notifies: 0, waits: 0 });
+  lines.push(`barriers: ${b.setups} set up, ${b.notifies} notifies, ${b.waits} waits`);
+  if (r.apm.enabled && r.apm.bubbles > 0) lines.push(`APM: ${r.apm.bubbles} bubble cycles inserted (peak requested power ${r.apm.peak_requested_power})`);
+  if (r.warnings.length) lines.push(`warnings: ${r.warnings.length}`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,1149 @@
+/**
+ * One UIE's sequencers and data-movement datapath (pyxis-uie-sequencers-fspec.md
+ * §2-§8; pyxis-chip-fspec.md §6.2.1-§6.2.3, §7, §11.7.1):
+ *
+ *   13 sequencer cores (§2.1.4) -> per-sequencer decoder-metadata FIFO (§3)
+ *   AMEM Read: address calc (§5.2, ITFE §8) -> AMEM (§7) -> RPSW -> 8b->16b
+ *              -> RZSW -> RCSW + column mask -> switchbox FIFO (chip §6.2.3)
+ *   AMEM Write: switchbox FIFO -> WZSW -> WCSW + mask -> 16b->8b -> WPSW
+ *              -> AMEM write / partial merge / RMW_Add (§6) -> completion tracking (§6.8)
+ *
+ * The grid and VPU are not modelled yet: flits sent to them are counted and
+ * dropped (warning), their sequencers run their loop programs without a
+ * datapath (warning), and AMEM Write reading from their switchbox FIFOs waits
+ * forever (reported by `blockedReason`, so the kernel's deadlock report names it).
+ */
+import { loadGrammarJson, loadTable, readField, type CompiledTable } from '@pyxis/codec';
+import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
+import type { SimEngine } from '../../../kernel/engine.js';
+import { Fifo } from '../../../kernel/fifo.js';
+import { Amem, AMEM_VIEW_BIT } from '../amem/amem.js';
+import { addCodes, from16Table, is16bit, to16Table } from './convert.js';
+import { Itfe, type ItfeCommand } from './itfe.js';
+import { ControlStore, decodeControlStore, emptyControlStore, NUM_ITERS, SEQ_DEPTH, SequencerCore } from './sequencerCore.js';
+import { decodeOpStore, decodeSwitchTables, identitySwitchTables, OpStore, updateMaskActivity, type SwitchTables } from './tables.js';
+
+export const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
+export const CHIP_SPEC_F = 'pyxis-chip-fspec.md';
+
+/** Diagnostic codes of the UIE datapath model. */
+export const UieCodes = {
+  itfeCount: 'SIM0601',
+  oddPartition16: 'SIM0602',
+  colRange: 'SIM0603',
+  rmwBank: 'SIM0604',
+  pcOverflow: 'SIM0605',
+  itfeStarved: 'SIM0606',
+  viewConflict: 'SIM0607',
+  unmodelled: 'SIM0608',
+  indirMode: 'SIM0609',
+  noTracker: 'SIM0610',
+} as const;
+
+/** Sequencer ids (grammars/pyxis/isa.json; index in trip_valid_mask / start_pc). */
+export const SEQ_AMEM_READ = 0;
+export const SEQ_AMEM_WRITE = 1;
+export const SEQ_AMEM_WEIGHTS_READ = 2;
+export const NUM_SEQUENCERS = 13;
+
+/** Switchbox FIFO codes: AMEM Read `tgt_fifo` / AMEM Write `src_fifo` (seq §5.1, §6.1). */
+export const SB_GRID = 0;
+export const SB_VBUFFER = 1;
+export const SB_AMEM = 2;
+
+/** Decoded UIE trip descriptor fields (grammars/pyxis/desc_uie.json, chip §11.4.2). */
+export interface UieTripParams {
+  trip_id: number;
+  trip_valid_mask: number;
+  start_pc: ArrayLike<number>;
+  amem_read_base_address: number;
+  amem_weights_base_address: number;
+  amem_write_base_address: number;
+  amem_read_bank_hash_dsbl: number;
+  amem_write_bank_hash_dsbl: number;
+  amem_weights_bank_hash_dsbl: number;
+  amem_read_indirect_vld: number;
+  amem_write_indirect_vld: number;
+  amem_read_indirect_cmd_index: number;
+  amem_write_indirect_cmd_index: number;
+  trip_power?: number;
+}
+
+/** The per-cluster config space as the UIE reads it (E's CfgSpace satisfies this). */
+export interface UieCfgSpace {
+  read(addr: number, dst: Uint8Array, off: number, len: number): void;
+  readonly generation?: number;
+}
+
+interface MemoryMapRegion {
+  name: string;
+  offset: number;
+  stride: number;
+  words: number;
+  table?: string;
+}
+interface MemoryMap {
+  uie_stride: number;
+  sequencers: Array<{ id: number; name: string; control: MemoryMapRegion; op: MemoryMapRegion }>;
+  regions: MemoryMapRegion[];
+}
+
+export interface UieOptions {
+  cluster: number;
+  index: number;
+  amem: Amem;
+  /** Config space holding microcode/config tables at memory_map.json offsets (UIE u at u*uie_stride). */
+  cfg?: UieCfgSpace;
+  /** Byte offset of this UIE's block in `cfg` (default index * uie_stride). */
+  cfgBase?: number;
+  /** Cycles from AMEM write issue to commit (sim_config amem.write_commit_latency_cycles). */
+  writeCommitLatency?: number;
+  decoderFifoDepth?: number;
+  switchboxFifoDepth?: number;
+  indexFifoDepth?: number;
+  /** Called when a trip retires (all valid sequencers done and its writes committed, chip §11.7.1). */
+  onTripDone?: (tripId: number, cycle: number) => void;
+  /** Receives every diagnostic; default: errors are thrown as DiagnosticError, warnings kept in `warnings`. */
+  onDiagnostic?: (d: Diagnostic) => void;
+}
+
+// Decoder-metadata record layout (Int32 words).
+const R_OP = 0;
+const R_ADDR = 1;
+const R_VIEW = 2;
+const R_DT = 3;
+const R_FIFO = 4;
+const R_CONST = 5;
+const R_N = 6;
+const R_FLAGS = 7;
+const R_PSWBASE = 8;
+const R_PSWITER = 9;
+const R_CSW = 10;
+const R_MASK = 11;
+const R_ZSW = 12;
+const R_EB = 13;
+const R_SLOT = 14;
+const R_COLOFF = 15;
+const R_SX = 16;
+const R_SY = 17;
+const R_PC = 18;
+const R_RMW = 19;
+const REC_WORDS = 20;
+const F_INDIR = 1;
+const F_POP = 8;
+const F_EOP = 16;
+const F_PAD = 32;
+const F_ROT = 64;
+const F_PF = 128;
+const MODE_SHIFT = 1;
+
+const PTN_MASK = (1 << 22) - 1;
+/** Lane -> logical partition for serialized FP16 (chip §7.3.1 READ table); SIGMA_INV = logical -> lane (WRITE table). */
+const SIGMA_INV = [0, 2, 4, 6, 1, 3, 5, 7] as const;
+
+/** Per-sequencer statistics (typed arrays indexed by sequencer id). */
+export interface UieStats {
+  busyCycles: Float64Array;
+  stallCycles: Float64Array;
+  instructions: Float64Array;
+  bytesRead: number;
+  bytesWritten: number;
+  flitsToAmemWrite: number;
+  /** Flits sent to the (unmodelled) grid / vbuffer, dropped. */
+  flitsDropped: number;
+  padsInserted: number;
+  discards: number;
+  rmwAdds: number;
+  partialWrites: number;
+  indirectReads: number;
+  indirectWrites: number;
+  tripsDone: number;
+}
+
+interface TripSlot {
+  active: boolean;
+  tripId: number;
+  params: UieTripParams | undefined;
+  /** Valid sequencers not yet done (bit = sequencer id). */
+  pending: number;
+  /** Outstanding (posted, uncommitted) AMEM writes (the tracker counter of §6.8). */
+  writes: number;
+}
+
+interface SeqState {
+  readonly id: number;
+  readonly name: string;
+  readonly core: SequencerCore;
+  control: ControlStore;
+  op: OpStore | undefined;
+  controlTable: CompiledTable | undefined;
+  opTable: CompiledTable | undefined;
+  /** Trip slots queued for this sequencer (its shallow descriptor FIFO, §3 item 1). */
+  readonly queue: Int32Array;
+  qHead: number;
+  qCount: number;
+  slot: number;
+  /** Decoded-memory cache key. */
+  gen: number;
+  rf: Fields<typeof READ_FIELDS> | undefined;
+  wf: Fields<typeof WRITE_FIELDS> | undefined;
+  kf: Fields<typeof WEIGHTS_FIELDS> | undefined;
+  warnedNoDatapath: boolean;
+}
+
+const READ_FIELDS = [
+  'opcd', 'data_type', 'tgt_fifo', 'amem_addr_offset', 'iter_stride', 'indir_vld', 'indir_mode', 'indir_fifo_pop_enbl', 'rd_const_value',
+  'num_logical_ptns', 'start_row_pad', 'end_row_pad', 'pad_row_iter_mask', 'rpsw_config_idx_base', 'rpsw_rot_enbl', 'rpsw_config_iter_id',
+  'rpsw_config_iter_stride', 'rpsw_config_vld', 'rcsw_switch_config_idx_base', 'rcsw_switch_config_iter_id', 'rcsw_switch_config_iter_stride',
+  'rcsw_switch_config_vld', 'rcsw_col_mask_config_idx', 'rzsw_config', 'eb_adj',
+] as const;
+const WRITE_FIELDS = [
+  'opcd', 'data_type', 'src_fifo', 'amem_addr_offset', 'iter_stride', 'indir_vld', 'indir_mode', 'indir_fifo_pop_enbl', 'rmw_rd_addr_offset',
+  'logical_col_offset', 'num_logical_cols', 'wpsw_config_idx_base', 'wpsw_rot_enbl', 'wpsw_config_iter_id', 'wpsw_config_iter_stride', 'wpsw_config_vld',
+  'wcsw_switch_config_idx_base', 'wcsw_switch_config_iter_id', 'wcsw_switch_config_iter_stride', 'wcsw_switch_config_vld', 'wcsw_col_mask_config_idx',
+  'wzsw_config', 'eb_adj',
+] as const;
+const WEIGHTS_FIELDS = ['opcd', 'num_ptns'] as const;
+type Fields<T extends readonly string[]> = { [K in T[number]]: Int32Array };
+
+/** Binds op-memory field arrays once per decode so the per-instruction decoder does plain property loads. */
+function bindFields<T extends readonly string[]>(op: OpStore, names: T): Fields<T> {
+  const o = {} as Record<string, Int32Array>;
+  for (const n of names) o[n] = op.field(n);
+  return o as Fields<T>;
+}
+
+const TRIP_SLOTS = 3;
+const SEQ_QUEUE = 2;
+
+let memoryMapCache: MemoryMap | undefined;
+function memoryMap(): MemoryMap | undefined {
+  if (memoryMapCache) return memoryMapCache;
+  try {
+    memoryMapCache = loadGrammarJson<MemoryMap>('pyxis', 'memory_map');
+  } catch {
+    memoryMapCache = undefined;
+  }
+  return memoryMapCache;
+}
+
+function tryTable(name: string | undefined): CompiledTable | undefined {
+  if (!name) return undefined;
+  try {
+    return loadTable('pyxis', name);
+  } catch {
+    return undefined;
+  }
+}
+
+export class Uie implements SimEngine {
+  readonly name: string;
+  readonly cluster: number;
+  readonly index: number;
+  readonly amem: Amem;
+  readonly stats: UieStats;
+  readonly warnings: Diagnostic[] = [];
+  readonly seqs: SeqState[] = [];
+  /** Switchbox FIFO AMEM Read -> AMEM Write (chip §6.2.3), 128 x FP16 per entry. */
+  readonly sbReadToWrite: Fifo;
+  readonly readDec: Fifo;
+  readonly writeDec: Fifo;
+  readonly itfeRead: Itfe;
+  readonly itfeWrite: Itfe;
+  /** Applied switch tables (decoded from cfg at trip start). */
+  readonly readSw: SwitchTables = identitySwitchTables();
+  readonly writeSw: SwitchTables = identitySwitchTables();
+  private readonly cfg: UieCfgSpace | undefined;
+  private readonly cfgBase: number;
+  private readonly mm: MemoryMap | undefined;
+  private readonly commitLatency: number;
+  private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
+  private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
+  private readonly slots: TripSlot[] = [];
+  private nextSlot = 0;
+  private oldestSlot = 0;
+  private activeTrips = 0;
+  // commit ring (posted writes in issue order; constant latency keeps it ordered)
+  private readonly commitAt: Float64Array;
+  private readonly commitSlot: Int8Array;
+  private cHead = 0;
+  private cCount = 0;
+  private readPortFree = 0;
+  private writePortFree = 0;
+  // applied (held) switch configuration indexes
+  private rpswCur = -1;
+  private rcswCur = -1;
+  private wpswCur = -1;
+  private wcswCur = -1;
+  // indirect bookkeeping per side: index pops in the current trip
+  private readPops = 0;
+  private writePops = 0;
+  private lastDidWork = false;
+  private portWake = Infinity;
+  private now = 0;
+  private blocked: string | undefined;
+  private swGen = -1;
+  // scratch buffers (no per-cycle allocation)
+  private readonly lanes = new Uint8Array(256);
+  private readonly lanes2 = new Uint8Array(256);
+  private readonly cols = new Uint16Array(128);
+  private readonly cols2 = new Uint16Array(128);
+  private readonly ptnBuf = new Uint8Array(16);
+  private readonly rmwBuf = new Uint8Array(16);
+  private readonly warned = new Set<string>();
+
+  constructor(opts: UieOptions) {
+    this.cluster = opts.cluster;
+    this.index = opts.index;
+    this.name = `c${opts.cluster}.uie${opts.index}`;
+    this.amem = opts.amem;
+    this.cfg = opts.cfg;
+    this.mm = memoryMap();
+    this.cfgBase = opts.cfgBase ?? opts.index * (this.mm?.uie_stride ?? 1 << 20);
+    this.commitLatency = opts.writeCommitLatency ?? 100;
+    this.onTripDone = opts.onTripDone;
+    this.onDiagnostic = opts.onDiagnostic;
+    const decDepth = opts.decoderFifoDepth ?? 4;
+    this.readDec = new Fifo(`${this.name}.amem_read.dec`, decDepth, REC_WORDS);
+    this.writeDec = new Fifo(`${this.name}.amem_write.dec`, decDepth, REC_WORDS);
+    this.sbReadToWrite = new Fifo(`${this.name}.sb.amem_read->amem_write`, opts.switchboxFifoDepth ?? 4, 128);
+    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
+    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128);
+    this.commitAt = new Float64Array(4096);
+    this.commitSlot = new Int8Array(4096);
+    for (let i = 0; i < TRIP_SLOTS; i++) this.slots.push({ active: false, tripId: 0, params: undefined, pending: 0, writes: 0 });
+    const names = this.mm?.sequencers.map((s) => s.name) ?? [];
+    for (let id = 0; id < NUM_SEQUENCERS; id++) {
+      const m = this.mm?.sequencers[id];
+      this.seqs.push({
+        id,
+        name: names[id] ?? `seq${id}`,
+        core: new SequencerCore(emptyControlStore()),
+        control: emptyControlStore(),
+        op: undefined,
+        controlTable: tryTable(m?.control.table),
+        opTable: tryTable(m?.op.table),
+        queue: new Int32Array(SEQ_QUEUE),
+        qHead: 0,
+        qCount: 0,
+        slot: -1,
+        gen: -1,
+        rf: undefined,
+        wf: undefined,
+        kf: undefined,
+        warnedNoDatapath: false,
+      });
+    }
+    this.stats = {
+      busyCycles: new Float64Array(NUM_SEQUENCERS),
+      stallCycles: new Float64Array(NUM_SEQUENCERS),
+      instructions: new Float64Array(NUM_SEQUENCERS),
+      bytesRead: 0,
+      bytesWritten: 0,
+      flitsToAmemWrite: 0,
+      flitsDropped: 0,
+      padsInserted: 0,
+      discards: 0,
+      rmwAdds: 0,
+      partialWrites: 0,
+      indirectReads: 0,
+      indirectWrites: 0,
+      tripsDone: 0,
+    };
+  }
+
+  // ------------------------------------------------------------------ trips
+
+  /** True when a new trip can be accepted (a free tracking ID / scoreboard entry, chip §11.7.1, and room in every sequencer's descriptor FIFO). */
+  canStartTrip(): boolean {
+    if (this.slots[this.nextSlot]!.active) return false;
+    for (const s of this.seqs) if (s.qCount >= SEQ_QUEUE) return false;
+    return true;
+  }
+
+  /**
+   * Queues a trip (chip §11.4.2). Returns false (nothing queued) when
+   * `canStartTrip()` is false; the caller retries later.
+   */
+  startTrip(trip: UieTripParams): boolean {
+    if (!this.canStartTrip()) return false;
+    const slotId = this.nextSlot;
+    const slot = this.slots[slotId]!;
+    slot.active = true;
+    slot.tripId = trip.trip_id;
+    slot.params = trip;
+    slot.writes = 0;
+    const mask = trip.trip_valid_mask & ((1 << NUM_SEQUENCERS) - 1);
+    slot.pending = mask;
+    for (let id = 0; id < NUM_SEQUENCERS; id++) {
+      if (!((mask >> id) & 1)) continue;
+      const s = this.seqs[id]!;
+      s.queue[(s.qHead + s.qCount) % SEQ_QUEUE] = slotId;
+      s.qCount++;
+    }
+    this.nextSlot = (slotId + 1) % TRIP_SLOTS;
+    this.activeTrips++;
+    this.lastDidWork = true;
+    return true;
+  }
+
+  get busy(): boolean {
+    return this.activeTrips > 0;
+  }
+
+  nextWake(now: number): number {
+    if (!this.busy) return Infinity;
+    if (this.lastDidWork) return now;
+    let w = Infinity;
+    if (this.cCount > 0) w = Math.max(now, this.commitAt[this.cHead]!);
+    // a datapath that waited for its AMEM port (16-bit serialization) wakes when the port frees
+    if (this.portWake < w) w = Math.max(now, this.portWake);
+    return w;
+  }
+
+  blockedReason(): string | undefined {
+    if (!this.busy) return undefined;
+    if (this.blocked) return this.blocked;
+    if (this.cCount > 0) return `waiting for ${this.cCount} AMEM write commit(s) (seq §6.8)`;
+    return undefined;
+  }
+
+  // ---------------------------------------------------------- diagnostics
+
+  private report(d: Diagnostic): void {
+    if (this.onDiagnostic) {
+      this.onDiagnostic(d);
+      return;
+    }
+    if (d.severity === 'error') throw new DiagnosticError(d);
+    this.warnings.push(d);
+  }
+
+  private ruleError(code: string, msg: string, spec: string, seq: SeqState | undefined, pc: number): void {
+    const span = seq ? { file: `${this.name}.${seq.name}.op`, offset: this.opAddr(seq.id) + pc * (this.mm?.sequencers[seq.id]?.op.stride ?? 0) } : undefined;
+    this.report(error(code, `${this.name}: cycle ${this.now}: ${msg}`, { spec, ...(span ? { span } : {}), ...(seq ? { notes: [`sequencer ${seq.name}, pc ${pc}`] } : {}) }));
+  }
+
+  private warnOnce(key: string, code: string, msg: string, spec?: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.report(warning(code, `${this.name}: ${msg}`, spec ? { spec } : {}));
+  }
+
+  // ------------------------------------------------------------- decoding
+
+  private opAddr(id: number): number {
+    return this.cfgBase + (this.mm?.sequencers[id]?.op.offset ?? 0);
+  }
+
+  private region(name: string): MemoryMapRegion | undefined {
+    return this.mm?.regions.find((r) => r.name === name);
+  }
+
+  private readCfg(offset: number, len: number): Uint8Array {
+    const b = new Uint8Array(len);
+    this.cfg?.read(this.cfgBase + offset, b, 0, len);
+    return b;
+  }
+
+  /** Installs decoded microcode directly (tests/tools without a cfg space). */
+  loadMicrocode(id: number, control: ControlStore, op?: OpStore): void {
+    const s = this.seqs[id]!;
+    s.control = control;
+    s.op = op;
+    s.gen = Number.POSITIVE_INFINITY;
+    this.bind(s);
+  }
+
+  private bind(s: SeqState): void {
+    if (!s.op) return;
+    if (s.id === SEQ_AMEM_READ) s.rf = bindFields(s.op, READ_FIELDS);
+    else if (s.id === SEQ_AMEM_WRITE) s.wf = bindFields(s.op, WRITE_FIELDS);
+    else if (s.id === SEQ_AMEM_WEIGHTS_READ) s.kf = bindFields(s.op, WEIGHTS_FIELDS);
+  }
+
+  /** Installs switch tables directly (tests/tools without a cfg space). */
+  loadSwitchTables(side: 'read' | 'write', t: SwitchTables): void {
+    const dst = side === 'read' ? this.readSw : this.writeSw;
+    dst.pswSrc.set(t.pswSrc);
+    dst.pswZero.set(t.pswZero);
+    dst.cswMux.set(t.cswMux);
+    dst.cswSrc.set(t.cswSrc);
+    dst.colMask.set(t.colMask);
+    updateMaskActivity(dst);
+    this.swGen = Number.POSITIVE_INFINITY;
+  }
+
+  /** Decodes a sequencer's control/op memories from cfg when they changed (generation check). */
+  private decodeSeq(s: SeqState): void {
+    if (!this.cfg || s.gen === Number.POSITIVE_INFINITY) return;
+    const gen = this.cfg.generation ?? -2;
+    if (gen === s.gen && gen !== -2) return;
+    const m = this.mm?.sequencers[s.id];
+    if (!m || !s.controlTable) return;
+    s.control = decodeControlStore(s.controlTable, this.readCfg(m.control.offset, m.control.stride * m.control.words), SEQ_DEPTH, m.control.stride, s.control);
+    if (s.opTable) s.op = decodeOpStore(s.opTable, this.readCfg(m.op.offset, m.op.stride * m.op.words), SEQ_DEPTH, m.op.stride, s.op);
+    s.gen = gen;
+    this.bind(s);
+  }
+
+  private decodeSwitches(): void {
+    if (!this.cfg || this.swGen === Number.POSITIVE_INFINITY) return;
+    const gen = this.cfg.generation ?? -2;
+    if (gen === this.swGen && gen !== -2) return;
+    for (const side of ['r', 'w'] as const) {
+      const psw = this.region(`${side}psw.config`);
+      const csw = this.region(`${side}csw.config`);
+      const mask = this.region(`${side}csw.col_mask`);
+      const tp = tryTable(psw?.table);
+      const tc = tryTable(csw?.table);
+      const tm = tryTable(mask?.table);
+      if (!psw || !csw || !mask || !tp || !tc || !tm) continue;
+      decodeSwitchTables(
+        { psw: tp, csw: tc, mask: tm },
+        { psw: this.readCfg(psw.offset, psw.stride * psw.words), csw: this.readCfg(csw.offset, csw.stride * csw.words), mask: this.readCfg(mask.offset, mask.stride * mask.words) },
+        side === 'r' ? this.readSw : this.writeSw,
+        { psw: psw.stride, csw: csw.stride, mask: mask.stride },
+      );
+    }
+    this.swGen = gen;
+  }
+
+  private itfeCommand(side: 'read' | 'write', idx: number): ItfeCommand {
+    const r = this.region(`itfe_${side}.cmd`);
+    const t = tryTable(r?.table ?? 'itfe_command');
+    const cmd: ItfeCommand = { indir_mode: 0, x_table_base_addr: 0, y_table_base_addr: 0, bank_hash_dsbl: 0, num_indices_per_table_m1: 0, repeat_count_m1: 0 };
+    if (!r || !t || !this.cfg) return this.itfeOverride[side][idx] ?? cmd;
+    const buf = this.readCfg(r.offset + idx * r.stride, r.stride);
+    for (const k of Object.keys(cmd) as Array<keyof ItfeCommand>) if (t.byName.has(k)) cmd[k] = Number(readField(t, buf, k));
+    return cmd;
+  }
+
+  /** ITFE command registers set directly (tests/tools without a cfg space), by side and index 0..3. */
+  readonly itfeOverride: { read: Array<ItfeCommand | undefined>; write: Array<ItfeCommand | undefined> } = { read: [], write: [] };
+
+  // ------------------------------------------------------------ the cycle
+
+  tick(now: number): boolean {
+    this.now = now;
+    this.blocked = undefined;
+    this.portWake = Infinity;
+    let did = false;
+    // 1. write commits (chip §11.7.1)
+    while (this.cCount > 0 && this.commitAt[this.cHead]! <= now) {
+      const sl = this.slots[this.commitSlot[this.cHead]!]!;
+      sl.writes--;
+      this.cHead = (this.cHead + 1) & 4095;
+      this.cCount--;
+      did = true;
+    }
+    // 2. datapaths, downstream first
+    if (this.issueWrite(now)) did = true;
+    if (this.issueRead(now)) did = true;
+    if (this.itfeRead.tick()) did = true;
+    if (this.itfeWrite.tick()) did = true;
+    // 3. sequencer cores
+    for (let id = 0; id < NUM_SEQUENCERS; id++) if (this.stepSeq(this.seqs[id]!)) did = true;
+    // 4. in-order trip retirement
+    while (this.activeTrips > 0) {
+      const sl = this.slots[this.oldestSlot]!;
+      if (!sl.active || sl.pending !== 0 || sl.writes !== 0) break;
+      sl.active = false;
+      sl.params = undefined;
+      this.activeTrips--;
+      this.stats.tripsDone++;
+      this.oldestSlot = (this.oldestSlot + 1) % TRIP_SLOTS;
+      did = true;
+      if (this.amem.stats.viewConflicts > 0 && this.amem.firstViewConflict)
+        this.warnOnce('view', UieCodes.viewConflict, this.amem.firstViewConflict, `${CHIP_SPEC_F} §7.5`);
+      this.onTripDone?.(sl.tripId, now);
+    }
+    this.lastDidWork = did;
+    return did;
+  }
+
+  private seqDone(id: number, slot: number): void {
+    this.slots[slot]!.pending &= ~(1 << id);
+  }
+
+  private stepSeq(s: SeqState): boolean {
+    const core = s.core;
+    if (!core.running) {
+      if (s.qCount === 0) return false;
+      // start the next trip from the descriptor FIFO (§3 item 1)
+      const slotId = s.queue[s.qHead]!;
+      s.qHead = (s.qHead + 1) % SEQ_QUEUE;
+      s.qCount--;
+      s.slot = slotId;
+      const p = this.slots[slotId]!.params!;
+      this.decodeSeq(s);
+      if (!s.op && s.opTable) {
+        s.op = new OpStore(s.opTable, SEQ_DEPTH);
+        this.bind(s);
+      }
+      if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) this.decodeSwitches();
+      core.start(p.start_pc[s.id] ?? 0, s.control);
+      if (s.id === SEQ_AMEM_READ) {
+        this.readPops = 0;
+        if (p.amem_read_indirect_vld) this.itfeRead.start(this.itfeCommand('read', p.amem_read_indirect_cmd_index));
+        else this.itfeRead.stop();
+      } else if (s.id === SEQ_AMEM_WRITE) {
+        this.writePops = 0;
+        if (p.amem_write_indirect_vld) this.itfeWrite.start(this.itfeCommand('write', p.amem_write_indirect_cmd_index));
+        else this.itfeWrite.stop();
+      }
+    }
+    const isRead = s.id === SEQ_AMEM_READ;
+    const isWrite = s.id === SEQ_AMEM_WRITE;
+    if (isRead || isWrite) {
+      const dec = isRead ? this.readDec : this.writeDec;
+      if (dec.full) {
+        this.stats.stallCycles[s.id]!++;
+        this.blocked ??= `${s.name}: decoder FIFO full (datapath backpressure)`;
+        return false;
+      }
+      if (!core.step()) return this.coreFault(s);
+      this.stats.busyCycles[s.id]!++;
+      this.stats.instructions[s.id]!++;
+      if (isRead) this.decodeRead(s, dec);
+      else this.decodeWrite(s, dec);
+      return true;
+    }
+    // sequencers without a datapath model yet (grid, VPU, weights): run the loop program only
+    if (!s.warnedNoDatapath) {
+      s.warnedNoDatapath = true;
+      this.warnOnce(`nodp${s.id}`, UieCodes.unmodelled, `sequencer ${s.name} has no datapath model yet; its program runs without effects`, `${SEQ_SPEC} §4`);
+    }
+    if (!core.step()) return this.coreFault(s);
+    this.stats.busyCycles[s.id]!++;
+    this.stats.instructions[s.id]!++;
+    if (s.id === SEQ_AMEM_WEIGHTS_READ && s.kf) {
+      // count weights-port bytes for Read_SRAM* (opcd 1, 2; seq §7.1)
+      const op = s.kf.opcd[core.execPc]!;
+      if ((op === 1 || op === 2) && !core.postFinal) this.stats.bytesRead += 16 * (s.kf.num_ptns[core.execPc]! || 8);
+    }
+    if (core.done) this.seqDone(s.id, s.slot);
+    return true;
+  }
+
+  private coreFault(s: SeqState): boolean {
+    if (s.core.fault === 'pc_overflow') {
+      this.ruleError(UieCodes.pcOverflow, `sequencer ${s.name} ran past the end of its 32-word microcode memory without EOPGM`, `${SEQ_SPEC} §2.1`, s, s.core.pc);
+      // treat as done so the simulation can end
+      this.seqDone(s.id, s.slot);
+    }
+    return false;
+  }
+
+  private decodeRead(s: SeqState, dec: Fifo): void {
+    const core = s.core;
+    const f = s.rf!;
+    const pc = core.execPc;
+    const at = dec.pushSlot();
+    const d = dec.data;
+    const p = this.slots[s.slot]!.params!;
+    let opcd = f.opcd[pc]!;
+    let constV = f.rd_const_value[pc]!;
+    let flags = 0;
+    // start/end row pad (seq §5.1) and post-final padding (seq §5.3)
+    const padMask = f.pad_row_iter_mask[pc]!;
+    let pad = false;
+    if (padMask !== 0 && opcd !== 0) {
+      if (f.start_row_pad[pc]! && (core.itersEqZero & padMask) === padMask) pad = true;
+      if (f.end_row_pad[pc]! && (core.itersEqNloops & padMask) === padMask) pad = true;
+    }
+    if (core.postFinal && opcd !== 0) {
+      pad = true;
+      flags |= F_PF;
+    }
+    if (pad) {
+      opcd = 1;
+      constV = 0;
+      flags |= F_PAD;
+    }
+    const indir = f.indir_vld[pc]! !== 0 && opcd >= 2;
+    const mode = f.indir_mode[pc]!;
+    const strides = f.iter_stride;
+    const nBase = indir ? (mode === 3 ? 4 : 5) : NUM_ITERS;
+    let a = p.amem_read_base_address + f.amem_addr_offset[pc]!;
+    for (let i = 0; i < nBase; i++) a += (core.execCount[i]! & 0xfff) * (strides[pc * NUM_ITERS + i]! & 0xffff);
+    d[at + R_OP] = opcd;
+    d[at + R_ADDR] = a & PTN_MASK;
+    d[at + R_VIEW] = p.amem_read_bank_hash_dsbl ? 1 : 0;
+    d[at + R_DT] = f.data_type[pc]!;
+    d[at + R_FIFO] = f.tgt_fifo[pc]!;
+    d[at + R_CONST] = constV;
+    d[at + R_N] = f.num_logical_ptns[pc]! || 8;
+    if (indir) flags |= F_INDIR | (mode << MODE_SHIFT) | (f.indir_fifo_pop_enbl[pc]! ? F_POP : 0);
+    if (core.programDone) flags |= F_EOP;
+    if (f.rpsw_rot_enbl[pc]!) flags |= F_ROT;
+    d[at + R_FLAGS] = flags;
+    // RPSW index (seq §5.4): base + ((rot ? ptn : 0) + (iter & 7) * stride) % 8 — rot part added at issue
+    d[at + R_PSWBASE] = f.rpsw_config_vld[pc]! ? f.rpsw_config_idx_base[pc]! : -1;
+    d[at + R_PSWITER] = (iterVal(core.execCount, f.rpsw_config_iter_id[pc]!) & 7) * f.rpsw_config_iter_stride[pc]!;
+    // RCSW index (seq §5.5): base + ((iter & 0xF) * stride) % 16
+    d[at + R_CSW] = f.rcsw_switch_config_vld[pc]!
+      ? (f.rcsw_switch_config_idx_base[pc]! + (((iterVal(core.execCount, f.rcsw_switch_config_iter_id[pc]!) & 15) * f.rcsw_switch_config_iter_stride[pc]!) % 16)) & 63
+      : -1;
+    d[at + R_MASK] = f.rcsw_col_mask_config_idx[pc]!;
+    d[at + R_ZSW] = f.rzsw_config[pc]!;
+    d[at + R_EB] = f.eb_adj[pc]!;
+    d[at + R_SLOT] = s.slot;
+    d[at + R_SX] = strides[pc * NUM_ITERS + 5]! & 0xffff;
+    d[at + R_SY] = strides[pc * NUM_ITERS + 4]! & 0xffff;
+    d[at + R_PC] = pc;
+  }
+
+  private decodeWrite(s: SeqState, dec: Fifo): void {
+    const core = s.core;
+    const f = s.wf!;
+    const pc = core.execPc;
+    const at = dec.pushSlot();
+    const d = dec.data;
+    const p = this.slots[s.slot]!.params!;
+    let opcd = f.opcd[pc]!;
+    let flags = 0;
+    // post-final Write / RMW_Add -> Discard (seq §6.3)
+    if (core.postFinal && opcd >= 2) {
+      opcd = 1;
+      flags |= F_PF | F_PAD;
+    }
+    const indir = f.indir_vld[pc]! !== 0 && opcd >= 2;
+    const mode = f.indir_mode[pc]!;
+    const strides = f.iter_stride;
+    const nBase = indir ? (mode === 3 ? 4 : 5) : NUM_ITERS;
+    let a = p.amem_write_base_address + f.amem_addr_offset[pc]!;
+    for (let i = 0; i < nBase; i++) a += (core.execCount[i]! & 0xfff) * (strides[pc * NUM_ITERS + i]! & 0xffff);
+    d[at + R_OP] = opcd;
+    d[at + R_ADDR] = a & PTN_MASK;
+    d[at + R_VIEW] = p.amem_write_bank_hash_dsbl ? 1 : 0;
+    d[at + R_DT] = f.data_type[pc]!;
+    d[at + R_FIFO] = f.src_fifo[pc]!;
+    d[at + R_N] = f.num_logical_cols[pc]! || 128;
+    d[at + R_COLOFF] = f.logical_col_offset[pc]!;
+    if (indir) flags |= F_INDIR | (mode << MODE_SHIFT) | (f.indir_fifo_pop_enbl[pc]! ? F_POP : 0);
+    if (core.programDone) flags |= F_EOP;
+    if (f.wpsw_rot_enbl[pc]!) flags |= F_ROT;
+    d[at + R_FLAGS] = flags;
+    d[at + R_PSWBASE] = f.wpsw_config_vld[pc]! ? f.wpsw_config_idx_base[pc]! : -1;
+    d[at + R_PSWITER] = (iterVal(core.execCount, f.wpsw_config_iter_id[pc]!) & 7) * f.wpsw_config_iter_stride[pc]!;
+    d[at + R_CSW] = f.wcsw_switch_config_vld[pc]!
+      ? (f.wcsw_switch_config_idx_base[pc]! + (((iterVal(core.execCount, f.wcsw_switch_config_iter_id[pc]!) & 15) * f.wcsw_switch_config_iter_stride[pc]!) % 16)) & 63
+      : -1;
+    d[at + R_MASK] = f.wcsw_col_mask_config_idx[pc]!;
+    d[at + R_ZSW] = f.wzsw_config[pc]!;
+    d[at + R_EB] = f.eb_adj[pc]!;
+    d[at + R_SLOT] = s.slot;
+    d[at + R_SX] = strides[pc * NUM_ITERS + 5]! & 0xffff;
+    d[at + R_SY] = strides[pc * NUM_ITERS + 4]! & 0xffff;
+    d[at + R_PC] = pc;
+    d[at + R_RMW] = f.rmw_rd_addr_offset[pc]!;
+  }
+
+  /** Resolves the indirect part of an address (seq §5.2.2); returns -1 if the index FIFOs are not ready. */
+  private indirectAddr(itfe: Itfe, d: Int32Array, at: number, side: SeqState): number {
+    const flags = d[at + R_FLAGS]!;
+    const mode = (flags >> MODE_SHIFT) & 3;
+    const needY = mode >= 2;
+    if (itfe.x.empty || (needY && itfe.y.empty)) {
+      if (itfe.finished) {
+        this.ruleError(
+          UieCodes.itfeStarved,
+          `${side.name} needs an index but its ITFE has fetched all ${itfe.totalPerTable} index value(s) of the trip: the ITFE index count must match the sequencer's indirect accesses`,
+          `${SEQ_SPEC} §8.1`,
+          side,
+          d[at + R_PC]!,
+        );
+        return -2;
+      }
+      this.blocked ??= `${side.name}: waiting for ITFE index FIFO`;
+      return -1;
+    }
+    if (itfe.cmd.indir_mode !== mode)
+      this.ruleError(UieCodes.indirMode, `${side.name} indir_mode ${mode} differs from its ITFE command indir_mode ${itfe.cmd.indir_mode}`, `${SEQ_SPEC} §5.1, §8.1`, side, d[at + R_PC]!);
+    const x = itfe.x.peek() >>> 0;
+    const y = needY ? itfe.y.peek() & 0xffff : 0;
+    let off: number;
+    if (mode === 0) off = (x & 0xffff) * d[at + R_SX]!;
+    else if (mode === 1) off = x * d[at + R_SX]!;
+    else if (mode === 2) off = ((x & 0xffff) + y * 65536) * d[at + R_SX]!;
+    else off = (x & 0xffff) * d[at + R_SX]! + y * d[at + R_SY]!;
+    if (flags & F_POP) {
+      itfe.x.pop();
+      if (needY) itfe.y.pop();
+    }
+    return (d[at + R_ADDR]! + (off % (PTN_MASK + 1))) & PTN_MASK;
+  }
+
+  private checkItfeCount(itfe: Itfe, pops: number, s: SeqState, pc: number, tripIndirect: boolean): void {
+    if (!tripIndirect && pops === 0) return;
+    const expected = tripIndirect ? itfe.totalPerTable : 0;
+    if (pops !== expected)
+      this.ruleError(
+        UieCodes.itfeCount,
+        `${s.name} popped ${pops} index value(s) in this trip but its ITFE supplies ${expected} (num_indices_per_table * repeat_count); they must match`,
+        `${SEQ_SPEC} §8.1`,
+        s,
+        pc,
+      );
+  }
+
+  // -------------------------------------------------------------- read side
+
+  private issueRead(now: number): boolean {
+    const dec = this.readDec;
+    if (dec.empty) return false;
+    if (this.readPortFree > now) {
+      if (this.readPortFree < this.portWake) this.portWake = this.readPortFree;
+      return false;
+    }
+    const d = dec.data;
+    const at = dec.peekSlot();
+    const seq = this.seqs[SEQ_AMEM_READ]!;
+    const opcd = d[at + R_OP]!;
+    const flags = d[at + R_FLAGS]!;
+    const slot = d[at + R_SLOT]!;
+    if (opcd !== 0) {
+      const tgt = d[at + R_FIFO]!;
+      if (tgt === SB_AMEM && this.sbReadToWrite.credits === 0) {
+        this.sbReadToWrite.fullStalls++;
+        this.stats.stallCycles[SEQ_AMEM_READ]!++;
+        this.blocked ??= `amem_read: switchbox FIFO amem_read->amem_write full`;
+        return false;
+      }
+      let addr = d[at + R_ADDR]!;
+      const dt = d[at + R_DT]!;
+      const wide = is16bit(dt);
+      if (opcd >= 2 && flags & F_INDIR) {
+        const r = this.indirectAddr(this.itfeRead, d, at, seq);
+        if (r === -1) return false;
+        if (r >= 0) {
+          addr = r;
+          if (flags & F_POP) this.readPops++;
+          this.stats.indirectReads++;
+        }
+      }
+      if (wide && addr & 1 && opcd >= 2)
+        this.ruleError(UieCodes.oddPartition16, `16-bit read (data_type ${dt}) at odd partition address 0x${(addr * 16).toString(16)}`, `${SEQ_SPEC} §1.1, §5.2.1; ${CHIP_SPEC_F} §7.3`, seq, d[at + R_PC]!);
+      const n = d[at + R_N]!;
+      const view = d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0;
+      const s0 = addr & 7;
+      this.fillReadLanes(opcd, addr, view, n, wide, d[at + R_CONST]!, s0);
+      // RPSW (seq §5.4)
+      if (d[at + R_PSWBASE]! >= 0) this.rpswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
+      if (d[at + R_CSW]! >= 0) this.rcswCur = d[at + R_CSW]!;
+      let l2 = this.lanes;
+      if (this.rpswCur >= 0) {
+        applyPsw(this.readSw, this.rpswCur, this.lanes, this.lanes2, wide);
+        l2 = this.lanes2;
+      }
+      // deserialize / promote (chip §6.2.1.4) with ReLU (seq §5.1.1) and EB adjust, as one table lookup per column
+      const tab = to16Table(dt, d[at + R_EB]!, opcd === 3);
+      const cols = this.cols;
+      if (!wide) for (let c = 0; c < 128; c++) cols[c] = tab[l2[c]!]!;
+      else
+        for (let o = 0; o < 8; o++) {
+          const b0 = o * 16;
+          for (let i = 0; i < 8; i++) {
+            cols[b0 + i] = tab[l2[b0 + 2 * i]! | (l2[b0 + 2 * i + 1]! << 8)]!;
+            cols[b0 + 8 + i] = tab[l2[128 + b0 + 2 * i]! | (l2[128 + b0 + 2 * i + 1]! << 8)]!;
+          }
+        }
+      applyZsw(d[at + R_ZSW]!, cols, this.cols2);
+      applyCsw(this.readSw, this.rcswCur, d[at + R_MASK]!, cols, this.cols2);
+      if (tgt === SB_AMEM) {
+        const so = this.sbReadToWrite.pushSlot();
+        const sd = this.sbReadToWrite.data;
+        for (let c = 0; c < 128; c++) sd[so + c] = cols[c]!;
+        this.stats.flitsToAmemWrite++;
+      } else {
+        this.stats.flitsDropped++;
+        this.warnOnce(`drop${tgt}`, UieCodes.unmodelled, `AMEM Read sends flits to the ${tgt === SB_GRID ? 'grid' : 'vbuffer'}, which is not modelled yet; they are counted and dropped`, `${CHIP_SPEC_F} §6.2.3`);
+      }
+      if (flags & F_PAD) this.stats.padsInserted++;
+      // serialized 16-bit data takes the port for two cycles (chip §7.3)
+      this.readPortFree = now + (wide ? 2 : 1);
+    }
+    dec.pop();
+    if (flags & F_EOP) {
+      const p = this.slots[slot]!.params;
+      this.checkItfeCount(this.itfeRead, this.readPops, seq, d[at + R_PC]!, !!p?.amem_read_indirect_vld);
+      this.seqDone(SEQ_AMEM_READ, slot);
+    }
+    return true;
+  }
+
+  /**
+   * AMEM read port output lanes (chip §7, §7.3.1): 8-bit: memory partition j
+   * of the access leaves on lane (s + j) % 8; 16-bit: logical partition p
+   * (memory partitions 2p, 2p+1 in cycles 0, 1) leaves on lane
+   * (s + SIGMA_INV[p]) % 8. Read_Const fills the same lanes with the constant.
+   */
+  private fillReadLanes(opcd: number, addr: number, view: number, n: number, wide: boolean, constV: number, s0: number): void {
+    const lanes = this.lanes;
+    lanes.fill(0);
+    if (!wide) {
+      for (let j = 0; j < n; j++) {
+        const lane = (s0 + j) & 7;
+        if (opcd === 1) lanes.fill(constV & 0xff, lane * 16, lane * 16 + 16);
+        else this.amem.readPartition((((addr + j) & PTN_MASK) << 4) | view, lanes, lane * 16);
+      }
+      if (opcd >= 2) this.stats.bytesRead += n * 16;
+    } else {
+      for (let p = 0; p < n; p++) {
+        const lane = (s0 + SIGMA_INV[p]!) & 7;
+        for (let c = 0; c < 2; c++) {
+          const off = c * 128 + lane * 16;
+          if (opcd === 1) for (let b = 0; b < 16; b += 2) {
+            lanes[off + b] = constV & 0xff;
+            lanes[off + b + 1] = (constV >> 8) & 0xff;
+          }
+          else this.amem.readPartition((((addr + 2 * p + c) & PTN_MASK) << 4) | view, lanes, off);
+        }
+      }
+      if (opcd >= 2) this.stats.bytesRead += n * 32;
+    }
+  }
+
+  // ------------------------------------------------------------- write side
+
+  private issueWrite(now: number): boolean {
+    const dec = this.writeDec;
+    if (dec.empty) return false;
+    if (this.writePortFree > now) {
+      if (this.writePortFree < this.portWake) this.portWake = this.writePortFree;
+      return false;
+    }
+    const d = dec.data;
+    const at = dec.peekSlot();
+    const seq = this.seqs[SEQ_AMEM_WRITE]!;
+    const opcd = d[at + R_OP]!;
+    const flags = d[at + R_FLAGS]!;
+    const slot = d[at + R_SLOT]!;
+    if (opcd !== 0) {
+      const src = d[at + R_FIFO]!;
+      if (src !== SB_AMEM) {
+        this.stats.stallCycles[SEQ_AMEM_WRITE]!++;
+        this.blocked ??= `amem_write: waiting switchbox FIFO ${src === SB_GRID ? 'grid' : 'vbuffer'}->amem_write (not modelled yet)`;
+        return false;
+      }
+      const fifo = this.sbReadToWrite;
+      if (fifo.empty) {
+        this.stats.stallCycles[SEQ_AMEM_WRITE]!++;
+        this.blocked ??= `amem_write: waiting switchbox FIFO amem_read->amem_write (empty)`;
+        return false;
+      }
+      if (opcd === 1) {
+        fifo.pop();
+        this.stats.discards++;
+      } else {
+        let addr = d[at + R_ADDR]!;
+        if (flags & F_INDIR) {
+          const r = this.indirectAddr(this.itfeWrite, d, at, seq);
+          if (r === -1) return false;
+          if (r >= 0) {
+            addr = r;
+            if (flags & F_POP) this.writePops++;
+            this.stats.indirectWrites++;
+          }
+        }
+        const wide = this.doWrite(opcd, addr, d, at, seq);
+        fifo.pop();
+        this.writePortFree = now + (wide ? 2 : 1);
+        this.postWrite(slot, now, wide ? 2 : 1);
+      }
+    }
+    dec.pop();
+    if (flags & F_EOP) {
+      const p = this.slots[slot]!.params;
+      this.checkItfeCount(this.itfeWrite, this.writePops, seq, d[at + R_PC]!, !!p?.amem_write_indirect_vld);
+      this.seqDone(SEQ_AMEM_WRITE, slot);
+    }
+    return true;
+  }
+
+  private postWrite(slot: number, now: number, n: number): void {
+    for (let i = 0; i < n; i++) {
+      if (this.cCount >= 4096) {
+        // commit ring full: commit the oldest now (never expected with 100-cycle latency)
+        this.slots[this.commitSlot[this.cHead]!]!.writes--;
+        this.cHead = (this.cHead + 1) & 4095;
+        this.cCount--;
+      }
+      const k = (this.cHead + this.cCount) & 4095;
+      this.commitAt[k] = now + this.commitLatency;
+      this.commitSlot[k] = slot;
+      this.cCount++;
+      this.slots[slot]!.writes++;
+    }
+  }
+
+  /** Executes Write / RMW_Add of the head flit (seq §6, chip §6.2.2, §7.4). Returns true for 16-bit. */
+  private doWrite(opcd: number, addr: number, d: Int32Array, at: number, seq: SeqState): boolean {
+    const dt = d[at + R_DT]!;
+    const wide = is16bit(dt);
+    const pc = d[at + R_PC]!;
+    const fifo = this.sbReadToWrite;
+    const so = fifo.peekSlot();
+    const cols = this.cols;
+    for (let c = 0; c < 128; c++) cols[c] = fifo.data[so + c]! & 0xffff;
+    if (wide && addr & 1)
+      this.ruleError(UieCodes.oddPartition16, `16-bit write (data_type ${dt}) at odd partition address 0x${(addr * 16).toString(16)}`, `${SEQ_SPEC} §1.1, §6.1; ${CHIP_SPEC_F} §7.3`, seq, pc);
+    const colOff = d[at + R_COLOFF]!;
+    const nCols = d[at + R_N]!;
+    if (colOff + nCols > 128) this.ruleError(UieCodes.colRange, `logical_col_offset ${colOff} + num_logical_cols ${nCols} > 128`, `${SEQ_SPEC} §6.4`, seq, pc);
+    const flags = d[at + R_FLAGS]!;
+    const s0 = addr & 7;
+    if (d[at + R_PSWBASE]! >= 0) this.wpswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
+    if (d[at + R_CSW]! >= 0) this.wcswCur = d[at + R_CSW]!;
+    // WZSW -> WCSW + mask (on 16-bit columns), then 16b->8b (chip §6.2.2.2)
+    applyZsw(d[at + R_ZSW]!, cols, this.cols2);
+    applyCsw(this.writeSw, this.wcswCur, d[at + R_MASK]!, cols, this.cols2);
+    const tab = from16Table(dt, d[at + R_EB]!);
+    const lanes = this.lanes;
+    if (!wide) for (let c = 0; c < 128; c++) lanes[c] = tab[cols[c]!]!;
+    else
+      for (let o = 0; o < 8; o++) {
+        // FP16 serializer: lane o cycle 0 = columns 16o..16o+7, cycle 1 = 16o+8..16o+15 (LSByte first, chip §6.2.2.2.3, §7.3)
+        const b0 = o * 16;
+        for (let i = 0; i < 8; i++) {
+          const v0 = tab[cols[b0 + i]!]!;
+          const v1 = tab[cols[b0 + 8 + i]!]!;
+          lanes[b0 + 2 * i] = v0 & 0xff;
+          lanes[b0 + 2 * i + 1] = v0 >> 8;
+          lanes[128 + b0 + 2 * i] = v1 & 0xff;
+          lanes[128 + b0 + 2 * i + 1] = v1 >> 8;
+        }
+      }
+    let l2 = lanes;
+    if (this.wpswCur >= 0) {
+      applyPsw(this.writeSw, this.wpswCur, lanes, this.lanes2, wide);
+      l2 = this.lanes2;
+    }
+    // AMEM placement: the inverse of the read lanes; bytes [lo, hi) of the access are written (seq §6.4)
+    const bps = wide ? 2 : 1;
+    const lo = colOff * bps;
+    const hi = (colOff + Math.min(nCols, 128 - colOff)) * bps;
+    const view = d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0;
+    const rmw = opcd === 3;
+    const rmwOff = d[at + R_RMW]!;
+    let partial = false;
+    for (let j = lo >> 4; j < (hi + 15) >> 4; j++) {
+      let off: number;
+      if (!wide) off = ((s0 + j) & 7) * 16;
+      else off = (j & 1) * 128 + ((s0 + SIGMA_INV[j >> 1]!) & 7) * 16;
+      const pLo = Math.max(lo - j * 16, 0);
+      const pHi = Math.min(hi - j * 16, 16);
+      const mask = pLo === 0 && pHi === 16 ? 0xffff : ((1 << pHi) - 1) & ~((1 << pLo) - 1);
+      if (mask !== 0xffff) partial = true;
+      const wAddr = (((addr + j) & PTN_MASK) << 4) | view;
+      if (rmw) {
+        // InMemAdd (seq §6.2.1): read at the write address + rmw_rd_addr_offset in [25:14]
+        const rAddr = ((((wAddr >>> 14) + rmwOff) & 0xfff) << 14) | (wAddr & 0x3fff) | view;
+        this.checkRmwBank(wAddr, rAddr, seq, pc);
+        this.amem.readPartition(rAddr, this.rmwBuf, 0);
+        const buf = this.ptnBuf;
+        if (!wide) for (let b = 0; b < 16; b++) buf[b] = addCodes(this.rmwBuf[b]!, l2[off + b]!, dt);
+        else
+          for (let b = 0; b < 16; b += 2) {
+            const v = addCodes(this.rmwBuf[b]! | (this.rmwBuf[b + 1]! << 8), l2[off + b]! | (l2[off + b + 1]! << 8), dt);
+            buf[b] = v & 0xff;
+            buf[b + 1] = v >> 8;
+          }
+        // merge happens after the add (chip §7.4, Figure 7-1): unmasked bytes keep the destination's memory value
+        this.amem.writePartition(wAddr, buf, 0, mask);
+      } else this.amem.writePartition(wAddr, l2, off, mask);
+      this.stats.bytesWritten += pHi - pLo;
+    }
+    if (rmw) this.stats.rmwAdds++;
+    if (partial) this.stats.partialWrites++;
+    return wide;
+  }
+
+  private checkRmwBank(wAddr: number, rAddr: number, seq: SeqState, pc: number): void {
+    if (wAddr === rAddr) return;
+    const wb = (amemPhys(wAddr) >>> 7) & 0x7f;
+    const rb = (amemPhys(rAddr) >>> 7) & 0x7f;
+    if (wb !== rb)
+      this.ruleError(
+        UieCodes.rmwBank,
+        `RMW_Add reads bank ${rb} (0x${(rAddr & 0x3ffffff).toString(16)}) but writes bank ${wb} (0x${(wAddr & 0x3ffffff).toString(16)}); read and write must be in the same AMEM bank — use the unhashed view or a 2 MiB-multiple offset`,
+        `${SEQ_SPEC} §6.5.1; ${CHIP_SPEC_F} §7.4.1`,
+        seq,
+        pc,
+      );
+  }
+}
+
+/** Count of iterator `id` (3-bit field; ids 6 and 7 name no iterator and read as 0). */
+function iterVal(counts: Int32Array, id: number): number {
+  return id < NUM_ITERS ? counts[id]! : 0;
+}
+
+function amemPhys(addr: number): number {
+  const a = addr & ((1 << 26) - 1);
+  if (addr & AMEM_VIEW_BIT) return a;
+  return a ^ (((a >>> 14) & 0x7f) << 7);
+}
+
+/** Partition switch (chip §6.2.1.1): out[o] = ptn_zero[o] ? 0 : in[src_ptn[o]]; both serialization cycles for 16-bit. idx < 0: identity (reset state). */
+export function applyPsw(t: SwitchTables, idx: number, src: Uint8Array, dst: Uint8Array, wide: boolean): void {
+  const cycles = wide ? 2 : 1;
+  for (let c = 0; c < cycles; c++)
+    for (let o = 0; o < 8; o++) {
+      const base = c * 128 + o * 16;
+      if (idx >= 0 && t.pswZero[idx * 8 + o]) {
+        dst.fill(0, base, base + 16);
+        continue;
+      }
+      const sp = idx >= 0 ? t.pswSrc[idx * 8 + o]! : o;
+      dst.set(src.subarray(c * 128 + sp * 16, c * 128 + sp * 16 + 16), base);
+    }
+  if (!wide) dst.fill(0, 128, 256);
+}
+
+/** Zipper switch (chip §6.2.1.2) per partition pair: 1 = Unzip (evens to the lower partition, odds to the upper), 2 = Zip (interleave). In place. */
+export function applyZsw(mode: number, cols: Uint16Array, tmp: Uint16Array): void {
+  if (mode !== 1 && mode !== 2) return;
+  tmp.set(cols);
+  for (let pair = 0; pair < 4; pair++) {
+    const b = pair * 32;
+    for (let i = 0; i < 16; i++) {
+      if (mode === 1) {
+        cols[b + i] = tmp[b + 2 * i]!;
+        cols[b + 16 + i] = tmp[b + 2 * i + 1]!;
+      } else {
+        cols[b + 2 * i] = tmp[b + i]!;
+        cols[b + 2 * i + 1] = tmp[b + 16 + i]!;
+      }
+    }
+  }
+}
+
+/**
+ * Column switch (chip §6.2.1.3): per output column 16p+c, the 3:1 mux picks
+ * input column c of partition p, p-1 (Prev_Ptn) or p+1 (Next_Ptn) (zero beyond
+ * the edges); the butterfly delivers mux column `col_src` to c; then the
+ * column override mask (Zero / Max_Negative = RFP16 -max 0xFFFF). idx < 0: identity.
+ */
+export function applyCsw(t: SwitchTables, idx: number, maskIdx: number, cols: Uint16Array, tmp: Uint16Array): void {
+  if (idx >= 0) {
+    tmp.set(cols);
+    for (let p = 0; p < 8; p++)
+      for (let c = 0; c < 16; c++) {
+        const k = idx * 128 + p * 16 + c;
+        const srcCol = t.cswSrc[k]! & 15;
+        // the mux select is per (partition, mux column): use the select of the column being picked
+        const sel = t.cswMux[idx * 128 + p * 16 + srcCol]!;
+        const sp = sel === 1 ? p - 1 : sel === 2 ? p + 1 : p;
+        cols[p * 16 + c] = sp < 0 || sp > 7 ? 0 : tmp[sp * 16 + srcCol]!;
+      }
+  }
+  const mb = (maskIdx & 3) * 128;
+  if (t.colMaskActive && !t.colMaskActive[maskIdx & 3]) return;
+  for (let c = 0; c < 128; c++) {
+    const m = t.colMask[mb + c]!;
+    if (m === 1) cols[c] = 0;
+    else if (m === 2) cols[c] = 0xffff;
+  }
+}

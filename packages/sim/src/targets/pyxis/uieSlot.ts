@@ -1,0 +1,173 @@
+/**
+ * Adapter between the trip manager and a UIE model (targets/pyxis/uie): the
+ * trip manager only needs `startTrip` and `busy` (false once every valid
+ * sequencer is done and the trip's writes are committed, chip §11.7.1). APM
+ * throttling (§13) inserts bubbles by not ticking the UIE on denied cycles.
+ * A trip with an all-zero valid mask and no ITFE is a no-op trip (§11.4.2).
+ */
+import type { SimEngine } from '../../kernel/engine.js';
+import type { Diagnostic } from '@pyxis/diagnostics';
+import type { Amem } from './amem/index.js';
+import type { Apm } from './apm.js';
+import type { CfgSpace } from './cfgSpace.js';
+import { runtimeError, SimCodes } from './diagnostics.js';
+import { BaseTripEngine } from './engines.js';
+import type { Trip, TripDone } from './trip.js';
+
+/** The decoded `desc_uie` fields handed to the UIE (names as in grammars/pyxis/desc_uie.json). */
+export interface UieTripParams {
+  trip_id: number;
+  trip_valid_mask: number;
+  start_pc: number[];
+  amem_read_base_address: number;
+  amem_weights_base_address: number;
+  amem_write_base_address: number;
+  amem_read_bank_hash_dsbl: number;
+  amem_write_bank_hash_dsbl: number;
+  amem_weights_bank_hash_dsbl: number;
+  amem_read_indirect_vld: number;
+  amem_read_indirect_cmd_index: number;
+  amem_write_indirect_vld: number;
+  amem_write_indirect_cmd_index: number;
+  trip_power: number;
+}
+
+/** What the chip needs from a UIE model (the datapath model of targets/pyxis/uie implements it). */
+export interface UieModel extends SimEngine {
+  /** Queues a trip; false (or throwing) when it cannot be accepted now. */
+  startTrip(trip: UieTripParams): boolean | void;
+  /** Optional: whether a new trip can be accepted now (default: when not busy). */
+  canStartTrip?(): boolean;
+  /** Optional: rule-check warnings collected during the run. */
+  readonly warnings?: readonly Diagnostic[];
+}
+
+export interface UieModelOptions {
+  cluster: number;
+  index: number;
+  name: string;
+  amem: Amem;
+  cfg: CfgSpace;
+  /** Byte offset of this UIE's block in the cfg space (memory_map.json uie_stride * index). */
+  cfgBase: number;
+  writeCommitLatency: number;
+  /** The model calls this when a trip retires (sequencers done and writes committed, chip §11.7.1). */
+  onTripDone: (tripId: number, cycle: number) => void;
+}
+
+export type UieFactory = (o: UieModelOptions) => UieModel;
+
+export function uieTripParams(trip: Trip): UieTripParams {
+  const f = trip.fields;
+  const n = (k: string) => Number(f[k] ?? 0);
+  return {
+    trip_id: trip.tripId,
+    trip_valid_mask: n('trip_valid_mask'),
+    start_pc: (f['start_pc'] as number[]).map(Number),
+    amem_read_base_address: n('amem_read_base_address'),
+    amem_weights_base_address: n('amem_weights_base_address'),
+    amem_write_base_address: n('amem_write_base_address'),
+    amem_read_bank_hash_dsbl: n('amem_read_bank_hash_dsbl'),
+    amem_write_bank_hash_dsbl: n('amem_write_bank_hash_dsbl'),
+    amem_weights_bank_hash_dsbl: n('amem_weights_bank_hash_dsbl'),
+    amem_read_indirect_vld: n('amem_read_indirect_vld'),
+    amem_read_indirect_cmd_index: n('amem_read_indirect_cmd_index'),
+    amem_write_indirect_vld: n('amem_write_indirect_vld'),
+    amem_write_indirect_cmd_index: n('amem_write_indirect_cmd_index'),
+    trip_power: trip.trip_power,
+  };
+}
+
+/**
+ * The trip-manager side of a UIE. Several trips may be in flight (the UIE's
+ * three tracking IDs, chip §11.7.1); they retire through `onTripDone` in the
+ * order they were started.
+ */
+export class UieSlot extends BaseTripEngine {
+  private readonly inflight: Trip[] = [];
+  private noopPending: Trip[] = [];
+  private bubble = false;
+  model: UieModel | undefined;
+  readonly stallReasons = ['uie stalled', 'APM bubble'] as const;
+  constructor(
+    cluster: number,
+    readonly index: number,
+    done: TripDone,
+    apm?: Apm,
+    apmSlot = 0,
+  ) {
+    super(`c${cluster}.uie${index}`, 'uie', cluster, done, apm, apmSlot);
+  }
+  /** Called by the model when the trip with `tripId` retires. */
+  retire(tripId: number, cycle: number): void {
+    const i = this.inflight.findIndex((t) => t.tripId === tripId);
+    const t = this.inflight.splice(i < 0 ? 0 : i, 1)[0];
+    if (t) this.complete(t, cycle);
+  }
+  private complete(t: Trip, now: number): void {
+    this.tripsDone++;
+    this.powerCycles += t.trip_power * (now - t.startAt);
+    this.apm?.request(-t.trip_power, now);
+    this.done(t, now);
+  }
+  override canAccept(): boolean {
+    if (!this.model) return this.inflight.length === 0;
+    return this.model.canStartTrip ? this.model.canStartTrip() : !this.model.busy;
+  }
+  override start(trip: Trip, now: number): void {
+    this.apm?.request(trip.trip_power, now);
+    this.begin(trip, now);
+  }
+  protected begin(trip: Trip, now: number): void {
+    const p = uieTripParams(trip);
+    if (p.trip_valid_mask === 0 && !p.amem_read_indirect_vld && !p.amem_write_indirect_vld) {
+      this.noopPending.push(trip);
+      return;
+    }
+    if (!this.model)
+      throw runtimeError(SimCodes.noEngine, `${this.name} trip ${trip.tripId}: no UIE datapath model is available in this build`, '§11.4.2', now);
+    if ((p.amem_read_indirect_vld && !(p.trip_valid_mask & 1)) || (p.amem_write_indirect_vld && !(p.trip_valid_mask & 2)))
+      throw runtimeError(
+        SimCodes.badDescriptor,
+        `${this.name} trip ${trip.tripId}: an ITFE valid bit is set but the associated AMEM read/write sequencer is not valid`,
+        '§11.4.2',
+        now,
+      );
+    this.inflight.push(trip);
+    if (this.model.startTrip(p) === false) throw new Error(`${this.name}: UIE refused a trip it said it could accept`);
+  }
+  tick(now: number): boolean {
+    let did = false;
+    if (this.noopPending.length) {
+      // A no-op trip retires after the trips started before it (trip order, §11.7.2).
+      if (this.inflight.length === 0) {
+        for (const t of this.noopPending) this.complete(t, now);
+        this.noopPending = [];
+        did = true;
+      }
+    }
+    if (!this.model || !this.model.busy) return did;
+    if (this.apm && !this.apm.allow(this.apmSlot)) {
+      this.bubble = true;
+      return did;
+    }
+    this.bubble = false;
+    return this.model.tick(now) || did;
+  }
+  override get busy(): boolean {
+    return this.inflight.length > 0 || this.noopPending.length > 0 || (this.model?.busy ?? false);
+  }
+  nextWake(now: number): number {
+    if (this.noopPending.length && this.inflight.length === 0) return now;
+    if (this.bubble) return now;
+    return this.model ? this.model.nextWake(now) : Infinity;
+  }
+  stallCode(): number {
+    return this.bubble ? 1 : 0;
+  }
+  blockedReason(): string | undefined {
+    const ids = this.inflight.map((t) => t.tripId).join(', ');
+    const r = this.model?.blockedReason();
+    return ids ? `trip(s) ${ids}: ${r ?? 'running'}` : r;
+  }
+}

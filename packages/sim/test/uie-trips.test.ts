@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { DiagnosticError } from '@pyxis/diagnostics';
+import { Rig, loops, strides, bytes } from './uie-fixture.js';
+import { controlStoreFrom, SEQ_AMEM_READ } from '../src/targets/pyxis/uie/index.js';
+
+const rd = { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', iter_stride: strides(8) };
+const wr = { opcd: 'Write', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read', iter_stride: strides(8) };
+
+describe('trips, tracking IDs and completion (seq §3, §6.8, chip §11.7.1)', () => {
+  it('three trips in flight retire in order; a fourth waits for a tracking ID', () => {
+    const r = new Rig();
+    const src = bytes(3 * 640, 4);
+    r.amem.writeBytes(0, src);
+    r.prog('amem_read', 0, loops([{ n: 5 }]), rd);
+    r.prog('amem_write', 0, loops([{ n: 5 }]), wr);
+    // sequencer descriptor FIFOs hold 2 trips: start two, tick once (both sequencers take trip 1), then the third
+    expect(r.trip({ trip_id: 1, amem_read_base_address: 0, amem_write_base_address: 0x1000 })).toBe(true);
+    expect(r.trip({ trip_id: 2, amem_read_base_address: 640 >> 4, amem_write_base_address: 0x1000 + (640 >> 4) })).toBe(true);
+    r.uie.tick(r.now++);
+    expect(r.trip({ trip_id: 3, amem_read_base_address: 1280 >> 4, amem_write_base_address: 0x1000 + (1280 >> 4) })).toBe(true);
+    expect(r.uie.canStartTrip()).toBe(false);
+    expect(r.trip({ trip_id: 4 })).toBe(false);
+    const cycles = r.run();
+    expect(r.done.map((d) => d.trip)).toEqual([1, 2, 3]);
+    expect(r.amem.readBytes(0x10000, 3 * 640)).toEqual(src);
+    // trips overlap: the 3 x 5 flits stream back to back and only the last commit latency (10) is exposed
+    expect(cycles).toBeLessThan(3 * (5 + 10));
+  });
+
+  it('a trip is not done until its writes commit (write_commit_latency)', () => {
+    const r = new Rig({ writeCommitLatency: 50 });
+    r.prog('amem_read', 0, loops([{ n: 1 }]), rd);
+    r.prog('amem_write', 0, loops([{ n: 1 }]), wr);
+    r.trip({ amem_write_base_address: 0x1000 });
+    r.run();
+    expect(r.done[0]!.cycle).toBeGreaterThanOrEqual(50);
+    expect(r.uie.blockedReason()).toBeUndefined();
+  });
+
+  it('a no-op trip (empty valid mask) retires immediately (chip §11.4.2)', () => {
+    const r = new Rig();
+    r.trip({ trip_id: 9, trip_valid_mask: 0 });
+    r.run();
+    expect(r.done.map((d) => d.trip)).toEqual([9]);
+  });
+
+  it('sequencers without a datapath model run their program and signal done, with a warning', () => {
+    const r = new Rig();
+    r.prog('gx', 3, loops([{ n: 7 }], 1, 3), {});
+    r.trip({ trip_valid_mask: 1 << 6, start_pc: [0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0] });
+    r.run();
+    expect(r.uie.stats.instructions[6]).toBe(7);
+    expect(r.uie.warnings.some((w) => w.code === 'SIM0608' && w.message.includes('gx'))).toBe(true);
+  });
+
+  it('microcode without EOPGM running off the end of memory is an error (seq §2.1)', () => {
+    const r = new Rig();
+    r.prog('amem_read', 30, { eopgm: 0 }, { opcd: 'Nop' });
+    r.prog('amem_read', 31, { eopgm: 0 }, { opcd: 'Nop' });
+    r.trip({ trip_valid_mask: 1, start_pc: [30, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
+    let err: DiagnosticError | undefined;
+    try {
+      r.run();
+    } catch (e) {
+      err = e as DiagnosticError;
+    }
+    expect(err?.diagnostics[0]!.code).toBe('SIM0605');
+  });
+
+  it('patched microcode is re-decoded at the next trip (cfg generation)', () => {
+    const r = new Rig();
+    r.prog('amem_read', 0, loops([{ n: 2 }]), { ...rd, tgt_fifo: 'Grid' });
+    r.trip({ trip_valid_mask: 1 });
+    r.run();
+    expect(r.uie.stats.flitsDropped).toBe(2);
+    r.prog('amem_read', 0, loops([{ n: 5 }]), { ...rd, tgt_fifo: 'Grid' });
+    r.trip({ trip_id: 2, trip_valid_mask: 1 });
+    r.run();
+    expect(r.uie.stats.flitsDropped).toBe(7);
+  });
+
+  it('loadMicrocode installs decoded programs without a cfg space', () => {
+    const r = new Rig({ cfg: undefined });
+    r.uie.loadMicrocode(SEQ_AMEM_READ, controlStoreFrom([{ iters: [{ is_eol: 1, numloops: 4 }], eopgm: 1 }]));
+    r.trip({ trip_valid_mask: 1 });
+    r.run();
+    expect(r.uie.stats.instructions[0]).toBe(4);
+  });
+
+  it('16-bit reads hold the AMEM port two cycles each and the engine wakes itself when the port frees', () => {
+    const r = new Rig();
+    r.prog('amem_read', 0, loops([{ n: 6 }]), { ...rd, data_type: 'Recogni_FP16', tgt_fifo: 'Grid', iter_stride: strides(16) });
+    r.trip({ trip_valid_mask: 1 });
+    const cycles = r.run();
+    expect(r.uie.stats.flitsDropped).toBe(6);
+    expect(cycles).toBeGreaterThanOrEqual(12);
+    expect(cycles).toBeLessThan(16);
+  });
+});

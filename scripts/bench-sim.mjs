@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+/**
+ * pyxis-sim throughput benchmark (not a test): simulated cycles per host
+ * second for
+ *   1. the control plane: thousands of small trips (barrier config, H2A/A2H
+ *      1 KiB DMAs, MPE DMA, no-op UIE trips) chained by barriers, 4 clusters;
+ *   2. a busy chip: 48 UIEs each running one long AMEM copy trip.
+ * Build first: npx tsc -b
+ */
+import { encode, loadGrammarJson, loadTable } from '../packages/codec/dist/index.js';
+import { simulateImage, defaultUieFactory } from '../packages/sim/dist/index.js';
+
+const tables = new Map();
+const table = (n) => tables.get(n) ?? (tables.set(n, loadTable('pyxis', n)), tables.get(n));
+function desc(name, values) {
+  const t = table(name);
+  const out = new Uint8Array(t.meta?.bytes ?? Math.ceil(t.bytes / 8) * 8);
+  encode(t, values, out, 0);
+  return out;
+}
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+class Img {
+  sections = [];
+  records = [];
+  nextAddr = new Map();
+  data(space, address, data, cluster) {
+    this.sections.push({ name: `.d${this.sections.length}`, kind: 'data', space, address, size: data.length, align: 8, flags: 0, data, cluster });
+  }
+  /** Places descriptors in lists of at most 8192 descriptors in AMEM and enqueues them. */
+  lists(cluster, qid, descs) {
+    for (let i = 0; i < descs.length; i += 8192) {
+      const buf = concat(descs.slice(i, i + 8192));
+      const at = this.nextAddr.get(cluster) ?? 0x100000;
+      this.nextAddr.set(cluster, at + Math.ceil(buf.length / 128) * 128);
+      this.data('amem', at, buf, cluster);
+      this.records.push(encode(table('desc_enqueue_record'), { queue_id: qid, descriptor_list_address: at, descriptor_list_length: buf.length / 8, cluster }));
+    }
+  }
+  build(meta = {}) {
+    const enq = concat(this.records);
+    return {
+      kind: 'pimg',
+      version: 1,
+      target: 'pyxis',
+      sections: [...this.sections, { name: '.enqueue', kind: 'meta', space: 'none', address: 0, size: enq.length, align: 8, flags: 0, data: enq, cluster: -1 }],
+      symbols: [],
+      relocations: [],
+      metadata: { pyxis: meta },
+    };
+  }
+}
+
+function controlPlaneImage(tripsPerUie) {
+  const img = new Img();
+  let trips = 0;
+  for (let c = 0; c < 4; c++) {
+    const bcfg = [];
+    const h2a = [];
+    const a2h = [];
+    const uies = Array.from({ length: 12 }, () => []);
+    const mpe = [];
+    // Chain per round r: H2A (1 KiB) notifies barrier b; 12 no-op UIE trips wait... (one consumer per barrier) so use 12 barriers per round.
+    let bid = 1;
+    for (let r = 0; r < tripsPerUie; r++) {
+      // 12 barriers per round while ids last (never re-used: the barrier-config queue runs ahead of the consumers)
+      const chained = bid + 12 <= 1024;
+      const ids = [];
+      for (let u = 0; u < 12; u++) {
+        const id = chained ? bid++ : 0;
+        ids.push(id);
+        if (chained) bcfg.push(desc('desc_barrier_config', { barrier_id: id, notify_count: 1, wait_count: 1, trip_id: ++trips }));
+        uies[u].push(desc('desc_uie', { trip_valid_mask: 0, wait_barrier_id: id, trip_id: ++trips }));
+      }
+      // one H2A per round notifies 8 of the barriers, one MPE DMA the remaining 4
+      h2a.push(desc('desc_h2a', { amem_start_address: (0x400000 + (r % 64) * 1024) >> 7, hbm_base_address: r % 1024, length: 1, notify_list: ids.slice(0, 8).map((i) => (c << 10) | i), trip_id: ++trips, trip_power: 5 }));
+      mpe.push(desc('desc_mpe_dma', { source_address: 0x200000, target_address: 0x300000 + (r % 64) * 64, length: 8, mode: 1, notify_list: [...ids.slice(8, 12).map((i) => (c << 10) | i), 0, 0, 0, 0], trip_id: ++trips }));
+      if (r % 4 === 0) a2h.push(desc('desc_a2h', { amem_start_address: 0x400000 >> 7, hbm_base_address: 0x4000 + (r % 256), length: 1, trip_id: ++trips, trip_power: 5 }));
+    }
+    trips += 0;
+    img.lists(c, 0x22, bcfg);
+    img.lists(c, 0x10, h2a);
+    img.lists(c, 0x11, a2h);
+    img.lists(c, 0x15, mpe);
+    uies.forEach((l, u) => img.lists(c, u, l));
+  }
+  return { container: img.build({ clusters: 4, uies: 12 }), trips };
+}
+
+const mmap = loadGrammarJson('pyxis', 'memory_map');
+function word(seq, part, pc, values, uie) {
+  const s = mmap.sequencers.find((q) => q.name === seq);
+  const r = s[part];
+  const out = new Uint8Array(r.stride);
+  encode(table(r.table), values, out, 0);
+  return [0x4000_0000 + uie * (1 << 20) + r.offset + pc * r.stride, out];
+}
+
+function busyCopyImage(rows) {
+  const img = new Img();
+  const loop = { eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 0, iter0_numloops: Math.min(rows, 1 << 16), iter1_is_eol: 1, iter1_sol_pc: 0, iter1_numloops: Math.ceil(rows / (1 << 16)) };
+  for (let c = 0; c < 4; c++) {
+    for (let u = 0; u < 12; u++) {
+      const prog = [
+        word('amem_read', 'control', 0, loop, u),
+        word('amem_read', 'op', 0, { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: [8, 0, 0, 0, 0, 0] }, u),
+        word('amem_write', 'control', 0, loop, u),
+        word('amem_write', 'op', 0, { opcd: 'Write', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read', num_logical_cols: 128, iter_stride: [8, 0, 0, 0, 0, 0] }, u),
+      ];
+      for (const [a, b] of prog) img.data('cfg', a, b, c);
+      const base = u * 0x200000;
+      img.lists(c, u, [desc('desc_uie', { trip_valid_mask: 0b11, amem_read_base_address: base >> 4, amem_write_base_address: (base + 0x100000) >> 4, trip_id: u + 1, trip_power: 1 })]);
+    }
+  }
+  return img.build({ clusters: 4, uies: 12 });
+}
+
+function bench(label, f) {
+  const t0 = process.hrtime.bigint();
+  const r = f();
+  const s = Number(process.hrtime.bigint() - t0) / 1e9;
+  return { label, s, ...r };
+}
+
+const arg = (k, d) => {
+  const i = process.argv.indexOf(k);
+  return i > 0 ? Number(process.argv[i + 1]) : d;
+};
+const rounds = arg('--rounds', 200);
+const rows = arg('--rows', 4096);
+
+const cp = controlPlaneImage(rounds);
+const a = bench('control plane', () => {
+  const { report } = simulateImage(cp.container, 'bench-control.pimg');
+  if (report.stop !== 'done') throw new Error(`control-plane bench stopped: ${report.stop}\n${report.wait_graph.join('\n')}`);
+  return { cycles: report.cycles, trips: report.trips_total, steps: report.kernel_steps };
+});
+console.log(
+  `control plane: ${a.trips} trips, ${a.cycles} chip cycles (${a.steps} kernel steps) in ${a.s.toFixed(2)} s host = ${(a.cycles / a.s / 1e3).toFixed(0)} k chip-cycles/s, ${(a.trips / a.s / 1e3).toFixed(1)} k trips/s`,
+);
+
+const cpy = busyCopyImage(rows);
+const b = bench('busy copy', () => {
+  const { report } = simulateImage(cpy, 'bench-copy.pimg', { uieFactory: defaultUieFactory });
+  if (report.stop !== 'done') throw new Error(`copy bench stopped: ${report.stop}\n${report.wait_graph.join('\n')}`);
+  return { cycles: report.cycles, trips: report.trips_total, steps: report.kernel_steps };
+});
+console.log(
+  `busy copy (48 UIEs x ${rows} rows of 128 B): ${b.cycles} chip cycles in ${b.s.toFixed(2)} s host = ${(b.cycles / b.s / 1e3).toFixed(1)} k chip-cycles/s = ${((48 * b.cycles) / b.s / 1e6).toFixed(2)} M UIE-cycles/s`,
+);
