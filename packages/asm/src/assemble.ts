@@ -3,7 +3,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join, isAbsolute } from 'node:path';
 import { DiagnosticError, SourceMap, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { Container } from '@pyxis/container';
-import type { TopLevel } from './ast.js';
+import type { ProgramDecl, TopLevel } from './ast.js';
 import { checkProgram } from './checks.js';
 import { encodeProgram } from './encode.js';
 import { loadPyxisIsa, type Isa } from './isa.js';
@@ -11,8 +11,9 @@ import { lex } from './lexer.js';
 import { makeListing } from './listing.js';
 import { buildObject } from './object.js';
 import { parseTokens } from './parser.js';
-import type { EncodedProgram, Program } from './program.js';
-import { Consts, compileProgram, defineConst } from './sema.js';
+import type { EncodedProgram, EncodedVpuProgram, Program, VpuProgram } from './program.js';
+import { Consts, compileProgram, compileVpuProgram, defineConst } from './sema.js';
+import { encodeVpuProgram } from './encode.js';
 import { irToPrograms } from './ir.js';
 
 export interface SourceInput {
@@ -34,6 +35,7 @@ export interface AssembleOptions {
 export interface AssembleResult {
   object: Container;
   programs: EncodedProgram[];
+  vpuPrograms: EncodedVpuProgram[];
   listing: string;
   /** Warnings (errors are thrown as DiagnosticError). */
   diagnostics: Diagnostic[];
@@ -53,7 +55,7 @@ function defaultRead(path: string): string | undefined {
 export function compileSources(
   inputs: SourceInput[],
   opts: AssembleOptions = {},
-): { programs: Program[]; diagnostics: Diagnostic[]; sources: SourceMap; clean: Program[] } {
+): { programs: Program[]; vpuPrograms: VpuProgram[]; diagnostics: Diagnostic[]; sources: SourceMap; clean: Program[] } {
   const isa = opts.isa ?? loadPyxisIsa();
   const sources = opts.sources ?? new SourceMap();
   const read = opts.readFile ?? defaultRead;
@@ -64,6 +66,8 @@ export function compileSources(
   let parseErrors = false;
   const stack: string[] = [];
   const dirty = new Set<Program>();
+  /** Programs are compiled after every file is read, so constants are global and VPU programs can be referenced before they are defined. */
+  const pending: ProgramDecl[] = [];
 
   const processFile = (file: string, text: string): void => {
     sources.add(file, text);
@@ -108,32 +112,59 @@ export function compileSources(
       case 'const':
         defineConst(it, consts, diags);
         return;
-      case 'program': {
-        let p: Program | undefined;
-        const before = diags.filter((d) => d.severity === 'error').length;
-        try {
-          p = compileProgram(it, isa, consts, diags);
-          if (p && diags.filter((d) => d.severity === 'error').length > before) dirty.add(p);
-        } catch (e) {
-          // After syntax errors, recovery may leave odd shapes; those errors are already reported.
-          if (!parseErrors) throw e;
-        }
-        if (!p) return;
-        const key = `${p.seq.name}.${p.name}`;
-        const prev = seen.get(key);
-        if (prev) {
-          diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: it.nameSpan, ...(prev.span ? { secondary: [{ span: prev.span, label: 'first defined here' }] } : {}) }));
-          return;
-        }
-        seen.set(key, p);
-        programs.push(p);
+      case 'program':
+        pending.push(it);
         return;
-      }
     }
   };
 
+  const compilePending = (it: ProgramDecl): void => {
+    let p: Program | undefined;
+    const before = diags.filter((d) => d.severity === 'error').length;
+    try {
+      p = compileProgram(it, isa, consts, diags, vpuNames);
+      if (p && diags.filter((d) => d.severity === 'error').length > before) dirty.add(p);
+    } catch (e) {
+      // After syntax errors, recovery may leave odd shapes; those errors are already reported.
+      if (!parseErrors) throw e;
+    }
+    if (!p) return;
+    const key = `${p.seq.name}.${p.name}`;
+    const prev = seen.get(key);
+    if (prev) {
+      diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: it.nameSpan, ...(prev.span ? { secondary: [{ span: prev.span, label: 'first defined here' }] } : {}) }));
+      return;
+    }
+    seen.set(key, p);
+    programs.push(p);
+  };
+
+
   for (const s of inputs) processFile(s.file, s.text);
-  return { programs, diagnostics: diags, sources, clean: programs.filter((p) => !dirty.has(p)) };
+  const vpuNames = new Set(pending.filter((p) => p.vpu && p.name).map((p) => p.name));
+  const vpuPrograms: VpuProgram[] = [];
+  const vpuSeen = new Map<string, VpuProgram>();
+  for (const it of pending) {
+    if (!it.vpu) {
+      compilePending(it);
+      continue;
+    }
+    let v: VpuProgram | undefined;
+    try {
+      v = compileVpuProgram(it, isa, consts, diags);
+    } catch (e) {
+      if (!parseErrors) throw e;
+    }
+    if (!v) continue;
+    const prev = vpuSeen.get(v.name);
+    if (prev) {
+      diags.push(error('AS0218', `VPU program \`${v.name}\` is defined twice`, { span: it.nameSpan, ...(prev.span ? { secondary: [{ span: prev.span, label: 'first defined here' }] } : {}) }));
+      continue;
+    }
+    vpuSeen.set(v.name, v);
+    vpuPrograms.push(v);
+  }
+  return { programs, vpuPrograms, diagnostics: diags, sources, clean: programs.filter((p) => !dirty.has(p)) };
 }
 
 /** One syntax error per line: recovery can report follow-on errors on the same line. */
@@ -151,16 +182,29 @@ function dedupeParse(ds: Diagnostic[]): Diagnostic[] {
 }
 
 /** Encodes, checks and packs compiled programs. Throws DiagnosticError if anything is wrong. */
-export function finishPrograms(programs: Program[], isa: Isa, diags: Diagnostic[], sources: SourceMap | undefined, wantListing: boolean, metadata: Record<string, unknown> = {}): AssembleResult {
+export function finishPrograms(
+  programs: Program[],
+  isa: Isa,
+  diags: Diagnostic[],
+  sources: SourceMap | undefined,
+  wantListing: boolean,
+  metadata: Record<string, unknown> = {},
+  vpuPrograms: VpuProgram[] = [],
+): AssembleResult {
   const encoded: EncodedProgram[] = [];
   for (const p of programs) {
     const e = encodeProgram(p, diags);
     checkProgram(p, e, diags);
     encoded.push(e);
   }
+  const vpuEncoded = vpuPrograms.map((v) => encodeVpuProgram(v, diags));
+  const vpuNames = new Set(vpuPrograms.map((v) => `vpu.${v.name}`));
+  for (const e of encoded)
+    for (const r of e.refs)
+      if (!vpuNames.has(r.symbol)) diags.push(error('AS0220', `program \`${e.name}\` refers to unknown VPU program \`${r.symbol.slice(4)}\``, { ...(e.spans[r.pc] ? { span: e.spans[r.pc]! } : {}) }));
   if (diags.some((d) => d.severity === 'error')) throw new DiagnosticError(sortDiags(diags));
-  const object = buildObject(encoded, isa, metadata);
-  return { object, programs: encoded, listing: wantListing ? makeListing(encoded, sources) : '', diagnostics: sortDiags(diags) };
+  const object = buildObject(encoded, isa, metadata, vpuEncoded);
+  return { object, programs: encoded, vpuPrograms: vpuEncoded, listing: wantListing ? makeListing(encoded, sources, vpuEncoded) : '', diagnostics: sortDiags(diags) };
 }
 
 function sortDiags(ds: Diagnostic[]): Diagnostic[] {
@@ -178,13 +222,13 @@ function sortDiags(ds: Diagnostic[]): Diagnostic[] {
 export function assemble(input: SourceInput | SourceInput[], opts: AssembleOptions = {}): AssembleResult {
   const isa = opts.isa ?? loadPyxisIsa();
   const inputs = Array.isArray(input) ? input : [input];
-  const { programs, diagnostics, sources, clean } = compileSources(inputs, { ...opts, isa });
+  const { programs, vpuPrograms, diagnostics, sources, clean } = compileSources(inputs, { ...opts, isa });
   if (diagnostics.some((d) => d.severity === 'error')) {
     // Still encode and check the programs that compiled cleanly, so one run reports every rule violation.
     for (const p of clean) checkProgram(p, encodeProgram(p, diagnostics), diagnostics);
     throw new DiagnosticError(sortDiags(diagnostics));
   }
-  return finishPrograms(programs, isa, diagnostics, sources, opts.listing !== false, { sources: inputs.map((s) => s.file) });
+  return finishPrograms(programs, isa, diagnostics, sources, opts.listing !== false, { sources: inputs.map((s) => s.file) }, vpuPrograms);
 }
 
 /** Assembles canonical JSON IR (text or parsed) into an object, exactly like `.pasm` input. */
@@ -199,7 +243,7 @@ export function assembleIr(input: string | unknown, opts: AssembleOptions & { fi
       throw new DiagnosticError(error('AS0512', `IR is not valid JSON: ${(e as Error).message}`, { span: { file, line: 1, column: 1 } }));
     }
   }
-  const programs = irToPrograms(json, isa, file);
+  const { programs, vpuPrograms } = irToPrograms(json, isa, file);
   const diags: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const p of programs) {
@@ -207,5 +251,5 @@ export function assembleIr(input: string | unknown, opts: AssembleOptions & { fi
     if (seen.has(key)) diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: { file, line: 1, column: 1 } }));
     seen.add(key);
   }
-  return finishPrograms(programs, isa, diags, opts.sources, opts.listing !== false, { sources: [file] });
+  return finishPrograms(programs, isa, diags, opts.sources, opts.listing !== false, { sources: [file] }, vpuPrograms);
 }

@@ -49,6 +49,8 @@ export type Stmt = Instruction | LoopStmt;
 
 export interface ProgramDecl {
   kind: 'program';
+  /** `.vpu NAME { ... }`: a VPU instruction-memory program (seq = 'vpu'). */
+  vpu?: boolean;
   name: string;
   nameSpan: SourceSpan;
   seq: string;

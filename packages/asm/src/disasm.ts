@@ -11,10 +11,10 @@ import { compileSources } from './assemble.js';
 import { encodeProgram } from './encode.js';
 import { isIterIdField, isIterMaskField, iterField, type Isa, type SequencerInfo } from './isa.js';
 import { loadPyxisIsa } from './isa.js';
-import { programsFromContainer, type DecodedProgram } from './object.js';
+import { programsFromContainer, vpuProgramsFromContainer, type DecodedProgram, type DecodedVpuProgram } from './object.js';
 
 function fmt(v: number | bigint): string {
-  return typeof v === 'bigint' ? v.toString() : String(v);
+  return v >= 256 ? `0x${v.toString(16)}` : v.toString();
 }
 
 function maskList(m: number, iterators: number): string {
@@ -24,7 +24,7 @@ function maskList(m: number, iterators: number): string {
 }
 
 /** `Mnemonic field=value ...` with only non-default fields. */
-export function formatOp(seq: SequencerInfo, d: DecodedValues, isa: Isa): string {
+export function formatOp(seq: Pick<SequencerInfo, 'op' | 'opcode'>, d: DecodedValues, isa: Isa, refs?: Map<string, string>): string {
   const t = seq.op;
   const def = decode(t, encode(t, {}));
   const parts: string[] = [];
@@ -42,6 +42,11 @@ export function formatOp(seq: SequencerInfo, d: DecodedValues, isa: Isa): string
       v.forEach((e, i) => {
         if (e !== dd[i]) parts.push(`${f.name}[${f.count === isa.iterators && /iter/.test(f.name) ? `i${i}` : i}]=${fmt(e)}`);
       });
+      continue;
+    }
+    const ref = refs?.get(f.name);
+    if (ref !== undefined) {
+      parts.push(`${f.name}=${ref}`);
       continue;
     }
     if (v === dv) continue;
@@ -92,9 +97,14 @@ function recoverLoops(ctrl: DecodedValues[], t: CompiledTable, isa: Isa): RLoop[
   return roots;
 }
 
+function refsAt(p: DecodedProgram, pc: number): Map<string, string> | undefined {
+  const rs = p.refs.filter((r) => r.pc === pc);
+  return rs.length ? new Map(rs.map((r) => [r.field, r.symbol.replace(/^vpu\./, '')])) : undefined;
+}
+
 function structuredText(p: DecodedProgram, roots: RLoop[], isa: Isa, header: string): string {
   const lines: string[] = [header];
-  const emit = (pc: number, depth: number) => lines.push(`${'  '.repeat(depth)}${formatOp(p.seq, p.op[pc]!, isa)}`);
+  const emit = (pc: number, depth: number) => lines.push(`${'  '.repeat(depth)}${formatOp(p.seq, p.op[pc]!, isa, refsAt(p, pc))}`);
   const walk = (from: number, to: number, loops: RLoop[], depth: number) => {
     let pc = from;
     for (const l of loops) {
@@ -127,7 +137,7 @@ function rawText(p: DecodedProgram, isa: Isa, header: string): string {
       parts.push(`${m ? `iter${m[1]}.${m[2]}` : f.name}=${fmt(c[f.name] as number)}`);
     }
     const ctl = parts.length ? `ctrl { ${parts.join(' ')} } ` : '';
-    lines.push(`  ${ctl}${formatOp(p.seq, p.op[pc]!, isa)}`);
+    lines.push(`  ${ctl}${formatOp(p.seq, p.op[pc]!, isa, refsAt(p, pc))}`);
   });
   lines.push('}');
   return lines.join('\n');
@@ -143,7 +153,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function reproduces(text: string, p: DecodedProgram, isa: Isa): boolean {
   try {
     const diags: Diagnostic[] = [];
-    const r = compileSources([{ file: '<disasm>', text }], { isa, sources: new SourceMap() });
+    const stubs = [...new Set(p.refs.map((r) => r.symbol.replace(/^vpu\./, '')))].map((n) => `.vpu ${n} { op }`).join('\n');
+    const r = compileSources([{ file: '<disasm>', text: text + '\n' + stubs + '\n' }], { isa, sources: new SourceMap() });
     if (r.diagnostics.some((d) => d.severity === 'error') || r.programs.length !== 1) return false;
     const e = encodeProgram(r.programs[0]!, diags);
     return !diags.some((d) => d.severity === 'error') && sameBytes(e.ctrl, p.ctrlBytes) && sameBytes(e.op, p.opBytes);
@@ -152,8 +163,13 @@ function reproduces(text: string, p: DecodedProgram, isa: Isa): boolean {
   }
 }
 
-export function disassemblePrograms(progs: DecodedProgram[], isa: Isa): string {
+export function disassemblePrograms(progs: DecodedProgram[], isa: Isa, vpuProgs: DecodedVpuProgram[] = []): string {
   const out: string[] = ['# disassembled by pyxis-as', ''];
+  for (const v of vpuProgs) {
+    out.push(`.vpu ${v.name}${v.startAddr !== undefined ? ` at ${v.startAddr}` : ''} {`);
+    for (const d of v.op) out.push(`  ${formatOp(isa.vpu!, d, isa)}`);
+    out.push('}', '');
+  }
   for (const p of progs) {
     const header = `.program ${p.name} ${p.seq.name}${p.startPc !== undefined ? ` at ${p.startPc}` : ''} {`;
     const roots = recoverLoops(p.ctrl, p.seq.control, isa);
@@ -170,5 +186,5 @@ export function disassemblePrograms(progs: DecodedProgram[], isa: Isa): string {
 /** Disassembles every program of a `.pobj` container into `.pasm` text. */
 export function disassemble(c: Container, opts: { isa?: Isa; file?: string } = {}): string {
   const isa = opts.isa ?? loadPyxisIsa();
-  return disassemblePrograms(programsFromContainer(c, isa, opts.file), isa);
+  return disassemblePrograms(programsFromContainer(c, isa, opts.file), isa, vpuProgramsFromContainer(c, isa));
 }

@@ -16,8 +16,8 @@
 import { resolveScalar, type CompiledTable, type DecodedValues, type FieldValues } from '@pyxis/codec';
 import { error, DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { iterField, type Isa } from './isa.js';
-import type { DecodedProgram } from './object.js';
-import type { Program } from './program.js';
+import type { DecodedProgram, DecodedVpuProgram } from './object.js';
+import { vpuSymbol, type Program, type ProgramInsn, type VpuProgram } from './program.js';
 
 export type IrScalar = number | string;
 export interface IrInsn {
@@ -31,10 +31,18 @@ export interface IrProgram {
   start_pc?: number;
   instructions: IrInsn[];
 }
+/** A VPU instruction-memory program: op words only. */
+export interface IrVpuProgram {
+  name: string;
+  start_addr?: number;
+  instructions: { op: Record<string, IrScalar | IrScalar[]> }[];
+}
 export interface IrModule {
   format: 'pyxis-ir';
   version: 1;
   programs: IrProgram[];
+  /** Present when there are VPU programs. Sequencer op fields refer to them by name (a string). */
+  vpu_programs?: IrVpuProgram[];
 }
 
 function jsonNum(v: number | bigint): number | string {
@@ -65,17 +73,26 @@ function ctrlToIr(t: CompiledTable, d: DecodedValues, iterators: number): { iter
   return { iters, eopgm: Number(d['eopgm'] ?? 0) };
 }
 
-export function emitIr(progs: DecodedProgram[], isa: Isa): IrModule {
-  return {
+export function emitIr(progs: DecodedProgram[], isa: Isa, vpuProgs: DecodedVpuProgram[] = []): IrModule {
+  const ir: IrModule = {
     format: 'pyxis-ir',
     version: 1,
     programs: progs.map((p) => ({
       name: p.name,
       sequencer: p.seq.name,
       ...(p.startPc !== undefined ? { start_pc: p.startPc } : {}),
-      instructions: p.ctrl.map((c, pc) => ({ ...ctrlToIr(p.seq.control, c, isa.iterators), op: opToIr(p.seq.op, p.op[pc]!) })),
+      instructions: p.ctrl.map((c, pc) => {
+        const op = opToIr(p.seq.op, p.op[pc]!);
+        for (const r of p.refs) if (r.pc === pc) op[r.field] = r.symbol.replace(/^vpu\./, '');
+        return { ...ctrlToIr(p.seq.control, c, isa.iterators), op };
+      }),
     })),
   };
+  if (vpuProgs.length && isa.vpu) {
+    const t = isa.vpu.op;
+    ir.vpu_programs = vpuProgs.map((v) => ({ name: v.name, ...(v.startAddr !== undefined ? { start_addr: v.startAddr } : {}), instructions: v.op.map((d) => ({ op: opToIr(t, d) })) }));
+  }
+  return ir;
 }
 
 /** Canonical text of an IR module (stable key order, 2-space indent, trailing newline). */
@@ -94,8 +111,9 @@ function scalarIn(v: unknown): number | bigint | string | undefined {
 }
 
 /** Reads IR (parsed JSON) into programs; every problem is a diagnostic with a JSON path. */
-export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): Program[] {
+export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): { programs: Program[]; vpuPrograms: VpuProgram[] } {
   const diags: Diagnostic[] = [];
+  let refs: ProgramInsn['refs'] | undefined;
   const span = { file, line: 1, column: 1 };
   const bad = (path: string, msg: string, notes: string[] = []) => diags.push(error('AS0510', `${path}: ${msg}`, { span, notes }));
   const out: Program[] = [];
@@ -141,6 +159,11 @@ export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): Program[] 
           return;
         }
         const s = scalarIn(v);
+        if (typeof s === 'string' && !f.enum && refs && /^[A-Za-z_][A-Za-z0-9_]*$/.test(s)) {
+          refs.push({ field: fname, symbol: vpuSymbol(s) });
+          out[fname] = 0;
+          return;
+        }
         const r = s === undefined ? 'expected a number or value name' : resolveScalar(f, s);
         if (typeof r === 'string') return bad(path, r);
         out[fname] = r;
@@ -155,13 +178,67 @@ export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): Program[] 
       if (ij['eopgm'] !== undefined) setField(seq.control, ctrl, 'eopgm', ij['eopgm'], `${I}.eopgm`);
       const op: FieldValues = {};
       const opj = ij['op'] ?? {};
+      const insnRefs: NonNullable<ProgramInsn['refs']> = [];
+      refs = insnRefs;
       if (!isObj(opj)) bad(`${I}.op`, 'expected an object');
       else for (const [k, v] of Object.entries(opj)) setField(seq.op, op, k, v, `${I}.op.${k}`);
+      refs = undefined;
       for (const k of Object.keys(ij)) if (!['iters', 'eopgm', 'op'].includes(k)) bad(`${I}.${k}`, 'unknown key (expected iters, eopgm, op)');
-      prog.insns.push({ ctrl, op });
+      prog.insns.push({ ctrl, op, ...(insnRefs.length ? { refs: insnRefs } : {}) });
     });
     out.push(prog);
   });
+  const vpuPrograms: VpuProgram[] = [];
+  const vj = json['vpu_programs'];
+  if (vj !== undefined) {
+    if (!Array.isArray(vj)) bad('vpu_programs', 'expected a list');
+    else if (!isa.vpu) bad('vpu_programs', 'this ISA has no VPU instruction table');
+    else {
+      const vpu = isa.vpu;
+      vj.forEach((pj, k) => {
+        const P = `vpu_programs[${k}]`;
+        if (!isObj(pj) || typeof pj['name'] !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(pj['name'])) return bad(P, 'expected {"name", "instructions"}');
+        const ins = pj['instructions'];
+        if (!Array.isArray(ins) || ins.length === 0 || ins.length > vpu.words) return bad(`${P}.instructions`, `expected 1..${vpu.words} instructions`);
+        const sa = pj['start_addr'];
+        if (sa !== undefined && (typeof sa !== 'number' || !Number.isInteger(sa) || sa < 0 || sa + ins.length > vpu.words)) return bad(`${P}.start_addr`, `must be an integer with start_addr + length <= ${vpu.words}`);
+        const vp: VpuProgram = { name: pj['name'], vpu, ...(typeof sa === 'number' ? { startAddr: sa } : {}), insns: [] };
+        ins.forEach((ij, w) => {
+          const I = `${P}.instructions[${w}]`;
+          if (!isObj(ij) || !isObj(ij['op'] ?? {})) return bad(I, 'expected {"op": {...}}');
+          const op: FieldValues = {};
+          for (const [kk, v] of Object.entries((ij['op'] ?? {}) as Record<string, unknown>)) {
+            const f = vpu.op.byName.get(kk);
+            if (!f || f.reserved) {
+              bad(`${I}.op.${kk}`, `unknown field \`${kk}\` of ${vpu.op.name}`);
+              continue;
+            }
+            if (f.count > 1) {
+              if (!Array.isArray(v) || v.length !== f.count) {
+                bad(`${I}.op.${kk}`, `expected a list of ${f.count} values`);
+                continue;
+              }
+              const arr: Array<number | bigint | string> = [];
+              v.forEach((e, i) => {
+                const s = scalarIn(e);
+                const r = s === undefined ? 'expected a number' : resolveScalar(f, s);
+                if (typeof r === 'string') bad(`${I}.op.${kk}[${i}]`, r);
+                else arr.push(r);
+              });
+              op[kk] = arr;
+              continue;
+            }
+            const s = scalarIn(v);
+            const r = s === undefined ? 'expected a number or value name' : resolveScalar(f, s);
+            if (typeof r === 'string') bad(`${I}.op.${kk}`, r);
+            else op[kk] = r;
+          }
+          vp.insns.push({ ctrl: {}, op });
+        });
+        vpuPrograms.push(vp);
+      });
+    }
+  }
   if (diags.length) throw new DiagnosticError(diags);
-  return out;
+  return { programs: out, vpuPrograms };
 }

@@ -51,7 +51,18 @@ export interface SequencerInfo {
   opMem?: MemoryRegion;
 }
 
+/** The VPU instruction memory (this project's VPU model, grammars/pyxis/vpu_instr.json). */
+export interface VpuInfo {
+  title: string;
+  op: CompiledTable;
+  opcode?: CompiledField;
+  mnemonics: Map<string, number>;
+  words: number;
+  mem?: MemoryRegion;
+}
+
 export interface Isa {
+  vpu?: VpuInfo;
   iterators: number;
   programWords: number;
   sequencers: Map<string, SequencerInfo>;
@@ -89,6 +100,17 @@ export interface MakeIsaInput {
   tables: (name: string) => CompiledTable;
   memoryMap?: unknown;
   patchHeader?: CompiledTable;
+  /** Table name of the VPU instruction word (default `vpu_instr`). */
+  vpuTable?: string;
+}
+
+function findNamedRegion(mm: unknown, name: string): MemoryRegion | undefined {
+  if (!mm || typeof mm !== 'object') return undefined;
+  const o = mm as Record<string, unknown>;
+  const regions = o['regions'] ?? o['memories'];
+  if (!Array.isArray(regions)) return undefined;
+  for (const e of regions) if (e && typeof e === 'object' && (e as Record<string, unknown>)['name'] === name) return region(e);
+  return undefined;
 }
 
 /** Builds an Isa from a manifest and a table resolver (tests pass fixture tables). */
@@ -117,7 +139,25 @@ export function makeIsa(input: MakeIsaInput): Isa {
     if (mm.op) info.opMem = mm.op;
     seqs.set(s.name, info);
   }
+  let vpu: VpuInfo | undefined;
+  if (manifest.vpu_imem_words) {
+    let t: CompiledTable | undefined;
+    try {
+      t = input.tables(input.vpuTable ?? 'vpu_instr');
+    } catch {
+      t = undefined;
+    }
+    if (t) {
+      const opcode = pickOpcode(t);
+      const mnemonics = new Map<string, number>();
+      if (opcode?.enumNames) for (const [v, n] of opcode.enumNames) mnemonics.set(n, v);
+      vpu = { title: 'VPU', op: t, mnemonics, words: manifest.vpu_imem_words, ...(opcode ? { opcode } : {}) };
+      const r = findNamedRegion(input.memoryMap, 'vpu.imem');
+      if (r) vpu.mem = r;
+    }
+  }
   return {
+    ...(vpu ? { vpu } : {}),
     iterators: manifest.iterators,
     programWords: manifest.program_words,
     sequencers: seqs,
@@ -203,8 +243,11 @@ export function loadPyxisIsa(opts: { fresh?: boolean } = {}): Isa {
 }
 
 /** Control-table field name for iterator `i` (Table 2-1 names prefixed `iter<i>_`). */
+const iterNames = new Map<string, string[]>();
 export function iterField(i: number, name: string): string {
-  return `iter${i}_${name}`;
+  let a = iterNames.get(name);
+  if (!a) iterNames.set(name, (a = []));
+  return (a[i] ??= `iter${i}_${name}`);
 }
 
 /** Iterator-mask op fields (`*_iter_mask`, one bit per iterator) are written as iterator lists. */

@@ -10,7 +10,7 @@ import { decode, readField, type DecodedValues } from '@pyxis/codec';
 import { error, DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, SectionFlags, type Container, type Relocation, type Section, type SymbolEntry } from '@pyxis/container';
 import { iterField, wordStride, type Isa, type SequencerInfo } from './isa.js';
-import type { EncodedProgram } from './program.js';
+import { vpuSymbol, type EncodedProgram, type EncodedVpuProgram } from './program.js';
 
 export const PRODUCER = 'pyxis-as 0.1.0';
 
@@ -26,7 +26,12 @@ export function solPcRelocKind(seq: SequencerInfo, i: number): string {
   return `${seq.control.name}.${iterField(i, 'sol_pc')}`;
 }
 
-export function buildObject(progs: EncodedProgram[], isa: Isa, metadata: Record<string, unknown> = {}): Container {
+/** Relocation kind for an op field holding a VPU program address, e.g. `vi_op.vpv_pgm_start_addr`. */
+export function opRelocKind(seq: SequencerInfo, field: string): string {
+  return `${seq.op.name}.${field}`;
+}
+
+export function buildObject(progs: EncodedProgram[], isa: Isa, metadata: Record<string, unknown> = {}, vpuProgs: EncodedVpuProgram[] = []): Container {
   const sections: Section[] = [];
   const symbols: SymbolEntry[] = [];
   const relocations: Relocation[] = [];
@@ -47,8 +52,16 @@ export function buildObject(progs: EncodedProgram[], isa: Isa, metadata: Record<
         relocations.push({ section: ci, offset: pc * p.ctrlStride, kind: solPcRelocKind(p.seq, i), symbol: names[k]!, addend: sol, info: i });
       }
     }
+    for (const r of p.refs) relocations.push({ section: ci + 1, offset: r.pc * p.opStride, kind: opRelocKind(p.seq, r.field), symbol: r.symbol, addend: 0 });
     programsMeta.push({ name: p.name, sequencer: p.seq.name, symbol: names[k], words: p.count, ...(p.startPc !== undefined ? { start_pc: p.startPc } : {}) });
   });
+  const vpuMeta: Record<string, unknown>[] = [];
+  for (const v of vpuProgs) {
+    const si = sections.length;
+    sections.push({ name: `vpu.${v.name}.imem`, kind: 'code', space: 'vpu.imem', address: 0, size: v.words.length, align: 8, flags: SectionFlags.relocatable, data: v.words });
+    symbols.push({ name: vpuSymbol(v.name), kind: 'program', section: si, offset: 0, size: v.count, global: true });
+    vpuMeta.push({ name: v.name, symbol: vpuSymbol(v.name), words: v.count, ...(v.startAddr !== undefined ? { start_addr: v.startAddr } : {}) });
+  }
   return {
     kind: 'pobj',
     version: FORMAT_VERSION,
@@ -56,7 +69,7 @@ export function buildObject(progs: EncodedProgram[], isa: Isa, metadata: Record<
     sections,
     symbols,
     relocations,
-    metadata: { producer: PRODUCER, ...metadata, programs: programsMeta },
+    metadata: { producer: PRODUCER, ...metadata, programs: programsMeta, ...(vpuMeta.length ? { vpu_programs: vpuMeta } : {}) },
   };
 }
 
@@ -70,6 +83,39 @@ export interface DecodedProgram {
   op: DecodedValues[];
   ctrlBytes: Uint8Array;
   opBytes: Uint8Array;
+  /** Op fields relocated against VPU programs (from the object's relocations). */
+  refs: { pc: number; field: string; symbol: string }[];
+}
+
+export interface DecodedVpuProgram {
+  name: string;
+  symbol: string;
+  startAddr?: number;
+  op: DecodedValues[];
+  words: Uint8Array;
+}
+
+/** The VPU programs of a container (`vpu.<name>.imem` sections). */
+export function vpuProgramsFromContainer(c: Container, isa: Isa): DecodedVpuProgram[] {
+  const out: DecodedVpuProgram[] = [];
+  const meta = Array.isArray(c.metadata?.['vpu_programs']) ? (c.metadata['vpu_programs'] as Record<string, unknown>[]) : [];
+  if (!isa.vpu) return out;
+  const t = isa.vpu.op;
+  const stride = wordStride(t);
+  for (const sym of c.symbols) {
+    const sec = c.sections[sym.section];
+    const m = sec && sym.kind === 'program' ? /^vpu\.(.+)\.imem$/.exec(sec.name) : null;
+    if (!sec || !m) continue;
+    const n = sym.size;
+    if (sec.data.length < n * stride) throw new DiagnosticError(error('AS0504', `VPU program \`${sym.name}\`: section too short for ${n} words`));
+    const words = sec.data.subarray(0, n * stride);
+    const op: DecodedValues[] = [];
+    for (let k = 0; k < n; k++) op.push(decode(t, words, k * stride));
+    const md = meta.find((x) => x['symbol'] === sym.name);
+    const startAddr = typeof md?.['start_addr'] === 'number' ? (md['start_addr'] as number) : undefined;
+    out.push({ name: m[1]!, symbol: sym.name, ...(startAddr !== undefined ? { startAddr } : {}), op, words });
+  }
+  return out;
 }
 
 /** Finds every program (symbol kind `program` on a `<seq>.<prog>.ctrl` section) and decodes it. */
@@ -80,6 +126,7 @@ export function programsFromContainer(c: Container, isa: Isa, file = '<object>')
   for (const sym of c.symbols) {
     if (sym.kind !== 'program') continue;
     const sec = c.sections[sym.section];
+    if (sec && /\.imem$/.test(sec.name)) continue;
     const m = sec ? /^([A-Za-z0-9_]+)\.(.+)\.ctrl$/.exec(sec.name) : null;
     if (!sec || !m) {
       diags.push(error('AS0501', `program symbol \`${sym.name}\` does not point at a \`<seq>.<program>.ctrl\` section`, { span: { file, offset: 0 } }));
@@ -90,7 +137,8 @@ export function programsFromContainer(c: Container, isa: Isa, file = '<object>')
       diags.push(error('AS0502', `section \`${sec.name}\`: unknown sequencer \`${m[1]}\``, { span: { file, offset: 0 } }));
       continue;
     }
-    const opSec = c.sections.find((s) => s.name === `${m[1]}.${m[2]}.op`);
+    const opIndex = c.sections.findIndex((s) => s.name === `${m[1]}.${m[2]}.op`);
+    const opSec = c.sections[opIndex];
     if (!opSec) {
       diags.push(error('AS0503', `program \`${sym.name}\` has no op section \`${m[1]}.${m[2]}.op\``, { span: { file, offset: 0 } }));
       continue;
@@ -112,7 +160,10 @@ export function programsFromContainer(c: Container, isa: Isa, file = '<object>')
     }
     const meta = metaProgs.find((p) => p['symbol'] === sym.name);
     const startPc = typeof meta?.['start_pc'] === 'number' ? (meta['start_pc'] as number) : undefined;
-    out.push({ name: m[2]!, symbol: sym.name, seq, ...(startPc !== undefined ? { startPc } : {}), ctrl, op, ctrlBytes, opBytes });
+    const refs = c.relocations
+      .filter((r) => r.section === opIndex && r.kind.startsWith(`${seq.op.name}.`))
+      .map((r) => ({ pc: Math.floor(r.offset / os), field: r.kind.slice(seq.op.name.length + 1), symbol: r.symbol }));
+    out.push({ name: m[2]!, symbol: sym.name, seq, ...(startPc !== undefined ? { startPc } : {}), ctrl, op, ctrlBytes, opBytes, refs });
   }
   if (diags.length) throw new DiagnosticError(diags);
   return out;

@@ -110,9 +110,27 @@ export class PasmParser extends EmbeddedActionsParser {
   });
 
   private programDecl = this.RULE('programDecl', (): ProgramDecl => {
-    const kw = this.CONSUME(T.DotProgram);
-    const n = this.CONSUME(T.Identifier);
-    const s = this.CONSUME2(T.Identifier);
+    let vpu = false;
+    let kw!: IToken;
+    let n!: IToken;
+    let s!: IToken;
+    this.OR([
+      {
+        ALT: () => {
+          kw = this.CONSUME(T.DotProgram);
+          n = this.CONSUME(T.Identifier);
+          s = this.CONSUME2(T.Identifier);
+        },
+      },
+      {
+        ALT: () => {
+          kw = this.CONSUME(T.DotVpu);
+          n = this.CONSUME3(T.Identifier);
+          s = n;
+          vpu = true;
+        },
+      },
+    ]);
     let at: Expr | undefined;
     this.OPTION(() => {
       this.CONSUME(T.At);
@@ -122,7 +140,7 @@ export class PasmParser extends EmbeddedActionsParser {
     this.CONSUME(T.LBrace);
     const body = this.SUBRULE(this.body);
     this.CONSUME(T.RBrace);
-    return { kind: 'program', name: n.image, nameSpan: this.span(n), seq: s.image, seqSpan: this.span(s), ...(at ? { at } : {}), body, span: this.span(kw) };
+    return { kind: 'program', ...(vpu ? { vpu: true } : {}), name: n?.image, nameSpan: this.span(n), seq: vpu ? 'vpu' : s?.image, seqSpan: this.span(s), ...(at ? { at } : {}), body, span: this.span(kw) };
   });
 
   private body = this.RULE('body', (): Stmt[] => {

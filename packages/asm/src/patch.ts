@@ -10,7 +10,7 @@ import { decode, encode, readField, type CompiledTable } from '@pyxis/codec';
 import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { Relocation } from '@pyxis/container';
 import { iterField, loadPyxisIsa, wordStride, type Isa, type SequencerInfo } from './isa.js';
-import type { EncodedProgram } from './program.js';
+import { vpuSymbol, type EncodedProgram, type EncodedVpuProgram } from './program.js';
 
 export interface MicroPatch {
   /** Byte address in the 32-bit MPE view (8-byte aligned). */
@@ -71,10 +71,13 @@ export function decodePatchBlob(blob: Uint8Array, isa: Isa = loadPyxisIsa(), fil
   return out;
 }
 
-/** Finds a control table by name among the sequencers (for relocation kinds `table.field`). */
-function controlTable(isa: Isa, name: string): CompiledTable | undefined {
-  for (const s of isa.sequencers.values()) if (s.control.name === name) return s.control;
-  return undefined;
+/** Finds a control or op table by name (for relocation kinds `table.field`). */
+function relocTable(isa: Isa, name: string): CompiledTable | undefined {
+  for (const s of isa.sequencers.values()) {
+    if (s.control.name === name) return s.control;
+    if (s.op.name === name) return s.op;
+  }
+  return isa.vpu?.op.name === name ? isa.vpu.op : undefined;
 }
 
 /**
@@ -83,7 +86,7 @@ function controlTable(isa: Isa, name: string): CompiledTable | undefined {
  */
 export function applyRelocation(data: Uint8Array, r: Relocation, value: number, isa: Isa = loadPyxisIsa()): void {
   const dot = r.kind.indexOf('.');
-  const t = dot > 0 ? controlTable(isa, r.kind.slice(0, dot)) : undefined;
+  const t = dot > 0 ? relocTable(isa, r.kind.slice(0, dot)) : undefined;
   const fname = r.kind.slice(dot + 1);
   const f = t?.byName.get(fname);
   if (!t || !f) throw new DiagnosticError(error('AS0607', `unknown relocation kind \`${r.kind}\``));
@@ -173,9 +176,55 @@ export function placePrograms(progs: Pick<EncodedProgram, 'seq' | 'count' | 'nam
   return starts;
 }
 
-/** A patch blob loading every program (placed by `placePrograms`). */
-export function programsPatchBlob(progs: EncodedProgram[], isa: Isa = loadPyxisIsa()): { blob: Uint8Array; patches: MicroPatch[]; starts: number[] } {
+/** Start addresses of VPU programs in the VPU instruction memory: `at` kept, the others packed in order. */
+export function placeVpuPrograms(progs: Pick<EncodedVpuProgram, 'name' | 'count' | 'startAddr'>[], isa: Isa = loadPyxisIsa()): number[] {
+  const words = isa.vpu?.words ?? 0;
+  const used = new Array<string | undefined>(words).fill(undefined);
+  const diags: Diagnostic[] = [];
+  const starts = progs.map(() => -1);
+  const claim = (k: number, s: number): boolean => {
+    const p = progs[k]!;
+    for (let a = s; a < s + p.count; a++) if (a >= words || used[a] !== undefined) return false;
+    for (let a = s; a < s + p.count; a++) used[a] = p.name;
+    starts[k] = s;
+    return true;
+  };
+  progs.forEach((p, k) => {
+    if (p.startAddr !== undefined && !claim(k, p.startAddr)) diags.push(error('AS0611', `VPU program \`${p.name}\` at ${p.startAddr} overlaps another program or runs past the ${words}-word VPU memory`));
+  });
+  progs.forEach((p, k) => {
+    if (p.startAddr !== undefined) return;
+    for (let s = 0; s + p.count <= words; s++) if (claim(k, s)) return;
+    diags.push(error('AS0612', `no room for VPU program \`${p.name}\` (${p.count} words) in the ${words}-word VPU memory`));
+  });
+  if (diags.length) throw new DiagnosticError(diags);
+  return starts;
+}
+
+/**
+ * A patch blob loading every program (placed by `placePrograms` /
+ * `placeVpuPrograms`), with sol_pc and VPU-program references resolved.
+ */
+export function programsPatchBlob(
+  progs: EncodedProgram[],
+  isa: Isa = loadPyxisIsa(),
+  vpuProgs: EncodedVpuProgram[] = [],
+): { blob: Uint8Array; patches: MicroPatch[]; starts: number[]; vpuStarts: number[] } {
   const starts = placePrograms(progs, isa);
-  const patches = progs.flatMap((p, k) => programPatches(p, starts[k]!, isa));
-  return { blob: encodePatchBlob(patches, isa), patches, starts };
+  const vpuStarts = placeVpuPrograms(vpuProgs, isa);
+  const vpuAt = new Map(vpuProgs.map((v, k) => [vpuSymbol(v.name), vpuStarts[k]!]));
+  const patches = progs.flatMap((p, k) => {
+    let op = p.op;
+    if (p.refs.length) {
+      op = p.op.slice();
+      for (const r of p.refs) applyRelocation(op, { section: 0, offset: r.pc * p.opStride, kind: `${p.seq.op.name}.${r.field}`, symbol: r.symbol, addend: 0 }, vpuAt.get(r.symbol) ?? 0, isa);
+    }
+    return programPatches({ ...p, op }, starts[k]!, isa);
+  });
+  vpuProgs.forEach((v, k) => {
+    const mem = v.vpu.mem;
+    if (!mem) throw new DiagnosticError(error('AS0609', 'memory_map.json gives no address for the VPU instruction memory (vpu.imem)'));
+    patches.push({ target_address: mem.address + vpuStarts[k]! * (mem.stride ?? v.stride), reg_size: v.vpu.op.bytes, reg_repeat: v.count, data: v.words.subarray(0, v.count * v.stride) });
+  });
+  return { blob: encodePatchBlob(patches, isa), patches, starts, vpuStarts };
 }

@@ -7,7 +7,13 @@
  */
 import type { SourceSpan } from '@pyxis/diagnostics';
 import type { FieldValues } from '@pyxis/codec';
-import type { SequencerInfo } from './isa.js';
+import type { SequencerInfo, VpuInfo } from './isa.js';
+
+/** An op field holding the address of a VPU program (relocated by the linker). */
+export interface SymbolRef {
+  field: string;
+  symbol: string;
+}
 
 export interface ProgramInsn {
   ctrl: FieldValues;
@@ -16,6 +22,33 @@ export interface ProgramInsn {
   span?: SourceSpan;
   /** Where each op field was set (for rule diagnostics). */
   fieldSpans?: Record<string, SourceSpan>;
+  /** Op fields that refer to VPU programs. */
+  refs?: SymbolRef[];
+}
+
+/** A VPU instruction-memory program (`.vpu NAME { ... }`): op words only, no sequencing control. */
+export interface VpuProgram {
+  name: string;
+  vpu: VpuInfo;
+  /** Fixed placement in the VPU instruction memory (`.vpu NAME at ADDR`). */
+  startAddr?: number;
+  insns: ProgramInsn[];
+  span?: SourceSpan;
+}
+
+export interface EncodedVpuProgram {
+  name: string;
+  vpu: VpuInfo;
+  startAddr?: number;
+  count: number;
+  words: Uint8Array;
+  stride: number;
+  spans: (SourceSpan | undefined)[];
+}
+
+/** Symbol name of a VPU program. */
+export function vpuSymbol(name: string): string {
+  return `vpu.${name}`;
 }
 
 export interface Program {
@@ -38,4 +71,6 @@ export interface EncodedProgram {
   ctrlStride: number;
   opStride: number;
   spans: (SourceSpan | undefined)[];
+  /** VPU-program references in op words. */
+  refs: { pc: number; field: string; symbol: string }[];
 }

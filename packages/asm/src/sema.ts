@@ -9,7 +9,8 @@ import { defaultUserValue, resolveScalar, legalRange, type CompiledField, type C
 import { didYouMean, error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import type { Assign, ConstDecl, Expr, Instruction, LoopStmt, ProgramDecl, Stmt } from './ast.js';
 import { isIterIdField, isIterMaskField, iterField, type Isa, type SequencerInfo } from './isa.js';
-import type { Program, ProgramInsn } from './program.js';
+import { vpuSymbol, type Program, type ProgramInsn, type SymbolRef, type VpuProgram } from './program.js';
+import type { VpuInfo } from './isa.js';
 
 export const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
 const S21 = `${SEQ_SPEC} §2.1`;
@@ -26,6 +27,10 @@ export interface EvalCtx {
   iterators?: number;
   /** Extra names (enum names of the field being set). */
   extra?: Map<string, bigint>;
+  /** Names of VPU programs (op values may refer to them; relocated). */
+  vpuNames?: Set<string>;
+  /** Collects VPU-program references of the instruction being compiled. */
+  refs?: SymbolRef[];
 }
 
 const ITER_RE = /^i([0-9]+)$/;
@@ -378,6 +383,12 @@ function scalarValue(f: CompiledField, v: Assign['value'], isa: Isa, ctx: EvalCt
   }
   const e = v.expr;
   if (!e) return undefined;
+  const isRef = e.kind === 'name' && !ctx.consts.values.has(e.name) && !!ctx.vpuNames?.has(e.name) && !(f.enum && e.name in f.enum);
+  if (isRef && e.kind === 'name') {
+    // the address of a VPU program: program-relative 0 here, the linker (or the patch blob) adds its placement
+    ctx.refs?.push({ field: f.name, symbol: vpuSymbol(e.name) });
+    return 0n;
+  }
   if (f.enum && e.kind === 'name' && !ctx.consts.values.has(e.name)) {
     const code = f.enum[e.name];
     if (code !== undefined) return BigInt(code);
@@ -397,14 +408,57 @@ function scalarValue(f: CompiledField, v: Assign['value'], isa: Isa, ctx: EvalCt
 // ---------------------------------------------------------------------------
 // Programs
 
-export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: Diagnostic[]): Program | undefined {
+/** The op side of a sequencer or of the VPU: what instructions are resolved against. */
+interface OpSpace {
+  title: string;
+  op: CompiledTable;
+  opcode?: CompiledField;
+  mnemonics: Map<string, number>;
+}
+
+/** `.vpu NAME [at ADDR] { ... }`: straight-line VPU instructions (no loops: the VI sequencer loops). */
+export function compileVpuProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: Diagnostic[]): VpuProgram | undefined {
+  const vpu: VpuInfo | undefined = isa.vpu;
+  if (!vpu) {
+    diags.push(error('AS0219', 'this ISA has no VPU instruction table (grammars/pyxis/vpu_instr.json)', { span: p.nameSpan }));
+    return undefined;
+  }
+  const ctx: EvalCtx = { consts, diags };
+  let startAddr: number | undefined;
+  if (p.at) {
+    const v = evalExpr(p.at, ctx);
+    if (v !== undefined) {
+      if (v < 0n || v >= BigInt(vpu.words)) diags.push(error('AS0314', `start address ${v} outside the ${vpu.words}-word VPU instruction memory`, { span: p.at.span, spec: `${SEQ_SPEC} §12` }));
+      else startAddr = Number(v);
+    }
+  }
+  const insns: ProgramInsn[] = [];
+  for (const s of p.body ?? []) {
+    if (!s) continue;
+    if (s.kind === 'loop') {
+      diags.push(error('AS0317', 'VPU programs are straight-line code: loop over them with the VI sequencer', { span: s.span, spec: `${SEQ_SPEC} §12` }));
+      continue;
+    }
+    if (s.ctrl) diags.push(error('AS0318', 'VPU instructions have no sequencing-control word', { span: s.ctrlSpan ?? s.span }));
+    const fieldSpans: Record<string, SourceSpan> = {};
+    insns.push({ ctrl: {}, op: compileOp(s, vpu, isa, ctx, undefined, fieldSpans), span: s.mnemonicSpan, fieldSpans });
+  }
+  if (insns.length === 0) {
+    diags.push(error('AS0315', `VPU program \`${p.name}\` has no instructions`, { span: p.nameSpan }));
+    return undefined;
+  }
+  if ((startAddr ?? 0) + insns.length > vpu.words) diags.push(error('AS0316', `VPU program \`${p.name}\` does not fit the ${vpu.words}-word VPU instruction memory`, { span: p.nameSpan, spec: `${SEQ_SPEC} §12` }));
+  return { name: p.name, vpu, ...(startAddr !== undefined ? { startAddr } : {}), insns, span: p.nameSpan };
+}
+
+export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: Diagnostic[], vpuNames?: Set<string>): Program | undefined {
   if (!p.seq || !p.name) return undefined;
   const seq = isa.sequencers.get(p.seq);
   if (!seq) {
     diags.push(error('AS0216', `unknown sequencer \`${p.seq}\``, { span: p.seqSpan, notes: [...didYouMean(p.seq, isa.sequencers.keys()), `sequencers: ${[...isa.sequencers.keys()].join(', ')}`] }));
     return undefined;
   }
-  const ctx: EvalCtx = { consts, diags };
+  const ctx: EvalCtx = { consts, diags, ...(vpuNames ? { vpuNames } : {}) };
   let startPc: number | undefined;
   if (p.at) {
     const v = evalExpr(p.at, ctx);
@@ -454,8 +508,11 @@ export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: 
     }
     const enclosing = new Set(fi.loops.map((l) => l.iter));
     const fieldSpans: Record<string, SourceSpan> = {};
+    const refs: SymbolRef[] = [];
+    ctx.refs = refs;
     const op = compileOp(a, seq, isa, ctx, a.ctrl ? undefined : enclosing, fieldSpans);
-    insns.push({ ctrl, op, span: a.mnemonicSpan, fieldSpans });
+    ctx.refs = undefined;
+    insns.push({ ctrl, op, span: a.mnemonicSpan, fieldSpans, ...(refs.length ? { refs } : {}) });
   });
   return { name: p.name, seq, ...(startPc !== undefined ? { startPc } : {}), insns, span: p.nameSpan };
 }
@@ -464,7 +521,7 @@ function setIf(t: CompiledTable, out: FieldValues, name: string, v: bigint): voi
   if (t.byName.has(name)) out[name] = v;
 }
 
-function compileOp(a: Instruction, seq: SequencerInfo, isa: Isa, ctx: EvalCtx, enclosing: Set<number> | undefined, spans: Record<string, SourceSpan>): FieldValues {
+function compileOp(a: Instruction, seq: OpSpace, isa: Isa, ctx: EvalCtx, enclosing: Set<number> | undefined, spans: Record<string, SourceSpan>): FieldValues {
   let opcodeValue: number | undefined;
   if (a.mnemonic !== 'op') {
     opcodeValue = seq.mnemonics.get(a.mnemonic);

@@ -22,6 +22,7 @@ export const DotOther = createToken({ name: 'DotOther', pattern: /\.[A-Za-z_][A-
 export const DotInclude = createToken({ name: 'DotInclude', pattern: /\.include/, longer_alt: DotOther, label: '`.include`' });
 export const DotConst = createToken({ name: 'DotConst', pattern: /\.const/, longer_alt: DotOther, label: '`.const`' });
 export const DotProgram = createToken({ name: 'DotProgram', pattern: /\.program/, longer_alt: DotOther, label: '`.program`' });
+export const DotVpu = createToken({ name: 'DotVpu', pattern: /\.vpu/, longer_alt: DotOther, label: '`.vpu`' });
 
 export const HexNumber = createToken({ name: 'HexNumber', pattern: /0[xX][0-9a-fA-F_]+/, label: 'number' });
 export const BinNumber = createToken({ name: 'BinNumber', pattern: /0[bB][01_]+/, label: 'number' });
@@ -58,6 +59,7 @@ export const allTokens: TokenType[] = [
   DotInclude,
   DotConst,
   DotProgram,
+  DotVpu,
   DotOther,
   Loop,
   Final,

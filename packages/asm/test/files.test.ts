@@ -17,6 +17,7 @@ import {
   programsPatchBlob,
   applyRelocation,
   wordStride,
+  vpuProgramsFromContainer,
 } from '../src/index.js';
 import { isa, samplesDir } from './helpers.js';
 
@@ -90,6 +91,38 @@ describe('language features', () => {
   test('program too long for the 32-word memory (§2.1 sol_pc is 5 bits)', () => {
     const body = Array.from({ length: 33 }, () => '  Nop').join('\n');
     expect(() => assemble({ file: 'l.pasm', text: `.program big amem_read {\n${body}\n}\n` }, { isa })).toThrow(/holds 32/);
+  });
+});
+
+describe('VPU programs', () => {
+  const src = readFileSync(join(samplesDir, 'vpu_relu.pasm'), 'utf8').replace('.vpu relu_scale {', '.vpu relu_scale at 100 {');
+  const r = assemble({ file: 'vpu.pasm', text: src }, { isa });
+  test('section, symbol and a relocation on the VI op field', () => {
+    expect(r.object.sections.map((s) => s.name)).toContain('vpu.relu_scale.imem');
+    const rel = r.object.relocations.find((x) => x.symbol === 'vpu.relu_scale')!;
+    expect(rel.kind).toBe('vi_op.vpv_pgm_start_addr');
+    expect(r.object.sections[rel.section]!.name).toBe('vi.vi_rows.op');
+  });
+  test('patch blob resolves the VPU address and loads the VPU memory', () => {
+    const { patches, vpuStarts } = programsPatchBlob(r.programs, isa, r.vpuPrograms);
+    expect(vpuStarts).toEqual([100]);
+    const vi = isa.sequencers.get('vi')!;
+    const opPatch = patches.find((p) => p.target_address === vi.opMem!.address)!;
+    expect(codec.decode(vi.op, opPatch.data)['vpv_pgm_start_addr']).toBe(100);
+    const vpuPatch = patches.find((p) => p.target_address === isa.vpu!.mem!.address + 100 * (isa.vpu!.mem!.stride ?? 8))!;
+    expect(vpuPatch.reg_repeat).toBe(2);
+  });
+  test('IR and disassembly keep the reference by name', () => {
+    const ir = emitIr(programsFromContainer(r.object, isa), isa, vpuProgramsFromContainer(r.object, isa));
+    expect(ir.programs[0]!.instructions[0]!.op['vpv_pgm_start_addr']).toBe('relu_scale');
+    expect(ir.vpu_programs![0]!.start_addr).toBe(100);
+    const back = assembleIr(irToText(ir), { isa });
+    expect(back.object.relocations).toEqual(r.object.relocations);
+    expect(disassemble(r.object, { isa })).toMatch(/vpv_pgm_start_addr=relu_scale/);
+  });
+  test('unknown VPU program and loops inside .vpu are errors', () => {
+    expect(() => assemble({ file: 'x.pasm', text: '.vpu v {\n loop 2 { NOP }\n}\n' }, { isa })).toThrow(/straight-line/);
+    expect(() => assemble({ file: 'x.pasm', text: '.program p vi {\n Generate_VPU_Program vpv_pgm_start_addr=nothere\n}\n' }, { isa })).toThrow(/unknown name/);
   });
 });
 

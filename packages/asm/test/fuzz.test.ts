@@ -44,7 +44,7 @@ describe('fuzz', () => {
           }
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 250 },
     );
   });
   test('mutated IR never crashes', () => {

@@ -11,6 +11,7 @@ import {
   loadPyxisIsa,
   programsFromContainer,
   programsPatchBlob,
+  vpuProgramsFromContainer,
   type AssembleResult,
 } from '@pyxis/asm';
 import { runTool, type ToolContext, type ToolIO } from './tool.js';
@@ -51,6 +52,7 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         .action((sources: string[], opts: AsOptions) => {
           const c = ctx();
           if (sources.length === 0) throw new UsageError('no input files');
+          if (opts.output === '-' && opts.emit !== 'ir' && !opts.disassemble) throw new UsageError(`-o - (stdout) is only for text outputs (--emit ir, --disassemble), not --emit ${opts.emit}`);
           if (opts.disassemble) {
             if (sources.length !== 1) throw new UsageError('--disassemble takes exactly one object');
             doDisassemble(sources[0]!, opts.output, c);
@@ -74,11 +76,11 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
             const out = opts.output ?? defaultOutput(sources[0]!, '.pobj');
             writes.push(() => writeContainerFile(out, result.object));
           } else if (opts.emit === 'ir') {
-            const text = irToText(emitIr(programsFromContainer(result.object, isa), isa));
+            const text = irToText(emitIr(programsFromContainer(result.object, isa), isa, vpuProgramsFromContainer(result.object, isa)));
             if (opts.output && opts.output !== '-') writes.push(() => writeFileAtomic(opts.output!, text));
             else writes.push(() => c.out(text));
           } else {
-            const { blob } = programsPatchBlob(result.programs, isa);
+            const { blob } = programsPatchBlob(result.programs, isa, result.vpuPrograms);
             const out = opts.output ?? defaultOutput(sources[0]!, '.blob');
             writes.push(() => writeFileAtomic(out, blob));
           }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname } from 'node:path';
 import { UsageError } from '@pyxis/diagnostics';
 import { readContainerFile, writeContainerFile, writeFileAtomic } from '@pyxis/container';
 import { link, mapJson, mapText } from '@pyxis/ld';
@@ -31,7 +31,13 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
         const result = link({ script: text, scriptFile, objects, readObject: (p) => readContainerFile(p) });
         if (result.diagnostics.length) c.report(result.diagnostics);
         const out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
-        // Everything is produced in memory first: no partial outputs on error.
+        // Everything is produced in memory first; check every destination before writing
+        // anything so a bad --map path cannot leave a stray image behind.
+        for (const f of [out, opts.map, opts.mapJson]) {
+          if (!f || f === '-') continue;
+          const d = dirname(f);
+          if (!existsSync(d) || !statSync(d).isDirectory()) throw new UsageError(`cannot write ${f}: no such directory ${d}`);
+        }
         writeContainerFile(out, result.image);
         const emit = (file: string | undefined, text: string) => {
           if (!file) return;

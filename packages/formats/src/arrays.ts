@@ -1,5 +1,6 @@
 /** Array-in / array-out encode, decode and convert on typed arrays. */
 import { FormatErrorCode, checkEb, fail } from './errors.js';
+import { IeeeLike } from './formats.js';
 import { getFormat } from './registry.js';
 import { type CodeArray, applyTable, codeArrayFor, convertTable, decodeTable } from './tables.js';
 import type { EncodeOptions, FormatDescriptor } from './types.js';
@@ -37,8 +38,69 @@ export function encodeArray(
     encodePyxisFpFast(values, out, fmt.ebits, fmt.fbits, eb, sat, rtz, (x) => fmt.encodeWith(x, eb, sat, rtz));
     return out;
   }
+  if (fmt instanceof IeeeLike && fmt.fbits <= 19 && (values instanceof Float32Array || values instanceof Float64Array)) {
+    // NeuronCore types cast through FP32: round the whole input to FP32 first (nearest-even)
+    const src = fmt.viaFp32 && !rtz && values instanceof Float64Array ? new Float32Array(values) : values;
+    encodeIeeeFast(fmt, src, out, sat, rtz, (x) => fmt.encodeWith(x, 0, sat, rtz));
+    return out;
+  }
   for (let i = 0; i < n; i++) out[i] = fmt.encodeWith(values[i]!, eb, sat, rtz);
   return out;
+}
+
+/**
+ * IEEE-style targets with at most 19 fraction bits (FP16, BF16, TF32, FP8 kinds) from
+ * Float32/Float64 bit patterns; subnormal inputs/outputs and special values use the
+ * scalar encoder. Same results as IeeeLike.encodeWith (tested).
+ */
+function encodeIeeeFast(
+  fmt: IeeeLike,
+  values: Float32Array | Float64Array,
+  out: CodeArray,
+  saturate: boolean,
+  rtz: boolean,
+  slow: (x: number) => number,
+): void {
+  const f64 = values instanceof Float64Array;
+  const u = new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1));
+  const hiIdx = f64 && LITTLE ? 1 : 0;
+  const expMask = f64 ? 0x7ff : 0xff;
+  const sbias = f64 ? 1023 : 127;
+  const mbits = f64 ? 20 : 23;
+  const mmask = (1 << mbits) - 1;
+  const fb = fmt.fbits;
+  const one = 1 << fb;
+  const sh = mbits - fb;
+  const half = 1 << (sh - 1);
+  const P = 2 ** (fmt.bits - 1 - fmt.ebits - fb);
+  const signBit = 2 ** (fmt.bits - 1);
+  const emin = 1 - fmt.bias;
+  const emaxE = 2 ** fmt.ebits - 1 - fmt.bias; // largest exponent field value's true exponent
+  const maxCode = fmt.maxCode;
+  const n = values.length;
+  for (let i = 0; i < n; i++) {
+    const hi = f64 ? u[2 * i + hiIdx]! : u[i]!;
+    const lo = f64 ? u[2 * i + 1 - hiIdx]! : 0;
+    const ex = (hi >>> mbits) & expMask;
+    let e = ex - sbias;
+    if (ex === 0 || ex === expMask || e < emin || e > emaxE) {
+      out[i] = slow(values[i]!); // zero, subnormal, NaN, infinity, subnormal output or overflow
+      continue;
+    }
+    const m = hi & mmask;
+    let q = (m | (1 << mbits)) >>> sh;
+    if (!rtz) {
+      const rem = m & ((1 << sh) - 1);
+      if (rem > half || (rem === half && (lo !== 0 || (q & 1) === 1))) q++;
+    }
+    if (q === 2 * one) {
+      q = one;
+      e++;
+    }
+    const code = ((e + fmt.bias) * one + (q - one)) * P;
+    const s = hi >>> 31 ? signBit : 0; // container sign bit (TF32: bit 31)
+    out[i] = code > maxCode ? (rtz || saturate ? s + maxCode : slow(values[i]!)) : s + code;
+  }
 }
 
 /** Decode codes to Float64 values (table-driven for formats of at most 16 bits). */
@@ -74,9 +136,7 @@ export function convertArray(
   checkCodes(f, codes);
   if (f.bits <= 16) {
     const table = convertTable(f, t, opts);
-    const out = codeArrayFor(t.bits, codes.length);
-    for (let i = 0, n = codes.length; i < n; i++) out[i] = table[codes[i]!]!;
-    return out;
+    return applyTable(table, codes);
   }
   const fromEb = opts.fromEb ?? 0;
   checkEb(fromEb);

@@ -39,8 +39,11 @@ export function checkEb(eb: number, what = 'EB'): void {
   }
 }
 
+const LIMIT = new Float64Array(54);
+for (let b = 0; b < 54; b++) LIMIT[b] = Math.pow(2, b);
+
 export function checkCode(code: number, bits: number, fmt: string, span?: Span): void {
-  if (!Number.isInteger(code) || code < 0 || code >= 2 ** bits) {
+  if (!(code >= 0 && code < LIMIT[bits]! && Number.isInteger(code))) {
     fail(FormatErrorCode.codeRange, `code ${code} does not fit the ${bits}-bit format ${fmt}`, undefined, span);
   }
 }

@@ -5,7 +5,7 @@
  * systolic-fpga-hardware.md §1.
  */
 import { ilogb, pow2, rne } from './bits.js';
-import { CHIP, checkEb } from './errors.js';
+import { CHIP, checkCode, checkEb } from './errors.js';
 import type { EncodeOptions, FormatDescriptor, FormatFamily, FormatName, ReservedCode } from './types.js';
 
 function roundWith(s: number, rtz: boolean): number {
@@ -34,6 +34,7 @@ export class PyxisFloat implements FormatDescriptor {
   readonly hasEb = true;
   readonly family: FormatFamily = 'pyxis-fp';
   readonly bits: number;
+  private readonly codeLimit: number;
   readonly reserved: ReservedCode[];
   readonly nanCode: number;
   readonly maxCode: number;
@@ -47,6 +48,7 @@ export class PyxisFloat implements FormatDescriptor {
     readonly spec: string,
   ) {
     this.bits = 1 + ebits + fbits;
+    this.codeLimit = 2 ** this.bits;
     this.signBit = 2 ** (ebits + fbits);
     this.maxCode = this.signBit - 1;
     this.nanCode = this.signBit;
@@ -58,6 +60,7 @@ export class PyxisFloat implements FormatDescriptor {
     return code === this.signBit;
   }
   decode(code: number, eb = 0): number {
+    if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
     const mag = code & this.maxCode;
     if (mag === 0) return code === 0 ? 0 : NaN;
     const E = mag >>> this.fbits;
@@ -107,6 +110,7 @@ export class PyxisLns implements FormatDescriptor {
   readonly hasEb = true;
   readonly family: FormatFamily = 'pyxis-lns';
   readonly bits: number;
+  private readonly codeLimit: number;
   readonly reserved: ReservedCode[];
   readonly nanCode: number;
   readonly maxCode: number;
@@ -129,6 +133,7 @@ export class PyxisLns implements FormatDescriptor {
     readonly spec: string,
   ) {
     this.bits = 1 + ebits + fbits;
+    this.codeLimit = 2 ** this.bits;
     this.signBit = 2 ** (ebits + fbits);
     this.maxCode = this.signBit - 1;
     this.nanCode = this.signBit;
@@ -161,6 +166,7 @@ export class PyxisLns implements FormatDescriptor {
     return code === this.signBit;
   }
   decode(code: number, eb = 0): number {
+    if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
     const mag = code & this.maxCode;
     if (mag === 0) return code === 0 ? 0 : NaN;
     const I = mag >>> this.fbits;
@@ -217,6 +223,7 @@ export class MnsFormat implements FormatDescriptor {
   readonly family: FormatFamily = 'mns';
   readonly ebits = 5;
   readonly bits: number;
+  private readonly codeLimit: number;
   readonly reserved: ReservedCode[];
   readonly nanCode: number;
   readonly maxCode: number;
@@ -230,6 +237,7 @@ export class MnsFormat implements FormatDescriptor {
     readonly spec: string,
   ) {
     this.bits = 1 + 5 + fbits;
+    this.codeLimit = 2 ** this.bits;
     this.one = 2 ** fbits;
     this.signBit = 2 ** (5 + fbits);
     this.maxCode = 31 * this.one + (this.one - 1);
@@ -249,6 +257,7 @@ export class MnsFormat implements FormatDescriptor {
     return code === this.maxCode || code === this.minCode;
   }
   decode(code: number, eb = 0): number {
+    if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
     if (code === 0) return 0;
     if (code === this.nanCode) return NaN;
     const neg = code >= this.signBit;
@@ -316,12 +325,11 @@ export class MnsFormat implements FormatDescriptor {
 
 type IeeeKind = 'ieee' | 'fn';
 
-
-
 export class IeeeLike implements FormatDescriptor {
   readonly hasEb = false;
   readonly family: FormatFamily = 'ieee';
   readonly bits: number;
+  private readonly codeLimit: number;
   readonly reserved: ReservedCode[];
   readonly nanCode: number;
   readonly maxCode: number;
@@ -347,6 +355,7 @@ export class IeeeLike implements FormatDescriptor {
     this.pad = pad;
     this.P = 2 ** pad;
     this.bits = 1 + ebits + fbits + pad;
+    this.codeLimit = 2 ** this.bits;
     this.one = 2 ** fbits;
     this.signBit = 2 ** (ebits + fbits);
     this.emaxField = 2 ** ebits - 1;
@@ -384,6 +393,7 @@ export class IeeeLike implements FormatDescriptor {
     return this.kind === 'ieee' ? F !== 0 : F === this.one - 1;
   }
   decode(code: number): number {
+    if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
     const c = this.pad ? Math.floor(code / this.P) : code;
     const neg = c >= this.signBit;
     const mag = neg ? c - this.signBit : c;
@@ -418,7 +428,7 @@ export class IeeeLike implements FormatDescriptor {
       if (e < this.emin - this.fbits - 2) return s;
       code = roundWith(x * pow2(this.fbits - this.emin), rtz); // subnormal (== one -> smallest normal)
     } else {
-      if (e > this.emaxField - this.bias + 1) return over;
+      if (e > this.emaxField - this.bias + 1) return rtz ? s + this.maxCode : over;
       let m = roundWith(x * pow2(this.fbits - e), rtz);
       if (m === 2 * this.one) {
         e++;
@@ -427,7 +437,7 @@ export class IeeeLike implements FormatDescriptor {
       code = (e + this.bias) * this.one + (m - this.one);
     }
     code *= P;
-    if (code > this.maxCode) return over;
+    if (code > this.maxCode) return rtz ? s + this.maxCode : over; // IEEE: truncation never overflows to infinity
     return s + code;
   }
 }
@@ -445,6 +455,7 @@ export class FixedPoint implements FormatDescriptor {
   readonly maxCode: number;
   readonly ebits: number;
   readonly minInt: number;
+  private readonly codeLimit: number;
   readonly maxInt: number;
   readonly scale: number;
   constructor(
@@ -454,6 +465,7 @@ export class FixedPoint implements FormatDescriptor {
     readonly spec: string,
   ) {
     this.ebits = bits - fbits;
+    this.codeLimit = 2 ** bits;
     this.maxInt = 2 ** (bits - 1) - 1;
     this.minInt = -(2 ** (bits - 1));
     this.maxCode = this.maxInt;
@@ -471,6 +483,7 @@ export class FixedPoint implements FormatDescriptor {
     return q < 0 ? q + this.range : q + 0; // + 0 turns -0 into +0
   }
   decode(code: number): number {
+    if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
     return this.toSigned(code) / this.scale;
   }
   /** Nearest-even (or truncation) to a multiple of 2^-B; saturating (default) or wrapping; NaN -> 0. */

@@ -4,8 +4,8 @@
  * signed integers in [-32, 31]: exponent overflow -> maximum magnitude of the
  * type, exponent underflow -> zero (chip §6.5).
  */
-import { rneDiv, rneShift } from './bits.js';
-import { CHIP, FormatErrorCode, SEQ, checkEbAdj, fail } from './errors.js';
+import { pow2, rneDiv, rneShift } from './bits.js';
+import { CHIP, FormatErrorCode, SEQ, checkCode, checkEbAdj, fail } from './errors.js';
 import { MNS18, type MnsFormat } from './formats.js';
 
 // ---------------------------------------------------------------------------
@@ -53,13 +53,15 @@ export function ebAdjust(format: PyxisConvFormat, code: number, ebAdj: number): 
   checkEbAdj(ebAdj);
   const l = LAYOUT[format];
   if (!l) fail(FormatErrorCode.badOption, `ebAdjust: ${String(format)} is not a Pyxis FP/LNS format`, `${CHIP} §6.5`);
+  checkCode(code, 1 + l[0] + l[1], format);
   return pyxisEbAdjust(code, ebAdj, l[0], l[1]);
 }
 
 /** FP8 -> FP16 promotion (chip §6.2.1.4.2, table 6-4 (1)): E5 = E4 + EB_Adj_FP8, M10 = {M3, 7'b0}. */
 export function fp8ToFp16(code: number, ebAdj = 0): number {
   checkEbAdj(ebAdj, 'EB_Adj_FP8');
-  return fp8ToFp16Raw(code & 0xff, ebAdj);
+  checkCode(code, 8, 'RFP8');
+  return fp8ToFp16Raw(code, ebAdj);
 }
 export function fp8ToFp16Raw(code: number, ebAdj: number): number {
   const mag = code & 0x7f;
@@ -74,7 +76,8 @@ export function fp8ToFp16Raw(code: number, ebAdj: number): number {
  */
 export function fp16ToFp8(code: number, ebAdj = 0): number {
   checkEbAdj(ebAdj, 'EB_Adj_FP8');
-  return fp16ToFp8Raw(code & 0xffff, ebAdj);
+  checkCode(code, 16, 'RFP16');
+  return fp16ToFp8Raw(code, ebAdj);
 }
 export function fp16ToFp8Raw(code: number, ebAdj: number): number {
   const mag = code & 0x7fff;
@@ -103,6 +106,7 @@ export function fp16ToFp16(code: number, ebAdj = 0): number {
 /** LnsI4F3 -> LnsI5F3 promotion (chip §6.2.4.5): I5 = I4 + EB_Adj_I4I5, F3 unchanged. */
 export function lnsI4F3ToI5F3(code: number, ebAdj = 0): number {
   checkEbAdj(ebAdj, 'EB_Adj_I4I5');
+  checkCode(code, 8, 'LnsI4F3');
   const mag = code & 0x7f;
   if (mag === 0) return code & 0x80 ? 0x100 : 0;
   return packPyxis((code >>> 7) & 1, (mag >>> 3) + ebAdj, mag & 7, 5, 3);
@@ -110,6 +114,7 @@ export function lnsI4F3ToI5F3(code: number, ebAdj = 0): number {
 
 /** LnsI5F3 (9 bit) -> LnsI5F10 by appending 7 zero fraction bits (grid operand widening). */
 export function lnsI5F3ToI5F10(code: number): number {
+  checkCode(code, 9, 'LnsI5F3');
   const mag = code & 0xff;
   if (mag === 0) return code & 0x100 ? 0x8000 : 0;
   return ((code & 0x100) << 7) | ((mag >>> 3) << 10) | ((mag & 7) << 7);
@@ -173,7 +178,8 @@ export function linToLog(code: number, opts: MappingOptions = {}): number {
   const t = opts.fbitsTruncateAmt ?? 0;
   checkEbAdj(ebAdj);
   checkTrunc(t);
-  return linToLogRaw(code & 0xffff, ebAdj, opts.mappingCorrection ?? true, t);
+  checkCode(code, 16, 'RFP16');
+  return linToLogRaw(code, ebAdj, opts.mappingCorrection ?? true, t);
 }
 export function linToLogRaw(code: number, ebAdj: number, corr: boolean, trunc: number): number {
   const mag = code & 0x7fff;
@@ -197,7 +203,8 @@ export function logToLin(code: number, opts: MappingOptions = {}): number {
   const t = opts.fbitsTruncateAmt ?? 0;
   checkEbAdj(ebAdj);
   checkTrunc(t);
-  return logToLinRaw(code & 0xffff, ebAdj, opts.mappingCorrection ?? true, t);
+  checkCode(code, 16, 'LnsI5F10');
+  return logToLinRaw(code, ebAdj, opts.mappingCorrection ?? true, t);
 }
 export function logToLinRaw(code: number, ebAdj: number, corr: boolean, trunc: number): number {
   const mag = code & 0x7fff;
@@ -220,7 +227,8 @@ export function logToLinRaw(code: number, ebAdj: number, corr: boolean, trunc: n
 export function fp8ToLnsI5F3(code: number, opts: Omit<MappingOptions, 'fbitsTruncateAmt'> = {}): number {
   const ebAdj = opts.ebAdj ?? 0;
   checkEbAdj(ebAdj, 'EB_Adj_I4I5');
-  return fp8ToLnsI5F3Raw(code & 0xff, ebAdj, opts.mappingCorrection ?? true);
+  checkCode(code, 8, 'RFP8');
+  return fp8ToLnsI5F3Raw(code, ebAdj, opts.mappingCorrection ?? true);
 }
 export function fp8ToLnsI5F3Raw(code: number, ebAdj: number, corr: boolean): number {
   const mag = code & 0x7f;
@@ -242,6 +250,8 @@ export function fp8ToLnsI5F3Raw(code: number, ebAdj: number, corr: boolean): num
  * I.F <= 0 underflows to zero. NaN operands (not allowed for weights, chip §4.3) give NaN.
  */
 export function decompressWeight(codebookEntry: number, scale: number): number {
+  checkCode(codebookEntry, 8, 'LnsI4F3');
+  checkCode(scale, 8, 'LnsI4F3');
   const cm = codebookEntry & 0x7f;
   const sm = scale & 0x7f;
   if ((cm === 0 && codebookEntry & 0x80) || (sm === 0 && scale & 0x80)) return 0x80;
@@ -265,6 +275,7 @@ export function decompressWeight(codebookEntry: number, scale: number): number {
  */
 export function mnsToFp16(code: number, ebAdj = 0, fmt: MnsFormat = MNS18): number {
   checkEbAdj(ebAdj, 'EB_Adj_MNS_FP16');
+  checkCode(code, fmt.bits, fmt.name);
   return mnsToFp16Raw(code, ebAdj, fmt);
 }
 export function mnsToFp16Raw(code: number, ebAdj: number, fmt: MnsFormat): number {
@@ -331,7 +342,9 @@ export interface ImportOptions {
 export function importToRfp16(format: ExtFormat, code: number, opts: ImportOptions = {}): number {
   const ebAdj = opts.ebAdj ?? 0;
   checkEbAdj(ebAdj);
-  return importRaw(extLayout(format), code, ebAdj, opts.saturate ?? true);
+  const l = extLayout(format);
+  checkCode(code, 1 + l.ebits + l.mbits, format);
+  return importRaw(l, code, ebAdj, opts.saturate ?? true);
 }
 function importRaw(l: ExtLayout, code: number, ebAdj: number, saturate: boolean): number {
   const bits = 1 + l.ebits + l.mbits;
@@ -377,7 +390,8 @@ export function exportFromRfp16(format: ExtFormat, code: number, opts: ExportOpt
   const ebAdj = opts.ebAdj ?? 0;
   checkEbAdj(ebAdj);
   const l = extLayout(format);
-  return exportRaw(l, code & 0xffff, ebAdj, format === 'IEEE_FP16' ? false : opts.saturate ?? true, !!opts.maxToInf && format === 'IEEE_FP16');
+  checkCode(code, 16, 'RFP16');
+  return exportRaw(l, code, ebAdj, format === 'IEEE_FP16' ? false : opts.saturate ?? true, !!opts.maxToInf && format === 'IEEE_FP16');
 }
 function exportRaw(l: ExtLayout, code: number, ebAdj: number, saturate: boolean, maxToInf: boolean): number {
   const mag = code & 0x7fff;
@@ -401,7 +415,7 @@ function exportRaw(l: ExtLayout, code: number, ebAdj: number, saturate: boolean,
     // subnormal output: value / min_subnormal = mant / 2^sh
     const sh = 10 - l.mbits + (1 - Et);
     if (sh > 11) return s; // smaller than the minimum subnormal -> +-0 (chip §4.9.2, §4.10.2)
-    if (mant < 2 ** sh) return s;
+    if (mant < 1 << sh) return s;
     r = rneShift(mant, sh); // r == 2^mbits becomes the smallest normal
   }
   if (r > l.maxFinite) return over;
@@ -418,4 +432,31 @@ export const exportOfp8 = (format: 'E4M3' | 'E5M2', code: number, opts?: ExportO
 /** EB of the MNS accumulators: EB_MNS = EB_data1 + EB_data2 + 16 (chip §4.6). */
 export function mnsEb(ebData1: number, ebData2: number): number {
   return ebData1 + ebData2 + 16;
+}
+
+/**
+ * One LLC product in the log domain (chip §4.6, §4.7, §6.3): two LnsI5F10 codes
+ * (LnsI5F3 operands widened with `lnsI5F3ToI5F10`) are multiplied by adding
+ * I.F (the 10-bit fraction sum carries into the integer), the sign is the XOR,
+ * and the log2lin mapping (§4.7, optional correction) gives 1.M10. The result is
+ * returned as a double in units of 2^EB_MNS, where EB_MNS = EB_a + EB_b + 16
+ * (`mnsEb`), i.e. nominal exponent I_a + I_b - 16; feed it to `mnsAccumulate(fmt, acc, v, 0)`
+ * (which applies the MNS underflow/overflow rules). Zero operand -> 0, NaN -> NaN.
+ */
+export function llcProduct(a: number, b: number, mappingCorrection = true): number {
+  checkCode(a, 16, 'LnsI5F10');
+  checkCode(b, 16, 'LnsI5F10');
+  const ma = a & 0x7fff;
+  const mb = b & 0x7fff;
+  if ((ma === 0 && a !== 0) || (mb === 0 && b !== 0)) return NaN;
+  if (ma === 0 || mb === 0) return 0;
+  let I = (ma >>> 10) + (mb >>> 10) - 16;
+  let f = (ma & 0x3ff) + (mb & 0x3ff);
+  if (f >= 1024) {
+    f -= 1024;
+    I += 1;
+  }
+  const m = 1024 + G2L[mappingCorrection ? 1 : 0][f]!; // may be 2048 (carry)
+  const v = m * pow2(I - 10);
+  return (a ^ b) & 0x8000 ? -v : v;
 }

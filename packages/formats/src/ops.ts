@@ -42,7 +42,7 @@ export function mnsConvert(from: MnsFormat, to: MnsFormat, code: number): number
 }
 
 function checkFixed(fmt: FixedPoint, code: number): number {
-  if (!Number.isInteger(code) || code < 0 || code >= 2 ** fmt.bits) {
+  if (!(code >= 0 && code <= fmt.maxInt - fmt.minInt && Number.isInteger(code))) {
     fail(FormatErrorCode.codeRange, `code ${code} does not fit ${fmt.name}`, fmt.spec);
   }
   return fmt.toSigned(code);

@@ -25,14 +25,19 @@ import type { FormatDescriptor } from './types.js';
 
 export type CodeArray = Uint8Array | Uint16Array | Uint32Array;
 
+/** Built tables, least recently used first; bounded so sweeping many EBs cannot exhaust memory. */
 const cache = new Map<string, Float64Array | CodeArray>();
+const CACHE_MAX = 96;
 
 function cached<T extends Float64Array | CodeArray>(key: string, build: () => T): T {
   let t = cache.get(key) as T | undefined;
-  if (!t) {
+  if (t) {
+    cache.delete(key); // refresh recency
+  } else {
     t = build();
-    cache.set(key, t);
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   }
+  cache.set(key, t);
   return t;
 }
 
@@ -204,8 +209,47 @@ export function applyTable<T extends CodeArray | Float64Array>(table: T, codes: 
       }
     }
   }
-  for (let i = 0; i < n; i++) o[i] = table[codes[i]!]!;
+  lookup(table, codes, o, n);
   return o;
+}
+
+// One monomorphic loop per common (table, codes) element-type pair: a single
+// generic loop would see every typed-array kind and go megamorphic.
+function lookupF64U8(t: Float64Array, c: Uint8Array, o: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) o[i] = t[c[i]!]!;
+}
+function lookupF64U16(t: Float64Array, c: Uint16Array, o: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) o[i] = t[c[i]!]!;
+}
+function lookupU8U16(t: Uint8Array, c: Uint16Array, o: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i++) o[i] = t[c[i]!]!;
+}
+function lookupU8U8(t: Uint8Array, c: Uint8Array, o: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i++) o[i] = t[c[i]!]!;
+}
+function lookupU16U8(t: Uint16Array, c: Uint8Array, o: Uint16Array, n: number): void {
+  for (let i = 0; i < n; i++) o[i] = t[c[i]!]!;
+}
+function lookupU16U16(t: Uint16Array, c: Uint16Array, o: Uint16Array, n: number): void {
+  for (let i = 0; i < n; i++) o[i] = t[c[i]!]!;
+}
+function lookupGeneric(t: ArrayLike<number>, c: ArrayLike<number>, o: { [i: number]: number }, n: number): void {
+  for (let i = 0; i < n; i++) o[i] = t[c[i]!]!;
+}
+
+function lookup(t: CodeArray | Float64Array, c: CodeArray, o: CodeArray | Float64Array, n: number): void {
+  const same = t.constructor === o.constructor;
+  if (same && t instanceof Float64Array) {
+    if (c instanceof Uint8Array) return lookupF64U8(t, c, o as Float64Array, n);
+    if (c instanceof Uint16Array) return lookupF64U16(t, c, o as Float64Array, n);
+  } else if (same && t instanceof Uint8Array) {
+    if (c instanceof Uint16Array) return lookupU8U16(t, c, o as Uint8Array, n);
+    if (c instanceof Uint8Array) return lookupU8U8(t, c, o as Uint8Array, n);
+  } else if (same && t instanceof Uint16Array) {
+    if (c instanceof Uint8Array) return lookupU16U8(t, c, o as Uint16Array, n);
+    if (c instanceof Uint16Array) return lookupU16U16(t, c, o as Uint16Array, n);
+  }
+  lookupGeneric(t, c, o, n);
 }
 
 export type { MnsFormat };

@@ -222,3 +222,47 @@ describe('OCP FP8 import/export (chip §4.10)', () => {
     expect(exportOfp8('E5M2', big, { ebAdj: 0, saturate: true })).toBe(0x7b);
   });
 });
+
+describe('IEEE rounding toward zero', () => {
+  it('truncates and never overflows to infinity', () => {
+    expect(IEEE_FP16.encode(65535, { rounding: 'rtz' })).toBe(0x7bff);
+    expect(IEEE_FP16.encode(-1e9, { rounding: 'rtz' })).toBe(0xfbff);
+    expect(IEEE_FP16.encode(1 + 2 ** -10 - 2 ** -30, { rounding: 'rtz' })).toBe(0x3c00);
+    expect(OCP_E4M3.encode(1000, { rounding: 'rtz' })).toBe(0x7e);
+    expect(BF16.encode(1 + 2 ** -7 - 2 ** -20, { rounding: 'rtz' })).toBe(0x3f80);
+  });
+});
+
+import { encodeArray } from '@pyxis/formats';
+
+describe('encodeArray IEEE fast path equals the scalar encoder', () => {
+  it('every IEEE-style format, Float32/Float64, random values, midpoints, both roundings and modes', () => {
+    for (const fmt of [OCP_E4M3, OCP_E5M2, FP8_E4M3, FP8_E5M2, IEEE_FP16, BF16, TF32]) {
+      const xs: number[] = [];
+      fc.assert(fc.property(fc.double(), (x) => void xs.push(x)), { numRuns: 1500 });
+      fc.assert(fc.property(fc.double({ min: -1e5, max: 1e5 }), (x) => void xs.push(x)), { numRuns: 1500 });
+      const n = fmt.bits <= 8 ? 256 : 65536;
+      const step = fmt.name === 'TF32' ? 4099 : fmt.bits <= 8 ? 1 : 61;
+      for (let c = 0; c < n - 1; c += step) {
+        const code = fmt.name === 'TF32' ? c * 8192 : c;
+        const a = fmt.decode(code);
+        const b = fmt.decode(code + (fmt.name === 'TF32' ? 8192 : 1));
+        if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+        const mid = (a + b) / 2;
+        xs.push(mid, -mid, mid + Math.abs(mid) * 2 ** -30, a, -b);
+      }
+      xs.push(0, -0, Infinity, -Infinity, NaN, 1e-45, 1e-310, 448, 464, 480, 57344, 61440, 65504, 65520, 240, 248);
+      for (const arr of [new Float64Array(xs), new Float32Array(xs)]) {
+        for (const saturate of [true, false]) {
+          for (const rounding of ['rne', 'rtz'] as const) {
+            const got = encodeArray(fmt, arr, { saturate, rounding });
+            for (let i = 0; i < arr.length; i++) {
+              const want = fmt.encode(arr[i]!, { saturate, rounding });
+              if (got[i] !== want) expect.fail(`${fmt.name} x=${arr[i]} sat ${saturate} ${rounding}: ${got[i]} != ${want}`);
+            }
+          }
+        }
+      }
+    }
+  });
+});

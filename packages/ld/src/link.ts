@@ -11,7 +11,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve, dirname, extname } from 'node:path';
 import { DiagnosticBag, DiagnosticError, didYouMean, error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
-import { decode, encode, loadTable, type CompiledTable, type FieldValues } from '@pyxis/codec';
+import { decode, encode, loadTable, validate, type CompiledTable, type FieldValues } from '@pyxis/codec';
 import { FORMAT_VERSION, SectionFlags, readContainer, readNpy, readSafetensors, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
 import { parseLinkScript, showValue, type LinkScript, type ScriptBlock, type ScriptRef, type ScriptValue } from './script.js';
 import { allocateBarriers, BarrierError, type BarrierPlan, type TripNode } from './barriers.js';
@@ -22,6 +22,7 @@ import {
 import { ELEMENT_FORMATS, PARTITION, byteStrides, encodeFloats, intervalsIntersect, packTensor, rowIntervals, tensorLayout, type TensorLayout } from './tensors.js';
 import type { LinkMap } from './map.js';
 import * as W from './weights/index.js';
+import { encodePatchBlob, type MicroPatch } from '@pyxis/asm';
 
 const CHIP = 'pyxis-chip-fspec.md';
 const SEQ = 'pyxis-uie-sequencers-fspec.md';
@@ -111,6 +112,8 @@ interface ProgramDef {
   op: Uint8Array;
   words: number;
   relocs: Array<{ word: number; field: string; addend: number }>;
+  /** Fixed placement requested by the assembler (`.program p seq at N`, metadata start_pc). */
+  fixedPc?: number;
 }
 
 interface TripDef {
@@ -198,10 +201,13 @@ export function link(opts: LinkOptions): LinkResult {
     return undefined;
   };
 
+  let mm: MemoryMap | undefined;
+  const memoryMap = (): MemoryMap => (mm ??= loadMemoryMap());
+
   // ---------- regions ----------
   const regions = new Map<string, Region>();
   const blocks = (kind: string) => script.blocks.filter((b) => b.kind === kind);
-  const KINDS = ['memory', 'tensor', 'blob', 'weights', 'queue'];
+  const KINDS = ['memory', 'tensor', 'blob', 'weights', 'config', 'queue'];
   for (const b of script.blocks)
     if (!KINDS.includes(b.kind)) err('LD0100', `unknown statement \`${b.kind}\``, b.kindSpan, { notes: didYouMean(b.kind, [...KINDS, 'input', 'after']) });
   const named = (b: ScriptBlock, what: string): string | undefined => {
@@ -363,7 +369,7 @@ export function link(opts: LinkOptions): LinkResult {
             if (!sameShape || n !== count)
               err('LD0206', `${p}: shape ${JSON.stringify(tensor.shape)} does not match tensor \`${name}\` shape ${JSON.stringify(shape)}`, dataV.span);
             else if (tensor.dtype === 'float32' || tensor.dtype === 'float64' || tensor.dtype === 'float16' || tensor.dtype === 'bfloat16') {
-              const vals = tensor.data instanceof Float32Array || tensor.data instanceof Float64Array ? tensor.data : Float32Array.from(tensor.data as ArrayLike<number>);
+              const vals = toFloats(tensor);
               try {
                 const r = encodeFloats(fmt.name, vals, eb, saturate);
                 if (r.error) err('LD0207', `tensor \`${name}\`: ${r.error}`, dataV.span);
@@ -405,11 +411,11 @@ export function link(opts: LinkOptions): LinkResult {
       else err('LD0205', `cannot read ${p}: ${(e as Error).message}`, v.span);
     }
     if (!tensor) return undefined;
-    if (!(tensor.data instanceof Float32Array || tensor.data instanceof Float64Array)) {
-      err('LD0208', `${p}: weights must be float32/float64, got ${tensor.dtype}`, v.span);
+    if (!['float16', 'bfloat16', 'float32', 'float64'].includes(tensor.dtype)) {
+      err('LD0208', `${p}: weights must be floats (float16/bfloat16/float32/float64), got ${tensor.dtype}`, v.span);
       return undefined;
     }
-    return { shape: tensor.shape, data: tensor.data };
+    return { shape: tensor.shape, data: toFloats(tensor) };
   };
   for (const b of blocks('weights')) {
     const name = named(b, '`weights`');
@@ -471,6 +477,104 @@ export function link(opts: LinkOptions): LinkResult {
     }
   }
 
+  /** A weight database seen as a byte tensor, so trips can name it as `weights`/`src`/`dst`. */
+  const dbTensors = new Map<string, TensorDef>();
+  const dbTensor = (n: string): TensorDef | undefined => {
+    const w = weightDbs.find((x) => x.name === n);
+    if (!w) return undefined;
+    let t = dbTensors.get(n);
+    if (!t) {
+      const shape = [1, w.bytes.length];
+      dbTensors.set(n, (t = { name: n, span: w.placed.span!, format: 'LnsI4F3', elemBytes: 1, eb: 0, shape, layout: tensorLayout(shape, 1), role: 'compressed', placed: w.placed }));
+    }
+    return t;
+  };
+
+  // ---------- config tables / CSRs preloaded in cfg space (memory_map.json regions) ----------
+  const cfgPreloads: Array<{ name: string; cluster: number; address: number; data: Uint8Array; span: SourceSpan }> = [];
+  for (const b of blocks('config')) {
+    const rname = named(b, '`config`');
+    if (!rname) continue;
+    const region = memoryMap().regions.get(rname);
+    if (!region) {
+      err('LD0150', `no configuration region \`${rname}\` in grammars/pyxis/memory_map.json`, b.nameSpan, { notes: didYouMean(rname, memoryMap().regions.keys()) });
+      continue;
+    }
+    const a = attrsOf(b, ['cluster', 'uie', 'index', 'values'], `config \`${rname}\``);
+    const cluster = num(a.get('cluster')?.value, '`cluster`', 0, 3) ?? 0;
+    const uie = num(a.get('uie')?.value, '`uie`', 0, 11) ?? 0;
+    const index = num(a.get('index')?.value, '`index`', 0, region.words - 1) ?? 0;
+    const entries: Uint8Array[] = [];
+    const table = region.table ? loadTable('pyxis', region.table) : undefined;
+    // raw values (CSRs without a field table, or whole entries as integers)
+    const vv = a.get('values')?.value;
+    if (vv) {
+      const items = vv.kind === 'list' ? vv.items : [vv];
+      for (const it of items) {
+        const n = num(it, 'a register value', 0, Number.MAX_SAFE_INTEGER);
+        if (n === undefined) continue;
+        const e = new Uint8Array(region.stride);
+        let x = BigInt(n);
+        for (let k = 0; k < Math.min(8, region.stride); k++, x >>= 8n) e[k] = Number(x & 0xffn);
+        entries.push(e);
+      }
+    }
+    for (const child of b.children) {
+      if (child.kind !== 'entry') {
+        err('LD0151', `expected \`entry { field = value; ... }\` inside config, found \`${child.kind}\``, child.kindSpan);
+        continue;
+      }
+      if (!table) {
+        err('LD0152', `region \`${rname}\` has no field table; give \`values = [...]\``, child.kindSpan);
+        continue;
+      }
+      const values: FieldValues = {};
+      for (const at of child.attrs) {
+        const f = table.byName.get(at.key);
+        if (!f) {
+          err('LD0153', `\`${at.key}\` is not a field of ${table.name}`, at.keySpan, { notes: didYouMean(at.key, table.fields.filter((x) => !x.reserved).map((x) => x.name)) });
+          continue;
+        }
+        const conv = (v: ScriptValue): number | string | undefined => (v.kind === 'number' ? v.value : v.kind === 'ident' || v.kind === 'string' ? v.value : undefined);
+        if (at.value.kind === 'list') values[at.key] = at.value.items.map((x) => conv(x) ?? 0);
+        else {
+          const c = conv(at.value);
+          if (c === undefined) err('LD0103', `\`${at.key}\` needs a number or a name`, at.value.span);
+          else values[at.key] = c;
+        }
+      }
+      const issues = validate(table, values);
+      if (issues.length) {
+        for (const is of issues) {
+          const at = child.attrs.find((x) => x.key === is.field);
+          err('LD0154', `${table.name}: ${is.message}`, at?.value.span ?? child.kindSpan);
+        }
+        continue;
+      }
+      const e = new Uint8Array(region.stride);
+      encode(table, values, e, 0);
+      entries.push(e);
+    }
+    if (!entries.length) {
+      err('LD0155', `config \`${rname}\` writes nothing (give entry blocks or values)`, b.nameSpan);
+      continue;
+    }
+    if (index + entries.length > region.words) {
+      err('LD0156', `config \`${rname}\`: entries ${index}..${index + entries.length - 1} exceed its ${region.words} entries`, b.nameSpan);
+      continue;
+    }
+    const data = new Uint8Array(entries.length * region.stride);
+    entries.forEach((e, k) => data.set(e, k * region.stride));
+    cfgPreloads.push({ name: `.cfg.c${cluster}.uie${uie}.${rname}.${index}`, cluster, address: region.address + uie * memoryMap().uieStride + index * region.stride, data, span: b.nameSpan! });
+  }
+  for (let x = 0; x < cfgPreloads.length; x++)
+    for (let y = 0; y < x; y++) {
+      const A = cfgPreloads[x]!;
+      const B = cfgPreloads[y]!;
+      if (A.cluster === B.cluster && A.address < B.address + B.data.length && B.address < A.address + A.data.length)
+        err('LD0157', `config ${A.name} overlaps ${B.name}`, A.span, { secondary: [{ span: B.span, label: 'overlapped' }] });
+    }
+
   // ---------- blobs ----------
   const blobs = new Map<string, BlobDef>();
   for (const b of blocks('blob')) {
@@ -515,8 +619,6 @@ export function link(opts: LinkOptions): LinkResult {
       else err('LD0210', `cannot read object ${inp.path}: ${(e as Error).message}`, inp.span);
     }
   }
-  let mm: MemoryMap | undefined;
-  const memoryMap = (): MemoryMap => (mm ??= loadMemoryMap());
   for (const o of objects) loadPrograms(o, programs, memoryMap, bag);
 
   // ---------- queues and trips ----------
@@ -562,8 +664,8 @@ export function link(opts: LinkOptions): LinkResult {
         const v = ta.get(key)?.value;
         const n = ident(v, `\`${key}\``);
         if (n === undefined) return;
-        const t = tensors.get(n);
-        if (!t) err('LD0126', `no tensor \`${n}\``, v!.span, { notes: didYouMean(n, tensors.keys()) });
+        const t = tensors.get(n) ?? dbTensor(n);
+        if (!t) err('LD0126', `no tensor or weight database \`${n}\``, v!.span, { notes: didYouMean(n, [...tensors.keys(), ...weightDbs.map((w) => w.name)]) });
         else trip.tensors.set(key, { t, span: v!.span });
       };
       const numAttr = (key: string, min: number, max: number) => {
@@ -589,7 +691,12 @@ export function link(opts: LinkOptions): LinkResult {
           else if (p.seq !== s) err('LD0128', `program \`${n}\` is ${p.seq} microcode (from ${p.file}); it cannot run on the ${s} sequencer`, v!.span);
           else trip.programs.set(s, { prog: p, span: v!.span });
         }
-        for (const k of ['read', 'write', 'weights', 'rmw_source']) tensorRef(k);
+        for (const k of ['read', 'write', 'weights', 'rmw_source']) {
+          tensorRef(k);
+          const x = trip.tensors.get(k);
+          if (x && (x.t.placed.region.space !== 'amem' || x.t.placed.region.cluster !== cluster))
+            err('LD0508', `UIE trip \`${tname}\`: \`${k}\` tensor \`${x.t.name}\` is in ${x.t.placed.region.space === 'hbm' ? 'HBM' : `the AMEM of cluster ${x.t.placed.region.cluster}`}; a UIE reads and writes its own cluster's AMEM (cluster ${cluster})`, x.span, { spec: `${CHIP} §11.4.2` });
+        }
         numAttr('read_indirect', 0, 3);
         numAttr('write_indirect', 0, 3);
         numAttr('trip_power', 0, 127);
@@ -687,7 +794,7 @@ export function link(opts: LinkOptions): LinkResult {
   // startPc per trip per seq
   const startPc = new Map<TripDef, Map<string, number>>();
   const cfgImages = new Map<string, { cluster: number; uie: number; seq: string; ctrl: Uint8Array; op: Uint8Array; words: number }>();
-  const overlayPatches: Array<{ cluster: number; uie: number; phase: number; before: TripDef; after: TripDef; bytes: Uint8Array; patches: number }> = [];
+  const overlayPatches: Array<{ cluster: number; uie: number; phase: number; before: TripDef; after: TripDef; bytes: Uint8Array; patches: number; list: MicroPatch[] }> = [];
   for (const [key, list] of uieTrips) {
     const [cluster, uie] = key.split(':').map(Number) as [number, number];
     const plan = planMicrocode(list, memoryMap());
@@ -710,15 +817,14 @@ export function link(opts: LinkOptions): LinkResult {
         else {
           // accumulate into the overlay patch of this phase
           let op = overlayPatches.find((o) => o.cluster === cluster && o.uie === uie && o.phase === ph.index);
-          if (!op) overlayPatches.push((op = { cluster, uie, phase: ph.index, before: ph.prevLast, after: ph.first, bytes: new Uint8Array(0), patches: 0 }));
+          if (!op) overlayPatches.push((op = { cluster, uie, phase: ph.index, before: ph.prevLast, after: ph.first, bytes: new Uint8Array(0), patches: 0, list: [] }));
           const base = memoryMap().uieStride * uie;
-          const parts = [op.bytes];
+          // One micro_patch per program and memory; register elements are whole words
+          // (memory_map strides are already multiples of 8 bytes, chip §12.6.1.2).
           for (const { prog, pc } of progs) {
-            parts.push(microPatch(sm.ctrl.address + base + pc * sm.ctrl.stride, sm.ctrl.stride, img.ctrl.subarray(pc * sm.ctrl.stride, (pc + prog.words) * sm.ctrl.stride)));
-            parts.push(microPatch(sm.op.address + base + pc * sm.op.stride, sm.op.stride, img.op.subarray(pc * sm.op.stride, (pc + prog.words) * sm.op.stride)));
-            op.patches += 2;
+            op.list.push({ target_address: sm.ctrl.address + base + pc * sm.ctrl.stride, reg_size: sm.ctrl.stride, reg_repeat: prog.words, data: img.ctrl.slice(pc * sm.ctrl.stride, (pc + prog.words) * sm.ctrl.stride) });
+            op.list.push({ target_address: sm.op.address + base + pc * sm.op.stride, reg_size: sm.op.stride, reg_repeat: prog.words, data: img.op.slice(pc * sm.op.stride, (pc + prog.words) * sm.op.stride) });
           }
-          op.bytes = concat(parts);
         }
       }
     }
@@ -730,6 +836,8 @@ export function link(opts: LinkOptions): LinkResult {
   const genTrips: TripDef[] = [];
   const extraDeps: Array<[TripDef, TripDef]> = [];
   for (const o of overlayPatches) {
+    o.bytes = encodePatchBlob(o.list); // the assembler's MPE patch-blob writer
+    o.patches = o.list.length;
     const q = queueByName(`mpe${o.uie}`)!;
     const region = defaultRegion(o.cluster);
     const name = `__overlay.c${o.cluster}.uie${o.uie}.${o.phase}`;
@@ -868,29 +976,66 @@ export function link(opts: LinkOptions): LinkResult {
     if (problems.length)
       err('LD0811', `trip \`${t.name}\`: InMemAdd source \`${s.name}\` and destination \`${d.name}\` are not bank-aligned: ${problems.join('; ')}`, src.span, { spec: `${CHIP} §7.4.1, §7.5` });
   }
-  // Partial-write overlaps between different UIEs without a barrier (chip §11.7, §7.4.2)
-  const writeSets = uieIdx
-    .map((i) => {
-      const w = orderedTrips[i]!.tensors.get('write');
-      if (!w || w.t.placed.region.space !== 'amem') return undefined;
-      const base = w.t.placed.address;
-      return { i, t: w.t, iv: rowIntervals(w.t.layout).map(([s, e]) => [base + s, base + e] as [number, number]) };
-    })
-    .filter((x): x is NonNullable<typeof x> => !!x);
-  for (let x = 0; x < writeSets.length; x++)
-    for (let y = x + 1; y < writeSets.length; y++) {
-      const A = writeSets[x]!;
-      const B = writeSets[y]!;
+  // Unordered overlapping accesses between different engines (chip §11.7, §7.4.2):
+  // write/write of different tensors sharing a 16-byte partition is an error (the
+  // partial-write RMW hazard); read/write of overlapping data is a warning (a race
+  // the barrier graph does not order).
+  interface Access { i: number; t: TensorDef; write: boolean; mem: string; iv: Array<[number, number]> }
+  const accesses: Access[] = [];
+  const ivCache = new Map<TensorDef, Array<[number, number]>>();
+  const ivOf = (t: TensorDef) => {
+    let v = ivCache.get(t);
+    if (!v) {
+      const base = t.placed.address;
+      ivCache.set(t, (v = rowIntervals(t.layout).map(([a, b]) => [base + a, base + b] as [number, number])));
+    }
+    return v;
+  };
+  orderedTrips.forEach((t, i) => {
+    const add = (key: string, write: boolean) => {
+      const x = t.tensors.get(key);
+      if (!x) return;
+      const r = x.t.placed.region;
+      accesses.push({ i, t: x.t, write, mem: r.space === 'amem' ? `amem${r.cluster}` : 'hbm', iv: ivOf(x.t) });
+    };
+    if (t.queue.kind === 'uie') {
+      add('write', true);
+      add('read', false);
+      add('weights', false);
+      add('rmw_source', false);
+    } else {
+      add('dst', true);
+      add('src', false);
+    }
+  });
+  const engineName = (t: TripDef) => `${t.queue.name}${t.cluster ? ` of cluster ${t.cluster}` : ''}`;
+  let races = 0;
+  for (let x = 0; x < accesses.length; x++)
+    for (let y = x + 1; y < accesses.length; y++) {
+      const A = accesses[x]!;
+      const B = accesses[y]!;
+      if (!A.write && !B.write) continue;
+      if (A.i === B.i || A.mem !== B.mem) continue;
       const ta = orderedTrips[A.i]!;
       const tb = orderedTrips[B.i]!;
-      if (A.t === B.t || ta.cluster !== tb.cluster || ta.queue.id === tb.queue.id) continue;
-      if (ordered(A.i, B.i)) continue;
-      if (intervalsIntersect(A.iv, B.iv))
-        err('LD0812', `trips \`${ta.name}\` (uie${ta.queue.index}) and \`${tb.name}\` (uie${tb.queue.index}) write tensors \`${A.t.name}\` and \`${B.t.name}\` that share 16-byte partitions, with no barrier between them`, ta.span, {
+      if (ta.cluster === tb.cluster && ta.queue.id === tb.queue.id) continue; // one engine: ordered by its queue
+      if (ordered(A.i, B.i) || !intervalsIntersect(A.iv, B.iv)) continue;
+      if (A.write && B.write) {
+        if (A.t === B.t) continue; // the microcode may write disjoint parts of one tensor
+        err('LD0812', `trips \`${ta.name}\` (${engineName(ta)}) and \`${tb.name}\` (${engineName(tb)}) write tensors \`${A.t.name}\` and \`${B.t.name}\` that share 16-byte partitions, with no barrier between them`, ta.span, {
           secondary: [{ span: tb.span, label: 'other writer' }],
           notes: ['help: add `' + tb.name + ' after ' + ta.name + ';` (or the reverse), or move the tensors apart'],
           spec: `${CHIP} §11.7, §7.4.2`,
         });
+      } else if (races++ < 20) {
+        const [w, r] = A.write ? [A, B] : [B, A];
+        bag.add(warning('LD0813', `trip \`${orderedTrips[r.i]!.name}\` reads \`${r.t.name}\` while trip \`${orderedTrips[w.i]!.name}\` may be writing \`${w.t.name}\` (overlapping, no dependency between them)`, {
+          span: orderedTrips[r.i]!.span,
+          secondary: [{ span: orderedTrips[w.i]!.span, label: 'writer' }],
+          notes: [`help: add \`${orderedTrips[r.i]!.name} after ${orderedTrips[w.i]!.name};\` (or the reverse) if one needs the other's data`],
+          spec: `${CHIP} §11.7`,
+        }));
+      }
     }
   bag.throwIfErrors();
 
@@ -1026,6 +1171,7 @@ export function link(opts: LinkOptions): LinkResult {
     });
     symbols.push({ name: b.name, kind: 'blob', section: si, offset: 0, size: b.bytes.length, global: true });
   }
+  for (const c of cfgPreloads) addSection({ name: c.name, kind: 'table', space: 'cfg', address: c.address, size: c.data.length, align: 8, flags: 0, data: c.data, cluster: c.cluster });
   for (const wdb of weightDbs) {
     const p = wdb.placed;
     if (p.address % 128) err('LD0804', `weight database \`${wdb.name}\` at 0x${p.address.toString(16)} is not 128-byte aligned`, p.span, { spec: `${SEQ} §1.1; ${CHIP} §14.2` });
@@ -1102,8 +1248,6 @@ export function link(opts: LinkOptions): LinkResult {
     weights: weightDbs.map((w) => ({ name: w.name, kind: w.kind, address: w.placed.address, bytes: w.bytes.length, report: w.report })),
   };
   warnings.push(...bag.items.filter((d) => d.severity !== 'error'));
-  void warning;
-  void decode;
   return { image, map, diagnostics: warnings };
 }
 
@@ -1113,21 +1257,30 @@ function readObjectDefault(path: string, readFile: (p: string) => Uint8Array): C
   return readContainer(readFile(path), path);
 }
 
+/** Float values of a float tensor; float16 / bfloat16 arrive as raw bits (Uint16Array). */
+export function toFloats(t: Tensor): Float32Array | Float64Array {
+  if (t.data instanceof Float32Array || t.data instanceof Float64Array) return t.data;
+  const bits = t.data as Uint16Array;
+  const out = new Float32Array(bits.length);
+  if (t.dtype === 'bfloat16') {
+    const u = new Uint32Array(out.buffer);
+    for (let i = 0; i < bits.length; i++) u[i] = bits[i]! << 16;
+    return out;
+  }
+  for (let i = 0; i < bits.length; i++) {
+    const h = bits[i]!;
+    const sign = h & 0x8000 ? -1 : 1;
+    const e = (h >> 10) & 0x1f;
+    const m = h & 0x3ff;
+    out[i] = e === 0 ? sign * m * 2 ** -24 : e === 31 ? (m ? NaN : sign * Infinity) : sign * (1 + m / 1024) * 2 ** (e - 15);
+  }
+  return out;
+}
+
 function padTo(b: Uint8Array, size: number): Uint8Array {
   if (b.length === size) return b;
   const out = new Uint8Array(size);
   out.set(b.subarray(0, size));
-  return out;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const n = parts.reduce((s, p) => s + p.length, 0);
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
   return out;
 }
 
@@ -1210,8 +1363,11 @@ function loadPrograms(o: LinkInputObject, programs: Map<string, ProgramDef>, mem
       const field = r.kind.includes('.') ? r.kind.slice(r.kind.indexOf('.') + 1) : r.kind;
       relocs.push({ word, field, addend: r.addend });
     }
+    const metaProgs = Array.isArray(c.metadata?.['programs']) ? (c.metadata['programs'] as Array<Record<string, unknown>>) : [];
+    const fixed = metaProgs.find((m) => m['symbol'] === s.name)?.['start_pc'];
     programs.set(s.name, {
       name: s.name, seq, file: o.file, words, relocs,
+      ...(typeof fixed === 'number' ? { fixedPc: fixed } : {}),
       ctrl: sec.data.subarray(start * cstride, (start + words) * cstride),
       op: opSec.data.subarray(start * ostride, (start + words) * ostride),
     });
@@ -1253,35 +1409,54 @@ function planMicrocode(list: TripDef[], mm: MemoryMap): { phases: McPhase[]; sta
   const phases: McPhase[] = [];
   const startPc = new Map<TripDef, Map<string, number>>();
   let cur: McPhase | undefined;
-  let used = new Map<string, number>();
+  let occ = new Map<string, Uint8Array>(); // per sequencer: words in use in the current phase
   let prevTrip: TripDef | undefined;
+  const occOf = (seq: string) => {
+    let o = occ.get(seq);
+    if (!o) occ.set(seq, (o = new Uint8Array(cap(seq))));
+    return o;
+  };
+  const free = (o: Uint8Array, at: number, n: number) => {
+    if (at < 0 || at + n > o.length) return false;
+    for (let k = at; k < at + n; k++) if (o[k]) return false;
+    return true;
+  };
+  /** Tentative PCs for the trip's programs not yet in the phase, or undefined if they do not fit. */
+  const tryPlace = (t: TripDef): Map<string, number> | undefined => {
+    const out = new Map<string, number>();
+    for (const [seq, { prog }] of t.programs) {
+      if (cur?.bySeq.get(seq)?.some((x) => x.prog === prog)) continue;
+      const o = occOf(seq);
+      let pc = -1;
+      if (prog.fixedPc !== undefined) pc = free(o, prog.fixedPc, prog.words) ? prog.fixedPc : -1;
+      else for (let a = 0; a + prog.words <= o.length && pc < 0; a++) if (free(o, a, prog.words)) pc = a;
+      if (pc < 0) return undefined;
+      out.set(seq, pc);
+    }
+    return out;
+  };
   for (const t of list) {
-    // would this trip's new programs fit into the current phase?
-    const need = new Map<string, number>();
     for (const [seq, { prog }] of t.programs) {
       if (prog.words > cap(seq)) return `program \`${prog.name}\` has ${prog.words} words; the ${seq} sequencer memory holds ${cap(seq)} even with overlays`;
-      const placed = cur?.bySeq.get(seq)?.some((x) => x.prog === prog);
-      if (!placed) need.set(seq, (need.get(seq) ?? 0) + prog.words);
+      if (prog.fixedPc !== undefined && prog.fixedPc + prog.words > cap(seq)) return `program \`${prog.name}\` is fixed at PC ${prog.fixedPc} but has ${prog.words} words; the ${seq} sequencer memory holds ${cap(seq)}`;
     }
-    const fits = [...need].every(([seq, w]) => (used.get(seq) ?? 0) + w <= cap(seq));
-    if (!cur || (!fits && t.programs.size)) {
-      if (cur && !prevTrip) return 'internal: overlay without previous trip';
+    let pcs = cur ? tryPlace(t) : undefined;
+    if (!cur || !pcs) {
       cur = { index: phases.length, bySeq: new Map(), first: t, prevLast: prevTrip ?? t };
       phases.push(cur);
-      used = new Map();
+      occ = new Map();
+      pcs = tryPlace(t);
+      if (!pcs) return `the programs of trip \`${t.name}\` do not fit the sequencer memories even alone`;
     }
-    const m = new Map<string, number>();
-    for (const [seq, { prog }] of t.programs) {
+    for (const [seq, pc] of pcs) {
+      const { prog } = t.programs.get(seq)!;
       let arr = cur.bySeq.get(seq);
       if (!arr) cur.bySeq.set(seq, (arr = []));
-      let e = arr.find((x) => x.prog === prog);
-      if (!e) {
-        e = { prog, pc: used.get(seq) ?? 0 };
-        arr.push(e);
-        used.set(seq, e.pc + prog.words);
-      }
-      m.set(seq, e.pc);
+      arr.push({ prog, pc });
+      occOf(seq).fill(1, pc, pc + prog.words);
     }
+    const m = new Map<string, number>();
+    for (const [seq, { prog }] of t.programs) m.set(seq, cur.bySeq.get(seq)!.find((x) => x.prog === prog)!.pc);
     startPc.set(t, m);
     prevTrip = t;
   }

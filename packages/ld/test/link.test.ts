@@ -342,3 +342,165 @@ queue uie0 { trip t { amem_read = copy_rd; read = i; write = o; op = OP; } }`;
     expect(typo[0]!.notes!.join()).toMatch(/conv3x3_s1/);
   });
 });
+
+describe('link: fixed program placement and MPE trips', () => {
+  it('honours `.program p seq at N` and fills start_pc with it', () => {
+    const o = assemble([{ file: 'f.pasm', text: '.program pf amem_read at 4 {\n  loop i0 2 { Read_SRAM tgt_fifo=AMEM_write iter_stride[i0]=8 }\n  Read_SRAM\n}\n.program pg amem_read { Read_SRAM\n Read_SRAM\n Read_SRAM\n Read_SRAM\n Read_SRAM }\n' }], { listing: false }).object;
+    const { image, map } = link({
+      objects: [{ file: 'f.pobj', container: o }],
+      script: `memory m { origin = 0; length = 1M; }\ntensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }\nqueue uie0 { trip a { amem_read = pf; read = s; } trip b { amem_read = pg; read = s; } }`,
+    });
+    expect(map.microcode.map((p) => [p.program, p.pc])).toEqual([['pf', 4], ['pg', 6]]);
+    const t = loadTable('pyxis', 'desc_uie');
+    const list = image.sections.find((x) => x.name === '.desc.c0.q00.0')!.data;
+    expect((decode(t, list, 0)['start_pc'] as number[])[0]).toBe(4);
+    expect((decode(t, list, 40)['start_pc'] as number[])[0]).toBe(6);
+    // sol_pc of the loop in pf is relocated to the placed PC
+    const ctrl = image.sections.find((x) => x.name === '.ucode.c0.uie0.amem_read.ctrl')!;
+    const ct = loadTable('pyxis', 'seq_control_pf');
+    const w0 = decode(ct, ctrl.data, 4 * 32);
+    expect(w0['iter0_is_eol']).toBe(1);
+    expect(w0['iter0_sol_pc']).toBe(4);
+  });
+  it('MPE patch-mode trip from an assembler patch blob, and a DMA-mode trip', async () => {
+    const { programsPatchBlob } = await import('@pyxis/asm');
+    const r = assemble([{ file: 'p.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { listing: false });
+    const { blob, patches } = programsPatchBlob(r.programs);
+    const { image } = link({
+      script: `memory m { origin = 0; length = 1M; }
+blob ucode { file = "u.blob"; region = m; }
+tensor a { format = RFP8; shape = [1, 64]; region = m; zero = true; }
+tensor b { format = RFP8; shape = [1, 64]; region = m; zero = true; }
+queue mpe12 { trip load { blob = ucode; } trip mv { src = a; dst = b; } }`,
+      scriptFile: '/v/m.ld',
+      readFile: vfs({ 'u.blob': blob }),
+    });
+    const list = image.sections.find((x) => x.name === '.desc.c0.q21.0')!;
+    const p = decode(loadTable('pyxis', 'desc_mpe_patch'), list.data, 0);
+    const bsec = image.sections.find((x) => x.name === '.patch.ucode')!;
+    expect(p).toMatchObject({ mode: 0, blob_address: bsec.address, blob_length: blob.length / 8, num_patches: patches.length });
+    const d = decode(loadTable('pyxis', 'desc_mpe_dma'), list.data, 32);
+    const sa = image.sections.find((x) => x.name === '.tensor.a')!.address;
+    expect(d).toMatchObject({ mode: 1, source_address: sa, length: 8 });
+    const bad = linkErr({ script: `blob x { file = "u.blob"; }`, scriptFile: '/v/m.ld', readFile: vfs({ 'u.blob': blob.subarray(0, blob.length - 8) }) });
+    expect(bad[0]).toMatchObject({ code: 'LD0209' });
+  });
+});
+
+describe('samples', () => {
+  it('fork_join.ld: fork barrier (notify 1, wait 4), join barrier (notify 4, wait 1)', () => {
+    const file = samples + 'fork_join.ld';
+    const { map } = link({ script: readFileSync(file, 'utf8'), scriptFile: file, objects: [{ file: 'copy.pobj', container: copyObj() }] });
+    expect(map.barriers.slice(0, 2)).toEqual([
+      { cluster: 0, id: 1, notify_count: 1, wait_count: 4, producers: ['load'], consumers: ['c0', 'c1', 'c2', 'c3'] },
+      { cluster: 0, id: 2, notify_count: 4, wait_count: 1, producers: ['c0', 'c1', 'c2', 'c3'], consumers: ['join'] },
+    ]);
+    expect(map.barriers).toHaveLength(7);
+  });
+  it('copy.ld links', () => {
+    const file = samples + 'copy.ld';
+    const { image } = link({ script: readFileSync(file, 'utf8'), scriptFile: file, objects: [{ file: 'copy.pobj', container: copyObj() }] });
+    expect(image.sections.find((s) => s.name === '.tensor.src_hbm')!.kind).toBe('data');
+  });
+});
+
+describe('link: trips naming weight databases', () => {
+  it('a UIE trip reads a database through its weights port; an H2A trip loads one from HBM', () => {
+    const w = new Float32Array(8 * 16).map((_, i) => Math.cos(i) + 1.5);
+    const npy = writeNpy({ dtype: 'float32', shape: [8, 16], data: w });
+    const { image } = link({
+      objects: [{ file: 'copy.pobj', container: copyObj() }],
+      script: `memory m { origin = 0; length = 1M; }
+memory h { space = hbm; origin = 0; length = 1M; }
+weights wa { kind = linear8; data = "w.npy"; region = m; }
+weights wh { kind = linear8; data = "w.npy"; region = h; }
+tensor wl { format = LnsI4F3; shape = [1, 1024]; region = m; }
+tensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }
+queue h2a { trip ld { src = wh; dst = wl; } }
+queue uie0 { trip mm { amem_read = copy_rd; read = s; weights = wa; } trip mm2 { amem_read = copy_rd; read = s; weights = wl; after = [ld]; } }`,
+      scriptFile: '/v/w.ld',
+      readFile: vfs({ 'w.npy': npy }),
+    });
+    const wa = image.sections.find((x) => x.name === '.wdb.wa')!;
+    const list = image.sections.find((x) => x.name === '.desc.c0.q00.0')!;
+    const d = decode(loadTable('pyxis', 'desc_uie'), list.data, 0);
+    expect(d['amem_weights_base_address']).toBe(wa.address >> 4);
+    const h = decode(loadTable('pyxis', 'desc_h2a'), image.sections.find((x) => x.name === '.desc.c0.q10.0')!.data);
+    expect(h['hbm_base_address']).toBe(image.sections.find((x) => x.name === '.wdb.wh')!.address / 1024);
+  });
+});
+
+describe('link: races (chip §11.7)', () => {
+  const objects = () => [{ file: 'copy.pobj', container: copyObj() }];
+  it('warns when a trip reads data another engine may be writing, not when a dependency orders them', () => {
+    const script = `memory m { origin = 0; length = 1M; }
+memory h { space = hbm; origin = 0; length = 1M; }
+tensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }
+tensor d { format = RFP8; shape = [8, 128]; region = m; zero = true; }
+tensor hs { format = RFP8; shape = [8, 128]; region = h; zero = true; }
+queue h2a { trip load { src = hs; dst = s; } }
+queue uie0 { trip copy { amem_read = copy_rd; amem_write = copy_wr; read = s; write = d; } }`;
+    const racy = link({ objects: objects(), script });
+    expect(racy.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'LD0813']]);
+    expect(racy.diagnostics[0]!.message).toMatch(/`copy` reads `s` while trip `load`/);
+    expect(link({ objects: objects(), script: script + '\ncopy after load;' }).diagnostics).toEqual([]);
+  });
+  it('a DMA and a UIE writing overlapping tensors without a barrier is an error', () => {
+    const d = linkErr({
+      objects: objects(),
+      script: `memory m { origin = 0; length = 1M; }
+memory h { space = hbm; origin = 0; length = 1M; }
+tensor a { format = RFP8; shape = [8, 128]; region = m; address = 0; }
+tensor b { format = RFP8; shape = [8, 128]; region = m; address = 0x200; }
+tensor hs { format = RFP8; shape = [8, 128]; region = h; zero = true; }
+queue h2a { trip load { src = hs; dst = a; } }
+queue uie0 { trip copy { amem_read = copy_rd; amem_write = copy_wr; read = b; write = b; } }`,
+    });
+    expect(d.map((x) => x.code)).toContain('LD0812');
+  });
+});
+
+describe('link: conv3x3 and linear16 databases', () => {
+  it('builds them from float weights (with Beta for 3x3)', () => {
+    const w3 = writeNpy({ dtype: 'float32', shape: [4, 2, 3, 3], data: new Float32Array(72).map((_, i) => 0.1 + (i % 9) / 10) });
+    const b3 = writeNpy({ dtype: 'float32', shape: [4], data: new Float32Array([0.5, -0.25, 1, 2]) });
+    const w16 = writeNpy({ dtype: 'float32', shape: [8, 8], data: new Float32Array(64).map((_, i) => 1 + i / 64) });
+    const { map } = link({
+      script: `memory m { origin = 0; length = 1M; }
+weights k { kind = conv3x3; data = "w3.npy"; beta = "b3.npy"; filters_per_grid_row = 2; eb = 0; region = m; }
+weights l { kind = linear16; data = "w16.npy"; eb = 0; region = m; }`,
+      scriptFile: '/v/k.ld',
+      readFile: vfs({ 'w3.npy': w3, 'b3.npy': b3, 'w16.npy': w16 }),
+    });
+    expect(map.weights.map((w) => [w.name, w.kind, w.address % 128])).toEqual([['k', 'conv3x3', 0], ['l', 'linear16', 0]]);
+    const bad = linkErr({ script: `weights k { kind = conv3x3; data = "w16.npy"; }`, scriptFile: '/v/k.ld', readFile: vfs({ 'w16.npy': w16 }) });
+    expect(bad[0]!.code).toBe('LD0701');
+    expect(bad[0]!.span).toMatchObject({ file: '/v/k.ld', line: 1 });
+  });
+});
+
+describe('link: config tables preloaded in cfg space', () => {
+  it('encodes entries with the region table at memory_map addresses', () => {
+    const { image } = link({
+      script: `config itfe_read.cmd { cluster = 1; uie = 2; index = 1;
+  entry { indir_mode = 1; x_table_base_addr = 0x40; num_indices_per_table_m1 = 7; }
+  entry { indir_mode = 2; }
+}
+config csr.wb_credits { uie = 0; values = [8]; }`,
+    });
+    const s = image.sections.find((x) => x.name === '.cfg.c1.uie2.itfe_read.cmd.1')!;
+    expect(s).toMatchObject({ space: 'cfg', cluster: 1, kind: 'table', address: 0x4000_0000 + 2 * 0x10_0000 + 66048 + 8, size: 16 });
+    const t = loadTable('pyxis', 'itfe_command');
+    expect(decode(t, s.data, 0)).toMatchObject({ indir_mode: 1, x_table_base_addr: 0x40, num_indices_per_table_m1: 7 });
+    expect(decode(t, s.data, 8)).toMatchObject({ indir_mode: 2 });
+    const c = image.sections.find((x) => x.name === '.cfg.c0.uie0.csr.wb_credits.0')!;
+    expect([...c.data]).toEqual([8, 0, 0, 0, 0, 0, 0, 0]);
+    const bad = linkErr({ script: `config itfe_read.cmd { entry { indir_mod = 1; } }` });
+    expect(bad[0]).toMatchObject({ code: 'LD0153', span: { line: 1 } });
+    expect(bad[0]!.notes!.join()).toMatch(/indir_mode/);
+    const range = linkErr({ script: `config itfe_read.cmd { entry { indir_mode = 9; } }` });
+    expect(range[0]!.code).toBe('LD0154');
+    const unknown = linkErr({ script: `config itfe_reed.cmd { values = [1]; }` });
+    expect(unknown[0]!.notes!.join()).toMatch(/itfe_read\.cmd/);
+  });
+});

@@ -211,7 +211,11 @@ describe('compression (chip §14.1) and round trip', () => {
         fc.integer({ min: 1, max: 140 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 1e6 }),
         (org, B, O, I, seed) => {
           const w = gaussian(O * I, seed);
+          w[seed % w.length] = 0;
+          w[(seed * 7) % w.length] = 0;
           const r = compressWeights(w, [O, I], { organisation: org, blockSize: B });
+          expect(r.report.zeroWeights).toBe(w.filter((x) => x === 0).length);
+          expect(r.report.weights).toBe(O * I);
           const eb = r.eb;
           const dec = testDecompress(r.bytes, org, B, O, I, eb);
           // SNR from the independent decompressor equals the reported one

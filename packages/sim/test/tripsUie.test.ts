@@ -60,6 +60,12 @@ describe('UIE trips through the trip manager', () => {
     expect(uie.busy).toBeGreaterThanOrEqual(16);
     const t = JSON.parse(trace.text) as { traceEvents: Array<Record<string, unknown>> };
     expect(t.traceEvents.some((e) => e['ph'] === 'X' && e['name'] === 'uie trip 2')).toBe(true);
+    // one track per sequencer that ran, with its run as a slice
+    const seqSlices = t.traceEvents.filter((e) => e['cat'] === 'sequencer').map((e) => e['name']);
+    expect(seqSlices).toEqual(['amem_read pc 0', 'amem_write pc 0']);
+    const wait = report.engines.find((e) => e.name === 'c0.uie0')!.barrier_wait_cycles!;
+    expect(wait).toBeGreaterThan(300); // waited for the H2A (HBM latency 200 + commit 100)
+    expect(uie.uie?.['bytes_read']).toBe(2048);
     expect(vcd.text).toMatch(/\$var wire 5 \S+ amem_read_pc \$end/);
   });
 

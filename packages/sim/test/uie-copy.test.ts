@@ -266,7 +266,8 @@ describe('partitions, swizzles and switch tables', () => {
   });
 
   it('partial write with logical_col_offset / num_logical_cols merges into memory (seq §6.4)', () => {
-    const r = new Rig();
+    const seen: number[] = [];
+    const r = new Rig({ onPartialWrite: (a) => seen.push(a) });
     r.amem.writeBytes(0, new Uint8Array(128).fill(0x11));
     r.amem.writeBytes(0x8000, new Uint8Array(128).fill(0xaa));
     r.prog('amem_read', 0, loops([{ n: 1 }]), rd());
@@ -278,6 +279,8 @@ describe('partitions, swizzles and switch tables', () => {
     exp.fill(0x11, 5, 25);
     expect(out).toEqual(exp);
     expect(r.uie.stats.partialWrites).toBe(1);
+    // partitions 0 (bytes 5..15) and 1 (bytes 16..24) are partial and reported for the cross-UIE rule (chip §7.4.2)
+    expect(seen).toEqual([0x8000, 0x8010]);
   });
 });
 

@@ -161,4 +161,29 @@ describe('indirect scatter (AMEM Write with ITFE)', () => {
       for (let k = 0; k < n; k++) expect(r.amem.readBytes(DST + 16 * refAddr(c, k), 16), `row ${k}`).toEqual(tagOf((SRC >> 4) + k));
       expect(r.uie.stats.indirectWrites).toBe(n);
     });
+
+  it('back-to-back gather trips with different ITFE commands keep their indices apart', () => {
+    const r = new Rig();
+    rotationTables(r);
+    const a: Case = { mode: 0, x: [3, 1, 2], sx: 1 };
+    const b: Case = { mode: 0, x: [7, 6], sx: 1 };
+    for (let k = 0; k < 8; k++) tag(r, (SRC >> 4) + k);
+    r.amem.writeBytes(XT, le16(a.x));
+    r.amem.writeBytes(XT + 128, le16(b.x));
+    r.table('itfe_read.cmd', 0, { indir_mode: 0, x_table_base_addr: XT >> 7, num_indices_per_table_m1: 2 });
+    r.table('itfe_read.cmd', 1, { indir_mode: 0, x_table_base_addr: (XT + 128) >> 7, num_indices_per_table_m1: 1 });
+    const op = rd({ indir_vld: 1, indir_mode: 0, indir_fifo_pop_enbl: 1, iter_stride: strides(0, 0, 0, 0, 0, 1) });
+    r.prog('amem_read', 0, loops([{ n: 3 }]), op);
+    r.prog('amem_read', 1, loops([{ n: 2 }], 1, 1), op);
+    r.prog('amem_write', 0, loops([{ n: 3 }]), wr({ iter_stride: strides(1) }));
+    r.prog('amem_write', 1, loops([{ n: 2 }], 1, 1), wr({ iter_stride: strides(1) }));
+    const common = { amem_read_base_address: SRC >> 4, amem_read_indirect_vld: 1 };
+    r.trip({ ...common, trip_id: 1, amem_write_base_address: DST >> 4, amem_read_indirect_cmd_index: 0 });
+    r.trip({ ...common, trip_id: 2, start_pc: [1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], amem_write_base_address: (DST >> 4) + 3, amem_read_indirect_cmd_index: 1 });
+    r.run();
+    const got = Array.from({ length: 5 }, (_, k) => r.amem.readBytes(DST + 16 * k, 16));
+    const want = [3, 1, 2, 7, 6].map((x) => tagOf((SRC >> 4) + x));
+    expect(got).toEqual(want);
+    expect(r.done.map((d) => d.trip)).toEqual([1, 2]);
+  });
 });

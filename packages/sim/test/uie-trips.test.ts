@@ -96,4 +96,17 @@ describe('trips, tracking IDs and completion (seq §3, §6.8, chip §11.7.1)', (
     expect(cycles).toBeGreaterThanOrEqual(12);
     expect(cycles).toBeLessThan(16);
   });
+
+  it('AMEM Weights Read computes §7.2 addresses, pads post-final and checks the 128-byte rule for compressed data', () => {
+    const r = new Rig();
+    r.prog('amem_weights_read', 0, loops([{ n: 3 }, { n: 4, nf: 2, mask: 1, pf: 1 }]), { opcd: 'Read_SRAM', num_ptns: 8, wdc_type: 'Compressed_Data', iter_stride: strides(32, 8) });
+    r.trip({ trip_valid_mask: 1 << 2, amem_weights_base_address: 0x1000 });
+    r.run();
+    // 3 x 4 reads, the last 2 of the final group post-final (no AMEM access): 10 x 128 bytes
+    expect(r.uie.stats.weightsBytesRead).toBe(10 * 128);
+    const r2 = new Rig();
+    r2.prog('amem_weights_read', 0, loops([{ n: 1 }]), { opcd: 'Read_SRAM', wdc_type: 'Codebook', amem_addr_offset: 4 });
+    r2.trip({ trip_valid_mask: 1 << 2 });
+    expect(() => r2.run()).toThrow(/128-byte/);
+  });
 });

@@ -127,14 +127,21 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
 
   const nSb = L.superblocks;
   const nBlocks = nSb * 128;
-  // Per-block source addressing (element e of block g is w[bsrc[g] + e*step], bvalid[g] elements,
-  // the rest of the block is padding). Computed once from blockOrigin (tables 15-5..15-12).
-  const step = cinMajor ? 1 : I;
-  if (w.length > 0x7fff_ffff) fail(LD_WEIGHTS_SHAPE, `at most 2^31-1 weights per tensor, got ${w.length}`, src);
-  const bsrc = new Int32Array(nBlocks);
-  const bvalid = new Uint8Array(nBlocks);
+  if (w.length > 0x7fff_ffff || L.size > 0x7fff_ffff) fail(LD_WEIGHTS_SHAPE, `at most 2^31-1 weights (and database bytes) per tensor, got ${w.length}`, src);
+
+  // Source blocks: the blocks in tensor order. 'cinPerCout': block (o, bi) = w[o, bi*B .. bi*B+B-1],
+  // id o*nbI + bi; 'coutPerCin': block (ro, i) = w[ro*B .. ro*B+B-1, i], id ro*I + i. The passes
+  // over the weights stream through the tensor in memory order; only the database writes are
+  // scattered (one block address per source block).
+  const nbI = Math.ceil(I / B), nbO = Math.ceil(O / B);
+  const nSrc = cinMajor ? O * nbI : nbO * I;
+  const blockAddr = new Int32Array(nSrc); // byte address of the block's indices in the database
+  const blockScaleAddr = new Int32Array(nSrc); // byte address of its scaling factor
+  const half = B >>> 1;
+  // Database blocks with padding: address and number of valid elements (tables 15-5..15-12).
+  const padAddr: number[] = [], padValid: number[] = [];
   {
-    // origin(k, j) = origin(k, 0) + delta(j) for every superblock k (tables 15-5..15-12)
+    // origin(k, j) = origin(k, 0) + delta(j) for every superblock k
     const origin = new Int32Array(2);
     const dco = new Int32Array(128), dci = new Int32Array(128);
     blockOrigin(L, 0, 0, origin);
@@ -144,95 +151,56 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
       dco[j] = origin[0]! - c00;
       dci[j] = origin[1]! - i00;
     }
-    for (let k = 0, g = 0; k < nSb; k++) {
+    const sbSize = L.superblockSize;
+    for (let k = 0; k < nSb; k++) {
       blockOrigin(L, k, 0, origin);
       const c0 = origin[0]!, i0 = origin[1]!;
-      for (let j = 0; j < 128; j++, g++) {
+      const sbBase = 128 + k * sbSize;
+      for (let j = 0; j < 128; j++) {
         const co = c0 + dco[j]!, ci = i0 + dci[j]!;
-        bsrc[g] = co * I + ci;
-        let n: number;
-        if (cinMajor) n = co < O ? I - ci : 0;
-        else n = ci < I ? O - co : 0;
-        bvalid[g] = n < 0 ? 0 : n > B ? B : n;
+        let n: number, id = -1;
+        if (cinMajor) {
+          n = co < O ? I - ci : 0;
+          if (n > 0) id = co * nbI + ci / B;
+        } else {
+          n = ci < I ? O - co : 0;
+          if (n > 0) id = (co / B) * I + ci;
+        }
+        if (n > B) n = B;
+        const addr = sbBase + 128 + j * half;
+        if (id >= 0) { blockAddr[id] = addr; blockScaleAddr[id] = sbBase + j; }
+        if (n < B) { padAddr.push(addr); padValid.push(n < 0 ? 0 : n); }
       }
     }
   }
 
-  // Pass 1: block maxima, zeros, non-finite values.
-  const bmax = new Float64Array(nBlocks);
-  let maxAbs = 0, zeros = 0, padCount = 0;
-  for (let g = 0; g < nBlocks; g++) {
-    const n = bvalid[g]!;
-    padCount += B - n;
-    let mx = 0, acc = 0;
-    for (let e = 0, p = bsrc[g]!; e < n; e++, p += step) {
-      const v = w[p]!;
-      const a = v < 0 ? -v : v;
-      acc += a;
-      if (a > mx) mx = a;
-      if (v === 0) zeros++;
-    }
-    if (!(acc <= Number.MAX_VALUE)) {
-      // NaN or infinity somewhere in the block (or an overflowing sum: re-check each value)
-      for (let e = 0, p = bsrc[g]!; e < n; e++, p += step)
-        if (!Number.isFinite(w[p]!)) fail(LD_WEIGHTS_DATA, `weight [${Math.floor(p / I)}, ${p % I}] is ${w[p]}; weights must be finite`, src, `${CHIP_SPEC} §4.3`);
-    }
-    bmax[g] = mx;
-    if (mx > maxAbs) maxAbs = mx;
+  // Pass 1: block maxima (per source block), zeros, non-finite values.
+  const bmax = new Float64Array(nSrc);
+  const st = new Float64Array(8);
+  if (cinMajor) maxPassCin(w, O, I, B, nbI, bmax, st); else maxPassCout(w, O, I, B, bmax, st);
+  const maxAbs = st[0]!, zeros = st[1]!;
+  if (!(st[2]! <= Number.MAX_VALUE)) {
+    // NaN or infinity somewhere (or an overflowing sum of huge float64 values): find it
+    for (let p = 0; p < w.length; p++)
+      if (!Number.isFinite(w[p]!)) fail(LD_WEIGHTS_DATA, `weight [${Math.floor(p / I)}, ${p % I}] is ${w[p]}; weights must be finite`, src, `${CHIP_SPEC} §4.3`);
   }
   const eb = opts.eb ?? defaultCompressionEb(maxAbs);
   if (!Number.isInteger(eb) || eb < -128 || eb > 127) fail(LD_WEIGHTS_PARAM, `compression EB must be an integer in -128..127, got ${eb}`, src, `${CHIP_SPEC} §14.1`);
-  const hasPad = padCount > 0;
-  const zeroEntry = opts.zeroEntry === 'auto' ? zeros > 0 || hasPad : opts.zeroEntry ?? true;
+  const padCount = padValid.reduce((t, n) => t + (B - n), 0);
+  const zeroEntry = opts.zeroEntry === 'auto' ? zeros > 0 || padCount > 0 : opts.zeroEntry ?? true;
 
-  // Scaling factors by block-max alignment.
-  // ms = round(8 * (log2 max - eb)) clamped to 1..127, by counting rounding thresholds
-  // 2^((m - 0.5)/8 + eb) (m = 2..127) below max; the octave from the float64 exponent
-  // gives a first guess that is off by at most a few codes.
-  const scales = new Uint8Array(nBlocks);
-  const thr = new Float64Array(129);
-  thr[0] = 0; thr[1] = 0;
-  for (let m = 2; m <= 127; m++) thr[m] = Math.pow(2, (m - 0.5) / 8 + eb);
-  thr[128] = Infinity;
-  const f64 = new Float64Array(1);
-  const f64hi = new Uint32Array(f64.buffer);
-  for (let g = 0; g < nBlocks; g++) {
-    const mx = bmax[g]!;
-    if (mx === 0) continue;
-    f64[0] = mx;
-    // floor(log2 mx) from the exponent field (normal numbers; denormals are clamped to 1 below)
-    let ms = 8 * (((f64hi[1]! >>> 20) & 0x7ff) - 1023 - eb);
-    if (ms < 1) ms = 1; else if (ms > 127) ms = 127;
-    while (ms < 127 && mx >= thr[ms + 1]!) ms++;
-    while (ms > 1 && mx < thr[ms]!) ms--;
-    scales[g] = ms;
-  }
+  const scales = new Uint8Array(nSrc);
+  scalePass(bmax, eb, scales);
 
   // 1/S per scale code: S = 2^(ms/8 + eb) is the scaling factor's value, and
   // the decompressed weight is codebook value (EB -15) x S (chip §14.1).
   const invS = new Float64Array(128);
   for (let ms = 1; ms < 128; ms++) invS[ms] = Math.pow(2, -(ms / 8 + eb));
 
-  const f32 = new Float32Array(1);
-  const u32 = new Uint32Array(f32.buffer);
-
   // Pass 2: histogram of normalised values.
   const hn = new Float64Array(2 * NB), hs = new Float64Array(2 * NB), hss = new Float64Array(2 * NB);
-  for (let g = 0; g < nBlocks; g++) {
-    const n = bvalid[g]!;
-    const is = invS[scales[g]!]!;
-    for (let e = 0, p = bsrc[g]!; e < n; e++, p += step) {
-      const x = w[p]! * is;
-      f32[0] = x;
-      const bits = u32[0]!;
-      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-      b += (bits >>> 31) * NB;
-      hn[b]!++;
-      hs[b] += x;
-      hss[b] += x * x;
-    }
-  }
+  if (cinMajor) histPassCin(w, O, I, B, nbI, scales, invS, hn, hs, hss);
+  else histPassCout(w, O, I, B, scales, invS, hn, hs, hss);
 
   // Codebook.
   const cb = new Uint8Array(16);
@@ -255,66 +223,22 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
     zeroIdx = 0;
   }
 
-  // Pass 3: write the database and measure the error.
+  // Pass 3: write the database (indices OR-ed into the zeroed buffer) and measure the error.
   const out = new Uint8Array(L.size);
   for (let i = 0; i < 16; i++) out[i] = cb[i]!;
+  for (let q = 0; q < nSrc; q++) out[blockScaleAddr[q]!] = scales[q]!;
   // [ms][entry] -> decompressed value (EB eb), and use counts for flush/saturation statistics.
   const decVal = new Float64Array(128 * 16);
   for (let ms = 0; ms < 128; ms++) for (let i = 0; i < 16; i++) decVal[ms * 16 + i] = lnsI4F3Value(decompressWeight(cb[i]!, ms), eb);
   const uses = new Float64Array(128 * 16);
-  let sw2 = 0, se2 = 0, sr2 = 0, maxRel2 = 0, nonzero = 0;
-  const half = B >>> 1;
-  const padByte = zeroIdx | (zeroIdx << 4);
-  const sbSize = L.superblockSize;
-  for (let g = 0; g < nBlocks; g++) {
-    const k = g >>> 7, j = g & 127;
-    const sbBase = 128 + k * sbSize;
-    const n = bvalid[g]!;
-    const ms = scales[g]!;
-    out[sbBase + j] = ms;
-    const is = invS[ms]!;
-    const row = ms * 16;
-    let d = sbBase + 128 + j * half;
-    let e = 0;
-    for (let p = bsrc[g]!; e + 1 < n; e += 2, p += 2 * step) {
-      const v0 = w[p]!, v1 = w[p + step]!;
-      f32[0] = v0 * is;
-      let bits = u32[0]!;
-      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-      const i0 = lut[b + (bits >>> 31) * NB]!;
-      f32[0] = v1 * is;
-      bits = u32[0]!;
-      b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-      const i1 = lut[b + (bits >>> 31) * NB]!;
-      out[d++] = i0 | (i1 << 4);
-      uses[row + i0]!++;
-      uses[row + i1]!++;
-      const e0 = decVal[row + i0]! - v0, e1 = decVal[row + i1]! - v1;
-      sw2 += v0 * v0 + v1 * v1;
-      se2 += e0 * e0 + e1 * e1;
-      if (v0 !== 0) { const r = (e0 * e0) / (v0 * v0); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
-      if (v1 !== 0) { const r = (e1 * e1) / (v1 * v1); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
-    }
-    if (e < n) {
-      // odd tail element, high nibble = zero entry (padding)
-      const v0 = w[bsrc[g]! + e * step]!;
-      f32[0] = v0 * is;
-      const bits = u32[0]!;
-      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-      const i0 = lut[b + (bits >>> 31) * NB]!;
-      out[d++] = i0 | (zeroIdx << 4);
-      uses[row + i0]!++;
-      const e0 = decVal[row + i0]! - v0;
-      sw2 += v0 * v0;
-      se2 += e0 * e0;
-      if (v0 !== 0) { const r = (e0 * e0) / (v0 * v0); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
-      e += 2;
-    }
-    // Pads: zero entry (seq §1.4).
-    for (; e < B; e += 2) out[d++] = padByte;
+  st.fill(0);
+  if (cinMajor) encodePassCin(w, O, I, B, nbI, scales, invS, lut, blockAddr, out, decVal, uses, st);
+  else encodePassCout(w, O, I, B, scales, invS, lut, blockAddr, out, decVal, uses, st);
+  const sw2 = st[0]!, se2 = st[1]!, sr2 = st[2]!, nonzero = st[4]!;
+  // Pads: the zero entry (seq §1.4); pad nibbles are still 0 in the buffer.
+  for (let t = 0; t < padAddr.length; t++) {
+    const a = padAddr[t]!;
+    for (let e = padValid[t]!; e < B; e++) out[a + (e >>> 1)] |= zeroIdx << ((e & 1) << 2);
   }
   let flushed = 0, saturated = 0;
   for (let ms = 1; ms < 128; ms++)
@@ -325,13 +249,259 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
       if (m <= 0) flushed += uses[ms * 16 + i]!;
       else if (m > 127) saturated += uses[ms * 16 + i]!;
     }
-  const maxRel = Math.sqrt(maxRel2);
+  const maxRel = Math.sqrt(st[3]!);
   const report: CompressionReport = {
     weights: O * I, zeroWeights: zeros, maxRelError: maxRel, rmsRelError: nonzero ? Math.sqrt(sr2 / nonzero) : 0,
     snrDb: se2 === 0 ? Infinity : 10 * Math.log10(sw2 / se2), flushedToZero: flushed, saturated,
     iterations, initialObjective, objective,
   };
   return { bytes: out, layout: L, codebook: cb, eb, zeroEntry: cb.some((c) => (c & 0x7f) === 0), report };
+}
+
+type Floats = Float32Array | Float64Array;
+
+// Scratch for float32 bit access (histogram bins).
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+
+/** Pass 1, 'cinPerCout': per-block max |w| (blocks = B consecutive input channels); st = [max, zeros, sum|w|]. */
+function maxPassCin(w: Floats, O: number, I: number, B: number, nbI: number, bmax: Float64Array, st: Float64Array): void {
+  let maxAbs = 0, zeros = 0, acc = 0;
+  if (I % B === 0) {
+    // Every block full: the tensor is a flat sequence of blocks; 4 weights per step (B % 4 = 0).
+    for (let q = 0, p = 0, nq = O * nbI; q < nq; q++) {
+      let mx = 0;
+      for (const end = p + B; p < end; p += 4) {
+        const v0 = w[p]!, v1 = w[p + 1]!, v2 = w[p + 2]!, v3 = w[p + 3]!;
+        const a0 = v0 < 0 ? -v0 : v0, a1 = v1 < 0 ? -v1 : v1, a2 = v2 < 0 ? -v2 : v2, a3 = v3 < 0 ? -v3 : v3;
+        acc += a0 + a1 + a2 + a3;
+        const m01 = a0 > a1 ? a0 : a1, m23 = a2 > a3 ? a2 : a3, m = m01 > m23 ? m01 : m23;
+        if (m > mx) mx = m;
+        if (a0 === 0 || a1 === 0 || a2 === 0 || a3 === 0) zeros += (a0 === 0 ? 1 : 0) + (a1 === 0 ? 1 : 0) + (a2 === 0 ? 1 : 0) + (a3 === 0 ? 1 : 0);
+      }
+      bmax[q] = mx;
+      if (mx > maxAbs) maxAbs = mx;
+    }
+    st[0] = maxAbs; st[1] = zeros; st[2] = acc;
+    return;
+  }
+  for (let o = 0, p = 0, q = 0; o < O; o++) {
+    const rowEnd = p + I;
+    for (let bi = 0; bi < nbI; bi++, q++) {
+      const end = p + B < rowEnd ? p + B : rowEnd;
+      let mx = 0;
+      for (; p < end; p++) {
+        const v = w[p]!;
+        const a = v < 0 ? -v : v;
+        acc += a;
+        if (a > mx) mx = a;
+        if (v === 0) zeros++;
+      }
+      bmax[q] = mx;
+      if (mx > maxAbs) maxAbs = mx;
+    }
+  }
+  st[0] = maxAbs; st[1] = zeros; st[2] = acc;
+}
+
+/** Pass 1, 'coutPerCin': per-block max |w| (blocks = B consecutive output channels). */
+function maxPassCout(w: Floats, O: number, I: number, B: number, bmax: Float64Array, st: Float64Array): void {
+  let maxAbs = 0, zeros = 0, acc = 0;
+  for (let o = 0, p = 0; o < O; o++) {
+    const base = ((o / B) | 0) * I;
+    for (let q = base, qEnd = base + I; q < qEnd; q++, p++) {
+      const v = w[p]!;
+      const a = v < 0 ? -v : v;
+      acc += a;
+      if (a > bmax[q]!) bmax[q] = a;
+      if (v === 0) zeros++;
+    }
+  }
+  for (let q = 0; q < bmax.length; q++) if (bmax[q]! > maxAbs) maxAbs = bmax[q]!;
+  st[0] = maxAbs; st[1] = zeros; st[2] = acc;
+}
+
+// floor(8 * log2(1 + k/256)) for the top 8 mantissa bits k: a first guess of the fraction code.
+const FRAC8 = new Uint8Array(256);
+for (let k = 0; k < 256; k++) FRAC8[k] = Math.floor(8 * Math.log2(1 + k / 256));
+
+/**
+ * Scaling factors by block-max alignment: ms = round(8 * (log2 max - eb)) clamped to 1..127
+ * (0 for an all-zero block), found by comparing max with the rounding thresholds
+ * 2^((m - 0.5)/8 + eb), starting from a guess taken from the float64 exponent and mantissa.
+ */
+function scalePass(bmax: Float64Array, eb: number, scales: Uint8Array): void {
+  const thr = new Float64Array(129);
+  for (let m = 2; m <= 127; m++) thr[m] = Math.pow(2, (m - 0.5) / 8 + eb);
+  thr[128] = Infinity;
+  const f64 = new Float64Array(1);
+  const hi = new Uint32Array(f64.buffer, LE ? 4 : 0, 1);
+  for (let q = 0; q < bmax.length; q++) {
+    const mx = bmax[q]!;
+    if (mx === 0) continue;
+    f64[0] = mx;
+    const h = hi[0]!;
+    let ms = 8 * (((h >>> 20) & 0x7ff) - 1023 - eb) + FRAC8[(h >>> 12) & 0xff]!;
+    if (ms < 1) ms = 1; else if (ms > 127) ms = 127;
+    while (ms < 127 && mx >= thr[ms + 1]!) ms++;
+    while (ms > 1 && mx < thr[ms]!) ms--;
+    scales[q] = ms;
+  }
+}
+const LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Pass 2, 'cinPerCout': histogram n, sum x, sum x^2 of x = w / S. */
+function histPassCin(w: Floats, O: number, I: number, B: number, nbI: number, scales: Uint8Array, invS: Float64Array, hn: Float64Array, hs: Float64Array, hss: Float64Array): void {
+  const f32 = F32, u32 = U32;
+  if (I % B === 0) {
+    for (let q = 0, p = 0, nq = O * nbI; q < nq; q++) {
+      const is = invS[scales[q]!]!;
+      for (const end = p + B; p < end; p++) {
+        const x = w[p]! * is;
+        f32[0] = x;
+        const bits = u32[0]!;
+        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+        b += (bits >>> 31) * NB;
+        hn[b]!++;
+        hs[b] += x;
+        hss[b] += x * x;
+      }
+    }
+    return;
+  }
+  for (let o = 0, p = 0, q = 0; o < O; o++) {
+    const rowEnd = p + I;
+    for (let bi = 0; bi < nbI; bi++, q++) {
+      const is = invS[scales[q]!]!;
+      const end = p + B < rowEnd ? p + B : rowEnd;
+      for (; p < end; p++) {
+        const x = w[p]! * is;
+        f32[0] = x;
+        const bits = u32[0]!;
+        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+        b += (bits >>> 31) * NB;
+        hn[b]!++;
+        hs[b] += x;
+        hss[b] += x * x;
+      }
+    }
+  }
+}
+
+/** Pass 2, 'coutPerCin'. */
+function histPassCout(w: Floats, O: number, I: number, B: number, scales: Uint8Array, invS: Float64Array, hn: Float64Array, hs: Float64Array, hss: Float64Array): void {
+  const f32 = F32, u32 = U32;
+  for (let o = 0, p = 0; o < O; o++) {
+    const base = ((o / B) | 0) * I;
+    for (let q = base, qEnd = base + I; q < qEnd; q++, p++) {
+      const x = w[p]! * invS[scales[q]!]!;
+      f32[0] = x;
+      const bits = u32[0]!;
+      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+      b += (bits >>> 31) * NB;
+      hn[b]!++;
+      hs[b] += x;
+      hss[b] += x * x;
+    }
+  }
+}
+
+/** Pass 3, 'cinPerCout': indices into the database, error sums st = [sum w^2, sum e^2, sum rel^2, max rel^2, non-zero]. */
+function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, scales: Uint8Array, invS: Float64Array, lut: Uint8Array,
+  blockAddr: Int32Array, out: Uint8Array, decVal: Float64Array, uses: Float64Array, st: Float64Array): void {
+  const f32 = F32, u32 = U32;
+  let sw2 = 0, se2 = 0, sr2 = 0, maxRel2 = 0, nonzero = 0;
+  if (I % B === 0) {
+    // Every block full: two weights -> one byte per step.
+    for (let q = 0, p = 0, nq = O * nbI; q < nq; q++) {
+      const ms = scales[q]!;
+      const is = invS[ms]!;
+      const row = ms << 4;
+      let addr = blockAddr[q]!;
+      for (const end = p + B; p < end; p += 2, addr++) {
+        const v0 = w[p]!, v1 = w[p + 1]!;
+        f32[0] = v0 * is;
+        let bits = u32[0]!;
+        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+        const i0 = lut[b + (bits >>> 31) * NB]!;
+        f32[0] = v1 * is;
+        bits = u32[0]!;
+        b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+        const i1 = lut[b + (bits >>> 31) * NB]!;
+        out[addr] = i0 | (i1 << 4);
+        uses[row + i0]!++;
+        uses[row + i1]!++;
+        const e0 = decVal[row + i0]! - v0, e1 = decVal[row + i1]! - v1;
+        sw2 += v0 * v0 + v1 * v1;
+        se2 += e0 * e0 + e1 * e1;
+        if (v0 !== 0) { const r = (e0 * e0) / (v0 * v0); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
+        if (v1 !== 0) { const r = (e1 * e1) / (v1 * v1); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
+      }
+    }
+    st[0] = sw2; st[1] = se2; st[2] = sr2; st[3] = maxRel2; st[4] = nonzero;
+    return;
+  }
+  for (let o = 0, p = 0, q = 0; o < O; o++) {
+    const rowEnd = p + I;
+    for (let bi = 0; bi < nbI; bi++, q++) {
+      const ms = scales[q]!;
+      const is = invS[ms]!;
+      const row = ms << 4;
+      let addr = blockAddr[q]!;
+      const end = p + B < rowEnd ? p + B : rowEnd;
+      for (let sh = 0; p < end; p++, sh ^= 4) {
+        const v = w[p]!;
+        f32[0] = v * is;
+        const bits = u32[0]!;
+        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+        const idx = lut[b + (bits >>> 31) * NB]!;
+        out[addr] |= idx << sh;
+        addr += sh >>> 2;
+        uses[row + idx]!++;
+        const err = decVal[row + idx]! - v;
+        sw2 += v * v;
+        se2 += err * err;
+        if (v !== 0) { const r = (err * err) / (v * v); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
+      }
+    }
+  }
+  st[0] = sw2; st[1] = se2; st[2] = sr2; st[3] = maxRel2; st[4] = nonzero;
+}
+
+/** Pass 3, 'coutPerCin'. */
+function encodePassCout(w: Floats, O: number, I: number, B: number, scales: Uint8Array, invS: Float64Array, lut: Uint8Array,
+  blockAddr: Int32Array, out: Uint8Array, decVal: Float64Array, uses: Float64Array, st: Float64Array): void {
+  const f32 = F32, u32 = U32;
+  const logB = Math.log2(B);
+  let sw2 = 0, se2 = 0, sr2 = 0, maxRel2 = 0, nonzero = 0;
+  for (let o = 0, p = 0; o < O; o++) {
+    const base = (o >>> logB) * I;
+    const e = o & (B - 1); // element within the block
+    const sh = (e & 1) << 2, off = e >>> 1;
+    for (let q = base, qEnd = base + I; q < qEnd; q++, p++) {
+      const v = w[p]!;
+      const ms = scales[q]!;
+      f32[0] = v * invS[ms]!;
+      const bits = u32[0]!;
+      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+      const idx = lut[b + (bits >>> 31) * NB]!;
+      out[blockAddr[q]! + off] |= idx << sh;
+      const row = ms << 4;
+      uses[row + idx]!++;
+      const err = decVal[row + idx]! - v;
+      sw2 += v * v;
+      se2 += err * err;
+      if (v !== 0) { const r = (err * err) / (v * v); sr2 += r; nonzero++; if (r > maxRel2) maxRel2 = r; }
+    }
+  }
+  st[0] = sw2; st[1] = se2; st[2] = sr2; st[3] = maxRel2; st[4] = nonzero;
 }
 
 /** Value of codebook code c in normalised units (EB -15). */

@@ -103,17 +103,35 @@ export function pack3x3Database(codes: Uint8Array, shape: readonly number[], opt
   const [O, I] = shape3x3(shape, codes.length, opts.source);
   const L = kernel3x3Layout(O, I, opts);
   const out = new Uint8Array(L.size);
-  const { N, M, chunkStride } = L;
+  const { N, M, chunks, gridRows, paddedGridRows } = L;
   const beta = opts.beta;
-  for (let o = 0; o < O; o++) {
-    const r = (o / N) | 0, j = o - r * N;
-    const rowBase = r * 8;
+  // Per grid-row packed arrays (row r at r * rowBytes, zero MSB padding), then the chunk
+  // interleave as a transpose of 8-byte chunks (2 x 32-bit moves; buffers are 8-byte multiples).
+  const rowBytes = chunks * 8;
+  const tmp = new Uint8Array(rowBytes * gridRows);
+  for (let r = 0; r < gridRows; r++) {
+    let d = r * rowBytes;
     for (let i = 0; i < M; i++) {
-      let s = (i * N + j) * 9;
-      const srcArr = i < I ? codes : beta!;
-      let p = i < I ? (o * I + i) * 9 : o * 9;
-      for (let t = 0; t < 9; t++, s++, p++) out[(s >>> 3) * chunkStride + rowBase + (s & 7)] = srcArr[p]!;
+      for (let j = 0; j < N; j++, d += 9) {
+        const o = r * N + j;
+        if (o >= O) continue; // fake filter: zeros
+        const srcArr = i < I ? codes : beta!;
+        const p = i < I ? (o * I + i) * 9 : o * 9;
+        tmp[d] = srcArr[p]!; tmp[d + 1] = srcArr[p + 1]!; tmp[d + 2] = srcArr[p + 2]!;
+        tmp[d + 3] = srcArr[p + 3]!; tmp[d + 4] = srcArr[p + 4]!; tmp[d + 5] = srcArr[p + 5]!;
+        tmp[d + 6] = srcArr[p + 6]!; tmp[d + 7] = srcArr[p + 7]!; tmp[d + 8] = srcArr[p + 8]!;
+      }
     }
+  }
+  const t32 = new Uint32Array(tmp.buffer, tmp.byteOffset, tmp.length >>> 2);
+  const o32 = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
+  const row32 = rowBytes >>> 2;
+  for (let c = 0, d = 0; c < chunks; c++) {
+    for (let r = 0, sIdx = 2 * c; r < gridRows; r++, d += 2, sIdx += row32) {
+      o32[d] = t32[sIdx]!;
+      o32[d + 1] = t32[sIdx + 1]!;
+    }
+    if (paddedGridRows !== gridRows) d += 2; // odd grid-row pad chunk stays zero
   }
   return { bytes: out, layout: L };
 }

@@ -101,6 +101,8 @@ export function linear1x1Offset(L: Linear1x1Layout, o: number, i: number): numbe
   return linear1x1GroupOffset(L, o, i >>> 2) + 2 * (i & 3);
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Packs LnsI4F3 codes of shape [O, I] into the §15.2 database. */
 export function pack1x1I4F3Database(codes: Uint8Array, shape: readonly number[], opts: Linear1x1Options = {}): PackedDatabase<Linear1x1Layout> {
   const [O, I] = shape2d(shape, codes.length, opts.source);
@@ -108,21 +110,43 @@ export function pack1x1I4F3Database(codes: Uint8Array, shape: readonly number[],
   if (beta && beta.length !== O) fail(LD_WEIGHTS_SHAPE, `Beta needs ${O} LnsI5F10 codes (one per output channel), got ${beta.length}`, opts.source, `${CHIP_SPEC} §15.5`);
   const L = linear1x1Layout(8, O, I, beta !== undefined);
   const out = new Uint8Array(L.size);
+  const o32 = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
   const fullGroups = I >>> 3, tail = I & 7;
-  for (let o = 0; o < O; o++) {
-    const s = o >>> 7, c = o & 127;
-    const base = s * L.setStride + (c & 7) * 128 + (c >>> 3) * 8;
-    let p = o * I;
-    let d = base;
-    for (let g = 0; g < fullGroups; g++, d += 1024, p += 8) {
-      out[d] = codes[p]!; out[d + 1] = codes[p + 1]!; out[d + 2] = codes[p + 2]!; out[d + 3] = codes[p + 3]!;
-      out[d + 4] = codes[p + 4]!; out[d + 5] = codes[p + 5]!; out[d + 6] = codes[p + 6]!; out[d + 7] = codes[p + 7]!;
+  const fast = (I & 3) === 0 && (codes.byteOffset & 3) === 0;
+  const c32 = fast ? new Uint32Array(codes.buffer, codes.byteOffset, codes.length >>> 2) : undefined;
+  // Output order: set, group, then the 128 output channels of the set (writes stay within 1 KiB).
+  for (let s = 0; s < L.sets; s++) {
+    const cEnd = Math.min(128, O - s * 128);
+    for (let g = 0; g < fullGroups; g++) {
+      const blk = s * L.setStride + g * 1024;
+      for (let c = 0; c < cEnd; c++) {
+        const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
+        const p = (s * 128 + c) * I + g * 8;
+        if (c32) {
+          o32[d >>> 2] = c32[p >>> 2]!;
+          o32[(d >>> 2) + 1] = c32[(p >>> 2) + 1]!;
+        } else {
+          out[d] = codes[p]!; out[d + 1] = codes[p + 1]!; out[d + 2] = codes[p + 2]!; out[d + 3] = codes[p + 3]!;
+          out[d + 4] = codes[p + 4]!; out[d + 5] = codes[p + 5]!; out[d + 6] = codes[p + 6]!; out[d + 7] = codes[p + 7]!;
+        }
+      }
     }
-    for (let k = 0; k < tail; k++) out[d + k] = codes[p + k]!;
+    if (tail) {
+      const blk = s * L.setStride + fullGroups * 1024;
+      for (let c = 0; c < cEnd; c++) {
+        const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
+        const p = (s * 128 + c) * I + fullGroups * 8;
+        for (let k = 0; k < tail; k++) out[d + k] = codes[p + k]!;
+      }
+    }
     if (beta) {
-      const b = base + L.betaGroup * 1024;
-      out[b] = beta[o]! & 0xff;
-      out[b + 1] = beta[o]! >>> 8;
+      const blk = s * L.setStride + L.betaGroup * 1024;
+      for (let c = 0; c < cEnd; c++) {
+        const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
+        const v = beta[s * 128 + c]!;
+        out[d] = v & 0xff;
+        out[d + 1] = v >>> 8;
+      }
     }
   }
   return { bytes: out, layout: L };
@@ -135,20 +159,42 @@ export function pack1x1I5F10Database(codes: Uint16Array, shape: readonly number[
   if (beta && beta.length !== O) fail(LD_WEIGHTS_SHAPE, `Beta needs ${O} LnsI5F10 codes (one per output channel), got ${beta.length}`, opts.source, `${CHIP_SPEC} §15.5`);
   const L = linear1x1Layout(16, O, I, beta !== undefined);
   const out = new Uint8Array(L.size);
-  for (let o = 0; o < O; o++) {
-    const s = o >>> 7, c = o & 127;
-    const base = s * L.setStride + (c & 7) * 128 + (c >>> 3) * 8;
-    const p0 = o * I;
-    for (let i = 0; i < I; i++) {
-      const v = codes[p0 + i]!;
-      const d = base + (i >>> 2) * 1024 + 2 * (i & 3);
-      out[d] = v & 0xff;
-      out[d + 1] = v >>> 8;
+  const o32 = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
+  const fullGroups = I >>> 2, tail = I & 3;
+  const fast = LITTLE_ENDIAN && (I & 1) === 0 && (codes.byteOffset & 3) === 0;
+  const c32 = fast ? new Uint32Array(codes.buffer, codes.byteOffset, codes.length >>> 1) : undefined;
+  for (let s = 0; s < L.sets; s++) {
+    const cEnd = Math.min(128, O - s * 128);
+    for (let g = 0; g < fullGroups; g++) {
+      const blk = s * L.setStride + g * 1024;
+      for (let c = 0; c < cEnd; c++) {
+        const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
+        const p = (s * 128 + c) * I + g * 4; // element index
+        if (c32) {
+          o32[d >>> 2] = c32[p >>> 1]!;
+          o32[(d >>> 2) + 1] = c32[(p >>> 1) + 1]!;
+        } else {
+          for (let k = 0; k < 4; k++) {
+            const v = codes[p + k]!;
+            out[d + 2 * k] = v & 0xff;
+            out[d + 2 * k + 1] = v >>> 8;
+          }
+        }
+      }
     }
-    if (beta) {
-      const d = base + (I >>> 2) * 1024 + 2 * (I & 3);
-      out[d] = beta[o]! & 0xff;
-      out[d + 1] = beta[o]! >>> 8;
+    // tail input channels and Beta (input channel I)
+    const extra = tail + (beta ? 1 : 0);
+    if (extra) {
+      const blk = s * L.setStride + fullGroups * 1024;
+      for (let c = 0; c < cEnd; c++) {
+        const o = s * 128 + c;
+        const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
+        for (let k = 0; k < extra; k++) {
+          const v = k < tail ? codes[o * I + fullGroups * 4 + k]! : beta![o]!;
+          out[d + 2 * k] = v & 0xff;
+          out[d + 2 * k + 1] = v >>> 8;
+        }
+      }
     }
   }
   return { bytes: out, layout: L };

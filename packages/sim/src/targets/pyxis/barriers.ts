@@ -43,6 +43,8 @@ export class BarrierTable {
   waits = 0;
   releases = 0;
   frees = 0;
+  /** Called when a barrier is freed (§11.6.2 free()). */
+  onFree?: (id: number) => void;
   /** Barriers that stayed incomplete longer than the timeout (§11.6.7). */
   readonly timeouts: Array<{ id: number; cycles: number; at: number }> = [];
 
@@ -189,6 +191,7 @@ export class BarrierTable {
     const since = this.activeSince[id]!;
     if (this.timeoutCycles > 0 && since >= 0 && now - since > this.timeoutCycles) this.timeouts.push({ id, cycles: now - since, at: now });
     this.activeSince[id] = -1;
+    this.onFree?.(id);
     this.event('free', id, '', 0, now);
   }
 

@@ -13,6 +13,7 @@ import { Amem } from './amem/index.js';
 import type { AmemAccess } from './amemAccess.js';
 import { Apm } from './apm.js';
 import { BarrierTable } from './barriers.js';
+import { OrderingTracker } from './ordering.js';
 import { CfgSpace } from './cfgSpace.js';
 import { CSR_BARRIER_INTERRUPT_CONFIG, CSR_BT_MEM_DECREMENT, CSR_END, CSR_ENQUEUE } from './clusterCsr.js';
 import { coreSwitchBytesPerCycle, hbmBytesPerCycle, type SimConfig } from './config.js';
@@ -50,18 +51,48 @@ export interface ChipOptions {
   remap?: Array<{ dpe: RemapWindow[]; mpe: RemapWindow[] }>;
 }
 
-/** Performs enqueue records in order, as software writing the enqueue CSR would (§11.5.1), waiting while a ring is full. */
+/**
+ * A host (CPU) action from the image (`metadata.pyxis.host_actions`): an
+ * 8-byte write to a cluster's CSR/config window (engine address
+ * 0x4000_0000 + offset), at a cycle and/or after a barrier interrupt
+ * (chip §11.6.5) fired. Used for `bt_mem_decrement` responses (§11.6.6),
+ * barrier_interrupt_config set-up and late enqueues.
+ */
+export interface HostAction {
+  cluster: number;
+  /** Engine address in the CSR window. */
+  address: number;
+  /** 64-bit little-endian value. */
+  value: bigint;
+  atCycle: number;
+  /** Wait for the n-th (1-based) interrupt of this barrier_interrupt_config entry of `cluster`. */
+  afterInterrupt?: { entry: number; count: number };
+}
+
+/**
+ * The host: performs enqueue records in order, as software writing the
+ * enqueue CSR would (§11.5.1), waiting while a ring is full; then the image's
+ * host actions in order.
+ */
 export class HostAgent implements SimEngine {
   readonly name = 'host';
   readonly group = 'chip';
   private next = 0;
+  private nextAction = 0;
   enqueued = 0;
+  actionsDone = 0;
+  readonly actions: HostAction[] = [];
   constructor(
     private readonly chip: PyxisChip,
     readonly records: EnqueueRecord[],
   ) {}
   get busy(): boolean {
-    return this.next < this.records.length;
+    return this.next < this.records.length || this.nextAction < this.actions.length;
+  }
+  private ready(a: HostAction, now: number): boolean {
+    if (now < a.atCycle) return false;
+    if (a.afterInterrupt) return this.chip.barriers[a.cluster]!.interruptCount[a.afterInterrupt.entry]! >= a.afterInterrupt.count;
+    return true;
   }
   tick(now: number): boolean {
     let did = false;
@@ -72,14 +103,28 @@ export class HostAgent implements SimEngine {
       this.enqueued++;
       did = true;
     }
+    while (this.nextAction < this.actions.length && this.ready(this.actions[this.nextAction]!, now)) {
+      const a = this.actions[this.nextAction++]!;
+      const b = new Uint8Array(8);
+      new DataView(b.buffer).setBigUint64(0, a.value, true);
+      this.chip.cfg[a.cluster]!.write(a.address - 0x4000_0000, b, 0, 8);
+      this.actionsDone++;
+      did = true;
+    }
     return did;
   }
-  nextWake(): number {
-    return Infinity;
+  nextWake(now: number): number {
+    const a = this.actions[this.nextAction];
+    if (this.next < this.records.length || !a || a.afterInterrupt) return Infinity;
+    return Math.max(now, a.atCycle);
   }
   blockedReason(): string | undefined {
     const r = this.records[this.next];
-    return r ? `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)` : undefined;
+    if (r) return `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)`;
+    const a = this.actions[this.nextAction];
+    if (a?.afterInterrupt) return `host action ${this.nextAction} waits for interrupt ${a.afterInterrupt.entry} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
+    if (a) return `host action ${this.nextAction} scheduled at cycle ${a.atCycle}`;
+    return undefined;
   }
 }
 
@@ -104,6 +149,12 @@ export class PyxisChip {
   /** Trips completed per engine kind. */
   readonly tripsByKind: Record<string, number> = {};
   private readonly records: EnqueueRecord[] = [];
+  /** §11.7 partial-write ordering checker (vector clocks over trip engines). */
+  readonly ordering: OrderingTracker;
+  private readonly engineIndex = new Map<TripEngine, number>();
+  /** Trip names by trip_id and barrier producer/consumer names (from image metadata), for reports. */
+  readonly tripNames = new Map<number, string>();
+  readonly barrierRoles = new Map<number, { producers: string[]; consumers: string[] }>();
 
   constructor(readonly opts: ChipOptions) {
     const { clusters, uies, config } = opts;
@@ -115,6 +166,8 @@ export class PyxisChip {
       this.cfg.push(new CfgSpace(c));
     }
     this.noc = new NocMap(this.hbm, this.amem as AmemAccess[], this.cfg);
+    // Engine slots per cluster: UIEs, H2A, A2H, 3 ICDMA, 13 MPE, barrier config.
+    this.ordering = new OrderingTracker(clusters * (uies + 2 + ICDMAS_PER_CLUSTER + MPES_PER_CLUSTER + 1), (i) => this.allEngines[i]?.name ?? `engine ${i}`);
     const apmSlots = clusters * (uies + 5);
     this.apm = new Apm(config.apm, apmSlots);
     let apmSlot = 0;
@@ -143,6 +196,7 @@ export class PyxisChip {
       };
       const add = (qid: number, e: TripEngine) => {
         engines.set(qid, e);
+        this.engineIndex.set(e, this.allEngines.length);
         this.allEngines.push(e);
       };
       for (let u = 0; u < uies; u++) {
@@ -157,6 +211,10 @@ export class PyxisChip {
           cfgBase: u * UIE_CFG_STRIDE,
           writeCommitLatency: config.amem.write_commit_latency_cycles,
           onTripDone: (tripId, cycle) => slot.retire(tripId, cycle),
+          onPartialWrite: (byteAddr, tripId, cycle) => {
+            const t = slot.inflightTrip(tripId);
+            if (t) this.ordering.partialWrite(t, slot.cluster, byteAddr, cycle);
+          },
         });
         this.uies.push(slot);
         add(u, slot);
@@ -181,7 +239,14 @@ export class PyxisChip {
       add(0x22, new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
       const dpe = new DescriptorPrefetchEngine(c, config, this.noc, nocPort, windows?.dpe ?? defaultWindows(c), (q) => engines.has(q));
       this.dpe.push(dpe);
-      tm = new TripManager(c, config, dpe, bt, engines, (g, now, engine, tripId) => this.notifyGlobal(g, now, engine, tripId), this.observer);
+      tm = new TripManager(c, config, dpe, bt, engines, (g, now, engine, trip) => this.notifyGlobal(g, now, engine, trip.tripId, trip), this.observer);
+      tm.tripName = (id) => this.tripNames.get(id);
+      const cl = c;
+      tm.onRelease = (trip, qid, barrierId) => {
+        const e = engines.get(qid);
+        if (e) this.ordering.released(trip, this.engineIndex.get(e)!, cl, barrierId);
+      };
+      bt.onFree = (id) => this.ordering.freed(cl, id);
       this.tm.push(tm);
       this.installCsrHooks(c);
     }
@@ -219,15 +284,19 @@ export class PyxisChip {
       throw runtimeError(SimCodes.badEnqueue, `enqueue to queue 0x${r.queue_id.toString(16)}: not a trip descriptor queue (Table 11-1: 0x00-0x22)`, '§11.5', now);
     if (r.descriptor_list_address % 8 !== 0)
       throw runtimeError(SimCodes.misaligned, `descriptor list address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, '§11.5.1.1', now);
-    return this.dpe[r.cluster]!.queues[r.queue_id]!.enqueue(r.descriptor_list_address, r.descriptor_list_length);
+    const dpe = this.dpe[r.cluster]!;
+    const ok = dpe.queues[r.queue_id]!.enqueue(r.descriptor_list_address, r.descriptor_list_length);
+    if (ok) dpe.dirty = true;
+    return ok;
   }
 
   /** notify() of a global barrier id {cluster[1:0], local[9:0]} (§11.6.4). */
-  notifyGlobal(g: number, now: number, engine: string, tripId: number): void {
+  notifyGlobal(g: number, now: number, engine: string, tripId: number, trip?: Trip): void {
     const c = g >> 10;
     const id = g & 1023;
     if (c >= this.clusters)
       throw runtimeError(SimCodes.noEngine, `${engine} trip ${tripId} notifies barrier ${c}:${id} of cluster ${c}, which is not simulated (see --clusters)`, '§11.6.4', now);
+    if (trip) this.ordering.notified(trip, c, id);
     this.barriers[c]!.notify(id, now, engine, tripId);
   }
 
@@ -274,7 +343,9 @@ export class PyxisChip {
             : b.waitCount > 0
               ? `${b.waitCount} consumer wait(s) outstanding`
               : 'complete';
-        lines.push(`barrier ${bt.cluster}:${b.id}: notify_count=${b.notifyCount} wait_count=${b.waitCount} ref_counts_valid=${b.refCountsValid ? 1 : 0} (${why})${who}`);
+        const roles = this.barrierRoles.get(bt.cluster * 1024 + b.id);
+        const exp = roles ? `; producers: ${roles.producers.join(', ') || '-'}; consumers: ${roles.consumers.join(', ') || '-'}` : '';
+        lines.push(`barrier ${bt.cluster}:${b.id}: notify_count=${b.notifyCount} wait_count=${b.waitCount} ref_counts_valid=${b.refCountsValid ? 1 : 0} (${why})${who}${exp}`);
       }
     }
     return lines;

@@ -93,6 +93,10 @@ export class DescriptorPrefetchEngine implements SimEngine {
   private rr = 0;
   private readonly descBytes = new Int32Array(TRIP_QUEUES);
   readonly stallReasons = ['prefetch queues full', 'waiting NoC data'] as const;
+  /** Trips waiting in the prefetch queues (all queues). */
+  queued = 0;
+  /** Set when an issue decision may have changed (enqueue, prefetch pop, delivery). */
+  dirty = true;
   /** Descriptors fetched, bytes read (stats). */
   fetched = 0;
   bytesRead = 0;
@@ -160,7 +164,9 @@ export class DescriptorPrefetchEngine implements SimEngine {
       const trip = decodeTrip(k.kind, this.cluster, f.qid, bytes, f.address, now);
       this.inflightCount[f.qid]--;
       this.prefetch[f.qid]!.push(trip);
+      this.queued++;
       this.fetched++;
+      this.dirty = true;
       did = true;
     }
     if (this.inflightHead === this.inflight.length && this.inflightHead > 0) {
@@ -168,6 +174,7 @@ export class DescriptorPrefetchEngine implements SimEngine {
       this.inflightHead = 0;
     }
     // 2. Issue one prefetch: starving queues first, then hungry ones, round-robin (§12.5).
+    if (!this.dirty) return did;
     const depth = this.cfg.dpe.prefetch_depth;
     const hungry = Math.min(depth, this.cfg.dpe.hungry_level);
     const starving = Math.min(hungry, this.cfg.dpe.starving_level);
@@ -206,8 +213,18 @@ export class DescriptorPrefetchEngine implements SimEngine {
         this.onDequeue?.(pick, now);
       }
       did = true;
-    }
+    } else this.dirty = false;
     return did;
+  }
+
+  /** The trip manager takes the head trip of queue q's prefetch queue. */
+  take(q: number): Trip | undefined {
+    const t = this.prefetch[q]!.pop();
+    if (t) {
+      this.queued--;
+      this.dirty = true;
+    }
+    return t;
   }
 
   nextWake(now: number): number {
@@ -246,10 +263,11 @@ class TripSlot implements BarrierConsumer {
   ) {
     this.label = engine ? engine.name : `queue 0x${qid.toString(16)}`;
   }
-  go(_barrierId: number, now: number): void {
+  go(barrierId: number, now: number): void {
     if (this.state !== SlotState.Waiting || !this.trip) return;
     this.state = SlotState.Ready;
     this.trip.goAt = now;
+    this.tm.onRelease?.(this.trip, this.qid, barrierId);
     this.readyAt = now + this.tm.launchLatency;
   }
 }
@@ -278,6 +296,14 @@ export class TripManager implements SimEngine {
   readonly stallReasons = ['waiting barrier', 'engine busy', 'launch latency'] as const;
   tripsLaunched = 0;
   tripsCompleted = 0;
+  /** Cycles each queue's trips spent between wait() and release (stats), by queue id. */
+  readonly barrierWait = new Float64Array(TRIP_QUEUES);
+  /** Called when a trip of queue `qid` is released from barrier `barrierId` (0 = no wait). */
+  onRelease?: (trip: Trip, qid: number, barrierId: number) => void;
+  /** Optional trip-name lookup (image metadata) for reports. */
+  tripName: (tripId: number) => string | undefined = () => undefined;
+  /** Slots not idle (waiting on a barrier or released). */
+  private active = 0;
 
   constructor(
     readonly cluster: number,
@@ -286,7 +312,7 @@ export class TripManager implements SimEngine {
     private readonly barriers: BarrierTable,
     engines: ReadonlyMap<number, TripEngine>,
     /** Routes a global notify id {cluster, local} to the right barrier table. */
-    private readonly notifyGlobal: (globalId: number, now: number, engine: string, tripId: number) => void,
+    private readonly notifyGlobal: (globalId: number, now: number, engine: string, trip: Trip) => void,
     private readonly observer?: TripObserver,
   ) {
     this.name = `c${cluster}.trip_manager`;
@@ -313,7 +339,7 @@ export class TripManager implements SimEngine {
     // Notifications due (constant latency keeps them in order).
     while (this.pendingHead < this.pending.length && this.pending[this.pendingHead]!.at <= now) {
       const p = this.pending[this.pendingHead++]!;
-      for (const g of p.trip.notifyList) this.notifyGlobal(g, now, p.engine, p.trip.tripId);
+      for (const g of p.trip.notifyList) this.notifyGlobal(g, now, p.engine, p.trip);
       this.tripsCompleted++;
       this.observer?.tripDone(p.engine, p.trip, now);
       did = true;
@@ -322,14 +348,15 @@ export class TripManager implements SimEngine {
       this.pending.length = 0;
       this.pendingHead = 0;
     }
+    if (this.active === 0 && this.dpe.queued === 0) return did;
     for (let q = 0; q < TRIP_QUEUES; q++) {
       const s = this.slots[q]!;
       if (s.state === SlotState.Idle) {
-        const f = this.dpe.prefetch[q]!;
-        if (f.empty) continue;
-        const trip = f.pop()!;
+        if (this.dpe.prefetch[q]!.empty) continue;
+        const trip = this.dpe.take(q)!;
         s.trip = trip;
         s.state = SlotState.Waiting;
+        this.active++;
         trip.waitAt = now;
         this.barriers.wait(trip.waitBarrierId, s, now, s.label, trip.tripId);
         did = true;
@@ -338,6 +365,8 @@ export class TripManager implements SimEngine {
         const trip = s.trip!;
         s.trip = undefined;
         s.state = SlotState.Idle;
+        this.active--;
+        this.barrierWait[q] += trip.goAt - trip.waitAt;
         trip.startAt = now;
         this.tripsLaunched++;
         s.engine.start(trip, now);
@@ -360,15 +389,20 @@ export class TripManager implements SimEngine {
     return 0;
   }
 
+  private named(id: number): string {
+    const n = this.tripName(id);
+    return n ? ` (${n})` : '';
+  }
+
   blockedReason(): string | undefined {
     const parts: string[] = [];
     for (const s of this.slots) {
       if (s.state === SlotState.Waiting && s.trip) {
         const b = s.trip.waitBarrierId;
         parts.push(
-          `${s.label} trip ${s.trip.tripId} waits on barrier ${this.cluster}:${b} (notify_count=${this.barriers.notifyCount[b]}, wait_count=${this.barriers.waitCount[b]}, ref_counts_valid=${this.barriers.refCountsValid[b]})`,
+          `${s.label} trip ${s.trip.tripId}${this.named(s.trip.tripId)} waits on barrier ${this.cluster}:${b} (notify_count=${this.barriers.notifyCount[b]}, wait_count=${this.barriers.waitCount[b]}, ref_counts_valid=${this.barriers.refCountsValid[b]})`,
         );
-      } else if (s.state === SlotState.Ready && s.trip) parts.push(`${s.label} trip ${s.trip.tripId} released, waiting for its engine to accept it`);
+      } else if (s.state === SlotState.Ready && s.trip) parts.push(`${s.label} trip ${s.trip.tripId}${this.named(s.trip.tripId)} released, waiting for its engine to accept it`);
     }
     if (this.pendingHead < this.pending.length) parts.push(`${this.pending.length - this.pendingHead} notification(s) in flight`);
     return parts.length ? parts.join('; ') : undefined;

@@ -115,6 +115,8 @@ export class HbmDmaEngine extends BaseTripEngine {
   private nextIssue = 0;
   readonly stallReasons = ['HBM port busy', 'write commit', 'APM bubble'] as const;
   private code = 0;
+  /** One 1 KiB unit, reused (no allocation per unit on the HBM side). */
+  private readonly unit = new Uint8Array(1024);
   constructor(
     cluster: number,
     readonly direction: HbmDirection,
@@ -162,7 +164,8 @@ export class HbmDmaEngine extends BaseTripEngine {
       let commit: number;
       if (this.direction === 'h2a') {
         // §8.1.2: HBM read, then 8 AMEM words written; commit after the AMEM write latency (§11.7.2).
-        data = this.hbm.readBytes(this.hbmAddr, 1024);
+        data = this.unit;
+        this.hbm.read(this.hbmAddr, data, 0, 1024);
         const t1 = this.hbmPort.reserve(now, 1024, sc) + this.cfg.hbm.read_latency_cycles;
         const t2 = this.enginePort.reserve(t1, 1024, sc);
         this.amem.writeBytes(this.amemAddr, data);
@@ -172,7 +175,7 @@ export class HbmDmaEngine extends BaseTripEngine {
         data = this.amem.readBytes(this.amemAddr, 1024);
         const t1 = this.enginePort.reserve(now, 1024, sc);
         const t2 = this.hbmPort.reserve(t1, 1024, sc);
-        this.hbm.writeBytes(this.hbmAddr, data);
+        this.hbm.write(this.hbmAddr, data, 0, 1024);
         commit = t2 + this.cfg.hbm.write_latency_cycles;
       }
       this.bytesMoved += 1024;

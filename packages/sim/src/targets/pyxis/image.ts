@@ -13,7 +13,7 @@ import { AMEM_SIZE } from './amemAccess.js';
 import { CFG_WINDOW_SIZE } from './cfgSpace.js';
 import { HBM_SIZE } from './memory.js';
 import type { RemapWindow } from './noc.js';
-import type { PyxisChip } from './chip.js';
+import type { HostAction, PyxisChip } from './chip.js';
 
 export const CFG_ENGINE_BASE = 0x4000_0000;
 
@@ -25,8 +25,41 @@ export interface ImageInfo {
   uies: number;
   records: EnqueueRecord[];
   remap?: Array<{ dpe: RemapWindow[]; mpe: RemapWindow[] }>;
-  /** Barrier ids listed in metadata (for VCD signals), by cluster. */
-  barriers: Array<{ cluster: number; id: number }>;
+  /** Barrier ids listed in metadata (for VCD signals), by cluster, with the linker's producer/consumer trip names. */
+  barriers: Array<{ cluster: number; id: number; producers?: string[]; consumers?: string[] }>;
+  /** Trip names by trip_id (metadata.pyxis.trips), for reports. */
+  tripNames: Map<number, string>;
+  /** Host CPU actions (metadata.pyxis.host_actions). */
+  hostActions: HostAction[];
+}
+
+function parseHostActions(file: string, v: unknown, clusters: number): HostAction[] {
+  if (v === undefined) return [];
+  const bad = (i: number, m: string) =>
+    imageError(file, SimCodes.badImage, `metadata.pyxis.host_actions[${i}]: ${m}`, 0, { notes: ['format: { cluster, address: "0x40F01008", value: "0x2", at_cycle?, after_interrupt?: { entry, count? } }'] });
+  if (!Array.isArray(v)) throw bad(0, 'must be a list');
+  return v.map((x, i) => {
+    const o = (x ?? {}) as Record<string, unknown>;
+    const cluster = o['cluster'] ?? 0;
+    if (typeof cluster !== 'number' || !(cluster >= 0 && cluster < Math.max(clusters, 4))) throw bad(i, `bad cluster ${String(cluster)}`);
+    const address = big(o['address']);
+    if (address === undefined || address < BigInt(CFG_ENGINE_BASE) || address >= 0x8000_0000n || address % 8n !== 0n)
+      throw bad(i, 'address must be an 8-byte aligned engine address in the CSR window 0x40000000..0x7fffffff');
+    const value = big(o['value']);
+    if (value === undefined || value >= 1n << 64n) throw bad(i, 'value must be a 64-bit number or hex string');
+    const at = o['at_cycle'] ?? 0;
+    if (typeof at !== 'number' || !Number.isInteger(at) || at < 0) throw bad(i, 'at_cycle must be a cycle number');
+    const a: HostAction = { cluster, address: Number(address), value, atCycle: at };
+    const ai = o['after_interrupt'] as Record<string, unknown> | undefined;
+    if (ai !== undefined) {
+      const entry = ai['entry'];
+      const count = ai['count'] ?? 1;
+      if (typeof entry !== 'number' || !(entry >= 0 && entry < 8)) throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5)');
+      if (typeof count !== 'number' || count < 1) throw bad(i, 'after_interrupt.count must be >= 1');
+      a.afterInterrupt = { entry, count };
+    }
+    return a;
+  });
 }
 
 function big(v: unknown): bigint | undefined {
@@ -122,8 +155,18 @@ export function inspectImage(container: Container, file: string): ImageInfo {
   const barriers: ImageInfo['barriers'] = [];
   if (Array.isArray(meta['barriers']))
     for (const b of meta['barriers'] as Array<Record<string, unknown>>)
-      if (typeof b['cluster'] === 'number' && typeof b['id'] === 'number') barriers.push({ cluster: b['cluster'], id: b['id'] });
-  return { file, container, clusters: Math.min(4, clusters), uies: Math.min(12, uies), records, ...(remap ? { remap } : {}), barriers };
+      if (typeof b['cluster'] === 'number' && typeof b['id'] === 'number') {
+        const names = (k: string) => (Array.isArray(b[k]) ? (b[k] as unknown[]).map(String) : undefined);
+        const p = names('producers');
+        const c = names('consumers');
+        barriers.push({ cluster: b['cluster'], id: b['id'], ...(p ? { producers: p } : {}), ...(c ? { consumers: c } : {}) });
+      }
+  const tripNames = new Map<number, string>();
+  if (Array.isArray(meta['trips']))
+    for (const t of meta['trips'] as Array<Record<string, unknown>>) if (typeof t['trip_id'] === 'number' && typeof t['name'] === 'string') tripNames.set(t['trip_id'], t['name']);
+  const hostActions = parseHostActions(file, meta['host_actions'], clusters);
+  for (const a of hostActions) clusters = Math.max(clusters, a.cluster + 1);
+  return { file, container, clusters: Math.min(4, clusters), uies: Math.min(12, uies), records, ...(remap ? { remap } : {}), barriers, tripNames, hostActions };
 }
 
 /** Address of a section in its memory: AMEM view address (view bit for unhashed sections), cfg offset, HBM address. */
@@ -147,4 +190,7 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
     else chip.cfg[loc.cluster]!.writeBytes(loc.addr, data);
   });
   chip.addEnqueueRecords(info.records);
+  chip.host.actions.push(...info.hostActions);
+  for (const [id, n] of info.tripNames) chip.tripNames.set(id, n);
+  for (const b of info.barriers) if (b.producers || b.consumers) chip.barrierRoles.set(b.cluster * 1024 + b.id, { producers: b.producers ?? [], consumers: b.consumers ?? [] });
 }

@@ -19,3 +19,4 @@ export * from './run.js';
 export * from './dump.js';
 export * from './summary.js';
 export * from './uieDefault.js';
+export * from './ordering.js';

@@ -100,3 +100,100 @@ export class VcdProbe implements SimEngine {
     return undefined;
   }
 }
+
+/**
+ * Emits trace counters (bandwidth per port in GB/s, prefetch-queue occupancy
+ * per cluster, trips in flight) at most every `period` cycles, from kernel
+ * steps that happen anyway: it never schedules wakes of its own, so idle
+ * skipping and deadlock detection are unaffected.
+ */
+export class TraceSampler implements SimEngine {
+  readonly name = 'trace_sampler';
+  readonly group = 'chip';
+  private next = 0;
+  private lastAt = 0;
+  private readonly lastBytes: Float64Array;
+  constructor(
+    private readonly trace: TraceWriter,
+    private readonly period: number,
+    private readonly clockHz: number,
+    private readonly ports: ReadonlyArray<{ name: string; bytes: number }>,
+    private readonly clusters: ReadonlyArray<{ group: string; occupancy: () => number }>,
+  ) {
+    this.lastBytes = new Float64Array(ports.length);
+  }
+  get busy(): boolean {
+    return false;
+  }
+  tick(now: number): boolean {
+    if (now < this.next) return false;
+    const dt = now - this.lastAt;
+    if (dt > 0) {
+      const bw: Record<string, number> = {};
+      let any = false;
+      this.ports.forEach((p, i) => {
+        const d = p.bytes - this.lastBytes[i]!;
+        this.lastBytes[i] = p.bytes;
+        if (d > 0 || this.lastBytes[i]! > 0) {
+          bw[p.name] = Math.round(((d / dt) * this.clockHz) / 1e6) / 1e3;
+          any = true;
+        }
+      });
+      if (any) this.trace.counter('chip', this.lastAt, 'bandwidth GB/s', bw);
+    }
+    for (const c of this.clusters) this.trace.counter(c.group, now, 'prefetch occupancy', { descriptors: c.occupancy() });
+    this.lastAt = now;
+    this.next = now + this.period;
+    return false;
+  }
+  nextWake(): number {
+    return Infinity;
+  }
+  blockedReason(): string | undefined {
+    return undefined;
+  }
+}
+
+/**
+ * One trace track per UIE sequencer: a slice per contiguous run of the
+ * sequencer (start PC in the name), sampled after every kernel step.
+ */
+export class SequencerTracer implements SimEngine {
+  readonly name = 'sequencer_tracer';
+  readonly group = 'chip';
+  private readonly items: Array<{ group: string; trackName: string; track?: TraceTrack; running: () => boolean; pc: () => number; since: number; startPc: number; label: string }> = [];
+  constructor(private readonly trace: TraceWriter) {}
+  add(group: string, trackName: string, label: string, running: () => boolean, pc: () => number): void {
+    this.items.push({ group, trackName, running, pc, since: -1, startPc: 0, label });
+  }
+  get busy(): boolean {
+    return false;
+  }
+  tick(now: number): boolean {
+    for (const it of this.items) {
+      const r = it.running();
+      if (r && it.since < 0) {
+        it.since = now;
+        it.startPc = it.pc();
+      } else if (!r && it.since >= 0) {
+        this.emit(it, now);
+      }
+    }
+    return false;
+  }
+  nextWake(): number {
+    return Infinity;
+  }
+  blockedReason(): string | undefined {
+    return undefined;
+  }
+  finish(now: number): void {
+    for (const it of this.items)
+      if (it.since >= 0) this.emit(it, now);
+  }
+  private emit(it: SequencerTracer['items'][number], now: number): void {
+    it.track ??= this.trace.track(it.group, it.trackName);
+    this.trace.slice(it.track, it.since, now, `${it.label} pc ${it.startPc}`, { start_pc: it.startPc }, 'sequencer');
+    it.since = -1;
+  }
+}

@@ -14,10 +14,10 @@ import { MAX_CLUSTERS, MAX_UIES, PyxisChip } from './chip.js';
 import { loadSimConfig, type SimConfig } from './config.js';
 import { SimCodes, CHIP_SPEC } from './diagnostics.js';
 import { inspectImage, loadImage, type ImageInfo } from './image.js';
-import { PyxisObserver, VcdProbe } from './observer.js';
+import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe } from './observer.js';
 import { queueKind, TRIP_QUEUES } from './queues.js';
-import type { UieFactory } from './uieSlot.js';
-import { sequencerPcs } from './uieDefault.js';
+import { UieSlot, type UieFactory } from './uieSlot.js';
+import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault.js';
 
 /** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
 const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
@@ -32,6 +32,8 @@ export interface SimulateOptions {
   vcd?: TextSink;
   uieFactory?: UieFactory;
   onProgress?: (cycle: number) => void;
+  /** Cycles between trace counter samples (default 1024). */
+  traceSamplePeriod?: number;
 }
 
 export interface EngineReport {
@@ -43,6 +45,10 @@ export interface EngineReport {
   stall_reasons: Record<string, number>;
   trips?: number;
   bytes?: number;
+  /** Cycles this engine's trips waited on their wait barrier (wait() to release). */
+  barrier_wait_cycles?: number;
+  /** UIE datapath statistics (UIE engines with the datapath model). */
+  uie?: Record<string, unknown>;
 }
 
 export interface SimReport {
@@ -96,11 +102,31 @@ export function simulateImage(container: Container, file: string, opts: Simulate
     const chip = new PyxisChip({ clusters, uies, config, observer, ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
     if (trace) {
       chip.apm.onChange = (now) => trace.counter('chip', now, 'APM power', { requested: chip.apm.requested, granted: chip.apm.granted });
+      chip.sim.add(
+        new TraceSampler(
+          trace,
+          opts.traceSamplePeriod ?? 1024,
+          config.clock_hz,
+          chip.ports,
+          chip.dpe.map((d) => ({ group: d.group, occupancy: () => d.prefetch.reduce((a, f) => a + f.occupancy, 0) })),
+        ),
+      );
+    }
+    let seqTracer: SequencerTracer | undefined;
+    if (trace) {
+      for (const u of chip.uies) {
+        const seqs = sequencerRunning(u.model);
+        if (!seqs) continue;
+        seqTracer ??= new SequencerTracer(trace);
+        for (const [name, running, pc] of seqs) seqTracer.add(u.group, `${u.name}.${name}`, name, running, pc);
+      }
+      if (seqTracer) chip.sim.add(seqTracer);
     }
     if (vcd) declareVcd(chip, vcd, info);
     loadImage(chip, info);
     const res = chip.sim.run({ ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
     chip.apm.finish(res.cycles);
+    seqTracer?.finish(res.cycles);
     const report = buildReport(chip, config, res.reason, res.cycles, res.steps, res.waitGraph);
     trace?.close({ cycles: res.cycles, stop: res.reason, clock_hz: config.clock_hz });
     vcd?.close(res.cycles);
@@ -130,6 +156,7 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
       const pcs = sequencerPcs(u.model);
       if (u.cluster !== c || !pcs) continue;
       pcs.forEach((get, s) => probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], `${SEQUENCER_NAMES[s] ?? `seq${s}`}_pc`, 5), get));
+      for (const [name, get] of uieFifos(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, 8), get);
     }
   }
   for (const b of info.barriers) {
@@ -145,7 +172,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
   const byName = new Map(chip.allEngines.map((e) => [e.name, e]));
   const engines: EngineReport[] = chip.sim
     .engineStats()
-    .filter((s) => s.name !== 'vcd_probe')
+    .filter((s) => s.name !== 'vcd_probe' && s.name !== 'trace_sampler' && s.name !== 'sequencer_tracer')
     .map((s) => {
       const e = byName.get(s.name);
       const r: EngineReport = {
@@ -158,7 +185,14 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
       };
       if (e) {
         r.trips = e.tripsDone;
+        const qid = [...chip.engines[e.cluster]!].find(([, x]) => x === e)?.[0];
+        if (qid !== undefined) r.barrier_wait_cycles = chip.tm[e.cluster]!.barrierWait[qid]!;
         if (e.bytesMoved !== undefined) r.bytes = e.bytesMoved;
+        const us = e instanceof UieSlot ? uieStats(e.model) : undefined;
+        if (us) {
+          r.bytes = (us['bytes_read'] as number) + (us['bytes_written'] as number);
+          r.uie = us;
+        }
       }
       return r;
     });
@@ -176,9 +210,13 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
   for (const a of chip.amem) {
     uninit += a.stats.uninitReads;
     conflicts += a.stats.viewConflicts;
+    if (a.stats.uninitReads > 0)
+      warnings.push(warning(SimCodes.uninitRead, `${a.name}: ${a.stats.uninitReads} partition read(s) of AMEM never written`, { notes: ['uninitialised AMEM reads as zero'] }));
     if (a.firstViewConflict) warnings.push(warning(SimCodes.badAddress, `${a.name}: ${a.firstViewConflict}`, { spec: `${CHIP_SPEC} §7.5` }));
   }
   for (const u of chip.uies) if (u.model?.warnings) warnings.push(...u.model.warnings);
+  if (chip.host.records.length === 0)
+    warnings.push(warning(SimCodes.badEnqueue, 'the image has no enqueue records (.enqueue section): nothing was run', { spec: `${CHIP_SPEC} §11.5.1` }));
   if (chip.hbm.uninitReads > 0)
     warnings.push(warning(SimCodes.uninitRead, `${chip.hbm.uninitReads} byte(s) read from HBM locations never written`, { notes: ['DMA sources not initialised by the image read as zero'] }));
   const tripsTotal = Object.values(chip.tripsByKind).reduce((a, b) => a + b, 0);

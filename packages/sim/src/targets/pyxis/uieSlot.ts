@@ -53,6 +53,8 @@ export interface UieModelOptions {
   writeCommitLatency: number;
   /** The model calls this when a trip retires (sequencers done and writes committed, chip §11.7.1). */
   onTripDone: (tripId: number, cycle: number) => void;
+  /** The model calls this for every partial (< 16 byte) partition write (chip §11.7 ordering check). */
+  onPartialWrite: (byteAddr: number, tripId: number, cycle: number) => void;
 }
 
 export type UieFactory = (o: UieModelOptions) => UieModel;
@@ -97,6 +99,11 @@ export class UieSlot extends BaseTripEngine {
     apmSlot = 0,
   ) {
     super(`c${cluster}.uie${index}`, 'uie', cluster, done, apm, apmSlot);
+  }
+  /** The in-flight trip with `tripId` (oldest first). */
+  inflightTrip(tripId: number): Trip | undefined {
+    for (const t of this.inflight) if (t.tripId === tripId) return t;
+    return undefined;
   }
   /** Called by the model when the trip with `tripId` retires. */
   retire(tripId: number, cycle: number): void {

@@ -53,6 +53,8 @@ export interface AmemStats {
 
 export class Amem {
   private readonly blocks: Array<Uint8Array | undefined> = new Array(BLOCKS);
+  /** 32-bit views of `blocks` (same buffers) for the UIE's word-wide partition copies. */
+  private readonly blocks32: Array<Uint32Array | undefined> = new Array(BLOCKS);
   /** Per 16 KiB block: -1 never accessed, else the view bit (0/1) of the first access. */
   private readonly blockView = new Int8Array(BLOCKS).fill(-1);
   readonly stats: AmemStats = { bytesRead: 0, bytesWritten: 0, uninitReads: 0, viewConflicts: 0, bankAccesses: new Uint32Array(AMEM_BANKS) };
@@ -88,6 +90,7 @@ export class Amem {
     if (!b && create) {
       b = new Uint8Array(AMEM_BLOCK_BYTES);
       this.blocks[i] = b;
+      this.blocks32[i] = new Uint32Array(b.buffer);
     }
     return b;
   }
@@ -106,6 +109,43 @@ export class Amem {
     }
     const o = phys & (AMEM_BLOCK_BYTES - 1);
     for (let i = 0; i < 16; i++) out[off + i] = b[o + i]!;
+  }
+
+  /**
+   * `readPartition` into a 32-bit view: partition at `addr` -> out32[w..w+4)
+   * (the UIE datapath's lanes are 16-byte aligned, so partitions move as 4 words).
+   */
+  readPartition32(addr: number, out32: Uint32Array, w: number): void {
+    this.noteView(addr);
+    const phys = amemPhysical(addr & ~15);
+    this.stats.bankAccesses[amemBank(phys)]!++;
+    this.stats.bytesRead += 16;
+    const b = this.blocks32[phys >>> 14];
+    if (!b) {
+      this.stats.uninitReads++;
+      out32[w] = out32[w + 1] = out32[w + 2] = out32[w + 3] = 0;
+      return;
+    }
+    const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
+    out32[w] = b[o]!;
+    out32[w + 1] = b[o + 1]!;
+    out32[w + 2] = b[o + 2]!;
+    out32[w + 3] = b[o + 3]!;
+  }
+
+  /** Full-partition write from a 32-bit view (see `readPartition32`). */
+  writePartition32(addr: number, src32: Uint32Array, w: number): void {
+    this.noteView(addr);
+    const phys = amemPhysical(addr & ~15);
+    this.stats.bankAccesses[amemBank(phys)]!++;
+    this.block(phys, true);
+    const b = this.blocks32[phys >>> 14]!;
+    const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
+    b[o] = src32[w]!;
+    b[o + 1] = src32[w + 1]!;
+    b[o + 2] = src32[w + 2]!;
+    b[o + 3] = src32[w + 3]!;
+    this.stats.bytesWritten += 16;
   }
 
   /**

@@ -300,3 +300,34 @@ export function from16Table(dt: number, ebAdj: number): Uint16Array {
   }
   return t;
 }
+
+/** A read-side conversion followed by a write-side conversion of the same width, as one table. */
+export interface CompositeTable {
+  readonly table: Uint16Array;
+  /** True when the composition maps every code to itself (the datapath can move bytes unchanged). */
+  readonly identity: boolean;
+}
+const compCache = new Map<number, CompositeTable>();
+
+/**
+ * `from16Table(wrDt, wrEb)[to16Table(rdDt, rdEb, relu)[c]]` for every code c of
+ * the (common) width: the AMEM Read -> switchbox -> AMEM Write copy of one
+ * column when neither side switches columns. Exactly the two conversions, composed.
+ */
+export function compositeTable(rdDt: number, rdEb: number, relu: boolean, wrDt: number, wrEb: number): CompositeTable {
+  const key = (((rdDt * 64 + (rdEb & 63)) * 2 + (relu ? 1 : 0)) * 8 + wrDt) * 64 + (wrEb & 63);
+  let c = compCache.get(key);
+  if (!c) {
+    const a = to16Table(rdDt, rdEb, relu);
+    const b = from16Table(wrDt, wrEb);
+    const t = new Uint16Array(a.length);
+    let identity = true;
+    for (let i = 0; i < a.length; i++) {
+      t[i] = b[a[i]!]!;
+      if (t[i] !== i) identity = false;
+    }
+    c = { table: t, identity };
+    compCache.set(key, c);
+  }
+  return c;
+}

@@ -18,7 +18,7 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import type { SimEngine } from '../../../kernel/engine.js';
 import { Fifo } from '../../../kernel/fifo.js';
 import { Amem, AMEM_VIEW_BIT } from '../amem/amem.js';
-import { addCodes, from16Table, is16bit, to16Table } from './convert.js';
+import { addCodes, compositeTable, from16Table, is16bit, to16Table } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
 import { ControlStore, decodeControlStore, emptyControlStore, NUM_ITERS, SEQ_DEPTH, SequencerCore } from './sequencerCore.js';
 import { decodeOpStore, decodeSwitchTables, identitySwitchTables, OpStore, updateMaskActivity, type SwitchTables } from './tables.js';
@@ -38,6 +38,7 @@ export const UieCodes = {
   unmodelled: 'SIM0608',
   indirMode: 'SIM0609',
   noTracker: 'SIM0610',
+  weightsAlign: 'SIM0611',
 } as const;
 
 /** Sequencer ids (grammars/pyxis/isa.json; index in trip_valid_mask / start_pc). */
@@ -105,6 +106,12 @@ export interface UieOptions {
   onTripDone?: (tripId: number, cycle: number) => void;
   /** Receives every diagnostic; default: errors are thrown as DiagnosticError, warnings kept in `warnings`. */
   onDiagnostic?: (d: Diagnostic) => void;
+  /**
+   * Called for every partition written partially (read-merge-write, seq §6.4, chip §7.4.2) with its byte
+   * address (view bit included), the trip id and the cycle, so the chip model can check the rule that
+   * overlapping partial writes from different UIEs must be serialised by a barrier (chip §7.4.2, §11.7).
+   */
+  onPartialWrite?: (byteAddr: number, tripId: number, cycle: number) => void;
 }
 
 // Decoder-metadata record layout (Int32 words).
@@ -138,16 +145,23 @@ const F_PF = 128;
 const MODE_SHIFT = 1;
 
 const PTN_MASK = (1 << 22) - 1;
+/** sbMeta words per switchbox entry: [raw?, data_type, eb_adj, relu]. */
+const SB_META = 4;
 /** Lane -> logical partition for serialized FP16 (chip §7.3.1 READ table); SIGMA_INV = logical -> lane (WRITE table). */
 const SIGMA_INV = [0, 2, 4, 6, 1, 3, 5, 7] as const;
 
 /** Per-sequencer statistics (typed arrays indexed by sequencer id). */
 export interface UieStats {
   busyCycles: Float64Array;
+  /** Cycles the sequencer core could not issue because its decoder FIFO was full (§3 backpressure). */
   stallCycles: Float64Array;
+  /** Cycles the head of the decoder FIFO waited (switchbox FIFO empty/full, index FIFO, AMEM port): [amem_read, amem_write]. */
+  datapathStallCycles: Float64Array;
   instructions: Float64Array;
+  /** AMEM bytes read by AMEM Read, AMEM Weights Read (also in `weightsBytesRead`) and written by AMEM Write. */
   bytesRead: number;
   bytesWritten: number;
+  weightsBytesRead: number;
   flitsToAmemWrite: number;
   /** Flits sent to the (unmodelled) grid / vbuffer, dropped. */
   flitsDropped: number;
@@ -185,6 +199,8 @@ interface SeqState {
   slot: number;
   /** Decoded-memory cache key. */
   gen: number;
+  rawCtl: Uint8Array | undefined;
+  rawOp: Uint8Array | undefined;
   rf: Fields<typeof READ_FIELDS> | undefined;
   wf: Fields<typeof WRITE_FIELDS> | undefined;
   kf: Fields<typeof WEIGHTS_FIELDS> | undefined;
@@ -203,7 +219,7 @@ const WRITE_FIELDS = [
   'wcsw_switch_config_idx_base', 'wcsw_switch_config_iter_id', 'wcsw_switch_config_iter_stride', 'wcsw_switch_config_vld', 'wcsw_col_mask_config_idx',
   'wzsw_config', 'eb_adj',
 ] as const;
-const WEIGHTS_FIELDS = ['opcd', 'num_ptns'] as const;
+const WEIGHTS_FIELDS = ['opcd', 'num_ptns', 'is_16bit', 'amem_addr_offset', 'iter_stride', 'wdc_type'] as const;
 type Fields<T extends readonly string[]> = { [K in T[number]]: Int32Array };
 
 /** Binds op-memory field arrays once per decode so the per-instruction decoder does plain property loads. */
@@ -246,6 +262,16 @@ export class Uie implements SimEngine {
   readonly seqs: SeqState[] = [];
   /** Switchbox FIFO AMEM Read -> AMEM Write (chip §6.2.3), 128 x FP16 per entry. */
   readonly sbReadToWrite: Fifo;
+  /** Flit storage of `sbReadToWrite`: entry slot k holds 128 RFP16 columns at [k*128, k*128+128). */
+  readonly sbFlits: Uint16Array;
+  /**
+   * Deferred-conversion entries: when AMEM Read applies no column switching, an entry may hold the post-RPSW
+   * AMEM lanes (256 bytes) plus the read conversion (`sbMeta`), converted only where consumed. The values
+   * seen by any consumer are identical to converting at the source (same tables); see `flitColumns`.
+   */
+  private readonly sbRaw: Uint8Array;
+  private readonly sbRaw32: Uint32Array;
+  private readonly sbMeta: Int32Array;
   readonly readDec: Fifo;
   readonly writeDec: Fifo;
   readonly itfeRead: Itfe;
@@ -259,6 +285,7 @@ export class Uie implements SimEngine {
   private readonly commitLatency: number;
   private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
+  private readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number) => void) | undefined;
   private readonly slots: TripSlot[] = [];
   private nextSlot = 0;
   private oldestSlot = 0;
@@ -266,6 +293,7 @@ export class Uie implements SimEngine {
   // commit ring (posted writes in issue order; constant latency keeps it ordered)
   private readonly commitAt: Float64Array;
   private readonly commitSlot: Int8Array;
+  private readonly commitMask: number;
   private cHead = 0;
   private cCount = 0;
   private readPortFree = 0;
@@ -277,15 +305,21 @@ export class Uie implements SimEngine {
   private wcswCur = -1;
   // indirect bookkeeping per side: index pops in the current trip
   private readPops = 0;
+  private readTripIndirect = false;
+  private writeTripIndirect = false;
   private writePops = 0;
   private lastDidWork = false;
   private portWake = Infinity;
   private now = 0;
   private blocked: string | undefined;
   private swGen = -1;
+  private readonly rawSw: { r?: { psw: Uint8Array; csw: Uint8Array; mask: Uint8Array }; w?: { psw: Uint8Array; csw: Uint8Array; mask: Uint8Array } } = {};
   // scratch buffers (no per-cycle allocation)
   private readonly lanes = new Uint8Array(256);
   private readonly lanes2 = new Uint8Array(256);
+  private readonly lanes32 = new Uint32Array(this.lanes.buffer);
+  private readonly lanes2_32 = new Uint32Array(this.lanes2.buffer);
+  private readonly weights32 = new Uint32Array(32);
   private readonly cols = new Uint16Array(128);
   private readonly cols2 = new Uint16Array(128);
   private readonly ptnBuf = new Uint8Array(16);
@@ -303,14 +337,24 @@ export class Uie implements SimEngine {
     this.commitLatency = opts.writeCommitLatency ?? 100;
     this.onTripDone = opts.onTripDone;
     this.onDiagnostic = opts.onDiagnostic;
+    this.onPartialWrite = opts.onPartialWrite;
     const decDepth = opts.decoderFifoDepth ?? 4;
     this.readDec = new Fifo(`${this.name}.amem_read.dec`, decDepth, REC_WORDS);
     this.writeDec = new Fifo(`${this.name}.amem_write.dec`, decDepth, REC_WORDS);
-    this.sbReadToWrite = new Fifo(`${this.name}.sb.amem_read->amem_write`, opts.switchboxFifoDepth ?? 4, 128);
+    const sbDepth = opts.switchboxFifoDepth ?? 4;
+    this.sbReadToWrite = new Fifo(`${this.name}.sb.amem_read->amem_write`, sbDepth, 1);
+    this.sbFlits = new Uint16Array(sbDepth * 128);
+    this.sbRaw = new Uint8Array(sbDepth * 256);
+    this.sbRaw32 = new Uint32Array(this.sbRaw.buffer);
+    this.sbMeta = new Int32Array(sbDepth * SB_META);
     this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
     this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128);
-    this.commitAt = new Float64Array(4096);
-    this.commitSlot = new Int8Array(4096);
+    // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
+    let ring = 4096;
+    while (ring < 2 * this.commitLatency + 16) ring *= 2;
+    this.commitMask = ring - 1;
+    this.commitAt = new Float64Array(ring);
+    this.commitSlot = new Int8Array(ring);
     for (let i = 0; i < TRIP_SLOTS; i++) this.slots.push({ active: false, tripId: 0, params: undefined, pending: 0, writes: 0 });
     const names = this.mm?.sequencers.map((s) => s.name) ?? [];
     for (let id = 0; id < NUM_SEQUENCERS; id++) {
@@ -328,6 +372,8 @@ export class Uie implements SimEngine {
         qCount: 0,
         slot: -1,
         gen: -1,
+        rawCtl: undefined,
+        rawOp: undefined,
         rf: undefined,
         wf: undefined,
         kf: undefined,
@@ -337,9 +383,11 @@ export class Uie implements SimEngine {
     this.stats = {
       busyCycles: new Float64Array(NUM_SEQUENCERS),
       stallCycles: new Float64Array(NUM_SEQUENCERS),
+      datapathStallCycles: new Float64Array(2),
       instructions: new Float64Array(NUM_SEQUENCERS),
       bytesRead: 0,
       bytesWritten: 0,
+      weightsBytesRead: 0,
       flitsToAmemWrite: 0,
       flitsDropped: 0,
       padsInserted: 0,
@@ -481,9 +529,15 @@ export class Uie implements SimEngine {
     if (gen === s.gen && gen !== -2) return;
     const m = this.mm?.sequencers[s.id];
     if (!m || !s.controlTable) return;
-    s.control = decodeControlStore(s.controlTable, this.readCfg(m.control.offset, m.control.stride * m.control.words), SEQ_DEPTH, m.control.stride, s.control);
-    if (s.opTable) s.op = decodeOpStore(s.opTable, this.readCfg(m.op.offset, m.op.stride * m.op.words), SEQ_DEPTH, m.op.stride, s.op);
     s.gen = gen;
+    // the generation moves on any cfg write (other UIEs, CSRs): re-decode only if this sequencer's bytes changed
+    const ctl = this.readCfg(m.control.offset, m.control.stride * m.control.words);
+    const opb = this.readCfg(m.op.offset, m.op.stride * m.op.words);
+    if (s.rawCtl && s.rawOp && sameBytes(ctl, s.rawCtl) && sameBytes(opb, s.rawOp)) return;
+    s.rawCtl = ctl;
+    s.rawOp = opb;
+    s.control = decodeControlStore(s.controlTable, ctl, SEQ_DEPTH, m.control.stride, s.control);
+    if (s.opTable) s.op = decodeOpStore(s.opTable, opb, SEQ_DEPTH, m.op.stride, s.op);
     this.bind(s);
   }
 
@@ -499,12 +553,11 @@ export class Uie implements SimEngine {
       const tc = tryTable(csw?.table);
       const tm = tryTable(mask?.table);
       if (!psw || !csw || !mask || !tp || !tc || !tm) continue;
-      decodeSwitchTables(
-        { psw: tp, csw: tc, mask: tm },
-        { psw: this.readCfg(psw.offset, psw.stride * psw.words), csw: this.readCfg(csw.offset, csw.stride * csw.words), mask: this.readCfg(mask.offset, mask.stride * mask.words) },
-        side === 'r' ? this.readSw : this.writeSw,
-        { psw: psw.stride, csw: csw.stride, mask: mask.stride },
-      );
+      const raw = { psw: this.readCfg(psw.offset, psw.stride * psw.words), csw: this.readCfg(csw.offset, csw.stride * csw.words), mask: this.readCfg(mask.offset, mask.stride * mask.words) };
+      const prev = this.rawSw[side];
+      if (prev && sameBytes(prev.psw, raw.psw) && sameBytes(prev.csw, raw.csw) && sameBytes(prev.mask, raw.mask)) continue;
+      this.rawSw[side] = raw;
+      decodeSwitchTables({ psw: tp, csw: tc, mask: tm }, raw, side === 'r' ? this.readSw : this.writeSw, { psw: psw.stride, csw: csw.stride, mask: mask.stride });
     }
     this.swGen = gen;
   }
@@ -533,7 +586,7 @@ export class Uie implements SimEngine {
     while (this.cCount > 0 && this.commitAt[this.cHead]! <= now) {
       const sl = this.slots[this.commitSlot[this.cHead]!]!;
       sl.writes--;
-      this.cHead = (this.cHead + 1) & 4095;
+      this.cHead = (this.cHead + 1) & this.commitMask;
       this.cCount--;
       did = true;
     }
@@ -543,7 +596,10 @@ export class Uie implements SimEngine {
     if (this.itfeRead.tick()) did = true;
     if (this.itfeWrite.tick()) did = true;
     // 3. sequencer cores
-    for (let id = 0; id < NUM_SEQUENCERS; id++) if (this.stepSeq(this.seqs[id]!)) did = true;
+    for (let id = 0; id < NUM_SEQUENCERS; id++) {
+      const sq = this.seqs[id]!;
+      if ((sq.core.running || sq.qCount > 0) && this.stepSeq(sq)) did = true;
+    }
     // 4. in-order trip retirement
     while (this.activeTrips > 0) {
       const sl = this.slots[this.oldestSlot]!;
@@ -572,6 +628,19 @@ export class Uie implements SimEngine {
       if (s.qCount === 0) return false;
       // start the next trip from the descriptor FIFO (§3 item 1)
       const slotId = s.queue[s.qHead]!;
+      // The ITFE and the index-pop count belong to one trip at a time: a trip that uses (or follows a trip that
+      // used) indirection starts only once the previous trip's decoder entries have drained (docs/spec-notes.md).
+      if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) {
+        const rd = s.id === SEQ_AMEM_READ;
+        const np = this.slots[slotId]!.params!;
+        const ind = rd ? np.amem_read_indirect_vld : np.amem_write_indirect_vld;
+        if ((ind || (rd ? this.readTripIndirect : this.writeTripIndirect)) && !(rd ? this.readDec : this.writeDec).empty) {
+          this.blocked ??= `${s.name}: next trip waits for the previous trip's indirect accesses to drain`;
+          return false;
+        }
+        if (rd) this.readTripIndirect = !!ind;
+        else this.writeTripIndirect = !!ind;
+      }
       s.qHead = (s.qHead + 1) % SEQ_QUEUE;
       s.qCount--;
       s.slot = slotId;
@@ -612,18 +681,46 @@ export class Uie implements SimEngine {
     // sequencers without a datapath model yet (grid, VPU, weights): run the loop program only
     if (!s.warnedNoDatapath) {
       s.warnedNoDatapath = true;
-      this.warnOnce(`nodp${s.id}`, UieCodes.unmodelled, `sequencer ${s.name} has no datapath model yet; its program runs without effects`, `${SEQ_SPEC} §4`);
+      this.warnOnce(
+        `nodp${s.id}`,
+        UieCodes.unmodelled,
+        s.id === SEQ_AMEM_WEIGHTS_READ
+          ? `sequencer ${s.name}: the weights decompressor / weights datapath are not modelled yet; AMEM words are read, counted and dropped`
+          : `sequencer ${s.name} has no datapath model yet; its program runs without effects`,
+        `${SEQ_SPEC} §4`,
+      );
     }
     if (!core.step()) return this.coreFault(s);
     this.stats.busyCycles[s.id]!++;
     this.stats.instructions[s.id]!++;
-    if (s.id === SEQ_AMEM_WEIGHTS_READ && s.kf) {
-      // count weights-port bytes for Read_SRAM* (opcd 1, 2; seq §7.1)
-      const op = s.kf.opcd[core.execPc]!;
-      if ((op === 1 || op === 2) && !core.postFinal) this.stats.bytesRead += 16 * (s.kf.num_ptns[core.execPc]! || 8);
-    }
+    if (s.id === SEQ_AMEM_WEIGHTS_READ && s.kf) this.weightsRead(s, s.kf);
     if (core.done) this.seqDone(s.id, s.slot);
     return true;
+  }
+
+  /**
+   * AMEM Weights Read (seq §7): address calculation of §7.2 (no indirection), post-final -> Read_Const(0)
+   * (§7.3), alignment rules of §1.1 / §7.1; the AMEM words are read (bank statistics, bytes) and dropped,
+   * since the weights decompressor / WDP side is not modelled yet.
+   */
+  private weightsRead(s: SeqState, f: Fields<typeof WEIGHTS_FIELDS>): void {
+    const core = s.core;
+    const pc = core.execPc;
+    const op = f.opcd[pc]!;
+    if ((op !== 1 && op !== 2) || core.postFinal) return;
+    const p = this.slots[s.slot]!.params!;
+    let a = p.amem_weights_base_address + f.amem_addr_offset[pc]!;
+    for (let i = 0; i < NUM_ITERS; i++) a += (core.execCount[i]! & 0xfff) * (f.iter_stride[pc * NUM_ITERS + i]! & 0xffff);
+    a &= PTN_MASK;
+    if (f.wdc_type[pc]! !== 0 && a & 7)
+      this.ruleError(UieCodes.weightsAlign, `compressed-weights read (wdc_type ${f.wdc_type[pc]}) at 0x${(a * 16).toString(16)} is not 128-byte aligned`, `${SEQ_SPEC} §1.1, §7.1`, s, pc);
+    else if (f.is_16bit[pc]! && a & 1)
+      this.ruleError(UieCodes.oddPartition16, `16-bit weights read at odd partition address 0x${(a * 16).toString(16)}`, `${SEQ_SPEC} §1.1, §7.1`, s, pc);
+    const n = f.num_ptns[pc]! || 8;
+    const view = p.amem_weights_bank_hash_dsbl ? AMEM_VIEW_BIT : 0;
+    for (let j = 0; j < n; j++) this.amem.readPartition32((((a + j) & PTN_MASK) << 4) | view, this.weights32, (j & 7) * 4);
+    this.stats.bytesRead += n * 16;
+    this.stats.weightsBytesRead += n * 16;
   }
 
   private coreFault(s: SeqState): boolean {
@@ -757,6 +854,7 @@ export class Uie implements SimEngine {
         return -2;
       }
       this.blocked ??= `${side.name}: waiting for ITFE index FIFO`;
+      this.stats.datapathStallCycles[side.id === SEQ_AMEM_READ ? 0 : 1]!++;
       return -1;
     }
     if (itfe.cmd.indir_mode !== mode)
@@ -807,7 +905,7 @@ export class Uie implements SimEngine {
       const tgt = d[at + R_FIFO]!;
       if (tgt === SB_AMEM && this.sbReadToWrite.credits === 0) {
         this.sbReadToWrite.fullStalls++;
-        this.stats.stallCycles[SEQ_AMEM_READ]!++;
+        this.stats.datapathStallCycles[0]!++;
         this.blocked ??= `amem_read: switchbox FIFO amem_read->amem_write full`;
         return false;
       }
@@ -838,23 +936,31 @@ export class Uie implements SimEngine {
         l2 = this.lanes2;
       }
       // deserialize / promote (chip §6.2.1.4) with ReLU (seq §5.1.1) and EB adjust, as one table lookup per column
-      const tab = to16Table(dt, d[at + R_EB]!, opcd === 3);
-      const cols = this.cols;
-      if (!wide) for (let c = 0; c < 128; c++) cols[c] = tab[l2[c]!]!;
-      else
-        for (let o = 0; o < 8; o++) {
-          const b0 = o * 16;
-          for (let i = 0; i < 8; i++) {
-            cols[b0 + i] = tab[l2[b0 + 2 * i]! | (l2[b0 + 2 * i + 1]! << 8)]!;
-            cols[b0 + 8 + i] = tab[l2[128 + b0 + 2 * i]! | (l2[128 + b0 + 2 * i + 1]! << 8)]!;
-          }
-        }
-      applyZsw(d[at + R_ZSW]!, cols, this.cols2);
-      applyCsw(this.readSw, this.rcswCur, d[at + R_MASK]!, cols, this.cols2);
       if (tgt === SB_AMEM) {
-        const so = this.sbReadToWrite.pushSlot();
-        const sd = this.sbReadToWrite.data;
-        for (let c = 0; c < 128; c++) sd[so + c] = cols[c]!;
+        const zsw = d[at + R_ZSW]!;
+        const maskIdx = d[at + R_MASK]! & 3;
+        const slot = this.sbReadToWrite.pushSlot();
+        // fast path: no column switching or masking -> convert straight into the switchbox entry
+        const direct = zsw === 0 && this.rcswCur < 0 && !this.readSw.colMaskActive![maskIdx];
+        const m = slot * SB_META;
+        if (direct) {
+          // keep the lanes; the consumer converts (deferred, bit-identical)
+          const src32 = l2 === this.lanes ? this.lanes32 : this.lanes2_32;
+          const w0 = slot * 64;
+          const nw = wide ? 64 : 32;
+          for (let w = 0; w < nw; w++) this.sbRaw32[w0 + w] = src32[w]!;
+          this.sbMeta[m] = 1;
+          this.sbMeta[m + 1] = dt;
+          this.sbMeta[m + 2] = d[at + R_EB]!;
+          this.sbMeta[m + 3] = opcd === 3 ? 1 : 0;
+        } else {
+          const cols = this.cols;
+          convertLanesTo16(to16Table(dt, d[at + R_EB]!, opcd === 3), l2, 0, wide, cols, 0);
+          applyZsw(zsw, cols, this.cols2);
+          applyCsw(this.readSw, this.rcswCur, maskIdx, cols, this.cols2);
+          this.sbFlits.set(cols, slot * 128);
+          this.sbMeta[m] = 0;
+        }
         this.stats.flitsToAmemWrite++;
       } else {
         this.stats.flitsDropped++;
@@ -886,7 +992,7 @@ export class Uie implements SimEngine {
       for (let j = 0; j < n; j++) {
         const lane = (s0 + j) & 7;
         if (opcd === 1) lanes.fill(constV & 0xff, lane * 16, lane * 16 + 16);
-        else this.amem.readPartition((((addr + j) & PTN_MASK) << 4) | view, lanes, lane * 16);
+        else this.amem.readPartition32((((addr + j) & PTN_MASK) << 4) | view, this.lanes32, lane * 4);
       }
       if (opcd >= 2) this.stats.bytesRead += n * 16;
     } else {
@@ -898,7 +1004,7 @@ export class Uie implements SimEngine {
             lanes[off + b] = constV & 0xff;
             lanes[off + b + 1] = (constV >> 8) & 0xff;
           }
-          else this.amem.readPartition((((addr + 2 * p + c) & PTN_MASK) << 4) | view, lanes, off);
+          else this.amem.readPartition32((((addr + 2 * p + c) & PTN_MASK) << 4) | view, this.lanes32, off >> 2);
         }
       }
       if (opcd >= 2) this.stats.bytesRead += n * 32;
@@ -923,13 +1029,13 @@ export class Uie implements SimEngine {
     if (opcd !== 0) {
       const src = d[at + R_FIFO]!;
       if (src !== SB_AMEM) {
-        this.stats.stallCycles[SEQ_AMEM_WRITE]!++;
+        this.stats.datapathStallCycles[1]!++;
         this.blocked ??= `amem_write: waiting switchbox FIFO ${src === SB_GRID ? 'grid' : 'vbuffer'}->amem_write (not modelled yet)`;
         return false;
       }
       const fifo = this.sbReadToWrite;
       if (fifo.empty) {
-        this.stats.stallCycles[SEQ_AMEM_WRITE]!++;
+        this.stats.datapathStallCycles[1]!++;
         this.blocked ??= `amem_write: waiting switchbox FIFO amem_read->amem_write (empty)`;
         return false;
       }
@@ -964,13 +1070,13 @@ export class Uie implements SimEngine {
 
   private postWrite(slot: number, now: number, n: number): void {
     for (let i = 0; i < n; i++) {
-      if (this.cCount >= 4096) {
+      if (this.cCount > this.commitMask) {
         // commit ring full: commit the oldest now (never expected with 100-cycle latency)
         this.slots[this.commitSlot[this.cHead]!]!.writes--;
-        this.cHead = (this.cHead + 1) & 4095;
+        this.cHead = (this.cHead + 1) & this.commitMask;
         this.cCount--;
       }
-      const k = (this.cHead + this.cCount) & 4095;
+      const k = (this.cHead + this.cCount) & this.commitMask;
       this.commitAt[k] = now + this.commitLatency;
       this.commitSlot[k] = slot;
       this.cCount++;
@@ -983,38 +1089,60 @@ export class Uie implements SimEngine {
     const dt = d[at + R_DT]!;
     const wide = is16bit(dt);
     const pc = d[at + R_PC]!;
-    const fifo = this.sbReadToWrite;
-    const so = fifo.peekSlot();
-    const cols = this.cols;
-    for (let c = 0; c < 128; c++) cols[c] = fifo.data[so + c]! & 0xffff;
-    if (wide && addr & 1)
-      this.ruleError(UieCodes.oddPartition16, `16-bit write (data_type ${dt}) at odd partition address 0x${(addr * 16).toString(16)}`, `${SEQ_SPEC} §1.1, §6.1; ${CHIP_SPEC_F} §7.3`, seq, pc);
+    const slot = this.sbReadToWrite.peekSlot();
     const colOff = d[at + R_COLOFF]!;
     const nCols = d[at + R_N]!;
+    if (wide && addr & 1)
+      this.ruleError(UieCodes.oddPartition16, `16-bit write (data_type ${dt}) at odd partition address 0x${(addr * 16).toString(16)}`, `${SEQ_SPEC} §1.1, §6.1; ${CHIP_SPEC_F} §7.3`, seq, pc);
     if (colOff + nCols > 128) this.ruleError(UieCodes.colRange, `logical_col_offset ${colOff} + num_logical_cols ${nCols} > 128`, `${SEQ_SPEC} §6.4`, seq, pc);
     const flags = d[at + R_FLAGS]!;
     const s0 = addr & 7;
     if (d[at + R_PSWBASE]! >= 0) this.wpswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
     if (d[at + R_CSW]! >= 0) this.wcswCur = d[at + R_CSW]!;
     // WZSW -> WCSW + mask (on 16-bit columns), then 16b->8b (chip §6.2.2.2)
-    applyZsw(d[at + R_ZSW]!, cols, this.cols2);
-    applyCsw(this.writeSw, this.wcswCur, d[at + R_MASK]!, cols, this.cols2);
-    const tab = from16Table(dt, d[at + R_EB]!);
+    const zsw = d[at + R_ZSW]!;
+    const maskIdx = d[at + R_MASK]! & 3;
     const lanes = this.lanes;
-    if (!wide) for (let c = 0; c < 128; c++) lanes[c] = tab[cols[c]!]!;
-    else
-      for (let o = 0; o < 8; o++) {
-        // FP16 serializer: lane o cycle 0 = columns 16o..16o+7, cycle 1 = 16o+8..16o+15 (LSByte first, chip §6.2.2.2.3, §7.3)
-        const b0 = o * 16;
-        for (let i = 0; i < 8; i++) {
-          const v0 = tab[cols[b0 + i]!]!;
-          const v1 = tab[cols[b0 + 8 + i]!]!;
-          lanes[b0 + 2 * i] = v0 & 0xff;
-          lanes[b0 + 2 * i + 1] = v0 >> 8;
-          lanes[128 + b0 + 2 * i] = v1 & 0xff;
-          lanes[128 + b0 + 2 * i + 1] = v1 >> 8;
-        }
+    const m = slot * SB_META;
+    const raw = this.sbMeta[m] === 1;
+    const switching = zsw !== 0 || this.wcswCur >= 0 || this.writeSw.colMaskActive![maskIdx];
+    if (raw && !switching && is16bit(this.sbMeta[m + 1]!) === wide) {
+      // both conversions as one composed table (identity: plain byte move)
+      const comp = compositeTable(this.sbMeta[m + 1]!, this.sbMeta[m + 2]!, this.sbMeta[m + 3] === 1, dt, d[at + R_EB]!);
+      const w0 = slot * 64;
+      if (comp.identity) for (let w = 0; w < (wide ? 64 : 32); w++) this.lanes32[w] = this.sbRaw32[w0 + w]!;
+      else {
+        const t = comp.table;
+        const rb = slot * 256;
+        const r = this.sbRaw;
+        if (!wide) for (let c = 0; c < 128; c++) lanes[c] = t[r[rb + c]!]!;
+        else
+          for (let b = 0; b < 256; b += 2) {
+            const v = t[r[rb + b]! | (r[rb + b + 1]! << 8)]!;
+            lanes[b] = v & 0xff;
+            lanes[b + 1] = v >> 8;
+          }
       }
+      if (!wide) lanes.fill(0, 128, 256);
+    } else {
+      let src = this.sbFlits;
+      let base = slot * 128;
+      if (raw) {
+        // materialise the deferred read conversion
+        src = this.cols;
+        base = 0;
+        convertLanesTo16(to16Table(this.sbMeta[m + 1]!, this.sbMeta[m + 2]!, this.sbMeta[m + 3] === 1), this.sbRaw, slot * 256, is16bit(this.sbMeta[m + 1]!), this.cols, 0);
+      }
+      if (switching) {
+        const cols = this.cols;
+        if (src !== cols) for (let c = 0; c < 128; c++) cols[c] = src[base + c]!;
+        applyZsw(zsw, cols, this.cols2);
+        applyCsw(this.writeSw, this.wcswCur, maskIdx, cols, this.cols2);
+        src = cols;
+        base = 0;
+      }
+      convert16ToLanes(from16Table(dt, d[at + R_EB]!), src, base, wide, lanes);
+    }
     let l2 = lanes;
     if (this.wpswCur >= 0) {
       applyPsw(this.writeSw, this.wpswCur, lanes, this.lanes2, wide);
@@ -1035,7 +1163,10 @@ export class Uie implements SimEngine {
       const pLo = Math.max(lo - j * 16, 0);
       const pHi = Math.min(hi - j * 16, 16);
       const mask = pLo === 0 && pHi === 16 ? 0xffff : ((1 << pHi) - 1) & ~((1 << pLo) - 1);
-      if (mask !== 0xffff) partial = true;
+      if (mask !== 0xffff) {
+        partial = true;
+        this.onPartialWrite?.(((((addr + j) & PTN_MASK) << 4) | view) >>> 0, this.slots[d[at + R_SLOT]!]!.tripId, this.now);
+      }
       const wAddr = (((addr + j) & PTN_MASK) << 4) | view;
       if (rmw) {
         // InMemAdd (seq §6.2.1): read at the write address + rmw_rd_addr_offset in [25:14]
@@ -1052,7 +1183,8 @@ export class Uie implements SimEngine {
           }
         // merge happens after the add (chip §7.4, Figure 7-1): unmasked bytes keep the destination's memory value
         this.amem.writePartition(wAddr, buf, 0, mask);
-      } else this.amem.writePartition(wAddr, l2, off, mask);
+      } else if (mask === 0xffff) this.amem.writePartition32(wAddr, l2 === this.lanes ? this.lanes32 : this.lanes2_32, off >> 2);
+      else this.amem.writePartition(wAddr, l2, off, mask);
       this.stats.bytesWritten += pHi - pLo;
     }
     if (rmw) this.stats.rmwAdds++;
@@ -1080,10 +1212,55 @@ function iterVal(counts: Int32Array, id: number): number {
   return id < NUM_ITERS ? counts[id]! : 0;
 }
 
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function amemPhys(addr: number): number {
   const a = addr & ((1 << 26) - 1);
   if (addr & AMEM_VIEW_BIT) return a;
   return a ^ (((a >>> 14) & 0x7f) << 7);
+}
+
+/**
+ * 8b->16b converter and FP16 deserializer (chip §6.2.1.4) as table lookups:
+ * 8-bit: column c = lane byte c; 16-bit: logical partition o's columns are the
+ * LE values of its cycle-0 bytes then its cycle-1 bytes (docs/spec-notes.md).
+ */
+function convertLanesTo16(tab: Uint16Array, l: Uint8Array, lb: number, wide: boolean, dst: Uint16Array, base: number): void {
+  if (!wide) {
+    for (let c = 0; c < 128; c++) dst[base + c] = tab[l[lb + c]!]!;
+    return;
+  }
+  for (let o = 0; o < 8; o++) {
+    const b0 = lb + o * 16;
+    const d0 = base + o * 16;
+    for (let i = 0; i < 8; i++) {
+      dst[d0 + i] = tab[l[b0 + 2 * i]! | (l[b0 + 2 * i + 1]! << 8)]!;
+      dst[d0 + 8 + i] = tab[l[128 + b0 + 2 * i]! | (l[128 + b0 + 2 * i + 1]! << 8)]!;
+    }
+  }
+}
+
+/** 16b->8b converter and FP16 serializer (chip §6.2.2.2, §6.2.2.2.3: lane o cycle 0 = columns 16o..16o+7, LSByte first). */
+function convert16ToLanes(tab: Uint16Array, src: Uint16Array, base: number, wide: boolean, lanes: Uint8Array): void {
+  if (!wide) {
+    for (let c = 0; c < 128; c++) lanes[c] = tab[src[base + c]!]!;
+    return;
+  }
+  for (let o = 0; o < 8; o++) {
+    const b0 = o * 16;
+    for (let i = 0; i < 8; i++) {
+      const v0 = tab[src[base + b0 + i]!]!;
+      const v1 = tab[src[base + b0 + 8 + i]!]!;
+      lanes[b0 + 2 * i] = v0 & 0xff;
+      lanes[b0 + 2 * i + 1] = v0 >> 8;
+      lanes[128 + b0 + 2 * i] = v1 & 0xff;
+      lanes[128 + b0 + 2 * i + 1] = v1 >> 8;
+    }
+  }
 }
 
 /** Partition switch (chip §6.2.1.1): out[o] = ptn_zero[o] ? 0 : in[src_ptn[o]]; both serialization cycles for 16-bit. idx < 0: identity (reset state). */
