@@ -61,7 +61,7 @@ function coreBench() {
   console.log(`${'sequencer core (3 iterators)'.padEnd(36)} ${n} instr  ${(n / s / 1e6).toFixed(1)} M instr per CPU-s`);
 }
 
-function smallTrips(n, rows) {
+function smallTrips(n, rows, bumpCfg = false) {
   const amem = new A.Amem();
   const cfg = new FlatCfg();
   let done = 0;
@@ -73,6 +73,7 @@ function smallTrips(n, rows) {
   const c0 = process.cpuUsage();
   while (done < n) {
     if (started < n && u.canStartTrip()) {
+      if (bumpCfg) cfg.generation++; // another engine wrote the cfg space: forces the byte comparison path
       u.startTrip({
         trip_id: started, trip_valid_mask: 3, start_pc: new Array(13).fill(0), amem_read_base_address: 0, amem_weights_base_address: 0,
         amem_write_base_address: 0x100000, amem_read_bank_hash_dsbl: 0, amem_write_bank_hash_dsbl: 0, amem_weights_bank_hash_dsbl: 0,
@@ -85,11 +86,12 @@ function smallTrips(n, rows) {
   }
   const cu = process.cpuUsage(c0);
   const s = (cu.user + cu.system) / 1e6;
-  console.log(`${`${n} trips x ${rows} rows`.padEnd(28)} ${now} cycles  ${(n / s / 1e3).toFixed(1)} k trips per CPU-s  ${(now / s / 1e6).toFixed(2)} M UIE-cycles per CPU-s`);
+  console.log(`${`${n} trips x ${rows} rows${bumpCfg ? ' +cfg' : ''}`.padEnd(28)} ${now} cycles  ${(n / s / 1e3).toFixed(1)} k trips per CPU-s  ${(now / s / 1e6).toFixed(2)} M UIE-cycles per CPU-s`);
 }
 
 coreBench();
 smallTrips(2000, 4);
+smallTrips(2000, 4, true);
 copyBench('copy trip, Opaque_8bit', 'Opaque_8bit', 2000, 50);
 copyBench('copy trip, Recogni_FP8', 'Recogni_FP8', 2000, 50);
 copyBench('copy trip, Recogni_FP16', 'Recogni_FP16', 1000, 50);

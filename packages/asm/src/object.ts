@@ -59,7 +59,8 @@ export function buildObject(progs: EncodedProgram[], isa: Isa, metadata: Record<
   for (const v of vpuProgs) {
     const si = sections.length;
     sections.push({ name: `vpu.${v.name}.imem`, kind: 'code', space: 'vpu.imem', address: 0, size: v.words.length, align: 8, flags: SectionFlags.relocatable, data: v.words });
-    symbols.push({ name: vpuSymbol(v.name), kind: 'program', section: si, offset: 0, size: v.count, global: true });
+    // kind `label`, not `program`: `program` symbols are sequencer programs (ctrl+op pairs) to the linker.
+    symbols.push({ name: vpuSymbol(v.name), kind: 'label', section: si, offset: 0, size: v.count, global: true });
     vpuMeta.push({ name: v.name, symbol: vpuSymbol(v.name), words: v.count, ...(v.startAddr !== undefined ? { start_addr: v.startAddr } : {}) });
   }
   return {
@@ -104,7 +105,7 @@ export function vpuProgramsFromContainer(c: Container, isa: Isa): DecodedVpuProg
   const stride = wordStride(t);
   for (const sym of c.symbols) {
     const sec = c.sections[sym.section];
-    const m = sec && sym.kind === 'program' ? /^vpu\.(.+)\.imem$/.exec(sec.name) : null;
+    const m = sec && (sym.kind === 'label' || sym.kind === 'program') ? /^vpu\.(.+)\.imem$/.exec(sec.name) : null;
     if (!sec || !m) continue;
     const n = sym.size;
     if (sec.data.length < n * stride) throw new DiagnosticError(error('AS0504', `VPU program \`${sym.name}\`: section too short for ${n} words`));

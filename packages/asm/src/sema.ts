@@ -141,22 +141,30 @@ interface FlatInsn {
   loops: LoopCtx[];
 }
 
-function flatten(stmts: Stmt[], stack: LoopCtx[], out: FlatInsn[], seq: SequencerInfo, isa: Isa, ctx: EvalCtx): void {
+/** Snapshot of the loop stack shared by consecutive instructions at the same nesting (fewer allocations). */
+interface Snap {
+  loops: LoopCtx[] | null;
+}
+
+function flatten(stmts: Stmt[], stack: LoopCtx[], out: FlatInsn[], seq: SequencerInfo, isa: Isa, ctx: EvalCtx, snap: Snap = { loops: null }): void {
   for (const s of stmts) {
     if (!s || typeof s !== 'object') continue;
     if (s.kind === 'insn') {
-      out.push({ ast: s, loops: stack.slice() });
+      snap.loops ??= stack.slice();
+      out.push({ ast: s, loops: snap.loops });
       continue;
     }
     const loop = compileLoopHeader(s, stack, seq, isa, ctx);
     if (!loop) {
-      flatten(s.body ?? [], stack, out, seq, isa, ctx);
+      flatten(s.body ?? [], stack, out, seq, isa, ctx, snap);
       continue;
     }
     loop.start = out.length;
     stack.push(loop);
-    flatten(s.body ?? [], stack, out, seq, isa, ctx);
+    snap.loops = null;
+    flatten(s.body ?? [], stack, out, seq, isa, ctx, snap);
     stack.pop();
+    snap.loops = null;
     loop.end = out.length - 1;
     if (loop.end < loop.start) ctx.diags.push(error('AS0302', 'empty loop: a loop needs at least one instruction (its first instruction is sol_pc, its last is_eol)', { span: s.span, spec: S21 }));
   }
@@ -483,30 +491,32 @@ export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: 
   }
   const insns: ProgramInsn[] = [];
   const ctrlT = seq.control;
+  const enclosingCache = new Map<LoopCtx[], Set<number>>();
   flat.forEach((fi, pc) => {
     const ctrl: FieldValues = {};
     for (const l of fi.loops) {
       // numloops/numloops_final/mask on EVERY instruction inside the loop, so the
       // hardware knows the last iteration there too (Table 2-1, §2.1.4).
       const i = l.iter;
-      setIf(ctrlT, ctrl, iterField(i, 'numloops'), l.count);
+      setIf(ctrlT, ctrl, iterField(i, 'numloops'), Number(l.count));
       if (l.final !== undefined && l.mask) {
-        setIf(ctrlT, ctrl, iterField(i, 'numloops_final'), l.final);
-        setIf(ctrlT, ctrl, iterField(i, 'final_iter_mask'), BigInt(l.mask));
-        if (l.postFinal) setIf(ctrlT, ctrl, iterField(i, 'post_final_enbl'), 1n);
+        setIf(ctrlT, ctrl, iterField(i, 'numloops_final'), Number(l.final));
+        setIf(ctrlT, ctrl, iterField(i, 'final_iter_mask'), l.mask);
+        if (l.postFinal) setIf(ctrlT, ctrl, iterField(i, 'post_final_enbl'), 1);
       }
       if (l.end === pc) {
-        setIf(ctrlT, ctrl, iterField(i, 'is_eol'), 1n);
-        setIf(ctrlT, ctrl, iterField(i, 'sol_pc'), BigInt(l.start));
+        setIf(ctrlT, ctrl, iterField(i, 'is_eol'), 1);
+        setIf(ctrlT, ctrl, iterField(i, 'sol_pc'), l.start);
       }
     }
-    if (pc === flat.length - 1) setIf(ctrlT, ctrl, 'eopgm', 1n);
+    if (pc === flat.length - 1) setIf(ctrlT, ctrl, 'eopgm', 1);
     const a = fi.ast;
     if (a.ctrl) {
       const over = resolveAssigns(a.ctrl, ctrlT, isa, ctx, `the ${seq.name} control word`);
       Object.assign(ctrl, over);
     }
-    const enclosing = new Set(fi.loops.map((l) => l.iter));
+    let enclosing = enclosingCache.get(fi.loops);
+    if (!enclosing) enclosingCache.set(fi.loops, (enclosing = new Set(fi.loops.map((l) => l.iter))));
     const fieldSpans: Record<string, SourceSpan> = {};
     const refs: SymbolRef[] = [];
     ctx.refs = refs;
@@ -517,7 +527,7 @@ export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: 
   return { name: p.name, seq, ...(startPc !== undefined ? { startPc } : {}), insns, span: p.nameSpan };
 }
 
-function setIf(t: CompiledTable, out: FieldValues, name: string, v: bigint): void {
+function setIf(t: CompiledTable, out: FieldValues, name: string, v: number): void {
   if (t.byName.has(name)) out[name] = v;
 }
 

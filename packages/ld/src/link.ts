@@ -630,13 +630,23 @@ export function link(opts: LinkOptions): LinkResult {
   for (const qb of queueBlocks) {
     const qname = named(qb, '`queue`');
     if (!qname) continue;
-    const q = queueByName(qname);
-    if (!q) {
-      err('LD0120', `unknown queue \`${qname}\` (chip Table 11-1)`, qb.nameSpan, { notes: didYouMean(qname, [...QUEUE_NAMES, 'barrier']), spec: `${CHIP} §11.5` });
-      continue;
-    }
     const a = attrsOf(qb, ['cluster', 'region'], `queue \`${qname}\``);
     const cluster = num(a.get('cluster')?.value, '`cluster`', 0, 3) ?? 0;
+    // `icdma_to<D>`: the ICDMA queue of this cluster whose destination is cluster D (chip Table 11-1)
+    const to = /^icdma_to(\d)$/.exec(qname);
+    let q = queueByName(qname);
+    if (to) {
+      const idx = [0, 1, 2].find((i) => icdmaDestination(cluster, i) === +to[1]!);
+      if (idx === undefined) {
+        err('LD0120', `cluster ${cluster} has no ICDMA queue to cluster ${to[1]} (chip Table 11-1)`, qb.nameSpan, { spec: `${CHIP} §11.5, §12.2` });
+        continue;
+      }
+      q = { ...queueByName(`icdma${idx}`)!, name: qname };
+    }
+    if (!q) {
+      err('LD0120', `unknown queue \`${qname}\` (chip Table 11-1)`, qb.nameSpan, { notes: didYouMean(qname, [...QUEUE_NAMES, 'icdma_to0', 'icdma_to1', 'icdma_to2', 'icdma_to3', 'barrier']), spec: `${CHIP} §11.5` });
+      continue;
+    }
     const key = `${cluster}:${q.id}`;
     if (seenQueue.has(key)) err('LD0121', `queue \`${qname}\` of cluster ${cluster} is declared twice`, qb.nameSpan, { secondary: [{ span: seenQueue.get(key)!, label: 'first declared here' }] });
     seenQueue.set(key, qb.nameSpan!);

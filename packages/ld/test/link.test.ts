@@ -289,7 +289,7 @@ describe('link: more engines and rules', () => {
 memory a2 { cluster = 2; origin = 0; length = 1M; }
 tensor s { format = RFP8; shape = [3, 100]; region = a0; zero = true; }
 tensor d { format = RFP8; shape = [3, 100]; region = a2; zero = true; }
-queue icdma1 { cluster = 0; trip xfer { src = s; dst = d; } }
+queue icdma_to2 { cluster = 0; trip xfer { src = s; dst = d; } }
 queue uie4 { cluster = 2; trip use { amem_read = copy_rd; amem_write = copy_wr; read = d; write = d; } }
 use after xfer;`,
     });

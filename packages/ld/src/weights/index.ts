@@ -1,5 +1,8 @@
-/** Weight databases and compressed superblocks (pyxis-chip-fspec.md §14, §15). */
-export * from './common.js';
+/** Weight databases and compressed superblocks (pyxis-chip-fspec.md §14, §15); docs/weights.md. */
+export {
+  type WeightsSource, type DbRegion,
+  LD_WEIGHTS_SHAPE, LD_WEIGHTS_PARAM, LD_WEIGHTS_DATA,
+} from './common.js';
 export * from './kernel3x3.js';
 export * from './linear.js';
 export * from './superblock.js';

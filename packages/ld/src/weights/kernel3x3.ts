@@ -135,3 +135,21 @@ export function pack3x3Database(codes: Uint8Array, shape: readonly number[], opt
   }
   return { bytes: out, layout: L };
 }
+
+/**
+ * Inverse of pack3x3Database: LnsI4F3 codes [O, I, 3, 3] and, if the layout has
+ * Beta, the O x 9 Beta kernels (for dumps and the simulator).
+ */
+export function unpack3x3Database(bytes: Uint8Array, L: Kernel3x3Layout): { codes: Uint8Array; beta?: Uint8Array } {
+  if (bytes.length < L.size) fail(LD_WEIGHTS_SHAPE, `3x3 database has ${bytes.length} bytes, layout needs ${L.size}`, undefined, `${CHIP_SPEC} §15.1`);
+  const O = L.outputChannels, I = L.inputChannels;
+  const codes = new Uint8Array(O * I * 9);
+  const beta = L.hasBeta ? new Uint8Array(O * 9) : undefined;
+  for (let o = 0; o < O; o++)
+    for (let i = 0; i < L.M; i++)
+      for (let t = 0; t < 9; t++) {
+        const v = bytes[kernel3x3Offset(L, o, i, t)]!;
+        if (i < I) codes[(o * I + i) * 9 + t] = v; else beta![o * 9 + t] = v;
+      }
+  return beta ? { codes, beta } : { codes };
+}

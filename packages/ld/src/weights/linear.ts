@@ -199,3 +199,26 @@ export function pack1x1I5F10Database(codes: Uint16Array, shape: readonly number[
   }
   return { bytes: out, layout: L };
 }
+
+/**
+ * Inverse of pack1x1I4F3Database / pack1x1I5F10Database: codes [O, I] (Uint8Array
+ * or Uint16Array) and the Beta codes if the layout has Beta.
+ */
+export function unpack1x1Database(bytes: Uint8Array, L: Linear1x1Layout): { codes: Uint8Array | Uint16Array; beta?: Uint16Array } {
+  if (bytes.length < L.size) fail(LD_WEIGHTS_SHAPE, `1x1 database has ${bytes.length} bytes, layout needs ${L.size}`, undefined, L.spec);
+  const O = L.outputChannels, I = L.inputChannels;
+  const wide = L.bytesPerWeight === 2;
+  const codes = wide ? new Uint16Array(O * I) : new Uint8Array(O * I);
+  const beta = L.hasBeta ? new Uint16Array(O) : undefined;
+  for (let o = 0; o < O; o++) {
+    for (let i = 0; i < I; i++) {
+      const d = linear1x1Offset(L, o, i);
+      codes[o * I + i] = wide ? bytes[d]! | (bytes[d + 1]! << 8) : bytes[d]!;
+    }
+    if (beta) {
+      const d = linear1x1Offset(L, o, I);
+      beta[o] = bytes[d]! | (bytes[d + 1]! << 8);
+    }
+  }
+  return beta ? { codes, beta } : { codes };
+}

@@ -134,3 +134,42 @@ export function checkSuperblockAlignment(address: number, src?: WeightsSource): 
   if (address % 128 !== 0)
     fail(LD_WEIGHTS_PARAM, `compressed weights database at 0x${address.toString(16)} is not 128-byte aligned`, src, `${SEQ_SPEC} §1.1`);
 }
+
+/** Where weight (o, i) lives in a superblock database (inverse of blockOrigin). */
+export interface SuperblockPosition {
+  superblock: number;
+  block: number;
+  element: number;
+  /** Byte holding the 4-bit index, and the bit shift of the nibble (0 or 4). */
+  byteOffset: number;
+  shift: 0 | 4;
+  /** Byte holding the block's scaling factor. */
+  scaleOffset: number;
+}
+
+/** Position of weight (o, i) (tables 15-5..15-12 inverted). */
+export function superblockPosition(L: SuperblockLayout, o: number, i: number): SuperblockPosition {
+  const B = L.blockSize;
+  const s = o >>> 7, c = o & 127;
+  let kk: number, j: number, e: number;
+  if (L.organisation === 'cinPerCout') {
+    if (B === 4) {
+      const grp = i >>> 3, h = (i >>> 2) & 1;
+      const half = (c & 7) >>> 2;
+      const p = 16 * (c & 3) + (c >>> 3);
+      kk = 2 * grp + half; j = 2 * p + h; e = i & 3;
+    } else if (B === 8) {
+      kk = i >>> 3; j = 16 * (c & 7) + (c >>> 3); e = i & 7;
+    } else {
+      kk = Math.floor(i / B); j = 8 * (c & 15) + (c >>> 4); e = i % B;
+    }
+  } else {
+    const perCin = 128 / B;
+    kk = Math.floor(i / B);
+    j = (i % B) * perCin + Math.floor(c / B);
+    e = c % B;
+  }
+  const k = s * L.superblocksPerSet + kk;
+  const sb = 128 + k * L.superblockSize;
+  return { superblock: k, block: j, element: e, byteOffset: sb + 128 + j * (B >>> 1) + (e >>> 1), shift: (e & 1 ? 4 : 0), scaleOffset: sb + j };
+}

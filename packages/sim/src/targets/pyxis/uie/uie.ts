@@ -21,6 +21,7 @@ import { Amem, AMEM_VIEW_BIT } from '../amem/amem.js';
 import { addCodes, compositeTable, from16Table, is16bit, to16Table } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
 import { ControlStore, decodeControlStore, emptyControlStore, NUM_ITERS, SEQ_DEPTH, SequencerCore } from './sequencerCore.js';
+import { convertLanesTo16, SB_META, SwitchboxFifo } from './switchbox.js';
 import { decodeOpStore, decodeSwitchTables, identitySwitchTables, OpStore, updateMaskActivity, type SwitchTables } from './tables.js';
 
 export const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
@@ -100,6 +101,13 @@ export interface UieOptions {
   /** Cycles from AMEM write issue to commit (sim_config amem.write_commit_latency_cycles). */
   writeCommitLatency?: number;
   decoderFifoDepth?: number;
+  /**
+   * A grid model consumes `sbReadToGrid` and fills `sbGridToWrite` (next issue). Default false: flits sent to
+   * the grid are counted and dropped, and AMEM Write waiting on the grid FIFO blocks (reported by blockedReason).
+   */
+  attachGrid?: boolean;
+  /** Same for the VPU / vbuffer side (`sbReadToVbuffer`, `sbVbufferToWrite`). */
+  attachVbuffer?: boolean;
   switchboxFifoDepth?: number;
   indexFifoDepth?: number;
   /** Called when a trip retires (all valid sequencers done and its writes committed, chip §11.7.1). */
@@ -145,8 +153,6 @@ const F_PF = 128;
 const MODE_SHIFT = 1;
 
 const PTN_MASK = (1 << 22) - 1;
-/** sbMeta words per switchbox entry: [raw?, data_type, eb_adj, relu]. */
-const SB_META = 4;
 /** Lane -> logical partition for serialized FP16 (chip §7.3.1 READ table); SIGMA_INV = logical -> lane (WRITE table). */
 const SIGMA_INV = [0, 2, 4, 6, 1, 3, 5, 7] as const;
 
@@ -261,17 +267,15 @@ export class Uie implements SimEngine {
   readonly warnings: Diagnostic[] = [];
   readonly seqs: SeqState[] = [];
   /** Switchbox FIFO AMEM Read -> AMEM Write (chip §6.2.3), 128 x FP16 per entry. */
-  readonly sbReadToWrite: Fifo;
-  /** Flit storage of `sbReadToWrite`: entry slot k holds 128 RFP16 columns at [k*128, k*128+128). */
-  readonly sbFlits: Uint16Array;
-  /**
-   * Deferred-conversion entries: when AMEM Read applies no column switching, an entry may hold the post-RPSW
-   * AMEM lanes (256 bytes) plus the read conversion (`sbMeta`), converted only where consumed. The values
-   * seen by any consumer are identical to converting at the source (same tables); see `flitColumns`.
-   */
-  private readonly sbRaw: Uint8Array;
-  private readonly sbRaw32: Uint32Array;
-  private readonly sbMeta: Int32Array;
+  /** Switchbox FIFOs (chip §6.2.3), 128 x RFP16 per entry. */
+  readonly sbReadToWrite: SwitchboxFifo;
+  readonly sbReadToGrid: SwitchboxFifo;
+  readonly sbReadToVbuffer: SwitchboxFifo;
+  readonly sbGridToWrite: SwitchboxFifo;
+  readonly sbVbufferToWrite: SwitchboxFifo;
+  /** Whether a grid / VPU model consumes and produces the grid / vbuffer FIFOs (else: dropped / never filled). */
+  private readonly attachGrid: boolean;
+  private readonly attachVbuffer: boolean;
   readonly readDec: Fifo;
   readonly writeDec: Fifo;
   readonly itfeRead: Itfe;
@@ -342,11 +346,13 @@ export class Uie implements SimEngine {
     this.readDec = new Fifo(`${this.name}.amem_read.dec`, decDepth, REC_WORDS);
     this.writeDec = new Fifo(`${this.name}.amem_write.dec`, decDepth, REC_WORDS);
     const sbDepth = opts.switchboxFifoDepth ?? 4;
-    this.sbReadToWrite = new Fifo(`${this.name}.sb.amem_read->amem_write`, sbDepth, 1);
-    this.sbFlits = new Uint16Array(sbDepth * 128);
-    this.sbRaw = new Uint8Array(sbDepth * 256);
-    this.sbRaw32 = new Uint32Array(this.sbRaw.buffer);
-    this.sbMeta = new Int32Array(sbDepth * SB_META);
+    this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
+    this.sbReadToGrid = new SwitchboxFifo(`${this.name}.sb.amem_read->grid`, sbDepth);
+    this.sbReadToVbuffer = new SwitchboxFifo(`${this.name}.sb.amem_read->vbuffer`, sbDepth);
+    this.sbGridToWrite = new SwitchboxFifo(`${this.name}.sb.grid->amem_write`, sbDepth);
+    this.sbVbufferToWrite = new SwitchboxFifo(`${this.name}.sb.vbuffer->amem_write`, sbDepth);
+    this.attachGrid = opts.attachGrid ?? false;
+    this.attachVbuffer = opts.attachVbuffer ?? false;
     this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
     this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128);
     // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
@@ -903,10 +909,11 @@ export class Uie implements SimEngine {
     const slot = d[at + R_SLOT]!;
     if (opcd !== 0) {
       const tgt = d[at + R_FIFO]!;
-      if (tgt === SB_AMEM && this.sbReadToWrite.credits === 0) {
-        this.sbReadToWrite.fullStalls++;
+      const out = tgt === SB_AMEM ? this.sbReadToWrite : tgt === SB_GRID && this.attachGrid ? this.sbReadToGrid : tgt === SB_VBUFFER && this.attachVbuffer ? this.sbReadToVbuffer : undefined;
+      if (out && out.credits === 0) {
+        out.fullStalls++;
         this.stats.datapathStallCycles[0]!++;
-        this.blocked ??= `amem_read: switchbox FIFO amem_read->amem_write full`;
+        this.blocked ??= `amem_read: switchbox FIFO ${out.name} full`;
         return false;
       }
       let addr = d[at + R_ADDR]!;
@@ -936,32 +943,31 @@ export class Uie implements SimEngine {
         l2 = this.lanes2;
       }
       // deserialize / promote (chip §6.2.1.4) with ReLU (seq §5.1.1) and EB adjust, as one table lookup per column
-      if (tgt === SB_AMEM) {
+      if (out) {
         const zsw = d[at + R_ZSW]!;
         const maskIdx = d[at + R_MASK]! & 3;
-        const slot = this.sbReadToWrite.pushSlot();
-        // fast path: no column switching or masking -> convert straight into the switchbox entry
+        const slot = out.pushSlot();
+        // fast path: no column switching or masking -> keep the lanes, the consumer converts (deferred, bit-identical)
         const direct = zsw === 0 && this.rcswCur < 0 && !this.readSw.colMaskActive![maskIdx];
         const m = slot * SB_META;
         if (direct) {
-          // keep the lanes; the consumer converts (deferred, bit-identical)
           const src32 = l2 === this.lanes ? this.lanes32 : this.lanes2_32;
           const w0 = slot * 64;
           const nw = wide ? 64 : 32;
-          for (let w = 0; w < nw; w++) this.sbRaw32[w0 + w] = src32[w]!;
-          this.sbMeta[m] = 1;
-          this.sbMeta[m + 1] = dt;
-          this.sbMeta[m + 2] = d[at + R_EB]!;
-          this.sbMeta[m + 3] = opcd === 3 ? 1 : 0;
+          for (let w = 0; w < nw; w++) out.raw32[w0 + w] = src32[w]!;
+          out.meta[m] = 1;
+          out.meta[m + 1] = dt;
+          out.meta[m + 2] = d[at + R_EB]!;
+          out.meta[m + 3] = opcd === 3 ? 1 : 0;
         } else {
           const cols = this.cols;
           convertLanesTo16(to16Table(dt, d[at + R_EB]!, opcd === 3), l2, 0, wide, cols, 0);
           applyZsw(zsw, cols, this.cols2);
           applyCsw(this.readSw, this.rcswCur, maskIdx, cols, this.cols2);
-          this.sbFlits.set(cols, slot * 128);
-          this.sbMeta[m] = 0;
+          out.flits.set(cols, slot * 128);
+          out.meta[m] = 0;
         }
-        this.stats.flitsToAmemWrite++;
+        if (tgt === SB_AMEM) this.stats.flitsToAmemWrite++;
       } else {
         this.stats.flitsDropped++;
         this.warnOnce(`drop${tgt}`, UieCodes.unmodelled, `AMEM Read sends flits to the ${tgt === SB_GRID ? 'grid' : 'vbuffer'}, which is not modelled yet; they are counted and dropped`, `${CHIP_SPEC_F} §6.2.3`);
@@ -1028,15 +1034,11 @@ export class Uie implements SimEngine {
     const slot = d[at + R_SLOT]!;
     if (opcd !== 0) {
       const src = d[at + R_FIFO]!;
-      if (src !== SB_AMEM) {
-        this.stats.datapathStallCycles[1]!++;
-        this.blocked ??= `amem_write: waiting switchbox FIFO ${src === SB_GRID ? 'grid' : 'vbuffer'}->amem_write (not modelled yet)`;
-        return false;
-      }
-      const fifo = this.sbReadToWrite;
+      const fifo = src === SB_GRID ? this.sbGridToWrite : src === SB_VBUFFER ? this.sbVbufferToWrite : this.sbReadToWrite;
       if (fifo.empty) {
         this.stats.datapathStallCycles[1]!++;
-        this.blocked ??= `amem_write: waiting switchbox FIFO amem_read->amem_write (empty)`;
+        const unmodelled = (src === SB_GRID && !this.attachGrid) || (src === SB_VBUFFER && !this.attachVbuffer);
+        this.blocked ??= `amem_write: waiting switchbox FIFO ${fifo.name} (empty${unmodelled ? `; the ${src === SB_GRID ? 'grid' : 'VPU'} is not modelled yet` : ''})`;
         return false;
       }
       if (opcd === 1) {
@@ -1053,7 +1055,7 @@ export class Uie implements SimEngine {
             this.stats.indirectWrites++;
           }
         }
-        const wide = this.doWrite(opcd, addr, d, at, seq);
+        const wide = this.doWrite(opcd, addr, d, at, seq, fifo);
         fifo.pop();
         this.writePortFree = now + (wide ? 2 : 1);
         this.postWrite(slot, now, wide ? 2 : 1);
@@ -1085,11 +1087,11 @@ export class Uie implements SimEngine {
   }
 
   /** Executes Write / RMW_Add of the head flit (seq §6, chip §6.2.2, §7.4). Returns true for 16-bit. */
-  private doWrite(opcd: number, addr: number, d: Int32Array, at: number, seq: SeqState): boolean {
+  private doWrite(opcd: number, addr: number, d: Int32Array, at: number, seq: SeqState, sb: SwitchboxFifo): boolean {
     const dt = d[at + R_DT]!;
     const wide = is16bit(dt);
     const pc = d[at + R_PC]!;
-    const slot = this.sbReadToWrite.peekSlot();
+    const slot = sb.peekSlot();
     const colOff = d[at + R_COLOFF]!;
     const nCols = d[at + R_N]!;
     if (wide && addr & 1)
@@ -1104,17 +1106,17 @@ export class Uie implements SimEngine {
     const maskIdx = d[at + R_MASK]! & 3;
     const lanes = this.lanes;
     const m = slot * SB_META;
-    const raw = this.sbMeta[m] === 1;
+    const raw = sb.meta[m] === 1;
     const switching = zsw !== 0 || this.wcswCur >= 0 || this.writeSw.colMaskActive![maskIdx];
-    if (raw && !switching && is16bit(this.sbMeta[m + 1]!) === wide) {
+    if (raw && !switching && is16bit(sb.meta[m + 1]!) === wide) {
       // both conversions as one composed table (identity: plain byte move)
-      const comp = compositeTable(this.sbMeta[m + 1]!, this.sbMeta[m + 2]!, this.sbMeta[m + 3] === 1, dt, d[at + R_EB]!);
+      const comp = compositeTable(sb.meta[m + 1]!, sb.meta[m + 2]!, sb.meta[m + 3] === 1, dt, d[at + R_EB]!);
       const w0 = slot * 64;
-      if (comp.identity) for (let w = 0; w < (wide ? 64 : 32); w++) this.lanes32[w] = this.sbRaw32[w0 + w]!;
+      if (comp.identity) for (let w = 0; w < (wide ? 64 : 32); w++) this.lanes32[w] = sb.raw32[w0 + w]!;
       else {
         const t = comp.table;
         const rb = slot * 256;
-        const r = this.sbRaw;
+        const r = sb.raw;
         if (!wide) for (let c = 0; c < 128; c++) lanes[c] = t[r[rb + c]!]!;
         else
           for (let b = 0; b < 256; b += 2) {
@@ -1125,21 +1127,16 @@ export class Uie implements SimEngine {
       }
       if (!wide) lanes.fill(0, 128, 256);
     } else {
-      let src = this.sbFlits;
+      let src = sb.flits;
       let base = slot * 128;
-      if (raw) {
-        // materialise the deferred read conversion
+      if (raw || switching) {
+        sb.headColumns(this.cols, 0);
         src = this.cols;
         base = 0;
-        convertLanesTo16(to16Table(this.sbMeta[m + 1]!, this.sbMeta[m + 2]!, this.sbMeta[m + 3] === 1), this.sbRaw, slot * 256, is16bit(this.sbMeta[m + 1]!), this.cols, 0);
       }
       if (switching) {
-        const cols = this.cols;
-        if (src !== cols) for (let c = 0; c < 128; c++) cols[c] = src[base + c]!;
-        applyZsw(zsw, cols, this.cols2);
-        applyCsw(this.writeSw, this.wcswCur, maskIdx, cols, this.cols2);
-        src = cols;
-        base = 0;
+        applyZsw(zsw, this.cols, this.cols2);
+        applyCsw(this.writeSw, this.wcswCur, maskIdx, this.cols, this.cols2);
       }
       convert16ToLanes(from16Table(dt, d[at + R_EB]!), src, base, wide, lanes);
     }
@@ -1222,26 +1219,6 @@ function amemPhys(addr: number): number {
   const a = addr & ((1 << 26) - 1);
   if (addr & AMEM_VIEW_BIT) return a;
   return a ^ (((a >>> 14) & 0x7f) << 7);
-}
-
-/**
- * 8b->16b converter and FP16 deserializer (chip §6.2.1.4) as table lookups:
- * 8-bit: column c = lane byte c; 16-bit: logical partition o's columns are the
- * LE values of its cycle-0 bytes then its cycle-1 bytes (docs/spec-notes.md).
- */
-function convertLanesTo16(tab: Uint16Array, l: Uint8Array, lb: number, wide: boolean, dst: Uint16Array, base: number): void {
-  if (!wide) {
-    for (let c = 0; c < 128; c++) dst[base + c] = tab[l[lb + c]!]!;
-    return;
-  }
-  for (let o = 0; o < 8; o++) {
-    const b0 = lb + o * 16;
-    const d0 = base + o * 16;
-    for (let i = 0; i < 8; i++) {
-      dst[d0 + i] = tab[l[b0 + 2 * i]! | (l[b0 + 2 * i + 1]! << 8)]!;
-      dst[d0 + 8 + i] = tab[l[128 + b0 + 2 * i]! | (l[128 + b0 + 2 * i + 1]! << 8)]!;
-    }
-  }
 }
 
 /** 16b->8b converter and FP16 serializer (chip §6.2.2.2, §6.2.2.2.3: lane o cycle 0 = columns 16o..16o+7, LSByte first). */

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { DiagnosticBag, SourceMap, didYouMean, editDistance, nearest, renderDiagnostics, renderHuman, type Diagnostic } from '@pyxis/diagnostics';
+
+describe('human rendering', () => {
+  const sources = new SourceMap();
+  sources.add('prog.pasm', 'loop i1 4 {\n\tread numloop = 4\n}\n');
+
+  it('prints file:line:col, the source line and a caret under the span', () => {
+    const d: Diagnostic = {
+      severity: 'error',
+      code: 'AS0102',
+      message: 'unknown field `numloop`',
+      span: { file: 'prog.pasm', line: 2, column: 7, length: 7 },
+      label: 'not a field',
+      notes: ['help: did you mean `numloops`?'],
+      spec: 'pyxis-uie-sequencers-fspec.md §2.1',
+    };
+    const text = renderHuman(d, { sources, color: false });
+    // The tab is expanded to 4 spaces so the caret lines up under `numloop`.
+    expect(text).toBe(
+      [
+        'prog.pasm:2:7: error[AS0102]: unknown field `numloop`',
+        '2 |     read numloop = 4',
+        '  |          ^^^^^^^ not a field',
+        '= help: did you mean `numloops`?',
+        '= spec: pyxis-uie-sequencers-fspec.md §2.1',
+      ].join('\n'),
+    );
+  });
+
+  it('prints byte offsets for binary inputs in hex and decimal', () => {
+    const text = renderHuman({ severity: 'error', code: 'CT0001', message: 'truncated', span: { file: 'x.pimg', offset: 300 } }, { color: false });
+    expect(text).toBe('x.pimg: offset 0x000012c (300): error[CT0001]: truncated');
+  });
+
+  it('summarises counts when several diagnostics are printed', () => {
+    const ds: Diagnostic[] = [
+      { severity: 'error', code: 'A', message: 'a' },
+      { severity: 'error', code: 'B', message: 'b' },
+      { severity: 'warning', code: 'C', message: 'c' },
+    ];
+    expect(renderDiagnostics(ds, 'human', { color: false }).split('\n').at(-1)).toBe('2 errors, 1 warning');
+  });
+
+  it('colour codes appear only when asked for', () => {
+    const d: Diagnostic = { severity: 'error', code: 'A', message: 'a' };
+    expect(renderHuman(d, { color: false })).not.toContain('\u001b[');
+    expect(renderHuman(d, { color: true })).toContain('\u001b[');
+  });
+});
+
+describe('SourceMap', () => {
+  it('maps offsets to 1-based line/column', () => {
+    const s = new SourceMap();
+    s.add('f', 'ab\ncd\n\nef');
+    expect(s.position('f', 0)).toEqual({ line: 1, column: 1 });
+    expect(s.position('f', 4)).toEqual({ line: 2, column: 2 });
+    expect(s.position('f', 7)).toEqual({ line: 4, column: 1 });
+    expect(s.line('f', 3)).toBe('');
+    expect(s.line('f', 5)).toBeUndefined();
+  });
+});
+
+describe('did-you-mean', () => {
+  it('computes edit distance', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('', 'abc')).toBe(3);
+  });
+  it('suggests close names and stays quiet for unrelated ones', () => {
+    expect(nearest('numloop', ['numloops', 'sol_pc', 'is_eol'])).toBe('numloops');
+    expect(didYouMean('zzzzzz', ['numloops', 'sol_pc'])).toEqual([]);
+  });
+});
+
+describe('DiagnosticBag', () => {
+  it('collects many errors and throws them together', () => {
+    const bag = new DiagnosticBag(2);
+    bag.add({ severity: 'warning', code: 'W', message: 'w' });
+    expect(bag.hasErrors).toBe(false);
+    for (let i = 0; i < 5; i++) bag.add({ severity: 'error', code: 'E', message: `e${i}` });
+    expect(bag.errorCount).toBe(2);
+    expect(() => bag.throwIfErrors()).toThrowError(/e0; e1/);
+  });
+});
