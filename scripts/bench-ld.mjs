@@ -45,7 +45,7 @@ const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 // 2. full link: 12 UIEs x K copy trips chained through H2A loads, 2 barriers per trip
 {
-  const K = Number(process.argv[3] ?? 60);
+  const K = Number(process.argv[3] ?? 200);
   const obj = assemble([{ file: 'c.pasm', text: '.program rd amem_read { loop i0 8 { Read_SRAM tgt_fifo=AMEM_write iter_stride[i0]=8 } }\n.program wr amem_write { loop i0 8 { Write src_fifo=AMEM_read iter_stride[i0]=8 } }\n' }], { listing: false }).object;
   const lines = ['memory m { origin = 0; length = 60M; }', 'memory h { space = hbm; origin = 0; length = 1G; }'];
   for (let u = 0; u < 12; u++) lines.push(`tensor s${u} { format = RFP8; shape = [8, 128]; region = m; zero = true; }`, `tensor d${u} { format = RFP8; shape = [8, 128]; region = m; zero = true; }`);

@@ -21,15 +21,19 @@ import type { Assign, ConstDecl, Expr, FileAst, IncludeDecl, Instruction, LoopSt
 /** Messages in the toolchain's voice ("expected `=`, found `]`"). */
 export const pasmErrorProvider: IParserErrorMessageProvider = {
   buildMismatchTokenMessage({ expected, actual }) {
+    if (actual.tokenType === T.DotOther) return unknownDirective(actual);
+    if (expected.name === 'EOF') return topLevelMessage(actual);
     return `expected ${expected.LABEL ?? expected.name}, found ${describe(actual)}`;
   },
   buildNotAllInputParsedMessage({ firstRedundant }) {
-    return `unexpected ${describe(firstRedundant)} at top level; expected \`.program\`, \`.const\` or \`.include\``;
+    if (firstRedundant.tokenType === T.DotOther) return unknownDirective(firstRedundant);
+    return topLevelMessage(firstRedundant);
   },
   buildNoViableAltMessage(opts) {
+    if (opts.actual[0]?.tokenType === T.DotOther) return unknownDirective(opts.actual[0]);
     if (opts.ruleName === 'endOfStmt') return `expected end of line, found ${describe(opts.actual[0]!)}`;
     const named: Record<string, string> = {
-      topLevel: '`.program`, `.const` or `.include`',
+      topLevel: '`.program`, `.vpu`, `.const` or `.include`',
       bodyStmt: 'an instruction, `loop` or `}`',
       value: 'a value (number, name, expression or `[list]`)',
       unary: 'a number, name or `(`',
@@ -42,6 +46,14 @@ export const pasmErrorProvider: IParserErrorMessageProvider = {
     return defaultParserErrorProvider.buildEarlyExitMessage(opts);
   },
 };
+
+function unknownDirective(t: IToken): string {
+  return `unknown directive \`${t.image}\`; directives are \`.include\`, \`.const\`, \`.program\` and \`.vpu\``;
+}
+
+function topLevelMessage(t: IToken): string {
+  return `unexpected ${describe(t)} at top level; expected \`.program\`, \`.vpu\`, \`.const\` or \`.include\``;
+}
 
 function describe(t: IToken): string {
   if (t.tokenType.name === 'EOF') return 'end of file';

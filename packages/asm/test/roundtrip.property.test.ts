@@ -78,7 +78,7 @@ describe('round trips (fast-check)', () => {
   test('fast packer == generic codec, every table', () => {
     fc.assert(
       fc.property(
-        fc.constantFrom(...seqs.flatMap((s) => [s.control, s.op])).chain((t) => fc.tuple(fc.constant(t), arbValues(t))),
+        fc.constantFrom(...seqs.flatMap((s) => [s.control, s.op]), ...(isa.vpu ? [isa.vpu.op] : []), isa.patchHeader).chain((t) => fc.tuple(fc.constant(t), arbValues(t))),
         ([t, v]) => {
           const a = new Uint8Array(t.bytes + 3).fill(0xa5);
           const b = new Uint8Array(t.bytes + 3).fill(0xa5);

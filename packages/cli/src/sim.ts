@@ -61,11 +61,11 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         const regions = opts.dumpRegion.map(parseRegionSpec);
         const clockHz = opts.clockHz === undefined ? undefined : Number(opts.clockHz);
         if (clockHz !== undefined && !(clockHz > 0 && Number.isFinite(clockHz))) throw new UsageError(`--clock-hz expects a positive number, got \`${opts.clockHz}\``);
-        const container = readContainerFile(image);
-        const so: SimulateOptions = { uieFactory: defaultUieFactory };
         const clusters = int('--clusters', opts.clusters, 1);
         const uies = int('--uies', opts.uies, 0);
         const maxCycles = int('--max-cycles', opts.maxCycles, 1);
+        const container = readContainerFile(image);
+        const so: SimulateOptions = { uieFactory: defaultUieFactory };
         if (clusters !== undefined) so.clusters = clusters;
         if (uies !== undefined) so.uies = uies;
         if (maxCycles !== undefined) so.maxCycles = maxCycles;

@@ -124,6 +124,32 @@ export function findDeadlock(input: BarrierInput): number[] | undefined {
   return undefined;
 }
 
+/** Ancestor bitsets of an acyclic dependency graph: bit p of row v set when p must complete before v starts. */
+export function ancestorBits(n: number, deps: Array<[number, number]>): { words: number; bits: Uint32Array; has(v: number, p: number): boolean } {
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  const succ: number[][] = Array.from({ length: n }, () => []);
+  const indeg = new Int32Array(n);
+  for (const [c, p] of deps) {
+    preds[c]!.push(p);
+    succ[p]!.push(c);
+    indeg[c]!++;
+  }
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) if (indeg[i] === 0) order.push(i);
+  for (let h = 0; h < order.length; h++) for (const c of succ[order[h]!]!) if (--indeg[c]! === 0) order.push(c);
+  const words = (n + 31) >>> 5;
+  const bits = new Uint32Array(n * words);
+  for (const v of order) {
+    const base = v * words;
+    for (const p of preds[v]!) {
+      const pb = p * words;
+      for (let w = 0; w < words; w++) bits[base + w]! |= bits[pb + w]!;
+      bits[base + (p >>> 5)]! |= 1 << (p & 31);
+    }
+  }
+  return { words, bits, has: (v, p) => ((bits[v * words + (p >>> 5)]! >>> (p & 31)) & 1) === 1 };
+}
+
 /** Direct predecessors after transitive reduction (a predecessor reachable through another is dropped). */
 export function reducedPredecessors(n: number, deps: Array<[number, number]>): number[][] {
   const preds: Set<number>[] = Array.from({ length: n }, () => new Set());

@@ -14,7 +14,7 @@ import { DiagnosticBag, DiagnosticError, didYouMean, error, warning, type Diagno
 import { decode, encode, loadTable, validate, type CompiledTable, type FieldValues } from '@pyxis/codec';
 import { FORMAT_VERSION, SectionFlags, readContainer, readNpy, readSafetensors, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
 import { parseLinkScript, showValue, type LinkScript, type ScriptBlock, type ScriptRef, type ScriptValue } from './script.js';
-import { allocateBarriers, BarrierError, type BarrierPlan, type TripNode } from './barriers.js';
+import { allocateBarriers, ancestorBits, BarrierError, type BarrierPlan, type TripNode } from './barriers.js';
 import {
   AMEM_SIZE, HASH_BLOCK, NOC, amemEngineAddress, hbmEngineAddress, icdmaDestination, loadMemoryMap, queueByName, queueName,
   QUEUE_NAMES, remapWindows, type MemoryMap, type QueueInfo,
@@ -623,7 +623,7 @@ export function link(opts: LinkOptions): LinkResult {
 
   // ---------- queues and trips ----------
   const uieSeqNames = (): string[] => memoryMap().sequencers.map((s) => s.name);
-  const UIE_ATTRS_BASE = ['read', 'write', 'weights', 'read_indirect', 'write_indirect', 'trip_power', 'rmw_source', 'after', 'partial_write', 'op'];
+  const UIE_ATTRS_BASE = ['read', 'write', 'weights', 'read_indirect', 'write_indirect', 'trip_power', 'rmw_source', 'after', 'op'];
   const DMA_ATTRS = ['src', 'dst', 'length', 'trip_power', 'after', 'plane_mask'];
   const MPE_ATTRS = ['blob', 'src', 'dst', 'length', 'after'];
   const seenQueue = new Map<string, SourceSpan>();
@@ -716,8 +716,6 @@ export function link(opts: LinkOptions): LinkResult {
           if (!UIE_OPS.includes(opName)) err('LD0134', `unknown UIE operation \`${opName}\``, opV!.span, { notes: didYouMean(opName, UIE_OPS).concat([`note: one of ${UIE_OPS.join(', ')}`]) });
           else trip.op = { name: opName, span: opV!.span };
         }
-        const pw = bool(ta.get('partial_write')?.value, '`partial_write`');
-        if (pw) trip.nums.set('partial_write', { v: 1, span: ta.get('partial_write')!.value.span });
         for (const [k, seqName] of [['read_indirect', 'amem_read'], ['write_indirect', 'amem_write']] as const)
           if (trip.nums.has(k) && !trip.programs.has(seqName))
             err('LD0129', `\`${k}\` enables an ITFE but the trip has no ${seqName} program`, trip.nums.get(k)!.span, { spec: `${CHIP} §11.4.2` });
@@ -739,7 +737,7 @@ export function link(opts: LinkOptions): LinkResult {
         tensorRef('src');
         tensorRef('dst');
         if (!ta.has('src') || !ta.has('dst')) err('LD0132', `${q.kind} trip \`${tname}\` needs \`src\` and \`dst\` tensors`, tb.nameSpan);
-        numAttr('length', 1, 2 ** 36);
+        numAttr('length', 1, 2 ** 40);
         numAttr('trip_power', 0, 127);
         numAttr('plane_mask', 1, 15);
       }
@@ -781,6 +779,10 @@ export function link(opts: LinkOptions): LinkResult {
     }
     const len = t.nums.get('length')?.v ?? Math.max(src.t.layout.size, dst.t.layout.size);
     const padded = Math.ceil(len / unit) * unit;
+    if (padded / unit > 65536) {
+      err('LD0509', `${k} trip \`${t.name}\` moves ${padded} bytes; one descriptor moves at most ${65536 * unit} (16-bit length in ${unit}-byte units, N-1 encoded): split the transfer`, t.span, { spec: k === 'mpe' ? `${CHIP} §12.6.2.1` : k === 'icdma' ? `${CHIP} §11.4.5` : `${CHIP} §11.4.3, §11.4.4` });
+      continue;
+    }
     // Transfers are whole units: make both allocations cover them.
     for (const x of [src, dst]) {
       if (x.t.placed.size < padded) x.t.placed.size = padded;
@@ -895,8 +897,8 @@ export function link(opts: LinkOptions): LinkResult {
   }
 
   // ---------- static checks (need the DAG) ----------
-  const anc = ancestorSets(orderedTrips.length, deps);
-  const ordered = (a: number, b: number) => anc[a]!.has(b) || anc[b]!.has(a);
+  const anc = ancestorBits(orderedTrips.length, deps);
+  const ordered = (a: number, b: number) => anc.has(a, b) || anc.has(b, a);
 
   // ---------- allocation of data ----------
   // Descriptor lists: size known now.
@@ -1020,12 +1022,16 @@ export function link(opts: LinkOptions): LinkResult {
   });
   const engineName = (t: TripDef) => `${t.queue.name}${t.cluster ? ` of cluster ${t.cluster}` : ''}`;
   let races = 0;
+  // Sweep over bounding ranges per memory: only accesses whose extents overlap are compared.
+  accesses.sort((p, q) => (p.mem < q.mem ? -1 : p.mem > q.mem ? 1 : (p.iv[0]?.[0] ?? 0) - (q.iv[0]?.[0] ?? 0)));
+  const hi = (x: Access) => x.iv[x.iv.length - 1]?.[1] ?? 0;
   for (let x = 0; x < accesses.length; x++)
     for (let y = x + 1; y < accesses.length; y++) {
       const A = accesses[x]!;
       const B = accesses[y]!;
+      if (A.mem !== B.mem || (B.iv[0]?.[0] ?? 0) >= hi(A)) break;
       if (!A.write && !B.write) continue;
-      if (A.i === B.i || A.mem !== B.mem) continue;
+      if (A.i === B.i) continue;
       const ta = orderedTrips[A.i]!;
       const tb = orderedTrips[B.i]!;
       if (ta.cluster === tb.cluster && ta.queue.id === tb.queue.id) continue; // one engine: ordered by its queue
@@ -1471,26 +1477,6 @@ function planMicrocode(list: TripDef[], mm: MemoryMap): { phases: McPhase[]; sta
     prevTrip = t;
   }
   return { phases, startPc };
-}
-
-/** Ancestor sets of the dependency DAG (trip indices). */
-function ancestorSets(n: number, deps: Array<[number, number]>): Array<Set<number>> {
-  const preds: number[][] = Array.from({ length: n }, () => []);
-  for (const [c, p] of deps) preds[c]!.push(p);
-  const memo: Array<Set<number> | undefined> = new Array(n);
-  const visit = (v: number): Set<number> => {
-    const m = memo[v];
-    if (m) return m;
-    const s = new Set<number>();
-    memo[v] = s;
-    for (const p of preds[v]!) {
-      s.add(p);
-      for (const a of visit(p)) s.add(a);
-    }
-    return s;
-  };
-  for (let i = 0; i < n; i++) visit(i);
-  return memo as Array<Set<number>>;
 }
 
 /** Fixed placements first (checked for overlap), then first-fit in script order. */

@@ -40,11 +40,11 @@ export function mapText(m: LinkMap): string {
     out.push('  ' + pad(hex(s.address), 12) + pad(hex(s.size), 12) + pad(s.kind, 8) + pad(`${s.space}${s.cluster >= 0 ? ':' + s.cluster : ''}`, 8) + s.name + t);
   }
   out.push('', 'Descriptor lists', '');
-  out.push(pad('Cluster', 8) + pad('Queue', 10) + pad('Section', 22) + pad('Address', 12) + pad('Engine addr', 12) + pad('Count', 7) + 'Bytes');
+  out.push(pad('Cluster', 8) + pad('Queue', 15) + pad('Section', 18) + pad('Address', 18) + pad('Engine addr', 12) + pad('Count', 7) + 'Bytes');
   for (const l of m.lists)
-    out.push(pad(String(l.cluster), 8) + pad(`${l.engine}(${hex(l.queue_id, 2)})`, 10) + pad(l.section, 22) + pad(`${l.space}:${hex(l.address)}`, 12) + pad(hex(l.engine_address), 12) + pad(String(l.descriptors), 7) + l.bytes);
+    out.push(pad(String(l.cluster), 8) + pad(`${l.engine}(${hex(l.queue_id, 2)})`, 15) + pad(l.section, 18) + pad(`${l.space}:${hex(l.address)}`, 18) + pad(hex(l.engine_address), 12) + pad(String(l.descriptors), 7) + l.bytes);
   out.push('', 'Trips', '');
-  for (const t of m.trips) out.push(`  ${pad(String(t.trip_id), 6)}c${t.cluster} ${pad(t.kind, 6)} q${hex(t.queue_id, 2)} ${pad(t.name, 24)} wait=${t.wait} notify=[${t.notify.map((g) => `${g >> 10}:${g & 0x3ff}`).join(', ')}]${t.noop ? ' (no-op)' : ''}`);
+  for (const t of m.trips) out.push(`  ${pad(String(t.trip_id), 6)}c${t.cluster} ${pad(t.kind, 8)} q${hex(t.queue_id, 2)} ${pad(t.name, 24)} wait=${t.wait} notify=[${t.notify.map((g) => `${g >> 10}:${g & 0x3ff}`).join(', ')}]${t.noop ? ' (no-op)' : ''}`);
   out.push('', 'Barrier allocation', '');
   out.push(pad('Cluster', 8) + pad('Id', 6) + pad('Notify', 8) + pad('Wait', 6) + 'Producers -> Consumers');
   for (const b of m.barriers) out.push(pad(String(b.cluster), 8) + pad(String(b.id), 6) + pad(String(b.notify_count), 8) + pad(String(b.wait_count), 6) + `${b.producers.join(', ')} -> ${b.consumers.join(', ')}`);
@@ -57,7 +57,7 @@ export function mapText(m: LinkMap): string {
     }
   }
   out.push('', 'Microcode placement', '');
-  out.push(pad('Cluster', 8) + pad('UIE', 5) + pad('Sequencer', 20) + pad('PC', 5) + pad('Words', 7) + pad('Phase', 7) + 'Program');
-  for (const p of m.microcode) out.push(pad(String(p.cluster), 8) + pad(String(p.uie), 5) + pad(p.seq, 20) + pad(String(p.pc), 5) + pad(String(p.words), 7) + pad(p.phase ? `patch ${p.phase}` : 'preload', 7) + p.program);
+  out.push(pad('Cluster', 8) + pad('UIE', 5) + pad('Sequencer', 20) + pad('PC', 5) + pad('Words', 7) + pad('Phase', 9) + 'Program');
+  for (const p of m.microcode) out.push(pad(String(p.cluster), 8) + pad(String(p.uie), 5) + pad(p.seq, 20) + pad(String(p.pc), 5) + pad(String(p.words), 7) + pad(p.phase ? `patch ${p.phase}` : 'preload', 9) + p.program);
   return out.join('\n') + '\n';
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { pack3x3Database, kernel3x3Offset } from '../src/weights/index.js';
+import { pack3x3Database, kernel3x3Offset, unpack3x3Database } from '../src/weights/index.js';
 
 /** code of weight (o, i, tap) for tests: non-zero, mostly distinct */
 const tag = (o: number, i: number, t: number) => ((o * 37 + i * 11 + t * 3) % 255) + 1;
@@ -102,6 +102,9 @@ describe('3x3 kernels database (chip §15.1)', () => {
           const beta = withBeta ? Uint8Array.from({ length: O * 9 }, (_, k) => (k % 200) + 3) : undefined;
           const { bytes, layout } = pack3x3Database(codes, [O, I, 3, 3], { filtersPerGridRow: N, gridRows: G, ...(beta ? { beta } : {}) });
           expect(bytes).toEqual(reference(codes, O, I, N, G, beta));
+          const back = unpack3x3Database(bytes, layout);
+          expect(back.codes).toEqual(codes);
+          expect(back.beta).toEqual(beta);
           const seen = new Uint8Array(bytes.length);
           let bad = 0;
           for (let o = 0; o < O; o++) for (let i = 0; i < layout.M; i++) for (let t = 0; t < 9; t++) {

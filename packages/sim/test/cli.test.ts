@@ -53,6 +53,13 @@ describe('pyxis-sim run', () => {
     expect(yf.dtype).toBe('float32');
     expect(new Uint8Array(readFileSync(join(dir, 'r.bin')))).toEqual(bytesOf(1024, (i) => i));
   });
+  it('rejects bad option values with exit 2', async () => {
+    const cap = io();
+    expect(await runSim(['run', 'x.pimg', '--max-cycles', 'ten'], cap.io)).toBe(2);
+    expect(cap.err).toMatch(/--max-cycles expects an integer/);
+    expect(await runSim(['run', 'x.pimg', '--dump-region', 'sram:0:4=f.bin'], cap.io)).toBe(1);
+    expect(cap.err).toMatch(/SIM0013/);
+  });
   it('exits 1 with the wait graph on a deadlock, stats to stdout', async () => {
     const img = join(dir, 'dl.pimg');
     writeContainerFile(img, copyImage(false));
@@ -70,7 +77,12 @@ describe('pyxis-sim run', () => {
     c.kind = 'pobj';
     writeContainerFile(img, c);
     const cap = io();
-    expect(await runSim(['run', img], cap.io)).toBe(1);
+    const tr = join(dir, 'bad-trace.json');
+    expect(await runSim(['run', img, '--trace', tr, '--vcd', join(dir, 'bad.vcd')], cap.io)).toBe(1);
     expect(cap.err).toMatch(/SIM0001/);
+    // no output and no leftover temporary file
+    expect(existsSync(tr)).toBe(false);
+    expect(existsSync(`${tr}.partial`)).toBe(false);
+    expect(existsSync(join(dir, 'bad.vcd.partial'))).toBe(false);
   });
 });

@@ -31,6 +31,14 @@
  *     computed with the model above to report max / RMS relative error and SNR.
  * A zero codebook entry (code 0x00) is reserved by default (option zeroEntry),
  * so pads (seq §1.4) and zero weights decompress to exactly zero.
+ *
+ * Implementation: one pass over the database blocks computes each source
+ * block's index address (tables 15-5..15-12); the three passes over the weights
+ * (block maxima, histogram, encode + error) stream through the tensor in memory
+ * order with typed arrays only (no per-weight allocation); only the 4-bit index
+ * writes are scattered. Blocks are "source blocks": B consecutive input channels
+ * of one output channel ('cinPerCout') or B consecutive output channels of one
+ * input channel ('coutPerCin').
  */
 import { LnsI4F3, decompressWeight } from '@pyxis/formats';
 import { CHIP_SPEC, LD_WEIGHTS_DATA, LD_WEIGHTS_PARAM, LD_WEIGHTS_SHAPE, fail, shape2d, type WeightsSource } from './common.js';
@@ -136,10 +144,10 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
   const nbI = Math.ceil(I / B), nbO = Math.ceil(O / B);
   const nSrc = cinMajor ? O * nbI : nbO * I;
   const blockAddr = new Int32Array(nSrc); // byte address of the block's indices in the database
-  const blockScaleAddr = new Int32Array(nSrc); // byte address of its scaling factor
   const half = B >>> 1;
   // Database blocks with padding: address and number of valid elements (tables 15-5..15-12).
-  const padAddr: number[] = [], padValid: number[] = [];
+  const padAddr = new Int32Array(nBlocks), padValid = new Uint8Array(nBlocks);
+  let nPad = 0;
   {
     // origin(k, j) = origin(k, 0) + delta(j) for every superblock k
     const origin = new Int32Array(2);
@@ -168,8 +176,8 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
         }
         if (n > B) n = B;
         const addr = sbBase + 128 + j * half;
-        if (id >= 0) { blockAddr[id] = addr; blockScaleAddr[id] = sbBase + j; }
-        if (n < B) { padAddr.push(addr); padValid.push(n < 0 ? 0 : n); }
+        if (id >= 0) blockAddr[id] = addr;
+        if (n < B) { padAddr[nPad] = addr; padValid[nPad++] = n < 0 ? 0 : n; }
       }
     }
   }
@@ -186,7 +194,8 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
   }
   const eb = opts.eb ?? defaultCompressionEb(maxAbs);
   if (!Number.isInteger(eb) || eb < -128 || eb > 127) fail(LD_WEIGHTS_PARAM, `compression EB must be an integer in -128..127, got ${eb}`, src, `${CHIP_SPEC} §14.1`);
-  const padCount = padValid.reduce((t, n) => t + (B - n), 0);
+  let padCount = 0;
+  for (let t = 0; t < nPad; t++) padCount += B - padValid[t]!;
   const zeroEntry = opts.zeroEntry === 'auto' ? zeros > 0 || padCount > 0 : opts.zeroEntry ?? true;
 
   const scales = new Uint8Array(nSrc);
@@ -226,7 +235,12 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
   // Pass 3: write the database (indices OR-ed into the zeroed buffer) and measure the error.
   const out = new Uint8Array(L.size);
   for (let i = 0; i < 16; i++) out[i] = cb[i]!;
-  for (let q = 0; q < nSrc; q++) out[blockScaleAddr[q]!] = scales[q]!;
+  // scaling factor of the block whose indices start at a = 128 + k*sbSize + 128 + j*B/2: byte 128 + k*sbSize + j
+  for (let q = 0, sbSize = L.superblockSize; q < nSrc; q++) {
+    const rel = blockAddr[q]! - 256;
+    const k = Math.floor(rel / sbSize);
+    out[128 + k * sbSize + (rel - k * sbSize) / half] = scales[q]!;
+  }
   // [ms][entry] -> decompressed value (EB eb), and use counts for flush/saturation statistics.
   const decVal = new Float64Array(128 * 16);
   for (let ms = 0; ms < 128; ms++) for (let i = 0; i < 16; i++) decVal[ms * 16 + i] = lnsI4F3Value(decompressWeight(cb[i]!, ms), eb);
@@ -236,7 +250,7 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
   else encodePassCout(w, O, I, B, scales, invS, lut, blockAddr, out, decVal, uses, st);
   const sw2 = st[0]!, se2 = st[1]!, sr2 = st[2]!, nonzero = st[4]!;
   // Pads: the zero entry (seq §1.4); pad nibbles are still 0 in the buffer.
-  for (let t = 0; t < padAddr.length; t++) {
+  for (let t = 0; t < nPad; t++) {
     const a = padAddr[t]!;
     for (let e = padValid[t]!; e < B; e++) out[a + (e >>> 1)] |= zeroIdx << ((e & 1) << 2);
   }

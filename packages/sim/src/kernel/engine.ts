@@ -36,6 +36,12 @@ export interface SimEngine {
    * another engine, which makes it busy). The kernel then skips the calls.
    */
   readonly passive?: boolean;
+  /**
+   * Passive engines receive a wake function from the kernel; they must call
+   * it whenever they become busy (e.g. in `start`). While asleep (not busy
+   * and not woken) the kernel does not even read `busy`.
+   */
+  attachWake?(wake: () => void): void;
   /** Optional: the engine's trace track group (process), e.g. `cluster 0`. Default: the name's prefix before the first dot. */
   readonly group?: string;
 }

@@ -51,6 +51,8 @@ export class Simulator {
   private reasonC = new Float64Array(0);
   private readonly explainers: Array<() => string[]> = [];
   private passive = new Uint8Array(0);
+  /** Passive engines currently awake (ticked); non-passive engines are always ticked. */
+  private awake = new Uint8Array(0);
 
   /** Registers an engine; returns its index. Engines are ticked in registration order. */
   add(e: SimEngine): number {
@@ -81,7 +83,15 @@ export class Simulator {
       total += Math.max(1, this.engines[i]!.stallReasons?.length ?? 0);
     }
     this.passive = new Uint8Array(n);
-    for (let i = 0; i < n; i++) this.passive[i] = this.engines[i]!.passive ? 1 : 0;
+    this.awake = new Uint8Array(n).fill(1);
+    for (let i = 0; i < n; i++) {
+      const e = this.engines[i]!;
+      this.passive[i] = e.passive ? 1 : 0;
+      const awake = this.awake;
+      e.attachWake?.(() => {
+        awake[i] = 1;
+      });
+    }
     const old = this.reasonC;
     this.reasonC = new Float64Array(total);
     if (old.length <= total) this.reasonC.set(old);
@@ -114,9 +124,15 @@ export class Simulator {
       this.steps++;
       let progressed = false;
       const passive = this.passive;
+      const awake = this.awake;
       for (let i = 0; i < n; i++) {
+        if (awake[i] === 0) {
+          this.idleC[i]++;
+          continue;
+        }
         const e = engines[i]!;
         if (passive[i] === 1 && !e.busy) {
+          awake[i] = 0;
           this.idleC[i]++;
           continue;
         }
@@ -138,6 +154,7 @@ export class Simulator {
       let next = Infinity;
       let anyBusy = false;
       for (let i = 0; i < n; i++) {
+        if (awake[i] === 0) continue;
         const e = engines[i]!;
         if (e.busy) anyBusy = true;
         else if (passive[i] === 1) continue;
@@ -154,6 +171,10 @@ export class Simulator {
       const skipped = next - now - 1;
       if (skipped > 0) {
         for (let i = 0; i < n; i++) {
+          if (awake[i] === 0) {
+            this.idleC[i] += skipped;
+            continue;
+          }
           const e = engines[i]!;
           if (e.busy) this.accountStall(i, e, skipped);
           else this.idleC[i] += skipped;

@@ -47,7 +47,12 @@ export abstract class BaseTripEngine implements TripEngine {
   canAccept(): boolean {
     return this.trip === undefined;
   }
+  protected wake: (() => void) | undefined;
+  attachWake(wake: () => void): void {
+    this.wake = wake;
+  }
   start(trip: Trip, now: number): void {
+    this.wake?.();
     this.trip = trip;
     this.apm?.request(trip.trip_power, now);
     this.begin(trip, now);

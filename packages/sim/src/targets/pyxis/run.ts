@@ -88,13 +88,38 @@ function sizeOf(opt: number | undefined, image: number, max: number, what: strin
 }
 
 export function simulateImage(container: Container, file: string, opts: SimulateOptions = {}): SimulationResult {
-  const info = inspectImage(container, file);
-  const config = opts.config ?? loadSimConfig(opts.clockHz !== undefined ? { clockHz: opts.clockHz } : {});
+  let info: ImageInfo;
+  try {
+    info = inspectImage(container, file);
+    checkSizes(info, opts);
+  } catch (e) {
+    // No output files for an image that cannot be run.
+    opts.trace?.abort();
+    opts.vcd?.abort();
+    throw e;
+  }
+  return run(info, file, opts);
+}
+
+function checkSizes(info: ImageInfo, opts: SimulateOptions): void {
   const clusters = sizeOf(opts.clusters, info.clusters, MAX_CLUSTERS, 'clusters');
   const uies = sizeOf(opts.uies, info.uies, MAX_UIES, 'uies');
   if (clusters < info.clusters)
-    throw new DiagnosticError(error(SimCodes.noEngine, `${file} uses ${info.clusters} cluster(s); --clusters ${clusters} is too few`));
-  if (uies < info.uies) throw new DiagnosticError(error(SimCodes.noEngine, `${file} uses ${info.uies} UIE(s) per cluster; --uies ${uies} is too few`));
+    throw new DiagnosticError(error(SimCodes.noEngine, `${info.file} uses ${info.clusters} cluster(s); --clusters ${clusters} is too few`));
+  if (uies < info.uies) throw new DiagnosticError(error(SimCodes.noEngine, `${info.file} uses ${info.uies} UIE(s) per cluster; --uies ${uies} is too few`));
+}
+
+function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationResult {
+  const clusters = opts.clusters ?? info.clusters;
+  const uies = opts.uies ?? info.uies;
+  let config: SimConfig;
+  try {
+    config = opts.config ?? loadSimConfig(opts.clockHz !== undefined ? { clockHz: opts.clockHz } : {});
+  } catch (e) {
+    opts.trace?.abort();
+    opts.vcd?.abort();
+    throw e;
+  }
   const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
   const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz) : undefined;
   const observer = new PyxisObserver(trace, vcd);

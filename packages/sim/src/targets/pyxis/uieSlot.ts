@@ -122,6 +122,7 @@ export class UieSlot extends BaseTripEngine {
     return this.model.canStartTrip ? this.model.canStartTrip() : !this.model.busy;
   }
   override start(trip: Trip, now: number): void {
+    this.wake?.();
     this.apm?.request(trip.trip_power, now);
     this.begin(trip, now);
   }
