@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { programs } from './helpers.js';
+import { isa, programs } from './helpers.js';
+import { assemble, disassemble } from '../src/index.js';
 import { run } from './interp.js';
 
 type Node = { kind: 'insn'; id: number } | { kind: 'loop'; n: number; final?: number; whenPick?: number; pf: boolean; body: Node[] };
@@ -114,6 +115,12 @@ describe('structured loops execute as written (fast-check, reference interpreter
         const exp: { id: number; counts: number[]; pf: boolean }[] = [];
         expand(tree, [], 0, exp, []);
         expect(steps.map((s) => ({ id: s.pc, counts: s.counts, pf: s.postFinal }))).toEqual(exp);
+        // and the disassembler recovers a structured form that re-assembles bit for bit
+        const obj = assemble({ file: 'r.pasm', text: src }, { isa }).object;
+        const dis = disassemble(obj, { isa });
+        expect(dis.includes('ctrl {')).toBe(false);
+        const again = assemble({ file: 'd.pasm', text: dis }, { isa }).object;
+        expect([...again.sections[0]!.data]).toEqual([...obj.sections[0]!.data]);
       }),
       { numRuns: 300 },
     );

@@ -628,6 +628,28 @@ function optimiseCodebook(hn: Float64Array, hs: Float64Array, hss: Float64Array,
     }
     cb.set(trial); lut.set(tlut); J = J2;
   }
+  // Discrete refinement: Lloyd stops when no centroid crosses to another LnsI4F3 code; then try
+  // moving single entries one code up/down (with re-assignment) while that lowers J.
+  if (maxIter > 0) {
+    for (let sweep = 0; sweep < 32; sweep++) {
+      let improved = false;
+      for (let i = zeroEntry ? 1 : 0; i < 16; i++) {
+        const c = cb[i]!, sign = c & 0x80, m = c & 0x7f;
+        for (const d of [-1, 1]) {
+          const m2 = m + d;
+          if (m2 < 1 || m2 > 127) continue;
+          const c2 = sign | m2;
+          if (cb.includes(c2)) continue;
+          trial.set(cb);
+          trial[i] = c2;
+          const J2 = assign(trial, 16, hn, hs, hss, tlut);
+          if (J2 < J * (1 - 1e-12)) { cb.set(trial); lut.set(tlut); J = J2; improved = true; break; }
+        }
+      }
+      it++;
+      if (!improved) break;
+    }
+  }
   // Sort entries by value (zero entry stays first); remap the LUT.
   const idx = Array.from({ length: 16 }, (_, i) => i);
   const start = zeroEntry ? 1 : 0;

@@ -5,7 +5,6 @@
  * datapath's (`Amem` in targets/pyxis/amem/), which implements this shape.
  */
 export const AMEM_SIZE = 1 << 26;
-export const AMEM_VIEW_BIT_CP = 1 << 26;
 
 export interface AmemAccess {
   readBytes(addr: number, len: number): Uint8Array;
