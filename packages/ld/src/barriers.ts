@@ -56,11 +56,14 @@ export interface AllocatedBarrier {
   /** Names of producer / consumer trips (planned-trip indices in `producers`/`consumers`). */
   producers: number[];
   consumers: number[];
+  /** Local barrier id the barrier-config descriptor waits on before set_ref_counts (0 = none; only for reused ids). */
+  config_wait: number;
 }
 
 export interface BarrierPlan {
   /** Every trip including inserted no-ops; per (cluster, queue) in queue order. */
   trips: PlannedTrip[];
+  /** Barriers in barrier-config queue order (per cluster). */
   barriers: AllocatedBarrier[];
 }
 
@@ -195,7 +198,7 @@ function chunk<T>(xs: T[], size: number): T[][] {
  * Allocates barriers for `input`. Throws BarrierError when the graph cannot be
  * expressed (deadlock, too many notifies on a non-UIE engine, > 1023 barriers ...).
  */
-export function allocateBarriers(input: BarrierInput): BarrierPlan {
+export function allocateBarriers(input: BarrierInput, opts: { maxBarrierId?: number } = {}): BarrierPlan {
   const n = input.trips.length;
   for (const [c, p] of input.deps) {
     if (!(c >= 0 && c < n && p >= 0 && p < n)) throw new RangeError(`allocateBarriers: dependency [${c}, ${p}] out of range`);
@@ -245,58 +248,168 @@ export function allocateBarriers(input: BarrierInput): BarrierPlan {
   const reqs: Req[] = [];
   for (const g of groups.values()) for (const cs of chunk(g.consumers, MAX_COUNT)) reqs.push({ cluster: g.cluster, producers: g.producers, consumers: cs });
 
-  // Allocate ids per cluster in a deterministic order (first consumer order).
-  const nextId = new Map<number, number>();
+  // Barriers (ids assigned below); waits and notifies reference barrier indices first.
   const barriers: AllocatedBarrier[] = [];
-  const waitOf = new Map<number, number>(); // consumer code -> local id
-  const notifyOf: number[][] = Array.from({ length: n }, () => []); // producer -> global ids
+  const waitOf = new Map<number, number>(); // consumer code -> barrier index
   const notifyBarrierIdx: number[][] = Array.from({ length: n }, () => []);
   for (const r of reqs) {
-    const id = (nextId.get(r.cluster) ?? 0) + 1;
-    if (id > MAX_BARRIER_ID) {
-      const involved = r.consumers.filter((x): x is number => typeof x === 'number' && x >= 0);
-      throw new BarrierError('LD0403', `cluster ${r.cluster} needs more than ${MAX_BARRIER_ID} barriers (ids 1..1023; 0 is the no-op id)`, involved, 'pyxis-chip-fspec.md §11.6.3');
-    }
-    nextId.set(r.cluster, id);
-    const b: AllocatedBarrier = { cluster: r.cluster, id, notify_count: r.producers.length, wait_count: r.consumers.length, producers: [], consumers: [] };
-    barriers.push(b);
-    for (const c of r.consumers) waitOf.set(c as number, id);
-    for (const p of r.producers) {
-      notifyOf[p]!.push(globalBarrierId(r.cluster, id));
-      notifyBarrierIdx[p]!.push(barriers.length - 1);
-    }
+    barriers.push({ cluster: r.cluster, id: 0, notify_count: r.producers.length, wait_count: r.consumers.length, producers: [], consumers: [], config_wait: 0 });
+    const bi = barriers.length - 1;
+    for (const c of r.consumers) waitOf.set(c, bi);
+    for (const p of r.producers) notifyBarrierIdx[p]!.push(bi);
   }
 
   // Build the planned trip list: per input trip, pre no-ops, the trip, post no-ops.
   const out: PlannedTrip[] = [];
+  const waitB: number[] = []; // planned trip -> barrier index or -1
+  const notifyB: number[][] = []; // planned trip -> barrier indices
+  const push = (t: PlannedTrip, w: number, nb: number[]) => {
+    out.push(t);
+    waitB.push(w);
+    notifyB.push(nb);
+    return out.length - 1;
+  };
   const consumerIdx = new Map<number, number>(); // consumer code -> planned index
-  const producerPlanned: Array<Array<{ planned: number; barrier: number }>> = [];
   for (let i = 0; i < n; i++) {
     const t = input.trips[i]!;
     const pre = preNoops.get(i) ?? 0;
     for (let k = 0; k < pre; k++) {
       const code = -(preNoopOwner.findIndex((o) => o.consumer === i && o.k === k) + 1);
-      const idx = out.length;
-      out.push({ name: `${t.name}.join${k}`, cluster: t.cluster, queue: t.queue, origin: -1, wait: waitOf.get(code) ?? 0, notify: [] });
-      consumerIdx.set(code, idx);
+      consumerIdx.set(code, push({ name: `${t.name}.join${k}`, cluster: t.cluster, queue: t.queue, origin: -1, wait: 0, notify: [] }, waitOf.get(code) ?? -1, []));
     }
-    const notes = notifyOf[i]!;
     const bidx = notifyBarrierIdx[i]!;
-    if (notes.length > MAX_NOTIFY && !t.canNoop)
-      throw new BarrierError('LD0404', `trip \`${t.name}\` must notify ${notes.length} barriers; a descriptor holds ${MAX_NOTIFY} and only UIE queues can take the no-op trips that extend the notify_list`, [i], 'pyxis-chip-fspec.md §11.4.1, §11.4.2');
-    consumerIdx.set(i, out.length);
-    const own: Array<{ planned: number; barrier: number }> = [];
-    out.push({ name: t.name, cluster: t.cluster, queue: t.queue, origin: i, wait: waitOf.get(i) ?? 0, notify: notes.slice(0, MAX_NOTIFY) });
-    bidx.slice(0, MAX_NOTIFY).forEach((b) => own.push({ planned: out.length - 1, barrier: b }));
-    for (let k = MAX_NOTIFY, e = 0; k < notes.length; k += MAX_NOTIFY, e++) {
-      out.push({ name: `${t.name}.notify${e}`, cluster: t.cluster, queue: t.queue, origin: -1, wait: 0, notify: notes.slice(k, k + MAX_NOTIFY) });
-      bidx.slice(k, k + MAX_NOTIFY).forEach((b) => own.push({ planned: out.length - 1, barrier: b }));
-    }
-    producerPlanned.push(own);
+    if (bidx.length > MAX_NOTIFY && !t.canNoop)
+      throw new BarrierError('LD0404', `trip \`${t.name}\` must notify ${bidx.length} barriers; a descriptor holds ${MAX_NOTIFY} and only UIE queues can take the no-op trips that extend the notify_list`, [i], 'pyxis-chip-fspec.md §11.4.1, §11.4.2');
+    consumerIdx.set(i, push({ name: t.name, cluster: t.cluster, queue: t.queue, origin: i, wait: 0, notify: [] }, waitOf.get(i) ?? -1, bidx.slice(0, MAX_NOTIFY)));
+    for (let k = MAX_NOTIFY, e = 0; k < bidx.length; k += MAX_NOTIFY, e++)
+      push({ name: `${t.name}.notify${e}`, cluster: t.cluster, queue: t.queue, origin: -1, wait: 0, notify: [] }, -1, bidx.slice(k, k + MAX_NOTIFY));
   }
-  for (const list of producerPlanned) for (const { planned, barrier } of list) barriers[barrier]!.producers.push(planned);
+  notifyB.forEach((bs, ti) => bs.forEach((b) => barriers[b]!.producers.push(ti)));
   reqs.forEach((r, bi) => {
-    for (const c of r.consumers) barriers[bi]!.consumers.push(consumerIdx.get(c as number)!);
+    for (const c of r.consumers) barriers[bi]!.consumers.push(consumerIdx.get(c)!);
   });
-  return { trips: out, barriers };
+
+  // Ids per cluster: 1, 2, 3 ... in creation order; beyond maxId, reuse freed ids (assignIds).
+  const maxId = opts.maxBarrierId ?? MAX_BARRIER_ID;
+  const byCluster = new Map<number, number[]>();
+  barriers.forEach((b, i) => {
+    if (!byCluster.has(b.cluster)) byCluster.set(b.cluster, []);
+    byCluster.get(b.cluster)!.push(i);
+  });
+  let order: number[] = barriers.map((_, i) => i);
+  if ([...byCluster.values()].some((l) => l.length > maxId)) order = reuseIds(out, waitB, barriers, byCluster, maxId, (bi) => {
+    const involved = barriers[bi]!.consumers.map((c) => out[c]!.origin).filter((o) => o >= 0);
+    throw new BarrierError('LD0403', `cluster ${barriers[bi]!.cluster} needs more than ${maxId} barriers live at once (ids 1..${maxId}; 0 is the no-op id) and no id can be safely reused for the barrier of ${involved.map((o) => `\`${input.trips[o]!.name}\``).join(', ')}`, involved, 'pyxis-chip-fspec.md §11.6.2, §11.6.3');
+  });
+  else for (const l of byCluster.values()) l.forEach((bi, k) => (barriers[bi]!.id = k + 1));
+  out.forEach((t, i) => {
+    const w = waitB[i]!;
+    t.wait = w >= 0 ? barriers[w]!.id : 0;
+    t.notify = notifyB[i]!.map((b) => globalBarrierId(barriers[b]!.cluster, barriers[b]!.id));
+  });
+  return { trips: out, barriers: order.map((i) => barriers[i]!) };
+}
+
+/**
+ * Reuses barrier ids when a cluster needs more than `maxId` barriers. Id X of
+ * barrier b1 may carry barrier b2 only when every operation on b2 is
+ * guaranteed to happen after b1 was freed, i.e. after all consumers of b1
+ * launched (chip §11.6.2: "as long as a barrier has been freed before it is
+ * re-used"):
+ *  - every producer of b2 launches no earlier than each consumer of b1;
+ *  - every consumer of b2 has a queue predecessor launching no earlier than each consumer of b1
+ *    (its wait() is issued when it reaches the head of its queue);
+ *  - b2's barrier-config descriptor waits on a barrier G, configured earlier, whose producers
+ *    launch no earlier than the consumers of b1 and all come before b2's first consumer in a
+ *    topological order of the launch graph (so the in-order config queue cannot deadlock);
+ *    G gains that config descriptor as a consumer and its id is never reused.
+ * "launches no earlier" is the transitive closure of queue order and dependencies.
+ * Returns the config-queue order (barrier indices sorted by first consumer).
+ */
+function reuseIds(out: PlannedTrip[], waitB: number[], barriers: AllocatedBarrier[], byCluster: Map<number, number[]>, maxId: number, fail: (bi: number) => never): number[] {
+  const n = out.length;
+  // Launch graph: queue order and barrier waits (producers complete before consumers launch).
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  const qpred = new Int32Array(n).fill(-1);
+  const last = new Map<string, number>();
+  out.forEach((t, i) => {
+    const k = `${t.cluster}:${t.queue}`;
+    const p = last.get(k);
+    if (p !== undefined) {
+      preds[i]!.push(p);
+      qpred[i] = p;
+    }
+    last.set(k, i);
+    const w = waitB[i]!;
+    if (w >= 0) for (const pr of barriers[w]!.producers) preds[i]!.push(pr);
+  });
+  const succ: number[][] = Array.from({ length: n }, () => []);
+  const indeg = new Int32Array(n);
+  preds.forEach((ps, i) => ps.forEach((p) => {
+    succ[p]!.push(i);
+    indeg[i]!++;
+  }));
+  const topo: number[] = [];
+  for (let i = 0; i < n; i++) if (indeg[i] === 0) topo.push(i);
+  for (let h = 0; h < topo.length; h++) for (const c of succ[topo[h]!]!) if (--indeg[c]! === 0) topo.push(c);
+  const T = new Int32Array(n);
+  topo.forEach((v, k) => (T[v] = k));
+  // HL[v]: trips launched no later than v (v included).
+  const words = (n + 31) >>> 5;
+  const HL = new Uint32Array(n * words);
+  for (const v of topo) {
+    const base = v * words;
+    HL[base + (v >>> 5)]! |= 1 << (v & 31);
+    for (const p of preds[v]!) for (let w = 0; w < words; w++) HL[base + w]! |= HL[p * words + w]!;
+  }
+  const inHL = (v: number, x: number) => ((HL[v * words + (x >>> 5)]! >>> (x & 31)) & 1) === 1;
+  const key = barriers.map((b) => Math.min(...b.consumers.map((c) => T[c]!)));
+  const maxProdT = barriers.map((b) => Math.max(...b.producers.map((p) => T[p]!)));
+  const order: number[] = [];
+  for (const list of byCluster.values()) {
+    const sorted = [...list].sort((a, b) => key[a]! - key[b]!);
+    order.push(...sorted);
+    const slots: Array<{ id: number; cur: number; pinned: boolean }> = [];
+    const slotOf = new Map<number, number>(); // barrier -> slot index (current owner only)
+    const done: number[] = [];
+    for (const b2 of sorted) {
+      const B2 = barriers[b2]!;
+      if (slots.length < maxId) {
+        slots.push({ id: slots.length + 1, cur: b2, pinned: false });
+        slotOf.set(b2, slots.length - 1);
+        B2.id = slots.length;
+        done.push(b2);
+        continue;
+      }
+      let placed = false;
+      for (let si = 0; si < slots.length && !placed; si++) {
+        const s = slots[si]!;
+        if (s.pinned) continue;
+        const C1 = barriers[s.cur]!.consumers;
+        if (!B2.producers.every((p) => C1.every((c1) => inHL(p, c1)))) continue;
+        if (!B2.consumers.every((c2) => qpred[c2]! >= 0 && C1.every((c1) => inHL(qpred[c2]!, c1)))) continue;
+        // a barrier G for the config descriptor to wait on
+        let g = -1;
+        for (let k = done.length - 1; k >= 0 && g < 0; k--) {
+          const G = done[k]!;
+          const BG = barriers[G]!;
+          if (G === s.cur || !slotOf.has(G) || BG.wait_count >= MAX_COUNT || maxProdT[G]! >= key[b2]!) continue;
+          if (C1.every((c1) => BG.producers.some((pg) => inHL(pg, c1)))) g = G;
+        }
+        if (g < 0) continue;
+        const BG = barriers[g]!;
+        BG.wait_count++;
+        slots[slotOf.get(g)!]!.pinned = true;
+        slotOf.delete(s.cur);
+        s.cur = b2;
+        slotOf.set(b2, si);
+        B2.id = s.id;
+        B2.config_wait = BG.id;
+        done.push(b2);
+        placed = true;
+      }
+      if (!placed) fail(b2);
+    }
+  }
+  return order;
 }

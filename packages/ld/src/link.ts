@@ -1154,7 +1154,7 @@ export function link(opts: LinkOptions): LinkResult {
     l.trips.forEach((idx, k) => {
       if (l.queue.kind === 'barrier') {
         const b = plan.barriers[idx]!;
-        encode(descTables.barrier, { wait_barrier_id: 0, notify_list: [0, 0, 0, 0, 0, 0, 0, 0], trip_id: barrierTripIds[idx]!, barrier_id: b.id, notify_count: b.notify_count, wait_count: b.wait_count }, bytes, k * db);
+        encode(descTables.barrier, { wait_barrier_id: b.config_wait, notify_list: [0, 0, 0, 0, 0, 0, 0, 0], trip_id: barrierTripIds[idx]!, barrier_id: b.id, notify_count: b.notify_count, wait_count: b.wait_count }, bytes, k * db);
       } else encodeTrip(idx, bytes, k * db);
     });
     const si = addSection({
@@ -1222,7 +1222,7 @@ export function link(opts: LinkOptions): LinkResult {
     return { cluster: c, dpe: w, mpe: w };
   });
   const tripMeta = plan.trips.map((pt, i) => ({ cluster: pt.cluster, queue_id: pt.queue, name: pt.name, trip_id: tripIds[i], kind: queueByName(queueName(pt.queue))!.kind, noop: pt.origin < 0 && !(orderedTrips[pt.origin]?.generated), wait: pt.wait, notify: pt.notify }));
-  const barrierMeta = plan.barriers.map((b) => ({ cluster: b.cluster, id: b.id, notify_count: b.notify_count, wait_count: b.wait_count, producers: b.producers.map((i) => plan.trips[i]!.name), consumers: b.consumers.map((i) => plan.trips[i]!.name) }));
+  const barrierMeta = plan.barriers.map((b) => ({ cluster: b.cluster, id: b.id, notify_count: b.notify_count, wait_count: b.wait_count, config_wait: b.config_wait, producers: b.producers.map((i) => plan.trips[i]!.name), consumers: b.consumers.map((i) => plan.trips[i]!.name) }));
   const queueMeta = lists.reduce<Array<Record<string, unknown>>>((acc, l, i) => {
     let q = acc.find((x) => x['cluster'] === l.cluster && x['queue_id'] === l.queue.id);
     if (!q) acc.push((q = { cluster: l.cluster, queue_id: l.queue.id, engine: l.queue.name, lists: [] }));

@@ -9,7 +9,7 @@ export interface LinkMap {
   regions: Array<{ name: string; space: string; cluster: number; view: string; origin: number; length: number; used: number }>;
   sections: Array<{ name: string; kind: string; space: string; cluster: number; address: number; size: number; unhashed: boolean }>;
   symbols: Array<{ name: string; kind: string; address: number; size: number; space: string; cluster: number; tensor?: TensorInfo }>;
-  barriers: Array<{ cluster: number; id: number; notify_count: number; wait_count: number; producers: string[]; consumers: string[] }>;
+  barriers: Array<{ cluster: number; id: number; notify_count: number; wait_count: number; config_wait?: number; producers: string[]; consumers: string[] }>;
   microcode: Array<{ cluster: number; uie: number; seq: string; program: string; pc: number; words: number; phase: number }>;
   lists: Array<{ cluster: number; queue_id: number; engine: string; section: string; space: string; address: number; engine_address: number; descriptors: number; bytes: number }>;
   trips: Array<{ cluster: number; queue_id: number; name: string; trip_id: number; kind: string; noop: boolean; wait: number; notify: number[] }>;
@@ -47,7 +47,7 @@ export function mapText(m: LinkMap): string {
   for (const t of m.trips) out.push(`  ${pad(String(t.trip_id), 6)}c${t.cluster} ${pad(t.kind, 8)} q${hex(t.queue_id, 2)} ${pad(t.name, 24)} wait=${t.wait} notify=[${t.notify.map((g) => `${g >> 10}:${g & 0x3ff}`).join(', ')}]${t.noop ? ' (no-op)' : ''}`);
   out.push('', 'Barrier allocation', '');
   out.push(pad('Cluster', 8) + pad('Id', 6) + pad('Notify', 8) + pad('Wait', 6) + 'Producers -> Consumers');
-  for (const b of m.barriers) out.push(pad(String(b.cluster), 8) + pad(String(b.id), 6) + pad(String(b.notify_count), 8) + pad(String(b.wait_count), 6) + `${b.producers.join(', ')} -> ${b.consumers.join(', ')}`);
+  for (const b of m.barriers) out.push(pad(String(b.cluster), 8) + pad(String(b.id), 6) + pad(String(b.notify_count), 8) + pad(String(b.wait_count), 6) + `${b.producers.join(', ')} -> ${b.consumers.join(', ')}${b.config_wait ? `  (id reused: configured after barrier ${b.config_wait})` : ''}`);
   if (m.weights.length) {
     out.push('', 'Weight databases', '');
     for (const w of m.weights) {

@@ -26,7 +26,9 @@
  *     moves to the best LnsI4F3 code for its bins' (the neighbours of the
  *     centroid sum x / n). Both steps never increase the objective
  *     J = sum over weights (x - v)^2 (block-normalised squared error), so J is
- *     monotone; iteration stops when J no longer decreases.
+ *     monotone; iteration stops when J no longer decreases. Lloyd stalls on the
+ *     discrete code grid, so refinement sweeps then move single entries one
+ *     code up or down (re-assigning bins) while J decreases.
  *  5. Every weight gets the index its bin maps to; its decompressed value is
  *     computed with the model above to report max / RMS relative error and SNR.
  * A zero codebook entry (code 0x00) is reserved by default (option zeroEntry),
@@ -55,7 +57,7 @@ export interface CompressOptions {
    * are zero weights or padding; false = never (fails if padding is needed).
    */
   zeroEntry?: 'auto' | boolean;
-  /** Maximum Lloyd iterations (0 = keep the initial quantile codebook). Default 50. */
+  /** Maximum Lloyd iterations (0 = keep the initial quantile codebook, no refinement). Default 50. */
   iterations?: number;
   /** Use this codebook (16 LnsI4F3 codes, EB -15) instead of optimising one. */
   codebook?: Uint8Array;
@@ -76,7 +78,7 @@ export interface CompressionReport {
   /** Non-zero codebook values whose decompressed magnitude underflowed to zero / saturated. */
   flushedToZero: number;
   saturated: number;
-  /** Lloyd iterations run, and the block-normalised squared error before/after them. */
+  /** Lloyd iterations + refinement sweeps run, and the block-normalised squared error before/after them. */
   iterations: number;
   initialObjective: number;
   objective: number;
@@ -221,7 +223,7 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
       if (opts.codebook[i] === 0x80) fail(LD_WEIGHTS_DATA, `codebook entry ${i} is the NaN code 0x80; weights do not support NaN`, src, `${CHIP_SPEC} §4.3`);
       cb[i] = opts.codebook[i]!;
     }
-    objective = initialObjective = assign(cb, 16, hn, hs, hss, lut);
+    objective = initialObjective = assign(cb, nonEmptyBins(hn), hn, hs, hss, lut);
   } else {
     const r = optimiseCodebook(hn, hs, hss, zeroEntry, opts.iterations ?? 50, cb, lut);
     iterations = r.iterations; initialObjective = r.initial; objective = r.objective;
@@ -526,17 +528,28 @@ function cbValue(c: number): number {
   return c & 0x80 ? -v : v;
 }
 
-/** Optimal assignment of bins to the first `k` entries; returns the objective. */
-function assign(cb: Uint8Array, k: number, hn: Float64Array, hs: Float64Array, hss: Float64Array, lut: Uint8Array): number {
-  const vals = new Float64Array(k);
-  for (let i = 0; i < k; i++) vals[i] = cbValue(cb[i]!);
+/** Indices of the non-empty histogram bins (the only ones any weight maps to). */
+function nonEmptyBins(hn: Float64Array): Int32Array {
+  let n = 0;
+  for (let b = 0; b < hn.length; b++) if (hn[b]! > 0) n++;
+  const out = new Int32Array(n);
+  for (let b = 0, k = 0; b < hn.length; b++) if (hn[b]! > 0) out[k++] = b;
+  return out;
+}
+
+/**
+ * Optimal assignment of the non-empty bins to the 16 entries; returns the objective.
+ * (LUT entries of empty bins are never used: pass 3 puts every weight in the same bin as pass 2.)
+ */
+function assign(cb: Uint8Array, bins: Int32Array, hn: Float64Array, hs: Float64Array, hss: Float64Array, lut: Uint8Array): number {
+  const vals = new Float64Array(16);
+  for (let i = 0; i < 16; i++) vals[i] = cbValue(cb[i]!);
   let J = 0;
-  for (let b = 0; b < hn.length; b++) {
-    const n = hn[b]!;
-    if (n === 0) { lut[b] = nearestEntry(vals, binCentre(b)); continue; }
-    const s = hs[b]!;
+  for (let t = 0; t < bins.length; t++) {
+    const b = bins[t]!;
+    const n = hn[b]!, s = hs[b]!;
     let best = Infinity, bi = 0;
-    for (let i = 0; i < k; i++) {
+    for (let i = 0; i < 16; i++) {
       const v = vals[i]!;
       const c = v * (n * v - 2 * s);
       if (c < best) { best = c; bi = i; }
@@ -545,24 +558,6 @@ function assign(cb: Uint8Array, k: number, hn: Float64Array, hs: Float64Array, h
     J += hss[b]! + best;
   }
   return J < 0 ? 0 : J;
-}
-
-/** Representative value of an (empty) bin, for a sensible LUT entry. */
-function binCentre(b: number): number {
-  const neg = b >= NB;
-  const bb = (neg ? b - NB : b) + BIN_BASE;
-  const u = new Uint32Array([(bb << SUB_SHIFT) + (1 << (SUB_SHIFT - 1))]);
-  const v = new Float32Array(u.buffer)[0]!;
-  return neg ? -v : v;
-}
-
-function nearestEntry(vals: Float64Array, x: number): number {
-  let best = Infinity, bi = 0;
-  for (let i = 0; i < vals.length; i++) {
-    const d = Math.abs(vals[i]! - x);
-    if (d < best) { best = d; bi = i; }
-  }
-  return bi;
 }
 
 /** Best LnsI4F3 code (magnitude 1..127, given sign) for a cluster with n points and signed sum a. */
@@ -608,19 +603,20 @@ function optimiseCodebook(hn: Float64Array, hs: Float64Array, hss: Float64Array,
   } else {
     for (; ne < 16; ne++) cb[ne] = ne === 0 && zeroEntry ? 0 : 120 - ne; // all-zero tensor: anything valid
   }
-  const initial = assign(cb, 16, hn, hs, hss, lut);
+  const bins = nonEmptyBins(hn);
+  const initial = assign(cb, bins, hn, hs, hss, lut);
   let J = initial, it = 0;
   const cn = new Float64Array(16), ca = new Float64Array(16);
   const trial = new Uint8Array(16), tlut = new Uint8Array(lut.length);
   while (it < maxIter) {
     cn.fill(0); ca.fill(0);
-    for (let b = 0; b < hn.length; b++) { const i = lut[b]!; cn[i] += hn[b]!; ca[i] += hs[b]!; }
+    for (let t = 0; t < bins.length; t++) { const b = bins[t]!, i = lut[b]!; cn[i] += hn[b]!; ca[i] += hs[b]!; }
     for (let i = 0; i < 16; i++) {
       trial[i] = cb[i]!;
       if (zeroEntry && i === 0) continue;
       if (cn[i]! > 0) trial[i] = bestCode(cn[i]!, ca[i]!);
     }
-    const J2 = assign(trial, 16, hn, hs, hss, tlut);
+    const J2 = assign(trial, bins, hn, hs, hss, tlut);
     it++;
     if (!(J2 < J * (1 - 1e-12))) {
       if (J2 <= J) { cb.set(trial); lut.set(tlut); J = J2; }
@@ -642,7 +638,7 @@ function optimiseCodebook(hn: Float64Array, hs: Float64Array, hss: Float64Array,
           if (cb.includes(c2)) continue;
           trial.set(cb);
           trial[i] = c2;
-          const J2 = assign(trial, 16, hn, hs, hss, tlut);
+          const J2 = assign(trial, bins, hn, hs, hss, tlut);
           if (J2 < J * (1 - 1e-12)) { cb.set(trial); lut.set(tlut); J = J2; improved = true; break; }
         }
       }

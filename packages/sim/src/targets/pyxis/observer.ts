@@ -37,6 +37,11 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
 
   tripStarted(_engine: TripEngine, _trip: Trip, _now: number): void {}
 
+  /** A generic instant on an engine's track (e.g. the DPE's Descriptor Queue Dequeue Event, chip §12.5). */
+  instant(group: string, trackName: string, now: number, name: string, args: Record<string, string | number>, cat = 'queue'): void {
+    if (this.trace) this.trace.instant(this.track(group, trackName), now, name, args, cat);
+  }
+
   tripDone(engine: string, trip: Trip, now: number): void {
     if (!this.trace) return;
     const g = this.engineGroup.get(engine) ?? `cluster ${trip.cluster}`;

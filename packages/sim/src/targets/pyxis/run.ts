@@ -137,6 +137,8 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
         ),
       );
     }
+    for (const d of chip.dpe)
+      if (trace) d.onDequeue = (qid, now) => observer.instant(d.group, d.name, now, `dequeue q0x${qid.toString(16)}`, { queue_id: qid, head: d.queues[qid]!.head });
     let seqTracer: SequencerTracer | undefined;
     if (trace) {
       for (const u of chip.uies) {
