@@ -43,6 +43,21 @@ const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
   console.log(`allocateBarriers: ${fmt(N)} trips, ${fmt(deps.length)} deps in ${dt.toFixed(1)} ms (${fmt((N / dt) * 1000)} trips/s)${plan ? `, ${plan.barriers.length} barriers` : ''}`);
 }
 
+// 1b. barrier id reuse: an 8000-trip pipeline on one cluster needs 7999 barriers (> 1023 ids)
+{
+  const n = 8000;
+  const trips = Array.from({ length: n }, (_, i) => ({ name: `t${i}`, cluster: 0, queue: i % 12, canNoop: true }));
+  const deps = [];
+  for (let c = 1; c < n; c++) {
+    deps.push([c, c - 1]);
+    if (c > 13) deps.push([c, c - 13]);
+  }
+  const t0 = performance.now();
+  const p = allocateBarriers({ trips, deps });
+  const dt = performance.now() - t0;
+  console.log(`allocateBarriers with id reuse: ${fmt(n)} trips, ${fmt(p.barriers.length)} barriers on ids 1..${Math.max(...p.barriers.map((b) => b.id))} in ${dt.toFixed(1)} ms`);
+}
+
 // 2. full link: 12 UIEs x K copy trips chained through H2A loads, 2 barriers per trip
 {
   const K = Number(process.argv[3] ?? 200);

@@ -4,11 +4,13 @@
  * second for
  *   1. the control plane: thousands of small trips (barrier config, H2A/A2H
  *      1 KiB DMAs, MPE DMA, no-op UIE trips) chained by barriers, 4 clusters;
- *   2. a busy chip: 48 UIEs each running one long AMEM copy trip.
+ *   2. a busy chip: 48 UIEs each running one long AMEM copy trip;
+ *   3. the kernel + control-plane overhead alone: 48 UIE slots driving a
+ *      trivial always-busy stand-in model (what is left for the UIE datapath).
  * Build first: npx tsc -b
  */
 import { encode, loadGrammarJson, loadTable } from '../packages/codec/dist/index.js';
-import { simulateImage, defaultUieFactory } from '../packages/sim/dist/index.js';
+import { simulateImage, defaultUieFactory, PyxisChip, loadSimConfig } from '../packages/sim/dist/index.js';
 
 const tables = new Map();
 const table = (n) => tables.get(n) ?? (tables.set(n, loadTable('pyxis', n)), tables.get(n));
@@ -156,3 +158,47 @@ const b = bench('busy copy', () => {
 console.log(
   `busy copy (48 UIEs x ${rows} rows of 128 B): ${b.cycles} chip cycles in ${b.s.toFixed(2)} s host = ${(b.cycles / b.s / 1e3).toFixed(1)} k chip-cycles/s = ${((48 * b.cycles) / b.s / 1e6).toFixed(2)} M UIE-cycles/s`,
 );
+
+// 3. Kernel overhead: the full chip with a stand-in UIE model that does nothing but stay busy for N cycles.
+{
+  const N = arg('--overhead-cycles', 200000);
+  const config = loadSimConfig();
+  config.apm.enabled = false;
+  class Stub {
+    constructor(o) {
+      this.o = o;
+      this.left = 0;
+      this.name = o.name;
+    }
+    get busy() {
+      return this.left > 0;
+    }
+    canStartTrip() {
+      return this.left === 0;
+    }
+    startTrip(t) {
+      this.left = N;
+      this.id = t.trip_id;
+      return true;
+    }
+    tick(now) {
+      if (this.left > 0 && --this.left === 0) this.o.onTripDone(this.id, now);
+      return true;
+    }
+    nextWake(now) {
+      return this.left > 0 ? now : Infinity;
+    }
+    blockedReason() {
+      return undefined;
+    }
+  }
+  const chip = new PyxisChip({ clusters: 4, uies: 12, config, uieFactory: (o) => new Stub(o) });
+  let id = 0;
+  for (const u of chip.uies)
+    u.start({ cluster: u.cluster, qid: u.index, kind: 'uie', fields: { trip_valid_mask: 3, start_pc: new Array(13).fill(0) }, table: 'desc_uie', tripId: ++id, waitBarrierId: 0, notifyList: [], address: 0, trip_power: 0, fetchedAt: 0, waitAt: 0, goAt: 0, startAt: 0, doneAt: -1 }, 0);
+  const c = bench('overhead', () => {
+    const r = chip.sim.run();
+    return { cycles: r.cycles };
+  });
+  console.log(`kernel + control-plane overhead (48 busy stand-in UIEs): ${(c.cycles / c.s / 1e3).toFixed(0)} k chip-cycles/s = ${((c.s / c.cycles) * 1e9).toFixed(0)} ns per chip cycle`);
+}

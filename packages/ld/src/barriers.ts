@@ -322,7 +322,7 @@ export function allocateBarriers(input: BarrierInput, opts: { maxBarrierId?: num
  *  - b2's barrier-config descriptor waits on a barrier G, configured earlier, whose producers
  *    launch no earlier than the consumers of b1 and all come before b2's first consumer in a
  *    topological order of the launch graph (so the in-order config queue cannot deadlock);
- *    G gains that config descriptor as a consumer and its id is never reused.
+ *    G gains that config descriptor as a consumer (a later reuse of G's id also waits for it).
  * "launches no earlier" is the transitive closure of queue order and dependencies.
  * Returns the config-queue order (barrier indices sorted by first consumer).
  */
@@ -369,13 +369,18 @@ function reuseIds(out: PlannedTrip[], waitB: number[], barriers: AllocatedBarrie
   for (const list of byCluster.values()) {
     const sorted = [...list].sort((a, b) => key[a]! - key[b]!);
     order.push(...sorted);
-    const slots: Array<{ id: number; cur: number; pinned: boolean }> = [];
+    const slots: Array<{ id: number; cur: number }> = [];
     const slotOf = new Map<number, number>(); // barrier -> slot index (current owner only)
+    const cfgWaiters = new Map<number, number[]>(); // G -> barriers whose config descriptor waits on G
     const done: number[] = [];
+    /** Everything that must have launched before barrier x is freed: its consumers, and the
+     *  config descriptors waiting on it (each known launched once any consumer of its barrier launched). */
+    const freedBy = (x: number, v: number) =>
+      barriers[x]!.consumers.every((c1) => inHL(v, c1)) && (cfgWaiters.get(x) ?? []).every((b) => barriers[b]!.consumers.some((c) => inHL(v, c)));
     for (const b2 of sorted) {
       const B2 = barriers[b2]!;
       if (slots.length < maxId) {
-        slots.push({ id: slots.length + 1, cur: b2, pinned: false });
+        slots.push({ id: slots.length + 1, cur: b2 });
         slotOf.set(b2, slots.length - 1);
         B2.id = slots.length;
         done.push(b2);
@@ -384,23 +389,25 @@ function reuseIds(out: PlannedTrip[], waitB: number[], barriers: AllocatedBarrie
       let placed = false;
       for (let si = 0; si < slots.length && !placed; si++) {
         const s = slots[si]!;
-        if (s.pinned) continue;
-        const C1 = barriers[s.cur]!.consumers;
-        if (!B2.producers.every((p) => C1.every((c1) => inHL(p, c1)))) continue;
-        if (!B2.consumers.every((c2) => qpred[c2]! >= 0 && C1.every((c1) => inHL(qpred[c2]!, c1)))) continue;
-        // a barrier G for the config descriptor to wait on
+        const b1 = s.cur;
+        if (!B2.producers.every((p) => freedBy(b1, p))) continue;
+        if (!B2.consumers.every((c2) => qpred[c2]! >= 0 && freedBy(b1, qpred[c2]!))) continue;
+        // a barrier G for the config descriptor to wait on; config descriptors waiting on b1
+        // precede this one in the in-order config queue, so only b1's consumers matter here
+        const C1 = barriers[b1]!.consumers;
         let g = -1;
         for (let k = done.length - 1; k >= 0 && g < 0; k--) {
           const G = done[k]!;
           const BG = barriers[G]!;
-          if (G === s.cur || !slotOf.has(G) || BG.wait_count >= MAX_COUNT || maxProdT[G]! >= key[b2]!) continue;
+          if (G === b1 || !slotOf.has(G) || BG.wait_count >= MAX_COUNT || maxProdT[G]! >= key[b2]!) continue;
           if (C1.every((c1) => BG.producers.some((pg) => inHL(pg, c1)))) g = G;
         }
         if (g < 0) continue;
         const BG = barriers[g]!;
         BG.wait_count++;
-        slots[slotOf.get(g)!]!.pinned = true;
-        slotOf.delete(s.cur);
+        if (!cfgWaiters.has(g)) cfgWaiters.set(g, []);
+        cfgWaiters.get(g)!.push(b2);
+        slotOf.delete(b1);
         s.cur = b2;
         slotOf.set(b2, si);
         B2.id = s.id;

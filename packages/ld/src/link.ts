@@ -43,6 +43,8 @@ export interface LinkOptions {
   readFile?: (path: string) => Uint8Array;
   /** Reads a .pobj container (default: @pyxis/container readContainer of readFile). */
   readObject?: (path: string) => Container;
+  /** Largest barrier id per cluster (default 1023, chip §11.6.3); smaller values force id reuse (tests). */
+  maxBarrierId?: number;
 }
 
 export interface LinkResult {
@@ -806,7 +808,7 @@ export function link(opts: LinkOptions): LinkResult {
   // startPc per trip per seq
   const startPc = new Map<TripDef, Map<string, number>>();
   const cfgImages = new Map<string, { cluster: number; uie: number; seq: string; ctrl: Uint8Array; op: Uint8Array; words: number }>();
-  const overlayPatches: Array<{ cluster: number; uie: number; phase: number; before: TripDef; after: TripDef; bytes: Uint8Array; patches: number; list: MicroPatch[] }> = [];
+  const overlayPatches: Array<{ cluster: number; uie: number; phase: number; before: TripDef | undefined; after: TripDef; bytes: Uint8Array; patches: number; list: MicroPatch[] }> = [];
   for (const [key, list] of uieTrips) {
     const [cluster, uie] = key.split(':').map(Number) as [number, number];
     const plan = planMicrocode(list, memoryMap());
@@ -859,7 +861,8 @@ export function link(opts: LinkOptions): LinkResult {
     placements.push(placed);
     const t: TripDef = { name, span: o.after.span, queue: q, cluster: o.cluster, block: o.after.block, afters: [], programs: new Map(), tensors: new Map(), nums: new Map(), blob, generated: true };
     genTrips.push(t);
-    extraDeps.push([t, o.before], [o.after, t]);
+    if (o.before) extraDeps.push([t, o.before]);
+    extraDeps.push([o.after, t]);
   }
   // Insert generated trips into their queues (MPE queues keep script trips first in order of phases).
   for (const t of genTrips) {
@@ -887,7 +890,7 @@ export function link(opts: LinkOptions): LinkResult {
   const nodes: TripNode[] = orderedTrips.map((t) => ({ name: t.name, cluster: t.cluster, queue: t.queue.id, canNoop: t.queue.kind === 'uie' }));
   let plan: BarrierPlan;
   try {
-    plan = allocateBarriers({ trips: nodes, deps });
+    plan = allocateBarriers({ trips: nodes, deps }, opts.maxBarrierId ? { maxBarrierId: opts.maxBarrierId } : {});
   } catch (e) {
     if (e instanceof BarrierError) {
       const spans = e.trips.map((i) => orderedTrips[i]!.span);
@@ -1410,22 +1413,25 @@ interface McPhase {
   index: number;
   bySeq: Map<string, Array<{ prog: ProgramDef; pc: number }>>;
   first: TripDef;
-  prevLast: TripDef;
+  /** Last earlier trip of this UIE whose microcode words the phase's patch overwrites (undefined: none). */
+  prevLast?: TripDef;
 }
 
 /**
  * Places the programs of one UIE's trips. All distinct programs of each
  * sequencer are preloaded when they fit in its 32 words; otherwise the trip
  * sequence is cut into phases whose programs fit, phase k > 0 being loaded by
- * an MPE patch trip that runs after the last trip of phase k-1 and before the
- * first trip of phase k (chip §11.1, §12.6).
+ * an MPE patch trip before the first trip of phase k (chip §11.1, §12.6). A
+ * new phase first avoids the words of the trip just before it, so the patch
+ * only has to wait for the last earlier trip whose words it overwrites and can
+ * run while that trip executes (UIE trips complete in queue order).
  */
 function planMicrocode(list: TripDef[], mm: MemoryMap): { phases: McPhase[]; startPc: Map<TripDef, Map<string, number>> } | string {
   const cap = (seq: string) => mm.byName.get(seq)!.ctrl.words;
   const phases: McPhase[] = [];
   const startPc = new Map<TripDef, Map<string, number>>();
   let cur: McPhase | undefined;
-  let occ = new Map<string, Uint8Array>(); // per sequencer: words in use in the current phase
+  let occ = new Map<string, Uint8Array>(); // per sequencer: 0 free, 1 used in this phase, 2 reserved (in use by the previous trip)
   let prevTrip: TripDef | undefined;
   const occOf = (seq: string) => {
     let o = occ.get(seq);
@@ -1451,17 +1457,33 @@ function planMicrocode(list: TripDef[], mm: MemoryMap): { phases: McPhase[]; sta
     }
     return out;
   };
+  const unreserve = () => {
+    for (const o of occ.values()) for (let k = 0; k < o.length; k++) if (o[k] === 2) o[k] = 0;
+  };
   for (const t of list) {
     for (const [seq, { prog }] of t.programs) {
       if (prog.words > cap(seq)) return `program \`${prog.name}\` has ${prog.words} words; the ${seq} sequencer memory holds ${cap(seq)} even with overlays`;
       if (prog.fixedPc !== undefined && prog.fixedPc + prog.words > cap(seq)) return `program \`${prog.name}\` is fixed at PC ${prog.fixedPc} but has ${prog.words} words; the ${seq} sequencer memory holds ${cap(seq)}`;
     }
     let pcs = cur ? tryPlace(t) : undefined;
+    if (cur && !pcs) {
+      unreserve();
+      pcs = tryPlace(t);
+    }
     if (!cur || !pcs) {
-      cur = { index: phases.length, bySeq: new Map(), first: t, prevLast: prevTrip ?? t };
+      cur = { index: phases.length, bySeq: new Map(), first: t };
       phases.push(cur);
       occ = new Map();
+      if (prevTrip)
+        for (const [seq, { prog }] of prevTrip.programs) {
+          const pc = startPc.get(prevTrip)!.get(seq)!;
+          occOf(seq).fill(2, pc, pc + prog.words);
+        }
       pcs = tryPlace(t);
+      if (!pcs) {
+        unreserve();
+        pcs = tryPlace(t);
+      }
       if (!pcs) return `the programs of trip \`${t.name}\` do not fit the sequencer memories even alone`;
     }
     for (const [seq, pc] of pcs) {
@@ -1475,6 +1497,25 @@ function planMicrocode(list: TripDef[], mm: MemoryMap): { phases: McPhase[]; sta
     for (const [seq, { prog }] of t.programs) m.set(seq, cur.bySeq.get(seq)!.find((x) => x.prog === prog)!.pc);
     startPc.set(t, m);
     prevTrip = t;
+  }
+  // The trip each patch must wait for: the last earlier trip using any word the patch writes.
+  const pos = new Map(list.map((t, k) => [t, k]));
+  for (const ph of phases) {
+    if (ph.index === 0) continue;
+    const writes = new Map<string, Uint8Array>();
+    for (const [seq, arr] of ph.bySeq) {
+      const w = new Uint8Array(cap(seq));
+      for (const { prog, pc } of arr) w.fill(1, pc, pc + prog.words);
+      writes.set(seq, w);
+    }
+    for (let k = pos.get(ph.first)! - 1; k >= 0 && !ph.prevLast; k--) {
+      const t = list[k]!;
+      for (const [seq, { prog }] of t.programs) {
+        const w = writes.get(seq);
+        const pc = startPc.get(t)!.get(seq)!;
+        if (w && w.subarray(pc, pc + prog.words).some((x) => x === 1)) ph.prevLast = t;
+      }
+    }
   }
   return { phases, startPc };
 }

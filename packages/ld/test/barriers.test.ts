@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { allocateBarriers, BarrierError, reducedPredecessors, type BarrierInput, type BarrierPlan } from '../src/barriers.js';
+import { allocateBarriers, BarrierError, reducedPredecessors, type AllocatedBarrier, type BarrierInput, type BarrierPlan } from '../src/barriers.js';
 
 /**
  * Reference model of chip §11.6.2 written independently of the allocator:
@@ -71,7 +71,14 @@ function simulate(plan: BarrierPlan, rnd: () => number): SimResult {
     if (!queues.has(k)) queues.set(k, []);
     queues.get(k)!.push(i);
   });
-  const cfgs = [...plan.barriers];
+  // Barrier-config engine: one in-order queue per cluster; a descriptor with
+  // config_wait waits on that barrier before its set_ref_counts (chip §11.4.11).
+  const cfgQ = new Map<number, AllocatedBarrier[]>();
+  for (const b of plan.barriers) {
+    if (!cfgQ.has(b.cluster)) cfgQ.set(b.cluster, []);
+    cfgQ.get(b.cluster)!.push(b);
+  }
+  const cfgBlocked = new Set<number>();
   const head = new Map<string, number>();
   const blocked = new Set<string>(); // queue waiting on a barrier
   const inflight = new Map<string, number[]>(); // launched, not complete (in order)
@@ -82,10 +89,18 @@ function simulate(plan: BarrierPlan, rnd: () => number): SimResult {
   let time = 0;
   for (let step = 0; step < 100000; step++) {
     const actions: Array<() => void> = [];
-    if (cfgs.length) actions.push(() => {
-      const b = cfgs.splice(Math.floor(rnd() * cfgs.length), 1)[0]!;
-      bar(b.cluster, b.id).set_ref_counts(b.notify_count, b.wait_count);
-    });
+    for (const [c, q] of cfgQ)
+      if (q.length && !cfgBlocked.has(c)) actions.push(() => {
+        const b = q[0]!;
+        const go = () => {
+          q.shift();
+          cfgBlocked.delete(c);
+          bar(b.cluster, b.id).set_ref_counts(b.notify_count, b.wait_count);
+        };
+        cfgBlocked.add(c);
+        if (b.config_wait) bar(c, b.config_wait).wait(go);
+        else go();
+      });
     for (const [k, list] of queues) {
       const h = head.get(k) ?? 0;
       if (h < list.length && !blocked.has(k)) actions.push(() => {
@@ -164,57 +179,76 @@ function ancestors(n: number, deps: Array<[number, number]>): Array<Set<number>>
   return anc;
 }
 
+let reusedPlans = 0;
+function checkPlan(input: BarrierInput, simSeed: number, maxBarrierId?: number): void {
+  let plan: BarrierPlan;
+  try {
+    plan = allocateBarriers(input, maxBarrierId ? { maxBarrierId } : {});
+  } catch (e) {
+    // Only legal refusals: non-UIE engines needing no-ops, or no safely reusable id.
+    expect(e).toBeInstanceOf(BarrierError);
+    expect(maxBarrierId ? ['LD0402', 'LD0404', 'LD0403'] : ['LD0402', 'LD0404']).toContain((e as BarrierError).code);
+    return;
+  }
+  if (plan.barriers.some((b) => b.config_wait)) reusedPlans++;
+  for (const t of plan.trips) {
+    expect(t.notify.length).toBeLessThanOrEqual(8);
+    expect(t.wait).toBeGreaterThanOrEqual(0);
+    expect(t.wait).toBeLessThanOrEqual(maxBarrierId ?? 1023);
+  }
+  for (const b of plan.barriers) {
+    expect(b.id).toBeGreaterThanOrEqual(1);
+    expect(b.id).toBeLessThanOrEqual(maxBarrierId ?? 1023);
+    expect(b.notify_count).toBeGreaterThanOrEqual(1);
+    expect(b.notify_count).toBeLessThanOrEqual(31);
+    expect(b.wait_count).toBeGreaterThanOrEqual(1);
+    expect(b.wait_count).toBeLessThanOrEqual(31);
+  }
+  // every input trip appears once
+  const origins = plan.trips.filter((t) => t.origin >= 0).map((t) => t.origin).sort((a, b) => a - b);
+  expect(origins).toEqual(input.trips.map((_, i) => i));
+  for (let run = 0; run < 3; run++) {
+    const sim = simulate(plan, mulberry(simSeed + run * 7919));
+    // every trip (incl. no-ops) launched exactly once
+    plan.trips.forEach((_, i) => expect(sim.launches.get(i)).toBe(1));
+    // dependency order on the original trips
+    const planned = new Map<number, number>();
+    plan.trips.forEach((t, i) => t.origin >= 0 && planned.set(t.origin, i));
+    const anc = ancestors(input.trips.length, input.deps);
+    input.trips.forEach((_, c) => {
+      for (const p of anc[c]!) expect(sim.completeTime.get(planned.get(p)!)!).toBeLessThan(sim.launchTime.get(planned.get(c)!)!);
+    });
+    // every barrier freed exactly once per use of its id, and back to zero
+    for (const b of plan.barriers) {
+      const rb = sim.tables.get(`${b.cluster}:${b.id}`)!;
+      expect(rb.frees).toBe(plan.barriers.filter((x) => x.cluster === b.cluster && x.id === b.id).length);
+      expect(rb.notify_count).toBe(0);
+      expect(rb.wait_count).toBe(0);
+      expect(rb.ref_counts_valid).toBe(false);
+    }
+  }
+}
+
 describe('allocateBarriers: reference model of chip §11.6.2', () => {
   it('releases every trip exactly once, after all its dependencies completed, for random DAGs', () => {
-    fc.assert(
-      fc.property(dagArb, fc.integer(), ({ input }, simSeed) => {
-        let plan: BarrierPlan;
-        try {
-          plan = allocateBarriers(input);
-        } catch (e) {
-          // Only legal refusals: non-UIE engines needing no-ops.
-          expect(e).toBeInstanceOf(BarrierError);
-          expect(['LD0402', 'LD0404']).toContain((e as BarrierError).code);
-          return;
-        }
-        for (const t of plan.trips) {
-          expect(t.notify.length).toBeLessThanOrEqual(8);
-          expect(t.wait).toBeGreaterThanOrEqual(0);
-          expect(t.wait).toBeLessThanOrEqual(1023);
-        }
-        for (const b of plan.barriers) {
-          expect(b.id).toBeGreaterThanOrEqual(1);
-          expect(b.notify_count).toBeGreaterThanOrEqual(1);
-          expect(b.notify_count).toBeLessThanOrEqual(31);
-          expect(b.wait_count).toBeGreaterThanOrEqual(1);
-          expect(b.wait_count).toBeLessThanOrEqual(31);
-        }
-        // every input trip appears once
-        const origins = plan.trips.filter((t) => t.origin >= 0).map((t) => t.origin).sort((a, b) => a - b);
-        expect(origins).toEqual(input.trips.map((_, i) => i));
-        for (let run = 0; run < 3; run++) {
-          const sim = simulate(plan, mulberry(simSeed + run * 7919));
-          // every trip (incl. no-ops) launched exactly once
-          plan.trips.forEach((_, i) => expect(sim.launches.get(i)).toBe(1));
-          // dependency order on the original trips
-          const planned = new Map<number, number>();
-          plan.trips.forEach((t, i) => t.origin >= 0 && planned.set(t.origin, i));
-          const anc = ancestors(input.trips.length, input.deps);
-          input.trips.forEach((_, c) => {
-            for (const p of anc[c]!) expect(sim.completeTime.get(planned.get(p)!)!).toBeLessThan(sim.launchTime.get(planned.get(c)!)!);
-          });
-          // every barrier freed exactly once and back to zero
-          for (const b of plan.barriers) {
-            const rb = sim.tables.get(`${b.cluster}:${b.id}`)!;
-            expect(rb.frees).toBe(1);
-            expect(rb.notify_count).toBe(0);
-            expect(rb.wait_count).toBe(0);
-            expect(rb.ref_counts_valid).toBe(false);
-          }
-        }
-      }),
-      { numRuns: 150 },
-    );
+    fc.assert(fc.property(dagArb, fc.integer(), ({ input }, simSeed) => checkPlan(input, simSeed)), { numRuns: 150 });
+  });
+  it('with few barrier ids, reused ids (config descriptors waiting on an older barrier) stay correct', () => {
+    fc.assert(fc.property(dagArb, fc.integer(), fc.integer({ min: 2, max: 6 }), ({ input }, simSeed, maxId) => checkPlan(input, simSeed, maxId)), { numRuns: 120 });
+    // layered pipelines (each trip depends on one or two of the previous few): reuse must actually happen
+    reusedPlans = 0;
+    const pipeArb = fc.record({ n: fc.integer({ min: 8, max: 40 }), seed: fc.integer(), queues: fc.integer({ min: 1, max: 4 }) }).map(({ n, seed, queues }) => {
+      const r = mulberry(seed);
+      const trips = Array.from({ length: n }, (_, i) => ({ name: `t${i}`, cluster: 0, queue: i % queues, canNoop: true }));
+      const deps: Array<[number, number]> = [];
+      for (let c = 1; c < n; c++) {
+        deps.push([c, c - 1]);
+        if (c > 2 && r() < 0.5) deps.push([c, c - 1 - Math.floor(r() * 3)]);
+      }
+      return { trips, deps } as BarrierInput;
+    });
+    fc.assert(fc.property(pipeArb, fc.integer(), fc.integer({ min: 3, max: 6 }), (input, simSeed, maxId) => checkPlan(input, simSeed, maxId)), { numRuns: 120 });
+    expect(reusedPlans).toBeGreaterThan(30);
   });
 });
 
@@ -222,12 +256,12 @@ describe('allocateBarriers: golden fork/join graphs (chip Figure 11-6 patterns)'
   const T = (name: string, queue = 0, cluster = 0) => ({ name, cluster, queue, canNoop: queue < 12 });
   it('fork: one producer, three consumers -> one barrier, notify 1, wait 3', () => {
     const plan = allocateBarriers({ trips: [T('a', 0), T('b', 1), T('c', 2), T('d', 3)], deps: [[1, 0], [2, 0], [3, 0]] });
-    expect(plan.barriers).toEqual([{ cluster: 0, id: 1, notify_count: 1, wait_count: 3, producers: [0], consumers: [1, 2, 3] }]);
+    expect(plan.barriers).toEqual([{ cluster: 0, id: 1, notify_count: 1, wait_count: 3, producers: [0], consumers: [1, 2, 3], config_wait: 0 }]);
     expect(plan.trips.map((t) => [t.wait, t.notify])).toEqual([[0, [1]], [1, []], [1, []], [1, []]]);
   });
   it('join: three producers, one consumer -> one barrier, notify 3, wait 1', () => {
     const plan = allocateBarriers({ trips: [T('a', 0), T('b', 1), T('c', 0x10), T('d', 3)], deps: [[3, 0], [3, 1], [3, 2]] });
-    expect(plan.barriers).toEqual([{ cluster: 0, id: 1, notify_count: 3, wait_count: 1, producers: [0, 1, 2], consumers: [3] }]);
+    expect(plan.barriers).toEqual([{ cluster: 0, id: 1, notify_count: 3, wait_count: 1, producers: [0, 1, 2], consumers: [3], config_wait: 0 }]);
     expect(plan.trips[3]!.wait).toBe(1);
   });
   it('diamond: a -> {b, c} -> d, plus redundant a -> d removed by transitive reduction', () => {

@@ -392,8 +392,8 @@ describe('samples', () => {
     const file = samples + 'fork_join.ld';
     const { map } = link({ script: readFileSync(file, 'utf8'), scriptFile: file, objects: [{ file: 'copy.pobj', container: copyObj() }] });
     expect(map.barriers.slice(0, 2)).toEqual([
-      { cluster: 0, id: 1, notify_count: 1, wait_count: 4, producers: ['load'], consumers: ['c0', 'c1', 'c2', 'c3'] },
-      { cluster: 0, id: 2, notify_count: 4, wait_count: 1, producers: ['c0', 'c1', 'c2', 'c3'], consumers: ['join'] },
+      { cluster: 0, id: 1, notify_count: 1, wait_count: 4, config_wait: 0, producers: ['load'], consumers: ['c0', 'c1', 'c2', 'c3'] },
+      { cluster: 0, id: 2, notify_count: 4, wait_count: 1, config_wait: 0, producers: ['c0', 'c1', 'c2', 'c3'], consumers: ['join'] },
     ]);
     expect(map.barriers).toHaveLength(7);
   });
@@ -502,5 +502,65 @@ config csr.wb_credits { uie = 0; values = [8]; }`,
     expect(range[0]!.code).toBe('LD0154');
     const unknown = linkErr({ script: `config itfe_reed.cmd { values = [1]; }` });
     expect(unknown[0]!.notes!.join()).toMatch(/itfe_read\.cmd/);
+  });
+});
+
+describe('link: barrier id reuse', () => {
+  it('a chain of 8 trips with 3 ids: config descriptors wait on an earlier barrier', () => {
+    const trips = Array.from({ length: 8 }, (_, i) => `trip t${i} { amem_read = copy_rd; read = s; }`);
+    const script = `memory m { origin = 0; length = 1M; }\ntensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }
+queue uie0 { ${trips.filter((_, i) => i % 2 === 0).join(' ')} }
+queue uie1 { ${trips.filter((_, i) => i % 2 === 1).join(' ')} }
+${Array.from({ length: 7 }, (_, i) => `t${i + 1} after t${i};`).join('\n')}`;
+    const { image, map } = link({ script, objects: [{ file: 'copy.pobj', container: copyObj() }], maxBarrierId: 3 });
+    expect(new Set(map.barriers.map((b) => b.id))).toEqual(new Set([1, 2, 3]));
+    const cfg = image.sections.find((x) => x.name === '.desc.c0.q22.0')!;
+    const t = loadTable('pyxis', 'desc_barrier_config');
+    const waits = Array.from({ length: cfg.size / 24 }, (_, k) => decode(t, cfg.data, k * 24)['wait_barrier_id']);
+    expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(waits.slice(3).every((w) => (w as number) > 0)).toBe(true);
+    expect(() => link({ script: script.replace('queue uie1', 'queue uie2'), objects: [{ file: 'copy.pobj', container: copyObj() }], maxBarrierId: 1 })).toThrow(/no id can be safely reused/);
+  });
+});
+
+describe('link: overlay patches overlap with the trip before them', () => {
+  it('a new phase avoids the previous trip words, so its patch waits only for the last user of the words it overwrites', () => {
+    const big = (name: string, n: number) => `.program ${name} amem_read {\n${Array.from({ length: n }, () => '  Read_SRAM tgt_fifo=AMEM_write').join('\n')}\n}\n`;
+    const o = assemble([{ file: 'b.pasm', text: big('A', 12) + big('B', 12) + big('C', 12) }], { listing: false }).object;
+    const { map } = link({
+      objects: [{ file: 'b.pobj', container: o }],
+      script: `memory m { origin = 0; length = 1M; }\ntensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }
+queue uie0 { trip t1 { amem_read = A; read = s; } trip t2 { amem_read = B; read = s; } trip t3 { amem_read = C; read = s; } }`,
+    });
+    expect(map.microcode.map((p) => [p.program, p.pc, p.phase])).toEqual([['A', 0, 0], ['B', 12, 0], ['C', 0, 1]]);
+    const patch = map.barriers.find((b) => b.consumers.some((c) => c.startsWith('__overlay')))!;
+    expect(patch.producers).toEqual(['t1']); // not t2: C does not overwrite B
+    const t3 = map.barriers.find((b) => b.consumers.includes('t3'))!;
+    expect(t3.producers).toEqual(['__overlay.c0.uie0.1']);
+  });
+});
+
+describe('link: more diagnostics', () => {
+  const objects = () => [{ file: 'copy.pobj', container: copyObj() }];
+  it('deadlock against queue order names the trips and points at the script', () => {
+    const d = linkErr({
+      objects: objects(),
+      script: `memory m { origin = 0; length = 1M; }\ntensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }
+queue uie0 { trip a { amem_read = copy_rd; read = s; } trip b { amem_read = copy_rd; read = s; } }
+a after b;`,
+    });
+    expect(d[0]).toMatchObject({ code: 'LD0401', span: { line: 3 } });
+    expect(d[0]!.message).toMatch(/`a`.*`b`|`b`.*`a`/);
+  });
+  it('wrong dtype and unsupported file types', () => {
+    const i32 = writeNpy({ dtype: 'int32', shape: [8, 128], data: new Int32Array(1024) });
+    const d = linkErr({ script: `tensor t { format = RFP8; shape = [8, 128]; data = "x.npy"; }`, scriptFile: '/v/x.ld', readFile: vfs({ 'x.npy': i32 }) });
+    expect(d[0]).toMatchObject({ code: 'LD0208', span: { file: '/v/x.ld', line: 1 } });
+    const e = linkErr({ script: `tensor t { format = RFP8; shape = [8, 128]; data = "x.csv"; }`, scriptFile: '/v/x.ld', readFile: vfs({ 'x.csv': new Uint8Array(4) }) });
+    expect(e[0]!.code).toBe('LD0204');
+    const raw = linkErr({ script: `tensor t { format = RFP16; shape = [2, 16]; raw = "x.bin"; }`, scriptFile: '/v/x.ld', readFile: vfs({ 'x.bin': new Uint8Array(63) }) });
+    expect(raw[0]!.code).toBe('LD0202');
+    const corrupt = linkErr({ script: `tensor t { format = RFP8; shape = [8, 128]; data = "x.npy"; }`, scriptFile: '/v/x.ld', readFile: vfs({ 'x.npy': new Uint8Array([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, 200, 0]) }) });
+    expect(corrupt[0]!.severity).toBe('error');
   });
 });

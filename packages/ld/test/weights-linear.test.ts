@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { pack1x1I4F3Database, pack1x1I5F10Database, linear1x1Offset, unpack1x1Database } from '../src/weights/index.js';
+import { pack1x1I4F3Database, pack1x1I5F10Database, linear1x1Offset, unpack1x1Database, pack1x1BetaGroup } from '../src/weights/index.js';
 
 describe('1x1 8-bit LnsI4F3 database (chip §15.2, table 15-3)', () => {
   const O = 256, I = 20;
@@ -35,6 +35,7 @@ describe('1x1 8-bit LnsI4F3 database (chip §15.2, table 15-3)', () => {
     expect(bytes.length).toBe(2 * 3 * 1024);
     expect(layout.groups).toBe(3);
     expect(layout.paddedInputChannels).toBe(24);
+    expect(layout.alignment).toBe(16);
   });
 
   it('pads output channels to 128 with zeros; Beta is a trailing LnsI5F10 group', () => {
@@ -44,6 +45,7 @@ describe('1x1 8-bit LnsI4F3 database (chip §15.2, table 15-3)', () => {
     const { bytes: b, layout: L } = pack1x1I4F3Database(w, [o, i], { beta });
     expect(L.groups).toBe(2);
     expect(L.betaGroup).toBe(1);
+    expect(L.alignment).toBe(32); // the 16-bit Beta group needs an even partition (seq §1.1 rule 1)
     expect(L.paddedInputChannels).toBe(12); // 8 (8-bit) + 4 (16-bit group, seq §1.2 rule 2)
     expect(b.length).toBe(2048);
     // Cout 4: group 0 at (4 % 8) * 128 + 0, group 1 (Beta) at 1024 + 512
@@ -52,6 +54,8 @@ describe('1x1 8-bit LnsI4F3 database (chip §15.2, table 15-3)', () => {
     let nz = 0;
     for (const x of b) if (x) nz++;
     expect(nz).toBe(15 + 10);
+    // the standalone Beta group (for compressed layers) is the same 1 KiB
+    expect(pack1x1BetaGroup(beta).bytes).toEqual(b.subarray(1024, 2048));
   });
 });
 

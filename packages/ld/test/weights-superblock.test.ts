@@ -28,6 +28,7 @@ describe('superblock formats (chip §14.2, tables 14-1..14-4)', () => {
       expect(L.superblocks).toBe(2);
       expect(L.size).toBe(128 + 2 * L.superblockSize);
       expect(L.superblockSize % 128).toBe(0);
+      expect(L.alignment).toBe(128);
       // Block 0 begins the first block word (after codebook word and scaling factors)
       expect(blockDataOffset(L, 0, 0)).toBe(256);
       // the last block of the first word, the first block of the second word

@@ -49,6 +49,8 @@ export interface Kernel3x3Layout {
   chunkStride: number;
   hasBeta: boolean;
   size: number;
+  /** Minimum AMEM alignment in bytes: one partition (8-bit data, seq §1.1 rule 1; chip §6.2.4.2). */
+  alignment: number;
   regions: DbRegion[];
 }
 
@@ -80,7 +82,7 @@ export function kernel3x3Layout(O: number, I: number, opts: Kernel3x3Options): K
   const size = chunks * chunkStride;
   return {
     kind: '3x3', spec: `${CHIP_SPEC} §15.1`, outputChannels: O, paddedOutputChannels: gridRows * N, inputChannels: I,
-    M, N, gridRows, paddedGridRows, bytesPerGridRow, chunks, chunkStride, hasBeta, size,
+    M, N, gridRows, paddedGridRows, bytesPerGridRow, chunks, chunkStride, hasBeta, size, alignment: 16,
     regions: [{ name: 'kernels', offset: 0, size }],
   };
 }

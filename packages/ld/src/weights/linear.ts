@@ -55,6 +55,8 @@ export interface Linear1x1Layout {
   /** Group index holding Beta (-1 if none); in the 16-bit database Beta is input channel `inputChannels`. */
   betaGroup: number;
   size: number;
+  /** Minimum AMEM alignment in bytes: 16 (8-bit) or 32 (16-bit data: even partition, seq §1.1 rule 1). */
+  alignment: number;
   regions: DbRegion[];
 }
 
@@ -82,7 +84,8 @@ export function linear1x1Layout(bits: 8 | 16, O: number, I: number, hasBeta: boo
   return {
     kind: bits === 8 ? '1x1-LnsI4F3' : '1x1-LnsI5F10', spec: `${CHIP_SPEC} ${bits === 8 ? '§15.2' : '§15.3'}`,
     bytesPerWeight: bpw as 1 | 2, outputChannels: O, paddedOutputChannels: paddedOut, inputChannels: I,
-    paddedInputChannels: paddedIn, channelsPerGroup: cpg, groups, sets, setStride, hasBeta, betaGroup, size, regions,
+    paddedInputChannels: paddedIn, channelsPerGroup: cpg, groups, sets, setStride, hasBeta, betaGroup, size,
+    alignment: bits === 8 && !hasBeta ? 16 : 32, regions,
   };
 }
 
@@ -221,4 +224,13 @@ export function unpack1x1Database(bytes: Uint8Array, L: Linear1x1Layout): { code
     }
   }
   return beta ? { codes, beta } : { codes };
+}
+
+/**
+ * Beta alone as one 16-bit group per set of 128 output channels (chip §15.5):
+ * the trailing group for a compressed (§15.4) layer, whose superblocks hold
+ * only 4-bit indices. Same bytes as the Beta group of pack1x1I4F3Database.
+ */
+export function pack1x1BetaGroup(beta: Uint16Array, source?: WeightsSource): PackedDatabase<Linear1x1Layout> {
+  return pack1x1I5F10Database(beta, [beta.length, 1], source ? { source } : {});
 }

@@ -57,6 +57,8 @@ export interface SuperblockLayout {
   firstSuperblockOffset: number;
   /** Total database bytes (codebook word + superblocks). */
   size: number;
+  /** Required AMEM alignment: 128 bytes (chip §14.2 note, seq §1.1 rule 2). */
+  alignment: number;
   regions: DbRegion[];
 }
 
@@ -82,7 +84,7 @@ export function superblockLayout(organisation: SuperblockOrganisation, blockSize
   return {
     kind: 'compressed', spec: `${CHIP_SPEC} §14.2, §15.4`, organisation, blockSize: B, outputChannels: O, inputChannels: I,
     paddedOutputChannels: paddedOut, paddedInputChannels: paddedIn, sets, superblocksPerSet: perSet, superblocks,
-    superblockSize, codebookOffset: 0, firstSuperblockOffset: 128, size,
+    superblockSize, codebookOffset: 0, firstSuperblockOffset: 128, size, alignment: 128,
     regions: [
       { name: 'codebook', offset: 0, size: 128 },
       { name: 'superblocks', offset: 128, size: superblocks * superblockSize },

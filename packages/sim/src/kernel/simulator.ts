@@ -131,16 +131,14 @@ export class Simulator {
           continue;
         }
         const e = engines[i]!;
-        if (passive[i] === 1 && !e.busy) {
-          awake[i] = 0;
-          this.idleC[i]++;
-          continue;
-        }
         if (e.tick(now)) {
           this.busyC[i]++;
           progressed = true;
         } else if (e.busy) this.accountStall(i, e, 1);
-        else this.idleC[i]++;
+        else {
+          this.idleC[i]++;
+          if (passive[i] === 1) awake[i] = 0;
+        }
       }
       if (opts.onProgress && ++sinceProgress >= every) {
         sinceProgress = 0;

@@ -284,10 +284,7 @@ export class PyxisChip {
       throw runtimeError(SimCodes.badEnqueue, `enqueue to queue 0x${r.queue_id.toString(16)}: not a trip descriptor queue (Table 11-1: 0x00-0x22)`, '§11.5', now);
     if (r.descriptor_list_address % 8 !== 0)
       throw runtimeError(SimCodes.misaligned, `descriptor list address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, '§11.5.1.1', now);
-    const dpe = this.dpe[r.cluster]!;
-    const ok = dpe.queues[r.queue_id]!.enqueue(r.descriptor_list_address, r.descriptor_list_length);
-    if (ok) dpe.dirty = true;
-    return ok;
+    return this.dpe[r.cluster]!.enqueue(r.queue_id, r.descriptor_list_address, r.descriptor_list_length);
   }
 
   /** notify() of a global barrier id {cluster[1:0], local[9:0]} (§11.6.4). */

@@ -125,10 +125,21 @@ export class DescriptorPrefetchEngine implements SimEngine {
     }
   }
 
+  /** Lists enqueued and not yet fully fetched, over all queues (O(1) `busy`). */
+  private lists = 0;
+
   get busy(): boolean {
-    if (this.inflight.length > this.inflightHead) return true;
-    for (const q of this.queues) if (!q.empty) return true;
-    return false;
+    return this.lists > 0 || this.inflight.length > this.inflightHead;
+  }
+
+  /** Enqueue CSR write (§11.5.1.1) into queue q's ring; false when the ring is full. */
+  enqueue(q: number, address: number, length8: number): boolean {
+    const ok = this.queues[q]!.enqueue(address, length8);
+    if (ok) {
+      this.lists++;
+      this.dirty = true;
+    }
+    return ok;
   }
 
   private level(q: number): number {
@@ -209,6 +220,7 @@ export class DescriptorPrefetchEngine implements SimEngine {
       q.fetched += size;
       if (q.fetched >= q.headBytes()) {
         q.advanceHead();
+        this.lists--;
         this.dequeueEvents++;
         this.onDequeue?.(pick, now);
       }
@@ -323,9 +335,7 @@ export class TripManager implements SimEngine {
   }
 
   get busy(): boolean {
-    if (this.pendingHead < this.pending.length) return true;
-    for (const s of this.slots) if (s.state !== SlotState.Idle) return true;
-    return false;
+    return this.active > 0 || this.pendingHead < this.pending.length;
   }
 
   /** Engines call this (through their TripDone callback) when a trip is complete and its writes committed. */
@@ -384,8 +394,10 @@ export class TripManager implements SimEngine {
     return Math.max(now, w);
   }
 
+  /** 0 waiting barrier, 1 released trip blocked by a busy engine, 2 launch latency (first released slot decides). */
   stallCode(): number {
-    for (const s of this.slots) if (s.state === SlotState.Ready) return now_ready(s) ? 1 : 2;
+    if (this.active === 0) return 0;
+    for (const s of this.slots) if (s.state === SlotState.Ready) return s.engine && !s.engine.canAccept() ? 1 : 2;
     return 0;
   }
 
@@ -407,8 +419,4 @@ export class TripManager implements SimEngine {
     if (this.pendingHead < this.pending.length) parts.push(`${this.pending.length - this.pendingHead} notification(s) in flight`);
     return parts.length ? parts.join('; ') : undefined;
   }
-}
-
-function now_ready(s: TripSlot): boolean {
-  return !!s.engine && !s.engine.canAccept();
 }

@@ -78,6 +78,7 @@ export abstract class BaseTripEngine implements TripEngine {
 /** Barrier Configuration Engine (§11.4.11): one set_ref_counts() per descriptor. */
 export class BarrierConfigEngine extends BaseTripEngine {
   private readyAt = 0;
+  readonly stallReasons = ['set_ref_counts latency'] as const;
   constructor(
     cluster: number,
     done: TripDone,
@@ -118,7 +119,7 @@ export class HbmDmaEngine extends BaseTripEngine {
   private remaining = 0;
   private lastCommit = 0;
   private nextIssue = 0;
-  readonly stallReasons = ['HBM port busy', 'write commit', 'APM bubble'] as const;
+  readonly stallReasons = ['HBM port busy', 'in flight (latency + write commit)', 'APM bubble'] as const;
   private code = 0;
   /** One 1 KiB unit, reused (no allocation per unit on the HBM side). */
   private readonly unit = new Uint8Array(1024);
@@ -219,7 +220,7 @@ export class IcdmaEngine extends BaseTripEngine {
   private remaining = 0;
   private lastCommit = 0;
   private nextIssue = 0;
-  readonly stallReasons = ['core switch busy', 'write commit', 'APM bubble'] as const;
+  readonly stallReasons = ['core switch busy', 'in flight (latency + write commit)', 'APM bubble'] as const;
   private code = 0;
   constructor(
     cluster: number,
@@ -308,6 +309,7 @@ interface PendingWrite {
  */
 export class MpeEngine extends BaseTripEngine {
   private doneAt = 0;
+  readonly stallReasons = ['NoC transfer'] as const;
   private writes: PendingWrite[] = [];
   patchesApplied = 0;
   constructor(

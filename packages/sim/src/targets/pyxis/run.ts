@@ -4,7 +4,10 @@
  * JSON + the data for the human summary). Trace/VCD sinks are closed on
  * every path; on a runtime error they are aborted (no partial files).
  */
+import { loadTable, readField } from '@pyxis/codec';
 import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
+import { descriptorBytes } from './control.js';
+import { remapEngineAddress } from './noc.js';
 import type { Container } from '@pyxis/container';
 import type { TextSink } from '../../kernel/sink.js';
 import { TraceWriter } from '../../kernel/trace.js';
@@ -41,7 +44,10 @@ export interface EngineReport {
   busy: number;
   stall: number;
   idle: number;
+  /** busy / cycles: fraction of cycles the engine made progress. */
   utilization: number;
+  /** (busy + stall) / cycles: fraction of cycles the engine held work (a trip in flight, queued descriptors). */
+  occupancy: number;
   stall_reasons: Record<string, number>;
   trips?: number;
   bytes?: number;
@@ -149,9 +155,12 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
       }
       if (seqTracer) chip.sim.add(seqTracer);
     }
-    if (vcd) declareVcd(chip, vcd, info);
     loadImage(chip, info);
-    const res = chip.sim.run({ ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}), ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+    if (vcd) declareVcd(chip, vcd, info);
+    const res = chip.sim.run({
+      ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress, progressEvery: 1024 } : {}),
+    });
     chip.apm.finish(res.cycles);
     seqTracer?.finish(res.cycles);
     const report = buildReport(chip, config, res.reason, res.cycles, res.steps, res.waitGraph);
@@ -186,7 +195,23 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
       for (const [name, get] of uieFifos(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, 8), get);
     }
   }
-  for (const b of info.barriers) {
+  // Barriers: those the image lists, plus every barrier_id of the barrier-config lists found in memory at load.
+  const ids = new Map<number, { cluster: number; id: number }>();
+  for (const b of info.barriers) ids.set(b.cluster * 1024 + b.id, b);
+  const bc = loadTable('pyxis', 'desc_barrier_config');
+  const size = descriptorBytes('barrier_config');
+  for (const r of info.records) {
+    if (r.queue_id !== 0x22 || r.cluster >= chip.clusters) continue;
+    const noc = remapEngineAddress(r.descriptor_list_address, chip.dpe[r.cluster]!.windows);
+    const t = chip.noc.resolve(noc, r.descriptor_list_length * 8);
+    if (!t) continue;
+    const bytes = chip.noc.read(t, r.descriptor_list_length * 8);
+    for (let o = 0; o + size <= bytes.length; o += size) {
+      const id = Number(readField(bc, bytes, 'barrier_id', 0, o));
+      if (id > 0) ids.set(r.cluster * 1024 + id, { cluster: r.cluster, id });
+    }
+  }
+  for (const b of [...ids.values()].sort((x, y) => x.cluster * 1024 + x.id - (y.cluster * 1024 + y.id))) {
     if (b.cluster >= chip.clusters) continue;
     const n = vcd.signal([`cluster${b.cluster}`, 'barriers'], `b${b.id}_notify_count`, 6);
     const w = vcd.signal([`cluster${b.cluster}`, 'barriers'], `b${b.id}_wait_count`, 6);
@@ -208,6 +233,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
         stall: s.stall,
         idle: s.idle,
         utilization: cycles > 0 ? s.busy / cycles : 0,
+        occupancy: cycles > 0 ? Math.min(1, (s.busy + s.stall) / cycles) : 0,
         stall_reasons: s.stallReasons,
       };
       if (e) {

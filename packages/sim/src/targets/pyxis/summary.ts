@@ -24,14 +24,14 @@ export function formatSummary(r: SimReport): string {
   lines.push(`trips: ${r.trips_total}${kinds ? ` (${kinds})` : ''}`);
   const active = r.engines.filter((e) => e.busy > 0 || (e.trips ?? 0) > 0);
   if (active.length) {
-    lines.push('engine                     trips   busy%  stall%  bytes');
+    lines.push('engine                     trips  active%   busy%  bytes       main stall');
     for (const e of active) {
-      const tot = e.busy + e.stall + e.idle || 1;
       const top = Object.entries(e.stall_reasons).sort((a, b) => b[1] - a[1])[0];
       lines.push(
-        `${e.name.padEnd(26)} ${String(e.trips ?? '-').padStart(5)} ${((100 * e.busy) / tot).toFixed(1).padStart(7)} ${((100 * e.stall) / tot).toFixed(1).padStart(7)}  ${e.bytes !== undefined ? si(e.bytes, 'B') : '-'}${top ? `  (stalls: ${top[0]})` : ''}`,
+        `${e.name.padEnd(26)} ${String(e.trips ?? '-').padStart(5)} ${(100 * e.occupancy).toFixed(1).padStart(8)} ${(100 * e.utilization).toFixed(1).padStart(7)}  ${(e.bytes !== undefined ? si(e.bytes, 'B') : '-').padEnd(10)}  ${top ? `${top[0]} (${top[1]} cycles)` : ''}`,
       );
     }
+    lines.push('  (active% = cycles holding work, busy% = cycles making progress)');
   }
   const moved = r.ports.filter((p) => p.bytes > 0);
   if (moved.length) lines.push(`bytes moved: ${moved.map((p) => `${p.name} ${si(p.bytes, 'B')} (${(100 * p.utilization).toFixed(1)}%)`).join(', ')}`);

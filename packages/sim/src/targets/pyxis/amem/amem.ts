@@ -72,14 +72,14 @@ export class Amem {
     return n;
   }
 
-  private noteView(addr: number): void {
+  private noteView(addr: number, accesses = 1): void {
     if (!this.checkViews) return;
     const blk = (addr & ADDR_MASK) >>> 14;
     const v = addr & AMEM_VIEW_BIT ? 1 : 0;
     const prev = this.blockView[blk]!;
     if (prev < 0) this.blockView[blk] = v;
     else if (prev !== v) {
-      this.stats.viewConflicts++;
+      this.stats.viewConflicts += accesses;
       this.firstViewConflict ??= `16 KiB block at 0x${(blk << 14).toString(16)} accessed through both the hashed and the unhashed view (chip §7.5)`;
     }
   }
@@ -131,6 +131,38 @@ export class Amem {
     out32[w + 1] = b[o + 1]!;
     out32[w + 2] = b[o + 2]!;
     out32[w + 3] = b[o + 3]!;
+  }
+
+  /**
+   * Reads one whole 128-byte AMEM word (8 partitions, `addr` 128-aligned, view bit honoured) into
+   * out32[w..w+32): the same bytes and statistics as 8 `readPartition32` calls (one word is one bank
+   * row across the 8 partitions and stays contiguous under hashing, chip §7.5), as one block move.
+   */
+  readWord32(addr: number, out32: Uint32Array, w: number): void {
+    this.noteView(addr, AMEM_PARTITIONS);
+    const phys = amemPhysical(addr & ~127);
+    this.stats.bankAccesses[amemBank(phys)]! += AMEM_PARTITIONS;
+    this.stats.bytesRead += AMEM_WORD_BYTES;
+    const b = this.blocks32[phys >>> 14];
+    if (!b) {
+      this.stats.uninitReads += AMEM_PARTITIONS;
+      out32.fill(0, w, w + 32);
+      return;
+    }
+    const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
+    for (let i = 0; i < 32; i++) out32[w + i] = b[o + i]!;
+  }
+
+  /** Writes one whole 128-byte word from src32[w..w+32) (as 8 `writePartition32` calls, one block move). */
+  writeWord32(addr: number, src32: Uint32Array, w: number): void {
+    this.noteView(addr, AMEM_PARTITIONS);
+    const phys = amemPhysical(addr & ~127);
+    this.stats.bankAccesses[amemBank(phys)]! += AMEM_PARTITIONS;
+    this.block(phys, true);
+    const b = this.blocks32[phys >>> 14]!;
+    const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
+    for (let i = 0; i < 32; i++) b[o + i] = src32[w + i]!;
+    this.stats.bytesWritten += AMEM_WORD_BYTES;
   }
 
   /** Full-partition write from a 32-bit view (see `readPartition32`). */

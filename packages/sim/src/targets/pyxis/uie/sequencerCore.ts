@@ -139,8 +139,9 @@ export class SequencerCore {
   /** Instructions executed since start. */
   executed = 0;
   // scratch (no per-step allocation)
-  private readonly eff = new Uint8Array(NUM_ITERS);
   private readonly effIgn = new Uint8Array(NUM_ITERS);
+  /** Per pc of `store`: 1 when some iterator has a final_iter_mask (computed at `start`, so `step` can skip the cascade logic). */
+  private hasFinal = new Uint8Array(SEQ_DEPTH);
 
   constructor(store: ControlStore = emptyControlStore()) {
     this.store = store;
@@ -156,6 +157,13 @@ export class SequencerCore {
     this.fault = undefined;
     this.programDone = false;
     this.executed = 0;
+    const st = this.store;
+    if (this.hasFinal.length < st.depth) this.hasFinal = new Uint8Array(st.depth);
+    for (let pc = 0; pc < st.depth; pc++) {
+      let any = 0;
+      for (let i = 1; i < NUM_ITERS; i++) if (st.finalIterMask[pc * NUM_ITERS + i] !== 0) any = 1;
+      this.hasFinal[pc] = any;
+    }
   }
 
   /**
@@ -173,44 +181,55 @@ export class SequencerCore {
     }
     const base = pc * NUM_ITERS;
     const count = this.count;
-    const eff = this.eff;
-    const effIgn = this.effIgn;
-    // find_ending_loop_counts()
+    const numloops = s.numloops;
+    // find_ending_loop_counts(): eqN bit i = iterator i at its effective last count (eff[i] of Figure 2-7)
     let isPostFinal = false;
     let eqZero = 0;
     let eqN = 0;
-    {
+    if (this.hasFinal[pc] === 0) {
+      // no final_iter_mask at this pc: no cascades, no post-final (numloops_final unused)
+      for (let i = 0; i < NUM_ITERS; i++) {
+        const c = count[i]!;
+        if (c === 0) eqZero |= 1 << i;
+        if (c === numloops[base + i]! - 1) eqN |= 1 << i;
+      }
+    } else {
+      const effIgn = this.effIgn;
       const c0 = count[0]!;
-      const last0 = c0 === s.numloops[base]! - 1 ? 1 : 0;
-      eff[0] = last0;
+      const last0 = c0 === numloops[base]! - 1 ? 1 : 0;
       effIgn[0] = last0;
       if (c0 === 0) eqZero |= 1;
       if (last0) eqN |= 1;
-    }
-    for (let i = 1; i < NUM_ITERS; i++) {
-      const k = base + i;
-      const mask = s.finalIterMask[k]!;
-      let isFinalOuter = mask !== 0;
-      if (isFinalOuter) {
-        for (let o = 0; o < i; o++) {
-          if ((mask >> o) & 1 && !effIgn[o]) {
-            isFinalOuter = false;
-            break;
+      for (let i = 1; i < NUM_ITERS; i++) {
+        const k = base + i;
+        const mask = s.finalIterMask[k]!;
+        let isFinalOuter = mask !== 0;
+        if (isFinalOuter) {
+          for (let o = 0; o < i; o++) {
+            if ((mask >> o) & 1 && !effIgn[o]) {
+              isFinalOuter = false;
+              break;
+            }
           }
         }
+        const c = count[i]!;
+        const atN = c === numloops[k]! - 1;
+        const atFinal = isFinalOuter && c === s.numloopsFinal[k]! - 1;
+        const pf = s.postFinalEn[k]! !== 0;
+        effIgn[i] = atN || atFinal ? 1 : 0;
+        if (isFinalOuter && pf && c > s.numloopsFinal[k]! - 1) isPostFinal = true;
+        if (c === 0) eqZero |= 1 << i;
+        if (atN || (atFinal && !pf)) eqN |= 1 << i;
       }
-      const c = count[i]!;
-      const atN = c === s.numloops[k]! - 1;
-      const atFinal = isFinalOuter && c === s.numloopsFinal[k]! - 1;
-      const pf = s.postFinalEn[k]! !== 0;
-      effIgn[i] = atN || atFinal ? 1 : 0;
-      eff[i] = atN || (atFinal && !pf) ? 1 : 0;
-      if (isFinalOuter && pf && c > s.numloopsFinal[k]! - 1) isPostFinal = true;
-      if (c === 0) eqZero |= 1 << i;
-      if (eff[i]) eqN |= 1 << i;
     }
     this.execPc = pc;
-    this.execCount.set(count);
+    const ec = this.execCount;
+    ec[0] = count[0]!;
+    ec[1] = count[1]!;
+    ec[2] = count[2]!;
+    ec[3] = count[3]!;
+    ec[4] = count[4]!;
+    ec[5] = count[5]!;
     this.postFinal = isPostFinal;
     this.itersEqZero = eqZero;
     this.itersEqNloops = eqN;
@@ -220,7 +239,7 @@ export class SequencerCore {
     for (let i = NUM_ITERS - 1; i >= 0; i--) {
       const k = base + i;
       const isEol = s.isEol[k]! !== 0;
-      if (!isEol || eff[i]) {
+      if (!isEol || (eqN >> i) & 1) {
         if (isEol) count[i] = 0;
         if (i === 0) {
           this.pc = pc + 1;

@@ -60,6 +60,10 @@ export interface SwitchTables {
   readonly colMask: Uint8Array;
   /** colMaskActive[m] = 1 when mask entry m overrides any column (fast path). */
   readonly colMaskActive?: Uint8Array;
+  /** pswIdentity[e] = 1 when partition-switch entry e routes every partition to itself, none zeroed (fast path). */
+  readonly pswIdentity?: Uint8Array;
+  /** cswIdentity[e] = 1 when column-switch entry e delivers every column unchanged (Self mux, col_src = column; fast path). */
+  readonly cswIdentity?: Uint8Array;
 }
 
 export function identitySwitchTables(): SwitchTables {
@@ -70,9 +74,12 @@ export function identitySwitchTables(): SwitchTables {
     cswSrc: new Uint8Array(CSW_ENTRIES * 128),
     colMask: new Uint8Array(COL_MASK_ENTRIES * 128),
     colMaskActive: new Uint8Array(COL_MASK_ENTRIES),
+    pswIdentity: new Uint8Array(PSW_ENTRIES),
+    cswIdentity: new Uint8Array(CSW_ENTRIES),
   };
   for (let e = 0; e < PSW_ENTRIES; e++) for (let o = 0; o < 8; o++) t.pswSrc[e * 8 + o] = o;
   for (let e = 0; e < CSW_ENTRIES; e++) for (let c = 0; c < 128; c++) t.cswSrc[e * 128 + c] = c & 15;
+  updateSwitchSummaries(t);
   return t;
 }
 
@@ -105,7 +112,7 @@ export function decodeSwitchTables(
     decodeArrayField(tabs.csw, mem.csw, CSW_ENTRIES, s, 'col_src', into.cswSrc, 128);
   }
   if (mem.mask) decodeArrayField(tabs.mask, mem.mask, COL_MASK_ENTRIES, strides.mask ?? tabs.mask.bytes, 'col_override', into.colMask, 128);
-  updateMaskActivity(into);
+  updateSwitchSummaries(into);
   return into;
 }
 
@@ -117,4 +124,28 @@ export function updateMaskActivity(t: SwitchTables): void {
     for (let c = 0; c < 128; c++) if (t.colMask[m * 128 + c]) any = 1;
     t.colMaskActive[m] = any;
   }
+}
+
+/**
+ * Recomputes the per-entry summaries the datapath's fast paths use (`colMaskActive`, `pswIdentity`,
+ * `cswIdentity`) after the tables changed: done once when a configuration is loaded, never per flit.
+ */
+export function updateSwitchSummaries(t: SwitchTables): void {
+  updateMaskActivity(t);
+  if (t.pswIdentity)
+    for (let e = 0; e < PSW_ENTRIES; e++) {
+      let id = 1;
+      for (let o = 0; o < 8; o++) if (t.pswSrc[e * 8 + o] !== o || t.pswZero[e * 8 + o]) id = 0;
+      t.pswIdentity[e] = id;
+    }
+  if (t.cswIdentity)
+    for (let e = 0; e < CSW_ENTRIES; e++) {
+      let id = 1;
+      for (let c = 0; c < 128; c++) {
+        const k = e * 128 + c;
+        // col_src = c and the mux of that column selects Self (applyCsw reads the mux select of the picked column)
+        if ((t.cswSrc[k]! & 15) !== (c & 15) || t.cswMux[k] !== 0) id = 0;
+      }
+      t.cswIdentity[e] = id;
+    }
 }

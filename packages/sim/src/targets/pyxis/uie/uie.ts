@@ -18,11 +18,11 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import type { SimEngine } from '../../../kernel/engine.js';
 import { Fifo } from '../../../kernel/fifo.js';
 import { Amem, AMEM_VIEW_BIT } from '../amem/amem.js';
-import { addCodes, compositeTable, from16Table, is16bit, to16Table } from './convert.js';
+import { addCodes, compositeKey, compositeTable, from16Table, is16bit, to16Table, type CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
 import { ControlStore, decodeControlStore, emptyControlStore, NUM_ITERS, SEQ_DEPTH, SequencerCore } from './sequencerCore.js';
 import { convertLanesTo16, SB_META, SwitchboxFifo } from './switchbox.js';
-import { decodeOpStore, decodeSwitchTables, identitySwitchTables, OpStore, updateMaskActivity, type SwitchTables } from './tables.js';
+import { decodeOpStore, decodeSwitchTables, identitySwitchTables, OpStore, updateSwitchSummaries, type SwitchTables } from './tables.js';
 
 export const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
 export const CHIP_SPEC_F = 'pyxis-chip-fspec.md';
@@ -120,6 +120,13 @@ export interface UieOptions {
    * overlapping partial writes from different UIEs must be serialised by a barrier (chip §7.4.2, §11.7).
    */
   onPartialWrite?: (byteAddr: number, tripId: number, cycle: number) => void;
+  /**
+   * Datapath fast paths (default true): deferred switchbox flits, composed conversion tables, identity
+   * RPSW/RCSW/WPSW/WCSW entries skipped, whole AMEM words moved as blocks. `false` runs the general path
+   * (every flit converted to RFP16 columns on read and back on write, every switch applied); results and
+   * statistics are identical, which the tests check.
+   */
+  fastPaths?: boolean;
 }
 
 // Decoder-metadata record layout (Int32 words).
@@ -276,6 +283,11 @@ export class Uie implements SimEngine {
   /** Whether a grid / VPU model consumes and produces the grid / vbuffer FIFOs (else: dropped / never filled). */
   private readonly attachGrid: boolean;
   private readonly attachVbuffer: boolean;
+  /** See UieOptions.fastPaths. */
+  readonly fastPaths: boolean;
+  // last composed conversion (read dt/eb/relu x write dt/eb), so the hot path does no Map lookup per flit
+  private compKey = -1;
+  private comp: CompositeTable | undefined;
   readonly readDec: Fifo;
   readonly writeDec: Fifo;
   readonly itfeRead: Itfe;
@@ -313,6 +325,8 @@ export class Uie implements SimEngine {
   private writeTripIndirect = false;
   private writePops = 0;
   private lastDidWork = false;
+  /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
+  private seqActive = 0;
   private portWake = Infinity;
   private now = 0;
   private blocked: string | undefined;
@@ -353,6 +367,7 @@ export class Uie implements SimEngine {
     this.sbVbufferToWrite = new SwitchboxFifo(`${this.name}.sb.vbuffer->amem_write`, sbDepth);
     this.attachGrid = opts.attachGrid ?? false;
     this.attachVbuffer = opts.attachVbuffer ?? false;
+    this.fastPaths = opts.fastPaths ?? true;
     this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
     this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128);
     // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
@@ -434,6 +449,7 @@ export class Uie implements SimEngine {
       const s = this.seqs[id]!;
       s.queue[(s.qHead + s.qCount) % SEQ_QUEUE] = slotId;
       s.qCount++;
+      this.seqActive |= 1 << id;
     }
     this.nextSlot = (slotId + 1) % TRIP_SLOTS;
     this.activeTrips++;
@@ -524,7 +540,7 @@ export class Uie implements SimEngine {
     dst.cswMux.set(t.cswMux);
     dst.cswSrc.set(t.cswSrc);
     dst.colMask.set(t.colMask);
-    updateMaskActivity(dst);
+    updateSwitchSummaries(dst);
     this.swGen = Number.POSITIVE_INFINITY;
   }
 
@@ -602,9 +618,14 @@ export class Uie implements SimEngine {
     if (this.itfeRead.tick()) did = true;
     if (this.itfeWrite.tick()) did = true;
     // 3. sequencer cores
-    for (let id = 0; id < NUM_SEQUENCERS; id++) {
-      const sq = this.seqs[id]!;
-      if ((sq.core.running || sq.qCount > 0) && this.stepSeq(sq)) did = true;
+    // (only sequencers with a running core or a queued trip: bit id of seqActive, visited in id order)
+    let act = this.seqActive;
+    while (act !== 0) {
+      const bit = act & -act;
+      act ^= bit;
+      const sq = this.seqs[31 - Math.clz32(bit)]!;
+      if (this.stepSeq(sq)) did = true;
+      if (!sq.core.running && sq.qCount === 0) this.seqActive &= ~bit;
     }
     // 4. in-order trip retirement
     while (this.activeTrips > 0) {
@@ -933,22 +954,41 @@ export class Uie implements SimEngine {
       const n = d[at + R_N]!;
       const view = d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0;
       const s0 = addr & 7;
-      this.fillReadLanes(opcd, addr, view, n, wide, d[at + R_CONST]!, s0);
-      // RPSW (seq §5.4)
+      // RPSW / RCSW configuration held from the last *_config_vld (seq §5.4, §5.5)
       if (d[at + R_PSWBASE]! >= 0) this.rpswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
       if (d[at + R_CSW]! >= 0) this.rcswCur = d[at + R_CSW]!;
+      const fast = this.fastPaths;
+      const sw = this.readSw;
+      const zsw = d[at + R_ZSW]!;
+      const maskIdx = d[at + R_MASK]! & 3;
+      // deferred flit: no column switching or masking -> keep the lanes, the consumer converts (bit-identical)
+      const direct = fast && out !== undefined && zsw === 0 && (this.rcswCur < 0 || sw.cswIdentity![this.rcswCur] === 1) && !sw.colMaskActive![maskIdx];
+      if (direct && opcd >= 2 && n === 8 && (this.rpswCur < 0 || sw.pswIdentity![this.rpswCur] === 1)) {
+        // fast path: all partitions read, identity RPSW -> AMEM words straight into the switchbox entry's lanes
+        const e = out.pushSlot();
+        this.readLanesInto(addr, view, wide, s0, out.raw32, e * 64);
+        this.stats.bytesRead += wide ? 256 : 128;
+        const m = e * SB_META;
+        out.meta[m] = 1;
+        out.meta[m + 1] = dt;
+        out.meta[m + 2] = d[at + R_EB]!;
+        out.meta[m + 3] = opcd === 3 ? 1 : 0;
+        this.stats.flitsToAmemWrite += tgt === SB_AMEM ? 1 : 0;
+        if (flags & F_PAD) this.stats.padsInserted++;
+        this.readPortFree = now + (wide ? 2 : 1);
+        dec.pop();
+        if (flags & F_EOP) this.readEop(d, at, slot);
+        return true;
+      }
+      this.fillReadLanes(opcd, addr, view, n, wide, d[at + R_CONST]!, s0);
       let l2 = this.lanes;
-      if (this.rpswCur >= 0) {
-        applyPsw(this.readSw, this.rpswCur, this.lanes, this.lanes2, wide);
+      if (this.rpswCur >= 0 && !(fast && sw.pswIdentity![this.rpswCur] === 1)) {
+        applyPsw(sw, this.rpswCur, this.lanes, this.lanes2, wide);
         l2 = this.lanes2;
       }
       // deserialize / promote (chip §6.2.1.4) with ReLU (seq §5.1.1) and EB adjust, as one table lookup per column
       if (out) {
-        const zsw = d[at + R_ZSW]!;
-        const maskIdx = d[at + R_MASK]! & 3;
         const slot = out.pushSlot();
-        // fast path: no column switching or masking -> keep the lanes, the consumer converts (deferred, bit-identical)
-        const direct = zsw === 0 && this.rcswCur < 0 && !this.readSw.colMaskActive![maskIdx];
         const m = slot * SB_META;
         if (direct) {
           const src32 = l2 === this.lanes ? this.lanes32 : this.lanes2_32;
@@ -963,7 +1003,7 @@ export class Uie implements SimEngine {
           const cols = this.cols;
           convertLanesTo16(to16Table(dt, d[at + R_EB]!, opcd === 3), l2, 0, wide, cols, 0);
           applyZsw(zsw, cols, this.cols2);
-          applyCsw(this.readSw, this.rcswCur, maskIdx, cols, this.cols2);
+          applyCsw(sw, this.rcswCur, maskIdx, cols, this.cols2);
           out.flits.set(cols, slot * 128);
           out.meta[m] = 0;
         }
@@ -977,12 +1017,33 @@ export class Uie implements SimEngine {
       this.readPortFree = now + (wide ? 2 : 1);
     }
     dec.pop();
-    if (flags & F_EOP) {
-      const p = this.slots[slot]!.params;
-      this.checkItfeCount(this.itfeRead, this.readPops, seq, d[at + R_PC]!, !!p?.amem_read_indirect_vld);
-      this.seqDone(SEQ_AMEM_READ, slot);
-    }
+    if (flags & F_EOP) this.readEop(d, at, slot);
     return true;
+  }
+
+  /** End of an AMEM Read program (its EOPGM instruction left the decoder FIFO): ITFE count rule, sequencer done. */
+  private readEop(d: Int32Array, at: number, slot: number): void {
+    const p = this.slots[slot]!.params;
+    this.checkItfeCount(this.itfeRead, this.readPops, this.seqs[SEQ_AMEM_READ]!, d[at + R_PC]!, !!p?.amem_read_indirect_vld);
+    this.seqDone(SEQ_AMEM_READ, slot);
+  }
+
+  /**
+   * `fillReadLanes` for a full Read_SRAM (all 8 logical partitions) written straight into a switchbox
+   * entry (out32[w0..w0+64) in lane layout): an aligned 8-bit access is one AMEM word, moved as a block.
+   */
+  private readLanesInto(addr: number, view: number, wide: boolean, s0: number, out32: Uint32Array, w0: number): void {
+    const amem = this.amem;
+    if (!wide) {
+      if (s0 === 0) amem.readWord32(((addr & PTN_MASK) << 4) | view, out32, w0);
+      else for (let j = 0; j < 8; j++) amem.readPartition32((((addr + j) & PTN_MASK) << 4) | view, out32, w0 + ((s0 + j) & 7) * 4);
+      return;
+    }
+    for (let p = 0; p < 8; p++) {
+      const lane = (s0 + SIGMA_INV[p]!) & 7;
+      amem.readPartition32((((addr + 2 * p) & PTN_MASK) << 4) | view, out32, w0 + lane * 4);
+      amem.readPartition32((((addr + 2 * p + 1) & PTN_MASK) << 4) | view, out32, w0 + 32 + lane * 4);
+    }
   }
 
   /**
@@ -1101,19 +1162,33 @@ export class Uie implements SimEngine {
     const s0 = addr & 7;
     if (d[at + R_PSWBASE]! >= 0) this.wpswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
     if (d[at + R_CSW]! >= 0) this.wcswCur = d[at + R_CSW]!;
+    const fast = this.fastPaths;
+    const sw = this.writeSw;
     // WZSW -> WCSW + mask (on 16-bit columns), then 16b->8b (chip §6.2.2.2)
     const zsw = d[at + R_ZSW]!;
     const maskIdx = d[at + R_MASK]! & 3;
     const lanes = this.lanes;
     const m = slot * SB_META;
     const raw = sb.meta[m] === 1;
-    const switching = zsw !== 0 || this.wcswCur >= 0 || this.writeSw.colMaskActive![maskIdx];
+    const switching = zsw !== 0 || (this.wcswCur >= 0 && !(fast && sw.cswIdentity![this.wcswCur] === 1)) || sw.colMaskActive![maskIdx] === 1;
+    const pswApplied = this.wpswCur >= 0 && !(fast && sw.pswIdentity![this.wpswCur] === 1);
+    // the written lane bytes: src8[base8 ..] (= src32[base8/4 ..]); the switchbox entry itself when nothing changes them
+    let src8: Uint8Array = lanes;
+    let src32: Uint32Array = this.lanes32;
+    let base8 = 0;
     if (raw && !switching && is16bit(sb.meta[m + 1]!) === wide) {
-      // both conversions as one composed table (identity: plain byte move)
-      const comp = compositeTable(sb.meta[m + 1]!, sb.meta[m + 2]!, sb.meta[m + 3] === 1, dt, d[at + R_EB]!);
-      const w0 = slot * 64;
-      if (comp.identity) for (let w = 0; w < (wide ? 64 : 32); w++) this.lanes32[w] = sb.raw32[w0 + w]!;
-      else {
+      // both conversions as one composed table (identity: the bytes move unchanged)
+      const key = compositeKey(sb.meta[m + 1]!, sb.meta[m + 2]!, sb.meta[m + 3] === 1, dt, d[at + R_EB]!);
+      if (key !== this.compKey) {
+        this.comp = compositeTable(sb.meta[m + 1]!, sb.meta[m + 2]!, sb.meta[m + 3] === 1, dt, d[at + R_EB]!);
+        this.compKey = key;
+      }
+      const comp = this.comp!;
+      if (comp.identity) {
+        src8 = sb.raw;
+        src32 = sb.raw32;
+        base8 = slot * 256;
+      } else {
         const t = comp.table;
         const rb = slot * 256;
         const r = sb.raw;
@@ -1125,7 +1200,6 @@ export class Uie implements SimEngine {
             lanes[b + 1] = v >> 8;
           }
       }
-      if (!wide) lanes.fill(0, 128, 256);
     } else {
       let src = sb.flits;
       let base = slot * 128;
@@ -1136,14 +1210,16 @@ export class Uie implements SimEngine {
       }
       if (switching) {
         applyZsw(zsw, this.cols, this.cols2);
-        applyCsw(this.writeSw, this.wcswCur, maskIdx, this.cols, this.cols2);
+        applyCsw(sw, this.wcswCur, maskIdx, this.cols, this.cols2);
       }
       convert16ToLanes(from16Table(dt, d[at + R_EB]!), src, base, wide, lanes);
     }
-    let l2 = lanes;
-    if (this.wpswCur >= 0) {
-      applyPsw(this.writeSw, this.wpswCur, lanes, this.lanes2, wide);
-      l2 = this.lanes2;
+    if (pswApplied) {
+      if (src8 !== lanes) for (let w = 0; w < (wide ? 64 : 32); w++) this.lanes32[w] = src32[(base8 >> 2) + w]!;
+      applyPsw(sw, this.wpswCur, lanes, this.lanes2, wide);
+      src8 = this.lanes2;
+      src32 = this.lanes2_32;
+      base8 = 0;
     }
     // AMEM placement: the inverse of the read lanes; bytes [lo, hi) of the access are written (seq §6.4)
     const bps = wide ? 2 : 1;
@@ -1151,12 +1227,18 @@ export class Uie implements SimEngine {
     const hi = (colOff + Math.min(nCols, 128 - colOff)) * bps;
     const view = d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0;
     const rmw = opcd === 3;
+    if (fast && !rmw && !wide && s0 === 0 && lo === 0 && hi === 128) {
+      // one whole aligned AMEM word, unchanged lane order: a block move
+      this.amem.writeWord32(((addr & PTN_MASK) << 4) | view, src32, base8 >> 2);
+      this.stats.bytesWritten += 128;
+      return false;
+    }
     const rmwOff = d[at + R_RMW]!;
     let partial = false;
     for (let j = lo >> 4; j < (hi + 15) >> 4; j++) {
       let off: number;
-      if (!wide) off = ((s0 + j) & 7) * 16;
-      else off = (j & 1) * 128 + ((s0 + SIGMA_INV[j >> 1]!) & 7) * 16;
+      if (!wide) off = base8 + ((s0 + j) & 7) * 16;
+      else off = base8 + (j & 1) * 128 + ((s0 + SIGMA_INV[j >> 1]!) & 7) * 16;
       const pLo = Math.max(lo - j * 16, 0);
       const pHi = Math.min(hi - j * 16, 16);
       const mask = pLo === 0 && pHi === 16 ? 0xffff : ((1 << pHi) - 1) & ~((1 << pLo) - 1);
@@ -1171,17 +1253,17 @@ export class Uie implements SimEngine {
         this.checkRmwBank(wAddr, rAddr, seq, pc);
         this.amem.readPartition(rAddr, this.rmwBuf, 0);
         const buf = this.ptnBuf;
-        if (!wide) for (let b = 0; b < 16; b++) buf[b] = addCodes(this.rmwBuf[b]!, l2[off + b]!, dt);
+        if (!wide) for (let b = 0; b < 16; b++) buf[b] = addCodes(this.rmwBuf[b]!, src8[off + b]!, dt);
         else
           for (let b = 0; b < 16; b += 2) {
-            const v = addCodes(this.rmwBuf[b]! | (this.rmwBuf[b + 1]! << 8), l2[off + b]! | (l2[off + b + 1]! << 8), dt);
+            const v = addCodes(this.rmwBuf[b]! | (this.rmwBuf[b + 1]! << 8), src8[off + b]! | (src8[off + b + 1]! << 8), dt);
             buf[b] = v & 0xff;
             buf[b + 1] = v >> 8;
           }
         // merge happens after the add (chip §7.4, Figure 7-1): unmasked bytes keep the destination's memory value
         this.amem.writePartition(wAddr, buf, 0, mask);
-      } else if (mask === 0xffff) this.amem.writePartition32(wAddr, l2 === this.lanes ? this.lanes32 : this.lanes2_32, off >> 2);
-      else this.amem.writePartition(wAddr, l2, off, mask);
+      } else if (mask === 0xffff) this.amem.writePartition32(wAddr, src32, off >> 2);
+      else this.amem.writePartition(wAddr, src8, off, mask);
       this.stats.bytesWritten += pHi - pLo;
     }
     if (rmw) this.stats.rmwAdds++;
