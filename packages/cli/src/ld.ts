@@ -46,7 +46,8 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
         };
         emit(opts.map, mapText(result.map));
         emit(opts.mapJson, mapJson(result.map));
-        c.log.info({ output: out, sections: result.image.sections.length }, 'linked');
+        for (const w of result.map.weights) c.log.info({ weights: w.name, kind: w.kind, bytes: w.bytes, ...w.report }, 'weight database');
+        c.log.info({ output: out, sections: result.image.sections.length, trips: result.map.trips.length, barriers: result.map.barriers.length }, 'linked');
       });
   }, argv, io);
 }

@@ -628,6 +628,8 @@ export function link(opts: LinkOptions): LinkResult {
   const UIE_ATTRS_BASE = ['read', 'write', 'weights', 'read_indirect', 'write_indirect', 'trip_power', 'rmw_source', 'after', 'op'];
   const DMA_ATTRS = ['src', 'dst', 'length', 'trip_power', 'after', 'plane_mask'];
   const MPE_ATTRS = ['blob', 'src', 'dst', 'length', 'after'];
+  const RDMA_TX_ATTRS = ['src', 'tjid', 'rjid', 'dest_voq', 'page_size_words', 'after'];
+  const RDMA_RX_ATTRS = ['dst', 'tjid', 'rjid', 'msg_voq', 'after'];
   const seenQueue = new Map<string, SourceSpan>();
   for (const qb of queueBlocks) {
     const qname = named(qb, '`queue`');
@@ -663,11 +665,7 @@ export function link(opts: LinkOptions): LinkResult {
       }
       const tname = named(tb, '`trip`');
       if (!tname) continue;
-      if ((q.kind === 'rdma_tx' || q.kind === 'rdma_rx')) {
-        err('LD0124', `RDMA trips are not supported by this linker yet (queue \`${qname}\`)`, tb.nameSpan, { spec: `${CHIP} §11.4.6` });
-        continue;
-      }
-      const allowed = q.kind === 'uie' ? [...uieSeqNames(), ...UIE_ATTRS_BASE] : q.kind === 'mpe' ? MPE_ATTRS : DMA_ATTRS;
+      const allowed = q.kind === 'uie' ? [...uieSeqNames(), ...UIE_ATTRS_BASE] : q.kind === 'mpe' ? MPE_ATTRS : q.kind === 'rdma_tx' ? RDMA_TX_ATTRS : q.kind === 'rdma_rx' ? RDMA_RX_ATTRS : DMA_ATTRS;
       const ta = attrsOf(tb, allowed, `${q.kind} trip \`${tname}\``);
       const trip: TripDef = { name: tname, span: tb.nameSpan!, queue: q, cluster, block: tb, afters: [], programs: new Map(), tensors: new Map(), nums: new Map() };
       if (tripByName.has(tname)) err('LD0125', `trip \`${tname}\` is declared twice`, tb.nameSpan, { secondary: [{ span: tripByName.get(tname)!.span, label: 'first declared here' }] });
@@ -721,13 +719,34 @@ export function link(opts: LinkOptions): LinkResult {
         for (const [k, seqName] of [['read_indirect', 'amem_read'], ['write_indirect', 'amem_write']] as const)
           if (trip.nums.has(k) && !trip.programs.has(seqName))
             err('LD0129', `\`${k}\` enables an ITFE but the trip has no ${seqName} program`, trip.nums.get(k)!.span, { spec: `${CHIP} §11.4.2` });
+      } else if (q.kind === 'rdma_tx' || q.kind === 'rdma_rx') {
+        // chip §11.4.6 / §11.4.7: the AMEM buffer is in the queue's own cluster, 128-byte words
+        const key = q.kind === 'rdma_tx' ? 'src' : 'dst';
+        tensorRef(key);
+        const x = trip.tensors.get(key);
+        if (!ta.has(key)) err('LD0132', `${q.kind} trip \`${tname}\` needs \`${key}\``, tb.nameSpan, { spec: `${CHIP} §11.4.6, §11.4.7` });
+        else if (x && (x.t.placed.region.space !== 'amem' || x.t.placed.region.cluster !== cluster))
+          err('LD0501', `${q.kind} trip \`${tname}\`: tensor \`${x.t.name}\` must be in the AMEM of cluster ${cluster}`, x.span, { spec: `${CHIP} §11.4.6, §11.4.7` });
+        else if (x) {
+          x.t.placed.align = Math.max(x.t.placed.align, 128);
+          x.t.placed.size = Math.ceil(x.t.placed.size / 128) * 128;
+          if (x.t.placed.size / 128 > 65536) err('LD0509', `${q.kind} trip \`${tname}\`: ${x.t.placed.size} bytes exceed 2^16 words of 128 bytes`, x.span, { spec: `${CHIP} §11.4.6` });
+        }
+        numAttr('tjid', 0, 255);
+        numAttr('rjid', 0, 255);
+        numAttr(q.kind === 'rdma_tx' ? 'dest_voq' : 'msg_voq', 0, 8191);
+        if (q.kind === 'rdma_tx') numAttr('page_size_words', 32, 127);
       } else if (q.kind === 'mpe') {
         const bv = ta.get('blob')?.value;
         if (bv) {
           const n = ident(bv, '`blob`');
           const bl = n !== undefined ? blobs.get(n) : undefined;
           if (n !== undefined && !bl) err('LD0130', `no blob \`${n}\``, bv.span, { notes: didYouMean(n, blobs.keys()) });
-          if (bl) trip.blob = bl;
+          if (bl) {
+            trip.blob = bl;
+            if (bl.placed.region.space === 'amem' && bl.placed.region.cluster !== cluster)
+              err('LD0501', `MPE trip \`${tname}\`: blob \`${bl.name}\` is in the AMEM of cluster ${bl.placed.region.cluster}; the patch blob must be cluster-local`, bv.span, { spec: `${CHIP} §12.6.1.1, §12.7` });
+          }
           if (ta.has('src') || ta.has('dst')) err('LD0131', 'an MPE trip is either patch mode (`blob`) or DMA mode (`src`, `dst`)', bv.span, { spec: `${CHIP} §11.4.10` });
         } else {
           tensorRef('src');
@@ -778,6 +797,11 @@ export function link(opts: LinkOptions): LinkResult {
     } else if (k === 'icdma') {
       want(src, 'amem', t.cluster, 'source');
       want(dst, 'amem', icdmaDestination(t.cluster, t.queue.index), 'destination');
+    } else {
+      // MPE DMA mode: 32-bit engine addresses reach this cluster's AMEM and HBM [0, 2 GiB) (chip §12.7)
+      for (const [x, role] of [[src, 'source'], [dst, 'destination']] as const)
+        if (x.t.placed.region.space === 'amem' && x.t.placed.region.cluster !== t.cluster)
+          err('LD0501', `MPE trip \`${t.name}\`: ${role} tensor \`${x.t.name}\` is in the AMEM of cluster ${x.t.placed.region.cluster}; the MPE windows reach only cluster ${t.cluster}'s AMEM and HBM`, x.span, { spec: `${CHIP} §12.7` });
     }
     const len = t.nums.get('length')?.v ?? Math.max(src.t.layout.size, dst.t.layout.size);
     const padded = Math.ceil(len / unit) * unit;
@@ -914,6 +938,8 @@ export function link(opts: LinkOptions): LinkResult {
     mpe_dma: loadTable('pyxis', 'desc_mpe_dma'),
     barrier: loadTable('pyxis', 'desc_barrier_config'),
     enqueue: loadTable('pyxis', 'desc_enqueue_record'),
+    rdma_tx: loadTable('pyxis', 'desc_rdma_tx'),
+    rdma_rx: loadTable('pyxis', 'desc_rdma_rx'),
   };
   const descBytes = (kind: string): number => (kind === 'uie' ? descTables.uie.bytes : kind === 'barrier' ? descTables.barrier.bytes : kind === 'mpe' ? descTables.mpe_patch.bytes : descTables.h2a.bytes);
   interface ListDef { cluster: number; queue: QueueInfo; trips: number[]; placed: Placed; part: number }
@@ -1138,6 +1164,17 @@ export function link(opts: LinkOptions): LinkResult {
       const src = t!.tensors.get('src')!.t.placed;
       const dst = t!.tensors.get('dst')!.t.placed;
       enc(descTables.icdma, { ...h, amem_source_start_address: amemWord(src), amem_dest_start_address: amemWord(dst), length: t!.nums.get('length')!.v / 128, core_switch_plane_mask: t!.nums.get('plane_mask')?.v ?? 15, trip_power: t!.nums.get('trip_power')?.v ?? 0 });
+    } else if (q.kind === 'rdma_tx' || q.kind === 'rdma_rx') {
+      const x = t!.tensors.get(q.kind === 'rdma_tx' ? 'src' : 'dst')!.t.placed;
+      const v: FieldValues = { ...h, tjid: t!.nums.get('tjid')?.v ?? 0, rjid: t!.nums.get('rjid')?.v ?? 0, amem_address: amemWord(x), num_words: x.size / 128 };
+      if (q.kind === 'rdma_tx') {
+        v['dest_voq'] = t!.nums.get('dest_voq')?.v ?? 0;
+        v['page_size_words'] = t!.nums.get('page_size_words')?.v ?? 125;
+        enc(descTables.rdma_tx, v);
+      } else {
+        v['msg_voq'] = t!.nums.get('msg_voq')?.v ?? 0;
+        enc(descTables.rdma_rx, v);
+      }
     } else if (q.kind === 'mpe') {
       if (t!.blob) {
         const b = t!.blob;
@@ -1529,7 +1566,6 @@ function allocate(items: Placed[], bag: DiagnosticBag): void {
   }
   for (const [r, ps] of byRegion) {
     const used: Array<{ start: number; end: number; p: Placed }> = [];
-    const overlapsAt = (s: number, e: number) => used.find((u) => s < u.end && u.start < e);
     for (const p of ps.filter((x) => x.fixed !== undefined)) {
       const s = p.fixed!;
       const e = s + p.size;

@@ -138,6 +138,13 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
     return t;
   };
   const is = (tt: TokenType, k = 0) => peek(k)?.tokenType === tt;
+  const str = (t: IToken): string => {
+    try {
+      return JSON.parse(t.image) as string;
+    } catch {
+      throw new DiagnosticError(error('LD0003', `invalid escape in string ${t.image}`, { span: spanOf(file, t), label: 'use \\\\, \\" or \\uXXXX escapes' }));
+    }
+  };
 
   const value = (): ScriptValue => {
     const t = peek();
@@ -150,7 +157,7 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
     }
     if (t.tokenType === StringLit) {
       pos++;
-      return { kind: 'string', value: JSON.parse(t.image) as string, span: spanOf(file, t) };
+      return { kind: 'string', value: str(t), span: spanOf(file, t) };
     }
     if (t.tokenType === Ident) {
       pos++;
@@ -234,7 +241,7 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
     if (t.tokenType !== Ident) fail('a statement (input, memory, tensor, blob, queue, ... or `A after B;`)', t);
     if (t.image === 'input' && is(StringLit, 1)) {
       pos += 2;
-      script.inputs.push({ path: JSON.parse(toks[pos - 1]!.image) as string, span: spanOf(file, toks[pos - 1]!) });
+      script.inputs.push({ path: str(toks[pos - 1]!), span: spanOf(file, toks[pos - 1]!) });
       expect(Semi, '`;`');
       continue;
     }

@@ -564,3 +564,23 @@ a after b;`,
     expect(corrupt[0]!.severity).toBe('error');
   });
 });
+
+describe('link: RDMA trips (chip §11.4.6, §11.4.7)', () => {
+  it('encodes Tx and Rx descriptors with 128-byte word counts', () => {
+    const { image } = link({
+      script: `memory m { cluster = 1; origin = 0; length = 1M; }
+tensor out { format = RFP8; shape = [3, 100]; region = m; zero = true; }
+tensor inb { format = RFP8; shape = [1, 256]; region = m; zero = true; }
+queue rdma_tx0 { cluster = 1; trip send { src = out; tjid = 7; rjid = 9; dest_voq = 0x123; } }
+queue rdma_rx1 { cluster = 1; trip recv { dst = inb; tjid = 3; rjid = 4; msg_voq = 5; } }
+recv after send;`,
+    });
+    const tx = decode(loadTable('pyxis', 'desc_rdma_tx'), image.sections.find((x) => x.name === '.desc.c1.q0c.0')!.data);
+    expect(tx).toMatchObject({ tjid: 7, rjid: 9, dest_voq: 0x123, num_words: 3, page_size_words: 125 });
+    expect((tx['notify_list'] as number[])[0]).toBe((1 << 10) | 1);
+    const rx = decode(loadTable('pyxis', 'desc_rdma_rx'), image.sections.find((x) => x.name === '.desc.c1.q0f.0')!.data);
+    expect(rx).toMatchObject({ tjid: 3, rjid: 4, msg_voq: 5, num_words: 2, wait_barrier_id: 1 });
+    const bad = linkErr({ script: `tensor t { format = RFP8; shape = [1, 16]; }\nqueue rdma_tx0 { trip s { src = t; page_size_words = 8; } }` });
+    expect(bad[0]).toMatchObject({ code: 'LD0104' });
+  });
+});

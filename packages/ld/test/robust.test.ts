@@ -27,7 +27,7 @@ function tryLink(script: string): void {
   }
 }
 
-const TOKENS = ['{', '}', '[', ']', ';', ',', '=', 'after', 'queue', 'trip', 'tensor', 'memory', 'uie0', 'h2a', 'mpe3', 'src', 'dst', 'load', 'c0', '0', '-1', '0x7fffffff', '64G', '"x.npy"', 'RFP16', 'shape', 'region', 'amem0', 'address', 'cluster', '9', 'view', 'unhashed', 'op', 'matmul', 'blob', 'weights'];
+const TOKENS = ['{', '}', '[', ']', ';', ',', '=', 'after', 'queue', 'trip', 'tensor', 'memory', 'uie0', 'h2a', 'mpe3', 'src', 'dst', 'load', 'c0', '0', '-1', '0x7fffffff', '64G', '"x.npy"', '"a\\qb"', 'RFP16', 'shape', 'region', 'amem0', 'address', 'cluster', '9', 'view', 'unhashed', 'op', 'matmul', 'blob', 'weights'];
 
 describe('link never crashes on malformed scripts', () => {
   it('random token mutations of a valid script give a DiagnosticError or an image', () => {

@@ -165,6 +165,54 @@ export class Amem {
     this.stats.bytesWritten += AMEM_WORD_BYTES;
   }
 
+  /**
+   * Reads one whole 128-byte word, partition j going to out32[w + 4*perm[j] ..+4) (the lane permutation of a
+   * serialised 16-bit access, chip §7.3.1): the same bytes and statistics as 8 `readPartition32` calls.
+   */
+  readWordPerm32(addr: number, out32: Uint32Array, w: number, perm: ArrayLike<number>): void {
+    this.noteView(addr, AMEM_PARTITIONS);
+    const phys = amemPhysical(addr & ~127);
+    this.stats.bankAccesses[amemBank(phys)]! += AMEM_PARTITIONS;
+    this.stats.bytesRead += AMEM_WORD_BYTES;
+    const b = this.blocks32[phys >>> 14];
+    if (!b) {
+      this.stats.uninitReads += AMEM_PARTITIONS;
+      for (let j = 0; j < 8; j++) {
+        const d = w + perm[j]! * 4;
+        out32[d] = out32[d + 1] = out32[d + 2] = out32[d + 3] = 0;
+      }
+      return;
+    }
+    const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
+    for (let j = 0; j < 8; j++) {
+      const d = w + perm[j]! * 4;
+      const s = o + j * 4;
+      out32[d] = b[s]!;
+      out32[d + 1] = b[s + 1]!;
+      out32[d + 2] = b[s + 2]!;
+      out32[d + 3] = b[s + 3]!;
+    }
+  }
+
+  /** Writes one whole word, partition j from src32[w + 4*perm[j] ..+4) (as 8 `writePartition32` calls). */
+  writeWordPerm32(addr: number, src32: Uint32Array, w: number, perm: ArrayLike<number>): void {
+    this.noteView(addr, AMEM_PARTITIONS);
+    const phys = amemPhysical(addr & ~127);
+    this.stats.bankAccesses[amemBank(phys)]! += AMEM_PARTITIONS;
+    this.block(phys, true);
+    const b = this.blocks32[phys >>> 14]!;
+    const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
+    for (let j = 0; j < 8; j++) {
+      const sr = w + perm[j]! * 4;
+      const d = o + j * 4;
+      b[d] = src32[sr]!;
+      b[d + 1] = src32[sr + 1]!;
+      b[d + 2] = src32[sr + 2]!;
+      b[d + 3] = src32[sr + 3]!;
+    }
+    this.stats.bytesWritten += AMEM_WORD_BYTES;
+  }
+
   /** Full-partition write from a 32-bit view (see `readPartition32`). */
   writePartition32(addr: number, src32: Uint32Array, w: number): void {
     this.noteView(addr);

@@ -162,6 +162,9 @@ const MODE_SHIFT = 1;
 const PTN_MASK = (1 << 22) - 1;
 /** Lane -> logical partition for serialized FP16 (chip §7.3.1 READ table); SIGMA_INV = logical -> lane (WRITE table). */
 const SIGMA_INV = [0, 2, 4, 6, 1, 3, 5, 7] as const;
+/** 16-bit access at lane offset 0: 4-word lane chunk (cycle * 8 + lane) of memory partition j of the first / second word. */
+const WIDE_PERM_LO = Uint8Array.from({ length: 8 }, (_, j) => (j & 1) * 8 + SIGMA_INV[j >> 1]!);
+const WIDE_PERM_HI = Uint8Array.from({ length: 8 }, (_, j) => (j & 1) * 8 + SIGMA_INV[4 + (j >> 1)]!);
 
 /** Per-sequencer statistics (typed arrays indexed by sequencer id). */
 export interface UieStats {
@@ -214,9 +217,9 @@ interface SeqState {
   gen: number;
   rawCtl: Uint8Array | undefined;
   rawOp: Uint8Array | undefined;
-  rf: Fields<typeof READ_FIELDS> | undefined;
-  wf: Fields<typeof WRITE_FIELDS> | undefined;
-  kf: Fields<typeof WEIGHTS_FIELDS> | undefined;
+  rf: ReadFieldArrays | undefined;
+  wf: WriteFieldArrays | undefined;
+  kf: WeightsFieldArrays | undefined;
   warnedNoDatapath: boolean;
 }
 
@@ -233,13 +236,85 @@ const WRITE_FIELDS = [
   'wzsw_config', 'eb_adj',
 ] as const;
 const WEIGHTS_FIELDS = ['opcd', 'num_ptns', 'is_16bit', 'amem_addr_offset', 'iter_stride', 'wdc_type'] as const;
-type Fields<T extends readonly string[]> = { [K in T[number]]: Int32Array };
 
-/** Binds op-memory field arrays once per decode so the per-instruction decoder does plain property loads. */
-function bindFields<T extends readonly string[]>(op: OpStore, names: T): Fields<T> {
-  const o = {} as Record<string, Int32Array>;
-  for (const n of names) o[n] = op.field(n);
-  return o as Fields<T>;
+const NO_FIELD = new Int32Array(0);
+/*
+ * Op-memory field arrays bound once per decode so the per-instruction decoders do plain property loads. Classes with
+ * declared fields keep V8's fast (in-object) property layout; an object filled by keyed stores goes to dictionary mode.
+ */
+class ReadFieldArrays {
+  opcd = NO_FIELD;
+  data_type = NO_FIELD;
+  tgt_fifo = NO_FIELD;
+  amem_addr_offset = NO_FIELD;
+  iter_stride = NO_FIELD;
+  indir_vld = NO_FIELD;
+  indir_mode = NO_FIELD;
+  indir_fifo_pop_enbl = NO_FIELD;
+  rd_const_value = NO_FIELD;
+  num_logical_ptns = NO_FIELD;
+  start_row_pad = NO_FIELD;
+  end_row_pad = NO_FIELD;
+  pad_row_iter_mask = NO_FIELD;
+  rpsw_config_idx_base = NO_FIELD;
+  rpsw_rot_enbl = NO_FIELD;
+  rpsw_config_iter_id = NO_FIELD;
+  rpsw_config_iter_stride = NO_FIELD;
+  rpsw_config_vld = NO_FIELD;
+  rcsw_switch_config_idx_base = NO_FIELD;
+  rcsw_switch_config_iter_id = NO_FIELD;
+  rcsw_switch_config_iter_stride = NO_FIELD;
+  rcsw_switch_config_vld = NO_FIELD;
+  rcsw_col_mask_config_idx = NO_FIELD;
+  rzsw_config = NO_FIELD;
+  eb_adj = NO_FIELD;
+}
+class WriteFieldArrays {
+  opcd = NO_FIELD;
+  data_type = NO_FIELD;
+  src_fifo = NO_FIELD;
+  amem_addr_offset = NO_FIELD;
+  iter_stride = NO_FIELD;
+  indir_vld = NO_FIELD;
+  indir_mode = NO_FIELD;
+  indir_fifo_pop_enbl = NO_FIELD;
+  rmw_rd_addr_offset = NO_FIELD;
+  logical_col_offset = NO_FIELD;
+  num_logical_cols = NO_FIELD;
+  wpsw_config_idx_base = NO_FIELD;
+  wpsw_rot_enbl = NO_FIELD;
+  wpsw_config_iter_id = NO_FIELD;
+  wpsw_config_iter_stride = NO_FIELD;
+  wpsw_config_vld = NO_FIELD;
+  wcsw_switch_config_idx_base = NO_FIELD;
+  wcsw_switch_config_iter_id = NO_FIELD;
+  wcsw_switch_config_iter_stride = NO_FIELD;
+  wcsw_switch_config_vld = NO_FIELD;
+  wcsw_col_mask_config_idx = NO_FIELD;
+  wzsw_config = NO_FIELD;
+  eb_adj = NO_FIELD;
+}
+class WeightsFieldArrays {
+  opcd = NO_FIELD;
+  num_ptns = NO_FIELD;
+  is_16bit = NO_FIELD;
+  amem_addr_offset = NO_FIELD;
+  iter_stride = NO_FIELD;
+  wdc_type = NO_FIELD;
+}
+
+function bindFields<T extends object>(op: OpStore, names: readonly string[], o: T): T {
+  for (const n of names) (o as Record<string, Int32Array>)[n] = op.field(n);
+  return o;
+}
+
+interface SwitchLayout {
+  psw: MemoryMapRegion;
+  csw: MemoryMapRegion;
+  mask: MemoryMapRegion;
+  tp: CompiledTable;
+  tc: CompiledTable;
+  tm: CompiledTable;
 }
 
 const TRIP_SLOTS = 3;
@@ -510,6 +585,15 @@ export class Uie implements SimEngine {
     return this.mm?.regions.find((r) => r.name === name);
   }
 
+  /** Reads `len` cfg bytes into a reusable scratch view (valid until the next call). */
+  private readCfgInto(offset: number, len: number, _slot: number): Uint8Array {
+    if (this.cfgScratch.length < len) this.cfgScratch = new Uint8Array(len);
+    const v = this.cfgScratch.subarray(0, len);
+    this.cfg?.read(this.cfgBase + offset, v, 0, len);
+    return v;
+  }
+  private cfgScratch = new Uint8Array(0);
+
   private readCfg(offset: number, len: number): Uint8Array {
     const b = new Uint8Array(len);
     this.cfg?.read(this.cfgBase + offset, b, 0, len);
@@ -527,9 +611,9 @@ export class Uie implements SimEngine {
 
   private bind(s: SeqState): void {
     if (!s.op) return;
-    if (s.id === SEQ_AMEM_READ) s.rf = bindFields(s.op, READ_FIELDS);
-    else if (s.id === SEQ_AMEM_WRITE) s.wf = bindFields(s.op, WRITE_FIELDS);
-    else if (s.id === SEQ_AMEM_WEIGHTS_READ) s.kf = bindFields(s.op, WEIGHTS_FIELDS);
+    if (s.id === SEQ_AMEM_READ) s.rf = bindFields(s.op, READ_FIELDS, new ReadFieldArrays());
+    else if (s.id === SEQ_AMEM_WRITE) s.wf = bindFields(s.op, WRITE_FIELDS, new WriteFieldArrays());
+    else if (s.id === SEQ_AMEM_WEIGHTS_READ) s.kf = bindFields(s.op, WEIGHTS_FIELDS, new WeightsFieldArrays());
   }
 
   /** Installs switch tables directly (tests/tools without a cfg space). */
@@ -553,12 +637,16 @@ export class Uie implements SimEngine {
     if (!m || !s.controlTable) return;
     s.gen = gen;
     // the generation moves on any cfg write (other UIEs, CSRs): re-decode only if this sequencer's bytes changed
-    const ctl = this.readCfg(m.control.offset, m.control.stride * m.control.words);
-    const opb = this.readCfg(m.op.offset, m.op.stride * m.op.words);
-    if (s.rawCtl && s.rawOp && sameBytes(ctl, s.rawCtl) && sameBytes(opb, s.rawOp)) return;
-    s.rawCtl = ctl;
-    s.rawOp = opb;
-    s.control = decodeControlStore(s.controlTable, ctl, SEQ_DEPTH, m.control.stride, s.control);
+    // compare in place against the last decoded bytes (scratch buffers: no allocation unless the bytes changed)
+    const ctl = this.readCfgInto(m.control.offset, m.control.stride * m.control.words, 0);
+    if (s.rawCtl && sameBytes(ctl, s.rawCtl)) {
+      const opb = this.readCfgInto(m.op.offset, m.op.stride * m.op.words, 0);
+      if (s.rawOp && sameBytes(opb, s.rawOp)) return;
+    }
+    s.rawCtl = this.readCfg(m.control.offset, m.control.stride * m.control.words);
+    s.rawOp = this.readCfg(m.op.offset, m.op.stride * m.op.words);
+    const opb = s.rawOp;
+    s.control = decodeControlStore(s.controlTable, s.rawCtl, SEQ_DEPTH, m.control.stride, s.control);
     if (s.opTable) s.op = decodeOpStore(s.opTable, opb, SEQ_DEPTH, m.op.stride, s.op);
     this.bind(s);
   }
@@ -567,21 +655,37 @@ export class Uie implements SimEngine {
     if (!this.cfg || this.swGen === Number.POSITIVE_INFINITY) return;
     const gen = this.cfg.generation ?? -2;
     if (gen === this.swGen && gen !== -2) return;
-    for (const side of ['r', 'w'] as const) {
-      const psw = this.region(`${side}psw.config`);
-      const csw = this.region(`${side}csw.config`);
-      const mask = this.region(`${side}csw.col_mask`);
-      const tp = tryTable(psw?.table);
-      const tc = tryTable(csw?.table);
-      const tm = tryTable(mask?.table);
-      if (!psw || !csw || !mask || !tp || !tc || !tm) continue;
-      const raw = { psw: this.readCfg(psw.offset, psw.stride * psw.words), csw: this.readCfg(csw.offset, csw.stride * csw.words), mask: this.readCfg(mask.offset, mask.stride * mask.words) };
+    for (let k = 0; k < 2; k++) {
+      const side = k === 0 ? 'r' : 'w';
+      const L = (this.swLayout[k] ??= this.switchLayout(side));
+      if (!L) continue;
       const prev = this.rawSw[side];
-      if (prev && sameBytes(prev.psw, raw.psw) && sameBytes(prev.csw, raw.csw) && sameBytes(prev.mask, raw.mask)) continue;
+      if (prev) {
+        // unchanged bytes (the common case: another engine wrote elsewhere in the cfg space) -> nothing to do
+        const same =
+          sameBytes(this.readCfgInto(L.psw.offset, L.psw.stride * L.psw.words, 0), prev.psw) &&
+          sameBytes(this.readCfgInto(L.csw.offset, L.csw.stride * L.csw.words, 0), prev.csw) &&
+          sameBytes(this.readCfgInto(L.mask.offset, L.mask.stride * L.mask.words, 0), prev.mask);
+        if (same) continue;
+      }
+      const raw = { psw: this.readCfg(L.psw.offset, L.psw.stride * L.psw.words), csw: this.readCfg(L.csw.offset, L.csw.stride * L.csw.words), mask: this.readCfg(L.mask.offset, L.mask.stride * L.mask.words) };
       this.rawSw[side] = raw;
-      decodeSwitchTables({ psw: tp, csw: tc, mask: tm }, raw, side === 'r' ? this.readSw : this.writeSw, { psw: psw.stride, csw: csw.stride, mask: mask.stride });
+      decodeSwitchTables({ psw: L.tp, csw: L.tc, mask: L.tm }, raw, side === 'r' ? this.readSw : this.writeSw, { psw: L.psw.stride, csw: L.csw.stride, mask: L.mask.stride });
     }
     this.swGen = gen;
+  }
+
+  /** Memory-map regions and codec tables of one side's switch configuration (looked up once). */
+  private readonly swLayout: Array<SwitchLayout | null | undefined> = [undefined, undefined];
+  private switchLayout(side: 'r' | 'w'): SwitchLayout | null {
+    const psw = this.region(`${side}psw.config`);
+    const csw = this.region(`${side}csw.config`);
+    const mask = this.region(`${side}csw.col_mask`);
+    const tp = tryTable(psw?.table);
+    const tc = tryTable(csw?.table);
+    const tm = tryTable(mask?.table);
+    if (!psw || !csw || !mask || !tp || !tc || !tm) return null;
+    return { psw, csw, mask, tp, tc, tm };
   }
 
   private itfeCommand(side: 'read' | 'write', idx: number): ItfeCommand {
@@ -730,7 +834,7 @@ export class Uie implements SimEngine {
    * (§7.3), alignment rules of §1.1 / §7.1; the AMEM words are read (bank statistics, bytes) and dropped,
    * since the weights decompressor / WDP side is not modelled yet.
    */
-  private weightsRead(s: SeqState, f: Fields<typeof WEIGHTS_FIELDS>): void {
+  private weightsRead(s: SeqState, f: WeightsFieldArrays): void {
     const core = s.core;
     const pc = core.execPc;
     const op = f.opcd[pc]!;
@@ -1039,6 +1143,12 @@ export class Uie implements SimEngine {
       else for (let j = 0; j < 8; j++) amem.readPartition32((((addr + j) & PTN_MASK) << 4) | view, out32, w0 + ((s0 + j) & 7) * 4);
       return;
     }
+    if (s0 === 0) {
+      // two whole words: memory partition j of the access -> lane chunk WIDE_PERM[j] (cycle (j & 1), lane SIGMA_INV[j >> 1])
+      amem.readWordPerm32(((addr & PTN_MASK) << 4) | view, out32, w0, WIDE_PERM_LO);
+      amem.readWordPerm32((((addr + 8) & PTN_MASK) << 4) | view, out32, w0, WIDE_PERM_HI);
+      return;
+    }
     for (let p = 0; p < 8; p++) {
       const lane = (s0 + SIGMA_INV[p]!) & 7;
       amem.readPartition32((((addr + 2 * p) & PTN_MASK) << 4) | view, out32, w0 + lane * 4);
@@ -1227,11 +1337,15 @@ export class Uie implements SimEngine {
     const hi = (colOff + Math.min(nCols, 128 - colOff)) * bps;
     const view = d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0;
     const rmw = opcd === 3;
-    if (fast && !rmw && !wide && s0 === 0 && lo === 0 && hi === 128) {
-      // one whole aligned AMEM word, unchanged lane order: a block move
-      this.amem.writeWord32(((addr & PTN_MASK) << 4) | view, src32, base8 >> 2);
-      this.stats.bytesWritten += 128;
-      return false;
+    if (fast && !rmw && s0 === 0 && lo === 0 && hi === 128 * bps) {
+      // whole aligned AMEM words: block moves (8-bit: lane order = memory order; 16-bit: the inverse swizzle per partition)
+      if (!wide) this.amem.writeWord32(((addr & PTN_MASK) << 4) | view, src32, base8 >> 2);
+      else {
+        this.amem.writeWordPerm32(((addr & PTN_MASK) << 4) | view, src32, base8 >> 2, WIDE_PERM_LO);
+        this.amem.writeWordPerm32((((addr + 8) & PTN_MASK) << 4) | view, src32, base8 >> 2, WIDE_PERM_HI);
+      }
+      this.stats.bytesWritten += 128 * bps;
+      return wide;
     }
     const rmwOff = d[at + R_RMW]!;
     let partial = false;
