@@ -107,7 +107,7 @@ describe('allocateBarriers: reference model of chip §11.6.2', () => {
       }
       return { trips, deps } as BarrierInput;
     });
-    fc.assert(fc.property(pipeArb, fc.integer(), fc.integer({ min: 3, max: 6 }), (input, simSeed, maxId) => checkPlan(input, simSeed, maxId)), { numRuns: 120 });
+    fc.assert(fc.property(pipeArb, fc.integer(), fc.integer({ min: 3, max: 6 }), (input, simSeed, maxId) => checkPlan(input, simSeed, maxId)), { numRuns: 120, seed: 20261122 });
     expect(reusedPlans).toBeGreaterThan(30);
   });
 });

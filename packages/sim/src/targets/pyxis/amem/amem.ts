@@ -213,6 +213,16 @@ export class Amem {
     this.stats.bytesWritten += AMEM_WORD_BYTES;
   }
 
+  /** `writeWord32` from a 32-word view (`src32w.length === 32`): the copy is one typed-array `set` (a memcpy). */
+  writeWordView(addr: number, src32w: Uint32Array): void {
+    this.noteView(addr, AMEM_PARTITIONS);
+    const phys = amemPhysical(addr & ~127);
+    this.stats.bankAccesses[amemBank(phys)]! += AMEM_PARTITIONS;
+    this.block(phys, true);
+    this.blocks32[phys >>> 14]!.set(src32w, (phys & (AMEM_BLOCK_BYTES - 1)) >> 2);
+    this.stats.bytesWritten += AMEM_WORD_BYTES;
+  }
+
   /** Full-partition write from a 32-bit view (see `readPartition32`). */
   writePartition32(addr: number, src32: Uint32Array, w: number): void {
     this.noteView(addr);

@@ -22,6 +22,8 @@ export class SwitchboxFifo extends Fifo {
   readonly raw: Uint8Array;
   readonly raw32: Uint32Array;
   readonly meta: Int32Array;
+  /** Per entry k: a view of raw32[k*64, k*64+32) (the 128 lane bytes of an 8-bit flit), for block moves without allocation. */
+  readonly rawWordView: Uint32Array[];
 
   constructor(name: string, depth: number) {
     super(name, depth, 1);
@@ -29,6 +31,8 @@ export class SwitchboxFifo extends Fifo {
     this.raw = new Uint8Array(depth * 256);
     this.raw32 = new Uint32Array(this.raw.buffer);
     this.meta = new Int32Array(depth * SB_META);
+    this.rawWordView = [];
+    for (let k = 0; k < depth; k++) this.rawWordView.push(this.raw32.subarray(k * 64, k * 64 + 32));
   }
 
   /** Pushes 128 RFP16 columns from src[base..]; false (stall counted) when there is no credit. */

@@ -221,6 +221,9 @@ interface SeqState {
   wf: WriteFieldArrays | undefined;
   kf: WeightsFieldArrays | undefined;
   warnedNoDatapath: boolean;
+  /** Some pc of the decoded program sets *psw_config_vld / *csw_switch_config_vld (AMEM Read/Write only). */
+  usesPsw: boolean;
+  usesCsw: boolean;
 }
 
 const READ_FIELDS = [
@@ -406,12 +409,17 @@ export class Uie implements SimEngine {
   private now = 0;
   private blocked: string | undefined;
   private swGen = -1;
-  private readonly rawSw: { r?: { psw: Uint8Array; csw: Uint8Array; mask: Uint8Array }; w?: { psw: Uint8Array; csw: Uint8Array; mask: Uint8Array } } = {};
+  /** Last decoded raw bytes and cfg generation of the switch-table parts, index side * 3 + [psw, csw, mask]. */
+  private readonly rawSw: Array<Uint8Array | undefined> = [];
+  private readonly swGens = new Float64Array(6).fill(-1);
   // scratch buffers (no per-cycle allocation)
   private readonly lanes = new Uint8Array(256);
   private readonly lanes2 = new Uint8Array(256);
   private readonly lanes32 = new Uint32Array(this.lanes.buffer);
   private readonly lanes2_32 = new Uint32Array(this.lanes2.buffer);
+  /** 32-word views of the first 128 lane bytes (whole-word AMEM writes by `set`). */
+  private readonly lanesWord = this.lanes32.subarray(0, 32);
+  private readonly lanes2Word = this.lanes2_32.subarray(0, 32);
   private readonly weights32 = new Uint32Array(32);
   private readonly cols = new Uint16Array(128);
   private readonly cols2 = new Uint16Array(128);
@@ -474,6 +482,8 @@ export class Uie implements SimEngine {
         wf: undefined,
         kf: undefined,
         warnedNoDatapath: false,
+        usesPsw: false,
+        usesCsw: false,
       });
     }
     this.stats = {
@@ -546,6 +556,35 @@ export class Uie implements SimEngine {
     return w;
   }
 
+  // blockedReason texts, built once (the tick records which one applies without building strings)
+  private readonly seqMsgs = new Map<SeqState, string[]>();
+  private readonly sbMsgs = new Map<SwitchboxFifo, string>();
+  private blockMsg(s: SeqState, kind: 0 | 1 | 2): string {
+    let m = this.seqMsgs.get(s);
+    if (!m) {
+      m = [
+        `${s.name}: next trip waits for the previous trip's indirect accesses to drain`,
+        `${s.name}: decoder FIFO full (datapath backpressure)`,
+        `${s.name}: waiting for ITFE index FIFO`,
+      ];
+      this.seqMsgs.set(s, m);
+    }
+    return m[kind]!;
+  }
+  private fifoMsg(f: SwitchboxFifo, readSide: boolean): string {
+    let m = this.sbMsgs.get(f);
+    if (!m) {
+      if (readSide) m = `amem_read: switchbox FIFO ${f.name} full`;
+      else {
+        const src = f === this.sbGridToWrite ? SB_GRID : f === this.sbVbufferToWrite ? SB_VBUFFER : SB_AMEM;
+        const unmodelled = (src === SB_GRID && !this.attachGrid) || (src === SB_VBUFFER && !this.attachVbuffer);
+        m = `amem_write: waiting switchbox FIFO ${f.name} (empty${unmodelled ? `; the ${src === SB_GRID ? 'grid' : 'VPU'} is not modelled yet` : ''})`;
+      }
+      this.sbMsgs.set(f, m);
+    }
+    return m;
+  }
+
   blockedReason(): string | undefined {
     if (!this.busy) return undefined;
     if (this.blocked) return this.blocked;
@@ -611,8 +650,15 @@ export class Uie implements SimEngine {
 
   private bind(s: SeqState): void {
     if (!s.op) return;
-    if (s.id === SEQ_AMEM_READ) s.rf = bindFields(s.op, READ_FIELDS, new ReadFieldArrays());
-    else if (s.id === SEQ_AMEM_WRITE) s.wf = bindFields(s.op, WRITE_FIELDS, new WriteFieldArrays());
+    if (s.id === SEQ_AMEM_READ) {
+      const f = (s.rf = bindFields(s.op, READ_FIELDS, new ReadFieldArrays()));
+      s.usesPsw = f.rpsw_config_vld.some((v) => v !== 0);
+      s.usesCsw = f.rcsw_switch_config_vld.some((v) => v !== 0);
+    } else if (s.id === SEQ_AMEM_WRITE) {
+      const f = (s.wf = bindFields(s.op, WRITE_FIELDS, new WriteFieldArrays()));
+      s.usesPsw = f.wpsw_config_vld.some((v) => v !== 0);
+      s.usesCsw = f.wcsw_switch_config_vld.some((v) => v !== 0);
+    }
     else if (s.id === SEQ_AMEM_WEIGHTS_READ) s.kf = bindFields(s.op, WEIGHTS_FIELDS, new WeightsFieldArrays());
   }
 
@@ -651,28 +697,39 @@ export class Uie implements SimEngine {
     this.bind(s);
   }
 
-  private decodeSwitches(): void {
+  /**
+   * Re-decodes one side's switch tables (0 = read: RPSW/RCSW/mask, 1 = write: WPSW/WCSW/mask) from cfg at
+   * that side's sequencer trip start, part by part, when the cfg generation moved and the bytes changed. The
+   * PSW/CSW tables (6.5 KiB) are only looked at when the program can select an entry (`*_config_vld` at some
+   * pc) or an entry selected earlier is still held; the column masks (used by every flit) always.
+   */
+  private decodeSwitches(side: 0 | 1, usesPsw: boolean, usesCsw: boolean): void {
     if (!this.cfg || this.swGen === Number.POSITIVE_INFINITY) return;
+    const L = (this.swLayout[side] ??= this.switchLayout(side === 0 ? 'r' : 'w'));
+    if (!L) return;
     const gen = this.cfg.generation ?? -2;
-    if (gen === this.swGen && gen !== -2) return;
-    for (let k = 0; k < 2; k++) {
-      const side = k === 0 ? 'r' : 'w';
-      const L = (this.swLayout[k] ??= this.switchLayout(side));
-      if (!L) continue;
-      const prev = this.rawSw[side];
-      if (prev) {
-        // unchanged bytes (the common case: another engine wrote elsewhere in the cfg space) -> nothing to do
-        const same =
-          sameBytes(this.readCfgInto(L.psw.offset, L.psw.stride * L.psw.words, 0), prev.psw) &&
-          sameBytes(this.readCfgInto(L.csw.offset, L.csw.stride * L.csw.words, 0), prev.csw) &&
-          sameBytes(this.readCfgInto(L.mask.offset, L.mask.stride * L.mask.words, 0), prev.mask);
-        if (same) continue;
-      }
-      const raw = { psw: this.readCfg(L.psw.offset, L.psw.stride * L.psw.words), csw: this.readCfg(L.csw.offset, L.csw.stride * L.csw.words), mask: this.readCfg(L.mask.offset, L.mask.stride * L.mask.words) };
-      this.rawSw[side] = raw;
-      decodeSwitchTables({ psw: L.tp, csw: L.tc, mask: L.tm }, raw, side === 'r' ? this.readSw : this.writeSw, { psw: L.psw.stride, csw: L.csw.stride, mask: L.mask.stride });
-    }
-    this.swGen = gen;
+    const into = side === 0 ? this.readSw : this.writeSw;
+    if (usesPsw || (side === 0 ? this.rpswCur : this.wpswCur) >= 0) this.syncSwitchPart(side * 3, L.psw, gen, L, into);
+    if (usesCsw || (side === 0 ? this.rcswCur : this.wcswCur) >= 0) this.syncSwitchPart(side * 3 + 1, L.csw, gen, L, into);
+    this.syncSwitchPart(side * 3 + 2, L.mask, gen, L, into);
+  }
+
+  /** Part k (side * 3 + [psw, csw, mask]): compare cfg bytes with the last decoded ones (no allocation), decode if changed. */
+  private syncSwitchPart(k: number, r: MemoryMapRegion, gen: number, L: SwitchLayout, into: SwitchTables): void {
+    if (gen === this.swGens[k] && gen !== -2) return;
+    this.swGens[k] = gen;
+    const len = r.stride * r.words;
+    const prev = this.rawSw[k];
+    if (prev && sameBytes(this.readCfgInto(r.offset, len, 0), prev)) return;
+    const raw = this.readCfg(r.offset, len);
+    this.rawSw[k] = raw;
+    const part = k % 3;
+    decodeSwitchTables(
+      { psw: L.tp, csw: L.tc, mask: L.tm },
+      part === 0 ? { psw: raw } : part === 1 ? { csw: raw } : { mask: raw },
+      into,
+      { psw: L.psw.stride, csw: L.csw.stride, mask: L.mask.stride },
+    );
   }
 
   /** Memory-map regions and codec tables of one side's switch configuration (looked up once). */
@@ -766,7 +823,7 @@ export class Uie implements SimEngine {
         const np = this.slots[slotId]!.params!;
         const ind = rd ? np.amem_read_indirect_vld : np.amem_write_indirect_vld;
         if ((ind || (rd ? this.readTripIndirect : this.writeTripIndirect)) && !(rd ? this.readDec : this.writeDec).empty) {
-          this.blocked ??= `${s.name}: next trip waits for the previous trip's indirect accesses to drain`;
+          this.blocked ??= this.blockMsg(s, 0);
           return false;
         }
         if (rd) this.readTripIndirect = !!ind;
@@ -781,7 +838,7 @@ export class Uie implements SimEngine {
         s.op = new OpStore(s.opTable, SEQ_DEPTH);
         this.bind(s);
       }
-      if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) this.decodeSwitches();
+      if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) this.decodeSwitches(s.id === SEQ_AMEM_READ ? 0 : 1, s.usesPsw, s.usesCsw);
       core.start(p.start_pc[s.id] ?? 0, s.control);
       if (s.id === SEQ_AMEM_READ) {
         this.readPops = 0;
@@ -799,7 +856,7 @@ export class Uie implements SimEngine {
       const dec = isRead ? this.readDec : this.writeDec;
       if (dec.full) {
         this.stats.stallCycles[s.id]!++;
-        this.blocked ??= `${s.name}: decoder FIFO full (datapath backpressure)`;
+        this.blocked ??= this.blockMsg(s, 1);
         return false;
       }
       if (!core.step()) return this.coreFault(s);
@@ -984,7 +1041,7 @@ export class Uie implements SimEngine {
         );
         return -2;
       }
-      this.blocked ??= `${side.name}: waiting for ITFE index FIFO`;
+      this.blocked ??= this.blockMsg(side, 2);
       this.stats.datapathStallCycles[side.id === SEQ_AMEM_READ ? 0 : 1]!++;
       return -1;
     }
@@ -1038,7 +1095,7 @@ export class Uie implements SimEngine {
       if (out && out.credits === 0) {
         out.fullStalls++;
         this.stats.datapathStallCycles[0]!++;
-        this.blocked ??= `amem_read: switchbox FIFO ${out.name} full`;
+        this.blocked ??= this.fifoMsg(out, true);
         return false;
       }
       let addr = d[at + R_ADDR]!;
@@ -1208,8 +1265,7 @@ export class Uie implements SimEngine {
       const fifo = src === SB_GRID ? this.sbGridToWrite : src === SB_VBUFFER ? this.sbVbufferToWrite : this.sbReadToWrite;
       if (fifo.empty) {
         this.stats.datapathStallCycles[1]!++;
-        const unmodelled = (src === SB_GRID && !this.attachGrid) || (src === SB_VBUFFER && !this.attachVbuffer);
-        this.blocked ??= `amem_write: waiting switchbox FIFO ${fifo.name} (empty${unmodelled ? `; the ${src === SB_GRID ? 'grid' : 'VPU'} is not modelled yet` : ''})`;
+        this.blocked ??= this.fifoMsg(fifo, false);
         return false;
       }
       if (opcd === 1) {
@@ -1339,7 +1395,7 @@ export class Uie implements SimEngine {
     const rmw = opcd === 3;
     if (fast && !rmw && s0 === 0 && lo === 0 && hi === 128 * bps) {
       // whole aligned AMEM words: block moves (8-bit: lane order = memory order; 16-bit: the inverse swizzle per partition)
-      if (!wide) this.amem.writeWord32(((addr & PTN_MASK) << 4) | view, src32, base8 >> 2);
+      if (!wide) this.amem.writeWordView(((addr & PTN_MASK) << 4) | view, src8 === lanes ? this.lanesWord : src8 === this.lanes2 ? this.lanes2Word : sb.rawWordView[slot]!);
       else {
         this.amem.writeWordPerm32(((addr & PTN_MASK) << 4) | view, src32, base8 >> 2, WIDE_PERM_LO);
         this.amem.writeWordPerm32((((addr + 8) & PTN_MASK) << 4) | view, src32, base8 >> 2, WIDE_PERM_HI);
