@@ -118,11 +118,11 @@ export function compileSources(
     }
   };
 
-  const compilePending = (it: ProgramDecl): void => {
+  const compilePending = (it: ProgramDecl, vpuLengths: Map<string, number>): void => {
     let p: Program | undefined;
     const before = diags.filter((d) => d.severity === 'error').length;
     try {
-      p = compileProgram(it, isa, consts, diags, vpuNames);
+      p = compileProgram(it, isa, consts, diags, vpuNames, vpuLengths);
       if (p && diags.filter((d) => d.severity === 'error').length > before) dirty.add(p);
     } catch (e) {
       // After syntax errors, recovery may leave odd shapes; those errors are already reported.
@@ -144,11 +144,9 @@ export function compileSources(
   const vpuNames = new Set(pending.filter((p) => p.vpu && p.name).map((p) => p.name));
   const vpuPrograms: VpuProgram[] = [];
   const vpuSeen = new Map<string, VpuProgram>();
+  // VPU programs first: sequencer programs take their lengths (omitted vpv_pgm_instr_count).
   for (const it of pending) {
-    if (!it.vpu) {
-      compilePending(it);
-      continue;
-    }
+    if (!it.vpu) continue;
     let v: VpuProgram | undefined;
     try {
       v = compileVpuProgram(it, isa, consts, diags);
@@ -164,6 +162,8 @@ export function compileSources(
     vpuSeen.set(v.name, v);
     vpuPrograms.push(v);
   }
+  const vpuLengths = new Map(vpuPrograms.map((v) => [v.name, v.insns.length]));
+  for (const it of pending) if (!it.vpu) compilePending(it, vpuLengths);
   return { programs, vpuPrograms, diagnostics: diags, sources, clean: programs.filter((p) => !dirty.has(p)) };
 }
 
@@ -204,7 +204,7 @@ export function finishPrograms(
       if (!vpuNames.has(r.symbol)) diags.push(error('AS0220', `program \`${e.name}\` refers to unknown VPU program \`${r.symbol.slice(4)}\``, { ...(e.spans[r.pc] ? { span: e.spans[r.pc]! } : {}) }));
   if (diags.some((d) => d.severity === 'error')) throw new DiagnosticError(sortDiags(diags));
   const object = buildObject(encoded, isa, metadata, vpuEncoded);
-  return { object, programs: encoded, vpuPrograms: vpuEncoded, listing: wantListing ? makeListing(encoded, sources, vpuEncoded) : '', diagnostics: sortDiags(diags) };
+  return { object, programs: encoded, vpuPrograms: vpuEncoded, listing: wantListing ? makeListing(encoded, sources, vpuEncoded, isa.iterators) : '', diagnostics: sortDiags(diags) };
 }
 
 function sortDiags(ds: Diagnostic[]): Diagnostic[] {

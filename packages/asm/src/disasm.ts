@@ -9,7 +9,7 @@ import { SourceMap, type Diagnostic } from '@pyxis/diagnostics';
 import type { Container } from '@pyxis/container';
 import { compileSources } from './assemble.js';
 import { encodeProgram } from './encode.js';
-import { isIterIdField, isIterMaskField, iterField, type Isa, type SequencerInfo } from './isa.js';
+import { isIterIdField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
 import { loadPyxisIsa } from './isa.js';
 import { programsFromContainer, vpuProgramsFromContainer, type DecodedProgram, type DecodedVpuProgram } from './object.js';
 
@@ -49,7 +49,8 @@ export function formatOp(seq: Pick<SequencerInfo, 'op' | 'opcode'>, d: DecodedVa
       parts.push(`${f.name}=${ref}`);
       continue;
     }
-    if (v === dv) continue;
+    // the count of a referenced VPU program is always explicit (omitted, the assembler would use the program's length)
+    if (v === dv && !(refs && [...refs.keys()].some((k) => vpuCountField(t, k) === f))) continue;
     if (f.enumNames && typeof v === 'number' && f.enumNames.has(v)) parts.push(`${f.name}=${f.enumNames.get(v)}`);
     else if (isIterMaskField(isa, f)) parts.push(`${f.name}=${maskList(Number(v), isa.iterators)}`);
     else if (isIterIdField(f) && Number(v) < isa.iterators) parts.push(`${f.name}=i${fmt(v)}`);
@@ -136,7 +137,8 @@ function rawText(p: DecodedProgram, isa: Isa, header: string): string {
       const m = /^iter(\d+)_(.*)$/.exec(f.name);
       parts.push(`${m ? `iter${m[1]}.${m[2]}` : f.name}=${fmt(c[f.name] as number)}`);
     }
-    const ctl = parts.length ? `ctrl { ${parts.join(' ')} } ` : '';
+    // always a ctrl clause (even empty): it marks the instruction as hand-controlled, so masks are not checked against loops
+    const ctl = `ctrl { ${parts.length ? parts.join(' ') + ' ' : ''}} `;
     lines.push(`  ${ctl}${formatOp(p.seq, p.op[pc]!, isa, refsAt(p, pc))}`);
   });
   lines.push('}');

@@ -13,6 +13,13 @@ interface Plan {
   fields: CompiledField[];
   /** Default user value per field element (numbers). */
   defaults: number[][];
+  /** The word with every field at its default (fast tables only): values given are written over it. */
+  template?: Uint8Array;
+  /** field name -> index in `fields` (settable fields only). */
+  index: Map<string, number>;
+  /** User-visible limits as numbers (fast tables only). */
+  min: number[];
+  max: number[];
 }
 
 const plans = new WeakMap<CompiledTable, Plan>();
@@ -29,7 +36,15 @@ export function planOf(t: CompiledTable): Plan {
     }
     return out;
   });
-  p = { fast, fields: t.fields, defaults };
+  const index = new Map<string, number>();
+  t.fields.forEach((f, k) => {
+    if (!f.reserved) index.set(f.name, k);
+  });
+  p = { fast, fields: t.fields, defaults, index, min: t.fields.map((f) => Number(f.min)), max: t.fields.map((f) => Number(f.max)) };
+  if (fast) {
+    // the default word, built with the generic codec (reserved fields at their default, gaps 0)
+    p.template = encode(t, {});
+  }
   plans.set(t, p);
   return p;
 }
@@ -56,25 +71,37 @@ function writeNum(out: Uint8Array, base: number, lsb: number, width: number, raw
   }
 }
 
-/** Packs values (numbers/bigints/enum names) like codec.encode; returns false if the slow path is needed. */
+/**
+ * Packs values (numbers/bigints/enum names) like codec.encode: copies the
+ * default word, then writes only the fields present in `values` (a few per
+ * instruction, not every field of the table). Returns false, with `out`
+ * possibly partly written, if the slow path is needed (wide table, unknown or
+ * reserved name, out-of-range value); the slow path rewrites the whole word.
+ */
 function tryFast(t: CompiledTable, p: Plan, values: FieldValues, out: Uint8Array, offset: number): boolean {
   if (!p.fast) return false;
-  out.fill(0, offset, offset + t.bytes);
+  out.set(p.template!, offset);
   const fs = p.fields;
-  for (let k = 0; k < fs.length; k++) {
+  for (const key in values) {
+    const k = p.index.get(key);
+    if (k === undefined) return false;
     const f = fs[k]!;
-    const v = f.reserved ? undefined : values[f.name];
+    const v = values[key];
+    if (v === undefined) continue;
+    const arr = Array.isArray(v);
+    if (arr !== f.count > 1 || (arr && v.length > f.count)) return false;
+    const lo = p.min[k]!;
+    const hi = p.max[k]!;
     for (let i = 0; i < f.count; i++) {
-      const e = Array.isArray(v) ? v[i] : v;
-      let user: number;
-      if (e === undefined) user = p.defaults[k]![i]!;
-      else {
-        const n = toNum(e);
-        if (n === undefined || !Number.isInteger(n) || n < Number(f.min) || n > Number(f.max)) return false;
-        if (f.enumNames && !f.enumNames.has(n)) return false;
-        user = n;
-      }
-      const raw = f.minus_one ? user - 1 : f.zero_means_max ? (f.width >= 32 ? user : user % 2 ** f.width) : user < 0 ? user + 2 ** f.width : user;
+      const e = arr ? v[i] : v;
+      if (e === undefined) continue; // element keeps its default from the template
+      let n: number | undefined;
+      if (typeof e === 'number') n = e;
+      else if (typeof e === 'bigint') n = Number(e);
+      else return false; // enum names: slow path
+      if (!Number.isInteger(n) || n < lo || n > hi) return false;
+      if (f.enumNames && !f.enumNames.has(n)) return false;
+      const raw = f.minus_one ? n - 1 : f.zero_means_max ? (f.width >= 32 ? n : n % 2 ** f.width) : n < 0 ? n + 2 ** f.width : n;
       writeNum(out, offset, f.lsb + i * f.width, f.width, raw);
     }
   }
@@ -86,22 +113,27 @@ export function encodeFast(t: CompiledTable, values: FieldValues, out: Uint8Arra
   if (!tryFast(t, planOf(t), values, out, offset)) encode(t, values, out, offset);
 }
 
-/** Effective user values (given or default) as numbers, for the rule checks. */
+/** Effective user values (given or default) of every field, as numbers. */
 export function effectiveValues(t: CompiledTable, values: FieldValues): Record<string, number | number[]> {
-  const p = planOf(t);
   const out: Record<string, number | number[]> = {};
-  p.fields.forEach((f, k) => {
-    const v = values[f.name];
-    if (f.count > 1) {
-      out[f.name] = p.defaults[k]!.map((d, i) => {
-        const e = Array.isArray(v) ? v[i] : undefined;
-        const n = e === undefined ? undefined : typeof e === 'string' ? f.enum?.[e] : toNum(e);
-        return n ?? d;
-      });
-    } else {
-      const n = v === undefined || Array.isArray(v) ? undefined : typeof v === 'string' ? f.enum?.[v] : toNum(v);
-      out[f.name] = n ?? p.defaults[k]![0]!;
-    }
-  });
+  for (const f of planOf(t).fields) if (!f.reserved) out[f.name] = effectiveValue(t, values, f.name)!;
   return out;
+}
+
+/** The effective user value (given or default) of one field, as numbers; undefined if the table has no such field. */
+export function effectiveValue(t: CompiledTable, values: FieldValues, name: string): number | number[] | undefined {
+  const p = planOf(t);
+  const k = p.index.get(name);
+  if (k === undefined) return undefined;
+  const f = p.fields[k]!;
+  const v = values[name];
+  if (f.count > 1) {
+    return p.defaults[k]!.map((d, i) => {
+      const e = Array.isArray(v) ? v[i] : undefined;
+      const n = e === undefined ? undefined : typeof e === 'string' ? f.enum?.[e] : toNum(e);
+      return n ?? d;
+    });
+  }
+  const n = v === undefined || Array.isArray(v) ? undefined : typeof v === 'string' ? f.enum?.[v] : toNum(v);
+  return n ?? p.defaults[k]![0]!;
 }

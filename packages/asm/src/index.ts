@@ -5,7 +5,7 @@ export { PasmParser, parseTokens, pasmErrorProvider } from './parser.js';
 export * from './program.js';
 export { evalExpr, Consts, compileProgram, compileVpuProgram } from './sema.js';
 export { encodeProgram, encodeVpuProgram } from './encode.js';
-export { encodeFast, effectiveValues } from './fastcodec.js';
+export { encodeFast, effectiveValues, effectiveValue } from './fastcodec.js';
 export { checkProgram } from './checks.js';
 export * from './object.js';
 export { makeListing } from './listing.js';

@@ -138,7 +138,8 @@ export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): { programs
       if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s + insnsJ.length > isa.programWords) bad(`${P}.start_pc`, `must be an integer with start_pc + length <= ${isa.programWords}`);
       else startPc = s;
     }
-    const prog: Program = { name, seq, ...(startPc !== undefined ? { startPc } : {}), insns: [] };
+    // IR has no source positions: rule diagnostics point at the file and name the program and pc
+    const prog: Program = { name, seq, ...(startPc !== undefined ? { startPc } : {}), insns: [], span };
     insnsJ.forEach((ij, pc) => {
       const I = `${P}.instructions[${pc}]`;
       if (!isObj(ij)) return bad(I, 'expected an object');

@@ -259,3 +259,15 @@ export function isIterMaskField(isa: Isa, f: CompiledField): boolean {
 export function isIterIdField(f: CompiledField): boolean {
   return f.count === 1 && !f.enum && /iter_id(_|x|$)|_iter_id_/.test(f.name);
 }
+
+/**
+ * The op field that counts the instructions of the VPU program whose address
+ * `refField` holds: `<prefix>start_addr` -> `<prefix>instr_count`
+ * (`vpv_pgm_start_addr` -> `vpv_pgm_instr_count`, seq §12.1). When the
+ * source names a VPU program and omits the count, the assembler fills in the
+ * program's length.
+ */
+export function vpuCountField(t: CompiledTable, refField: string): CompiledField | undefined {
+  const m = /^(.*)start_addr$/.exec(refField);
+  return m ? t.byName.get(`${m[1]}instr_count`) : undefined;
+}

@@ -13,7 +13,7 @@
  *   insn      := [ctrl { assign* }] MNEMONIC assign* (NL | before `}`)
  *   assign    := NAME [. NAME] [ [ expr ] ] = (expr | [ expr,* ])   (commas between assigns optional)
  */
-import { EmbeddedActionsParser, type IToken, type TokenType, type IParserErrorMessageProvider, defaultParserErrorProvider } from 'chevrotain';
+import { EmbeddedActionsParser, type IToken, type IOrAlt, type TokenType, type IParserErrorMessageProvider, defaultParserErrorProvider } from 'chevrotain';
 import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import * as T from './tokens.js';
 import type { Assign, ConstDecl, Expr, FileAst, IncludeDecl, Instruction, LoopStmt, ProgramDecl, Stmt, TopLevel, Value } from './ast.js';
@@ -155,25 +155,31 @@ export class PasmParser extends EmbeddedActionsParser {
     return { kind: 'program', ...(vpu ? { vpu: true } : {}), name: n?.image, nameSpan: this.span(n), seq: vpu ? 'vpu' : s?.image, seqSpan: this.span(s), ...(at ? { at } : {}), body, span: this.span(kw) };
   });
 
+  // Hot rules pass cached alternative arrays to OR (allocated once, not per call; Chevrotain's performance advice).
+  private bodyAlts?: IOrAlt<Stmt | undefined>[];
   private body = this.RULE('body', (): Stmt[] => {
     const out: Stmt[] = [];
     this.MANY(() => {
-      this.OR([
-        { ALT: () => this.CONSUME(T.Newline) },
-        {
-          ALT: () => {
-            const s = this.SUBRULE(this.bodyStmt);
-            if (s) out.push(s);
+      const s = this.OR(
+        (this.bodyAlts ??= [
+          {
+            ALT: () => {
+              this.CONSUME(T.Newline);
+              return undefined;
+            },
           },
-        },
-      ]);
+          { ALT: () => this.SUBRULE(this.bodyStmt) },
+        ]),
+      );
+      if (s) out.push(s);
     });
     return out;
   });
 
+  private stmtAlts?: IOrAlt<Stmt | undefined>[];
   private bodyStmt = this.RULE(
     'bodyStmt',
-    (): Stmt | undefined => this.OR([{ ALT: () => this.SUBRULE(this.loopStmt) }, { ALT: () => this.SUBRULE(this.instruction) }]),
+    (): Stmt | undefined => this.OR((this.stmtAlts ??= [{ ALT: () => this.SUBRULE(this.loopStmt) }, { ALT: () => this.SUBRULE(this.instruction) }])),
     { recoveryValueFunc: () => undefined },
   );
 
@@ -250,11 +256,14 @@ export class PasmParser extends EmbeddedActionsParser {
   });
 
   /** A statement ends at a newline/`;`, or right before a closing `}`. */
+  private eosAlts?: IOrAlt<unknown>[];
   private endOfStmt = this.RULE('endOfStmt', () => {
-    this.OR([
-      { ALT: () => this.CONSUME(T.Newline) },
-      { GATE: () => this.LA(1).tokenType === T.RBrace || this.LA(1).tokenType.name === 'EOF', ALT: () => undefined },
-    ]);
+    this.OR(
+      (this.eosAlts ??= [
+        { ALT: () => this.CONSUME(T.Newline) },
+        { GATE: () => this.LA(1).tokenType === T.RBrace || this.LA(1).tokenType.name === 'EOF', ALT: () => undefined },
+      ]),
+    );
   });
 
   private assigns = this.RULE('assigns', (): Assign[] => {
@@ -288,8 +297,9 @@ export class PasmParser extends EmbeddedActionsParser {
     return { name, nameSpan, ...(index ? { index } : {}), value, span: nameSpan };
   });
 
+  private valueAlts?: IOrAlt<Value>[];
   private value = this.RULE('value', (): Value =>
-    this.OR([
+    this.OR((this.valueAlts ??= [
       {
         ALT: () => {
           const l = this.SUBRULE(this.list);
@@ -302,7 +312,7 @@ export class PasmParser extends EmbeddedActionsParser {
           return { kind: 'expr' as const, expr: e, span: e?.span ?? { file: this.file, line: 1, column: 1 } };
         },
       },
-    ]),
+    ])),
   );
 
   private list = this.RULE('list', (): { items: Expr[]; span: SourceSpan } => {
@@ -321,35 +331,44 @@ export class PasmParser extends EmbeddedActionsParser {
   // ---- expressions: operands and operators are collected flat, then
   // grouped by C precedence (| ^ & << >> + - * / %) with precedence climbing;
   // two rule calls per operand instead of one per precedence level.
+  private binopAlts?: IOrAlt<IToken>[];
   public expr = this.RULE('expr', (): Expr => {
-    const operands: Expr[] = [this.SUBRULE(this.unary)];
-    const ops: string[] = [];
+    const first = this.SUBRULE(this.unary);
+    // most operands have no operator after them: the lists are only built when one follows
+    let operands: Expr[] | undefined;
+    let ops: string[] | undefined;
     this.MANY(() => {
-      const op = this.OR(BINOPS.map((t) => ({ ALT: () => this.CONSUME(t) })));
-      ops.push(op.image);
-      operands.push(this.SUBRULE2(this.unary));
+      const op = this.OR((this.binopAlts ??= BINOPS.map((t) => ({ ALT: () => this.CONSUME(t) }))));
+      (ops ??= []).push(op.image);
+      (operands ??= [first]).push(this.SUBRULE2(this.unary));
     });
-    return ops.length ? climb(operands, ops) : operands[0]!;
+    return ops && operands ? climb(operands, ops) : first;
   });
 
+  private unaryAlts?: IOrAlt<Expr>[];
+  private unaryOpAlts?: IOrAlt<IToken>[];
   private unary = this.RULE('unary', (): Expr =>
-    this.OR([
-      {
-        ALT: () => {
-          const op = this.OR2([{ ALT: () => this.CONSUME(T.Minus) }, { ALT: () => this.CONSUME(T.Tilde) }, { ALT: () => this.CONSUME(T.Plus) }]);
-          const arg = this.SUBRULE(this.unary);
-          return { kind: 'unary' as const, op: op.image, arg, span: this.span(op) };
+    this.OR(
+      (this.unaryAlts ??= [
+        {
+          ALT: () => {
+            const op = this.OR2((this.unaryOpAlts ??= [{ ALT: () => this.CONSUME(T.Minus) }, { ALT: () => this.CONSUME(T.Tilde) }, { ALT: () => this.CONSUME(T.Plus) }]));
+            const arg = this.SUBRULE(this.unary);
+            return { kind: 'unary' as const, op: op.image, arg, span: this.span(op) };
+          },
         },
-      },
-      { ALT: () => this.SUBRULE(this.primary) },
-    ]),
+        { ALT: () => this.SUBRULE(this.primary) },
+      ]),
+    ),
   );
 
+  private primaryAlts?: IOrAlt<Expr>[];
+  private numberAlts?: IOrAlt<IToken>[];
   private primary = this.RULE('primary', (): Expr =>
-    this.OR([
+    this.OR((this.primaryAlts ??= [
       {
         ALT: () => {
-          const t = this.OR2([{ ALT: () => this.CONSUME(T.HexNumber) }, { ALT: () => this.CONSUME(T.BinNumber) }, { ALT: () => this.CONSUME(T.DecNumber) }]);
+          const t = this.OR2((this.numberAlts ??= [{ ALT: () => this.CONSUME(T.HexNumber) }, { ALT: () => this.CONSUME(T.BinNumber) }, { ALT: () => this.CONSUME(T.DecNumber) }]));
           return { kind: 'num' as const, value: parseNumber(t.image), span: this.span(t) };
         },
       },
@@ -367,7 +386,7 @@ export class PasmParser extends EmbeddedActionsParser {
           return e;
         },
       },
-    ]),
+    ])),
   );
 }
 
@@ -392,10 +411,9 @@ function climb(operands: Expr[], ops: string[]): Expr {
 
 export function parseNumber(image: string): bigint {
   if (typeof image !== 'string') return 0n;
-  const s = image.replace(/_/g, '');
+  const s = image.includes('_') ? image.replace(/_/g, '') : image;
   try {
-    if (/^0[xX]$/.test(s) || /^0[bB]$/.test(s) || s === '') return 0n;
-    return BigInt(s);
+    return s === '' ? 0n : BigInt(s); // BigInt parses 0x / 0b prefixes; a bare `0x` (fuzzed input) throws -> 0
   } catch {
     return 0n;
   }

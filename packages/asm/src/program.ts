@@ -6,6 +6,7 @@
  * into words; object.ts into a container.
  */
 import type { SourceSpan } from '@pyxis/diagnostics';
+import type { Assign } from './ast.js';
 import type { FieldValues } from '@pyxis/codec';
 import type { SequencerInfo, VpuInfo } from './isa.js';
 
@@ -24,6 +25,8 @@ export interface ProgramInsn {
   fieldSpans?: Record<string, SourceSpan>;
   /** Op fields that refer to VPU programs. */
   refs?: SymbolRef[];
+  /** The source operands (`.pasm` input), to point a diagnostic at one element of an array field. */
+  operands?: Assign[];
 }
 
 /** A VPU instruction-memory program (`.vpu NAME { ... }`): op words only, no sequencing control. */

@@ -5,10 +5,10 @@
  * numloops / numloops_final / final_iter_mask / post_final_enbl on every
  * instruction, then the raw `ctrl { ... }` overrides.
  */
-import { defaultUserValue, resolveScalar, legalRange, type CompiledField, type CompiledTable, type FieldValues } from '@pyxis/codec';
+import { defaultUserValue, lookupField, resolveScalar, legalRange, type CompiledField, type CompiledTable, type FieldValues } from '@pyxis/codec';
 import { didYouMean, error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import type { Assign, ConstDecl, Expr, Instruction, LoopStmt, ProgramDecl, Stmt } from './ast.js';
-import { isIterIdField, isIterMaskField, iterField, type Isa, type SequencerInfo } from './isa.js';
+import { isIterIdField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
 import { vpuSymbol, type Program, type ProgramInsn, type SymbolRef, type VpuProgram } from './program.js';
 import type { VpuInfo } from './isa.js';
 
@@ -280,13 +280,15 @@ export function resolveAssigns(
   opts: { enclosing?: Set<number>; skip?: Set<string>; spans?: Record<string, SourceSpan> } = {},
 ): FieldValues {
   const out: FieldValues = {};
-  const seen = new Map<string, SourceSpan>();
-  const indexed = new Set<string>();
+  // a handful of operands per instruction: small arrays beat a Map/Set per instruction here
+  const seenKeys: string[] = [];
+  const seenSpans: SourceSpan[] = [];
+  const indexed: string[] = [];
   for (const a of assigns) {
     if (!a || !a.name || !a.value) continue;
-    const f = table.byName.get(a.name);
+    const f = lookupField(table, a.name);
     if (!f || f.reserved) {
-      const cands = table.fields.filter((x) => !x.reserved).map((x) => x.name);
+      const cands = table.fields.filter((x) => !x.reserved).flatMap((x) => [x.name, ...(x.aliases ?? [])]);
       ctx.diags.push(error('AS0206', `unknown field \`${a.name}\` for ${what}`, { span: a.nameSpan, label: `not a field of ${table.name}`, notes: didYouMean(a.name, cands) }));
       continue;
     }
@@ -295,12 +297,14 @@ export function resolveAssigns(
       continue;
     }
     const key = a.index ? `${f.name}[${exprText(a.index)}]` : f.name;
-    if (seen.has(key) || (a.index === undefined && indexed.has(f.name)) || (a.index !== undefined && seen.has(f.name))) {
-      ctx.diags.push(error('AS0208', `\`${key}\` is set twice`, { span: a.nameSpan, secondary: [{ span: seen.get(key) ?? seen.get(f.name) ?? a.nameSpan, label: 'first set here' }] }));
+    if (seenKeys.includes(key) || (a.index === undefined && indexed.includes(f.name)) || (a.index !== undefined && seenKeys.includes(f.name))) {
+      const aliasNote = f.aliases?.length ? [`\`${f.name}\` is also written ${f.aliases.map((x) => `\`${x}\``).join(' or ')} (aliases of the spec name)`] : [];
+      ctx.diags.push(error('AS0208', `\`${key}\` is set twice`, { span: a.nameSpan, notes: aliasNote, secondary: [{ span: seenSpans[seenKeys.indexOf(key)] ?? seenSpans[seenKeys.indexOf(f.name)] ?? a.nameSpan, label: 'first set here' }] }));
       continue;
     }
-    seen.set(key, a.nameSpan);
-    if (a.index) indexed.add(f.name);
+    seenKeys.push(key);
+    seenSpans.push(a.nameSpan);
+    if (a.index) indexed.push(f.name);
     if (opts.spans) opts.spans[f.name] ??= a.nameSpan;
     if (a.index) {
       if (f.count <= 1) {
@@ -348,13 +352,20 @@ export function resolveAssigns(
   return out;
 }
 
+const defaultArrays = new WeakMap<CompiledField, bigint[]>();
+
+/** A fresh copy of an array field's default elements (computed once per field). */
 function defaultArray(f: CompiledField): bigint[] {
-  const arr: bigint[] = [];
-  for (let i = 0; i < f.count; i++) {
-    const d = Array.isArray(f.default) ? resolveScalar(f, f.default[i]) : defaultUserValue(f);
-    arr.push(typeof d === 'string' ? 0n : d);
+  let arr = defaultArrays.get(f);
+  if (!arr) {
+    arr = [];
+    for (let i = 0; i < f.count; i++) {
+      const d = Array.isArray(f.default) ? resolveScalar(f, f.default[i]) : defaultUserValue(f);
+      arr.push(typeof d === 'string' ? 0n : d);
+    }
+    defaultArrays.set(f, arr);
   }
-  return arr;
+  return arr.slice();
 }
 
 function scalarValue(f: CompiledField, v: Assign['value'], isa: Isa, ctx: EvalCtx, enclosing?: Set<number>): bigint | undefined {
@@ -410,6 +421,21 @@ function scalarValue(f: CompiledField, v: Assign['value'], isa: Isa, ctx: EvalCt
     ctx.diags.push(error('AS0401', r, { span: v.span, label: `legal: ${legalRange(f)}` }));
     return undefined;
   }
+  if (enclosing && r !== 0n && isIterMaskField(isa, f)) {
+    // a mask written as a number: every bit set must still name an enclosing loop
+    const bad: number[] = [];
+    for (let j = 0; j < isa.iterators; j++) if ((r >> BigInt(j)) & 1n && !enclosing.has(j)) bad.push(j);
+    if (bad.length) {
+      ctx.diags.push(
+        error('AS0313', `\`${f.name}\` = ${r} names ${bad.map((j) => `\`i${j}\``).join(', ')}, not ${bad.length === 1 ? 'a loop' : 'loops'} enclosing this instruction`, {
+          span: v.span,
+          notes: [`enclosing loops here: ${enclosing.size ? [...enclosing].sort().map((x) => `i${x}`).join(', ') : 'none'}`, 'bit i of an iterator mask is iterator i; write masks as lists, e.g. [i0, i1]'],
+          spec: S21,
+        }),
+      );
+      return undefined;
+    }
+  }
   return r;
 }
 
@@ -459,7 +485,13 @@ export function compileVpuProgram(p: ProgramDecl, isa: Isa, consts: Consts, diag
   return { name: p.name, vpu, ...(startAddr !== undefined ? { startAddr } : {}), insns, span: p.nameSpan };
 }
 
-export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: Diagnostic[], vpuNames?: Set<string>): Program | undefined {
+/**
+ * Compiles one sequencer program. `vpuNames` are the VPU programs operands may
+ * name; `vpuLengths` (name -> instructions) lets an omitted
+ * `vpv_pgm_instr_count` default to the length of the VPU program named by
+ * `vpv_pgm_start_addr` (see `vpuCountField`).
+ */
+export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: Diagnostic[], vpuNames?: Set<string>, vpuLengths?: Map<string, number>): Program | undefined {
   if (!p.seq || !p.name) return undefined;
   const seq = isa.sequencers.get(p.seq);
   if (!seq) {
@@ -511,20 +543,45 @@ export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: 
     }
     if (pc === flat.length - 1) setIf(ctrlT, ctrl, 'eopgm', 1);
     const a = fi.ast;
+    const fieldSpans: Record<string, SourceSpan> = {};
     if (a.ctrl) {
-      const over = resolveAssigns(a.ctrl, ctrlT, isa, ctx, `the ${seq.name} control word`);
+      // control spans are kept as `ctrl.<field>` beside the op fields' spans (for the rule checks' carets)
+      const ctrlSpans: Record<string, SourceSpan> = {};
+      const over = resolveAssigns(a.ctrl, ctrlT, isa, ctx, `the ${seq.name} control word`, { spans: ctrlSpans });
+      for (const k in ctrlSpans) fieldSpans[`ctrl.${k}`] = ctrlSpans[k]!;
       Object.assign(ctrl, over);
     }
     let enclosing = enclosingCache.get(fi.loops);
     if (!enclosing) enclosingCache.set(fi.loops, (enclosing = new Set(fi.loops.map((l) => l.iter))));
-    const fieldSpans: Record<string, SourceSpan> = {};
     const refs: SymbolRef[] = [];
     ctx.refs = refs;
     const op = compileOp(a, seq, isa, ctx, a.ctrl ? undefined : enclosing, fieldSpans);
     ctx.refs = undefined;
-    insns.push({ ctrl, op, span: a.mnemonicSpan, fieldSpans, ...(refs.length ? { refs } : {}) });
+    for (const r of refs) fillVpuCount(seq.op, r, op, fieldSpans, vpuLengths, diags);
+    insns.push({ ctrl, op, span: a.mnemonicSpan, fieldSpans, ...(refs.length ? { refs } : {}), ...(a.operands?.length ? { operands: a.operands } : {}) });
   });
   return { name: p.name, seq, ...(startPc !== undefined ? { startPc } : {}), insns, span: p.nameSpan };
+}
+
+/** `vpv_pgm_instr_count` omitted: the length of the named VPU program; given: warn if it runs past the program's end. */
+function fillVpuCount(t: CompiledTable, r: SymbolRef, op: FieldValues, spans: Record<string, SourceSpan>, lengths: Map<string, number> | undefined, diags: Diagnostic[]): void {
+  const cf = vpuCountField(t, r.field);
+  const name = r.symbol.replace(/^vpu\./, '');
+  const len = lengths?.get(name);
+  if (!cf || len === undefined) return;
+  const given = op[cf.name];
+  if (given === undefined) {
+    if (BigInt(len) >= cf.min && BigInt(len) <= cf.max) op[cf.name] = BigInt(len);
+  } else if (BigInt(given as bigint) > BigInt(len)) {
+    const span = spans[cf.name];
+    diags.push(
+      warning('AS0420', `${cf.name} = ${given} runs past the end of VPU program \`${name}\` (${len} instruction${len === 1 ? '' : 's'})`, {
+        ...(span ? { span } : {}),
+        notes: [`omit ${cf.name} to use the program's length`],
+        spec: `${SEQ_SPEC} §12.1`,
+      }),
+    );
+  }
 }
 
 function setIf(t: CompiledTable, out: FieldValues, name: string, v: number): void {

@@ -22,12 +22,18 @@ describe('pyxis-as', () => {
     const r = await as([src, '-o', obj, '--listing', join(dir, 'c.lst')]);
     expect(r.code, r.err).toBe(0);
     expect(readContainerFile(obj).symbols.map((s) => s.name)).toEqual(['conv3x3_rows', 'conv3x3_rows_short']);
-    expect(readFileSync(join(dir, 'c.lst'), 'utf8')).toMatch(/^\s+0\s+[0-9a-f]+\s+[0-9a-f]+\s+.*Read_SRAM/m);
+    expect(readFileSync(join(dir, 'c.lst'), 'utf8')).toMatch(/^\s+0\s+[0-9a-f]+r?\s+[0-9a-f]+r?\s+.*Read_SRAM/m);
     const d = await as(['disassemble', obj]);
     expect(d.code).toBe(0);
     expect(d.out).toMatch(/loop i1 10 final 6 when \[i0\] post_final/);
     const d2 = await as(['--disassemble', obj]);
     expect(d2.out).toBe(d.out);
+    // `disassemble OBJ -o FILE` writes the file (commander must not hand -o to the parent command)
+    const dfile = join(dir, 'd.pasm');
+    const d3 = await as(['disassemble', obj, '-o', dfile]);
+    expect(d3.code, d3.err).toBe(0);
+    expect(d3.out).toBe('');
+    expect(readFileSync(dfile, 'utf8')).toBe(d.out);
   });
   test('--emit ir / --input ir and --emit patch-blob', async () => {
     const ir = join(dir, 'c.ir.json');
@@ -51,6 +57,16 @@ describe('pyxis-as', () => {
     expect(r.err).toContain('did you mean `amem_addr_offset`');
     expect(existsSync(out)).toBe(false);
     expect((await as([join(dir, 'missing.pasm')])).code).toBe(1);
+    // mangled sources through the driver: diagnostics and exit 1, never an internal error (exit 3)
+    const text = readFileSync(src, 'utf8');
+    for (const cut of [7, 40, 99, 160, text.length - 3]) {
+      const f = join(dir, `cut${cut}.pasm`);
+      writeFileSync(f, text.slice(0, cut) + '{ ] = loop i9 final\n' + text.slice(cut + 5));
+      const m = await as([f, '-o', join(dir, `cut${cut}.pobj`)]);
+      expect(m.code, m.err).toBe(1);
+      expect(m.err).toMatch(/error\[AS\d{4}\]/);
+      expect(existsSync(join(dir, `cut${cut}.pobj`))).toBe(false);
+    }
     expect((await as([])).code).toBe(2);
   });
 });

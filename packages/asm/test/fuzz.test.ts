@@ -7,10 +7,13 @@ import { DiagnosticError } from '@pyxis/diagnostics';
 import { assemble, assembleIr, emitIr, irToText, programsFromContainer } from '../src/index.js';
 import { isa, samplesDir } from './helpers.js';
 
-const sources = readdirSync(samplesDir)
-  .filter((f) => f.endsWith('.pasm'))
-  .map((f) => readFileSync(join(samplesDir, f), 'utf8'));
-const snippets = ['{', '}', '[', ']', '=', 'loop', 'loop i7 3 {', 'final', 'when [i0]', 'post_final', 'ctrl {', '.const X = 1/0', '0x', '<<', '99999999999999999999999', '-', '~', '\n', ';', '.include "x"', 'i0', '.program', '"', '\\\n', '#', '@'];
+// the valid samples and the error goldens (mutations of bad input must not crash either)
+const sources = [samplesDir, join(samplesDir, 'errors')].flatMap((d) =>
+  readdirSync(d)
+    .filter((f) => f.endsWith('.pasm'))
+    .map((f) => readFileSync(join(d, f), 'utf8')),
+);
+const snippets = ['hbuf_write_ctl=1', 'vpv_pgm_start_addr=x', '.vpu v { RELU }', '{', '}', '[', ']', '=', 'loop', 'loop i7 3 {', 'final', 'when [i0]', 'post_final', 'ctrl {', '.const X = 1/0', '0x', '<<', '99999999999999999999999', '-', '~', '\n', ';', '.include "x"', 'i0', '.program', '"', '\\\n', '#', '@'];
 
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 20 }) }),

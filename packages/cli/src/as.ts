@@ -95,7 +95,8 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         .description('print an object (.pobj) as assemblable .pasm source')
         .argument('<object>', 'object file')
         .option('-o, --output <file>', 'write the source to a file instead of stdout')
-        .action((file: string, opts: { output?: string }) => doDisassemble(file, opts.output, ctx()));
+        // commander hands `-o` to the parent program (it defines `-o` too) unless it follows the sub-command's own options
+        .action((file: string, opts: { output?: string }, cmd: { parent?: { opts(): { output?: string } } | null }) => doDisassemble(file, opts.output ?? cmd.parent?.opts().output, ctx()));
     },
     argv,
     io,

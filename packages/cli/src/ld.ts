@@ -2,13 +2,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import { UsageError } from '@pyxis/diagnostics';
 import { readContainerFile, writeContainerFile, writeFileAtomic } from '@pyxis/container';
-import { link, mapJson, mapText } from '@pyxis/ld';
+import { DEFAULT_LIST_DESCRIPTORS, link, mapJson, mapText } from '@pyxis/ld';
 import { runTool, type ToolIO } from './tool.js';
 
 interface LdOptions {
   output?: string;
   map?: string;
   mapJson?: string;
+  maxListDescriptors?: string;
 }
 
 /** pyxis-ld: the linker driver. The work lives in @pyxis/ld. */
@@ -19,6 +20,7 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       .option('-o, --output <file>', 'output image (default: <script>.pimg)')
       .option('--map <file>', 'write a GNU-ld-style text map (`-` = stdout)')
       .option('--map-json <file>', 'write the map as JSON (`-` = stdout)')
+      .option('--max-list-descriptors <n>', `most descriptors per descriptor list; longer queues get several lists (default ${DEFAULT_LIST_DESCRIPTORS})`)
       .action((inputs: string[], opts: LdOptions) => {
         const c = ctx();
         const scripts = inputs.filter((f) => extname(f) !== '.pobj');
@@ -27,8 +29,10 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
         const scriptFile = scripts[0]!;
         const text = readFileSync(scriptFile, 'utf8');
         c.sources.add(scriptFile, text);
+        const maxList = opts.maxListDescriptors === undefined ? undefined : Number(opts.maxListDescriptors);
+        if (maxList !== undefined && (!Number.isInteger(maxList) || maxList < 1)) throw new UsageError(`--max-list-descriptors must be a positive integer, got ${opts.maxListDescriptors}`);
         const objects = objs.map((file) => ({ file, container: readContainerFile(file) }));
-        const result = link({ script: text, scriptFile, objects, readObject: (p) => readContainerFile(p) });
+        const result = link({ script: text, scriptFile, objects, readObject: (p) => readContainerFile(p), ...(maxList !== undefined ? { maxListDescriptors: maxList } : {}) });
         if (result.diagnostics.length) c.report(result.diagnostics);
         const out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
         // Everything is produced in memory first; check every destination before writing

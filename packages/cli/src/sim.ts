@@ -1,7 +1,12 @@
-import { UsageError } from '@pyxis/diagnostics';
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DiagnosticError, error, UsageError } from '@pyxis/diagnostics';
 import { readContainerFile, writeFileAtomic, writeNpy } from '@pyxis/container';
 import {
+  checkDumpSpecs,
   FileSink,
+  inspectImage,
+  SimCodes,
   defaultUieFactory,
   dumpRegion,
   dumpSymbol,
@@ -26,6 +31,7 @@ interface RunOptions {
   dump: string[];
   dumpRegion: string[];
   progress: boolean;
+  warnUninit?: boolean;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -35,6 +41,16 @@ function int(name: string, v: string | undefined, min: number): number | undefin
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${name} expects an integer >= ${min}, got \`${v}\``);
   return n;
+}
+
+/** Every output must be creatable before a (possibly long) run starts: its directory must exist. */
+function checkOutputs(files: Array<string | undefined>): void {
+  for (const f of files) {
+    if (f === undefined || f === '-') continue;
+    const dir = dirname(f);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new DiagnosticError(error(SimCodes.badOutput, `cannot write \`${f}\`: directory \`${dir}\` does not exist`));
+  }
 }
 
 /** pyxis-sim: the simulator driver. The work lives in @pyxis/sim. */
@@ -54,6 +70,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout)')
       .option('--dump <SYMBOL[:f32]=FILE.npy>', 'dump a tensor symbol after the run (repeatable)', collect, [])
       .option('--dump-region <SPACE:ADDR:LEN=FILE.bin>', 'dump raw bytes (SPACE = hbm, hbm_striped, amem[C], cfg[C]; repeatable)', collect, [])
+      .option('--warn-uninit', 'report reads of uninitialised AMEM/HBM as warnings with their addresses')
       .option('--no-progress', 'never show a progress bar')
       .action((image: string, opts: RunOptions) => {
         const c = ctx();
@@ -65,11 +82,15 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         const uies = int('--uies', opts.uies, 0);
         const maxCycles = int('--max-cycles', opts.maxCycles, 1);
         const container = readContainerFile(image);
+        // Fail before the run on anything that would only fail after it: dump specs and output directories.
+        checkDumpSpecs(container, clusters ?? inspectImage(container, image).clusters, dumps, regions);
+        checkOutputs([opts.trace, opts.vcd, opts.stats, ...dumps.map((d) => d.file), ...regions.map((r) => r.file)]);
         const so: SimulateOptions = { uieFactory: defaultUieFactory };
         if (clusters !== undefined) so.clusters = clusters;
         if (uies !== undefined) so.uies = uies;
         if (maxCycles !== undefined) so.maxCycles = maxCycles;
         if (clockHz !== undefined) so.clockHz = clockHz;
+        if (opts.warnUninit) so.warnUninit = true;
         // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
         const t0 = Date.now();
         let bar: cliProgress.SingleBar | undefined;

@@ -63,9 +63,24 @@ export function compileTable(t: FieldTable, source?: string): CompiledTable {
         enumNames.set(v, k);
       }
     }
+    if (f.aliases !== undefined) {
+      if (!Array.isArray(f.aliases)) fail(`field \`${f.name}\`: aliases must be a list of names`);
+      if (f.reserved && f.aliases.length) fail(`field \`${f.name}\`: a reserved field cannot have aliases`);
+      for (const a of f.aliases) if (typeof a !== 'string' || !NAME.test(a)) fail(`field \`${f.name}\`: invalid alias ${JSON.stringify(a)}`);
+    }
     const cf: CompiledField = { ...f, lsb, count, min, max, ...(enumNames ? { enumNames } : {}) };
     fields.push(cf);
     byName.set(f.name, cf);
+  }
+  // Aliases may not collide with any field name or with another alias (checked once every name is known).
+  let byAlias: Map<string, CompiledField> | undefined;
+  for (const f of fields) {
+    for (const a of f.aliases ?? []) {
+      if (byName.has(a)) fail(`field \`${f.name}\`: alias \`${a}\` collides with the field \`${a}\``);
+      const prev = byAlias?.get(a);
+      if (prev) fail(`field \`${f.name}\`: alias \`${a}\` is already an alias of \`${prev.name}\``);
+      (byAlias ??= new Map()).set(a, f);
+    }
   }
   const width = t.width ?? cursor;
   const maxEnd = used.reduce((m, [, b]) => Math.max(m, b), 0);
@@ -76,6 +91,7 @@ export function compileTable(t: FieldTable, source?: string): CompiledTable {
     bytes: Math.ceil(width / 8),
     fields,
     byName,
+    ...(byAlias ? { byAlias } : {}),
     ...(t.title !== undefined ? { title: t.title } : {}),
     ...(t.target !== undefined ? { target: t.target } : {}),
     ...(t.spec !== undefined ? { spec: t.spec } : {}),
@@ -94,6 +110,11 @@ export function compileTable(t: FieldTable, source?: string): CompiledTable {
     }
   }
   return compiled;
+}
+
+/** A field by its spec name or one of its `aliases`. */
+export function lookupField(t: CompiledTable, name: string): CompiledField | undefined {
+  return t.byName.get(name) ?? t.byAlias?.get(name);
 }
 
 /** The value a field takes when the user omits it. */

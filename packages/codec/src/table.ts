@@ -8,6 +8,12 @@
 export interface FieldSpec {
   /** Spec name, verbatim (snake_case as in the spec tables). */
   name: string;
+  /**
+   * Extra names front ends accept for this field (e.g. the spec's pseudo-code
+   * spelling `hbuf_write_ctl` for `hbuf_wr_control`). Never replaces `name`:
+   * encode/decode/validate and every output use `name` only.
+   */
+  aliases?: string[];
   /** Bits per element, 1..64. */
   width: number;
   /** Array field (e.g. `iter_stride[0..5]`): `count` elements of `width` bits, element i at `lsb + i*width`. */
@@ -70,6 +76,8 @@ export interface CompiledTable {
   bytes: number;
   fields: CompiledField[];
   byName: Map<string, CompiledField>;
+  /** alias -> field, for tables whose fields declare `aliases` (see `lookupField`). */
+  byAlias?: Map<string, CompiledField>;
   meta?: Record<string, unknown>;
   /** Where the table was loaded from (for messages). */
   source?: string;

@@ -35,6 +35,12 @@ export interface Section {
   data: Uint8Array;
   /** Cluster index for per-cluster spaces (AMEM), -1 when not applicable. */
   cluster?: number;
+  /**
+   * Byte offset of `data` in the file this section was read from (set by `readContainer`; absent for
+   * sections built in memory). Lets tools report problems in a section's contents as a byte offset into
+   * the container (`file:offset`). Not part of the binary format: `writeContainer` ignores it.
+   */
+  fileOffset?: number;
 }
 
 export const SectionFlags = {

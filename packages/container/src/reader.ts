@@ -185,6 +185,7 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
     all.push({ off: dataOff, size: dataLen, what: `${w} (${oneLine(name, 40)}) data` });
     const s: Section = { name, kind: skind, space, address, size, align, flags, data: new Uint8Array(bytes.subarray(dataOff, dataOff + dataLen)) };
     if (eflags & SECTION_HAS_CLUSTER) s.cluster = cluster;
+    if (skind !== 'zero') s.fileOffset = dataOff;
     sections.push(s);
   }
 

@@ -49,6 +49,48 @@ export function encodeArray(
 }
 
 /**
+ * The IEEE bit patterns of Float32/Float64 input as 32-bit words: element i has
+ * its sign, exponent and top `mbits` mantissa bits in u[i * stride + hiIdx] and,
+ * for Float64, the remaining 32 mantissa bits in u[i * stride + 1 - hiIdx].
+ */
+interface InputBits {
+  f64: boolean;
+  u: Uint32Array;
+  hiIdx: number;
+  expMask: number;
+  bias: number;
+  mbits: number;
+  mmask: number;
+}
+
+function inputBits(values: Float32Array | Float64Array): InputBits {
+  const f64 = values instanceof Float64Array;
+  const mbits = f64 ? 20 : 23; // mantissa bits in the high word
+  return {
+    f64,
+    u: new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1)),
+    hiIdx: f64 && LITTLE ? 1 : 0,
+    expMask: f64 ? 0x7ff : 0xff,
+    bias: f64 ? 1023 : 127,
+    mbits,
+    mmask: (1 << mbits) - 1,
+  };
+}
+
+/**
+ * 1.M (high-word mantissa field m, implicit bit at 2^mbits) shifted right by sh
+ * bits, rounded to nearest-even on the dropped bits and `lo` (the Float64 low
+ * word; 0 for Float32) unless `rtz`. The result may be 2 << (mbits - sh) (carry).
+ */
+function roundMantissa(m: number, lo: number, mbits: number, sh: number, rtz: boolean): number {
+  const q = (m | (1 << mbits)) >>> sh;
+  if (rtz) return q;
+  const rem = m & ((1 << sh) - 1);
+  const half = 1 << (sh - 1);
+  return rem > half || (rem === half && (lo !== 0 || (q & 1) === 1)) ? q + 1 : q;
+}
+
+/**
  * IEEE-style targets with at most 19 fraction bits (FP16, BF16, TF32, FP8 kinds) from
  * Float32/Float64 bit patterns; subnormal inputs/outputs and special values use the
  * scalar encoder. Same results as IeeeLike.encodeWith (tested).
@@ -61,17 +103,10 @@ function encodeIeeeFast(
   rtz: boolean,
   slow: (x: number) => number,
 ): void {
-  const f64 = values instanceof Float64Array;
-  const u = new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1));
-  const hiIdx = f64 && LITTLE ? 1 : 0;
-  const expMask = f64 ? 0x7ff : 0xff;
-  const sbias = f64 ? 1023 : 127;
-  const mbits = f64 ? 20 : 23;
-  const mmask = (1 << mbits) - 1;
+  const { f64, u, hiIdx, expMask, bias: sbias, mbits, mmask } = inputBits(values);
   const fb = fmt.fbits;
   const one = 1 << fb;
   const sh = mbits - fb;
-  const half = 1 << (sh - 1);
   const P = 2 ** (fmt.bits - 1 - fmt.ebits - fb);
   const signBit = 2 ** (fmt.bits - 1);
   const emin = 1 - fmt.bias;
@@ -87,12 +122,7 @@ function encodeIeeeFast(
       out[i] = slow(values[i]!); // zero, subnormal, NaN, infinity, subnormal output or overflow
       continue;
     }
-    const m = hi & mmask;
-    let q = (m | (1 << mbits)) >>> sh;
-    if (!rtz) {
-      const rem = m & ((1 << sh) - 1);
-      if (rem > half || (rem === half && (lo !== 0 || (q & 1) === 1))) q++;
-    }
+    let q = roundMantissa(hi & mmask, lo, mbits, sh, rtz);
     if (q === 2 * one) {
       q = one;
       e++;
@@ -164,19 +194,11 @@ function encodePyxisFpFast(
   rtz: boolean,
   slow: (x: number) => number,
 ): void {
-  const f64 = values instanceof Float64Array;
-  const u = new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1));
+  const { f64, u, hiIdx, expMask, bias, mbits, mmask } = inputBits(values);
   const signBit = 1 << (ebits + fbits);
   const maxMag = signBit - 1;
   const emax = (1 << ebits) - 1;
-  const expMask = f64 ? 0x7ff : 0xff;
-  const bias = f64 ? 1023 : 127;
-  const mbits = f64 ? 20 : 23; // mantissa bits in the high word
-  const mmask = (1 << mbits) - 1;
   const sh = mbits - fbits;
-  const half = 1 << (sh - 1);
-  const lowMask = half - 1;
-  const hiIdx = f64 && LITTLE ? 1 : 0;
   const n = values.length;
   for (let i = 0; i < n; i++) {
     const hi = f64 ? u[2 * i + hiIdx]! : u[i]!;
@@ -197,11 +219,7 @@ function encodePyxisFpFast(
       out[i] = 0; // zero, or below 2^(EB-1)
       continue;
     }
-    let q = (m | (1 << mbits)) >>> sh;
-    if (!rtz) {
-      const rem = m & (half | lowMask);
-      if (rem > half || (rem === half && lo !== 0) || (rem === half && lo === 0 && (q & 1) === 1)) q++;
-    }
+    let q = roundMantissa(m, lo, mbits, sh, rtz);
     if (q === 2 << fbits) {
       q >>>= 1;
       e++;

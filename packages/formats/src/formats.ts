@@ -13,9 +13,7 @@ function roundWith(s: number, rtz: boolean): number {
 }
 
 // ---------------------------------------------------------------------------
-// Pyxis sign-magnitude floating point (RFP8 = S E4 F3, RFP16 = S E5 F10), chip §4.1-4.2.
-// Value = (-1)^S * 1.F * 2^(E+EB). Reserved: +0 code = zero, -0 code = NaN,
-// all-ones magnitude = saturating max (a normal value, not sticky). No subnormals.
+// Pyxis sign-magnitude formats (FP and LNS), chip §4.1-4.4.
 // ---------------------------------------------------------------------------
 
 function pyxisReserved(ebits: number, fbits: number, kind: 'fp' | 'lns'): ReservedCode[] {
@@ -30,31 +28,38 @@ function pyxisReserved(ebits: number, fbits: number, kind: 'fp' | 'lns'): Reserv
   ];
 }
 
-export class PyxisFloat implements FormatDescriptor {
+/**
+ * Sign-magnitude layout and reserved codepoints shared by the Pyxis FP and LNS
+ * formats (chip §4.1-4.4): S, an exponent / integer field of `ebits`, a fraction
+ * of `fbits`. +0 code = zero, -0 code = NaN (sticky), all-ones magnitude =
+ * saturating max of the sign (not sticky). Subclasses supply only the magnitude
+ * <-> value mapping.
+ */
+abstract class PyxisSignMagnitude implements FormatDescriptor {
   readonly hasEb = true;
-  readonly family: FormatFamily = 'pyxis-fp';
+  abstract readonly family: FormatFamily;
   readonly bits: number;
-  private readonly codeLimit: number;
+  protected readonly codeLimit: number;
   readonly reserved: ReservedCode[];
   readonly nanCode: number;
   readonly maxCode: number;
-  private readonly signBit: number;
-  private readonly emax: number;
-  private readonly one: number;
+  protected readonly signBit: number;
+  /** 2^fbits: one unit of the exponent / integer field in magnitude codes. */
+  protected readonly one: number;
   constructor(
     readonly name: FormatName,
     readonly ebits: number,
     readonly fbits: number,
     readonly spec: string,
+    kind: 'fp' | 'lns',
   ) {
     this.bits = 1 + ebits + fbits;
     this.codeLimit = 2 ** this.bits;
     this.signBit = 2 ** (ebits + fbits);
     this.maxCode = this.signBit - 1;
     this.nanCode = this.signBit;
-    this.emax = 2 ** ebits - 1;
     this.one = 2 ** fbits;
-    this.reserved = pyxisReserved(ebits, fbits, 'fp');
+    this.reserved = pyxisReserved(ebits, fbits, kind);
   }
   isNaN(code: number): boolean {
     return code === this.signBit;
@@ -63,9 +68,7 @@ export class PyxisFloat implements FormatDescriptor {
     if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
     const mag = code & this.maxCode;
     if (mag === 0) return code === 0 ? 0 : NaN;
-    const E = mag >>> this.fbits;
-    const F = mag & (this.one - 1);
-    const v = (this.one + F) * pow2(E + eb - this.fbits);
+    const v = this.magnitudeValue(mag, eb);
     return code & this.signBit ? -v : v;
   }
   encode(x: number, opts?: EncodeOptions): number {
@@ -84,20 +87,49 @@ export class PyxisFloat implements FormatDescriptor {
     if (x === 0) return 0;
     const over = saturate ? s + this.maxCode : this.signBit;
     if (x === Infinity) return over;
+    const t = this.encodeMagnitude(x, eb, rtz);
+    if (t > this.maxCode) return over;
+    if (t <= 0) return 0; // underflow, and the zero codepoint (1.0*2^EB is not representable)
+    return s + t;
+  }
+  /** Value of a non-zero magnitude code (sign excluded) with exponent bias `eb`. */
+  protected abstract magnitudeValue(mag: number, eb: number): number;
+  /**
+   * Magnitude code of a finite x > 0, unclamped: > maxCode means overflow
+   * (saturating max or NaN, by the caller), <= 0 means underflow to zero.
+   */
+  protected abstract encodeMagnitude(x: number, eb: number, rtz: boolean): number;
+}
+
+// ---------------------------------------------------------------------------
+// Pyxis sign-magnitude floating point (RFP8 = S E4 F3, RFP16 = S E5 F10), chip §4.1-4.2.
+// Value = (-1)^S * 1.F * 2^(E+EB). Reserved: +0 code = zero, -0 code = NaN,
+// all-ones magnitude = saturating max (a normal value, not sticky). No subnormals.
+// ---------------------------------------------------------------------------
+
+export class PyxisFloat extends PyxisSignMagnitude {
+  readonly family: FormatFamily = 'pyxis-fp';
+  private readonly emax: number;
+  constructor(name: FormatName, ebits: number, fbits: number, spec: string) {
+    super(name, ebits, fbits, spec, 'fp');
+    this.emax = 2 ** ebits - 1;
+  }
+  protected magnitudeValue(mag: number, eb: number): number {
+    const E = mag >>> this.fbits;
+    const F = mag & (this.one - 1);
+    return (this.one + F) * pow2(E + eb - this.fbits);
+  }
+  protected encodeMagnitude(x: number, eb: number, rtz: boolean): number {
     let e = ilogb(x);
     if (e < eb - 1) return 0; // below 2^(EB-1): underflow to zero
-    if (e > eb + this.emax + 1) return over;
+    if (e > eb + this.emax + 1) return Infinity;
     let m = roundWith(x * pow2(this.fbits - e), rtz);
     if (m === 2 * this.one) {
       e++;
       m = this.one;
     }
-    const E = e - eb;
-    if (E > this.emax) return over;
-    if (E < 0) return 0;
-    const F = m - this.one;
-    if (E === 0 && F === 0) return 0; // the zero codepoint: 1.0*2^EB is not representable
-    return s + E * this.one + F;
+    // E > emax gives > maxCode (overflow); E < 0 gives < 0; E = 0 & F = 0 is the zero codepoint
+    return (e - eb) * this.one + (m - this.one);
   }
 }
 
@@ -106,16 +138,8 @@ export class PyxisFloat implements FormatDescriptor {
 // Value = (-1)^S * 2^(I.F + EB). Same reserved codepoints as FP8/FP16.
 // ---------------------------------------------------------------------------
 
-export class PyxisLns implements FormatDescriptor {
-  readonly hasEb = true;
+export class PyxisLns extends PyxisSignMagnitude {
   readonly family: FormatFamily = 'pyxis-lns';
-  readonly bits: number;
-  private readonly codeLimit: number;
-  readonly reserved: ReservedCode[];
-  readonly nanCode: number;
-  readonly maxCode: number;
-  private readonly signBit: number;
-  private readonly one: number;
   /** 2^(F / 2^fbits) for every fraction F. */
   private readonly frac: Float64Array;
   /** Decision boundaries in [1, 2]: mid[j] = 2^((j-1/2)/2^F), cpt[j] = 2^(j/2^F), j = 1..2^F. */
@@ -126,18 +150,8 @@ export class PyxisLns implements FormatDescriptor {
   private readonly cptStart: Uint16Array;
   private readonly buckets: number;
   private readonly imax: number;
-  constructor(
-    readonly name: FormatName,
-    readonly ebits: number,
-    readonly fbits: number,
-    readonly spec: string,
-  ) {
-    this.bits = 1 + ebits + fbits;
-    this.codeLimit = 2 ** this.bits;
-    this.signBit = 2 ** (ebits + fbits);
-    this.maxCode = this.signBit - 1;
-    this.nanCode = this.signBit;
-    this.one = 2 ** fbits;
+  constructor(name: FormatName, ebits: number, fbits: number, spec: string) {
+    super(name, ebits, fbits, spec, 'lns');
     this.frac = new Float64Array(this.one);
     for (let f = 0; f < this.one; f++) this.frac[f] = Math.pow(2, f / this.one);
     this.mid = new Float64Array(this.one + 2);
@@ -160,54 +174,28 @@ export class PyxisLns implements FormatDescriptor {
         st[k] = q;
       }
     }
-    this.reserved = pyxisReserved(ebits, fbits, 'lns');
   }
-  isNaN(code: number): boolean {
-    return code === this.signBit;
-  }
-  decode(code: number, eb = 0): number {
-    if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
-    const mag = code & this.maxCode;
-    if (mag === 0) return code === 0 ? 0 : NaN;
-    const I = mag >>> this.fbits;
-    const v = this.frac[mag & (this.one - 1)]! * pow2(I + eb);
-    return code & this.signBit ? -v : v;
-  }
-  /** Nearest code in the log domain (|log2 x - (I.F+EB)| minimal), chip §4.3; see spec-notes. */
-  encode(x: number, opts?: EncodeOptions): number {
-    const eb = opts?.eb ?? 0;
-    checkEb(eb);
-    return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
+  protected magnitudeValue(mag: number, eb: number): number {
+    return this.frac[mag & (this.one - 1)]! * pow2((mag >>> this.fbits) + eb);
   }
   /**
+   * Nearest code in the log domain (|log2 x - (I.F+EB)| minimal), chip §4.3; see spec-notes.
    * Table-driven: x = m * 2^e with m in [1, 2); the fraction code is the number of
    * decision boundaries <= m (midpoints 2^((j-1/2)/2^F) for nearest, code points
    * 2^(j/2^F) for truncation). A bucket index on the top F+2 mantissa bits lands
    * within one boundary of the answer. No Math.log2, so results are deterministic.
    */
-  encodeWith(x: number, eb: number, saturate: boolean, rtz: boolean): number {
-    if (x !== x) return this.signBit;
-    let s = 0;
-    if (x < 0) {
-      s = this.signBit;
-      x = -x;
-    }
-    if (x === 0) return 0;
-    const over = saturate ? s + this.maxCode : this.signBit;
-    if (x === Infinity) return over;
+  protected encodeMagnitude(x: number, eb: number, rtz: boolean): number {
     const e = ilogb(x);
     const I = e - eb;
-    if (I > this.imax) return over;
+    if (I > this.imax) return Infinity;
     if (I < -1) return 0;
     const m = x * pow2(-e); // [1, 2)
     const bounds = rtz ? this.cpt : this.mid;
     const start = rtz ? this.cptStart : this.midStart;
     let q = start[Math.floor((m - 1) * this.buckets)]!;
     while (q < this.one && m >= bounds[q + 1]!) q++;
-    const t = I * this.one + q;
-    if (t > this.maxCode) return over;
-    if (t <= 0) return 0;
-    return s + t;
+    return I * this.one + q;
   }
 }
 

@@ -162,10 +162,31 @@ export interface MappingOptions {
   fbitsTruncateAmt?: number;
 }
 
-function checkTrunc(t: number): void {
+function checkMapping(code: number, opts: MappingOptions, format: 'RFP16' | 'LnsI5F10'): void {
+  checkEbAdj(opts.ebAdj ?? 0);
+  const t = opts.fbitsTruncateAmt ?? 0;
   if (!Number.isInteger(t) || t < 0 || t > 7) {
     fail(FormatErrorCode.badOption, `fbits_truncate_amt = ${t} is outside the 3-bit range [0, 7]`, `${SEQ} §10.2`);
   }
+  checkCode(code, 16, format);
+}
+
+/**
+ * The 10-bit lin <-> log mapping step shared by Lin2Log and Log2Lin: sign kept,
+ * exponent / integer += EB_adj, fraction through `map` (a carry increments the
+ * exponent), `trunc` fraction LSBs forced to zero, then the Pyxis packing.
+ */
+function mapRaw(map: readonly [Uint16Array, Uint16Array], code: number, ebAdj: number, corr: boolean, trunc: number): number {
+  const mag = code & 0x7fff;
+  if (mag === 0) return code === 0 ? 0 : 0x8000;
+  let E = (mag >>> 10) + ebAdj;
+  let f = map[corr ? 1 : 0][mag & 0x3ff]!;
+  if (f === 1024) {
+    f = 0;
+    E += 1;
+  }
+  f &= ~((1 << trunc) - 1) & 0x3ff;
+  return packPyxis(code >>> 15, E, f, 5, 10);
 }
 
 /**
@@ -174,24 +195,11 @@ function checkTrunc(t: number): void {
  * then `fbits_truncate_amt` LSBs forced to zero.
  */
 export function linToLog(code: number, opts: MappingOptions = {}): number {
-  const ebAdj = opts.ebAdj ?? 0;
-  const t = opts.fbitsTruncateAmt ?? 0;
-  checkEbAdj(ebAdj);
-  checkTrunc(t);
-  checkCode(code, 16, 'RFP16');
-  return linToLogRaw(code, ebAdj, opts.mappingCorrection ?? true, t);
+  checkMapping(code, opts, 'RFP16');
+  return mapRaw(L2L, code, opts.ebAdj ?? 0, opts.mappingCorrection ?? true, opts.fbitsTruncateAmt ?? 0);
 }
 export function linToLogRaw(code: number, ebAdj: number, corr: boolean, trunc: number): number {
-  const mag = code & 0x7fff;
-  if (mag === 0) return code === 0 ? 0 : 0x8000;
-  let E = (mag >>> 10) + ebAdj;
-  let f = L2L[corr ? 1 : 0][mag & 0x3ff]!;
-  if (f === 1024) {
-    f = 0;
-    E += 1;
-  }
-  f &= ~((1 << trunc) - 1) & 0x3ff;
-  return packPyxis(code >>> 15, E, f, 5, 10);
+  return mapRaw(L2L, code, ebAdj, corr, trunc);
 }
 
 /**
@@ -199,24 +207,11 @@ export function linToLogRaw(code: number, ebAdj: number, corr: boolean, trunc: n
  * (a carry increments E5); `fbitsTruncateAmt` = 7 clips the result to 3 fraction bits (chip §4.7 last paragraph).
  */
 export function logToLin(code: number, opts: MappingOptions = {}): number {
-  const ebAdj = opts.ebAdj ?? 0;
-  const t = opts.fbitsTruncateAmt ?? 0;
-  checkEbAdj(ebAdj);
-  checkTrunc(t);
-  checkCode(code, 16, 'LnsI5F10');
-  return logToLinRaw(code, ebAdj, opts.mappingCorrection ?? true, t);
+  checkMapping(code, opts, 'LnsI5F10');
+  return mapRaw(G2L, code, opts.ebAdj ?? 0, opts.mappingCorrection ?? true, opts.fbitsTruncateAmt ?? 0);
 }
 export function logToLinRaw(code: number, ebAdj: number, corr: boolean, trunc: number): number {
-  const mag = code & 0x7fff;
-  if (mag === 0) return code === 0 ? 0 : 0x8000;
-  let E = (mag >>> 10) + ebAdj;
-  let f = G2L[corr ? 1 : 0][mag & 0x3ff]!;
-  if (f === 1024) {
-    f = 0;
-    E += 1;
-  }
-  f &= ~((1 << trunc) - 1) & 0x3ff;
-  return packPyxis(code >>> 15, E, f, 5, 10);
+  return mapRaw(G2L, code, ebAdj, corr, trunc);
 }
 
 /**

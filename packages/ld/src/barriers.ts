@@ -127,19 +127,22 @@ export function findDeadlock(input: BarrierInput): number[] | undefined {
   return undefined;
 }
 
-/** Ancestor bitsets of an acyclic dependency graph: bit p of row v set when p must complete before v starts. */
-export function ancestorBits(n: number, deps: Array<[number, number]>): { words: number; bits: Uint32Array; has(v: number, p: number): boolean } {
-  const preds: number[][] = Array.from({ length: n }, () => []);
-  const succ: number[][] = Array.from({ length: n }, () => []);
+/** Kahn topological order over `preds` (nodes on a cycle, and after them, are missing). */
+function topoOrder(n: number, preds: ReadonlyArray<Iterable<number>>): number[] {
   const indeg = new Int32Array(n);
-  for (const [c, p] of deps) {
-    preds[c]!.push(p);
+  const succ: number[][] = Array.from({ length: n }, () => []);
+  for (let c = 0; c < n; c++) for (const p of preds[c]!) {
     succ[p]!.push(c);
     indeg[c]!++;
   }
   const order: number[] = [];
   for (let i = 0; i < n; i++) if (indeg[i] === 0) order.push(i);
   for (let h = 0; h < order.length; h++) for (const c of succ[order[h]!]!) if (--indeg[c]! === 0) order.push(c);
+  return order;
+}
+
+/** Row v (`words` 32-bit words) = bitset of all ancestors of v, filled in topological `order`. */
+function ancestorRows(n: number, order: readonly number[], preds: ReadonlyArray<Iterable<number>>): { words: number; bits: Uint32Array } {
   const words = (n + 31) >>> 5;
   const bits = new Uint32Array(n * words);
   for (const v of order) {
@@ -150,6 +153,14 @@ export function ancestorBits(n: number, deps: Array<[number, number]>): { words:
       bits[base + (p >>> 5)]! |= 1 << (p & 31);
     }
   }
+  return { words, bits };
+}
+
+/** Ancestor bitsets of an acyclic dependency graph: bit p of row v set when p must complete before v starts. */
+export function ancestorBits(n: number, deps: Array<[number, number]>): { words: number; bits: Uint32Array; has(v: number, p: number): boolean } {
+  const preds: number[][] = Array.from({ length: n }, () => []);
+  for (const [c, p] of deps) preds[c]!.push(p);
+  const { words, bits } = ancestorRows(n, topoOrder(n, preds), preds);
   return { words, bits, has: (v, p) => ((bits[v * words + (p >>> 5)]! >>> (p & 31)) & 1) === 1 };
 }
 
@@ -158,27 +169,9 @@ export function reducedPredecessors(n: number, deps: Array<[number, number]>): n
   const preds: Set<number>[] = Array.from({ length: n }, () => new Set());
   for (const [c, p] of deps) if (c !== p) preds[c]!.add(p);
   // Topological order of the dependency DAG (deps alone must be acyclic).
-  const indeg = new Int32Array(n);
-  const succ: number[][] = Array.from({ length: n }, () => []);
-  for (let c = 0; c < n; c++) for (const p of preds[c]!) {
-    succ[p]!.push(c);
-    indeg[c]!++;
-  }
-  const order: number[] = [];
-  for (let i = 0; i < n; i++) if (indeg[i] === 0) order.push(i);
-  for (let h = 0; h < order.length; h++) for (const c of succ[order[h]!]!) if (--indeg[c]! === 0) order.push(c);
+  const order = topoOrder(n, preds);
   if (order.length !== n) return preds.map((s) => [...s]); // cyclic: caller reports the deadlock
-  // anc[v] = all ancestors of v as a bitset.
-  const words = (n + 31) >>> 5;
-  const anc = new Uint32Array(n * words);
-  for (const v of order) {
-    const base = v * words;
-    for (const p of preds[v]!) {
-      const pb = p * words;
-      for (let w = 0; w < words; w++) anc[base + w]! |= anc[pb + w]!;
-      anc[base + (p >>> 5)]! |= 1 << (p & 31);
-    }
-  }
+  const { words, bits: anc } = ancestorRows(n, order, preds);
   const out: number[][] = [];
   for (let v = 0; v < n; v++) {
     const ps = [...preds[v]!];

@@ -17,12 +17,12 @@ import { parseLinkScript, showValue, type LinkScript, type ScriptBlock, type Scr
 import { allocateBarriers, ancestorBits, BarrierError, type BarrierPlan, type TripNode } from './barriers.js';
 import {
   AMEM_SIZE, HASH_BLOCK, NOC, amemEngineAddress, hbmEngineAddress, icdmaDestination, loadMemoryMap, queueByName, queueName,
-  QUEUE_NAMES, remapWindows, type MemoryMap, type QueueInfo,
+  QUEUE_NAMES, remapWindows, type MemoryMap, type QueueInfo, type SeqMemory,
 } from './image.js';
 import { ELEMENT_FORMATS, PARTITION, byteStrides, encodeFloats, intervalsIntersect, packTensor, rowIntervals, tensorLayout, type TensorLayout } from './tensors.js';
 import type { LinkMap } from './map.js';
 import * as W from './weights/index.js';
-import { encodePatchBlob, type MicroPatch } from '@pyxis/asm';
+import { applyRelocation, encodePatchBlob, type MicroPatch } from '@pyxis/asm';
 
 const CHIP = 'pyxis-chip-fspec.md';
 const SEQ = 'pyxis-uie-sequencers-fspec.md';
@@ -45,7 +45,16 @@ export interface LinkOptions {
   readObject?: (path: string) => Container;
   /** Largest barrier id per cluster (default 1023, chip §11.6.3); smaller values force id reuse (tests). */
   maxBarrierId?: number;
+  /**
+   * Most descriptors per descriptor list (default DEFAULT_LIST_DESCRIPTORS, never more than the
+   * 16-bit descriptor_list_length allows, chip Table 11-2). Longer queues are split into several
+   * lists, enqueued in order (chip §11.5.1).
+   */
+  maxListDescriptors?: number;
 }
+
+/** Default descriptors per list: bounded contiguous allocations, 4 lists (16K trips) in flight per ring. */
+export const DEFAULT_LIST_DESCRIPTORS = 4096;
 
 export interface LinkResult {
   image: Container;
@@ -113,9 +122,50 @@ interface ProgramDef {
   ctrl: Uint8Array;
   op: Uint8Array;
   words: number;
-  relocs: Array<{ word: number; field: string; addend: number }>;
+  /**
+   * Relocations on the program's control (`ctrl`) or op (`op`) words, kind
+   * `<table>.<field>` (packages/asm/src/object.ts): field = addend + the placed
+   * address of `symbol` (the program's own start PC for `sol_pc`, the VPU
+   * instruction-memory address for `vi_op.vpv_pgm_start_addr`).
+   */
+  relocs: ProgramReloc[];
   /** Fixed placement requested by the assembler (`.program p seq at N`, metadata start_pc). */
   fixedPc?: number;
+}
+
+interface ProgramReloc {
+  mem: 'ctrl' | 'op';
+  word: number;
+  kind: string;
+  symbol: string;
+  addend: number;
+}
+
+/** A VPU program (`vpu.<name>.imem` section, `label` symbol `vpu.<name>`). */
+interface VpuProgramDef {
+  /** Symbol name (`vpu.<name>`), the name relocations use. */
+  name: string;
+  file: string;
+  words: number;
+  /** `words` instruction words of the memory-map stride. */
+  data: Uint8Array;
+  /** `.vpu p at N` (metadata start_addr). */
+  fixedAddr?: number;
+}
+
+/** One relocation applied to placed microcode (reported in the map). */
+export interface AppliedRelocation {
+  cluster: number;
+  uie: number;
+  phase: number;
+  seq: string;
+  program: string;
+  mem: 'ctrl' | 'op';
+  /** Sequencer PC of the patched word. */
+  pc: number;
+  kind: string;
+  symbol: string;
+  value: number;
 }
 
 interface TripDef {
@@ -281,6 +331,29 @@ export function link(opts: LinkOptions): LinkResult {
       return undefined;
     }
   };
+  /** Reads a `.npy` / `.safetensors` tensor named by `v` (`key` picks one of several); errors go to the bag. */
+  const readTensorFile = (v: ScriptValue, keyV: ScriptValue | undefined, what: string, otherTypes: string): { path: string; tensor: Tensor } | undefined => {
+    const p = ident(v, what);
+    const bytes = p !== undefined ? loadData(p, v.span) : undefined;
+    if (p === undefined || !bytes) return undefined;
+    let tensor: Tensor | undefined;
+    try {
+      if (extname(p) === '.npy') tensor = readNpy(bytes, p);
+      else if (extname(p) === '.safetensors') {
+        const all = readSafetensors(bytes, p);
+        const key = ident(keyV, '`key`');
+        if (key === undefined && all.size !== 1) err('LD0203', `${p} holds ${all.size} tensors; name one with \`key = "..."\``, v.span, { notes: [`note: tensors: ${[...all.keys()].slice(0, 10).join(', ')}`] });
+        else {
+          tensor = key === undefined ? [...all.values()][0] : all.get(key);
+          if (!tensor) err('LD0203', `${p} has no tensor \`${key}\``, keyV!.span, { notes: didYouMean(key!, all.keys()) });
+        }
+      } else err('LD0204', `unknown data file type \`${extname(p)}\` (use .npy or .safetensors${otherTypes})`, v.span);
+    } catch (e) {
+      if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, secondary: [...(d.secondary ?? []), { span: v.span, label: 'loaded from here' }] })));
+      else err('LD0205', `cannot read ${p}: ${(e as Error).message}`, v.span);
+    }
+    return tensor ? { path: p, tensor } : undefined;
+  };
   for (const b of blocks('tensor')) {
     const name = named(b, '`tensor`');
     if (!name) continue;
@@ -345,47 +418,27 @@ export function link(opts: LinkOptions): LinkResult {
         }
       }
     } else if (dataV) {
-      const p = ident(dataV, '`data`');
-      if (p) {
-        const bytes = loadData(p, dataV.span);
-        if (bytes) {
-          let tensor: Tensor | undefined;
+      const got = readTensorFile(dataV, a.get('key')?.value, '`data`', ', or `raw = "file"` for pre-encoded codes');
+      if (got) {
+        const { path: p, tensor } = got;
+        const n = tensor.data.length;
+        const sameShape = tensor.shape.length === shape.length ? tensor.shape.every((d, i) => d === shape[i]) : n === count;
+        if (!sameShape || n !== count)
+          err('LD0206', `${p}: shape ${JSON.stringify(tensor.shape)} does not match tensor \`${name}\` shape ${JSON.stringify(shape)}`, dataV.span);
+        else if (tensor.dtype === 'float32' || tensor.dtype === 'float64' || tensor.dtype === 'float16' || tensor.dtype === 'bfloat16') {
+          const vals = toFloats(tensor);
           try {
-            if (extname(p) === '.npy') tensor = readNpy(bytes, p);
-            else if (extname(p) === '.safetensors') {
-              const all = readSafetensors(bytes, p);
-              const key = ident(a.get('key')?.value, '`key`');
-              if (key === undefined && all.size !== 1) err('LD0203', `${p} holds ${all.size} tensors; name one with \`key = "..."\``, dataV.span, { notes: [`note: tensors: ${[...all.keys()].slice(0, 10).join(', ')}`] });
-              else {
-                tensor = key === undefined ? [...all.values()][0] : all.get(key);
-                if (!tensor) err('LD0203', `${p} has no tensor \`${key}\``, a.get('key')!.value.span, { notes: didYouMean(key!, all.keys()) });
-              }
-            } else err('LD0204', `unknown data file type \`${extname(p)}\` (use .npy, .safetensors, or \`raw = "file"\` for pre-encoded codes)`, dataV.span);
+            const r = encodeFloats(fmt.name, vals, eb, saturate);
+            if (r.error) err('LD0207', `tensor \`${name}\`: ${r.error}`, dataV.span);
+            else t.bytes = packTensor(layout, r.codes);
           } catch (e) {
-            if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, secondary: [...(d.secondary ?? []), { span: dataV.span, label: 'loaded from here' }] })));
-            else err('LD0205', `cannot read ${p}: ${(e as Error).message}`, dataV.span);
+            if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, span: dataV.span })));
+            else err('LD0207', `tensor \`${name}\`: cannot convert to ${fmt.name}: ${(e as Error).message}`, dataV.span);
           }
-          if (tensor) {
-            const n = tensor.data.length;
-            const sameShape = tensor.shape.length === shape.length ? tensor.shape.every((d, i) => d === shape[i]) : n === count;
-            if (!sameShape || n !== count)
-              err('LD0206', `${p}: shape ${JSON.stringify(tensor.shape)} does not match tensor \`${name}\` shape ${JSON.stringify(shape)}`, dataV.span);
-            else if (tensor.dtype === 'float32' || tensor.dtype === 'float64' || tensor.dtype === 'float16' || tensor.dtype === 'bfloat16') {
-              const vals = toFloats(tensor);
-              try {
-                const r = encodeFloats(fmt.name, vals, eb, saturate);
-                if (r.error) err('LD0207', `tensor \`${name}\`: ${r.error}`, dataV.span);
-                else t.bytes = packTensor(layout, r.codes);
-              } catch (e) {
-                if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, span: dataV.span })));
-                else err('LD0207', `tensor \`${name}\`: cannot convert to ${fmt.name}: ${(e as Error).message}`, dataV.span);
-              }
-            } else if ((fmt.bytes === 1 && (tensor.dtype === 'uint8' || tensor.dtype === 'int8')) || (fmt.bytes === 2 && (tensor.dtype === 'uint16' || tensor.dtype === 'int16'))) {
-              // integer arrays of the element width are taken as codes (Int16 values are their own codes)
-              t.bytes = packTensor(layout, tensor.data as ArrayLike<number>);
-            } else err('LD0208', `${p}: dtype ${tensor.dtype} cannot initialise a ${fmt.name} tensor (give floats, or ${fmt.bytes === 1 ? 'uint8/int8' : 'uint16/int16'} codes)`, dataV.span);
-          }
-        }
+        } else if ((fmt.bytes === 1 && (tensor.dtype === 'uint8' || tensor.dtype === 'int8')) || (fmt.bytes === 2 && (tensor.dtype === 'uint16' || tensor.dtype === 'int16'))) {
+          // integer arrays of the element width are taken as codes (Int16 values are their own codes)
+          t.bytes = packTensor(layout, tensor.data as ArrayLike<number>);
+        } else err('LD0208', `${p}: dtype ${tensor.dtype} cannot initialise a ${fmt.name} tensor (give floats, or ${fmt.bytes === 1 ? 'uint8/int8' : 'uint16/int16'} codes)`, dataV.span);
       }
     }
     tensors.set(name, t);
@@ -395,24 +448,9 @@ export function link(opts: LinkOptions): LinkResult {
   // ---------- weight databases (chip §14, §15; packers in ./weights) ----------
   const weightDbs: WeightDb[] = [];
   const loadFloats = (v: ScriptValue, keyV: ScriptValue | undefined, what: string): { shape: number[]; data: Float32Array | Float64Array } | undefined => {
-    const p = ident(v, what);
-    if (p === undefined) return undefined;
-    const bytes = loadData(p, v.span);
-    if (!bytes) return undefined;
-    let tensor: Tensor | undefined;
-    try {
-      if (extname(p) === '.npy') tensor = readNpy(bytes, p);
-      else if (extname(p) === '.safetensors') {
-        const all = readSafetensors(bytes, p);
-        const key = ident(keyV, '`key`');
-        tensor = key === undefined && all.size === 1 ? [...all.values()][0] : key !== undefined ? all.get(key) : undefined;
-        if (!tensor) err('LD0203', key === undefined ? `${p} holds ${all.size} tensors; name one with a key` : `${p} has no tensor \`${key}\``, (keyV ?? v).span, { notes: key ? didYouMean(key, all.keys()) : [] });
-      } else err('LD0204', `weights must come from .npy or .safetensors, got \`${extname(p)}\``, v.span);
-    } catch (e) {
-      if (e instanceof DiagnosticError) bag.addAll(e.diagnostics);
-      else err('LD0205', `cannot read ${p}: ${(e as Error).message}`, v.span);
-    }
-    if (!tensor) return undefined;
+    const got = readTensorFile(v, keyV, what, '');
+    if (!got) return undefined;
+    const { path: p, tensor } = got;
     if (!['float16', 'bfloat16', 'float32', 'float64'].includes(tensor.dtype)) {
       err('LD0208', `${p}: weights must be floats (float16/bfloat16/float32/float64), got ${tensor.dtype}`, v.span);
       return undefined;
@@ -504,7 +542,14 @@ export function link(opts: LinkOptions): LinkResult {
     }
     const a = attrsOf(b, ['cluster', 'uie', 'index', 'values'], `config \`${rname}\``);
     const cluster = num(a.get('cluster')?.value, '`cluster`', 0, 3) ?? 0;
-    const uie = num(a.get('uie')?.value, '`uie`', 0, 11) ?? 0;
+    // cluster CSRs (memory_map.json kind cluster_csr) exist once per cluster: no `uie`
+    const perCluster = region.scope === 'cluster';
+    if (perCluster && a.has('uie')) err('LD0158', `\`${rname}\` is a cluster CSR (one per cluster); \`uie\` does not apply`, a.get('uie')!.keySpan);
+    if (rname === 'cluster.enqueue') {
+      err('LD0158', 'the linker writes the enqueue records itself (`.enqueue`); preloading the enqueue CSR would enqueue lists twice', b.nameSpan, { spec: `${CHIP} §11.5.1.1` });
+      continue;
+    }
+    const uie = perCluster ? 0 : num(a.get('uie')?.value, '`uie`', 0, 11) ?? 0;
     const index = num(a.get('index')?.value, '`index`', 0, region.words - 1) ?? 0;
     const entries: Uint8Array[] = [];
     const table = region.table ? loadTable('pyxis', region.table) : undefined;
@@ -567,7 +612,7 @@ export function link(opts: LinkOptions): LinkResult {
     }
     const data = new Uint8Array(entries.length * region.stride);
     entries.forEach((e, k) => data.set(e, k * region.stride));
-    cfgPreloads.push({ name: `.cfg.c${cluster}.uie${uie}.${rname}.${index}`, cluster, address: region.address + uie * memoryMap().uieStride + index * region.stride, data, span: b.nameSpan! });
+    cfgPreloads.push({ name: perCluster ? `.cfg.c${cluster}.${rname}.${index}` : `.cfg.c${cluster}.uie${uie}.${rname}.${index}`, cluster, address: region.address + uie * memoryMap().uieStride + index * region.stride, data, span: b.nameSpan! });
   }
   for (let x = 0; x < cfgPreloads.length; x++)
     for (let y = 0; y < x; y++) {
@@ -621,7 +666,8 @@ export function link(opts: LinkOptions): LinkResult {
       else err('LD0210', `cannot read object ${inp.path}: ${(e as Error).message}`, inp.span);
     }
   }
-  for (const o of objects) loadPrograms(o, programs, memoryMap, bag);
+  const vpuPrograms = new Map<string, VpuProgramDef>();
+  for (const o of objects) loadPrograms(o, programs, vpuPrograms, memoryMap, bag);
 
   // ---------- queues and trips ----------
   const uieSeqNames = (): string[] => memoryMap().sequencers.map((s) => s.name);
@@ -833,6 +879,9 @@ export function link(opts: LinkOptions): LinkResult {
   const startPc = new Map<TripDef, Map<string, number>>();
   const cfgImages = new Map<string, { cluster: number; uie: number; seq: string; ctrl: Uint8Array; op: Uint8Array; words: number }>();
   const overlayPatches: Array<{ cluster: number; uie: number; phase: number; before: TripDef | undefined; after: TripDef; bytes: Uint8Array; patches: number; list: MicroPatch[] }> = [];
+  const vpuImages: Array<{ cluster: number; uie: number; prog: VpuProgramDef; addr: number }> = [];
+  const appliedRelocs: AppliedRelocation[] = [];
+  const imem = memoryMap().regions.get('vpu.imem');
   for (const [key, list] of uieTrips) {
     const [cluster, uie] = key.split(':').map(Number) as [number, number];
     const plan = planMicrocode(list, memoryMap());
@@ -840,15 +889,28 @@ export function link(opts: LinkOptions): LinkResult {
       err('LD0601', plan, list[0]!.span, { spec: `${CHIP} §11.1, §12.6; ${SEQ} §2` });
       continue;
     }
+    // VPU programs referenced by the UIE's VI op words: preloaded, no overlays (seq §12)
+    const vpuAt = placeVpu(list, vpuPrograms, imem?.words ?? 0, (code, msg, span) => err(code, msg, span, { spec: `${SEQ} §12` }));
+    for (const [name, addr] of vpuAt) {
+      const prog = vpuPrograms.get(name)!;
+      vpuImages.push({ cluster, uie, prog, addr });
+      placement.push({ cluster, uie, seq: 'vpu', program: name, pc: addr, words: prog.words, phase: 0 });
+    }
+    const firstUse = new Map<ProgramDef, SourceSpan>();
+    for (const t of list) for (const { prog, span } of t.programs.values()) if (!firstUse.has(prog)) firstUse.set(prog, span);
     for (const ph of plan.phases) {
       for (const [seq, progs] of ph.bySeq) {
         const sm = memoryMap().byName.get(seq)!;
         const img = { ctrl: new Uint8Array(sm.ctrl.words * sm.ctrl.stride), op: new Uint8Array(sm.op.words * sm.op.stride), words: 0 };
         for (const { prog, pc } of progs) {
           placement.push({ cluster, uie, seq, program: prog.name, pc, words: prog.words, phase: ph.index });
-          const ctrl = relocate(prog, pc, sm.ctrl.table, sm.ctrl.stride);
+          const { ctrl, op } = relocate(prog, pc, sm, (sym) => (sym === prog.name ? pc : vpuAt.get(sym)), (r, value, msg) => {
+            if (msg === undefined) appliedRelocs.push({ cluster, uie, phase: ph.index, seq, program: prog.name, mem: r.mem, pc: pc + r.word, kind: r.kind, symbol: r.symbol, value: value! });
+            else if (value !== undefined || !vpuPrograms.has(r.symbol)) // unplaced VPU programs already have LD0602
+              err('LD0603', `program \`${prog.name}\` (${prog.file}) word ${r.word}: relocation ${r.kind} against \`${r.symbol}\`: ${msg}`, firstUse.get(prog), { notes: vpuPrograms.size || !r.symbol.startsWith('vpu.') ? [] : ['note: no input object defines a VPU program (`.vpu name { ... }`)'], spec: `${SEQ} §12` });
+          });
           img.ctrl.set(ctrl, pc * sm.ctrl.stride);
-          img.op.set(prog.op.subarray(0, prog.words * sm.op.stride), pc * sm.op.stride);
+          img.op.set(op, pc * sm.op.stride);
           img.words = Math.max(img.words, pc + prog.words);
         }
         if (ph.index === 0) cfgImages.set(`${cluster}:${uie}:${seq}`, { cluster, uie, seq, ctrl: img.ctrl.subarray(0, img.words * sm.ctrl.stride), op: img.op.subarray(0, img.words * sm.op.stride), words: img.words });
@@ -957,13 +1019,12 @@ export function link(opts: LinkOptions): LinkResult {
     barriersByCluster.get(b.cluster)!.push(i);
   });
   const MAX_LIST_UNITS = 65536; // descriptor_list_length is 16 bits, N-1 encoded (chip Table 11-2)
+  // Lists per queue are unbounded: the 4-entry ring (chip §11.5.1) limits lists in flight, and the
+  // host enqueues the next list of a queue when a ring slot frees (docs/spec-notes.md).
+  const listMax = Math.max(1, opts.maxListDescriptors ?? DEFAULT_LIST_DESCRIPTORS);
   const makeLists = (cluster: number, q: QueueInfo, items: number[], region: Region) => {
-    const per = Math.floor((MAX_LIST_UNITS * 8) / descBytes(q.kind));
+    const per = Math.min(listMax, Math.floor((MAX_LIST_UNITS * 8) / descBytes(q.kind)));
     const parts = Math.ceil(items.length / per);
-    if (parts > 4) {
-      err('LD0503', `queue ${q.name} of cluster ${cluster} has ${items.length} descriptors: more than 4 lists of ${per}, which overflows the 4-entry ring at load time`, undefined, { spec: `${CHIP} §11.5.1` });
-      return;
-    }
     if (region.space === 'amem' && region.cluster !== cluster)
       err('LD0504', `descriptor lists of queue ${q.name} (cluster ${cluster}) cannot live in memory \`${region.name}\` of cluster ${region.cluster}: the DPE window reaches only its own cluster's AMEM`, region.span, { spec: `${CHIP} §12.7` });
     for (let p = 0; p < parts; p++) {
@@ -1249,6 +1310,13 @@ export function link(opts: LinkOptions): LinkResult {
       symbols.push({ name: many ? `c${pl.cluster}.uie${pl.uie}.${pl.seq}.${pl.program}` : pl.program, kind: 'program', section: ci, offset: pl.pc * sm.ctrl.stride, size: pl.words * sm.ctrl.stride, global: true });
     }
   }
+  // VPU instruction memories (seq §12): one section per placed VPU program
+  for (const v of vpuImages.sort((a, b) => a.cluster - b.cluster || a.uie - b.uie || a.addr - b.addr)) {
+    const address = imem!.address + memoryMap().uieStride * v.uie + v.addr * imem!.stride;
+    const si = addSection({ name: `.ucode.c${v.cluster}.uie${v.uie}.vpu.${v.prog.name.replace(/^vpu\./, '')}`, kind: 'code', space: 'cfg', address, size: v.prog.data.length, align: 8, flags: 0, data: new Uint8Array(v.prog.data), cluster: v.cluster });
+    const many = vpuImages.filter((x) => x.prog === v.prog).length > 1;
+    symbols.push({ name: many ? `c${v.cluster}.uie${v.uie}.${v.prog.name}` : v.prog.name, kind: 'label', section: si, offset: 0, size: v.prog.data.length, global: true });
+  }
   for (const pl of placement) programMeta.push({ ...pl, name: pl.program });
   addSection({ name: '.enqueue', kind: 'meta', space: 'none', address: 0, size: enq.length, align: 8, flags: 0, data: enq, cluster: -1 });
 
@@ -1288,6 +1356,7 @@ export function link(opts: LinkOptions): LinkResult {
         trips: tripMeta,
         barriers: barrierMeta,
         programs: programMeta,
+        relocations: appliedRelocs,
         weights: weightDbs.map((w) => ({ name: w.name, kind: w.kind, address: w.placed.address, bytes: w.bytes.length, ...w.report })),
       },
     },
@@ -1299,6 +1368,7 @@ export function link(opts: LinkOptions): LinkResult {
     symbols: symbols.map((s) => ({ name: s.name, kind: s.kind, address: (sections[s.section]?.address ?? 0) + s.offset, size: s.size, space: sections[s.section]?.space ?? 'none', cluster: sections[s.section]?.cluster ?? -1, ...(s.tensor ? { tensor: s.tensor } : {}) })),
     barriers: barrierMeta,
     microcode: placement,
+    relocations: appliedRelocs,
     lists: listMeta as LinkMap['lists'],
     trips: tripMeta as LinkMap['trips'],
     weights: weightDbs.map((w) => ({ name: w.name, kind: w.kind, address: w.placed.address, bytes: w.bytes.length, report: w.report })),
@@ -1375,49 +1445,81 @@ export function microPatch(target: number, stride: number, data: Uint8Array): Ui
   return out;
 }
 
-/** Reads programs from a .pobj: sections `<seq>.<program>.ctrl|op`, space `uie.<seq>.ctrl|op`, program symbols, sol_pc relocations. */
-function loadPrograms(o: LinkInputObject, programs: Map<string, ProgramDef>, memoryMap: () => MemoryMap, bag: DiagnosticBag): void {
+/**
+ * Reads programs from a .pobj: sections `<seq>.<program>.ctrl|op` (spaces
+ * `uie.<seq>.ctrl|op`) with `program` symbols and their relocations, and VPU
+ * programs (`vpu.<name>.imem`, space `vpu.imem`, `label` symbols).
+ */
+function loadPrograms(o: LinkInputObject, programs: Map<string, ProgramDef>, vpuPrograms: Map<string, VpuProgramDef>, memoryMap: () => MemoryMap, bag: DiagnosticBag): void {
   const c = o.container;
+  const at = { span: { file: o.file, offset: 0 } };
   if (c.target !== 'pyxis') {
-    bag.add(error('LD0211', `${o.file}: object is for target \`${c.target}\`, not pyxis`, { span: { file: o.file, offset: 0 } }));
+    bag.add(error('LD0211', `${o.file}: object is for target \`${c.target}\`, not pyxis`, at));
     return;
+  }
+  const vpuMeta = Array.isArray(c.metadata?.['vpu_programs']) ? (c.metadata['vpu_programs'] as Array<Record<string, unknown>>) : [];
+  for (const s of c.symbols) {
+    const sec = c.sections[s.section];
+    if (!sec || !/^vpu\..+\.imem$/.test(sec.name) || (s.kind !== 'label' && s.kind !== 'program')) continue;
+    const imem = memoryMap().regions.get('vpu.imem');
+    if (!imem) {
+      bag.add(error('LD0213', `${o.file}: VPU program \`${s.name}\` but grammars/pyxis/memory_map.json has no \`vpu.imem\` region`, at));
+      continue;
+    }
+    const words = s.size;
+    const objStride = words > 0 ? Math.floor((sec.size - s.offset) / words) : 0;
+    const t = imem.table ? loadTable('pyxis', imem.table) : undefined;
+    if (words <= 0 || objStride < (t?.bytes ?? 1) || objStride > imem.stride) {
+      bag.add(error('LD0214', `${o.file}: VPU program \`${s.name}\`: section \`${sec.name}\` (${sec.size} bytes) does not hold ${words} VPU instruction words`, at));
+      continue;
+    }
+    if (vpuPrograms.has(s.name)) {
+      bag.add(error('LD0215', `VPU program \`${s.name}\` is defined in ${vpuPrograms.get(s.name)!.file} and ${o.file}`, at));
+      continue;
+    }
+    const data = new Uint8Array(words * imem.stride);
+    for (let k = 0; k < words; k++) data.set(sec.data.subarray(s.offset + k * objStride, s.offset + (k + 1) * objStride), k * imem.stride);
+    const fixed = vpuMeta.find((m) => m['symbol'] === s.name)?.['start_addr'];
+    vpuPrograms.set(s.name, { name: s.name, file: o.file, words, data, ...(typeof fixed === 'number' ? { fixedAddr: fixed } : {}) });
   }
   for (const s of c.symbols) {
     if (s.kind !== 'program') continue;
     const sec = c.sections[s.section];
+    if (sec && /^vpu\..+\.imem$/.test(sec.name)) continue;
     const m = sec ? /^uie\.([a-z0-9_]+)\.ctrl$/.exec(sec.space) : null;
     if (!sec || !m) {
-      bag.add(error('LD0212', `${o.file}: program \`${s.name}\` is not in a sequencer control section (space uie.<seq>.ctrl)`, { span: { file: o.file, offset: 0 } }));
+      bag.add(error('LD0212', `${o.file}: program \`${s.name}\` is not in a sequencer control section (space uie.<seq>.ctrl)`, at));
       continue;
     }
     const seq = m[1]!;
     const sm = memoryMap().byName.get(seq);
     if (!sm) {
-      bag.add(error('LD0213', `${o.file}: program \`${s.name}\` is for unknown sequencer \`${seq}\``, { span: { file: o.file, offset: 0 } }));
+      bag.add(error('LD0213', `${o.file}: program \`${s.name}\` is for unknown sequencer \`${seq}\``, at));
       continue;
     }
     const opName = sec.name.replace(/\.ctrl$/, '.op');
-    const opSec = c.sections.find((x) => x.name === opName && x.space === `uie.${seq}.op`);
+    const opIndex = c.sections.findIndex((x) => x.name === opName && x.space === `uie.${seq}.op`);
+    const opSec = c.sections[opIndex];
     const cstride = sm.ctrl.stride;
     const ostride = sm.op.stride;
     const start = Math.floor(s.offset / cstride);
     // The assembler records the instruction count as the symbol size (packages/asm/src/object.ts).
     const words = s.size > 0 ? s.size : Math.floor(sec.size / cstride) - start;
     if (!opSec || sec.size % cstride || opSec.size % ostride || words <= 0 || (start + words) * ostride > opSec.size) {
-      bag.add(error('LD0214', `${o.file}: program \`${s.name}\`: control/op sections do not hold ${words} whole ${seq} words (strides ${cstride}/${ostride} bytes)`, { span: { file: o.file, offset: 0 } }));
+      bag.add(error('LD0214', `${o.file}: program \`${s.name}\`: control/op sections do not hold ${words} whole ${seq} words (strides ${cstride}/${ostride} bytes)`, at));
       continue;
     }
     if (programs.has(s.name)) {
-      bag.add(error('LD0215', `program \`${s.name}\` is defined in ${programs.get(s.name)!.file} and ${o.file}`, { span: { file: o.file, offset: 0 } }));
+      bag.add(error('LD0215', `program \`${s.name}\` is defined in ${programs.get(s.name)!.file} and ${o.file}`, at));
       continue;
     }
-    const relocs: ProgramDef['relocs'] = [];
+    const relocs: ProgramReloc[] = [];
     for (const r of c.relocations) {
-      if (r.section !== s.section) continue;
-      const word = Math.floor(r.offset / cstride) - start;
+      const mem = r.section === s.section ? 'ctrl' : r.section === opIndex ? 'op' : undefined;
+      if (!mem) continue;
+      const word = Math.floor(r.offset / (mem === 'ctrl' ? cstride : ostride)) - start;
       if (word < 0 || word >= words) continue;
-      const field = r.kind.includes('.') ? r.kind.slice(r.kind.indexOf('.') + 1) : r.kind;
-      relocs.push({ word, field, addend: r.addend });
+      relocs.push({ mem, word, kind: r.kind, symbol: r.symbol, addend: r.addend });
     }
     const metaProgs = Array.isArray(c.metadata?.['programs']) ? (c.metadata['programs'] as Array<Record<string, unknown>>) : [];
     const fixed = metaProgs.find((m) => m['symbol'] === s.name)?.['start_pc'];
@@ -1430,20 +1532,75 @@ function loadPrograms(o: LinkInputObject, programs: Map<string, ProgramDef>, mem
   }
 }
 
-/** Applies sol_pc relocations for a program placed at `base` (PC). */
-function relocate(p: ProgramDef, base: number, table: string, stride: number): Uint8Array {
-  const out = new Uint8Array(p.ctrl);
-  if (!p.relocs.length) return out;
-  const t = loadTable('pyxis', table);
-  for (const r of p.relocs) {
-    const v = decode(t, out, r.word * stride);
-    if (!(r.field in v)) continue;
-    v[r.field] = base + r.addend;
-    const word = new Uint8Array(t.bytes);
-    encode(t, v as FieldValues, word, 0);
-    out.set(word, r.word * stride);
+/**
+ * Places the VPU programs referenced by the op relocations of one UIE's
+ * programs in its VPU instruction memory (`vpu.imem` of memory_map.json, 1K
+ * words, seq §12): `.vpu p at N` kept, the others first-fit in order of first
+ * use. No overlays: everything must fit at once (LD0602 names the trip).
+ */
+function placeVpu(list: TripDef[], vpuPrograms: Map<string, VpuProgramDef>, capacity: number, fail: (code: string, msg: string, span: SourceSpan) => void): Map<string, number> {
+  const used: Array<{ start: number; end: number; name: string }> = [];
+  const at = new Map<string, number>();
+  const wanted: Array<{ v: VpuProgramDef; t: TripDef; span: SourceSpan }> = [];
+  for (const t of list)
+    for (const { prog, span } of t.programs.values())
+      for (const r of prog.relocs) {
+        if (r.symbol === prog.name || wanted.some((w) => w.v.name === r.symbol)) continue;
+        const v = vpuPrograms.get(r.symbol);
+        if (v) wanted.push({ v, t, span });
+      }
+  const fits = (s: number, n: number) => s + n <= capacity && !used.some((u) => s < u.end && u.start < s + n);
+  const claim = (w: (typeof wanted)[number], s: number) => {
+    used.push({ start: s, end: s + w.v.words, name: w.v.name });
+    at.set(w.v.name, s);
+  };
+  const report = (w: (typeof wanted)[number], why: string) =>
+    fail('LD0602', `trip \`${w.t.name}\`: VPU program \`${w.v.name}\` (${w.v.words} words, from ${w.v.file}) ${why}; the VPU instruction memory of ${w.t.queue.name} (cluster ${w.t.cluster}) holds ${capacity} words${used.length ? ` and already holds ${used.map((u) => `${u.name} [${u.start}, ${u.end})`).join(', ')}` : ''}`, w.span);
+  for (const w of wanted) if (w.v.fixedAddr !== undefined) {
+    if (fits(w.v.fixedAddr, w.v.words)) claim(w, w.v.fixedAddr);
+    else report(w, `at ${w.v.fixedAddr} overlaps another program or runs past the end`);
   }
-  return out;
+  for (const w of wanted) if (w.v.fixedAddr === undefined) {
+    used.sort((a, b) => a.start - b.start);
+    let s = 0;
+    for (const u of used) if (s + w.v.words > u.start && u.end > s) s = u.end;
+    if (fits(s, w.v.words)) claim(w, s);
+    else report(w, 'does not fit');
+  }
+  return at;
+}
+
+/**
+ * A program's control and op words with every relocation applied for this
+ * placement (`applyRelocation` of @pyxis/asm: field = addend + address of the
+ * symbol). `addressOf` gives the placed address of a symbol (undefined: not
+ * placed for this UIE); `done` reports each applied relocation or its error.
+ */
+function relocate(
+  p: ProgramDef,
+  pc: number,
+  sm: SeqMemory,
+  addressOf: (symbol: string) => number | undefined,
+  done: (r: ProgramReloc, value: number | undefined, error?: string) => void,
+): { ctrl: Uint8Array; op: Uint8Array } {
+  const ctrl = new Uint8Array(p.ctrl);
+  const op = new Uint8Array(p.op);
+  for (const r of p.relocs) {
+    const value = addressOf(r.symbol);
+    if (value === undefined) {
+      done(r, undefined, `\`${r.symbol}\` is neither this program nor a placed VPU program`);
+      continue;
+    }
+    const stride = r.mem === 'ctrl' ? sm.ctrl.stride : sm.op.stride;
+    try {
+      applyRelocation(r.mem === 'ctrl' ? ctrl : op, { section: 0, offset: r.word * stride, kind: r.kind, symbol: r.symbol, addend: r.addend }, value);
+      done(r, r.addend + value);
+    } catch (e) {
+      if (!(e instanceof DiagnosticError)) throw e;
+      done(r, value, e.diagnostics.map((d) => d.message).join('; '));
+    }
+  }
+  return { ctrl, op };
 }
 
 interface McPhase {

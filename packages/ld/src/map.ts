@@ -3,6 +3,7 @@
  * (`--map-json`), so CI never regex-parses the text.
  */
 import type { TensorInfo } from '@pyxis/container';
+import type { AppliedRelocation } from './link.js';
 
 export interface LinkMap {
   script: string;
@@ -10,7 +11,10 @@ export interface LinkMap {
   sections: Array<{ name: string; kind: string; space: string; cluster: number; address: number; size: number; unhashed: boolean }>;
   symbols: Array<{ name: string; kind: string; address: number; size: number; space: string; cluster: number; tensor?: TensorInfo }>;
   barriers: Array<{ cluster: number; id: number; notify_count: number; wait_count: number; config_wait?: number; producers: string[]; consumers: string[] }>;
+  /** Sequencer programs (PC in 32-word memories) and VPU programs (`seq` = `vpu`, `pc` = VPU instruction-memory address). */
   microcode: Array<{ cluster: number; uie: number; seq: string; program: string; pc: number; words: number; phase: number }>;
+  /** Every relocation applied to placed microcode (sol_pc, vi_op.vpv_pgm_start_addr, ...). */
+  relocations: AppliedRelocation[];
   lists: Array<{ cluster: number; queue_id: number; engine: string; section: string; space: string; address: number; engine_address: number; descriptors: number; bytes: number }>;
   trips: Array<{ cluster: number; queue_id: number; name: string; trip_id: number; kind: string; noop: boolean; wait: number; notify: number[] }>;
   weights: Array<{ name: string; kind: string; address: number; bytes: number; report: Record<string, unknown> }>;
@@ -59,5 +63,10 @@ export function mapText(m: LinkMap): string {
   out.push('', 'Microcode placement', '');
   out.push(pad('Cluster', 8) + pad('UIE', 5) + pad('Sequencer', 20) + pad('PC', 5) + pad('Words', 7) + pad('Phase', 9) + 'Program');
   for (const p of m.microcode) out.push(pad(String(p.cluster), 8) + pad(String(p.uie), 5) + pad(p.seq, 20) + pad(String(p.pc), 5) + pad(String(p.words), 7) + pad(p.phase ? `patch ${p.phase}` : 'preload', 9) + p.program);
+  if (m.relocations.length) {
+    out.push('', 'Relocations', '');
+    out.push(pad('Cluster', 8) + pad('UIE', 5) + pad('Sequencer', 20) + pad('PC', 5) + pad('Mem', 5) + pad('Phase', 9) + pad('Kind', 36) + pad('Value', 7) + 'Symbol');
+    for (const r of m.relocations) out.push(pad(String(r.cluster), 8) + pad(String(r.uie), 5) + pad(r.seq, 20) + pad(String(r.pc), 5) + pad(r.mem, 5) + pad(r.phase ? `patch ${r.phase}` : 'preload', 9) + pad(r.kind, 36) + pad(String(r.value), 7) + r.symbol);
+  }
   return out.join('\n') + '\n';
 }

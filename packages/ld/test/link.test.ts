@@ -2,32 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { decode, encode, loadTable } from '@pyxis/codec';
-import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { writeNpy, type Container } from '@pyxis/container';
 import { assemble, decodePatchBlob } from '@pyxis/asm';
+import type { DiagnosticError } from '@pyxis/diagnostics';
 import { countPatches, link, mapJson, mapText, microPatch, parseLinkScript, type LinkOptions } from '../src/index.js';
+import { linkErr, vfs } from './helpers.js';
 
 const samples = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
 const copyObj = (): Container => assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { listing: false }).object;
 
-/** A virtual file system for data files. */
-function vfs(files: Record<string, Uint8Array>): LinkOptions['readFile'] {
-  return (p: string) => {
-    const k = Object.keys(files).find((f) => p.endsWith('/' + f));
-    if (!k) throw Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
-    return files[k]!;
-  };
-}
 
-function linkErr(opts: LinkOptions): Diagnostic[] {
-  try {
-    link(opts);
-  } catch (e) {
-    if (e instanceof DiagnosticError) return e.diagnostics;
-    throw e;
-  }
-  throw new Error('expected link to fail');
-}
 
 const srcNpy = () => {
   const data = new Float32Array(8 * 128).map((_, i) => (i % 7) - 3);

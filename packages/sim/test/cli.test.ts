@@ -71,6 +71,49 @@ describe('pyxis-sim run', () => {
     expect(JSON.parse(cap.out).stop).toBe('deadlock');
     expect(existsSync(join(dir, 'never.bin'))).toBe(false);
   });
+  it('--warn-uninit names the addresses of uninitialised reads; a bad descriptor is reported at its file offset', async () => {
+    const b = new ImageBuilder();
+    b.list(0x10, 0x1000, [desc('desc_h2a', { amem_start_address: 0x40000 >> 7, hbm_base_address: 0x30_0000 >> 10, length: 1, trip_id: 4 })]);
+    const img = join(dir, 'uninit.pimg');
+    writeContainerFile(img, b.build());
+    const plain = io();
+    expect(await runSim(['run', img], plain.io)).toBe(0);
+    expect(plain.err).toMatch(/1024 byte\(s\) read from HBM locations never written/);
+    const cap = io();
+    expect(await runSim(['run', img, '--warn-uninit'], cap.io)).toBe(0);
+    expect(cap.err).toMatch(/warning\[SIM0014\].*read of uninitialised hbm at 0x300000/);
+    expect(cap.out).toMatch(/warnings: 1\n {2}SIM0014: /);
+    // the same list with Descriptor Format 1: exit 1, diagnostic at file:offset of the descriptor
+    const bad = new ImageBuilder();
+    const d = desc('desc_h2a', { amem_start_address: 0x40000 >> 7, length: 1, descriptor_format: 1 });
+    bad.list(0x10, 0x1000, [d]);
+    const badImg = join(dir, 'badfmt.pimg');
+    writeContainerFile(badImg, bad.build());
+    const file = new Uint8Array(readFileSync(badImg));
+    const at = file.findIndex((_, i) => d.every((x, j) => file[i + j] === x));
+    const e = io();
+    expect(await runSim(['run', badImg], e.io)).toBe(1);
+    expect(e.err).toContain(`badfmt.pimg: offset 0x${at.toString(16).padStart(7, '0')} (${at})`);
+    expect(e.err).toMatch(/SIM0003/);
+  });
+  it('checks dump specs and output directories before running (nothing simulated, nothing written)', async () => {
+    const img = join(dir, 'pre.pimg');
+    writeContainerFile(img, copyImage());
+    const cases: Array<[string[], RegExp]> = [
+      [['--dump', `nope=${join(dir, 'n.npy')}`], /SIM0013.*no symbol `nope`/],
+      [['--dump-region', `amem:0x3ffff00:0x200=${join(dir, 'n.bin')}`], /SIM0013.*outside AMEM/],
+      [['--dump-region', `cfg2:0x40000000:8=${join(dir, 'n.bin')}`], /SIM0013.*cluster 2 is not simulated/],
+      [['--trace', join(dir, 'missing', 't.json')], /SIM0018.*directory .*missing. does not exist/],
+      [['--dump', `y=${join(dir, 'missing', 'y.npy')}`], /SIM0018/],
+    ];
+    for (const [args, msg] of cases) {
+      const cap = io();
+      expect(await runSim(['run', img, ...args], cap.io)).toBe(1);
+      expect(cap.err).toMatch(msg);
+      expect(cap.out).toBe(''); // no summary: the run never started
+    }
+    expect(existsSync(join(dir, 'n.npy')) || existsSync(join(dir, 'n.bin'))).toBe(false);
+  });
   it('rejects a malformed image with a diagnostic', async () => {
     const img = join(dir, 'bad.pimg');
     const c = copyImage();

@@ -1,23 +1,16 @@
 /** chip §11.7: overlapping partial writes from different UIEs must be separated by a barrier. */
 import { describe, expect, it } from 'vitest';
-import { encode, loadGrammarJson, loadTable, type FieldValues } from '@pyxis/codec';
+import type { FieldValues } from '@pyxis/codec';
 import { DiagnosticError } from '@pyxis/diagnostics';
 import { defaultUieFactory, simulateImage } from '@pyxis/sim';
-import { ImageBuilder, bytesOf, gid } from './pyxisImage.js';
+import { ImageBuilder, bytesOf, gid, seqWord } from './pyxisImage.js';
 
-interface Region {
-  offset: number;
-  stride: number;
-  table?: string;
-}
-const mm = loadGrammarJson<{ sequencers: Array<{ name: string; control: Region; op: Region }> }>('pyxis', 'memory_map');
 const desc = ImageBuilder.desc;
 
+/** Word of sequencer `seq` of UIE `uie` at pc 0, as (engine address, bytes). */
 function word(uie: number, seq: string, part: 'control' | 'op', values: FieldValues): [number, Uint8Array] {
-  const r = mm.sequencers.find((q) => q.name === seq)![part];
-  const out = new Uint8Array(r.stride);
-  encode(loadTable('pyxis', r.table!), values, out, 0);
-  return [0x4000_0000 + uie * (1 << 20) + r.offset, out];
+  const [off, bytes] = seqWord(seq, part, 0, values, uie);
+  return [0x4000_0000 + off, bytes];
 }
 const one: FieldValues = { eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 0, iter0_numloops: 1 };
 

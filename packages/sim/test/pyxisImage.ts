@@ -1,5 +1,5 @@
 /** Test helper: builds small Pyxis images (Container objects) programmatically, without the linker. */
-import { encode, loadTable, type FieldValues } from '@pyxis/codec';
+import { encode, loadGrammarJson, loadTable, type FieldValues } from '@pyxis/codec';
 import { FORMAT_VERSION, type Container, type Section, type SymbolEntry } from '@pyxis/container';
 
 export interface Desc {
@@ -67,4 +67,35 @@ export function bytesOf(n: number, f: (i: number) => number): Uint8Array {
 /** Global barrier id {cluster[1:0], id[9:0]} (chip §11.6.4). */
 export function gid(cluster: number, id: number): number {
   return (cluster << 10) | id;
+}
+
+interface Region {
+  offset: number;
+  stride: number;
+  table?: string;
+}
+const mm = loadGrammarJson<{ sequencers: Array<{ name: string; control: Region; op: Region }> }>('pyxis', 'memory_map');
+
+/** (cfg offset, bytes) of one encoded word of sequencer `seq` at `pc` (`part` = control or op memory) of UIE `uie`. */
+export function seqWord(seq: string, part: 'control' | 'op', pc: number, values: FieldValues, uie = 0): [number, Uint8Array] {
+  const s = mm.sequencers.find((q) => q.name === seq)!;
+  const r = s[part];
+  const t = loadTable('pyxis', r.table!);
+  const out = new Uint8Array(r.stride);
+  encode(t, values, out, 0);
+  return [uie * (1 << 20) + r.offset + pc * r.stride, out];
+}
+
+/** A one-instruction loop of n iterations, ending the program (seq §2.1). */
+const loop = (n: number): FieldValues => ({ eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 0, iter0_numloops: n });
+const st = (s0: number) => [s0, 0, 0, 0, 0, 0];
+
+/** AMEM Read -> AMEM Write copy of `rows` 128-byte rows (8-bit data): the microcode words of UIE `uie` as (cfg offset, bytes). */
+export function copyProgram(rows: number, uie = 0): Array<[number, Uint8Array]> {
+  return [
+    seqWord('amem_read', 'control', 0, loop(rows), uie),
+    seqWord('amem_read', 'op', 0, { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: st(8) }, uie),
+    seqWord('amem_write', 'control', 0, loop(rows), uie),
+    seqWord('amem_write', 'op', 0, { opcd: 'Write', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read', num_logical_cols: 128, iter_stride: st(8) }, uie),
+  ];
 }

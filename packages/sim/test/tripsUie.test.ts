@@ -1,40 +1,10 @@
 /** End-to-end chip runs with the UIE datapath: a copy trip preloaded in cfg space, and one patched in by the MPE first. */
 import { describe, expect, it } from 'vitest';
-import { encode, loadGrammarJson, loadTable, type FieldValues } from '@pyxis/codec';
 import { defaultUieFactory, simulateImage, StringSink } from '@pyxis/sim';
-import { ImageBuilder, bytesOf, gid } from './pyxisImage.js';
+import { ImageBuilder, bytesOf, copyProgram, gid } from './pyxisImage.js';
 
-interface Region {
-  offset: number;
-  stride: number;
-  table?: string;
-}
-const mm = loadGrammarJson<{ sequencers: Array<{ name: string; control: Region; op: Region }> }>('pyxis', 'memory_map');
 const CFG = 0x4000_0000;
 const desc = ImageBuilder.desc;
-
-/** (cfg offset, bytes) of one encoded word of sequencer `seq` at `pc` (`part` = control or op memory). */
-function word(seq: string, part: 'control' | 'op', pc: number, values: FieldValues, uie = 0): [number, Uint8Array] {
-  const s = mm.sequencers.find((q) => q.name === seq)!;
-  const r = s[part];
-  const t = loadTable('pyxis', r.table!);
-  const out = new Uint8Array(r.stride);
-  encode(t, values, out, 0);
-  return [uie * (1 << 20) + r.offset + pc * r.stride, out];
-}
-
-/** A one-instruction loop of n iterations, ending the program (seq §2.1). */
-const loop = (n: number): FieldValues => ({ eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 0, iter0_numloops: n });
-const st = (s0: number) => [s0, 0, 0, 0, 0, 0];
-
-function copyProgram(rows: number): Array<[number, Uint8Array]> {
-  return [
-    word('amem_read', 'control', 0, loop(rows)),
-    word('amem_read', 'op', 0, { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: st(8) }),
-    word('amem_write', 'control', 0, loop(rows)),
-    word('amem_write', 'op', 0, { opcd: 'Write', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read', num_logical_cols: 128, iter_stride: st(8) }),
-  ];
-}
 
 describe('UIE trips through the trip manager', () => {
   it('H2A -> UIE copy -> A2H, chained by barriers, data intact', () => {

@@ -184,7 +184,7 @@ describe('conversions through a copy trip vs a value-level reference (chip §4, 
           expect(out[c]).toBe(refPyxis(pyxisValue(v16, 5, 10) * 2 ** b, 4, 3));
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
   it('RFP8 read (eb_adj a) -> OCP E5M2 export (eb_adj b), saturating', () => {
@@ -197,7 +197,7 @@ describe('conversions through a copy trip vs a value-level reference (chip §4, 
           expect(out[c]).toBe(refIeee(pyxisValue(v16, 5, 10) * 2 ** (b - 15), 5, 2, 0x7b, 0x7e, 0x7b));
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
   it('RFP16 read (eb_adj a) -> IEEE FP16 export (eb_adj b): subnormals, overflow to infinity', () => {
@@ -211,7 +211,7 @@ describe('conversions through a copy trip vs a value-level reference (chip §4, 
           expect(out[2 * c]! | (out[2 * c + 1]! << 8)).toBe(want);
         }
       }),
-      { numRuns: 30 },
+      { numRuns: 20 },
     );
   });
 });

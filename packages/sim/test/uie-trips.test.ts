@@ -79,6 +79,45 @@ describe('trips, tracking IDs and completion (seq §3, §6.8, chip §11.7.1)', (
     expect(r.uie.stats.flitsDropped).toBe(7);
   });
 
+  it('switch tables patched between trips are re-read: held RPSW entries and newly selected ones (seq §5.4)', () => {
+    const r = new Rig();
+    const src = bytes(128, 9);
+    r.amem.writeBytes(0, src);
+    const swap = (a: number, b: number) => Array.from({ length: 8 }, (_, o) => (o === a ? b : o === b ? a : o));
+    r.table('rpsw.config', 2, { src_ptn: swap(0, 1) });
+    // trip 1 selects RPSW entry 2 (held afterwards); trip 2's program never sets rpsw_config_vld
+    r.prog('amem_read', 0, loops([{ n: 1 }]), { ...rd, rpsw_config_vld: 1, rpsw_config_idx_base: 2 });
+    r.prog('amem_write', 0, loops([{ n: 1 }]), wr);
+    r.trip({ trip_id: 1, amem_write_base_address: 0x100 });
+    r.run();
+    const expectSwapped = (a: number, b: number) => {
+      const e = src.slice();
+      e.set(src.subarray(a * 16, a * 16 + 16), b * 16);
+      e.set(src.subarray(b * 16, b * 16 + 16), a * 16);
+      return e;
+    };
+    expect(r.amem.readBytes(0x1000, 128)).toEqual(expectSwapped(0, 1));
+    r.prog('amem_read', 0, loops([{ n: 1 }]), rd);
+    r.table('rpsw.config', 2, { src_ptn: swap(2, 3) }); // patched while entry 2 is held
+    r.trip({ trip_id: 2, amem_write_base_address: 0x200 });
+    r.run();
+    expect(r.amem.readBytes(0x2000, 128)).toEqual(expectSwapped(2, 3));
+    // a patched column mask is applied by a trip that selects no switch entry at all (fresh UIE: nothing held)
+    const r2 = new Rig();
+    r2.amem.writeBytes(0, src);
+    r2.prog('amem_read', 0, loops([{ n: 1 }]), { ...rd, rcsw_col_mask_config_idx: 1 });
+    r2.prog('amem_write', 0, loops([{ n: 1 }]), wr);
+    r2.trip({ trip_id: 1, amem_write_base_address: 0x100 });
+    r2.run();
+    expect(r2.amem.readBytes(0x1000, 128)).toEqual(src);
+    r2.table('rcsw.col_mask', 1, { col_override: Array.from({ length: 128 }, (_, c) => (c < 16 ? 1 : 0)) });
+    r2.trip({ trip_id: 2, amem_write_base_address: 0x200 });
+    r2.run();
+    const masked = src.slice();
+    masked.fill(0, 0, 16);
+    expect(r2.amem.readBytes(0x2000, 128)).toEqual(masked);
+  });
+
   it('loadMicrocode installs decoded programs without a cfg space', () => {
     const r = new Rig({ cfg: undefined });
     r.uie.loadMicrocode(SEQ_AMEM_READ, controlStoreFrom([{ iters: [{ is_eol: 1, numloops: 4 }], eopgm: 1 }]));

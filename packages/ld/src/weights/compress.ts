@@ -280,6 +280,23 @@ type Floats = Float32Array | Float64Array;
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);
 
+/** Histogram bin of x: 1/64 octave from its float32 bits, clamped to [0, NB), negative values in [NB, 2 NB). */
+function binOf(x: number): number {
+  F32[0] = x;
+  const bits = U32[0]!;
+  let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
+  if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
+  return b + (bits >>> 31) * NB;
+}
+
+/** Adds x to the histogram (count, sum, sum of squares) of its bin. */
+function addToHistogram(x: number, hn: Float64Array, hs: Float64Array, hss: Float64Array): void {
+  const b = binOf(x);
+  hn[b]!++;
+  hs[b] += x;
+  hss[b] += x * x;
+}
+
 /** Pass 1, 'cinPerCout': per-block max |w| (blocks = B consecutive input channels); st = [max, zeros, sum|w|]. */
 function maxPassCin(w: Floats, O: number, I: number, B: number, nbI: number, bmax: Float64Array, st: Float64Array): void {
   let maxAbs = 0, zeros = 0, acc = 0;
@@ -368,20 +385,12 @@ const LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Pass 2, 'cinPerCout': histogram n, sum x, sum x^2 of x = w / S. */
 function histPassCin(w: Floats, O: number, I: number, B: number, nbI: number, scales: Uint8Array, invS: Float64Array, hn: Float64Array, hs: Float64Array, hss: Float64Array): void {
-  const f32 = F32, u32 = U32;
   if (I % B === 0) {
     for (let q = 0, p = 0, nq = O * nbI; q < nq; q++) {
       const is = invS[scales[q]!]!;
       for (const end = p + B; p < end; p++) {
         const x = w[p]! * is;
-        f32[0] = x;
-        const bits = u32[0]!;
-        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-        b += (bits >>> 31) * NB;
-        hn[b]!++;
-        hs[b] += x;
-        hss[b] += x * x;
+        addToHistogram(x, hn, hs, hss);
       }
     }
     return;
@@ -393,14 +402,7 @@ function histPassCin(w: Floats, O: number, I: number, B: number, nbI: number, sc
       const end = p + B < rowEnd ? p + B : rowEnd;
       for (; p < end; p++) {
         const x = w[p]! * is;
-        f32[0] = x;
-        const bits = u32[0]!;
-        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-        b += (bits >>> 31) * NB;
-        hn[b]!++;
-        hs[b] += x;
-        hss[b] += x * x;
+        addToHistogram(x, hn, hs, hss);
       }
     }
   }
@@ -408,19 +410,11 @@ function histPassCin(w: Floats, O: number, I: number, B: number, nbI: number, sc
 
 /** Pass 2, 'coutPerCin'. */
 function histPassCout(w: Floats, O: number, I: number, B: number, scales: Uint8Array, invS: Float64Array, hn: Float64Array, hs: Float64Array, hss: Float64Array): void {
-  const f32 = F32, u32 = U32;
   for (let o = 0, p = 0; o < O; o++) {
     const base = ((o / B) | 0) * I;
     for (let q = base, qEnd = base + I; q < qEnd; q++, p++) {
       const x = w[p]! * invS[scales[q]!]!;
-      f32[0] = x;
-      const bits = u32[0]!;
-      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-      b += (bits >>> 31) * NB;
-      hn[b]!++;
-      hs[b] += x;
-      hss[b] += x * x;
+      addToHistogram(x, hn, hs, hss);
     }
   }
 }
@@ -428,7 +422,6 @@ function histPassCout(w: Floats, O: number, I: number, B: number, scales: Uint8A
 /** Pass 3, 'cinPerCout': indices into the database, error sums st = [sum w^2, sum e^2, sum rel^2, max rel^2, non-zero]. */
 function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, scales: Uint8Array, invS: Float64Array, lut: Uint8Array,
   blockAddr: Int32Array, out: Uint8Array, decVal: Float64Array, uses: Float64Array, st: Float64Array): void {
-  const f32 = F32, u32 = U32;
   let sw2 = 0, se2 = 0, sr2 = 0, maxRel2 = 0, nonzero = 0;
   if (I % B === 0) {
     // Every block full: two weights -> one byte per step.
@@ -439,16 +432,8 @@ function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, 
       let addr = blockAddr[q]!;
       for (const end = p + B; p < end; p += 2, addr++) {
         const v0 = w[p]!, v1 = w[p + 1]!;
-        f32[0] = v0 * is;
-        let bits = u32[0]!;
-        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-        const i0 = lut[b + (bits >>> 31) * NB]!;
-        f32[0] = v1 * is;
-        bits = u32[0]!;
-        b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-        const i1 = lut[b + (bits >>> 31) * NB]!;
+        const i0 = lut[binOf(v0 * is)]!;
+        const i1 = lut[binOf(v1 * is)]!;
         out[addr] = i0 | (i1 << 4);
         uses[row + i0]!++;
         uses[row + i1]!++;
@@ -472,11 +457,7 @@ function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, 
       const end = p + B < rowEnd ? p + B : rowEnd;
       for (let sh = 0; p < end; p++, sh ^= 4) {
         const v = w[p]!;
-        f32[0] = v * is;
-        const bits = u32[0]!;
-        let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-        if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-        const idx = lut[b + (bits >>> 31) * NB]!;
+        const idx = lut[binOf(v * is)]!;
         out[addr] |= idx << sh;
         addr += sh >>> 2;
         uses[row + idx]!++;
@@ -493,7 +474,6 @@ function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, 
 /** Pass 3, 'coutPerCin'. */
 function encodePassCout(w: Floats, O: number, I: number, B: number, scales: Uint8Array, invS: Float64Array, lut: Uint8Array,
   blockAddr: Int32Array, out: Uint8Array, decVal: Float64Array, uses: Float64Array, st: Float64Array): void {
-  const f32 = F32, u32 = U32;
   const logB = Math.log2(B);
   let sw2 = 0, se2 = 0, sr2 = 0, maxRel2 = 0, nonzero = 0;
   for (let o = 0, p = 0; o < O; o++) {
@@ -503,11 +483,7 @@ function encodePassCout(w: Floats, O: number, I: number, B: number, scales: Uint
     for (let q = base, qEnd = base + I; q < qEnd; q++, p++) {
       const v = w[p]!;
       const ms = scales[q]!;
-      f32[0] = v * invS[ms]!;
-      const bits = u32[0]!;
-      let b = ((bits & 0x7fffffff) >>> SUB_SHIFT) - BIN_BASE;
-      if (b < 0) b = 0; else if (b >= NB) b = NB - 1;
-      const idx = lut[b + (bits >>> 31) * NB]!;
+      const idx = lut[binOf(v * invS[ms]!)]!;
       out[blockAddr[q]! + off] |= idx << sh;
       const row = ms << 4;
       uses[row + idx]!++;

@@ -41,8 +41,14 @@ export interface RunOptions {
 
 export class Simulator {
   readonly engines: SimEngine[] = [];
+  /** The current cycle: the cycle being stepped during `run`, the final cycle after it. */
   now = 0;
   steps = 0;
+  /**
+   * The cycle limit of the current run (`maxCycles`, Infinity when none): engines that run ahead of the global
+   * clock (temporal decoupling, docs/simulator.md "Quantum") never simulate a cycle at or beyond it.
+   */
+  runLimit = Infinity;
   private busyC = new Float64Array(0);
   private stallC = new Float64Array(0);
   private idleC = new Float64Array(0);
@@ -111,6 +117,7 @@ export class Simulator {
   run(opts: RunOptions = {}): RunResult {
     this.prepare();
     const maxCycles = opts.maxCycles ?? Infinity;
+    this.runLimit = maxCycles;
     const engines = this.engines;
     const n = engines.length;
     const every = opts.progressEvery ?? 1 << 14;
@@ -122,6 +129,7 @@ export class Simulator {
         return { reason: 'max-cycles', cycles: now, steps: this.steps, waitGraph: this.waitGraph() };
       }
       this.steps++;
+      this.now = now; // live during the run (observers such as the uninitialised-read watch read it)
       let progressed = false;
       const passive = this.passive;
       const awake = this.awake;

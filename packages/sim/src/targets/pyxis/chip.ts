@@ -15,7 +15,7 @@ import { Apm } from './apm.js';
 import { BarrierTable } from './barriers.js';
 import { OrderingTracker } from './ordering.js';
 import { CfgSpace } from './cfgSpace.js';
-import { CSR_BARRIER_INTERRUPT_CONFIG, CSR_BT_MEM_DECREMENT, CSR_END, CSR_ENQUEUE } from './clusterCsr.js';
+import { CLUSTER_CSR_BASE, CLUSTER_CSRS, CSR_END, type ClusterCsrRegion } from './clusterCsr.js';
 import { coreSwitchBytesPerCycle, hbmBytesPerCycle, type SimConfig } from './config.js';
 import { DescriptorPrefetchEngine, TripManager } from './control.js';
 import { runtimeError, SimCodes } from './diagnostics.js';
@@ -49,6 +49,11 @@ export interface ChipOptions {
   uieFactory?: UieFactory;
   observer?: PyxisObserver;
   remap?: Array<{ dpe: RemapWindow[]; mpe: RemapWindow[] }>;
+  /**
+   * Temporal-decoupling quantum in cycles (default 1 = strict lockstep): a UIE may simulate up to this many cycles
+   * ahead of the global clock while nothing outside can start a trip on it (docs/simulator.md "Quantum").
+   */
+  quantum?: number;
 }
 
 /**
@@ -70,14 +75,23 @@ export interface HostAction {
 }
 
 /**
- * The host: performs enqueue records in order, as software writing the
- * enqueue CSR would (§11.5.1), waiting while a ring is full; then the image's
- * host actions in order.
+ * The host: performs the enqueue records as software writing the enqueue CSR
+ * would (§11.5.1). Records keep their order within each (cluster, queue);
+ * a queue whose 4-entry ring is full waits until the DPE frees a slot (the
+ * head list fully fetched) without holding back the other queues, so a queue
+ * may have any number of lists (docs/spec-notes.md "more than 4 lists per
+ * queue"). Then the image's host actions, in order.
  */
 export class HostAgent implements SimEngine {
   readonly name = 'host';
   readonly group = 'chip';
-  private next = 0;
+  /** Per (cluster, queue) in order of first appearance: record indexes and the next one to enqueue. */
+  private readonly pending: Array<{ recs: number[]; next: number }> = [];
+  private readonly byQueue = new Map<number, { recs: number[]; next: number }>();
+  /** Groups with records left (indexes into `pending`). */
+  private open: number[] = [];
+  /** Records already sorted into groups (records may be appended after construction). */
+  private grouped = 0;
   private nextAction = 0;
   enqueued = 0;
   actionsDone = 0;
@@ -87,7 +101,20 @@ export class HostAgent implements SimEngine {
     readonly records: EnqueueRecord[],
   ) {}
   get busy(): boolean {
-    return this.next < this.records.length || this.nextAction < this.actions.length;
+    return this.enqueued < this.records.length || this.nextAction < this.actions.length;
+  }
+  private sortRecords(): void {
+    for (; this.grouped < this.records.length; this.grouped++) {
+      const r = this.records[this.grouped]!;
+      const k = r.cluster * 256 + r.queue_id;
+      let g = this.byQueue.get(k);
+      if (!g) {
+        this.byQueue.set(k, (g = { recs: [], next: 0 }));
+        this.pending.push(g);
+      }
+      if (g.next === g.recs.length) this.open.push(this.pending.indexOf(g));
+      g.recs.push(this.grouped);
+    }
   }
   private ready(a: HostAction, now: number): boolean {
     if (now < a.atCycle) return false;
@@ -96,12 +123,19 @@ export class HostAgent implements SimEngine {
   }
   tick(now: number): boolean {
     let did = false;
-    while (this.next < this.records.length) {
-      const r = this.records[this.next]!;
-      if (!this.chip.enqueue(r, now)) break;
-      this.next++;
-      this.enqueued++;
-      did = true;
+    if (this.grouped < this.records.length) this.sortRecords();
+    if (this.enqueued < this.records.length) {
+      let keep = 0;
+      for (const gi of this.open) {
+        const g = this.pending[gi]!;
+        while (g.next < g.recs.length && this.chip.enqueue(this.records[g.recs[g.next]!]!, now)) {
+          g.next++;
+          this.enqueued++;
+          did = true;
+        }
+        if (g.next < g.recs.length) this.open[keep++] = gi;
+      }
+      this.open.length = keep;
     }
     while (this.nextAction < this.actions.length && this.ready(this.actions[this.nextAction]!, now)) {
       const a = this.actions[this.nextAction++]!;
@@ -115,11 +149,13 @@ export class HostAgent implements SimEngine {
   }
   nextWake(now: number): number {
     const a = this.actions[this.nextAction];
-    if (this.next < this.records.length || !a || a.afterInterrupt) return Infinity;
+    if (this.enqueued < this.records.length || !a || a.afterInterrupt) return Infinity;
     return Math.max(now, a.atCycle);
   }
   blockedReason(): string | undefined {
-    const r = this.records[this.next];
+    this.sortRecords();
+    const g = this.open.length ? this.pending[this.open[0]!] : undefined;
+    const r = g ? this.records[g.recs[g.next]!] : undefined;
     if (r) return `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)`;
     const a = this.actions[this.nextAction];
     if (a?.afterInterrupt) return `host action ${this.nextAction} waits for interrupt ${a.afterInterrupt.entry} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
@@ -216,6 +252,9 @@ export class PyxisChip {
             if (t) this.ordering.partialWrite(t, slot.cluster, byteAddr, cycle);
           },
         });
+        slot.quantum = opts.quantum ?? 1;
+        slot.gate = this.runAheadGate;
+        slot.sim = this.sim;
         this.uies.push(slot);
         add(u, slot);
       }
@@ -262,6 +301,41 @@ export class PyxisChip {
     this.sim.addExplainer(() => this.explainBarriers());
   }
 
+  /** Set once no trip can ever be started again on the chip (absorbing; re-checked at most once per cycle). */
+  private quiet = false;
+  private quietCheckedAt = -1;
+
+  /**
+   * No engine can ever start a trip again: the host has nothing left to enqueue or write, every DPE is idle with
+   * empty prefetch queues, every trip-manager slot is idle and no MPE (the only engine that can write the enqueue
+   * CSR, through the NoC) is running. Nothing can then enqueue a list again, so the state is final.
+   */
+  private noMoreTrips(): boolean {
+    if (this.host.busy) return false;
+    for (const d of this.dpe) if (d.busy || d.queued !== 0) return false;
+    for (const m of this.mpes) if (m.busy) return false;
+    for (const t of this.tm) for (const s of t.slots) if (s.state !== 0) return false;
+    return true;
+  }
+
+  /**
+   * The run-ahead gate of the UIE slots (docs/simulator.md "Quantum"). With APM enabled a UIE must be admitted on
+   * every cycle of the window: utilisation 1 now, and no trip start anywhere (RequestedPower then only falls, §13).
+   * Without APM it suffices that no trip can be started on this UIE: either never again, or not while its tracking
+   * IDs / descriptor FIFOs are full (run-ahead then stops when that changes).
+   */
+  private readonly runAheadGate = (slot: UieSlot, now: number): 0 | 1 | 2 => {
+    const apmOn = this.opts.config.apm.enabled;
+    if (apmOn && this.apm.utilization < 1) return 0;
+    if (!this.quiet && this.quietCheckedAt !== now) {
+      this.quietCheckedAt = now;
+      this.quiet = this.noMoreTrips();
+    }
+    if (this.quiet) return 1;
+    if (apmOn) return 0;
+    return slot.canAccept() ? 0 : 2;
+  };
+
   private register(e: SimEngine): void {
     this.sim.add(e);
     this.observer.registerEngine(e);
@@ -299,10 +373,13 @@ export class PyxisChip {
 
   private installCsrHooks(c: number): void {
     const cfg = this.cfg[c]!;
-    const enq = loadTable('pyxis', 'desc_enqueue_record');
-    const decr = loadTable('pyxis', 'barrier_decr_cnt');
-    const intr = loadTable('pyxis', 'barrier_interrupt_config');
-    cfg.watch(CSR_ENQUEUE, CSR_END, (addr, src, off, len) => {
+    const enq = loadTable('pyxis', CLUSTER_CSRS.enqueue.table);
+    const decr = loadTable('pyxis', CLUSTER_CSRS.bt_mem_decrement.table);
+    const intr = loadTable('pyxis', CLUSTER_CSRS.barrier_interrupt_config.table);
+    /** Entry index of `a` in CSR region r, or -1 (addresses from memory_map.json cluster_csr regions). */
+    const entry = (r: ClusterCsrRegion, a: number) => (a >= r.offset && a < r.offset + r.words * r.stride && (a - r.offset) % r.stride === 0 ? (a - r.offset) / r.stride : -1);
+    let e: number;
+    cfg.watch(CLUSTER_CSR_BASE, CSR_END, (addr, src, off, len) => {
       for (let a = addr - (addr % 8); a < addr + len; a += 8) {
         const word = new Uint8Array(8);
         for (let i = 0; i < 8; i++) {
@@ -310,17 +387,17 @@ export class PyxisChip {
           word[i] = s >= 0 && s < len ? src[off + s]! : cfg.byte(a + i);
         }
         const now = this.sim.now;
-        if (a === CSR_ENQUEUE) {
+        if (entry(CLUSTER_CSRS.enqueue, a) === 0) {
           const v = decode(enq, word);
           const r: EnqueueRecord = { cluster: c, queue_id: Number(v['queue_id']), descriptor_list_address: Number(v['descriptor_list_address']), descriptor_list_length: Number(v['descriptor_list_length']) };
           if (!this.enqueue(r, now))
             throw runtimeError(SimCodes.queueFull, `enqueue CSR write to queue 0x${r.queue_id.toString(16)} of cluster ${c} while its 4-entry ring is full`, '§11.5.1', now);
-        } else if (a >= CSR_BT_MEM_DECREMENT && a < CSR_BARRIER_INTERRUPT_CONFIG) {
+        } else if ((e = entry(CLUSTER_CSRS.bt_mem_decrement, a)) >= 0) {
           const v = decode(decr, word);
-          this.barriers[c]!.softwareDecrement((a - CSR_BT_MEM_DECREMENT) / 8, Number(v['wait_decr']), Number(v['notif_decr']), Number(v['trip_id']), now);
-        } else if (a >= CSR_BARRIER_INTERRUPT_CONFIG && a < CSR_END) {
+          this.barriers[c]!.softwareDecrement(e, Number(v['wait_decr']), Number(v['notif_decr']), Number(v['trip_id']), now);
+        } else if ((e = entry(CLUSTER_CSRS.barrier_interrupt_config, a)) >= 0) {
           const v = decode(intr, word);
-          this.barriers[c]!.configureInterrupt((a - CSR_BARRIER_INTERRUPT_CONFIG) / 8, Number(v['interrupt_valid']) === 1, Number(v['barrier_id']));
+          this.barriers[c]!.configureInterrupt(e, Number(v['interrupt_valid']) === 1, Number(v['barrier_id']));
         }
       }
     });

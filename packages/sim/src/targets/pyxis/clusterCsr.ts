@@ -1,15 +1,42 @@
 /**
- * Cluster-level CSRs the simulator models in each cluster's CSR/config window
- * (PROJECT-DEFINED offsets: the spec defers addresses to the register
- * programming guide, and grammars/pyxis/memory_map.json only maps the UIEs,
- * which occupy offsets below 12 MiB). Writes (from image preload or MPE
- * patches/DMA) have the side effects of the spec:
+ * Cluster-level CSRs the simulator models in each cluster's CSR/config window.
+ * Their addresses are PROJECT-DEFINED (the spec defers them to the register
+ * programming guide) and live in ONE place: the `cluster_csr` regions of
+ * grammars/pyxis/memory_map.json, which pyxis-ld reads too. Offsets below are
+ * inside the CSR window (engine address 0x4000_0000 + offset). Writes (from
+ * image preload or MPE patches/DMA) have the side effects of the spec:
  * - ENQUEUE: the descriptor-list enqueue CSR target (chip §11.5.1.1, Table 11-2; `desc_enqueue_record`)
  * - BT_MEM_DECREMENT[1024]: software barrier decrements (chip §11.6.6; `barrier_decr_cnt`)
  * - BARRIER_INTERRUPT_CONFIG[8]: (chip §11.6.5; `barrier_interrupt_config`)
  */
-export const CLUSTER_CSR_BASE = 0x00f0_0000;
-export const CSR_ENQUEUE = CLUSTER_CSR_BASE + 0x0000;
-export const CSR_BT_MEM_DECREMENT = CLUSTER_CSR_BASE + 0x1000;
-export const CSR_BARRIER_INTERRUPT_CONFIG = CLUSTER_CSR_BASE + 0x3000;
-export const CSR_END = CLUSTER_CSR_BASE + 0x3040;
+import { loadGrammarJson } from '@pyxis/codec';
+
+export interface ClusterCsrRegion {
+  name: string;
+  /** Offset in the cluster's CSR window. */
+  offset: number;
+  stride: number;
+  words: number;
+  table: string;
+}
+
+function clusterCsr(name: string): ClusterCsrRegion {
+  const mm = loadGrammarJson<{ regions?: Array<ClusterCsrRegion & { kind?: string }> }>('pyxis', 'memory_map');
+  const r = (mm.regions ?? []).find((x) => x.name === name && x.kind === 'cluster_csr');
+  if (!r) throw new Error(`grammars/pyxis/memory_map.json has no cluster_csr region \`${name}\``);
+  return r;
+}
+
+export const CLUSTER_CSRS = {
+  enqueue: clusterCsr('cluster.enqueue'),
+  bt_mem_decrement: clusterCsr('cluster.bt_mem_decrement'),
+  barrier_interrupt_config: clusterCsr('cluster.barrier_interrupt_config'),
+} as const;
+
+export const CSR_ENQUEUE = CLUSTER_CSRS.enqueue.offset;
+export const CSR_BT_MEM_DECREMENT = CLUSTER_CSRS.bt_mem_decrement.offset;
+export const CSR_BARRIER_INTERRUPT_CONFIG = CLUSTER_CSRS.barrier_interrupt_config.offset;
+/** The lowest cluster CSR offset (the block starts with the enqueue CSR). */
+export const CLUSTER_CSR_BASE = Math.min(CSR_ENQUEUE, CSR_BT_MEM_DECREMENT, CSR_BARRIER_INTERRUPT_CONFIG);
+/** End of the watched block (exclusive). */
+export const CSR_END = Math.max(...Object.values(CLUSTER_CSRS).map((r) => r.offset + r.words * r.stride));

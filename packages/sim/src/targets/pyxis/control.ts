@@ -12,7 +12,7 @@ import { ObjectFifo } from '../../kernel/fifo.js';
 import type { BandwidthPort } from '../../kernel/port.js';
 import type { BarrierConsumer, BarrierTable } from './barriers.js';
 import type { SimConfig } from './config.js';
-import { runtimeError, SimCodes } from './diagnostics.js';
+import { runtimeError, SimCodes, tripError, type MemLocation } from './diagnostics.js';
 import { remapEngineAddress, type NocMap, type RemapWindow } from './noc.js';
 import { DescriptorQueue, queueKind, TRIP_QUEUES, type QueueKind } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
@@ -41,18 +41,19 @@ export function descriptorBytes(kind: QueueKind): number {
 }
 
 /** Decodes one descriptor of a queue into a Trip (common header per §11.4.1). */
-export function decodeTrip(kind: QueueKind, cluster: number, qid: number, bytes: Uint8Array, address: number, now: number): Trip {
+export function decodeTrip(kind: QueueKind, cluster: number, qid: number, bytes: Uint8Array, address: number, now: number, source?: MemLocation): Trip {
+  const where = { ...(source ? { source, sourceBytes: bytes.length } : {}) };
   let t = descriptorTable(kind)!;
   if (kind === 'mpe') {
     const mode = Number(readField(t, bytes, 'mode'));
     if (mode === 1) t = loadTable('pyxis', 'desc_mpe_dma');
     else if (mode !== 0)
-      throw runtimeError(SimCodes.badDescriptor, `MPE descriptor at 0x${address.toString(16)} (cluster ${cluster}) has mode ${mode}; 0 = patch, 1 = DMA`, '§11.4.10', now);
+      throw tripError(SimCodes.badDescriptor, `MPE descriptor at 0x${address.toString(16)} (cluster ${cluster}) has mode ${mode}; 0 = patch, 1 = DMA`, '§11.4.10', now, where);
   }
   const fields = decode(t, bytes);
   const fmt = Number(fields['descriptor_format'] ?? 0);
   if (fmt !== 0)
-    throw runtimeError(SimCodes.badDescriptor, `descriptor at 0x${address.toString(16)} (cluster ${cluster}, queue 0x${qid.toString(16)}) has Descriptor Format ${fmt}; must be 2'b00`, '§11.4.1', now);
+    throw tripError(SimCodes.badDescriptor, `descriptor at 0x${address.toString(16)} (cluster ${cluster}, queue 0x${qid.toString(16)}) has Descriptor Format ${fmt}; must be 2'b00`, '§11.4.1', now, where);
   const notify = (fields['notify_list'] as number[]).filter((x) => Number(x) !== 0).map(Number);
   return {
     cluster,
@@ -64,6 +65,7 @@ export function decodeTrip(kind: QueueKind, cluster: number, qid: number, bytes:
     waitBarrierId: Number(fields['wait_barrier_id']),
     notifyList: notify,
     address,
+    ...where,
     trip_power: Number(fields['trip_power'] ?? 0),
     fetchedAt: now,
     waitAt: -1,
@@ -150,18 +152,14 @@ export class DescriptorPrefetchEngine implements SimEngine {
   private checkList(q: DescriptorQueue, now: number): void {
     const k = queueKind(q.qid);
     const where = `list at 0x${q.headAddress().toString(16)} in queue 0x${q.qid.toString(16)} of cluster ${this.cluster}`;
-    if (!k || this.descBytes[q.qid] === 0)
-      throw runtimeError(SimCodes.noEngine, `${where}: queue 0x${q.qid.toString(16)} (${k?.kind ?? 'unknown'}) is not modelled by pyxis-sim`, '§11.5', now);
-    if (!this.hasEngine(q.qid))
-      throw runtimeError(SimCodes.noEngine, `${where}: no ${k.kind}${k.index} engine in the simulated chip (see --clusters/--uies)`, '§11.5', now);
-    if (q.headAddress() % 8 !== 0) throw runtimeError(SimCodes.misaligned, `${where}: list address is not 8-byte aligned`, '§11.5.1.1', now);
+    // Where the list's bytes are (if anywhere modelled), so the diagnostic can point into the image.
+    const at = this.noc.resolve(remapEngineAddress(q.headAddress(), this.windows), q.headBytes());
+    const fail = (code: string, msg: string, section: string) => runtimeError(code, `${where}: ${msg}`, section, now, [], at, q.headBytes());
+    if (!k || this.descBytes[q.qid] === 0) throw fail(SimCodes.noEngine, `queue 0x${q.qid.toString(16)} (${k?.kind ?? 'unknown'}) is not modelled by pyxis-sim`, '§11.5');
+    if (!this.hasEngine(q.qid)) throw fail(SimCodes.noEngine, `no ${k.kind}${k.index} engine in the simulated chip (see --clusters/--uies)`, '§11.5');
+    if (q.headAddress() % 8 !== 0) throw fail(SimCodes.misaligned, 'list address is not 8-byte aligned', '§11.5.1.1');
     if (q.headBytes() % this.descBytes[q.qid]! !== 0)
-      throw runtimeError(
-        SimCodes.badDescriptor,
-        `${where}: length ${q.headBytes()} bytes is not a multiple of the ${this.descBytes[q.qid]}-byte ${k.kind} descriptor`,
-        '§11.5.1.1',
-        now,
-      );
+      throw fail(SimCodes.badDescriptor, `length ${q.headBytes()} bytes is not a multiple of the ${this.descBytes[q.qid]}-byte ${k.kind} descriptor`, '§11.5.1.1');
   }
 
   tick(now: number): boolean {
@@ -172,7 +170,7 @@ export class DescriptorPrefetchEngine implements SimEngine {
       const target = this.noc.resolve(f.noc, f.bytes)!;
       const bytes = this.noc.read(target, f.bytes);
       const k = queueKind(f.qid)!;
-      const trip = decodeTrip(k.kind, this.cluster, f.qid, bytes, f.address, now);
+      const trip = decodeTrip(k.kind, this.cluster, f.qid, bytes, f.address, now, target);
       this.inflightCount[f.qid]--;
       this.prefetch[f.qid]!.push(trip);
       this.queued++;

@@ -8,7 +8,7 @@ import { decodeArray, getFormat } from '@pyxis/formats';
 import type { PyxisChip } from './chip.js';
 import { SimCodes } from './diagnostics.js';
 import { CFG_ENGINE_BASE, sectionLocation } from './image.js';
-import { stripedToTensorMode } from './memory.js';
+import { HBM_SIZE, stripedToTensorMode } from './memory.js';
 
 const bad = (msg: string, notes: string[] = []) => new DiagnosticError(error(SimCodes.badDump, msg, { notes }));
 
@@ -46,11 +46,28 @@ export function parseRegionSpec(s: string): RegionSpec {
   return { space, cluster, addr, len, file: m[5]! };
 }
 
-export function dumpRegion(chip: PyxisChip, r: RegionSpec): Uint8Array {
-  if (r.space !== 'hbm' && r.space !== 'hbm_striped' && r.cluster >= chip.clusters) throw bad(`--dump-region: cluster ${r.cluster} is not simulated`);
+/** Range checks of a region spec (before the run: a bad spec must not cost a simulation). */
+export function checkRegion(r: RegionSpec, clusters: number): void {
+  if (r.space !== 'hbm' && r.space !== 'hbm_striped' && r.cluster >= clusters) throw bad(`--dump-region: cluster ${r.cluster} is not simulated`);
   switch (r.space) {
     case 'hbm':
-      if (r.addr + r.len > chip.hbm.size) throw bad('--dump-region: range outside HBM');
+    case 'hbm_striped':
+      if (r.addr + r.len > HBM_SIZE) throw bad('--dump-region: range outside HBM (2^36 bytes)');
+      return;
+    case 'amem':
+      if ((r.addr & ((1 << 26) - 1)) + r.len > 1 << 26 || r.addr >= 1 << 27) throw bad('--dump-region: range outside AMEM (26 address bits plus the view bit 26)');
+      return;
+    case 'cfg': {
+      const off = r.addr - CFG_ENGINE_BASE;
+      if (off < 0 || off + r.len > 1 << 30) throw bad('--dump-region: cfg addresses are engine addresses 0x40000000..0x7fffffff');
+    }
+  }
+}
+
+export function dumpRegion(chip: PyxisChip, r: RegionSpec): Uint8Array {
+  checkRegion(r, chip.clusters);
+  switch (r.space) {
+    case 'hbm':
       return chip.hbm.readBytes(r.addr, r.len);
     case 'hbm_striped': {
       const out = new Uint8Array(r.len);
@@ -58,13 +75,9 @@ export function dumpRegion(chip: PyxisChip, r: RegionSpec): Uint8Array {
       return out;
     }
     case 'amem':
-      if ((r.addr & ((1 << 26) - 1)) + r.len > 1 << 26 || r.addr >= 1 << 27) throw bad('--dump-region: range outside AMEM (26 address bits plus the view bit 26)');
       return chip.amem[r.cluster]!.readBytes(r.addr, r.len);
-    case 'cfg': {
-      const off = r.addr - CFG_ENGINE_BASE;
-      if (off < 0 || off + r.len > 1 << 30) throw bad('--dump-region: cfg addresses are engine addresses 0x40000000..0x7fffffff');
-      return chip.cfg[r.cluster]!.readBytes(off, r.len);
-    }
+    case 'cfg':
+      return chip.cfg[r.cluster]!.readBytes(r.addr - CFG_ENGINE_BASE, r.len);
   }
 }
 
@@ -78,7 +91,20 @@ function elementBytes(bits: number): number {
  * decoded with the symbol's format and EB into float32. Strides (bytes per
  * dimension) are honoured when present; otherwise the tensor is contiguous.
  */
-export function dumpSymbol(chip: PyxisChip, container: Container, name: string, f32: boolean): Tensor {
+interface DumpTarget {
+  loc: { space: 'hbm' | 'amem' | 'cfg'; cluster: number; addr: number };
+  /** Bytes from the first to past the last element. */
+  span: number;
+  shape: number[];
+  strides: number[];
+  /** Bytes per element code. */
+  eb: number;
+  fmt: ReturnType<typeof getFormat>;
+  expBias: number;
+}
+
+/** Resolves and checks tensor symbol `name` for a dump (before the run: a bad spec must not cost a simulation). */
+export function resolveDump(container: Container, name: string, clusters: number): DumpTarget {
   const sym = container.symbols.find((s) => s.name === name);
   if (!sym) {
     const tensors = container.symbols.filter((s) => s.tensor).map((s) => s.name);
@@ -88,7 +114,7 @@ export function dumpSymbol(chip: PyxisChip, container: Container, name: string, 
   const sec = container.sections[sym.section];
   const loc = sec ? sectionLocation(sec) : undefined;
   if (!sec || !loc) throw bad(`--dump: symbol \`${name}\` is not in a memory section`);
-  if (loc.cluster >= chip.clusters) throw bad(`--dump: \`${name}\` lives in cluster ${loc.cluster}, which was not simulated`);
+  if (loc.cluster >= clusters) throw bad(`--dump: \`${name}\` lives in cluster ${loc.cluster}, which is not simulated (see --clusters)`);
   let fmt;
   try {
     fmt = getFormat(sym.tensor.format);
@@ -97,7 +123,6 @@ export function dumpSymbol(chip: PyxisChip, container: Container, name: string, 
   }
   const eb = elementBytes(fmt.bits);
   const shape = sym.tensor.shape;
-  const n = shape.reduce((a, b) => a * b, 1);
   const strides = sym.tensor.strides ?? (() => {
     const s: number[] = new Array(shape.length);
     let acc = eb;
@@ -109,9 +134,26 @@ export function dumpSymbol(chip: PyxisChip, container: Container, name: string, 
   })();
   let span = eb;
   for (let d = 0; d < shape.length; d++) span += (shape[d]! - 1) * strides[d]!;
-  const base = loc.addr + sym.offset;
+  return { loc: { ...loc, addr: loc.addr + sym.offset }, span, shape, strides, eb, fmt, expBias: sym.tensor.eb };
+}
+
+/** Checks every `--dump` / `--dump-region` spec against the image and the chip size, before the run. */
+export function checkDumpSpecs(container: Container, clusters: number, dumps: readonly DumpSpec[], regions: readonly RegionSpec[]): void {
+  for (const d of dumps) resolveDump(container, d.symbol, clusters);
+  for (const r of regions) checkRegion(r, clusters);
+}
+
+/**
+ * Reads tensor symbol `name` from the final memory state. Raw codes come out
+ * as uint8/uint16/int32 (by the format's code width); with `f32` they are
+ * decoded with the symbol's format and EB into float32. Strides (bytes per
+ * dimension) are honoured when present; otherwise the tensor is contiguous.
+ */
+export function dumpSymbol(chip: PyxisChip, container: Container, name: string, f32: boolean): Tensor {
+  const { loc, span, shape, strides, eb, fmt, expBias } = resolveDump(container, name, chip.clusters);
+  const n = shape.reduce((a, b) => a * b, 1);
   const bytes =
-    loc.space === 'hbm' ? chip.hbm.readBytes(base, span) : loc.space === 'amem' ? chip.amem[loc.cluster]!.readBytes(base, span) : chip.cfg[loc.cluster]!.readBytes(base, span);
+    loc.space === 'hbm' ? chip.hbm.readBytes(loc.addr, span) : loc.space === 'amem' ? chip.amem[loc.cluster]!.readBytes(loc.addr, span) : chip.cfg[loc.cluster]!.readBytes(loc.addr, span);
   const codes = eb === 1 ? new Uint8Array(n) : eb === 2 ? new Uint16Array(n) : new Int32Array(n);
   const idx = new Array<number>(shape.length).fill(0);
   for (let i = 0; i < n; i++) {
@@ -126,6 +168,6 @@ export function dumpSymbol(chip: PyxisChip, container: Container, name: string, 
     }
   }
   if (!f32) return { dtype: eb === 1 ? 'uint8' : eb === 2 ? 'uint16' : 'int32', shape: [...shape], data: codes };
-  const vals = decodeArray(fmt, codes as never, sym.tensor.eb);
+  const vals = decodeArray(fmt, codes as never, expBias);
   return { dtype: 'float32', shape: [...shape], data: Float32Array.from(vals) };
 }

@@ -15,7 +15,7 @@ import type { AmemAccess } from './amemAccess.js';
 import type { Apm } from './apm.js';
 import type { BarrierTable } from './barriers.js';
 import type { SimConfig } from './config.js';
-import { runtimeError, SimCodes } from './diagnostics.js';
+import { runtimeError, SimCodes, tripError } from './diagnostics.js';
 import type { HbmMemory } from './memory.js';
 import { remapEngineAddress, type NocMap, type NocTarget, type RemapWindow } from './noc.js';
 import type { QueueKind } from './queues.js';
@@ -105,6 +105,65 @@ export class BarrierConfigEngine extends BaseTripEngine {
   }
 }
 
+/**
+ * A DMA engine that moves a trip's data in chunks (chip §11.7: the trip is
+ * done when its last write has committed): the common issue loop of H2A/A2H
+ * and ICDMA. `issue` moves one chunk functionally, reserves the ports and
+ * returns the chunk's commit cycle; the next chunk issues at `portFreeAt`;
+ * between chunks the engine sleeps (`nextWake`), so a transfer costs one
+ * kernel step per chunk. Stall codes: 0 = port busy, 1 = in flight, 2 = APM.
+ */
+abstract class ChunkedDmaEngine extends BaseTripEngine {
+  /** Chunks (H2A/A2H) or bytes (ICDMA) left to issue. */
+  protected remaining = 0;
+  protected lastCommit = 0;
+  protected nextIssue = 0;
+  private code = 0;
+  /** Moves one chunk at `now` (port reservations stretched by `scale`); returns its commit cycle. */
+  protected abstract issue(now: number, scale: number): number;
+  /** Earliest cycle for the next chunk (when the limiting port frees). */
+  protected abstract portFreeAt(): number;
+  protected startTransfer(now: number): void {
+    this.lastCommit = now;
+    this.nextIssue = now;
+  }
+  tick(now: number): boolean {
+    if (!this.trip) return false;
+    if (this.remaining > 0) {
+      if (now < this.nextIssue) {
+        this.code = 0;
+        return false;
+      }
+      if (this.apm && !this.apm.allow(this.apmSlot)) {
+        this.code = 2;
+        return false;
+      }
+      const commit = this.issue(now, this.scale());
+      if (commit > this.lastCommit) this.lastCommit = commit;
+      this.nextIssue = Math.max(now + 1, Math.floor(this.portFreeAt()));
+      return true;
+    }
+    if (now >= this.lastCommit) {
+      this.finish(now);
+      return true;
+    }
+    this.code = 1;
+    return false;
+  }
+  nextWake(now: number): number {
+    if (!this.trip) return Infinity;
+    return Math.max(now, this.remaining > 0 ? this.nextIssue : this.lastCommit);
+  }
+  stallCode(): number {
+    return this.code;
+  }
+  protected abstract pendingWork(): string;
+  blockedReason(): string | undefined {
+    if (!this.trip) return undefined;
+    return this.remaining > 0 ? this.pendingWork() : `waiting for writes to commit at cycle ${this.lastCommit}`;
+  }
+}
+
 /** Which way an HBM DMA moves data. */
 export type HbmDirection = 'h2a' | 'a2h';
 
@@ -113,14 +172,10 @@ export type HbmDirection = 'h2a' | 'a2h';
  * [26:7] with the view bit on top, HBM address [35:10], tensor-mode mapping
  * (§8.2.1), so the 1024 bytes at HBM address h are the 8 AMEM words at a.
  */
-export class HbmDmaEngine extends BaseTripEngine {
+export class HbmDmaEngine extends ChunkedDmaEngine {
   private amemAddr = 0;
   private hbmAddr = 0;
-  private remaining = 0;
-  private lastCommit = 0;
-  private nextIssue = 0;
   readonly stallReasons = ['HBM port busy', 'in flight (latency + write commit)', 'APM bubble'] as const;
-  private code = 0;
   /** One 1 KiB unit, reused (no allocation per unit on the HBM side). */
   private readonly unit = new Uint8Array(1024);
   constructor(
@@ -143,85 +198,55 @@ export class HbmDmaEngine extends BaseTripEngine {
     this.remaining = Number(trip.fields['length']);
     const end = (this.amemAddr & AMEM_OFFSET_MASK) + this.remaining * 1024;
     if (end > 1 << 26)
-      throw runtimeError(
+      throw tripError(
         SimCodes.badAddress,
         `${this.name} trip ${trip.tripId}: AMEM range 0x${this.amemAddr.toString(16)} + ${this.remaining} KiB runs past the 64 MiB AMEM`,
         '§11.4.3',
         now,
+        trip,
       );
     if (this.hbmAddr + this.remaining * 1024 > this.hbm.size)
-      throw runtimeError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: HBM range past 2^36 bytes`, '§11.4.3', now);
-    this.lastCommit = now;
-    this.nextIssue = now;
+      throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: HBM range past 2^36 bytes`, '§11.4.3', now, trip);
+    this.startTransfer(now);
   }
-  tick(now: number): boolean {
-    if (!this.trip) return false;
-    if (this.remaining > 0) {
-      if (now < this.nextIssue) {
-        this.code = 0;
-        return false;
-      }
-      if (this.apm && !this.apm.allow(this.apmSlot)) {
-        this.code = 2;
-        return false;
-      }
-      const sc = this.scale();
-      let data: Uint8Array;
-      let commit: number;
-      if (this.direction === 'h2a') {
-        // §8.1.2: HBM read, then 8 AMEM words written; commit after the AMEM write latency (§11.7.2).
-        data = this.unit;
-        this.hbm.read(this.hbmAddr, data, 0, 1024);
-        const t1 = this.hbmPort.reserve(now, 1024, sc) + this.cfg.hbm.read_latency_cycles;
-        const t2 = this.enginePort.reserve(t1, 1024, sc);
-        this.amem.writeBytes(this.amemAddr, data);
-        commit = t2 + this.cfg.amem.write_commit_latency_cycles;
-      } else {
-        // §8.1.1: 8 AMEM words read, 64 B to each of 16 HBM channels; HBM orders its own writes (§11.7).
-        data = this.amem.readBytes(this.amemAddr, 1024);
-        const t1 = this.enginePort.reserve(now, 1024, sc);
-        const t2 = this.hbmPort.reserve(t1, 1024, sc);
-        this.hbm.write(this.hbmAddr, data, 0, 1024);
-        commit = t2 + this.cfg.hbm.write_latency_cycles;
-      }
-      this.bytesMoved += 1024;
-      this.amemAddr += 1024;
-      this.hbmAddr += 1024;
-      this.remaining--;
-      if (commit > this.lastCommit) this.lastCommit = commit;
-      // Issue the next unit when the shared HBM port frees (keeps H2A and A2H interleaved fairly).
-      this.nextIssue = Math.max(now + 1, Math.floor(this.hbmPort.freeAt));
-      return true;
+  protected issue(now: number, sc: number): number {
+    let commit: number;
+    if (this.direction === 'h2a') {
+      // §8.1.2: HBM read, then 8 AMEM words written; commit after the AMEM write latency (§11.7.2).
+      const data = this.unit;
+      this.hbm.read(this.hbmAddr, data, 0, 1024);
+      const t1 = this.hbmPort.reserve(now, 1024, sc) + this.cfg.hbm.read_latency_cycles;
+      const t2 = this.enginePort.reserve(t1, 1024, sc);
+      this.amem.writeBytes(this.amemAddr, data);
+      commit = t2 + this.cfg.amem.write_commit_latency_cycles;
+    } else {
+      // §8.1.1: 8 AMEM words read, 64 B to each of 16 HBM channels; HBM orders its own writes (§11.7).
+      const data = this.amem.readBytes(this.amemAddr, 1024);
+      const t1 = this.enginePort.reserve(now, 1024, sc);
+      const t2 = this.hbmPort.reserve(t1, 1024, sc);
+      this.hbm.write(this.hbmAddr, data, 0, 1024);
+      commit = t2 + this.cfg.hbm.write_latency_cycles;
     }
-    if (now >= this.lastCommit) {
-      this.finish(now);
-      return true;
-    }
-    this.code = 1;
-    return false;
+    this.bytesMoved += 1024;
+    this.amemAddr += 1024;
+    this.hbmAddr += 1024;
+    this.remaining--;
+    return commit;
   }
-  nextWake(now: number): number {
-    if (!this.trip) return Infinity;
-    return Math.max(now, this.remaining > 0 ? this.nextIssue : this.lastCommit);
+  /** The next unit issues when the shared HBM port frees (keeps H2A and A2H interleaved fairly). */
+  protected portFreeAt(): number {
+    return this.hbmPort.freeAt;
   }
-  stallCode(): number {
-    return this.code;
-  }
-  blockedReason(): string | undefined {
-    if (!this.trip) return undefined;
-    return this.remaining > 0 ? `${this.remaining} KiB left, HBM port busy until ${Math.ceil(this.hbmPort.freeAt)}` : `waiting for writes to commit at cycle ${this.lastCommit}`;
+  protected pendingWork(): string {
+    return `${this.remaining} KiB left, HBM port busy until ${Math.ceil(this.hbmPort.freeAt)}`;
   }
 }
 
 /** Inter-cluster DMA (§11.4.5, §12.2): 128-byte words from this cluster's AMEM to `dest`'s. */
-export class IcdmaEngine extends BaseTripEngine {
+export class IcdmaEngine extends ChunkedDmaEngine {
   private src = 0;
   private dst = 0;
-  private remaining = 0;
-  private lastCommit = 0;
-  private nextIssue = 0;
   readonly stallReasons = ['core switch busy', 'in flight (latency + write commit)', 'APM bubble'] as const;
-  private code = 0;
   constructor(
     cluster: number,
     readonly index: number,
@@ -243,56 +268,29 @@ export class IcdmaEngine extends BaseTripEngine {
     this.dst = Number(trip.fields['amem_dest_start_address']) * 128;
     this.remaining = Number(trip.fields['length']) * 128;
     if (Number(trip.fields['core_switch_plane_mask']) === 0)
-      throw runtimeError(SimCodes.badDescriptor, `${this.name} trip ${trip.tripId}: Core Switch Plane Mask 0 is illegal`, '§11.4.5', now);
+      throw tripError(SimCodes.badDescriptor, `${this.name} trip ${trip.tripId}: Core Switch Plane Mask 0 is illegal`, '§11.4.5', now, trip);
     if ((this.src & AMEM_OFFSET_MASK) + this.remaining > 1 << 26 || (this.dst & AMEM_OFFSET_MASK) + this.remaining > 1 << 26)
-      throw runtimeError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: transfer runs past the end of AMEM`, '§11.4.5', now);
-    this.lastCommit = now;
-    this.nextIssue = now;
+      throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: transfer runs past the end of AMEM`, '§11.4.5', now, trip);
+    this.startTransfer(now);
   }
-  tick(now: number): boolean {
-    if (!this.trip) return false;
-    if (this.remaining > 0) {
-      if (now < this.nextIssue) {
-        this.code = 0;
-        return false;
-      }
-      if (this.apm && !this.apm.allow(this.apmSlot)) {
-        this.code = 2;
-        return false;
-      }
-      const n = Math.min(this.remaining, this.cfg.icdma.chunk_bytes);
-      const sc = this.scale();
-      const data = this.srcAmem.readBytes(this.src, n);
-      const t1 = this.enginePort.reserve(now, n, sc);
-      const t2 = this.egress.reserve(now, n, sc);
-      const t3 = this.ingress.reserve(Math.max(t1, t2) + this.cfg.icdma.latency_cycles, n, sc);
-      this.dstAmem.writeBytes(this.dst, data);
-      const commit = t3 + this.cfg.amem.write_commit_latency_cycles;
-      if (commit > this.lastCommit) this.lastCommit = commit;
-      this.bytesMoved += n;
-      this.src += n;
-      this.dst += n;
-      this.remaining -= n;
-      this.nextIssue = Math.max(now + 1, Math.floor(Math.min(this.enginePort.freeAt, this.egress.freeAt)));
-      return true;
-    }
-    if (now >= this.lastCommit) {
-      this.finish(now);
-      return true;
-    }
-    this.code = 1;
-    return false;
+  protected issue(now: number, sc: number): number {
+    const n = Math.min(this.remaining, this.cfg.icdma.chunk_bytes);
+    const data = this.srcAmem.readBytes(this.src, n);
+    const t1 = this.enginePort.reserve(now, n, sc);
+    const t2 = this.egress.reserve(now, n, sc);
+    const t3 = this.ingress.reserve(Math.max(t1, t2) + this.cfg.icdma.latency_cycles, n, sc);
+    this.dstAmem.writeBytes(this.dst, data);
+    this.bytesMoved += n;
+    this.src += n;
+    this.dst += n;
+    this.remaining -= n;
+    return t3 + this.cfg.amem.write_commit_latency_cycles;
   }
-  nextWake(now: number): number {
-    if (!this.trip) return Infinity;
-    return Math.max(now, this.remaining > 0 ? this.nextIssue : this.lastCommit);
+  protected portFreeAt(): number {
+    return Math.min(this.enginePort.freeAt, this.egress.freeAt);
   }
-  stallCode(): number {
-    return this.code;
-  }
-  blockedReason(): string | undefined {
-    if (!this.trip) return undefined;
-    return this.remaining > 0 ? `${this.remaining} bytes left to cluster ${this.dest}` : `waiting for writes to commit at cycle ${this.lastCommit}`;
+  protected pendingWork(): string {
+    return `${this.remaining} bytes left to cluster ${this.dest}`;
   }
 }
 
@@ -329,14 +327,15 @@ export class MpeEngine extends BaseTripEngine {
     const noc = remapEngineAddress(eng, this.windows);
     const t = this.noc.resolve(noc, len);
     if (!t)
-      throw runtimeError(
+      throw tripError(
         SimCodes.badAddress,
         `${this.name} trip ${trip.tripId}: ${what} 0x${(eng >>> 0).toString(16)} (+${len} bytes) remaps to NoC 0x${noc.toString(16)}, outside every modelled memory`,
         '§12.7',
         now,
+        trip,
       );
     if (localOnly && t.space !== 'hbm' && t.cluster !== this.cluster)
-      throw runtimeError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: ${what} 0x${(eng >>> 0).toString(16)} is not cluster-local`, '§12.6.1.1', now);
+      throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: ${what} 0x${(eng >>> 0).toString(16)} is not cluster-local`, '§12.6.1.1', now, trip);
     return t;
   }
 
@@ -349,7 +348,7 @@ export class MpeEngine extends BaseTripEngine {
       const dst = Number(f['target_address']);
       const len = Number(f['length']) * 8;
       if (src % 8 || dst % 8)
-        throw runtimeError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: DMA-mode addresses must be 8-byte aligned (source 0x${src.toString(16)}, target 0x${dst.toString(16)})`, '§12.6.2.2', now);
+        throw tripError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: DMA-mode addresses must be 8-byte aligned (source 0x${src.toString(16)}, target 0x${dst.toString(16)})`, '§12.6.2.2', now, trip);
       const s = this.target(src, len, 'source_address', trip, now, false);
       const d = this.target(dst, len, 'target_address', trip, now, false);
       const data = this.noc.read(s, len);
@@ -361,15 +360,18 @@ export class MpeEngine extends BaseTripEngine {
       const addr = Number(f['blob_address']);
       const len = Number(f['blob_length']) * 8;
       const num = Number(f['num_patches']);
-      if (addr % 8) throw runtimeError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: blob_address 0x${addr.toString(16)} is not 8-byte aligned`, '§12.6.1.1', now);
+      if (addr % 8) throw tripError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: blob_address 0x${addr.toString(16)} is not 8-byte aligned`, '§12.6.1.1', now, trip);
       const src = this.target(addr, len, 'blob_address', trip, now, true);
       const blob = this.noc.read(src, len);
       t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles;
       const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
       let off = 0;
+      /** A bad patch: located at the patch's bytes in the blob (so at its byte offset in the image). */
+      const patchError = (code: string, msg: string, section: string, at: number, bytes: number) =>
+        runtimeError(code, `${this.name} trip ${trip.tripId}: ${msg}`, section, now, [], { ...src, addr: src.addr + at }, bytes);
       for (let p = 0; p < num; p++) {
         if (off + 8 > len)
-          throw runtimeError(SimCodes.badPatch, `${this.name} trip ${trip.tripId}: blob of ${len} bytes ends inside patch ${p} of ${num} (num_patches)`, '§12.6.1.2', now);
+          throw patchError(SimCodes.badPatch, `blob of ${len} bytes ends inside patch ${p} of ${num} (num_patches)`, '§12.6.1.2', off, len - off);
         // micro_patch_t header (§12.6.1.2): u32 target_address, u16 reg_size (N-1), u16 reg_repeat (N-1), little-endian.
         const target = dv.getUint32(off, true);
         const regSize = dv.getUint16(off + 4, true) + 1;
@@ -377,16 +379,17 @@ export class MpeEngine extends BaseTripEngine {
         const bytes = regRepeat * Math.ceil(regSize / 8) * 8;
         off += 8;
         if (off + bytes > len)
-          throw runtimeError(
+          throw patchError(
             SimCodes.badPatch,
-            `${this.name} trip ${trip.tripId}: patch ${p} (target 0x${target.toString(16)}, reg_size ${regSize}, reg_repeat ${regRepeat}) needs ${bytes} data bytes; the blob has ${len - off} left`,
+            `patch ${p} (target 0x${target.toString(16)}, reg_size ${regSize}, reg_repeat ${regRepeat}) needs ${bytes} data bytes; the blob has ${len - off} left`,
             '§12.6.1.2',
-            now,
+            off - 8,
+            8,
           );
-        if (target % 8) throw runtimeError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: patch ${p} target_address 0x${target.toString(16)} is not 8-byte aligned`, '§12.6.1.2', now);
+        if (target % 8) throw patchError(SimCodes.misaligned, `patch ${p} target_address 0x${target.toString(16)} is not 8-byte aligned`, '§12.6.1.2', off - 8, 8);
         const d = this.target(target, bytes, `patch ${p} target_address`, trip, now, true);
         if (d.space === 'cfg' && regSize > 32)
-          throw runtimeError(SimCodes.badPatch, `${this.name} trip ${trip.tripId}: patch ${p} reg_size ${regSize} exceeds the 32-byte CSR maximum`, '§12.6.1.2', now);
+          throw patchError(SimCodes.badPatch, `patch ${p} reg_size ${regSize} exceeds the 32-byte CSR maximum`, '§12.6.1.2', off - 8, 8);
         // Register elements are stored padded to 8 bytes, exactly as the CSR/config space lays them out (docs/image-layout.md).
         this.writes.push({ target: d, data: blob.slice(off, off + bytes) });
         t = Math.max(this.writePort.reserve(t, bytes), this.nocPort.reserve(t, bytes));
@@ -394,7 +397,7 @@ export class MpeEngine extends BaseTripEngine {
         this.bytesMoved += bytes;
       }
       if (off !== len)
-        throw runtimeError(SimCodes.badPatch, `${this.name} trip ${trip.tripId}: ${num} patches use ${off} bytes but blob_length is ${len} bytes`, '§12.6.1.1', now);
+        throw tripError(SimCodes.badPatch, `${this.name} trip ${trip.tripId}: ${num} patches use ${off} bytes but blob_length is ${len} bytes`, '§12.6.1.1', now, trip);
       this.patchesApplied += num;
     }
     this.doneAt = Math.max(now + 1, t);

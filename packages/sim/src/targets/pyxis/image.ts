@@ -2,18 +2,18 @@
  * Loading a `.pimg` (docs/image-layout.md) into the chip model: section
  * contents into HBM / AMEM / CSR-config space, remap windows from
  * `metadata.pyxis.remap`, enqueue records from `.enqueue`. Every problem is a
- * DiagnosticError with the byte span of the offending section/record.
+ * DiagnosticError with the byte span of the offending section/record: its
+ * byte offset in the `.pimg` (section data offset + offset in the section).
  */
 import { decode, loadTable } from '@pyxis/codec';
 import { SectionFlags, type Container, type Section } from '@pyxis/container';
-import { DiagnosticError } from '@pyxis/diagnostics';
-import { imageError, SimCodes } from './diagnostics.js';
-import type { EnqueueRecord } from './chip.js';
+import { DiagnosticError, isByteSpan, type ByteSpan } from '@pyxis/diagnostics';
+import { imageError, SimCodes, SimRuntimeError, type MemLocation } from './diagnostics.js';
 import { AMEM_SIZE } from './amemAccess.js';
 import { CFG_WINDOW_SIZE } from './cfgSpace.js';
 import { HBM_SIZE } from './memory.js';
 import type { RemapWindow } from './noc.js';
-import type { HostAction, PyxisChip } from './chip.js';
+import type { EnqueueRecord, HostAction, PyxisChip } from './chip.js';
 
 export const CFG_ENGINE_BASE = 0x4000_0000;
 
@@ -80,9 +80,51 @@ function parseWindows(file: string, v: unknown, what: string): RemapWindow[] {
   });
 }
 
-/** The section model carries no file offsets; spans give the section index as the offset (documented in docs/simulator.md). */
-function secSpan(file: string, i: number) {
-  return { file, offset: i };
+/**
+ * Span of bytes `within..within+length` of section `s` in the image file: the section's data offset in the
+ * `.pimg` (`fileOffset`, set by the container reader) plus the offset inside the section. Sections built in
+ * memory have no file offset: the span is then at offset 0 and the message names the section.
+ */
+export function sectionSpan(file: string, s: Section, within = 0, length?: number): ByteSpan {
+  return { file, offset: s.fileOffset !== undefined ? s.fileOffset + within : 0, ...(length !== undefined ? { length } : {}) };
+}
+
+/** The image section that loaded the bytes at `at` (and the offset of `at` inside it), if any. */
+export function locateInImage(container: Container, at: MemLocation): { index: number; section: Section; within: number } | undefined {
+  for (let i = 0; i < container.sections.length; i++) {
+    const s = container.sections[i]!;
+    const loc = sectionLocation(s);
+    if (!loc || loc.space !== at.space || (loc.space !== 'hbm' && loc.cluster !== at.cluster)) continue;
+    if (at.addr >= loc.addr && at.addr < loc.addr + s.size) return { index: i, section: s, within: at.addr - loc.addr };
+  }
+  return undefined;
+}
+
+/**
+ * Points a runtime error about bytes read from memory (a descriptor, a list, a patch) at those bytes in the
+ * image: span = section file offset + offset inside the section, plus a note naming the section. Errors
+ * about memory the image did not load are left as they are.
+ */
+export function attachImageSpan(e: unknown, info: ImageInfo): void {
+  if (!(e instanceof DiagnosticError)) return;
+  const d = e.diagnostics[0];
+  if (!d) return;
+  let at: MemLocation | undefined;
+  let length: number | undefined;
+  if (e instanceof SimRuntimeError && e.at && !d.span) {
+    at = e.at;
+    length = e.length;
+  } else if (d.span && isByteSpan(d.span)) {
+    // UIE rule errors name the microcode op word as `c<C>.uie<U>.<sequencer>.op` + its cfg-window offset.
+    const m = /^c(\d+)\.uie\d+\.\w+\.op$/.exec(d.span.file);
+    if (m) at = { space: 'cfg', cluster: Number(m[1]), addr: d.span.offset };
+  }
+  const hit = at ? locateInImage(info.container, at) : undefined;
+  if (!hit) return;
+  // Keep a model span (e.g. the UIE's) when the image has no file offsets (built in memory).
+  if (hit.section.fileOffset !== undefined || !d.span) d.span = sectionSpan(info.file, hit.section, hit.within, length);
+  const zero = hit.section.kind === 'zero' ? ' (zero-filled: the section stores no bytes in the file)' : '';
+  d.notes = [...(d.notes ?? []), `the bytes are image section ${hit.index} \`${hit.section.name}\` + 0x${hit.within.toString(16)}, as the image loaded them${zero}`];
 }
 
 export function inspectImage(container: Container, file: string): ImageInfo {
@@ -96,7 +138,7 @@ export function inspectImage(container: Container, file: string): ImageInfo {
   container.sections.forEach((s, i) => {
     const where = `section ${i} \`${s.name}\``;
     const fail = (msg: string, spec?: string): never => {
-      throw new DiagnosticError({ severity: 'error', code: SimCodes.badImage, message: `${where}: ${msg}`, span: secSpan(file, i), ...(spec ? { spec } : {}) });
+      throw new DiagnosticError({ severity: 'error', code: SimCodes.badImage, message: `${where}: ${msg}`, span: sectionSpan(file, s), ...(spec ? { spec } : {}) });
     };
     if (s.kind !== 'zero' && s.data.length !== s.size) fail(`size ${s.size} but ${s.data.length} data bytes`);
     const c = s.cluster ?? -1;
@@ -123,12 +165,18 @@ export function inspectImage(container: Container, file: string): ImageInfo {
           if (s.data.length % 8) fail(`.enqueue holds ${s.data.length} bytes, not a multiple of the 8-byte record`, 'pyxis-chip-fspec.md §11.5.1.1');
           for (let o = 0; o < s.data.length; o += 8) {
             const v = decode(enqT, s.data, o);
-            records.push({
+            const r: EnqueueRecord = {
               cluster: Number(v['cluster']),
               queue_id: Number(v['queue_id']),
               descriptor_list_address: Number(v['descriptor_list_address']),
               descriptor_list_length: Number(v['descriptor_list_length']),
-            });
+            };
+            // Record-level rules checked here so the diagnostic names the record's byte offset in the image.
+            const bad = (msg: string, spec: string) =>
+              new DiagnosticError({ severity: 'error', code: SimCodes.badEnqueue, message: `.enqueue record ${o / 8}: ${msg}`, span: sectionSpan(file, s, o, 8), spec });
+            if (r.queue_id > 0x22) throw bad(`queue_id 0x${r.queue_id.toString(16)} is not a trip descriptor queue (Table 11-1: 0x00-0x22)`, 'pyxis-chip-fspec.md §11.5');
+            if (r.descriptor_list_address % 8) throw bad(`descriptor_list_address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, 'pyxis-chip-fspec.md §11.5.1.1');
+            records.push(r);
           }
         }
         break;
@@ -183,7 +231,12 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
     const loc = sectionLocation(s);
     if (!loc) return;
     if (loc.cluster >= chip.clusters)
-      throw imageError(info.file, SimCodes.noEngine, `section ${i} \`${s.name}\` is in cluster ${loc.cluster}, but only ${chip.clusters} cluster(s) are simulated (see --clusters)`, i);
+      throw new DiagnosticError({
+        severity: 'error',
+        code: SimCodes.noEngine,
+        message: `section ${i} \`${s.name}\` is in cluster ${loc.cluster}, but only ${chip.clusters} cluster(s) are simulated (see --clusters)`,
+        span: sectionSpan(info.file, s),
+      });
     const data = s.kind === 'zero' ? new Uint8Array(s.size) : s.data;
     if (loc.space === 'hbm') chip.hbm.writeBytes(loc.addr, data);
     else if (loc.space === 'amem') chip.amem[loc.cluster]!.writeBytes(loc.addr, data);

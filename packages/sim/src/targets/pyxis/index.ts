@@ -20,3 +20,4 @@ export * from './dump.js';
 export * from './summary.js';
 export * from './uieDefault.js';
 export * from './ordering.js';
+export * from './uninit.js';

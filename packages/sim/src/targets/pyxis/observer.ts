@@ -35,7 +35,29 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
     return t;
   }
 
-  tripStarted(_engine: TripEngine, _trip: Trip, _now: number): void {}
+  /** Sequencer tracks of the UIEs (set when tracing with the UIE datapath model). */
+  seqTracer?: SequencerTracer;
+
+  /** Per engine track name: end cycle of the last slice on each lane (lane 0 = the engine's own track). */
+  private readonly lanes = new Map<string, number[]>();
+
+  /**
+   * The track for a slice [start, end] of `name`: trace viewers need the slices of one track properly nested, but an
+   * engine with several trips in flight (a UIE tracks up to three, chip §11.7.1) has overlapping trips, so an
+   * overlapping slice goes to the first extra lane track (`c0.uie0 #2`, ...) that is free at `start`.
+   */
+  private laneTrack(group: string, name: string, start: number, end: number): TraceTrack {
+    let ends = this.lanes.get(name);
+    if (!ends) this.lanes.set(name, (ends = []));
+    let k = 0;
+    while (k < ends.length && ends[k]! > start) k++;
+    ends[k] = end;
+    return this.track(group, k === 0 ? name : `${name} #${k + 1}`);
+  }
+
+  tripStarted(engine: TripEngine, trip: Trip, _now: number): void {
+    if (this.seqTracer && engine.kind === 'uie') this.seqTracer.tripStarted(engine.name, trip.tripId, Number(trip.fields['trip_valid_mask'] ?? 0));
+  }
 
   /** A generic instant on an engine's track (e.g. the DPE's Descriptor Queue Dequeue Event, chip §12.5). */
   instant(group: string, trackName: string, now: number, name: string, args: Record<string, string | number>, cat = 'queue'): void {
@@ -46,8 +68,8 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
     if (!this.trace) return;
     const g = this.engineGroup.get(engine) ?? `cluster ${trip.cluster}`;
     if (trip.waitBarrierId !== 0 && trip.goAt > trip.waitAt)
-      this.trace.slice(this.track(g, `${engine} wait`), trip.waitAt, trip.goAt, `wait barrier ${trip.waitBarrierId}`, { trip_id: trip.tripId, barrier_id: trip.waitBarrierId }, 'barrier');
-    this.trace.slice(this.track(g, engine), trip.startAt, trip.doneAt, `${trip.kind} trip ${trip.tripId}`, {
+      this.trace.slice(this.laneTrack(g, `${engine} wait`, trip.waitAt, trip.goAt), trip.waitAt, trip.goAt, `wait barrier ${trip.waitBarrierId}`, { trip_id: trip.tripId, barrier_id: trip.waitBarrierId }, 'barrier');
+    this.trace.slice(this.laneTrack(g, engine, trip.startAt, trip.doneAt), trip.startAt, trip.doneAt, `${trip.kind} trip ${trip.tripId}`, {
       trip_id: trip.tripId,
       queue_id: trip.qid,
       descriptor: trip.table,
@@ -56,6 +78,25 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
       trip_power: trip.trip_power,
       notified_at: now,
     });
+  }
+
+  /**
+   * At a deadlock / --max-cycles stop: slices up to `end` for the trips still running (`unfinished: 1`) and the
+   * barrier waits never released, so the trace shows what was pending when the run stopped.
+   */
+  unfinished(engine: string, cluster: number, trip: Trip, end: number, what: 'running' | 'waiting'): void {
+    if (!this.trace) return;
+    const g = this.engineGroup.get(engine) ?? `cluster ${cluster}`;
+    if (what === 'waiting')
+      this.trace.slice(this.laneTrack(g, `${engine} wait`, trip.waitAt, end), trip.waitAt, end, `wait barrier ${trip.waitBarrierId} (not released)`, { trip_id: trip.tripId, barrier_id: trip.waitBarrierId, unfinished: 1 }, 'barrier');
+    else
+      this.trace.slice(this.laneTrack(g, engine, trip.startAt, end), trip.startAt, end, `${trip.kind} trip ${trip.tripId} (unfinished)`, {
+        trip_id: trip.tripId,
+        queue_id: trip.qid,
+        descriptor: trip.table,
+        wait_barrier_id: trip.waitBarrierId,
+        unfinished: 1,
+      });
   }
 
   barrierEvent(cluster: number, kind: BarrierEventKind, id: number, notifyCount: number, waitCount: number, engine: string, tripId: number, now: number): void {
@@ -106,11 +147,20 @@ export class VcdProbe implements SimEngine {
   }
 }
 
+/** A trace counter sampled by `TraceSampler`: values of counter `name` on the process of `group`. */
+export interface CounterSource {
+  group: string;
+  name: string;
+  sample: () => Record<string, number>;
+}
+
 /**
- * Emits trace counters (bandwidth per port in GB/s, prefetch-queue occupancy
- * per cluster, trips in flight) at most every `period` cycles, from kernel
- * steps that happen anyway: it never schedules wakes of its own, so idle
- * skipping and deadlock detection are unaffected.
+ * Emits trace counters at most every `period` cycles, from kernel steps that
+ * happen anyway: bandwidth per port in GB/s (bytes moved since the previous
+ * sample) and the registered counter sources (prefetch-queue occupancy per
+ * cluster, UIE FIFO occupancies, ...). It never schedules wakes of its own, so
+ * idle skipping and deadlock detection are unaffected; `finish` takes a last
+ * sample at the end of the run (short runs get at least two samples).
  */
 export class TraceSampler implements SimEngine {
   readonly name = 'trace_sampler';
@@ -123,7 +173,7 @@ export class TraceSampler implements SimEngine {
     private readonly period: number,
     private readonly clockHz: number,
     private readonly ports: ReadonlyArray<{ name: string; bytes: number }>,
-    private readonly clusters: ReadonlyArray<{ group: string; occupancy: () => number }>,
+    private readonly counters: readonly CounterSource[],
   ) {
     this.lastBytes = new Float64Array(ports.length);
   }
@@ -131,7 +181,19 @@ export class TraceSampler implements SimEngine {
     return false;
   }
   tick(now: number): boolean {
-    if (now < this.next) return false;
+    if (now >= this.next) this.sample(now);
+    return false;
+  }
+  /** Final sample at the end of the run; the bandwidth counters then drop to zero (nothing moves after the end). */
+  finish(now: number): void {
+    if (now > this.lastAt || this.next === 0) this.sample(now);
+    const zero: Record<string, number> = {};
+    this.ports.forEach((p) => {
+      if (p.bytes > 0) zero[p.name] = 0;
+    });
+    if (Object.keys(zero).length) this.trace.counter('chip', now, 'bandwidth GB/s', zero);
+  }
+  private sample(now: number): void {
     const dt = now - this.lastAt;
     if (dt > 0) {
       const bw: Record<string, number> = {};
@@ -144,12 +206,12 @@ export class TraceSampler implements SimEngine {
           any = true;
         }
       });
+      // The rate holds over [lastAt, now): the sample is placed at its start.
       if (any) this.trace.counter('chip', this.lastAt, 'bandwidth GB/s', bw);
     }
-    for (const c of this.clusters) this.trace.counter(c.group, now, 'prefetch occupancy', { descriptors: c.occupancy() });
+    for (const c of this.counters) this.trace.counter(c.group, now, c.name, c.sample());
     this.lastAt = now;
     this.next = now + this.period;
-    return false;
   }
   nextWake(): number {
     return Infinity;
@@ -159,17 +221,49 @@ export class TraceSampler implements SimEngine {
   }
 }
 
+interface SeqItem {
+  group: string;
+  trackName: string;
+  label: string;
+  track?: TraceTrack;
+  running: () => boolean;
+  pc: () => number;
+  /** The model's trip slot of the sequencer (a change while running = the next trip started). */
+  slot: () => number;
+  /** trip_ids of the trips this sequencer is valid in, in start order (fed by `tripStarted`). */
+  readonly trips: number[];
+  since: number;
+  startPc: number;
+  lastSlot: number;
+  tripId: number;
+}
+
 /**
- * One trace track per UIE sequencer: a slice per contiguous run of the
- * sequencer (start PC in the name), sampled after every kernel step.
+ * One trace track per UIE sequencer: a slice per trip the sequencer ran
+ * (name = start PC, args `trip_id`, `start_pc`), sampled after every kernel
+ * step. A sequencer runs its trips in the order they were started, so the
+ * k-th run of sequencer s belongs to the k-th started trip whose
+ * `trip_valid_mask` has bit s (seq §3).
  */
 export class SequencerTracer implements SimEngine {
   readonly name = 'sequencer_tracer';
   readonly group = 'chip';
-  private readonly items: Array<{ group: string; trackName: string; track?: TraceTrack; running: () => boolean; pc: () => number; since: number; startPc: number; label: string }> = [];
+  private readonly items: SeqItem[] = [];
+  private readonly byUie = new Map<string, SeqItem[]>();
   constructor(private readonly trace: TraceWriter) {}
-  add(group: string, trackName: string, label: string, running: () => boolean, pc: () => number): void {
-    this.items.push({ group, trackName, running, pc, since: -1, startPc: 0, label });
+  /** Registers sequencer `seq` (bit `seq` of trip_valid_mask) of the UIE `uie`. */
+  add(uie: string, seq: number, group: string, trackName: string, label: string, running: () => boolean, pc: () => number, slot: () => number): void {
+    const it: SeqItem = { group, trackName, label, running, pc, slot, trips: [], since: -1, startPc: 0, lastSlot: -1, tripId: -1 };
+    this.items.push(it);
+    let list = this.byUie.get(uie);
+    if (!list) this.byUie.set(uie, (list = []));
+    list[seq] = it;
+  }
+  /** A trip was handed to the UIE `uie`: queue its id on every valid sequencer. */
+  tripStarted(uie: string, tripId: number, validMask: number): void {
+    const list = this.byUie.get(uie);
+    if (!list) return;
+    for (let s = 0; s < list.length; s++) if ((validMask >> s) & 1 && list[s]) list[s]!.trips.push(tripId);
   }
   get busy(): boolean {
     return false;
@@ -177,12 +271,13 @@ export class SequencerTracer implements SimEngine {
   tick(now: number): boolean {
     for (const it of this.items) {
       const r = it.running();
+      if (r && it.since >= 0 && it.slot() !== it.lastSlot) this.emit(it, now);
       if (r && it.since < 0) {
         it.since = now;
         it.startPc = it.pc();
-      } else if (!r && it.since >= 0) {
-        this.emit(it, now);
-      }
+        it.lastSlot = it.slot();
+        it.tripId = it.trips.shift() ?? -1;
+      } else if (!r && it.since >= 0) this.emit(it, now);
     }
     return false;
   }
@@ -193,12 +288,13 @@ export class SequencerTracer implements SimEngine {
     return undefined;
   }
   finish(now: number): void {
-    for (const it of this.items)
-      if (it.since >= 0) this.emit(it, now);
+    for (const it of this.items) if (it.since >= 0) this.emit(it, now);
   }
-  private emit(it: SequencerTracer['items'][number], now: number): void {
+  private emit(it: SeqItem, now: number): void {
     it.track ??= this.trace.track(it.group, it.trackName);
-    this.trace.slice(it.track, it.since, now, `${it.label} pc ${it.startPc}`, { start_pc: it.startPc }, 'sequencer');
+    const args: Record<string, number> = { start_pc: it.startPc };
+    if (it.tripId >= 0) args['trip_id'] = it.tripId;
+    this.trace.slice(it.track, it.since, now, `${it.label} pc ${it.startPc}`, args, 'sequencer');
     it.since = -1;
   }
 }

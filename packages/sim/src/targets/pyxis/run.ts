@@ -16,10 +16,12 @@ import type { StopReason } from '../../kernel/simulator.js';
 import { MAX_CLUSTERS, MAX_UIES, PyxisChip } from './chip.js';
 import { loadSimConfig, type SimConfig } from './config.js';
 import { SimCodes, CHIP_SPEC } from './diagnostics.js';
-import { inspectImage, loadImage, type ImageInfo } from './image.js';
-import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe } from './observer.js';
+import { attachImageSpan, inspectImage, loadImage, type ImageInfo } from './image.js';
+import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe, type CounterSource } from './observer.js';
 import { queueKind, TRIP_QUEUES } from './queues.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
+import { BaseTripEngine } from './engines.js';
+import { UninitWatch } from './uninit.js';
 import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault.js';
 
 /** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
@@ -37,7 +39,18 @@ export interface SimulateOptions {
   onProgress?: (cycle: number) => void;
   /** Cycles between trace counter samples (default 1024). */
   traceSamplePeriod?: number;
+  /** Report reads of uninitialised AMEM/HBM as warnings with addresses (`--warn-uninit`; uninit.ts). */
+  warnUninit?: boolean;
+  /**
+   * Temporal-decoupling quantum (`--quantum`, default DEFAULT_QUANTUM; 1 = strict lockstep): how many cycles a UIE may
+   * run ahead of the global clock when nothing can start a trip on it (docs/simulator.md "Quantum"). Results are the
+   * same for every value; runs with --trace, --vcd or --warn-uninit (which sample UIE state per cycle) use 1.
+   */
+  quantum?: number;
 }
+
+/** Default `SimulateOptions.quantum`. */
+export const DEFAULT_QUANTUM = 256;
 
 export interface EngineReport {
   name: string;
@@ -75,7 +88,15 @@ export interface SimReport {
   mpe: { patches: number; trips: number };
   apm: { enabled: boolean; peak_requested_power: number; final_granted_power: number; bubbles: number; energy: number };
   trip_power: Array<{ engine: string; power_cycles: number }>;
-  memory: { hbm_bytes_read: number; hbm_bytes_written: number; amem_uninit_reads: number; amem_view_conflicts: number };
+  /** Memory traffic of the run (image loading excluded): HBM, and per cluster AMEM (all clients: UIE datapath, DMA, MPE, DPE). */
+  memory: {
+    hbm_bytes_read: number;
+    hbm_bytes_written: number;
+    hbm_uninit_bytes_read: number;
+    amem_uninit_reads: number;
+    amem_view_conflicts: number;
+    amem: Array<{ cluster: number; bytes_read: number; bytes_written: number; uninit_partition_reads: number }>;
+  };
   wait_graph: string[];
   warnings: Diagnostic[];
 }
@@ -130,46 +151,59 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
   const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz) : undefined;
   const observer = new PyxisObserver(trace, vcd);
   try {
-    const chip = new PyxisChip({ clusters, uies, config, observer, ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
-    if (trace) {
-      chip.apm.onChange = (now) => trace.counter('chip', now, 'APM power', { requested: chip.apm.requested, granted: chip.apm.granted });
-      chip.sim.add(
-        new TraceSampler(
-          trace,
-          opts.traceSamplePeriod ?? 1024,
-          config.clock_hz,
-          chip.ports,
-          chip.dpe.map((d) => ({ group: d.group, occupancy: () => d.prefetch.reduce((a, f) => a + f.occupancy, 0) })),
-        ),
-      );
-    }
-    for (const d of chip.dpe)
-      if (trace) d.onDequeue = (qid, now) => observer.instant(d.group, d.name, now, `dequeue q0x${qid.toString(16)}`, { queue_id: qid, head: d.queues[qid]!.head });
+    const quantum = trace || vcd || opts.warnUninit ? 1 : (opts.quantum ?? DEFAULT_QUANTUM);
+    if (!(Number.isInteger(quantum) && quantum >= 1 && quantum <= 1 << 20))
+      throw new DiagnosticError(error(SimCodes.badConfig, `--quantum must be an integer in 1..${1 << 20}, got ${quantum}`));
+    const chip = new PyxisChip({ clusters, uies, config, observer, quantum, ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
+    let sampler: TraceSampler | undefined;
     let seqTracer: SequencerTracer | undefined;
     if (trace) {
+      chip.apm.onChange = (now) => trace.counter('chip', now, 'APM power', { requested: chip.apm.requested, granted: chip.apm.granted });
+      const counters: CounterSource[] = chip.dpe.map((d) => ({ group: d.group, name: 'prefetch occupancy', sample: () => ({ descriptors: d.prefetch.reduce((a, f) => a + f.occupancy, 0) }) }));
+      for (const u of chip.uies) {
+        const fifos = uieFifos(u.model);
+        if (fifos) counters.push({ group: u.group, name: `${u.name} FIFO occupancy`, sample: () => Object.fromEntries(fifos.map(([n, get]) => [n, get()])) });
+      }
+      sampler = new TraceSampler(trace, opts.traceSamplePeriod ?? 1024, config.clock_hz, chip.ports, counters);
+      chip.sim.add(sampler);
+      for (const d of chip.dpe) d.onDequeue = (qid, now) => observer.instant(d.group, d.name, now, `dequeue q0x${qid.toString(16)}`, { queue_id: qid, head: d.queues[qid]!.head });
       for (const u of chip.uies) {
         const seqs = sequencerRunning(u.model);
         if (!seqs) continue;
         seqTracer ??= new SequencerTracer(trace);
-        for (const [name, running, pc] of seqs) seqTracer.add(u.group, `${u.name}.${name}`, name, running, pc);
+        seqs.forEach((q, i) => seqTracer!.add(u.name, i, u.group, `${u.name}.${q.name}`, q.name, q.running, q.pc, q.slot));
       }
-      if (seqTracer) chip.sim.add(seqTracer);
+      if (seqTracer) {
+        chip.sim.add(seqTracer);
+        observer.seqTracer = seqTracer;
+      }
     }
     loadImage(chip, info);
     if (vcd) declareVcd(chip, vcd, info);
+    // Memory counters describe the run, not the image load.
+    resetMemoryCounters(chip);
+    const watch = opts.warnUninit ? new UninitWatch(() => chip.sim.now) : undefined;
+    if (watch) {
+      for (const a of chip.amem) watch.watchAmem(a);
+      watch.watchSparse(chip.hbm);
+    }
     const res = chip.sim.run({
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
       ...(opts.onProgress ? { onProgress: opts.onProgress, progressEvery: 1024 } : {}),
     });
+    watch?.stop();
+    if (trace && res.reason !== 'done') traceUnfinished(chip, observer, res.cycles);
     chip.apm.finish(res.cycles);
     seqTracer?.finish(res.cycles);
-    const report = buildReport(chip, config, res.reason, res.cycles, res.steps, res.waitGraph);
+    sampler?.finish(res.cycles);
+    const report = buildReport(chip, config, res.reason, res.cycles, res.steps, res.waitGraph, watch);
     trace?.close({ cycles: res.cycles, stop: res.reason, clock_hz: config.clock_hz });
     vcd?.close(res.cycles);
     return { chip, info, report };
   } catch (e) {
     trace?.abort();
     vcd?.abort();
+    attachImageSpan(e, info);
     throw e;
   }
 }
@@ -220,7 +254,25 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
   chip.sim.add(probe);
 }
 
-function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[]): SimReport {
+/** Trace slices for what was still pending at a deadlock / --max-cycles stop. */
+function traceUnfinished(chip: PyxisChip, observer: PyxisObserver, end: number): void {
+  for (const e of chip.allEngines) {
+    const trips = e instanceof UieSlot ? e.inflightTrips : e instanceof BaseTripEngine && e.trip ? [e.trip] : [];
+    for (const t of trips) if (t.startAt >= 0) observer.unfinished(e.name, e.cluster, t, end, 'running');
+  }
+  for (const tm of chip.tm)
+    for (const s of tm.slots) if (s.trip && s.trip.waitAt >= 0 && s.trip.goAt < 0 && s.engine) observer.unfinished(s.engine.name, tm.cluster, s.trip, end, 'waiting');
+}
+
+function resetMemoryCounters(chip: PyxisChip): void {
+  chip.hbm.bytesRead = chip.hbm.bytesWritten = chip.hbm.uninitReads = 0;
+  for (const a of chip.amem) {
+    a.stats.bytesRead = a.stats.bytesWritten = a.stats.uninitReads = 0;
+    a.stats.bankAccesses.fill(0);
+  }
+}
+
+function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[], watch?: UninitWatch): SimReport {
   const byName = new Map(chip.allEngines.map((e) => [e.name, e]));
   const engines: EngineReport[] = chip.sim
     .engineStats()
@@ -260,18 +312,20 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
   }
   let uninit = 0;
   let conflicts = 0;
+  // Uninitialised reads: totals by default, addresses with --warn-uninit (the watch).
+  const uninitNotes = watch ? ['uninitialised memory reads as zero'] : ['uninitialised memory reads as zero', 'run with --warn-uninit for the addresses'];
+  if (watch) warnings.push(...watch.warnings());
   for (const a of chip.amem) {
     uninit += a.stats.uninitReads;
     conflicts += a.stats.viewConflicts;
-    if (a.stats.uninitReads > 0)
-      warnings.push(warning(SimCodes.uninitRead, `${a.name}: ${a.stats.uninitReads} partition read(s) of AMEM never written`, { notes: ['uninitialised AMEM reads as zero'] }));
+    if (a.stats.uninitReads > 0 && !watch) warnings.push(warning(SimCodes.uninitRead, `${a.name}: ${a.stats.uninitReads} partition read(s) of AMEM never written`, { notes: uninitNotes }));
     if (a.firstViewConflict) warnings.push(warning(SimCodes.badAddress, `${a.name}: ${a.firstViewConflict}`, { spec: `${CHIP_SPEC} §7.5` }));
   }
   for (const u of chip.uies) if (u.model?.warnings) warnings.push(...u.model.warnings);
   if (chip.host.records.length === 0)
     warnings.push(warning(SimCodes.badEnqueue, 'the image has no enqueue records (.enqueue section): nothing was run', { spec: `${CHIP_SPEC} §11.5.1` }));
-  if (chip.hbm.uninitReads > 0)
-    warnings.push(warning(SimCodes.uninitRead, `${chip.hbm.uninitReads} byte(s) read from HBM locations never written`, { notes: ['DMA sources not initialised by the image read as zero'] }));
+  if (chip.hbm.uninitReads > 0 && !watch)
+    warnings.push(warning(SimCodes.uninitRead, `${chip.hbm.uninitReads} byte(s) read from HBM locations never written`, { notes: uninitNotes }));
   const tripsTotal = Object.values(chip.tripsByKind).reduce((a, b) => a + b, 0);
   return {
     stop,
@@ -300,7 +354,14 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
     mpe: { patches: chip.mpes.reduce((a, m) => a + m.patchesApplied, 0), trips: chip.mpes.reduce((a, m) => a + m.tripsDone, 0) },
     apm: { enabled: config.apm.enabled, peak_requested_power: chip.apm.peakRequested, final_granted_power: chip.apm.granted, bubbles: chip.apm.bubbles, energy: chip.apm.energy },
     trip_power: chip.allEngines.filter((e) => 'powerCycles' in e && (e as { powerCycles: number }).powerCycles > 0).map((e) => ({ engine: e.name, power_cycles: (e as unknown as { powerCycles: number }).powerCycles })),
-    memory: { hbm_bytes_read: chip.hbm.bytesRead, hbm_bytes_written: chip.hbm.bytesWritten, amem_uninit_reads: uninit, amem_view_conflicts: conflicts },
+    memory: {
+      hbm_bytes_read: chip.hbm.bytesRead,
+      hbm_bytes_written: chip.hbm.bytesWritten,
+      hbm_uninit_bytes_read: chip.hbm.uninitReads,
+      amem_uninit_reads: uninit,
+      amem_view_conflicts: conflicts,
+      amem: chip.amem.map((a, c) => ({ cluster: c, bytes_read: a.stats.bytesRead, bytes_written: a.stats.bytesWritten, uninit_partition_reads: a.stats.uninitReads })),
+    },
     wait_graph: waitGraph,
     warnings,
   };

@@ -35,9 +35,15 @@ export function formatSummary(r: SimReport): string {
   }
   const moved = r.ports.filter((p) => p.bytes > 0);
   if (moved.length) lines.push(`bytes moved: ${moved.map((p) => `${p.name} ${si(p.bytes, 'B')} (${(100 * p.utilization).toFixed(1)}%)`).join(', ')}`);
+  const amem = r.memory.amem.filter((a) => a.bytes_read + a.bytes_written > 0);
+  if (amem.length) lines.push(`AMEM traffic: ${amem.map((a) => `c${a.cluster} read ${si(a.bytes_read, 'B')} written ${si(a.bytes_written, 'B')}`).join(', ')}`);
   const b = r.barriers.reduce((a, x) => ({ setups: a.setups + x.setups, notifies: a.notifies + x.notifies, waits: a.waits + x.waits }), { setups: 0, notifies: 0, waits: 0 });
   lines.push(`barriers: ${b.setups} set up, ${b.notifies} notifies, ${b.waits} waits`);
   if (r.apm.enabled && r.apm.bubbles > 0) lines.push(`APM: ${r.apm.bubbles} bubble cycles inserted (peak requested power ${r.apm.peak_requested_power})`);
-  if (r.warnings.length) lines.push(`warnings: ${r.warnings.length}`);
+  if (r.warnings.length) {
+    lines.push(`warnings: ${r.warnings.length}`);
+    for (const w of r.warnings.slice(0, 5)) lines.push(`  ${w.code}: ${w.message}`);
+    if (r.warnings.length > 5) lines.push(`  ... ${r.warnings.length - 5} more (see the diagnostics above or --stats)`);
+  }
   return lines.join('\n') + '\n';
 }

@@ -1,6 +1,7 @@
 /** A trip as it flows DPE -> trip manager -> engine -> trip manager (chip §11.3). */
 import type { DecodedValues } from '@pyxis/codec';
 import type { SimEngine } from '../../kernel/engine.js';
+import type { MemLocation } from './diagnostics.js';
 import type { QueueKind } from './queues.js';
 
 export interface Trip {
@@ -17,6 +18,9 @@ export interface Trip {
   notifyList: number[];
   /** Engine address of the descriptor (for messages). */
   address: number;
+  /** Where the DPE read the descriptor (memory location) and its size, for diagnostics pointing into the image. */
+  source?: MemLocation;
+  sourceBytes?: number;
   trip_power: number;
   fetchedAt: number;
   waitAt: number;

@@ -24,10 +24,10 @@ export function uieFifos(m: UieModel | undefined): Array<[string, () => number]>
   ];
 }
 
-/** Per-sequencer running flags of a `Uie` (sequencer tracks in the trace). */
-export function sequencerRunning(m: UieModel | undefined): Array<[string, () => boolean, () => number]> | undefined {
+/** Per-sequencer probes of a `Uie` for the sequencer trace tracks: name, running flag, PC, trip slot. */
+export function sequencerRunning(m: UieModel | undefined): Array<{ name: string; running: () => boolean; pc: () => number; slot: () => number }> | undefined {
   if (!(m instanceof Uie)) return undefined;
-  return m.seqs.map((s) => [s.name, () => s.core.running, () => s.core.pc] as [string, () => boolean, () => number]);
+  return m.seqs.map((s) => ({ name: s.name, running: () => s.core.running, pc: () => s.core.pc, slot: () => s.slot }));
 }
 
 /** Datapath statistics of a `Uie` for the stats JSON. */

@@ -62,20 +62,47 @@ export function iterField(t: CompiledTable, buf: Uint8Array, off: number, name: 
 export function decodeControlStore(t: CompiledTable, mem: Uint8Array, depth = SEQ_DEPTH, stride = t.bytes, into?: ControlStore): ControlStore {
   const cs = into ?? emptyControlStore(depth);
   const d = Math.min(depth, Math.floor(mem.length / stride));
+  const plan = controlPlan(t);
+  const outs = [cs.isEol, cs.solPc, cs.numloops, cs.numloopsFinal, cs.finalIterMask, cs.postFinalEn] as const;
   for (let pc = 0; pc < d; pc++) {
     const off = pc * stride;
     for (let i = 0; i < NUM_ITERS; i++) {
       const k = pc * NUM_ITERS + i;
-      cs.isEol[k] = iterField(t, mem, off, 'is_eol', i) ?? 0;
-      cs.solPc[k] = iterField(t, mem, off, 'sol_pc', i) ?? 0;
-      cs.numloops[k] = iterField(t, mem, off, 'numloops', i) ?? 1;
-      cs.numloopsFinal[k] = iterField(t, mem, off, 'numloops_final', i) ?? 1;
-      cs.finalIterMask[k] = i === 0 ? 0 : (iterField(t, mem, off, 'final_iter_mask', i) ?? 0);
-      cs.postFinalEn[k] = iterField(t, mem, off, 'post_final_enbl', i) ?? 0;
+      for (let f = 0; f < CONTROL_FIELDS.length; f++) {
+        const loc = plan.loc[f * NUM_ITERS + i];
+        // iterator 0 has no final_iter_mask (seq §2.1): absent fields read as their default
+        outs[f][k] = loc && !(f === 4 && i === 0) ? Number(readField(t, mem, loc[0], loc[1], off)) : CONTROL_DEFAULTS[f]!;
+      }
     }
-    cs.eopgm[pc] = t.byName.has('eopgm') ? Number(readField(t, mem, 'eopgm', 0, off)) : 0;
+    cs.eopgm[pc] = plan.eopgm ? Number(readField(t, mem, 'eopgm', 0, off)) : 0;
   }
   return cs;
+}
+
+/** Per-iterator control fields in ControlStore order, with the value an absent field reads as. */
+const CONTROL_FIELDS = ['is_eol', 'sol_pc', 'numloops', 'numloops_final', 'final_iter_mask', 'post_final_enbl'] as const;
+const CONTROL_DEFAULTS = [0, 0, 1, 1, 0, 0] as const;
+interface ControlPlan {
+  /** [field * NUM_ITERS + iterator] -> (table field name, element index), or undefined when the table lacks it. */
+  readonly loc: Array<readonly [string, number] | undefined>;
+  readonly eopgm: boolean;
+}
+const planCache = new WeakMap<CompiledTable, ControlPlan>();
+/** Where each iterator field lives in a control table (`iter<i>_<name>` or element i of `<name>`), resolved once per table. */
+function controlPlan(t: CompiledTable): ControlPlan {
+  let p = planCache.get(t);
+  if (!p) {
+    const loc: Array<readonly [string, number] | undefined> = [];
+    for (const name of CONTROL_FIELDS)
+      for (let i = 0; i < NUM_ITERS; i++) {
+        const scalar = `iter${i}_${name}`;
+        const arr = t.byName.get(name);
+        loc.push(t.byName.has(scalar) ? [scalar, 0] : arr && arr.count > i ? [name, i] : undefined);
+      }
+    p = { loc, eopgm: t.byName.has('eopgm') };
+    planCache.set(t, p);
+  }
+  return p;
 }
 
 /** Per-iterator control of one instruction, as plain numbers (for building stores in tests and tools). */

@@ -66,7 +66,24 @@ export interface SwitchTables {
   readonly cswIdentity?: Uint8Array;
 }
 
+let identityTemplate: SwitchTables | undefined;
+
+/** Identity (reset-state) switch tables; built once, copied per call. */
 export function identitySwitchTables(): SwitchTables {
+  const tp = (identityTemplate ??= buildIdentitySwitchTables());
+  return {
+    pswSrc: tp.pswSrc.slice(),
+    pswZero: tp.pswZero.slice(),
+    cswMux: tp.cswMux.slice(),
+    cswSrc: tp.cswSrc.slice(),
+    colMask: tp.colMask.slice(),
+    colMaskActive: tp.colMaskActive!.slice(),
+    pswIdentity: tp.pswIdentity!.slice(),
+    cswIdentity: tp.cswIdentity!.slice(),
+  };
+}
+
+function buildIdentitySwitchTables(): SwitchTables {
   const t: SwitchTables = {
     pswSrc: new Uint8Array(PSW_ENTRIES * 8),
     pswZero: new Uint8Array(PSW_ENTRIES * 8),

@@ -224,6 +224,16 @@ interface SeqState {
   /** Some pc of the decoded program sets *psw_config_vld / *csw_switch_config_vld (AMEM Read/Write only). */
   usesPsw: boolean;
   usesCsw: boolean;
+  /** Current trip's AMEM base address (partition units) and view bit (1 = bank hashing disabled) for this sequencer. */
+  base: number;
+  view: number;
+  /**
+   * Decode templates (AMEM Read/Write, rebuilt whenever the op memory is (re)bound): `tmpl[pc * REC_WORDS ..]` is the
+   * decoder record's static part for pc, `aux[pc * AUX_WORDS + A_*]` the
+   * per-pc inputs of the dynamic part. Only used with fast paths; the general path decodes field by field.
+   */
+  tmpl: Int32Array | undefined;
+  aux: Int32Array | undefined;
 }
 
 const READ_FIELDS = [
@@ -405,8 +415,18 @@ export class Uie implements SimEngine {
   private lastDidWork = false;
   /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
   private seqActive = 0;
+  /** Bit tgt set once the dropped-flit warning for switchbox target tgt was issued (no string building per flit). */
+  private dropWarned = 0;
   private portWake = Infinity;
   private now = 0;
+  // run-ahead (temporal decoupling, docs/simulator.md "Quantum"): retirements captured instead of reported
+  private deferring = false;
+  private readonly deferredIds = new Float64Array(TRIP_SLOTS);
+  private deferredAt = 0;
+  private deferredN = 0;
+  /** Set by a retirement (always) or a descriptor-FIFO pop (when `stopOnPop`) during run-ahead: ends the run-ahead after the cycle. */
+  private visible = false;
+  private stopOnPop = false;
   private blocked: string | undefined;
   private swGen = -1;
   /** Last decoded raw bytes and cfg generation of the switch-table parts, index side * 3 + [psw, csw, mask]. */
@@ -454,7 +474,7 @@ export class Uie implements SimEngine {
     this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
     this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128);
     // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
-    let ring = 4096;
+    let ring = 64; // small: the ring is walked every cycle, a 48-UIE chip keeps 48 of them hot
     while (ring < 2 * this.commitLatency + 16) ring *= 2;
     this.commitMask = ring - 1;
     this.commitAt = new Float64Array(ring);
@@ -484,6 +504,10 @@ export class Uie implements SimEngine {
         warnedNoDatapath: false,
         usesPsw: false,
         usesCsw: false,
+        base: 0,
+        view: 0,
+        tmpl: undefined,
+        aux: undefined,
       });
     }
     this.stats = {
@@ -553,6 +577,10 @@ export class Uie implements SimEngine {
     if (this.cCount > 0) w = Math.max(now, this.commitAt[this.cHead]!);
     // a datapath that waited for its AMEM port (16-bit serialization) wakes when the port frees
     if (this.portWake < w) w = Math.max(now, this.portWake);
+    // A stalled tick counts stall statistics (decoder full, switchbox empty/full, index FIFO): such a UIE asks to be
+    // ticked every cycle until it wakes, so its counters do not depend on whether other engines kept the kernel stepping
+    // (and run-ahead, which ticks it alone, counts the same cycles). Blocked for good (Infinity): left to the deadlock check.
+    if (this.blocked !== undefined && w !== Infinity) return now;
     return w;
   }
 
@@ -654,10 +682,12 @@ export class Uie implements SimEngine {
       const f = (s.rf = bindFields(s.op, READ_FIELDS, new ReadFieldArrays()));
       s.usesPsw = f.rpsw_config_vld.some((v) => v !== 0);
       s.usesCsw = f.rcsw_switch_config_vld.some((v) => v !== 0);
+      buildTemplates(s, f, true);
     } else if (s.id === SEQ_AMEM_WRITE) {
       const f = (s.wf = bindFields(s.op, WRITE_FIELDS, new WriteFieldArrays()));
       s.usesPsw = f.wpsw_config_vld.some((v) => v !== 0);
       s.usesCsw = f.wcsw_switch_config_vld.some((v) => v !== 0);
+      buildTemplates(s, f, false);
     }
     else if (s.id === SEQ_AMEM_WEIGHTS_READ) s.kf = bindFields(s.op, WEIGHTS_FIELDS, new WeightsFieldArrays());
   }
@@ -776,8 +806,8 @@ export class Uie implements SimEngine {
     // 2. datapaths, downstream first
     if (this.issueWrite(now)) did = true;
     if (this.issueRead(now)) did = true;
-    if (this.itfeRead.tick()) did = true;
-    if (this.itfeWrite.tick()) did = true;
+    if (this.itfeRead.active && this.itfeRead.tick()) did = true;
+    if (this.itfeWrite.active && this.itfeWrite.tick()) did = true;
     // 3. sequencer cores
     // (only sequencers with a running core or a queued trip: bit id of seqActive, visited in id order)
     let act = this.seqActive;
@@ -800,10 +830,64 @@ export class Uie implements SimEngine {
       did = true;
       if (this.amem.stats.viewConflicts > 0 && this.amem.firstViewConflict)
         this.warnOnce('view', UieCodes.viewConflict, this.amem.firstViewConflict, `${CHIP_SPEC_F} §7.5`);
-      this.onTripDone?.(sl.tripId, now);
+      if (this.deferring) {
+        this.deferredIds[this.deferredN++] = sl.tripId;
+        this.deferredAt = now;
+        this.visible = true;
+      } else this.onTripDone?.(sl.tripId, now);
     }
     this.lastDidWork = did;
     return did;
+  }
+
+  /**
+   * Temporal decoupling (docs/simulator.md "Quantum"): simulates this UIE alone for cycles `from` .. at most
+   * `limit - 1`, exactly as `tick` would on each of them, and returns the next cycle to simulate. It stops after the
+   * first cycle with an externally visible event: a trip retirement (held back and reported by `flushDeferred`, which
+   * the caller invokes when the global clock reaches that cycle) and, with `stopOnPop`, a sequencer taking a trip from
+   * its descriptor FIFO (which can change `canStartTrip`). `did[c & mask]` receives 1 for each cycle with progress.
+   * Cycles in which the UIE would do nothing (waiting for write commits or an AMEM port, `nextWake`) are skipped
+   * as the kernel skips them; a UIE stalled for good (nextWake Infinity while blocked) hands back to the kernel.
+   * The caller guarantees that nothing outside can start a trip or change AMEM under it in the window (legal
+   * programs, chip §11.7).
+   */
+  runAhead(from: number, limit: number, did: Uint8Array, mask: number, stopOnPop: boolean): number {
+    this.deferring = true;
+    this.visible = false;
+    this.stopOnPop = stopOnPop;
+    let c = from;
+    try {
+      while (c < limit) {
+        const d = this.tick(c);
+        did[c & mask] = d ? 1 : 0;
+        c++;
+        if (this.visible) break;
+        if (!d) {
+          const w = this.nextWake(c);
+          if (w > c) {
+            if (w === Infinity && this.blocked !== undefined) break;
+            const to = w < limit ? w : limit;
+            while (c < to) did[c++ & mask] = 0;
+          }
+        }
+      }
+    } finally {
+      this.deferring = false;
+      this.stopOnPop = false;
+    }
+    return c;
+  }
+
+  /** The cycle of the retirements held back by `runAhead`, or -1 when there are none. */
+  get deferredCycle(): number {
+    return this.deferredN > 0 ? this.deferredAt : -1;
+  }
+
+  /** Reports the retirements held back by `runAhead` (through `onTripDone`, at their cycle). */
+  flushDeferred(): void {
+    const n = this.deferredN;
+    this.deferredN = 0;
+    for (let i = 0; i < n; i++) this.onTripDone?.(this.deferredIds[i]!, this.deferredAt);
   }
 
   private seqDone(id: number, slot: number): void {
@@ -831,6 +915,7 @@ export class Uie implements SimEngine {
       }
       s.qHead = (s.qHead + 1) % SEQ_QUEUE;
       s.qCount--;
+      if (this.stopOnPop) this.visible = true;
       s.slot = slotId;
       const p = this.slots[slotId]!.params!;
       this.decodeSeq(s);
@@ -840,6 +925,9 @@ export class Uie implements SimEngine {
       }
       if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) this.decodeSwitches(s.id === SEQ_AMEM_READ ? 0 : 1, s.usesPsw, s.usesCsw);
       core.start(p.start_pc[s.id] ?? 0, s.control);
+      // the trip's base address and view for this sequencer, read once (descriptor objects may be slow dictionaries)
+      s.base = s.id === SEQ_AMEM_READ ? p.amem_read_base_address : s.id === SEQ_AMEM_WRITE ? p.amem_write_base_address : p.amem_weights_base_address;
+      s.view = (s.id === SEQ_AMEM_READ ? p.amem_read_bank_hash_dsbl : s.id === SEQ_AMEM_WRITE ? p.amem_write_bank_hash_dsbl : p.amem_weights_bank_hash_dsbl) ? 1 : 0;
       if (s.id === SEQ_AMEM_READ) {
         this.readPops = 0;
         if (p.amem_read_indirect_vld) this.itfeRead.start(this.itfeCommand('read', p.amem_read_indirect_cmd_index));
@@ -862,7 +950,8 @@ export class Uie implements SimEngine {
       if (!core.step()) return this.coreFault(s);
       this.stats.busyCycles[s.id]!++;
       this.stats.instructions[s.id]!++;
-      if (isRead) this.decodeRead(s, dec);
+      if (this.fastPaths) this.decodeFast(s, dec, isRead);
+      else if (isRead) this.decodeRead(s, dec);
       else this.decodeWrite(s, dec);
       return true;
     }
@@ -896,8 +985,7 @@ export class Uie implements SimEngine {
     const pc = core.execPc;
     const op = f.opcd[pc]!;
     if ((op !== 1 && op !== 2) || core.postFinal) return;
-    const p = this.slots[s.slot]!.params!;
-    let a = p.amem_weights_base_address + f.amem_addr_offset[pc]!;
+    let a = s.base + f.amem_addr_offset[pc]!;
     for (let i = 0; i < NUM_ITERS; i++) a += (core.execCount[i]! & 0xfff) * (f.iter_stride[pc * NUM_ITERS + i]! & 0xffff);
     a &= PTN_MASK;
     if (f.wdc_type[pc]! !== 0 && a & 7)
@@ -905,7 +993,7 @@ export class Uie implements SimEngine {
     else if (f.is_16bit[pc]! && a & 1)
       this.ruleError(UieCodes.oddPartition16, `16-bit weights read at odd partition address 0x${(a * 16).toString(16)}`, `${SEQ_SPEC} §1.1, §7.1`, s, pc);
     const n = f.num_ptns[pc]! || 8;
-    const view = p.amem_weights_bank_hash_dsbl ? AMEM_VIEW_BIT : 0;
+    const view = s.view ? AMEM_VIEW_BIT : 0;
     for (let j = 0; j < n; j++) this.amem.readPartition32((((a + j) & PTN_MASK) << 4) | view, this.weights32, (j & 7) * 4);
     this.stats.bytesRead += n * 16;
     this.stats.weightsBytesRead += n * 16;
@@ -926,7 +1014,6 @@ export class Uie implements SimEngine {
     const pc = core.execPc;
     const at = dec.pushSlot();
     const d = dec.data;
-    const p = this.slots[s.slot]!.params!;
     let opcd = f.opcd[pc]!;
     let constV = f.rd_const_value[pc]!;
     let flags = 0;
@@ -950,11 +1037,11 @@ export class Uie implements SimEngine {
     const mode = f.indir_mode[pc]!;
     const strides = f.iter_stride;
     const nBase = indir ? (mode === 3 ? 4 : 5) : NUM_ITERS;
-    let a = p.amem_read_base_address + f.amem_addr_offset[pc]!;
+    let a = s.base + f.amem_addr_offset[pc]!;
     for (let i = 0; i < nBase; i++) a += (core.execCount[i]! & 0xfff) * (strides[pc * NUM_ITERS + i]! & 0xffff);
     d[at + R_OP] = opcd;
     d[at + R_ADDR] = a & PTN_MASK;
-    d[at + R_VIEW] = p.amem_read_bank_hash_dsbl ? 1 : 0;
+    d[at + R_VIEW] = s.view;
     d[at + R_DT] = f.data_type[pc]!;
     d[at + R_FIFO] = f.tgt_fifo[pc]!;
     d[at + R_CONST] = constV;
@@ -985,7 +1072,6 @@ export class Uie implements SimEngine {
     const pc = core.execPc;
     const at = dec.pushSlot();
     const d = dec.data;
-    const p = this.slots[s.slot]!.params!;
     let opcd = f.opcd[pc]!;
     let flags = 0;
     // post-final Write / RMW_Add -> Discard (seq §6.3)
@@ -997,11 +1083,11 @@ export class Uie implements SimEngine {
     const mode = f.indir_mode[pc]!;
     const strides = f.iter_stride;
     const nBase = indir ? (mode === 3 ? 4 : 5) : NUM_ITERS;
-    let a = p.amem_write_base_address + f.amem_addr_offset[pc]!;
+    let a = s.base + f.amem_addr_offset[pc]!;
     for (let i = 0; i < nBase; i++) a += (core.execCount[i]! & 0xfff) * (strides[pc * NUM_ITERS + i]! & 0xffff);
     d[at + R_OP] = opcd;
     d[at + R_ADDR] = a & PTN_MASK;
-    d[at + R_VIEW] = p.amem_write_bank_hash_dsbl ? 1 : 0;
+    d[at + R_VIEW] = s.view;
     d[at + R_DT] = f.data_type[pc]!;
     d[at + R_FIFO] = f.src_fifo[pc]!;
     d[at + R_N] = f.num_logical_cols[pc]! || 128;
@@ -1023,6 +1109,83 @@ export class Uie implements SimEngine {
     d[at + R_SY] = strides[pc * NUM_ITERS + 4]! & 0xffff;
     d[at + R_PC] = pc;
     d[at + R_RMW] = f.rmw_rd_addr_offset[pc]!;
+  }
+
+  /**
+   * `decodeRead` / `decodeWrite` from the per-pc templates: one block copy of the static record, then the
+   * fields that depend on the iterator counts, the trip and the padding / post-final state. Same records
+   * (the fast-path tests compare against the field-by-field decoders).
+   */
+  private decodeFast(s: SeqState, dec: Fifo, isRead: boolean): void {
+    const core = s.core;
+    const pc = core.execPc;
+    const at = dec.pushSlot();
+    const d = dec.data;
+    // static words of the record (the others are written below)
+    const t = s.tmpl!;
+    const to = pc * REC_WORDS;
+    d[at + R_DT] = t[to + R_DT]!;
+    d[at + R_FIFO] = t[to + R_FIFO]!;
+    d[at + R_N] = t[to + R_N]!;
+    d[at + R_PSWBASE] = t[to + R_PSWBASE]!;
+    d[at + R_CSW] = t[to + R_CSW]!;
+    d[at + R_MASK] = t[to + R_MASK]!;
+    d[at + R_ZSW] = t[to + R_ZSW]!;
+    d[at + R_EB] = t[to + R_EB]!;
+    d[at + R_COLOFF] = t[to + R_COLOFF]!;
+    d[at + R_SX] = t[to + R_SX]!;
+    d[at + R_SY] = t[to + R_SY]!;
+    d[at + R_PC] = pc;
+    d[at + R_RMW] = t[to + R_RMW]!;
+    const x = s.aux!;
+    const b = pc * AUX_WORDS;
+    const cnt = core.execCount;
+    let opcd = x[b + A_OPCD]!;
+    let flags = x[b + A_FLAGS]!;
+    let constV = x[b + A_CONST]!;
+    if (isRead) {
+      // start/end row pad (seq §5.1) and post-final padding (seq §5.3)
+      let pad = false;
+      const padMask = x[b + A_PADMASK]!;
+      if (padMask !== 0 && opcd !== 0) {
+        if (x[b + A_STARTPAD]! && (core.itersEqZero & padMask) === padMask) pad = true;
+        if (x[b + A_ENDPAD]! && (core.itersEqNloops & padMask) === padMask) pad = true;
+      }
+      if (core.postFinal && opcd !== 0) {
+        pad = true;
+        flags |= F_PF;
+      }
+      if (pad) {
+        opcd = 1;
+        constV = 0;
+        flags |= F_PAD;
+      }
+    } else if (core.postFinal && opcd >= 2) {
+      // post-final Write / RMW_Add -> Discard (seq §6.3)
+      opcd = 1;
+      flags |= F_PF | F_PAD;
+    }
+    const indir = x[b + A_INDIR]! !== 0 && opcd >= 2;
+    const nBase = indir ? x[b + A_NBASE_INDIR]! : NUM_ITERS;
+    let a = s.base + x[b + A_OFFSET]!;
+    for (let i = 0; i < nBase; i++) {
+      const st = x[b + A_STRIDE + i]!;
+      if (st !== 0) a += (cnt[i]! & 0xfff) * st;
+    }
+    if (indir) flags |= x[b + A_INDIR]!;
+    if (core.programDone) flags |= F_EOP;
+    d[at + R_OP] = opcd;
+    d[at + R_ADDR] = a & PTN_MASK;
+    d[at + R_VIEW] = s.view;
+    d[at + R_CONST] = constV;
+    d[at + R_FLAGS] = flags;
+    const pid = x[b + A_PSW_ITER_ID]!;
+    d[at + R_PSWITER] = ((pid < NUM_ITERS ? cnt[pid]! : 0) & 7) * x[b + A_PSW_ITER_STRIDE]!;
+    if (x[b + A_CSW_VLD]!) {
+      const cid = x[b + A_CSW_ITER_ID]!;
+      d[at + R_CSW] = (x[b + A_CSW_BASE]! + ((((cid < NUM_ITERS ? cnt[cid]! : 0) & 15) * x[b + A_CSW_ITER_STRIDE]!) % 16)) & 63;
+    }
+    d[at + R_SLOT] = s.slot;
   }
 
   /** Resolves the indirect part of an address (seq §5.2.2); returns -1 if the index FIFOs are not ready. */
@@ -1171,7 +1334,10 @@ export class Uie implements SimEngine {
         if (tgt === SB_AMEM) this.stats.flitsToAmemWrite++;
       } else {
         this.stats.flitsDropped++;
-        this.warnOnce(`drop${tgt}`, UieCodes.unmodelled, `AMEM Read sends flits to the ${tgt === SB_GRID ? 'grid' : 'vbuffer'}, which is not modelled yet; they are counted and dropped`, `${CHIP_SPEC_F} §6.2.3`);
+        if (!((this.dropWarned >> tgt) & 1)) {
+          this.dropWarned |= 1 << tgt;
+          this.warnOnce(`drop${tgt}`, UieCodes.unmodelled, `AMEM Read sends flits to the ${tgt === SB_GRID ? 'grid' : 'vbuffer'}, which is not modelled yet; they are counted and dropped`, `${CHIP_SPEC_F} §6.2.3`);
+        }
       }
       if (flags & F_PAD) this.stats.padsInserted++;
       // serialized 16-bit data takes the port for two cycles (chip §7.3)
@@ -1459,6 +1625,70 @@ export class Uie implements SimEngine {
 /** Count of iterator `id` (3-bit field; ids 6 and 7 name no iterator and read as 0). */
 function iterVal(counts: Int32Array, id: number): number {
   return id < NUM_ITERS ? counts[id]! : 0;
+}
+
+// Decode-template aux words per pc (see SeqState.aux, Uie.decodeFast).
+const A_OPCD = 0;
+const A_FLAGS = 1; // static flags: F_ROT
+const A_CONST = 2;
+const A_PADMASK = 3;
+const A_STARTPAD = 4;
+const A_ENDPAD = 5;
+const A_INDIR = 6; // 0, or F_INDIR | mode << MODE_SHIFT | F_POP? when indir_vld
+const A_NBASE_INDIR = 7; // iterators in the direct part of an indirect address (seq §5.2.2)
+const A_OFFSET = 8;
+const A_PSW_ITER_ID = 9;
+const A_PSW_ITER_STRIDE = 10;
+const A_CSW_VLD = 11;
+const A_CSW_BASE = 12;
+const A_CSW_ITER_ID = 13;
+const A_CSW_ITER_STRIDE = 14;
+const A_STRIDE = 15; // 6 words: iter_stride[i] & 0xffff
+const AUX_WORDS = A_STRIDE + NUM_ITERS;
+
+/** Builds the decode templates of an AMEM Read (`read`) or AMEM Write sequencer from its bound op fields. */
+function buildTemplates(s: SeqState, f: ReadFieldArrays | WriteFieldArrays, read: boolean): void {
+  const tmpl = new Int32Array(SEQ_DEPTH * REC_WORDS);
+  const aux = new Int32Array(SEQ_DEPTH * AUX_WORDS);
+  for (let pc = 0; pc < SEQ_DEPTH; pc++) {
+    const t = pc * REC_WORDS;
+    const b = pc * AUX_WORDS;
+    const r = read ? (f as ReadFieldArrays) : undefined;
+    const w = read ? undefined : (f as WriteFieldArrays);
+    const strides = f.iter_stride;
+    tmpl[t + R_DT] = f.data_type[pc]!;
+    tmpl[t + R_FIFO] = r ? r.tgt_fifo[pc]! : w!.src_fifo[pc]!;
+    tmpl[t + R_N] = r ? r.num_logical_ptns[pc]! || 8 : w!.num_logical_cols[pc]! || 128;
+    tmpl[t + R_COLOFF] = w ? w.logical_col_offset[pc]! : 0;
+    tmpl[t + R_PSWBASE] = r ? (r.rpsw_config_vld[pc]! ? r.rpsw_config_idx_base[pc]! : -1) : w!.wpsw_config_vld[pc]! ? w!.wpsw_config_idx_base[pc]! : -1;
+    tmpl[t + R_CSW] = -1; // overwritten when *csw_switch_config_vld
+    tmpl[t + R_MASK] = r ? r.rcsw_col_mask_config_idx[pc]! : w!.wcsw_col_mask_config_idx[pc]!;
+    tmpl[t + R_ZSW] = r ? r.rzsw_config[pc]! : w!.wzsw_config[pc]!;
+    tmpl[t + R_EB] = f.eb_adj[pc]!;
+    tmpl[t + R_SX] = strides[pc * NUM_ITERS + 5]! & 0xffff;
+    tmpl[t + R_SY] = strides[pc * NUM_ITERS + 4]! & 0xffff;
+    tmpl[t + R_PC] = pc;
+    tmpl[t + R_RMW] = w ? w.rmw_rd_addr_offset[pc]! : 0;
+    aux[b + A_OPCD] = f.opcd[pc]!;
+    aux[b + A_FLAGS] = (r ? r.rpsw_rot_enbl[pc]! : w!.wpsw_rot_enbl[pc]!) ? F_ROT : 0;
+    aux[b + A_CONST] = r ? r.rd_const_value[pc]! : 0;
+    aux[b + A_PADMASK] = r ? r.pad_row_iter_mask[pc]! : 0;
+    aux[b + A_STARTPAD] = r ? r.start_row_pad[pc]! : 0;
+    aux[b + A_ENDPAD] = r ? r.end_row_pad[pc]! : 0;
+    const mode = f.indir_mode[pc]!;
+    aux[b + A_INDIR] = f.indir_vld[pc]! !== 0 ? F_INDIR | (mode << MODE_SHIFT) | (f.indir_fifo_pop_enbl[pc]! ? F_POP : 0) : 0;
+    aux[b + A_NBASE_INDIR] = mode === 3 ? 4 : 5;
+    aux[b + A_OFFSET] = f.amem_addr_offset[pc]!;
+    aux[b + A_PSW_ITER_ID] = r ? r.rpsw_config_iter_id[pc]! : w!.wpsw_config_iter_id[pc]!;
+    aux[b + A_PSW_ITER_STRIDE] = r ? r.rpsw_config_iter_stride[pc]! : w!.wpsw_config_iter_stride[pc]!;
+    aux[b + A_CSW_VLD] = r ? r.rcsw_switch_config_vld[pc]! : w!.wcsw_switch_config_vld[pc]!;
+    aux[b + A_CSW_BASE] = r ? r.rcsw_switch_config_idx_base[pc]! : w!.wcsw_switch_config_idx_base[pc]!;
+    aux[b + A_CSW_ITER_ID] = r ? r.rcsw_switch_config_iter_id[pc]! : w!.wcsw_switch_config_iter_id[pc]!;
+    aux[b + A_CSW_ITER_STRIDE] = r ? r.rcsw_switch_config_iter_stride[pc]! : w!.wcsw_switch_config_iter_stride[pc]!;
+    for (let i = 0; i < NUM_ITERS; i++) aux[b + A_STRIDE + i] = strides[pc * NUM_ITERS + i]! & 0xffff;
+  }
+  s.tmpl = tmpl;
+  s.aux = aux;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
