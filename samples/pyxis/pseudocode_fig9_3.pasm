@@ -3,7 +3,7 @@
 # (`hbuf_write_ctl`, `hbuf_stride_dim1_iter_id`: aliases of the table fields
 # `hbuf_wr_control`, `hbuf_stride_iter_id_dim1`, grammars/pyxis/wdp_op.json).
 # Same words as mm_trans_fp8_wdp in matmul_transposed.pasm (checked by
-# packages/asm/test/ergonomics.test.ts). MASK(a, b) is the list [a, b].
+# packages/asm/test/ergonomics.test.ts). `MASK(a, b)` is the mask list [a, b].
 .const hbuf_blocks = 4
 
 .program fig9_3_wdp wdp {
@@ -19,7 +19,7 @@
                 hbuf_block_size = 4, \
                 hbuf_block_start_en = 1, \
                 hbuf_block_end_en = 1, \
-                hbuf_block_iter_mask = [i1, i2]
+                hbuf_block_iter_mask = MASK(i1, i2)
       }
     }
   }

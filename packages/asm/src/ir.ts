@@ -146,7 +146,10 @@ export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): { programs
       const ctrl: FieldValues = {};
       const setField = (t: CompiledTable, out: FieldValues, fname: string, v: unknown, path: string) => {
         const f = t.byName.get(fname);
-        if (!f || f.reserved) return bad(path, `unknown field \`${fname}\` of ${t.name}`);
+        if (!f || f.reserved) {
+          const viaAlias = t.byAlias?.get(fname);
+          return bad(path, `unknown field \`${fname}\` of ${t.name}`, viaAlias ? [`\`${fname}\` is an alias of \`${viaAlias.name}\`; the IR uses spec names only`] : []);
+        }
         if (f.count > 1) {
           if (!Array.isArray(v) || v.length !== f.count) return bad(path, `expected a list of ${f.count} values`);
           const arr: Array<number | bigint | string> = [];

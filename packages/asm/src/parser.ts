@@ -229,16 +229,17 @@ export class PasmParser extends EmbeddedActionsParser {
     };
   });
 
+  private ctrlOpt = (): { ctrl: Assign[]; ctrlSpan: SourceSpan } => {
+    const c = this.CONSUME(T.Ctrl);
+    this.CONSUME(T.LBrace);
+    const ctrl = this.SUBRULE(this.assigns);
+    this.CONSUME(T.RBrace);
+    return { ctrl, ctrlSpan: this.span(c) };
+  };
   private instruction = this.RULE('instruction', (): Instruction => {
-    let ctrl: Assign[] | undefined;
-    let ctrlSpan: SourceSpan | undefined;
-    this.OPTION(() => {
-      const c = this.CONSUME(T.Ctrl);
-      this.CONSUME(T.LBrace);
-      ctrl = this.SUBRULE(this.assigns);
-      this.CONSUME(T.RBrace);
-      ctrlSpan = this.span(c);
-    });
+    const cc = this.OPTION(this.ctrlOpt);
+    const ctrl = cc?.ctrl;
+    const ctrlSpan = cc?.ctrlSpan;
     const m = this.CONSUME(T.Identifier);
     const operands = this.SUBRULE2(this.assigns);
     this.SUBRULE(this.endOfStmt);
@@ -266,35 +267,37 @@ export class PasmParser extends EmbeddedActionsParser {
     );
   });
 
+  // Closures of the hottest rules are created once (not per call): OPTION returns their value.
+  private commaOpt = (): IToken => this.CONSUME(T.Comma);
   private assigns = this.RULE('assigns', (): Assign[] => {
     const out: Assign[] = [];
     this.MANY(() => {
       const a = this.SUBRULE(this.assign);
       if (a) out.push(a);
-      this.OPTION(() => this.CONSUME(T.Comma));
+      this.OPTION(this.commaOpt);
     });
     return out;
   });
 
+  /** `iter0.is_eol`: the lexer sees `.is_eol` as a directive-shaped token. */
+  private dotOpt = (): IToken => this.CONSUME(T.DotOther);
+  private indexOpt = (): Expr => {
+    this.CONSUME(T.LBracket);
+    const e = this.SUBRULE(this.expr);
+    this.CONSUME(T.RBracket);
+    return e;
+  };
   private assign = this.RULE('assign', (): Assign => {
     const n = this.CONSUME(T.Identifier);
-    let name = n.image;
-    let last = n;
-    this.OPTION(() => {
-      // `iter0.is_eol`: the lexer sees `.is_eol` as a directive-shaped token.
-      last = this.CONSUME(T.DotOther);
-      name = `${name}_${String(last?.image ?? '').slice(1)}`;
-    });
-    let index: Expr | undefined;
-    this.OPTION2(() => {
-      this.CONSUME(T.LBracket);
-      index = this.SUBRULE(this.expr);
-      this.CONSUME(T.RBracket);
-    });
+    const dot = this.OPTION(this.dotOpt);
+    const index = this.OPTION2(this.indexOpt);
     this.CONSUME(T.Equals);
     const value = this.SUBRULE(this.value);
-    const nameSpan = this.span(n, last);
-    return { name, nameSpan, ...(index ? { index } : {}), value, span: nameSpan };
+    const name = dot ? `${n.image}_${String(dot.image ?? '').slice(1)}` : n.image;
+    const nameSpan = this.span(n, dot ?? n);
+    const a: Assign = { name, nameSpan, value, span: nameSpan };
+    if (index) a.index = index;
+    return a;
   });
 
   private valueAlts?: IOrAlt<Value>[];
@@ -304,6 +307,17 @@ export class PasmParser extends EmbeddedActionsParser {
         ALT: () => {
           const l = this.SUBRULE(this.list);
           return { kind: 'list' as const, items: l?.items ?? [], span: l?.span ?? { file: this.file, line: 1, column: 1 } };
+        },
+      },
+      {
+        // `MASK(i1, i2)`: the spec pseudo-code's mask notation (Figures 9-2..10-3), the same as `[i1, i2]`
+        GATE: () => this.LA(1).image === 'MASK',
+        ALT: () => {
+          const m = this.CONSUME(T.Identifier);
+          this.CONSUME(T.LParen);
+          const items = this.SUBRULE(this.exprItems);
+          const rp = this.CONSUME(T.RParen);
+          return { kind: 'list' as const, items, span: this.span(m, rp) };
         },
       },
       {
@@ -317,6 +331,13 @@ export class PasmParser extends EmbeddedActionsParser {
 
   private list = this.RULE('list', (): { items: Expr[]; span: SourceSpan } => {
     const lb = this.CONSUME(T.LBracket);
+    const items = this.SUBRULE(this.exprItems);
+    const rb = this.CONSUME(T.RBracket);
+    return { items, span: this.span(lb, rb) };
+  });
+
+  /** `a, b, c` (possibly empty): the items of `[...]` and `MASK(...)`. */
+  private exprItems = this.RULE('exprItems', (): Expr[] => {
     const items: Expr[] = [];
     this.MANY_SEP({
       SEP: T.Comma,
@@ -324,8 +345,7 @@ export class PasmParser extends EmbeddedActionsParser {
         items.push(this.SUBRULE(this.expr));
       },
     });
-    const rb = this.CONSUME(T.RBracket);
-    return { items, span: this.span(lb, rb) };
+    return items;
   });
 
   // ---- expressions: operands and operators are collected flat, then

@@ -411,14 +411,15 @@ function scalarValue(f: CompiledField, v: Assign['value'], isa: Isa, ctx: EvalCt
   if (f.enum && e.kind === 'name' && !ctx.consts.values.has(e.name)) {
     const code = f.enum[e.name];
     if (code !== undefined) return BigInt(code);
-    ctx.diags.push(error('AS0215', `\`${e.name}\` is not a value of \`${f.name}\``, { span: e.span, label: `expected ${legalRange(f)}`, notes: didYouMean(e.name, Object.keys(f.enum)) }));
+    ctx.diags.push(error('AS0215', `\`${e.name}\` is not a value of \`${f.name}\``, { span: e.span, label: `expected ${legalRange(f)}`, notes: didYouMean(e.name, Object.keys(f.enum)), ...(f.spec ? { spec: f.spec } : {}) }));
     return undefined;
   }
   const n = evalExpr(e, ctx, isIterIdField(f) ? isa.iterators : undefined);
   if (n === undefined) return undefined;
   const r = resolveScalar(f, n);
   if (typeof r === 'string') {
-    ctx.diags.push(error('AS0401', r, { span: v.span, label: `legal: ${legalRange(f)}` }));
+    // the field's own spec section (from the table) is where its width and range come from
+    ctx.diags.push(error('AS0401', r, { span: v.span, label: `legal: ${legalRange(f)}`, ...(f.spec ? { spec: f.spec } : {}) }));
     return undefined;
   }
   if (enclosing && r !== 0n && isIterMaskField(isa, f)) {

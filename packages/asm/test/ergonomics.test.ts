@@ -71,6 +71,14 @@ describe('field aliases (FieldSpec.aliases)', () => {
     expect([...a.opBytes]).toEqual([...b.opBytes]);
     expect(a.op[0]!['hbuf_wr_control']).toBe(isa.sequencers.get('wdp')!.op.byName.get('hbuf_wr_control')!.enum!['LD_2ROWS_8B_TRANS']);
   });
+  test('MASK(a, b) is the mask list [a, b]; MASK alone is still a name; not for plain fields', () => {
+    const a = programs('.const MASK = 1\n.program w wdp { loop 2 { loop 4 { WR_HBUF hbuf_block_iter_mask=MASK(i0, i1) hbuf_addr_offset=MASK + 1 } } }').get('w')!;
+    const b = programs('.program w wdp { loop 2 { loop 4 { WR_HBUF hbuf_block_iter_mask=[i0, i1] hbuf_addr_offset=2 } } }').get('w')!;
+    expect([...a.opBytes]).toEqual([...b.opBytes]);
+    expect(a.op[0]!['hbuf_block_iter_mask']).toBe(3);
+    expect(errorsOf('.program w wdp { loop 2 { WR_HBUF hbuf_addr_offset=MASK(i0) } }').map((e) => e.code)).toEqual(['AS0213']);
+    expect(errorsOf('.program w wdp { WR_HBUF hbuf_block_iter_mask=MASK(i1) }').map((e) => e.code)).toEqual(['AS0313']);
+  });
   test('GH Figure 10-1 aliases (dimN_iter_id, hbuf_offset) decode to the spec fields', () => {
     const p = programs(`.program gh_rs gh { loop i0 2 { loop i1 16 { loop i2 8 {
       HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_FP8 hbuf_offset=5 hbuf_stride_dim1=8 hbuf_stride_dim2=128 hbuf_stride_dim1_iter_id=i1 dim2_iter_id=i2 hbuf_stride_dim3_iter_id=i0
@@ -90,6 +98,11 @@ describe('field aliases (FieldSpec.aliases)', () => {
     }
     const ir = { format: 'pyxis-ir', version: 1, programs: [{ name: 'w', sequencer: 'wdp', instructions: [{ eopgm: 1, op: { opcd: 'WR_HBUF', hbuf_write_ctl: 'LD_2ROWS_8B' } }] }] };
     expect(() => assembleIr(ir, { isa })).toThrow(/unknown field `hbuf_write_ctl`/);
+    try {
+      assembleIr(ir, { isa });
+    } catch (err) {
+      expect((err as DiagnosticError).diagnostics[0]!.notes).toEqual(['`hbuf_write_ctl` is an alias of `hbuf_wr_control`; the IR uses spec names only']);
+    }
   });
 });
 

@@ -32,6 +32,7 @@ interface RunOptions {
   dumpRegion: string[];
   progress: boolean;
   warnUninit?: boolean;
+  quantum?: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -71,6 +72,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .option('--dump <SYMBOL[:f32]=FILE.npy>', 'dump a tensor symbol after the run (repeatable)', collect, [])
       .option('--dump-region <SPACE:ADDR:LEN=FILE.bin>', 'dump raw bytes (SPACE = hbm, hbm_striped, amem[C], cfg[C]; repeatable)', collect, [])
       .option('--warn-uninit', 'report reads of uninitialised AMEM/HBM as warnings with their addresses')
+      .option('--quantum <n>', 'cycles a UIE may run ahead of the global clock when no trip can reach it (default 256; 1 = strict lockstep; results are identical, docs/simulator.md)')
       .option('--no-progress', 'never show a progress bar')
       .action((image: string, opts: RunOptions) => {
         const c = ctx();
@@ -81,6 +83,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         const clusters = int('--clusters', opts.clusters, 1);
         const uies = int('--uies', opts.uies, 0);
         const maxCycles = int('--max-cycles', opts.maxCycles, 1);
+        const quantum = int('--quantum', opts.quantum, 1);
+        if (quantum !== undefined && quantum > 1 << 20) throw new UsageError(`--quantum expects an integer in 1..${1 << 20}, got \`${opts.quantum}\``);
         const container = readContainerFile(image);
         // Fail before the run on anything that would only fail after it: dump specs and output directories.
         checkDumpSpecs(container, clusters ?? inspectImage(container, image).clusters, dumps, regions);
@@ -91,6 +95,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         if (maxCycles !== undefined) so.maxCycles = maxCycles;
         if (clockHz !== undefined) so.clockHz = clockHz;
         if (opts.warnUninit) so.warnUninit = true;
+        if (quantum !== undefined) so.quantum = quantum;
         // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
         const t0 = Date.now();
         let bar: cliProgress.SingleBar | undefined;

@@ -17,7 +17,8 @@ export function tableToMarkdown(t: CompiledTable): string {
     const def = f.default === undefined ? '' : Array.isArray(f.default) ? `[${f.default.join(', ')}]` : String(f.default);
     const doc = (f.doc ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
     const spec = f.spec ? ` (${f.spec})` : '';
-    lines.push(`| ${bits} | \`${f.name}\`${f.count > 1 ? `[0..${f.count - 1}]` : ''} | ${width} | ${enc.replace(/\|/g, '\\|')} | ${def} | ${doc}${spec} |`);
+    const aliases = f.aliases?.length ? ` Also accepted in assembly source as ${f.aliases.map((a) => `\`${a}\``).join(', ')}.` : '';
+    lines.push(`| ${bits} | \`${f.name}\`${f.count > 1 ? `[0..${f.count - 1}]` : ''} | ${width} | ${enc.replace(/\|/g, '\\|')} | ${def} | ${doc}${spec}${aliases} |`);
   }
   lines.push('');
   return lines.join('\n');

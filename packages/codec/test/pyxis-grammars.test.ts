@@ -367,10 +367,19 @@ describe('memory_map.json (chip §12.6-12.7)', () => {
   const mm = loadGrammarJson<Mem>('pyxis', 'memory_map');
   const isa = loadGrammarJson<{ sequencers: Array<{ name: string; control: string; op: string }>; program_words: number; vpu_imem_words: number }>('pyxis', 'isa');
 
-  it('no two regions overlap and all fit in the UIE space', () => {
-    const iv = mm.regions.map((r) => [r.offset, r.offset + r.words * r.stride, r.name] as const).sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < iv.length; i++) expect(iv[i]![0], `${iv[i - 1]![2]} overlaps ${iv[i]![2]}`).toBeGreaterThanOrEqual(iv[i - 1]![1]);
-    for (const [, end, name] of iv) expect(end, name).toBeLessThanOrEqual(mm.uie_space);
+  it('no two regions overlap; per-UIE regions fit the UIE space, cluster CSRs sit above the UIEs', () => {
+    const isCluster = (r: (typeof mm.regions)[number]) => (r as { scope?: string }).scope === 'cluster';
+    const noOverlap = (regions: typeof mm.regions) => {
+      const iv = regions.map((r) => [r.offset, r.offset + r.words * r.stride, r.name] as const).sort((a, b) => a[0] - b[0]);
+      for (let i = 1; i < iv.length; i++) expect(iv[i]![0], `${iv[i - 1]![2]} overlaps ${iv[i]![2]}`).toBeGreaterThanOrEqual(iv[i - 1]![1]);
+      return iv;
+    };
+    for (const [, end, name] of noOverlap(mm.regions.filter((r) => !isCluster(r)))) expect(end, name).toBeLessThanOrEqual(mm.uie_space);
+    // Cluster-scope CSRs (chip §11.5.1.1, §11.6.5-6) live in the cluster window after the last UIE.
+    for (const [start, end, name] of noOverlap(mm.regions.filter(isCluster))) {
+      expect(start, name).toBeGreaterThanOrEqual(mm.uie_stride * mm.uies_per_cluster);
+      expect(end, name).toBeLessThanOrEqual(mm.cluster_stride);
+    }
     expect(mm.uie_space).toBeLessThanOrEqual(mm.uie_stride);
     expect(mm.uie_stride * mm.uies_per_cluster).toBeLessThanOrEqual(mm.cluster_stride);
     expect(new Set(mm.regions.map((r) => r.name)).size).toBe(mm.regions.length);

@@ -80,13 +80,13 @@ function inputBits(values: Float32Array | Float64Array): InputBits {
 /**
  * 1.M (high-word mantissa field m, implicit bit at 2^mbits) shifted right by sh
  * bits, rounded to nearest-even on the dropped bits and `lo` (the Float64 low
- * word; 0 for Float32) unless `rtz`. The result may be 2 << (mbits - sh) (carry).
+ * word; 0 for Float32) unless `rtz`; half = 2^(sh-1). The result may be
+ * 2 << (mbits - sh) (carry). Plain numbers only, so it inlines into both loops.
  */
-function roundMantissa(m: number, lo: number, mbits: number, sh: number, rtz: boolean): number {
+function roundMantissa(m: number, lo: number, mbits: number, sh: number, half: number, rtz: boolean): number {
   const q = (m | (1 << mbits)) >>> sh;
   if (rtz) return q;
-  const rem = m & ((1 << sh) - 1);
-  const half = 1 << (sh - 1);
+  const rem = m & (2 * half - 1);
   return rem > half || (rem === half && (lo !== 0 || (q & 1) === 1)) ? q + 1 : q;
 }
 
@@ -107,6 +107,7 @@ function encodeIeeeFast(
   const fb = fmt.fbits;
   const one = 1 << fb;
   const sh = mbits - fb;
+  const half = 1 << (sh - 1);
   const P = 2 ** (fmt.bits - 1 - fmt.ebits - fb);
   const signBit = 2 ** (fmt.bits - 1);
   const emin = 1 - fmt.bias;
@@ -122,7 +123,7 @@ function encodeIeeeFast(
       out[i] = slow(values[i]!); // zero, subnormal, NaN, infinity, subnormal output or overflow
       continue;
     }
-    let q = roundMantissa(hi & mmask, lo, mbits, sh, rtz);
+    let q = roundMantissa(hi & mmask, lo, mbits, sh, half, rtz);
     if (q === 2 * one) {
       q = one;
       e++;
@@ -199,6 +200,7 @@ function encodePyxisFpFast(
   const maxMag = signBit - 1;
   const emax = (1 << ebits) - 1;
   const sh = mbits - fbits;
+  const half = 1 << (sh - 1);
   const n = values.length;
   for (let i = 0; i < n; i++) {
     const hi = f64 ? u[2 * i + hiIdx]! : u[i]!;
@@ -219,7 +221,7 @@ function encodePyxisFpFast(
       out[i] = 0; // zero, or below 2^(EB-1)
       continue;
     }
-    let q = roundMantissa(m, lo, mbits, sh, rtz);
+    let q = roundMantissa(m, lo, mbits, sh, half, rtz);
     if (q === 2 << fbits) {
       q >>>= 1;
       e++;

@@ -162,13 +162,10 @@ export interface MappingOptions {
   fbitsTruncateAmt?: number;
 }
 
-function checkMapping(code: number, opts: MappingOptions, format: 'RFP16' | 'LnsI5F10'): void {
-  checkEbAdj(opts.ebAdj ?? 0);
-  const t = opts.fbitsTruncateAmt ?? 0;
+function checkTrunc(t: number): void {
   if (!Number.isInteger(t) || t < 0 || t > 7) {
     fail(FormatErrorCode.badOption, `fbits_truncate_amt = ${t} is outside the 3-bit range [0, 7]`, `${SEQ} §10.2`);
   }
-  checkCode(code, 16, format);
 }
 
 /**
@@ -195,8 +192,12 @@ function mapRaw(map: readonly [Uint16Array, Uint16Array], code: number, ebAdj: n
  * then `fbits_truncate_amt` LSBs forced to zero.
  */
 export function linToLog(code: number, opts: MappingOptions = {}): number {
-  checkMapping(code, opts, 'RFP16');
-  return mapRaw(L2L, code, opts.ebAdj ?? 0, opts.mappingCorrection ?? true, opts.fbitsTruncateAmt ?? 0);
+  const ebAdj = opts.ebAdj ?? 0;
+  const t = opts.fbitsTruncateAmt ?? 0;
+  checkEbAdj(ebAdj);
+  checkTrunc(t);
+  checkCode(code, 16, 'RFP16');
+  return mapRaw(L2L, code, ebAdj, opts.mappingCorrection ?? true, t);
 }
 export function linToLogRaw(code: number, ebAdj: number, corr: boolean, trunc: number): number {
   return mapRaw(L2L, code, ebAdj, corr, trunc);
@@ -207,8 +208,12 @@ export function linToLogRaw(code: number, ebAdj: number, corr: boolean, trunc: n
  * (a carry increments E5); `fbitsTruncateAmt` = 7 clips the result to 3 fraction bits (chip §4.7 last paragraph).
  */
 export function logToLin(code: number, opts: MappingOptions = {}): number {
-  checkMapping(code, opts, 'LnsI5F10');
-  return mapRaw(G2L, code, opts.ebAdj ?? 0, opts.mappingCorrection ?? true, opts.fbitsTruncateAmt ?? 0);
+  const ebAdj = opts.ebAdj ?? 0;
+  const t = opts.fbitsTruncateAmt ?? 0;
+  checkEbAdj(ebAdj);
+  checkTrunc(t);
+  checkCode(code, 16, 'LnsI5F10');
+  return mapRaw(G2L, code, ebAdj, opts.mappingCorrection ?? true, t);
 }
 export function logToLinRaw(code: number, ebAdj: number, corr: boolean, trunc: number): number {
   return mapRaw(G2L, code, ebAdj, corr, trunc);

@@ -41,30 +41,9 @@ function cached<T extends Float64Array | CodeArray>(key: string, build: () => T)
   return t;
 }
 
-/**
- * The cached table `key`; on a miss a new `Table(n)` is filled with entry(x)
- * for every x < n (the one table-building loop of this module).
- */
-function tableOf<T extends Float64Array | CodeArray>(
-  key: string,
-  Table: new (n: number) => T,
-  n: number,
-  entry: (x: number) => number,
-): T {
-  return cached(key, () => {
-    const t = new Table(n);
-    for (let x = 0; x < n; x++) t[x] = entry(x);
-    return t;
-  });
-}
-
-function codeArrayType(bits: number): new (n: number) => CodeArray {
-  return bits <= 8 ? Uint8Array : bits <= 16 ? Uint16Array : Uint32Array;
-}
-
 /** A typed array wide enough for `bits`-bit codes. */
 export function codeArrayFor(bits: number, n: number): CodeArray {
-  return new (codeArrayType(bits))(n);
+  return bits <= 8 ? new Uint8Array(n) : bits <= 16 ? new Uint16Array(n) : new Uint32Array(n);
 }
 
 /** decode() of every code of a format of at most 16 bits, for one EB. */
@@ -73,7 +52,12 @@ export function decodeTable(format: FormatDescriptor | string, eb = 0): Float64A
   if (fmt.bits > 16) fail(FormatErrorCode.badOption, `decodeTable: ${fmt.name} has ${fmt.bits} bits (tables are for <= 16-bit formats)`);
   checkEb(eb);
   const e = fmt.hasEb ? eb : 0;
-  return tableOf(`dec:${fmt.name}:${e}`, Float64Array, 2 ** fmt.bits, (c) => fmt.decode(c, e));
+  return cached(`dec:${fmt.name}:${e}`, () => {
+    const n = 2 ** fmt.bits;
+    const t = new Float64Array(n);
+    for (let c = 0; c < n; c++) t[c] = fmt.decode(c, e);
+    return t;
+  });
 }
 
 /** Float64Array(256) of decoded values of an 8-bit format. */
@@ -104,20 +88,33 @@ export function convertTable(
   checkEb(fromEb);
   checkEb(eb);
   const key = `cvt:${f.name}:${t.name}:${fromEb}:${eb}:${opts.saturate}:${opts.rounding ?? 'rne'}`;
-  const o = { eb, saturate: opts.saturate, rounding: opts.rounding ?? 'rne' } as const;
-  return tableOf(key, codeArrayType(t.bits), 2 ** f.bits, (c) => t.encode(f.decode(c, fromEb), o));
+  return cached(key, () => {
+    const n = 2 ** f.bits;
+    const out = codeArrayFor(t.bits, n);
+    const o = { eb, saturate: opts.saturate, rounding: opts.rounding ?? 'rne' } as const;
+    for (let c = 0; c < n; c++) out[c] = t.encode(f.decode(c, fromEb), o);
+    return out;
+  });
 }
 
 /** RFP8 -> RFP16 (chip §6.2.1.4.2) for all 256 codes. */
 export function fp8ToFp16Table(ebAdj = 0): Uint16Array {
   checkEbAdj(ebAdj, 'EB_Adj_FP8');
-  return tableOf(`fp8to16:${ebAdj}`, Uint16Array, 256, (c) => fp8ToFp16Raw(c, ebAdj));
+  return cached(`fp8to16:${ebAdj}`, () => {
+    const t = new Uint16Array(256);
+    for (let c = 0; c < 256; c++) t[c] = fp8ToFp16Raw(c, ebAdj);
+    return t;
+  });
 }
 
 /** RFP16 -> RFP8 with the §6.2.2.2.2 rounding, for all 65536 codes. */
 export function fp16ToFp8Table(ebAdj = 0): Uint8Array {
   checkEbAdj(ebAdj, 'EB_Adj_FP8');
-  return tableOf(`fp16to8:${ebAdj}`, Uint8Array, 65536, (c) => fp16ToFp8Raw(c, ebAdj));
+  return cached(`fp16to8:${ebAdj}`, () => {
+    const t = new Uint8Array(65536);
+    for (let c = 0; c < 65536; c++) t[c] = fp16ToFp8Raw(c, ebAdj);
+    return t;
+  });
 }
 
 function mapKey(o: MappingOptions): string {
@@ -130,7 +127,11 @@ export function linToLogTable(opts: MappingOptions = {}): Uint16Array {
   const a = opts.ebAdj ?? 0;
   const c = opts.mappingCorrection ?? true;
   const tr = opts.fbitsTruncateAmt ?? 0;
-  return tableOf(`lin2log:${mapKey(opts)}`, Uint16Array, 65536, (x) => linToLogRaw(x, a, c, tr));
+  return cached(`lin2log:${mapKey(opts)}`, () => {
+    const t = new Uint16Array(65536);
+    for (let x = 0; x < 65536; x++) t[x] = linToLogRaw(x, a, c, tr);
+    return t;
+  });
 }
 
 /** LnsI5F10 -> RFP16 Log2Lin (chip §4.7) for all 65536 codes. */
@@ -139,7 +140,11 @@ export function logToLinTable(opts: MappingOptions = {}): Uint16Array {
   const a = opts.ebAdj ?? 0;
   const c = opts.mappingCorrection ?? true;
   const tr = opts.fbitsTruncateAmt ?? 0;
-  return tableOf(`log2lin:${mapKey(opts)}`, Uint16Array, 65536, (x) => logToLinRaw(x, a, c, tr));
+  return cached(`log2lin:${mapKey(opts)}`, () => {
+    const t = new Uint16Array(65536);
+    for (let x = 0; x < 65536; x++) t[x] = logToLinRaw(x, a, c, tr);
+    return t;
+  });
 }
 
 /** RFP8 -> LnsI5F3 (chip §6.2.4.4) for all 256 codes. */
@@ -147,28 +152,42 @@ export function fp8ToLnsI5F3Table(opts: { ebAdj?: number; mappingCorrection?: bo
   const a = opts.ebAdj ?? 0;
   checkEbAdj(a, 'EB_Adj_I4I5');
   const c = opts.mappingCorrection ?? true;
-  return tableOf(`fp8toI5F3:${a}:${c}`, Uint16Array, 256, (x) => fp8ToLnsI5F3Raw(x, a, c));
+  return cached(`fp8toI5F3:${a}:${c}`, () => {
+    const t = new Uint16Array(256);
+    for (let x = 0; x < 256; x++) t[x] = fp8ToLnsI5F3Raw(x, a, c);
+    return t;
+  });
 }
 
 /** LnsI4F3 -> LnsI5F3 (chip §6.2.4.5) for all 256 codes. */
 export function lnsI4F3ToI5F3Table(ebAdj = 0): Uint16Array {
   checkEbAdj(ebAdj, 'EB_Adj_I4I5');
-  return tableOf(`i4toi5:${ebAdj}`, Uint16Array, 256, (x) => lnsI4F3ToI5F3(x, ebAdj));
+  return cached(`i4toi5:${ebAdj}`, () => {
+    const t = new Uint16Array(256);
+    for (let x = 0; x < 256; x++) t[x] = lnsI4F3ToI5F3(x, ebAdj);
+    return t;
+  });
 }
 
 /** IEEE FP16 / OFP8 -> RFP16 import table (chip §4.9.1, §4.10.1). */
 export function importTable(format: ExtFormat, opts: ImportOptions = {}): Uint16Array {
   importToRfp16(format, 0, opts);
   const n = format === 'IEEE_FP16' ? 65536 : 256;
-  return tableOf(`imp:${format}:${opts.ebAdj ?? 0}:${opts.saturate ?? true}`, Uint16Array, n, (x) => importToRfp16(format, x, opts));
+  return cached(`imp:${format}:${opts.ebAdj ?? 0}:${opts.saturate ?? true}`, () => {
+    const t = new Uint16Array(n);
+    for (let x = 0; x < n; x++) t[x] = importToRfp16(format, x, opts);
+    return t;
+  });
 }
 
 /** RFP16 -> IEEE FP16 / OFP8 export table (chip §4.9.2, §4.10.2). */
 export function exportTable(format: ExtFormat, opts: ExportOptions = {}): Uint8Array | Uint16Array {
   exportFromRfp16(format, 0, opts);
-  const key = `exp:${format}:${opts.ebAdj ?? 0}:${opts.saturate ?? true}:${!!opts.maxToInf}`;
-  const Table = format === 'IEEE_FP16' ? Uint16Array : Uint8Array;
-  return tableOf<Uint8Array | Uint16Array>(key, Table, 65536, (x) => exportFromRfp16(format, x, opts));
+  return cached(`exp:${format}:${opts.ebAdj ?? 0}:${opts.saturate ?? true}:${!!opts.maxToInf}`, () => {
+    const t = format === 'IEEE_FP16' ? new Uint16Array(65536) : new Uint8Array(65536);
+    for (let x = 0; x < 65536; x++) t[x] = exportFromRfp16(format, x, opts);
+    return t;
+  });
 }
 
 /**

@@ -162,11 +162,21 @@ describe('stats and summary', () => {
     // AMEM: H2A writes 2 KiB, the UIE reads 4 KiB and writes 4 KiB, the A2H reads 2 KiB, the DPE reads the descriptor lists
     const lists = 2 * 24 + 32 + 2 * 40 + 32;
     expect(report.memory.amem[0]).toEqual({ cluster: 0, bytes_read: 4096 + 2048 + lists, bytes_written: 2048 + 4096, uninit_partition_reads: 0 });
+    // waits per barrier: trip 2 (uie0) on barrier 1, trip 3 (a2h) on barrier 2; trip 7 does not wait
+    const a2h = report.engines.find((e) => e.name === 'c0.a2h')!;
+    expect(report.barriers[0]!.wait_cycles).toEqual([
+      { barrier_id: 1, waits: 1, cycles: uie.barrier_wait_cycles, max: uie.barrier_wait_cycles },
+      { barrier_id: 2, waits: 1, cycles: a2h.barrier_wait_cycles, max: a2h.barrier_wait_cycles },
+    ]);
+    expect(uie.barrier_wait_cycles).toBeGreaterThan(300); // the H2A's HBM latency + write commit
     const text = formatSummary(report);
     expect(text).toMatch(/completed after \d+ cycles = [\d.]+ [mun]?s at 1\.33 GHz/);
     expect(text).toMatch(/c0\.uie0\s+2\s+[\d.]+\s+[\d.]+\s+8\.19 kB/);
     expect(text).toMatch(/bytes moved: c0\.hbm 4\.10 kB/);
     expect(text).toMatch(/AMEM traffic: c0 read/);
+    // the A2H waits for the H2A and both copies: the longest wait
+    expect(a2h.barrier_wait_cycles).toBeGreaterThan(uie.barrier_wait_cycles!);
+    expect(text).toContain(`longest wait ${a2h.barrier_wait_cycles} cycles, barrier 0:2`);
   });
 
   it('lists the first warnings in the summary', () => {

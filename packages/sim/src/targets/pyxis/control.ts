@@ -308,6 +308,8 @@ export class TripManager implements SimEngine {
   tripsCompleted = 0;
   /** Cycles each queue's trips spent between wait() and release (stats), by queue id. */
   readonly barrierWait = new Float64Array(TRIP_QUEUES);
+  /** Waits per barrier id of this cluster's table (stats): count, total and longest wait() -> release cycles. */
+  readonly waitsByBarrier = new Map<number, { waits: number; cycles: number; max: number }>();
   /** Called when a trip of queue `qid` is released from barrier `barrierId` (0 = no wait). */
   onRelease?: (trip: Trip, qid: number, barrierId: number) => void;
   /** Optional trip-name lookup (image metadata) for reports. */
@@ -375,6 +377,14 @@ export class TripManager implements SimEngine {
         s.state = SlotState.Idle;
         this.active--;
         this.barrierWait[q] += trip.goAt - trip.waitAt;
+        if (trip.waitBarrierId !== 0) {
+          const w = this.waitsByBarrier.get(trip.waitBarrierId);
+          if (w) {
+            w.waits++;
+            w.cycles += trip.goAt - trip.waitAt;
+            if (trip.goAt - trip.waitAt > w.max) w.max = trip.goAt - trip.waitAt;
+          } else this.waitsByBarrier.set(trip.waitBarrierId, { waits: 1, cycles: trip.goAt - trip.waitAt, max: trip.goAt - trip.waitAt });
+        }
         trip.startAt = now;
         this.tripsLaunched++;
         s.engine.start(trip, now);

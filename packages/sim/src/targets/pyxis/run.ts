@@ -82,7 +82,18 @@ export interface SimReport {
   trips_total: number;
   engines: EngineReport[];
   ports: Array<{ name: string; bytes: number; busy_cycles: number; utilization: number }>;
-  barriers: Array<{ cluster: number; setups: number; notifies: number; waits: number; releases: number; frees: number; timeouts: number; interrupts: number[] }>;
+  barriers: Array<{
+    cluster: number;
+    setups: number;
+    notifies: number;
+    waits: number;
+    releases: number;
+    frees: number;
+    timeouts: number;
+    interrupts: number[];
+    /** Launched trips that waited on each barrier: count and wait() -> release cycles (total, longest), by barrier id. */
+    wait_cycles: Array<{ barrier_id: number; waits: number; cycles: number; max: number }>;
+  }>;
   barrier_events: Record<string, number>;
   dpe: Array<{ cluster: number; descriptors: number; bytes: number; dequeue_events: number }>;
   mpe: { patches: number; trips: number };
@@ -348,6 +359,9 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
       frees: b.frees,
       timeouts: b.timeouts.length,
       interrupts: Array.from(b.interruptCount),
+      wait_cycles: [...chip.tm[b.cluster]!.waitsByBarrier]
+        .sort((x, y) => x[0] - y[0])
+        .map(([id, w]) => ({ barrier_id: id, ...w })),
     })),
     barrier_events: { ...chip.observer.barrierEvents },
     dpe: chip.dpe.map((d) => ({ cluster: d.cluster, descriptors: d.fetched, bytes: d.bytesRead, dequeue_events: d.dequeueEvents })),

@@ -38,7 +38,9 @@ export function formatSummary(r: SimReport): string {
   const amem = r.memory.amem.filter((a) => a.bytes_read + a.bytes_written > 0);
   if (amem.length) lines.push(`AMEM traffic: ${amem.map((a) => `c${a.cluster} read ${si(a.bytes_read, 'B')} written ${si(a.bytes_written, 'B')}`).join(', ')}`);
   const b = r.barriers.reduce((a, x) => ({ setups: a.setups + x.setups, notifies: a.notifies + x.notifies, waits: a.waits + x.waits }), { setups: 0, notifies: 0, waits: 0 });
-  lines.push(`barriers: ${b.setups} set up, ${b.notifies} notifies, ${b.waits} waits`);
+  let longest: { id: string; max: number } | undefined;
+  for (const x of r.barriers) for (const w of x.wait_cycles) if (!longest || w.max > longest.max) longest = { id: `${x.cluster}:${w.barrier_id}`, max: w.max };
+  lines.push(`barriers: ${b.setups} set up, ${b.notifies} notifies, ${b.waits} waits${longest ? ` (longest wait ${longest.max} cycles, barrier ${longest.id})` : ''}`);
   if (r.apm.enabled && r.apm.bubbles > 0) lines.push(`APM: ${r.apm.bubbles} bubble cycles inserted (peak requested power ${r.apm.peak_requested_power})`);
   if (r.warnings.length) {
     lines.push(`warnings: ${r.warnings.length}`);
