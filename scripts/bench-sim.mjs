@@ -9,7 +9,7 @@
  *      trivial always-busy stand-in model (what is left for the UIE datapath);
  *   4. busy48 (the issue-6 target, >= 100 k chip-cycles per host second): the
  *      linked 48-UIE copy image of 2. with long trips (--busy48-rows, default
- *      16384 rows each), image load excluded, CPU time of this process
+ *      65536 rows each), image load excluded, CPU time of this process
  *      (process.cpuUsage: the machine is shared), with --quantum 1 (strict
  *      lockstep) and the default quantum; both runs must agree on cycles.
  * Options: --rounds N --rows N --overhead-cycles N --busy48-rows N --busy48-reps N --only busy48
@@ -167,7 +167,7 @@ function busy48(rowsPerTrip, quantum) {
   return { cycles: r.cycles, cpu: (cpu.user + cpu.system) / 1e6, wall, bytes: chip.uies.reduce((a, u) => a + (u.model?.stats?.bytesWritten ?? 0), 0) };
 }
 if (only === 'busy48' || only === undefined) {
-  const rows48 = arg('--busy48-rows', 16384);
+  const rows48 = arg('--busy48-rows', 65536);
   const reps = arg('--busy48-reps', 3);
   const quanta = [1, DEFAULT_QUANTUM];
   const best = new Map();

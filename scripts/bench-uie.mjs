@@ -27,7 +27,7 @@ const tripFor = (writeBase) => ({
 });
 
 /** One UIE (or `nUie` UIEs of one cluster-sized group sharing an AMEM) running the same busy copy trip; best of `runs`. */
-function copyBench(label, dtype, rows, reps, { nUie = 1, runs = 3, fastPaths = true, ebAdj = 0, quiet = false } = {}) {
+function copyBench(label, dtype, rows, reps, { nUie = 1, runs = 3, fastPaths = true, ebAdj = 0, quiet = false, quantum = 1 } = {}) {
   let best;
   for (let run = 0; run < runs; run++) {
     const amems = [];
@@ -49,6 +49,27 @@ function copyBench(label, dtype, rows, reps, { nUie = 1, runs = 3, fastPaths = t
     const t0 = process.hrtime.bigint();
     uies.forEach((u, i) => u.startTrip(tripFor(0x100000 + (i % 12) * 0x10000)));
     let busy = nUie;
+    if (quantum > 1) {
+      // temporal decoupling (Uie.runAhead, docs/simulator.md "Quantum"): each UIE runs a window of `quantum` cycles alone
+      const ring = new Uint8Array(quantum);
+      const local = new Float64Array(nUie);
+      let end = 0;
+      while (busy > 0) {
+        busy = 0;
+        const lim = now + quantum;
+        for (let i = 0; i < nUie; i++) {
+          const u = uies[i];
+          while (u.busy && local[i] < lim) {
+            local[i] = u.runAhead(Math.max(local[i], now), lim, ring, quantum - 1, false);
+            u.flushDeferred();
+          }
+          if (u.busy) busy++;
+          if (local[i] > end) end = local[i];
+        }
+        now = lim;
+      }
+      now = end;
+    }
     while (busy > 0) {
       busy = 0;
       for (let i = 0; i < nUie; i++) {
@@ -149,3 +170,4 @@ copyBench('copy trip, Recogni_FP8 eb_adj +1 (table)', 'Recogni_FP8', 2000, 50, {
 copyBench('copy trip, Recogni_FP16', 'Recogni_FP16', 1000, 100);
 copyBench('copy trip, Recogni_FP8, general path', 'Recogni_FP8', 2000, 25, { fastPaths: false });
 copyBench('48 UIEs (4 AMEMs), Recogni_FP8', 'Recogni_FP8', 500, 40, { nUie: 48, runs: 2 });
+copyBench('48 UIEs, run-ahead windows of 256', 'Recogni_FP8', 500, 40, { nUie: 48, runs: 2, quantum: 256 });

@@ -49,45 +49,15 @@ export function encodeArray(
 }
 
 /**
- * The IEEE bit patterns of Float32/Float64 input as 32-bit words: element i has
- * its sign, exponent and top `mbits` mantissa bits in u[i * stride + hiIdx] and,
- * for Float64, the remaining 32 mantissa bits in u[i * stride + 1 - hiIdx].
+ * The IEEE bit patterns of Float32/Float64 input as 32-bit words `u`: element i
+ * has its sign, exponent and top `mbits` mantissa bits in word i (Float32) or
+ * 2i + hiIdx (Float64, whose low 32 mantissa bits are in word 2i + 1 - hiIdx).
  */
-interface InputBits {
-  f64: boolean;
-  u: Uint32Array;
-  hiIdx: number;
-  expMask: number;
-  bias: number;
-  mbits: number;
-  mmask: number;
-}
-
-function inputBits(values: Float32Array | Float64Array): InputBits {
+function inputBits(values: Float32Array | Float64Array) {
   const f64 = values instanceof Float64Array;
-  const mbits = f64 ? 20 : 23; // mantissa bits in the high word
-  return {
-    f64,
-    u: new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1)),
-    hiIdx: f64 && LITTLE ? 1 : 0,
-    expMask: f64 ? 0x7ff : 0xff,
-    bias: f64 ? 1023 : 127,
-    mbits,
-    mmask: (1 << mbits) - 1,
-  };
-}
-
-/**
- * 1.M (high-word mantissa field m, implicit bit at 2^mbits) shifted right by sh
- * bits, rounded to nearest-even on the dropped bits and `lo` (the Float64 low
- * word; 0 for Float32) unless `rtz`; half = 2^(sh-1). The result may be
- * 2 << (mbits - sh) (carry). Plain numbers only, so it inlines into both loops.
- */
-function roundMantissa(m: number, lo: number, mbits: number, sh: number, half: number, rtz: boolean): number {
-  const q = (m | (1 << mbits)) >>> sh;
-  if (rtz) return q;
-  const rem = m & (2 * half - 1);
-  return rem > half || (rem === half && (lo !== 0 || (q & 1) === 1)) ? q + 1 : q;
+  const u = new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1));
+  const mbits = f64 ? 20 : 23;
+  return { f64, u, hiIdx: f64 && LITTLE ? 1 : 0, expMask: f64 ? 0x7ff : 0xff, bias: f64 ? 1023 : 127, mbits, mmask: (1 << mbits) - 1 };
 }
 
 /**
@@ -123,7 +93,12 @@ function encodeIeeeFast(
       out[i] = slow(values[i]!); // zero, subnormal, NaN, infinity, subnormal output or overflow
       continue;
     }
-    let q = roundMantissa(hi & mmask, lo, mbits, sh, half, rtz);
+    const m = hi & mmask;
+    let q = (m | (1 << mbits)) >>> sh;
+    if (!rtz) {
+      const rem = m & ((1 << sh) - 1);
+      if (rem > half || (rem === half && (lo !== 0 || (q & 1) === 1))) q++;
+    }
     if (q === 2 * one) {
       q = one;
       e++;
@@ -201,6 +176,7 @@ function encodePyxisFpFast(
   const emax = (1 << ebits) - 1;
   const sh = mbits - fbits;
   const half = 1 << (sh - 1);
+  const lowMask = half - 1;
   const n = values.length;
   for (let i = 0; i < n; i++) {
     const hi = f64 ? u[2 * i + hiIdx]! : u[i]!;
@@ -221,7 +197,11 @@ function encodePyxisFpFast(
       out[i] = 0; // zero, or below 2^(EB-1)
       continue;
     }
-    let q = roundMantissa(m, lo, mbits, sh, half, rtz);
+    let q = (m | (1 << mbits)) >>> sh;
+    if (!rtz) {
+      const rem = m & (half | lowMask);
+      if (rem > half || (rem === half && lo !== 0) || (rem === half && lo === 0 && (q & 1) === 1)) q++;
+    }
     if (q === 2 << fbits) {
       q >>>= 1;
       e++;

@@ -53,9 +53,8 @@ function specialSignMagnitude(x: number, signBit: number, saturate: boolean): nu
  * (chip §4.1-4.4): S, an exponent / integer field of `ebits`, a fraction of
  * `fbits`. +0 code = zero, -0 code = NaN (sticky), all-ones magnitude =
  * saturating max of the sign (not sticky). The per-element methods (decode,
- * encodeWith) stay in the subclasses: a method shared through the prototype
- * sees both classes and V8 no longer inlines it into array loops (measured 2-4x
- * slower), so they share the plain functions above instead.
+ * encodeWith) stay in the subclasses, without virtual hooks, so that each stays
+ * monomorphic when inlined into array loops; they share the plain functions above.
  */
 abstract class PyxisSignMagnitude {
   readonly hasEb = true;
@@ -85,6 +84,13 @@ abstract class PyxisSignMagnitude {
   isNaN(code: number): boolean {
     return code === this.signBit;
   }
+  encode(x: number, opts?: EncodeOptions): number {
+    const eb = opts?.eb ?? 0;
+    checkEb(eb);
+    return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
+  }
+  /** encode() without option validation (array hot loops). */
+  abstract encodeWith(x: number, eb: number, saturate: boolean, rtz: boolean): number;
 }
 
 // ---------------------------------------------------------------------------
@@ -109,12 +115,6 @@ export class PyxisFloat extends PyxisSignMagnitude implements FormatDescriptor {
     const v = (this.one + F) * pow2(E + eb - this.fbits);
     return code & this.signBit ? -v : v;
   }
-  encode(x: number, opts?: EncodeOptions): number {
-    const eb = opts?.eb ?? 0;
-    checkEb(eb);
-    return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
-  }
-  /** encode() without option validation (array hot loops). */
   encodeWith(x: number, eb: number, saturate: boolean, rtz: boolean): number {
     if (x === 0 || !(x > -Infinity && x < Infinity)) return specialSignMagnitude(x, this.signBit, saturate);
     const s = x < 0 ? this.signBit : 0;
@@ -182,13 +182,8 @@ export class PyxisLns extends PyxisSignMagnitude implements FormatDescriptor {
     const v = this.frac[mag & (this.one - 1)]! * pow2(I + eb);
     return code & this.signBit ? -v : v;
   }
-  /** Nearest code in the log domain (|log2 x - (I.F+EB)| minimal), chip §4.3; see spec-notes. */
-  encode(x: number, opts?: EncodeOptions): number {
-    const eb = opts?.eb ?? 0;
-    checkEb(eb);
-    return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
-  }
   /**
+   * Nearest code in the log domain (|log2 x - (I.F+EB)| minimal), chip §4.3; see spec-notes.
    * Table-driven: x = m * 2^e with m in [1, 2); the fraction code is the number of
    * decision boundaries <= m (midpoints 2^((j-1/2)/2^F) for nearest, code points
    * 2^(j/2^F) for truncation). A bucket index on the top F+2 mantissa bits lands

@@ -105,6 +105,7 @@ interface WeightDb {
   bytes: Uint8Array;
   placed: Placed;
   report: Record<string, unknown>;
+  parts: W.DbRegion[];
 }
 
 interface BlobDef {
@@ -187,6 +188,17 @@ interface TripDef {
 }
 
 const UIE_OPS = ['conv3x3_s1', 'conv3x3_s2', 'conv1x1', 'matmul', 'copy'];
+
+/**
+ * Config-table fields that may name a tensor (or weight database) instead of a
+ * number: field -> address shift (the field holds AMEM address bits [25:shift]).
+ * The linker fills them after placement, raises the tensor's alignment to
+ * 2^shift and, when the table has `bank_hash_dsbl` and the entry does not give
+ * it, sets it from the tensor's region view (chip §7.5, §7.6; seq §8).
+ */
+const SYMBOL_FIELDS: Record<string, Record<string, number>> = {
+  itfe_command: { x_table_base_addr: 7, y_table_base_addr: 7 },
+};
 
 export interface MicrocodePlacement {
   cluster: number;
@@ -293,7 +305,7 @@ export function link(opts: LinkOptions): LinkResult {
       const x = rl[i]!;
       const y = rl[j]!;
       if (x.space === y.space && x.cluster === y.cluster && x.origin < y.origin + y.length && y.origin < x.origin + x.length)
-        err('LD0302', `memory \`${y.name}\` overlaps memory \`${x.name}\``, y.span, { secondary: x.span ? [{ span: x.span, label: 'declared here' }] : [] });
+        err('LD0302', `memory \`${y.name}\` overlaps memory \`${x.name}\``, y.span, { spec: y.space === 'amem' ? `${CHIP} §7, §7.5` : `${CHIP} §8.2`, secondary: x.span ? [{ span: x.span, label: 'declared here' }] : [] });
     }
 
   // ---------- queues (cluster list needed for default regions) ----------
@@ -481,21 +493,23 @@ export function link(opts: LinkOptions): LinkResult {
     try {
       let bytes: Uint8Array;
       let report: Record<string, unknown> = {};
+      const parts: W.DbRegion[] = []; // named byte ranges, symbols `<name>.<part>`
+      let web = 0; // EB of the stored weights: given, or fitted to the largest weight (W.fittedEb)
       if (kind === 'conv3x3') {
         const fpg = num(a.get('filters_per_grid_row')?.value, '`filters_per_grid_row`', 1, 8) ?? 1;
         const gr = num(a.get('grid_rows')?.value, '`grid_rows`', 1, 16);
-        const r = W.pack3x3DatabaseFromFloats(w.data, w.shape, { eb: eb ?? 0, filtersPerGridRow: fpg, ...(gr !== undefined ? { gridRows: gr } : {}), ...(beta ? { beta: beta.data } : {}), source });
+        const r = W.pack3x3DatabaseFromFloats(w.data, w.shape, { eb: (web = eb ?? W.fittedEb('LnsI4F3', w.data, beta?.data)), filtersPerGridRow: fpg, ...(gr !== undefined ? { gridRows: gr } : {}), ...(beta ? { beta: beta.data } : {}), source });
         bytes = r.bytes;
-        report = { layout: r.layout.kind, ...(r.betaMaxRelError !== undefined ? { betaMaxRelError: r.betaMaxRelError } : {}) };
+        report = { layout: r.layout.kind, eb: web, ...r.report, ...(r.betaMaxRelError !== undefined ? { betaMaxRelError: r.betaMaxRelError } : {}) };
       } else if (kind === 'linear8') {
         const betaEb = num(a.get('beta_eb')?.value, '`beta_eb`', -63, 63);
-        const r = W.pack1x1I4F3DatabaseFromFloats(w.data, w.shape, { eb: eb ?? 0, ...(beta ? { beta: beta.data } : {}), ...(betaEb !== undefined ? { betaEb } : {}), source });
+        const r = W.pack1x1I4F3DatabaseFromFloats(w.data, w.shape, { eb: (web = eb ?? W.fittedEb('LnsI4F3', w.data)), ...(beta ? { beta: beta.data } : {}), ...(betaEb !== undefined ? { betaEb } : {}), source });
         bytes = r.bytes;
-        report = { layout: r.layout.kind };
+        report = { layout: r.layout.kind, eb: web, ...r.report, ...(r.betaMaxRelError !== undefined ? { betaMaxRelError: r.betaMaxRelError } : {}) };
       } else if (kind === 'linear16') {
-        const r = W.pack1x1I5F10DatabaseFromFloats(w.data, w.shape, { eb: eb ?? 0, ...(beta ? { beta: beta.data } : {}), source });
+        const r = W.pack1x1I5F10DatabaseFromFloats(w.data, w.shape, { eb: (web = eb ?? W.fittedEb('LnsI5F10', w.data, beta?.data)), ...(beta ? { beta: beta.data } : {}), source });
         bytes = r.bytes;
-        report = { layout: r.layout.kind };
+        report = { layout: r.layout.kind, eb: web, ...r.report, ...(r.betaMaxRelError !== undefined ? { betaMaxRelError: r.betaMaxRelError } : {}) };
       } else {
         const orgName = ident(a.get('organisation')?.value, '`organisation`') ?? 'cin_per_cout';
         const organisation = orgName === 'cout_per_cin' ? 'coutPerCin' : orgName === 'cin_per_cout' ? 'cinPerCout' : undefined;
@@ -507,10 +521,28 @@ export function link(opts: LinkOptions): LinkResult {
         const r = W.compressWeights(w.data, w.shape, { organisation, blockSize: bs, ...(eb !== undefined ? { eb } : {}), source });
         bytes = r.bytes;
         report = { layout: 'compressed', organisation: orgName, block_size: bs, eb: r.eb, ...r.report };
+        parts.push({ name: 'codebook', offset: 0, size: 128 }, { name: 'superblocks', offset: 128, size: r.bytes.length - 128 });
+        if (beta) {
+          // Beta is not inside the superblocks (4-bit indices only): a trailing 16-bit group
+          // (pack1x1BetaGroup), 128-byte aligned after them, symbol `<name>.beta` (chip §15.5).
+          const betaEb = num(a.get('beta_eb')?.value, '`beta_eb`', -63, 63) ?? r.eb;
+          const g = W.betaGroupFromFloats(beta.data, w.shape[0]!, betaEb, source);
+          const at = Math.ceil(r.bytes.length / 128) * 128;
+          bytes = new Uint8Array(at + g.bytes.length);
+          bytes.set(r.bytes);
+          bytes.set(g.bytes, at);
+          parts.push({ name: 'beta', offset: at, size: g.bytes.length });
+          report = { ...report, beta_offset: at, beta_eb: betaEb, betaMaxRelError: g.report.maxRelError };
+        }
       }
+      if (typeof report['saturated'] === 'number' && report['saturated'] > 0)
+        bag.add(warning('LD0706', `weights \`${name}\`: ${report['saturated']} of ${report['weights']} weights exceed the largest ${kind === 'linear16' ? 'LnsI5F10' : 'LnsI4F3'} magnitude at EB ${report['eb']} and were saturated (raise \`eb\`)`, { span: (a.get('eb') ?? a.get('data'))!.value.span, spec: `${CHIP} §4, §14.1` }));
+      const nz = (report['weights'] as number) - (report['zeroWeights'] as number);
+      if (kind !== 'compressed' && typeof report['flushedToZero'] === 'number' && report['flushedToZero'] * 100 > nz)
+        bag.add(warning('LD0707', `weights \`${name}\`: ${report['flushedToZero']} of ${nz} non-zero weights are below the smallest ${kind === 'linear16' ? 'LnsI5F10' : 'LnsI4F3'} magnitude at EB ${report['eb']} and became zero (lower \`eb\`, or omit it to fit it to the weights)`, { span: (a.get('eb') ?? a.get('data'))!.value.span, spec: `${CHIP} §4` }));
       const placed: Placed = { name, what: 'weight database', region, size: bytes.length, align: 128, address: 0, span: b.nameSpan!, ...(fixed !== undefined ? { fixed } : {}) };
       placements.push(placed);
-      weightDbs.push({ name, kind, bytes, placed, report });
+      weightDbs.push({ name, kind, bytes, placed, report, parts });
     } catch (e) {
       if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, span: b.nameSpan!, notes: [...(d.notes ?? []), `note: from weights \`${name}\``] })));
       else throw e;
@@ -532,6 +564,8 @@ export function link(opts: LinkOptions): LinkResult {
 
   // ---------- config tables / CSRs preloaded in cfg space (memory_map.json regions) ----------
   const cfgPreloads: Array<{ name: string; cluster: number; address: number; data: Uint8Array; span: SourceSpan }> = [];
+  /** Entries with tensor-valued fields, re-encoded once the tensors are placed. */
+  const cfgFixups: Array<{ preload: number; entry: number; stride: number; table: CompiledTable; values: FieldValues; cluster: number; refs: Array<{ field: string; shift: number; t: TensorDef; span: SourceSpan }>; autoHash: boolean }> = [];
   for (const b of blocks('config')) {
     const rname = named(b, '`config`');
     if (!rname) continue;
@@ -576,10 +610,23 @@ export function link(opts: LinkOptions): LinkResult {
         continue;
       }
       const values: FieldValues = {};
+      const refs: Array<{ field: string; shift: number; t: TensorDef; span: SourceSpan }> = [];
       for (const at of child.attrs) {
         const f = table.byName.get(at.key);
         if (!f) {
           err('LD0153', `\`${at.key}\` is not a field of ${table.name}`, at.keySpan, { notes: didYouMean(at.key, table.fields.filter((x) => !x.reserved).map((x) => x.name)) });
+          continue;
+        }
+        const shift = SYMBOL_FIELDS[table.name]?.[f.name];
+        if (shift !== undefined && at.value.kind === 'ident') {
+          const t = tensors.get(at.value.value) ?? dbTensor(at.value.value);
+          if (!t) {
+            err('LD0126', `no tensor or weight database \`${at.value.value}\``, at.value.span, { notes: didYouMean(at.value.value, [...tensors.keys(), ...weightDbs.map((w) => w.name)]) });
+            continue;
+          }
+          if (t.placed.fixed === undefined) t.placed.align = Math.max(t.placed.align, 2 ** shift);
+          refs.push({ field: f.name, shift, t, span: at.value.span });
+          values[f.name] = 0; // filled after placement
           continue;
         }
         const conv = (v: ScriptValue): number | string | undefined => (v.kind === 'number' ? v.value : v.kind === 'ident' || v.kind === 'string' ? v.value : undefined);
@@ -600,13 +647,18 @@ export function link(opts: LinkOptions): LinkResult {
       }
       const e = new Uint8Array(region.stride);
       encode(table, values, e, 0);
+      if (refs.length)
+        cfgFixups.push({ preload: cfgPreloads.length, entry: entries.length, stride: region.stride, table, values, cluster, refs, autoHash: table.byName.has('bank_hash_dsbl') && !child.attrs.some((x) => x.key === 'bank_hash_dsbl') });
       entries.push(e);
     }
+    const dropFixups = () => { while (cfgFixups.length && cfgFixups[cfgFixups.length - 1]!.preload === cfgPreloads.length) cfgFixups.pop(); };
     if (!entries.length) {
+      dropFixups();
       err('LD0155', `config \`${rname}\` writes nothing (give entry blocks or values)`, b.nameSpan);
       continue;
     }
     if (index + entries.length > region.words) {
+      dropFixups();
       err('LD0156', `config \`${rname}\`: entries ${index}..${index + entries.length - 1} exceed its ${region.words} entries`, b.nameSpan);
       continue;
     }
@@ -1045,6 +1097,36 @@ export function link(opts: LinkOptions): LinkResult {
   allocate(placements, bag);
   bag.throwIfErrors();
 
+  // ---------- config fields naming tensors (SYMBOL_FIELDS), now that tensors are placed ----------
+  for (const fx of cfgFixups) {
+    let ok = true;
+    let unhashed: boolean | undefined;
+    for (const r of fx.refs) {
+      const p = r.t.placed;
+      if (p.region.space !== 'amem' || p.region.cluster !== fx.cluster) {
+        err('LD0159', `${fx.table.name}.${r.field}: \`${r.t.name}\` is in ${p.region.space === 'hbm' ? 'HBM' : `the AMEM of cluster ${p.region.cluster}`}; index tables are read from the AMEM of cluster ${fx.cluster}`, r.span, { spec: `${CHIP} §7.6` });
+        ok = false;
+      } else if (p.address % 2 ** r.shift) {
+        err('LD0803', `${fx.table.name}.${r.field}: indirection table \`${r.t.name}\` at 0x${p.address.toString(16)} is not ${2 ** r.shift}-byte aligned`, r.span, { spec: `${SEQ} §1.1; ${CHIP} §7.6` });
+        ok = false;
+      } else if (unhashed !== undefined && unhashed !== p.region.unhashed) {
+        err('LD0159', `${fx.table.name}: \`${r.t.name}\` is in the ${p.region.unhashed ? 'unhashed' : 'hashed'} view but the other index table is not; one command has one bank_hash_dsbl`, r.span, { spec: `${CHIP} §7.5` });
+        ok = false;
+      } else {
+        unhashed = p.region.unhashed;
+        fx.values[r.field] = p.address >> r.shift;
+      }
+    }
+    if (!ok) continue;
+    if (fx.autoHash && unhashed !== undefined) fx.values['bank_hash_dsbl'] = unhashed ? 1 : 0;
+    const issues = validate(fx.table, fx.values);
+    if (issues.length) {
+      for (const is of issues) err('LD0154', `${fx.table.name}: ${is.message}`, fx.refs[0]!.span);
+      continue;
+    }
+    encode(fx.table, fx.values, cfgPreloads[fx.preload]!.data, fx.entry * fx.stride);
+  }
+
   // ---------- checks on placed objects ----------
   checkViews(placements, bag);
   for (const t of tensors.values()) {
@@ -1297,6 +1379,7 @@ export function link(opts: LinkOptions): LinkResult {
       flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: wdb.bytes, cluster: p.region.space === 'amem' ? p.region.cluster : -1,
     });
     symbols.push({ name: wdb.name, kind: 'data', section: si, offset: 0, size: wdb.bytes.length, global: true });
+    for (const part of wdb.parts) symbols.push({ name: `${wdb.name}.${part.name}`, kind: 'data', section: si, offset: part.offset, size: part.size, global: true });
   }
   bag.throwIfErrors();
   const programMeta: Array<Record<string, unknown>> = [];
@@ -1722,21 +1805,22 @@ function allocate(items: Placed[], bag: DiagnosticBag): void {
     byRegion.get(p.region)!.push(p);
   }
   for (const [r, ps] of byRegion) {
+    const spec = r.space === 'amem' ? `${CHIP} §7, §7.1` : `${CHIP} §8.2`;
     const used: Array<{ start: number; end: number; p: Placed }> = [];
     for (const p of ps.filter((x) => x.fixed !== undefined)) {
       const s = p.fixed!;
       const e = s + p.size;
       if (s % p.align && p.what !== 'tensor') // tensor alignment rules are checked after placement (LD0801..LD0803)
-        bag.add(error('LD0303', `${p.what} \`${p.name}\` at 0x${s.toString(16)} is not ${p.align}-byte aligned`, { ...(p.span ? { span: p.span } : {}) }));
+        bag.add(error('LD0303', `${p.what} \`${p.name}\` at 0x${s.toString(16)} is not ${p.align}-byte aligned`, { spec, ...(p.span ? { span: p.span } : {}) }));
       if (s < r.origin || e > r.origin + r.length) {
-        bag.add(error('LD0304', `${p.what} \`${p.name}\` [0x${s.toString(16)}, 0x${e.toString(16)}) lies outside memory \`${r.name}\` [0x${r.origin.toString(16)}, 0x${(r.origin + r.length).toString(16)})`, { ...(p.span ? { span: p.span } : {}) }));
+        bag.add(error('LD0304', `${p.what} \`${p.name}\` [0x${s.toString(16)}, 0x${e.toString(16)}) lies outside memory \`${r.name}\` [0x${r.origin.toString(16)}, 0x${(r.origin + r.length).toString(16)})`, { spec, ...(p.span ? { span: p.span } : {}) }));
         continue;
       }
       // Two tensors at explicit addresses may alias (views of one buffer); unordered
       // writers of aliasing tensors are caught by the chip §11.7 check (LD0812).
       const o = used.find((u) => s < u.end && u.start < e && !(p.what === 'tensor' && u.p.what === 'tensor'));
       if (o) {
-        bag.add(error('LD0305', `${p.what} \`${p.name}\` [0x${s.toString(16)}, 0x${e.toString(16)}) overlaps ${o.p.what} \`${o.p.name}\` [0x${o.start.toString(16)}, 0x${o.end.toString(16)})`, { ...(p.span ? { span: p.span } : {}), ...(o.p.span ? { secondary: [{ span: o.p.span, label: 'overlapped object' }] } : {}) }));
+        bag.add(error('LD0305', `${p.what} \`${p.name}\` [0x${s.toString(16)}, 0x${e.toString(16)}) overlaps ${o.p.what} \`${o.p.name}\` [0x${o.start.toString(16)}, 0x${o.end.toString(16)})`, { spec, ...(p.span ? { span: p.span } : {}), ...(o.p.span ? { secondary: [{ span: o.p.span, label: 'overlapped object' }] } : {}) }));
         continue;
       }
       p.address = s;
@@ -1751,7 +1835,7 @@ function allocate(items: Placed[], bag: DiagnosticBag): void {
       }
       if (cand + p.size > r.origin + r.length) {
         const usedBytes = used.reduce((s, u) => s + (u.end - u.start), 0);
-        bag.add(error('LD0306', `memory \`${r.name}\` overflows: cannot place ${p.what} \`${p.name}\` (${p.size} bytes, align ${p.align}); ${usedBytes} of ${r.length} bytes already used`, { ...(p.span ? { span: p.span } : r.span ? { span: r.span } : {}) }));
+        bag.add(error('LD0306', `memory \`${r.name}\` overflows: cannot place ${p.what} \`${p.name}\` (${p.size} bytes, align ${p.align}); ${usedBytes} of ${r.length} bytes already used`, { spec, ...(p.span ? { span: p.span } : r.span ? { span: r.span } : {}) }));
         continue;
       }
       p.address = cand;

@@ -54,9 +54,14 @@ export function mapText(m: LinkMap): string {
   for (const b of m.barriers) out.push(pad(String(b.cluster), 8) + pad(String(b.id), 6) + pad(String(b.notify_count), 8) + pad(String(b.wait_count), 6) + `${b.producers.join(', ')} -> ${b.consumers.join(', ')}${b.config_wait ? `  (id reused: configured after barrier ${b.config_wait})` : ''}`);
   if (m.weights.length) {
     out.push('', 'Weight databases', '');
+    out.push('  ' + pad('Name', 20) + pad('Kind', 12) + pad('Address', 12) + pad('Size', 12) + 'Error against the float weights (relative errors over non-zero weights)');
     for (const w of m.weights) {
       const r = w.report;
-      const err = typeof r['maxRelError'] === 'number' ? `  max_rel_err=${(r['maxRelError'] as number).toExponential(3)} rms_rel_err=${(r['rmsRelError'] as number).toExponential(3)} snr=${(r['snrDb'] as number).toFixed(2)} dB` : '';
+      const n = (k: string) => (typeof r[k] === 'number' ? (r[k] as number) : undefined);
+      let err = n('maxRelError') !== undefined ? `  eb=${n('eb') ?? 0} max_rel_err=${n('maxRelError')!.toExponential(3)} rms_rel_err=${n('rmsRelError')!.toExponential(3)} snr=${n('snrDb')!.toFixed(2)} dB` : '';
+      if (n('flushedToZero')) err += ` flushed_to_zero=${n('flushedToZero')}`;
+      if (n('saturated')) err += ` saturated=${n('saturated')}`;
+      if (n('betaMaxRelError') !== undefined) err += ` beta_max_rel_err=${n('betaMaxRelError')!.toExponential(3)}`;
       out.push(`  ${pad(w.name, 20)}${pad(w.kind, 12)}${pad(hex(w.address), 12)}${pad(hex(w.bytes), 12)}${err}`);
     }
   }

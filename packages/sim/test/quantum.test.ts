@@ -21,8 +21,10 @@ const desc = ImageBuilder.desc;
 const Q_H2A = 0x10;
 const Q_A2H = 0x11;
 const Q_BCFG = 0x22;
-const SRC = 0x100000; // per UIE u: sources at SRC + u * UIE_SPAN, H2A-loaded sources at +0x20000, destinations at +0x40000
-const UIE_SPAN = 0x80000;
+const SRC = 0x100000; // per UIE u: sources at SRC + u * UIE_SPAN, H2A-loaded sources at +0x10000, destinations at +0x80000 (+ trip k * TRIP_SPAN)
+const UIE_SPAN = 0x100000;
+const DMA_SRC = 0x10000;
+const DST = 0x80000;
 const TRIP_SPAN = 0x10000;
 
 const trip = fc.record({
@@ -33,7 +35,7 @@ const trip = fc.record({
   power: fc.integer({ min: 0, max: 24 }),
   fromDma: fc.boolean(),
 });
-const uie = fc.record({ trips: fc.array(trip, { minLength: 1, maxLength: 3 }), drain: fc.boolean() });
+const uie = fc.record({ trips: fc.array(trip, { minLength: 1, maxLength: 4 }), drain: fc.boolean() });
 const workload = fc.record({
   clusters: fc.integer({ min: 1, max: 2 }),
   uies: fc.array(uie, { minLength: 1, maxLength: 4 }),
@@ -83,7 +85,7 @@ function build(w: Workload): ImageBuilder {
           bcfg.push(desc('desc_barrier_config', { barrier_id: wait, notify_count: 1, wait_count: 1, trip_id: tripId++ }));
           const kib = Math.ceil((t.rows * stride * 16) / 1024);
           b.data('hbm', 0x100000 * (1 + c) + (ui * 4 + k) * 0x10000, bytesOf(kib * 1024, (i) => i * 3 + k + ui), -1);
-          h2a.push(desc('desc_h2a', { amem_start_address: (base + 0x20000 + k * TRIP_SPAN) >> 7, hbm_base_address: (0x100000 * (1 + c) + (ui * 4 + k) * 0x10000) >> 10, length: kib, notify_list: [gid(c, wait)], trip_id: tripId++, trip_power: t.power }));
+          h2a.push(desc('desc_h2a', { amem_start_address: (base + DMA_SRC + k * TRIP_SPAN) >> 7, hbm_base_address: (0x100000 * (1 + c) + (ui * 4 + k) * 0x10000) >> 10, length: kib, notify_list: [gid(c, wait)], trip_id: tripId++, trip_power: t.power }));
         }
         const last = k === u.trips.length - 1;
         const drainBarrier = 40 + ui;
@@ -91,15 +93,15 @@ function build(w: Workload): ImageBuilder {
         if (last && u.drain) {
           bcfg.push(desc('desc_barrier_config', { barrier_id: drainBarrier, notify_count: 1, wait_count: 1, trip_id: tripId++ }));
           const kib = Math.ceil((t.rows * stride * 16) / 1024);
-          a2h.push(desc('desc_a2h', { amem_start_address: (base + 0x40000 + k * TRIP_SPAN) >> 7, hbm_base_address: (0x800000 + (c * 8 + ui) * 0x20000) >> 10, length: kib, wait_barrier_id: drainBarrier, trip_id: tripId++, trip_power: t.power }));
+          a2h.push(desc('desc_a2h', { amem_start_address: (base + DST + k * TRIP_SPAN) >> 7, hbm_base_address: (0x800000 + (c * 8 + ui) * 0x20000) >> 10, length: kib, wait_barrier_id: drainBarrier, trip_id: tripId++, trip_power: t.power }));
         }
-        const src = t.fromDma && k > 0 ? base + 0x20000 + k * TRIP_SPAN : base;
+        const src = t.fromDma && k > 0 ? base + DMA_SRC + k * TRIP_SPAN : base;
         list.push(
           desc('desc_uie', {
             trip_valid_mask: 3,
             start_pc: [k, k, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
             amem_read_base_address: src >> 4,
-            amem_write_base_address: (base + 0x40000 + k * TRIP_SPAN) >> 4,
+            amem_write_base_address: (base + DST + k * TRIP_SPAN) >> 4,
             wait_barrier_id: wait,
             notify_list: notify,
             trip_id: tripId++,
@@ -195,6 +197,40 @@ describe('temporal decoupling (quantum)', () => {
     chip.sim.run();
     expect(maxLead).toBeGreaterThan(32);
     expect(chip.sim.now).toBe(a.cycles);
+  });
+
+  it('runs ahead while a UIE cannot accept a trip, with the control plane still busy (APM off)', () => {
+    const long = { rows: 150, kind: 'op8' as const, cols: 1, colOff: 0, power: 0, fromDma: false };
+    const w: Workload = {
+      clusters: 1,
+      uies: [{ trips: [long, { ...long, kind: 'fp16' }, { ...long, kind: 'partial', cols: 77 }, { ...long, rows: 3 }], drain: true }, { trips: [long, { ...long, fromDma: true }, { ...long, fromDma: true }], drain: true }],
+      apm: false,
+      seed: 11,
+    };
+    const a = simulate(w, 1);
+    const b = simulate(w, 128);
+    expect(b.cycles).toBe(a.cycles);
+    expect(b.trips).toEqual(a.trips);
+    expect(b.engines).toEqual(a.engines);
+    expect(b.uie).toEqual(a.uie);
+    for (let c = 0; c < a.amem.length; c++) expect(Buffer.from(b.amem[c]!).equals(Buffer.from(a.amem[c]!))).toBe(true);
+    expect(Buffer.from(b.hbm).equals(Buffer.from(a.hbm))).toBe(true);
+    // UIE 0 holds all three trips (no free tracking ID) while UIE 1's DMA-fed trips are still pending: it runs ahead then
+    const config = loadSimConfig();
+    config.apm.enabled = false;
+    const chip = new PyxisChip({ clusters: 1, uies: 2, config, uieFactory: defaultUieFactory, quantum: 128 });
+    loadImage(chip, inspectImage(build(w).build(), 'q.pimg'));
+    const u = chip.uies[0]!;
+    let lead = 0;
+    const tick = u.tick.bind(u);
+    u.tick = (now: number) => {
+      const r = tick(now);
+      if (u.inflightTrips.length === 3 && chip.host.busy === false && chip.uies[1]!.inflightTrips.length + chip.uies[1]!.tripsDone < 3)
+        lead = Math.max(lead, (u.model as unknown as { now: number }).now - now);
+      return r;
+    };
+    chip.sim.run();
+    expect(lead).toBeGreaterThan(16);
   });
 
   it('waits for APM to admit every cycle before running ahead (throttled UIEs, chip §13)', () => {

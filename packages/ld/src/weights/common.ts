@@ -69,3 +69,30 @@ export interface DbRegion {
   offset: number;
   size: number;
 }
+
+/**
+ * Error of stored weights against the float input: quantisation of float weights stored as codes (chip §4: LnsI4F3 /
+ * LnsI5F10 with EB `eb`), the same figures compressWeights reports for
+ * superblocks: relative errors over non-zero weights, SNR over all.
+ */
+export interface QuantisationReport {
+  /** Weights converted (excluding padding). */
+  weights: number;
+  /** Weights that are exactly zero in the input. */
+  zeroWeights: number;
+  /** max |w' - w| / |w| over non-zero weights. */
+  maxRelError: number;
+  /** sqrt(mean((w' - w)^2 / w^2)) over non-zero weights. */
+  rmsRelError: number;
+  /** 10 log10(sum w^2 / sum (w' - w)^2); Infinity when exact. */
+  snrDb: number;
+  /** Non-zero weights stored as zero (below the smallest magnitude). */
+  flushedToZero: number;
+  /** Weights clamped to the largest magnitude of the format (saturating conversion). */
+  saturated: number;
+}
+
+/** RMS relative error over `nonzero` weights (sum of squared relative errors `sr2`) and SNR in dB (signal energy `sw2`, error energy `se2`). */
+export function errorFigures(sw2: number, se2: number, sr2: number, nonzero: number): { rmsRelError: number; snrDb: number } {
+  return { rmsRelError: nonzero ? Math.sqrt(sr2 / nonzero) : 0, snrDb: se2 === 0 ? Infinity : 10 * Math.log10(sw2 / se2) };
+}

@@ -43,7 +43,7 @@
  * input channel ('coutPerCin').
  */
 import { LnsI4F3, decompressWeight } from '@pyxis/formats';
-import { CHIP_SPEC, LD_WEIGHTS_DATA, LD_WEIGHTS_PARAM, LD_WEIGHTS_SHAPE, fail, shape2d, type WeightsSource } from './common.js';
+import { CHIP_SPEC, LD_WEIGHTS_DATA, LD_WEIGHTS_PARAM, LD_WEIGHTS_SHAPE, errorFigures, fail, shape2d, type QuantisationReport, type WeightsSource } from './common.js';
 import { blockOrigin, superblockLayout, type BlockSize, type SuperblockLayout, type SuperblockOrganisation } from './superblock.js';
 
 export interface CompressOptions {
@@ -64,20 +64,8 @@ export interface CompressOptions {
   source?: WeightsSource;
 }
 
-export interface CompressionReport {
-  /** Weights compressed (excluding padding). */
-  weights: number;
-  /** Weights that are exactly zero in the input. */
-  zeroWeights: number;
-  /** max |w' - w| / |w| over non-zero weights. */
-  maxRelError: number;
-  /** sqrt(mean((w' - w)^2 / w^2)) over non-zero weights. */
-  rmsRelError: number;
-  /** 10 log10(sum w^2 / sum (w' - w)^2); Infinity when exact. */
-  snrDb: number;
-  /** Non-zero codebook values whose decompressed magnitude underflowed to zero / saturated. */
-  flushedToZero: number;
-  saturated: number;
+/** The error figures of QuantisationReport, plus the optimiser's. */
+export interface CompressionReport extends QuantisationReport {
   /** Lloyd iterations + refinement sweeps run, and the block-normalised squared error before/after them. */
   iterations: number;
   initialObjective: number;
@@ -267,8 +255,7 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
     }
   const maxRel = Math.sqrt(st[3]!);
   const report: CompressionReport = {
-    weights: O * I, zeroWeights: zeros, maxRelError: maxRel, rmsRelError: nonzero ? Math.sqrt(sr2 / nonzero) : 0,
-    snrDb: se2 === 0 ? Infinity : 10 * Math.log10(sw2 / se2), flushedToZero: flushed, saturated,
+    weights: O * I, zeroWeights: zeros, maxRelError: maxRel, ...errorFigures(sw2, se2, sr2, nonzero), flushedToZero: flushed, saturated,
     iterations, initialObjective, objective,
   };
   return { bytes: out, layout: L, codebook: cb, eb, zeroEntry: cb.some((c) => (c & 0x7f) === 0), report };

@@ -3,10 +3,10 @@
  * the number-formats library (@pyxis/formats, nearest code, saturating) and
  * pack them. Beta (bias) helpers for chip §15.5.
  */
-import { LnsI4F3, LnsI5F10, encodeArray } from '@pyxis/formats';
-import { CHIP_SPEC, LD_WEIGHTS_DATA, LD_WEIGHTS_PARAM, fail, type WeightsSource } from './common.js';
+import { LnsI4F3, LnsI5F10, decodeArray, encodeArray } from '@pyxis/formats';
+import { CHIP_SPEC, LD_WEIGHTS_DATA, LD_WEIGHTS_PARAM, LD_WEIGHTS_SHAPE, errorFigures, fail, type QuantisationReport, type WeightsSource } from './common.js';
 import { pack3x3Database, type Kernel3x3Layout, type Kernel3x3Options, type PackedDatabase } from './kernel3x3.js';
-import { pack1x1I4F3Database, pack1x1I5F10Database, type Linear1x1Layout } from './linear.js';
+import { pack1x1BetaGroup, pack1x1I4F3Database, pack1x1I5F10Database, type Linear1x1Layout } from './linear.js';
 
 type Floats = Float32Array | Float64Array;
 
@@ -38,6 +38,17 @@ export function encodeLnsI5F10(w: Floats, eb: number, src?: WeightsSource): Uint
 /** Beta for 1x1 / linear layers: one LnsI5F10 code per output channel (chip §15.5). */
 export function betaLnsI5F10(beta: Floats, eb: number, src?: WeightsSource): Uint16Array {
   return encodeLnsI5F10(beta, eb, src);
+}
+
+/**
+ * Beta of a compressed (§15.4) layer of O output channels: one LnsI5F10 code per
+ * output channel (EB `eb`) in the trailing 16-bit group of pack1x1BetaGroup
+ * (chip §15.5; docs/spec-notes.md "Beta in 1x1 databases"), with its error.
+ */
+export function betaGroupFromFloats(beta: Floats, O: number, eb: number, src?: WeightsSource): { bytes: Uint8Array; report: QuantisationReport } {
+  if (beta.length !== O) fail(LD_WEIGHTS_SHAPE, `Beta needs ${O} values (one per output channel), got ${beta.length}`, src, `${CHIP_SPEC} §15.5`);
+  const codes = betaLnsI5F10(beta, eb, src);
+  return { bytes: pack1x1BetaGroup(codes, src).bytes, report: quantisationReport(beta, codes, LnsI5F10, eb) };
 }
 
 export interface Beta3x3Result {
@@ -77,6 +88,56 @@ export function beta3x3Kernels(beta: Floats, eb: number, src?: WeightsSource): B
   return { kernels, maxRelError: maxRel };
 }
 
+/**
+ * Default EB for float weights stored as `format` codes: the smallest integer
+ * EB whose largest magnitude still covers max |w| (over every array given), so
+ * the format's dynamic range sits just under the largest weight and as few
+ * small weights as possible flush to zero (the same rule as
+ * defaultCompressionEb for superblocks). 0 for all-zero weights; clamped to
+ * -63..63 (the link script's EB range). docs/spec-notes.md "default EB of float weights".
+ */
+export function fittedEb(formatName: 'LnsI4F3' | 'LnsI5F10', ...arrays: Array<Floats | undefined>): number {
+  const format = formatName === 'LnsI4F3' ? LnsI4F3 : LnsI5F10;
+  let maxAbs = 0;
+  for (const a of arrays) if (a) for (let p = 0; p < a.length; p++) maxAbs = Math.max(maxAbs, Math.abs(a[p]!));
+  if (!(maxAbs > 0) || !Number.isFinite(maxAbs)) return 0;
+  let top = 0;
+  for (let c = 0; c < 1 << format.bits; c++) {
+    const v = Math.abs(format.decode(c, 0));
+    if (Number.isFinite(v) && v > top) top = v;
+  }
+  let eb = Math.ceil(Math.log2(maxAbs / top));
+  // guard against log2 rounding at exact powers of two
+  if (top * 2 ** (eb - 1) >= maxAbs) eb--;
+  else if (top * 2 ** eb < maxAbs) eb++;
+  return Math.max(-63, Math.min(63, eb)) || 0; // never -0
+}
+
+/** Error report of `codes` (format `format`, EB `eb`) against the float weights `w`. */
+export function quantisationReport(w: Floats, codes: Uint8Array | Uint16Array, format: typeof LnsI4F3 | typeof LnsI5F10, eb: number): QuantisationReport {
+  const dec = decodeArray(format, codes, eb);
+  let zeros = 0, nonzero = 0, maxRel = 0, sr2 = 0, sw2 = 0, se2 = 0, flushed = 0, saturated = 0;
+  let top = 0;
+  for (let p = 0; p < dec.length; p++) top = Math.max(top, Math.abs(dec[p]!));
+  for (let p = 0; p < w.length; p++) {
+    const x = w[p]!, y = dec[p]!;
+    const e = y - x;
+    sw2 += x * x;
+    se2 += e * e;
+    if (x === 0) {
+      zeros++;
+      continue;
+    }
+    nonzero++;
+    const r = Math.abs(e / x);
+    if (r > maxRel) maxRel = r;
+    sr2 += r * r;
+    if (y === 0) flushed++;
+    else if (Math.abs(y) === top && Math.abs(x) > top) saturated++;
+  }
+  return { weights: w.length, zeroWeights: zeros, maxRelError: maxRel, ...errorFigures(sw2, se2, sr2, nonzero), flushedToZero: flushed, saturated };
+}
+
 export interface FloatPackOptions {
   /** Exponent bias of the LnsI4F3 / LnsI5F10 weights. */
   eb: number;
@@ -86,37 +147,43 @@ export interface FloatPackOptions {
 /** §15.1 database from float weights [O, I, 3, 3] (LnsI4F3, EB `eb`); Beta as floats (encoded with beta3x3Kernels). */
 export function pack3x3DatabaseFromFloats(
   w: Floats, shape: readonly number[], opts: FloatPackOptions & Omit<Kernel3x3Options, 'beta'> & { beta?: Floats },
-): PackedDatabase<Kernel3x3Layout> & { betaMaxRelError?: number } {
+): PackedDatabase<Kernel3x3Layout> & { report: QuantisationReport; betaMaxRelError?: number } {
   const codes = encodeLnsI4F3(w, opts.eb, opts.source);
+  const report = quantisationReport(w, codes, LnsI4F3, opts.eb);
   const k: Kernel3x3Options = { filtersPerGridRow: opts.filtersPerGridRow };
   if (opts.gridRows !== undefined) k.gridRows = opts.gridRows;
   if (opts.source) k.source = opts.source;
   if (opts.beta) {
     const b = beta3x3Kernels(opts.beta, opts.eb, opts.source);
     k.beta = b.kernels;
-    return { ...pack3x3Database(codes, shape, k), betaMaxRelError: b.maxRelError };
+    return { ...pack3x3Database(codes, shape, k), report, betaMaxRelError: b.maxRelError };
   }
-  return pack3x3Database(codes, shape, k);
+  return { ...pack3x3Database(codes, shape, k), report };
 }
 
 /** §15.2 database from float weights [O, I] (LnsI4F3, EB `eb`); Beta as LnsI5F10 with `betaEb` (default `eb`). */
 export function pack1x1I4F3DatabaseFromFloats(
   w: Floats, shape: readonly number[], opts: FloatPackOptions & { beta?: Floats; betaEb?: number },
-): PackedDatabase<Linear1x1Layout> {
+): PackedDatabase<Linear1x1Layout> & { report: QuantisationReport; betaMaxRelError?: number } {
   const codes = encodeLnsI4F3(w, opts.eb, opts.source);
-  const o: { beta?: Uint16Array; source?: WeightsSource } = {};
-  if (opts.source) o.source = opts.source;
-  if (opts.beta) o.beta = betaLnsI5F10(opts.beta, opts.betaEb ?? opts.eb, opts.source);
-  return pack1x1I4F3Database(codes, shape, o);
+  const b = linearBeta(opts.beta, opts.betaEb ?? opts.eb, opts.source);
+  return { ...pack1x1I4F3Database(codes, shape, b.opts), report: quantisationReport(w, codes, LnsI4F3, opts.eb), ...b.error };
 }
 
 /** §15.3 database from float weights [O, I] (LnsI5F10, EB `eb`); Beta with the same EB. */
 export function pack1x1I5F10DatabaseFromFloats(
   w: Floats, shape: readonly number[], opts: FloatPackOptions & { beta?: Floats },
-): PackedDatabase<Linear1x1Layout> {
+): PackedDatabase<Linear1x1Layout> & { report: QuantisationReport; betaMaxRelError?: number } {
   const codes = encodeLnsI5F10(w, opts.eb, opts.source);
-  const o: { beta?: Uint16Array; source?: WeightsSource } = {};
-  if (opts.source) o.source = opts.source;
-  if (opts.beta) o.beta = betaLnsI5F10(opts.beta, opts.eb, opts.source);
-  return pack1x1I5F10Database(codes, shape, o);
+  const b = linearBeta(opts.beta, opts.eb, opts.source);
+  return { ...pack1x1I5F10Database(codes, shape, b.opts), report: quantisationReport(w, codes, LnsI5F10, opts.eb), ...b.error };
+}
+
+/** Packer options (LnsI5F10 Beta codes, source) and the Beta's max relative error, shared by the 1x1 front ends. */
+function linearBeta(beta: Floats | undefined, eb: number, source?: WeightsSource): { opts: { beta?: Uint16Array; source?: WeightsSource }; error: { betaMaxRelError?: number } } {
+  const opts: { beta?: Uint16Array; source?: WeightsSource } = {};
+  if (source) opts.source = source;
+  if (!beta) return { opts, error: {} };
+  opts.beta = betaLnsI5F10(beta, eb, source);
+  return { opts, error: { betaMaxRelError: quantisationReport(beta, opts.beta, LnsI5F10, eb).maxRelError } };
 }

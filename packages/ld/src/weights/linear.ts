@@ -106,34 +106,48 @@ export function linear1x1Offset(L: Linear1x1Layout, o: number, i: number): numbe
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** Packs LnsI4F3 codes of shape [O, I] into the §15.2 database. */
-export function pack1x1I4F3Database(codes: Uint8Array, shape: readonly number[], opts: Linear1x1Options = {}): PackedDatabase<Linear1x1Layout> {
-  const [O, I] = shape2d(shape, codes.length, opts.source);
+/** Shape/Beta checks, layout and the zeroed output (with a 32-bit view) shared by the two 1x1 packers. */
+function start1x1(bits: 8 | 16, n: number, shape: readonly number[], opts: Linear1x1Options) {
+  const [O, I] = shape2d(shape, n, opts.source);
   const beta = opts.beta;
   if (beta && beta.length !== O) fail(LD_WEIGHTS_SHAPE, `Beta needs ${O} LnsI5F10 codes (one per output channel), got ${beta.length}`, opts.source, `${CHIP_SPEC} §15.5`);
-  const L = linear1x1Layout(8, O, I, beta !== undefined);
-  const out = new Uint8Array(L.size);
+  const L = linear1x1Layout(bits, O, I, beta !== undefined);
+  return { O, I, beta, L, out: new Uint8Array(L.size) };
+}
+
+/**
+ * Copies every full 8-byte group (8 LnsI4F3 or 4 little-endian LnsI5F10 codes)
+ * of every output channel from the row-major source bytes (`rowBytes` per output
+ * channel) to its Table 15-3 / 15-4 place: set, group, then the 128 output
+ * channels of the set, so the writes stay within 1 KiB. Two 32-bit moves per
+ * group when source and rows are 4-byte aligned.
+ */
+function copyFullGroups(src: Uint8Array, rowBytes: number, fullGroups: number, O: number, L: Linear1x1Layout, out: Uint8Array): void {
   const o32 = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
-  const fullGroups = I >>> 3, tail = I & 7;
-  const fast = (I & 3) === 0 && (codes.byteOffset & 3) === 0;
-  const c32 = fast ? new Uint32Array(codes.buffer, codes.byteOffset, codes.length >>> 2) : undefined;
-  // Output order: set, group, then the 128 output channels of the set (writes stay within 1 KiB).
+  const c32 = (rowBytes & 3) === 0 && (src.byteOffset & 3) === 0 ? new Uint32Array(src.buffer, src.byteOffset, src.length >>> 2) : undefined;
   for (let s = 0; s < L.sets; s++) {
     const cEnd = Math.min(128, O - s * 128);
     for (let g = 0; g < fullGroups; g++) {
       const blk = s * L.setStride + g * 1024;
       for (let c = 0; c < cEnd; c++) {
         const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
-        const p = (s * 128 + c) * I + g * 8;
+        const p = (s * 128 + c) * rowBytes + g * 8;
         if (c32) {
           o32[d >>> 2] = c32[p >>> 2]!;
           o32[(d >>> 2) + 1] = c32[(p >>> 2) + 1]!;
-        } else {
-          out[d] = codes[p]!; out[d + 1] = codes[p + 1]!; out[d + 2] = codes[p + 2]!; out[d + 3] = codes[p + 3]!;
-          out[d + 4] = codes[p + 4]!; out[d + 5] = codes[p + 5]!; out[d + 6] = codes[p + 6]!; out[d + 7] = codes[p + 7]!;
-        }
+        } else for (let k = 0; k < 8; k++) out[d + k] = src[p + k]!;
       }
     }
+  }
+}
+
+/** Packs LnsI4F3 codes of shape [O, I] into the §15.2 database. */
+export function pack1x1I4F3Database(codes: Uint8Array, shape: readonly number[], opts: Linear1x1Options = {}): PackedDatabase<Linear1x1Layout> {
+  const { O, I, beta, L, out } = start1x1(8, codes.length, shape, opts);
+  const fullGroups = I >>> 3, tail = I & 7;
+  copyFullGroups(codes, I, fullGroups, O, L, out);
+  for (let s = 0; s < L.sets; s++) {
+    const cEnd = Math.min(128, O - s * 128);
     if (tail) {
       const blk = s * L.setStride + fullGroups * 1024;
       for (let c = 0; c < cEnd; c++) {
@@ -157,46 +171,27 @@ export function pack1x1I4F3Database(codes: Uint8Array, shape: readonly number[],
 
 /** Packs LnsI5F10 codes of shape [O, I] into the §15.3 database (little-endian 16-bit values). */
 export function pack1x1I5F10Database(codes: Uint16Array, shape: readonly number[], opts: Linear1x1Options = {}): PackedDatabase<Linear1x1Layout> {
-  const [O, I] = shape2d(shape, codes.length, opts.source);
-  const beta = opts.beta;
-  if (beta && beta.length !== O) fail(LD_WEIGHTS_SHAPE, `Beta needs ${O} LnsI5F10 codes (one per output channel), got ${beta.length}`, opts.source, `${CHIP_SPEC} §15.5`);
-  const L = linear1x1Layout(16, O, I, beta !== undefined);
-  const out = new Uint8Array(L.size);
-  const o32 = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
+  const { O, I, beta, L, out } = start1x1(16, codes.length, shape, opts);
   const fullGroups = I >>> 2, tail = I & 3;
-  const fast = LITTLE_ENDIAN && (I & 1) === 0 && (codes.byteOffset & 3) === 0;
-  const c32 = fast ? new Uint32Array(codes.buffer, codes.byteOffset, codes.length >>> 1) : undefined;
-  for (let s = 0; s < L.sets; s++) {
+  // the codes as little-endian bytes (a view on little-endian hosts)
+  let le = new Uint8Array(codes.buffer, codes.byteOffset, codes.byteLength);
+  if (!LITTLE_ENDIAN) {
+    le = new Uint8Array(codes.length * 2);
+    for (let k = 0; k < codes.length; k++) { le[2 * k] = codes[k]! & 0xff; le[2 * k + 1] = codes[k]! >>> 8; }
+  }
+  copyFullGroups(le, 2 * I, fullGroups, O, L, out);
+  // tail input channels and Beta (input channel I)
+  const extra = tail + (beta ? 1 : 0);
+  for (let s = 0; s < L.sets && extra; s++) {
     const cEnd = Math.min(128, O - s * 128);
-    for (let g = 0; g < fullGroups; g++) {
-      const blk = s * L.setStride + g * 1024;
-      for (let c = 0; c < cEnd; c++) {
-        const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
-        const p = (s * 128 + c) * I + g * 4; // element index
-        if (c32) {
-          o32[d >>> 2] = c32[p >>> 1]!;
-          o32[(d >>> 2) + 1] = c32[(p >>> 1) + 1]!;
-        } else {
-          for (let k = 0; k < 4; k++) {
-            const v = codes[p + k]!;
-            out[d + 2 * k] = v & 0xff;
-            out[d + 2 * k + 1] = v >>> 8;
-          }
-        }
-      }
-    }
-    // tail input channels and Beta (input channel I)
-    const extra = tail + (beta ? 1 : 0);
-    if (extra) {
-      const blk = s * L.setStride + fullGroups * 1024;
-      for (let c = 0; c < cEnd; c++) {
-        const o = s * 128 + c;
-        const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
-        for (let k = 0; k < extra; k++) {
-          const v = k < tail ? codes[o * I + fullGroups * 4 + k]! : beta![o]!;
-          out[d + 2 * k] = v & 0xff;
-          out[d + 2 * k + 1] = v >>> 8;
-        }
+    const blk = s * L.setStride + fullGroups * 1024;
+    for (let c = 0; c < cEnd; c++) {
+      const o = s * 128 + c;
+      const d = blk + (c & 7) * 128 + (c >>> 3) * 8;
+      for (let k = 0; k < extra; k++) {
+        const v = k < tail ? codes[o * I + fullGroups * 4 + k]! : beta![o]!;
+        out[d + 2 * k] = v & 0xff;
+        out[d + 2 * k + 1] = v >>> 8;
       }
     }
   }

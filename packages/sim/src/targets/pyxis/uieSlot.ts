@@ -144,6 +144,8 @@ export class UieSlot extends BaseTripEngine {
     this.begin(trip, now);
   }
   protected begin(trip: Trip, now: number): void {
+    // The run-ahead gate guarantees this never happens (docs/simulator.md "Quantum"); fail loudly rather than diverge.
+    if (now < this.local) throw new Error(`${this.name}: trip ${trip.tripId} started at cycle ${now} while the UIE model runs ahead (cycle ${this.local})`);
     const p = uieTripParams(trip);
     if (p.trip_valid_mask === 0 && !p.amem_read_indirect_vld && !p.amem_write_indirect_vld) {
       this.noopPending.push(trip);

@@ -157,10 +157,36 @@ export class SequencerCore {
   execPc = 0;
   readonly execCount = new Int32Array(NUM_ITERS);
   postFinal = false;
+  private eqZero = 0;
+  private eqN = 0;
+  /** The last step had no final_iter_mask: `itersEqZero` / `itersEqNloops` are derived from `execCount` on demand. */
+  private lazyFlags = false;
   /** Bit i: iterator i count is 0 (seq §2.1.3). */
-  itersEqZero = 0;
+  get itersEqZero(): number {
+    if (this.lazyFlags) this.flags();
+    return this.eqZero;
+  }
   /** Bit i: iterator i is at its effective last count (seq §2.1.3). */
-  itersEqNloops = 0;
+  get itersEqNloops(): number {
+    if (this.lazyFlags) this.flags();
+    return this.eqN;
+  }
+  /** find_ending_loop_counts() of the executed instruction without final_iter_mask: no cascades, eff = numloops. */
+  private flags(): void {
+    this.lazyFlags = false;
+    const base = this.execPc * NUM_ITERS;
+    const numloops = this.store.numloops;
+    const ec = this.execCount;
+    let z = 0;
+    let n = 0;
+    for (let i = 0; i < NUM_ITERS; i++) {
+      const c = ec[i]!;
+      if (c === 0) z |= 1 << i;
+      if (c === numloops[base + i]! - 1) n |= 1 << i;
+    }
+    this.eqZero = z;
+    this.eqN = n;
+  }
   /** Set when the executed instruction was the completing EOPGM instruction. */
   programDone = false;
   /** Instructions executed since start. */
@@ -169,6 +195,8 @@ export class SequencerCore {
   private readonly effIgn = new Uint8Array(NUM_ITERS);
   /** Per pc of `store`: 1 when some iterator has a final_iter_mask (computed at `start`, so `step` can skip the cascade logic). */
   private hasFinal = new Uint8Array(SEQ_DEPTH);
+  /** Per pc of `store`: bit i set when iterator i is an end-of-loop iterator there (`is_eol`, computed at `start`). */
+  private eolMask = new Uint8Array(SEQ_DEPTH);
 
   constructor(store: ControlStore = emptyControlStore()) {
     this.store = store;
@@ -186,10 +214,14 @@ export class SequencerCore {
     this.executed = 0;
     const st = this.store;
     if (this.hasFinal.length < st.depth) this.hasFinal = new Uint8Array(st.depth);
+    if (this.eolMask.length < st.depth) this.eolMask = new Uint8Array(st.depth);
     for (let pc = 0; pc < st.depth; pc++) {
       let any = 0;
+      let eol = 0;
       for (let i = 1; i < NUM_ITERS; i++) if (st.finalIterMask[pc * NUM_ITERS + i] !== 0) any = 1;
+      for (let i = 0; i < NUM_ITERS; i++) if (st.isEol[pc * NUM_ITERS + i] !== 0) eol |= 1 << i;
       this.hasFinal[pc] = any;
+      this.eolMask[pc] = eol;
     }
   }
 
@@ -213,12 +245,16 @@ export class SequencerCore {
     let isPostFinal = false;
     let eqZero = 0;
     let eqN = 0;
+    let lazy = false;
     if (this.hasFinal[pc] === 0) {
-      // no final_iter_mask at this pc: no cascades, no post-final (numloops_final unused)
-      for (let i = 0; i < NUM_ITERS; i++) {
-        const c = count[i]!;
-        if (c === 0) eqZero |= 1 << i;
-        if (c === numloops[base + i]! - 1) eqN |= 1 << i;
+      // no final_iter_mask at this pc: no cascades, no post-final (numloops_final unused). The loop evaluation below
+      // needs eqN only for the end-of-loop iterators; the full vectors are derived on demand (`flags`).
+      lazy = true;
+      let m = this.eolMask[pc]!;
+      while (m !== 0) {
+        const i = 31 - Math.clz32(m);
+        m ^= 1 << i;
+        if (count[i] === numloops[base + i]! - 1) eqN |= 1 << i;
       }
     } else {
       const effIgn = this.effIgn;
@@ -258,29 +294,32 @@ export class SequencerCore {
     ec[4] = count[4]!;
     ec[5] = count[5]!;
     this.postFinal = isPostFinal;
-    this.itersEqZero = eqZero;
-    this.itersEqNloops = eqN;
+    this.lazyFlags = lazy;
+    this.eqZero = eqZero;
+    this.eqN = eqN;
     this.programDone = false;
     this.executed++;
-    // eval_iterator(MAX_ITERATOR_ID), iteratively from inner to outer
-    for (let i = NUM_ITERS - 1; i >= 0; i--) {
-      const k = base + i;
-      const isEol = s.isEol[k]! !== 0;
-      if (!isEol || (eqN >> i) & 1) {
-        if (isEol) count[i] = 0;
-        if (i === 0) {
-          this.pc = pc + 1;
-          if (s.eopgm[pc]) {
-            this.programDone = true;
-            this.done = true;
-            this.running = false;
-          }
-        }
-      } else {
-        count[i] = count[i]! + 1;
-        this.pc = s.solPc[k]!;
-        break;
+    // eval_iterator(MAX_ITERATOR_ID), iteratively from inner to outer: iterators that are not end-of-loop here are
+    // passed unchanged, so only the is_eol ones (bit mask, highest first) are visited. The first one not at its
+    // effective last count advances and jumps to its sol_pc; the ones at their last count before it wrap to 0; if all
+    // wrap, the pc advances (and EOPGM ends the program).
+    let m = this.eolMask[pc]!;
+    while (m !== 0) {
+      const i = 31 - Math.clz32(m);
+      m ^= 1 << i;
+      if ((eqN >> i) & 1) {
+        count[i] = 0;
+        continue;
       }
+      count[i] = count[i]! + 1;
+      this.pc = s.solPc[base + i]!;
+      return true;
+    }
+    this.pc = pc + 1;
+    if (s.eopgm[pc]) {
+      this.programDone = true;
+      this.done = true;
+      this.running = false;
     }
     return true;
   }

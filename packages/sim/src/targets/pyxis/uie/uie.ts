@@ -234,7 +234,11 @@ interface SeqState {
    */
   tmpl: Int32Array | undefined;
   aux: Int32Array | undefined;
+  /** Serial number of `tmpl` (a new one per rebuild): decoder slots remember which template's static words they hold. */
+  tmplId: number;
 }
+
+let tmplSerial = 0;
 
 const READ_FIELDS = [
   'opcd', 'data_type', 'tgt_fifo', 'amem_addr_offset', 'iter_stride', 'indir_vld', 'indir_mode', 'indir_fifo_pop_enbl', 'rd_const_value',
@@ -419,6 +423,9 @@ export class Uie implements SimEngine {
   private dropWarned = 0;
   private portWake = Infinity;
   private now = 0;
+  /** Per decoder FIFO slot: template id * 65536 + pc whose static record words the slot holds (decodeFast skips rewriting them). */
+  private readonly decKeyRead: Float64Array;
+  private readonly decKeyWrite: Float64Array;
   // run-ahead (temporal decoupling, docs/simulator.md "Quantum"): retirements captured instead of reported
   private deferring = false;
   private readonly deferredIds = new Float64Array(TRIP_SLOTS);
@@ -462,6 +469,8 @@ export class Uie implements SimEngine {
     const decDepth = opts.decoderFifoDepth ?? 4;
     this.readDec = new Fifo(`${this.name}.amem_read.dec`, decDepth, REC_WORDS);
     this.writeDec = new Fifo(`${this.name}.amem_write.dec`, decDepth, REC_WORDS);
+    this.decKeyRead = new Float64Array(decDepth).fill(-1);
+    this.decKeyWrite = new Float64Array(decDepth).fill(-1);
     const sbDepth = opts.switchboxFifoDepth ?? 4;
     this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
     this.sbReadToGrid = new SwitchboxFifo(`${this.name}.sb.amem_read->grid`, sbDepth);
@@ -508,6 +517,7 @@ export class Uie implements SimEngine {
         view: 0,
         tmpl: undefined,
         aux: undefined,
+        tmplId: 0,
       });
     }
     this.stats = {
@@ -1116,12 +1126,7 @@ export class Uie implements SimEngine {
    * fields that depend on the iterator counts, the trip and the padding / post-final state. Same records
    * (the fast-path tests compare against the field-by-field decoders).
    */
-  private decodeFast(s: SeqState, dec: Fifo, isRead: boolean): void {
-    const core = s.core;
-    const pc = core.execPc;
-    const at = dec.pushSlot();
-    const d = dec.data;
-    // static words of the record (the others are written below)
+  private writeStatic(s: SeqState, d: Int32Array, at: number, pc: number, keys: Float64Array, ki: number, key: number): void {
     const t = s.tmpl!;
     const to = pc * REC_WORDS;
     d[at + R_DT] = t[to + R_DT]!;
@@ -1137,6 +1142,19 @@ export class Uie implements SimEngine {
     d[at + R_SY] = t[to + R_SY]!;
     d[at + R_PC] = pc;
     d[at + R_RMW] = t[to + R_RMW]!;
+    keys[ki] = key;
+  }
+
+  private decodeFast(s: SeqState, dec: Fifo, isRead: boolean): void {
+    const core = s.core;
+    const pc = core.execPc;
+    const at = dec.pushSlot();
+    const d = dec.data;
+    // static words of the record (the others are written below), unless this slot already holds them
+    const keys = isRead ? this.decKeyRead : this.decKeyWrite;
+    const key = s.tmplId * 65536 + pc;
+    const ki = at / REC_WORDS;
+    if (keys[ki] !== key) this.writeStatic(s, d, at, pc, keys, ki, key);
     const x = s.aux!;
     const b = pc * AUX_WORDS;
     const cnt = core.execCount;
@@ -1689,6 +1707,7 @@ function buildTemplates(s: SeqState, f: ReadFieldArrays | WriteFieldArrays, read
   }
   s.tmpl = tmpl;
   s.aux = aux;
+  s.tmplId = ++tmplSerial;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
