@@ -49,18 +49,6 @@ export function encodeArray(
 }
 
 /**
- * The IEEE bit patterns of Float32/Float64 input as 32-bit words `u`: element i
- * has its sign, exponent and top `mbits` mantissa bits in word i (Float32) or
- * 2i + hiIdx (Float64, whose low 32 mantissa bits are in word 2i + 1 - hiIdx).
- */
-function inputBits(values: Float32Array | Float64Array) {
-  const f64 = values instanceof Float64Array;
-  const u = new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1));
-  const mbits = f64 ? 20 : 23;
-  return { f64, u, hiIdx: f64 && LITTLE ? 1 : 0, expMask: f64 ? 0x7ff : 0xff, bias: f64 ? 1023 : 127, mbits, mmask: (1 << mbits) - 1 };
-}
-
-/**
  * IEEE-style targets with at most 19 fraction bits (FP16, BF16, TF32, FP8 kinds) from
  * Float32/Float64 bit patterns; subnormal inputs/outputs and special values use the
  * scalar encoder. Same results as IeeeLike.encodeWith (tested).
@@ -73,7 +61,13 @@ function encodeIeeeFast(
   rtz: boolean,
   slow: (x: number) => number,
 ): void {
-  const { f64, u, hiIdx, expMask, bias: sbias, mbits, mmask } = inputBits(values);
+  const f64 = values instanceof Float64Array;
+  const u = new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1));
+  const hiIdx = f64 && LITTLE ? 1 : 0;
+  const expMask = f64 ? 0x7ff : 0xff;
+  const sbias = f64 ? 1023 : 127;
+  const mbits = f64 ? 20 : 23;
+  const mmask = (1 << mbits) - 1;
   const fb = fmt.fbits;
   const one = 1 << fb;
   const sh = mbits - fb;
@@ -170,13 +164,19 @@ function encodePyxisFpFast(
   rtz: boolean,
   slow: (x: number) => number,
 ): void {
-  const { f64, u, hiIdx, expMask, bias, mbits, mmask } = inputBits(values);
+  const f64 = values instanceof Float64Array;
+  const u = new Uint32Array(values.buffer, values.byteOffset, values.length * (f64 ? 2 : 1));
   const signBit = 1 << (ebits + fbits);
   const maxMag = signBit - 1;
   const emax = (1 << ebits) - 1;
+  const expMask = f64 ? 0x7ff : 0xff;
+  const bias = f64 ? 1023 : 127;
+  const mbits = f64 ? 20 : 23; // mantissa bits in the high word
+  const mmask = (1 << mbits) - 1;
   const sh = mbits - fbits;
   const half = 1 << (sh - 1);
   const lowMask = half - 1;
+  const hiIdx = f64 && LITTLE ? 1 : 0;
   const n = values.length;
   for (let i = 0; i < n; i++) {
     const hi = f64 ? u[2 * i + hiIdx]! : u[i]!;

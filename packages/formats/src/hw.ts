@@ -169,24 +169,6 @@ function checkTrunc(t: number): void {
 }
 
 /**
- * The 10-bit lin <-> log mapping step shared by Lin2Log and Log2Lin: sign kept,
- * exponent / integer += EB_adj, fraction through `map` (a carry increments the
- * exponent), `trunc` fraction LSBs forced to zero, then the Pyxis packing.
- */
-function mapRaw(map: readonly [Uint16Array, Uint16Array], code: number, ebAdj: number, corr: boolean, trunc: number): number {
-  const mag = code & 0x7fff;
-  if (mag === 0) return code === 0 ? 0 : 0x8000;
-  let E = (mag >>> 10) + ebAdj;
-  let f = map[corr ? 1 : 0][mag & 0x3ff]!;
-  if (f === 1024) {
-    f = 0;
-    E += 1;
-  }
-  f &= ~((1 << trunc) - 1) & 0x3ff;
-  return packPyxis(code >>> 15, E, f, 5, 10);
-}
-
-/**
  * RFP16 -> LnsI5F10 (Lin2Log, chip §4.8, §6.2.1.5, table 6-4 (3)/(5)):
  * I5 = E5 + EB_adj (+1 on a fraction carry), F10 = round10(f - delta'(f)),
  * then `fbits_truncate_amt` LSBs forced to zero.
@@ -197,10 +179,19 @@ export function linToLog(code: number, opts: MappingOptions = {}): number {
   checkEbAdj(ebAdj);
   checkTrunc(t);
   checkCode(code, 16, 'RFP16');
-  return mapRaw(L2L, code, ebAdj, opts.mappingCorrection ?? true, t);
+  return linToLogRaw(code, ebAdj, opts.mappingCorrection ?? true, t);
 }
 export function linToLogRaw(code: number, ebAdj: number, corr: boolean, trunc: number): number {
-  return mapRaw(L2L, code, ebAdj, corr, trunc);
+  const mag = code & 0x7fff;
+  if (mag === 0) return code === 0 ? 0 : 0x8000;
+  let E = (mag >>> 10) + ebAdj;
+  let f = L2L[corr ? 1 : 0][mag & 0x3ff]!;
+  if (f === 1024) {
+    f = 0;
+    E += 1;
+  }
+  f &= ~((1 << trunc) - 1) & 0x3ff;
+  return packPyxis(code >>> 15, E, f, 5, 10);
 }
 
 /**
@@ -213,10 +204,19 @@ export function logToLin(code: number, opts: MappingOptions = {}): number {
   checkEbAdj(ebAdj);
   checkTrunc(t);
   checkCode(code, 16, 'LnsI5F10');
-  return mapRaw(G2L, code, ebAdj, opts.mappingCorrection ?? true, t);
+  return logToLinRaw(code, ebAdj, opts.mappingCorrection ?? true, t);
 }
 export function logToLinRaw(code: number, ebAdj: number, corr: boolean, trunc: number): number {
-  return mapRaw(G2L, code, ebAdj, corr, trunc);
+  const mag = code & 0x7fff;
+  if (mag === 0) return code === 0 ? 0 : 0x8000;
+  let E = (mag >>> 10) + ebAdj;
+  let f = G2L[corr ? 1 : 0][mag & 0x3ff]!;
+  if (f === 1024) {
+    f = 0;
+    E += 1;
+  }
+  f &= ~((1 << trunc) - 1) & 0x3ff;
+  return packPyxis(code >>> 15, E, f, 5, 10);
 }
 
 /**

@@ -99,6 +99,17 @@ interface TensorDef {
   bytes?: Uint8Array;
 }
 
+/** A datagram descriptor ring (chip §11.5.2): queue 0x23-0x26, 8-byte descriptors without header. */
+interface DgramRing {
+  name: string;
+  id: number;
+  tx: boolean;
+  cluster: number;
+  span: SourceSpan;
+  entries: Array<{ name: string; span: SourceSpan; t: TensorDef; tSpan: SourceSpan; voq: number; rxq: number; bytes?: number; bytesSpan?: SourceSpan }>;
+  placed?: Placed;
+}
+
 interface WeightDb {
   name: string;
   kind: string;
@@ -729,12 +740,60 @@ export function link(opts: LinkOptions): LinkResult {
   const RDMA_TX_ATTRS = ['src', 'tjid', 'rjid', 'dest_voq', 'page_size_words', 'after'];
   const RDMA_RX_ATTRS = ['dst', 'tjid', 'rjid', 'msg_voq', 'after'];
   const seenQueue = new Map<string, SourceSpan>();
+  const dgramRings: DgramRing[] = [];
   for (const qb of queueBlocks) {
     const qname = named(qb, '`queue`');
     if (!qname) continue;
     const a = attrsOf(qb, ['cluster', 'region'], `queue \`${qname}\``);
     const cluster = num(a.get('cluster')?.value, '`cluster`', 0, 3) ?? 0;
     // `icdma_to<D>`: the ICDMA queue of this cluster whose destination is cluster D (chip Table 11-1)
+    const dg = /^dgram_(tx|rx)([01])$/.exec(qname);
+    if (dg) {
+      // Datagram rings (chip §11.5.2): descriptors without the common header, ring pointers
+      // managed by software; the linker builds and places the ring, no enqueue record, no barriers.
+      const tx = dg[1] === 'tx';
+      const id = (tx ? 0x23 : 0x25) + +dg[2]!;
+      const key = `${cluster}:${id}`;
+      if (seenQueue.has(key)) err('LD0121', `queue \`${qname}\` of cluster ${cluster} is declared twice`, qb.nameSpan, { secondary: [{ span: seenQueue.get(key)!, label: 'first declared here' }] });
+      seenQueue.set(key, qb.nameSpan!);
+      const region = a.has('region') ? regionRef(a.get('region')!.value, '`region`') : defaultRegion(cluster);
+      const ring: DgramRing = { name: qname, id, tx, cluster, span: qb.nameSpan!, entries: [] };
+      for (const db of qb.children) {
+        if (db.kind !== 'datagram') {
+          err('LD0123', `expected \`datagram\` inside datagram queue \`${qname}\`, found \`${db.kind}\``, db.kindSpan, { spec: `${CHIP} §11.5.2` });
+          continue;
+        }
+        const dname = named(db, '`datagram`');
+        if (!dname) continue;
+        const key2 = tx ? 'src' : 'dst';
+        const da = attrsOf(db, tx ? ['src', 'dest_voq', 'rxq_index', 'bytes'] : ['dst', 'bytes'], `datagram \`${dname}\``);
+        const v = da.get(key2)?.value;
+        if (!v) {
+          err('LD0132', `datagram \`${dname}\` needs \`${key2}\``, db.nameSpan, { spec: `${CHIP} §11.4.${tx ? 8 : 9}` });
+          continue;
+        }
+        const n = ident(v, `\`${key2}\``);
+        const t = n === undefined ? undefined : tensors.get(n) ?? dbTensor(n);
+        if (n !== undefined && !t) err('LD0126', `no tensor or weight database \`${n}\``, v.span, { notes: didYouMean(n, [...tensors.keys(), ...weightDbs.map((w) => w.name)]) });
+        const bytesV = da.get('bytes')?.value;
+        const bytes = num(bytesV, '`bytes`', 1, 16256);
+        const voq = tx ? num(da.get('dest_voq')?.value, '`dest_voq`', 0, 8191) ?? 0 : 0;
+        const rxq = tx ? num(da.get('rxq_index')?.value, '`rxq_index`', 0, 1) ?? 0 : 0;
+        if (t && t.placed.fixed === undefined) t.placed.align = Math.max(t.placed.align, 128); // AMEM address [26:7]
+        if (t) ring.entries.push({ name: dname, span: db.nameSpan!, t, tSpan: v.span, voq, rxq, ...(bytes !== undefined ? { bytes, bytesSpan: bytesV!.span } : {}) });
+      }
+      if (region && region.space === 'amem' && region.cluster !== cluster) {
+        err('LD0504', `datagram ring ${qname} (cluster ${cluster}) cannot live in memory \`${region.name}\` of cluster ${region.cluster}: the DPE window reaches only its own cluster's AMEM (and HBM)`, a.get('region')?.value.span ?? qb.nameSpan, { spec: `${CHIP} §11.5.2, §12.7` });
+        continue;
+      }
+      if (region && ring.entries.length) {
+        // a ring of N descriptors holds N-1 entries (§11.5.2.1): one spare slot
+        ring.placed = { name: `.dgram.c${cluster}.${qname}`, what: 'datagram ring', region, size: (ring.entries.length + 1) * 8, align: 8, address: 0, span: qb.nameSpan! };
+        placements.push(ring.placed);
+      }
+      dgramRings.push(ring);
+      continue;
+    }
     const to = /^icdma_to(\d)$/.exec(qname);
     let q = queueByName(qname);
     if (to) {
@@ -1053,6 +1112,8 @@ export function link(opts: LinkOptions): LinkResult {
     barrier: loadTable('pyxis', 'desc_barrier_config'),
     enqueue: loadTable('pyxis', 'desc_enqueue_record'),
     rdma_tx: loadTable('pyxis', 'desc_rdma_tx'),
+    dgram_tx: loadTable('pyxis', 'desc_dgram_tx'),
+    dgram_rx: loadTable('pyxis', 'desc_dgram_rx'),
     rdma_rx: loadTable('pyxis', 'desc_rdma_rx'),
   };
   const descBytes = (kind: string): number => (kind === 'uie' ? descTables.uie.bytes : kind === 'barrier' ? descTables.barrier.bytes : kind === 'mpe' ? descTables.mpe_patch.bytes : descTables.h2a.bytes);
@@ -1348,6 +1409,34 @@ export function link(opts: LinkOptions): LinkResult {
     const ea = engineAddr(l.placed);
     enqueue.push([l.cluster, l.queue.id, ea, bytes.length / 8]);
     listMeta.push({ cluster: l.cluster, queue_id: l.queue.id, engine: l.queue.name, section: l.placed.name, space: l.placed.region.space, address: l.placed.address, engine_address: ea, descriptors: l.trips.length, bytes: bytes.length });
+  }
+  // datagram rings (chip §11.5.2): no enqueue record; software owns the head/tail pointers
+  for (const r of dgramRings) {
+    if (!r.placed) continue;
+    const bytes = new Uint8Array(r.placed.size);
+    r.entries.forEach((e, k) => {
+      const x = e.t.placed;
+      const spec = `${CHIP} §11.4.${r.tx ? 8 : 9}`;
+      if (x.region.space !== 'amem' || x.region.cluster !== r.cluster) {
+        err('LD0501', `datagram \`${e.name}\`: tensor \`${e.t.name}\` must be in the AMEM of cluster ${r.cluster}`, e.tSpan, { spec });
+        return;
+      }
+      if (x.address % 128) {
+        err('LD0502', `datagram \`${e.name}\`: tensor \`${e.t.name}\` at 0x${x.address.toString(16)} is not 128-byte aligned (AMEM address [26:7])`, e.tSpan, { spec });
+        return;
+      }
+      const n = e.bytes ?? x.size;
+      if (n > 16256 || n > x.size) {
+        err('LD0509', `datagram \`${e.name}\`: ${n} bytes ${n > x.size ? `exceed tensor \`${e.t.name}\` (${x.size} bytes)` : 'exceed the 16256-byte maximum'}`, e.bytesSpan ?? e.tSpan, { spec });
+        return;
+      }
+      if (r.tx) encode(descTables.dgram_tx, { dest_voq: e.voq, amem_address: amemWord(x), num_bytes: n, rxq_index: e.rxq }, bytes, k * 8);
+      else encode(descTables.dgram_rx, { amem_address: amemWord(x), buffer_size_bytes: n }, bytes, k * 8);
+    });
+    const p = r.placed;
+    const si = addSection({ name: p.name, kind: 'descriptors', space: p.region.space, address: p.address, size: bytes.length, align: 8, flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: bytes, cluster: p.region.space === 'amem' ? r.cluster : -1 });
+    symbols.push({ name: p.name, kind: 'queue', section: si, offset: 0, size: bytes.length, global: true });
+    listMeta.push({ cluster: r.cluster, queue_id: r.id, engine: r.name, section: p.name, space: p.region.space, address: p.address, engine_address: engineAddr(p), descriptors: r.entries.length, bytes: bytes.length });
   }
   bag.throwIfErrors();
   const enq = new Uint8Array(enqueue.length * 8);

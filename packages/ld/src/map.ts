@@ -44,9 +44,9 @@ export function mapText(m: LinkMap): string {
     out.push('  ' + pad(hex(s.address), 12) + pad(hex(s.size), 12) + pad(s.kind, 8) + pad(`${s.space}${s.cluster >= 0 ? ':' + s.cluster : ''}`, 8) + s.name + t);
   }
   out.push('', 'Descriptor lists', '');
-  out.push(pad('Cluster', 8) + pad('Queue', 15) + pad('Section', 18) + pad('Address', 18) + pad('Engine addr', 12) + pad('Count', 7) + 'Bytes');
+  out.push(pad('Cluster', 8) + pad('Queue', 17) + pad('Section', 22) + pad('Address', 18) + pad('Engine addr', 12) + pad('Count', 7) + 'Bytes');
   for (const l of m.lists)
-    out.push(pad(String(l.cluster), 8) + pad(`${l.engine}(${hex(l.queue_id, 2)})`, 15) + pad(l.section, 18) + pad(`${l.space}:${hex(l.address)}`, 18) + pad(hex(l.engine_address), 12) + pad(String(l.descriptors), 7) + l.bytes);
+    out.push(pad(String(l.cluster), 8) + pad(`${l.engine}(${hex(l.queue_id, 2)})`, 17) + pad(l.section, 22) + pad(`${l.space}:${hex(l.address)}`, 18) + pad(hex(l.engine_address), 12) + pad(String(l.descriptors), 7) + l.bytes);
   out.push('', 'Trips', '');
   for (const t of m.trips) out.push(`  ${pad(String(t.trip_id), 6)}c${t.cluster} ${pad(t.kind, 8)} q${hex(t.queue_id, 2)} ${pad(t.name, 24)} wait=${t.wait} notify=[${t.notify.map((g) => `${g >> 10}:${g & 0x3ff}`).join(', ')}]${t.noop ? ' (no-op)' : ''}`);
   out.push('', 'Barrier allocation', '');

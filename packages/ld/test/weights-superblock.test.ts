@@ -136,8 +136,11 @@ function testDecompress(bytes: Uint8Array, org: SuperblockOrganisation, B: numbe
           const byte = bytes[base + 128 + j * (B / 2) + Math.floor(e / 2)]!;
           const idx = e % 2 ? byte >> 4 : byte & 15;
           if (o >= O || i >= I) { if ((cb[idx]! & 0x7f) !== 0) padErrors++; continue; } // pads are the zero entry
-          // weight = codebook[idx] * scale: EB -15 codebook times the scale (EB eb); no flush/saturation in these tests
-          out[o * I + i] = sc === 0 ? 0 : val(cb[idx]!, -15) * val(sc, eb);
+          // weight = codebook[idx] * scale: EB -15 codebook times the scale (EB eb), i.e. magnitude
+          // m = m_cb + m_sf - 120 in 1/8 octaves; m <= 0 flushes to zero, m > 127 saturates (§14.1 model, docs/weights.md)
+          const m = (cb[idx]! & 0x7f) + (sc & 0x7f) - 120;
+          const prod = sc === 0 ? 0 : val(cb[idx]!, -15) * val(sc, eb);
+          out[o * I + i] = prod === 0 || m <= 0 ? 0 : m > 127 ? Math.sign(prod) * 2 ** (127 / 8 + eb) : prod;
         }
       }
     }
@@ -288,8 +291,8 @@ describe('compression (chip §14.1) and round trip', () => {
             const S = 2 ** (ms / 8 + eb);
             for (const p of ps) {
               const x = w[p]! / S, got = Math.abs(x - dec[p]! / S);
-              let nearest = Infinity;
-              for (const v of cbv) nearest = Math.min(nearest, Math.abs(x - v));
+              let nearest = Infinity; // over the values the entries decompress to at this scale (flush: m <= 0 -> 0)
+              cbv.forEach((v, c) => { nearest = Math.min(nearest, Math.abs(x - ((r.codebook[c]! & 0x7f) + ms - 120 <= 0 ? 0 : v))); });
               if (got > nearest + Math.abs(x) * 0.025 + 1e-12) bad++;
             }
           }

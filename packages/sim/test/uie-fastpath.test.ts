@@ -53,6 +53,12 @@ const program = fc.record({
   rd: switchSide,
   wr: switchSide,
   seed: fc.integer({ min: 1, max: 1 << 30 }),
+  // strides on all six iterators (multiples of the row step) and a third loop level: the per-pc non-zero-stride masks
+  // of the decode templates, and addresses that jump back at the inner loop's wrap
+  nest: fc.boolean(),
+  outer: fc.integer({ min: 1, max: 2 }),
+  rdStrides: fc.array(fc.integer({ min: -1, max: 3 }), { minLength: 6, maxLength: 6 }),
+  wrStrides: fc.array(fc.integer({ min: -1, max: 3 }), { minLength: 6, maxLength: 6 }),
 });
 type Program = typeof program extends fc.Arbitrary<infer T> ? T : never;
 
@@ -80,7 +86,11 @@ function programRig(p: Program, fastPaths: boolean, data: Uint8Array): Rig {
   }
   const rd = p.rd;
   const wr = p.wr;
-  const ctl = loops([{ n: p.rows }, { n: p.reps }]);
+  const ctl = loops(p.nest ? [{ n: p.rows }, { n: p.reps }, { n: p.outer }] : [{ n: p.rows }, { n: p.reps }]);
+  // -1: the row step itself; iterator 0 always steps by at least one row when nested
+  const nestStrides = (k: number[]) => k.map((v, i) => (v < 0 ? step : i === 0 ? Math.max(v, 1) * step : v * step));
+  const rdStrides = p.nest ? nestStrides(p.rdStrides) : strides(step, 0);
+  const wrStrides = p.nest ? nestStrides(p.wrStrides) : strides(step, 0);
   r.prog('amem_read', 0, ctl, {
     opcd: RD_OPS[p.rdOp]!,
     data_type: TYPES[rdType]!,
@@ -88,7 +98,7 @@ function programRig(p: Program, fastPaths: boolean, data: Uint8Array): Rig {
     num_logical_ptns: p.ptns,
     eb_adj: p.zeroAdj ? 0 : p.rdAdj,
     rd_const_value: p.constV,
-    iter_stride: strides(step, 0),
+    iter_stride: rdStrides,
     rpsw_config_vld: rd.pswVld ? 1 : 0,
     rpsw_rot_enbl: rd.rot,
     rpsw_config_idx_base: 0,
@@ -107,7 +117,7 @@ function programRig(p: Program, fastPaths: boolean, data: Uint8Array): Rig {
     logical_col_offset: colOff,
     num_logical_cols: nCols,
     rmw_rd_addr_offset: 0,
-    iter_stride: strides(step, 0),
+    iter_stride: wrStrides,
     wpsw_config_vld: wr.pswVld ? 1 : 0,
     wpsw_rot_enbl: wr.rot,
     wpsw_config_idx_base: 0,

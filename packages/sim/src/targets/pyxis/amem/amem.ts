@@ -84,6 +84,12 @@ export class Amem {
     }
   }
 
+  /** Materialises the 16 KiB block holding `phys` (kept out of the hot write paths). */
+  private newBlock32(phys: number): Uint32Array {
+    this.block(phys, true);
+    return this.blocks32[phys >>> 14]!;
+  }
+
   private block(phys: number, create: boolean): Uint8Array | undefined {
     const i = phys >>> 14;
     let b = this.blocks[i];
@@ -150,7 +156,13 @@ export class Amem {
       return;
     }
     const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
-    for (let i = 0; i < 32; i++) out32[w + i] = b[o + i]!;
+    // unrolled by partition (4 words): measurably faster than the plain 32-step loop in V8
+    for (let i = 0; i < 32; i += 4) {
+      out32[w + i] = b[o + i]!;
+      out32[w + i + 1] = b[o + i + 1]!;
+      out32[w + i + 2] = b[o + i + 2]!;
+      out32[w + i + 3] = b[o + i + 3]!;
+    }
   }
 
   /** Writes one whole 128-byte word from src32[w..w+32) (as 8 `writePartition32` calls, one block move). */
@@ -158,10 +170,14 @@ export class Amem {
     this.noteView(addr, AMEM_PARTITIONS);
     const phys = amemPhysical(addr & ~127);
     this.stats.bankAccesses[amemBank(phys)]! += AMEM_PARTITIONS;
-    this.block(phys, true);
-    const b = this.blocks32[phys >>> 14]!;
+    const b = this.blocks32[phys >>> 14] ?? this.newBlock32(phys);
     const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
-    for (let i = 0; i < 32; i++) b[o + i] = src32[w + i]!;
+    for (let i = 0; i < 32; i += 4) {
+      b[o + i] = src32[w + i]!;
+      b[o + i + 1] = src32[w + i + 1]!;
+      b[o + i + 2] = src32[w + i + 2]!;
+      b[o + i + 3] = src32[w + i + 3]!;
+    }
     this.stats.bytesWritten += AMEM_WORD_BYTES;
   }
 
@@ -199,8 +215,7 @@ export class Amem {
     this.noteView(addr, AMEM_PARTITIONS);
     const phys = amemPhysical(addr & ~127);
     this.stats.bankAccesses[amemBank(phys)]! += AMEM_PARTITIONS;
-    this.block(phys, true);
-    const b = this.blocks32[phys >>> 14]!;
+    const b = this.blocks32[phys >>> 14] ?? this.newBlock32(phys);
     const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
     for (let j = 0; j < 8; j++) {
       const sr = w + perm[j]! * 4;
@@ -218,8 +233,7 @@ export class Amem {
     this.noteView(addr, AMEM_PARTITIONS);
     const phys = amemPhysical(addr & ~127);
     this.stats.bankAccesses[amemBank(phys)]! += AMEM_PARTITIONS;
-    this.block(phys, true);
-    this.blocks32[phys >>> 14]!.set(src32w, (phys & (AMEM_BLOCK_BYTES - 1)) >> 2);
+    (this.blocks32[phys >>> 14] ?? this.newBlock32(phys)).set(src32w, (phys & (AMEM_BLOCK_BYTES - 1)) >> 2);
     this.stats.bytesWritten += AMEM_WORD_BYTES;
   }
 
@@ -228,8 +242,7 @@ export class Amem {
     this.noteView(addr);
     const phys = amemPhysical(addr & ~15);
     this.stats.bankAccesses[amemBank(phys)]!++;
-    this.block(phys, true);
-    const b = this.blocks32[phys >>> 14]!;
+    const b = this.blocks32[phys >>> 14] ?? this.newBlock32(phys);
     const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
     b[o] = src32[w]!;
     b[o + 1] = src32[w + 1]!;

@@ -241,49 +241,75 @@ export class SequencerCore {
     const base = pc * NUM_ITERS;
     const count = this.count;
     const numloops = s.numloops;
-    // find_ending_loop_counts(): eqN bit i = iterator i at its effective last count (eff[i] of Figure 2-7)
-    let isPostFinal = false;
-    let eqZero = 0;
-    let eqN = 0;
-    let lazy = false;
     if (this.hasFinal[pc] === 0) {
-      // no final_iter_mask at this pc: no cascades, no post-final (numloops_final unused). The loop evaluation below
-      // needs eqN only for the end-of-loop iterators; the full vectors are derived on demand (`flags`).
-      lazy = true;
+      // no final_iter_mask at this pc: no cascades, no post-final (numloops_final unused), eff = numloops. The outputs
+      // are the counts before the update; itersEqZero / itersEqNloops are derived from them on demand (`flags`). The
+      // loop evaluation below visits the end-of-loop iterators highest first, and each one's "at its last count" test
+      // reads its count before it is changed, so find_ending_loop_counts() and eval_iterator() fuse into one pass.
+      this.execPc = pc;
+      const ec = this.execCount;
+      ec[0] = count[0]!;
+      ec[1] = count[1]!;
+      ec[2] = count[2]!;
+      ec[3] = count[3]!;
+      ec[4] = count[4]!;
+      ec[5] = count[5]!;
+      this.postFinal = false;
+      this.lazyFlags = true;
+      this.programDone = false;
+      this.executed++;
       let m = this.eolMask[pc]!;
       while (m !== 0) {
         const i = 31 - Math.clz32(m);
         m ^= 1 << i;
-        if (count[i] === numloops[base + i]! - 1) eqN |= 1 << i;
+        const c = count[i]!;
+        if (c === numloops[base + i]! - 1) {
+          count[i] = 0;
+          continue;
+        }
+        count[i] = c + 1;
+        this.pc = s.solPc[base + i]!;
+        return true;
       }
-    } else {
-      const effIgn = this.effIgn;
-      const c0 = count[0]!;
-      const last0 = c0 === numloops[base]! - 1 ? 1 : 0;
-      effIgn[0] = last0;
-      if (c0 === 0) eqZero |= 1;
-      if (last0) eqN |= 1;
-      for (let i = 1; i < NUM_ITERS; i++) {
-        const k = base + i;
-        const mask = s.finalIterMask[k]!;
-        let isFinalOuter = mask !== 0;
-        if (isFinalOuter) {
-          for (let o = 0; o < i; o++) {
-            if ((mask >> o) & 1 && !effIgn[o]) {
-              isFinalOuter = false;
-              break;
-            }
+      this.pc = pc + 1;
+      if (s.eopgm[pc]) {
+        this.programDone = true;
+        this.done = true;
+        this.running = false;
+      }
+      return true;
+    }
+    // find_ending_loop_counts(): eqN bit i = iterator i at its effective last count (eff[i] of Figure 2-7)
+    let isPostFinal = false;
+    let eqZero = 0;
+    let eqN = 0;
+    // a pc with a final_iter_mask: cascades and post-final (Figure 2-7)
+    const effIgn = this.effIgn;
+    const c0 = count[0]!;
+    const last0 = c0 === numloops[base]! - 1 ? 1 : 0;
+    effIgn[0] = last0;
+    if (c0 === 0) eqZero |= 1;
+    if (last0) eqN |= 1;
+    for (let i = 1; i < NUM_ITERS; i++) {
+      const k = base + i;
+      const mask = s.finalIterMask[k]!;
+      let isFinalOuter = mask !== 0;
+      if (isFinalOuter) {
+        for (let o = 0; o < i; o++) {
+          if ((mask >> o) & 1 && !effIgn[o]) {
+            isFinalOuter = false;
+            break;
           }
         }
-        const c = count[i]!;
-        const atN = c === numloops[k]! - 1;
-        const atFinal = isFinalOuter && c === s.numloopsFinal[k]! - 1;
-        const pf = s.postFinalEn[k]! !== 0;
-        effIgn[i] = atN || atFinal ? 1 : 0;
-        if (isFinalOuter && pf && c > s.numloopsFinal[k]! - 1) isPostFinal = true;
-        if (c === 0) eqZero |= 1 << i;
-        if (atN || (atFinal && !pf)) eqN |= 1 << i;
       }
+      const c = count[i]!;
+      const atN = c === numloops[k]! - 1;
+      const atFinal = isFinalOuter && c === s.numloopsFinal[k]! - 1;
+      const pf = s.postFinalEn[k]! !== 0;
+      effIgn[i] = atN || atFinal ? 1 : 0;
+      if (isFinalOuter && pf && c > s.numloopsFinal[k]! - 1) isPostFinal = true;
+      if (c === 0) eqZero |= 1 << i;
+      if (atN || (atFinal && !pf)) eqN |= 1 << i;
     }
     this.execPc = pc;
     const ec = this.execCount;
@@ -294,7 +320,7 @@ export class SequencerCore {
     ec[4] = count[4]!;
     ec[5] = count[5]!;
     this.postFinal = isPostFinal;
-    this.lazyFlags = lazy;
+    this.lazyFlags = false;
     this.eqZero = eqZero;
     this.eqN = eqN;
     this.programDone = false;

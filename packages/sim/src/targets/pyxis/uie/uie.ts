@@ -906,6 +906,18 @@ export class Uie implements SimEngine {
 
   private stepSeq(s: SeqState): boolean {
     const core = s.core;
+    // common case first: a running AMEM Read / Write core with room in its decoder FIFO (same steps as below)
+    if (core.running && s.id <= SEQ_AMEM_WRITE && this.fastPaths) {
+      const isRead = s.id === SEQ_AMEM_READ;
+      const dec = isRead ? this.readDec : this.writeDec;
+      if (!dec.full) {
+        if (!core.step()) return this.coreFault(s);
+        this.stats.busyCycles[s.id]!++;
+        this.stats.instructions[s.id]!++;
+        this.decodeFast(s, dec, isRead);
+        return true;
+      }
+    }
     if (!core.running) {
       if (s.qCount === 0) return false;
       // start the next trip from the descriptor FIFO (§3 item 1)
@@ -1184,11 +1196,13 @@ export class Uie implements SimEngine {
       flags |= F_PF | F_PAD;
     }
     const indir = x[b + A_INDIR]! !== 0 && opcd >= 2;
-    const nBase = indir ? x[b + A_NBASE_INDIR]! : NUM_ITERS;
+    // only the iterators with a non-zero stride (bit masks precomputed per pc)
+    let nz = indir ? x[b + A_NZ_INDIR]! : x[b + A_NZ]!;
     let a = s.base + x[b + A_OFFSET]!;
-    for (let i = 0; i < nBase; i++) {
-      const st = x[b + A_STRIDE + i]!;
-      if (st !== 0) a += (cnt[i]! & 0xfff) * st;
+    while (nz !== 0) {
+      const i = 31 - Math.clz32(nz);
+      nz ^= 1 << i;
+      a += (cnt[i]! & 0xfff) * x[b + A_STRIDE + i]!;
     }
     if (indir) flags |= x[b + A_INDIR]!;
     if (core.programDone) flags |= F_EOP;
@@ -1662,7 +1676,9 @@ const A_CSW_BASE = 12;
 const A_CSW_ITER_ID = 13;
 const A_CSW_ITER_STRIDE = 14;
 const A_STRIDE = 15; // 6 words: iter_stride[i] & 0xffff
-const AUX_WORDS = A_STRIDE + NUM_ITERS;
+const A_NZ = A_STRIDE + NUM_ITERS; // bit i: iter_stride[i] & 0xffff is not 0 (direct address: all iterators)
+const A_NZ_INDIR = A_NZ + 1; // the same, restricted to the direct part of an indirect address (A_NBASE_INDIR)
+const AUX_WORDS = A_NZ_INDIR + 1;
 
 /** Builds the decode templates of an AMEM Read (`read`) or AMEM Write sequencer from its bound op fields. */
 function buildTemplates(s: SeqState, f: ReadFieldArrays | WriteFieldArrays, read: boolean): void {
@@ -1703,7 +1719,13 @@ function buildTemplates(s: SeqState, f: ReadFieldArrays | WriteFieldArrays, read
     aux[b + A_CSW_BASE] = r ? r.rcsw_switch_config_idx_base[pc]! : w!.wcsw_switch_config_idx_base[pc]!;
     aux[b + A_CSW_ITER_ID] = r ? r.rcsw_switch_config_iter_id[pc]! : w!.wcsw_switch_config_iter_id[pc]!;
     aux[b + A_CSW_ITER_STRIDE] = r ? r.rcsw_switch_config_iter_stride[pc]! : w!.wcsw_switch_config_iter_stride[pc]!;
-    for (let i = 0; i < NUM_ITERS; i++) aux[b + A_STRIDE + i] = strides[pc * NUM_ITERS + i]! & 0xffff;
+    let nz = 0;
+    for (let i = 0; i < NUM_ITERS; i++) {
+      aux[b + A_STRIDE + i] = strides[pc * NUM_ITERS + i]! & 0xffff;
+      if (aux[b + A_STRIDE + i] !== 0) nz |= 1 << i;
+    }
+    aux[b + A_NZ] = nz;
+    aux[b + A_NZ_INDIR] = nz & ((1 << aux[b + A_NBASE_INDIR]!) - 1);
   }
   s.tmpl = tmpl;
   s.aux = aux;
