@@ -393,6 +393,8 @@ export function link(opts: LinkOptions): LinkResult {
     else if (shapeV.kind !== 'list' || shapeV.items.length === 0) err('LD0103', '`shape` must be a list like [C, H, W]', shapeV.span);
     else shape = shapeV.items.map((it) => num(it, 'a dimension', 1, 1 << 24) ?? 1);
     const eb = num(a.get('eb')?.value, '`eb`', -63, 63) ?? 0;
+    if (eb !== 0 && fmt && /^(OCP_|IEEE_)/.test(fmt.name))
+      bag.add(warning('LD0117', `tensor \`${name}\`: ${fmt.name} has the standard exponent bias; \`eb = ${eb}\` does not change the stored values (it is only recorded in the symbol table). The import to RFP16 adjusts the EB at run time`, { span: a.get('eb')!.value.span, spec: `${CHIP} §4.9, §4.10` }));
     let chanS: number | undefined;
     let rowS: number | undefined;
     const sv = a.get('strides')?.value;

@@ -23,8 +23,9 @@ export interface LinkMap {
 const hex = (n: number, w = 8) => '0x' + n.toString(16).padStart(w, '0');
 const pad = (s: string, n: number) => (s.length >= n ? s + ' ' : s + ' '.repeat(n - s.length));
 
+/** The map as JSON; non-finite numbers (an exact database's `snrDb`) become the strings "Infinity" / "-Infinity" / "NaN" instead of JSON's null. */
 export function mapJson(m: LinkMap): string {
-  return JSON.stringify(m, null, 2) + '\n';
+  return JSON.stringify(m, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2) + '\n';
 }
 
 export function mapText(m: LinkMap): string {

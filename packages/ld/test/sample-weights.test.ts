@@ -12,7 +12,7 @@ import { assemble } from '@pyxis/asm';
 import { defaultUieFactory, dumpRegion, simulateImage } from '@pyxis/sim';
 import { LnsI4F3, LnsI5F10, decodeArray } from '@pyxis/formats';
 import { writeNpy } from '@pyxis/container';
-import { link, mapText } from '../src/index.js';
+import { link, mapJson, mapText } from '../src/index.js';
 import { linkErr, vfs } from './helpers.js';
 import { decompressSuperblocks, fittedEb, quantisationReport, superblockLayout } from '../src/weights/index.js';
 
@@ -148,7 +148,7 @@ describe('fittedEb and quantisationReport', () => {
   });
 });
 
-describe('weights EB warnings and region diagnostics name the spec', () => {
+describe('EB warnings and region diagnostics name the spec', () => {
   const npy = (data: Float32Array, shape: number[]) => writeNpy({ dtype: 'float32', shape, data });
   const files = vfs({ 'w.npy': npy(Float32Array.from({ length: 8 * 16 }, (_, k) => ((k % 5) - 2) / 8), [8, 16]) });
 
@@ -162,6 +162,18 @@ describe('weights EB warnings and region diagnostics name the spec', () => {
     const fitted = link({ script: 'weights w { kind = linear16; data = "w.npy"; }\n', scriptFile: 's.ld', readFile: files });
     expect(fitted.diagnostics).toEqual([]);
     expect(fitted.map.weights[0]!.report['saturated']).toBe(0);
+  });
+
+  it('LD0117: `eb` on an OCP FP8 / IEEE FP16 tensor does not scale its values (standard bias, chip §4.9-4.10)', () => {
+    const f = vfs({ 'x.npy': npy(Float32Array.of(1, 2, 0.5, -1), [1, 4]) });
+    const r = link({ script: 'tensor x { format = OCP_E4M3; shape = [1, 4]; data = "x.npy"; eb = -3; }\ntensor y { format = IEEE_FP16; shape = [1, 4]; data = "x.npy"; }\n', scriptFile: 's.ld', readFile: f });
+    expect(r.diagnostics.map((d) => [d.code, d.spec])).toEqual([['LD0117', 'pyxis-chip-fspec.md §4.9, §4.10']]);
+    // an exact database: SNR = Infinity, kept as "Infinity" in the JSON map (not null)
+    const exact = link({ script: 'weights w { kind = linear16; data = "x.npy"; }\n', scriptFile: 's.ld', readFile: vfs({ 'x.npy': npy(Float32Array.of(1, 2, 0.5, -1), [2, 2]) }) });
+    expect(exact.map.weights[0]!.report['snrDb']).toBe(Infinity);
+    expect(JSON.parse(mapJson(exact.map)).weights[0].report.snrDb).toBe('Infinity');
+    // E4M3 1.0 = 0x38 whatever the eb (bias 7, chip §4.10)
+    expect(r.image.sections.find((x) => x.name === '.tensor.x')!.data[0]).toBe(0x38);
   });
 
   it('overflow and overlap (LD0305, LD0306) carry the AMEM / HBM spec sections', () => {

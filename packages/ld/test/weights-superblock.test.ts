@@ -300,7 +300,9 @@ describe('compression (chip §14.1) and round trip', () => {
           expect(r.report.objective).toBeLessThanOrEqual(r.report.initialObjective * (1 + 1e-12));
         },
       ),
-      { numRuns: 20 },
+      // examples: blocks at the smallest scales, where entries flush to zero (found by fuzzing:
+      // the decompressor models the flush, the encoder avoids flushed entries there)
+      { numRuns: 20, examples: [['coutPerCin', 4, 129, 18, 5], ['cinPerCout', 4, 104, 33, 684902]] },
     );
   });
 

@@ -234,10 +234,15 @@ export function compressWeights(w: Float32Array | Float64Array, shape: readonly 
   // [ms][entry] -> decompressed value (EB eb), and use counts for flush/saturation statistics.
   const decVal = new Float64Array(128 * 16);
   for (let ms = 0; ms < 128; ms++) for (let i = 0; i < 16; i++) decVal[ms * 16 + i] = lnsI4F3Value(decompressWeight(cb[i]!, ms), eb);
+  // Scales at which some non-zero entry flushes to zero (m_cb + m_sf - 120 <= 0): there the
+  // histogram LUT (which ignores flushing) may pick an entry that decompresses to 0 although
+  // another entry is nearer; such weights take the entry with the nearest decompressed value.
+  const flush = new Uint8Array(128);
+  for (let ms = 1; ms < 128; ms++) for (let i = 0; i < 16; i++) if ((cb[i]! & 0x7f) !== 0 && decVal[ms * 16 + i] === 0) flush[ms] = 1;
   const uses = new Float64Array(128 * 16);
   st.fill(0);
-  if (cinMajor) encodePassCin(w, O, I, B, nbI, scales, invS, lut, blockAddr, out, decVal, uses, st);
-  else encodePassCout(w, O, I, B, scales, invS, lut, blockAddr, out, decVal, uses, st);
+  if (cinMajor) encodePassCin(w, O, I, B, nbI, scales, invS, lut, blockAddr, out, decVal, flush, uses, st);
+  else encodePassCout(w, O, I, B, scales, invS, lut, blockAddr, out, decVal, flush, uses, st);
   const sw2 = st[0]!, se2 = st[1]!, sr2 = st[2]!, nonzero = st[4]!;
   // Pads: the zero entry (seq §1.4); pad nibbles are still 0 in the buffer.
   for (let t = 0; t < nPad; t++) {
@@ -408,7 +413,7 @@ function histPassCout(w: Floats, O: number, I: number, B: number, scales: Uint8A
 
 /** Pass 3, 'cinPerCout': indices into the database, error sums st = [sum w^2, sum e^2, sum rel^2, max rel^2, non-zero]. */
 function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, scales: Uint8Array, invS: Float64Array, lut: Uint8Array,
-  blockAddr: Int32Array, out: Uint8Array, decVal: Float64Array, uses: Float64Array, st: Float64Array): void {
+  blockAddr: Int32Array, out: Uint8Array, decVal: Float64Array, flush: Uint8Array, uses: Float64Array, st: Float64Array): void {
   let sw2 = 0, se2 = 0, sr2 = 0, maxRel2 = 0, nonzero = 0;
   if (I % B === 0) {
     // Every block full: two weights -> one byte per step.
@@ -416,11 +421,16 @@ function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, 
       const ms = scales[q]!;
       const is = invS[ms]!;
       const row = ms << 4;
+      const fl = flush[ms]!;
       let addr = blockAddr[q]!;
       for (const end = p + B; p < end; p += 2, addr++) {
         const v0 = w[p]!, v1 = w[p + 1]!;
-        const i0 = lut[binOf(v0 * is)]!;
-        const i1 = lut[binOf(v1 * is)]!;
+        let i0 = lut[binOf(v0 * is)]!;
+        let i1 = lut[binOf(v1 * is)]!;
+        if (fl) {
+          if (decVal[row + i0] === 0 && v0 !== 0) i0 = nearestDecoded(decVal, row, v0);
+          if (decVal[row + i1] === 0 && v1 !== 0) i1 = nearestDecoded(decVal, row, v1);
+        }
         out[addr] = i0 | (i1 << 4);
         uses[row + i0]!++;
         uses[row + i1]!++;
@@ -440,11 +450,13 @@ function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, 
       const ms = scales[q]!;
       const is = invS[ms]!;
       const row = ms << 4;
+      const fl = flush[ms]!;
       let addr = blockAddr[q]!;
       const end = p + B < rowEnd ? p + B : rowEnd;
       for (let sh = 0; p < end; p++, sh ^= 4) {
         const v = w[p]!;
-        const idx = lut[binOf(v * is)]!;
+        let idx = lut[binOf(v * is)]!;
+        if (fl && decVal[row + idx] === 0 && v !== 0) idx = nearestDecoded(decVal, row, v);
         out[addr] |= idx << sh;
         addr += sh >>> 2;
         uses[row + idx]!++;
@@ -458,9 +470,19 @@ function encodePassCin(w: Floats, O: number, I: number, B: number, nbI: number, 
   st[0] = sw2; st[1] = se2; st[2] = sr2; st[3] = maxRel2; st[4] = nonzero;
 }
 
+/** Entry of row `row` (scale m_sf = row / 16) whose decompressed value is nearest to v. */
+function nearestDecoded(decVal: Float64Array, row: number, v: number): number {
+  let best = 0, bestErr = Infinity;
+  for (let i = 0; i < 16; i++) {
+    const e = Math.abs(decVal[row + i]! - v);
+    if (e < bestErr) { bestErr = e; best = i; }
+  }
+  return best;
+}
+
 /** Pass 3, 'coutPerCin'. */
 function encodePassCout(w: Floats, O: number, I: number, B: number, scales: Uint8Array, invS: Float64Array, lut: Uint8Array,
-  blockAddr: Int32Array, out: Uint8Array, decVal: Float64Array, uses: Float64Array, st: Float64Array): void {
+  blockAddr: Int32Array, out: Uint8Array, decVal: Float64Array, flush: Uint8Array, uses: Float64Array, st: Float64Array): void {
   const logB = Math.log2(B);
   let sw2 = 0, se2 = 0, sr2 = 0, maxRel2 = 0, nonzero = 0;
   for (let o = 0, p = 0; o < O; o++) {
@@ -470,9 +492,10 @@ function encodePassCout(w: Floats, O: number, I: number, B: number, scales: Uint
     for (let q = base, qEnd = base + I; q < qEnd; q++, p++) {
       const v = w[p]!;
       const ms = scales[q]!;
-      const idx = lut[binOf(v * invS[ms]!)]!;
-      out[blockAddr[q]! + off] |= idx << sh;
       const row = ms << 4;
+      let idx = lut[binOf(v * invS[ms]!)]!;
+      if (flush[ms] && decVal[row + idx] === 0 && v !== 0) idx = nearestDecoded(decVal, row, v);
+      out[blockAddr[q]! + off] |= idx << sh;
       uses[row + idx]!++;
       const err = decVal[row + idx]! - v;
       sw2 += v * v;

@@ -469,8 +469,9 @@ export class Uie implements SimEngine {
     const decDepth = opts.decoderFifoDepth ?? 4;
     this.readDec = new Fifo(`${this.name}.amem_read.dec`, decDepth, REC_WORDS);
     this.writeDec = new Fifo(`${this.name}.amem_write.dec`, decDepth, REC_WORDS);
-    this.decKeyRead = new Float64Array(decDepth).fill(-1);
-    this.decKeyWrite = new Float64Array(decDepth).fill(-1);
+    // indexed by the slot's word offset in the FIFO's data (no division per decode)
+    this.decKeyRead = new Float64Array(decDepth * REC_WORDS).fill(-1);
+    this.decKeyWrite = new Float64Array(decDepth * REC_WORDS).fill(-1);
     const sbDepth = opts.switchboxFifoDepth ?? 4;
     this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
     this.sbReadToGrid = new SwitchboxFifo(`${this.name}.sb.amem_read->grid`, sbDepth);
@@ -1165,8 +1166,7 @@ export class Uie implements SimEngine {
     // static words of the record (the others are written below), unless this slot already holds them
     const keys = isRead ? this.decKeyRead : this.decKeyWrite;
     const key = s.tmplId * 65536 + pc;
-    const ki = at / REC_WORDS;
-    if (keys[ki] !== key) this.writeStatic(s, d, at, pc, keys, ki, key);
+    if (keys[at] !== key) this.writeStatic(s, d, at, pc, keys, at, key);
     const x = s.aux!;
     const b = pc * AUX_WORDS;
     const cnt = core.execCount;
