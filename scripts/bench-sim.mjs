@@ -114,7 +114,7 @@ function word(seq, part, pc, values, uie) {
 
 function busyCopyImage(rows) {
   const img = new Img();
-  const loop = { eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 0, iter0_numloops: Math.min(rows, 4096), iter1_is_eol: 1, iter1_sol_pc: 0, iter1_numloops: Math.ceil(rows / 4096) }; // iter1 re-copies the same 4096 rows (stride 0)
+  const loop = { eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 0, iter0_numloops: Math.min(rows, 4096), iter1_is_eol: 1, iter1_sol_pc: 0, iter1_numloops: Math.ceil(rows / 4096) }; // iter1 (the inner loop: eval_iterator visits the highest id first, seq §2.1.4) repeats each row rows/4096 times (stride 0), iter0 walks 4096 rows
   for (let c = 0; c < 4; c++) {
     for (let u = 0; u < 12; u++) {
       const prog = [

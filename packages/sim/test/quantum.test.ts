@@ -128,6 +128,8 @@ interface Outcome {
   apm: [number, number, number];
   amem: Uint8Array[];
   hbm: Uint8Array;
+  /** Cycles simulated in steady-state batches (not compared: lockstep has none). */
+  batched: number;
 }
 
 function simulate(w: Workload, quantum: number): Outcome {
@@ -152,6 +154,7 @@ function simulate(w: Workload, quantum: number): Outcome {
     apm: [chip.apm.bubbles, chip.apm.energy, chip.apm.peakRequested],
     amem: chip.amem.map((a) => a.readBytes(SRC, UIE_SPAN * w.uies.length)),
     hbm: chip.hbm.readBytes(0x800000, 16 * 0x20000),
+    batched: chip.uies.reduce((n, u) => n + ((u.model as unknown as { batchedCycles?: number }).batchedCycles ?? 0), 0),
   };
 }
 
@@ -173,6 +176,31 @@ describe('temporal decoupling (quantum)', () => {
       }),
       { numRuns: 25 },
     );
+  });
+
+  it('steady-state batches inside the windows (Uie.steadyBatch) give the lockstep results', () => {
+    const op8 = { rows: 160, kind: 'op8' as const, cols: 1, colOff: 0, power: 0, fromDma: false };
+    const w: Workload = {
+      clusters: 2,
+      // one trip per UIE: once all have started the control plane is final and every UIE runs in windows
+      uies: [{ trips: [op8], drain: false }, { trips: [{ ...op8, rows: 150 }], drain: false }, { trips: [{ ...op8, kind: 'fp16' }], drain: false }],
+      apm: false,
+      seed: 5,
+    };
+    const a = simulate(w, 1);
+    expect(a.reason).toBe('done');
+    for (const q of [16, 64, 256]) {
+      const b = simulate(w, q);
+      expect(b.batched).toBeGreaterThan(0);
+      expect(a.batched).toBe(0);
+      expect(b.cycles).toBe(a.cycles);
+      expect(b.trips).toEqual(a.trips);
+      expect(b.engines).toEqual(a.engines);
+      expect(b.uie).toEqual(a.uie);
+      expect(b.apm).toEqual(a.apm);
+      for (let c = 0; c < a.amem.length; c++) expect(Buffer.from(b.amem[c]!).equals(Buffer.from(a.amem[c]!))).toBe(true);
+      expect(Buffer.from(b.hbm).equals(Buffer.from(a.hbm))).toBe(true);
+    }
   });
 
   it('actually runs ahead: a UIE alone after the control plane went quiet is ticked in windows', () => {

@@ -59,10 +59,41 @@ const program = fc.record({
   outer: fc.integer({ min: 1, max: 2 }),
   rdStrides: fc.array(fc.integer({ min: -1, max: 3 }), { minLength: 6, maxLength: 6 }),
   wrStrides: fc.array(fc.integer({ min: -1, max: 3 }), { minLength: 6, maxLength: 6 }),
+  // steady: a copy the run-ahead steady-state batch (Uie.steadyBatch) can take — aligned 8-bit Read_SRAM(+ReLU) ->
+  // Write of whole words, identity or no switch entries, longer loops — with some of it randomly broken again
+  steady: fc.boolean(),
+  longRows: fc.integer({ min: 16, max: 48 }),
+  breakOne: fc.constantFrom('none', 'none', 'none', 'wide', 'cols', 'psw', 'pad', 'adj'),
+  quantum: fc.constantFrom(16, 64, 256),
 });
 type Program = typeof program extends fc.Arbitrary<infer T> ? T : never;
 
-function programRig(p: Program, fastPaths: boolean, data: Uint8Array): Rig {
+/** The `steady` variant of a program: the fields the batch path needs, minus the one named by `breakOne`. */
+function steadied(q: Program): Program {
+  if (!q.steady) return q;
+  const b = q.breakOne;
+  // no partition / column switch configuration (an identity entry held from before is allowed: 'psw' sets one)
+  const side = (s: Program['rd']) => ({ ...s, pswVld: b === 'psw', pswIdentity: true, cswVld: false, maskActive: false, zsw: 0 });
+  return {
+    ...q,
+    rows: q.longRows,
+    rdOp: q.rdOp === 2 ? 0 : q.rdOp,
+    wrOp: 0,
+    rdType: b === 'wide' ? 4 : q.rdType % 4,
+    sameType: true,
+    zeroAdj: b !== 'adj',
+    ptns: 8,
+    fullCols: b !== 'cols',
+    aligned: true,
+    // overlapping: in place (read and write at the same aligned rows)
+    wrBase: q.overlap ? q.wrBase - (q.wrBase % 3) : q.wrBase,
+    rd: side(q.rd),
+    wr: side(q.wr),
+  };
+}
+
+function programRig(p0: Program, fastPaths: boolean, data: Uint8Array): Rig {
+  const p = steadied(p0);
   const r = new Rig({ fastPaths });
   r.amem.writeBytes(0, data); // sources at partitions < 0x800, destinations from partition 0x800 (some overwrite data)
   const rdType = p.rdType;
@@ -99,6 +130,7 @@ function programRig(p: Program, fastPaths: boolean, data: Uint8Array): Rig {
     eb_adj: p.zeroAdj ? 0 : p.rdAdj,
     rd_const_value: p.constV,
     iter_stride: rdStrides,
+    ...(p0.steady && p0.breakOne === 'pad' ? { start_row_pad: 1, pad_row_iter_mask: 1 } : {}),
     rpsw_config_vld: rd.pswVld ? 1 : 0,
     rpsw_rot_enbl: rd.rot,
     rpsw_config_idx_base: 0,
@@ -130,8 +162,24 @@ function programRig(p: Program, fastPaths: boolean, data: Uint8Array): Rig {
   return r;
 }
 
-function observe(r: Rig): unknown {
-  const cycles = r.run();
+/** Runs the UIE in `runAhead` windows of `q` cycles (as the kernel's UieSlot does), like `Rig.run`. */
+function runWindows(r: Rig, q: number, max = 100000): number {
+  const u = r.uie;
+  const ring = new Uint8Array(q);
+  const start = r.now;
+  let c = r.now;
+  while (u.busy) {
+    c = u.runAhead(c, c + q, ring, q - 1, false);
+    u.flushDeferred();
+    if (u.busy && u.nextWake(c) === Infinity) throw new Error(`stuck: ${u.blockedReason()}`);
+    if (c - start > max) throw new Error('runaway');
+  }
+  r.now = c;
+  return c - start;
+}
+
+function observe(r: Rig, quantum = 0): unknown {
+  const cycles = quantum > 0 ? runWindows(r, quantum) : r.run();
   const u = r.uie;
   const st = u.stats;
   const a = r.amem.stats;
@@ -151,18 +199,29 @@ describe('datapath fast paths are invisible (UieOptions.fastPaths)', () => {
   it('random copy programs: same AMEM bytes, statistics, cycles and trip completions with and without fast paths', () => {
     const errors: string[] = [];
     let runs = 0;
+    let batched = 0;
     fc.assert(
       fc.property(program, (p) => {
         let fastErr: unknown;
         let slowErr: unknown;
+        let aheadErr: unknown;
         let fast: unknown;
         let slow: unknown;
+        let ahead: unknown;
         const data = bytes(0x10000, p.seed);
         try {
           fast = observe(programRig(p, true, data));
         } catch (e) {
           fastErr = e instanceof Error ? e.message : e;
         }
+        // fast paths in run-ahead windows (steady-state batches, Uie.steadyBatch)
+        const ra = programRig(p, true, data);
+        try {
+          ahead = observe(ra, p.quantum);
+        } catch (e) {
+          aheadErr = e instanceof Error ? e.message : e;
+        }
+        batched += ra.uie.batchedCycles;
         try {
           slow = observe(programRig(p, false, data));
         } catch (e) {
@@ -172,12 +231,16 @@ describe('datapath fast paths are invisible (UieOptions.fastPaths)', () => {
         if (fastErr) errors.push(String(fastErr));
         expect(fastErr).toEqual(slowErr);
         expect(fast).toEqual(slow);
+        expect(aheadErr).toEqual(slowErr);
+        expect(ahead).toEqual(slow);
       }),
       { numRuns: 100 },
     );
     // the property is only meaningful if most programs run to completion (rule errors end a run early)
     if (process.env.UIE_FASTPATH_DEBUG) console.log(runs, errors.length, [...new Set(errors.map((e) => e.slice(0, 100)))]);
     expect(errors.length).toBeLessThan(runs / 3);
+    // and the batch path was exercised
+    expect(batched).toBeGreaterThan(0);
   });
 
   it('an aligned 8-bit identity copy takes the block-move path and still matches the general path', () => {

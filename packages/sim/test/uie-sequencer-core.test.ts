@@ -232,3 +232,69 @@ describe('sequencer core vs reference interpreters (fast-check)', () => {
     );
   });
 });
+
+describe('sequencer core: steady-state repeat steps (Uie.steadyBatch)', () => {
+  it('repeatable / advance / skipTo agree with step on random loop nests', () => {
+    // pc 0: a nest of end-of-loop iterators (some jumping elsewhere, some non-eol, maybe a final_iter_mask), pc 1: EOPGM
+    const iterArb = fc.record({
+      eol: fc.integer({ min: 0, max: 3 }),
+      n: fc.integer({ min: 1, max: 6 }),
+      sol: fc.integer({ min: 0, max: 7 }),
+    });
+    const arb = fc.record({
+      iters: fc.array(iterArb, { minLength: NUM_ITERS, maxLength: NUM_ITERS }),
+      finalMask: fc.integer({ min: 0, max: 9 }),
+      pre: fc.integer({ min: 0, max: 40 }),
+      max: fc.integer({ min: 1, max: 300 }),
+      skip: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(arb, (p) => {
+        const iters: IterSpec[] = p.iters.map((it, i) => ({
+          is_eol: it.eol > 0 ? 1 : 0,
+          sol_pc: it.sol === 7 ? 1 : 0, // mostly this pc; sometimes the next one
+          numloops: it.n,
+          ...(i === 2 && p.finalMask === 1 ? { numloops_final: 1, final_iter_mask: 1 } : {}),
+        }));
+        const prog = [{ iters }, { iters: [{ is_eol: 0, sol_pc: 0, numloops: 1 }], eopgm: 1 }];
+        const a = new SequencerCore(controlStoreFrom(prog));
+        const b = new SequencerCore(controlStoreFrom(prog));
+        a.start(0);
+        b.start(0);
+        for (let i = 0; i < p.pre && a.pc === 0; i++) {
+          a.step();
+          b.step();
+        }
+        const k = a.repeatable(p.max);
+        const cnt = Int32Array.from(a.count);
+        const counts: number[][] = [];
+        for (let j = 0; j < k; j++) {
+          counts.push(Array.from(cnt));
+          a.advance(cnt);
+        }
+        // every counted step stays at pc 0 and executes exactly the odometer's counts
+        for (let j = 0; j < k; j++) {
+          expect(b.pc).toBe(0);
+          expect(b.step()).toBe(true);
+          expect(b.execPc).toBe(0);
+          expect(Array.from(b.execCount)).toEqual(counts[j]);
+          expect(b.postFinal).toBe(false);
+        }
+        expect(Array.from(b.count)).toEqual(Array.from(cnt));
+        if (p.skip && k > 0) {
+          a.skipTo(cnt, k);
+          expect(Array.from(a.count)).toEqual(Array.from(b.count));
+          expect(a.executed).toBe(b.executed);
+        }
+        // in a plain nest (every end-of-loop iterator back to pc 0, no final_iter_mask) fewer than `max` are counted
+        // only when the next step is the nest's last one, which leaves pc 0
+        const plain = iters.some((it) => it.is_eol) && iters.every((it) => !it.is_eol || it.sol_pc === 0) && p.finalMask !== 1;
+        if (plain && k < p.max && b.running && b.pc === 0) {
+          b.step();
+          expect(b.pc).not.toBe(0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -226,6 +226,64 @@ export class SequencerCore {
   }
 
   /**
+   * Steady-state batching (Uie.runAhead): how many of the next steps (at most `max`) stay at the current pc — no
+   * final_iter_mask here (so no cascade or post-final), every end-of-loop iterator of the pc has this pc as sol_pc, and
+   * the step is not the one where all of them are at their last count (which moves on to the next pc). Such steps
+   * only advance the pc's end-of-loop iterators as an odometer (`advance`), exactly as `step` (Figure 2-7) would.
+   */
+  repeatable(max: number): number {
+    if (!this.running) return 0;
+    const pc = this.pc;
+    const s = this.store;
+    if (pc < 0 || pc >= s.depth || this.hasFinal[pc] !== 0) return 0;
+    let m = this.eolMask[pc]!;
+    if (m === 0) return 0;
+    const base = pc * NUM_ITERS;
+    // steps left at this pc = (all-last value) - (current value) of the mixed-radix number of the end-of-loop counts
+    // (innermost = highest id = least significant digit); evaluated from the outermost digit, clamped
+    let left = 0;
+    while (m !== 0) {
+      const low = m & -m;
+      m ^= low;
+      const i = 31 - Math.clz32(low);
+      const n = s.numloops[base + i]!;
+      const c = this.count[i]!;
+      if (s.solPc[base + i] !== pc || n < 1 || c > n - 1) return 0;
+      left = left * n + (n - 1 - c);
+      if (left > 1e12) left = 1e12;
+    }
+    return left < max ? left : max;
+  }
+
+  /** One step of the odometer of `repeatable` on `cnt` (the pc's end-of-loop iterators, innermost first). */
+  advance(cnt: Int32Array): void {
+    const pc = this.pc;
+    const base = pc * NUM_ITERS;
+    const numloops = this.store.numloops;
+    let m = this.eolMask[pc]!;
+    while (m !== 0) {
+      const i = 31 - Math.clz32(m);
+      m ^= 1 << i;
+      if (cnt[i] === numloops[base + i]! - 1) {
+        cnt[i] = 0;
+        continue;
+      }
+      cnt[i] = cnt[i]! + 1;
+      return;
+    }
+  }
+
+  /**
+   * Performs `n` steps counted by `repeatable` without their outputs (execPc / execCount / flags are left as they
+   * are): `cnt` is `count` advanced `n` times with `advance`. The caller consumes those outputs itself and runs at
+   * least the last step with `step`.
+   */
+  skipTo(cnt: Int32Array, n: number): void {
+    this.count.set(cnt);
+    this.executed += n;
+  }
+
+  /**
    * Executes one microinstruction (Figure 2-7). Returns false if the core is
    * not running (done, faulted or never started).
    */
