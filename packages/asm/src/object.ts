@@ -121,6 +121,12 @@ export function vpuProgramsFromContainer(c: Container, isa: Isa): DecodedVpuProg
 
 /** Finds every program (symbol kind `program` on a `<seq>.<prog>.ctrl` section) and decodes it. */
 export function programsFromContainer(c: Container, isa: Isa, file = '<object>'): DecodedProgram[] {
+  // A linked image places programs at sequencer memory addresses (`.ucode.*` sections): it is not an object.
+  if (c.kind !== 'pobj') {
+    throw new DiagnosticError(
+      error('AS0500', `${file} is a linked .${c.kind} image, not a .pobj object; disassemble the object pyxis-as produced (or list the image with \`pyxis-ld inspect\`)`, { span: { file, offset: 0 } }),
+    );
+  }
   const out: DecodedProgram[] = [];
   const diags: Diagnostic[] = [];
   const metaProgs = Array.isArray(c.metadata?.['programs']) ? (c.metadata['programs'] as Record<string, unknown>[]) : [];

@@ -37,6 +37,21 @@ describe('golden files (scripts/regen-golden.mjs)', () => {
 });
 
 describe('disassembler', () => {
+  test('a linked .pimg is rejected with AS0500 at offset 0, not decoded as an object', () => {
+    const a = assemble([{ file: 'copy.pasm', text: readFileSync(join(samplesDir, 'copy.pasm'), 'utf8') }], { isa });
+    const image = { ...a.object, kind: 'pimg' as const };
+    let caught: unknown;
+    try {
+      disassemble(image, { isa, file: 'copy.pimg' });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(DiagnosticError);
+    const d = (caught as DiagnosticError).diagnostics;
+    expect(d.map((x) => x.code)).toEqual(['AS0500']);
+    expect(d[0]!.message).toMatch(/^copy\.pimg is a linked \.pimg image, not a \.pobj object/);
+    expect(d[0]!.span).toEqual({ file: 'copy.pimg', offset: 0 });
+  });
   test.each(pasm)('%s: disassemble -> assemble gives identical sections, structured loops', (f) => {
     const a = assemble({ file: f, text: readFileSync(join(samplesDir, f), 'utf8') }, { isa });
     const text = disassemble(a.object, { isa });

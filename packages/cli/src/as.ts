@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Option } from 'commander';
 import { UsageError } from '@pyxis/diagnostics';
-import { readContainerFile, writeContainerFile, writeFileAtomic } from '@pyxis/container';
+import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
 import {
   assemble,
   assembleIr,
@@ -30,6 +29,7 @@ function defaultOutput(src: string, ext: string): string {
 }
 
 function doDisassemble(file: string, output: string | undefined, c: ToolContext): void {
+  checkOutputPaths([output]);
   const text = disassemble(readContainerFile(file), { file });
   if (output && output !== '-') writeFileAtomic(output, text);
   else c.out(text);
@@ -43,8 +43,8 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
     (program, ctx) => {
       program
         .argument('[source...]', 'assembly sources (.pasm), or IR (.json) with --input ir, or an object with --disassemble')
-        .option('-o, --output <file>', 'output file (`-` = stdout for text outputs)')
-        .option('--listing <file>', 'write a listing: PC, encoded words in hex, source line')
+        .option('-o, --output <file>', 'output file (default: the first source with .pobj, or .blob for --emit patch-blob; --emit ir prints to stdout; `-` = stdout for text outputs)')
+        .option('--listing <file>', 'write a listing: PC, encoded words in hex, source line (`-` = stdout)')
         .addOption(new Option('--emit <kind>', 'what to produce').choices(['object', 'patch-blob', 'ir']).default('object'))
         .addOption(new Option('--input <kind>', 'input language').choices(['pasm', 'ir']).default('pasm'))
         .option('-I, --include-dir <dir>', 'extra directory searched by .include (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
@@ -53,19 +53,24 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
           const c = ctx();
           if (sources.length === 0) throw new UsageError('no input files');
           if (opts.output === '-' && opts.emit !== 'ir' && !opts.disassemble) throw new UsageError(`-o - (stdout) is only for text outputs (--emit ir, --disassemble), not --emit ${opts.emit}`);
+          const irToStdout = opts.emit === 'ir' && (!opts.output || opts.output === '-');
+          if (irToStdout && opts.listing === '-') throw new UsageError('--emit ir and --listing - would both print on stdout; give one of them a file');
           if (opts.disassemble) {
             if (sources.length !== 1) throw new UsageError('--disassemble takes exactly one object');
             doDisassemble(sources[0]!, opts.output, c);
             return;
           }
+          // Every destination is checked first: a bad path costs no assembly and leaves no other output behind.
+          const objectOut = opts.emit === 'object' ? (opts.output ?? defaultOutput(sources[0]!, '.pobj')) : opts.emit === 'patch-blob' ? (opts.output ?? defaultOutput(sources[0]!, '.blob')) : opts.output;
+          checkOutputPaths([objectOut, opts.listing]);
           const isa = loadPyxisIsa();
           let result: AssembleResult;
           if (opts.input === 'ir') {
             if (sources.length !== 1) throw new UsageError('--input ir takes exactly one file');
-            const text = readFileSync(sources[0]!, 'utf8');
+            const text = readInputText(sources[0]!);
             result = assembleIr(text, { isa, file: sources[0]!, sources: c.sources, listing: !!opts.listing });
           } else {
-            const inputs = sources.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+            const inputs = sources.map((file) => ({ file, text: readInputText(file) }));
             result = assemble(inputs, { isa, sources: c.sources, includeDirs: opts.includeDir, listing: !!opts.listing });
           }
           if (result.diagnostics.length) c.report(result.diagnostics);
@@ -73,16 +78,14 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
           // Produce every output in memory first, then write: no partial outputs on error.
           const writes: Array<() => void> = [];
           if (opts.emit === 'object') {
-            const out = opts.output ?? defaultOutput(sources[0]!, '.pobj');
-            writes.push(() => writeContainerFile(out, result.object));
+            writes.push(() => writeContainerFile(objectOut!, result.object));
           } else if (opts.emit === 'ir') {
             const text = irToText(emitIr(programsFromContainer(result.object, isa), isa, vpuProgramsFromContainer(result.object, isa)));
             if (opts.output && opts.output !== '-') writes.push(() => writeFileAtomic(opts.output!, text));
             else writes.push(() => c.out(text));
           } else {
             const { blob } = programsPatchBlob(result.programs, isa, result.vpuPrograms);
-            const out = opts.output ?? defaultOutput(sources[0]!, '.blob');
-            writes.push(() => writeFileAtomic(out, blob));
+            writes.push(() => writeFileAtomic(objectOut!, blob));
           }
           if (opts.listing) {
             const l = opts.listing;

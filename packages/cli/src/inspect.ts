@@ -3,9 +3,9 @@
  * tensor file) as text, or as JSON with --json. Shared by the tools; the
  * work lives in @pyxis/container.
  */
-import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import type { Command } from 'commander';
-import { inspectJson, inspectText, readContainer, readNpy, readSafetensorsWithMetadata, type Tensor } from '@pyxis/container';
+import { inspectJson, inspectText, readContainer, readInputFile, readNpy, readSafetensorsWithMetadata, type Tensor } from '@pyxis/container';
 import type { ToolContext } from './tool.js';
 
 interface InspectOptions {
@@ -17,15 +17,22 @@ function tensorSummary(t: Tensor): Record<string, unknown> {
   return { dtype: t.dtype, shape: t.shape, elements: t.data.length, bytes: t.data.byteLength };
 }
 
-/** Dispatches on the file's magic bytes, so the extension does not matter. */
+/**
+ * Dispatches on the file's magic bytes, so the extension does not matter; a
+ * file with no known magic is read as its extension says (`.npy`,
+ * `.safetensors`, else a container), so the error comes from the right reader.
+ */
 function inspectFile(path: string, opts: InspectOptions): string {
-  const bytes = new Uint8Array(readFileSync(path));
+  const bytes = readInputFile(path);
   const isContainer = bytes[0] === 0x50 && bytes[1] === 0x59 && bytes[2] === 0x58; // "PYX"
-  if (!isContainer && bytes[0] === 0x93 && bytes[1] === 0x4e) {
+  const ext = extname(path).toLowerCase();
+  const isNpy = bytes[0] === 0x93 && bytes[1] === 0x4e; // "\x93NUMPY"
+  const isSafetensors = bytes.length >= 9 && bytes[8] === 0x7b; // u64 header length, then "{"
+  if (!isContainer && (isNpy || (!isSafetensors && ext === '.npy'))) {
     const t = readNpy(bytes, path);
     return opts.json ? JSON.stringify({ file: path, format: 'npy', ...tensorSummary(t) }, null, 2) + '\n' : `${path}: npy ${t.dtype} [${t.shape.join(', ')}] (${t.data.byteLength} bytes)\n`;
   }
-  if (!isContainer && bytes.length >= 9 && bytes[8] === 0x7b) {
+  if (!isContainer && (isSafetensors || ext === '.safetensors')) {
     const { tensors, metadata } = readSafetensorsWithMetadata(bytes, path);
     if (opts.json) return JSON.stringify({ file: path, format: 'safetensors', metadata, tensors: Object.fromEntries([...tensors].map(([n, t]) => [n, tensorSummary(t)])) }, null, 2) + '\n';
     const lines = [`${path}: safetensors, ${tensors.size} tensors`];

@@ -15,6 +15,9 @@ import { registerInspect } from './inspect.js';
 
 export const VERSION = '0.1.0';
 
+/** Diagnostic code of command-line usage errors (exit 2) in `--diagnostics-format json` output. */
+export const USAGE_CODE = 'CLI0001';
+
 /** What every command action receives besides its own options. */
 export interface ToolContext {
   log: Logger;
@@ -38,7 +41,7 @@ export function addGlobalOptions(cmd: Command): Command {
     .addOption(new Option('--log-level <level>', 'log verbosity').choices(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('warn'))
     .addOption(new Option('--log-format <format>', 'log output format (default: pretty on a TTY, json otherwise)').choices(['pretty', 'json']))
     .addOption(new Option('--diagnostics-format <format>', 'how errors and warnings are printed').choices(['human', 'json']).default('human'))
-    .option('--no-color', 'disable colour in diagnostics');
+    .option('--no-color', 'disable colour in diagnostics and logs (also off when stderr is not a TTY or NO_COLOR is set)');
 }
 
 export interface ToolIO {
@@ -61,13 +64,23 @@ export async function runTool(
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const sources = new SourceMap();
   let ctx: ToolContext | undefined;
+  // Usage errors are found while parsing, before the options are known: look at argv so that
+  // `--diagnostics-format json` makes them JSON lines too (CI parses stderr line by line).
+  const jsonUsage = argv.some((a, i) => a === '--diagnostics-format=json' || (a === '--diagnostics-format' && argv[i + 1] === 'json'));
+  const usageJson = (message: string) => JSON.stringify({ severity: 'error', code: USAGE_CODE, message }) + '\n';
+  const output = {
+    writeOut: stdout,
+    writeErr: stderr,
+    outputError: (str: string, write: (s: string) => void) => write(jsonUsage ? usageJson(str.trim().replace(/^error: /, '')) : str),
+  };
+  const hint = jsonUsage ? false : '(run with --help for usage)';
   const program = new Command(name);
   program
     .description(description)
     .version(VERSION, '-V, --version')
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: stdout, writeErr: stderr });
+    .showHelpAfterError(hint)
+    .configureOutput(output);
   addGlobalOptions(program);
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
   const render = (ds: readonly Diagnostic[]) => {
@@ -79,7 +92,7 @@ export async function runTool(
     if (!ctx) {
       const g = globals();
       ctx = {
-        log: createLogger({ name, level: g.logLevel, ...(g.logFormat ? { format: g.logFormat } : {}) }),
+        log: createLogger({ name, level: g.logLevel, color: g.color !== false, ...(g.logFormat ? { format: g.logFormat } : {}) }),
         sources,
         report: render,
         out: stdout,
@@ -88,18 +101,22 @@ export async function runTool(
     return ctx;
   };
   configure(program, getCtx);
+  // `<tool> help [command]` works in every tool (commander only adds it by itself when the program has no action).
+  program.helpCommand('help [command]', 'display help for command');
   // Every tool can inspect containers and tensor files the same way.
   if (!program.commands.some((c) => c.name() === 'inspect')) registerInspect(program, getCtx);
   // Sub-commands inherit the shared options and conventions.
   for (const sub of program.commands) {
-    sub.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput({ writeOut: stdout, writeErr: stderr });
+    sub.exitOverride().showHelpAfterError(hint).configureOutput(output);
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.ok;
+      // `help` / --help / --version: 0. Help shown because a required command is missing (`pyxis-sim` alone): a usage error.
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.ok;
+      if (e.code === 'commander.help') return e.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       return ExitCode.usage;
     }
     if (e instanceof DiagnosticError) {
@@ -107,13 +124,16 @@ export async function runTool(
       return ExitCode.input;
     }
     if (e instanceof UsageError) {
-      stderr(`${name}: error: ${e.message}\n(run with --help for usage)\n`);
+      stderr(jsonUsage ? usageJson(e.message) : `${name}: error: ${e.message}\n(run with --help for usage)\n`);
       return ExitCode.usage;
     }
     const err = e as Error;
     const nodeErr = err as NodeJS.ErrnoException;
-    if (nodeErr && (nodeErr.code === 'ENOENT' || nodeErr.code === 'EACCES' || nodeErr.code === 'EISDIR' || nodeErr.code === 'ENOTDIR')) {
-      render([{ severity: 'error', code: 'IO0001', message: `${nodeErr.code === 'ENOENT' ? 'no such file' : 'cannot access'}: ${nodeErr.path ?? err.message}` }]);
+    // File-system errors that escaped the readers/writers (which report IO0001/IO0002 themselves).
+    if (nodeErr && (nodeErr.code === 'ENOENT' || nodeErr.code === 'EACCES' || nodeErr.code === 'EPERM' || nodeErr.code === 'EISDIR' || nodeErr.code === 'ENOTDIR' || nodeErr.code === 'ENOSPC' || nodeErr.code === 'EROFS')) {
+      const what = nodeErr.path ?? err.message;
+      const reason = nodeErr.code === 'ENOENT' || nodeErr.code === 'ENOTDIR' ? 'no such file or directory' : nodeErr.code === 'EISDIR' ? 'is a directory' : nodeErr.code === 'ENOSPC' ? 'no space left on device' : 'permission denied';
+      render([{ severity: 'error', code: 'IO0001', message: `${what}: ${reason}` }]);
       return ExitCode.input;
     }
     const debug = globals().logLevel === 'debug' || globals().logLevel === 'trace';

@@ -35,3 +35,11 @@ export const TensorCodes = {
   trailing: 'TF0011',
   badTensor: 'TF0100',
 } as const;
+
+/** File-system problems with the files a tool reads or writes (shared by every CLI). */
+export const FileCodes = {
+  /** An input file is missing or unreadable. */
+  cannotRead: 'IO0001',
+  /** An output file cannot be written (missing directory, a directory, no permission, disk full). */
+  cannotWrite: 'IO0002',
+} as const;

@@ -14,6 +14,8 @@ import {
   writeContainer,
   writeContainerFile,
   writeFileAtomic,
+  checkOutputPaths,
+  readInputFile,
   type Container,
 } from '@pyxis/container';
 import { arbContainer, fromHexLines, sampleContainer, toHexLines } from './fixtures.js';
@@ -43,8 +45,8 @@ function diagOf(f: () => unknown): DiagnosticError {
 describe('container golden', () => {
   const bytes = writeContainer(sampleContainer());
 
-  it('matches the checked-in bytes (regenerate: UPDATE_GOLDEN=1 npx vitest run packages/container)', () => {
-    if (process.env['UPDATE_GOLDEN']) writeFileSync(GOLDEN, toHexLines(bytes));
+  it('matches the checked-in bytes (regenerate: PYXIS_UPDATE_GOLDEN=1 npx vitest run packages/container)', () => {
+    if (process.env['PYXIS_UPDATE_GOLDEN']) writeFileSync(GOLDEN, toHexLines(bytes));
     expect(toHexLines(bytes)).toBe(readFileSync(GOLDEN, 'utf8'));
   });
 
@@ -295,6 +297,60 @@ describe('container files', () => {
     expect(existsSync(out)).toBe(false);
     expect(() => writeFileAtomic(join(dir, 'missing-dir', 'c.bin'), 'x')).toThrow();
     expect(readdirSync(dir).sort()).toEqual(['a.pobj']);
+  });
+
+  it('a failed write is an IO0002 diagnostic naming the requested path, not the temporary file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-ct-'));
+    const target = join(dir, 'missing-dir', 'c.bin');
+    let caught: unknown;
+    try {
+      writeFileAtomic(target, 'x');
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(DiagnosticError);
+    const d = (caught as DiagnosticError).diagnostics[0]!;
+    expect(d.code).toBe('IO0002');
+    expect(d.message).toBe(`cannot write \`${target}\`: no such directory`);
+    expect(d.message).not.toContain('.tmp');
+    // a directory in place of the output file
+    expect(() => writeFileAtomic(dir, 'x')).toThrow(DiagnosticError);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('unreadable inputs are IO0001 diagnostics naming the path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-ct-'));
+    const msg = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(DiagnosticError);
+        const d = (e as DiagnosticError).diagnostics[0]!;
+        return `${d.code} ${d.message}`;
+      }
+      return 'no error';
+    };
+    expect(msg(() => readInputFile(join(dir, 'missing.pobj')))).toBe(`IO0001 no such file: ${join(dir, 'missing.pobj')}`);
+    expect(msg(() => readContainerFile(dir))).toBe(`IO0001 cannot read \`${dir}\`: it is a directory`);
+  });
+
+  it('checkOutputPaths reports every unwritable output before anything is written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-ct-'));
+    expect(() => checkOutputPaths([join(dir, 'ok.pimg'), undefined, '-'])).not.toThrow();
+    let caught: unknown;
+    try {
+      checkOutputPaths([join(dir, 'ok.pimg'), join(dir, 'nope', 'a.map'), dir, '/nonexistent/x/y.json']);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(DiagnosticError);
+    const msgs = (caught as DiagnosticError).diagnostics.map((d) => `${d.code} ${d.message}`);
+    expect(msgs).toEqual([
+      `IO0002 cannot write \`${join(dir, 'nope', 'a.map')}\`: no such directory \`${join(dir, 'nope')}\``,
+      `IO0002 cannot write \`${dir}\`: it is a directory`,
+      'IO0002 cannot write `/nonexistent/x/y.json`: no such directory `/nonexistent/x`',
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

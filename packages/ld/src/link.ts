@@ -9,7 +9,7 @@
  * Bad input throws DiagnosticError; nothing is written here (the CLI writes atomically).
  */
 import { readFileSync, existsSync } from 'node:fs';
-import { resolve, dirname, extname } from 'node:path';
+import { resolve, dirname, extname, relative, isAbsolute } from 'node:path';
 import { DiagnosticBag, DiagnosticError, didYouMean, error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import { decode, encode, loadTable, validate, type CompiledTable, type FieldValues } from '@pyxis/codec';
 import { FORMAT_VERSION, SectionFlags, readContainer, readNpy, readSafetensors, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
@@ -361,9 +361,11 @@ export function link(opts: LinkOptions): LinkResult {
     if (p === undefined || !bytes) return undefined;
     let tensor: Tensor | undefined;
     try {
-      if (extname(p) === '.npy') tensor = readNpy(bytes, p);
+      // Byte-offset diagnostics name the file as the user can open it (relative to the working directory), not as the script wrote it.
+      const shown = displayPath(resolve(baseDir, p));
+      if (extname(p) === '.npy') tensor = readNpy(bytes, shown);
       else if (extname(p) === '.safetensors') {
-        const all = readSafetensors(bytes, p);
+        const all = readSafetensors(bytes, shown);
         const key = ident(keyV, '`key`');
         if (key === undefined && all.size !== 1) err('LD0203', `${p} holds ${all.size} tensors; name one with \`key = "..."\``, v.span, { notes: [`note: tensors: ${[...all.keys()].slice(0, 10).join(', ')}`] });
         else {
@@ -1552,6 +1554,12 @@ export function link(opts: LinkOptions): LinkResult {
 }
 
 // ---------------------------------------------------------------------------
+
+/** `full` relative to the working directory when it lies below it, else absolute. */
+function displayPath(full: string): string {
+  const rel = relative(process.cwd(), full);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : full;
+}
 
 function readObjectDefault(path: string, readFile: (p: string) => Uint8Array): Container {
   return readContainer(readFile(path), path);

@@ -49,3 +49,22 @@ describe('link never crashes on malformed scripts', () => {
     fc.assert(fc.property(fc.string({ maxLength: 200 }), (s) => tryLink(s)), { numRuns: 200 });
   });
 });
+
+describe('tensor data files named in diagnostics', () => {
+  it('a corrupt .npy is reported at its path from the working directory (script directory + script path), with the script span', () => {
+    const bad = new Uint8Array(npy);
+    bad.set(new TextEncoder().encode('xxxxxxxxxx'), 20); // inside the header dict
+    const script = readFileSync(samples + 'copy.ld', 'utf8');
+    let caught: unknown;
+    try {
+      link({ script, scriptFile: 'sub/dir/copy.ld', objects: [{ file: 'copy.pobj', container: obj }], readFile: () => bad });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(DiagnosticError);
+    const d = (caught as DiagnosticError).diagnostics[0]!;
+    expect(d.code).toBe('TF0004');
+    expect(d.span).toEqual({ file: 'sub/dir/copy_src.npy', offset: 20 });
+    expect(d.secondary?.[0]?.label).toBe('loaded from here');
+  });
+});
