@@ -1,12 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DiagnosticError, error, UsageError } from '@pyxis/diagnostics';
-import { readContainerFile, writeFileAtomic, writeNpy } from '@pyxis/container';
+import { UsageError } from '@pyxis/diagnostics';
+import { checkOutputPaths, readContainerFile, writeFileAtomic, writeNpy } from '@pyxis/container';
 import {
   checkDumpSpecs,
   FileSink,
   inspectImage,
-  SimCodes,
   defaultUieFactory,
   dumpRegion,
   dumpSymbol,
@@ -44,16 +41,6 @@ function int(name: string, v: string | undefined, min: number): number | undefin
   return n;
 }
 
-/** Every output must be creatable before a (possibly long) run starts: its directory must exist. */
-function checkOutputs(files: Array<string | undefined>): void {
-  for (const f of files) {
-    if (f === undefined || f === '-') continue;
-    const dir = dirname(f);
-    if (!existsSync(dir) || !statSync(dir).isDirectory())
-      throw new DiagnosticError(error(SimCodes.badOutput, `cannot write \`${f}\`: directory \`${dir}\` does not exist`));
-  }
-}
-
 /** pyxis-sim: the simulator driver. The work lives in @pyxis/sim. */
 export function runSim(argv: string[], io?: ToolIO): Promise<number> {
   const stderr = io?.stderr ?? ((s: string) => void process.stderr.write(s));
@@ -64,7 +51,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .argument('<image>', '.pimg image')
       .option('--clusters <n>', 'clusters to simulate (default: what the image uses; full chip 4)')
       .option('--uies <n>', 'UIEs per cluster (default: what the image uses; full chip 12)')
-      .option('--clock-hz <hz>', 'clock frequency for simulated time (default 1.33e9, grammars/pyxis/sim_config.json)')
+      .option('--clock-hz <hz>', 'clock frequency for simulated time (default: 1.33e9, from grammars/pyxis/sim_config.json)')
       .option('--max-cycles <n>', 'stop (exit 1, with the wait graph) after this many cycles')
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file')
       .option('--vcd <file.vcd>', 'write a VCD waveform (FIFO occupancies, sequencer PCs, barrier counts)')
@@ -72,7 +59,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .option('--dump <SYMBOL[:f32]=FILE.npy>', 'dump a tensor symbol after the run (repeatable)', collect, [])
       .option('--dump-region <SPACE:ADDR:LEN=FILE.bin>', 'dump raw bytes (SPACE = hbm, hbm_striped, amem[C], cfg[C]; repeatable)', collect, [])
       .option('--warn-uninit', 'report reads of uninitialised AMEM/HBM as warnings with their addresses')
-      .option('--quantum <n>', 'cycles a UIE may run ahead of the global clock when no trip can reach it (default 256; 1 = strict lockstep; results are identical, docs/simulator.md)')
+      .option('--quantum <n>', 'cycles a UIE may run ahead of the global clock when no trip can reach it (default: 256; 1 = strict lockstep; results are identical, see docs/simulator.md)')
       .option('--no-progress', 'never show a progress bar')
       .action((image: string, opts: RunOptions) => {
         const c = ctx();
@@ -88,7 +75,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         const container = readContainerFile(image);
         // Fail before the run on anything that would only fail after it: dump specs and output directories.
         checkDumpSpecs(container, clusters ?? inspectImage(container, image).clusters, dumps, regions);
-        checkOutputs([opts.trace, opts.vcd, opts.stats, ...dumps.map((d) => d.file), ...regions.map((r) => r.file)]);
+        checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...dumps.map((d) => d.file), ...regions.map((r) => r.file)]);
         const so: SimulateOptions = { uieFactory: defaultUieFactory };
         if (clusters !== undefined) so.clusters = clusters;
         if (uies !== undefined) so.uies = uies;

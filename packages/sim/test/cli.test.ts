@@ -103,8 +103,10 @@ describe('pyxis-sim run', () => {
       [['--dump', `nope=${join(dir, 'n.npy')}`], /SIM0013.*no symbol `nope`/],
       [['--dump-region', `amem:0x3ffff00:0x200=${join(dir, 'n.bin')}`], /SIM0013.*outside AMEM/],
       [['--dump-region', `cfg2:0x40000000:8=${join(dir, 'n.bin')}`], /SIM0013.*cluster 2 is not simulated/],
-      [['--trace', join(dir, 'missing', 't.json')], /SIM0018.*directory .*missing. does not exist/],
-      [['--dump', `y=${join(dir, 'missing', 'y.npy')}`], /SIM0018/],
+      [['--trace', join(dir, 'missing', 't.json')], /IO0002.*no such directory .*missing/],
+      [['--dump', `y=${join(dir, 'missing', 'y.npy')}`], /IO0002/],
+      [['--vcd', dir], /IO0002.*it is a directory/],
+      [['--stats', join(dir, 'pre-stats.json'), '--trace', dir], /IO0002.*it is a directory/],
     ];
     for (const [args, msg] of cases) {
       const cap = io();
@@ -112,7 +114,7 @@ describe('pyxis-sim run', () => {
       expect(cap.err).toMatch(msg);
       expect(cap.out).toBe(''); // no summary: the run never started
     }
-    expect(existsSync(join(dir, 'n.npy')) || existsSync(join(dir, 'n.bin'))).toBe(false);
+    expect(existsSync(join(dir, 'n.npy')) || existsSync(join(dir, 'n.bin')) || existsSync(join(dir, 'pre-stats.json')) || existsSync(`${dir}.partial`)).toBe(false);
   });
   it('rejects a malformed image with a diagnostic', async () => {
     const img = join(dir, 'bad.pimg');

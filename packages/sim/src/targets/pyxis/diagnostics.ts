@@ -21,7 +21,6 @@ export const SimCodes = {
   badConfig: 'SIM0016',
   queueFull: 'SIM0017',
   /** An output file (trace, VCD, stats, dump) cannot be created. */
-  badOutput: 'SIM0018',
 } as const;
 
 export const CHIP_SPEC = 'pyxis-chip-fspec.md';
