@@ -15,6 +15,7 @@ import type { EncodedProgram, EncodedVpuProgram, Program, VpuProgram } from './p
 import { Consts, compileProgram, compileVpuProgram, defineConst } from './sema.js';
 import { encodeVpuProgram } from './encode.js';
 import { irToPrograms } from './ir.js';
+import { JsonPositions, jsonPositions, jsonSyntaxErrorOffset } from './jsonpos.js';
 
 export interface SourceInput {
   file: string;
@@ -51,6 +52,33 @@ function defaultRead(path: string): string | undefined {
   }
 }
 
+/** Characters of a source examined for binary content (NUL / invalid UTF-8). */
+export const BINARY_SNIFF_CHARS = 8192;
+
+/**
+ * Detects binary input in already-decoded text: a NUL character, or U+FFFD
+ * (what TextDecoder substitutes for invalid UTF-8), in the first
+ * BINARY_SNIFF_CHARS characters. `offset` is the byte offset in the UTF-8
+ * file (the prefix before the first hit is valid UTF-8, so it is exact).
+ */
+export function binaryTextProblem(text: string): { offset: number; what: 'NUL byte' | 'invalid UTF-8' } | undefined {
+  const n = Math.min(text.length, BINARY_SNIFF_CHARS);
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0 || c === 0xfffd) {
+      const offset = new TextEncoder().encode(text.slice(0, i)).length;
+      return { offset, what: c === 0 ? 'NUL byte' : 'invalid UTF-8' };
+    }
+  }
+  return undefined;
+}
+
+function binaryMessage(file: string, bin: { offset: number; what: string }, expected: string): string {
+  return bin.what === 'NUL byte'
+    ? `\`${file}\` looks like a binary file (NUL byte at offset ${bin.offset}); expected ${expected}`
+    : `\`${file}\` is not UTF-8 text (invalid UTF-8 at offset ${bin.offset}); expected ${expected} in UTF-8`;
+}
+
 /** Parses sources (following `.include`) and compiles their programs; no encoding. */
 export function compileSources(
   inputs: SourceInput[],
@@ -70,6 +98,12 @@ export function compileSources(
   const pending: ProgramDecl[] = [];
 
   const processFile = (file: string, text: string): void => {
+    const bin = binaryTextProblem(text);
+    if (bin) {
+      // No snippets: the "lines" of a binary file are noise.
+      diags.push(error('AS0106', binaryMessage(file, bin, 'assembly source'), { span: { file, offset: bin.offset } }));
+      return;
+    }
     sources.add(file, text);
     const lx = lex(text, file);
     diags.push(...lx.diagnostics);
@@ -236,19 +270,36 @@ export function assembleIr(input: string | unknown, opts: AssembleOptions & { fi
   const isa = opts.isa ?? loadPyxisIsa();
   const file = opts.file ?? '<ir>';
   let json: unknown = input;
+  let positions: JsonPositions | undefined;
   if (typeof input === 'string') {
+    const bin = binaryTextProblem(input);
+    if (bin) throw new DiagnosticError(error('AS0106', binaryMessage(file, bin, 'JSON IR'), { span: { file, offset: bin.offset } }));
+    opts.sources?.add(file, input);
     try {
       json = JSON.parse(input);
     } catch (e) {
-      throw new DiagnosticError(error('AS0512', `IR is not valid JSON: ${(e as Error).message}`, { span: { file, line: 1, column: 1 } }));
+      const msg = (e as Error).message;
+      // point at the first offending character (V8's message does not always name it)
+      let at: number | undefined;
+      try {
+        at = jsonSyntaxErrorOffset(input);
+      } catch {
+        at = undefined;
+      }
+      const m = /position (\d+)/.exec(msg);
+      if (at === undefined && m) at = Number(m[1]);
+      const span = at !== undefined ? { file, ...new JsonPositions(file, input, new Map()).position(at), length: 1 } : { file, line: 1, column: 1 };
+      const what = at === undefined ? msg.replace(/\s+/g, ' ') : at >= input.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(input[at])}`;
+      throw new DiagnosticError(error('AS0512', `IR is not valid JSON: ${what}`, { span }));
     }
+    positions = jsonPositions(input, file);
   }
-  const { programs, vpuPrograms } = irToPrograms(json, isa, file);
+  const { programs, vpuPrograms } = irToPrograms(json, isa, file, positions);
   const diags: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const p of programs) {
     const key = `${p.seq.name}.${p.name}`;
-    if (seen.has(key)) diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: { file, line: 1, column: 1 } }));
+    if (seen.has(key)) diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: p.span ?? { file, line: 1, column: 1 } }));
     seen.add(key);
   }
   return finishPrograms(programs, isa, diags, opts.sources, opts.listing !== false, { sources: [file] }, vpuPrograms);

@@ -6,7 +6,7 @@
  * range, fall back to the codec (which also produces the error message).
  * Tests check both paths give identical bytes.
  */
-import { defaultUserValue, encode, resolveScalar, type CompiledField, type CompiledTable, type FieldValues } from '@pyxis/codec';
+import { defaultUserValue, encode, enumCode, resolveScalar, type CompiledField, type CompiledTable, type FieldValues } from '@pyxis/codec';
 
 interface Plan {
   fast: boolean;
@@ -98,7 +98,7 @@ function tryFast(t: CompiledTable, p: Plan, values: FieldValues, out: Uint8Array
       let n: number | undefined;
       if (typeof e === 'number') n = e;
       else if (typeof e === 'bigint') n = Number(e);
-      else return false; // enum names: slow path
+      else if ((n = enumCode(f, e)) === undefined) return false; // not an enum name/alias: the slow path reports it
       if (!Number.isInteger(n) || n < lo || n > hi) return false;
       if (f.enumNames && !f.enumNames.has(n)) return false;
       const raw = f.minus_one ? n - 1 : f.zero_means_max ? (f.width >= 32 ? n : n % 2 ** f.width) : n < 0 ? n + 2 ** f.width : n;
@@ -130,10 +130,10 @@ export function effectiveValue(t: CompiledTable, values: FieldValues, name: stri
   if (f.count > 1) {
     return p.defaults[k]!.map((d, i) => {
       const e = Array.isArray(v) ? v[i] : undefined;
-      const n = e === undefined ? undefined : typeof e === 'string' ? f.enum?.[e] : toNum(e);
+      const n = e === undefined ? undefined : typeof e === 'string' ? enumCode(f, e) : toNum(e);
       return n ?? d;
     });
   }
-  const n = v === undefined || Array.isArray(v) ? undefined : typeof v === 'string' ? f.enum?.[v] : toNum(v);
+  const n = v === undefined || Array.isArray(v) ? undefined : typeof v === 'string' ? enumCode(f, v) : toNum(v);
   return n ?? p.defaults[k]![0]!;
 }

@@ -14,3 +14,4 @@ export * from './ir.js';
 export * from './disasm.js';
 export * from './patch.js';
 export * from './golden.js';
+export { jsonPositions, jsonSyntaxErrorOffset, JsonPositions, parentPath, type JsonPos } from './jsonpos.js';

@@ -16,6 +16,7 @@
 import { resolveScalar, type CompiledTable, type DecodedValues, type FieldValues } from '@pyxis/codec';
 import { error, DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { iterField, type Isa } from './isa.js';
+import type { JsonPositions } from './jsonpos.js';
 import type { DecodedProgram, DecodedVpuProgram } from './object.js';
 import { vpuSymbol, type Program, type ProgramInsn, type VpuProgram } from './program.js';
 
@@ -110,12 +111,17 @@ function scalarIn(v: unknown): number | bigint | string | undefined {
   return undefined;
 }
 
-/** Reads IR (parsed JSON) into programs; every problem is a diagnostic with a JSON path. */
-export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): { programs: Program[]; vpuPrograms: VpuProgram[] } {
+/**
+ * Reads IR (parsed JSON) into programs; every problem is a diagnostic naming
+ * its JSON path. With `positions` (from `jsonPositions(text)`), diagnostics
+ * and rule checks point at the line:col of the offending JSON value.
+ */
+export function irToPrograms(json: unknown, isa: Isa, file = '<ir>', positions?: JsonPositions): { programs: Program[]; vpuPrograms: VpuProgram[] } {
   const diags: Diagnostic[] = [];
   let refs: ProgramInsn['refs'] | undefined;
   const span = { file, line: 1, column: 1 };
-  const bad = (path: string, msg: string, notes: string[] = []) => diags.push(error('AS0510', `${path}: ${msg}`, { span, notes }));
+  const at = (path: string) => (positions ? positions.span(path) : span);
+  const bad = (path: string, msg: string, notes: string[] = []) => diags.push(error('AS0510', `${path}: ${msg}`, { span: at(path), notes }));
   const out: Program[] = [];
   if (!isObj(json) || json['format'] !== 'pyxis-ir' || !Array.isArray(json['programs'])) {
     throw new DiagnosticError(error('AS0511', 'not a Pyxis IR module: expected {"format": "pyxis-ir", "version": 1, "programs": [...]}', { span }));
@@ -138,8 +144,8 @@ export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): { programs
       if (typeof s !== 'number' || !Number.isInteger(s) || s < 0 || s + insnsJ.length > isa.programWords) bad(`${P}.start_pc`, `must be an integer with start_pc + length <= ${isa.programWords}`);
       else startPc = s;
     }
-    // IR has no source positions: rule diagnostics point at the file and name the program and pc
-    const prog: Program = { name, seq, ...(startPc !== undefined ? { startPc } : {}), insns: [], span };
+    // rule diagnostics point at the instruction / op value (with positions), and name the program and pc
+    const prog: Program = { name, seq, ...(startPc !== undefined ? { startPc } : {}), insns: [], span: at(`${P}.name`) };
     insnsJ.forEach((ij, pc) => {
       const I = `${P}.instructions[${pc}]`;
       if (!isObj(ij)) return bad(I, 'expected an object');
@@ -188,7 +194,8 @@ export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): { programs
       else for (const [k, v] of Object.entries(opj)) setField(seq.op, op, k, v, `${I}.op.${k}`);
       refs = undefined;
       for (const k of Object.keys(ij)) if (!['iters', 'eopgm', 'op'].includes(k)) bad(`${I}.${k}`, 'unknown key (expected iters, eopgm, op)');
-      prog.insns.push({ ctrl, op, ...(insnRefs.length ? { refs: insnRefs } : {}) });
+      const where = positions ? { span: at(I), fieldSpans: Object.fromEntries(Object.keys(op).map((k) => [k, at(`${I}.op.${k}`)])) } : {};
+      prog.insns.push({ ctrl, op, ...where, ...(insnRefs.length ? { refs: insnRefs } : {}) });
     });
     out.push(prog);
   });
@@ -206,7 +213,7 @@ export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): { programs
         if (!Array.isArray(ins) || ins.length === 0 || ins.length > vpu.words) return bad(`${P}.instructions`, `expected 1..${vpu.words} instructions`);
         const sa = pj['start_addr'];
         if (sa !== undefined && (typeof sa !== 'number' || !Number.isInteger(sa) || sa < 0 || sa + ins.length > vpu.words)) return bad(`${P}.start_addr`, `must be an integer with start_addr + length <= ${vpu.words}`);
-        const vp: VpuProgram = { name: pj['name'], vpu, ...(typeof sa === 'number' ? { startAddr: sa } : {}), insns: [] };
+        const vp: VpuProgram = { name: pj['name'], vpu, ...(typeof sa === 'number' ? { startAddr: sa } : {}), insns: [], ...(positions ? { span: at(`${P}.name`) } : {}) };
         ins.forEach((ij, w) => {
           const I = `${P}.instructions[${w}]`;
           if (!isObj(ij) || !isObj(ij['op'] ?? {})) return bad(I, 'expected {"op": {...}}');
@@ -237,7 +244,7 @@ export function irToPrograms(json: unknown, isa: Isa, file = '<ir>'): { programs
             if (typeof r === 'string') bad(`${I}.op.${kk}`, r);
             else op[kk] = r;
           }
-          vp.insns.push({ ctrl: {}, op });
+          vp.insns.push({ ctrl: {}, op, ...(positions ? { span: at(I) } : {}) });
         });
         vpuPrograms.push(vp);
       });

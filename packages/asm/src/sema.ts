@@ -5,7 +5,7 @@
  * numloops / numloops_final / final_iter_mask / post_final_enbl on every
  * instruction, then the raw `ctrl { ... }` overrides.
  */
-import { defaultUserValue, lookupField, resolveScalar, legalRange, type CompiledField, type CompiledTable, type FieldValues } from '@pyxis/codec';
+import { defaultUserValue, enumCode, lookupField, resolveScalar, legalRange, type CompiledField, type CompiledTable, type FieldValues } from '@pyxis/codec';
 import { didYouMean, error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import type { Assign, ConstDecl, Expr, Instruction, LoopStmt, ProgramDecl, Stmt } from './ast.js';
 import { isIterIdField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
@@ -402,14 +402,14 @@ function scalarValue(f: CompiledField, v: Assign['value'], isa: Isa, ctx: EvalCt
   }
   const e = v.expr;
   if (!e) return undefined;
-  const isRef = e.kind === 'name' && !ctx.consts.values.has(e.name) && !!ctx.vpuNames?.has(e.name) && !(f.enum && e.name in f.enum);
+  const isRef = e.kind === 'name' && !ctx.consts.values.has(e.name) && !!ctx.vpuNames?.has(e.name) && enumCode(f, e.name) === undefined;
   if (isRef && e.kind === 'name') {
     // the address of a VPU program: program-relative 0 here, the linker (or the patch blob) adds its placement
     ctx.refs?.push({ field: f.name, symbol: vpuSymbol(e.name) });
     return 0n;
   }
   if (f.enum && e.kind === 'name' && !ctx.consts.values.has(e.name)) {
-    const code = f.enum[e.name];
+    const code = enumCode(f, e.name);
     if (code !== undefined) return BigInt(code);
     ctx.diags.push(error('AS0215', `\`${e.name}\` is not a value of \`${f.name}\``, { span: e.span, label: `expected ${legalRange(f)}`, notes: didYouMean(e.name, Object.keys(f.enum)), ...(f.spec ? { spec: f.spec } : {}) }));
     return undefined;
@@ -421,6 +421,20 @@ function scalarValue(f: CompiledField, v: Assign['value'], isa: Isa, ctx: EvalCt
     // the field's own spec section (from the table) is where its width and range come from
     ctx.diags.push(error('AS0401', r, { span: v.span, label: `legal: ${legalRange(f)}`, ...(f.spec ? { spec: f.spec } : {}) }));
     return undefined;
+  }
+  if (enclosing && isIterIdField(f) && !enclosing.has(Number(r))) {
+    // An iterator-select field reads the count of the iterator it names; an
+    // iterator whose loop does not enclose the instruction is not counting here
+    // (its value is whatever it last held), so this is almost surely a slip.
+    // Only explicit values are checked: defaults (i0) of unused features are not.
+    const what = e.kind === 'name' && /^i[0-9]+$/.test(e.name) ? `\`${e.name}\`` : `iterator ${r} (\`i${r}\`)`;
+    ctx.diags.push(
+      warning('AS0320', `\`${f.name}\` selects ${what}, which is not a loop enclosing this instruction`, {
+        span: v.span,
+        notes: [`enclosing loops here: ${enclosing.size ? [...enclosing].sort().map((x) => `i${x}`).join(', ') : 'none'}`],
+        spec: f.spec ?? S21,
+      }),
+    );
   }
   if (enclosing && r !== 0n && isIterMaskField(isa, f)) {
     // a mask written as a number: every bit set must still name an enclosing loop
@@ -592,7 +606,7 @@ function setIf(t: CompiledTable, out: FieldValues, name: string, v: number): voi
 function compileOp(a: Instruction, seq: OpSpace, isa: Isa, ctx: EvalCtx, enclosing: Set<number> | undefined, spans: Record<string, SourceSpan>): FieldValues {
   let opcodeValue: number | undefined;
   if (a.mnemonic !== 'op') {
-    opcodeValue = seq.mnemonics.get(a.mnemonic);
+    opcodeValue = seq.mnemonics.get(a.mnemonic) ?? (seq.opcode ? enumCode(seq.opcode, a.mnemonic) : undefined);
     if (opcodeValue === undefined) {
       const cands = [...seq.mnemonics.keys(), 'op'];
       ctx.diags.push(

@@ -1,4 +1,4 @@
-import { defaultUserValue, resolveScalar } from './compile.js';
+import { defaultUserValue, enumCode, resolveScalar } from './compile.js';
 import type { CompiledField, CompiledTable, DecodedValue, DecodedValues, FieldScalar, FieldValues } from './table.js';
 
 /** A problem with one field value; `index` is set for array elements. */
@@ -243,7 +243,7 @@ export function encode(t: CompiledTable, values: FieldValues, out?: Uint8Array, 
  */
 function fastUser(f: CompiledField, elem: FieldScalar): number | undefined {
   if (f.width > FAST_BITS) return undefined;
-  if (typeof elem === 'string') return f.enum && Object.hasOwn(f.enum, elem) ? f.enum[elem] : undefined;
+  if (typeof elem === 'string') return enumCode(f, elem);
   if (typeof elem !== 'number' || !Number.isInteger(elem)) return undefined;
   if (f.enumNames) return f.enumNames.has(elem) ? elem : undefined;
   const span = 2 ** f.width;

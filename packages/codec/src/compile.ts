@@ -1,4 +1,4 @@
-import type { CompiledField, CompiledTable, FieldTable } from './table.js';
+import type { CompiledField, CompiledTable, FieldSpec, FieldTable } from './table.js';
 
 export class TableError extends Error {
   constructor(
@@ -61,6 +61,16 @@ export function compileTable(t: FieldTable, source?: string): CompiledTable {
         if (!Number.isInteger(v) || BigInt(v) < 0n || BigInt(v) > max) fail(`field \`${f.name}\`: enum \`${k}\` = ${v} does not fit ${f.width} bits`);
         if (enumNames.has(v)) fail(`field \`${f.name}\`: enum codepoint ${v} named twice`);
         enumNames.set(v, k);
+      }
+    }
+    if (f.enum_aliases !== undefined) {
+      const ea = f.enum_aliases;
+      if (ea === null || typeof ea !== 'object' || Array.isArray(ea)) fail(`field \`${f.name}\`: enum_aliases must be an object of alias: enum name`);
+      if (!f.enum) fail(`field \`${f.name}\`: enum_aliases needs an enum`);
+      for (const [a, target] of Object.entries(ea)) {
+        if (!NAME.test(a)) fail(`field \`${f.name}\`: invalid enum alias ${JSON.stringify(a)}`);
+        if (Object.hasOwn(f.enum!, a)) fail(`field \`${f.name}\`: enum alias \`${a}\` collides with the enum name \`${a}\``);
+        if (typeof target !== 'string' || !Object.hasOwn(f.enum!, target)) fail(`field \`${f.name}\`: enum alias \`${a}\` names ${JSON.stringify(target)}, which is not a value of the enum`);
       }
     }
     if (f.aliases !== undefined) {
@@ -134,6 +144,17 @@ export function legalRange(f: CompiledField): string {
 }
 
 /**
+ * The codepoint of an enum name or enum alias (`enum_aliases`) of `f`;
+ * undefined when `name` is neither (or `f` has no enum).
+ */
+export function enumCode(f: FieldSpec, name: string): number | undefined {
+  if (!f.enum) return undefined;
+  if (Object.hasOwn(f.enum, name)) return f.enum[name];
+  const canon = f.enum_aliases && Object.hasOwn(f.enum_aliases, name) ? f.enum_aliases[name] : undefined;
+  return canon !== undefined && Object.hasOwn(f.enum, canon) ? f.enum[canon] : undefined;
+}
+
+/**
  * Turns a user scalar into the user-visible integer (enum names resolved) and
  * range-checks it; returns an error message instead of throwing so callers
  * can attach source spans.
@@ -142,7 +163,7 @@ export function resolveScalar(f: CompiledField, v: unknown): bigint | string {
   let n: bigint;
   if (typeof v === 'string') {
     if (!f.enum) return `\`${v}\` is a name, but \`${f.name}\` takes a number (${legalRange(f)})`;
-    const code = Object.hasOwn(f.enum, v) ? f.enum[v] : undefined;
+    const code = enumCode(f, v);
     if (code === undefined) return `\`${v}\` is not a value of \`${f.name}\`; expected ${legalRange(f)}`;
     return BigInt(code);
   } else if (typeof v === 'number') {

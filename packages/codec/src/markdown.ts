@@ -18,7 +18,9 @@ export function tableToMarkdown(t: CompiledTable): string {
     const doc = (f.doc ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
     const spec = f.spec ? ` (${f.spec})` : '';
     const aliases = f.aliases?.length ? ` Also accepted in assembly source as ${f.aliases.map((a) => `\`${a}\``).join(', ')}.` : '';
-    lines.push(`| ${bits} | \`${f.name}\`${f.count > 1 ? `[0..${f.count - 1}]` : ''} | ${width} | ${enc.replace(/\|/g, '\\|')} | ${def} | ${doc}${spec}${aliases} |`);
+    const ea = f.enum_aliases ? Object.entries(f.enum_aliases) : [];
+    const enumAliases = ea.length ? ` Value aliases (accepted on input, never output): ${ea.map(([al, to]) => `\`${al}\` = \`${to}\``).join(', ')}.` : '';
+    lines.push(`| ${bits} | \`${f.name}\`${f.count > 1 ? `[0..${f.count - 1}]` : ''} | ${width} | ${enc.replace(/\|/g, '\\|')} | ${def} | ${doc}${spec}${aliases}${enumAliases} |`);
   }
   lines.push('');
   return lines.join('\n');

@@ -24,6 +24,14 @@ export interface FieldSpec {
   signed?: boolean;
   /** Symbolic codepoints: name -> value. When present only these values are legal. */
   enum?: Record<string, number>;
+  /**
+   * Extra spellings of enum values, alias -> canonical enum name (e.g. the
+   * spec's `RD_1x1_MATMUL_FP16` for `RD_1X1_MATMUL_FP16`). Accepted wherever
+   * an enum name is (encode, validate, assembly source, IR input); every
+   * output (decode, IR, disassembly) uses the canonical name. An alias may not
+   * equal an enum name, and its target must be one.
+   */
+  enum_aliases?: Record<string, string>;
   /** Value taken when the user omits the field (number, enum name, or array for array fields). */
   default?: number | string | number[];
   /** "Encoded as N-1": the user writes N in 1..2^width, the word stores N-1. */

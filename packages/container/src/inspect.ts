@@ -36,7 +36,7 @@ export function hexdump(b: Uint8Array, base = 0, maxBytes = Infinity): string[] 
       if (k && k % 4 === 0) hexPart += ' ';
       if (i + k < n) {
         const x = b[i + k]!;
-        hexPart += x.toString(16).padStart(2, '0');
+        hexPart += hex(x, 2);
         text += x >= 0x20 && x < 0x7f ? String.fromCharCode(x) : '.';
       } else hexPart += '  ';
     }
@@ -120,7 +120,7 @@ export interface InspectJsonOptions {
 
 function toHex(b: Uint8Array): string {
   let s = '';
-  for (let i = 0; i < b.length; i++) s += b[i]!.toString(16).padStart(2, '0');
+  for (let i = 0; i < b.length; i++) s += hex(b[i]!, 2);
   return s;
 }
 

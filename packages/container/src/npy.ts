@@ -7,11 +7,10 @@
  * `{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }` padded with
  * spaces and ended by '\n' so the data starts on a 64-byte boundary.
  */
-import { readFileSync } from 'node:fs';
 import { failAt, DiagnosticError, error } from '@pyxis/diagnostics';
 import { TensorCodes as T } from './codes.js';
 import { DTYPES, checkTensor, tensorBytes, typedFromBytes, type Tensor, type TensorDType } from './tensor.js';
-import { writeFileAtomic } from './fileio.js';
+import { readInputFile, writeFileAtomic } from './fileio.js';
 import { oneLine } from './reader.js';
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
@@ -186,7 +185,7 @@ export function writeNpy(t: Tensor): Uint8Array {
 }
 
 export function readNpyFile(path: string): Tensor {
-  return readNpy(new Uint8Array(readFileSync(path)), path);
+  return readNpy(readInputFile(path), path);
 }
 
 export function writeNpyFile(path: string, t: Tensor): void {

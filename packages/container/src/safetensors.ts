@@ -5,10 +5,9 @@
  * after the header), then the byte buffer, which the tensors must cover
  * exactly without holes or overlaps. See docs/tensor-files.md.
  */
-import { readFileSync } from 'node:fs';
 import { DiagnosticError, error, failAt } from '@pyxis/diagnostics';
 import { TensorCodes as T } from './codes.js';
-import { writeFileAtomic } from './fileio.js';
+import { readInputFile, writeFileAtomic } from './fileio.js';
 import { oneLine } from './reader.js';
 import { DTYPES, checkTensor, tensorBytes, typedFromBytes, type Tensor, type TensorDType } from './tensor.js';
 
@@ -125,7 +124,7 @@ export function writeSafetensors(tensors: ReadonlyMap<string, Tensor>, metadata?
 }
 
 export function readSafetensorsFile(path: string): SafetensorsFile {
-  return readSafetensorsWithMetadata(new Uint8Array(readFileSync(path)), path);
+  return readSafetensorsWithMetadata(readInputFile(path), path);
 }
 
 export function writeSafetensorsFile(path: string, tensors: ReadonlyMap<string, Tensor>, metadata?: Record<string, string>): void {

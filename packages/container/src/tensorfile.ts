@@ -1,8 +1,8 @@
 /** Reads either tensor-file form by its magic bytes (the extension is not trusted). */
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { failAt } from '@pyxis/diagnostics';
 import { TensorCodes } from './codes.js';
+import { readInputFile } from './fileio.js';
 import { readNpy } from './npy.js';
 import { readSafetensorsWithMetadata } from './safetensors.js';
 import type { Tensor } from './tensor.js';
@@ -24,5 +24,5 @@ export function readTensorBytes(bytes: Uint8Array, file: string): TensorFile {
 }
 
 export function readTensorFile(path: string): TensorFile {
-  return readTensorBytes(new Uint8Array(readFileSync(path)), path);
+  return readTensorBytes(readInputFile(path), path);
 }

@@ -18,7 +18,7 @@ import {
   readInputFile,
   type Container,
 } from '@pyxis/container';
-import { arbContainer, fromHexLines, sampleContainer, toHexLines } from './fixtures.js';
+import { arbContainer, catchDiagnosticError as diagOf, fromHexLines, sampleContainer, toHexLines } from './fixtures.js';
 
 const GOLDEN = fileURLToPath(new URL('./golden/small.pobj.hex', import.meta.url));
 
@@ -31,15 +31,6 @@ function u64(b: Uint8Array, o: number): number {
 /** The model without the reader's `fileOffset`s (not part of the format; absent from models built in memory). */
 function withoutOffsets(c: Container): Container {
   return { ...c, sections: c.sections.map(({ fileOffset: _, ...s }) => s) };
-}
-function diagOf(f: () => unknown): DiagnosticError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DiagnosticError) return e;
-    throw e;
-  }
-  throw new Error('expected a DiagnosticError');
 }
 
 describe('container golden', () => {

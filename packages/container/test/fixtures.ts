@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { DiagnosticError } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, SECTION_KINDS, SYMBOL_KINDS, type Container, type Section, type SymbolEntry } from '@pyxis/container';
 
 /** The small container whose bytes are checked into golden/small.pobj.hex. */
@@ -102,4 +103,15 @@ export function fromHexLines(s: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
+}
+
+/** The DiagnosticError that `f` throws (any other exception is rethrown; no exception fails the test). */
+export function catchDiagnosticError(f: () => unknown): DiagnosticError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof DiagnosticError) return e;
+    throw e;
+  }
+  throw new Error('expected a DiagnosticError');
 }

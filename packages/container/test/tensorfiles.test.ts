@@ -8,6 +8,7 @@ import {
   DTYPES,
   readNpy,
   readNpyFile,
+  readTensorFile,
   readSafetensors,
   readSafetensorsFile,
   readSafetensorsWithMetadata,
@@ -18,16 +19,9 @@ import {
   type Tensor,
   type TensorDType,
 } from '@pyxis/container';
+import { catchDiagnosticError } from './fixtures.js';
 
-function diagOf(f: () => unknown) {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DiagnosticError) return e.diagnostics[0]!;
-    throw e;
-  }
-  throw new Error('expected a DiagnosticError');
-}
+const diagOf = (f: () => unknown) => catchDiagnosticError(f).diagnostics[0]!;
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 const bytesOf = (t: Tensor) => [...new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength)];
 
@@ -248,6 +242,14 @@ describe('.safetensors', () => {
     expect(readSafetensorsFile(join(dir, 'a.safetensors')).metadata).toEqual({ m: '1' });
     expect(() => writeNpyFile(join(dir, 'bad.npy'), { dtype: 'int16', shape: [3], data: new Int16Array(2) })).toThrow(DiagnosticError);
     expect(readdirSync(dir).sort()).toEqual(['a.npy', 'a.safetensors']);
+  });
+  it('a missing tensor file is an IO0001 diagnostic naming the path (readInputFile), not a raw exception', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-tf-'));
+    for (const read of [readNpyFile, readSafetensorsFile, readTensorFile]) {
+      const d = diagOf(() => read(join(dir, 'nope.npy')));
+      expect(d.code).toBe('IO0001');
+      expect(d.message).toContain('nope.npy');
+    }
   });
 });
 

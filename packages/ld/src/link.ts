@@ -12,7 +12,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { resolve, dirname, extname, relative, isAbsolute } from 'node:path';
 import { DiagnosticBag, DiagnosticError, didYouMean, error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import { decode, encode, loadTable, validate, type CompiledTable, type FieldValues } from '@pyxis/codec';
-import { FORMAT_VERSION, SectionFlags, readContainer, readNpy, readSafetensors, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
+import { FORMAT_VERSION, SectionFlags, alignUp, readContainer, readNpy, readSafetensors, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
 import { parseLinkScript, showValue, type LinkScript, type ScriptBlock, type ScriptRef, type ScriptValue } from './script.js';
 import { allocateBarriers, ancestorBits, BarrierError, type BarrierPlan, type TripNode } from './barriers.js';
 import {
@@ -542,7 +542,7 @@ export function link(opts: LinkOptions): LinkResult {
           // (pack1x1BetaGroup), 128-byte aligned after them, symbol `<name>.beta` (chip §15.5).
           const betaEb = num(a.get('beta_eb')?.value, '`beta_eb`', -63, 63) ?? r.eb;
           const g = W.betaGroupFromFloats(beta.data, w.shape[0]!, betaEb, source);
-          const at = Math.ceil(r.bytes.length / 128) * 128;
+          const at = alignUp(r.bytes.length, 128);
           bytes = new Uint8Array(at + g.bytes.length);
           bytes.set(r.bytes);
           bytes.set(g.bytes, at);
@@ -890,7 +890,7 @@ export function link(opts: LinkOptions): LinkResult {
           err('LD0501', `${q.kind} trip \`${tname}\`: tensor \`${x.t.name}\` must be in the AMEM of cluster ${cluster}`, x.span, { spec: `${CHIP} §11.4.6, §11.4.7` });
         else if (x) {
           x.t.placed.align = Math.max(x.t.placed.align, 128);
-          x.t.placed.size = Math.ceil(x.t.placed.size / 128) * 128;
+          x.t.placed.size = alignUp(x.t.placed.size, 128);
           if (x.t.placed.size / 128 > 65536) err('LD0509', `${q.kind} trip \`${tname}\`: ${x.t.placed.size} bytes exceed 2^16 words of 128 bytes`, x.span, { spec: `${CHIP} §11.4.6` });
         }
         numAttr('tjid', 0, 255);
@@ -965,7 +965,7 @@ export function link(opts: LinkOptions): LinkResult {
           err('LD0501', `MPE trip \`${t.name}\`: ${role} tensor \`${x.t.name}\` is in the AMEM of cluster ${x.t.placed.region.cluster}; the MPE windows reach only cluster ${t.cluster}'s AMEM and HBM`, x.span, { spec: `${CHIP} §12.7` });
     }
     const len = t.nums.get('length')?.v ?? Math.max(src.t.layout.size, dst.t.layout.size);
-    const padded = Math.ceil(len / unit) * unit;
+    const padded = alignUp(len, unit);
     if (padded / unit > 65536) {
       err('LD0509', `${k} trip \`${t.name}\` moves ${padded} bytes; one descriptor moves at most ${65536 * unit} (16-bit length in ${unit}-byte units, N-1 encoded): split the transfer`, t.span, { spec: k === 'mpe' ? `${CHIP} §12.6.2.1` : k === 'icdma' ? `${CHIP} §11.4.5` : `${CHIP} §11.4.3, §11.4.4` });
       continue;
@@ -1605,7 +1605,7 @@ export function countPatches(b: Uint8Array): number | string {
     const size = dv.getUint16(off + 4, true) + 1;
     const repeat = dv.getUint16(off + 6, true) + 1;
     if (target % 8) return `patch ${n} at byte ${off}: target_address 0x${target.toString(16)} is not 8-byte aligned`;
-    const data = repeat * Math.ceil(size / 8) * 8;
+    const data = repeat * alignUp(size, 8);
     if (off + 8 + data > b.length) return `patch ${n} at byte ${off}: ${data} data bytes run past the end of the blob`;
     off += 8 + data;
     n++;
@@ -1617,7 +1617,7 @@ export function countPatches(b: Uint8Array): number | string {
 /** One micro_patch_t writing `data` (whole words of `stride` bytes) at engine address `target`. */
 export function microPatch(target: number, stride: number, data: Uint8Array): Uint8Array {
   const repeat = data.length / stride;
-  const padded = Math.ceil(stride / 8) * 8;
+  const padded = alignUp(stride, 8);
   const out = new Uint8Array(8 + repeat * padded);
   const dv = new DataView(out.buffer);
   dv.setUint32(0, target >>> 0, true);
@@ -1927,10 +1927,10 @@ function allocate(items: Placed[], bag: DiagnosticBag): void {
     }
     for (const p of ps.filter((x) => x.fixed === undefined)) {
       used.sort((a, b) => a.start - b.start);
-      let cand = Math.ceil(r.origin / p.align) * p.align;
+      let cand = alignUp(r.origin, p.align);
       for (const u of used) {
         if (cand + p.size <= u.start) break;
-        if (u.end > cand) cand = Math.ceil(u.end / p.align) * p.align;
+        if (u.end > cand) cand = alignUp(u.end, p.align);
       }
       if (cand + p.size > r.origin + r.length) {
         const usedBytes = used.reduce((s, u) => s + (u.end - u.start), 0);

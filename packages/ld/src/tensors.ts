@@ -6,6 +6,7 @@
  * leading dimensions fold into C. Rows are padded to 16 bytes (8-bit
  * formats) or 32 bytes (16-bit formats, "granularity of 16 logical columns").
  */
+import { alignUp } from '@pyxis/container';
 import * as formats from '@pyxis/formats';
 
 export const PARTITION = 16;
@@ -71,7 +72,7 @@ export function byteStrides(shape: number[], l: TensorLayout): number[] {
 
 /** Row intervals [start, end) (bytes, partition-rounded) relative to the base address, merged and sorted. */
 export function rowIntervals(l: TensorLayout): Array<[number, number]> {
-  const rowLen = Math.ceil(l.rowBytes / PARTITION) * PARTITION;
+  const rowLen = alignUp(l.rowBytes, PARTITION);
   const out: Array<[number, number]> = [];
   if (l.rowStride * PARTITION === rowLen && l.chanStride === l.H * l.rowStride) return l.size ? [[0, l.size]] : [];
   for (let c = 0; c < l.C; c++)

@@ -132,9 +132,37 @@ interface Outcome {
   batched: number;
 }
 
-function simulate(w: Workload, quantum: number): Outcome {
+/** Run-ahead must not change anything observable: `b` (windowed run) equals `a` (lockstep) in all but `batched`. */
+function expectSameOutcome(b: Outcome, a: Outcome): void {
+  expect(b.cycles).toBe(a.cycles);
+  expect(b.trips).toEqual(a.trips);
+  expect(b.engines).toEqual(a.engines);
+  expect(b.uie).toEqual(a.uie);
+  expect(b.apm).toEqual(a.apm);
+  for (let c = 0; c < a.amem.length; c++) expect(Buffer.from(b.amem[c]!).equals(Buffer.from(a.amem[c]!))).toBe(true);
+  expect(Buffer.from(b.hbm).equals(Buffer.from(a.hbm))).toBe(true);
+}
+
+/** A chip for workload `w` (APM on iff `w.apm`) with its image loaded, not yet run. */
+function loadedChip(w: Workload, quantum: number, observer?: PyxisObserver): PyxisChip {
   const config = loadSimConfig();
   config.apm.enabled = w.apm;
+  const chip = new PyxisChip({ clusters: w.clusters, uies: w.uies.length, config, ...(observer ? { observer } : {}), uieFactory: defaultUieFactory, quantum });
+  loadImage(chip, inspectImage(build(w).build(), 'quantum.pimg'));
+  return chip;
+}
+
+/** Wraps `u.tick` so that `after(now)` runs after each tick. */
+function afterEachTick(u: { tick(now: number): unknown }, after: (now: number) => void): void {
+  const tick = u.tick.bind(u);
+  u.tick = (now: number) => {
+    const r = tick(now);
+    after(now);
+    return r;
+  };
+}
+
+function simulate(w: Workload, quantum: number): Outcome {
   const observer = new PyxisObserver();
   const trips: Array<[string, number, number, number]> = [];
   const orig = observer.tripDone.bind(observer);
@@ -142,8 +170,7 @@ function simulate(w: Workload, quantum: number): Outcome {
     trips.push([engine, t.tripId, t.startAt, t.doneAt]);
     orig(engine, t, now);
   };
-  const chip = new PyxisChip({ clusters: w.clusters, uies: w.uies.length, config, observer, uieFactory: defaultUieFactory, quantum });
-  loadImage(chip, inspectImage(build(w).build(), 'quantum.pimg'));
+  const chip = loadedChip(w, quantum, observer);
   const r = chip.sim.run({ maxCycles: 200000 });
   return {
     reason: r.reason,
@@ -166,13 +193,7 @@ describe('temporal decoupling (quantum)', () => {
         expect(a.reason).toBe('done');
         const b = simulate(w, q);
         expect(b.reason).toBe(a.reason);
-        expect(b.cycles).toBe(a.cycles);
-        expect(b.trips).toEqual(a.trips);
-        expect(b.engines).toEqual(a.engines);
-        expect(b.uie).toEqual(a.uie);
-        expect(b.apm).toEqual(a.apm);
-        for (let c = 0; c < a.amem.length; c++) expect(Buffer.from(b.amem[c]!).equals(Buffer.from(a.amem[c]!))).toBe(true);
-        expect(Buffer.from(b.hbm).equals(Buffer.from(a.hbm))).toBe(true);
+        expectSameOutcome(b, a);
       }),
       { numRuns: 25 },
     );
@@ -193,13 +214,7 @@ describe('temporal decoupling (quantum)', () => {
       const b = simulate(w, q);
       expect(b.batched).toBeGreaterThan(0);
       expect(a.batched).toBe(0);
-      expect(b.cycles).toBe(a.cycles);
-      expect(b.trips).toEqual(a.trips);
-      expect(b.engines).toEqual(a.engines);
-      expect(b.uie).toEqual(a.uie);
-      expect(b.apm).toEqual(a.apm);
-      for (let c = 0; c < a.amem.length; c++) expect(Buffer.from(b.amem[c]!).equals(Buffer.from(a.amem[c]!))).toBe(true);
-      expect(Buffer.from(b.hbm).equals(Buffer.from(a.hbm))).toBe(true);
+      expectSameOutcome(b, a);
     }
   });
 
@@ -209,19 +224,13 @@ describe('temporal decoupling (quantum)', () => {
     const b = simulate(w, 64);
     expect(b.cycles).toBe(a.cycles);
     // The model's own view: with run-ahead the datapath ran ahead of the kernel's clock at some point.
-    const config = loadSimConfig();
-    config.apm.enabled = false;
-    const chip = new PyxisChip({ clusters: 1, uies: 1, config, uieFactory: defaultUieFactory, quantum: 64 });
-    loadImage(chip, inspectImage(build(w).build(), 'q.pimg'));
+    const chip = loadedChip(w, 64);
     const u = chip.uies[0]!;
     let maxLead = 0;
-    const tick = u.tick.bind(u);
-    u.tick = (now: number) => {
-      const r = tick(now);
+    afterEachTick(u, (now) => {
       const m = u.model as unknown as { now: number };
       maxLead = Math.max(maxLead, m.now - now);
-      return r;
-    };
+    });
     chip.sim.run();
     expect(maxLead).toBeGreaterThan(32);
     expect(chip.sim.now).toBe(a.cycles);
@@ -237,26 +246,15 @@ describe('temporal decoupling (quantum)', () => {
     };
     const a = simulate(w, 1);
     const b = simulate(w, 128);
-    expect(b.cycles).toBe(a.cycles);
-    expect(b.trips).toEqual(a.trips);
-    expect(b.engines).toEqual(a.engines);
-    expect(b.uie).toEqual(a.uie);
-    for (let c = 0; c < a.amem.length; c++) expect(Buffer.from(b.amem[c]!).equals(Buffer.from(a.amem[c]!))).toBe(true);
-    expect(Buffer.from(b.hbm).equals(Buffer.from(a.hbm))).toBe(true);
+    expectSameOutcome(b, a);
     // UIE 0 holds all three trips (no free tracking ID) while UIE 1's DMA-fed trips are still pending: it runs ahead then
-    const config = loadSimConfig();
-    config.apm.enabled = false;
-    const chip = new PyxisChip({ clusters: 1, uies: 2, config, uieFactory: defaultUieFactory, quantum: 128 });
-    loadImage(chip, inspectImage(build(w).build(), 'q.pimg'));
+    const chip = loadedChip(w, 128);
     const u = chip.uies[0]!;
     let lead = 0;
-    const tick = u.tick.bind(u);
-    u.tick = (now: number) => {
-      const r = tick(now);
+    afterEachTick(u, (now) => {
       if (u.inflightTrips.length === 3 && chip.host.busy === false && chip.uies[1]!.inflightTrips.length + chip.uies[1]!.tripsDone < 3)
         lead = Math.max(lead, (u.model as unknown as { now: number }).now - now);
-      return r;
-    };
+    });
     chip.sim.run();
     expect(lead).toBeGreaterThan(16);
   });
@@ -267,11 +265,7 @@ describe('temporal decoupling (quantum)', () => {
     const a = simulate(w, 1);
     expect(a.apm[0]).toBeGreaterThan(0); // bubbles were inserted
     const b = simulate(w, 256);
-    expect(b.cycles).toBe(a.cycles);
-    expect(b.trips).toEqual(a.trips);
-    expect(b.engines).toEqual(a.engines);
-    expect(b.uie).toEqual(a.uie);
-    expect(b.apm).toEqual(a.apm);
+    expectSameOutcome(b, a);
   });
 
   it('never simulates past --max-cycles', () => {

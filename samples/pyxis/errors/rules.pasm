@@ -43,3 +43,17 @@
     Read_WBA
   }
 }
+# AS0320 (warning): iterator-select fields naming a loop that does not enclose the instruction
+.program sel amem_read {
+  loop i0 4 {
+    loop i1 2 {
+      Read_SRAM rpsw_config_iter_id=i1
+    }
+    Read_SRAM rpsw_config_iter_id=i1 rcsw_switch_config_iter_id=3
+  }
+}
+.program sel_gh gh {
+  loop i0 4 {
+    HBUF_RD_VLD hbuf_stride_iter_id_dim1=i2 hbuf_stride_iter_id_dim2=i0
+  }
+}

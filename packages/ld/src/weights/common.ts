@@ -32,10 +32,6 @@ export function fail(code: string, message: string, src?: WeightsSource, spec?: 
   throw new DiagnosticError(error(code, src?.name ? `${src.name}: ${message}` : message, extra));
 }
 
-export function roundUp(x: number, m: number): number {
-  return Math.ceil(x / m) * m;
-}
-
 /** Checks `shape` is [O, I] or [O, I, 1, 1] and `length` matches; returns [O, I]. */
 export function shape2d(shape: readonly number[], length: number, src?: WeightsSource): [number, number] {
   let o: number, i: number;

@@ -23,7 +23,8 @@
  * grouping rule of seq §1.2 rule 2 (8-bit groups of 8 channels, then one 16-bit
  * group of 4 channels).
  */
-import { CHIP_SPEC, LD_WEIGHTS_SHAPE, fail, roundUp, shape2d, type DbRegion, type WeightsSource } from './common.js';
+import { alignUp } from '@pyxis/container';
+import { CHIP_SPEC, LD_WEIGHTS_SHAPE, fail, shape2d, type DbRegion, type WeightsSource } from './common.js';
 import type { PackedDatabase } from './kernel3x3.js';
 
 export interface Linear1x1Options {
@@ -75,7 +76,7 @@ export function linear1x1Layout(bits: 8 | 16, O: number, I: number, hasBeta: boo
     paddedIn = groups * 4;
     if (hasBeta) betaGroup = Math.floor(I / 4);
   }
-  const paddedOut = roundUp(O, 128);
+  const paddedOut = alignUp(O, 128);
   const sets = paddedOut / 128;
   const setStride = groups * 1024;
   const size = sets * setStride;

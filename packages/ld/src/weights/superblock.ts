@@ -31,7 +31,8 @@
  * B (8 for B=4) inside the blocks; output channels are padded to 128; pads
  * are weight indices of a zero codebook entry.
  */
-import { CHIP_SPEC, SEQ_SPEC, LD_WEIGHTS_PARAM, fail, roundUp, type DbRegion, type WeightsSource } from './common.js';
+import { alignUp } from '@pyxis/container';
+import { CHIP_SPEC, SEQ_SPEC, LD_WEIGHTS_PARAM, fail, type DbRegion, type WeightsSource } from './common.js';
 
 export type SuperblockOrganisation = 'cinPerCout' | 'coutPerCin';
 export type BlockSize = 4 | 8 | 16 | 32;
@@ -68,14 +69,14 @@ export function superblockLayout(organisation: SuperblockOrganisation, blockSize
   if (organisation !== 'cinPerCout' && organisation !== 'coutPerCin')
     fail(LD_WEIGHTS_PARAM, `superblock organisation must be 'cinPerCout' or 'coutPerCin', got '${String(organisation)}'`, src, `${CHIP_SPEC} §15.4`);
   const B = blockSize as BlockSize;
-  const paddedOut = roundUp(O, 128);
+  const paddedOut = alignUp(O, 128);
   const sets = paddedOut / 128;
   let paddedIn: number, perSet: number;
   if (organisation === 'cinPerCout') {
-    if (B === 4) { paddedIn = roundUp(I, 8); perSet = (paddedIn / 8) * 2; }
-    else { paddedIn = roundUp(I, B); perSet = paddedIn / B; }
+    if (B === 4) { paddedIn = alignUp(I, 8); perSet = (paddedIn / 8) * 2; }
+    else { paddedIn = alignUp(I, B); perSet = paddedIn / B; }
   } else {
-    paddedIn = roundUp(I, B);
+    paddedIn = alignUp(I, B);
     perSet = paddedIn / B;
   }
   const superblockSize = 128 + 64 * B;

@@ -6,6 +6,7 @@
  * notify_list when the engine reports completion (which engines only do
  * once their writes are committed, §11.7).
  */
+import { alignUp } from '@pyxis/container';
 import { decode, loadTable, readField, type CompiledTable } from '@pyxis/codec';
 import type { SimEngine } from '../../kernel/engine.js';
 import { ObjectFifo } from '../../kernel/fifo.js';
@@ -37,7 +38,7 @@ export function descriptorBytes(kind: QueueKind): number {
   const t = descriptorTable(kind);
   if (!t) return 0;
   const meta = t.meta?.['bytes'];
-  return typeof meta === 'number' ? meta : Math.ceil(t.bytes / 8) * 8;
+  return typeof meta === 'number' ? meta : alignUp(t.bytes, 8);
 }
 
 /** Decodes one descriptor of a queue into a Trip (common header per §11.4.1). */

@@ -10,6 +10,7 @@
  * complete at the commit time of its last chunk. (Programs that read before
  * the completing barrier are racy by §11.7 and may see either value.)
  */
+import { alignUp } from '@pyxis/container';
 import type { BandwidthPort } from '../../kernel/port.js';
 import type { AmemAccess } from './amemAccess.js';
 import type { Apm } from './apm.js';
@@ -376,7 +377,7 @@ export class MpeEngine extends BaseTripEngine {
         const target = dv.getUint32(off, true);
         const regSize = dv.getUint16(off + 4, true) + 1;
         const regRepeat = dv.getUint16(off + 6, true) + 1;
-        const bytes = regRepeat * Math.ceil(regSize / 8) * 8;
+        const bytes = regRepeat * alignUp(regSize, 8);
         off += 8;
         if (off + bytes > len)
           throw patchError(

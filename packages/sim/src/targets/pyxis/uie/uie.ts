@@ -1278,21 +1278,10 @@ export class Uie implements SimEngine {
       constV = 0;
       flags |= F_PAD;
     }
-    const indir = f.indir_vld[pc]! !== 0 && opcd >= 2;
-    const mode = f.indir_mode[pc]!;
-    const strides = f.iter_stride;
-    const nBase = indir ? (mode === 3 ? 4 : 5) : NUM_ITERS;
-    let a = s.base + f.amem_addr_offset[pc]!;
-    for (let i = 0; i < nBase; i++) a += (core.execCount[i]! & 0xfff) * (strides[pc * NUM_ITERS + i]! & 0xffff);
-    d[at + R_OP] = opcd;
-    d[at + R_ADDR] = a & PTN_MASK;
-    d[at + R_VIEW] = s.view;
-    d[at + R_DT] = f.data_type[pc]!;
+    flags |= this.decodeCommon(s, f, d, at, pc, opcd);
     d[at + R_FIFO] = f.tgt_fifo[pc]!;
     d[at + R_CONST] = constV;
     d[at + R_N] = f.num_logical_ptns[pc]! || 8;
-    if (indir) flags |= F_INDIR | (mode << MODE_SHIFT) | (f.indir_fifo_pop_enbl[pc]! ? F_POP : 0);
-    if (core.programDone) flags |= F_EOP;
     if (f.rpsw_rot_enbl[pc]!) flags |= F_ROT;
     d[at + R_FLAGS] = flags;
     // RPSW index (seq §5.4): base + ((rot ? ptn : 0) + (iter & 7) * stride) % 8 — rot part added at issue
@@ -1304,11 +1293,6 @@ export class Uie implements SimEngine {
       : -1;
     d[at + R_MASK] = f.rcsw_col_mask_config_idx[pc]!;
     d[at + R_ZSW] = f.rzsw_config[pc]!;
-    d[at + R_EB] = f.eb_adj[pc]!;
-    d[at + R_SLOT] = s.slot;
-    d[at + R_SX] = strides[pc * NUM_ITERS + 5]! & 0xffff;
-    d[at + R_SY] = strides[pc * NUM_ITERS + 4]! & 0xffff;
-    d[at + R_PC] = pc;
   }
 
   private decodeWrite(s: SeqState, dec: Fifo): void {
@@ -1324,6 +1308,29 @@ export class Uie implements SimEngine {
       opcd = 1;
       flags |= F_PF | F_PAD;
     }
+    flags |= this.decodeCommon(s, f, d, at, pc, opcd);
+    d[at + R_FIFO] = f.src_fifo[pc]!;
+    d[at + R_N] = f.num_logical_cols[pc]! || 128;
+    d[at + R_COLOFF] = f.logical_col_offset[pc]!;
+    if (f.wpsw_rot_enbl[pc]!) flags |= F_ROT;
+    d[at + R_FLAGS] = flags;
+    d[at + R_PSWBASE] = f.wpsw_config_vld[pc]! ? f.wpsw_config_idx_base[pc]! : -1;
+    d[at + R_PSWITER] = (iterVal(core.execCount, f.wpsw_config_iter_id[pc]!) & 7) * f.wpsw_config_iter_stride[pc]!;
+    d[at + R_CSW] = f.wcsw_switch_config_vld[pc]!
+      ? (f.wcsw_switch_config_idx_base[pc]! + (((iterVal(core.execCount, f.wcsw_switch_config_iter_id[pc]!) & 15) * f.wcsw_switch_config_iter_stride[pc]!) % 16)) & 63
+      : -1;
+    d[at + R_MASK] = f.wcsw_col_mask_config_idx[pc]!;
+    d[at + R_ZSW] = f.wzsw_config[pc]!;
+    d[at + R_RMW] = f.rmw_rd_addr_offset[pc]!;
+  }
+
+  /**
+   * The record words `decodeRead` and `decodeWrite` share: the strided address (base + amem_addr_offset +
+   * sum of count * iter_stride over the iterators not used for the indirect part, seq §5.2), opcode, view,
+   * data type, EB adjust, slot, pc and the indirect strides; returns the flags this adds (indirect mode / pop, EOP).
+   */
+  private decodeCommon(s: SeqState, f: ReadFieldArrays | WriteFieldArrays, d: Int32Array, at: number, pc: number, opcd: number): number {
+    const core = s.core;
     const indir = f.indir_vld[pc]! !== 0 && opcd >= 2;
     const mode = f.indir_mode[pc]!;
     const strides = f.iter_stride;
@@ -1334,26 +1341,15 @@ export class Uie implements SimEngine {
     d[at + R_ADDR] = a & PTN_MASK;
     d[at + R_VIEW] = s.view;
     d[at + R_DT] = f.data_type[pc]!;
-    d[at + R_FIFO] = f.src_fifo[pc]!;
-    d[at + R_N] = f.num_logical_cols[pc]! || 128;
-    d[at + R_COLOFF] = f.logical_col_offset[pc]!;
-    if (indir) flags |= F_INDIR | (mode << MODE_SHIFT) | (f.indir_fifo_pop_enbl[pc]! ? F_POP : 0);
-    if (core.programDone) flags |= F_EOP;
-    if (f.wpsw_rot_enbl[pc]!) flags |= F_ROT;
-    d[at + R_FLAGS] = flags;
-    d[at + R_PSWBASE] = f.wpsw_config_vld[pc]! ? f.wpsw_config_idx_base[pc]! : -1;
-    d[at + R_PSWITER] = (iterVal(core.execCount, f.wpsw_config_iter_id[pc]!) & 7) * f.wpsw_config_iter_stride[pc]!;
-    d[at + R_CSW] = f.wcsw_switch_config_vld[pc]!
-      ? (f.wcsw_switch_config_idx_base[pc]! + (((iterVal(core.execCount, f.wcsw_switch_config_iter_id[pc]!) & 15) * f.wcsw_switch_config_iter_stride[pc]!) % 16)) & 63
-      : -1;
-    d[at + R_MASK] = f.wcsw_col_mask_config_idx[pc]!;
-    d[at + R_ZSW] = f.wzsw_config[pc]!;
     d[at + R_EB] = f.eb_adj[pc]!;
     d[at + R_SLOT] = s.slot;
     d[at + R_SX] = strides[pc * NUM_ITERS + 5]! & 0xffff;
     d[at + R_SY] = strides[pc * NUM_ITERS + 4]! & 0xffff;
     d[at + R_PC] = pc;
-    d[at + R_RMW] = f.rmw_rd_addr_offset[pc]!;
+    let flags = 0;
+    if (indir) flags |= F_INDIR | (mode << MODE_SHIFT) | (f.indir_fifo_pop_enbl[pc]! ? F_POP : 0);
+    if (core.programDone) flags |= F_EOP;
+    return flags;
   }
 
   /**

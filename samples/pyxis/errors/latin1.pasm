@@ -1,0 +1,2 @@
+# a Latin-1 comment: café
+.program p amem_read { Read_SRAM }
