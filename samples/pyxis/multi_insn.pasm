@@ -9,7 +9,7 @@
       loop i2 8 {                               # accumulator slots
         Exec_Valid accum_idx_iter_id=i2 zero_accum_iter_mask=[i1] front_staging_done_iter_mask=[i2]
       }
-      Exec_Bubble accum_idx_iter_id=i2 split_accum_iter_mask=[i1] wb_kick_iter_mask=[i1]
+      Exec_Bubble split_accum_iter_mask=[i1] wb_kick_iter_mask=[i1]
     }
   }
 }

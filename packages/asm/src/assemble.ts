@@ -270,7 +270,6 @@ export function assembleIr(input: string | unknown, opts: AssembleOptions & { fi
   const isa = opts.isa ?? loadPyxisIsa();
   const file = opts.file ?? '<ir>';
   let json: unknown = input;
-  let positions: JsonPositions | undefined;
   if (typeof input === 'string') {
     const bin = binaryTextProblem(input);
     if (bin) throw new DiagnosticError(error('AS0106', binaryMessage(file, bin, 'JSON IR'), { span: { file, offset: bin.offset } }));
@@ -292,15 +291,28 @@ export function assembleIr(input: string | unknown, opts: AssembleOptions & { fi
       const what = at === undefined ? msg.replace(/\s+/g, ' ') : at >= input.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(input[at])}`;
       throw new DiagnosticError(error('AS0512', `IR is not valid JSON: ${what}`, { span }));
     }
-    positions = jsonPositions(input, file);
   }
-  const { programs, vpuPrograms } = irToPrograms(json, isa, file, positions);
-  const diags: Diagnostic[] = [];
-  const seen = new Set<string>();
-  for (const p of programs) {
-    const key = `${p.seq.name}.${p.name}`;
-    if (seen.has(key)) diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: p.span ?? { file, line: 1, column: 1 } }));
-    seen.add(key);
+  const run = (positions: JsonPositions | undefined): AssembleResult => {
+    const { programs, vpuPrograms } = irToPrograms(json, isa, file, positions);
+    const diags: Diagnostic[] = [];
+    const seen = new Set<string>();
+    for (const p of programs) {
+      const key = `${p.seq.name}.${p.name}`;
+      if (seen.has(key)) diags.push(error('AS0218', `program \`${p.name}\` is defined twice for ${p.seq.name}`, { span: p.span ?? { file, line: 1, column: 1 } }));
+      seen.add(key);
+    }
+    return finishPrograms(programs, isa, diags, opts.sources, opts.listing !== false, { sources: [file] }, vpuPrograms);
+  };
+  if (typeof input !== 'string') return run(undefined);
+  // Value positions cost a scan and a map entry per JSON value (about 3x the
+  // assembly time of a large IR), so the clean case runs without them; only
+  // when there is something to report is the (deterministic) run repeated
+  // with positions, so every diagnostic points at its JSON value.
+  try {
+    const r = run(undefined);
+    if (r.diagnostics.length === 0) return r;
+  } catch (e) {
+    if (!(e instanceof DiagnosticError)) throw e;
   }
-  return finishPrograms(programs, isa, diags, opts.sources, opts.listing !== false, { sources: [file] }, vpuPrograms);
+  return run(jsonPositions(input, file));
 }

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { DiagnosticError, SourceMap, renderDiagnostics, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
-import { assemble, assembleIr, binaryTextProblem, jsonPositions, parentPath } from '../src/index.js';
+import { assemble, assembleIr, binaryTextProblem, jsonPositions, jsonSyntaxErrorOffset, parentPath } from '../src/index.js';
 import { isa } from './helpers.js';
 
 function diagsOf(f: () => unknown): Diagnostic[] {
@@ -60,6 +60,48 @@ describe('jsonPositions', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('jsonSyntaxErrorOffset', () => {
+  test('hand-checked offsets', () => {
+    expect(jsonSyntaxErrorOffset('{"a": [1, 2]}')).toBeUndefined();
+    expect(jsonSyntaxErrorOffset('{"a":\n  [1,}')).toBe(11);
+    expect(jsonSyntaxErrorOffset('{"a": 1')).toBe(7);
+    expect(jsonSyntaxErrorOffset('{"a": 01}')).toBe(7);
+    expect(jsonSyntaxErrorOffset('{"a": tru}')).toBe(9);
+    expect(jsonSyntaxErrorOffset('{"a": "\\x"}')).toBe(8);
+    expect(jsonSyntaxErrorOffset('[1] x')).toBe(4);
+    expect(jsonSyntaxErrorOffset('')).toBe(0);
+  });
+  test('property: agrees with JSON.parse on valid and mutated JSON', () => {
+    const mutated = fc
+      .tuple(fc.jsonValue(), fc.nat(), fc.nat({ max: 3 }), fc.constantFrom('', ',', '}', ']', '"', ':', '-', '0', 'e', '\\', ' ', 'x'))
+      .map(([v, at, del, ins]) => {
+        const t = JSON.stringify(v);
+        const k = at % (t.length + 1);
+        return t.slice(0, k) + ins + t.slice(k + del);
+      });
+    fc.assert(
+      fc.property(fc.oneof(mutated, fc.string()), (text) => {
+        let ok = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          ok = false;
+        }
+        const at = jsonSyntaxErrorOffset(text);
+        expect(at === undefined).toBe(ok);
+        if (at !== undefined) expect(at).toBeLessThanOrEqual(text.length);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  test('AS0512 points at the offending character', () => {
+    const ds = diagsOf(() => assembleIr('{"format": "pyxis-ir",\n  "programs": [1,}', { isa, file: 'j.json' }));
+    expect(ds[0]!.code).toBe('AS0512');
+    expect(ds[0]!.message).toBe('IR is not valid JSON: unexpected "}"');
+    expect(ds[0]!.span).toEqual({ file: 'j.json', line: 2, column: 18, length: 1 });
   });
 });
 

@@ -478,3 +478,103 @@ describe('docs:check logic (scripts/gen-docs.mjs)', () => {
     }
   });
 });
+
+describe('noc_map.json (chip §12.7, Table 11-1, Table 12-1)', () => {
+  interface NocMap {
+    doc: string;
+    spec: string;
+    fields?: unknown;
+    noc_addr_w: number;
+    regions: Array<{ name: string; base: string; stride: string; size?: string; width?: number; per_cluster: boolean }>;
+    remap_windows: { windows: Array<{ window: number; region: string; offset: string; mask: string }> };
+    icdma_destinations: { by_source: Array<{ cluster: number; targets: number[] }> };
+    queues: { table: Array<{ kind: string; name: string; first: number; count: number; trip: boolean }> };
+  }
+  const nm = loadGrammarJson<NocMap>('pyxis', 'noc_map');
+  const CLUSTERS = 4;
+
+  it('is a data file, not a field table, and says where it comes from', () => {
+    expect(nm.fields).toBeUndefined();
+    expect(nm.doc.length).toBeGreaterThan(0);
+    expect(nm.spec).toMatch(/§12\.7/);
+    expect(loadTarget('pyxis').map((t) => t.name)).not.toContain('noc_map');
+  });
+
+  it('queue ids are unique and names unique; the table is chip Table 11-1 (by hand)', () => {
+    const ids = nm.queues.table.flatMap((g) => Array.from({ length: g.count }, (_, i) => g.first + i));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(nm.queues.table.map((g) => g.name)).size).toBe(nm.queues.table.length);
+    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 0x27 }, (_, i) => i));
+    // Table 11-1: kind, first id, last id, trip-descriptor queue
+    const byHand: Array<[string, number, number, boolean]> = [
+      ['uie', 0x00, 0x0b, true],
+      ['rdma_tx', 0x0c, 0x0d, true],
+      ['rdma_rx', 0x0e, 0x0f, true],
+      ['h2a', 0x10, 0x10, true],
+      ['a2h', 0x11, 0x11, true],
+      ['icdma', 0x12, 0x14, true],
+      ['mpe', 0x15, 0x21, true],
+      ['barrier_config', 0x22, 0x22, true],
+      ['dgram_tx', 0x23, 0x24, false],
+      ['dgram_rx', 0x25, 0x26, false],
+    ];
+    expect(nm.queues.table.map((g) => [g.kind, g.first, g.first + g.count - 1, g.trip])).toEqual(byHand);
+  });
+
+  it('ICDMA destinations are chip Table 12-1 (by hand) and each engine reaches another cluster', () => {
+    expect(nm.icdma_destinations.by_source).toEqual([
+      { cluster: 0, targets: [1, 2, 3] },
+      { cluster: 1, targets: [0, 2, 3] },
+      { cluster: 2, targets: [0, 1, 3] },
+      { cluster: 3, targets: [0, 1, 2] },
+    ]);
+    const icdma = nm.queues.table.find((g) => g.kind === 'icdma')!;
+    for (const r of nm.icdma_destinations.by_source) {
+      expect(r.targets.length).toBe(icdma.count);
+      // "from the local AMEM to one other cluster's AMEM" (chip §12.2): the other clusters, ascending
+      expect(r.targets).toEqual(Array.from({ length: CLUSTERS }, (_, c) => c).filter((c) => c !== r.cluster));
+    }
+  });
+
+  it('NoC regions of all clusters are disjoint and inside noc_addr_w; remap windows are aligned and reach them', () => {
+    const top = 1n << BigInt(nm.noc_addr_w);
+    const sizeOf = (r: NocMap['regions'][number]) => (r.size !== undefined ? BigInt(r.size) : 1n << BigInt(r.width!));
+    const iv: Array<[bigint, bigint, string]> = [];
+    for (const r of nm.regions) {
+      if (r.per_cluster) expect(sizeOf(r) <= BigInt(r.stride), r.name).toBe(true);
+      for (let c = 0; c < (r.per_cluster ? CLUSTERS : 1); c++) {
+        const b = BigInt(r.base) + BigInt(c) * BigInt(r.stride);
+        iv.push([b, b + sizeOf(r), `${r.name}${c}`]);
+      }
+    }
+    iv.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    for (let i = 0; i < iv.length; i++) {
+      expect(iv[i]![1] <= top, iv[i]![2]).toBe(true);
+      if (i) expect(iv[i]![0] >= iv[i - 1]![1], `${iv[i - 1]![2]} overlaps ${iv[i]![2]}`).toBe(true);
+    }
+    expect(nm.remap_windows.windows.map((w) => w.window)).toEqual([0, 1, 2, 3]);
+    for (const w of nm.remap_windows.windows) {
+      const r = nm.regions.find((x) => x.name === w.region)!;
+      expect(r, w.region).toBeDefined();
+      const mask = BigInt(w.mask);
+      expect(mask & (mask + 1n)).toBe(0n); // low-bit mask
+      expect(mask < 1n << 30n).toBe(true); // eng[29:0] (chip §12.7)
+      for (let c = 0; c < CLUSTERS; c++) {
+        const base = BigInt(r.base) + (r.per_cluster ? BigInt(c) * BigInt(r.stride) : 0n) + BigInt(w.offset);
+        expect(base & mask, `window ${w.window}`).toBe(0n);
+        expect(BigInt(w.offset) + mask + 1n <= sizeOf(r), `window ${w.window} stays in ${r.name}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('gen-docs renders noc_map.json', () => {
+  it('README has the NoC map section with the queue and ICDMA tables', () => {
+    const readme = renderTarget(codec, codec.grammarsDir(), 'pyxis').get('pyxis/README.md')!;
+    expect(readme).toContain('## NoC map, remap windows and queue ids (`noc_map.json`)');
+    expect(readme).toContain('| 0x12-0x14 | `icdma` | `icdma0`..`icdma2` | 3 | yes |');
+    expect(readme).toContain('| 2 | 0, 1, 3 |');
+    expect(readme).toContain('| 1 | `cfg` | 0x0 | 0x3fffffff |');
+    expect(readme).not.toContain('- `grammars/pyxis/noc_map.json`');
+  });
+});
