@@ -56,6 +56,41 @@ export function renderMemoryMap(mm) {
   return lines.join('\n');
 }
 
+/** Renders noc_map.json (NoC address map, remap windows, ICDMA destinations, queue ids) as Markdown. */
+export function renderNocMap(nm) {
+  const lines = ['## NoC map, remap windows and queue ids (`noc_map.json`)', ''];
+  if (nm.doc) lines.push(nm.doc, '');
+  if (nm.spec) lines.push(`Spec: ${nm.spec}`, '');
+  lines.push(`NoC address width (noc_addr_w): ${nm.noc_addr_w} bits.`, '');
+  lines.push('| region | NoC base | per-cluster stride | size | description |', '|---|---|---|---|---|');
+  for (const r of nm.regions ?? []) {
+    const size = r.size ?? (r.width !== undefined ? `2^${r.width} (${r.width} bits)` : '');
+    lines.push(`| \`${r.name}\` | ${r.base} | ${r.per_cluster ? r.stride : '-'} | ${size} | ${cell(r.doc)} |`);
+  }
+  lines.push('');
+  const rw = nm.remap_windows ?? {};
+  if (rw.doc) lines.push(cell(rw.doc), '');
+  lines.push('| window (eng[31:30]) | region | offset | mask |', '|---|---|---|---|');
+  for (const w of rw.windows ?? []) lines.push(`| ${w.window} | \`${w.region}\` | ${w.offset} | ${w.mask} |`);
+  lines.push('');
+  const ic = nm.icdma_destinations ?? {};
+  if (ic.doc) lines.push(cell(ic.doc), '');
+  lines.push('| source cluster | target cluster of ICDMA engine 0, 1, 2, ... |', '|---|---|');
+  for (const r of ic.by_source ?? []) lines.push(`| ${r.cluster} | ${r.targets.join(', ')} |`);
+  lines.push('');
+  const q = nm.queues ?? {};
+  if (q.doc) lines.push(cell(q.doc), '');
+  lines.push('| queue ids | kind | toolchain names | count | trip descriptors |', '|---|---|---|---|---|');
+  const qid = (n) => `0x${n.toString(16).padStart(2, '0')}`;
+  for (const g of q.table ?? []) {
+    const ids = g.count > 1 ? `${qid(g.first)}-${qid(g.first + g.count - 1)}` : qid(g.first);
+    const names = g.count > 1 ? `\`${g.name}0\`..\`${g.name}${g.count - 1}\`` : `\`${g.name}\``;
+    lines.push(`| ${ids} | \`${g.kind}\` | ${names} | ${g.count} | ${g.trip ? 'yes' : 'no (datagram ring)'} |`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
 /**
  * Renders every table of one target. Returns a Map from a path relative to
  * docs/isa/ (e.g. `pyxis/gh_op.md`) to its content, or an empty map when the
@@ -85,7 +120,8 @@ export function renderTarget(codec, grammarsRoot, target) {
   for (const t of tables.values()) idx.push(`| [\`${t.name}\`](${t.name}.md) | ${cell(t.title)} | ${t.width} | ${t.bytes} | ${cell(t.spec)} |`);
   idx.push('');
   if (data.includes('memory_map.json')) idx.push(renderMemoryMap(readJson(join(dir, 'memory_map.json'))));
-  const other = data.filter((f) => f !== 'isa.json' && f !== 'memory_map.json');
+  if (data.includes('noc_map.json')) idx.push(renderNocMap(readJson(join(dir, 'noc_map.json'))));
+  const other = data.filter((f) => f !== 'isa.json' && f !== 'memory_map.json' && f !== 'noc_map.json');
   if (other.length) idx.push('## Other data files', '', ...other.map((f) => `- \`grammars/${target}/${f}\``), '');
   out.set(`${target}/README.md`, HEADER(`grammars/${target}/`) + idx.join('\n'));
   return out;

@@ -2,7 +2,8 @@
  * Image address rules shared by linker and simulator (docs/image-layout.md):
  * queue ids (chip Table 11-1), the 32-bit engine view and NoC map with the
  * DPE/MPE remap windows (chip §12.7), AMEM view bit (chip §7.1, §7.5).
- * This file is the one place these numbers live.
+ * The NoC map, remap windows, ICDMA destinations and queue ids are data in
+ * grammars/pyxis/noc_map.json, which the simulator reads too.
  */
 import { loadGrammarJson } from '@pyxis/codec';
 
@@ -13,28 +14,47 @@ export const HBM_WINDOW_SIZE = 2 * 1024 * 1024 * 1024; // engine windows 2 and 3
 export const CFG_WINDOW_BASE = 0x4000_0000;
 export const HBM_WINDOW_BASE = 0x8000_0000;
 
-/** NoC map (39-bit, noc_addr_w of chip §12.7), a toolchain choice. */
-export const NOC = {
-  hbm: 0x00_0000_0000,
-  amem: 0x10_0000_0000,
-  amemStride: 0x1000_0000,
-  cfg: 0x20_0000_0000,
-  cfgStride: 0x4000_0000,
-} as const;
+/** grammars/pyxis/noc_map.json as read (hex strings for 39-bit values). */
+export interface NocMapJson {
+  noc_addr_w: number;
+  regions: Array<{ name: string; base: string; stride: string; size?: string; width?: number; per_cluster: boolean }>;
+  remap_windows: { windows: Array<{ window: number; region: string; offset: string; mask: string }> };
+  icdma_destinations: { by_source: Array<{ cluster: number; targets: number[] }> };
+  queues: { table: Array<{ kind: string; name: string; first: number; count: number; trip: boolean }> };
+}
+
+let nocJson: NocMapJson | undefined;
+/** The shared chip addressing data (chip §12.7, Table 11-1, Table 12-1), also read by the simulator. */
+export function loadNocMap(): NocMapJson {
+  return (nocJson ??= loadGrammarJson<NocMapJson>('pyxis', 'noc_map'));
+}
+
+function nocRegion(name: string): NocMapJson['regions'][number] {
+  const r = loadNocMap().regions.find((x) => x.name === name);
+  if (!r) throw new Error(`grammars/pyxis/noc_map.json has no NoC region \`${name}\``);
+  return r;
+}
+
+/** NoC map (39-bit, noc_addr_w of chip §12.7), a toolchain choice: `regions` of grammars/pyxis/noc_map.json. */
+export const NOC: { readonly hbm: number; readonly amem: number; readonly amemStride: number; readonly cfg: number; readonly cfgStride: number } = Object.freeze({
+  hbm: Number(nocRegion('hbm').base),
+  amem: Number(nocRegion('amem').base),
+  amemStride: Number(nocRegion('amem').stride),
+  cfg: Number(nocRegion('cfg').base),
+  cfgStride: Number(nocRegion('cfg').stride),
+});
 
 export interface RemapWindow {
   base: number;
   mask: number;
 }
 
-/** The four windows the linker programs for both DPE and MPE of `cluster`. */
+/** The four windows the linker programs for both DPE and MPE of `cluster` (`remap_windows` of noc_map.json). */
 export function remapWindows(cluster: number): RemapWindow[] {
-  return [
-    { base: NOC.amem + cluster * NOC.amemStride, mask: 0x07ff_ffff },
-    { base: NOC.cfg + cluster * NOC.cfgStride, mask: 0x3fff_ffff },
-    { base: NOC.hbm, mask: 0x3fff_ffff },
-    { base: NOC.hbm + 0x4000_0000, mask: 0x3fff_ffff },
-  ];
+  return loadNocMap().remap_windows.windows.map((w) => {
+    const r = nocRegion(w.region);
+    return { base: Number(r.base) + (r.per_cluster ? cluster * Number(r.stride) : 0) + Number(w.offset), mask: Number(w.mask) };
+  });
 }
 
 /** chip §12.7 eng2noc_addr_remap (numbers stay below 2^53). */
@@ -69,42 +89,40 @@ export interface QueueInfo {
   name: string;
 }
 
+/**
+ * Trip-descriptor queues of chip Table 11-1 from `queues` of noc_map.json, by
+ * id: the linker's kind is the toolchain name prefix (`barrier` for the
+ * Barrier Config Engine). Datagram rings (trip = false) are not included.
+ */
+const TRIP_QUEUE_TABLE: readonly QueueInfo[] = loadNocMap().queues.table
+  .filter((g) => g.trip)
+  .flatMap((g) => Array.from({ length: g.count }, (_, i) => ({ id: g.first + i, kind: g.name as EngineKind, index: i, name: g.count > 1 ? `${g.name}${i}` : g.name })));
+const QUEUE_BY_NAME = new Map(TRIP_QUEUE_TABLE.map((q) => [q.name, q]));
+const QUEUE_BY_ID = new Map(TRIP_QUEUE_TABLE.map((q) => [q.id, q]));
+
 /** Queue id by name (chip Table 11-1). ICDMA `icdma<i>` is the i-th local queue. */
 export function queueByName(name: string): QueueInfo | undefined {
-  let m: RegExpMatchArray | null;
-  if ((m = /^uie(\d+)$/.exec(name)) && +m[1]! < 12) return { id: +m[1]!, kind: 'uie', index: +m[1]!, name };
-  if ((m = /^rdma_tx(\d)$/.exec(name)) && +m[1]! < 2) return { id: 0x0c + +m[1]!, kind: 'rdma_tx', index: +m[1]!, name };
-  if ((m = /^rdma_rx(\d)$/.exec(name)) && +m[1]! < 2) return { id: 0x0e + +m[1]!, kind: 'rdma_rx', index: +m[1]!, name };
-  if (name === 'h2a') return { id: 0x10, kind: 'h2a', index: 0, name };
-  if (name === 'a2h') return { id: 0x11, kind: 'a2h', index: 0, name };
-  if ((m = /^icdma(\d)$/.exec(name)) && +m[1]! < 3) return { id: 0x12 + +m[1]!, kind: 'icdma', index: +m[1]!, name };
-  if ((m = /^mpe(\d+)$/.exec(name)) && +m[1]! < 13) return { id: 0x15 + +m[1]!, kind: 'mpe', index: +m[1]!, name };
-  if (name === 'barrier') return { id: 0x22, kind: 'barrier', index: 0, name };
-  return undefined;
+  const q = QUEUE_BY_NAME.get(name);
+  return q ? { ...q, name } : undefined;
 }
 
 export function queueName(id: number): string {
-  if (id < 0x0c) return `uie${id}`;
-  if (id < 0x0e) return `rdma_tx${id - 0x0c}`;
-  if (id < 0x10) return `rdma_rx${id - 0x0e}`;
-  if (id === 0x10) return 'h2a';
-  if (id === 0x11) return 'a2h';
-  if (id < 0x15) return `icdma${id - 0x12}`;
-  if (id < 0x22) return `mpe${id - 0x15}`;
-  if (id === 0x22) return 'barrier';
-  return `q${id}`;
+  return QUEUE_BY_ID.get(id)?.name ?? `q${id}`;
 }
 
-export const QUEUE_NAMES = [
-  ...Array.from({ length: 12 }, (_, i) => `uie${i}`),
-  'h2a', 'a2h', 'icdma0', 'icdma1', 'icdma2',
-  ...Array.from({ length: 13 }, (_, i) => `mpe${i}`),
-];
+/** Queue names offered in "did you mean" notes (the RDMA and barrier queues are written by the linker itself). */
+export const QUEUE_NAMES: string[] = TRIP_QUEUE_TABLE.filter((q) => !['rdma_tx', 'rdma_rx', 'barrier'].includes(q.kind)).map((q) => q.name);
 
-/** Destination cluster of local ICDMA queue `index` in `cluster` (chip Table 11-1, Table 12-1). */
+/**
+ * Destination cluster of local ICDMA queue `index` in `cluster` (chip Table 11-1,
+ * Table 12-1; `icdma_destinations` of noc_map.json). A (cluster, index) outside
+ * the table is a RangeError: callers validate clusters first.
+ */
 export function icdmaDestination(cluster: number, index: number): number {
-  const others = [0, 1, 2, 3].filter((c) => c !== cluster);
-  return others[index]!;
+  const row = loadNocMap().icdma_destinations.by_source.find((r) => r.cluster === cluster);
+  const d = row && Number.isInteger(index) && index >= 0 ? row.targets[index] : undefined;
+  if (d === undefined) throw new RangeError(`no ICDMA engine ${index} in cluster ${cluster} (chip Table 12-1)`);
+  return d;
 }
 
 /** Sequencer memory layout from grammars/pyxis/memory_map.json. */

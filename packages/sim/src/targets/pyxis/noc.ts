@@ -3,18 +3,43 @@
  * MPE (chip §12.7; addresses per docs/image-layout.md): HBM at NoC
  * 0x00_0000_0000 (HBM byte address = NoC address), AMEM of cluster c at
  * 0x10_0000_0000 + c*0x1000_0000 (27 bits including the view bit), the
- * CSR/config window of cluster c at 0x20_0000_0000 + c*0x4000_0000.
+ * CSR/config window of cluster c at 0x20_0000_0000 + c*0x4000_0000. These
+ * numbers are data in grammars/pyxis/noc_map.json, which the linker reads too.
  */
+import { loadGrammarJson } from '@pyxis/codec';
 import type { AmemAccess } from './amemAccess.js';
 import type { CfgSpace } from './cfgSpace.js';
 import type { HbmMemory } from './memory.js';
 
-export const NOC_ADDR_W = 39;
-export const NOC_HBM = 0x00_0000_0000;
-export const NOC_AMEM = 0x10_0000_0000;
-export const NOC_AMEM_STRIDE = 0x1000_0000;
-export const NOC_CFG = 0x20_0000_0000;
-export const NOC_CFG_STRIDE = 0x4000_0000;
+/** grammars/pyxis/noc_map.json as read (hex strings for 39-bit values); the linker reads the same file. */
+export interface NocMapJson {
+  noc_addr_w: number;
+  regions: Array<{ name: string; base: string; stride: string; size?: string; width?: number; per_cluster: boolean }>;
+  remap_windows: { windows: Array<{ window: number; region: string; offset: string; mask: string }> };
+  icdma_destinations: { by_source: Array<{ cluster: number; targets: number[] }> };
+  queues: { table: Array<{ kind: string; name: string; first: number; count: number; trip: boolean }> };
+}
+
+let nocJson: NocMapJson | undefined;
+/** The shared chip addressing data (chip §12.7, Table 11-1, Table 12-1). */
+export function loadNocMapJson(): NocMapJson {
+  return (nocJson ??= loadGrammarJson<NocMapJson>('pyxis', 'noc_map'));
+}
+
+function nocRegion(name: string): NocMapJson['regions'][number] {
+  const r = loadNocMapJson().regions.find((x) => x.name === name);
+  if (!r) throw new Error(`grammars/pyxis/noc_map.json has no NoC region \`${name}\``);
+  return r;
+}
+
+export const NOC_ADDR_W: number = loadNocMapJson().noc_addr_w;
+export const NOC_HBM: number = Number(nocRegion('hbm').base);
+export const NOC_AMEM: number = Number(nocRegion('amem').base);
+export const NOC_AMEM_STRIDE: number = Number(nocRegion('amem').stride);
+/** Address bits of one cluster's AMEM region, the view bit included. */
+export const NOC_AMEM_WIDTH: number = nocRegion('amem').width ?? 27;
+export const NOC_CFG: number = Number(nocRegion('cfg').base);
+export const NOC_CFG_STRIDE: number = Number(nocRegion('cfg').stride);
 
 export interface RemapWindow {
   base: bigint;
@@ -30,14 +55,12 @@ export function remapEngineAddress(eng: number, windows: readonly RemapWindow[])
   return Number(noc);
 }
 
-/** The default windows of docs/image-layout.md for `cluster` (used when the image gives none). */
+/** The default windows of docs/image-layout.md for `cluster` (used when the image gives none): `remap_windows` of noc_map.json. */
 export function defaultWindows(cluster: number): RemapWindow[] {
-  return [
-    { base: BigInt(NOC_AMEM + cluster * NOC_AMEM_STRIDE), mask: 0x07ff_ffffn },
-    { base: BigInt(NOC_CFG + cluster * NOC_CFG_STRIDE), mask: 0x3fff_ffffn },
-    { base: 0n, mask: 0x3fff_ffffn },
-    { base: 0x4000_0000n, mask: 0x3fff_ffffn },
-  ];
+  return loadNocMapJson().remap_windows.windows.map((w) => {
+    const r = nocRegion(w.region);
+    return { base: BigInt(r.base) + (r.per_cluster ? BigInt(cluster) * BigInt(r.stride) : 0n) + BigInt(w.offset), mask: BigInt(w.mask) };
+  });
 }
 
 export type NocTarget = { space: 'hbm'; cluster: -1; addr: number } | { space: 'amem' | 'cfg'; cluster: number; addr: number };
@@ -58,7 +81,7 @@ export class NocMap {
     if (noc < NOC_CFG) {
       const c = Math.floor((noc - NOC_AMEM) / NOC_AMEM_STRIDE);
       const a = noc - NOC_AMEM - c * NOC_AMEM_STRIDE;
-      if (c >= this.amem.length || a + len > 1 << 27) return undefined;
+      if (c >= this.amem.length || a + len > 2 ** NOC_AMEM_WIDTH) return undefined;
       if ((a & ((1 << 26) - 1)) + len > 1 << 26) return undefined;
       return { space: 'amem', cluster: c, addr: a };
     }

@@ -4,27 +4,41 @@
  * wrap bit over two index bits (§11.5.1, `q_ring_pointer_t`). Empty when
  * head == tail; full when head ^ tail == 0x4.
  */
+import { loadNocMapJson } from './noc.js';
+
 export const RING_ENTRIES = 4;
-export const TRIP_QUEUES = 0x23;
 
 export type QueueKind = 'uie' | 'rdma_tx' | 'rdma_rx' | 'h2a' | 'a2h' | 'icdma' | 'mpe' | 'barrier_config';
 
+/** Trip-descriptor queue ids of Table 11-1 (`queues` of grammars/pyxis/noc_map.json; datagram rings excluded). */
+const TRIP_KINDS: ReadonlyArray<{ kind: QueueKind; index: number } | undefined> = (() => {
+  const out: Array<{ kind: QueueKind; index: number } | undefined> = [];
+  for (const g of loadNocMapJson().queues.table) {
+    if (!g.trip) continue;
+    for (let i = 0; i < g.count; i++) out[g.first + i] = { kind: g.kind as QueueKind, index: i };
+  }
+  return out;
+})();
+
+/** Number of trip-descriptor queue ids (0x23: ids 0x00-0x22, chip Table 11-1). */
+export const TRIP_QUEUES: number = TRIP_KINDS.length;
+
 /** Table 11-1: what engine a per-cluster queue id feeds, and its index among engines of that kind. */
 export function queueKind(qid: number): { kind: QueueKind; index: number } | undefined {
-  if (qid >= 0x00 && qid <= 0x0b) return { kind: 'uie', index: qid };
-  if (qid === 0x0c || qid === 0x0d) return { kind: 'rdma_tx', index: qid - 0x0c };
-  if (qid === 0x0e || qid === 0x0f) return { kind: 'rdma_rx', index: qid - 0x0e };
-  if (qid === 0x10) return { kind: 'h2a', index: 0 };
-  if (qid === 0x11) return { kind: 'a2h', index: 0 };
-  if (qid >= 0x12 && qid <= 0x14) return { kind: 'icdma', index: qid - 0x12 };
-  if (qid >= 0x15 && qid <= 0x21) return { kind: 'mpe', index: qid - 0x15 };
-  if (qid === 0x22) return { kind: 'barrier_config', index: 0 };
-  return undefined;
+  const k = Number.isInteger(qid) && qid >= 0 ? TRIP_KINDS[qid] : undefined;
+  return k ? { kind: k.kind, index: k.index } : undefined;
 }
 
-/** Table 12-1: destination cluster of ICDMA engine `index` in source cluster `src`. */
+/**
+ * Table 12-1: destination cluster of ICDMA engine `index` in source cluster
+ * `src` (`icdma_destinations` of noc_map.json). A (src, index) outside the
+ * table is a RangeError.
+ */
 export function icdmaDestination(src: number, index: number): number {
-  return index < src ? index : index + 1;
+  const row = loadNocMapJson().icdma_destinations.by_source.find((r) => r.cluster === src);
+  const d = row && Number.isInteger(index) && index >= 0 ? row.targets[index] : undefined;
+  if (d === undefined) throw new RangeError(`no ICDMA engine ${index} in cluster ${src} (chip Table 12-1)`);
+  return d;
 }
 
 export class DescriptorQueue {
