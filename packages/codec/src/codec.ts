@@ -94,19 +94,7 @@ function writeBits(out: Uint8Array, base: number, lsb: number, width: number, ra
   let left = width;
   if (width <= FAST_BITS) {
     // Fast path: one bigint->number conversion, then byte-at-a-time on numbers.
-    let v = Number(raw);
-    while (left > 0) {
-      const byte = base + (bit >> 3);
-      const sh = bit & 7;
-      const take = Math.min(8 - sh, left);
-      const lim = 1 << take;
-      const part = v % lim;
-      const m = (lim - 1) << sh;
-      out[byte] = (out[byte]! & ~m) | (part << sh);
-      v = (v - part) / lim;
-      bit += take;
-      left -= take;
-    }
+    writeBitsNum(out, base, lsb, width, Number(raw));
     return;
   }
   let v = raw;

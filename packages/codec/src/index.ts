@@ -3,3 +3,4 @@ export * from './compile.js';
 export * from './codec.js';
 export * from './grammars.js';
 export * from './markdown.js';
+export * from './pyxisNocMap.js';

@@ -5,7 +5,8 @@
  * The NoC map, remap windows, ICDMA destinations and queue ids are data in
  * grammars/pyxis/noc_map.json, which the simulator reads too.
  */
-import { loadGrammarJson } from '@pyxis/codec';
+import { loadGrammarJson, loadNocMap, nocRegion } from '@pyxis/codec';
+export { loadNocMap, type NocMapJson } from '@pyxis/codec';
 
 export const AMEM_SIZE = 64 * 1024 * 1024; // chip §7: 512K words x 128 B
 export const AMEM_VIEW_BIT = 26; // chip §7.1, §11.4.3 ("bank-hash-disable as the top bit")
@@ -13,27 +14,6 @@ export const HASH_BLOCK = 16 * 1024; // chip §7.5 view granularity
 export const HBM_WINDOW_SIZE = 2 * 1024 * 1024 * 1024; // engine windows 2 and 3
 export const CFG_WINDOW_BASE = 0x4000_0000;
 export const HBM_WINDOW_BASE = 0x8000_0000;
-
-/** grammars/pyxis/noc_map.json as read (hex strings for 39-bit values). */
-export interface NocMapJson {
-  noc_addr_w: number;
-  regions: Array<{ name: string; base: string; stride: string; size?: string; width?: number; per_cluster: boolean }>;
-  remap_windows: { windows: Array<{ window: number; region: string; offset: string; mask: string }> };
-  icdma_destinations: { by_source: Array<{ cluster: number; targets: number[] }> };
-  queues: { table: Array<{ kind: string; name: string; first: number; count: number; trip: boolean }> };
-}
-
-let nocJson: NocMapJson | undefined;
-/** The shared chip addressing data (chip §12.7, Table 11-1, Table 12-1), also read by the simulator. */
-export function loadNocMap(): NocMapJson {
-  return (nocJson ??= loadGrammarJson<NocMapJson>('pyxis', 'noc_map'));
-}
-
-function nocRegion(name: string): NocMapJson['regions'][number] {
-  const r = loadNocMap().regions.find((x) => x.name === name);
-  if (!r) throw new Error(`grammars/pyxis/noc_map.json has no NoC region \`${name}\``);
-  return r;
-}
 
 /** NoC map (39-bit, noc_addr_w of chip §12.7), a toolchain choice: `regions` of grammars/pyxis/noc_map.json. */
 export const NOC: { readonly hbm: number; readonly amem: number; readonly amemStride: number; readonly cfg: number; readonly cfgStride: number } = Object.freeze({

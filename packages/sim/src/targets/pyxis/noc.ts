@@ -6,33 +6,12 @@
  * CSR/config window of cluster c at 0x20_0000_0000 + c*0x4000_0000. These
  * numbers are data in grammars/pyxis/noc_map.json, which the linker reads too.
  */
-import { loadGrammarJson } from '@pyxis/codec';
+import { loadNocMap, nocRegion } from '@pyxis/codec';
 import type { AmemAccess } from './amemAccess.js';
 import type { CfgSpace } from './cfgSpace.js';
 import type { HbmMemory } from './memory.js';
 
-/** grammars/pyxis/noc_map.json as read (hex strings for 39-bit values); the linker reads the same file. */
-export interface NocMapJson {
-  noc_addr_w: number;
-  regions: Array<{ name: string; base: string; stride: string; size?: string; width?: number; per_cluster: boolean }>;
-  remap_windows: { windows: Array<{ window: number; region: string; offset: string; mask: string }> };
-  icdma_destinations: { by_source: Array<{ cluster: number; targets: number[] }> };
-  queues: { table: Array<{ kind: string; name: string; first: number; count: number; trip: boolean }> };
-}
-
-let nocJson: NocMapJson | undefined;
-/** The shared chip addressing data (chip §12.7, Table 11-1, Table 12-1). */
-export function loadNocMapJson(): NocMapJson {
-  return (nocJson ??= loadGrammarJson<NocMapJson>('pyxis', 'noc_map'));
-}
-
-function nocRegion(name: string): NocMapJson['regions'][number] {
-  const r = loadNocMapJson().regions.find((x) => x.name === name);
-  if (!r) throw new Error(`grammars/pyxis/noc_map.json has no NoC region \`${name}\``);
-  return r;
-}
-
-export const NOC_ADDR_W: number = loadNocMapJson().noc_addr_w;
+export const NOC_ADDR_W: number = loadNocMap().noc_addr_w;
 export const NOC_HBM: number = Number(nocRegion('hbm').base);
 export const NOC_AMEM: number = Number(nocRegion('amem').base);
 export const NOC_AMEM_STRIDE: number = Number(nocRegion('amem').stride);
@@ -57,7 +36,7 @@ export function remapEngineAddress(eng: number, windows: readonly RemapWindow[])
 
 /** The default windows of docs/image-layout.md for `cluster` (used when the image gives none): `remap_windows` of noc_map.json. */
 export function defaultWindows(cluster: number): RemapWindow[] {
-  return loadNocMapJson().remap_windows.windows.map((w) => {
+  return loadNocMap().remap_windows.windows.map((w) => {
     const r = nocRegion(w.region);
     return { base: BigInt(r.base) + (r.per_cluster ? BigInt(cluster) * BigInt(r.stride) : 0n) + BigInt(w.offset), mask: BigInt(w.mask) };
   });
