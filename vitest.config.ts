@@ -13,6 +13,7 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
+    setupFiles: ['./vitest.setup.ts'],
     testTimeout: 60_000,
     pool: 'threads',
   },
