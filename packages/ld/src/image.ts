@@ -5,7 +5,7 @@
  * The NoC map, remap windows, ICDMA destinations and queue ids are data in
  * grammars/pyxis/noc_map.json, which the simulator reads too.
  */
-import { loadGrammarJson, loadNocMap, nocRegion } from '@pyxis/codec';
+import { defaultRemapWindows, icdmaDestination, loadGrammarJson, nocRegion, remapEngineAddress, tripQueueIds } from '@pyxis/codec';
 export { loadNocMap, type NocMapJson } from '@pyxis/codec';
 
 export const AMEM_SIZE = 64 * 1024 * 1024; // chip §7: 512K words x 128 B
@@ -31,22 +31,12 @@ export interface RemapWindow {
 
 /** The four windows the linker programs for both DPE and MPE of `cluster` (`remap_windows` of noc_map.json). */
 export function remapWindows(cluster: number): RemapWindow[] {
-  return loadNocMap().remap_windows.windows.map((w) => {
-    const r = nocRegion(w.region);
-    return { base: Number(r.base) + (r.per_cluster ? cluster * Number(r.stride) : 0) + Number(w.offset), mask: Number(w.mask) };
-  });
+  return defaultRemapWindows(cluster).map((w) => ({ base: Number(w.base), mask: Number(w.mask) }));
 }
 
-/** chip §12.7 eng2noc_addr_remap (numbers stay below 2^53). */
+/** chip §12.7 eng2noc_addr_remap, the simulator's implementation (@pyxis/codec) on this package's number windows. */
 export function engineToNoc(eng: number, windows: RemapWindow[]): number {
-  const w = windows[Math.floor(eng / 0x4000_0000) & 3]!;
-  const low = eng % 0x4000_0000;
-  // (low & mask) | (base & ~mask) with 39-bit values: split into hi/lo 30-bit parts.
-  const maskLo = w.mask % 0x4000_0000;
-  const baseHi = Math.floor(w.base / 0x4000_0000);
-  const baseLo = w.base % 0x4000_0000;
-  const lo = ((low & maskLo) | (baseLo & ~maskLo)) >>> 0;
-  return baseHi * 0x4000_0000 + lo;
+  return remapEngineAddress(eng, windows.map((w) => ({ base: BigInt(w.base), mask: BigInt(w.mask) })));
 }
 
 /** 32-bit engine address of an AMEM byte address in `view` (0 hashed, 1 unhashed). */
@@ -74,9 +64,7 @@ export interface QueueInfo {
  * id: the linker's kind is the toolchain name prefix (`barrier` for the
  * Barrier Config Engine). Datagram rings (trip = false) are not included.
  */
-const TRIP_QUEUE_TABLE: readonly QueueInfo[] = loadNocMap().queues.table
-  .filter((g) => g.trip)
-  .flatMap((g) => Array.from({ length: g.count }, (_, i) => ({ id: g.first + i, kind: g.name as EngineKind, index: i, name: g.count > 1 ? `${g.name}${i}` : g.name })));
+const TRIP_QUEUE_TABLE: readonly QueueInfo[] = tripQueueIds().map((q) => ({ id: q.id, kind: q.group as EngineKind, index: q.index, name: q.name }));
 const QUEUE_BY_NAME = new Map(TRIP_QUEUE_TABLE.map((q) => [q.name, q]));
 const QUEUE_BY_ID = new Map(TRIP_QUEUE_TABLE.map((q) => [q.id, q]));
 
@@ -93,17 +81,8 @@ export function queueName(id: number): string {
 /** Queue names offered in "did you mean" notes (the RDMA and barrier queues are written by the linker itself). */
 export const QUEUE_NAMES: string[] = TRIP_QUEUE_TABLE.filter((q) => !['rdma_tx', 'rdma_rx', 'barrier'].includes(q.kind)).map((q) => q.name);
 
-/**
- * Destination cluster of local ICDMA queue `index` in `cluster` (chip Table 11-1,
- * Table 12-1; `icdma_destinations` of noc_map.json). A (cluster, index) outside
- * the table is a RangeError: callers validate clusters first.
- */
-export function icdmaDestination(cluster: number, index: number): number {
-  const row = loadNocMap().icdma_destinations.by_source.find((r) => r.cluster === cluster);
-  const d = row && Number.isInteger(index) && index >= 0 ? row.targets[index] : undefined;
-  if (d === undefined) throw new RangeError(`no ICDMA engine ${index} in cluster ${cluster} (chip Table 12-1)`);
-  return d;
-}
+/** Destination cluster of local ICDMA queue `index` in `cluster` (chip Table 12-1). */
+export { icdmaDestination };
 
 /** Sequencer memory layout from grammars/pyxis/memory_map.json. */
 export interface SeqMemory {

@@ -6,7 +6,7 @@
  * CSR/config window of cluster c at 0x20_0000_0000 + c*0x4000_0000. These
  * numbers are data in grammars/pyxis/noc_map.json, which the linker reads too.
  */
-import { loadNocMap, nocRegion } from '@pyxis/codec';
+import { defaultRemapWindows, loadNocMap, nocRegion, remapEngineAddress, type NocRemapWindow } from '@pyxis/codec';
 import type { AmemAccess } from './amemAccess.js';
 import type { CfgSpace } from './cfgSpace.js';
 import type { HbmMemory } from './memory.js';
@@ -20,27 +20,12 @@ export const NOC_AMEM_WIDTH: number = nocRegion('amem').width ?? 27;
 export const NOC_CFG: number = Number(nocRegion('cfg').base);
 export const NOC_CFG_STRIDE: number = Number(nocRegion('cfg').stride);
 
-export interface RemapWindow {
-  base: bigint;
-  mask: bigint;
-}
+/** A remap window (chip §12.7); shared with the linker through @pyxis/codec. */
+export type RemapWindow = NocRemapWindow;
+export { remapEngineAddress };
 
-/** `noc = (eng[29:0] & mask) | (base & ~mask)` with base/mask selected by eng[31:30] (chip §12.7). */
-export function remapEngineAddress(eng: number, windows: readonly RemapWindow[]): number {
-  const e = BigInt(eng >>> 0);
-  const w = windows[Number(e >> 30n)]!;
-  const full = (1n << BigInt(NOC_ADDR_W)) - 1n;
-  const noc = (e & 0x3fff_ffffn & w.mask) | (w.base & ~w.mask & full);
-  return Number(noc);
-}
-
-/** The default windows of docs/image-layout.md for `cluster` (used when the image gives none): `remap_windows` of noc_map.json. */
-export function defaultWindows(cluster: number): RemapWindow[] {
-  return loadNocMap().remap_windows.windows.map((w) => {
-    const r = nocRegion(w.region);
-    return { base: BigInt(r.base) + (r.per_cluster ? BigInt(cluster) * BigInt(r.stride) : 0n) + BigInt(w.offset), mask: BigInt(w.mask) };
-  });
-}
+/** The default windows of docs/image-layout.md for `cluster` (used when the image gives none). */
+export const defaultWindows = defaultRemapWindows;
 
 export type NocTarget = { space: 'hbm'; cluster: -1; addr: number } | { space: 'amem' | 'cfg'; cluster: number; addr: number };
 

@@ -4,7 +4,7 @@
  * wrap bit over two index bits (§11.5.1, `q_ring_pointer_t`). Empty when
  * head == tail; full when head ^ tail == 0x4.
  */
-import { loadNocMap } from '@pyxis/codec';
+import { icdmaDestination, tripQueueIds } from '@pyxis/codec';
 
 export const RING_ENTRIES = 4;
 
@@ -13,10 +13,7 @@ export type QueueKind = 'uie' | 'rdma_tx' | 'rdma_rx' | 'h2a' | 'a2h' | 'icdma' 
 /** Trip-descriptor queue ids of Table 11-1 (`queues` of grammars/pyxis/noc_map.json; datagram rings excluded). */
 const TRIP_KINDS: ReadonlyArray<{ kind: QueueKind; index: number } | undefined> = (() => {
   const out: Array<{ kind: QueueKind; index: number } | undefined> = [];
-  for (const g of loadNocMap().queues.table) {
-    if (!g.trip) continue;
-    for (let i = 0; i < g.count; i++) out[g.first + i] = { kind: g.kind as QueueKind, index: i };
-  }
+  for (const q of tripQueueIds()) out[q.id] = { kind: q.kind as QueueKind, index: q.index };
   return out;
 })();
 
@@ -29,17 +26,8 @@ export function queueKind(qid: number): { kind: QueueKind; index: number } | und
   return k ? { kind: k.kind, index: k.index } : undefined;
 }
 
-/**
- * Table 12-1: destination cluster of ICDMA engine `index` in source cluster
- * `src` (`icdma_destinations` of noc_map.json). A (src, index) outside the
- * table is a RangeError.
- */
-export function icdmaDestination(src: number, index: number): number {
-  const row = loadNocMap().icdma_destinations.by_source.find((r) => r.cluster === src);
-  const d = row && Number.isInteger(index) && index >= 0 ? row.targets[index] : undefined;
-  if (d === undefined) throw new RangeError(`no ICDMA engine ${index} in cluster ${src} (chip Table 12-1)`);
-  return d;
-}
+/** Table 12-1: destination cluster of ICDMA engine `index` in source cluster `src`. */
+export { icdmaDestination };
 
 export class DescriptorQueue {
   /** Ring registers: list engine address and length in 8-byte units (N, not N-1). */
