@@ -1,17 +1,11 @@
-export * from './isa.js';
+/**
+ * @pyxis/asm: the target-neutral assembler front end — tokens and lexer
+ * conventions, the parser of the shared statement language (constants,
+ * includes, program blocks, loops, instructions with named operands,
+ * expressions), the AST and JSON position helpers. A target's assembler
+ * back end (see @pyxis/target) gives the statements their meaning.
+ */
 export * from './ast.js';
 export { pasmLexer, lex } from './lexer.js';
 export { PasmParser, parseTokens, pasmErrorProvider } from './parser.js';
-export * from './program.js';
-export { evalExpr, Consts, compileProgram, compileVpuProgram } from './sema.js';
-export { encodeProgram, encodeVpuProgram } from './encode.js';
-export { encodeFast, effectiveValues, effectiveValue } from './fastcodec.js';
-export { checkProgram } from './checks.js';
-export * from './object.js';
-export { makeListing } from './listing.js';
-export * from './assemble.js';
-export * from './ir.js';
-export * from './disasm.js';
-export * from './patch.js';
-export * from './golden.js';
 export { jsonPositions, jsonSyntaxErrorOffset, JsonPositions, parentPath, type JsonPos } from './jsonpos.js';

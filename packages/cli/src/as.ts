@@ -1,105 +1,104 @@
 import { Option } from 'commander';
 import { UsageError } from '@pyxis/diagnostics';
 import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
-import {
-  assemble,
-  assembleIr,
-  disassemble,
-  emitIr,
-  irToText,
-  loadPyxisIsa,
-  programsFromContainer,
-  programsPatchBlob,
-  vpuProgramsFromContainer,
-  type AssembleResult,
-} from '@pyxis/asm';
-import { runTool, type ToolContext, type ToolIO } from './tool.js';
+import type { Command } from 'commander';
+import { missingPart } from '@pyxis/target';
+import { runTool, services, type ToolContext, type ToolIO } from './tool.js';
+import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
 
 interface AsOptions {
   output?: string;
   listing?: string;
-  emit: 'object' | 'patch-blob' | 'ir';
-  input: 'pasm' | 'ir';
+  emit: string;
+  input?: string;
   includeDir: string[];
   disassemble?: boolean;
+  target?: string;
 }
 
 function defaultOutput(src: string, ext: string): string {
-  return src.replace(/\.(pasm|json|ir\.json)$/i, '') + ext;
+  return src.replace(/\.(ir\.json|json|[a-z0-9]+)$/i, '') + ext;
 }
 
-function doDisassemble(file: string, output: string | undefined, c: ToolContext): void {
+async function doDisassemble(file: string, output: string | undefined, explicit: string | undefined, c: ToolContext, cmd: Command): Promise<void> {
   checkOutputPaths([output]);
-  const text = disassemble(readContainerFile(file), { file });
+  const object = readContainerFile(file);
+  const { target } = await resolveTarget(explicit ?? object.target, 'as', cmd);
+  if (!target.assembler?.disassemble) throw missingPart(target, 'disassembler');
+  const text = target.assembler.disassemble(object, file);
   if (output && output !== '-') writeFileAtomic(output, text);
   else c.out(text);
 }
 
-/** pyxis-as: the assembler driver. The work lives in @pyxis/asm. */
+/** pyxis-as: the assembler driver. The statements' meaning lives in the target's assembler back end. */
 export function runAs(argv: string[], io?: ToolIO): Promise<number> {
   return runTool(
     'pyxis-as',
-    'Pyxis microcode assembler: .pasm source -> .pobj objects, listings, patch blobs, IR',
+    'microcode assembler: sources -> .pobj objects, listings and the target\'s other outputs (Pyxis: patch blobs, IR)',
     (program, ctx) => {
       program
         .argument('[source...]', 'assembly sources (.pasm), or IR (.json) with --input ir, or an object with --disassemble')
-        .option('-o, --output <file>', 'output file (default: the first source with .pobj, or .blob for --emit patch-blob; --emit ir prints to stdout; `-` = stdout for text outputs)')
+        .option('-o, --output <file>', 'output file (default: the first source with .pobj, or the emit kind\'s extension; text emit kinds print to stdout; `-` = stdout for text outputs)')
         .option('--listing <file>', 'write a listing: PC, encoded words in hex, source line (`-` = stdout)')
-        .addOption(new Option('--emit <kind>', 'what to produce').choices(['object', 'patch-blob', 'ir']).default('object'))
-        .addOption(new Option('--input <kind>', 'input language').choices(['pasm', 'ir']).default('pasm'))
+        .addOption(new Option('--emit <kind>', 'what to produce: object, or a kind of the target (pyxis: patch-blob, ir)').default('object'))
+        .addOption(new Option('--input <kind>', 'input language (default: the target\'s first; pyxis: pasm, ir)'))
         .option('-I, --include-dir <dir>', 'extra directory searched by .include (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
-        .option('--disassemble', 'disassemble a .pobj object into .pasm source')
-        .action((sources: string[], opts: AsOptions) => {
-          const c = ctx();
-          if (sources.length === 0) throw new UsageError('no input files');
-          if (opts.output === '-' && opts.emit !== 'ir' && !opts.disassemble) throw new UsageError(`-o - (stdout) is only for text outputs (--emit ir, --disassemble), not --emit ${opts.emit}`);
-          const irToStdout = opts.emit === 'ir' && (!opts.output || opts.output === '-');
-          if (irToStdout && opts.listing === '-') throw new UsageError('--emit ir and --listing - would both print on stdout; give one of them a file');
-          if (opts.disassemble) {
-            if (sources.length !== 1) throw new UsageError('--disassemble takes exactly one object');
-            doDisassemble(sources[0]!, opts.output, c);
-            return;
-          }
-          // Every destination is checked first: a bad path costs no assembly and leaves no other output behind.
-          const objectOut = opts.emit === 'object' ? (opts.output ?? defaultOutput(sources[0]!, '.pobj')) : opts.emit === 'patch-blob' ? (opts.output ?? defaultOutput(sources[0]!, '.blob')) : opts.output;
-          checkOutputPaths([objectOut, opts.listing]);
-          const isa = loadPyxisIsa();
-          let result: AssembleResult;
-          if (opts.input === 'ir') {
-            if (sources.length !== 1) throw new UsageError('--input ir takes exactly one file');
-            const text = readInputText(sources[0]!);
-            result = assembleIr(text, { isa, file: sources[0]!, sources: c.sources, listing: !!opts.listing });
-          } else {
-            const inputs = sources.map((file) => ({ file, text: readInputText(file) }));
-            result = assemble(inputs, { isa, sources: c.sources, includeDirs: opts.includeDir, listing: !!opts.listing });
-          }
-          if (result.diagnostics.length) c.report(result.diagnostics);
-          c.log.info({ programs: result.programs.length }, 'assembled');
-          // Produce every output in memory first, then write: no partial outputs on error.
-          const writes: Array<() => void> = [];
-          if (opts.emit === 'object') {
-            writes.push(() => writeContainerFile(objectOut!, result.object));
-          } else if (opts.emit === 'ir') {
-            const text = irToText(emitIr(programsFromContainer(result.object, isa), isa, vpuProgramsFromContainer(result.object, isa)));
-            if (opts.output && opts.output !== '-') writes.push(() => writeFileAtomic(opts.output!, text));
-            else writes.push(() => c.out(text));
-          } else {
-            const { blob } = programsPatchBlob(result.programs, isa, result.vpuPrograms);
-            writes.push(() => writeFileAtomic(objectOut!, blob));
-          }
-          if (opts.listing) {
-            const l = opts.listing;
-            writes.push(() => (l === '-' ? c.out(result.listing) : writeFileAtomic(l, result.listing)));
-          }
-          for (const w of writes) w();
-        });
+        .option('--disassemble', 'disassemble a .pobj object into source');
+      addTargetOption(program);
+      addTargetOptions(program, 'as');
+      program.action(async (sources: string[], opts: AsOptions) => {
+        const c = ctx();
+        if (sources.length === 0) throw new UsageError('no input files');
+        if (opts.disassemble) {
+          if (sources.length !== 1) throw new UsageError('--disassemble takes exactly one object');
+          await doDisassemble(sources[0]!, opts.output, opts.target, c, program);
+          return;
+        }
+        const name = chooseTargetName(opts.target, sources, headerTarget);
+        const { target, options } = await resolveTarget(name, 'as', program);
+        const be = target.assembler;
+        if (!be) throw missingPart(target, 'assembler');
+        const emit = opts.emit === 'object' ? undefined : be.emitKinds?.find((k) => k.name === opts.emit);
+        if (opts.emit !== 'object' && !emit)
+          throw new UsageError(`--emit ${opts.emit}: target ${target.name} emits ${['object', ...(be.emitKinds ?? []).map((k) => k.name)].join(', ')}`);
+        const inputKind = opts.input ?? be.inputKinds[0]!;
+        if (!be.inputKinds.includes(inputKind)) throw new UsageError(`--input ${inputKind}: target ${target.name} reads ${be.inputKinds.join(', ')}`);
+        const textOut = emit?.text === true;
+        if (opts.output === '-' && !textOut) throw new UsageError(`-o - (stdout) is only for text outputs (${['--disassemble', ...(be.emitKinds ?? []).filter((k) => k.text).map((k) => `--emit ${k.name}`)].join(', ')}), not --emit ${opts.emit}`);
+        const toStdout = textOut && (!opts.output || opts.output === '-');
+        if (toStdout && opts.listing === '-') throw new UsageError(`--emit ${opts.emit} and --listing - would both print on stdout; give one of them a file`);
+        // Every destination is checked first: a bad path costs no assembly and leaves no other output behind.
+        const mainOut = toStdout ? undefined : (opts.output ?? defaultOutput(sources[0]!, emit ? emit.ext : '.pobj'));
+        checkOutputPaths([mainOut, opts.listing]);
+        const inputs = sources.map((file) => ({ file, text: readInputText(file) }));
+        const result = be.assemble({ inputs, inputKind, includeDirs: opts.includeDir, listing: !!opts.listing, options, services: services(c) });
+        if (result.diagnostics.length) c.report(result.diagnostics);
+        c.log.info({ target: target.name }, 'assembled');
+        // Produce every output in memory first, then write: no partial outputs on error.
+        const writes: Array<() => void> = [];
+        if (!emit) writes.push(() => writeContainerFile(mainOut!, result.object));
+        else {
+          if (!result.emit) throw missingPart(target, `--emit ${emit.name} output`);
+          const data = result.emit(emit.name);
+          if (mainOut) writes.push(() => writeFileAtomic(mainOut, data));
+          else writes.push(() => c.out(typeof data === 'string' ? data : Buffer.from(data).toString('latin1')));
+        }
+        if (opts.listing) {
+          const l = opts.listing;
+          const text = result.listing ?? '';
+          writes.push(() => (l === '-' ? c.out(text) : writeFileAtomic(l, text)));
+        }
+        for (const w of writes) w();
+      });
       program
         .command('disassemble')
-        .description('print an object (.pobj) as assemblable .pasm source')
+        .description('print an object (.pobj) as assemblable source')
         .argument('<object>', 'object file')
         .option('-o, --output <file>', 'write the source to a file instead of stdout')
         // commander hands `-o` to the parent program (it defines `-o` too) unless it follows the sub-command's own options
-        .action((file: string, opts: { output?: string }, cmd: { parent?: { opts(): { output?: string } } | null }) => doDisassemble(file, opts.output ?? cmd.parent?.opts().output, ctx()));
+        .action((file: string, opts: { output?: string }, cmd: { parent?: { opts(): { output?: string; target?: string } } | null }) =>
+          doDisassemble(file, opts.output ?? cmd.parent?.opts().output, cmd.parent?.opts().target, ctx(), program),
+        );
     },
     argv,
     io,

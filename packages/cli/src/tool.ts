@@ -10,6 +10,7 @@ import {
   type DiagnosticsFormat,
 } from '@pyxis/diagnostics';
 import type { Logger } from 'pino';
+import type { ToolServices } from '@pyxis/target';
 import { createLogger, type LogFormat } from './logger.js';
 import { registerInspect } from './inspect.js';
 
@@ -141,6 +142,11 @@ export async function runTool(
     stderr(debug ? `${err?.stack ?? ''}\n` : `(this is a bug in ${name}; rerun with --log-level debug for a stack trace and report it)\n`);
     return ExitCode.internal;
   }
+}
+
+/** What a target's back end gets from the driver (@pyxis/target ToolServices). */
+export function services(c: ToolContext): ToolServices {
+  return { sources: c.sources, log: c.log };
 }
 
 /** Entry point used by bin/ launchers. */

@@ -3,4 +3,3 @@ export * from './compile.js';
 export * from './codec.js';
 export * from './grammars.js';
 export * from './markdown.js';
-export * from './pyxisNocMap.js';

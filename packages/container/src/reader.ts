@@ -114,7 +114,7 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
     for (let i = 0; i < MAGIC_LEN; i++) if (bytes[i] !== MAGIC[k].charCodeAt(i)) ok = false;
     if (ok) kind = k;
   }
-  if (!kind) r.fail(0, C.badMagic, 'not a Pyxis container: bad magic (expected "PYXOBJ\\0\\0" or "PYXIMG\\0\\0")');
+  if (!kind) r.fail(0, C.badMagic, 'not a toolchain container (.pobj/.pimg): bad magic (expected "PYXOBJ\\0\\0" or "PYXIMG\\0\\0")');
   r.need(0, HEADER_SIZE, 'the header');
   const version = r.u16(8);
   if (version !== FORMAT_VERSION) r.fail(8, C.badVersion, `unsupported container version ${version} (this reader supports ${FORMAT_VERSION})`);
@@ -287,4 +287,30 @@ function readTensor(r: Reader, o: number, len: number, w: string, readString: (a
     t.strides = strides;
   }
   return t;
+}
+
+/**
+ * The `target` field of a container, read from the header and string table
+ * only (the tools pick a target from their input before the full, validating
+ * read). Undefined when the bytes are not a well-formed container header.
+ */
+export function peekContainerTarget(bytes: Uint8Array): string | undefined {
+  if (bytes.length < HEADER_SIZE) return undefined;
+  const isMagic = (Object.keys(MAGIC) as ContainerKind[]).some((k) => {
+    for (let i = 0; i < MAGIC_LEN; i++) if (bytes[i] !== MAGIC[k].charCodeAt(i)) return false;
+    return true;
+  });
+  if (!isMagic) return undefined;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = REGION_TABLE_OFFSET + 16 * REGIONS.indexOf('strings');
+  const strOff = Number(dv.getBigUint64(at, true));
+  const strSize = Number(dv.getBigUint64(at + 8, true));
+  const off = dv.getUint32(24, true);
+  const len = dv.getUint32(28, true);
+  if (off > strSize || len > strSize - off || strOff + off + len > bytes.length) return undefined;
+  try {
+    return utf8.decode(bytes.subarray(strOff + off, strOff + off + len));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,8 +1,2 @@
-/** @pyxis/ld: the Pyxis linker library (docs/linker.md, docs/image-layout.md). */
+/** @pyxis/ld: the target-neutral linker front end — the link-script language (docs/linker.md). */
 export * from './script.js';
-export * from './barriers.js';
-export * from './image.js';
-export * from './tensors.js';
-export * from './link.js';
-export * from './map.js';
-export * from './weights/index.js';

@@ -1,4 +1,2 @@
+/** @pyxis/sim: the target-neutral simulation kernel (clock, engines, FIFOs, ports, stats, trace and VCD writers). */
 export * from './kernel/index.js';
-export * from './targets/pyxis/index.js';
-export * as uie from './targets/pyxis/uie/index.js';
-export * as amem from './targets/pyxis/amem/index.js';

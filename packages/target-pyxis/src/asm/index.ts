@@ -1,0 +1,15 @@
+/** The Pyxis assembler back end: the sequencer ISA, loop compiler, encoder, objects, listings, IR, patch blobs, disassembler. */
+export * from '@pyxis/asm';
+export * from './isa.js';
+export * from './program.js';
+export { evalExpr, Consts, compileProgram, compileVpuProgram } from './sema.js';
+export { encodeProgram, encodeVpuProgram } from './encode.js';
+export { encodeFast, effectiveValues, effectiveValue } from './fastcodec.js';
+export { checkProgram } from './checks.js';
+export * from './object.js';
+export { makeListing } from './listing.js';
+export * from './assemble.js';
+export * from './ir.js';
+export * from './disasm.js';
+export * from './patch.js';
+export * from './golden.js';

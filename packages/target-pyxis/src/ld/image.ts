@@ -1,0 +1,145 @@
+/**
+ * Image address rules shared by linker and simulator (docs/image-layout.md):
+ * queue ids (chip Table 11-1), the 32-bit engine view and NoC map with the
+ * DPE/MPE remap windows (chip §12.7), AMEM view bit (chip §7.1, §7.5).
+ * The NoC map, remap windows, ICDMA destinations and queue ids are data in
+ * grammars/pyxis/noc_map.json, which the simulator reads too.
+ */
+import { loadGrammarJson } from '@pyxis/codec';
+import { defaultRemapWindows, icdmaDestination, nocRegion, remapEngineAddress, tripQueueIds } from '../common/nocMap.js';
+export { loadNocMap, type NocMapJson } from '../common/nocMap.js';
+
+export const AMEM_SIZE = 64 * 1024 * 1024; // chip §7: 512K words x 128 B
+export const AMEM_VIEW_BIT = 26; // chip §7.1, §11.4.3 ("bank-hash-disable as the top bit")
+export const HASH_BLOCK = 16 * 1024; // chip §7.5 view granularity
+export const HBM_WINDOW_SIZE = 2 * 1024 * 1024 * 1024; // engine windows 2 and 3
+export const CFG_WINDOW_BASE = 0x4000_0000;
+export const HBM_WINDOW_BASE = 0x8000_0000;
+
+/** NoC map (39-bit, noc_addr_w of chip §12.7), a toolchain choice: `regions` of grammars/pyxis/noc_map.json. */
+export const NOC: { readonly hbm: number; readonly amem: number; readonly amemStride: number; readonly cfg: number; readonly cfgStride: number } = Object.freeze({
+  hbm: Number(nocRegion('hbm').base),
+  amem: Number(nocRegion('amem').base),
+  amemStride: Number(nocRegion('amem').stride),
+  cfg: Number(nocRegion('cfg').base),
+  cfgStride: Number(nocRegion('cfg').stride),
+});
+
+export interface RemapWindow {
+  base: number;
+  mask: number;
+}
+
+/** The four windows the linker programs for both DPE and MPE of `cluster` (`remap_windows` of noc_map.json). */
+export function remapWindows(cluster: number): RemapWindow[] {
+  return defaultRemapWindows(cluster).map((w) => ({ base: Number(w.base), mask: Number(w.mask) }));
+}
+
+/** chip §12.7 eng2noc_addr_remap, the simulator's implementation (@pyxis/codec) on this package's number windows. */
+export function engineToNoc(eng: number, windows: RemapWindow[]): number {
+  return remapEngineAddress(eng, windows.map((w) => ({ base: BigInt(w.base), mask: BigInt(w.mask) })));
+}
+
+/** 32-bit engine address of an AMEM byte address in `view` (0 hashed, 1 unhashed). */
+export function amemEngineAddress(addr: number, unhashed: boolean): number {
+  return addr + (unhashed ? 1 << AMEM_VIEW_BIT : 0);
+}
+
+/** 32-bit engine address of an HBM byte address (windows 2/3), or undefined beyond 2 GiB. */
+export function hbmEngineAddress(addr: number): number | undefined {
+  return addr < HBM_WINDOW_SIZE ? HBM_WINDOW_BASE + addr : undefined;
+}
+
+export type EngineKind = 'uie' | 'rdma_tx' | 'rdma_rx' | 'h2a' | 'a2h' | 'icdma' | 'mpe' | 'barrier';
+
+export interface QueueInfo {
+  id: number;
+  kind: EngineKind;
+  /** UIE / MPE / ICDMA instance index. */
+  index: number;
+  name: string;
+}
+
+/**
+ * Trip-descriptor queues of chip Table 11-1 from `queues` of noc_map.json, by
+ * id: the linker's kind is the toolchain name prefix (`barrier` for the
+ * Barrier Config Engine). Datagram rings (trip = false) are not included.
+ */
+const TRIP_QUEUE_TABLE: readonly QueueInfo[] = tripQueueIds().map((q) => ({ id: q.id, kind: q.group as EngineKind, index: q.index, name: q.name }));
+const QUEUE_BY_NAME = new Map(TRIP_QUEUE_TABLE.map((q) => [q.name, q]));
+const QUEUE_BY_ID = new Map(TRIP_QUEUE_TABLE.map((q) => [q.id, q]));
+
+/** Queue id by name (chip Table 11-1). ICDMA `icdma<i>` is the i-th local queue. */
+export function queueByName(name: string): QueueInfo | undefined {
+  const q = QUEUE_BY_NAME.get(name);
+  return q ? { ...q, name } : undefined;
+}
+
+export function queueName(id: number): string {
+  return QUEUE_BY_ID.get(id)?.name ?? `q${id}`;
+}
+
+/** Queue names offered in "did you mean" notes (the RDMA and barrier queues are written by the linker itself). */
+export const QUEUE_NAMES: string[] = TRIP_QUEUE_TABLE.filter((q) => !['rdma_tx', 'rdma_rx', 'barrier'].includes(q.kind)).map((q) => q.name);
+
+/** Destination cluster of local ICDMA queue `index` in `cluster` (chip Table 12-1). */
+export { icdmaDestination };
+
+/** Sequencer memory layout from grammars/pyxis/memory_map.json. */
+export interface SeqMemory {
+  id: number;
+  name: string;
+  ctrl: { address: number; stride: number; words: number; table: string };
+  op: { address: number; stride: number; words: number; table: string };
+}
+
+export interface MemoryMap {
+  uieStride: number;
+  sequencers: SeqMemory[];
+  byName: Map<string, SeqMemory>;
+  /**
+   * Named config/CSR regions (`regions` of memory_map.json). Per-UIE regions
+   * give the address of UIE 0; `scope: 'cluster'` regions (kind `cluster_csr`:
+   * enqueue, bt_mem_decrement, barrier_interrupt_config) exist once per
+   * cluster. The simulator reads the same entries (packages/sim/src/targets/pyxis/clusterCsr.ts).
+   */
+  regions: Map<string, MemoryMapRegion>;
+}
+
+export interface MemoryMapRegion {
+  name: string;
+  kind?: string;
+  scope?: 'cluster';
+  /** Engine address (UIE 0 for per-UIE regions). */
+  address: number;
+  stride: number;
+  words: number;
+  table?: string;
+}
+
+/** Engine address of entry `index` of a cluster CSR (`cluster.enqueue`, `cluster.bt_mem_decrement`, `cluster.barrier_interrupt_config`). */
+export function clusterCsrAddress(name: string, index = 0): number {
+  const r = loadMemoryMap().regions.get(name);
+  if (!r || r.scope !== 'cluster') throw new Error(`grammars/pyxis/memory_map.json has no cluster CSR \`${name}\``);
+  if (!Number.isInteger(index) || index < 0 || index >= r.words) throw new RangeError(`${name}[${index}]: ${r.words} entries`);
+  return r.address + index * r.stride;
+}
+
+let mmCache: MemoryMap | undefined;
+
+export function loadMemoryMap(): MemoryMap {
+  if (mmCache) return mmCache;
+  const raw = loadGrammarJson<{
+    uie_stride: number;
+    sequencers: Array<{ id: number; name: string; control: SeqMemory['ctrl']; op: SeqMemory['op'] }>;
+    regions?: MemoryMapRegion[];
+  }>('pyxis', 'memory_map');
+  const sequencers = raw.sequencers.map((s) => ({ id: s.id, name: s.name, ctrl: s.control, op: s.op }));
+  mmCache = {
+    uieStride: raw.uie_stride,
+    sequencers,
+    byName: new Map(sequencers.map((s) => [s.name, s])),
+    regions: new Map((raw.regions ?? []).map((r) => [r.name, r])),
+  };
+  return mmCache;
+}

@@ -1,0 +1,46 @@
+/** Link-time model shared by the linker phases: tensors, blobs and trips resolved from the link script. */
+import type { SourceSpan } from '@pyxis/diagnostics';
+import type { ScriptBlock, ScriptRef } from '@pyxis/ld';
+import type { QueueInfo } from './image.js';
+import type { TensorLayout } from './tensors.js';
+import type { Placed } from './placement.js';
+import type { ProgramDef } from './microcode.js';
+
+export interface TensorDef {
+  name: string;
+  span: SourceSpan;
+  format: string;
+  elemBytes: 1 | 2;
+  eb: number;
+  shape: number[];
+  layout: TensorLayout;
+  role: string;
+  placed: Placed;
+  bytes?: Uint8Array;
+}
+
+export interface BlobDef {
+  name: string;
+  span: SourceSpan;
+  bytes: Uint8Array;
+  patches: number;
+  placed: Placed;
+}
+
+export interface TripDef {
+  name: string;
+  span: SourceSpan;
+  queue: QueueInfo;
+  cluster: number;
+  block: ScriptBlock;
+  afters: ScriptRef[];
+  /** UIE: seq -> program. */
+  programs: Map<string, { prog: ProgramDef; span: SourceSpan }>;
+  tensors: Map<string, { t: TensorDef; span: SourceSpan }>;
+  nums: Map<string, { v: number; span: SourceSpan }>;
+  blob?: BlobDef;
+  /** Generated (overlay patch) trips carry their own blob. */
+  generated?: boolean;
+  /** Declared grid operation (for the seq §1 size rules). */
+  op?: { name: string; span: SourceSpan };
+}

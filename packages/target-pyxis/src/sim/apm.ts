@@ -1,0 +1,102 @@
+/**
+ * Active Power Management (chip §13). Every running UIE/ICDMA/H2A/A2H trip
+ * reports its TripPower; RequestedPower is their sum. GrantedPower follows
+ * RequestedPower at most `max_delta_power` per `power_update_period` cycles,
+ * clamped to [min_granted_power, max_granted_power]. When Requested >
+ * Granted, AllowedUtilization = Granted / Requested and engines insert
+ * bubbles: `allow(slot)` is a per-engine fractional accumulator that
+ * admits exactly that fraction of cycles.
+ */
+import type { SimEngine } from '@pyxis/sim';
+import type { SimConfig } from './config.js';
+
+export class Apm implements SimEngine {
+  readonly name = 'apm';
+  readonly group = 'chip';
+  requested = 0;
+  granted: number;
+  utilization = 1;
+  private nextUpdate = 0;
+  private readonly acc: Float64Array;
+  /** Stats: bubbles inserted, sum of utilization-limited cycles, peak requested power. */
+  bubbles = 0;
+  peakRequested = 0;
+  energy = 0;
+  private lastEnergyAt = 0;
+  onChange?: (now: number) => void;
+
+  constructor(
+    private readonly cfg: SimConfig['apm'],
+    slots: number,
+  ) {
+    this.granted = cfg.min_granted_power;
+    this.acc = new Float64Array(slots);
+  }
+
+  get busy(): boolean {
+    return false;
+  }
+
+  private accountEnergy(now: number): void {
+    this.energy += this.requested * this.utilization * (now - this.lastEnergyAt);
+    this.lastEnergyAt = now;
+  }
+
+  /** A trip with power `p` starts (p > 0) or ends (pass -p). */
+  request(p: number, now: number): void {
+    if (!this.cfg.enabled || p === 0) return;
+    this.accountEnergy(now);
+    this.requested += p;
+    if (this.requested > this.peakRequested) this.peakRequested = this.requested;
+    this.recompute();
+    if (this.nextUpdate <= now) this.nextUpdate = now + this.cfg.power_update_period;
+    this.onChange?.(now);
+  }
+
+  private recompute(): void {
+    this.utilization = this.requested > this.granted && this.requested > 0 ? this.granted / this.requested : 1;
+  }
+
+  /** Whether engine `slot` may run this cycle (false = insert a bubble). */
+  allow(slot: number): boolean {
+    if (this.utilization >= 1) return true;
+    const a = this.acc[slot]! + this.utilization;
+    if (a >= 1) {
+      this.acc[slot] = a - 1;
+      return true;
+    }
+    this.acc[slot] = a;
+    this.bubbles++;
+    return false;
+  }
+
+  private target(): number {
+    return Math.min(this.cfg.max_granted_power, Math.max(this.cfg.min_granted_power, this.requested));
+  }
+
+  tick(now: number): boolean {
+    if (!this.cfg.enabled || now < this.nextUpdate) return false;
+    const t = this.target();
+    if (t === this.granted) return false;
+    this.accountEnergy(now);
+    const d = this.cfg.max_delta_power;
+    this.granted = t > this.granted ? Math.min(t, this.granted + d) : Math.max(t, this.granted - d);
+    this.recompute();
+    this.nextUpdate = now + this.cfg.power_update_period;
+    this.onChange?.(now);
+    return true;
+  }
+
+  nextWake(now: number): number {
+    if (!this.cfg.enabled || this.target() === this.granted) return Infinity;
+    return Math.max(now, this.nextUpdate);
+  }
+
+  blockedReason(): string | undefined {
+    return undefined;
+  }
+
+  finish(now: number): void {
+    this.accountEnergy(now);
+  }
+}

@@ -1,0 +1,427 @@
+/**
+ * The Pyxis chip model: memories (HBM, per-cluster AMEM and CSR/config
+ * space), and per cluster the barrier table, DPE, trip manager, barrier-
+ * config engine, H2A, A2H, 3 ICDMA, 13 MPE channels and the UIEs, plus the
+ * chip-level APM and the host agent that performs the image's enqueue
+ * records. Everything is registered with one kernel Simulator.
+ */
+import { decode, loadTable } from '@pyxis/codec';
+import type { SimEngine } from '@pyxis/sim';
+import { BandwidthPort } from '@pyxis/sim';
+import { Simulator } from '@pyxis/sim';
+import { Amem } from './amem/index.js';
+import type { AmemAccess } from './amemAccess.js';
+import { Apm } from './apm.js';
+import { BarrierTable } from './barriers.js';
+import { OrderingTracker } from './ordering.js';
+import { CfgSpace } from './cfgSpace.js';
+import { CLUSTER_CSR_BASE, CLUSTER_CSRS, CSR_END, type ClusterCsrRegion } from './clusterCsr.js';
+import { coreSwitchBytesPerCycle, hbmBytesPerCycle, type SimConfig } from './config.js';
+import { DescriptorPrefetchEngine, TripManager } from './control.js';
+import { runtimeError, SimCodes } from './diagnostics.js';
+import { BarrierConfigEngine, HbmDmaEngine, IcdmaEngine, MpeEngine } from './engines.js';
+import { HbmMemory } from './memory.js';
+import { defaultWindows, NocMap, type RemapWindow } from './noc.js';
+import { PyxisObserver } from './observer.js';
+import { icdmaDestination, queueKind, TRIP_QUEUES } from './queues.js';
+import type { Trip, TripEngine } from './trip.js';
+import { UieSlot, type UieFactory } from './uieSlot.js';
+
+export const MAX_CLUSTERS = 4;
+export const MAX_UIES = 12;
+export const MPES_PER_CLUSTER = 13;
+export const ICDMAS_PER_CLUSTER = 3;
+/** memory_map.json `uie_stride`: byte distance between UIE blocks in the cfg window. */
+export const UIE_CFG_STRIDE = 1 << 20;
+
+export interface EnqueueRecord {
+  cluster: number;
+  queue_id: number;
+  descriptor_list_address: number;
+  /** In 8-byte units (N, N-1 decoding already undone). */
+  descriptor_list_length: number;
+}
+
+export interface ChipOptions {
+  clusters: number;
+  uies: number;
+  config: SimConfig;
+  uieFactory?: UieFactory;
+  observer?: PyxisObserver;
+  remap?: Array<{ dpe: RemapWindow[]; mpe: RemapWindow[] }>;
+  /**
+   * Temporal-decoupling quantum in cycles (default 1 = strict lockstep): a UIE may simulate up to this many cycles
+   * ahead of the global clock while nothing outside can start a trip on it (docs/simulator.md "Quantum").
+   */
+  quantum?: number;
+}
+
+/**
+ * A host (CPU) action from the image (`metadata.pyxis.host_actions`): an
+ * 8-byte write to a cluster's CSR/config window (engine address
+ * 0x4000_0000 + offset), at a cycle and/or after a barrier interrupt
+ * (chip §11.6.5) fired. Used for `bt_mem_decrement` responses (§11.6.6),
+ * barrier_interrupt_config set-up and late enqueues.
+ */
+export interface HostAction {
+  cluster: number;
+  /** Engine address in the CSR window. */
+  address: number;
+  /** 64-bit little-endian value. */
+  value: bigint;
+  atCycle: number;
+  /** Wait for the n-th (1-based) interrupt of this barrier_interrupt_config entry of `cluster`. */
+  afterInterrupt?: { entry: number; count: number };
+}
+
+/**
+ * The host: performs the enqueue records as software writing the enqueue CSR
+ * would (§11.5.1). Records keep their order within each (cluster, queue);
+ * a queue whose 4-entry ring is full waits until the DPE frees a slot (the
+ * head list fully fetched) without holding back the other queues, so a queue
+ * may have any number of lists (docs/spec-notes.md "more than 4 lists per
+ * queue"). Then the image's host actions, in order.
+ */
+export class HostAgent implements SimEngine {
+  readonly name = 'host';
+  readonly group = 'chip';
+  /** Per (cluster, queue) in order of first appearance: record indexes and the next one to enqueue. */
+  private readonly pending: Array<{ recs: number[]; next: number }> = [];
+  private readonly byQueue = new Map<number, { recs: number[]; next: number }>();
+  /** Groups with records left (indexes into `pending`). */
+  private open: number[] = [];
+  /** Records already sorted into groups (records may be appended after construction). */
+  private grouped = 0;
+  private nextAction = 0;
+  enqueued = 0;
+  actionsDone = 0;
+  readonly actions: HostAction[] = [];
+  constructor(
+    private readonly chip: PyxisChip,
+    readonly records: EnqueueRecord[],
+  ) {}
+  get busy(): boolean {
+    return this.enqueued < this.records.length || this.nextAction < this.actions.length;
+  }
+  private sortRecords(): void {
+    for (; this.grouped < this.records.length; this.grouped++) {
+      const r = this.records[this.grouped]!;
+      const k = r.cluster * 256 + r.queue_id;
+      let g = this.byQueue.get(k);
+      if (!g) {
+        this.byQueue.set(k, (g = { recs: [], next: 0 }));
+        this.pending.push(g);
+      }
+      if (g.next === g.recs.length) this.open.push(this.pending.indexOf(g));
+      g.recs.push(this.grouped);
+    }
+  }
+  private ready(a: HostAction, now: number): boolean {
+    if (now < a.atCycle) return false;
+    if (a.afterInterrupt) return this.chip.barriers[a.cluster]!.interruptCount[a.afterInterrupt.entry]! >= a.afterInterrupt.count;
+    return true;
+  }
+  tick(now: number): boolean {
+    let did = false;
+    if (this.grouped < this.records.length) this.sortRecords();
+    if (this.enqueued < this.records.length) {
+      let keep = 0;
+      for (const gi of this.open) {
+        const g = this.pending[gi]!;
+        while (g.next < g.recs.length && this.chip.enqueue(this.records[g.recs[g.next]!]!, now)) {
+          g.next++;
+          this.enqueued++;
+          did = true;
+        }
+        if (g.next < g.recs.length) this.open[keep++] = gi;
+      }
+      this.open.length = keep;
+    }
+    while (this.nextAction < this.actions.length && this.ready(this.actions[this.nextAction]!, now)) {
+      const a = this.actions[this.nextAction++]!;
+      const b = new Uint8Array(8);
+      new DataView(b.buffer).setBigUint64(0, a.value, true);
+      this.chip.cfg[a.cluster]!.write(a.address - 0x4000_0000, b, 0, 8);
+      this.actionsDone++;
+      did = true;
+    }
+    return did;
+  }
+  nextWake(now: number): number {
+    const a = this.actions[this.nextAction];
+    if (this.enqueued < this.records.length || !a || a.afterInterrupt) return Infinity;
+    return Math.max(now, a.atCycle);
+  }
+  blockedReason(): string | undefined {
+    this.sortRecords();
+    const g = this.open.length ? this.pending[this.open[0]!] : undefined;
+    const r = g ? this.records[g.recs[g.next]!] : undefined;
+    if (r) return `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)`;
+    const a = this.actions[this.nextAction];
+    if (a?.afterInterrupt) return `host action ${this.nextAction} waits for interrupt ${a.afterInterrupt.entry} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
+    if (a) return `host action ${this.nextAction} scheduled at cycle ${a.atCycle}`;
+    return undefined;
+  }
+}
+
+export class PyxisChip {
+  readonly sim = new Simulator();
+  readonly hbm = new HbmMemory();
+  readonly amem: Amem[] = [];
+  readonly cfg: CfgSpace[] = [];
+  readonly noc: NocMap;
+  readonly barriers: BarrierTable[] = [];
+  readonly dpe: DescriptorPrefetchEngine[] = [];
+  readonly tm: TripManager[] = [];
+  /** Trip engines by cluster, then queue id. */
+  readonly engines: Array<Map<number, TripEngine>> = [];
+  readonly allEngines: TripEngine[] = [];
+  readonly mpes: MpeEngine[] = [];
+  readonly uies: UieSlot[] = [];
+  readonly apm: Apm;
+  readonly ports: BandwidthPort[] = [];
+  readonly host: HostAgent;
+  readonly observer: PyxisObserver;
+  /** Trips completed per engine kind. */
+  readonly tripsByKind: Record<string, number> = {};
+  private readonly records: EnqueueRecord[] = [];
+  /** §11.7 partial-write ordering checker (vector clocks over trip engines). */
+  readonly ordering: OrderingTracker;
+  private readonly engineIndex = new Map<TripEngine, number>();
+  /** Trip names by trip_id and barrier producer/consumer names (from image metadata), for reports. */
+  readonly tripNames = new Map<number, string>();
+  readonly barrierRoles = new Map<number, { producers: string[]; consumers: string[] }>();
+
+  constructor(readonly opts: ChipOptions) {
+    const { clusters, uies, config } = opts;
+    if (!(clusters >= 1 && clusters <= MAX_CLUSTERS)) throw new RangeError(`clusters must be 1..${MAX_CLUSTERS}`);
+    if (!(uies >= 0 && uies <= MAX_UIES)) throw new RangeError(`uies must be 0..${MAX_UIES}`);
+    this.observer = opts.observer ?? new PyxisObserver();
+    for (let c = 0; c < clusters; c++) {
+      this.amem.push(new Amem(`c${c}.amem`));
+      this.cfg.push(new CfgSpace(c));
+    }
+    this.noc = new NocMap(this.hbm, this.amem as AmemAccess[], this.cfg);
+    // Engine slots per cluster: UIEs, H2A, A2H, 3 ICDMA, 13 MPE, barrier config.
+    this.ordering = new OrderingTracker(clusters * (uies + 2 + ICDMAS_PER_CLUSTER + MPES_PER_CLUSTER + 1), (i) => this.allEngines[i]?.name ?? `engine ${i}`);
+    const apmSlots = clusters * (uies + 5);
+    this.apm = new Apm(config.apm, apmSlots);
+    let apmSlot = 0;
+    const port = (name: string, bpc: number) => {
+      const p = new BandwidthPort(name, bpc);
+      this.ports.push(p);
+      return p;
+    };
+    const egress: BandwidthPort[] = [];
+    const ingress: BandwidthPort[] = [];
+    for (let c = 0; c < clusters; c++) {
+      egress.push(port(`c${c}.core_switch.egress`, coreSwitchBytesPerCycle(config)));
+      ingress.push(port(`c${c}.core_switch.ingress`, coreSwitchBytesPerCycle(config)));
+    }
+    for (let c = 0; c < clusters; c++) {
+      const bt = new BarrierTable(c, this.observer, config.barrier_timeout_cycles);
+      this.barriers.push(bt);
+      const hbmPort = port(`c${c}.hbm`, hbmBytesPerCycle(config));
+      const nocPort = port(`c${c}.noc`, config.noc.bytes_per_cycle);
+      const engines = new Map<number, TripEngine>();
+      this.engines.push(engines);
+      let tm: TripManager | undefined;
+      const done = (engine: string) => (trip: Trip, now: number) => {
+        this.tripsByKind[trip.kind] = (this.tripsByKind[trip.kind] ?? 0) + 1;
+        tm!.complete(trip, now, engine);
+      };
+      const add = (qid: number, e: TripEngine) => {
+        engines.set(qid, e);
+        this.engineIndex.set(e, this.allEngines.length);
+        this.allEngines.push(e);
+      };
+      for (let u = 0; u < uies; u++) {
+        const name = `c${c}.uie${u}`;
+        const slot = new UieSlot(c, u, done(name), this.apm, apmSlot++);
+        slot.model = opts.uieFactory?.({
+          cluster: c,
+          index: u,
+          name,
+          amem: this.amem[c]!,
+          cfg: this.cfg[c]!,
+          cfgBase: u * UIE_CFG_STRIDE,
+          writeCommitLatency: config.amem.write_commit_latency_cycles,
+          onTripDone: (tripId, cycle) => slot.retire(tripId, cycle),
+          onPartialWrite: (byteAddr, tripId, cycle) => {
+            const t = slot.inflightTrip(tripId);
+            if (t) this.ordering.partialWrite(t, slot.cluster, byteAddr, cycle);
+          },
+        });
+        slot.quantum = opts.quantum ?? 1;
+        slot.gate = this.runAheadGate;
+        slot.sim = this.sim;
+        this.uies.push(slot);
+        add(u, slot);
+      }
+      add(0x10, new HbmDmaEngine(c, 'h2a', done(`c${c}.h2a`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.h2a`, config.h2a.bytes_per_cycle), this.apm, apmSlot++));
+      add(0x11, new HbmDmaEngine(c, 'a2h', done(`c${c}.a2h`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.a2h`, config.a2h.bytes_per_cycle), this.apm, apmSlot++));
+      for (let i = 0; i < ICDMAS_PER_CLUSTER; i++) {
+        const dest = icdmaDestination(c, i);
+        if (dest >= clusters) continue;
+        add(
+          0x12 + i,
+          new IcdmaEngine(c, i, dest, done(`c${c}.icdma${i}`), config, this.amem[c]!, this.amem[dest]!, port(`c${c}.icdma${i}`, config.icdma.bytes_per_cycle), egress[c]!, ingress[dest]!, this.apm, apmSlot++),
+        );
+      }
+      const windows = opts.remap?.[c];
+      const mpeWrite = port(`c${c}.mpe_write`, config.mpe.write_bytes_per_cycle * MPES_PER_CLUSTER);
+      for (let i = 0; i < MPES_PER_CLUSTER; i++) {
+        const m = new MpeEngine(c, i, done(`c${c}.mpe${i}`), config, this.noc, nocPort, mpeWrite, windows?.mpe ?? defaultWindows(c));
+        this.mpes.push(m);
+        add(0x15 + i, m);
+      }
+      add(0x22, new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
+      const dpe = new DescriptorPrefetchEngine(c, config, this.noc, nocPort, windows?.dpe ?? defaultWindows(c), (q) => engines.has(q));
+      this.dpe.push(dpe);
+      tm = new TripManager(c, config, dpe, bt, engines, (g, now, engine, trip) => this.notifyGlobal(g, now, engine, trip.tripId, trip), this.observer);
+      tm.tripName = (id) => this.tripNames.get(id);
+      const cl = c;
+      tm.onRelease = (trip, qid, barrierId) => {
+        const e = engines.get(qid);
+        if (e) this.ordering.released(trip, this.engineIndex.get(e)!, cl, barrierId);
+      };
+      bt.onFree = (id) => this.ordering.freed(cl, id);
+      this.tm.push(tm);
+      this.installCsrHooks(c);
+    }
+    this.host = new HostAgent(this, this.records);
+    // Registration order = tick order within a cycle: host, control, engines, APM.
+    this.register(this.host);
+    for (let c = 0; c < clusters; c++) {
+      this.register(this.dpe[c]!);
+      this.register(this.tm[c]!);
+    }
+    for (const e of this.allEngines) this.register(e);
+    this.register(this.apm);
+    this.sim.addExplainer(() => this.explainBarriers());
+  }
+
+  /** Set once no trip can ever be started again on the chip (absorbing; re-checked at most once per cycle). */
+  private quiet = false;
+  private quietCheckedAt = -1;
+
+  /**
+   * No engine can ever start a trip again: the host has nothing left to enqueue or write, every DPE is idle with
+   * empty prefetch queues, every trip-manager slot is idle and no MPE (the only engine that can write the enqueue
+   * CSR, through the NoC) is running. Nothing can then enqueue a list again, so the state is final.
+   */
+  private noMoreTrips(): boolean {
+    if (this.host.busy) return false;
+    for (const d of this.dpe) if (d.busy || d.queued !== 0) return false;
+    for (const m of this.mpes) if (m.busy) return false;
+    for (const t of this.tm) for (const s of t.slots) if (s.state !== 0) return false;
+    return true;
+  }
+
+  /**
+   * The run-ahead gate of the UIE slots (docs/simulator.md "Quantum"). With APM enabled a UIE must be admitted on
+   * every cycle of the window: utilisation 1 now, and no trip start anywhere (RequestedPower then only falls, §13).
+   * Without APM it suffices that no trip can be started on this UIE: either never again, or not while its tracking
+   * IDs / descriptor FIFOs are full (run-ahead then stops when that changes).
+   */
+  private readonly runAheadGate = (slot: UieSlot, now: number): 0 | 1 | 2 => {
+    const apmOn = this.opts.config.apm.enabled;
+    if (apmOn && this.apm.utilization < 1) return 0;
+    if (!this.quiet && this.quietCheckedAt !== now) {
+      this.quietCheckedAt = now;
+      this.quiet = this.noMoreTrips();
+    }
+    if (this.quiet) return 1;
+    if (apmOn) return 0;
+    return slot.canAccept() ? 0 : 2;
+  };
+
+  private register(e: SimEngine): void {
+    this.sim.add(e);
+    this.observer.registerEngine(e);
+  }
+
+  get clusters(): number {
+    return this.opts.clusters;
+  }
+
+  /** Queues the image's enqueue records for the host agent. */
+  addEnqueueRecords(records: EnqueueRecord[]): void {
+    this.records.push(...records);
+  }
+
+  /** The enqueue CSR (§11.5.1.1): false when the ring is full. */
+  enqueue(r: EnqueueRecord, now: number): boolean {
+    if (r.cluster >= this.clusters)
+      throw runtimeError(SimCodes.noEngine, `enqueue to cluster ${r.cluster}, but only ${this.clusters} cluster(s) are simulated (see --clusters)`, '§11.5.1', now);
+    if (r.queue_id >= TRIP_QUEUES || !queueKind(r.queue_id))
+      throw runtimeError(SimCodes.badEnqueue, `enqueue to queue 0x${r.queue_id.toString(16)}: not a trip descriptor queue (Table 11-1: 0x00-0x22)`, '§11.5', now);
+    if (r.descriptor_list_address % 8 !== 0)
+      throw runtimeError(SimCodes.misaligned, `descriptor list address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, '§11.5.1.1', now);
+    return this.dpe[r.cluster]!.enqueue(r.queue_id, r.descriptor_list_address, r.descriptor_list_length);
+  }
+
+  /** notify() of a global barrier id {cluster[1:0], local[9:0]} (§11.6.4). */
+  notifyGlobal(g: number, now: number, engine: string, tripId: number, trip?: Trip): void {
+    const c = g >> 10;
+    const id = g & 1023;
+    if (c >= this.clusters)
+      throw runtimeError(SimCodes.noEngine, `${engine} trip ${tripId} notifies barrier ${c}:${id} of cluster ${c}, which is not simulated (see --clusters)`, '§11.6.4', now);
+    if (trip) this.ordering.notified(trip, c, id);
+    this.barriers[c]!.notify(id, now, engine, tripId);
+  }
+
+  private installCsrHooks(c: number): void {
+    const cfg = this.cfg[c]!;
+    const enq = loadTable('pyxis', CLUSTER_CSRS.enqueue.table);
+    const decr = loadTable('pyxis', CLUSTER_CSRS.bt_mem_decrement.table);
+    const intr = loadTable('pyxis', CLUSTER_CSRS.barrier_interrupt_config.table);
+    /** Entry index of `a` in CSR region r, or -1 (addresses from memory_map.json cluster_csr regions). */
+    const entry = (r: ClusterCsrRegion, a: number) => (a >= r.offset && a < r.offset + r.words * r.stride && (a - r.offset) % r.stride === 0 ? (a - r.offset) / r.stride : -1);
+    let e: number;
+    cfg.watch(CLUSTER_CSR_BASE, CSR_END, (addr, src, off, len) => {
+      for (let a = addr - (addr % 8); a < addr + len; a += 8) {
+        const word = new Uint8Array(8);
+        for (let i = 0; i < 8; i++) {
+          const s = a + i - addr;
+          word[i] = s >= 0 && s < len ? src[off + s]! : cfg.byte(a + i);
+        }
+        const now = this.sim.now;
+        if (entry(CLUSTER_CSRS.enqueue, a) === 0) {
+          const v = decode(enq, word);
+          const r: EnqueueRecord = { cluster: c, queue_id: Number(v['queue_id']), descriptor_list_address: Number(v['descriptor_list_address']), descriptor_list_length: Number(v['descriptor_list_length']) };
+          if (!this.enqueue(r, now))
+            throw runtimeError(SimCodes.queueFull, `enqueue CSR write to queue 0x${r.queue_id.toString(16)} of cluster ${c} while its 4-entry ring is full`, '§11.5.1', now);
+        } else if ((e = entry(CLUSTER_CSRS.bt_mem_decrement, a)) >= 0) {
+          const v = decode(decr, word);
+          this.barriers[c]!.softwareDecrement(e, Number(v['wait_decr']), Number(v['notif_decr']), Number(v['trip_id']), now);
+        } else if ((e = entry(CLUSTER_CSRS.barrier_interrupt_config, a)) >= 0) {
+          const v = decode(intr, word);
+          this.barriers[c]!.configureInterrupt(e, Number(v['interrupt_valid']) === 1, Number(v['barrier_id']));
+        }
+      }
+    });
+  }
+
+  /** Wait-graph lines for barriers that are not in the reset state. */
+  explainBarriers(): string[] {
+    const lines: string[] = [];
+    const now = this.sim.now;
+    for (const bt of this.barriers) {
+      for (const b of bt.pending(now)) {
+        const who = b.waiters.length ? `; blocked: ${b.waiters.join(', ')}` : '';
+        const why = !b.refCountsValid
+          ? 'never set up (no set_ref_counts yet)'
+          : b.notifyCount > 0
+            ? `${b.notifyCount} notification(s) missing`
+            : b.waitCount > 0
+              ? `${b.waitCount} consumer wait(s) outstanding`
+              : 'complete';
+        const roles = this.barrierRoles.get(bt.cluster * 1024 + b.id);
+        const exp = roles ? `; producers: ${roles.producers.join(', ') || '-'}; consumers: ${roles.consumers.join(', ') || '-'}` : '';
+        lines.push(`barrier ${bt.cluster}:${b.id}: notify_count=${b.notifyCount} wait_count=${b.waitCount} ref_counts_valid=${b.refCountsValid ? 1 : 0} (${why})${who}${exp}`);
+      }
+    }
+    return lines;
+  }
+}

@@ -1,0 +1,431 @@
+/**
+ * Cluster control plane: the Descriptor Prefetch Engine (chip §12.5) feeding
+ * per-engine shallow prefetch queues from the rings of lists (§11.5.1), and
+ * the Trip Manager (§11.3): wait(barrier) for the trip at the head of each
+ * prefetch queue, launch it on its engine when released, and notify the
+ * notify_list when the engine reports completion (which engines only do
+ * once their writes are committed, §11.7).
+ */
+import { alignUp } from '@pyxis/container';
+import { decode, loadTable, readField, type CompiledTable } from '@pyxis/codec';
+import type { SimEngine } from '@pyxis/sim';
+import { ObjectFifo } from '@pyxis/sim';
+import type { BandwidthPort } from '@pyxis/sim';
+import type { BarrierConsumer, BarrierTable } from './barriers.js';
+import type { SimConfig } from './config.js';
+import { runtimeError, SimCodes, tripError, type MemLocation } from './diagnostics.js';
+import { remapEngineAddress, type NocMap, type RemapWindow } from './noc.js';
+import { DescriptorQueue, queueKind, TRIP_QUEUES, type QueueKind } from './queues.js';
+import type { Trip, TripEngine } from './trip.js';
+
+/** Descriptor table per queue kind (docs/image-layout.md); MPE chooses patch/dma by `mode`. */
+const KIND_TABLE: Partial<Record<QueueKind, string>> = {
+  uie: 'desc_uie',
+  h2a: 'desc_h2a',
+  a2h: 'desc_a2h',
+  icdma: 'desc_icdma',
+  mpe: 'desc_mpe_patch',
+  barrier_config: 'desc_barrier_config',
+};
+
+export function descriptorTable(kind: QueueKind): CompiledTable | undefined {
+  const n = KIND_TABLE[kind];
+  return n ? loadTable('pyxis', n) : undefined;
+}
+
+/** Bytes of one descriptor at rest (table size rounded up to 8 bytes, §11.4). */
+export function descriptorBytes(kind: QueueKind): number {
+  const t = descriptorTable(kind);
+  if (!t) return 0;
+  const meta = t.meta?.['bytes'];
+  return typeof meta === 'number' ? meta : alignUp(t.bytes, 8);
+}
+
+/** Decodes one descriptor of a queue into a Trip (common header per §11.4.1). */
+export function decodeTrip(kind: QueueKind, cluster: number, qid: number, bytes: Uint8Array, address: number, now: number, source?: MemLocation): Trip {
+  const where = { ...(source ? { source, sourceBytes: bytes.length } : {}) };
+  let t = descriptorTable(kind)!;
+  if (kind === 'mpe') {
+    const mode = Number(readField(t, bytes, 'mode'));
+    if (mode === 1) t = loadTable('pyxis', 'desc_mpe_dma');
+    else if (mode !== 0)
+      throw tripError(SimCodes.badDescriptor, `MPE descriptor at 0x${address.toString(16)} (cluster ${cluster}) has mode ${mode}; 0 = patch, 1 = DMA`, '§11.4.10', now, where);
+  }
+  const fields = decode(t, bytes);
+  const fmt = Number(fields['descriptor_format'] ?? 0);
+  if (fmt !== 0)
+    throw tripError(SimCodes.badDescriptor, `descriptor at 0x${address.toString(16)} (cluster ${cluster}, queue 0x${qid.toString(16)}) has Descriptor Format ${fmt}; must be 2'b00`, '§11.4.1', now, where);
+  const notify = (fields['notify_list'] as number[]).filter((x) => Number(x) !== 0).map(Number);
+  return {
+    cluster,
+    qid,
+    kind,
+    fields,
+    table: t.name,
+    tripId: Number(fields['trip_id']),
+    waitBarrierId: Number(fields['wait_barrier_id']),
+    notifyList: notify,
+    address,
+    ...where,
+    trip_power: Number(fields['trip_power'] ?? 0),
+    fetchedAt: now,
+    waitAt: -1,
+    goAt: -1,
+    startAt: -1,
+    doneAt: -1,
+  };
+}
+
+interface Fetch {
+  qid: number;
+  ready: number;
+  noc: number;
+  address: number;
+  bytes: number;
+}
+
+/** Descriptor Prefetch Engine of one cluster (chip §12.5). */
+export class DescriptorPrefetchEngine implements SimEngine {
+  readonly name: string;
+  readonly group: string;
+  readonly queues: DescriptorQueue[] = [];
+  readonly prefetch: Array<ObjectFifo<Trip>> = [];
+  private readonly inflightCount = new Int32Array(TRIP_QUEUES);
+  private readonly inflight: Fetch[] = [];
+  private inflightHead = 0;
+  private rr = 0;
+  private readonly descBytes = new Int32Array(TRIP_QUEUES);
+  readonly stallReasons = ['prefetch queues full', 'waiting NoC data'] as const;
+  /** Trips waiting in the prefetch queues (all queues). */
+  queued = 0;
+  /** Set when an issue decision may have changed (enqueue, prefetch pop, delivery). */
+  dirty = true;
+  /** Descriptors fetched, bytes read (stats). */
+  fetched = 0;
+  bytesRead = 0;
+  dequeueEvents = 0;
+  /** Called when a list has been fully fetched (head advanced): the host may enqueue again. */
+  onDequeue?: (qid: number, now: number) => void;
+  windows: RemapWindow[];
+
+  constructor(
+    readonly cluster: number,
+    private readonly cfg: SimConfig,
+    private readonly noc: NocMap,
+    private readonly nocPort: BandwidthPort,
+    windows: RemapWindow[],
+    /** Which queues have an engine in this configuration. */
+    private readonly hasEngine: (qid: number) => boolean,
+  ) {
+    this.name = `c${cluster}.dpe`;
+    this.group = `cluster ${cluster}`;
+    this.windows = windows;
+    for (let q = 0; q < TRIP_QUEUES; q++) {
+      this.queues.push(new DescriptorQueue(cluster, q));
+      this.prefetch.push(new ObjectFifo<Trip>(`c${cluster}.q${q}.prefetch`, Math.max(1, cfg.dpe.prefetch_depth)));
+      const k = queueKind(q);
+      this.descBytes[q] = k ? descriptorBytes(k.kind) : 0;
+    }
+  }
+
+  /** Lists enqueued and not yet fully fetched, over all queues (O(1) `busy`). */
+  private lists = 0;
+
+  get busy(): boolean {
+    return this.lists > 0 || this.inflight.length > this.inflightHead;
+  }
+
+  /** Enqueue CSR write (§11.5.1.1) into queue q's ring; false when the ring is full. */
+  enqueue(q: number, address: number, length8: number): boolean {
+    const ok = this.queues[q]!.enqueue(address, length8);
+    if (ok) {
+      this.lists++;
+      this.dirty = true;
+    }
+    return ok;
+  }
+
+  private level(q: number): number {
+    return this.prefetch[q]!.occupancy + this.inflightCount[q]!;
+  }
+
+  /** Validates the head list of queue q when the DPE starts on it. */
+  private checkList(q: DescriptorQueue, now: number): void {
+    const k = queueKind(q.qid);
+    const where = `list at 0x${q.headAddress().toString(16)} in queue 0x${q.qid.toString(16)} of cluster ${this.cluster}`;
+    // Where the list's bytes are (if anywhere modelled), so the diagnostic can point into the image.
+    const at = this.noc.resolve(remapEngineAddress(q.headAddress(), this.windows), q.headBytes());
+    const fail = (code: string, msg: string, section: string) => runtimeError(code, `${where}: ${msg}`, section, now, [], at, q.headBytes());
+    if (!k || this.descBytes[q.qid] === 0) throw fail(SimCodes.noEngine, `queue 0x${q.qid.toString(16)} (${k?.kind ?? 'unknown'}) is not modelled by pyxis-sim`, '§11.5');
+    if (!this.hasEngine(q.qid)) throw fail(SimCodes.noEngine, `no ${k.kind}${k.index} engine in the simulated chip (see --clusters/--uies)`, '§11.5');
+    if (q.headAddress() % 8 !== 0) throw fail(SimCodes.misaligned, 'list address is not 8-byte aligned', '§11.5.1.1');
+    if (q.headBytes() % this.descBytes[q.qid]! !== 0)
+      throw fail(SimCodes.badDescriptor, `length ${q.headBytes()} bytes is not a multiple of the ${this.descBytes[q.qid]}-byte ${k.kind} descriptor`, '§11.5.1.1');
+  }
+
+  tick(now: number): boolean {
+    let did = false;
+    // 1. Deliver descriptors whose NoC read completed (the NoC port is FIFO, so ready times are ordered).
+    while (this.inflightHead < this.inflight.length && this.inflight[this.inflightHead]!.ready <= now) {
+      const f = this.inflight[this.inflightHead++]!;
+      const target = this.noc.resolve(f.noc, f.bytes)!;
+      const bytes = this.noc.read(target, f.bytes);
+      const k = queueKind(f.qid)!;
+      const trip = decodeTrip(k.kind, this.cluster, f.qid, bytes, f.address, now, target);
+      this.inflightCount[f.qid]--;
+      this.prefetch[f.qid]!.push(trip);
+      this.queued++;
+      this.fetched++;
+      this.dirty = true;
+      did = true;
+    }
+    if (this.inflightHead === this.inflight.length && this.inflightHead > 0) {
+      this.inflight.length = 0;
+      this.inflightHead = 0;
+    }
+    // 2. Issue one prefetch: starving queues first, then hungry ones, round-robin (§12.5).
+    if (!this.dirty) return did;
+    const depth = this.cfg.dpe.prefetch_depth;
+    const hungry = Math.min(depth, this.cfg.dpe.hungry_level);
+    const starving = Math.min(hungry, this.cfg.dpe.starving_level);
+    let pick = -1;
+    for (let pass = 0; pass < 2 && pick < 0; pass++) {
+      const limit = pass === 0 ? starving : hungry;
+      for (let i = 0; i < TRIP_QUEUES; i++) {
+        const q = (this.rr + i) % TRIP_QUEUES;
+        if (this.queues[q]!.empty || this.level(q) >= limit) continue;
+        pick = q;
+        break;
+      }
+    }
+    if (pick >= 0) {
+      this.rr = (pick + 1) % TRIP_QUEUES;
+      const q = this.queues[pick]!;
+      if (q.fetched === 0) this.checkList(q, now);
+      const size = this.descBytes[pick]!;
+      const address = q.headAddress() + q.fetched;
+      const noc = remapEngineAddress(address, this.windows);
+      if (!this.noc.resolve(noc, size))
+        throw runtimeError(
+          SimCodes.badAddress,
+          `descriptor address 0x${address.toString(16)} (queue 0x${pick.toString(16)}, cluster ${this.cluster}) remaps to NoC 0x${noc.toString(16)}, outside every modelled memory`,
+          '§12.7',
+          now,
+        );
+      const ready = this.nocPort.reserve(now, size) + this.cfg.noc.latency_cycles;
+      this.inflight.push({ qid: pick, ready, noc, address, bytes: size });
+      this.inflightCount[pick]++;
+      this.bytesRead += size;
+      q.fetched += size;
+      if (q.fetched >= q.headBytes()) {
+        q.advanceHead();
+        this.lists--;
+        this.dequeueEvents++;
+        this.onDequeue?.(pick, now);
+      }
+      did = true;
+    } else this.dirty = false;
+    return did;
+  }
+
+  /** The trip manager takes the head trip of queue q's prefetch queue. */
+  take(q: number): Trip | undefined {
+    const t = this.prefetch[q]!.pop();
+    if (t) {
+      this.queued--;
+      this.dirty = true;
+    }
+    return t;
+  }
+
+  nextWake(now: number): number {
+    if (this.inflightHead < this.inflight.length) return Math.max(now, this.inflight[this.inflightHead]!.ready);
+    return Infinity;
+  }
+
+  stallCode(): number {
+    return this.inflightHead < this.inflight.length ? 1 : 0;
+  }
+
+  blockedReason(): string | undefined {
+    const waiting = this.queues.filter((q) => !q.empty).map((q) => `0x${q.qid.toString(16)}`);
+    if (this.inflightHead < this.inflight.length) return `waiting for ${this.inflight.length - this.inflightHead} descriptor read(s) on the NoC`;
+    if (waiting.length) return `prefetch queues full for queue(s) ${waiting.join(', ')} (trip manager not consuming)`;
+    return undefined;
+  }
+}
+
+const enum SlotState {
+  Idle = 0,
+  Waiting = 1,
+  Ready = 2,
+}
+
+/** Per-queue trip manager state: the trip at the head, waiting on its barrier or ready to launch. */
+class TripSlot implements BarrierConsumer {
+  state = SlotState.Idle;
+  trip: Trip | undefined;
+  readyAt = 0;
+  label: string;
+  constructor(
+    readonly tm: TripManager,
+    readonly qid: number,
+    readonly engine: TripEngine | undefined,
+  ) {
+    this.label = engine ? engine.name : `queue 0x${qid.toString(16)}`;
+  }
+  go(barrierId: number, now: number): void {
+    if (this.state !== SlotState.Waiting || !this.trip) return;
+    this.state = SlotState.Ready;
+    this.trip.goAt = now;
+    this.tm.onRelease?.(this.trip, this.qid, barrierId);
+    this.readyAt = now + this.tm.launchLatency;
+  }
+}
+
+interface PendingNotify {
+  at: number;
+  trip: Trip;
+  engine: string;
+}
+
+/** Observer hooks for tracing. */
+export interface TripObserver {
+  tripStarted?(engine: TripEngine, trip: Trip, now: number): void;
+  tripDone(engine: string, trip: Trip, now: number): void;
+}
+
+/** The Trip Manager of one cluster (chip §11.3). */
+export class TripManager implements SimEngine {
+  readonly name: string;
+  readonly group: string;
+  readonly slots: TripSlot[] = [];
+  readonly launchLatency: number;
+  private readonly notifyLatency: number;
+  private readonly pending: PendingNotify[] = [];
+  private pendingHead = 0;
+  readonly stallReasons = ['waiting barrier', 'engine busy', 'launch latency'] as const;
+  tripsLaunched = 0;
+  tripsCompleted = 0;
+  /** Cycles each queue's trips spent between wait() and release (stats), by queue id. */
+  readonly barrierWait = new Float64Array(TRIP_QUEUES);
+  /** Waits per barrier id of this cluster's table (stats): count, total and longest wait() -> release cycles. */
+  readonly waitsByBarrier = new Map<number, { waits: number; cycles: number; max: number }>();
+  /** Called when a trip of queue `qid` is released from barrier `barrierId` (0 = no wait). */
+  onRelease?: (trip: Trip, qid: number, barrierId: number) => void;
+  /** Optional trip-name lookup (image metadata) for reports. */
+  tripName: (tripId: number) => string | undefined = () => undefined;
+  /** Slots not idle (waiting on a barrier or released). */
+  private active = 0;
+
+  constructor(
+    readonly cluster: number,
+    cfg: SimConfig,
+    private readonly dpe: DescriptorPrefetchEngine,
+    private readonly barriers: BarrierTable,
+    engines: ReadonlyMap<number, TripEngine>,
+    /** Routes a global notify id {cluster, local} to the right barrier table. */
+    private readonly notifyGlobal: (globalId: number, now: number, engine: string, trip: Trip) => void,
+    private readonly observer?: TripObserver,
+  ) {
+    this.name = `c${cluster}.trip_manager`;
+    this.group = `cluster ${cluster}`;
+    this.launchLatency = cfg.trip_manager.launch_latency_cycles;
+    this.notifyLatency = cfg.trip_manager.notify_latency_cycles;
+    for (let q = 0; q < TRIP_QUEUES; q++) this.slots.push(new TripSlot(this, q, engines.get(q)));
+  }
+
+  get busy(): boolean {
+    return this.active > 0 || this.pendingHead < this.pending.length;
+  }
+
+  /** Engines call this (through their TripDone callback) when a trip is complete and its writes committed. */
+  complete(trip: Trip, now: number, engine: string): void {
+    trip.doneAt = now;
+    this.pending.push({ at: now + this.notifyLatency, trip, engine });
+  }
+
+  tick(now: number): boolean {
+    let did = false;
+    // Notifications due (constant latency keeps them in order).
+    while (this.pendingHead < this.pending.length && this.pending[this.pendingHead]!.at <= now) {
+      const p = this.pending[this.pendingHead++]!;
+      for (const g of p.trip.notifyList) this.notifyGlobal(g, now, p.engine, p.trip);
+      this.tripsCompleted++;
+      this.observer?.tripDone(p.engine, p.trip, now);
+      did = true;
+    }
+    if (this.pendingHead === this.pending.length && this.pendingHead > 0) {
+      this.pending.length = 0;
+      this.pendingHead = 0;
+    }
+    if (this.active === 0 && this.dpe.queued === 0) return did;
+    for (let q = 0; q < TRIP_QUEUES; q++) {
+      const s = this.slots[q]!;
+      if (s.state === SlotState.Idle) {
+        if (this.dpe.prefetch[q]!.empty) continue;
+        const trip = this.dpe.take(q)!;
+        s.trip = trip;
+        s.state = SlotState.Waiting;
+        this.active++;
+        trip.waitAt = now;
+        this.barriers.wait(trip.waitBarrierId, s, now, s.label, trip.tripId);
+        did = true;
+      }
+      if (s.state === SlotState.Ready && now >= s.readyAt && s.engine && s.engine.canAccept()) {
+        const trip = s.trip!;
+        s.trip = undefined;
+        s.state = SlotState.Idle;
+        this.active--;
+        this.barrierWait[q] += trip.goAt - trip.waitAt;
+        if (trip.waitBarrierId !== 0) {
+          const w = this.waitsByBarrier.get(trip.waitBarrierId);
+          if (w) {
+            w.waits++;
+            w.cycles += trip.goAt - trip.waitAt;
+            if (trip.goAt - trip.waitAt > w.max) w.max = trip.goAt - trip.waitAt;
+          } else this.waitsByBarrier.set(trip.waitBarrierId, { waits: 1, cycles: trip.goAt - trip.waitAt, max: trip.goAt - trip.waitAt });
+        }
+        trip.startAt = now;
+        this.tripsLaunched++;
+        s.engine.start(trip, now);
+        this.observer?.tripStarted?.(s.engine, trip, now);
+        did = true;
+      }
+    }
+    return did;
+  }
+
+  nextWake(now: number): number {
+    let w = Infinity;
+    if (this.pendingHead < this.pending.length) w = this.pending[this.pendingHead]!.at;
+    for (const s of this.slots) if (s.state === SlotState.Ready && s.readyAt < w && s.engine?.canAccept()) w = s.readyAt;
+    return Math.max(now, w);
+  }
+
+  /** 0 waiting barrier, 1 released trip blocked by a busy engine, 2 launch latency (first released slot decides). */
+  stallCode(): number {
+    if (this.active === 0) return 0;
+    for (const s of this.slots) if (s.state === SlotState.Ready) return s.engine && !s.engine.canAccept() ? 1 : 2;
+    return 0;
+  }
+
+  private named(id: number): string {
+    const n = this.tripName(id);
+    return n ? ` (${n})` : '';
+  }
+
+  blockedReason(): string | undefined {
+    const parts: string[] = [];
+    for (const s of this.slots) {
+      if (s.state === SlotState.Waiting && s.trip) {
+        const b = s.trip.waitBarrierId;
+        parts.push(
+          `${s.label} trip ${s.trip.tripId}${this.named(s.trip.tripId)} waits on barrier ${this.cluster}:${b} (notify_count=${this.barriers.notifyCount[b]}, wait_count=${this.barriers.waitCount[b]}, ref_counts_valid=${this.barriers.refCountsValid[b]})`,
+        );
+      } else if (s.state === SlotState.Ready && s.trip) parts.push(`${s.label} trip ${s.trip.tripId}${this.named(s.trip.tripId)} released, waiting for its engine to accept it`);
+    }
+    if (this.pendingHead < this.pending.length) parts.push(`${this.pending.length - this.pendingHead} notification(s) in flight`);
+    return parts.length ? parts.join('; ') : undefined;
+  }
+}

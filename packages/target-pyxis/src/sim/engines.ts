@@ -1,0 +1,419 @@
+/**
+ * The chip's specialised engines (chip §11.4, §12): barrier configuration,
+ * HBM<->AMEM DMA (H2A/A2H, §12.1, tensor-mode HBM addressing §8.2), the
+ * inter-cluster DMA (§12.2) and the Microcode Patch Engine (§12.6, patch and
+ * DMA modes). Timing uses bandwidth-port reservations (kernel/port.ts), so a
+ * bulk transfer costs one kernel step per chunk; an engine reports done only
+ * when the last write has committed (§11.7.2).
+ *
+ * Functional model: data is copied when a chunk is issued; the trip is
+ * complete at the commit time of its last chunk. (Programs that read before
+ * the completing barrier are racy by §11.7 and may see either value.)
+ */
+import { alignUp } from '@pyxis/container';
+import type { BandwidthPort } from '@pyxis/sim';
+import type { AmemAccess } from './amemAccess.js';
+import type { Apm } from './apm.js';
+import type { BarrierTable } from './barriers.js';
+import type { SimConfig } from './config.js';
+import { runtimeError, SimCodes, tripError } from './diagnostics.js';
+import type { HbmMemory } from './memory.js';
+import { remapEngineAddress, type NocMap, type NocTarget, type RemapWindow } from './noc.js';
+import type { QueueKind } from './queues.js';
+import type { Trip, TripDone, TripEngine } from './trip.js';
+
+const AMEM_OFFSET_MASK = (1 << 26) - 1;
+
+export abstract class BaseTripEngine implements TripEngine {
+  readonly group: string;
+  readonly passive = true;
+  trip: Trip | undefined;
+  tripsDone = 0;
+  bytesMoved = 0;
+  /** Sum over trips of trip_power x cycles (Trip Power report, §13). */
+  powerCycles = 0;
+  constructor(
+    readonly name: string,
+    readonly kind: QueueKind,
+    readonly cluster: number,
+    protected readonly done: TripDone,
+    protected readonly apm?: Apm,
+    protected readonly apmSlot = 0,
+  ) {
+    this.group = `cluster ${cluster}`;
+  }
+  get busy(): boolean {
+    return this.trip !== undefined;
+  }
+  canAccept(): boolean {
+    return this.trip === undefined;
+  }
+  protected wake: (() => void) | undefined;
+  attachWake(wake: () => void): void {
+    this.wake = wake;
+  }
+  start(trip: Trip, now: number): void {
+    this.wake?.();
+    this.trip = trip;
+    this.apm?.request(trip.trip_power, now);
+    this.begin(trip, now);
+  }
+  protected finish(now: number): void {
+    const t = this.trip!;
+    this.trip = undefined;
+    this.tripsDone++;
+    this.powerCycles += t.trip_power * (now - t.startAt);
+    this.apm?.request(-t.trip_power, now);
+    this.done(t, now);
+  }
+  /** APM throttling factor for bandwidth reservations (§13). */
+  protected scale(): number {
+    return this.apm ? Math.max(this.apm.utilization, 1e-3) : 1;
+  }
+  protected abstract begin(trip: Trip, now: number): void;
+  abstract tick(now: number): boolean;
+  abstract nextWake(now: number): number;
+  abstract blockedReason(): string | undefined;
+}
+
+/** Barrier Configuration Engine (§11.4.11): one set_ref_counts() per descriptor. */
+export class BarrierConfigEngine extends BaseTripEngine {
+  private readyAt = 0;
+  readonly stallReasons = ['set_ref_counts latency'] as const;
+  constructor(
+    cluster: number,
+    done: TripDone,
+    private readonly table: BarrierTable,
+    private readonly latency: number,
+  ) {
+    super(`c${cluster}.barrier_config`, 'barrier_config', cluster, done);
+  }
+  protected begin(_trip: Trip, now: number): void {
+    this.readyAt = now + this.latency;
+  }
+  tick(now: number): boolean {
+    const t = this.trip;
+    if (!t || now < this.readyAt) return false;
+    this.table.setRefCounts(Number(t.fields['barrier_id']), Number(t.fields['notify_count']), Number(t.fields['wait_count']), now, this.name, t.tripId);
+    this.finish(now);
+    return true;
+  }
+  nextWake(now: number): number {
+    return this.trip ? Math.max(now, this.readyAt) : Infinity;
+  }
+  blockedReason(): string | undefined {
+    return this.trip ? `set_ref_counts pending until cycle ${this.readyAt}` : undefined;
+  }
+}
+
+/**
+ * A DMA engine that moves a trip's data in chunks (chip §11.7: the trip is
+ * done when its last write has committed): the common issue loop of H2A/A2H
+ * and ICDMA. `issue` moves one chunk functionally, reserves the ports and
+ * returns the chunk's commit cycle; the next chunk issues at `portFreeAt`;
+ * between chunks the engine sleeps (`nextWake`), so a transfer costs one
+ * kernel step per chunk. Stall codes: 0 = port busy, 1 = in flight, 2 = APM.
+ */
+abstract class ChunkedDmaEngine extends BaseTripEngine {
+  /** Chunks (H2A/A2H) or bytes (ICDMA) left to issue. */
+  protected remaining = 0;
+  protected lastCommit = 0;
+  protected nextIssue = 0;
+  private code = 0;
+  /** Moves one chunk at `now` (port reservations stretched by `scale`); returns its commit cycle. */
+  protected abstract issue(now: number, scale: number): number;
+  /** Earliest cycle for the next chunk (when the limiting port frees). */
+  protected abstract portFreeAt(): number;
+  protected startTransfer(now: number): void {
+    this.lastCommit = now;
+    this.nextIssue = now;
+  }
+  tick(now: number): boolean {
+    if (!this.trip) return false;
+    if (this.remaining > 0) {
+      if (now < this.nextIssue) {
+        this.code = 0;
+        return false;
+      }
+      if (this.apm && !this.apm.allow(this.apmSlot)) {
+        this.code = 2;
+        return false;
+      }
+      const commit = this.issue(now, this.scale());
+      if (commit > this.lastCommit) this.lastCommit = commit;
+      this.nextIssue = Math.max(now + 1, Math.floor(this.portFreeAt()));
+      return true;
+    }
+    if (now >= this.lastCommit) {
+      this.finish(now);
+      return true;
+    }
+    this.code = 1;
+    return false;
+  }
+  nextWake(now: number): number {
+    if (!this.trip) return Infinity;
+    return Math.max(now, this.remaining > 0 ? this.nextIssue : this.lastCommit);
+  }
+  stallCode(): number {
+    return this.code;
+  }
+  protected abstract pendingWork(): string;
+  blockedReason(): string | undefined {
+    if (!this.trip) return undefined;
+    return this.remaining > 0 ? this.pendingWork() : `waiting for writes to commit at cycle ${this.lastCommit}`;
+  }
+}
+
+/** Which way an HBM DMA moves data. */
+export type HbmDirection = 'h2a' | 'a2h';
+
+/**
+ * H2A / A2H (§11.4.3, §11.4.4, §12.1): `length` 1 KiB units; AMEM address
+ * [26:7] with the view bit on top, HBM address [35:10], tensor-mode mapping
+ * (§8.2.1), so the 1024 bytes at HBM address h are the 8 AMEM words at a.
+ */
+export class HbmDmaEngine extends ChunkedDmaEngine {
+  private amemAddr = 0;
+  private hbmAddr = 0;
+  readonly stallReasons = ['HBM port busy', 'in flight (latency + write commit)', 'APM bubble'] as const;
+  /** One 1 KiB unit, reused (no allocation per unit on the HBM side). */
+  private readonly unit = new Uint8Array(1024);
+  constructor(
+    cluster: number,
+    readonly direction: HbmDirection,
+    done: TripDone,
+    private readonly cfg: SimConfig,
+    private readonly hbm: HbmMemory,
+    private readonly amem: AmemAccess,
+    private readonly hbmPort: BandwidthPort,
+    private readonly enginePort: BandwidthPort,
+    apm?: Apm,
+    apmSlot = 0,
+  ) {
+    super(`c${cluster}.${direction}`, direction, cluster, done, apm, apmSlot);
+  }
+  protected begin(trip: Trip, now: number): void {
+    this.amemAddr = Number(trip.fields['amem_start_address']) * 128;
+    this.hbmAddr = Number(trip.fields['hbm_base_address']) * 1024;
+    this.remaining = Number(trip.fields['length']);
+    const end = (this.amemAddr & AMEM_OFFSET_MASK) + this.remaining * 1024;
+    if (end > 1 << 26)
+      throw tripError(
+        SimCodes.badAddress,
+        `${this.name} trip ${trip.tripId}: AMEM range 0x${this.amemAddr.toString(16)} + ${this.remaining} KiB runs past the 64 MiB AMEM`,
+        '§11.4.3',
+        now,
+        trip,
+      );
+    if (this.hbmAddr + this.remaining * 1024 > this.hbm.size)
+      throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: HBM range past 2^36 bytes`, '§11.4.3', now, trip);
+    this.startTransfer(now);
+  }
+  protected issue(now: number, sc: number): number {
+    let commit: number;
+    if (this.direction === 'h2a') {
+      // §8.1.2: HBM read, then 8 AMEM words written; commit after the AMEM write latency (§11.7.2).
+      const data = this.unit;
+      this.hbm.read(this.hbmAddr, data, 0, 1024);
+      const t1 = this.hbmPort.reserve(now, 1024, sc) + this.cfg.hbm.read_latency_cycles;
+      const t2 = this.enginePort.reserve(t1, 1024, sc);
+      this.amem.writeBytes(this.amemAddr, data);
+      commit = t2 + this.cfg.amem.write_commit_latency_cycles;
+    } else {
+      // §8.1.1: 8 AMEM words read, 64 B to each of 16 HBM channels; HBM orders its own writes (§11.7).
+      const data = this.amem.readBytes(this.amemAddr, 1024);
+      const t1 = this.enginePort.reserve(now, 1024, sc);
+      const t2 = this.hbmPort.reserve(t1, 1024, sc);
+      this.hbm.write(this.hbmAddr, data, 0, 1024);
+      commit = t2 + this.cfg.hbm.write_latency_cycles;
+    }
+    this.bytesMoved += 1024;
+    this.amemAddr += 1024;
+    this.hbmAddr += 1024;
+    this.remaining--;
+    return commit;
+  }
+  /** The next unit issues when the shared HBM port frees (keeps H2A and A2H interleaved fairly). */
+  protected portFreeAt(): number {
+    return this.hbmPort.freeAt;
+  }
+  protected pendingWork(): string {
+    return `${this.remaining} KiB left, HBM port busy until ${Math.ceil(this.hbmPort.freeAt)}`;
+  }
+}
+
+/** Inter-cluster DMA (§11.4.5, §12.2): 128-byte words from this cluster's AMEM to `dest`'s. */
+export class IcdmaEngine extends ChunkedDmaEngine {
+  private src = 0;
+  private dst = 0;
+  readonly stallReasons = ['core switch busy', 'in flight (latency + write commit)', 'APM bubble'] as const;
+  constructor(
+    cluster: number,
+    readonly index: number,
+    readonly dest: number,
+    done: TripDone,
+    private readonly cfg: SimConfig,
+    private readonly srcAmem: AmemAccess,
+    private readonly dstAmem: AmemAccess,
+    private readonly enginePort: BandwidthPort,
+    private readonly egress: BandwidthPort,
+    private readonly ingress: BandwidthPort,
+    apm?: Apm,
+    apmSlot = 0,
+  ) {
+    super(`c${cluster}.icdma${index}`, 'icdma', cluster, done, apm, apmSlot);
+  }
+  protected begin(trip: Trip, now: number): void {
+    this.src = Number(trip.fields['amem_source_start_address']) * 128;
+    this.dst = Number(trip.fields['amem_dest_start_address']) * 128;
+    this.remaining = Number(trip.fields['length']) * 128;
+    if (Number(trip.fields['core_switch_plane_mask']) === 0)
+      throw tripError(SimCodes.badDescriptor, `${this.name} trip ${trip.tripId}: Core Switch Plane Mask 0 is illegal`, '§11.4.5', now, trip);
+    if ((this.src & AMEM_OFFSET_MASK) + this.remaining > 1 << 26 || (this.dst & AMEM_OFFSET_MASK) + this.remaining > 1 << 26)
+      throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: transfer runs past the end of AMEM`, '§11.4.5', now, trip);
+    this.startTransfer(now);
+  }
+  protected issue(now: number, sc: number): number {
+    const n = Math.min(this.remaining, this.cfg.icdma.chunk_bytes);
+    const data = this.srcAmem.readBytes(this.src, n);
+    const t1 = this.enginePort.reserve(now, n, sc);
+    const t2 = this.egress.reserve(now, n, sc);
+    const t3 = this.ingress.reserve(Math.max(t1, t2) + this.cfg.icdma.latency_cycles, n, sc);
+    this.dstAmem.writeBytes(this.dst, data);
+    this.bytesMoved += n;
+    this.src += n;
+    this.dst += n;
+    this.remaining -= n;
+    return t3 + this.cfg.amem.write_commit_latency_cycles;
+  }
+  protected portFreeAt(): number {
+    return Math.min(this.enginePort.freeAt, this.egress.freeAt);
+  }
+  protected pendingWork(): string {
+    return `${this.remaining} bytes left to cluster ${this.dest}`;
+  }
+}
+
+interface PendingWrite {
+  target: NocTarget;
+  data: Uint8Array;
+}
+
+/**
+ * Microcode Patch Engine channel (§12.6). Patch mode reads the blob
+ * (`micro_patch_t` list, §12.6.1.2) and writes each patch's data[] at its
+ * remapped target address; DMA mode copies `length` 8-byte words. The
+ * writes land when the channel's NoC transfers complete.
+ */
+export class MpeEngine extends BaseTripEngine {
+  private doneAt = 0;
+  readonly stallReasons = ['NoC transfer'] as const;
+  private writes: PendingWrite[] = [];
+  patchesApplied = 0;
+  constructor(
+    cluster: number,
+    readonly index: number,
+    done: TripDone,
+    private readonly cfg: SimConfig,
+    private readonly noc: NocMap,
+    private readonly nocPort: BandwidthPort,
+    private readonly writePort: BandwidthPort,
+    public windows: RemapWindow[],
+  ) {
+    super(`c${cluster}.mpe${index}`, 'mpe', cluster, done);
+  }
+
+  private target(eng: number, len: number, what: string, trip: Trip, now: number, localOnly: boolean): NocTarget {
+    const noc = remapEngineAddress(eng, this.windows);
+    const t = this.noc.resolve(noc, len);
+    if (!t)
+      throw tripError(
+        SimCodes.badAddress,
+        `${this.name} trip ${trip.tripId}: ${what} 0x${(eng >>> 0).toString(16)} (+${len} bytes) remaps to NoC 0x${noc.toString(16)}, outside every modelled memory`,
+        '§12.7',
+        now,
+        trip,
+      );
+    if (localOnly && t.space !== 'hbm' && t.cluster !== this.cluster)
+      throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: ${what} 0x${(eng >>> 0).toString(16)} is not cluster-local`, '§12.6.1.1', now, trip);
+    return t;
+  }
+
+  protected begin(trip: Trip, now: number): void {
+    const f = trip.fields;
+    this.writes = [];
+    let t = now;
+    if (trip.table === 'desc_mpe_dma') {
+      const src = Number(f['source_address']);
+      const dst = Number(f['target_address']);
+      const len = Number(f['length']) * 8;
+      if (src % 8 || dst % 8)
+        throw tripError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: DMA-mode addresses must be 8-byte aligned (source 0x${src.toString(16)}, target 0x${dst.toString(16)})`, '§12.6.2.2', now, trip);
+      const s = this.target(src, len, 'source_address', trip, now, false);
+      const d = this.target(dst, len, 'target_address', trip, now, false);
+      const data = this.noc.read(s, len);
+      t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles;
+      t = Math.max(this.writePort.reserve(t, len), this.nocPort.reserve(t, len));
+      this.writes.push({ target: d, data });
+      this.bytesMoved += len;
+    } else {
+      const addr = Number(f['blob_address']);
+      const len = Number(f['blob_length']) * 8;
+      const num = Number(f['num_patches']);
+      if (addr % 8) throw tripError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: blob_address 0x${addr.toString(16)} is not 8-byte aligned`, '§12.6.1.1', now, trip);
+      const src = this.target(addr, len, 'blob_address', trip, now, true);
+      const blob = this.noc.read(src, len);
+      t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles;
+      const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+      let off = 0;
+      /** A bad patch: located at the patch's bytes in the blob (so at its byte offset in the image). */
+      const patchError = (code: string, msg: string, section: string, at: number, bytes: number) =>
+        runtimeError(code, `${this.name} trip ${trip.tripId}: ${msg}`, section, now, [], { ...src, addr: src.addr + at }, bytes);
+      for (let p = 0; p < num; p++) {
+        if (off + 8 > len)
+          throw patchError(SimCodes.badPatch, `blob of ${len} bytes ends inside patch ${p} of ${num} (num_patches)`, '§12.6.1.2', off, len - off);
+        // micro_patch_t header (§12.6.1.2): u32 target_address, u16 reg_size (N-1), u16 reg_repeat (N-1), little-endian.
+        const target = dv.getUint32(off, true);
+        const regSize = dv.getUint16(off + 4, true) + 1;
+        const regRepeat = dv.getUint16(off + 6, true) + 1;
+        const bytes = regRepeat * alignUp(regSize, 8);
+        off += 8;
+        if (off + bytes > len)
+          throw patchError(
+            SimCodes.badPatch,
+            `patch ${p} (target 0x${target.toString(16)}, reg_size ${regSize}, reg_repeat ${regRepeat}) needs ${bytes} data bytes; the blob has ${len - off} left`,
+            '§12.6.1.2',
+            off - 8,
+            8,
+          );
+        if (target % 8) throw patchError(SimCodes.misaligned, `patch ${p} target_address 0x${target.toString(16)} is not 8-byte aligned`, '§12.6.1.2', off - 8, 8);
+        const d = this.target(target, bytes, `patch ${p} target_address`, trip, now, true);
+        if (d.space === 'cfg' && regSize > 32)
+          throw patchError(SimCodes.badPatch, `patch ${p} reg_size ${regSize} exceeds the 32-byte CSR maximum`, '§12.6.1.2', off - 8, 8);
+        // Register elements are stored padded to 8 bytes, exactly as the CSR/config space lays them out (docs/image-layout.md).
+        this.writes.push({ target: d, data: blob.slice(off, off + bytes) });
+        t = Math.max(this.writePort.reserve(t, bytes), this.nocPort.reserve(t, bytes));
+        off += bytes;
+        this.bytesMoved += bytes;
+      }
+      if (off !== len)
+        throw tripError(SimCodes.badPatch, `${this.name} trip ${trip.tripId}: ${num} patches use ${off} bytes but blob_length is ${len} bytes`, '§12.6.1.1', now, trip);
+      this.patchesApplied += num;
+    }
+    this.doneAt = Math.max(now + 1, t);
+  }
+  tick(now: number): boolean {
+    if (!this.trip || now < this.doneAt) return false;
+    for (const w of this.writes) this.noc.write(w.target, w.data);
+    this.writes = [];
+    this.finish(now);
+    return true;
+  }
+  nextWake(now: number): number {
+    return this.trip ? Math.max(now, this.doneAt) : Infinity;
+  }
+  blockedReason(): string | undefined {
+    return this.trip ? `writing ${this.trip.table === 'desc_mpe_dma' ? 'DMA data' : 'patches'} until cycle ${this.doneAt}` : undefined;
+  }
+}

@@ -1,0 +1,397 @@
+/**
+ * One-call simulation of a `.pimg`: build the chip for the image (or the
+ * requested size), load it, run the kernel, and produce the report (stats
+ * JSON + the data for the human summary). Trace/VCD sinks are closed on
+ * every path; on a runtime error they are aborted (no partial files).
+ */
+import { loadTable, readField } from '@pyxis/codec';
+import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
+import { descriptorBytes } from './control.js';
+import { remapEngineAddress } from './noc.js';
+import type { Container } from '@pyxis/container';
+import type { TextSink } from '@pyxis/sim';
+import { TraceWriter } from '@pyxis/sim';
+import { VcdWriter } from '@pyxis/sim';
+import type { StopReason } from '@pyxis/sim';
+import { MAX_CLUSTERS, MAX_UIES, PyxisChip } from './chip.js';
+import { loadSimConfig, type SimConfig } from './config.js';
+import { SimCodes, CHIP_SPEC } from './diagnostics.js';
+import { attachImageSpan, inspectImage, loadImage, type ImageInfo } from './image.js';
+import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe, type CounterSource } from './observer.js';
+import { queueKind, TRIP_QUEUES } from './queues.js';
+import { UieSlot, type UieFactory } from './uieSlot.js';
+import { BaseTripEngine } from './engines.js';
+import { UninitWatch } from './uninit.js';
+import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault.js';
+
+/** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
+const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
+
+export interface SimulateOptions {
+  clusters?: number;
+  uies?: number;
+  clockHz?: number;
+  maxCycles?: number;
+  config?: SimConfig;
+  trace?: TextSink;
+  vcd?: TextSink;
+  uieFactory?: UieFactory;
+  onProgress?: (cycle: number) => void;
+  /** Cycles between trace counter samples (default 1024). */
+  traceSamplePeriod?: number;
+  /** Report reads of uninitialised AMEM/HBM as warnings with addresses (`--warn-uninit`; uninit.ts). */
+  warnUninit?: boolean;
+  /**
+   * Temporal-decoupling quantum (`--quantum`, default DEFAULT_QUANTUM; 1 = strict lockstep): how many cycles a UIE may
+   * run ahead of the global clock when nothing can start a trip on it (docs/simulator.md "Quantum"). Results are the
+   * same for every value; runs with --trace, --vcd or --warn-uninit (which sample UIE state per cycle) use 1.
+   */
+  quantum?: number;
+}
+
+/** Default `SimulateOptions.quantum`. */
+export const DEFAULT_QUANTUM = 256;
+
+export interface EngineReport {
+  name: string;
+  busy: number;
+  stall: number;
+  idle: number;
+  /** busy / cycles: fraction of cycles the engine made progress. */
+  utilization: number;
+  /** (busy + stall) / cycles: fraction of cycles the engine held work (a trip in flight, queued descriptors). */
+  occupancy: number;
+  stall_reasons: Record<string, number>;
+  trips?: number;
+  bytes?: number;
+  /** Cycles this engine's trips waited on their wait barrier (wait() to release). */
+  barrier_wait_cycles?: number;
+  /** UIE datapath statistics (UIE engines with the datapath model). */
+  uie?: Record<string, unknown>;
+}
+
+export interface SimReport {
+  stop: StopReason;
+  cycles: number;
+  seconds: number;
+  clock_hz: number;
+  clusters: number;
+  uies: number;
+  kernel_steps: number;
+  trips_by_kind: Record<string, number>;
+  trips_total: number;
+  engines: EngineReport[];
+  ports: Array<{ name: string; bytes: number; busy_cycles: number; utilization: number }>;
+  barriers: Array<{
+    cluster: number;
+    setups: number;
+    notifies: number;
+    waits: number;
+    releases: number;
+    frees: number;
+    timeouts: number;
+    interrupts: number[];
+    /** Launched trips that waited on each barrier: count and wait() -> release cycles (total, longest), by barrier id. */
+    wait_cycles: Array<{ barrier_id: number; waits: number; cycles: number; max: number }>;
+  }>;
+  barrier_events: Record<string, number>;
+  dpe: Array<{ cluster: number; descriptors: number; bytes: number; dequeue_events: number }>;
+  mpe: { patches: number; trips: number };
+  apm: { enabled: boolean; peak_requested_power: number; final_granted_power: number; bubbles: number; energy: number };
+  trip_power: Array<{ engine: string; power_cycles: number }>;
+  /** Memory traffic of the run (image loading excluded): HBM, and per cluster AMEM (all clients: UIE datapath, DMA, MPE, DPE). */
+  memory: {
+    hbm_bytes_read: number;
+    hbm_bytes_written: number;
+    hbm_uninit_bytes_read: number;
+    amem_uninit_reads: number;
+    amem_view_conflicts: number;
+    amem: Array<{ cluster: number; bytes_read: number; bytes_written: number; uninit_partition_reads: number }>;
+  };
+  wait_graph: string[];
+  warnings: Diagnostic[];
+}
+
+export interface SimulationResult {
+  chip: PyxisChip;
+  info: ImageInfo;
+  report: SimReport;
+}
+
+function sizeOf(opt: number | undefined, image: number, max: number, what: string): number {
+  const v = opt ?? image;
+  if (!Number.isInteger(v) || v < (what === 'clusters' ? 1 : 0) || v > max)
+    throw new DiagnosticError(error(SimCodes.badConfig, `--${what} must be an integer in ${what === 'clusters' ? 1 : 0}..${max}, got ${v}`));
+  return v;
+}
+
+export function simulateImage(container: Container, file: string, opts: SimulateOptions = {}): SimulationResult {
+  let info: ImageInfo;
+  try {
+    info = inspectImage(container, file);
+    checkSizes(info, opts);
+  } catch (e) {
+    // No output files for an image that cannot be run.
+    opts.trace?.abort();
+    opts.vcd?.abort();
+    throw e;
+  }
+  return run(info, file, opts);
+}
+
+function checkSizes(info: ImageInfo, opts: SimulateOptions): void {
+  const clusters = sizeOf(opts.clusters, info.clusters, MAX_CLUSTERS, 'clusters');
+  const uies = sizeOf(opts.uies, info.uies, MAX_UIES, 'uies');
+  if (clusters < info.clusters)
+    throw new DiagnosticError(error(SimCodes.noEngine, `${info.file} uses ${info.clusters} cluster(s); --clusters ${clusters} is too few`));
+  if (uies < info.uies) throw new DiagnosticError(error(SimCodes.noEngine, `${info.file} uses ${info.uies} UIE(s) per cluster; --uies ${uies} is too few`));
+}
+
+function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationResult {
+  const clusters = opts.clusters ?? info.clusters;
+  const uies = opts.uies ?? info.uies;
+  let config: SimConfig;
+  try {
+    config = opts.config ?? loadSimConfig(opts.clockHz !== undefined ? { clockHz: opts.clockHz } : {});
+  } catch (e) {
+    opts.trace?.abort();
+    opts.vcd?.abort();
+    throw e;
+  }
+  const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
+  const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz) : undefined;
+  const observer = new PyxisObserver(trace, vcd);
+  try {
+    const quantum = trace || vcd || opts.warnUninit ? 1 : (opts.quantum ?? DEFAULT_QUANTUM);
+    if (!(Number.isInteger(quantum) && quantum >= 1 && quantum <= 1 << 20))
+      throw new DiagnosticError(error(SimCodes.badConfig, `--quantum must be an integer in 1..${1 << 20}, got ${quantum}`));
+    const chip = new PyxisChip({ clusters, uies, config, observer, quantum, ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
+    let sampler: TraceSampler | undefined;
+    let seqTracer: SequencerTracer | undefined;
+    if (trace) {
+      chip.apm.onChange = (now) => trace.counter('chip', now, 'APM power', { requested: chip.apm.requested, granted: chip.apm.granted });
+      const counters: CounterSource[] = chip.dpe.map((d) => ({ group: d.group, name: 'prefetch occupancy', sample: () => ({ descriptors: d.prefetch.reduce((a, f) => a + f.occupancy, 0) }) }));
+      for (const u of chip.uies) {
+        const fifos = uieFifos(u.model);
+        if (fifos) counters.push({ group: u.group, name: `${u.name} FIFO occupancy`, sample: () => Object.fromEntries(fifos.map(([n, get]) => [n, get()])) });
+      }
+      sampler = new TraceSampler(trace, opts.traceSamplePeriod ?? 1024, config.clock_hz, chip.ports, counters);
+      chip.sim.add(sampler);
+      for (const d of chip.dpe) d.onDequeue = (qid, now) => observer.instant(d.group, d.name, now, `dequeue q0x${qid.toString(16)}`, { queue_id: qid, head: d.queues[qid]!.head });
+      for (const u of chip.uies) {
+        const seqs = sequencerRunning(u.model);
+        if (!seqs) continue;
+        seqTracer ??= new SequencerTracer(trace);
+        seqs.forEach((q, i) => seqTracer!.add(u.name, i, u.group, `${u.name}.${q.name}`, q.name, q.running, q.pc, q.slot));
+      }
+      if (seqTracer) {
+        chip.sim.add(seqTracer);
+        observer.seqTracer = seqTracer;
+      }
+    }
+    loadImage(chip, info);
+    if (vcd) declareVcd(chip, vcd, info);
+    // Memory counters describe the run, not the image load.
+    resetMemoryCounters(chip);
+    const watch = opts.warnUninit ? new UninitWatch(() => chip.sim.now) : undefined;
+    if (watch) {
+      for (const a of chip.amem) watch.watchAmem(a);
+      watch.watchSparse(chip.hbm);
+    }
+    const res = chip.sim.run({
+      ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress, progressEvery: 1024 } : {}),
+    });
+    watch?.stop();
+    if (trace && res.reason !== 'done') traceUnfinished(chip, observer, res.cycles);
+    chip.apm.finish(res.cycles);
+    seqTracer?.finish(res.cycles);
+    sampler?.finish(res.cycles);
+    const report = buildReport(chip, config, res.reason, res.cycles, res.steps, res.waitGraph, watch);
+    trace?.close({ cycles: res.cycles, stop: res.reason, clock_hz: config.clock_hz });
+    vcd?.close(res.cycles);
+    return { chip, info, report };
+  } catch (e) {
+    trace?.abort();
+    vcd?.abort();
+    attachImageSpan(e, info);
+    throw e;
+  }
+}
+
+function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
+  const probe = new VcdProbe(vcd);
+  const usedQueues = new Set(info.records.map((r) => r.cluster * 64 + r.queue_id));
+  for (let c = 0; c < chip.clusters; c++) {
+    for (let q = 0; q < TRIP_QUEUES; q++) {
+      if (!usedQueues.has(c * 64 + q)) continue;
+      const k = queueKind(q)!;
+      const name = `${k.kind}${k.kind === 'h2a' || k.kind === 'a2h' || k.kind === 'barrier_config' ? '' : k.index}`;
+      const fifo = chip.dpe[c]!.prefetch[q]!;
+      const dq = chip.dpe[c]!.queues[q]!;
+      probe.add(vcd.signal([`cluster${c}`, 'prefetch'], `${name}_occupancy`, 4), () => fifo.occupancy);
+      probe.add(vcd.signal([`cluster${c}`, 'rings'], `${name}_lists`, 3), () => dq.count);
+    }
+    for (const e of chip.allEngines) if (e.cluster === c) probe.add(vcd.signal([`cluster${c}`, 'busy'], e.name.replace(/^c\d+\./, ''), 1), () => (e.busy ? 1 : 0));
+    for (const u of chip.uies) {
+      const pcs = sequencerPcs(u.model);
+      if (u.cluster !== c || !pcs) continue;
+      pcs.forEach((get, s) => probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], `${SEQUENCER_NAMES[s] ?? `seq${s}`}_pc`, 5), get));
+      for (const [name, get] of uieFifos(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, 8), get);
+    }
+  }
+  // Barriers: those the image lists, plus every barrier_id of the barrier-config lists found in memory at load.
+  const ids = new Map<number, { cluster: number; id: number }>();
+  for (const b of info.barriers) ids.set(b.cluster * 1024 + b.id, b);
+  const bc = loadTable('pyxis', 'desc_barrier_config');
+  const size = descriptorBytes('barrier_config');
+  for (const r of info.records) {
+    if (r.queue_id !== 0x22 || r.cluster >= chip.clusters) continue;
+    const noc = remapEngineAddress(r.descriptor_list_address, chip.dpe[r.cluster]!.windows);
+    const t = chip.noc.resolve(noc, r.descriptor_list_length * 8);
+    if (!t) continue;
+    const bytes = chip.noc.read(t, r.descriptor_list_length * 8);
+    for (let o = 0; o + size <= bytes.length; o += size) {
+      const id = Number(readField(bc, bytes, 'barrier_id', 0, o));
+      if (id > 0) ids.set(r.cluster * 1024 + id, { cluster: r.cluster, id });
+    }
+  }
+  for (const b of [...ids.values()].sort((x, y) => x.cluster * 1024 + x.id - (y.cluster * 1024 + y.id))) {
+    if (b.cluster >= chip.clusters) continue;
+    const n = vcd.signal([`cluster${b.cluster}`, 'barriers'], `b${b.id}_notify_count`, 6);
+    const w = vcd.signal([`cluster${b.cluster}`, 'barriers'], `b${b.id}_wait_count`, 6);
+    chip.observer.barrierSignals.set(b.cluster * 1024 + b.id, [n, w]);
+  }
+  chip.sim.add(probe);
+}
+
+/** Trace slices for what was still pending at a deadlock / --max-cycles stop. */
+function traceUnfinished(chip: PyxisChip, observer: PyxisObserver, end: number): void {
+  for (const e of chip.allEngines) {
+    const trips = e instanceof UieSlot ? e.inflightTrips : e instanceof BaseTripEngine && e.trip ? [e.trip] : [];
+    for (const t of trips) if (t.startAt >= 0) observer.unfinished(e.name, e.cluster, t, end, 'running');
+  }
+  for (const tm of chip.tm)
+    for (const s of tm.slots) if (s.trip && s.trip.waitAt >= 0 && s.trip.goAt < 0 && s.engine) observer.unfinished(s.engine.name, tm.cluster, s.trip, end, 'waiting');
+}
+
+function resetMemoryCounters(chip: PyxisChip): void {
+  chip.hbm.bytesRead = chip.hbm.bytesWritten = chip.hbm.uninitReads = 0;
+  for (const a of chip.amem) {
+    a.stats.bytesRead = a.stats.bytesWritten = a.stats.uninitReads = 0;
+    a.stats.bankAccesses.fill(0);
+  }
+}
+
+function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[], watch?: UninitWatch): SimReport {
+  const byName = new Map(chip.allEngines.map((e) => [e.name, e]));
+  const engines: EngineReport[] = chip.sim
+    .engineStats()
+    .filter((s) => s.name !== 'vcd_probe' && s.name !== 'trace_sampler' && s.name !== 'sequencer_tracer')
+    .map((s) => {
+      const e = byName.get(s.name);
+      const r: EngineReport = {
+        name: s.name,
+        busy: s.busy,
+        stall: s.stall,
+        idle: s.idle,
+        utilization: cycles > 0 ? s.busy / cycles : 0,
+        occupancy: cycles > 0 ? Math.min(1, (s.busy + s.stall) / cycles) : 0,
+        stall_reasons: s.stallReasons,
+      };
+      if (e) {
+        r.trips = e.tripsDone;
+        const qid = [...chip.engines[e.cluster]!].find(([, x]) => x === e)?.[0];
+        if (qid !== undefined) r.barrier_wait_cycles = chip.tm[e.cluster]!.barrierWait[qid]!;
+        if (e.bytesMoved !== undefined) r.bytes = e.bytesMoved;
+        const us = e instanceof UieSlot ? uieStats(e.model) : undefined;
+        if (us) {
+          r.bytes = (us['bytes_read'] as number) + (us['bytes_written'] as number);
+          r.uie = us;
+        }
+      }
+      return r;
+    });
+  const warnings: Diagnostic[] = [];
+  for (const bt of chip.barriers) {
+    for (const t of bt.timeouts)
+      warnings.push(
+        warning(SimCodes.barrierTimeout, `barrier ${bt.cluster}:${t.id} took ${t.cycles} cycles to complete (timeout ${config.barrier_timeout_cycles})`, { spec: `${CHIP_SPEC} §11.6.7` }),
+      );
+    for (const t of bt.overdue(cycles))
+      warnings.push(warning(SimCodes.barrierTimeout, `barrier ${bt.cluster}:${t.id} still incomplete after ${t.cycles} cycles (timeout)`, { spec: `${CHIP_SPEC} §11.6.7` }));
+  }
+  let uninit = 0;
+  let conflicts = 0;
+  // Uninitialised reads: totals by default, addresses with --warn-uninit (the watch).
+  const uninitNotes = watch ? ['uninitialised memory reads as zero'] : ['uninitialised memory reads as zero', 'run with --warn-uninit for the addresses'];
+  if (watch) warnings.push(...watch.warnings());
+  for (const a of chip.amem) {
+    uninit += a.stats.uninitReads;
+    conflicts += a.stats.viewConflicts;
+    if (a.stats.uninitReads > 0 && !watch) warnings.push(warning(SimCodes.uninitRead, `${a.name}: ${a.stats.uninitReads} partition read(s) of AMEM never written`, { notes: uninitNotes }));
+    if (a.firstViewConflict) warnings.push(warning(SimCodes.badAddress, `${a.name}: ${a.firstViewConflict}`, { spec: `${CHIP_SPEC} §7.5` }));
+  }
+  for (const u of chip.uies) if (u.model?.warnings) warnings.push(...u.model.warnings);
+  if (chip.host.records.length === 0)
+    warnings.push(warning(SimCodes.badEnqueue, 'the image has no enqueue records (.enqueue section): nothing was run', { spec: `${CHIP_SPEC} §11.5.1` }));
+  if (chip.hbm.uninitReads > 0 && !watch)
+    warnings.push(warning(SimCodes.uninitRead, `${chip.hbm.uninitReads} byte(s) read from HBM locations never written`, { notes: uninitNotes }));
+  const tripsTotal = Object.values(chip.tripsByKind).reduce((a, b) => a + b, 0);
+  return {
+    stop,
+    cycles,
+    seconds: cycles / config.clock_hz,
+    clock_hz: config.clock_hz,
+    clusters: chip.clusters,
+    uies: chip.opts.uies,
+    kernel_steps: steps,
+    trips_by_kind: { ...chip.tripsByKind },
+    trips_total: tripsTotal,
+    engines,
+    ports: chip.ports.map((p) => ({ name: p.name, bytes: p.bytes, busy_cycles: Math.round(p.busyCycles), utilization: cycles > 0 ? Math.min(1, p.busyCycles / cycles) : 0 })),
+    barriers: chip.barriers.map((b) => ({
+      cluster: b.cluster,
+      setups: b.setups,
+      notifies: b.notifies,
+      waits: b.waits,
+      releases: b.releases,
+      frees: b.frees,
+      timeouts: b.timeouts.length,
+      interrupts: Array.from(b.interruptCount),
+      wait_cycles: [...chip.tm[b.cluster]!.waitsByBarrier]
+        .sort((x, y) => x[0] - y[0])
+        .map(([id, w]) => ({ barrier_id: id, ...w })),
+    })),
+    barrier_events: { ...chip.observer.barrierEvents },
+    dpe: chip.dpe.map((d) => ({ cluster: d.cluster, descriptors: d.fetched, bytes: d.bytesRead, dequeue_events: d.dequeueEvents })),
+    mpe: { patches: chip.mpes.reduce((a, m) => a + m.patchesApplied, 0), trips: chip.mpes.reduce((a, m) => a + m.tripsDone, 0) },
+    apm: { enabled: config.apm.enabled, peak_requested_power: chip.apm.peakRequested, final_granted_power: chip.apm.granted, bubbles: chip.apm.bubbles, energy: chip.apm.energy },
+    trip_power: chip.allEngines.filter((e) => 'powerCycles' in e && (e as { powerCycles: number }).powerCycles > 0).map((e) => ({ engine: e.name, power_cycles: (e as unknown as { powerCycles: number }).powerCycles })),
+    memory: {
+      hbm_bytes_read: chip.hbm.bytesRead,
+      hbm_bytes_written: chip.hbm.bytesWritten,
+      hbm_uninit_bytes_read: chip.hbm.uninitReads,
+      amem_uninit_reads: uninit,
+      amem_view_conflicts: conflicts,
+      amem: chip.amem.map((a, c) => ({ cluster: c, bytes_read: a.stats.bytesRead, bytes_written: a.stats.bytesWritten, uninit_partition_reads: a.stats.uninitReads })),
+    },
+    wait_graph: waitGraph,
+    warnings,
+  };
+}
+
+/** The DiagnosticError for a run that stopped on a deadlock or --max-cycles, with the wait graph as notes. */
+export function stopDiagnostic(report: SimReport): DiagnosticError | undefined {
+  if (report.stop === 'done') return undefined;
+  const dl = report.stop === 'deadlock';
+  return new DiagnosticError(
+    error(
+      dl ? SimCodes.deadlock : SimCodes.maxCycles,
+      dl
+        ? `deadlock at cycle ${report.cycles}: no engine can make progress but work remains`
+        : `stopped at --max-cycles ${report.cycles} with work remaining`,
+      { notes: ['wait graph:', ...report.wait_graph.map((l) => `  ${l}`)], spec: `${CHIP_SPEC} §11.3, §11.6.2` },
+    ),
+  );
+}

@@ -1,0 +1,243 @@
+/**
+ * Adapter between the trip manager and a UIE model (targets/pyxis/uie): the
+ * trip manager only needs `startTrip` and `busy` (false once every valid
+ * sequencer is done and the trip's writes are committed, chip §11.7.1). APM
+ * throttling (§13) inserts bubbles by not ticking the UIE on denied cycles.
+ * A trip with an all-zero valid mask and no ITFE is a no-op trip (§11.4.2).
+ */
+import type { SimEngine } from '@pyxis/sim';
+import type { Diagnostic } from '@pyxis/diagnostics';
+import type { Amem } from './amem/index.js';
+import type { Apm } from './apm.js';
+import type { CfgSpace } from './cfgSpace.js';
+import { runtimeError, SimCodes, tripError } from './diagnostics.js';
+import { BaseTripEngine } from './engines.js';
+import type { Trip, TripDone } from './trip.js';
+import type { UieTripParams } from './uie/index.js';
+
+/** The decoded `desc_uie` fields handed to the UIE (names as in grammars/pyxis/desc_uie.json): the datapath model's own type. */
+export type { UieTripParams };
+
+/** What the chip needs from a UIE model (the datapath model of targets/pyxis/uie implements it). */
+export interface UieModel extends SimEngine {
+  /** Queues a trip; false (or throwing) when it cannot be accepted now. */
+  startTrip(trip: UieTripParams): boolean | void;
+  /** Optional: whether a new trip can be accepted now (default: when not busy). */
+  canStartTrip?(): boolean;
+  /** Optional: rule-check warnings collected during the run. */
+  readonly warnings?: readonly Diagnostic[];
+  /**
+   * Optional temporal decoupling (docs/simulator.md "Quantum"): simulate cycles `from` .. < `limit` alone, stop
+   * after the first externally visible event, record progress per cycle in `did[c & mask]`, return the next cycle.
+   */
+  runAhead?(from: number, limit: number, did: Uint8Array, mask: number, stopOnPop: boolean): number;
+  /** With `runAhead`: report the retirements it held back (their cycle is the last one it simulated). */
+  flushDeferred?(): void;
+}
+
+/**
+ * Run-ahead gate of the chip for one UIE at cycle `now`: 0 = tick in lockstep; 1 = may run ahead, no trip can ever be
+ * started on it again; 2 = may run ahead until it can accept a trip again (it cannot now).
+ */
+export type RunAheadGate = (slot: UieSlot, now: number) => 0 | 1 | 2;
+
+export interface UieModelOptions {
+  cluster: number;
+  index: number;
+  name: string;
+  amem: Amem;
+  cfg: CfgSpace;
+  /** Byte offset of this UIE's block in the cfg space (memory_map.json uie_stride * index). */
+  cfgBase: number;
+  writeCommitLatency: number;
+  /** The model calls this when a trip retires (sequencers done and writes committed, chip §11.7.1). */
+  onTripDone: (tripId: number, cycle: number) => void;
+  /** The model calls this for every partial (< 16 byte) partition write (chip §11.7 ordering check). */
+  onPartialWrite: (byteAddr: number, tripId: number, cycle: number) => void;
+}
+
+export type UieFactory = (o: UieModelOptions) => UieModel;
+
+export function uieTripParams(trip: Trip): UieTripParams {
+  const f = trip.fields;
+  const n = (k: string) => Number(f[k] ?? 0);
+  return {
+    trip_id: trip.tripId,
+    trip_valid_mask: n('trip_valid_mask'),
+    start_pc: (f['start_pc'] as number[]).map(Number),
+    amem_read_base_address: n('amem_read_base_address'),
+    amem_weights_base_address: n('amem_weights_base_address'),
+    amem_write_base_address: n('amem_write_base_address'),
+    amem_read_bank_hash_dsbl: n('amem_read_bank_hash_dsbl'),
+    amem_write_bank_hash_dsbl: n('amem_write_bank_hash_dsbl'),
+    amem_weights_bank_hash_dsbl: n('amem_weights_bank_hash_dsbl'),
+    amem_read_indirect_vld: n('amem_read_indirect_vld'),
+    amem_read_indirect_cmd_index: n('amem_read_indirect_cmd_index'),
+    amem_write_indirect_vld: n('amem_write_indirect_vld'),
+    amem_write_indirect_cmd_index: n('amem_write_indirect_cmd_index'),
+    trip_power: trip.trip_power,
+  };
+}
+
+/**
+ * The trip-manager side of a UIE. Several trips may be in flight (the UIE's
+ * three tracking IDs, chip §11.7.1); they retire through `onTripDone` in the
+ * order they were started.
+ */
+export class UieSlot extends BaseTripEngine {
+  private readonly inflight: Trip[] = [];
+  private noopPending: Trip[] = [];
+  private bubble = false;
+  model: UieModel | undefined;
+  /** Temporal-decoupling quantum in cycles (1 = strict lockstep); used only with `gate` and a model with `runAhead`. */
+  quantum = 1;
+  gate: RunAheadGate | undefined;
+  /** The kernel (for the run's cycle limit: run-ahead never passes --max-cycles). */
+  sim: { readonly runLimit: number } | undefined;
+  /** The model has simulated every cycle < `local` (run-ahead); `didRing` holds its progress per cycle. */
+  private local = 0;
+  private ahead = false;
+  private frozenAccept = false;
+  private didRing = new Uint8Array(1);
+  private ringMask = 0;
+  readonly stallReasons = ['uie stalled', 'APM bubble'] as const;
+  constructor(
+    cluster: number,
+    readonly index: number,
+    done: TripDone,
+    apm?: Apm,
+    apmSlot = 0,
+  ) {
+    super(`c${cluster}.uie${index}`, 'uie', cluster, done, apm, apmSlot);
+  }
+  /** Trips started on the model and not yet retired (oldest first). */
+  get inflightTrips(): readonly Trip[] {
+    return this.inflight;
+  }
+  /** The in-flight trip with `tripId` (oldest first). */
+  inflightTrip(tripId: number): Trip | undefined {
+    for (const t of this.inflight) if (t.tripId === tripId) return t;
+    return undefined;
+  }
+  /** Called by the model when the trip with `tripId` retires. */
+  retire(tripId: number, cycle: number): void {
+    const i = this.inflight.findIndex((t) => t.tripId === tripId);
+    const t = this.inflight.splice(i < 0 ? 0 : i, 1)[0];
+    if (t) this.complete(t, cycle);
+  }
+  private complete(t: Trip, now: number): void {
+    this.tripsDone++;
+    this.powerCycles += t.trip_power * (now - t.startAt);
+    this.apm?.request(-t.trip_power, now);
+    this.done(t, now);
+  }
+  override canAccept(): boolean {
+    // While the model is ahead of the global clock the trip manager sees its state as of the global cycle: it can
+    // only have changed in the window's last cycle (run-ahead stops after a retirement / descriptor-FIFO pop).
+    if (this.ahead) return this.frozenAccept;
+    if (!this.model) return this.inflight.length === 0;
+    return this.model.canStartTrip ? this.model.canStartTrip() : !this.model.busy;
+  }
+  override start(trip: Trip, now: number): void {
+    this.wake?.();
+    this.apm?.request(trip.trip_power, now);
+    this.begin(trip, now);
+  }
+  protected begin(trip: Trip, now: number): void {
+    // The run-ahead gate guarantees this never happens (docs/simulator.md "Quantum"); fail loudly rather than diverge.
+    if (now < this.local) throw new Error(`${this.name}: trip ${trip.tripId} started at cycle ${now} while the UIE model runs ahead (cycle ${this.local})`);
+    const p = uieTripParams(trip);
+    if (p.trip_valid_mask === 0 && !p.amem_read_indirect_vld && !p.amem_write_indirect_vld) {
+      this.noopPending.push(trip);
+      return;
+    }
+    if (!this.model)
+      throw runtimeError(SimCodes.noEngine, `${this.name} trip ${trip.tripId}: no UIE datapath model is available in this build`, '§11.4.2', now);
+    if ((p.amem_read_indirect_vld && !(p.trip_valid_mask & 1)) || (p.amem_write_indirect_vld && !(p.trip_valid_mask & 2)))
+      throw tripError(
+        SimCodes.badDescriptor,
+        `${this.name} trip ${trip.tripId}: an ITFE valid bit is set but the associated AMEM read/write sequencer is not valid`,
+        '§11.4.2',
+        now,
+        trip,
+      );
+    this.inflight.push(trip);
+    if (this.model.startTrip(p) === false) throw new Error(`${this.name}: UIE refused a trip it said it could accept`);
+  }
+  tick(now: number): boolean {
+    let did = false;
+    if (this.noopPending.length) {
+      // A no-op trip retires after the trips started before it (trip order, §11.7.2).
+      if (this.inflight.length === 0) {
+        for (const t of this.noopPending) this.complete(t, now);
+        this.noopPending = [];
+        did = true;
+      }
+    }
+    if (now < this.local) {
+      // Already simulated by run-ahead: replay its progress flag; deliver held-back retirements at their cycle.
+      const r = this.didRing[now & this.ringMask] === 1;
+      if (now === this.local - 1) {
+        this.ahead = false;
+        this.model!.flushDeferred!();
+      }
+      return r || did;
+    }
+    this.ahead = false;
+    if (!this.model || !this.model.busy) return did;
+    if (this.quantum > 1 && this.gate && this.model.runAhead) {
+      const g = this.gate(this, now);
+      if (g !== 0) return this.runAhead(now, g === 2) || did;
+    }
+    if (this.apm && !this.apm.allow(this.apmSlot)) {
+      this.bubble = true;
+      return did;
+    }
+    this.bubble = false;
+    return this.model.tick(now) || did;
+  }
+  private runAhead(now: number, stopOnPop: boolean): boolean {
+    const m = this.model!;
+    if (this.didRing.length < this.quantum) {
+      let n = 1;
+      while (n < this.quantum) n *= 2;
+      this.didRing = new Uint8Array(n);
+      this.ringMask = n - 1;
+    }
+    const frozen = this.canAccept();
+    let limit = now + this.quantum;
+    const cap = this.sim?.runLimit ?? Infinity;
+    if (limit > cap) limit = cap;
+    this.bubble = false; // the gate guarantees APM admits every cycle (utilisation 1) in the window
+    const end = m.runAhead!(now, limit, this.didRing, this.ringMask, stopOnPop);
+    const r = this.didRing[now & this.ringMask] === 1;
+    if (end <= now + 1) {
+      m.flushDeferred!();
+      return r;
+    }
+    this.local = end;
+    this.ahead = true;
+    this.frozenAccept = frozen;
+    return r;
+  }
+  override get busy(): boolean {
+    return this.inflight.length > 0 || this.noopPending.length > 0 || (this.model?.busy ?? false);
+  }
+  nextWake(now: number): number {
+    if (this.noopPending.length && this.inflight.length === 0) return now;
+    if (this.bubble) return now;
+    if (now < this.local) {
+      for (let c = now; c < this.local; c++) if (this.didRing[c & this.ringMask] === 1) return c;
+      return this.model!.nextWake(this.local);
+    }
+    return this.model ? this.model.nextWake(now) : Infinity;
+  }
+  stallCode(): number {
+    return this.bubble ? 1 : 0;
+  }
+  blockedReason(): string | undefined {
+    const ids = this.inflight.map((t) => t.tripId).join(', ');
+    const r = this.model?.blockedReason();
+    return ids ? `trip(s) ${ids}: ${r ?? 'running'}` : r;
+  }
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CSR_BARRIER_INTERRUPT_CONFIG, CSR_BT_MEM_DECREMENT, CSR_ENQUEUE, simulateImage } from '@pyxis/target-pyxis/sim';
+import { clusterCsrAddress, link, loadMemoryMap } from '@pyxis/target-pyxis/ld';
+import { linkErr } from './helpers.js';
+
+/**
+ * Cluster CSR addresses have one source, the `cluster_csr` regions of
+ * grammars/pyxis/memory_map.json, read by the simulator (clusterCsr.ts) and
+ * by the linker (`config cluster.<csr> { ... }` preloads).
+ */
+const mmFile = fileURLToPath(new URL('../../../../grammars/pyxis/memory_map.json', import.meta.url));
+
+
+describe('cluster CSRs from memory_map.json', () => {
+  it('linker and simulator see the same addresses (engine address = 0x4000_0000 + CSR-window offset)', () => {
+    const raw = JSON.parse(readFileSync(mmFile, 'utf8')) as { regions: Array<{ name: string; kind?: string; offset: number; address: number }> };
+    const csr = raw.regions.filter((r) => r.kind === 'cluster_csr');
+    expect(csr.map((r) => r.name)).toEqual(['cluster.enqueue', 'cluster.bt_mem_decrement', 'cluster.barrier_interrupt_config']);
+    for (const r of csr) expect(r.address).toBe(0x4000_0000 + r.offset);
+    expect(clusterCsrAddress('cluster.enqueue')).toBe(0x4000_0000 + CSR_ENQUEUE);
+    expect(clusterCsrAddress('cluster.bt_mem_decrement', 6)).toBe(0x4000_0000 + CSR_BT_MEM_DECREMENT + 6 * 8);
+    expect(clusterCsrAddress('cluster.barrier_interrupt_config', 7)).toBe(0x4000_0000 + CSR_BARRIER_INTERRUPT_CONFIG + 56);
+    expect(() => clusterCsrAddress('cluster.barrier_interrupt_config', 8)).toThrow(RangeError);
+    // the block lies above the 12 UIE blocks of the CSR window
+    const mm = loadMemoryMap();
+    expect(CSR_ENQUEUE).toBeGreaterThanOrEqual(12 * mm.uieStride);
+  });
+
+  it('`config cluster.barrier_interrupt_config` preloads the CSR; pyxis-sim applies it', () => {
+    const script = `config cluster.barrier_interrupt_config { cluster = 0; index = 2; entry { interrupt_valid = 1; barrier_id = 13; } }
+queue uie0 { trip a { } }`;
+    const { image } = link({ script });
+    const s = image.sections.find((x) => x.name === '.cfg.c0.cluster.barrier_interrupt_config.2')!;
+    expect(s.address).toBe(clusterCsrAddress('cluster.barrier_interrupt_config', 2));
+    // interrupt_valid bit 0, barrier_id bits 1..10: 1 | 13 << 1 = 27
+    expect(Array.from(s.data)).toEqual([27, 0, 0, 0, 0, 0, 0, 0]);
+    const r = simulateImage(image, 'csr.pimg');
+    expect(r.report.stop).toBe('done');
+    const bt = r.chip.barriers[0]! as unknown as { interruptValid: ArrayLike<number>; interruptBarrier: ArrayLike<number> };
+    expect([bt.interruptValid[2], bt.interruptBarrier[2]]).toEqual([1, 13]);
+  });
+
+  it('rejects `uie` on a cluster CSR and preloading the enqueue CSR (LD0158)', () => {
+    const d1 = linkErr({ script: 'config cluster.bt_mem_decrement { uie = 3; values = [1]; }\nqueue uie0 { trip a { } }', scriptFile: '/v/a.ld' });
+    expect(d1.map((x) => x.code)).toEqual(['LD0158']);
+    expect(d1[0]!.span).toMatchObject({ line: 1, column: 35 });
+    const d2 = linkErr({ script: 'config cluster.enqueue { values = [1]; }', scriptFile: '/v/b.ld' });
+    expect(d2.map((x) => x.code)).toEqual(['LD0158']);
+    expect(d2[0]!.spec).toContain('§11.5.1.1');
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * The `Target` contract: what a machine (Pyxis, the systolic FPGA, NeuronCore,
+ * XNU, a test-only toy) gives the three tools. The drivers in @pyxis/cli own the
+ * conventions every tool shares (options, exit codes, output-path checks,
+ * atomic writes, diagnostics rendering, logging, `inspect` of containers and
+ * tensor files); a target owns what its machine means: how statements encode,
+ * how a link script lays out an image, and which engines an image becomes on
+ * the shared kernel (@pyxis/sim). Nothing here names a target.
+ *
+ * Back ends never write files and never print: they return bytes and text, and
+ * report bad input by throwing `DiagnosticError` (or returning diagnostics),
+ * so the drivers can refuse before any output exists.
+ */
+import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
+import type { Container } from '@pyxis/container';
+import type { Simulator, TextSink } from '@pyxis/sim';
+
+/**
+ * A target-specific command-line option, as data (the drivers turn it into a
+ * commander option, so `--help` lists it without loading the target).
+ * `flags` follows commander: `--clusters <n>`, `--warn-uninit`, `--dump <spec>`.
+ */
+export interface OptionSpec {
+  flags: string;
+  description: string;
+  /** Allowed values of a value option. */
+  choices?: readonly string[];
+  /** Default value (shown in --help). */
+  default?: string | boolean;
+  /** The option may be given several times; its value is then a string[]. */
+  repeatable?: boolean;
+}
+
+/** Option values as parsed, keyed by commander's camel-case name (`--warn-uninit` -> `warnUninit`). */
+export type OptionValues = Record<string, unknown>;
+
+/** What the drivers give a back end: nothing here writes a file. */
+export interface ToolServices {
+  /** Source texts already read (diagnostics quote them). Add every text a back end reads. */
+  sources: SourceMap;
+  /** Structured log on stderr (pino): `log.info(obj, msg)`. */
+  log: { info(obj: object, msg?: string): void; debug(obj: object, msg?: string): void };
+}
+
+// ---------------------------------------------------------------- assembler
+
+export interface SourceInput {
+  file: string;
+  text: string;
+}
+
+export interface AssembleRequest {
+  inputs: SourceInput[];
+  /** Input language: one of `AssemblerBackend.inputKinds` (default: the first). */
+  inputKind: string;
+  includeDirs: string[];
+  /** Build a listing (`--listing`). */
+  listing: boolean;
+  options: OptionValues;
+  services: ToolServices;
+}
+
+export interface AssembleOutput {
+  /** Warnings (and errors: any error makes the driver exit 1 without writing). */
+  diagnostics: Diagnostic[];
+  /** The object (`.pobj`). */
+  object: Container;
+  listing?: string;
+  /** Produces an extra output kind (`--emit NAME`, one of `AssemblerBackend.emitKinds`). */
+  emit?(kind: string): Uint8Array | string;
+}
+
+export interface EmitKind {
+  name: string;
+  /** Default file extension (`.blob`). */
+  ext: string;
+  /** Text outputs may go to stdout (`-o -`, or no `-o`). */
+  text: boolean;
+  description: string;
+}
+
+export interface AssemblerBackend {
+  /** Source file extensions this target's sources use (`.pasm`); used to pick a target from a file name. */
+  sourceExtensions: readonly string[];
+  /** Input languages (`pasm`, `ir`); the first is the default of `--input`. */
+  inputKinds: readonly string[];
+  /** Outputs besides the object (`patch-blob`, `ir`). */
+  emitKinds?: readonly EmitKind[];
+  options?: readonly OptionSpec[];
+  assemble(req: AssembleRequest): AssembleOutput;
+  /** An object back to assemblable source (`--disassemble`). */
+  disassemble?(object: Container, file: string): string;
+}
+
+// ---------------------------------------------------------------- linker
+
+export interface LinkRequest {
+  script: string;
+  scriptFile: string;
+  objects: Array<{ file: string; container: Container }>;
+  /** Reads an object named by the script (validated container). */
+  readObject(path: string): Container;
+  options: OptionValues;
+  services: ToolServices;
+}
+
+export interface LinkOutput {
+  image: Container;
+  /** Warnings (errors are thrown as DiagnosticError). */
+  diagnostics: Diagnostic[];
+  /** GNU-ld-style text map (`--map`). */
+  mapText(): string;
+  /** The same map as JSON (`--map-json`). */
+  mapJson(): string;
+}
+
+export interface LinkerBackend {
+  /** Extensions of link scripts (`.ld`); every other input must be an object. */
+  scriptExtensions: readonly string[];
+  options?: readonly OptionSpec[];
+  link(req: LinkRequest): LinkOutput;
+}
+
+// ---------------------------------------------------------------- machine
+
+/** What every simulation run takes, whatever the target. */
+export interface MachineRequest {
+  image: Container;
+  file: string;
+  maxCycles?: number;
+  clockHz?: number;
+  trace?: TextSink;
+  vcd?: TextSink;
+  onProgress?: (cycle: number) => void;
+  options: OptionValues;
+  services: ToolServices;
+}
+
+export interface MachineResult {
+  /** The human summary (printed on stdout, or stderr when stats go to stdout). */
+  summary: string;
+  /** Statistics for `--stats` (JSON). States what its numbers model (`model` field). */
+  stats: Record<string, unknown>;
+  /** Warnings to print. */
+  diagnostics: Diagnostic[];
+  /** A run that did not complete (deadlock, cycle limit): the driver reports it and exits 1. */
+  stop?: Diagnostic[];
+  /** Files the run produces (dumps), written atomically by the driver after a completed run. */
+  outputs: Array<[file: string, bytes: Uint8Array]>;
+  cycles: number;
+}
+
+/** A machine built from an image: engines on the shared kernel. */
+export interface MachineInstance {
+  /** The kernel the engines run on (tests and tools read stats and the engine list from it). */
+  readonly kernel: Simulator;
+  run(): MachineResult;
+}
+
+export interface MachineBackend {
+  options?: readonly OptionSpec[];
+  /** Checks the syntax of this target's option values before any file is read (usage errors come first). */
+  checkOptions?(options: OptionValues): void;
+  /**
+   * Checks the request against the image before anything runs and returns the
+   * files the run will write besides trace/VCD/stats (dumps), so the driver can
+   * check every output path first. Throws DiagnosticError / UsageError.
+   */
+  plan(req: MachineRequest): { outputs: string[] };
+  create(req: MachineRequest): MachineInstance;
+}
+
+// ---------------------------------------------------------------- inspect, docs
+
+export interface InspectRequest {
+  file: string;
+  bytes: Uint8Array;
+  json: boolean;
+  data: boolean;
+  options: OptionValues;
+}
+
+export interface InspectHooks {
+  options?: readonly OptionSpec[];
+  /**
+   * Formats without magic that this target reads (Pyxis MPE patch blobs):
+   * returns the printed text, or undefined when the file is not one. When the
+   * target's own option asked for this reading, errors are thrown, not swallowed.
+   */
+  sniff?(req: InspectRequest): string | undefined;
+  /** For a file no reader accepts: a note saying how this target could read it. */
+  hint?(bytes: Uint8Array, file: string): string | undefined;
+  /** Extra lines after the generic container printout (text mode only). */
+  describeContainer?(c: Container): string[];
+}
+
+export interface DocsHooks {
+  /** Generated reference pages: path relative to `docs/isa/<target>/` -> Markdown. */
+  generate(): Map<string, string>;
+}
+
+// ---------------------------------------------------------------- the contract
+
+export interface Target {
+  /** The container `target` field and the `--target` name. */
+  name: string;
+  title: string;
+  /** Spec files under shared/spec this target follows. */
+  specs: readonly string[];
+  /** Absolute path of the target's grammar folder (JSON field tables). */
+  grammars: string;
+  assembler?: AssemblerBackend;
+  linker?: LinkerBackend;
+  machine?: MachineBackend;
+  inspect?: InspectHooks;
+  docs?: DocsHooks;
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeContainerFile, readNpy } from '@pyxis/container';
+import { runSim } from '@pyxis/targets';
+import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
+
+const desc = ImageBuilder.desc;
+
+function copyImage(notify = true) {
+  const b = new ImageBuilder();
+  const src = bytesOf(1024, (i) => i);
+  b.tensor('x', 'hbm', 0x8000, src, [8, 128], 'RFP8', 0);
+  b.data('amem', 0x40000, new Uint8Array(1024), 0, '.tensor.y');
+  b.symbols.push({ name: 'y', kind: 'tensor', section: b.sections.length - 1, offset: 0, size: 1024, global: true, tensor: { shape: [8, 128], format: 'RFP8', eb: 0 } });
+  b.list(0x22, 0x1000, [desc('desc_barrier_config', { barrier_id: 3, notify_count: notify ? 1 : 2, wait_count: 1 })]);
+  b.list(0x10, 0x1100, [desc('desc_h2a', { amem_start_address: 0x40000 >> 7, hbm_base_address: 0x8000 >> 10, length: 1, notify_list: [gid(0, 3)], trip_id: 1 })]);
+  b.list(0x11, 0x1200, [desc('desc_a2h', { amem_start_address: 0x40000 >> 7, hbm_base_address: 0x10000 >> 10, length: 1, wait_barrier_id: 3, trip_id: 2 })]);
+  b.metadata = { barriers: [{ cluster: 0, id: 3 }] };
+  return b.build();
+}
+
+function io() {
+  let out = '';
+  let err = '';
+  return { io: { stdout: (s: string) => void (out += s), stderr: (s: string) => void (err += s) }, get out() { return out; }, get err() { return err; } };
+}
+
+describe('pyxis-sim run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pyxis-sim-'));
+  it('runs an image and writes stats, trace, vcd and dumps', async () => {
+    const img = join(dir, 'copy.pimg');
+    writeContainerFile(img, copyImage());
+    const cap = io();
+    const code = await runSim(
+      ['run', img, '--stats', join(dir, 's.json'), '--trace', join(dir, 't.json'), '--vcd', join(dir, 'w.vcd'), '--dump', `y=${join(dir, 'y.npy')}`, '--dump', `y:f32=${join(dir, 'yf.npy')}`, '--dump-region', `hbm:0x10000:1024=${join(dir, 'r.bin')}`],
+      cap.io,
+    );
+    expect(cap.err).toBe('');
+    expect(code).toBe(0);
+    expect(cap.out).toMatch(/completed after \d+ cycles/);
+    expect(cap.out).toMatch(/trips: 3/);
+    const stats = JSON.parse(readFileSync(join(dir, 's.json'), 'utf8'));
+    expect(stats.stop).toBe('done');
+    expect(stats.trips_by_kind.a2h).toBe(1);
+    JSON.parse(readFileSync(join(dir, 't.json'), 'utf8'));
+    expect(readFileSync(join(dir, 'w.vcd'), 'utf8')).toMatch(/\$enddefinitions \$end/);
+    const y = readNpy(readFileSync(join(dir, 'y.npy')), 'y.npy');
+    expect(y.dtype).toBe('uint8');
+    expect(Array.from(y.data.slice(0, 4))).toEqual([0, 1, 2, 3]);
+    const yf = readNpy(readFileSync(join(dir, 'yf.npy')), 'yf.npy');
+    expect(yf.dtype).toBe('float32');
+    expect(new Uint8Array(readFileSync(join(dir, 'r.bin')))).toEqual(bytesOf(1024, (i) => i));
+  });
+  it('rejects bad option values with exit 2', async () => {
+    const cap = io();
+    expect(await runSim(['run', 'x.pimg', '--max-cycles', 'ten'], cap.io)).toBe(2);
+    expect(cap.err).toMatch(/--max-cycles expects an integer/);
+    expect(await runSim(['run', 'x.pimg', '--dump-region', 'sram:0:4=f.bin'], cap.io)).toBe(1);
+    expect(cap.err).toMatch(/SIM0013/);
+  });
+  it('exits 1 with the wait graph on a deadlock, stats to stdout', async () => {
+    const img = join(dir, 'dl.pimg');
+    writeContainerFile(img, copyImage(false));
+    const cap = io();
+    const code = await runSim(['run', img, '--stats', '-', '--dump-region', `hbm:0:8=${join(dir, 'never.bin')}`], cap.io);
+    expect(code).toBe(1);
+    expect(cap.err).toMatch(/SIM0010/);
+    expect(cap.err).toMatch(/barrier 0:3/);
+    expect(JSON.parse(cap.out).stop).toBe('deadlock');
+    expect(existsSync(join(dir, 'never.bin'))).toBe(false);
+  });
+  it('--warn-uninit names the addresses of uninitialised reads; a bad descriptor is reported at its file offset', async () => {
+    const b = new ImageBuilder();
+    b.list(0x10, 0x1000, [desc('desc_h2a', { amem_start_address: 0x40000 >> 7, hbm_base_address: 0x30_0000 >> 10, length: 1, trip_id: 4 })]);
+    const img = join(dir, 'uninit.pimg');
+    writeContainerFile(img, b.build());
+    const plain = io();
+    expect(await runSim(['run', img], plain.io)).toBe(0);
+    expect(plain.err).toMatch(/1024 byte\(s\) read from HBM locations never written/);
+    const cap = io();
+    expect(await runSim(['run', img, '--warn-uninit'], cap.io)).toBe(0);
+    expect(cap.err).toMatch(/warning\[SIM0014\].*read of uninitialised hbm at 0x300000/);
+    expect(cap.out).toMatch(/warnings: 1\n {2}SIM0014: /);
+    // the same list with Descriptor Format 1: exit 1, diagnostic at file:offset of the descriptor
+    const bad = new ImageBuilder();
+    const d = desc('desc_h2a', { amem_start_address: 0x40000 >> 7, length: 1, descriptor_format: 1 });
+    bad.list(0x10, 0x1000, [d]);
+    const badImg = join(dir, 'badfmt.pimg');
+    writeContainerFile(badImg, bad.build());
+    const file = new Uint8Array(readFileSync(badImg));
+    const at = file.findIndex((_, i) => d.every((x, j) => file[i + j] === x));
+    const e = io();
+    expect(await runSim(['run', badImg], e.io)).toBe(1);
+    expect(e.err).toContain(`badfmt.pimg: offset 0x${at.toString(16).padStart(7, '0')} (${at})`);
+    expect(e.err).toMatch(/SIM0003/);
+  });
+  it('checks dump specs and output directories before running (nothing simulated, nothing written)', async () => {
+    const img = join(dir, 'pre.pimg');
+    writeContainerFile(img, copyImage());
+    const cases: Array<[string[], RegExp]> = [
+      [['--dump', `nope=${join(dir, 'n.npy')}`], /SIM0013.*no symbol `nope`/],
+      [['--dump-region', `amem:0x3ffff00:0x200=${join(dir, 'n.bin')}`], /SIM0013.*outside AMEM/],
+      [['--dump-region', `cfg2:0x40000000:8=${join(dir, 'n.bin')}`], /SIM0013.*cluster 2 is not simulated/],
+      [['--trace', join(dir, 'missing', 't.json')], /IO0002.*no such directory .*missing/],
+      [['--dump', `y=${join(dir, 'missing', 'y.npy')}`], /IO0002/],
+      [['--vcd', dir], /IO0002.*it is a directory/],
+      [['--stats', join(dir, 'pre-stats.json'), '--trace', dir], /IO0002.*it is a directory/],
+    ];
+    for (const [args, msg] of cases) {
+      const cap = io();
+      expect(await runSim(['run', img, ...args], cap.io)).toBe(1);
+      expect(cap.err).toMatch(msg);
+      expect(cap.out).toBe(''); // no summary: the run never started
+    }
+    expect(existsSync(join(dir, 'n.npy')) || existsSync(join(dir, 'n.bin')) || existsSync(join(dir, 'pre-stats.json')) || existsSync(`${dir}.partial`)).toBe(false);
+  });
+  it('rejects a malformed image with a diagnostic', async () => {
+    const img = join(dir, 'bad.pimg');
+    const c = copyImage();
+    c.kind = 'pobj';
+    writeContainerFile(img, c);
+    const cap = io();
+    const tr = join(dir, 'bad-trace.json');
+    expect(await runSim(['run', img, '--trace', tr, '--vcd', join(dir, 'bad.vcd')], cap.io)).toBe(1);
+    expect(cap.err).toMatch(/SIM0001/);
+    // no output and no leftover temporary file
+    expect(existsSync(tr)).toBe(false);
+    expect(existsSync(`${tr}.partial`)).toBe(false);
+    expect(existsSync(join(dir, 'bad.vcd.partial'))).toBe(false);
+  });
+});
