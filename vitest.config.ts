@@ -1,23 +1,33 @@
 import { defineConfig } from 'vitest/config';
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const pkgs = ['diagnostics', 'codec', 'formats', 'container', 'asm', 'ld', 'sim', 'target', 'target-pyxis', 'cli', 'targets'];
-/** Sub-path exports (`@pyxis/target-pyxis/asm`): package -> sub-paths, each `src/<sub>/index.ts` or `src/<sub>.ts`. */
-const subpaths: Record<string, Record<string, string>> = {
-  'target-pyxis': { asm: 'asm/index.ts', ld: 'ld/index.ts', sim: 'sim/index.ts', entry: 'entry.ts' },
-};
+const root = fileURLToPath(new URL('./', import.meta.url));
 
-// Tests import packages by name; point those names at the TypeScript sources so
-// a test run never depends on a stale build.
+/**
+ * Tests import packages by name (`@pyxis/asm`, `@pyxis/target-pyxis/sim`);
+ * point those names at the TypeScript sources so a test run never depends on
+ * a stale build. Every package under packages/ and every sub-path of its
+ * `exports` map is aliased (dist/x.js -> src/x.ts), so a new package needs no
+ * edit here.
+ */
+function aliases(): Array<{ find: RegExp; replacement: string }> {
+  const out: Array<{ find: RegExp; replacement: string }> = [];
+  for (const dir of readdirSync(`${root}packages`).sort()) {
+    const pj = `${root}packages/${dir}/package.json`;
+    if (!existsSync(pj)) continue;
+    const pkg = JSON.parse(readFileSync(pj, 'utf8')) as { name: string; exports?: Record<string, { default: string }> };
+    for (const [sub, target] of Object.entries(pkg.exports ?? { '.': { default: './dist/index.js' } })) {
+      const spec = sub === '.' ? pkg.name : `${pkg.name}/${sub.slice(2)}`;
+      const src = target.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
+      out.push({ find: new RegExp(`^${spec.replace(/[/\-.]/g, (c) => `\\${c}`)}$`), replacement: `${root}packages/${dir}/${src}` });
+    }
+  }
+  return out;
+}
+
 export default defineConfig({
-  resolve: {
-    alias: [
-      ...Object.entries(subpaths).flatMap(([p, subs]) =>
-        Object.entries(subs).map(([sub, file]) => ({ find: `@pyxis/${p}/${sub}`, replacement: fileURLToPath(new URL(`./packages/${p}/src/${file}`, import.meta.url)) })),
-      ),
-      ...pkgs.map((p) => ({ find: new RegExp(`^@pyxis/${p}$`), replacement: fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url)) })),
-    ],
-  },
+  resolve: { alias: aliases() },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],

@@ -2,7 +2,7 @@
 // Assembler throughput on a generated 100k-line source (target: well under 2 s).
 // Build first: npx tsc -b
 import { performance } from 'node:perf_hooks';
-import { assemble, loadPyxisIsa } from '../packages/asm/dist/index.js';
+import { assemble, loadPyxisIsa } from '../packages/target-pyxis/dist/asm/index.js';
 
 const LINES = Number(process.argv[2] ?? 100_000);
 const isa = loadPyxisIsa();

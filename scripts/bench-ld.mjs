@@ -2,8 +2,8 @@
 // Linker throughput: barrier allocation on a large random DAG, a full link of
 // thousands of trips, and tensor packing/encoding. Build first: npx tsc -b
 import { performance } from 'node:perf_hooks';
-import { allocateBarriers, link, packTensor, tensorLayout, encodeFloats } from '../packages/ld/dist/index.js';
-import { assemble } from '../packages/asm/dist/index.js';
+import { allocateBarriers, link, packTensor, tensorLayout, encodeFloats } from '../packages/target-pyxis/dist/ld/index.js';
+import { assemble } from '../packages/target-pyxis/dist/asm/index.js';
 
 function rng(seed) {
   let a = seed >>> 0;

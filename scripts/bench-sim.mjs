@@ -16,7 +16,7 @@
  * Build first: npx tsc -b
  */
 import { encode, loadGrammarJson, loadTable } from '../packages/codec/dist/index.js';
-import { simulateImage, defaultUieFactory, PyxisChip, loadSimConfig, inspectImage, loadImage, DEFAULT_QUANTUM } from '../packages/sim/dist/index.js';
+import { simulateImage, defaultUieFactory, PyxisChip, loadSimConfig, inspectImage, loadImage, DEFAULT_QUANTUM } from '../packages/target-pyxis/dist/sim/index.js';
 
 const tables = new Map();
 const table = (n) => tables.get(n) ?? (tables.set(n, loadTable('pyxis', n)), tables.get(n));

@@ -4,7 +4,7 @@
 // `fastPaths: false` shows the general datapath path (every flit converted and switched) for comparison.
 // Run after `npx tsc -b packages/sim`: node scripts/bench-uie.mjs
 import { encode, loadGrammarJson, loadTable } from '../packages/codec/dist/index.js';
-import { uie as U, amem as A } from '../packages/sim/dist/index.js';
+import { uie as U, amem as A } from '../packages/target-pyxis/dist/sim/index.js';
 
 const mm = loadGrammarJson('pyxis', 'memory_map');
 class FlatCfg {

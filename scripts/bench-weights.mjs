@@ -4,7 +4,7 @@
 // Usage: node scripts/bench-weights.mjs [millions of weights, default 64]
 import { performance } from 'node:perf_hooks';
 
-const W = await import('../packages/ld/dist/weights/index.js');
+const W = await import('../packages/target-pyxis/dist/ld/weights/index.js');
 const M = Number(process.argv[2] ?? 64);
 const N = Math.round(M * 1024 * 1024);
 const O = 4096, I = Math.floor(N / O);

@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { goldenListing, goldenErrors } from '../packages/asm/dist/golden.js';
+import { goldenListing, goldenErrors } from '../packages/target-pyxis/dist/asm/golden.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = join(root, 'samples/pyxis');
