@@ -9,7 +9,8 @@ import { loadGrammarJson } from '@pyxis/codec';
 import { defaultRemapWindows, icdmaDestination, nocRegion, remapEngineAddress, tripQueueIds } from '../common/nocMap.js';
 export { loadNocMap, type NocMapJson } from '../common/nocMap.js';
 
-export const AMEM_SIZE = 64 * 1024 * 1024; // chip §7: 512K words x 128 B
+/** Bytes of one AMEM (chip §7); the one definition is common/amem.ts. */
+export { AMEM_BYTES as AMEM_SIZE } from '../common/amem.js';
 export const AMEM_VIEW_BIT = 26; // chip §7.1, §11.4.3 ("bank-hash-disable as the top bit")
 export const HASH_BLOCK = 16 * 1024; // chip §7.5 view granularity
 export const HBM_WINDOW_SIZE = 2 * 1024 * 1024 * 1024; // engine windows 2 and 3
@@ -85,61 +86,4 @@ export const QUEUE_NAMES: string[] = TRIP_QUEUE_TABLE.filter((q) => !['rdma_tx',
 /** Destination cluster of local ICDMA queue `index` in `cluster` (chip Table 12-1). */
 export { icdmaDestination };
 
-/** Sequencer memory layout from grammars/pyxis/memory_map.json. */
-export interface SeqMemory {
-  id: number;
-  name: string;
-  ctrl: { address: number; stride: number; words: number; table: string };
-  op: { address: number; stride: number; words: number; table: string };
-}
-
-export interface MemoryMap {
-  uieStride: number;
-  sequencers: SeqMemory[];
-  byName: Map<string, SeqMemory>;
-  /**
-   * Named config/CSR regions (`regions` of memory_map.json). Per-UIE regions
-   * give the address of UIE 0; `scope: 'cluster'` regions (kind `cluster_csr`:
-   * enqueue, bt_mem_decrement, barrier_interrupt_config) exist once per
-   * cluster. The simulator reads the same entries (packages/sim/src/targets/pyxis/clusterCsr.ts).
-   */
-  regions: Map<string, MemoryMapRegion>;
-}
-
-export interface MemoryMapRegion {
-  name: string;
-  kind?: string;
-  scope?: 'cluster';
-  /** Engine address (UIE 0 for per-UIE regions). */
-  address: number;
-  stride: number;
-  words: number;
-  table?: string;
-}
-
-/** Engine address of entry `index` of a cluster CSR (`cluster.enqueue`, `cluster.bt_mem_decrement`, `cluster.barrier_interrupt_config`). */
-export function clusterCsrAddress(name: string, index = 0): number {
-  const r = loadMemoryMap().regions.get(name);
-  if (!r || r.scope !== 'cluster') throw new Error(`grammars/pyxis/memory_map.json has no cluster CSR \`${name}\``);
-  if (!Number.isInteger(index) || index < 0 || index >= r.words) throw new RangeError(`${name}[${index}]: ${r.words} entries`);
-  return r.address + index * r.stride;
-}
-
-let mmCache: MemoryMap | undefined;
-
-export function loadMemoryMap(): MemoryMap {
-  if (mmCache) return mmCache;
-  const raw = loadGrammarJson<{
-    uie_stride: number;
-    sequencers: Array<{ id: number; name: string; control: SeqMemory['ctrl']; op: SeqMemory['op'] }>;
-    regions?: MemoryMapRegion[];
-  }>('pyxis', 'memory_map');
-  const sequencers = raw.sequencers.map((s) => ({ id: s.id, name: s.name, ctrl: s.control, op: s.op }));
-  mmCache = {
-    uieStride: raw.uie_stride,
-    sequencers,
-    byName: new Map(sequencers.map((s) => [s.name, s])),
-    regions: new Map((raw.regions ?? []).map((r) => [r.name, r])),
-  };
-  return mmCache;
-}
+export { clusterCsrAddress, loadMemoryMap, type MemoryMap, type MemoryMapRegion, type SeqMemory } from '../common/memoryMap.js';

@@ -4,7 +4,8 @@
  * 0 hashed, 1 unhashed, chip §7.1). The AMEM model itself is the UIE
  * datapath's (`Amem` in targets/pyxis/amem/), which implements this shape.
  */
-export const AMEM_SIZE = 1 << 26;
+/** Bytes of one AMEM (chip §7); the one definition is common/amem.ts. */
+export { AMEM_BYTES as AMEM_SIZE } from '../common/amem.js';
 
 export interface AmemAccess {
   readBytes(addr: number, len: number): Uint8Array;
