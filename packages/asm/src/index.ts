@@ -9,3 +9,5 @@ export * from './ast.js';
 export { pasmLexer, lex } from './lexer.js';
 export { PasmParser, parseTokens, pasmErrorProvider } from './parser.js';
 export { jsonPositions, jsonSyntaxErrorOffset, JsonPositions, parentPath, type JsonPos } from './jsonpos.js';
+export * from './expr.js';
+export * from './sources.js';

@@ -7,7 +7,9 @@
  */
 import { defaultUserValue, enumCode, lookupField, resolveScalar, legalRange, type CompiledField, type CompiledTable, type FieldValues } from '@pyxis/codec';
 import { didYouMean, error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
-import type { Assign, ConstDecl, Expr, Instruction, LoopStmt, ProgramDecl, Stmt } from '@pyxis/asm';
+import { Consts, evalExpr, defineConst, ITER_RE, type Assign, type EvalCtx as BaseEvalCtx, type Expr, type Instruction, type LoopStmt, type ProgramDecl, type Stmt } from '@pyxis/asm';
+
+export { Consts, evalExpr, defineConst };
 import { isIterIdField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
 import { vpuSymbol, type Program, type ProgramInsn, type SymbolRef, type VpuProgram } from './program.js';
 import type { VpuInfo } from './isa.js';
@@ -15,112 +17,12 @@ import type { VpuInfo } from './isa.js';
 export const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
 const S21 = `${SEQ_SPEC} §2.1`;
 
-export class Consts {
-  readonly values = new Map<string, bigint>();
-  readonly spans = new Map<string, SourceSpan>();
-}
-
-export interface EvalCtx {
-  consts: Consts;
-  diags: Diagnostic[];
-  /** Allow iterator names `i0`..`i5` (value = the iterator number). */
-  iterators?: number;
-  /** Extra names (enum names of the field being set). */
-  extra?: Map<string, bigint>;
+/** The Pyxis evaluation context: the generic one plus VPU-program references (relocated by the linker). */
+export interface EvalCtx extends BaseEvalCtx {
   /** Names of VPU programs (op values may refer to them; relocated). */
   vpuNames?: Set<string>;
   /** Collects VPU-program references of the instruction being compiled. */
   refs?: SymbolRef[];
-}
-
-const ITER_RE = /^i([0-9]+)$/;
-const LIMIT = 1n << 64n;
-
-/** Evaluates an integer expression (64-bit-bounded, C operators); undefined after a reported error. */
-export function evalExpr(e: Expr | undefined, ctx: EvalCtx, iterators = ctx.iterators): bigint | undefined {
-  if (!e || typeof e !== 'object') return undefined;
-  switch (e.kind) {
-    case 'num':
-      return e.value;
-    case 'name': {
-      const c = ctx.consts.values.get(e.name);
-      if (c !== undefined) return c;
-      const x = ctx.extra?.get(e.name);
-      if (x !== undefined) return x;
-      const m = ITER_RE.exec(e.name);
-      if (m && iterators !== undefined) {
-        const n = Number(m[1]);
-        if (n < iterators) return BigInt(n);
-        ctx.diags.push(error('AS0301', `iterator \`${e.name}\` does not exist: there are ${iterators} iterators (i0..i${iterators - 1})`, { span: e.span, spec: S21 }));
-        return undefined;
-      }
-      const cands = [...ctx.consts.values.keys(), ...(ctx.extra?.keys() ?? [])];
-      ctx.diags.push(error('AS0201', `unknown name \`${e.name}\``, { span: e.span, label: 'not a constant' + (ctx.extra ? ' or value name' : ''), notes: didYouMean(e.name, cands) }));
-      return undefined;
-    }
-    case 'unary': {
-      const a = evalExpr(e.arg, ctx, iterators);
-      if (a === undefined) return undefined;
-      return e.op === '-' ? -a : e.op === '~' ? ~a : a;
-    }
-    case 'binary': {
-      const a = evalExpr(e.left, ctx, iterators);
-      const b = evalExpr(e.right, ctx, iterators);
-      if (a === undefined || b === undefined) return undefined;
-      let r: bigint;
-      switch (e.op) {
-        case '+': r = a + b; break;
-        case '-': r = a - b; break;
-        case '*': r = a * b; break;
-        case '/':
-        case '%':
-          if (b === 0n) {
-            ctx.diags.push(error('AS0202', 'division by zero', { span: e.right?.span ?? e.span }));
-            return undefined;
-          }
-          r = e.op === '/' ? a / b : a % b;
-          break;
-        case '<<':
-          if (b < 0n || b > 64n) {
-            ctx.diags.push(error('AS0203', `shift count ${b} out of range 0..64`, { span: e.right?.span ?? e.span }));
-            return undefined;
-          }
-          r = a << b;
-          break;
-        case '>>':
-          if (b < 0n || b > 64n) {
-            ctx.diags.push(error('AS0203', `shift count ${b} out of range 0..64`, { span: e.right?.span ?? e.span }));
-            return undefined;
-          }
-          r = a >> b;
-          break;
-        case '&': r = a & b; break;
-        case '|': r = a | b; break;
-        case '^': r = a ^ b; break;
-        default:
-          return undefined;
-      }
-      if (r >= LIMIT || r <= -LIMIT) {
-        ctx.diags.push(error('AS0204', 'expression overflows 64 bits', { span: e.span }));
-        return undefined;
-      }
-      return r;
-    }
-  }
-  return undefined;
-}
-
-export function defineConst(d: ConstDecl, consts: Consts, diags: Diagnostic[]): void {
-  if (!d.name || !d.nameSpan) return;
-  const prev = consts.spans.get(d.name);
-  if (prev) {
-    diags.push(error('AS0205', `constant \`${d.name}\` is defined twice`, { span: d.nameSpan, secondary: [{ span: prev, label: 'first defined here' }] }));
-    return;
-  }
-  const v = evalExpr(d.value, { consts, diags });
-  if (v === undefined) return;
-  consts.values.set(d.name, v);
-  consts.spans.set(d.name, d.nameSpan);
 }
 
 // ---------------------------------------------------------------------------
@@ -472,7 +374,7 @@ export function compileVpuProgram(p: ProgramDecl, isa: Isa, consts: Consts, diag
     diags.push(error('AS0219', 'this ISA has no VPU instruction table (grammars/pyxis/vpu_instr.json)', { span: p.nameSpan }));
     return undefined;
   }
-  const ctx: EvalCtx = { consts, diags };
+  const ctx: EvalCtx = { consts, diags, iteratorSpec: S21 };
   let startAddr: number | undefined;
   if (p.at) {
     const v = evalExpr(p.at, ctx);
@@ -513,7 +415,7 @@ export function compileProgram(p: ProgramDecl, isa: Isa, consts: Consts, diags: 
     diags.push(error('AS0216', `unknown sequencer \`${p.seq}\``, { span: p.seqSpan, notes: [...didYouMean(p.seq, isa.sequencers.keys()), `sequencers: ${[...isa.sequencers.keys()].join(', ')}`] }));
     return undefined;
   }
-  const ctx: EvalCtx = { consts, diags, ...(vpuNames ? { vpuNames } : {}) };
+  const ctx: EvalCtx = { consts, diags, iteratorSpec: S21, ...(vpuNames ? { vpuNames } : {}) };
   let startPc: number | undefined;
   if (p.at) {
     const v = evalExpr(p.at, ctx);
