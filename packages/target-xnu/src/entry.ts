@@ -12,7 +12,9 @@ export const xnuOptions = {
   as: [] as readonly OptionSpec[],
   ld: [] as readonly OptionSpec[],
   sim: [
-    { flags: '--dump <NAME[.topk]=FILE.npy>', description: 'write a job\'s results (float32/int32 [num_vectors]) or its top-k indices (int32 [k]) as .npy (repeatable)', repeatable: true },
+    // The flag string is shared with the other targets' --dump (the drivers declare each flag once): for XNU the
+    // SYMBOL is a job name (its results, float32/int32 [num_vectors]) or JOB.topk (the top-k indices, int32 [k]).
+    { flags: '--dump <SYMBOL[:f32]=FILE.npy>', description: "write a job's results (SYMBOL = JOB) or top-k indices (SYMBOL = JOB.topk) as .npy (repeatable)", repeatable: true },
     {
       flags: '--timing <model>',
       description: "aggregation cycles: `spec` = the spec's cycle table (56/53), `rtl` = the controller's own counter (39); see docs/timing-model.md",

@@ -27,10 +27,10 @@ export interface DumpSpec {
   file: string;
 }
 
-/** `NAME=FILE.npy` (results) or `NAME.topk=FILE.npy`. */
+/** `JOB=FILE.npy` (results; `JOB:f32` is accepted, fp32 results are float32 already) or `JOB.topk=FILE.npy`. */
 export function parseDumpSpec(s: string): DumpSpec {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)(\.topk|\.results)?=(.+\.npy)$/.exec(s);
-  if (!m) throw new UsageError(`--dump expects NAME=FILE.npy or NAME.topk=FILE.npy, got \`${s}\``);
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(\.topk|\.results)?(?::f32)?=(.+\.npy)$/.exec(s);
+  if (!m) throw new UsageError(`--dump expects JOB=FILE.npy or JOB.topk=FILE.npy, got \`${s}\``);
   return { job: m[1]!, what: m[2] === '.topk' ? 'topk' : 'results', file: m[3]! };
 }
 

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Container } from '@pyxis/container';
 import type { AssembleRequest, AssembleOutput, LinkRequest, MachineRequest, OptionValues, Target } from '@pyxis/target';
-import { UsageError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
 import { assembleXnu, disassembleXnu, jobsOf } from './asm.js';
 import { linkXnu, xnuMapJson, xnuMapText } from './ld.js';
@@ -26,6 +26,8 @@ function parseRun(o: OptionValues): { dumps: DumpSpec[]; timing: TimingModel } {
 
 function assemble(req: AssembleRequest): AssembleOutput {
   const r = assembleXnu(req.inputs, { sources: req.services.sources, includeDirs: req.includeDirs, listing: req.listing });
+  // Any error: exit 1 with every diagnostic, and no object written.
+  if (r.diagnostics.some((d) => d.severity === 'error')) throw new DiagnosticError(r.diagnostics);
   return { diagnostics: r.diagnostics, object: r.object, ...(req.listing ? { listing: r.listing } : {}) };
 }
 
