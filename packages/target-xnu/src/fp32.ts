@@ -41,6 +41,8 @@ export function resetFpFlags(): void {
 
 const P23 = 0x800000;
 const P24 = 0x1000000;
+/** 2^k for k = 0..399 (every alignment shift: products reach 2^-298), a table instead of Math.pow on the hot path. */
+const POW2 = new Float64Array(400).map((_, k) => 2 ** k);
 
 function bitLength(x: number): number {
   if (x < 0x100000000) return 32 - Math.clz32(x);
@@ -51,7 +53,7 @@ function bitLength(x: number): number {
 function roundsUp(rm: number, sign: number, q: number, rem: number, half: number): boolean {
   switch (rm) {
     case ROUND_NEAR_EVEN:
-      return rem > half || (rem === half && q % 2 === 1);
+      return rem > half || (rem === half && (q & 1) === 1);
     case ROUND_NEAR_MAX_MAG:
       return rem >= half;
     case ROUND_MIN:
@@ -74,14 +76,14 @@ export function roundPack(sign: number, sig: number, exp: number, rm: number, ti
   const shift = lsbExp - exp;
   let q: number;
   let inexact = false;
-  if (shift <= 0) q = sig * 2 ** -shift;
+  if (shift <= 0) q = sig * POW2[-shift]!;
   else {
-    const pow = 2 ** shift;
+    const pow = POW2[shift]!;
     q = Math.floor(sig / pow);
     const rem = sig - q * pow;
     if (rem !== 0) {
       inexact = true;
-      if (rm === ROUND_ODD) q += q % 2 === 0 ? 1 : 0;
+      if (rm === ROUND_ODD) q |= 1;
       else if (roundsUp(rm, sign, q, rem, pow / 2)) q += 1;
     }
   }
@@ -112,7 +114,7 @@ function isTiny(sign: number, sig: number, exp: number, p: number, rm: number, t
   if (tininess === TININESS_BEFORE || p < -127) return true;
   const shift = p - 23 - exp;
   if (shift <= 0) return true;
-  const pow = 2 ** shift;
+  const pow = POW2[shift]!;
   const q = Math.floor(sig / pow);
   const rem = sig - q * pow;
   if (rem === 0 || rm === ROUND_ODD) return true;
@@ -160,7 +162,7 @@ export function f32Add(a: number, b: number, rm: number, tininess: number): numb
   let small: number;
   let exp: number;
   if (d <= 26) {
-    big = ma * 2 ** d; // < 2^50: the aligned sum is exact
+    big = ma * POW2[d]!; // < 2^50: the aligned sum is exact
     small = mb;
     exp = xb;
   } else {
