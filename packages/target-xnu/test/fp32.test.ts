@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { f32Add, f32Mul, f32Sub, fpFlags, resetFpFlags, FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from '@pyxis/target-xnu';
-import { NAN, RMODES, refAdd, refMul, refSub } from './fp32ref.js';
+import { NAN, RMODES, exactAdd, exactMul, refAdd, refFlags, refMul, refSub } from './fp32ref.js';
 
 const MODES = Object.entries(RMODES);
 
@@ -42,6 +42,30 @@ describe('fp32 against the exact BigInt reference', () => {
     expect(hex(refMul(0x7f7fffff, 0x40000000, RMODES.minMag))).toBe('0x7f7fffff');
     expect(hex(refMul(0xff7fffff, 0x40000000, RMODES.max))).toBe('0xff7fffff');
   });
+});
+
+describe('fp32 exception flags against the reference (tininess before and after rounding)', () => {
+  // Operands near the bottom of the exponent range, so that products and sums land around 2^-126.
+  const small = fc.record({ s: fc.integer({ min: 0, max: 1 }), e: fc.integer({ min: 0, max: 130 }), f: fc.oneof(fc.integer({ min: 0, max: 0x7fffff }), fc.constantFrom(0, 1, 0x7fffff, 0x7ffffe)) }).map(({ s, e, f }) => ((s << 31) | (e << 23) | f) >>> 0);
+  // Products that land just below 2^-126, where the two tininess detections differ: ~1 x ~2^-126.
+  const edge = fc.record({ s: fc.integer({ min: 0, max: 1 }), e: fc.constantFrom(0, 1, 126, 127, 128), f: fc.oneof(fc.integer({ min: 0, max: 15 }), fc.integer({ min: 0x7ffff0, max: 0x7fffff })) }).map(({ s, e, f }) => ((s << 31) | (e << 23) | f) >>> 0);
+  const operand = fc.oneof(small, edge);
+  for (const [name, rm] of MODES)
+    it(`underflow and inexact flags under round_${name}`, () => {
+      fc.assert(
+        fc.property(operand, operand, fc.boolean(), (a, b, after) => {
+          for (const [op, exact] of [[f32Mul, exactMul], [f32Add, exactAdd]] as const) {
+            const x = exact(a, b);
+            if (!x) continue;
+            resetFpFlags();
+            op(a, b, rm, after ? 1 : 0);
+            const want = refFlags(x.neg, x.m, x.e, rm, after);
+            expect({ inexact: (fpFlags & FLAG_INEXACT) !== 0, underflow: (fpFlags & FLAG_UNDERFLOW) !== 0 }).toEqual(want);
+          }
+        }),
+        { numRuns: 800 },
+      );
+    });
 });
 
 describe('fp32 hand-derived cases', () => {

@@ -109,3 +109,66 @@ export function refMul(a: number, b: number, rm: number): number {
   if (n === 0n) return neg ? 0x80000000 : 0;
   return refRound(neg, n < 0n ? -n : n, (x as { e: number }).e + (y as { e: number }).e, rm);
 }
+
+/**
+ * The IEEE 754-2019 §7.5 underflow and §7.6 inexact flags of a finite non-zero exact result (sign, m * 2^e):
+ * underflow = tiny and inexact, tiny before rounding = |v| < 2^-126, tiny after rounding = |v| rounded to
+ * 24 significant bits with an unbounded exponent is < 2^-126.
+ */
+export function refFlags(neg: boolean, m: bigint, e: number, rm: number, tininessAfter: boolean): { inexact: boolean; underflow: boolean } {
+  const bits = refRound(neg, m, e, rm);
+  const r = refDecode(bits);
+  let inexact = true;
+  if (r.kind === 'num') {
+    const rn = r.n < 0n ? -r.n : r.n;
+    const E = Math.min(r.e, e);
+    inexact = rn << BigInt(r.e - E) !== m << BigInt(e - E);
+  }
+  const below = (n: bigint, x: number) => (x >= -126 ? false : n < 1n << BigInt(-126 - x)); // n * 2^x < 2^-126
+  let tiny: boolean;
+  if (!tininessAfter) tiny = below(m, e);
+  else {
+    const L = m.toString(2).length;
+    let q = m;
+    let x = e;
+    if (L > 24) {
+      const sh = BigInt(L - 24);
+      q = m >> sh;
+      const rem = m - (q << sh);
+      const half = 1n << (sh - 1n);
+      x = e + L - 24;
+      if (rem !== 0n) {
+        if (rm === RMODES.odd) q |= 1n;
+        else if (
+          (rm === RMODES.near_even && (rem > half || (rem === half && (q & 1n) === 1n))) ||
+          (rm === RMODES.near_maxMag && rem >= half) ||
+          (rm === RMODES.max && !neg) ||
+          (rm === RMODES.min && neg)
+        )
+          q += 1n;
+      }
+    }
+    tiny = below(q, x);
+  }
+  return { inexact, underflow: tiny && inexact };
+}
+
+/** The exact product of two finite non-zero operands as (neg, m, e); undefined otherwise. */
+export function exactMul(a: number, b: number): { neg: boolean; m: bigint; e: number } | undefined {
+  const x = refDecode(a);
+  const y = refDecode(b);
+  if (x.kind !== 'num' || y.kind !== 'num' || x.n === 0n || y.n === 0n) return undefined;
+  const n = x.n * y.n;
+  return { neg: n < 0n, m: n < 0n ? -n : n, e: x.e + y.e };
+}
+
+/** The exact sum of two finite operands as (neg, m, e); undefined when zero or not finite. */
+export function exactAdd(a: number, b: number): { neg: boolean; m: bigint; e: number } | undefined {
+  const x = refDecode(a);
+  const y = refDecode(b);
+  if (x.kind !== 'num' || y.kind !== 'num') return undefined;
+  const e = Math.min(x.e, y.e);
+  const n = (x.n << BigInt(x.e - e)) + (y.n << BigInt(y.e - e));
+  if (n === 0n) return undefined;
+  return { neg: n < 0n, m: n < 0n ? -n : n, e };
+}
