@@ -7,7 +7,7 @@ import { writeNpy, type Container } from '@pyxis/container';
 import { Simulator, TraceWriter, VcdWriter, type TextSink } from '@pyxis/sim';
 import { jobsOf } from './asm.js';
 import { resetFpFlags, fpFlags, FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from './fp32.js';
-import { SPEC, defaultClockHz, enumOf, opName, phaseCycles, type TimingModel } from './grammar.js';
+import { SPEC, defaultClockHz, enumOf, jobTable, opName, phaseCycles, type TimingModel } from './grammar.js';
 import { DDR_SPACE, LMEM_SPACE } from './ld.js';
 import { OP_L1, OP_L2 } from './datapath.js';
 import { PHASES, Pex8Engine, addEngine, type MachineJob } from './machine.js';
@@ -52,6 +52,9 @@ export function machineJobs(image: Container, file: string): MachineJob[] {
     };
     if (job.vec_len === 0 || job.vec_len % 16 !== 0 || job.num_vectors === 0)
       throw new DiagnosticError(error('XNU0303', `job \`${name}\`: vec_len ${job.vec_len} / num_vectors ${job.num_vectors} cannot run (vec_len a positive multiple of 16, a non-empty database)`, { span: { file, offset: image.sections[section]?.fileOffset ?? 0 }, spec: SPEC }));
+    const rounding = jobTable().byName.get('rounding')!;
+    if (!job.use_int && !rounding.enumNames?.has(job.rounding))
+      throw new DiagnosticError(error('XNU0305', `job \`${name}\`: rounding ${job.rounding} (0b${job.rounding.toString(2).padStart(3, '0')}) is not a rounding mode`, { span: { file, offset: image.sections[section]?.fileOffset ?? 0 }, notes: [`legal: ${[...rounding.enumNames!].map(([v, n]) => `${n}=${v}`).join(', ')}`], spec: `${SPEC} "rounding"` }));
     need(q, job.vec_len, 'the query');
     need(db, job.vec_len * job.num_vectors, 'the database');
     const copy = (d: Uint8Array) => {

@@ -144,3 +144,31 @@ describe('machine', () => {
     expect(r.cycles).toBe(50);
   });
 });
+
+describe('a corrupted image is a diagnostic at its byte offset, never a crash', () => {
+  const files = { '/x/q.npy': f32npy([16], Array(16).fill(1)), '/x/db.npy': f32npy([1, 16], Array(16).fill(2)) };
+  const fresh = () => image('.program p pex8 { job op_type=L2, vec_len=16, num_vectors=1 }', 'job p { query = "q.npy"; database = "db.npy"; }', files).image;
+  const code = (img: ReturnType<typeof fresh>) => {
+    try {
+      runXnu(img, 'x.pimg');
+    } catch (e) {
+      return (e as DiagnosticError).diagnostics[0]!.code;
+    }
+    return 'ran';
+  };
+  it('rounding 0b101 (not a HardFloat mode)', () => {
+    const img = fresh();
+    img.sections[0]!.data[0] = (img.sections[0]!.data[0]! & ~0x38) | (5 << 3);
+    expect(code(img)).toBe('XNU0305');
+  });
+  it('a database shorter than the job', () => {
+    const img = fresh();
+    img.sections[2]!.data = img.sections[2]!.data.subarray(0, 32);
+    expect(code(img)).toBe('XNU0302');
+  });
+  it('vec_len 8 in the descriptor', () => {
+    const img = fresh();
+    img.sections[0]!.data[1] = 8;
+    expect(code(img)).toBe('XNU0303');
+  });
+});
