@@ -63,7 +63,7 @@ function bindJob(insn: Instruction, ctx: { consts: Parameters<typeof evalExpr>[1
     if (f.enum && e.kind === 'name' && !ctx.consts.values.has(e.name)) {
       if (enumCode(f, e.name) === undefined) {
         const names = Object.keys(f.enum).concat(Object.keys(f.enum_aliases ?? {}));
-        ctx.diags.push(error('XNU0105', `unknown ${f.name} \`${e.name}\``, { span: e.span, notes: [`expected one of: ${names.join(', ')}`], spec: `${SPEC} ${f.spec ?? ''}`.trim() }));
+        ctx.diags.push(error('XNU0105', `unknown ${f.name} \`${e.name}\``, { span: e.span, notes: [`expected one of: ${names.join(', ')}`], ...(f.spec ? { spec: `${SPEC} "${f.spec}"` } : {}) }));
         ok = false;
         continue;
       }
@@ -105,7 +105,7 @@ function checkJob(j: Job, insn: Instruction, spanOf: (f: string) => SourceSpan, 
     ok = false;
   }
   if (j.num_vectors === 0) {
-    diags.push(error('XNU0111', 'num_vectors is 0: the database is empty', { span: spanOf('num_vectors'), spec: SPEC }));
+    diags.push(error('XNU0111', 'num_vectors is 0: the database is empty', { span: spanOf('num_vectors'), notes: ['a job streams at least one database vector from DDR'] }));
     ok = false;
   }
   if (j.top_k > 0 && j.op_type !== OP_L2 && j.op_type !== OP_L1) {

@@ -167,3 +167,19 @@ describe('bad input gets a clear diagnostic', () => {
     expect(await runSim(['run', join(dir, 'nothing.pimg'), '--target', 'xnu', '--timing', 'fast'], c.io)).toBe(2);
   });
 });
+
+describe('samples/xnu/errors: each bad program with its exact diagnostic (*.err)', () => {
+  const errDir = join(samples, 'errors');
+  for (const f of readdirSync(errDir).filter((x) => x.endsWith('.xasm')).sort())
+    it(f, async () => {
+      const c = capture();
+      const out = join(mkdtempSync(join(tmpdir(), 'xnu-err-')), 'x.pobj');
+      expect(await runAs([join(errDir, f), '-o', out, '--no-color'], c.io)).toBe(1);
+      expect(existsSync(out)).toBe(false);
+      const file = join(errDir, f.replace(/\.xasm$/, '.err'));
+      // The golden text names the file relative to samples/xnu/errors.
+      const err = c.err.split(join(errDir, '/')).join('');
+      if (process.env['PYXIS_UPDATE_GOLDEN'] === '1' || !existsSync(file)) writeFileSync(file, err);
+      expect(err).toBe(readFileSync(file, 'utf8'));
+    });
+});
