@@ -115,6 +115,8 @@ function checkJob(j: Job, insn: Instruction, spanOf: (f: string) => SourceSpan, 
     diags.push(error('XNU0113', `top_k ${j.top_k} exceeds num_vectors ${j.num_vectors}`, { span: spanOf('top_k') }));
     ok = false;
   }
+  if (j.top_k > 0 && j.op_type === OP_L1 && j.l1_mode === 0)
+    diags.push(warning('XNU0117', 'top_k ranks the signed L1 sums the hardware computes, not distances; l1_mode=abs gives the textbook |x - y|', { span: spanOf('top_k') }));
   if (j.l1_mode !== 0 && j.op_type !== OP_L1) diags.push(warning('XNU0114', 'l1_mode only affects op_type L1', { span: spanOf('l1_mode') }));
   if (j.use_int === 1)
     for (const f of ['rounding', 'tininess'])

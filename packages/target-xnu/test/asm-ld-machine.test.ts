@@ -65,6 +65,8 @@ describe('assembler', () => {
     expect(codes('.program p pex8 { job op_type=L2, vec_len=16, num_vectors=2 }\n.program p pex8 { job op_type=L2, vec_len=16, num_vectors=2 }')).toEqual(['XNU0108']);
     expect(codes('.program p pex8 { nop }')).toContain('XNU0100');
     expect(codes('.const N = 32\n.program p pex8 { job op_type=MANHATTAN, vec_len=N * 2, num_vectors=N }')).toEqual([]);
+    expect(codes('.program p pex8 { job op_type=L1, vec_len=16, num_vectors=4, top_k=2 }')).toEqual(['XNU0117']);
+    expect(codes('.program p pex8 { job op_type=L1, l1_mode=abs, vec_len=16, num_vectors=4, top_k=2 }')).toEqual([]);
   });
 });
 
