@@ -6,8 +6,9 @@
  */
 import { registerTarget, targetEntries } from '@pyxis/target';
 import { pyxisEntry } from '@pyxis/target-pyxis/entry';
+import { systolicEntry } from '@pyxis/target-systolic/entry';
 
-export const BUILTIN_TARGETS = [pyxisEntry];
+export const BUILTIN_TARGETS = [pyxisEntry, systolicEntry];
 
 /** Registers the built-in targets (idempotent). */
 export function registerBuiltinTargets(): void {
