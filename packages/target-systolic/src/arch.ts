@@ -136,7 +136,10 @@ export function parseArch(v: unknown, file: string, where = '$'): Arch {
     else if (kind === 'pow2' && (x & (x - 1)) !== 0 && x !== 2 ** 32) bad(p, `${x} is not a power of two`);
   }
   if (diags.length) throw new DiagnosticError(diags);
-  return { number_of_threads: 1, thread_queue_depth: 8, ...(o as unknown as Arch) } as Arch;
+  const a = { ...(o as unknown as Arch) };
+  a.number_of_threads ??= 1;
+  a.thread_queue_depth ??= 8;
+  return a;
 }
 
 export function parseArchText(text: string, file: string): Arch {

@@ -51,6 +51,32 @@ export interface Sample {
   word: bigint;
 }
 
+/**
+ * One input vector through the array for types of at most 16 bits (products
+ * below 2^31): column j starts from its bias-row weight (times the constant 1
+ * input, exact) and takes one multiply-accumulate per row in order, each
+ * rounded and saturated (fixed.ts mac). With p = x*w, (p + s*2^bp) >> bp is
+ * s + (p >> bp) and the rounding bits are p's own low bits, so the
+ * accumulator is never shifted. Branch-free rounding: the half bit, and a
+ * non-zero bit below it (sticky) or an odd quotient.
+ */
+function matVec16(x: Int32Array, wt: Int32Array, y: Int32Array, N: number, bp: number, max: number, min: number): void {
+  const hb = bp - 1;
+  const low = (1 << hb) - 1;
+  const N1 = N + 1;
+  for (let j = 0; j < N; j++) {
+    const col = j * N1;
+    let s = wt[col]!;
+    for (let k = 1; k <= N; k++) {
+      const p = x[k - 1]! * wt[col + k]!;
+      let q = s + (p >> bp);
+      q += ((p >> hb) & 1) & ((((p & low) + low) >> hb) | (q & 1));
+      s = q > max ? max : q < min ? min : q;
+    }
+    y[j] = s;
+  }
+}
+
 export class SystolicMachine implements SimEngine {
   readonly name = 'systolic.decoder';
   readonly group = 'systolic';
@@ -206,29 +232,19 @@ export class SystolicMachine implements SimEngine {
     const astep = 2 ** as;
     const fast = t.width <= 16;
     const bp = t.bp;
-    const one = t.one;
-    const half = one >> 1;
-    const lowMask = half - 1;
     const max = t.max;
     const min = t.min;
-    const N1 = N + 1;
     for (let i = 0; i <= size; i++) {
       if (zeroes) x.fill(0);
       else x.set(local.subarray((la + i * lstep) * N, (la + i * lstep + 1) * N));
-      for (let j = 0; j < N; j++) {
-        const col = j * N1;
-        // the bias row is multiplied by the constant 1 input: mac(1, w, 0) = w exactly
-        let s = wt[col]!;
-        if (fast) {
-          for (let k = 1; k <= N; k++) {
-            const m = x[k - 1]! * wt[col + k]! + s * one; // |m| < 2^31 for 16-bit types
-            let q = m >> bp;
-            if ((m & half) !== 0 && ((m & lowMask) !== 0 || (q & 1) !== 0)) q++;
-            s = q > max ? max : q < min ? min : q;
-          }
-        } else for (let k = 1; k <= N; k++) s = mac(t, x[k - 1]!, wt[col + k]!, s);
-        y[j] = s;
-      }
+      if (fast) matVec16(x, wt, y, N, bp, max, min);
+      else
+        for (let j = 0; j < N; j++) {
+          const col = j * (N + 1);
+          let s = wt[col]!;
+          for (let k = 1; k <= N; k++) s = mac(t, x[k - 1]!, wt[col + k]!, s);
+          y[j] = s;
+        }
       const base = (aa + i * astep) * N;
       if (accumulate)
         for (let j = 0; j < N; j++) {
