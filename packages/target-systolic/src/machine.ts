@@ -108,6 +108,14 @@ export class SystolicMachine implements SimEngine {
   readonly samples: Sample[] = [];
   private readonly input: Int32Array;
   private readonly simdBits: number;
+  /**
+   * SIMD writes still in flight (spec §4: they take about 2 instructions to reach the accumulators):
+   * ring of the last `gap` writes with the PC, the address and the accumulator vector they replace.
+   */
+  private readonly flightPc: Float64Array;
+  private readonly flightAddr: Float64Array;
+  private readonly flightOld: Int32Array;
+  private flightNext = 0;
   private readonly row: Int32Array;
   onInstruction?: (pc: number, op: number, flags: number, start: number, end: number, cls: CycleClass) => void;
 
@@ -128,6 +136,10 @@ export class SystolicMachine implements SimEngine {
     this.input = new Int32Array(N);
     this.row = new Int32Array(N);
     this.simdBits = log2Ceil(arch.simd_registers_depth + 1);
+    const gap = Math.max(1, timing.simd_write_to_datamove_gap);
+    this.flightPc = new Float64Array(gap).fill(-1e9);
+    this.flightAddr = new Float64Array(gap);
+    this.flightOld = new Int32Array(gap * N);
   }
 
   get busy(): boolean {
@@ -206,8 +218,15 @@ export class SystolicMachine implements SimEngine {
         this.dataMove(pc, f, p.a0[pc]!, p.s0[pc]!, p.a1[pc]!, p.s1[pc]!, p.a2[pc]!);
         return f === DM.accToLocal || f >= DM.localToAcc ? 3 : 4;
       case OP.SIMD:
+        if (f & SIMD_WRITE) {
+          const k = this.flightNext;
+          this.flightNext = (k + 1) % this.flightPc.length;
+          this.flightPc[k] = pc;
+          this.flightAddr[k] = p.a0[pc]!;
+          this.flightOld.set(this.acc.subarray(p.a0[pc]! * this.n, (p.a0[pc]! + 1) * this.n), k * this.n);
+          this.lastSimdWritePc = pc;
+        }
         this.simd(f, p.a0[pc]!, p.a1[pc]!, p.a2[pc]!);
-        if (f & SIMD_WRITE) this.lastSimdWritePc = pc;
         return 2;
       case OP.Configure:
         this.config[p.a0[pc]!] = p.a1[pc]!;
@@ -278,13 +297,12 @@ export class SystolicMachine implements SimEngine {
     const ostep = 2 ** os;
     const other = f === DM.dram0ToLocal || f === DM.localToDram0 ? this.dram0 : f === DM.dram1ToLocal || f === DM.localToDram1 ? this.dram1 : this.acc;
     const toLocal = f === DM.dram0ToLocal || f === DM.dram1ToLocal || f === DM.accToLocal;
-    if (f === DM.accToLocal && pc - this.lastSimdWritePc <= this.timing.simd_write_to_datamove_gap) {
-      this.hazardCount++;
-      if (this.hazards.length < 20) this.hazards.push({ pc, simdPc: this.lastSimdWritePc });
-    }
+    const gap = this.timing.simd_write_to_datamove_gap;
+    const hazardous = f === DM.accToLocal && pc - this.lastSimdWritePc <= gap;
     for (let i = 0; i <= size; i++) {
       const l = (la + i * lstep) * N;
       const o = (oa + i * ostep) * N;
+      if (hazardous && i < gap && this.inFlight(pc, i, oa + i * ostep, l)) continue;
       if (toLocal) this.local.set(other.subarray(o, o + N), l);
       else if (f === DM.localToAccAcc)
         for (let j = 0; j < N; j++) {
@@ -293,6 +311,26 @@ export class SystolicMachine implements SimEngine {
         }
       else other.set(this.local.subarray(l, l + N), o);
     }
+  }
+
+  /**
+   * Vector i of a DataMove from the accumulators is read i cycles after it issues; a SIMD write issued d
+   * instructions earlier lands after `gap` instruction slots, so when i + d <= gap the read sees the
+   * value before the write (the hardware's stale read). Copies that value and records the hazard.
+   */
+  private inFlight(pc: number, i: number, addr: number, l: number): boolean {
+    const gap = this.timing.simd_write_to_datamove_gap;
+    // of the writes to this address still in flight, the oldest replaced the value the memory still holds
+    let oldest = -1;
+    for (let k = 0; k < this.flightPc.length; k++) {
+      const d = pc - this.flightPc[k]!;
+      if (d >= 1 && i + d <= gap && this.flightAddr[k] === addr && (oldest < 0 || this.flightPc[k]! < this.flightPc[oldest]!)) oldest = k;
+    }
+    if (oldest < 0) return false;
+    this.local.set(this.flightOld.subarray(oldest * this.n, (oldest + 1) * this.n), l);
+    this.hazardCount++;
+    if (this.hazards.length < 20) this.hazards.push({ pc, simdPc: this.flightPc[oldest]! });
+    return true;
   }
 
   private simd(f: number, writeAddr: number, readAddr: number, sub: number): void {

@@ -101,6 +101,8 @@ export function imageFromTModel(text: string, file: string, archOverride?: Arch)
   const m = parseTModel(text, file, archOverride);
   const prog = readSibling(file, m.prog.file_name, '$.prog.file_name');
   const diags: Diagnostic[] = [];
+  if (prog.length !== m.prog.size)
+    diags.push({ severity: 'error', code: 'SYS0202', message: `$.prog.size: ${m.prog.file_name} holds ${prog.length} bytes, the manifest says ${m.prog.size}`, span: { file, offset: 0 } });
   const sections: Section[] = [{ name: 'program', kind: 'code', space: 'program', address: 0, size: prog.length, align: 1, flags: 0, data: prog }];
   const vbytes = m.arch.array_size * fixedType(m.arch.data_type).bytes;
   m.consts.forEach((c, i) => {
@@ -120,7 +122,7 @@ export function imageFromTModel(text: string, file: string, archOverride?: Arch)
     sections,
     symbols: [],
     relocations: [],
-    metadata: { producer: 'pyxis systolic target', model: m.name, prog_size: m.prog.size, arch: m.arch, inputs: m.inputs, outputs: m.outputs, load_consts_to_local: m.load_consts_to_local },
+    metadata: { producer: 'pyxis systolic target', model: m.name, program_file: resolve(dirname(file), m.prog.file_name), prog_size: m.prog.size, arch: m.arch, inputs: m.inputs, outputs: m.outputs, load_consts_to_local: m.load_consts_to_local },
   };
 }
 
@@ -129,6 +131,8 @@ export interface ImageParts {
   arch: Arch;
   program: Uint8Array;
   programOffset: number;
+  /** The file holding the program bytes when it is not the image itself (a .tmodel's .tprog): diagnostics point into it. */
+  programFile?: string;
   data: Array<{ space: string; address: number; data: Uint8Array; name: string }>;
   inputs: TensorRef[];
   outputs: TensorRef[];
@@ -140,11 +144,13 @@ export function imageParts(c: Container, file: string): ImageParts {
   const arch = parseArch(meta['arch'], file, '$.metadata.arch');
   const prog = c.sections.find((s) => s.name === 'program');
   if (!prog) throw new DiagnosticError({ severity: 'error', code: 'SYS0203', message: `${file} has no program section`, span: { file, offset: 0 } });
+  const programFile = typeof meta['program_file'] === 'string' ? meta['program_file'] : undefined;
   const refs = (k: string) => (Array.isArray(meta[k]) ? (meta[k] as TensorRef[]) : []);
   return {
     arch,
     program: prog.data,
     programOffset: prog.fileOffset ?? 0,
+    ...(programFile && prog.fileOffset === undefined ? { programFile } : {}),
     data: c.sections.filter((s) => s.kind === 'data').map((s) => ({ space: s.space, address: s.address, data: s.data, name: s.name })),
     inputs: refs('inputs'),
     outputs: refs('outputs'),
