@@ -127,7 +127,7 @@ export function simulate(s: RunSetup): RunOutcome {
   for (const h of m.hazards)
     warnings.push({
       severity: 'warning', code: 'SYS0401',
-      message: `instruction ${h.pc}: DataMove reads an accumulator vector ${h.pc - h.simdPc} instruction(s) after the SIMD write to it at ${h.simdPc}; the write needs ${TIMING.simd_write_to_datamove_gap} instructions to land (spec §4 SIMD notes), so the value before the write is read, as on the hardware`,
+      message: `instruction ${h.pc}: DataMove reads an accumulator vector ${h.pc - h.simdPc} instruction(s) after the SIMD write to it at ${h.simdPc}; the spec asks for ${TIMING.simd_write_to_datamove_gap} instructions in between (spec §4 SIMD notes); simulated as a decoder wait, the read sees the written value`,
       span: { file: parts.programFile ?? file, offset: parts.programOffset + h.pc * m.program.bytesPerInstruction }, spec: 'systolic-fpga-hardware.md §4',
     });
   if (m.hazardCount > m.hazards.length) warnings.push({ severity: 'warning', code: 'SYS0401', message: `${m.hazardCount - m.hazards.length} more SIMD-write/DataMove hazards not listed`, span: { file, offset: 0 } });

@@ -15,6 +15,7 @@ export type CycleClass = 0 | 1 | 2 | 3 | 4 | 5;
 export const CYCLE_CLASS_NAMES = ['decode', 'array', 'simd', 'accumulator_move', 'dram', 'configure'] as const;
 
 interface TimedMachine {
+  hazardStall: number;
   readonly program: Program;
   readonly timing: TimingData;
   readonly arch: Arch;
@@ -35,8 +36,12 @@ export function instructionCycles(m: TimedMachine, pc: number, cls: CycleClass):
     }
     case 2:
       return T.decode_cycles + T.simd_pipeline_cycles;
-    case 3:
-      return T.decode_cycles + vectors * T.vector_cycles + T.accumulator_latency_cycles;
+    case 3: {
+      // a read of an accumulator vector a SIMD write has not reached yet waits for it (machine.ts inFlight)
+      const stall = m.hazardStall;
+      m.hazardStall = 0;
+      return T.decode_cycles + vectors * T.vector_cycles + T.accumulator_latency_cycles + stall;
+    }
     case 4: {
       // One AXI burst when both strides are 1; otherwise one burst per vector, each paying the bus beats.
       const vectorBytes = m.arch.array_size * fixedType(m.arch.data_type).bytes;
