@@ -159,6 +159,8 @@ export class SystolicMachine implements SimEngine {
       return true;
     }
     const pc = this.pc;
+    // sampling starts after the Configure that sets the interval
+    const interval = this.config[REG['sample_interval']!]!;
     const cls = this.execute(pc);
     const p = this.program;
     const cycles = instructionCycles(this, pc, cls);
@@ -168,7 +170,6 @@ export class SystolicMachine implements SimEngine {
     this.classCycles[cls] += cycles;
     if (cycles > this.config[REG['timeout']!]!) this.timeouts++;
     if (pc === this.config[REG['tracepoint']!]) this.tracepointCycle = now;
-    const interval = this.config[REG['sample_interval']!]!;
     if (interval > 0) this.sample(now, now + cycles, interval, pc, cls);
     this.onInstruction?.(pc, op, p.flags[pc]!, now, now + cycles, cls);
     this.readyAt = now + cycles;
