@@ -1,5 +1,5 @@
 /**
- * The target's data: grammars/systolic/isa.json (opcodes, flags, the
+ * The target's data: grammars/systolic/instruction_set.json (opcodes, flags, the
  * DataMove flag enum, SIMD ops, configuration registers: spec §3, §4) and
  * grammars/systolic/timing.json (cycle-model parameters, docs/timing-model.md
  * "## systolic"). Loaded once; nothing else in the package spells a code point.
@@ -32,7 +32,7 @@ export interface TimingData {
   sample_block_words: number;
 }
 
-export const ISA: IsaData = loadGrammarJson<IsaData>('systolic', 'isa');
+export const ISA: IsaData = loadGrammarJson<IsaData>('systolic', 'instruction_set');
 export const TIMING: TimingData = loadGrammarJson<TimingData>('systolic', 'timing');
 
 const invert = (r: Record<string, number>) => {
