@@ -13,7 +13,10 @@ const arch: OptionSpec = { flags: '--arch <file.tarch>', description: 'architect
 
 export const systolicOptions = {
   as: [{ ...arch, description: 'architecture (.tarch JSON) the program is encoded for (required to assemble)' }] as readonly OptionSpec[],
-  ld: [arch] as readonly OptionSpec[],
+  ld: [
+    arch,
+    { flags: '--input <NAME=FILE.npy>', description: 'pack an input tensor into the image (DRAM0 at the manifest\'s base), quantised to the data type; the error is reported (repeatable)', repeatable: true },
+  ] as readonly OptionSpec[],
   sim: [
     arch,
     { flags: '--input <NAME=FILE.npy>', description: 'an input tensor by its manifest name (e.g. x:0=img.npy); floats are converted to the data type (repeatable)', repeatable: true },

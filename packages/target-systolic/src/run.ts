@@ -8,7 +8,8 @@
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { makeTensor, type Tensor } from '@pyxis/container';
 import { Simulator, TraceWriter, type TextSink } from '@pyxis/sim';
-import { fromFloat, readFixed, toFloat } from './fixed.js';
+import { fixedType, fromFloat, readFixed, toFloat, writeFixed, type FixedType } from './fixed.js';
+import type { Arch } from './arch.js';
 import { TIMING, OPCODE_NAME } from './grammar.js';
 import { decodeProgram } from './isa.js';
 import { dramExtent, SystolicMachine } from './machine.js';
@@ -43,8 +44,7 @@ function findRef(refs: TensorRef[], name: string, what: string, file: string): T
 }
 
 /** Writes a float tensor into DRAM0 vectors: the elements fill lanes in order; a last dimension smaller than the array pads lanes with zeros. */
-function placeInput(m: SystolicMachine, ref: TensorRef, t: Tensor, file: string): void {
-  const N = m.n;
+function placeInput(dram0: Int32Array, N: number, ft: FixedType, ref: TensorRef, t: Tensor, file: string): void {
   const total = t.data.length;
   let lanes = N;
   if (total !== ref.size * N) {
@@ -61,8 +61,26 @@ function placeInput(m: SystolicMachine, ref: TensorRef, t: Tensor, file: string)
   for (let v = 0; v < ref.size; v++)
     for (let j = 0; j < lanes; j++) {
       const x = Number(t.data[v * lanes + j]);
-      m.dram0[(ref.base + v) * N + j] = isFloat ? fromFloat(m.t, x) : x;
+      dram0[(ref.base + v) * N + j] = isFloat ? fromFloat(ft, x) : x;
     }
+}
+
+/** An input's vectors as raw little-endian fixed point (the linker packs them); with the largest |float - quantised|. */
+export function quantiseInput(t: Tensor, ref: TensorRef, arch: Arch, file: string): { bytes: Uint8Array; maxError: number } {
+  const ft = fixedType(arch.data_type);
+  const dram0 = new Int32Array(ref.size * arch.array_size);
+  placeInput(dram0, arch.array_size, ft, { ...ref, base: 0 }, t, file);
+  let maxError = 0;
+  const isFloat = t.dtype === 'float32' || t.dtype === 'float64';
+  const lanes = t.data.length / ref.size;
+  if (isFloat)
+    for (let i = 0; i < t.data.length; i++) {
+      const v = Math.floor(i / lanes) * arch.array_size + (i % lanes);
+      maxError = Math.max(maxError, Math.abs(Number(t.data[i]) - toFloat(ft, dram0[v]!)));
+    }
+  const bytes = new Uint8Array(dram0.length * ft.bytes);
+  writeFixed(ft, dram0, 0, dram0.length, bytes, 0);
+  return { bytes, maxError };
 }
 
 /** An output's vectors as float32, shape [size, array_size]. */
@@ -98,9 +116,9 @@ export function buildMachine(parts: ImageParts, file: string): SystolicMachine {
 export function simulate(s: RunSetup): RunOutcome {
   const { parts, file } = s;
   const m = buildMachine(parts, file);
-  for (const [name, t] of s.inputs) placeInput(m, findRef(parts.inputs, name, 'input', file), t, file);
+  for (const [name, t] of s.inputs) placeInput(m.dram0, m.n, m.t, findRef(parts.inputs, name, 'input', file), t, file);
   const warnings: Diagnostic[] = [];
-  const missing = parts.inputs.filter((r) => !s.inputs.has(r.name));
+  const missing = parts.inputs.filter((r) => !s.inputs.has(r.name) && !parts.data.some((d) => d.name === `input:${r.name}`));
   for (const r of missing) warnings.push({ severity: 'warning', code: 'SYS0304', message: `input \`${r.name}\` not given (--input ${r.name}=FILE.npy): its ${r.size} vectors are zero`, span: { file, offset: 0 } });
   const clockHz = s.clockHz ?? TIMING.clock_hz;
   let writer: TraceWriter | undefined;

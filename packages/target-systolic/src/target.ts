@@ -14,7 +14,7 @@ import { parseArch, parseArchText, type Arch } from './arch.js';
 import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.js';
 import { decodeProgram } from './isa.js';
 import { imageFromTModel, imageParts, parseTModel } from './model.js';
-import { readOutput, simulate } from './run.js';
+import { quantiseInput, readOutput, simulate } from './run.js';
 import { assembleText, disassembleProgram } from './text.js';
 
 function strings(o: OptionValues, key: string): string[] {
@@ -103,6 +103,13 @@ export const systolicTarget: Target = {
     link(req) {
       const image = imageFromTModel(req.script, req.scriptFile, archOption(req.options));
       const parts = imageParts(image, req.scriptFile);
+      for (const inp of parsePairs(req.options, 'input', '--input')) {
+        const ref = parts.inputs.find((r) => r.name === inp.name);
+        if (!ref) throw new UsageError(`--input ${inp.name}: the model's inputs are ${parts.inputs.map((r) => r.name).join(', ') || 'none'}`);
+        const { bytes, maxError } = quantiseInput(readNpyFile(inp.file), ref, parts.arch, inp.file);
+        image.sections.push({ name: `input:${ref.name}`, kind: 'data', space: 'dram0', address: ref.base, size: bytes.length, align: 1, flags: 0, data: bytes });
+        req.services.log.info({ input: ref.name, file: inp.file, max_abs_quantisation_error: maxError }, 'input packed');
+      }
       decodeProgram(parts.program, parts.arch, req.scriptFile); // refuse an image whose program does not decode
       const map = { model: parts.model, arch: parts.arch, sections: image.sections.map((s) => ({ name: s.name, space: s.space, address_vectors: s.address, bytes: s.size })), inputs: parts.inputs, outputs: parts.outputs };
       return {

@@ -57,6 +57,22 @@ describe('sample fully connected layer', () => {
     expect(r.code).toBe(0);
     expect(readFileSync(join(tmp, 'y2.npy'))).toEqual(readFileSync(join(tmp, 'y.npy')));
   });
+  test('--trace: a Perfetto trace with array, DRAM and accumulator tracks, one slice per instruction', async () => {
+    const r = await cap(runSim, ['run', S + 'fc.tmodel', '--input', `x:0=${S}fc_x.npy`, '--trace', join(tmp, 't.json')]);
+    expect(r.code).toBe(0);
+    const t = JSON.parse(readFileSync(join(tmp, 't.json'), 'utf8'));
+    const names = t.traceEvents.filter((e: { ph: string; name: string }) => e.ph === 'M' && e.name === 'thread_name').map((e: { args: { name: string } }) => e.args.name);
+    expect(names).toEqual(expect.arrayContaining(['array', 'DRAM', 'accumulators', 'SIMD']));
+    expect(t.traceEvents.filter((e: { ph: string }) => e.ph === 'X').map((e: { name: string }) => e.name)).toEqual(['DataMove', 'DataMove', 'LoadWeight', 'MatMul', 'DataMove', 'DataMove']);
+  });
+  test('pyxis-ld --input packs the quantised input into the image', async () => {
+    const l = await cap(runLd, [S + 'fc.tmodel', '-o', join(tmp, 'fcx.pimg'), '--input', `x:0=${S}fc_x.npy`]);
+    expect(l.code).toBe(0);
+    const r = await cap(runSim, ['run', join(tmp, 'fcx.pimg'), '--output', `y:0=${join(tmp, 'y3.npy')}`]);
+    expect(r.code).toBe(0);
+    expect(r.err).not.toContain('not given');
+    expect(readFileSync(join(tmp, 'y3.npy'))).toEqual(readFileSync(join(tmp, 'y.npy')));
+  });
   test('unknown input name: usage error', async () => {
     const r = await cap(runSim, ['run', S + 'fc.tmodel', '--input', `x=${S}fc_x.npy`]);
     expect(r.code).toBe(2);

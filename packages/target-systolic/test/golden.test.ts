@@ -115,4 +115,20 @@ describe('sample programs', () => {
     expect(ok.hazards).toEqual([]);
     expect(Array.from(ok.local.subarray(8 * N, 9 * N))).toEqual(vec(x, 3).map((v) => Math.max(v, 0)));
   });
+
+  test('FP32BP16: the fully connected layer on a 32-bit architecture', () => {
+    const a32 = { ...arch, data_type: 'FP32BP16' as const };
+    const program = assembleText(readFileSync(SAMPLES + 'fc.tasm', 'utf8'), 'fc.tasm', a32).bytes;
+    const x = values(9, 3 * N).map((v) => v * 300);
+    const w = values(10, 5 * N).map((v) => v * 300);
+    const le32 = (v: number[]) => { const b = Buffer.alloc(v.length * 4); v.forEach((n, i) => b.writeInt32LE(n, i * 4)); return new Uint8Array(b); };
+    const m = buildMachine({ arch: a32, program, programOffset: 0, inputs: [], outputs: [], model: 'fc32', data: [{ space: 'dram0', address: 0, data: le32(x), name: 'x' }, { space: 'dram1', address: 0, data: le32(w), name: 'w' }] }, 'fc.tasm');
+    m.runAll();
+    const expected = [0, 1, 2].map((i) => Array.from({ length: N }, (_, j) => {
+      let s = refMac(65536, w[j]!, 0, 32, 16);
+      for (let k = 1; k <= N; k++) s = refMac(x[i * N + k - 1]!, w[k * N + j]!, s, 32, 16); // products < 2^40: exact in doubles
+      return s;
+    }));
+    expect([0, 1, 2].map((i) => Array.from(m.dram0.subarray((8 + i) * N, (9 + i) * N)))).toEqual(expected);
+  });
 });
