@@ -131,4 +131,18 @@ describe('sample programs', () => {
     }));
     expect([0, 1, 2].map((i) => Array.from(m.dram0.subarray((8 + i) * N, (9 + i) * N)))).toEqual(expected);
   });
+
+  test('Configure: the tracepoint records the cycle its PC issues; the timeout counts longer instructions', () => {
+    const src = `Configure register=tracepoint value=3\nConfigure register=timeout value=10\n${readFileSync(SAMPLES + 'fc.tasm', 'utf8')}`;
+    const program = assembleText(src, 'cfg.tasm', arch).bytes;
+    const m = buildMachine({ arch, program, programOffset: 0, inputs: [], outputs: [], model: 'cfg', data: [] }, 'cfg.tasm');
+    const starts: number[] = [];
+    const lengths: number[] = [];
+    m.onInstruction = (_pc, _op, _f, start, end) => { starts.push(start); lengths.push(end - start); };
+    m.runAll();
+    expect(m.tracepointCycle).toBe(starts[3]);
+    expect(m.timeouts).toBe(lengths.slice(2).filter((n) => n > 10).length); // from the instruction after the Configure
+    expect(m.timeouts).toBeGreaterThan(0);
+    expect(m.config[10]).toBe(8); // program counter register: instructions completed
+  });
 });
