@@ -46,6 +46,15 @@ export interface HazardWarning {
   simdPc: number;
 }
 
+/** Cycles and MACs of the instructions up to a store to DRAM0 (a layer's output, when the compiler spills it). */
+export interface Segment {
+  first_pc: number;
+  last_pc: number;
+  start_cycle: number;
+  cycles: number;
+  macs: number;
+}
+
 export interface Sample {
   cycle: number;
   word: bigint;
@@ -104,6 +113,10 @@ export class SystolicMachine implements SimEngine {
   lastSimdWritePc = -1e9;
   readonly hazards: HazardWarning[] = [];
   hazardCount = 0;
+  readonly segments: Segment[] = [];
+  private segPc = 0;
+  private segCycle = 0;
+  private segMacs = 0;
   /** Performance samples (spec §5), when sampling is enabled by Configure. */
   readonly samples: Sample[] = [];
   private readonly input: Int32Array;
@@ -155,8 +168,9 @@ export class SystolicMachine implements SimEngine {
   tick(now: number): boolean {
     if (this.done || now < this.readyAt) return false;
     if (this.pc >= this.program.count) {
+      // the last instruction has completed: the run ends at this cycle (no work done in it)
       this.done = true;
-      return true;
+      return false;
     }
     const pc = this.pc;
     // sampling starts after the Configure that sets the interval
@@ -172,6 +186,12 @@ export class SystolicMachine implements SimEngine {
     if (pc === this.config[REG['tracepoint']!]) this.tracepointCycle = now;
     if (interval > 0) this.sample(now, now + cycles, interval, pc, cls);
     this.onInstruction?.(pc, op, p.flags[pc]!, now, now + cycles, cls);
+    if (op === OP.DataMove && p.flags[pc] === DM.localToDram0 && !(pc + 1 < p.count && p.op[pc + 1] === OP.DataMove && p.flags[pc + 1] === DM.localToDram0)) {
+      this.segments.push({ first_pc: this.segPc, last_pc: pc, start_cycle: this.segCycle, cycles: now + cycles - this.segCycle, macs: this.macs - this.segMacs });
+      this.segPc = pc + 1;
+      this.segCycle = now + cycles;
+      this.segMacs = this.macs;
+    }
     this.readyAt = now + cycles;
     this.pc = pc + 1;
     this.config[REG['program_counter']!] = this.pc;

@@ -176,6 +176,8 @@ function makeStats(m: SystolicMachine, cycles: number, clockHz: number, hostSeco
     tracepoint_cycle: m.tracepointCycle >= 0 ? m.tracepointCycle : null,
     simd_datamove_hazards: m.hazardCount,
     performance_samples: m.samples.length,
+    segments_note: 'time per segment: instructions up to each store to DRAM0 (a layer output when the compiler writes it to DRAM0); a .tprog has no explicit layer boundaries',
+    segments: m.segments,
     host_simulation_seconds: hostSeconds,
   };
 }
@@ -185,6 +187,9 @@ function summaryText(s: Record<string, unknown>): string {
   const lines = [
     `systolic: ${s['program']} — ${n('instructions')} instructions, ${n('cycles')} cycles (model estimate) at ${(n('clock_hz') / 1e6).toFixed(1)} MHz`,
     `  ${(n('seconds') * 1e3).toFixed(3)} ms/frame, ${n('frames_per_second').toFixed(1)} frames/s; ${n('macs')} MACs, MAC efficiency ${(n('mac_efficiency') * 100).toFixed(1)}%`,
+    ...(Array.isArray(s['segments']) && (s['segments'] as unknown[]).length > 1
+      ? [`  ${(s['segments'] as unknown[]).length} segments ending at stores to DRAM0 (layer outputs); longest ${Math.max(...(s['segments'] as Array<{ cycles: number }>).map((x) => x.cycles))} cycles (--stats lists them)`]
+      : []),
     `  instruction mix: ${Object.entries(s['instruction_mix'] as Record<string, { count: number }>).map(([k, v]) => `${k} ${v.count}`).join(', ')}`,
     `  (${s['model']})`,
   ];

@@ -48,6 +48,8 @@ describe('sample fully connected layer', () => {
     expect(stats.cycles).toBeGreaterThan(0);
     expect(stats.frames_per_second).toBeCloseTo(stats.clock_hz / stats.cycles);
     expect(stats.macs).toBe(3 * 16);
+    // one segment (the program ends with its only store to DRAM0) covering every cycle
+    expect(stats.segments).toEqual([{ first_pc: 0, last_pc: 5, start_cycle: 0, cycles: stats.cycles, macs: 48 }]);
   });
   test('pyxis-ld links the .tmodel into a .pimg that runs the same', async () => {
     const l = await cap(runLd, [S + 'fc.tmodel', '-o', join(tmp, 'fc.pimg'), '--map-json', '-']);

@@ -94,5 +94,8 @@ describe.skipIf(!have)('Tensil ResNet-20 fixture', () => {
     expect(new Set(l).size).toBeGreaterThan(5);
     expect(o.stats['macs']).toBeGreaterThan(5e7);
     expect(o.cycles).toBeGreaterThan(0);
+    const segs = o.stats['segments'] as Array<{ cycles: number; macs: number }>;
+    expect(segs.reduce((a, b) => a + b.cycles, 0)).toBe(o.cycles); // the program ends with the store of the logits
+    expect(segs.reduce((a, b) => a + b.macs, 0)).toBe(o.stats['macs']);
   }, 120_000);
 });
