@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { decodeProgram, imageFromTModel, imageParts, buildMachine, disassembleProgram, simulate, readOutput, deriveLayout } from '../src/index.js';
+import { assembleText, decodeProgram, imageFromTModel, imageParts, buildMachine, disassembleProgram, simulate, readOutput, deriveLayout } from '../src/index.js';
 import { RefMachine, refDecode, refLayout, type RefArch } from './reference.js';
 
 const DIR = fileURLToPath(new URL('../../../../shared/fixtures/tensil/resnet20-zcu104-uram/', import.meta.url));
@@ -53,6 +53,8 @@ describe.skipIf(!have)('Tensil ResNet-20 fixture', () => {
     }
     const dis = disassembleProgram(p, parts!.arch);
     expect(dis.split('\n')[1]).toBe('DataMove dram1->local local=0 dram1=0 size=289');
+    // the disassembly assembles back to the compiler's bytes, every one of them
+    expect(Buffer.from(assembleText(dis, 'resnet.tasm', parts!.arch).bytes).equals(Buffer.from(parts!.program))).toBe(true);
   });
 
   const PREFIX = process.env['SYSTOLIC_FULL'] ? Infinity : 5620; // through the first conv, ReLU (SIMD Max), stores to DRAM0, local->acc(+) and the SIMD Multiply/Add
