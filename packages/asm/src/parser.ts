@@ -4,7 +4,7 @@
  * statement is reported and skipped to the next line so one run reports many
  * errors. Grammar (docs/assembler.md):
  *
- *   file      := (NL | include | const | program)*
+ *   file      := (NL | include | const | program | loop | insn)*   (top-level statements: the implicit program, flat.ts)
  *   include   := .include STRING
  *   const     := .const NAME = expr
  *   program   := .program NAME SEQ [at expr] NL* { body }
@@ -33,7 +33,7 @@ export const pasmErrorProvider: IParserErrorMessageProvider = {
     if (opts.actual[0]?.tokenType === T.DotOther) return unknownDirective(opts.actual[0]);
     if (opts.ruleName === 'endOfStmt') return `expected end of line, found ${describe(opts.actual[0]!)}`;
     const named: Record<string, string> = {
-      topLevel: '`.program`, `.vpu`, `.const` or `.include`',
+      topLevel: '`.program`, `.vpu`, `.const`, `.include` or an instruction',
       bodyStmt: 'an instruction, `loop` or `}`',
       value: 'a value (number, name, expression or `[list]`)',
       unary: 'a number, name or `(`',
@@ -52,7 +52,7 @@ function unknownDirective(t: IToken): string {
 }
 
 function topLevelMessage(t: IToken): string {
-  return `unexpected ${describe(t)} at top level; expected \`.program\`, \`.vpu\`, \`.const\` or \`.include\``;
+  return `unexpected ${describe(t)} at top level; expected \`.program\`, \`.vpu\`, \`.const\`, \`.include\` or an instruction`;
 }
 
 function describe(t: IToken): string {
@@ -101,6 +101,7 @@ export class PasmParser extends EmbeddedActionsParser {
         { ALT: () => this.SUBRULE(this.includeDecl) },
         { ALT: () => this.SUBRULE(this.constDecl) },
         { ALT: () => this.SUBRULE(this.programDecl) },
+        { ALT: () => this.SUBRULE(this.bodyStmt) },
       ]),
     { recoveryValueFunc: () => undefined },
   );
