@@ -72,6 +72,7 @@ export function implicitProgram(body: Stmt[], file: string): ProgramDecl {
  */
 export function compileFlatProgram<C extends EvalCtx>(p: ProgramDecl, space: OpSpace, ctx: C, opts: FlatOptions<C> = {}): FlatProgram | undefined {
   const kind = opts.kind ?? 'program';
+  const firstDiag = ctx.diags.length;
   const spec = opts.spec ? { spec: opts.spec } : {};
   const words = opts.memoryWords;
   let startAddr: number | undefined;
@@ -107,7 +108,9 @@ export function compileFlatProgram<C extends EvalCtx>(p: ProgramDecl, space: OpS
   const wanted = opts.encode !== false;
   const out = new Uint8Array(wanted ? insns.length * stride : 0);
   // values are range-checked by the binder, so encoding cannot fail; after errors nothing is encoded
-  if (wanted && !ctx.diags.some((d) => d.severity === 'error')) insns.forEach((ins, k) => encode(t, ins.values, out, k * stride));
+  let clean = true;
+  for (let i = firstDiag; i < ctx.diags.length; i++) if (ctx.diags[i]!.severity === 'error') clean = false;
+  if (wanted && clean) insns.forEach((ins, k) => encode(t, ins.values, out, k * stride));
   return { name: p.name, space, ...(startAddr !== undefined ? { startAddr } : {}), insns, words: out, stride, span: p.nameSpan };
 }
 

@@ -56,8 +56,20 @@ export function exprText(e: Expr | undefined): string {
  * codec fills in defaults when encoding); array fields come back complete.
  */
 export function bindOperands<C extends EvalCtx>(assigns: readonly Assign[], table: CompiledTable, ctx: C, what: string, opts: BindOptions<C> = {}): FieldValues {
+  return bind(assigns, table, ctx, what, opts.spans, opts.hooks, opts.skip);
+}
+
+// (positional: the per-instruction hot path allocates no options object)
+function bind<C extends EvalCtx>(
+  assigns: readonly Assign[],
+  table: CompiledTable,
+  ctx: C,
+  what: string,
+  spans: Record<string, SourceSpan> | undefined,
+  hooks: OperandHooks<C> | undefined,
+  skip: Set<string> | undefined,
+): FieldValues {
   const out: FieldValues = {};
-  const hooks = opts.hooks;
   // a handful of operands per instruction: small arrays beat a Map/Set per instruction here
   const seenKeys: string[] = [];
   const seenSpans: SourceSpan[] = [];
@@ -70,7 +82,7 @@ export function bindOperands<C extends EvalCtx>(assigns: readonly Assign[], tabl
       ctx.diags.push(error('AS0206', `unknown field \`${a.name}\` for ${what}`, { span: a.nameSpan, label: `not a field of ${table.name}`, notes: didYouMean(a.name, cands) }));
       continue;
     }
-    if (opts.skip?.has(f.name)) {
+    if (skip?.has(f.name)) {
       ctx.diags.push(error('AS0207', `\`${f.name}\` is set by the mnemonic; use \`op\` to set it by hand`, { span: a.nameSpan }));
       continue;
     }
@@ -83,7 +95,7 @@ export function bindOperands<C extends EvalCtx>(assigns: readonly Assign[], tabl
     seenKeys.push(key);
     seenSpans.push(a.nameSpan);
     if (a.index) indexed.push(f.name);
-    if (opts.spans) opts.spans[f.name] ??= a.nameSpan;
+    if (spans) spans[f.name] ??= a.nameSpan;
     if (a.index) {
       if (f.count <= 1) {
         ctx.diags.push(error('AS0209', `\`${f.name}\` is not an array field; remove the index`, { span: a.nameSpan }));
@@ -222,6 +234,22 @@ export function opSpace(t: CompiledTable, title = t.title ?? t.name): OpSpace {
   return { title, op: t, mnemonics, ...(opcode ? { opcode } : {}) };
 }
 
+const skips = new WeakMap<OpSpace, Set<string>>();
+const whats = new WeakMap<OpSpace, string>();
+
+/** {opcode field}: what a mnemonic sets (one Set per OpSpace, not per instruction). */
+function opcodeSkip(space: OpSpace): Set<string> {
+  let s = skips.get(space);
+  if (!s) skips.set(space, (s = new Set([space.opcode!.name])));
+  return s;
+}
+
+function opWhat(space: OpSpace): string {
+  let w = whats.get(space);
+  if (w === undefined) whats.set(space, (w = `${space.title} op`));
+  return w;
+}
+
 /**
  * Compiles one instruction's op word: the mnemonic sets the opcode field
  * (`op` sets nothing: every field by hand), the operands are bound by
@@ -241,8 +269,8 @@ export function compileInstruction<C extends EvalCtx>(a: Instruction, space: OpS
       );
     }
   }
-  const skip = opcodeValue !== undefined && space.opcode ? new Set([space.opcode.name]) : opts.skip;
-  const op = bindOperands(a.operands ?? [], space.op, ctx, space.title + ' op', { ...opts, ...(skip ? { skip } : {}) });
+  const skip = opcodeValue !== undefined && space.opcode ? opcodeSkip(space) : opts.skip;
+  const op = bind(a.operands ?? [], space.op, ctx, opWhat(space), opts.spans, opts.hooks, skip);
   if (opcodeValue !== undefined && space.opcode) op[space.opcode.name] = BigInt(opcodeValue);
   return op;
 }

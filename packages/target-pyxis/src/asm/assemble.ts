@@ -55,10 +55,11 @@ export function compileSources(
 
   const compilePending = (it: ProgramDecl, vpuLengths: Map<string, number>): void => {
     let p: Program | undefined;
-    const before = diags.filter((d) => d.severity === 'error').length;
+    // only the diagnostics this program added are looked at (warnings pile up over thousands of programs)
+    const before = diags.length;
     try {
       p = compileProgram(it, isa, consts, diags, vpuNames, vpuLengths);
-      if (p && diags.filter((d) => d.severity === 'error').length > before) dirty.add(p);
+      if (p && hasError(diags, before)) dirty.add(p);
     } catch (e) {
       // After syntax errors, recovery may leave odd shapes; those errors are already reported.
       if (!parseErrors) throw e;
@@ -99,6 +100,11 @@ export function compileSources(
   const vpuLengths = new Map(vpuPrograms.map((v) => [v.name, v.insns.length]));
   for (const it of pending) if (!it.vpu) compilePending(it, vpuLengths);
   return { programs, vpuPrograms, diagnostics: diags, sources, clean: programs.filter((p) => !dirty.has(p)) };
+}
+
+function hasError(diags: Diagnostic[], from: number): boolean {
+  for (let i = from; i < diags.length; i++) if (diags[i]!.severity === 'error') return true;
+  return false;
 }
 
 /** Encodes, checks and packs compiled programs. Throws DiagnosticError if anything is wrong. */
