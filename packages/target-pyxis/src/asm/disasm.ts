@@ -9,7 +9,7 @@ import { SourceMap, type Diagnostic } from '@pyxis/diagnostics';
 import type { Container } from '@pyxis/container';
 import { compileSources } from './assemble.js';
 import { encodeProgram } from './encode.js';
-import { isIterIdField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
+import { isIterIdField, isPerIterField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
 import { programsFromContainer, vpuProgramsFromContainer, type DecodedProgram, type DecodedVpuProgram } from './object.js';
 
 function fmt(v: number | bigint): string {
@@ -39,7 +39,7 @@ export function formatOp(seq: Pick<SequencerInfo, 'op' | 'opcode'>, d: DecodedVa
     if (Array.isArray(v)) {
       const dd = dv as Array<number | bigint>;
       v.forEach((e, i) => {
-        if (e !== dd[i]) parts.push(`${f.name}[${f.count === isa.iterators && /iter/.test(f.name) ? `i${i}` : i}]=${fmt(e)}`);
+        if (e !== dd[i]) parts.push(`${f.name}[${isPerIterField(f) ? `i${i}` : i}]=${fmt(e)}`);
       });
       continue;
     }

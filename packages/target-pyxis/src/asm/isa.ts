@@ -5,7 +5,7 @@
  * field width: the tables drive parsing, defaults, range checks, encoding,
  * disassembly and IR. Fields with a special meaning to the assembler carry
  * a `role` in their table (docs/field-tables.md): `opcode`, `iter_mask`,
- * `iter_id`, `vpu_addr`, `vpu_count`. Tests inject their own `Isa` (see `makeIsa`).
+ * `iter_id`, `per_iter`, `vpu_addr`, `vpu_count`. Tests inject their own `Isa` (see `makeIsa`).
  */
 import { loadGrammarJson, loadTable, type CompiledField, type CompiledTable } from '@pyxis/codec';
 import { opSpace } from '@pyxis/asm';
@@ -237,6 +237,11 @@ export function isIterMaskField(f: CompiledField): boolean {
   return f.role === 'iter_mask';
 }
 
+/** Array op fields with one element per iterator (role `per_iter`, e.g. `iter_stride`, seq §5.2): element i is written `f[i<i>]`. */
+export function isPerIterField(f: CompiledField): boolean {
+  return f.role === 'per_iter';
+}
+
 /** Iterator-select op fields (role `iter_id`, e.g. `hbuf_stride_iter_id_dim1`) are written as `i<n>`. */
 export function isIterIdField(f: CompiledField): boolean {
   return f.role === 'iter_id';
@@ -262,7 +267,13 @@ export function vpuCountField(t: CompiledTable, refField: string): CompiledField
 function checkRoles(t: CompiledTable, iterators: number): void {
   for (const f of t.fields) {
     const bad =
-      f.role === 'iter_mask' ? f.width !== iterators || f.count !== 1 || !!f.enum : f.role === 'iter_id' ? 2 ** f.width < iterators || f.count !== 1 || !!f.enum : false;
+      f.role === 'iter_mask'
+        ? f.width !== iterators || f.count !== 1 || !!f.enum
+        : f.role === 'iter_id'
+          ? 2 ** f.width < iterators || f.count !== 1 || !!f.enum
+          : f.role === 'per_iter'
+            ? f.count !== iterators
+            : false;
     if (bad) throw new Error(`field table \`${t.name}\`: field \`${f.name}\` cannot have role \`${f.role}\` (${f.width} bits${f.count > 1 ? ` x ${f.count}` : ''}${f.enum ? ', enum' : ''}; the ISA has ${iterators} iterators)`);
   }
 }

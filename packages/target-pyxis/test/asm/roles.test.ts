@@ -27,6 +27,10 @@ describe('roles in grammars/pyxis', () => {
         expect([t.name, f.name, f.role === 'iter_id']).toEqual([t.name, f.name, documented]);
       }
   });
+  test('per_iter exactly on the array fields documented as per-iterator', () => {
+    for (const t of ops)
+      for (const f of t.fields) expect([t.name, f.name, f.role === 'per_iter']).toEqual([t.name, f.name, /^Per-iterator/.test(f.doc ?? '') && f.count === isa.iterators]);
+  });
   test('every op table has an opcode field; the VI pair vpu_addr/vpu_count is seq §12.1', () => {
     for (const s of isa.sequencers.values()) expect([s.name, s.opcode?.name]).toEqual([s.name, 'opcd']);
     const vi = isa.sequencers.get('vi')!.op;
