@@ -10,12 +10,12 @@ import { SectionFlags, type Container, type Section } from '@pyxis/container';
 import { DiagnosticError, isByteSpan, type ByteSpan } from '@pyxis/diagnostics';
 import { imageError, SimCodes, SimRuntimeError, type MemLocation } from './diagnostics.js';
 import { AMEM_SIZE } from './amemAccess.js';
-import { CFG_WINDOW_SIZE } from './cfgSpace.js';
+import { CFG_ENGINE_BASE, CFG_WINDOW_SIZE } from './cfgSpace.js';
 import { HBM_SIZE } from './memory.js';
 import type { RemapWindow } from './noc.js';
 import type { EnqueueRecord, HostAction, PyxisChip } from './chip.js';
 
-export const CFG_ENGINE_BASE = 0x4000_0000;
+export { CFG_ENGINE_BASE };
 
 export interface ImageInfo {
   file: string;
