@@ -290,9 +290,14 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
     this.remaining--;
     return commit;
   }
-  /** The next unit issues when the shared HBM port frees (keeps H2A and A2H interleaved fairly). */
+  /**
+   * The next unit issues when the shared HBM port frees (keeps H2A and A2H interleaved fairly). H2A's first stage is
+   * the HBM read; A2H's is the AMEM read (the engine port), so an A2H unit issues one engine-stage earlier, and its
+   * HBM write starts as the previous one ends: the stack stays busy, as in H2A (chip §8.1.1, §12.1).
+   */
   protected portFreeAt(): number {
-    return this.hbmPort.freeAt;
+    if (this.direction === 'h2a') return this.hbmPort.freeAt;
+    return Math.max(this.enginePort.freeAt, this.hbmPort.freeAt - 1024 / this.enginePort.bytesPerCycle);
   }
   protected pendingWork(): string {
     return `${this.remaining} KiB left, HBM port busy until ${Math.ceil(this.hbmPort.freeAt)}`;
