@@ -114,19 +114,24 @@ describe('DMA timing (exact, from sim_config.json)', () => {
     expect(r2.cycles - r1.cycles).toBeGreaterThanOrEqual(portCycles(128 * 1024, hbmBpc(cfg)) - 2);
   });
 
-  it('ICDMA of 64 KiB runs at 128 B/cycle per engine', () => {
-    const cfg = fileConfig();
-    const b = new ImageBuilder();
-    b.list(0x12, 0x1000, [desc('desc_icdma', { amem_source_start_address: 0, amem_dest_start_address: 0, length: 512, core_switch_plane_mask: 0xf, trip_id: 1 })]);
-    b.data('amem', 0, new Uint8Array(8), 1); // make cluster 1 exist
-    const t = run(b, cfg).get(1)!;
-    // last chunk leaves the engine port after 64 KiB at icdma.bytes_per_cycle (the core-switch ports are faster),
-    // crosses the switch (latency), passes the destination ingress port, commits
-    const cs = cfg.core_switch.bytes_per_second_per_cluster_port / cfg.clock_hz;
-    const chunk = cfg.icdma.chunk_bytes;
-    const expected = portCycles(64 * 1024, cfg.icdma.bytes_per_cycle) + cfg.icdma.latency_cycles + portCycles(chunk, cs) + cfg.amem.write_commit_latency_cycles;
-    expect(t.end - t.start).toBe(expected);
-  });
+  for (const [name, cfg] of variants([
+    ['icdma.latency_cycles + 17', (c) => void (c.icdma.latency_cycles += 17)],
+    ['icdma.bytes_per_cycle = 64', (c) => void (c.icdma.bytes_per_cycle = 64)],
+    ['icdma.chunk_bytes = 4096', (c) => void (c.icdma.chunk_bytes = 4096)],
+    ['amem.write_commit_latency_cycles + 7', (c) => void (c.amem.write_commit_latency_cycles += 7)],
+  ]))
+    it(`ICDMA of 64 KiB into another cluster (${name})`, () => {
+      const b = new ImageBuilder();
+      b.list(0x12, 0x1000, [desc('desc_icdma', { amem_source_start_address: 0, amem_dest_start_address: 0, length: 512, core_switch_plane_mask: 0xf, trip_id: 1 })]);
+      b.data('amem', 0, new Uint8Array(8), 1); // make cluster 1 exist
+      const t = run(b, cfg).get(1)!;
+      // the last chunk leaves the engine port after 64 KiB at icdma.bytes_per_cycle (the core-switch ports are
+      // faster), crosses the switch (icdma.latency_cycles, the link's latency), passes the destination's ingress
+      // port, and commits there (chip §11.7.2)
+      const cs = cfg.core_switch.bytes_per_second_per_cluster_port / cfg.clock_hz;
+      const expected = portCycles(64 * 1024, cfg.icdma.bytes_per_cycle) + cfg.icdma.latency_cycles + portCycles(cfg.icdma.chunk_bytes, cs) + cfg.amem.write_commit_latency_cycles;
+      expect(t.end - t.start).toBe(expected);
+    });
 });
 
 describe('barrier chain timing (chip §11.3, §11.6)', () => {
