@@ -24,7 +24,11 @@ export interface RunAheadModel {
   nextWake(now: number): number;
 }
 
-/** The kernel side of temporal decoupling for one engine (docs/simulator.md "Quantum"). */
+/**
+ * The kernel side of temporal decoupling for one engine (docs/simulator.md "Quantum"). The engine's `busy` and
+ * `stallCode` must describe the model as of the global clock, not of the model's own (ahead) cycle: e.g. busy while
+ * `covers(now + 1)` or while it holds events not yet flushed.
+ */
 export class RunAheadWindow {
   /** The model has simulated every cycle < `local`. */
   local = 0;
