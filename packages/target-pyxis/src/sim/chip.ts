@@ -30,13 +30,14 @@ import { PyxisObserver } from './observer.js';
 import { icdmaDestination, queueKind, TRIP_QUEUES } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
+import { loadMemoryMap } from '../common/memoryMap.js';
 
 export const MAX_CLUSTERS = 4;
 export const MAX_UIES = 12;
 export const MPES_PER_CLUSTER = 13;
 export const ICDMAS_PER_CLUSTER = 3;
 /** memory_map.json `uie_stride`: byte distance between UIE blocks in the cfg window. */
-export const UIE_CFG_STRIDE = 1 << 20;
+export const UIE_CFG_STRIDE = loadMemoryMap().uieStride;
 
 export interface EnqueueRecord {
   cluster: number;
