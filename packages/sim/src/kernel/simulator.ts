@@ -200,6 +200,13 @@ export class Simulator {
     const every = opts.progressEvery ?? 1 << 14;
     let sinceProgress = 0;
     let now = this.now;
+    // Fixed for the run (prepare() built them): locals keep the per-cycle loop free of property look-ups.
+    const order = this.order;
+    const nPhases = this.phaseStart.length;
+    const phaseStart = this.phaseStart;
+    const phaseEnd = this.phaseEnd;
+    const phaseLinks = this.phaseLinks;
+    const links = this.links;
     for (;;) {
       if (now >= maxCycles) {
         this.now = now;
@@ -210,13 +217,11 @@ export class Simulator {
       let progressed = false;
       const passive = this.passive;
       const awake = this.awake;
-      const order = this.order;
-      const nPhases = this.phaseStart.length;
       for (let pi = 0; pi < nPhases; pi++) {
-        const links = this.phaseLinks[pi]!;
+        const links = phaseLinks[pi]!;
         for (let l = 0; l < links.length; l++) if (links[l]!.nextAt <= now && links[l]!.deliverDue(now) > 0) progressed = true;
-        const end = this.phaseEnd[pi]!;
-        for (let k = this.phaseStart[pi]!; k < end; k++) {
+        const end = phaseEnd[pi]!;
+        for (let k = phaseStart[pi]!; k < end; k++) {
           const i = order[k]!;
           if (awake[i] === 0) {
             this.idleC[i]++;
@@ -257,8 +262,8 @@ export class Simulator {
         if (w <= now) w = now + 1;
         if (w < next) next = w;
       }
-      for (let l = 0; l < this.links.length; l++) {
-        const w = this.links[l]!.nextAt;
+      for (let l = 0; l < links.length; l++) {
+        const w = links[l]!.nextAt;
         if (w < next) next = w <= now ? now + 1 : w;
       }
       if (next === Infinity) {
