@@ -44,7 +44,7 @@ export class Pex8Engine implements SimEngine {
   private jobIdx = 0;
   private vec = 0;
   private beat = 0;
-  private phase = P_STARTUP;
+  private fsmPhase = P_STARTUP;
   private left = 1;
   private phaseStart = 0;
   private acc = 0;
@@ -96,7 +96,7 @@ export class Pex8Engine implements SimEngine {
   }
 
   private stateId(): number {
-    switch (this.phase) {
+    switch (this.fsmPhase) {
       case P_STARTUP: return dbgStartup;
       case P_INIT: return dbgInit;
       case P_OP: return dbgOp[this.jobs[this.jobIdx]!.job.op_type]!;
@@ -109,21 +109,21 @@ export class Pex8Engine implements SimEngine {
   tick(now: number): boolean {
     if (this.done) return false;
     const j = this.jobs[this.jobIdx]!;
-    if (this.phase === P_STARTUP && this.left === this.cycles[P_STARTUP] && this.jobIdx === 0) {
+    if (this.fsmPhase === P_STARTUP && this.left === this.cycles[P_STARTUP] && this.jobIdx === 0) {
       j.startCycle = now;
       if (this.vcd) this.vcd.set(this.vcdOp, j.job.op_type, now);
     }
     this.dbg = this.stateId();
     if (this.vcd) this.vcd.set(this.vcdFsm, this.dbg, now);
-    this.phaseTotals[this.phase]! += 1;
+    this.phaseTotals[this.fsmPhase]! += 1;
     if (--this.left > 0) return true;
     // Last cycle of the phase.
-    if (this.track) this.trace!.slice(this.track, this.phaseStart, now + 1, PHASES[this.phase]!, { job: j.name, vector: this.vec, beat: this.beat }, 'dbg_fsm');
+    if (this.track) this.trace!.slice(this.track, this.phaseStart, now + 1, PHASES[this.fsmPhase]!, { job: j.name, vector: this.vec, beat: this.beat }, 'dbg_fsm');
     this.phaseStart = now + 1;
-    if (this.phase === P_OUT) this.finishBeat(j, now);
+    if (this.fsmPhase === P_OUT) this.finishBeat(j, now);
     if (this.done) return true;
-    const next = this.phase === P_OUT || this.phase === P_STARTUP ? P_INIT : this.phase + 1;
-    this.phase = next;
+    const next = this.fsmPhase === P_OUT || this.fsmPhase === P_STARTUP ? P_INIT : this.fsmPhase + 1;
+    this.fsmPhase = next;
     this.left = this.cycles[this.jobIdx * PHASES.length + next]!;
     return true;
   }

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encode, loadTable } from '@pyxis/codec';
-import { assemble } from '@pyxis/target-pyxis/asm';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
 import { link } from '@pyxis/target-pyxis/ld';
 import { writeNpy, type Container } from '@pyxis/container';
 import { CSR_ENQUEUE, defaultUieFactory, dumpSymbol, icdmaDestination, loadSimConfig, simulateImage, StringSink, type SimReport } from '@pyxis/target-pyxis/sim';
@@ -219,7 +219,7 @@ describe('results do not depend on the engine registration order', () => {
   });
 
   const sample = (ld: string, pasm: string) => {
-    const obj = assemble([{ file: pasm, text: readFileSync(samples + pasm, 'utf8') }], { listing: false }).object;
+    const obj = assemble([{ file: pasm, text: readFileSync(samples + pasm, 'utf8') }], { isa: loadPyxisIsa(), listing: false }).object;
     return link({ script: readFileSync(samples + ld, 'utf8'), scriptFile: samples + ld, objects: [{ file: pasm, container: obj }] }).image;
   };
   for (const [ld, pasm] of [
