@@ -9,10 +9,9 @@ import { loadGrammarJson } from '@pyxis/codec';
 import { defaultRemapWindows, icdmaDestination, nocRegion, remapEngineAddress, tripQueueIds } from '../common/nocMap.js';
 export { loadNocMap, type NocMapJson } from '../common/nocMap.js';
 
-/** Bytes of one AMEM (chip §7); the one definition is common/amem.ts. */
-export { AMEM_BYTES as AMEM_SIZE } from '../common/amem.js';
-export const AMEM_VIEW_BIT = 26; // chip §7.1, §11.4.3 ("bank-hash-disable as the top bit")
-export const HASH_BLOCK = 16 * 1024; // chip §7.5 view granularity
+import { AMEM_VIEW_BIT } from '../common/amem.js';
+/** Bytes of one AMEM (chip §7) and the §7.5 view granule; the one definition is common/amem.ts. */
+export { AMEM_BYTES as AMEM_SIZE, AMEM_BLOCK_BYTES as HASH_BLOCK } from '../common/amem.js';
 export const HBM_WINDOW_SIZE = 2 * 1024 * 1024 * 1024; // engine windows 2 and 3
 export const CFG_WINDOW_BASE = 0x4000_0000;
 export const HBM_WINDOW_BASE = 0x8000_0000;
@@ -43,7 +42,7 @@ export function engineToNoc(eng: number, windows: RemapWindow[]): number {
 
 /** 32-bit engine address of an AMEM byte address in `view` (0 hashed, 1 unhashed). */
 export function amemEngineAddress(addr: number, unhashed: boolean): number {
-  return addr + (unhashed ? 1 << AMEM_VIEW_BIT : 0);
+  return addr + (unhashed ? AMEM_VIEW_BIT : 0);
 }
 
 /** 32-bit engine address of an HBM byte address (windows 2/3), or undefined beyond 2 GiB. */
