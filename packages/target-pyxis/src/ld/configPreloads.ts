@@ -23,7 +23,7 @@ const SYMBOL_FIELDS: Record<string, Record<string, number>> = {
 
 export function declareConfig(ctx: LinkContext): void {
   const { err, attrsOf, num, named } = ctx.r;
-  const { tensors, cfgPreloads, cfgFixups, memoryMap } = ctx;
+  const { cfgPreloads, cfgFixups, memoryMap } = ctx;
   for (const b of ctx.blocks('config')) {
     const rname = named(b, '`config`');
     if (!rname) continue;

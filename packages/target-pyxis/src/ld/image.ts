@@ -5,7 +5,6 @@
  * The NoC map, remap windows, ICDMA destinations and queue ids are data in
  * grammars/pyxis/noc_map.json, which the simulator reads too.
  */
-import { loadGrammarJson } from '@pyxis/codec';
 import { defaultRemapWindows, icdmaDestination, nocRegion, remapEngineAddress, tripQueueIds } from '../common/nocMap.js';
 export { loadNocMap, type NocMapJson } from '../common/nocMap.js';
 

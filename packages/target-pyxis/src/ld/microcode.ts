@@ -2,7 +2,7 @@
  * Microcode: programs loaded from objects, sequencer-memory placement with overlay
  * phases (chip §11.1, §12.6), VPU program placement (seq §12), relocation, micro patches.
  */
-import { DiagnosticError, error, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
+import { error, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import { loadTable } from '@pyxis/codec';
 import { alignUp } from '@pyxis/container';
 import { encodePatchBlob } from '../common/patchBlob.js';

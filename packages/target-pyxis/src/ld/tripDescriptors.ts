@@ -33,7 +33,7 @@ export interface EncodedDescriptors {
 /** Encodes every descriptor list and datagram ring into sections of `out`. */
 export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: MicrocodeLayout, lists: readonly ListDef[], out: ImageBuilder): EncodedDescriptors {
   const { err } = ctx.r;
-  const { bag, dgramRings, memoryMap } = ctx;
+  const { bag, dgramRings } = ctx;
   const { plan, orderedTrips } = graph;
   const { startPc } = mc;
   const { addSection, symbols } = out;
