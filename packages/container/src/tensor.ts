@@ -70,8 +70,3 @@ export function checkTensor(t: Tensor, what: string): void {
   if (!(t.data instanceof info.ctor)) bad(`${t.dtype} data must be a ${info.ctor.name}, got ${t.data?.constructor?.name ?? typeof t.data}`);
   if (t.data.length !== elementCount(t.shape)) bad(`shape [${t.shape.join(', ')}] has ${elementCount(t.shape)} elements, data has ${t.data.length}`);
 }
-
-/** Convenience constructor. */
-export function makeTensor(dtype: TensorDType, shape: number[], data?: TensorData): Tensor {
-  return { dtype, shape, data: data ?? new DTYPES[dtype].ctor(elementCount(shape)) };
-}

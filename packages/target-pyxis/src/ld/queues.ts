@@ -24,6 +24,11 @@ export function declareQueues(ctx: LinkContext): void {
   const RDMA_TX_ATTRS = ['src', 'tjid', 'rjid', 'dest_voq', 'page_size_words', 'after'];
   const RDMA_RX_ATTRS = ['dst', 'tjid', 'rjid', 'msg_voq', 'after'];
   const seenQueue = new Map<string, SourceSpan>();
+  const itfeCommands = (region: string) => {
+    const r = memoryMap().regions.get(region);
+    if (!r) throw new Error(`grammars/pyxis/memory_map.json has no region \`${region}\``);
+    return r.words;
+  };
   for (const qb of ctx.blocks('queue')) {
     const qname = named(qb, '`queue`');
     if (!qname) continue;
@@ -148,8 +153,9 @@ export function declareQueues(ctx: LinkContext): void {
           if (x && (x.t.placed.region.space !== 'amem' || x.t.placed.region.cluster !== cluster))
             err('LD0508', `UIE trip \`${tname}\`: \`${k}\` tensor \`${x.t.name}\` is in ${x.t.placed.region.space === 'hbm' ? 'HBM' : `the AMEM of cluster ${x.t.placed.region.cluster}`}; a UIE reads and writes its own cluster's AMEM (cluster ${cluster})`, x.span, { spec: `${CHIP} §11.4.2` });
         }
-        numAttr('read_indirect', 0, 3);
-        numAttr('write_indirect', 0, 3);
+        // one of the ITFE command registers (memory_map.json itfe_read.cmd / itfe_write.cmd, seq §8.1)
+        numAttr('read_indirect', 0, itfeCommands('itfe_read.cmd') - 1);
+        numAttr('write_indirect', 0, itfeCommands('itfe_write.cmd') - 1);
         numAttr('trip_power', 0, 127);
         const opV = ta.get('op')?.value;
         const opName = ident(opV, '`op`');
