@@ -2,3 +2,4 @@
 export * from './script.js';
 export * from './attributes.js';
 export * from './allocate.js';
+export * from './mapText.js';
