@@ -92,3 +92,17 @@ describe('microcode relocations through the sequencer tables', () => {
     expect(applyFieldRelocation(data, 0, 'nope.iter0_sol_pc', 'p', 0, 1)).toMatch(/unknown relocation kind/);
   });
 });
+
+describe('engine windows from noc_map.json (chip §12.7)', () => {
+  it('HBM is reached through the hbm windows, eng[31:30] = window index; beyond them no engine address', async () => {
+    const { hbmEngineAddress, HBM_WINDOW_SIZE, CFG_WINDOW_BASE } = await import('../../src/ld/image.js');
+    const noc = JSON.parse(readFileSync(`${grammars}noc_map.json`, 'utf8')) as { remap_windows: { windows: Array<{ window: number; region: string; offset: string; mask: string }> } };
+    const hbm = noc.remap_windows.windows.filter((w) => w.region === 'hbm');
+    const size = hbm.reduce((n, w) => n + Number(w.mask) + 1, 0);
+    expect(HBM_WINDOW_SIZE).toBe(size);
+    expect(hbmEngineAddress(0)).toBe(hbm[0]!.window * 2 ** 30);
+    expect(hbmEngineAddress(size - 1)).toBe(hbm[0]!.window * 2 ** 30 + size - 1);
+    expect(hbmEngineAddress(size)).toBeUndefined();
+    expect(CFG_WINDOW_BASE).toBe(noc.remap_windows.windows.find((w) => w.region === 'cfg')!.window * 2 ** 30);
+  });
+});
