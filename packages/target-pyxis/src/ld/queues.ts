@@ -6,6 +6,7 @@ import { didYouMean, type SourceSpan } from '@pyxis/diagnostics';
 import { alignUp } from '@pyxis/container';
 import { clusterCount, queueGroup } from '../common/nocMap.js';
 import { checkSizeRules } from './checks.js';
+import { descTables } from './descriptorLists.js';
 import { CHIP, tensorNames, tensorOrDb, type DgramRing, type LinkContext, type QueueDef } from './context.js';
 import { QUEUE_NAMES, icdmaDestination, queueByName } from './image.js';
 import type { TensorDef, TripDef } from './linkTypes.js';
@@ -77,7 +78,7 @@ export function declareQueues(ctx: LinkContext): void {
       }
       if (region && ring.entries.length) {
         // a ring of N descriptors holds N-1 entries (§11.5.2.1): one spare slot
-        ring.placed = { name: `.dgram.c${cluster}.${qname}`, what: 'datagram ring', region, size: (ring.entries.length + 1) * 8, align: 8, address: 0, span: qb.nameSpan! };
+        ring.placed = { name: `.dgram.c${cluster}.${qname}`, what: 'datagram ring', region, size: (ring.entries.length + 1) * descTables()[tx ? 'dgram_tx' : 'dgram_rx'].bytes, align: 8, address: 0, span: qb.nameSpan! };
         placements.push(ring.placed);
       }
       dgramRings.push(ring);

@@ -5,6 +5,7 @@
  * Field values are never masked: a value a field cannot hold is a codec range
  * error reported as LD0506, not a wrapped field.
  */
+import type { SourceSpan } from '@pyxis/diagnostics';
 import { encode, type CompiledTable, type FieldValues } from '@pyxis/codec';
 import { SectionFlags } from '@pyxis/container';
 import { amemPartitionAddress, amemWordAddress, engineAddress } from './addresses.js';
@@ -28,6 +29,15 @@ export interface EncodedDescriptors {
   listMeta: Array<Record<string, unknown>>;
   /** Trip_id of each plan trip. */
   tripIds: number[];
+}
+
+/** Encodes `values` through `table` at `out[off]`; a value its field cannot hold is LD0506 (never a wrapped field). */
+function encodeOrReport(ctx: LinkContext, table: CompiledTable, values: FieldValues, out: Uint8Array, off: number, what: string, span: SourceSpan | undefined): void {
+  try {
+    encode(table, values, out, off);
+  } catch (e) {
+    ctx.r.err('LD0506', `${what}: cannot encode its ${table.name} descriptor: ${(e as Error).message}`, span, { spec: `${CHIP} §11.4` });
+  }
 }
 
 /** Encodes every descriptor list and datagram ring into sections of `out`. */
@@ -57,13 +67,7 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
     const q = queueByName(queueName(pt.queue))!;
     const t = pt.origin >= 0 ? orderedTrips[pt.origin]! : undefined;
     const h = header(i);
-    const enc = (tab: CompiledTable, v: FieldValues) => {
-      try {
-        encode(tab, v, out, off);
-      } catch (e) {
-        err('LD0506', `trip \`${pt.name}\`: cannot encode its ${tab.name} descriptor: ${(e as Error).message}`, t?.span);
-      }
-    };
+    const enc = (tab: CompiledTable, v: FieldValues) => encodeOrReport(ctx, tab, v, out, off, `trip \`${pt.name}\``, t?.span);
     if (q.kind === 'uie') {
       const v: FieldValues = { ...h };
       if (t) {
@@ -135,7 +139,7 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
     l.trips.forEach((idx, k) => {
       if (l.queue.kind === 'barrier') {
         const b = plan.barriers[idx]!;
-        encode(descTables.barrier, { wait_barrier_id: b.config_wait, notify_list: [0, 0, 0, 0, 0, 0, 0, 0], trip_id: barrierTripIds[idx]!, barrier_id: b.id, notify_count: b.notify_count, wait_count: b.wait_count }, bytes, k * db);
+        encodeOrReport(ctx, descTables.barrier, { wait_barrier_id: b.config_wait, notify_list: [0, 0, 0, 0, 0, 0, 0, 0], trip_id: barrierTripIds[idx]!, barrier_id: b.id, notify_count: b.notify_count, wait_count: b.wait_count }, bytes, k * db, `barrier ${b.id} of cluster ${b.cluster}`, undefined);
       } else encodeTrip(idx, bytes, k * db);
     });
     const si = addSection({
@@ -167,8 +171,8 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
         err('LD0509', `datagram \`${e.name}\`: ${n} bytes ${n > x.size ? `exceed tensor \`${e.t.name}\` (${x.size} bytes)` : 'exceed the 16256-byte maximum'}`, e.bytesSpan ?? e.tSpan, { spec });
         return;
       }
-      if (r.tx) encode(descTables.dgram_tx, { dest_voq: e.voq, amem_address: amemWordAddress(x), num_bytes: n, rxq_index: e.rxq }, bytes, k * 8);
-      else encode(descTables.dgram_rx, { amem_address: amemWordAddress(x), buffer_size_bytes: n }, bytes, k * 8);
+      if (r.tx) encodeOrReport(ctx, descTables.dgram_tx, { dest_voq: e.voq, amem_address: amemWordAddress(x), num_bytes: n, rxq_index: e.rxq }, bytes, k * descTables.dgram_tx.bytes, `datagram \`${e.name}\``, e.span);
+      else encodeOrReport(ctx, descTables.dgram_rx, { amem_address: amemWordAddress(x), buffer_size_bytes: n }, bytes, k * descTables.dgram_rx.bytes, `datagram \`${e.name}\``, e.span);
     });
     const p = r.placed;
     const si = addSection({ name: p.name, kind: 'descriptors', space: p.region.space, address: p.address, size: bytes.length, align: 8, flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: bytes, cluster: p.region.space === 'amem' ? r.cluster : -1 });
@@ -176,7 +180,9 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
     listMeta.push({ cluster: r.cluster, queue_id: r.id, engine: r.name, section: p.name, space: p.region.space, address: p.address, engine_address: engineAddr(p), descriptors: r.entries.length, bytes: bytes.length });
   }
   bag.throwIfErrors();
-  const enq = new Uint8Array(enqueue.length * 8);
-  enqueue.forEach(([cluster, qid, addr, units], i) => encode(descTables.enqueue, { cluster: cluster!, queue_id: qid!, descriptor_list_address: addr!, descriptor_list_length: units! }, enq, i * 8));
+  const et = descTables.enqueue;
+  const enq = new Uint8Array(enqueue.length * et.bytes);
+  enqueue.forEach(([cluster, qid, addr, units], i) => encodeOrReport(ctx, et, { cluster: cluster!, queue_id: qid!, descriptor_list_address: addr!, descriptor_list_length: units! }, enq, i * et.bytes, `the enqueue record of list ${lists[i]?.placed.name ?? i}`, undefined));
+  bag.throwIfErrors();
   return { enq, listMeta, tripIds };
 }

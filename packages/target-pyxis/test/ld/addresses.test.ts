@@ -106,3 +106,23 @@ describe('engine windows from noc_map.json (chip §12.7)', () => {
     expect(CFG_WINDOW_BASE).toBe(noc.remap_windows.windows.find((w) => w.region === 'cfg')!.window * 2 ** 30);
   });
 });
+
+describe('a descriptor field that cannot hold the value is LD0506 (no wrapping)', () => {
+  it('an MPE patch blob longer than blob_length can say (16 bits of 8-byte units, N-1: chip §12.6.1.1)', async () => {
+    const { linkErr, vfs } = await import('./helpers.js');
+    const units = 2 ** width('desc_mpe_patch', 'blob_length'); // N-1 encoded: at most 2^16 units
+    // one patch of `units` 8-byte elements: 8 header bytes + units * 8 data bytes = units + 1 units
+    const blob = encodePatchBlob([{ target_address: 0x4000_0000, reg_size: 8, reg_repeat: units, data: new Uint8Array(units * 8) }]);
+    expect(blob.length / 8).toBe(units + 1);
+    const script = 'memory m { origin = 0; length = 4M; }\nblob b { file = "big.blob"; region = m; }\nqueue mpe0 { trip p { blob = b; } }';
+    const d = linkErr({ script, readFile: vfs({ 'big.blob': blob }) });
+    expect(d.map((x) => x.code)).toEqual(['LD0506']);
+    expect(d[0]!.message).toMatch(/trip `p`: cannot encode its desc_mpe_patch descriptor: .*blob_length/);
+    // one unit less fits
+    const ok = encodePatchBlob([{ target_address: 0x4000_0000, reg_size: 8, reg_repeat: units - 1, data: new Uint8Array((units - 1) * 8) }]);
+    const { link } = await import('@pyxis/target-pyxis/ld');
+    const { image } = link({ script, readFile: vfs({ 'big.blob': ok }) });
+    const desc = image.sections.find((s) => s.name === '.desc.c0.q15.0')!;
+    expect(decode(loadTable('pyxis', 'desc_mpe_patch'), desc.data)['blob_length']).toBe(units);
+  });
+});
