@@ -67,7 +67,13 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
     const q = queueByName(queueName(pt.queue))!;
     const t = pt.origin >= 0 ? orderedTrips[pt.origin]! : undefined;
     const h = header(i);
-    const enc = (tab: CompiledTable, v: FieldValues) => encodeOrReport(ctx, tab, v, out, off, `trip \`${pt.name}\``, t?.span);
+    const enc = (tab: CompiledTable, v: FieldValues) => {
+      try {
+        encode(tab, v, out, off);
+      } catch (e) {
+        err('LD0506', `trip \`${pt.name}\`: cannot encode its ${tab.name} descriptor: ${(e as Error).message}`, t?.span, { spec: `${CHIP} §11.4` });
+      }
+    };
     if (q.kind === 'uie') {
       const v: FieldValues = { ...h };
       if (t) {
