@@ -74,8 +74,3 @@ export function regionRef(ctx: LinkContext, v: ScriptValue | undefined, what: st
   if (!r) ctx.r.err('LD0108', `no memory region \`${n}\``, v!.span, { notes: didYouMean(n, ctx.regions.keys()) });
   return r;
 }
-
-/** `region = ...` of a statement, or the default region of `cluster`. */
-export function regionOf(ctx: LinkContext, v: ScriptValue | undefined, cluster: number): Region | undefined {
-  return v ? regionRef(ctx, v, '`region`') : defaultRegion(ctx, cluster);
-}
