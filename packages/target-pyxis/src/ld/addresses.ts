@@ -10,14 +10,26 @@ import { CHIP, type LinkContext } from './context.js';
 import { amemEngineAddress, hbmEngineAddress, HBM_WINDOW_SIZE } from './image.js';
 import type { Placed } from './placement.js';
 
+const PARTITION_SHIFT = Math.log2(AMEM_PARTITION_BYTES);
+const WORD_SHIFT = Math.log2(AMEM_WORD_BYTES);
+
+/**
+ * floor(a / 2^shift), exact for any non-negative a. Below 2^31 (every valid
+ * AMEM address) an integer shift, so descriptor values stay small integers
+ * (the codec's hot path); larger values are divided, not wrapped.
+ */
+function shiftDown(a: number, shift: number): number {
+  return a >= 0 && a < 2 ** 31 ? a >> shift : Math.floor(a / 2 ** shift);
+}
+
 /** AMEM byte address / 16: the partition-granular base address of a UIE port (bits [25:4]). */
 export function amemPartitionAddress(p: Pick<Placed, 'address'>): number {
-  return Math.floor(p.address / AMEM_PARTITION_BYTES);
+  return shiftDown(p.address, PARTITION_SHIFT);
 }
 
 /** (AMEM byte address + view bit) / 128: the word address [26:7] of DMA and RDMA descriptors. */
 export function amemWordAddress(p: Pick<Placed, 'address' | 'region'>): number {
-  return Math.floor((p.address + (p.region.unhashed ? AMEM_VIEW_BIT : 0)) / AMEM_WORD_BYTES);
+  return shiftDown(p.address + (p.region.unhashed ? AMEM_VIEW_BIT : 0), WORD_SHIFT);
 }
 
 /** 32-bit engine address of a placement (LD0507 when HBM beyond the 2 GiB the windows reach; then 0). */
