@@ -2,13 +2,14 @@
  * Link-script language (docs/linker.md): a small block language in the spirit
  * of GNU ld scripts. The Chevrotain lexer tokenizes; a recursive-descent
  * parser builds a generic tree of blocks and `key = value;` attributes with
- * exact source spans, so the semantic pass (link.ts) can point every error at
- * file:line:col.
+ * exact source spans, so a target's semantic pass can point every error at
+ * file:line:col. The statement kinds and attributes are the target's; the
+ * shape is fixed:
  *
- *   input "copy.pobj";
- *   memory amem0 { space = amem; cluster = 0; view = hashed; origin = 0; length = 32M; }
- *   tensor src { format = RFP8; shape = [8, 64]; region = amem0; data = "src.npy"; }
- *   queue uie0 { cluster = 0; trip copy { amem_read = copy_rd; read = src; write = dst; } }
+ *   input "prog.obj";
+ *   memory ram0 { origin = 0; length = 32M; }
+ *   tensor src { shape = [8, 64]; region = ram0; data = "src.npy"; }
+ *   queue q0 { trip copy { read = src; write = dst; } }
  *   copy after load;
  */
 import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';

@@ -84,3 +84,15 @@ export function icdmaDestination(src: number, index: number): number {
   if (d === undefined) throw new RangeError(`no ICDMA engine ${index} in cluster ${src} (chip Table 12-1)`);
   return d;
 }
+
+/** Clusters of the chip: the source rows of chip Table 12-1 (`icdma_destinations` of noc_map.json). */
+export function clusterCount(): number {
+  return loadNocMap().icdma_destinations.by_source.length;
+}
+
+/** Queue-id group of chip Table 11-1 by toolchain name (`queues.table` of noc_map.json; datagram rings included). */
+export function queueGroup(name: string): { kind: string; name: string; first: number; count: number; trip: boolean } {
+  const g = loadNocMap().queues.table.find((x) => x.name === name);
+  if (!g) throw new Error(`grammars/pyxis/noc_map.json has no queue group \`${name}\``);
+  return g;
+}

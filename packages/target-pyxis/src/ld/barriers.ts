@@ -80,8 +80,13 @@ export class BarrierError extends Error {
   }
 }
 
+/**
+ * A notify_list entry {cluster_id[1:0], local barrier id[9:0]} (chip §11.4.1).
+ * Not masked: an id or cluster out of range makes the entry too wide for the
+ * descriptor's notify_list field, which the codec rejects (LD0506).
+ */
 export function globalBarrierId(cluster: number, id: number): number {
-  return ((cluster & 3) << 10) | (id & 0x3ff);
+  return cluster * 1024 + id;
 }
 
 /** Finds a cycle in deps + queue order (a deadlock: chip §11.3 trips launch in queue order). */

@@ -5,17 +5,34 @@
  * The NoC map, remap windows, ICDMA destinations and queue ids are data in
  * grammars/pyxis/noc_map.json, which the simulator reads too.
  */
-import { loadGrammarJson } from '@pyxis/codec';
-import { defaultRemapWindows, icdmaDestination, nocRegion, remapEngineAddress, tripQueueIds } from '../common/nocMap.js';
+import { defaultRemapWindows, icdmaDestination, loadNocMap, nocRegion, remapEngineAddress, tripQueueIds } from '../common/nocMap.js';
 export { loadNocMap, type NocMapJson } from '../common/nocMap.js';
 
-/** Bytes of one AMEM (chip §7); the one definition is common/amem.ts. */
-export { AMEM_BYTES as AMEM_SIZE } from '../common/amem.js';
-export const AMEM_VIEW_BIT = 26; // chip §7.1, §11.4.3 ("bank-hash-disable as the top bit")
-export const HASH_BLOCK = 16 * 1024; // chip §7.5 view granularity
-export const HBM_WINDOW_SIZE = 2 * 1024 * 1024 * 1024; // engine windows 2 and 3
-export const CFG_WINDOW_BASE = 0x4000_0000;
-export const HBM_WINDOW_BASE = 0x8000_0000;
+import { AMEM_VIEW_BIT } from '../common/amem.js';
+/** Bytes of one AMEM (chip §7) and the §7.5 view granule; the one definition is common/amem.ts. */
+export { AMEM_BYTES as AMEM_SIZE, AMEM_BLOCK_BYTES as HASH_BLOCK } from '../common/amem.js';
+/**
+ * The engine-address range of a NoC region: its windows of `remap_windows`
+ * (noc_map.json) whose offsets continue each other from 0; window w starts at
+ * engine address w * 2^30, since eng[31:30] selects the window (chip §12.7).
+ */
+function engineWindow(region: string): { base: number; size: number } {
+  const ws = loadNocMap().remap_windows.windows.filter((w) => w.region === region).sort((a, b) => a.window - b.window);
+  if (!ws.length) throw new Error(`grammars/pyxis/noc_map.json maps no engine window to \`${region}\``);
+  let size = 0;
+  for (const [k, w] of ws.entries()) {
+    if (w.window !== ws[0]!.window + k || Number(w.offset) !== size) break;
+    size += Number(w.mask) + 1;
+  }
+  return { base: ws[0]!.window * 2 ** 30, size };
+}
+const HBM_WINDOW = engineWindow('hbm');
+/** Bytes of HBM the DPE/MPE windows reach from address 0 (windows 2 and 3: 2 GiB). */
+export const HBM_WINDOW_SIZE = HBM_WINDOW.size;
+/** Engine address of CSR/config space (window 1). */
+export const CFG_WINDOW_BASE = engineWindow('cfg').base;
+/** Engine address of HBM byte 0 (window 2). */
+export const HBM_WINDOW_BASE = HBM_WINDOW.base;
 
 /** NoC map (39-bit, noc_addr_w of chip §12.7), a toolchain choice: `regions` of grammars/pyxis/noc_map.json. */
 export const NOC: { readonly hbm: number; readonly amem: number; readonly amemStride: number; readonly cfg: number; readonly cfgStride: number } = Object.freeze({
@@ -43,7 +60,7 @@ export function engineToNoc(eng: number, windows: RemapWindow[]): number {
 
 /** 32-bit engine address of an AMEM byte address in `view` (0 hashed, 1 unhashed). */
 export function amemEngineAddress(addr: number, unhashed: boolean): number {
-  return addr + (unhashed ? 1 << AMEM_VIEW_BIT : 0);
+  return addr + (unhashed ? AMEM_VIEW_BIT : 0);
 }
 
 /** 32-bit engine address of an HBM byte address (windows 2/3), or undefined beyond 2 GiB. */

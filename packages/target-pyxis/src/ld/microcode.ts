@@ -2,13 +2,14 @@
  * Microcode: programs loaded from objects, sequencer-memory placement with overlay
  * phases (chip §11.1, §12.6), VPU program placement (seq §12), relocation, micro patches.
  */
-import { DiagnosticError, error, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
+import { error, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import { loadTable } from '@pyxis/codec';
 import { alignUp } from '@pyxis/container';
-import { applyRelocation, loadPyxisIsa } from '../asm/index.js';
+import { encodePatchBlob } from '../common/patchBlob.js';
+import { applyFieldRelocation } from '../common/relocation.js';
 import type { MemoryMap, SeqMemory } from './image.js';
 import type { TripDef } from './linkTypes.js';
-import type { LinkInputObject } from './link.js';
+import type { LinkInputObject } from './context.js';
 
 export interface ProgramDef {
   name: string;
@@ -74,39 +75,15 @@ export interface MicrocodePlacement {
   phase: number;
 }
 
-/** Counts micro_patch_t entries of a blob, validating every length (chip §12.6.1.2). */
-export function countPatches(b: Uint8Array): number | string {
-  if (b.length === 0) return 'empty blob';
-  if (b.length % 8) return `length ${b.length} is not a multiple of 8 bytes`;
-  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  let off = 0;
-  let n = 0;
-  while (off < b.length) {
-    if (off + 8 > b.length) return `truncated patch header at byte ${off}`;
-    const target = dv.getUint32(off, true);
-    const size = dv.getUint16(off + 4, true) + 1;
-    const repeat = dv.getUint16(off + 6, true) + 1;
-    if (target % 8) return `patch ${n} at byte ${off}: target_address 0x${target.toString(16)} is not 8-byte aligned`;
-    const data = repeat * alignUp(size, 8);
-    if (off + 8 + data > b.length) return `patch ${n} at byte ${off}: ${data} data bytes run past the end of the blob`;
-    off += 8 + data;
-    n++;
-  }
-  if (n > 65536) return `${n} patches exceed num_patches (16 bits)`;
-  return n;
-}
+export { countPatches } from '../common/patchBlob.js';
 
-/** One micro_patch_t writing `data` (whole words of `stride` bytes) at engine address `target`. */
+/** One micro_patch_t writing `data` (whole words of `stride` bytes) at engine address `target` (common/patchBlob.ts). */
 export function microPatch(target: number, stride: number, data: Uint8Array): Uint8Array {
   const repeat = data.length / stride;
   const padded = alignUp(stride, 8);
-  const out = new Uint8Array(8 + repeat * padded);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(0, target >>> 0, true);
-  dv.setUint16(4, stride - 1, true);
-  dv.setUint16(6, repeat - 1, true);
-  for (let i = 0; i < repeat; i++) out.set(data.subarray(i * stride, (i + 1) * stride), 8 + i * padded);
-  return out;
+  const elems = new Uint8Array(repeat * padded);
+  for (let i = 0; i < repeat; i++) elems.set(data.subarray(i * stride, (i + 1) * stride), i * padded);
+  return encodePatchBlob([{ target_address: target, reg_size: stride, reg_repeat: repeat, data: elems }]);
 }
 
 /**
@@ -236,7 +213,7 @@ export function placeVpu(list: TripDef[], vpuPrograms: Map<string, VpuProgramDef
 
 /**
  * A program's control and op words with every relocation applied for this
- * placement (`applyRelocation` of @pyxis/asm: field = addend + address of the
+ * placement (common/relocation.ts: field = addend + address of the
  * symbol). `addressOf` gives the placed address of a symbol (undefined: not
  * placed for this UIE); `done` reports each applied relocation or its error.
  */
@@ -256,13 +233,9 @@ export function relocate(
       continue;
     }
     const stride = r.mem === 'ctrl' ? sm.ctrl.stride : sm.op.stride;
-    try {
-      applyRelocation(r.mem === 'ctrl' ? ctrl : op, { section: 0, offset: r.word * stride, kind: r.kind, symbol: r.symbol, addend: r.addend }, value, loadPyxisIsa());
-      done(r, r.addend + value);
-    } catch (e) {
-      if (!(e instanceof DiagnosticError)) throw e;
-      done(r, value, e.diagnostics.map((d) => d.message).join('; '));
-    }
+    const problem = applyFieldRelocation(r.mem === 'ctrl' ? ctrl : op, r.word * stride, r.kind, r.symbol, r.addend, value);
+    if (problem === undefined) done(r, r.addend + value);
+    else done(r, value, problem);
   }
   return { ctrl, op };
 }

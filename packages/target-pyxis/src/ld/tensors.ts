@@ -8,8 +8,10 @@
  */
 import { alignUp } from '@pyxis/container';
 import * as formats from '@pyxis/formats';
+import { AMEM_PARTITION_BYTES } from '../common/amem.js';
 
-export const PARTITION = 16;
+/** Bytes of one AMEM partition (chip §7.1); the one definition is common/amem.ts. */
+export const PARTITION = AMEM_PARTITION_BYTES;
 
 /** Element formats the linker accepts (script spelling -> @pyxis/formats name). */
 export const ELEMENT_FORMATS: Record<string, { name: string; bytes: 1 | 2 }> = {

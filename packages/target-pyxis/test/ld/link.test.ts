@@ -11,6 +11,7 @@ import { countPatches, link, mapJson, mapText, microPatch, parseLinkScript, type
 import { linkErr, vfs } from './helpers.js';
 
 const samples = fileURLToPath(new URL('../../../../samples/pyxis/', import.meta.url));
+const grammars = fileURLToPath(new URL('../../../../grammars/pyxis/', import.meta.url));
 const copyObj = (): Container => assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { isa, listing: false }).object;
 
 
@@ -219,8 +220,25 @@ queue uie3 { trip t1 { amem_read = pa; read = s; } trip t2 { amem_read = pb; rea
     expect(d['blob_address']).toBe(blob.address);
     expect(d['num_patches']).toBe(4); // ctrl + op for pb and pc
     expect(d['blob_length']).toBe(blob.size / 8);
+    // Phase 1 loads pb at PC 0 and pc at PC 20 of UIE 3's amem_read memories: one micro_patch_t per
+    // program and memory (control, then op), target = memory address + 3 * uie_stride + PC * stride,
+    // reg_size = the memory's word stride, reg_repeat = the program's words (chip §12.6.1.2). The
+    // addresses come from grammars/pyxis/memory_map.json, read here directly.
+    const mm = JSON.parse(readFileSync(grammars + 'memory_map.json', 'utf8')) as { uie_stride: number; sequencers: Array<{ name: string; control: { address: number; stride: number }; op: { address: number; stride: number } }> };
+    const rd = mm.sequencers.find((x) => x.name === 'amem_read')!;
+    const base = 3 * mm.uie_stride;
     const patches = decodePatchBlob(blob.data, isa);
-    expect(patches.map((p) => p.target_address ?? (p as unknown as { targetAddress: number }).targetAddress)).toBeDefined();
+    expect(patches.map((p) => [p.target_address, p.reg_size, p.reg_repeat])).toEqual([
+      [rd.control.address + base + 0 * rd.control.stride, rd.control.stride, 20],
+      [rd.op.address + base + 0 * rd.op.stride, rd.op.stride, 20],
+      [rd.control.address + base + 20 * rd.control.stride, rd.control.stride, 10],
+      [rd.op.address + base + 20 * rd.op.stride, rd.op.stride, 10],
+    ]);
+    expect(rd.control.address + base).toBe(0x4000_0000 + 3 * 0x10_0000); // the preload section's address above
+    // the op words are the object's, unchanged (no op-word relocations in amem_read programs)
+    const objOp = (n: string) => obj().sections.find((x) => x.name === `amem_read.${n}.op`)!.data;
+    expect([...patches[1]!.data]).toEqual([...objOp('pb')]);
+    expect([...patches[3]!.data]).toEqual([...objOp('pc')]);
     // StartPC of t3 = 20 (pc placed after pb)
     const uieList = image.sections.find((s) => s.name === '.desc.c0.q03.0')!;
     const ut = loadTable('pyxis', 'desc_uie');

@@ -93,11 +93,6 @@ export function superblockLayout(organisation: SuperblockOrganisation, blockSize
   };
 }
 
-/** Byte offset of superblock `k` (its scaling-factor word). */
-export function superblockOffset(L: SuperblockLayout, k: number): number {
-  return 128 + k * L.superblockSize;
-}
-
 /** Byte offset of block `j` (0..127) of superblock `k` (its weight indices). */
 export function blockDataOffset(L: SuperblockLayout, k: number, j: number): number {
   return 128 + k * L.superblockSize + 128 + j * (L.blockSize >>> 1);

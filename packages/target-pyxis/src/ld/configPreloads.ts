@@ -1,0 +1,168 @@
+/**
+ * `config` statements: config tables and CSRs preloaded in cfg space (the
+ * regions of grammars/pyxis/memory_map.json), encoded through their field
+ * tables; fields naming tensors are filled after placement (SYMBOL_FIELDS).
+ */
+import { didYouMean, type SourceSpan } from '@pyxis/diagnostics';
+import { encode, loadTable, validate, type FieldValues } from '@pyxis/codec';
+import type { ScriptValue } from '@pyxis/ld';
+import { clusterCount, queueGroup } from '../common/nocMap.js';
+import { CHIP, SEQ, tensorNames, tensorOrDb, type LinkContext } from './context.js';
+import type { TensorDef } from './linkTypes.js';
+
+/**
+ * Config-table fields that may name a tensor (or weight database) instead of a
+ * number: field -> address shift (the field holds AMEM address bits [25:shift]).
+ * The linker fills them after placement, raises the tensor's alignment to
+ * 2^shift and, when the table has `bank_hash_dsbl` and the entry does not give
+ * it, sets it from the tensor's region view (chip §7.5, §7.6; seq §8).
+ */
+const SYMBOL_FIELDS: Record<string, Record<string, number>> = {
+  itfe_command: { x_table_base_addr: 7, y_table_base_addr: 7 },
+};
+
+export function declareConfig(ctx: LinkContext): void {
+  const { err, attrsOf, num, named } = ctx.r;
+  const { cfgPreloads, cfgFixups, memoryMap } = ctx;
+  for (const b of ctx.blocks('config')) {
+    const rname = named(b, '`config`');
+    if (!rname) continue;
+    const region = memoryMap().regions.get(rname);
+    if (!region) {
+      err('LD0150', `no configuration region \`${rname}\` in grammars/pyxis/memory_map.json`, b.nameSpan, { notes: didYouMean(rname, memoryMap().regions.keys()) });
+      continue;
+    }
+    const a = attrsOf(b, ['cluster', 'uie', 'index', 'values'], `config \`${rname}\``);
+    const cluster = num(a.get('cluster')?.value, '`cluster`', 0, clusterCount() - 1) ?? 0;
+    // cluster CSRs (memory_map.json kind cluster_csr) exist once per cluster: no `uie`
+    const perCluster = region.scope === 'cluster';
+    if (perCluster && a.has('uie')) err('LD0158', `\`${rname}\` is a cluster CSR (one per cluster); \`uie\` does not apply`, a.get('uie')!.keySpan);
+    if (rname === 'cluster.enqueue') {
+      err('LD0158', 'the linker writes the enqueue records itself (`.enqueue`); preloading the enqueue CSR would enqueue lists twice', b.nameSpan, { spec: `${CHIP} §11.5.1.1` });
+      continue;
+    }
+    const uie = perCluster ? 0 : num(a.get('uie')?.value, '`uie`', 0, queueGroup('uie').count - 1) ?? 0;
+    const index = num(a.get('index')?.value, '`index`', 0, region.words - 1) ?? 0;
+    const entries: Uint8Array[] = [];
+    const table = region.table ? loadTable('pyxis', region.table) : undefined;
+    // raw values (CSRs without a field table, or whole entries as integers)
+    const vv = a.get('values')?.value;
+    if (vv) {
+      const items = vv.kind === 'list' ? vv.items : [vv];
+      for (const it of items) {
+        const n = num(it, 'a register value', 0, Number.MAX_SAFE_INTEGER);
+        if (n === undefined) continue;
+        const e = new Uint8Array(region.stride);
+        let x = BigInt(n);
+        for (let k = 0; k < Math.min(8, region.stride); k++, x >>= 8n) e[k] = Number(x & 0xffn);
+        entries.push(e);
+      }
+    }
+    for (const child of b.children) {
+      if (child.kind !== 'entry') {
+        err('LD0151', `expected \`entry { field = value; ... }\` inside config, found \`${child.kind}\``, child.kindSpan);
+        continue;
+      }
+      if (!table) {
+        err('LD0152', `region \`${rname}\` has no field table; give \`values = [...]\``, child.kindSpan);
+        continue;
+      }
+      const values: FieldValues = {};
+      const refs: Array<{ field: string; shift: number; t: TensorDef; span: SourceSpan }> = [];
+      for (const at of child.attrs) {
+        const f = table.byName.get(at.key);
+        if (!f) {
+          err('LD0153', `\`${at.key}\` is not a field of ${table.name}`, at.keySpan, { notes: didYouMean(at.key, table.fields.filter((x) => !x.reserved).map((x) => x.name)) });
+          continue;
+        }
+        const shift = SYMBOL_FIELDS[table.name]?.[f.name];
+        if (shift !== undefined && at.value.kind === 'ident') {
+          const t = tensorOrDb(ctx, at.value.value);
+          if (!t) {
+            err('LD0126', `no tensor or weight database \`${at.value.value}\``, at.value.span, { notes: didYouMean(at.value.value, tensorNames(ctx)) });
+            continue;
+          }
+          if (t.placed.fixed === undefined) t.placed.align = Math.max(t.placed.align, 2 ** shift);
+          refs.push({ field: f.name, shift, t, span: at.value.span });
+          values[f.name] = 0; // filled after placement
+          continue;
+        }
+        const conv = (v: ScriptValue): number | string | undefined => (v.kind === 'number' ? v.value : v.kind === 'ident' || v.kind === 'string' ? v.value : undefined);
+        if (at.value.kind === 'list') values[at.key] = at.value.items.map((x) => conv(x) ?? 0);
+        else {
+          const c = conv(at.value);
+          if (c === undefined) err('LD0103', `\`${at.key}\` needs a number or a name`, at.value.span);
+          else values[at.key] = c;
+        }
+      }
+      const issues = validate(table, values);
+      if (issues.length) {
+        for (const is of issues) {
+          const at = child.attrs.find((x) => x.key === is.field);
+          err('LD0154', `${table.name}: ${is.message}`, at?.value.span ?? child.kindSpan);
+        }
+        continue;
+      }
+      const e = new Uint8Array(region.stride);
+      encode(table, values, e, 0);
+      if (refs.length)
+        cfgFixups.push({ preload: cfgPreloads.length, entry: entries.length, stride: region.stride, table, values, cluster, refs, autoHash: table.byName.has('bank_hash_dsbl') && !child.attrs.some((x) => x.key === 'bank_hash_dsbl') });
+      entries.push(e);
+    }
+    const dropFixups = () => { while (cfgFixups.length && cfgFixups[cfgFixups.length - 1]!.preload === cfgPreloads.length) cfgFixups.pop(); };
+    if (!entries.length) {
+      dropFixups();
+      err('LD0155', `config \`${rname}\` writes nothing (give entry blocks or values)`, b.nameSpan);
+      continue;
+    }
+    if (index + entries.length > region.words) {
+      dropFixups();
+      err('LD0156', `config \`${rname}\`: entries ${index}..${index + entries.length - 1} exceed its ${region.words} entries`, b.nameSpan);
+      continue;
+    }
+    const data = new Uint8Array(entries.length * region.stride);
+    entries.forEach((e, k) => data.set(e, k * region.stride));
+    cfgPreloads.push({ name: perCluster ? `.cfg.c${cluster}.${rname}.${index}` : `.cfg.c${cluster}.uie${uie}.${rname}.${index}`, cluster, address: region.address + uie * memoryMap().uieStride + index * region.stride, data, span: b.nameSpan! });
+  }
+  for (let x = 0; x < cfgPreloads.length; x++)
+    for (let y = 0; y < x; y++) {
+      const A = cfgPreloads[x]!;
+      const B = cfgPreloads[y]!;
+      if (A.cluster === B.cluster && A.address < B.address + B.data.length && B.address < A.address + A.data.length)
+        err('LD0157', `config ${A.name} overlaps ${B.name}`, A.span, { secondary: [{ span: B.span, label: 'overlapped' }] });
+    }
+}
+
+/** Config fields naming tensors (SYMBOL_FIELDS), now that the tensors are placed. */
+export function resolveConfigFixups(ctx: LinkContext): void {
+  const { err } = ctx.r;
+  const { cfgPreloads, cfgFixups } = ctx;
+  for (const fx of cfgFixups) {
+    let ok = true;
+    let unhashed: boolean | undefined;
+    for (const r of fx.refs) {
+      const p = r.t.placed;
+      if (p.region.space !== 'amem' || p.region.cluster !== fx.cluster) {
+        err('LD0159', `${fx.table.name}.${r.field}: \`${r.t.name}\` is in ${p.region.space === 'hbm' ? 'HBM' : `the AMEM of cluster ${p.region.cluster}`}; index tables are read from the AMEM of cluster ${fx.cluster}`, r.span, { spec: `${CHIP} §7.6` });
+        ok = false;
+      } else if (p.address % 2 ** r.shift) {
+        err('LD0803', `${fx.table.name}.${r.field}: indirection table \`${r.t.name}\` at 0x${p.address.toString(16)} is not ${2 ** r.shift}-byte aligned`, r.span, { spec: `${SEQ} §1.1; ${CHIP} §7.6` });
+        ok = false;
+      } else if (unhashed !== undefined && unhashed !== p.region.unhashed) {
+        err('LD0159', `${fx.table.name}: \`${r.t.name}\` is in the ${p.region.unhashed ? 'unhashed' : 'hashed'} view but the other index table is not; one command has one bank_hash_dsbl`, r.span, { spec: `${CHIP} §7.5` });
+        ok = false;
+      } else {
+        unhashed = p.region.unhashed;
+        fx.values[r.field] = p.address >> r.shift;
+      }
+    }
+    if (!ok) continue;
+    if (fx.autoHash && unhashed !== undefined) fx.values['bank_hash_dsbl'] = unhashed ? 1 : 0;
+    const issues = validate(fx.table, fx.values);
+    if (issues.length) {
+      for (const is of issues) err('LD0154', `${fx.table.name}: ${is.message}`, fx.refs[0]!.span);
+      continue;
+    }
+    encode(fx.table, fx.values, cfgPreloads[fx.preload]!.data, fx.entry * fx.stride);
+  }
+}
