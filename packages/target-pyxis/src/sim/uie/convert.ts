@@ -33,7 +33,10 @@ import {
   rfpAdd,
   type ExtFormat,
 } from '@pyxis/formats';
-import { dataType, DT_IS_16 } from './codes.js';
+import * as codes from './codes.js';
+
+// module-local (V8 checks every read of an imported binding for TDZ; is16bit runs per flit)
+const { dataType, DT_IS_16 } = codes;
 
 /** AMEM Read/Write `data_type` codepoints (seq §5.1, §6.1), looked up by name in the op tables (codes.ts). */
 export const DT_RFP8 = dataType('Recogni_FP8');

@@ -4,14 +4,24 @@
  * and EB adjust -> RZSW -> RCSW + column mask, into the switchbox FIFO of `tgt_fifo` (chip §6.2.3). Flits that no
  * switching changes are deferred: the lanes go into the switchbox entry and the consumer converts (bit-identical).
  */
-import { AMEM_PARTITIONS, AMEM_VIEW_BIT } from '../../common/amem.js';
-import { RD_CONST, RD_NOP, RD_SRAM_RELU, readsSram, TGT_AMEM, TGT_GRID, TGT_VBUFFER, ZSW_NOP } from './codes.js';
-import { is16bit, to16Table } from './convert.js';
-import { indirectAddr, checkItfeCount } from './addressGen.js';
-import { CHIP_SPEC_F, F_EOP, F_INDIR, F_PAD, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } from './records.js';
-import { convertLanesTo16, SB_META } from './switchbox.js';
-import { applyCsw, applyPsw, applyZsw } from './switches.js';
+import * as amemGeometry from '../../common/amem.js';
+import * as codes from './codes.js';
+import * as convert from './convert.js';
+import * as addressGen from './addressGen.js';
+import * as records from './records.js';
+import * as switchbox from './switchbox.js';
+import * as switches from './switches.js';
 import type { Uie } from './uie.js';
+
+// Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
+// +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
+const { AMEM_PARTITIONS, AMEM_VIEW_BIT } = amemGeometry;
+const { RD_CONST, RD_NOP, RD_SRAM_RELU, readsSram, TGT_AMEM, TGT_GRID, TGT_VBUFFER, ZSW_NOP } = codes;
+const { is16bit, to16Table } = convert;
+const { indirectAddr, checkItfeCount } = addressGen;
+const { CHIP_SPEC_F, F_EOP, F_INDIR, F_PAD, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
+const { convertLanesTo16, SB_META } = switchbox;
+const { applyCsw, applyPsw, applyZsw } = switches;
 
 export function issueRead(u: Uie, now: number): boolean {
   const dec = u.readDec;

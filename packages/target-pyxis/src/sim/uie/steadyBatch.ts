@@ -3,17 +3,23 @@
  * a pure strided AMEM Read -> AMEM Write copy done without per-cycle decoder records, with exactly the effects of K
  * `tick`s (checked against `tick` by uie-fastpath.test.ts and against lockstep by quantum.test.ts).
  */
-import { AMEM_PARTITIONS, AMEM_VIEW_BIT } from '../../common/amem.js';
-import { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } from './codes.js';
-import { compositeKey, compositeTable, is16bit } from './convert.js';
-import { decodeFast, stridedAddr } from './addressGen.js';
-import {
-  A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK,
-  R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE,
-} from './records.js';
+import * as amemGeometry from '../../common/amem.js';
+import * as codes from './codes.js';
+import * as convert from './convert.js';
+import * as addressGen from './addressGen.js';
+import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
-import { SB_META } from './switchbox.js';
+import * as switchbox from './switchbox.js';
 import type { Uie } from './uie.js';
+
+// Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
+// +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
+const { AMEM_PARTITIONS, AMEM_VIEW_BIT } = amemGeometry;
+const { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } = codes;
+const { compositeKey, compositeTable, is16bit } = convert;
+const { decodeFast, stridedAddr } = addressGen;
+const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
+const { SB_META } = switchbox;
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
 export const BATCH_MIN = 16;

@@ -23,22 +23,29 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import type { SimEngine } from '@pyxis/sim';
 import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
-import { decodeFast, decodeRead, decodeWrite } from './addressGen.js';
+import * as addressGen from './addressGen.js';
 import { tryTable, UieConfig } from './config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
 import { bindSeq } from './opFields.js';
-import { issueRead } from './readPath.js';
-import {
-  CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, SEQ_SPEC, TRIP_SLOTS,
-  UieCodes, type SeqState, type TripSlot, type UieOptions, type UieStats, type UieTripParams,
-} from './records.js';
+import * as readPath from './readPath.js';
+import type { SeqState, TripSlot, UieOptions, UieStats, UieTripParams } from './records.js';
+import * as records from './records.js';
 import { ControlStore, emptyControlStore, NUM_ITERS, SEQ_DEPTH, SequencerCore } from './sequencerCore.js';
-import { BATCH_MIN, BATCH_RETRY, steadyBatch } from './steadyBatch.js';
+import * as steadyBatchM from './steadyBatch.js';
 import { SwitchboxFifo } from './switchbox.js';
 import { identitySwitchTables, OpStore, updateSwitchSummaries, type SwitchTables } from './tables.js';
-import { weightsRead } from './weightsRead.js';
-import { issueWrite } from './writePath.js';
+import * as weightsReadM from './weightsRead.js';
+import * as writePath from './writePath.js';
+
+// Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
+// +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
+const { decodeFast, decodeRead, decodeWrite } = addressGen;
+const { issueRead } = readPath;
+const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, SEQ_SPEC, TRIP_SLOTS, UieCodes } = records;
+const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
+const { weightsRead } = weightsReadM;
+const { issueWrite } = writePath;
 
 export * from './records.js';
 export { applyCsw, applyPsw, applyZsw } from './switches.js';

@@ -4,14 +4,26 @@
  * of the selected columns (partial-partition merge, RMW_Add InMemAdd, chip §7.4) as a posted write that commits
  * `write_commit_latency` cycles later (chip §11.7.2; the trip's tracker counter, seq §6.8).
  */
-import { AMEM_VIEW_BIT, amemBank, amemPhysical } from '../../common/amem.js';
-import { SRC_GRID, SRC_VBUFFER, WR_DISCARD, WR_NOP, WR_RMW_ADD, ZSW_NOP } from './codes.js';
-import { addCodes, compositeKey, compositeTable, from16Table, is16bit } from './convert.js';
-import { checkItfeCount, indirectAddr } from './addressGen.js';
-import { CHIP_SPEC_F, F_EOP, F_INDIR, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_WRITE, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO, type SeqState } from './records.js';
-import { SB_META, type SwitchboxFifo } from './switchbox.js';
-import { applyCsw, applyPsw, applyZsw } from './switches.js';
+import * as amemGeometry from '../../common/amem.js';
+import * as codes from './codes.js';
+import * as convert from './convert.js';
+import * as addressGen from './addressGen.js';
+import type { SeqState } from './records.js';
+import * as records from './records.js';
+import type { SwitchboxFifo } from './switchbox.js';
+import * as switchbox from './switchbox.js';
+import * as switches from './switches.js';
 import type { Uie } from './uie.js';
+
+// Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
+// +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
+const { AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
+const { SRC_GRID, SRC_VBUFFER, WR_DISCARD, WR_NOP, WR_RMW_ADD, ZSW_NOP } = codes;
+const { addCodes, compositeKey, compositeTable, from16Table, is16bit } = convert;
+const { checkItfeCount, indirectAddr } = addressGen;
+const { CHIP_SPEC_F, F_EOP, F_INDIR, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_WRITE, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
+const { SB_META } = switchbox;
+const { applyCsw, applyPsw, applyZsw } = switches;
 
 export function issueWrite(u: Uie, now: number): boolean {
   const dec = u.writeDec;
