@@ -17,7 +17,7 @@ import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
+const { AMEM_BYTES, AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
 const { SRC_GRID, SRC_VBUFFER, WR_DISCARD, WR_NOP, WR_RMW_ADD, ZSW_NOP } = codes;
 const { addCodes, compositeKey, compositeTable, from16Table, is16bit } = convert;
 const { checkItfeCount, indirectAddr } = addressGen;
@@ -226,7 +226,7 @@ export function checkRmwBank(u: Uie, wAddr: number, rAddr: number, seq: SeqState
   if (wb !== rb)
     u.ruleError(
       UieCodes.rmwBank,
-      `RMW_Add reads bank ${rb} (0x${(rAddr & 0x3ffffff).toString(16)}) but writes bank ${wb} (0x${(wAddr & 0x3ffffff).toString(16)}); read and write must be in the same AMEM bank — use the unhashed view or a 2 MiB-multiple offset`,
+      `RMW_Add reads bank ${rb} (0x${(rAddr & (AMEM_BYTES - 1)).toString(16)}) but writes bank ${wb} (0x${(wAddr & (AMEM_BYTES - 1)).toString(16)}); read and write must be in the same AMEM bank — use the unhashed view or a 2 MiB-multiple offset`,
       `${SEQ_SPEC} §6.5.1; ${CHIP_SPEC_F} §7.4.1`,
       seq,
       pc,
