@@ -19,7 +19,7 @@ const { AMEM_PARTITIONS, AMEM_VIEW_BIT } = amemGeometry;
 const { RD_CONST, RD_NOP, RD_SRAM_RELU, readsSram, TGT_AMEM, TGT_GRID, TGT_VBUFFER, ZSW_NOP } = codes;
 const { is16bit, to16Table } = convert;
 const { indirectAddr, checkItfeCount } = addressGen;
-const { CHIP_SPEC_F, F_EOP, F_INDIR, F_PAD, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
+const { CHIP_SPEC_F, F_EOP, F_INDIR, F_PAD, F_POP, F_ROT, PTN_MASK, R_ADDR, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_SLOT, R_VIEW, R_ZSW, SEQ_AMEM_READ, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
 const { convertLanesTo16, SB_META } = switchbox;
 const { applyCsw, applyPsw, applyZsw } = switches;
 

@@ -18,7 +18,7 @@ const { AMEM_PARTITIONS, AMEM_VIEW_BIT } = amemGeometry;
 const { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } = codes;
 const { compositeKey, compositeTable, is16bit } = convert;
 const { decodeFast, stridedAddr } = addressGen;
-const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
+const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
 const { SB_META } = switchbox;
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */

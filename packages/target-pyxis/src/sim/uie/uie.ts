@@ -13,17 +13,17 @@
  * datapath (warning), and AMEM Write reading from their switchbox FIFOs waits
  * forever (reported by `blockedReason`, so the kernel's deadlock report names it).
  *
- * This file is the engine core (trips, the cycle, run-ahead, sequencing, diagnostics); the concerns live in
+ * This file is the engine core (trips, the cycle, run-ahead, diagnostics); the concerns live in
  * records.ts (state records and word layouts), codes.ts (enum codepoints by name), opFields.ts (op-field binding),
  * config.ts (config loading), addressGen.ts (address generation), readPath.ts / writePath.ts (the datapaths),
- * switches.ts (PSW/ZSW/CSW), weightsRead.ts (AMEM Weights Read) and steadyBatch.ts (the steady-state batch path).
+ * switches.ts (PSW/ZSW/CSW), sequencing.ts (per-sequencer trip start and issue), weightsRead.ts (AMEM Weights Read)
+ * and steadyBatch.ts (the steady-state batch path).
  * The datapath state fields below without `private` are shared with those modules (functions taking the Uie).
  */
 import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
 import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
-import * as addressGen from './addressGen.js';
 import { tryTable, UieConfig } from './config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
@@ -31,20 +31,19 @@ import { bindSeq } from './opFields.js';
 import * as readPath from './readPath.js';
 import type { SeqState, TripSlot, UieOptions, UieStats, UieTripParams } from './records.js';
 import * as records from './records.js';
-import { ControlStore, emptyControlStore, NUM_ITERS, SEQ_DEPTH, SequencerCore } from './sequencerCore.js';
+import { ControlStore, emptyControlStore, NUM_ITERS, SequencerCore } from './sequencerCore.js';
+import * as sequencing from './sequencing.js';
 import * as steadyBatchM from './steadyBatch.js';
 import { SwitchboxFifo } from './switchbox.js';
-import { identitySwitchTables, OpStore, updateSwitchSummaries, type SwitchTables } from './tables.js';
-import * as weightsReadM from './weightsRead.js';
+import { identitySwitchTables, updateSwitchSummaries, type OpStore, type SwitchTables } from './tables.js';
 import * as writePath from './writePath.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { decodeFast, decodeRead, decodeWrite } = addressGen;
 const { issueRead } = readPath;
-const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, SEQ_SPEC, TRIP_SLOTS, UieCodes } = records;
+const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
 const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
-const { weightsRead } = weightsReadM;
+const { stepSeq } = sequencing;
 const { issueWrite } = writePath;
 
 export * from './records.js';
@@ -107,8 +106,8 @@ export class Uie implements SimEngine {
   wcswCur = -1;
   // indirect bookkeeping per side: index pops in the current trip
   readPops = 0;
-  private readTripIndirect = false;
-  private writeTripIndirect = false;
+  readTripIndirect = false;
+  writeTripIndirect = false;
   writePops = 0;
   lastDidWork = false;
   /** `runAhead` tries a steady-state batch again from this cycle (after a failed check; any value gives the same results). */
@@ -133,8 +132,8 @@ export class Uie implements SimEngine {
   private deferredAt = 0;
   private deferredN = 0;
   /** Set by a retirement (always) or a descriptor-FIFO pop (when `stopOnPop`) during run-ahead: ends the run-ahead after the cycle. */
-  private visible = false;
-  private stopOnPop = false;
+  visible = false;
+  stopOnPop = false;
   blocked: string | undefined;
   // scratch buffers (no per-cycle allocation)
   readonly lanes = new Uint8Array(256);
@@ -398,7 +397,7 @@ export class Uie implements SimEngine {
       const bit = act & -act;
       act ^= bit;
       const sq = this.seqs[31 - Math.clz32(bit)]!;
-      if (this.stepSeq(sq)) did = true;
+      if (stepSeq(this, sq)) did = true;
       if (!sq.core.running && sq.qCount === 0) this.seqActive &= ~bit;
     }
     // 4. in-order trip retirement
@@ -485,108 +484,5 @@ export class Uie implements SimEngine {
 
   seqDone(id: number, slot: number): void {
     this.slots[slot]!.pending &= ~(1 << id);
-  }
-
-  private stepSeq(s: SeqState): boolean {
-    const core = s.core;
-    // common case first: a running AMEM Read / Write core with room in its decoder FIFO (same steps as below)
-    if (core.running && (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) && this.fastPaths) {
-      const isRead = s.id === SEQ_AMEM_READ;
-      const dec = isRead ? this.readDec : this.writeDec;
-      if (!dec.full) {
-        if (!core.step()) return this.coreFault(s);
-        this.stats.busyCycles[s.id]!++;
-        this.stats.instructions[s.id]!++;
-        decodeFast(this, s, dec, isRead);
-        return true;
-      }
-    }
-    if (!core.running) {
-      if (s.qCount === 0) return false;
-      // start the next trip from the descriptor FIFO (§3 item 1)
-      const slotId = s.queue[s.qHead]!;
-      // The ITFE and the index-pop count belong to one trip at a time: a trip that uses (or follows a trip that
-      // used) indirection starts only once the previous trip's decoder entries have drained (docs/spec-notes.md).
-      if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) {
-        const rd = s.id === SEQ_AMEM_READ;
-        const np = this.slots[slotId]!.params!;
-        const ind = rd ? np.amem_read_indirect_vld : np.amem_write_indirect_vld;
-        if ((ind || (rd ? this.readTripIndirect : this.writeTripIndirect)) && !(rd ? this.readDec : this.writeDec).empty) {
-          this.blocked ??= this.blockMsg(s, 0);
-          return false;
-        }
-        if (rd) this.readTripIndirect = !!ind;
-        else this.writeTripIndirect = !!ind;
-      }
-      s.qHead = (s.qHead + 1) % SEQ_QUEUE;
-      s.qCount--;
-      if (this.stopOnPop) this.visible = true;
-      s.slot = slotId;
-      const p = this.slots[slotId]!.params!;
-      this.config.decodeSeq(s);
-      if (!s.op && s.opTable) {
-        s.op = new OpStore(s.opTable, SEQ_DEPTH);
-        bindSeq(s);
-      }
-      if (s.id === SEQ_AMEM_READ) this.config.decodeSwitches(0, s.usesPsw, s.usesCsw, this.rpswCur >= 0, this.rcswCur >= 0, this.readSw);
-      else if (s.id === SEQ_AMEM_WRITE) this.config.decodeSwitches(1, s.usesPsw, s.usesCsw, this.wpswCur >= 0, this.wcswCur >= 0, this.writeSw);
-      core.start(p.start_pc[s.id] ?? 0, s.control);
-      // the trip's base address and view for this sequencer, read once (descriptor objects may be slow dictionaries)
-      s.base = s.id === SEQ_AMEM_READ ? p.amem_read_base_address : s.id === SEQ_AMEM_WRITE ? p.amem_write_base_address : p.amem_weights_base_address;
-      s.view = (s.id === SEQ_AMEM_READ ? p.amem_read_bank_hash_dsbl : s.id === SEQ_AMEM_WRITE ? p.amem_write_bank_hash_dsbl : p.amem_weights_bank_hash_dsbl) ? 1 : 0;
-      if (s.id === SEQ_AMEM_READ) {
-        this.readPops = 0;
-        if (p.amem_read_indirect_vld) this.itfeRead.start(this.config.itfeCommand('read', p.amem_read_indirect_cmd_index));
-        else this.itfeRead.stop();
-      } else if (s.id === SEQ_AMEM_WRITE) {
-        this.writePops = 0;
-        if (p.amem_write_indirect_vld) this.itfeWrite.start(this.config.itfeCommand('write', p.amem_write_indirect_cmd_index));
-        else this.itfeWrite.stop();
-      }
-    }
-    const isRead = s.id === SEQ_AMEM_READ;
-    const isWrite = s.id === SEQ_AMEM_WRITE;
-    if (isRead || isWrite) {
-      const dec = isRead ? this.readDec : this.writeDec;
-      if (dec.full) {
-        this.stats.stallCycles[s.id]!++;
-        this.blocked ??= this.blockMsg(s, 1);
-        return false;
-      }
-      if (!core.step()) return this.coreFault(s);
-      this.stats.busyCycles[s.id]!++;
-      this.stats.instructions[s.id]!++;
-      if (this.fastPaths) decodeFast(this, s, dec, isRead);
-      else if (isRead) decodeRead(this, s, dec);
-      else decodeWrite(this, s, dec);
-      return true;
-    }
-    // sequencers without a datapath model yet (grid, VPU, weights): run the loop program only
-    if (!s.warnedNoDatapath) {
-      s.warnedNoDatapath = true;
-      this.warnOnce(
-        `nodp${s.id}`,
-        UieCodes.unmodelled,
-        s.id === SEQ_AMEM_WEIGHTS_READ
-          ? `sequencer ${s.name}: the weights decompressor / weights datapath are not modelled yet; AMEM words are read, counted and dropped`
-          : `sequencer ${s.name} has no datapath model yet; its program runs without effects`,
-        `${SEQ_SPEC} §4`,
-      );
-    }
-    if (!core.step()) return this.coreFault(s);
-    this.stats.busyCycles[s.id]!++;
-    this.stats.instructions[s.id]!++;
-    if (s.id === SEQ_AMEM_WEIGHTS_READ && s.kf) weightsRead(this, s, s.kf);
-    if (core.done) this.seqDone(s.id, s.slot);
-    return true;
-  }
-
-  private coreFault(s: SeqState): boolean {
-    if (s.core.fault === 'pc_overflow') {
-      this.ruleError(UieCodes.pcOverflow, `sequencer ${s.name} ran past the end of its 32-word microcode memory without EOPGM`, `${SEQ_SPEC} §2.1`, s, s.core.pc);
-      // treat as done so the simulation can end
-      this.seqDone(s.id, s.slot);
-    }
-    return false;
   }
 }

@@ -21,7 +21,7 @@ const { AMEM_BYTES, AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
 const { SRC_GRID, SRC_VBUFFER, WR_DISCARD, WR_NOP, WR_RMW_ADD, ZSW_NOP } = codes;
 const { addCodes, compositeKey, compositeTable, from16Table, is16bit } = convert;
 const { checkItfeCount, indirectAddr } = addressGen;
-const { CHIP_SPEC_F, F_EOP, F_INDIR, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_SX, R_SY, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_WRITE, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
+const { CHIP_SPEC_F, F_EOP, F_INDIR, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_VIEW, R_ZSW, SEQ_AMEM_WRITE, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
 const { SB_META } = switchbox;
 const { applyCsw, applyPsw, applyZsw } = switches;
 
