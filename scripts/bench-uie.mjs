@@ -2,7 +2,7 @@
 // UIE sequencer/datapath throughput: a busy copy trip (AMEM Read -> switchbox -> AMEM Write)
 // on one UIE and on 48 UIEs, in simulated UIE-cycles per CPU-second of this process; small trips; the bare sequencer core.
 // `fastPaths: false` shows the general datapath path (every flit converted and switched) for comparison.
-// Run after `npx tsc -b packages/sim`: node scripts/bench-uie.mjs
+// Run after `npx tsc -b`: node scripts/bench-uie.mjs
 import { encode, loadGrammarJson, loadTable } from '../packages/codec/dist/index.js';
 import { uie as U, amem as A } from '../packages/target-pyxis/dist/sim/index.js';
 

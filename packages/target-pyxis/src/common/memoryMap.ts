@@ -9,8 +9,9 @@ import { loadGrammarJson } from '@pyxis/codec';
 export interface SeqMemory {
   id: number;
   name: string;
-  ctrl: { address: number; stride: number; words: number; table: string };
-  op: { address: number; stride: number; words: number; table: string };
+  /** `offset`: byte offset in a UIE's config block (UIE u's block starts at u * uieStride). */
+  ctrl: { address: number; offset: number; stride: number; words: number; table: string };
+  op: { address: number; offset: number; stride: number; words: number; table: string };
 }
 
 export interface MemoryMap {
@@ -32,6 +33,8 @@ export interface MemoryMapRegion {
   scope?: 'cluster';
   /** Engine address (UIE 0 for per-UIE regions). */
   address: number;
+  /** Byte offset in a UIE's config block (per-UIE regions) or the cluster's CSR block. */
+  offset: number;
   stride: number;
   words: number;
   table?: string;

@@ -33,18 +33,23 @@ import {
   rfpAdd,
   type ExtFormat,
 } from '@pyxis/formats';
+import * as codes from './codes.js';
 
-/** AMEM Read/Write `data_type` codepoints (seq §5.1, §6.1). */
-export const DT_RFP8 = 0;
-export const DT_OCP_E4M3 = 1;
-export const DT_OCP_E5M2 = 2;
-export const DT_OPAQUE8 = 3;
-export const DT_RFP16 = 4;
-export const DT_IEEE_FP16 = 5;
-export const DT_OPAQUE16 = 6;
+// module-local (V8 checks every read of an imported binding for TDZ; is16bit runs per flit)
+const { dataType, DT_IS_16 } = codes;
 
+/** AMEM Read/Write `data_type` codepoints (seq §5.1, §6.1), looked up by name in the op tables (codes.ts). */
+export const DT_RFP8 = dataType('Recogni_FP8');
+export const DT_OCP_E4M3 = dataType('OCP_FP8_E4M3');
+export const DT_OCP_E5M2 = dataType('OCP_FP8_E5M2');
+export const DT_OPAQUE8 = dataType('Opaque_8bit');
+export const DT_RFP16 = dataType('Recogni_FP16');
+export const DT_IEEE_FP16 = dataType('IEEE_FP16');
+export const DT_OPAQUE16 = dataType('Opaque_16bit');
+
+/** 16-bit data type (table metadata `data_type_bits`, codes.ts). */
 export function is16bit(dt: number): boolean {
-  return dt >= 4;
+  return DT_IS_16[dt] === 1;
 }
 
 /** The @pyxis/formats import/export format of an external `data_type`, if any. */

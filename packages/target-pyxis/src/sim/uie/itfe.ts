@@ -1,13 +1,14 @@
 /**
  * AMEM Indirection Table Fetch Engine (seq §8, chip §7.6): fetches index
  * tables from AMEM in 128-byte reads into the X/Y index FIFOs of its AMEM
- * Read or AMEM Write sequencer. Modes (§8.1): 0 = X 16b; 1 = X 32b; 2, 3 =
- * X and Y tables of 16b, the engine alternating X and Y per 128-byte read.
+ * Read or AMEM Write sequencer. Modes (§8.1, table metadata `indir_modes`, codes.ts): 0 = X 16b; 1 = X 32b;
+ * 2, 3 = X and Y tables of 16b, the engine alternating X and Y per 128-byte read.
  * The whole fetch repeats `repeat_count_m1 + 1` times.
  */
 import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
-import { AMEM_VIEW_BIT } from '../amem/amem.js';
+import { AMEM_VIEW_BIT } from '../../common/amem.js';
+import { INDIR_MODE_MASK, INDIR_X32, INDIR_Y, INDIR_Y_NONE } from './codes.js';
 
 /** Decoded ITFE command register (table `itfe_command`, seq §8.1). */
 export interface ItfeCommand {
@@ -51,7 +52,7 @@ export class Itfe {
     return (this.cmd.num_indices_per_table_m1 + 1) * (this.cmd.repeat_count_m1 + 1);
   }
   get usesY(): boolean {
-    return this.cmd.indir_mode >= 2;
+    return INDIR_Y[this.cmd.indir_mode & INDIR_MODE_MASK] !== INDIR_Y_NONE;
   }
   get finished(): boolean {
     return !this.active;
@@ -78,7 +79,7 @@ export class Itfe {
   tick(): boolean {
     if (!this.active) return false;
     const n = this.cmd.num_indices_per_table_m1 + 1;
-    const elem = this.cmd.indir_mode === 1 ? 4 : 2;
+    const elem = INDIR_X32[this.cmd.indir_mode & INDIR_MODE_MASK] ? 4 : 2; // bytes per x index (seq §8.1; codes.ts)
     const perRead = 128 / elem;
     const useY = this.usesY && this.nextY && this.posY < n;
     const fifo = useY ? this.y : this.x;

@@ -14,12 +14,17 @@ export class OpStore {
     readonly table: CompiledTable,
     readonly depth: number,
   ) {}
-  /** The array of a field (all zeros if the table lacks it). */
+  /**
+   * The array of a field. Before any decode it holds the field's decoded value of an all-zero word (e.g. 8 for
+   * `num_logical_ptns`, whose codepoint 0 means all 8 partitions — the codec's `zero_means_max`); zeros if the table
+   * lacks the field.
+   */
   field(name: string): Int32Array {
     let a = this.map.get(name);
     if (!a) {
       const f = this.table.byName.get(name);
       a = new Int32Array(this.depth * (f?.count ?? 1));
+      if (f && !f.reserved) a.fill(Number(readField(this.table, new Uint8Array(this.table.bytes), name)));
       this.map.set(name, a);
     }
     return a;

@@ -1,0 +1,123 @@
+/**
+ * Sequencing of one UIE's 13 sequencers (seq §2.1.4, §3): per cycle, each active sequencer takes its next trip from
+ * its descriptor FIFO when idle (program decode, switch tables, ITFE command, base address and view of the trip),
+ * then issues one microinstruction — into its decoder FIFO (AMEM Read / Write, stalling when it is full), into the
+ * weights port (AMEM Weights Read) or nowhere (the sequencers without a datapath model yet).
+ */
+import * as addressGen from './addressGen.js';
+import * as opFields from './opFields.js';
+import * as records from './records.js';
+import { OpStore } from './tables.js';
+import type { SeqState } from './records.js';
+import { SEQ_DEPTH } from './sequencerCore.js';
+import type { Uie } from './uie.js';
+import * as weightsReadM from './weightsRead.js';
+
+// Hot-path bindings as module-local constants (V8 checks every read of an imported binding for TDZ; see uie.ts).
+const { decodeFast, decodeRead, decodeWrite } = addressGen;
+const { bindSeq } = opFields;
+const { SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, SEQ_SPEC, UieCodes } = records;
+const { weightsRead } = weightsReadM;
+
+export function stepSeq(u: Uie, s: SeqState): boolean {
+  const core = s.core;
+  // common case first: a running AMEM Read / Write core with room in its decoder FIFO (same steps as below)
+  if (core.running && (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) && u.fastPaths) {
+    const isRead = s.id === SEQ_AMEM_READ;
+    const dec = isRead ? u.readDec : u.writeDec;
+    if (!dec.full) {
+      if (!core.step()) return coreFault(u, s);
+      u.stats.busyCycles[s.id]!++;
+      u.stats.instructions[s.id]!++;
+      decodeFast(u, s, dec, isRead);
+      return true;
+    }
+  }
+  if (!core.running) {
+    if (s.qCount === 0) return false;
+    // start the next trip from the descriptor FIFO (§3 item 1)
+    const slotId = s.queue[s.qHead]!;
+    // The ITFE and the index-pop count belong to one trip at a time: a trip that uses (or follows a trip that
+    // used) indirection starts only once the previous trip's decoder entries have drained (docs/spec-notes.md).
+    if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) {
+      const rd = s.id === SEQ_AMEM_READ;
+      const np = u.slots[slotId]!.params!;
+      const ind = rd ? np.amem_read_indirect_vld : np.amem_write_indirect_vld;
+      if ((ind || (rd ? u.readTripIndirect : u.writeTripIndirect)) && !(rd ? u.readDec : u.writeDec).empty) {
+        u.blocked ??= u.blockMsg(s, 0);
+        return false;
+      }
+      if (rd) u.readTripIndirect = !!ind;
+      else u.writeTripIndirect = !!ind;
+    }
+    s.qHead = (s.qHead + 1) % SEQ_QUEUE;
+    s.qCount--;
+    if (u.stopOnPop) u.visible = true;
+    s.slot = slotId;
+    const p = u.slots[slotId]!.params!;
+    u.config.decodeSeq(s);
+    if (!s.op && s.opTable) {
+      s.op = new OpStore(s.opTable, SEQ_DEPTH);
+      bindSeq(s);
+    }
+    if (s.id === SEQ_AMEM_READ) u.config.decodeSwitches(0, s.usesPsw, s.usesCsw, u.rpswCur >= 0, u.rcswCur >= 0, u.readSw);
+    else if (s.id === SEQ_AMEM_WRITE) u.config.decodeSwitches(1, s.usesPsw, s.usesCsw, u.wpswCur >= 0, u.wcswCur >= 0, u.writeSw);
+    core.start(p.start_pc[s.id] ?? 0, s.control);
+    // the trip's base address and view for this sequencer, read once (descriptor objects may be slow dictionaries)
+    s.base = s.id === SEQ_AMEM_READ ? p.amem_read_base_address : s.id === SEQ_AMEM_WRITE ? p.amem_write_base_address : p.amem_weights_base_address;
+    s.view = (s.id === SEQ_AMEM_READ ? p.amem_read_bank_hash_dsbl : s.id === SEQ_AMEM_WRITE ? p.amem_write_bank_hash_dsbl : p.amem_weights_bank_hash_dsbl) ? 1 : 0;
+    if (s.id === SEQ_AMEM_READ) {
+      u.readPops = 0;
+      if (p.amem_read_indirect_vld) u.itfeRead.start(u.config.itfeCommand('read', p.amem_read_indirect_cmd_index));
+      else u.itfeRead.stop();
+    } else if (s.id === SEQ_AMEM_WRITE) {
+      u.writePops = 0;
+      if (p.amem_write_indirect_vld) u.itfeWrite.start(u.config.itfeCommand('write', p.amem_write_indirect_cmd_index));
+      else u.itfeWrite.stop();
+    }
+  }
+  const isRead = s.id === SEQ_AMEM_READ;
+  const isWrite = s.id === SEQ_AMEM_WRITE;
+  if (isRead || isWrite) {
+    const dec = isRead ? u.readDec : u.writeDec;
+    if (dec.full) {
+      u.stats.stallCycles[s.id]!++;
+      u.blocked ??= u.blockMsg(s, 1);
+      return false;
+    }
+    if (!core.step()) return coreFault(u, s);
+    u.stats.busyCycles[s.id]!++;
+    u.stats.instructions[s.id]!++;
+    if (u.fastPaths) decodeFast(u, s, dec, isRead);
+    else if (isRead) decodeRead(u, s, dec);
+    else decodeWrite(u, s, dec);
+    return true;
+  }
+  // sequencers without a datapath model yet (grid, VPU, weights): run the loop program only
+  if (!s.warnedNoDatapath) {
+    s.warnedNoDatapath = true;
+    u.warnOnce(
+      `nodp${s.id}`,
+      UieCodes.unmodelled,
+      s.id === SEQ_AMEM_WEIGHTS_READ
+        ? `sequencer ${s.name}: the weights decompressor / weights datapath are not modelled yet; AMEM words are read, counted and dropped`
+        : `sequencer ${s.name} has no datapath model yet; its program runs without effects`,
+      `${SEQ_SPEC} §4`,
+    );
+  }
+  if (!core.step()) return coreFault(u, s);
+  u.stats.busyCycles[s.id]!++;
+  u.stats.instructions[s.id]!++;
+  if (s.id === SEQ_AMEM_WEIGHTS_READ && s.kf) weightsRead(u, s, s.kf);
+  if (core.done) u.seqDone(s.id, s.slot);
+  return true;
+}
+
+export function coreFault(u: Uie, s: SeqState): boolean {
+  if (s.core.fault === 'pc_overflow') {
+    u.ruleError(UieCodes.pcOverflow, `sequencer ${s.name} ran past the end of its 32-word microcode memory without EOPGM`, `${SEQ_SPEC} §2.1`, s, s.core.pc);
+    // treat as done so the simulation can end
+    u.seqDone(s.id, s.slot);
+  }
+  return false;
+}

@@ -1,0 +1,228 @@
+/**
+ * The steady-state batch path (fast paths, inside `Uie.runAhead` only; docs/uie-model.md "Performance"): K cycles of
+ * a pure strided AMEM Read -> AMEM Write copy done without per-cycle decoder records, with exactly the effects of K
+ * `tick`s (checked against `tick` by uie-fastpath.test.ts and against lockstep by quantum.test.ts).
+ */
+import * as amemGeometry from '../../common/amem.js';
+import * as codes from './codes.js';
+import * as convert from './convert.js';
+import * as addressGen from './addressGen.js';
+import * as records from './records.js';
+import { NUM_ITERS } from './sequencerCore.js';
+import * as switchbox from './switchbox.js';
+import type { Uie } from './uie.js';
+
+// Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
+// +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
+const { AMEM_PARTITIONS, AMEM_VIEW_BIT } = amemGeometry;
+const { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } = codes;
+const { compositeKey, compositeTable, is16bit } = convert;
+const { decodeFast, stridedAddr } = addressGen;
+const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
+const { SB_META } = switchbox;
+
+/** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
+export const BATCH_MIN = 16;
+export const BATCH_RETRY = 32;
+
+/**
+ * Steady-state batch (fast paths, inside `runAhead` only): when AMEM Read and AMEM Write are both in a pure strided
+ * loop nest — each core repeating one pc whose steps only advance its end-of-loop iterators as an odometer
+ * (`SequencerCore.repeatable` / `advance`: no final_iter_mask, every sol_pc this pc, not the nest's last step), every
+ * decoder record queued or to be produced a full aligned 8-bit Read_SRAM / Write of 128 columns through the
+ * AMEM Read -> AMEM Write switchbox FIFO with no padding, indirection, end of program, partition / column switching
+ * or masking, and an identity composed conversion — the next K cycles are exactly: per cycle t, the write commits due
+ * at t, one whole-word write of the switchbox head at the next write address, one whole-word read into the switchbox
+ * at the next read address, and one step of each core. They are done here without the per-cycle decoder records:
+ * the addresses are the records' (queued) or computed as `decodeFast` would (base + offset + sum of
+ * (count & 0xfff) * stride); the decoder FIFOs are left holding exactly the records of the last steps (which are run
+ * with `step` + `decodeFast`), with the same push/pop counts; the statistics, AMEM statistics, commit ring, ports and
+ * switchbox state are those of K `tick`s (the AMEM and switchbox moves are the same calls). Returns K, or 0 when the
+ * state is not such a steady state (then `tick` runs). Checked against `tick` by uie-fastpath.test.ts and against
+ * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
+ */
+export function steadyBatch(u: Uie, c: number, limit: number): number {
+  if (u.itfeRead.active || u.itfeWrite.active || u.activeTrips !== 1) return 0;
+  if (u.readPortFree > c || u.writePortFree > c) return 0;
+  const rdec = u.readDec;
+  const wdec = u.writeDec;
+  const sb = u.sbReadToWrite;
+  const dr = rdec.occupancy;
+  const dw = wdec.occupancy;
+  if (dr === 0 || dw === 0 || sb.empty) return 0;
+  const rs = u.seqs[SEQ_AMEM_READ]!;
+  const ws = u.seqs[SEQ_AMEM_WRITE]!;
+  const tripSlot = u.oldestSlot;
+  if (rs.slot !== tripSlot || ws.slot !== tripSlot || !rs.tmpl || !ws.tmpl) return 0;
+  let k = rs.core.repeatable(limit - c);
+  if (k === 0) return 0;
+  k = ws.core.repeatable(k);
+  if (k < BATCH_MIN || k < dr || k < dw) return 0;
+  // read template at the read core's pc
+  const rsw = u.readSw;
+  const wsw = u.writeSw;
+  if (u.rcswCur >= 0 && rsw.cswIdentity![u.rcswCur] !== 1) return 0;
+  if (u.rpswCur >= 0 && rsw.pswIdentity![u.rpswCur] !== 1) return 0;
+  if (u.wcswCur >= 0 && wsw.cswIdentity![u.wcswCur] !== 1) return 0;
+  if (u.wpswCur >= 0 && wsw.pswIdentity![u.wpswCur] !== 1) return 0;
+  const rpc = rs.core.pc;
+  const rx = rs.aux!;
+  const rb = rpc * AUX_WORDS;
+  const rt = rs.tmpl;
+  const rto = rpc * REC_WORDS;
+  const rOp = rx[rb + A_OPCD]!;
+  const rFlags = rx[rb + A_FLAGS]!;
+  const rDt = rt[rto + R_DT]!;
+  const rEb = rt[rto + R_EB]!;
+  const rMask = rt[rto + R_MASK]!;
+  if (!readsSram(rOp) || rx[rb + A_INDIR]! !== 0 || rx[rb + A_CSW_VLD]! !== 0) return 0;
+  if (rx[rb + A_PADMASK]! !== 0 && (rx[rb + A_STARTPAD]! !== 0 || rx[rb + A_ENDPAD]! !== 0)) return 0;
+  if (rt[rto + R_PSWBASE]! >= 0 || rt[rto + R_FIFO]! !== TGT_AMEM || rt[rto + R_N]! !== AMEM_PARTITIONS || rt[rto + R_ZSW]! !== ZSW_NOP || is16bit(rDt)) return 0;
+  if (rsw.colMaskActive![rMask & 3]! !== 0) return 0;
+  const wpc = ws.core.pc;
+  const wx = ws.aux!;
+  const wb = wpc * AUX_WORDS;
+  const wt = ws.tmpl;
+  const wto = wpc * REC_WORDS;
+  const wFlags = wx[wb + A_FLAGS]!;
+  const wDt = wt[wto + R_DT]!;
+  const wEb = wt[wto + R_EB]!;
+  const wMask = wt[wto + R_MASK]!;
+  if (wx[wb + A_OPCD]! !== WR_WRITE || wx[wb + A_INDIR]! !== 0 || wx[wb + A_CSW_VLD]! !== 0) return 0;
+  if (wt[wto + R_PSWBASE]! >= 0 || wt[wto + R_FIFO]! !== SRC_AMEM || wt[wto + R_N]! !== 128 || wt[wto + R_COLOFF]! !== 0 || wt[wto + R_ZSW]! !== ZSW_NOP || is16bit(wDt)) return 0;
+  if (wsw.colMaskActive![wMask & 3]! !== 0) return 0;
+  const relu = rOp === RD_SRAM_RELU;
+  const comp = compositeTable(rDt, rEb, relu, wDt, wEb);
+  if (!comp.identity) return 0;
+  // the records still to be produced: decodeFast's address of each step's counts (an odometer copy of the core's),
+  // all 128-byte aligned when the offset and every stride are multiples of 8 partitions
+  if (((rs.base + rx[rb + A_OFFSET]!) & 7) !== 0 || ((ws.base + wx[wb + A_OFFSET]!) & 7) !== 0) return 0;
+  for (let i = 0; i < NUM_ITERS; i++) if ((rx[rb + A_STRIDE + i]! & 7) !== 0 || (wx[wb + A_STRIDE + i]! & 7) !== 0) return 0;
+  // the queued records and switchbox entries must take the same path
+  const rd = rdec.data;
+  for (let j = 0, at = rdec.peekSlot(); j < dr; j++) {
+    if (rd[at + R_OP] !== rOp || rd[at + R_FLAGS] !== rFlags || rd[at + R_FIFO] !== TGT_AMEM || rd[at + R_N] !== AMEM_PARTITIONS || rd[at + R_ZSW] !== ZSW_NOP) return 0;
+    if (rd[at + R_PSWBASE]! >= 0 || rd[at + R_CSW]! >= 0 || rd[at + R_MASK] !== rMask || rd[at + R_DT] !== rDt || rd[at + R_EB] !== rEb) return 0;
+    if (rd[at + R_VIEW] !== rs.view || rd[at + R_SLOT] !== tripSlot || (rd[at + R_ADDR]! & 7) !== 0) return 0;
+    at += REC_WORDS;
+    if (at >= rd.length) at = 0;
+  }
+  const wd = wdec.data;
+  for (let j = 0, at = wdec.peekSlot(); j < dw; j++) {
+    if (wd[at + R_OP] !== WR_WRITE || wd[at + R_FLAGS] !== wFlags || wd[at + R_FIFO] !== SRC_AMEM || wd[at + R_N] !== 128 || wd[at + R_COLOFF] !== 0 || wd[at + R_ZSW] !== ZSW_NOP) return 0;
+    if (wd[at + R_PSWBASE]! >= 0 || wd[at + R_CSW]! >= 0 || wd[at + R_MASK] !== wMask || wd[at + R_DT] !== wDt || wd[at + R_EB] !== wEb) return 0;
+    if (wd[at + R_VIEW] !== ws.view || wd[at + R_SLOT] !== tripSlot || (wd[at + R_ADDR]! & 7) !== 0) return 0;
+    at += REC_WORDS;
+    if (at >= wd.length) at = 0;
+  }
+  const meta = sb.meta;
+  for (let j = 0, e = sb.peekSlot(); j < sb.occupancy; j++) {
+    const m = e * SB_META;
+    if (meta[m] !== 1 || meta[m + 1] !== rDt || meta[m + 2] !== rEb || meta[m + 3] !== (relu ? 1 : 0)) return 0;
+    if (++e >= sb.capacity) e = 0;
+  }
+  // K cycles, as `tick` would run them (commits, AMEM Write, AMEM Read; the cores below)
+  const amem = u.amem;
+  const stats = u.stats;
+  const rView = rs.view ? AMEM_VIEW_BIT : 0;
+  const wView = ws.view ? AMEM_VIEW_BIT : 0;
+  const rCnt = u.batchCntR;
+  const wCnt = u.batchCntW;
+  rCnt.set(rs.core.count);
+  wCnt.set(ws.core.count);
+  const commitAt = u.commitAt;
+  const commitSlot = u.commitSlot;
+  const cm = u.commitMask;
+  const lat = u.commitLatency;
+  const tripRec = u.slots[tripSlot]!;
+  const rdt = rDt;
+  const reb = rEb;
+  const rl = relu ? 1 : 0;
+  let cHead = u.cHead;
+  let cCount = u.cCount;
+  for (let j = 0; j < k; j++) {
+    const t = c + j;
+    // 1. write commits due at t (tick)
+    while (cCount > 0 && commitAt[cHead]! <= t) {
+      u.slots[commitSlot[cHead]!]!.writes--;
+      cHead = (cHead + 1) & cm;
+      cCount--;
+    }
+    // 2. AMEM Write of the switchbox head (issueWrite / doWrite fast path, postWrite)
+    let wa: number;
+    if (j < dw) {
+      wa = wd[wdec.peekSlot() + R_ADDR]!;
+      wdec.pop();
+    } else {
+      wa = stridedAddr(ws.base, wx, wb, wCnt);
+      ws.core.advance(wCnt);
+    }
+    amem.writeWordView(((wa & PTN_MASK) << 4) | wView, sb.rawWordView[sb.peekSlot()]!);
+    sb.pop();
+    if (cCount > cm) {
+      u.slots[commitSlot[cHead]!]!.writes--;
+      cHead = (cHead + 1) & cm;
+      cCount--;
+    }
+    const q = (cHead + cCount) & cm;
+    commitAt[q] = t + lat;
+    commitSlot[q] = tripSlot;
+    cCount++;
+    tripRec.writes++;
+    // 3. AMEM Read into the switchbox (issueRead fast path)
+    let ra: number;
+    if (j < dr) {
+      ra = rd[rdec.peekSlot() + R_ADDR]!;
+      rdec.pop();
+    } else {
+      ra = stridedAddr(rs.base, rx, rb, rCnt);
+      rs.core.advance(rCnt);
+    }
+    const e = sb.pushSlot();
+    amem.readWord32(((ra & PTN_MASK) << 4) | rView, sb.raw32, e * 64);
+    const m = e * SB_META;
+    meta[m] = 1;
+    meta[m + 1] = rdt;
+    meta[m + 2] = reb;
+    meta[m + 3] = rl;
+  }
+  u.cHead = cHead;
+  u.cCount = cCount;
+  stats.bytesWritten += 128 * k;
+  stats.bytesRead += 128 * k;
+  stats.flitsToAmemWrite += k;
+  u.writePortFree = c + k;
+  u.readPortFree = c + k;
+  // the decoder FIFOs: K records consumed (the queued ones popped above) and K produced, of which the last dr / dw are
+  // still queued: count the others, then run the last steps for real (they write exactly those records)
+  rdec.pops += k - dr;
+  rdec.pushes += k - dr;
+  wdec.pops += k - dw;
+  wdec.pushes += k - dw;
+  // the cores: the odometer copies have advanced by the steps whose records were consumed here
+  rs.core.skipTo(rCnt, k - dr);
+  ws.core.skipTo(wCnt, k - dw);
+  stats.busyCycles[SEQ_AMEM_READ]! += k - dr;
+  stats.instructions[SEQ_AMEM_READ]! += k - dr;
+  stats.busyCycles[SEQ_AMEM_WRITE]! += k - dw;
+  stats.instructions[SEQ_AMEM_WRITE]! += k - dw;
+  for (let j = 0; j < dr; j++) {
+    rs.core.step();
+    stats.busyCycles[SEQ_AMEM_READ]!++;
+    stats.instructions[SEQ_AMEM_READ]!++;
+    decodeFast(u, rs, rdec, true);
+  }
+  for (let j = 0; j < dw; j++) {
+    ws.core.step();
+    stats.busyCycles[SEQ_AMEM_WRITE]!++;
+    stats.instructions[SEQ_AMEM_WRITE]!++;
+    decodeFast(u, ws, wdec, false);
+  }
+  u.compKey = compositeKey(rDt, rEb, relu, wDt, wEb);
+  u.comp = comp;
+  u.now = c + k - 1;
+  u.blocked = undefined;
+  u.portWake = Infinity;
+  u.lastDidWork = true;
+  return k;
+}
