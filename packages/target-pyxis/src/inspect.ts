@@ -20,7 +20,7 @@ const PATCH_BLOB_EXTS = new Set(['.blob', '.bin']);
 export function readPatchBlob(bytes: Uint8Array, file: string, isa: Isa): MicroPatch[] {
   if (bytes.length === 0) throw new DiagnosticError(error('AS0613', 'empty file: a patch blob holds at least one micro_patch_t', { span: { file, offset: 0 }, spec: PATCH_SPEC }));
   if (bytes.length % 8) throw new DiagnosticError(error('AS0613', `${bytes.length} bytes: a patch blob is a multiple of 8 bytes`, { span: { file, offset: bytes.length }, spec: PATCH_SPEC }));
-  const patches = decodePatchBlob(bytes, isa, file);
+  const patches = decodePatchBlob(bytes, file);
   let off = 0;
   for (const p of patches) {
     if (p.target_address % 8) throw new DiagnosticError(error('AS0614', `target_address 0x${p.target_address.toString(16)} is not 8-byte aligned`, { span: { file, offset: off }, spec: `${PATCH_SPEC}.2` }));

@@ -48,7 +48,7 @@ describe('inspect patch blobs', () => {
     ]);
     expect(patchRegion(isa, ps[0]!)).toBe('amem_read.control pc 0');
     expect(patchRegion(isa, ps[1]!)).toBeUndefined();
-    expect(encodePatchBlob(ps.map((p) => ({ ...p })), isa)).toEqual(blob);
+    expect(encodePatchBlob(ps.map((p) => ({ ...p })))).toEqual(blob);
     // not a blob: empty, not 8-byte aligned, unaligned target, truncated
     expect(() => readPatchBlob(new Uint8Array(0), 'e', isa)).toThrow(/empty/);
     expect(() => readPatchBlob(blob.subarray(0, 12), 'e', isa)).toThrow(/multiple of 8/);

@@ -7,94 +7,49 @@
  * Also the relocation helpers the linker uses to place programs.
  */
 import { decode, encode, readField, type CompiledTable } from '@pyxis/codec';
+import { applyFieldRelocation } from '../common/relocation.js';
+import { PatchBlobError, decodePatchBlob as decodeBlob, encodePatchBlob as encodeBlob, type MicroPatch, type PatchBlobIssue } from '../common/patchBlob.js';
 import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { Relocation } from '@pyxis/container';
 import { iterField, wordStride, type Isa, type SequencerInfo } from './isa.js';
 import { vpuSymbol, type EncodedProgram, type EncodedVpuProgram } from './program.js';
 
-export interface MicroPatch {
-  /** Byte address in the 32-bit MPE view (8-byte aligned). */
-  target_address: number;
-  /** Bytes per register element (1..65536). */
-  reg_size: number;
-  /** Number of elements (1..65536). */
-  reg_repeat: number;
-  /** reg_repeat elements, each padded to a multiple of 8 bytes. */
-  data: Uint8Array;
-}
+export type { MicroPatch };
 
-const pad8 = (n: number) => Math.ceil(n / 8) * 8;
+/** The assembler's diagnostic code for each kind of patch-blob problem (the codec work is common/patchBlob.ts). */
+const PATCH_CODES: Record<PatchBlobIssue['kind'], string> = { misaligned: 'AS0601', length: 'AS0602', empty: 'AS0603', range: 'AS0604', truncated: 'AS0605', overrun: 'AS0606' };
+
+function asDiagnostics(e: unknown, file?: string): never {
+  if (!(e instanceof PatchBlobError)) throw e;
+  throw new DiagnosticError(e.issues.map((i) => error(PATCH_CODES[i.kind], i.message, { spec: i.spec, ...(file !== undefined ? { span: { file, offset: i.offset ?? 0 } } : {}) })));
+}
 
 /** Serializes patches into one blob (throws DiagnosticError on malformed patches). */
-export function encodePatchBlob(patches: MicroPatch[], isa: Isa): Uint8Array {
-  const ht = isa.patchHeader;
-  const diags: Diagnostic[] = [];
-  let size = 0;
-  patches.forEach((p, k) => {
-    const need = p.reg_repeat * pad8(p.reg_size);
-    if (p.target_address % 8 !== 0) diags.push(error('AS0601', `patch ${k}: target_address 0x${p.target_address.toString(16)} is not 8-byte aligned`, { spec: 'pyxis-chip-fspec.md §12.6.1.2' }));
-    if (p.data.length !== need) diags.push(error('AS0602', `patch ${k}: data is ${p.data.length} bytes, reg_repeat * pad8(reg_size) = ${need}`, { spec: 'pyxis-chip-fspec.md §12.6.1.2' }));
-    size += ht.bytes + pad8(p.data.length);
-  });
-  if (patches.length === 0) diags.push(error('AS0603', 'a patch blob needs at least one patch (num_patches is N-1 encoded)', { spec: 'pyxis-chip-fspec.md §12.6.1.1' }));
-  if (diags.length) throw new DiagnosticError(diags);
-  const blob = new Uint8Array(pad8(size));
-  let off = 0;
-  for (const p of patches) {
-    try {
-      encode(ht, { target_address: p.target_address, reg_size: p.reg_size, reg_repeat: p.reg_repeat }, blob, off);
-    } catch (e) {
-      throw new DiagnosticError(error('AS0604', `patch header out of range: ${(e as Error).message}`, { spec: 'pyxis-chip-fspec.md §12.6.1.2' }));
-    }
-    off += ht.bytes;
-    blob.set(p.data, off);
-    off += pad8(p.data.length);
+export function encodePatchBlob(patches: MicroPatch[]): Uint8Array {
+  try {
+    return encodeBlob(patches);
+  } catch (e) {
+    return asDiagnostics(e);
   }
-  return blob;
 }
 
-/** Parses a blob back into patches (for tools and tests). */
-export function decodePatchBlob(blob: Uint8Array, isa: Isa, file = '<blob>'): MicroPatch[] {
-  const ht = isa.patchHeader;
-  const out: MicroPatch[] = [];
-  let off = 0;
-  while (off < blob.length) {
-    if (off + ht.bytes > blob.length) throw new DiagnosticError(error('AS0605', 'truncated micro_patch_t header', { span: { file, offset: off } }));
-    const h = decode(ht, blob, off);
-    const reg_size = Number(h['reg_size']);
-    const reg_repeat = Number(h['reg_repeat']);
-    const n = reg_repeat * pad8(reg_size);
-    if (off + ht.bytes + n > blob.length) throw new DiagnosticError(error('AS0606', `patch data runs past the end of the blob (${n} bytes)`, { span: { file, offset: off } }));
-    out.push({ target_address: Number(h['target_address']), reg_size, reg_repeat, data: blob.slice(off + ht.bytes, off + ht.bytes + n) });
-    off += ht.bytes + n;
+/** Parses a blob back into patches (for tools and tests); problems are diagnostics at their byte offset in `file`. */
+export function decodePatchBlob(blob: Uint8Array, file = '<blob>'): MicroPatch[] {
+  try {
+    return decodeBlob(blob);
+  } catch (e) {
+    return asDiagnostics(e, file);
   }
-  return out;
-}
-
-/** Finds a control or op table by name (for relocation kinds `table.field`). */
-function relocTable(isa: Isa, name: string): CompiledTable | undefined {
-  for (const s of isa.sequencers.values()) {
-    if (s.control.name === name) return s.control;
-    if (s.op.name === name) return s.op;
-  }
-  return isa.vpu?.op.name === name ? isa.vpu.op : undefined;
 }
 
 /**
  * Applies one `<table>.<field>` relocation in place: field = addend + value
- * (value = the placed start PC of the relocation's symbol).
+ * (value = the placed start PC of the relocation's symbol). The work is
+ * common/relocation.ts (shared with the linker); problems become AS0607/AS0608.
  */
-export function applyRelocation(data: Uint8Array, r: Relocation, value: number, isa: Isa): void {
-  const dot = r.kind.indexOf('.');
-  const t = dot > 0 ? relocTable(isa, r.kind.slice(0, dot)) : undefined;
-  const fname = r.kind.slice(dot + 1);
-  const f = t?.byName.get(fname);
-  if (!t || !f) throw new DiagnosticError(error('AS0607', `unknown relocation kind \`${r.kind}\``));
-  const vals = decode(t, data, r.offset, { includeReserved: false });
-  const v = r.addend + value;
-  if (v < Number(f.min) || v > Number(f.max)) throw new DiagnosticError(error('AS0608', `relocation ${r.kind} for \`${r.symbol}\`: value ${v} does not fit ${f.width} bits`));
-  vals[fname] = v;
-  encode(t, vals as never, data, r.offset);
+export function applyRelocation(data: Uint8Array, r: Relocation, value: number): void {
+  const problem = applyFieldRelocation(data, r.offset, r.kind, r.symbol, r.addend, value);
+  if (problem) throw new DiagnosticError(error(problem.startsWith('unknown') ? 'AS0607' : 'AS0608', problem));
 }
 
 /** A copy of a program's control words with every is_eol sol_pc moved by startPc. */
@@ -217,7 +172,7 @@ export function programsPatchBlob(
     let op = p.op;
     if (p.refs.length) {
       op = p.op.slice();
-      for (const r of p.refs) applyRelocation(op, { section: 0, offset: r.pc * p.opStride, kind: `${p.seq.op.name}.${r.field}`, symbol: r.symbol, addend: 0 }, vpuAt.get(r.symbol) ?? 0, isa);
+      for (const r of p.refs) applyRelocation(op, { section: 0, offset: r.pc * p.opStride, kind: `${p.seq.op.name}.${r.field}`, symbol: r.symbol, addend: 0 }, vpuAt.get(r.symbol) ?? 0);
     }
     return programPatches({ ...p, op }, starts[k]!, isa);
   });
@@ -226,5 +181,5 @@ export function programsPatchBlob(
     if (!mem) throw new DiagnosticError(error('AS0609', 'memory_map.json gives no address for the VPU instruction memory (vpu.imem)'));
     patches.push({ target_address: mem.address + vpuStarts[k]! * (mem.stride ?? v.stride), reg_size: v.vpu.op.bytes, reg_repeat: v.count, data: v.words.subarray(0, v.count * v.stride) });
   });
-  return { blob: encodePatchBlob(patches, isa), patches, starts, vpuStarts };
+  return { blob: encodePatchBlob(patches), patches, starts, vpuStarts };
 }

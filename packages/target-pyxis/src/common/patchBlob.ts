@@ -22,6 +22,8 @@ export interface MicroPatch {
 
 /** A problem with one patch or the blob: `patch` is the patch index, `offset` its byte offset in the blob. */
 export interface PatchBlobIssue {
+  /** What is wrong, for callers that map issues to their own diagnostic codes. */
+  kind: 'misaligned' | 'length' | 'empty' | 'range' | 'truncated' | 'overrun';
   message: string;
   patch?: number;
   offset?: number;
@@ -49,11 +51,11 @@ export function encodePatchBlob(patches: readonly MicroPatch[]): Uint8Array {
   let size = 0;
   patches.forEach((p, k) => {
     const need = p.reg_repeat * pad8(p.reg_size);
-    if (p.target_address % 8 !== 0) issues.push({ patch: k, message: `patch ${k}: target_address 0x${p.target_address.toString(16)} is not 8-byte aligned`, spec: SPEC });
-    if (p.data.length !== need) issues.push({ patch: k, message: `patch ${k}: data is ${p.data.length} bytes, reg_repeat * pad8(reg_size) = ${need}`, spec: SPEC });
+    if (p.target_address % 8 !== 0) issues.push({ kind: 'misaligned', patch: k, message: `patch ${k}: target_address 0x${p.target_address.toString(16)} is not 8-byte aligned`, spec: SPEC });
+    if (p.data.length !== need) issues.push({ kind: 'length', patch: k, message: `patch ${k}: data is ${p.data.length} bytes, reg_repeat * pad8(reg_size) = ${need}`, spec: SPEC });
     size += ht.bytes + pad8(p.data.length);
   });
-  if (patches.length === 0) issues.push({ message: 'a patch blob needs at least one patch (num_patches is N-1 encoded)', spec: 'pyxis-chip-fspec.md §12.6.1.1' });
+  if (patches.length === 0) issues.push({ kind: 'empty', message: 'a patch blob needs at least one patch (num_patches is N-1 encoded)', spec: 'pyxis-chip-fspec.md §12.6.1.1' });
   if (issues.length) throw new PatchBlobError(issues);
   const blob = new Uint8Array(pad8(size));
   let off = 0;
@@ -61,7 +63,7 @@ export function encodePatchBlob(patches: readonly MicroPatch[]): Uint8Array {
     try {
       encode(ht, { target_address: p.target_address, reg_size: p.reg_size, reg_repeat: p.reg_repeat }, blob, off);
     } catch (e) {
-      issues.push({ patch: k, offset: off, message: `patch ${k}: header out of range: ${(e as Error).message}`, spec: SPEC });
+      issues.push({ kind: 'range', patch: k, offset: off, message: `patch ${k}: header out of range: ${(e as Error).message}`, spec: SPEC });
     }
     off += ht.bytes;
     blob.set(p.data, off);
@@ -77,12 +79,12 @@ export function decodePatchBlob(blob: Uint8Array): MicroPatch[] {
   const out: MicroPatch[] = [];
   let off = 0;
   while (off < blob.length) {
-    if (off + ht.bytes > blob.length) throw new PatchBlobError([{ patch: out.length, offset: off, message: `truncated patch header at byte ${off}`, spec: SPEC }]);
+    if (off + ht.bytes > blob.length) throw new PatchBlobError([{ kind: 'truncated', patch: out.length, offset: off, message: `truncated patch header at byte ${off}`, spec: SPEC }]);
     const h = decode(ht, blob, off);
     const reg_size = Number(h['reg_size']);
     const reg_repeat = Number(h['reg_repeat']);
     const n = reg_repeat * pad8(reg_size);
-    if (off + ht.bytes + n > blob.length) throw new PatchBlobError([{ patch: out.length, offset: off, message: `patch ${out.length} at byte ${off}: ${n} data bytes run past the end of the blob`, spec: SPEC }]);
+    if (off + ht.bytes + n > blob.length) throw new PatchBlobError([{ kind: 'overrun', patch: out.length, offset: off, message: `patch ${out.length} at byte ${off}: ${n} data bytes run past the end of the blob`, spec: SPEC }]);
     out.push({ target_address: Number(h['target_address']), reg_size, reg_repeat, data: blob.slice(off + ht.bytes, off + ht.bytes + n) });
     off += ht.bytes + n;
   }

@@ -179,7 +179,7 @@ describe('listing', () => {
     // both loops start at program PC 1 = absolute 21
     expect([last['iter0_sol_pc'], last['iter1_sol_pc'], last['iter0_is_eol'], last['iter1_is_eol']]).toEqual([21, 21, 1, 1]);
     expect(rs.every((m) => m[3] === '')).toBe(true);
-    const blob = decodePatchBlob(programsPatchBlob([r.programs[0]!], isa).blob, isa);
+    const blob = decodePatchBlob(programsPatchBlob([r.programs[0]!], isa).blob);
     const stride = Math.ceil(t.bytes / 8) * 8;
     expect([...blob[0]!.data.subarray(2 * stride, 2 * stride + t.bytes)]).toEqual([...word(rs[2]![2]!)]);
   });

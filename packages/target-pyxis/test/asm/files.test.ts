@@ -159,7 +159,7 @@ describe('object layout, relocations, IR, patch blob', () => {
     // the linker applies them: field = addend + placed start
     const sec = r.object.sections[sym.section]!;
     const data = sec.data.slice();
-    for (const x of rel) applyRelocation(data, x, 4, isa);
+    for (const x of rel) applyRelocation(data, x, 4);
     const moved = programsFromContainer({ ...r.object, sections: r.object.sections.map((s, i) => (i === sym.section ? { ...s, data } : s)) }, isa).find((p) => p.name === 'gx_tile')!;
     expect(moved.ctrl[2]!['iter0_sol_pc']).toBe(5);
   });
@@ -176,7 +176,7 @@ describe('object layout, relocations, IR, patch blob', () => {
     expect(blob.length % 8).toBe(0);
     // gx_tile keeps `at 4`; gwb_tile and raw_rows are packed at 0 of their own memories
     expect(starts).toEqual([4, 0, 0]);
-    const patches = decodePatchBlob(blob, isa);
+    const patches = decodePatchBlob(blob);
     expect(patches).toHaveLength(6);
     const gx = isa.sequencers.get('gx')!;
     const ctrlPatch = patches[0]!;

@@ -66,7 +66,7 @@ describe('descriptor tables (chip §11.4)', () => {
     expect(countPatches(b)).toBe(1);
     expect(countPatches(b.subarray(0, 32))).toMatch(/run past the end/);
     // cross-check with the assembler's patch-blob decoder
-    const dec = decodePatchBlob(b, isa);
+    const dec = decodePatchBlob(b);
     expect(dec).toHaveLength(1);
   });
 });
@@ -227,7 +227,7 @@ queue uie3 { trip t1 { amem_read = pa; read = s; } trip t2 { amem_read = pb; rea
     const mm = JSON.parse(readFileSync(grammars + 'memory_map.json', 'utf8')) as { uie_stride: number; sequencers: Array<{ name: string; control: { address: number; stride: number }; op: { address: number; stride: number } }> };
     const rd = mm.sequencers.find((x) => x.name === 'amem_read')!;
     const base = 3 * mm.uie_stride;
-    const patches = decodePatchBlob(blob.data, isa);
+    const patches = decodePatchBlob(blob.data);
     expect(patches.map((p) => [p.target_address, p.reg_size, p.reg_repeat])).toEqual([
       [rd.control.address + base + 0 * rd.control.stride, rd.control.stride, 20],
       [rd.op.address + base + 0 * rd.op.stride, rd.op.stride, 20],

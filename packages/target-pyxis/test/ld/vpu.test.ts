@@ -90,7 +90,7 @@ describe('VPU programs: placement in the VPU instruction memory and vi_op reloca
     const { image, map } = link({ script: 'queue uie0 { trip a { vi = p1; } trip b { vi = p2; } }', objects: [{ file: 'ov.pobj', container: asm('ov.pasm', src) }] });
     expect(map.microcode.filter((m) => m.seq === 'vpu').map((m) => [m.program, m.pc])).toEqual([['vpu.v1', 0], ['vpu.v2', 1]]);
     const blob = image.sections.find((s) => s.kind === 'patch' && s.name.startsWith('.patch.c0.uie0.'))!;
-    const patches = decodePatchBlob(blob.data, isa);
+    const patches = decodePatchBlob(blob.data);
     const opPatch = patches.find((p) => p.target_address >= VI_OP && p.target_address < VI_OP + 32 * 8)!;
     expect(opPatch.reg_repeat).toBe(20);
     for (let k = 0; k < 20; k++) {
