@@ -23,7 +23,11 @@ export const USAGE_CODE = 'CLI0001';
 export interface ToolContext {
   log: Logger;
   sources: SourceMap;
-  /** Prints non-fatal diagnostics (warnings) in the chosen format. */
+  /**
+   * Prints what a back end returned: warnings are printed; if any is an error,
+   * all of them are thrown as one DiagnosticError (exit 1, nothing written),
+   * so a back end may return errors instead of throwing them.
+   */
   report(ds: readonly Diagnostic[]): void;
   /** stdout writer (tests capture it). */
   out(text: string): void;
@@ -95,7 +99,10 @@ export async function runTool(
       ctx = {
         log: createLogger({ name, level: g.logLevel, color: g.color !== false, ...(g.logFormat ? { format: g.logFormat } : {}) }),
         sources,
-        report: render,
+        report: (ds) => {
+          if (ds.some((d) => d.severity === 'error')) throw new DiagnosticError([...ds]);
+          render(ds);
+        },
         out: stdout,
       };
     }

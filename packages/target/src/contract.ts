@@ -106,7 +106,7 @@ export interface LinkRequest {
 
 export interface LinkOutput {
   image: Container;
-  /** Warnings (errors are thrown as DiagnosticError). */
+  /** Warnings (errors are thrown as DiagnosticError, or returned here: any error makes the driver exit 1 without writing). */
   diagnostics: Diagnostic[];
   /** GNU-ld-style text map (`--map`). */
   mapText(): string;
