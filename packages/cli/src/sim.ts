@@ -32,7 +32,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .command('run')
       .description('simulate a linked image until every queue is empty and every engine idle')
       .argument('<image>', '.pimg image')
-      .option('--clock-hz <hz>', 'clock frequency for simulated time (default: the target\'s, from its sim_config)')
+      .option('--clock-hz <hz>', 'clock frequency for simulated time (default: the target machine\'s own)')
       .option('--max-cycles <n>', 'stop (exit 1, with the wait graph) after this many cycles')
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file')
       .option('--vcd <file.vcd>', 'write a VCD waveform (FIFO occupancies, sequencer PCs, barrier counts)')

@@ -15,6 +15,7 @@ import {
   defaultUieFactory, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
 } from './sim/index.js';
 import { patchBlobHint, sniffPatchBlob } from './inspect.js';
+import { pyxisSectionFlagNames } from './flags.js';
 
 function intOption(o: OptionValues, key: string, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   const v = o[key];
@@ -165,5 +166,6 @@ export const pyxisTarget: Target = {
     options: pyxisOptions.inspect,
     sniff: sniffPatchBlob,
     hint: patchBlobHint,
+    sectionFlags: pyxisSectionFlagNames,
   },
 };

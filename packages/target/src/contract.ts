@@ -12,7 +12,7 @@
  * so the drivers can refuse before any output exists.
  */
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
-import type { Container } from '@pyxis/container';
+import type { Container, TargetFlagNames } from '@pyxis/container';
 import type { Simulator, TextSink } from '@pyxis/sim';
 
 /**
@@ -192,6 +192,8 @@ export interface InspectHooks {
   hint?(bytes: Uint8Array, file: string): string | undefined;
   /** Extra lines after the generic container printout (text mode only). */
   describeContainer?(c: Container): string[];
+  /** Names of the target's own section flag bits (`{ target0: 'unhashed' }`), shown by inspect. */
+  sectionFlags?: TargetFlagNames;
 }
 
 export interface DocsHooks {
