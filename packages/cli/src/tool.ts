@@ -16,6 +16,9 @@ import { registerInspect } from './inspect.js';
 
 export const VERSION = '0.1.0';
 
+/** Diagnostic code of a broken grammar file (exit 3): @pyxis/codec TableError. */
+export const GRAMMAR_CODE = 'GR0001';
+
 /** Diagnostic code of command-line usage errors (exit 2) in `--diagnostics-format json` output. */
 export const USAGE_CODE = 'CLI0001';
 
@@ -135,6 +138,13 @@ export async function runTool(
       stderr(jsonUsage ? usageJson(e.message) : `${name}: error: ${e.message}\n(run with --help for usage)\n`);
       return ExitCode.usage;
     }
+    if (isTableError(e)) {
+      // The target's own data is broken (or PYXIS_GRAMMARS points at a bad copy): not the user's input, but no bug
+      // in the code either. One diagnostic naming the file, table and field; exit 3 like every other tool fault.
+      const span = e.file !== undefined && e.line !== undefined ? { file: e.file, line: e.line, column: e.column ?? 1, length: 1 } : undefined;
+      render([{ severity: 'error', code: GRAMMAR_CODE, message: e.message, ...(span ? { span } : {}), notes: ["a target's grammar files are part of the toolchain: reinstall, fix the file, or point PYXIS_GRAMMARS at a good copy"] }]);
+      return ExitCode.internal;
+    }
     const err = e as Error;
     const nodeErr = err as NodeJS.ErrnoException;
     // File-system errors that escaped the readers/writers (which report IO0001/IO0002 themselves).
@@ -149,6 +159,14 @@ export async function runTool(
     stderr(debug ? `${err?.stack ?? ''}\n` : `(this is a bug in ${name}; rerun with --log-level debug for a stack trace and report it)\n`);
     return ExitCode.internal;
   }
+}
+
+/**
+ * @pyxis/codec's TableError, recognised by name: the drivers do not load the
+ * codec themselves (start-up time), and a target may bring its own copy.
+ */
+function isTableError(e: unknown): e is Error & { file?: string; line?: number; column?: number } {
+  return e instanceof Error && e.name === 'TableError';
 }
 
 /** What a target's back end gets from the driver (@pyxis/target ToolServices). */

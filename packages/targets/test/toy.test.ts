@@ -7,14 +7,14 @@
  * rule in toy/machine.ts, not read back from the implementation.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { readContainerFile } from '@pyxis/container';
 import { registerTarget, unregisterTarget, targetEntries } from '@pyxis/target';
-import { toyTarget } from './toy/target.js';
+import { makeToyTarget, toyTarget, TOY_GRAMMARS } from './toy/target.js';
 
 const samples = fileURLToPath(new URL('./toy/samples/', import.meta.url));
 type Run = (argv: string[], io?: { stdout?: (s: string) => void; stderr?: (s: string) => void }) => Promise<number>;
@@ -119,6 +119,8 @@ describe('a test-only target through the shared drivers', () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toMatch(/pimg version 1, target toy/);
       expect(r.out).toMatch(/Code sum \(imem 4\):\n(?:.*\n){6}\s+10\s+JNZ arg=4\n\s+11\s+HALT\n/);
+      // the toy names its own section flag bit
+      expect(r.out).toMatch(/\bvars\s+data\s+dmem\b.*\bscratch$/m);
     }
   });
 
@@ -173,6 +175,31 @@ describe('a test-only target through the shared drivers', () => {
     expect(r.err).toContain(`${ld}:3:1: error[TLD0006]: unknown block \`stack\``);
     expect(r.err).toContain(`${ld}:1:6: error[TLD0007]: \`sum\` (8 words at 250) does not fit imem (256 words)`);
     expect(existsSync(out)).toBe(false);
+  });
+
+  test('a broken grammar file of the target is one clear error naming file, field and line (exit 3, no output)', async () => {
+    const broken = join(dir, 'grammars', 'toy');
+    mkdirSync(broken, { recursive: true });
+    const good = readFileSync(join(TOY_GRAMMARS, 'toy_insn.json'), 'utf8');
+    writeFileSync(join(broken, 'toy_insn.json'), good.replace('"width": 12', '"width": 70'));
+    registerTarget(makeToyTarget(broken, 'toybad'));
+    try {
+      const out = join(dir, 'broken.pobj');
+      const r = await call(runAs, ['--target', 'toybad', src, '-o', out]);
+      expect(r.code).toBe(3);
+      const line = good.split('\n').findIndex((l) => l.includes('"name": "arg"')) + 1;
+      expect(r.err).toMatch(new RegExp(`toy_insn\\.json:${line}:\\d+: error\\[GR0001\\]: grammar file .*toy_insn\\.json \\(table \`toy_insn\`\\): field \`arg\`: width must be 1\\.\\.64, got 70`));
+      expect(r.err).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+      expect(existsSync(out)).toBe(false);
+      // a missing file: the same code, naming the file
+      writeFileSync(join(broken, 'toy_insn.json'), '{ "name": "toy_insn", ');
+      registerTarget(makeToyTarget(join(dir, 'nowhere'), 'toybad'));
+      const m = await call(runAs, ['--target', 'toybad', src, '-o', out]);
+      expect(m.code).toBe(3);
+      expect(m.err).toMatch(/error\[GR0001\]: grammar file .*nowhere\/toy_insn\.json: no such grammar file/);
+    } finally {
+      unregisterTarget('toybad');
+    }
   });
 
   test('the docs hook renders the toy table from its own grammar folder', () => {

@@ -11,7 +11,7 @@
 import { DiagnosticError, error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import { parseLinkScript, type ScriptBlock } from '@pyxis/ld';
 import { decode, encode, type CompiledTable } from '@pyxis/codec';
-import type { Container, Section, SymbolEntry } from '@pyxis/container';
+import { SectionFlags, type Container, type Section, type SymbolEntry } from '@pyxis/container';
 import type { LinkOutput, LinkRequest } from '@pyxis/target';
 import { RELOC_PC } from './asm.js';
 
@@ -78,7 +78,8 @@ export function linkToy(req: LinkRequest, insn: CompiledTable): LinkOutput {
       w.value.items.forEach((i, k) => new DataView(data.buffer).setUint16(k * 2, (i as { value: number }).value, true));
       placed.push({ name: b.name, space: 'dmem', at, words: w.value.items.length });
       symbols.push({ name: b.name, kind: 'data', section: sections.length, offset: 0, size: data.length, global: true });
-      sections.push({ name: b.name, kind: 'data', space: 'dmem', address: at * 2, size: data.length, align: 2, flags: 0, data });
+      // target0 is the toy's own section flag (named `scratch` by its inspect hook): data the program may overwrite
+      sections.push({ name: b.name, kind: 'data', space: 'dmem', address: at * 2, size: data.length, align: 2, flags: SectionFlags.target0, data });
     } else err('TLD0006', `unknown block \`${b.kind}\`; the toy linker knows \`code\` and \`data\``, b.kindSpan);
   }
   for (const p of placed) {

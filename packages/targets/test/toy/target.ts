@@ -5,8 +5,7 @@
  * shared package or a driver, the contract was not target-neutral.
  */
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { loadTableFile, tableToMarkdown, type CompiledTable } from '@pyxis/codec';
+import { loadTableFrom, loadTablesIn, tableToMarkdown } from '@pyxis/codec';
 import type { Container } from '@pyxis/container';
 import type { Target } from '@pyxis/target';
 import { assembleToy, disassembleWords } from './asm.js';
@@ -15,46 +14,48 @@ import { createToyMachine } from './machine.js';
 
 export const TOY_GRAMMARS = fileURLToPath(new URL('./grammars/toy/', import.meta.url));
 
-let insnTable: CompiledTable | undefined;
-/** The instruction table, read from the target's own grammar folder on first use. */
-export function toyInsn(grammars = TOY_GRAMMARS): CompiledTable {
-  return (insnTable ??= loadTableFile(join(grammars, 'toy_insn.json')));
+/**
+ * The toy target reading its tables from `grammars` (a test passes a broken
+ * copy to see the error); tables are loaded on first use, like a real target.
+ */
+export function makeToyTarget(grammars = TOY_GRAMMARS, name = 'toy'): Target {
+  const insn = () => loadTableFrom(grammars, 'toy_insn');
+  const describe = (c: Container): string[] => {
+    const out: string[] = [];
+    for (const s of c.sections) {
+      if (s.space !== 'imem') continue;
+      out.push(`Code ${s.name} (imem ${s.address}):`);
+      disassembleWords(insn(), s.data).forEach((l, i) => out.push(`  ${String(s.address + i).padStart(4)}  ${l}`));
+    }
+    return out;
+  };
+  return {
+    name,
+    title: 'toy accumulator machine (test only)',
+    specs: [],
+    grammars,
+    assembler: {
+      sourceExtensions: ['.tasm'],
+      inputKinds: ['tasm'],
+      assemble: (req) => assembleToy(req, insn()),
+      disassemble: (object) =>
+        object.symbols
+          .filter((s) => s.kind === 'program')
+          .map((p) => `.program ${p.name} acc {\n${disassembleWords(insn(), object.sections[p.section]!.data).map((l) => `  ${l}\n`).join('')}}\n`)
+          .join('\n'),
+    },
+    linker: {
+      scriptExtensions: ['.ld'],
+      link: (req) => linkToy(req, insn()),
+    },
+    machine: {
+      options: [{ flags: '--dump-data <file.bin>', description: 'write the 256 data words (little-endian u16) after the run' }],
+      plan: (req) => ({ outputs: typeof req.options['dumpData'] === 'string' ? [req.options['dumpData']] : [] }),
+      create: (req) => createToyMachine(req, insn()),
+    },
+    inspect: { describeContainer: describe, sectionFlags: { target0: 'scratch' } },
+    docs: { generate: () => new Map(loadTablesIn(grammars).map((t) => [`${t.name}.md`, `# Toy ISA\n\n${tableToMarkdown(t)}`])) },
+  };
 }
 
-function describe(c: Container): string[] {
-  const out: string[] = [];
-  for (const s of c.sections) {
-    if (s.space !== 'imem') continue;
-    out.push(`Code ${s.name} (imem ${s.address}):`);
-    disassembleWords(toyInsn(), s.data).forEach((l, i) => out.push(`  ${String(s.address + i).padStart(4)}  ${l}`));
-  }
-  return out;
-}
-
-export const toyTarget: Target = {
-  name: 'toy',
-  title: 'toy accumulator machine (test only)',
-  specs: [],
-  grammars: TOY_GRAMMARS,
-  assembler: {
-    sourceExtensions: ['.tasm'],
-    inputKinds: ['tasm'],
-    assemble: (req) => assembleToy(req, toyInsn()),
-    disassemble: (object) =>
-      object.symbols
-        .filter((s) => s.kind === 'program')
-        .map((p) => `.program ${p.name} acc {\n${disassembleWords(toyInsn(), object.sections[p.section]!.data).map((l) => `  ${l}\n`).join('')}}\n`)
-        .join('\n'),
-  },
-  linker: {
-    scriptExtensions: ['.ld'],
-    link: (req) => linkToy(req, toyInsn()),
-  },
-  machine: {
-    options: [{ flags: '--dump-data <file.bin>', description: 'write the 256 data words (little-endian u16) after the run' }],
-    plan: (req) => ({ outputs: typeof req.options['dumpData'] === 'string' ? [req.options['dumpData']] : [] }),
-    create: (req) => createToyMachine(req, toyInsn()),
-  },
-  inspect: { describeContainer: describe },
-  docs: { generate: () => new Map([['toy_insn.md', `# Toy ISA\n\n${tableToMarkdown(toyInsn())}`]]) },
-};
+export const toyTarget = makeToyTarget();
