@@ -13,7 +13,7 @@ import type { MachineInstance, MachineRequest, MachineResult } from '@pyxis/targ
 import { DMEM_WORDS, IMEM_WORDS } from './ld.js';
 
 const CLOCK_HZ = 100e6;
-const LATENCY: Record<string, number> = { HALT: 1, LOADI: 1, JNZ: 1, LOAD: 2, ADD: 2, SUB: 2, STORE: 2 };
+export const LATENCY: Record<string, number> = { HALT: 1, LOADI: 1, JNZ: 1, LOAD: 2, ADD: 2, SUB: 2, STORE: 2 };
 
 class AccEngine implements SimEngine {
   readonly name = 'acc';
