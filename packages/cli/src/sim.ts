@@ -3,7 +3,8 @@ import { DiagnosticError } from '@pyxis/diagnostics';
 import { checkOutputPaths, readContainerFile, writeFileAtomic } from '@pyxis/container';
 import { FileSink } from '@pyxis/sim';
 import { missingPart, type MachineRequest } from '@pyxis/target';
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
 
@@ -61,11 +62,13 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...planned.outputs]);
       // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
       const t0 = Date.now();
-      let bar: cliProgress.SingleBar | undefined;
+      let bar: cliProgressModule.SingleBar | undefined;
       const wantBar = opts.progress && !io?.stderr && process.stderr.isTTY && !process.env['CI'];
       if (wantBar)
         req.onProgress = (cycle) => {
           if (!bar && Date.now() - t0 > 1000) {
+            // loaded only when a bar is shown (CommonJS, so synchronously): most runs never need it
+            const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
             bar = new cliProgress.SingleBar(
               { stream: process.stderr, format: maxCycles ? 'pyxis-sim |{bar}| {value}/{total} cycles' : 'pyxis-sim {value} cycles simulated', hideCursor: true, clearOnComplete: true },
               cliProgress.Presets.shades_classic,

@@ -9,7 +9,7 @@ import {
   type Diagnostic,
   type DiagnosticsFormat,
 } from '@pyxis/diagnostics';
-import type { Logger } from 'pino';
+import type { ToolLogger } from './logger.js';
 import type { ToolServices } from '@pyxis/target';
 import { createLogger, type LogFormat } from './logger.js';
 import { registerInspect } from './inspect.js';
@@ -24,7 +24,7 @@ export const USAGE_CODE = 'CLI0001';
 
 /** What every command action receives besides its own options. */
 export interface ToolContext {
-  log: Logger;
+  log: ToolLogger;
   sources: SourceMap;
   /**
    * Prints what a back end returned: warnings are printed; if any is an error,
