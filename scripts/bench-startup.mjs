@@ -56,9 +56,16 @@ function timeOnce(cmd, args, cwd) {
 const cases = [{ label: 'node -e 0 (reference)', root: roots[0], cmd: process.execPath, args: ['-e', '0'] }];
 for (const root of roots) {
   const tag = roots.length > 1 ? ` [${root}]` : '';
+  // The sample's object and image, made with this checkout's own tools, for the ld and sim figures.
+  const k = cases.length;
+  const obj = join(out, `copy-${k}.pobj`);
+  const img = join(out, `copy-${k}.pimg`);
+  timeOnce(process.execPath, ['bin/pyxis-as', 'samples/pyxis/copy.pasm', '-o', obj], root);
+  timeOnce(process.execPath, ['bin/pyxis-ld', 'samples/pyxis/copy.ld', obj, '-o', img], root);
   cases.push({ label: `pyxis-as --version${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-as', '--version'] });
-  cases.push({ label: `pyxis-sim --version${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-sim', '--version'] });
-  cases.push({ label: `pyxis-as copy.pasm${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-as', 'samples/pyxis/copy.pasm', '-o', join(out, `copy-${cases.length}.pobj`)] });
+  cases.push({ label: `pyxis-as copy.pasm${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-as', 'samples/pyxis/copy.pasm', '-o', join(out, `copy-${k}-as.pobj`)] });
+  cases.push({ label: `pyxis-ld copy.ld${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-ld', 'samples/pyxis/copy.ld', obj, '-o', join(out, `copy-${k}-ld.pimg`)] });
+  cases.push({ label: `pyxis-sim run copy.pimg (570 cycles)${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-sim', 'run', img] });
 }
 
 const samples = cases.map(() => []);
