@@ -36,8 +36,8 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       // Every destination is checked before linking: a bad --map path costs no link and leaves no stray image.
       checkOutputPaths([out, opts.map, opts.mapJson]);
       const objectBytes = objs.map((file) => ({ file, bytes: readInputFile(file) }));
-      // The target: --target, else the objects' container headers, else the default.
-      const name = chooseTargetName(opts.target, objs, (f) => containerTargetOf(objectBytes.find((o) => o.file === f)!.bytes));
+      // The target: --target, else the objects' container headers or an extension a target claims (`.tmodel`), else the default.
+      const name = chooseTargetName(opts.target, [...objs, scriptFile], (f) => { const o = objectBytes.find((x) => x.file === f); return o ? containerTargetOf(o.bytes) : undefined; });
       const { target, options } = await resolveTarget(name, 'ld', program);
       if (!target.linker) throw missingPart(target, 'linker');
       const text = readInputText(scriptFile);

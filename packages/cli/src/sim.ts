@@ -1,8 +1,8 @@
 import { UsageError, type Diagnostic } from '@pyxis/diagnostics';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { checkOutputPaths, readContainerFile, writeFileAtomic } from '@pyxis/container';
+import { checkOutputPaths, peekContainerTarget, readContainer, readInputFile, writeFileAtomic } from '@pyxis/container';
 import { FileSink } from '@pyxis/sim';
-import { missingPart, type MachineRequest } from '@pyxis/target';
+import { missingPart, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
@@ -51,7 +51,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       const machine = target.machine;
       if (!machine) throw missingPart(target, 'simulator');
       machine.checkOptions?.(options);
-      const container = readContainerFile(image);
+      const bytes = readInputFile(image);
+      // A target's own input format (no container magic, an extension it claims) runs as it is.
+      const container = machine.loadImage && peekContainerTarget(bytes) === undefined && targetForSourceFile(image) === target.name ? machine.loadImage(image, bytes) : readContainer(bytes, image);
       if (container.target !== target.name)
         throw new DiagnosticError({ severity: 'error', code: 'CLI0002', message: `${image} is an image for target \`${container.target}\`, not \`${target.name}\``, span: { file: image, offset: 24 } });
       const req: MachineRequest = { image: container, file: image, options, services: services(c) };

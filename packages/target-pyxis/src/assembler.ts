@@ -36,5 +36,5 @@ export const pyxisAssembler: AssemblerBackend = {
   ],
   options: pyxisOptions.as,
   assemble: assemblePyxis,
-  disassemble: (object: Container, file: string) => disassemble(object, { file }),
+  disassemble: (object: Container, file: string) => disassemble(object, { isa: loadPyxisIsa(), file }),
 };

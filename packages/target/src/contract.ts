@@ -168,6 +168,13 @@ export interface MachineBackend {
    */
   plan(req: MachineRequest): { outputs: string[] };
   create(req: MachineRequest): MachineInstance;
+  /**
+   * Inputs of this target that are not containers but run as they are (a
+   * Tensil `.tmodel` with its program and constants): returns the image, or
+   * throws DiagnosticError. The driver calls it for a file whose extension the
+   * target claims (`TargetEntry.sourceExtensions`) and that has no container magic.
+   */
+  loadImage?(file: string, bytes: Uint8Array): Container;
 }
 
 // ---------------------------------------------------------------- inspect, docs

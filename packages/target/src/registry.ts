@@ -19,7 +19,10 @@ export type ToolKind = 'as' | 'ld' | 'sim' | 'inspect';
 export interface TargetEntry {
   name: string;
   title: string;
-  /** Source extensions (`.pasm`): a source file with one of them selects this target. */
+  /**
+   * Input extensions this target claims (`.pasm` sources; a systolic `.tmodel`):
+   * an input file with one of them selects this target when no `--target` is given.
+   */
   sourceExtensions: readonly string[];
   /** Target-specific options per tool. */
   options: Partial<Record<ToolKind, readonly OptionSpec[]>>;

@@ -6,8 +6,10 @@
  */
 import { registerTarget, targetEntries } from '@pyxis/target';
 import { pyxisEntry } from '@pyxis/target-pyxis/entry';
+import { systolicEntry } from '@pyxis/target-systolic/entry';
+import { xnuEntry } from '@pyxis/target-xnu/entry';
 
-export const BUILTIN_TARGETS = [pyxisEntry];
+export const BUILTIN_TARGETS = [pyxisEntry, systolicEntry, xnuEntry];
 
 /** Registers the built-in targets (idempotent). */
 export function registerBuiltinTargets(): void {
