@@ -16,7 +16,7 @@ interface AsOptions {
   target?: string;
 }
 
-/** The registered targets' source extensions, for --help (`.pasm` pyxis, `.tasm` toy). */
+/** The registered targets' source extensions, for --help (`.pasm` pyxis, `.toy` the test toy). */
 function sourceExtensionsHelp(): string {
   const es = targetEntries().filter((e) => e.sourceExtensions.length);
   return es.length ? es.map((e) => `${e.sourceExtensions.join(', ')}${es.length > 1 ? ` ${e.name}` : ''}`).join('; ') : 'any extension with --target';

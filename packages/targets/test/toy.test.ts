@@ -32,12 +32,12 @@ const word = (op: number, arg = 0) => op | (arg << 4);
 const words = (b: Uint8Array) => Array.from({ length: b.length / 2 }, (_, i) => b[2 * i]! | (b[2 * i + 1]! << 8));
 // opcodes of toy_insn.json
 const [HALT, LOAD, ADD, SUB, STORE, JNZ] = [0, 2, 3, 4, 5, 6];
-// sum.tasm: COUNT = 0, ONE = 1, TOTAL = 2
+// sum.toy: COUNT = 0, ONE = 1, TOTAL = 2
 const SUM_WORDS = [word(LOAD, 2), word(ADD, 0), word(STORE, 2), word(LOAD, 0), word(SUB, 1), word(STORE, 0), word(JNZ, 0), word(HALT)];
 
 describe('a test-only target through the shared drivers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pyxis-toy-'));
-  const src = join(samples, 'sum.tasm');
+  const src = join(samples, 'sum.toy');
   const obj = join(dir, 'sum.pobj');
   const img = join(dir, 'sum.pimg');
   beforeAll(() => registerTarget(toyTarget));
@@ -48,7 +48,7 @@ describe('a test-only target through the shared drivers', () => {
     expect(targetEntries()[0]!.name).not.toBe('toy');
   });
 
-  test('assemble: the .tasm extension selects the toy; words as the table says', async () => {
+  test('assemble: the .toy extension selects the toy; words as the table says', async () => {
     const r = await call(runAs, [src, '-o', obj, '--listing', join(dir, 'sum.lst')]);
     expect(r.code, r.err).toBe(0);
     const c = readContainerFile(obj);
@@ -59,14 +59,14 @@ describe('a test-only target through the shared drivers', () => {
     // the JNZ (PC 6) is program-relative: one relocation for the linker
     expect(c.relocations.map((x) => [x.kind, x.offset])).toEqual([['toy.pc', 12]]);
     const lst = readFileSync(join(dir, 'sum.lst'), 'utf8');
-    expect(lst).toMatch(/^\s+6\s+0006r\s+.*sum\.tasm:13 JNZ$/m);
+    expect(lst).toMatch(/^\s+6\s+0006r\s+.*sum\.toy:13 JNZ$/m);
   });
 
   test('disassemble round-trips to the same words', async () => {
     const d = await call(runAs, ['disassemble', obj]);
     expect(d.code, d.err).toBe(0);
     expect(d.out).toContain('JNZ arg=0');
-    const again = join(dir, 'again.tasm');
+    const again = join(dir, 'again.toy');
     writeFileSync(again, d.out);
     const r = await call(runAs, [again, '-o', join(dir, 'again.pobj')]);
     expect(r.code, r.err).toBe(0);
@@ -103,7 +103,7 @@ describe('a test-only target through the shared drivers', () => {
   });
 
   test('a runaway program stops at --max-cycles with exit 1', async () => {
-    const loop = join(dir, 'loop.tasm');
+    const loop = join(dir, 'loop.toy');
     writeFileSync(loop, '.program spin acc {\n  LOADI imm=1\n  JNZ target=1\n}\n');
     expect((await call(runAs, [loop, '-o', join(dir, 'loop.pobj')])).code).toBe(0);
     const ld = join(dir, 'loop.ld');
@@ -152,7 +152,7 @@ describe('a test-only target through the shared drivers', () => {
   });
 
   test('assembler errors carry file:line:col and leave no output', async () => {
-    const bad = join(dir, 'bad.tasm');
+    const bad = join(dir, 'bad.toy');
     writeFileSync(bad, '.program p acc {\n  LOADI imm=1\n  JMP target=0\n  ADD addr=4096\n  STORE where=1\n}\n.program q alu {\n  HALT\n}\n');
     const out = join(dir, 'bad.pobj');
     const r = await call(runAs, [bad, '-o', out]);

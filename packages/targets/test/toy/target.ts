@@ -40,8 +40,8 @@ export function makeToyTarget(grammars = TOY_GRAMMARS, name = 'toy'): Target {
     specs: [],
     grammars,
     assembler: {
-      sourceExtensions: ['.tasm'],
-      inputKinds: ['tasm'],
+      sourceExtensions: ['.toy'],
+      inputKinds: ['toy'],
       assemble: (req) => assembleToy(req, insn()),
       disassemble: (object) =>
         object.symbols
