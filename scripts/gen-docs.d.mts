@@ -1,14 +1,24 @@
-// Types for scripts/gen-docs.mjs (used by packages/codec/test/pyxis-grammars.test.ts).
+// Types for scripts/gen-docs.mjs (used by packages/target-pyxis/test/grammars/pyxis-grammars.test.ts and packages/targets/test/docs.test.ts).
 import type { CompiledTable } from '@pyxis/codec';
 
 export interface CodecLike {
-  loadTarget(target: string): CompiledTable[];
+  loadTablesIn(dir: string): CompiledTable[];
   tableToMarkdown(t: CompiledTable): string;
   grammarsDir(): string;
 }
 
 export function renderIsaManifest(isa: unknown, tables: Map<string, CompiledTable>): string;
 export function renderMemoryMap(mm: unknown): string;
-export function renderTarget(codec: CodecLike, grammarsRoot: string, target: string): Map<string, string>;
-export function renderAll(codec: CodecLike, grammarsRoot?: string): Map<string, string>;
+export interface DocsHooksLike {
+  generate(): Map<string, string>;
+}
+export interface DataRenderer {
+  file: string;
+  place: 'before' | 'after';
+  render(json: unknown, tables: Map<string, CompiledTable>): string;
+}
+export const DATA_RENDERERS: DataRenderer[];
+export function renderNocMap(nm: unknown): string;
+export function renderTarget(codec: CodecLike, grammarsRoot: string, target: string, opts?: { dir?: string; docs?: DocsHooksLike }): Map<string, string>;
+export function renderAll(codec: CodecLike, grammarsRoot?: string, targets?: Array<{ name: string; grammars: string; docs?: DocsHooksLike }>): Map<string, string>;
 export function compareDocs(files: Map<string, string>, docsDir: string): { stale: string[]; missing: string[]; orphaned: string[] };

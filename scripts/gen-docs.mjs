@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// Generates the Markdown ISA reference docs/isa/<target>/ from the field tables
-// in grammars/<target>/ (the single source of truth).
+// Generates the Markdown ISA reference docs/isa/<target>/ from each target's
+// grammar folder (the single source of truth): every registered built-in target
+// (packages/targets: its `Target.grammars` folder and `docs` hook pages), then
+// any folder under grammars/ no target claims.
 //
 //   node scripts/gen-docs.mjs            write docs/isa/
 //   node scripts/gen-docs.mjs --check    regenerate in memory; exit 1 listing
 //                                        stale, missing or orphaned files (CI)
 //
-// Requires the built codec (`npx tsc -b`); the rendering functions are also
-// exported so tests can drive them with the codec sources.
+// Requires the built packages (`npx tsc -b`); the rendering functions are also
+// exported so tests can drive them with the codec sources. Nothing here names a
+// target: data files a target keeps beside its tables are rendered by file name
+// (DATA_RENDERERS), extra pages come from the target's `docs` hook.
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -92,49 +96,90 @@ export function renderNocMap(nm) {
 }
 
 /**
+ * Data files (not field tables) that a grammar folder may hold, by file name:
+ * where their section goes in the folder's README (before or after the table
+ * list) and how it is rendered. A folder without them gets none.
+ */
+export const DATA_RENDERERS = [
+  { file: 'isa.json', place: 'before', render: (json, tables) => renderIsaManifest(json, tables) },
+  { file: 'memory_map.json', place: 'after', render: (json) => renderMemoryMap(json) },
+  { file: 'noc_map.json', place: 'after', render: (json) => renderNocMap(json) },
+];
+
+/** How a folder is named in generated text: relative to the repository when inside it. */
+function shownDir(dir) {
+  const rel = relative(ROOT, dir).split('\\').join('/');
+  return rel && !rel.startsWith('..') ? rel : dir;
+}
+
+/**
  * Renders every table of one target. Returns a Map from a path relative to
  * docs/isa/ (e.g. `pyxis/gh_op.md`) to its content, or an empty map when the
- * target has no grammar files.
+ * target has no grammar files. `opts.dir` is the target's grammar folder
+ * (default `grammarsRoot/target`); `opts.docs` its docs hook, whose pages are
+ * added under `target/`.
  */
-export function renderTarget(codec, grammarsRoot, target) {
-  const dir = join(grammarsRoot, target);
+export function renderTarget(codec, grammarsRoot, target, opts = {}) {
+  const dir = opts.dir ?? join(grammarsRoot, target);
   const out = new Map();
   if (!existsSync(dir)) return out;
   const jsonFiles = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   if (jsonFiles.length === 0) return out;
+  const src = shownDir(dir).replace(/\/$/, '');
   const tables = new Map();
-  for (const t of codec.loadTarget(target)) tables.set(t.name, t);
+  for (const t of codec.loadTablesIn(dir)) tables.set(t.name, t);
   const data = jsonFiles.filter((f) => !tables.has(f.replace(/\.json$/, '')));
+  const rendered = (place) => DATA_RENDERERS.filter((r) => r.place === place && data.includes(r.file)).map((r) => r.render(readJson(join(dir, r.file)), tables));
 
   for (const t of tables.values()) {
     let md = codec.tableToMarkdown(t);
     const meta = t.meta ? Object.entries(t.meta).filter(([, v]) => v === null || typeof v !== 'object' || Array.isArray(v)) : [];
     if (meta.length) md += `\nTool metadata: ${meta.map(([k, v]) => `\`${k}\` = ${Array.isArray(v) ? v.join(', ') : String(v)}`).join('; ')}.\n`;
-    out.set(`${target}/${t.name}.md`, HEADER(`grammars/${target}/${t.name}.json`) + md);
+    out.set(`${target}/${t.name}.md`, HEADER(`${src}/${t.name}.json`) + md);
   }
 
   const idx = [`# ${target} ISA reference`, ''];
-  idx.push(`Generated from \`grammars/${target}/\`. Every word is little-endian: bit i of a word is bit i%8 of byte i/8.`, '');
-  if (data.includes('isa.json')) idx.push(renderIsaManifest(readJson(join(dir, 'isa.json')), tables));
+  idx.push(`Generated from \`${src}/\`. Every word is little-endian: bit i of a word is bit i%8 of byte i/8.`, '');
+  idx.push(...rendered('before'));
   idx.push('## Field tables', '', '| table | title | width (bits) | bytes | spec |', '|---|---|---|---|---|');
   for (const t of tables.values()) idx.push(`| [\`${t.name}\`](${t.name}.md) | ${cell(t.title)} | ${t.width} | ${t.bytes} | ${cell(t.spec)} |`);
   idx.push('');
-  if (data.includes('memory_map.json')) idx.push(renderMemoryMap(readJson(join(dir, 'memory_map.json'))));
-  if (data.includes('noc_map.json')) idx.push(renderNocMap(readJson(join(dir, 'noc_map.json'))));
-  const other = data.filter((f) => f !== 'isa.json' && f !== 'memory_map.json' && f !== 'noc_map.json');
-  if (other.length) idx.push('## Other data files', '', ...other.map((f) => `- \`grammars/${target}/${f}\``), '');
-  out.set(`${target}/README.md`, HEADER(`grammars/${target}/`) + idx.join('\n'));
+  idx.push(...rendered('after'));
+  const other = data.filter((f) => !DATA_RENDERERS.some((r) => r.file === f));
+  if (other.length) idx.push('## Other data files', '', ...other.map((f) => `- \`${src}/${f}\``), '');
+  out.set(`${target}/README.md`, HEADER(`${src}/`) + idx.join('\n'));
+  for (const [rel, md] of opts.docs?.generate() ?? []) {
+    if (out.has(`${target}/${rel}`)) throw new Error(`the docs hook of target ${target} generates ${rel}, which the field tables already produce`);
+    out.set(`${target}/${rel}`, HEADER(`the ${target} target's docs hook`) + md);
+  }
   return out;
 }
 
-/** Renders every target under grammars/. */
-export function renderAll(codec, grammarsRoot = codec.grammarsDir()) {
+/**
+ * Renders every target: `targets` (name, grammar folder, docs hook: the
+ * registered ones, loaded by main) first, then every folder under grammarsRoot
+ * that no target claims.
+ */
+export function renderAll(codec, grammarsRoot = codec.grammarsDir(), targets = []) {
   const out = new Map();
-  for (const target of readdirSync(grammarsRoot).sort()) {
-    if (!statSync(join(grammarsRoot, target)).isDirectory()) continue;
+  const claimed = new Set();
+  for (const t of targets) {
+    claimed.add(t.name);
+    for (const [k, v] of renderTarget(codec, grammarsRoot, t.name, { dir: t.grammars, ...(t.docs ? { docs: t.docs } : {}) })) out.set(k, v);
+  }
+  for (const target of existsSync(grammarsRoot) ? readdirSync(grammarsRoot).sort() : []) {
+    if (claimed.has(target) || !statSync(join(grammarsRoot, target)).isDirectory()) continue;
     for (const [k, v] of renderTarget(codec, grammarsRoot, target)) out.set(k, v);
   }
-  return out;
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The built-in targets (packages/targets, built), loaded: their names, grammar folders and docs hooks. */
+async function builtinTargets() {
+  const dist = join(ROOT, 'packages/targets/dist/index.js');
+  if (!existsSync(dist)) return [];
+  const { BUILTIN_TARGETS } = await import(pathToFileURL(dist).href);
+  return Promise.all(BUILTIN_TARGETS.map((e) => e.load()));
 }
 
 function listMd(dir, base = dir) {
@@ -171,7 +216,7 @@ async function main() {
   const codec = await import(pathToFileURL(dist).href);
   let files;
   try {
-    files = renderAll(codec);
+    files = renderAll(codec, codec.grammarsDir(), await builtinTargets());
   } catch (e) {
     console.error(`gen-docs: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);

@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import { UsageError } from '@pyxis/diagnostics';
 import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
 import type { Command } from 'commander';
-import { missingPart } from '@pyxis/target';
+import { missingPart, targetEntries } from '@pyxis/target';
 import { runTool, services, type ToolContext, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
 
@@ -14,6 +14,12 @@ interface AsOptions {
   includeDir: string[];
   disassemble?: boolean;
   target?: string;
+}
+
+/** The registered targets' source extensions, for --help (`.pasm` pyxis, `.toy` the test toy). */
+function sourceExtensionsHelp(): string {
+  const es = targetEntries().filter((e) => e.sourceExtensions.length);
+  return es.length ? es.map((e) => `${e.sourceExtensions.join(', ')}${es.length > 1 ? ` ${e.name}` : ''}`).join('; ') : 'any extension with --target';
 }
 
 function defaultOutput(src: string, ext: string): string {
@@ -34,14 +40,14 @@ async function doDisassemble(file: string, output: string | undefined, explicit:
 export function runAs(argv: string[], io?: ToolIO): Promise<number> {
   return runTool(
     'pyxis-as',
-    'microcode assembler: sources -> .pobj objects, listings and the target\'s other outputs (Pyxis: patch blobs, IR)',
+    'microcode assembler: sources -> .pobj objects, listings and the target\'s other outputs (--emit)',
     (program, ctx) => {
       program
-        .argument('[source...]', 'assembly sources (.pasm), or IR (.json) with --input ir, or an object with --disassemble')
+        .argument('[source...]', `assembly sources (${sourceExtensionsHelp()}), other input languages with --input, or an object with --disassemble`)
         .option('-o, --output <file>', 'output file (default: the first source with .pobj, or the emit kind\'s extension; text emit kinds print to stdout; `-` = stdout for text outputs)')
         .option('--listing <file>', 'write a listing: PC, encoded words in hex, source line (`-` = stdout)')
-        .addOption(new Option('--emit <kind>', 'what to produce: object, or a kind of the target (pyxis: patch-blob, ir)').default('object'))
-        .addOption(new Option('--input <kind>', 'input language (default: the target\'s first; pyxis: pasm, ir)'))
+        .addOption(new Option('--emit <kind>', 'what to produce: object, or an output kind of the target (a wrong kind is answered with the list)').default('object'))
+        .addOption(new Option('--input <kind>', 'input language (default: the target\'s first; a wrong kind is answered with the list)'))
         .option('-I, --include-dir <dir>', 'extra directory searched by .include (repeatable)', (v: string, prev: string[]) => [...prev, v], [] as string[])
         .option('--disassemble', 'disassemble a .pobj object into source');
       addTargetOption(program);

@@ -72,16 +72,19 @@ async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Pr
     }
     throw e;
   }
-  if (opts.json) return JSON.stringify({ file: path, ...inspectJson(c, { data: !!opts.data }) }, null, 2) + '\n';
+  // The target's names for its own flag bits apply to its own containers only.
+  const flagNames = c.target === target.name ? hooks?.sectionFlags : undefined;
+  const view = { data: !!opts.data, ...(flagNames ? { flagNames } : {}) };
+  if (opts.json) return JSON.stringify({ file: path, ...inspectJson(c, view) }, null, 2) + '\n';
   const extra = hooks?.describeContainer?.(c) ?? [];
-  return `${path}: ${inspectText(c, { data: !!opts.data })}${extra.map((l) => l + '\n').join('')}`;
+  return `${path}: ${inspectText(c, view)}${extra.map((l) => l + '\n').join('')}`;
 }
 
 /** Adds `inspect <file> [--json] [--data]` to a tool. */
 export function registerInspect(program: Command, ctx: () => ToolContext): Command {
   const cmd = program
     .command('inspect')
-    .description("print a .pobj/.pimg container (or .npy/.safetensors tensor file, or a target's own format such as a Pyxis MPE patch blob): sections, symbols, relocations, metadata")
+    .description("print a .pobj/.pimg container (or .npy/.safetensors tensor file, or a format of the target's own, see its options): sections, symbols, relocations, metadata")
     .argument('<file>', 'file to inspect')
     .option('--json', 'print JSON instead of text')
     .option('--data', 'include section contents (hex dump; full hex string with --json)');

@@ -3,7 +3,8 @@ import { DiagnosticError } from '@pyxis/diagnostics';
 import { checkOutputPaths, peekContainerTarget, readContainer, readInputFile, writeFileAtomic } from '@pyxis/container';
 import { FileSink } from '@pyxis/sim';
 import { missingPart, targetForSourceFile, type MachineRequest } from '@pyxis/target';
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
 
@@ -32,7 +33,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .command('run')
       .description('simulate a linked image until every queue is empty and every engine idle')
       .argument('<image>', '.pimg image')
-      .option('--clock-hz <hz>', 'clock frequency for simulated time (default: the target\'s, from its sim_config)')
+      .option('--clock-hz <hz>', 'clock frequency for simulated time (default: the target machine\'s own)')
       .option('--max-cycles <n>', 'stop (exit 1, with the wait graph) after this many cycles')
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file')
       .option('--vcd <file.vcd>', 'write a VCD waveform (FIFO occupancies, sequencer PCs, barrier counts)')
@@ -63,11 +64,13 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...planned.outputs]);
       // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
       const t0 = Date.now();
-      let bar: cliProgress.SingleBar | undefined;
+      let bar: cliProgressModule.SingleBar | undefined;
       const wantBar = opts.progress && !io?.stderr && process.stderr.isTTY && !process.env['CI'];
       if (wantBar)
         req.onProgress = (cycle) => {
           if (!bar && Date.now() - t0 > 1000) {
+            // loaded only when a bar is shown (CommonJS, so synchronously): most runs never need it
+            const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
             bar = new cliProgress.SingleBar(
               { stream: process.stderr, format: maxCycles ? 'pyxis-sim |{bar}| {value}/{total} cycles' : 'pyxis-sim {value} cycles simulated', hideCursor: true, clearOnComplete: true },
               cliProgress.Presets.shades_classic,

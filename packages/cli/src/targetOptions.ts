@@ -78,7 +78,7 @@ export function headerTarget(file: string): string | undefined {
  * of other targets that the user gave are a usage error.
  */
 export async function resolveTarget(name: string, tool: ToolKind, cmd: Command): Promise<{ target: Target; options: OptionValues }> {
-  const target = await loadTarget(name);
+  const target = await loadTarget(name, tool);
   const entry = findTargetEntry(name)!;
   const mine = new Set((entry.options[tool] ?? []).map((s) => optionKey(s.flags)));
   const all = cmd.opts<Record<string, unknown>>();

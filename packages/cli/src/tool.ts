@@ -9,21 +9,28 @@ import {
   type Diagnostic,
   type DiagnosticsFormat,
 } from '@pyxis/diagnostics';
-import type { Logger } from 'pino';
+import type { ToolLogger } from './logger.js';
 import type { ToolServices } from '@pyxis/target';
 import { createLogger, type LogFormat } from './logger.js';
 import { registerInspect } from './inspect.js';
 
 export const VERSION = '0.1.0';
 
+/** Diagnostic code of a broken grammar file (exit 3): @pyxis/codec TableError. */
+export const GRAMMAR_CODE = 'GR0001';
+
 /** Diagnostic code of command-line usage errors (exit 2) in `--diagnostics-format json` output. */
 export const USAGE_CODE = 'CLI0001';
 
 /** What every command action receives besides its own options. */
 export interface ToolContext {
-  log: Logger;
+  log: ToolLogger;
   sources: SourceMap;
-  /** Prints non-fatal diagnostics (warnings) in the chosen format. */
+  /**
+   * Prints what a back end returned: warnings are printed; if any is an error,
+   * all of them are thrown as one DiagnosticError (exit 1, nothing written),
+   * so a back end may return errors instead of throwing them.
+   */
   report(ds: readonly Diagnostic[]): void;
   /** stdout writer (tests capture it). */
   out(text: string): void;
@@ -95,7 +102,10 @@ export async function runTool(
       ctx = {
         log: createLogger({ name, level: g.logLevel, color: g.color !== false, ...(g.logFormat ? { format: g.logFormat } : {}) }),
         sources,
-        report: render,
+        report: (ds) => {
+          if (ds.some((d) => d.severity === 'error')) throw new DiagnosticError([...ds]);
+          render(ds);
+        },
         out: stdout,
       };
     }
@@ -128,6 +138,13 @@ export async function runTool(
       stderr(jsonUsage ? usageJson(e.message) : `${name}: error: ${e.message}\n(run with --help for usage)\n`);
       return ExitCode.usage;
     }
+    if (isTableError(e)) {
+      // The target's own data is broken (or PYXIS_GRAMMARS points at a bad copy): not the user's input, but no bug
+      // in the code either. One diagnostic naming the file, table and field; exit 3 like every other tool fault.
+      const span = e.file !== undefined && e.line !== undefined ? { file: e.file, line: e.line, column: e.column ?? 1, length: 1 } : undefined;
+      render([{ severity: 'error', code: GRAMMAR_CODE, message: e.message, ...(span ? { span } : {}), notes: ["a target's grammar files are part of the toolchain: reinstall, fix the file, or point PYXIS_GRAMMARS at a good copy"] }]);
+      return ExitCode.internal;
+    }
     const err = e as Error;
     const nodeErr = err as NodeJS.ErrnoException;
     // File-system errors that escaped the readers/writers (which report IO0001/IO0002 themselves).
@@ -142,6 +159,14 @@ export async function runTool(
     stderr(debug ? `${err?.stack ?? ''}\n` : `(this is a bug in ${name}; rerun with --log-level debug for a stack trace and report it)\n`);
     return ExitCode.internal;
   }
+}
+
+/**
+ * @pyxis/codec's TableError, recognised by name: the drivers do not load the
+ * codec themselves (start-up time), and a target may bring its own copy.
+ */
+function isTableError(e: unknown): e is Error & { file?: string; line?: number; column?: number } {
+  return e instanceof Error && e.name === 'TableError';
 }
 
 /** What a target's back end gets from the driver (@pyxis/target ToolServices). */

@@ -1,14 +1,15 @@
 /** Human (objdump -h/-t style) and JSON views of a container. */
-import { SectionFlags, type Container } from './model.js';
+import { SECTION_FLAG_NAMES, type Container, type TargetFlagNames } from './model.js';
 
 function hex(n: number, width = 8): string {
   return n.toString(16).padStart(width, '0');
 }
 
-export function sectionFlagNames(flags: number): string[] {
+/** Names of the set flag bits; a target's own bits by the target's names when given. */
+export function sectionFlagNames(flags: number, targetNames: TargetFlagNames = {}): string[] {
   const names: string[] = [];
-  for (const [name, bit] of Object.entries(SectionFlags)) if (flags & bit) names.push(name);
-  const known = Object.values(SectionFlags).reduce<number>((a, b) => a | b, 0);
+  for (const [name, bit] of SECTION_FLAG_NAMES) if (flags & bit) names.push(targetNames[name as keyof TargetFlagNames] ?? name);
+  const known = SECTION_FLAG_NAMES.reduce((a, [, b]) => a | b, 0);
   if (flags & ~known) names.push(`0x${(flags & ~known).toString(16)}`);
   return names;
 }
@@ -23,6 +24,8 @@ export interface InspectTextOptions {
   /** Append an `objdump -s` style hex dump of each section's contents (at most `maxBytes` per section, default 256). */
   data?: boolean;
   maxBytes?: number;
+  /** The container target's names for its own section flag bits. */
+  flagNames?: TargetFlagNames;
 }
 
 /** `objdump -s` style: offset, 16 bytes in 4-byte groups, printable ASCII. */
@@ -64,7 +67,7 @@ export function inspectText(c: Container, opts: InspectTextOptions = {}): string
         hex(s.address),
         hex(s.size),
         `2**${Math.log2(s.align)}`,
-        sectionFlagNames(s.flags).join(',') || '-',
+        sectionFlagNames(s.flags, opts.flagNames).join(',') || '-',
       ]),
     ),
     '',
@@ -116,6 +119,8 @@ export function inspectText(c: Container, opts: InspectTextOptions = {}): string
 export interface InspectJsonOptions {
   /** Include section bytes as lowercase hex (default false: only the size is given). */
   data?: boolean;
+  /** The container target's names for its own section flag bits. */
+  flagNames?: TargetFlagNames;
 }
 
 function toHex(b: Uint8Array): string {
@@ -139,7 +144,7 @@ export function inspectJson(c: Container, opts: InspectJsonOptions = {}): Record
       size: s.size,
       align: s.align,
       flags: s.flags,
-      flagNames: sectionFlagNames(s.flags),
+      flagNames: sectionFlagNames(s.flags, opts.flagNames),
       ...(s.cluster !== undefined ? { cluster: s.cluster } : {}),
       ...(opts.data ? { data: toHex(s.data) } : { dataBytes: s.data.length }),
     })),

@@ -43,13 +43,43 @@ export interface Section {
   fileOffset?: number;
 }
 
+/**
+ * Section flag bits. `relocatable` and `readonly` mean the same for every
+ * target; `target0`..`target3` are the target's own, each target defines
+ * what they mean (the Pyxis chip: target0 = the unhashed AMEM view) and names
+ * them for `inspect` (InspectHooks.sectionFlags in @pyxis/target). The bit
+ * positions are the container's bytes: target0 is bit 1 (where files written
+ * before the bits were target-neutral have their only target flag), the
+ * others take the free bits 3..5. Other bits are reserved (0).
+ */
 export const SectionFlags = {
   /** Address not final: the linker places it. */
   relocatable: 1 << 0,
-  /** Address uses the unhashed AMEM view (chip §7.5). */
-  unhashed: 1 << 1,
+  target0: 1 << 1,
   readonly: 1 << 2,
+  target1: 1 << 3,
+  target2: 1 << 4,
+  target3: 1 << 5,
+  /**
+   * @deprecated A Pyxis meaning of `target0` (the unhashed AMEM view); use
+   * `PyxisSectionFlags.unhashed` from @pyxis/target-pyxis. Kept until the
+   * Pyxis linker and machine move over; not listed by `inspect`.
+   */
+  unhashed: 1 << 1,
 } as const;
+
+/** The flag names every target shares, in bit order (what `inspect` prints when a target names none of its own). */
+export const SECTION_FLAG_NAMES: ReadonlyArray<readonly [name: string, bit: number]> = [
+  ['relocatable', SectionFlags.relocatable],
+  ['target0', SectionFlags.target0],
+  ['readonly', SectionFlags.readonly],
+  ['target1', SectionFlags.target1],
+  ['target2', SectionFlags.target2],
+  ['target3', SectionFlags.target3],
+];
+
+/** A target's names for its flag bits: `{ target0: 'unhashed' }`. */
+export type TargetFlagNames = Partial<Record<'target0' | 'target1' | 'target2' | 'target3', string>>;
 
 export type SymbolKind = 'program' | 'tensor' | 'label' | 'data' | 'blob' | 'queue';
 

@@ -1,10 +1,12 @@
 /**
  * What the tools need to know of the Pyxis target before loading it: its
- * name, source extensions and command-line options. Kept free of imports so
- * registering the target costs nothing at start-up; `target.ts` is loaded on
- * first use.
+ * name, source extensions and command-line options. Kept free of imports (but
+ * node:url) so registering the target costs nothing at start-up; a tool then
+ * loads only the back end it runs (`pyxis-sim` never loads the assembler and
+ * its parser, scripts/bench-startup.mjs).
  */
-import type { OptionSpec, TargetEntry } from '@pyxis/target';
+import { fileURLToPath } from 'node:url';
+import type { OptionSpec, Target, TargetEntry, ToolKind } from '@pyxis/target';
 
 export const PYXIS_TARGET_NAME = 'pyxis';
 export const PYXIS_TITLE = 'Pyxis chip (4 clusters x 12 UIEs, 13 microcoded sequencers per UIE)';
@@ -33,11 +35,36 @@ export const pyxisOptions = {
   ] as readonly OptionSpec[],
 };
 
+/** Name, title, specs and grammar folder: the part of the Target every tool gets. */
+export const pyxisMeta: Pick<Target, 'name' | 'title' | 'specs' | 'grammars'> = {
+  name: PYXIS_TARGET_NAME,
+  title: PYXIS_TITLE,
+  specs: ['pyxis-chip-fspec.md', 'pyxis-uie-sequencers-fspec.md'],
+  // src/ and dist/ are both three levels below the repository root
+  grammars: fileURLToPath(new URL('../../../grammars/pyxis/', import.meta.url)),
+};
+
+/** The part of the Target one tool runs, loaded on first use; the whole Target without a tool. */
+async function loadPyxis(tool?: ToolKind): Promise<Target> {
+  switch (tool) {
+    case 'as':
+      return { ...pyxisMeta, assembler: (await import('./assembler.js')).pyxisAssembler };
+    case 'ld':
+      return { ...pyxisMeta, linker: (await import('./linker.js')).pyxisLinker };
+    case 'sim':
+      return { ...pyxisMeta, machine: (await import('./machine.js')).pyxisMachine };
+    case 'inspect':
+      return { ...pyxisMeta, inspect: (await import('./inspect-hooks.js')).pyxisInspect };
+    default:
+      return (await import('./target.js')).pyxisTarget;
+  }
+}
+
 /** The lazily loaded registry entry. */
 export const pyxisEntry: TargetEntry = {
   name: PYXIS_TARGET_NAME,
   title: PYXIS_TITLE,
   sourceExtensions: ['.pasm'],
   options: pyxisOptions,
-  load: async () => (await import('./target.js')).pyxisTarget,
+  load: loadPyxis,
 };

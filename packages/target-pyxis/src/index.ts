@@ -6,3 +6,4 @@
 export * from './entry.js';
 export { pyxisTarget } from './target.js';
 export { readPatchBlob, patchRegion } from './inspect.js';
+export { PyxisSectionFlags, pyxisSectionFlagNames } from './flags.js';

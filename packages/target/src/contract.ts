@@ -12,7 +12,7 @@
  * so the drivers can refuse before any output exists.
  */
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
-import type { Container } from '@pyxis/container';
+import type { Container, TargetFlagNames } from '@pyxis/container';
 import type { Simulator, TextSink } from '@pyxis/sim';
 
 /**
@@ -106,7 +106,7 @@ export interface LinkRequest {
 
 export interface LinkOutput {
   image: Container;
-  /** Warnings (errors are thrown as DiagnosticError). */
+  /** Warnings (errors are thrown as DiagnosticError, or returned here: any error makes the driver exit 1 without writing). */
   diagnostics: Diagnostic[];
   /** GNU-ld-style text map (`--map`). */
   mapText(): string;
@@ -199,6 +199,8 @@ export interface InspectHooks {
   hint?(bytes: Uint8Array, file: string): string | undefined;
   /** Extra lines after the generic container printout (text mode only). */
   describeContainer?(c: Container): string[];
+  /** Names of the target's own section flag bits (`{ target0: 'unhashed' }`), shown by inspect. */
+  sectionFlags?: TargetFlagNames;
 }
 
 export interface DocsHooks {

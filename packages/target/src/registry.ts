@@ -26,7 +26,12 @@ export interface TargetEntry {
   sourceExtensions: readonly string[];
   /** Target-specific options per tool. */
   options: Partial<Record<ToolKind, readonly OptionSpec[]>>;
-  load(): Promise<Target>;
+  /**
+   * Loads the target. Given a tool, the entry may return a Target with only
+   * the parts that tool runs (and load only their code: start-up time);
+   * without one, the whole Target.
+   */
+  load(tool?: ToolKind): Promise<Target>;
 }
 
 const entries = new Map<string, TargetEntry>();
@@ -44,9 +49,10 @@ export function targetOptions(t: Target): Partial<Record<ToolKind, readonly Opti
 
 /** Registers a target (replacing one of the same name). */
 export function registerTarget(t: Target | TargetEntry): void {
+  // Replacing keeps the entry's place in the order (the first registered stays the default).
+  forgetLoaded(t.name);
   if ('load' in t) {
     entries.set(t.name, t);
-    loaded.delete(t.name);
     return;
   }
   const p = Promise.resolve(t);
@@ -57,7 +63,12 @@ export function registerTarget(t: Target | TargetEntry): void {
 /** Removes a target (tests). */
 export function unregisterTarget(name: string): void {
   entries.delete(name);
-  loaded.delete(name);
+  forgetLoaded(name);
+}
+
+/** Drops what was loaded of a target (whole, and per tool). */
+function forgetLoaded(name: string): void {
+  for (const k of [...loaded.keys()]) if (k === name || k.startsWith(`${name}\u0000`)) loaded.delete(k);
 }
 
 /** Every registered entry, in registration order (the first is the default). */
@@ -80,17 +91,22 @@ export function targetForSourceFile(file: string): string | undefined {
   return undefined;
 }
 
-/** Loads a registered target; an unknown name is a usage error listing the known ones. */
-export function loadTarget(name: string): Promise<Target> {
+/**
+ * Loads a registered target, or with `tool` at least the parts that tool
+ * runs; an unknown name is a usage error listing the known ones.
+ */
+export function loadTarget(name: string, tool?: ToolKind): Promise<Target> {
   const e = entries.get(name);
   if (!e) {
     const known = [...entries.keys()];
     throw new UsageError(`unknown target \`${name}\`${known.length ? ` (known: ${known.join(', ')})` : ' (no target is registered)'}`);
   }
-  let p = loaded.get(name);
+  // A whole target (registered as an object, or loaded without a tool before) serves every tool.
+  const key = tool === undefined ? name : `${name}\u0000${tool}`;
+  let p = loaded.get(name) ?? loaded.get(key);
   if (!p) {
-    p = e.load();
-    loaded.set(name, p);
+    p = e.load(tool);
+    loaded.set(key, p);
   }
   return p;
 }

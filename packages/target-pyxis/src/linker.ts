@@ -1,0 +1,25 @@
+/** The Pyxis linker back end: link script + objects -> image and map (./ld). */
+import type { LinkerBackend, LinkRequest } from '@pyxis/target';
+import { pyxisOptions } from './entry.js';
+import { intOption } from './options.js';
+import { link, mapJson, mapText } from './ld/index.js';
+
+function linkPyxis(req: LinkRequest) {
+  const maxList = intOption(req.options, 'maxListDescriptors', '--max-list-descriptors', 1);
+  const result = link({
+    script: req.script,
+    scriptFile: req.scriptFile,
+    objects: req.objects,
+    readObject: req.readObject,
+    ...(maxList !== undefined ? { maxListDescriptors: maxList } : {}),
+  });
+  for (const w of result.map.weights) req.services.log.info({ weights: w.name, kind: w.kind, bytes: w.bytes, ...w.report }, 'weight database');
+  req.services.log.info({ sections: result.image.sections.length, trips: result.map.trips.length, barriers: result.map.barriers.length }, 'linked');
+  return { image: result.image, diagnostics: result.diagnostics, mapText: () => mapText(result.map), mapJson: () => mapJson(result.map) };
+}
+
+export const pyxisLinker: LinkerBackend = {
+  scriptExtensions: ['.ld'],
+  options: pyxisOptions.ld,
+  link: linkPyxis,
+};

@@ -1,0 +1,90 @@
+/**
+ * The Pyxis machine back end: an image -> the chip model on the shared kernel
+ * (./sim); option parsing only Pyxis has (cluster and UIE counts, dumps, the
+ * run-ahead quantum). It needs neither the assembler nor the linker, so
+ * `pyxis-sim` never loads them (scripts/bench-startup.mjs).
+ */
+import { writeNpy } from '@pyxis/container';
+import type { MachineBackend, MachineRequest, OptionValues } from '@pyxis/target';
+import { pyxisOptions } from './entry.js';
+import { intOption, strings } from './options.js';
+import {
+  checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
+  defaultUieFactory, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
+} from './sim/index.js';
+
+interface PyxisRunPlan {
+  dumps: DumpSpec[];
+  regions: RegionSpec[];
+  options: SimulateOptions;
+}
+
+function parseRunOptions(o: OptionValues) {
+  return {
+    dumps: strings(o, 'dump').map(parseDumpSpec),
+    regions: strings(o, 'dumpRegion').map(parseRegionSpec),
+    clusters: intOption(o, 'clusters', '--clusters', 1),
+    uies: intOption(o, 'uies', '--uies', 0),
+    quantum: intOption(o, 'quantum', '--quantum', 1, 1 << 20),
+  };
+}
+
+function planRun(req: MachineRequest): PyxisRunPlan {
+  const o = req.options;
+  const { dumps, regions, clusters, uies, quantum } = parseRunOptions(o);
+  checkDumpSpecs(req.image, clusters ?? inspectImage(req.image, req.file).clusters, dumps, regions);
+  const so: SimulateOptions = { uieFactory: defaultUieFactory };
+  if (clusters !== undefined) so.clusters = clusters;
+  if (uies !== undefined) so.uies = uies;
+  if (quantum !== undefined) so.quantum = quantum;
+  if (req.maxCycles !== undefined) so.maxCycles = req.maxCycles;
+  if (req.clockHz !== undefined) so.clockHz = req.clockHz;
+  if (o['warnUninit']) so.warnUninit = true;
+  if (req.onProgress) so.onProgress = req.onProgress;
+  if (req.trace) so.trace = req.trace;
+  if (req.vcd) so.vcd = req.vcd;
+  return { dumps, regions, options: so };
+}
+
+function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: SimulationResult; outputs: Array<[string, Uint8Array]> } {
+  const result = simulateImage(req.image, req.file, plan.options);
+  const outputs: Array<[string, Uint8Array]> = [];
+  if (result.report.stop === 'done') {
+    for (const d of plan.dumps) outputs.push([d.file, writeNpy(dumpSymbol(result.chip, req.image, d.symbol, d.f32))]);
+    for (const r of plan.regions) outputs.push([r.file, dumpRegion(result.chip, r)]);
+  }
+  return { result, outputs };
+}
+
+export const pyxisMachine: MachineBackend = {
+  options: pyxisOptions.sim,
+  checkOptions: (o) => void parseRunOptions(o),
+  plan(req) {
+    const p = planRun(req);
+    return { outputs: [...p.dumps.map((d) => d.file), ...p.regions.map((r) => r.file)] };
+  },
+  create(req) {
+    const plan = planRun(req);
+    let kernel: SimulationResult['chip']['sim'] | undefined;
+    return {
+      get kernel() {
+        if (!kernel) throw new Error('the Pyxis machine builds its kernel when it runs');
+        return kernel;
+      },
+      run() {
+        const { result, outputs } = runPyxis(req, plan);
+        kernel = result.chip.sim;
+        const { report } = result;
+        const stop = stopDiagnostic(report);
+        return {
+          summary: formatSummary(report),
+          stats: { ...report } as Record<string, unknown>,
+          diagnostics: report.warnings,
+          ...(stop ? { stop: stop.diagnostics } : {}),
+          outputs,
+          cycles: report.cycles,
+        };
+      },
+    };
+  },
+};

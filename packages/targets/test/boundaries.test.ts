@@ -1,0 +1,147 @@
+/**
+ * The package boundary of "targets as plugins": the shared packages name no
+ * target. Checked on the TypeScript syntax tree of every source file
+ * (comments are free to give examples; code is not):
+ *
+ *  1. no import, re-export or dynamic import of a target package
+ *     (`@pyxis/target-<name>`, `@pyxis/targets`);
+ *  2. no string literal that is a target name or starts with one as a
+ *     namespace (`'pyxis'`, `'pyxis.sol_pc'`, `'xnu/...'`): that is how code
+ *     selects a target's tables (`loadTable('pyxis', ...)`), relocations or
+ *     behaviour; names that merely start with the word (`'pyxis-fp'`, the
+ *     number-format family, or the tool names `pyxis-as`) are not target names;
+ *  3. no literal naming a target's grammar folder (`grammars/<name>`) or one
+ *     of the data files in it (`sim_config.json`, `'memory_map'`);
+ *  4. in the drivers and the contract (cli, target), whose strings are help
+ *     and messages every target's users read: no target name as a word at all
+ *     (`Pyxis: patch blobs`): what a target adds, the target says.
+ *
+ * Target names are the project's four machines plus whatever is discovered
+ * (packages/target-*, grammars/*) and the test toy, so a new target is covered
+ * without an edit here.
+ */
+import { describe, expect, test } from 'vitest';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const SHARED = ['diagnostics', 'codec', 'formats', 'container', 'asm', 'ld', 'sim', 'target', 'cli'] as const;
+/** Packages whose string literals are user-facing text for every target (rule 4). */
+const DRIVERS = new Set(['target', 'cli']);
+
+function targetNames(): string[] {
+  // The four machines of the project (README) even before their packages exist, and the test toy.
+  const names = new Set(['pyxis', 'systolic', 'neuroncore', 'xnu', 'toy']);
+  for (const d of readdirSync(join(root, 'packages'))) if (d.startsWith('target-')) names.add(d.slice('target-'.length));
+  for (const d of readdirSync(join(root, 'grammars'))) if (statSync(join(root, 'grammars', d)).isDirectory()) names.add(d);
+  return [...names].sort();
+}
+
+/** Base names of the data files in every target's grammar folder (`isa`, `sim_config`, ...). */
+function grammarFileNames(): string[] {
+  const out = new Set<string>();
+  for (const d of readdirSync(join(root, 'grammars'))) {
+    const dir = join(root, 'grammars', d);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const f of readdirSync(dir)) if (f.endsWith('.json')) out.add(f.slice(0, -5));
+  }
+  return [...out].sort();
+}
+
+export interface Violation {
+  line: number;
+  rule: string;
+  text: string;
+}
+
+/** The boundary violations of one source file (exported for the self-test below). */
+export function violations(file: string, text: string, targets: readonly string[], dataFiles: readonly string[], driver: boolean): Violation[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const out: Violation[] = [];
+  const at = (n: ts.Node, rule: string, t: string) => out.push({ line: sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1, rule, text: t });
+  const alt = targets.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const importRe = new RegExp(`^@pyxis/(?:targets|target-[a-z0-9-]+)(?:/|$)`);
+  const nameRe = new RegExp(`^(?:${alt})(?:$|[./])`, 'i');
+  const folderRe = new RegExp(`grammars[/\\\\](?:${alt})\\b`, 'i');
+  const wordRe = new RegExp(`(?<![-@/\\w])(?:${alt})(?![-\\w])`, 'i');
+  const dataSet = new Set(dataFiles);
+  const visit = (n: ts.Node): void => {
+    if ((ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier) && importRe.test(n.moduleSpecifier.text))
+      at(n, 'imports a target package', n.moduleSpecifier.text);
+    else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteralLike(n.arguments[0]) && importRe.test(n.arguments[0].text))
+      at(n, 'imports a target package', n.arguments[0].text);
+    else if (ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) {
+      const s = n.text;
+      const isModule = n.parent && (ts.isImportDeclaration(n.parent) || ts.isExportDeclaration(n.parent));
+      if (!isModule) {
+        if (nameRe.test(s)) at(n, 'names a target', s);
+        else if (folderRe.test(s)) at(n, "names a target's grammar folder", s);
+        else if (dataSet.has(s) || dataFiles.some((f) => s.includes(`${f}.json`))) at(n, "names a target's grammar file", s);
+        else if (driver && (wordRe.test(s.replace(/\bpyxis-(?:as|ld|sim)\b/g, '')) || dataFiles.some((f) => new RegExp(`\\b${f}\\b`).test(s))))
+          at(n, 'driver text names a target or its grammar files', s);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...sourceFiles(p));
+    else if (/\.(?:ts|mts|js|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+describe('shared packages name no target', () => {
+  const targets = targetNames();
+  const data = grammarFileNames();
+
+  test('the discovered targets include the shipped one and the toy', () => {
+    expect(targets).toContain('pyxis');
+    expect(targets).toContain('toy');
+    expect(data).toContain('sim_config');
+  });
+
+  for (const pkg of SHARED)
+    test(`@pyxis/${pkg}`, () => {
+      const found: string[] = [];
+      for (const f of sourceFiles(join(root, 'packages', pkg, 'src')))
+        for (const v of violations(f, readFileSync(f, 'utf8'), targets, data, DRIVERS.has(pkg))) found.push(`${f.slice(root.length)}:${v.line}: ${v.rule}: ${JSON.stringify(v.text)}`);
+      expect(found).toEqual([]);
+    });
+
+  test('the rules catch real violations (and leave comments, number formats and tool names alone)', () => {
+    const bad = [
+      "import { pyxisTarget } from '@pyxis/target-pyxis';",
+      "export * from '@pyxis/targets';",
+      "const t = await import('@pyxis/target-xnu/entry');",
+      "const isa = loadTable('pyxis', name);",
+      "const kind = 'pyxis.sol_pc';",
+      "const dir = `${root}/grammars/systolic/`;",
+      "const cfg = readJson('sim_config.json');",
+      "const mm = loadGrammarJson(t, 'memory_map');",
+      "program.option('--emit <kind>', 'Pyxis: patch blobs');",
+      "program.option('--clock-hz <hz>', 'default: from the sim_config');",
+    ].join('\n');
+    const v = violations('bad.ts', bad, targets, data, true);
+    expect(v.map((x) => x.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // the last two are only violations in driver text
+    expect(violations('bad.ts', bad, targets, data, false).map((x) => x.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const fine = [
+      "// loadTable('pyxis', 'isa') is what a target does; e.g. grammars/pyxis/isa.json",
+      "import { x } from '@pyxis/codec';",
+      "export const family = 'pyxis-fp';",
+      "runTool('pyxis-sim', 'simulator');",
+      "const spec = 'RFP8';",
+    ].join('\n');
+    expect(violations('fine.ts', fine, targets, data, true)).toEqual([]);
+  });
+});

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Start-up time of the tools (CI scripts run them thousands of times), next to
+// a reference measured in the same run: `node -e 0`, the floor no tool can beat.
+//
+//   node scripts/bench-startup.mjs [--runs N] [--root DIR]...
+//
+// Each --root is a built checkout (default: this one) so several commits can be
+// compared in one run on the same machine load: e.g.
+//   git worktree add /tmp/base 9607af4 && (cd /tmp/base && npm ci)
+//   node scripts/bench-startup.mjs --root /tmp/base --root .
+// Figures are wall-clock milliseconds per process (median and minimum of N
+// runs, the commands interleaved so a load spike hits them all alike) and the
+// median CPU time (user+sys, 10 ms resolution), which a busy machine disturbs less.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : def;
+};
+const runs = Number(opt('--runs', '15'));
+const roots = [];
+for (let i = 0; i < argv.length; i++) if (argv[i] === '--root') roots.push(resolve(argv[++i]));
+if (roots.length === 0) roots.push(fileURLToPath(new URL('..', import.meta.url)));
+const out = mkdtempSync(join(tmpdir(), 'pyxis-bench-startup-'));
+
+/**
+ * CPU time (user+sys, ms) of the finished children so far: fields 16 and 17
+ * (cutime, cstime, in clock ticks of 1/100 s) of /proc/self/stat; 0 where
+ * there is no /proc (the wall figures stand alone then).
+ */
+function childCpuMs() {
+  try {
+    const text = readFileSync('/proc/self/stat', 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' '); // f[0] is field 3
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** One timed process: wall ms and its CPU ms. */
+function timeOnce(cmd, args, cwd) {
+  const before = childCpuMs();
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
+  return { wall, cpu: childCpuMs() - before };
+}
+
+const cases = [{ label: 'node -e 0 (reference)', root: roots[0], cmd: process.execPath, args: ['-e', '0'] }];
+for (const root of roots) {
+  const tag = roots.length > 1 ? ` [${root}]` : '';
+  // The sample's object and image, made with this checkout's own tools, for the ld and sim figures.
+  const k = cases.length;
+  const obj = join(out, `copy-${k}.pobj`);
+  const img = join(out, `copy-${k}.pimg`);
+  timeOnce(process.execPath, ['bin/pyxis-as', 'samples/pyxis/copy.pasm', '-o', obj], root);
+  timeOnce(process.execPath, ['bin/pyxis-ld', 'samples/pyxis/copy.ld', obj, '-o', img], root);
+  cases.push({ label: `pyxis-as --version${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-as', '--version'] });
+  cases.push({ label: `pyxis-as copy.pasm${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-as', 'samples/pyxis/copy.pasm', '-o', join(out, `copy-${k}-as.pobj`)] });
+  cases.push({ label: `pyxis-ld copy.ld${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-ld', 'samples/pyxis/copy.ld', obj, '-o', join(out, `copy-${k}-ld.pimg`)] });
+  cases.push({ label: `pyxis-sim run copy.pimg (570 cycles)${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-sim', 'run', img] });
+}
+
+const samples = cases.map(() => []);
+for (let i = 0; i < runs; i++) cases.forEach((c, k) => samples[k].push(timeOnce(c.cmd, c.args, c.root)));
+rmSync(out, { recursive: true, force: true });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const ref = median(samples[0].map((s) => s.wall));
+console.log(`start-up, ${runs} runs each (ms: wall median / min, CPU user+sys median; +wall over node -e 0)`);
+cases.forEach((c, k) => {
+  const walls = samples[k].map((s) => s.wall);
+  const med = median(walls);
+  const cpu = median(samples[k].map((s) => s.cpu));
+  const over = k === 0 ? '' : `  +${(med - ref).toFixed(0)}`;
+  console.log(`${c.label.padEnd(70)} ${med.toFixed(0).padStart(6)} / ${Math.min(...walls).toFixed(0).padStart(5)}   cpu ${String(cpu).padStart(5)}${over}`);
+});
