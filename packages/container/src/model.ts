@@ -60,12 +60,6 @@ export const SectionFlags = {
   target1: 1 << 3,
   target2: 1 << 4,
   target3: 1 << 5,
-  /**
-   * @deprecated A Pyxis meaning of `target0` (the unhashed AMEM view); use
-   * `PyxisSectionFlags.unhashed` from @pyxis/target-pyxis. Kept until the
-   * Pyxis linker and machine move over; not listed by `inspect`.
-   */
-  unhashed: 1 << 1,
 } as const;
 
 /** The flag names every target shares, in bit order (what `inspect` prints when a target names none of its own). */

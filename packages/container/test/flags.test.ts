@@ -6,7 +6,6 @@ describe('section flags', () => {
   it('keep the bit positions files were written with (bit 1 was the only target flag)', () => {
     // docs/container-format.md: bit 0 relocatable, bit 1 target0, bit 2 readonly, bits 3..5 target1..3
     expect([SectionFlags.relocatable, SectionFlags.target0, SectionFlags.readonly, SectionFlags.target1, SectionFlags.target2, SectionFlags.target3]).toEqual([1, 2, 4, 8, 16, 32]);
-    expect(SectionFlags.unhashed).toBe(2); // the deprecated alias reads old files the same
   });
   it('are named by the target for its own bits, generically otherwise; unknown bits in hex', () => {
     expect(sectionFlagNames(0b100011)).toEqual(['relocatable', 'target0', 'target3']);

@@ -3,7 +3,8 @@
  * sections with their symbols, microcode preloads, the `.enqueue` section,
  * the `pyxis` metadata block and the link map.
  */
-import { FORMAT_VERSION, SectionFlags, type Container, type Section, type SymbolEntry } from '@pyxis/container';
+import { FORMAT_VERSION, type Container, type Section, type SymbolEntry } from '@pyxis/container';
+import { PyxisSectionFlags } from '../flags.js';
 import { CHIP, SEQ, type LinkContext } from './context.js';
 import type { ListDef } from './descriptorLists.js';
 import { NOC, queueByName, queueName, remapWindows } from './image.js';
@@ -30,7 +31,7 @@ export function emitDataSections(ctx: LinkContext, out: ImageBuilder): void {
     const p = t.placed;
     const si = addSection({
       name: `.tensor.${t.name}`, kind: t.bytes ? 'data' : 'zero', space: p.region.space, address: p.address, size: p.size, align: p.align,
-      flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: t.bytes ? padTo(t.bytes, p.size) : new Uint8Array(0), cluster: p.region.space === 'amem' ? p.region.cluster : -1,
+      flags: p.region.unhashed ? PyxisSectionFlags.unhashed : 0, data: t.bytes ? padTo(t.bytes, p.size) : new Uint8Array(0), cluster: p.region.space === 'amem' ? p.region.cluster : -1,
     });
     symbols.push({ name: t.name, kind: 'tensor', section: si, offset: 0, size: p.size, global: true, tensor: { shape: [...t.shape], format: t.format, eb: t.eb, strides: byteStrides(t.shape, t.layout) } });
   }
@@ -38,7 +39,7 @@ export function emitDataSections(ctx: LinkContext, out: ImageBuilder): void {
     const p = b.placed;
     const si = addSection({
       name: b.name.startsWith('__overlay') ? `.patch.${b.name.slice(10)}` : `.patch.${b.name}`, kind: 'patch', space: p.region.space, address: p.address, size: b.bytes.length, align: 8,
-      flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: b.bytes, cluster: p.region.space === 'amem' ? p.region.cluster : -1,
+      flags: p.region.unhashed ? PyxisSectionFlags.unhashed : 0, data: b.bytes, cluster: p.region.space === 'amem' ? p.region.cluster : -1,
     });
     symbols.push({ name: b.name, kind: 'blob', section: si, offset: 0, size: b.bytes.length, global: true });
   }
@@ -48,7 +49,7 @@ export function emitDataSections(ctx: LinkContext, out: ImageBuilder): void {
     if (p.address % 128) err('LD0804', `weight database \`${wdb.name}\` at 0x${p.address.toString(16)} is not 128-byte aligned`, p.span, { spec: `${SEQ} §1.1; ${CHIP} §14.2` });
     const si = addSection({
       name: `.wdb.${wdb.name}`, kind: 'data', space: p.region.space, address: p.address, size: wdb.bytes.length, align: 128,
-      flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: wdb.bytes, cluster: p.region.space === 'amem' ? p.region.cluster : -1,
+      flags: p.region.unhashed ? PyxisSectionFlags.unhashed : 0, data: wdb.bytes, cluster: p.region.space === 'amem' ? p.region.cluster : -1,
     });
     symbols.push({ name: wdb.name, kind: 'data', section: si, offset: 0, size: wdb.bytes.length, global: true });
     for (const part of wdb.parts) symbols.push({ name: `${wdb.name}.${part.name}`, kind: 'data', section: si, offset: part.offset, size: part.size, global: true });
@@ -135,7 +136,7 @@ export function buildImageAndMap(ctx: LinkContext, graph: TripGraph, mc: Microco
   const map: LinkMap = {
     script: scriptFile,
     regions: [...regions.values()].map((r) => ({ name: r.name, space: r.space, cluster: r.cluster, view: r.unhashed ? 'unhashed' : 'hashed', origin: r.origin, length: r.length, used: r.items.reduce((s, x) => s + (x.end - x.start), 0) })),
-    sections: sections.map((s) => ({ name: s.name, kind: s.kind, space: s.space, cluster: s.cluster ?? -1, address: s.address, size: s.size, unhashed: !!(s.flags & SectionFlags.unhashed) })),
+    sections: sections.map((s) => ({ name: s.name, kind: s.kind, space: s.space, cluster: s.cluster ?? -1, address: s.address, size: s.size, unhashed: !!(s.flags & PyxisSectionFlags.unhashed) })),
     symbols: symbols.map((s) => ({ name: s.name, kind: s.kind, address: (sections[s.section]?.address ?? 0) + s.offset, size: s.size, space: sections[s.section]?.space ?? 'none', cluster: sections[s.section]?.cluster ?? -1, ...(s.tensor ? { tensor: s.tensor } : {}) })),
     barriers: barrierMeta,
     microcode: placement,

@@ -7,7 +7,7 @@
  */
 import type { SourceSpan } from '@pyxis/diagnostics';
 import { encode, type CompiledTable, type FieldValues } from '@pyxis/codec';
-import { SectionFlags } from '@pyxis/container';
+import { PyxisSectionFlags } from '../flags.js';
 import { amemPartitionAddress, amemWordAddress, engineAddress } from './addresses.js';
 import { CHIP, type LinkContext } from './context.js';
 import { descBytes, descTables as tables, type ListDef } from './descriptorLists.js';
@@ -150,7 +150,7 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
     });
     const si = addSection({
       name: l.placed.name, kind: 'descriptors', space: l.placed.region.space, address: l.placed.address, size: bytes.length, align: 8,
-      flags: l.placed.region.unhashed ? SectionFlags.unhashed : 0, data: bytes, cluster: l.placed.region.space === 'amem' ? l.placed.region.cluster : -1,
+      flags: l.placed.region.unhashed ? PyxisSectionFlags.unhashed : 0, data: bytes, cluster: l.placed.region.space === 'amem' ? l.placed.region.cluster : -1,
     });
     symbols.push({ name: l.placed.name, kind: 'queue', section: si, offset: 0, size: bytes.length, global: true });
     const ea = engineAddr(l.placed);
@@ -181,7 +181,7 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
       else encodeOrReport(ctx, descTables.dgram_rx, { amem_address: amemWordAddress(x), buffer_size_bytes: n }, bytes, k * descTables.dgram_rx.bytes, `datagram \`${e.name}\``, e.span);
     });
     const p = r.placed;
-    const si = addSection({ name: p.name, kind: 'descriptors', space: p.region.space, address: p.address, size: bytes.length, align: 8, flags: p.region.unhashed ? SectionFlags.unhashed : 0, data: bytes, cluster: p.region.space === 'amem' ? r.cluster : -1 });
+    const si = addSection({ name: p.name, kind: 'descriptors', space: p.region.space, address: p.address, size: bytes.length, align: 8, flags: p.region.unhashed ? PyxisSectionFlags.unhashed : 0, data: bytes, cluster: p.region.space === 'amem' ? r.cluster : -1 });
     symbols.push({ name: p.name, kind: 'queue', section: si, offset: 0, size: bytes.length, global: true });
     listMeta.push({ cluster: r.cluster, queue_id: r.id, engine: r.name, section: p.name, space: p.region.space, address: p.address, engine_address: engineAddr(p), descriptors: r.entries.length, bytes: bytes.length });
   }

@@ -6,7 +6,8 @@
  * byte offset in the `.pimg` (section data offset + offset in the section).
  */
 import { decode, loadTable } from '@pyxis/codec';
-import { SectionFlags, type Container, type Section } from '@pyxis/container';
+import type { Container, Section } from '@pyxis/container';
+import { PyxisSectionFlags } from '../flags.js';
 import { DiagnosticError, isByteSpan, type ByteSpan } from '@pyxis/diagnostics';
 import { imageError, SimCodes, SimRuntimeError, type MemLocation } from './diagnostics.js';
 import { AMEM_SIZE } from './amemAccess.js';
@@ -221,7 +222,7 @@ export function inspectImage(container: Container, file: string): ImageInfo {
 /** Address of a section in its memory: AMEM view address (view bit for unhashed sections), cfg offset, HBM address. */
 export function sectionLocation(s: Section): { space: 'hbm' | 'amem' | 'cfg'; cluster: number; addr: number } | undefined {
   if (s.space === 'hbm') return { space: 'hbm', cluster: -1, addr: s.address };
-  if (s.space === 'amem') return { space: 'amem', cluster: s.cluster ?? 0, addr: s.address | (s.flags & SectionFlags.unhashed ? AMEM_VIEW_BIT : 0) };
+  if (s.space === 'amem') return { space: 'amem', cluster: s.cluster ?? 0, addr: s.address | (s.flags & PyxisSectionFlags.unhashed ? AMEM_VIEW_BIT : 0) };
   if (s.space === 'cfg') return { space: 'cfg', cluster: s.cluster ?? 0, addr: s.address - CFG_ENGINE_BASE };
   return undefined;
 }
