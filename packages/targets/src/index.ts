@@ -6,8 +6,9 @@
  */
 import { registerTarget, targetEntries } from '@pyxis/target';
 import { pyxisEntry } from '@pyxis/target-pyxis/entry';
+import { neuroncoreEntry } from '@pyxis/target-neuroncore/entry';
 
-export const BUILTIN_TARGETS = [pyxisEntry];
+export const BUILTIN_TARGETS = [pyxisEntry, neuroncoreEntry];
 
 /** Registers the built-in targets (idempotent). */
 export function registerBuiltinTargets(): void {
