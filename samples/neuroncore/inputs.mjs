@@ -39,7 +39,6 @@ export function sampleInputs() {
     'mlp_bias.npy': tensor([128, 1], 5, 0.5),
     'softmax_x.npy': tensor([128, 512], 6, 4, false),
     'norm_x.npy': tensor([128, 1024], 7, 3, false),
-    'norm_gamma.npy': tensor([128, 1], 8, 1, false),
     'attn_qt.npy': tensor([64, 128], 9),
     'attn_kt.npy': tensor([64, 128], 10),
     'attn_v.npy': tensor([128, 64], 11),

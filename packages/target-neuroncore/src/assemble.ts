@@ -41,7 +41,8 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   let hbmBase = 0;
   const hbmBases: number[] = [];
   const apCols = new Map<AP, number>();
-  let dmaNext = 0;
+  // Round-robin cursor of the DMA queues per queue range (`qrange=[first, last]`, default all 16).
+  const dmaNext = new Map<number, number>();
   let lastStationary: AP | undefined;
   const pending: Insn[] = [];
 
@@ -76,7 +77,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
                 diags.push(error('NC0011', 'division by zero', { span: span(line, e.col) }));
                 throw new Stop();
               }
-              return Number.isInteger(a) && Number.isInteger(b) ? Math.trunc(a / b) : a / b;
+              return a / b; // exact division: a non-integer result used as an index is reported (NC0012)
             default:
               if (b === 0) {
                 diags.push(error('NC0011', 'division by zero', { span: span(line, e.col) }));
@@ -322,6 +323,18 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           const inp = aps['in']!;
           const q = attrs['queue'];
           const qn = attrs['queues'];
+          const qr = attrs['qrange'];
+          let qlo = 0;
+          let qhi = 15;
+          if (qr !== undefined) {
+            if (!Array.isArray(qr) || qr.length !== 2 || !(qr[0]! >= 0 && qr[0]! <= qr[1]! && qr[1]! <= 15 && Number.isInteger(qr[0]) && Number.isInteger(qr[1]))) {
+              diags.push(error('NC0404', '`qrange` is [first, last] with 0 <= first <= last <= 15', { span: span(st.line, bound.get('qrange')!.col), spec: `${SPEC} §Data movement between HBM and SBUF using DMAs` }));
+              return;
+            }
+            qlo = qr[0]!;
+            qhi = qr[1]!;
+          }
+          const width = qhi - qlo + 1;
           // Default split: transfers of >= 64 KiB over up to 16 queues (the guide: amortise the per-transfer
           // overhead with large transfers, use as many DMA engines as possible; docs/spec-notes.md).
           const total = inp.np * freeSize(inp) * dtypeBytes(inp.dtype);
@@ -341,10 +354,11 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           for (let k = 0; k < nq; k++) {
             const r0 = Math.floor((k * out.np) / nq);
             const r1 = Math.floor(((k + 1) * out.np) / nq);
-            const qi = typeof q === 'number' ? q : (dmaNext + k) % 16;
+            const cur = dmaNext.get(qlo * 16 + qhi) ?? 0;
+            const qi = typeof q === 'number' ? q : qlo + ((cur + k) % width);
             pending.push(mk(mn, DMA0 + qi, rows(out, r0, r1), [rows(inp, r0, r1)], {}));
           }
-          if (typeof q !== 'number') dmaNext = (dmaNext + nq) % 16;
+          if (typeof q !== 'number') dmaNext.set(qlo * 16 + qhi, ((dmaNext.get(qlo * 16 + qhi) ?? 0) + nq) % width);
           return;
         }
         default: {
@@ -474,7 +488,8 @@ function checkAttrs(mn: string, attrs: Record<string, AttrValue>, st: Extract<St
 }
 
 export function programObject(program: NcProgram, files: string[]): Container {
-  const data = new TextEncoder().encode(JSON.stringify(program));
+  // JSON has no infinities/NaN (an affine_select fill of -inf): they travel as {"$num": "-Infinity"}.
+  const data = new TextEncoder().encode(JSON.stringify(program, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $num: String(v) } : v)));
   return {
     kind: 'pobj',
     version: FORMAT_VERSION,
@@ -499,7 +514,7 @@ export function programOf(c: Container, file: string): NcProgram {
   const s = c.sections.find((x) => x.name === NC_PROGRAM_SECTION);
   if (!s) throw new ProgramError(`\`${file}\` has no \`${NC_PROGRAM_SECTION}\` section (not a NeuronCore object or image)`);
   try {
-    const p = JSON.parse(new TextDecoder().decode(s.data)) as NcProgram;
+    const p = JSON.parse(new TextDecoder().decode(s.data), (_k, v: unknown) => (v && typeof v === 'object' && '$num' in v ? Number((v as { $num: string }).$num) : v)) as NcProgram;
     if (!Array.isArray(p.insns) || !Array.isArray(p.tensors) || !Array.isArray(p.semaphores)) throw new Error('shape');
     return p;
   } catch {

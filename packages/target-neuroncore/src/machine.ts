@@ -66,6 +66,7 @@ export class StreamEngine implements SimEngine {
   private statReady = 0;
   private statFp32 = false;
   private waitingSince = -1;
+  private activeEnd = 0;
   private conflictSince = -1;
   private blocked = 0;
   private readonly tpc: number;
@@ -214,7 +215,11 @@ export class StreamEngine implements SimEngine {
     this.tail++;
     this.pc++;
     this.stats.instructions++;
-    this.stats.activeTicks += dur;
+    // Active time is the union of busy intervals (a background LoadStationary overlaps the MM).
+    if (end > this.activeEnd) {
+      this.stats.activeTicks += end - Math.max(now, this.activeEnd);
+      this.activeEnd = end;
+    }
     this.stats.bytes += bytes;
     if (end > this.stats.lastEnd) this.stats.lastEnd = end;
     if (sh.trace && !zeroCost) sh.trace.slice(this.tr(), now, end, insn.op, { line: `${insn.file}:${insn.line}`, ...(bytes ? { bytes } : {}) }, 'insn');

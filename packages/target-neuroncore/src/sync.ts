@@ -105,17 +105,16 @@ export class AutoSync {
     this.lastIndex[s] = index;
     for (const b of boxes) {
       const list = this.recs[b.mem]!;
-      if (b.write) {
-        // A write covering an older access supersedes it: anyone conflicting with the old one
-        // conflicts with this write, which itself waited for the old one (or follows it in order).
-        let w = 0;
-        for (let i = 0; i < list.length; i++) {
-          const r = list[i]!;
-          const covered = r.p0 >= b.p0 && r.p1 <= b.p1 && r.lo >= b.lo && r.hi <= b.hi;
-          if (!covered) list[w++] = r;
-        }
-        list.length = w;
+      // A newer access covering an older one supersedes it: a write supersedes anything (whoever
+      // conflicts with the old access conflicts with the write, which waited for the old one or
+      // follows it in order); a read supersedes older reads of its own stream (higher count).
+      let w = 0;
+      for (let i = 0; i < list.length; i++) {
+        const r = list[i]!;
+        const covered = r.p0 >= b.p0 && r.p1 <= b.p1 && r.lo >= b.lo && r.hi <= b.hi && (b.write || (!r.write && r.stream === s));
+        if (!covered) list[w++] = r;
       }
+      list.length = w;
       list.push({ stream: s, count, p0: b.p0, p1: b.p1, lo: b.lo, hi: b.hi, write: b.write, index });
     }
   }
