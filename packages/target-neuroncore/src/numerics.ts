@@ -109,33 +109,36 @@ export const ACTIVATIONS = ['identity', 'copy', 'relu', 'gelu', 'gelu_apprx_tanh
 export type Activation = (typeof ACTIVATIONS)[number];
 
 /**
- * erf in double precision: Taylor series for |x| < 3 (terms until they vanish), the
- * continued fraction of erfc beyond. Relative error ~1e-15, far below FP32's 6e-8, so
- * `fround(gelu(x))` is the correctly rounded FP32 value except within ~1e-8 ulp of a tie.
+ * erfc(x) for x >= 0 in double precision: 1 - (Taylor series of erf) below 3, where the
+ * cancellation costs at most ~5 of 16 digits; the continued fraction of erfc from 3 on (no
+ * cancellation in the tail, so gelu of large negative inputs keeps its relative accuracy).
+ * Relative error far below FP32's 6e-8: `fround(gelu(x))` is the correctly rounded FP32 value
+ * except within a hair of a rounding tie (docs/spec-notes.md "neuroncore: transcendentals").
  */
-export function erf(x: number): number {
+export function erfc(x: number): number {
   if (x !== x) return NaN;
-  const ax = Math.abs(x);
-  if (ax < 3) {
+  if (x < 3) {
     // erf(x) = 2/sqrt(pi) * sum_n (-1)^n x^(2n+1) / (n! (2n+1))
-    let term = ax;
-    let sum = ax;
-    const x2 = ax * ax;
+    let term = x;
+    let sum = x;
+    const x2 = x * x;
     for (let n = 1; n < 200; n++) {
       term *= -x2 / n;
       const t = term / (2 * n + 1);
       sum += t;
-      if (Math.abs(t) < 1e-17 * Math.abs(sum)) break;
+      if (Math.abs(t) <= 1e-17 * Math.abs(sum)) break;
     }
-    const r = (2 / Math.sqrt(Math.PI)) * sum;
-    return x < 0 ? -r : r;
+    return 1 - (2 / Math.sqrt(Math.PI)) * sum;
   }
-  if (ax > 6) return x < 0 ? -1 : 1;
-  // erfc(x) = exp(-x^2)/sqrt(pi) * 1/(x + 1/2/(x + 1/(x + 3/2/(x + ...)))) (Lentz-free backward evaluation)
-  let f = ax;
-  for (let k = 60; k >= 1; k--) f = ax + k / 2 / f;
-  const erfc = Math.exp(-ax * ax) / Math.sqrt(Math.PI) / f;
-  return x < 0 ? erfc - 1 : 1 - erfc;
+  if (x > 27) return 0;
+  // erfc(x) = exp(-x^2)/sqrt(pi) / (x + (1/2)/(x + 1/(x + (3/2)/(x + ...)))), evaluated backwards.
+  let f = x;
+  for (let k = 80; k >= 1; k--) f = x + k / 2 / f;
+  return Math.exp(-x * x) / Math.sqrt(Math.PI) / f;
+}
+
+export function erf(x: number): number {
+  return x < 0 ? erfc(-x) - 1 : 1 - erfc(x);
 }
 
 /** func(t) in double precision; the caller rounds to FP32. Codes are indices in ACTIVATIONS. */
@@ -144,7 +147,7 @@ export function activate(code: number, t: number): number {
     case 0:
     case 1: return t;
     case 2: return t > 0 ? t : t !== t ? NaN : 0;
-    case 3: return 0.5 * t * (1 + erf(t / Math.SQRT2));
+    case 3: return t < 0 ? 0.5 * t * erfc(-t / Math.SQRT2) : 0.5 * t * (1 + erf(t / Math.SQRT2));
     case 4: return 0.5 * t * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (t + 0.044715 * t * t * t)));
     case 5: return 1 / (1 + Math.exp(-t));
     case 6: return Math.tanh(t);
