@@ -7,6 +7,7 @@
  * (sync.ts). Output: an NcProgram in a `.pobj` container.
  */
 import { didYouMean, error, type Diagnostic, type SourceMap } from '@pyxis/diagnostics';
+import { sortDiagnostics } from '@pyxis/asm';
 import { FORMAT_VERSION, type Container } from '@pyxis/container';
 import { loadIsa, loadMachine, SPEC } from './isa.js';
 import { DMA0, STREAMS, freeSize, type AP, type AttrValue, type Insn, type Mem, type NcProgram, type TensorDecl } from './ir.js';
@@ -433,7 +434,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   }
   const program: NcProgram = { tensors, semaphores, autoBase, sync, insns };
   const object = programObject(program, inputs.map((i) => i.file));
-  return { program, diagnostics: diags, object };
+  return { program, diagnostics: sortDiagnostics(diags), object };
 }
 
 /** Rows r0..r1 of an access pattern (partitions for SBUF, outer rows for HBM). */
