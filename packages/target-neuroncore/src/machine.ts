@@ -171,7 +171,8 @@ export class StreamEngine implements SimEngine {
     const sh = this.sh;
     let dur: number;
     let bytes = 0;
-    if (this.stream >= DMA0) {
+    if (insn.op.endsWith('.sem_wait') || insn.op.endsWith('.sem_signal')) dur = 0;
+    else if (this.stream >= DMA0) {
       let active = 1;
       for (let q = 0; q < 16; q++) if (q !== this.stream - DMA0 && sh.dmaBusyUntil[q]! > now) active++;
       const d = dmaNs(insn, active);
