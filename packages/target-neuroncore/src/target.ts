@@ -60,6 +60,8 @@ export const neuroncoreTarget: Target = {
     options: ncOptions.as,
     assemble(req) {
       const r = assembleNc(req.inputs, req.services.sources);
+      // Errors are thrown (the driver then writes nothing and exits 1), warnings returned.
+      if (r.diagnostics.some((d) => d.severity === 'error')) throw new DiagnosticError(r.diagnostics);
       req.services.log.info({ instructions: r.program.insns.length, tensors: r.program.tensors.length }, 'assembled');
       return { diagnostics: r.diagnostics, object: r.object, ...(req.listing ? { listing: disassembleNc(r.program) } : {}) };
     },
