@@ -427,7 +427,13 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
 
   const autoBase = semaphores.length;
   for (const s of STREAMS) semaphores.push(`auto.${s}`);
-  const syncer = new AutoSync(STREAMS.length, autoBase, (t) => hbmBases[t] ?? 0);
+  const aliases = tensors.map((t, i) =>
+    tensors
+      .map((u, j) => ({ u, j }))
+      .filter(({ u, j }) => j === i || (t.mem !== 'hbm' && u.mem === t.mem && u.partition < t.partition + t.shape[0]! && t.partition < u.partition + u.shape[0]! && u.offset < t.offset + t.bytes && t.offset < u.offset + u.bytes))
+      .map(({ j }) => j),
+  );
+  const syncer = new AutoSync(STREAMS.length, autoBase, (t) => hbmBases[t] ?? 0, aliases);
   for (const insn of pending) {
     syncer.add(insn, insns.length, sync === 'explicit');
     insns.push(insn);

@@ -11,3 +11,5 @@ export { startPartitionOk } from './rules.js';
 export { loadMachine, loadIsa } from './isa.js';
 export { dumpTensor } from './dump.js';
 export { disassembleNc } from './disasm.js';
+export { Executor, Memories } from './exec.js';
+export { hbmAddresses } from './run.js';

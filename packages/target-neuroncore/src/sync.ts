@@ -49,7 +49,11 @@ export function apBox(ap: AP, hbmBase: number): { mem: number; p0: number; p1: n
 }
 
 export class AutoSync {
-  private readonly recs: Rec[][] = [[], [], []];
+  /** Records per declared tensor (distinct tensors only meet through `aliases`). */
+  private readonly recs: Rec[][];
+  // (write counts only grow: an upper bound is enough to decide that nothing needs scanning)
+  /** Write records per tensor list: a read of a tensor nobody wrote scans nothing. */
+  private readonly writes: number[];
   private readonly counts: number[];
   /** Per consumer stream, per producer stream: the highest count already waited for. */
   private readonly waited: number[][];
@@ -60,7 +64,11 @@ export class AutoSync {
     private readonly autoBase: number,
     /** HBM tensor index -> a distinct base so different tensors never overlap. */
     private readonly hbmBase: (tensor: number) => number,
+    /** Tensor index -> the tensors whose memory overlaps it (itself included). */
+    private readonly aliases: number[][],
   ) {
+    this.recs = aliases.map(() => []);
+    this.writes = aliases.map(() => 0);
     this.counts = new Array<number>(streams).fill(0);
     this.waited = Array.from({ length: streams }, () => new Array<number>(streams).fill(0));
     this.lastIndex = new Array<number>(streams).fill(-1);
@@ -77,9 +85,11 @@ export class AutoSync {
     if (insn.out) accesses.push({ ap: insn.out, write: true });
     const prevIndex = this.lastIndex[s]!;
     let depPrev = false;
-    const boxes = accesses.map((a) => ({ ...apBox(a.ap, a.ap.mem === 'hbm' ? this.hbmBase(a.ap.tensor) : 0), write: a.write }));
-    for (const b of boxes) {
-      const list = this.recs[b.mem]!;
+    const boxes = accesses.map((a) => ({ ...apBox(a.ap, a.ap.mem === 'hbm' ? this.hbmBase(a.ap.tensor) : 0), write: a.write, tensor: a.ap.tensor }));
+    for (const b of boxes)
+      for (const t of this.aliases[b.tensor]!) {
+      if (!b.write && this.writes[t] === 0) continue;
+      const list = this.recs[t]!;
       for (let i = 0; i < list.length; i++) {
         const r = list[i]!;
         if (!b.write && !r.write) continue;
@@ -104,17 +114,31 @@ export class AutoSync {
     const count = ++this.counts[s]!;
     this.lastIndex[s] = index;
     for (const b of boxes) {
-      const list = this.recs[b.mem]!;
-      // A newer access covering an older one supersedes it: a write supersedes anything (whoever
-      // conflicts with the old access conflicts with the write, which waited for the old one or
-      // follows it in order); a read supersedes older reads of its own stream (higher count).
-      let w = 0;
-      for (let i = 0; i < list.length; i++) {
-        const r = list[i]!;
-        const covered = r.p0 >= b.p0 && r.p1 <= b.p1 && r.lo >= b.lo && r.hi <= b.hi && (b.write || (!r.write && r.stream === s));
-        if (!covered) list[w++] = r;
+      const list = this.recs[b.tensor]!;
+      // A newer write covering an older access supersedes it: whoever conflicts with the old
+      // access conflicts with the write, which waited for the old one or follows it in order.
+      // When the new access covers the old one's bytes on only some of its partitions, the old
+      // record keeps the partitions outside (at most two pieces).
+      // Reads prune nothing (scanning a long read-only list per read would dominate); writes do.
+      if (!b.write) {
+        list.push({ stream: s, count, p0: b.p0, p1: b.p1, lo: b.lo, hi: b.hi, write: false, index });
+        continue;
       }
-      list.length = w;
+      let w = 0;
+      const n = list.length;
+      for (let i = 0; i < n; i++) {
+        const r = list[i]!;
+        const supersedes = r.lo >= b.lo && r.hi <= b.hi && r.p0 < b.p1 && b.p0 < r.p1;
+        if (!supersedes) {
+          list[w++] = r;
+          continue;
+        }
+        if (r.p0 < b.p0) list.push({ ...r, p1: b.p0 });
+        if (r.p1 > b.p1) list.push({ ...r, p0: b.p1 });
+      }
+      list.copyWithin(w, n);
+      list.length = w + (list.length - n);
+      if (b.write) this.writes[b.tensor]!++;
       list.push({ stream: s, count, p0: b.p0, p1: b.p1, lo: b.lo, hi: b.hi, write: b.write, index });
     }
   }
