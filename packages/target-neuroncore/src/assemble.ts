@@ -1,7 +1,7 @@
 /**
  * Assembler back end of the NeuronCore dialect: evaluates constants and unrolls `loop`s,
  * declares tensors (allocating SBUF/PSUM bytes when no offset is given), binds operands to
- * the instruction set of grammars/neuroncore/isa.json, resolves access patterns, checks the
+ * the instruction set of grammars/neuroncore/instructions.json, resolves access patterns, checks the
  * guide's rules (rules.ts), expands `tensor.matmul`/`tensor.transpose` into LoadStationary +
  * MultiplyMoving and `dma.copy` into transfers over the 16 queues, and inserts semaphores
  * (sync.ts). Output: an NcProgram in a `.pobj` container.

@@ -1,5 +1,5 @@
 /**
- * Loads the data of grammars/neuroncore/: the instruction set (isa.json) and the machine
+ * Loads the data of grammars/neuroncore/: the instruction set (instructions.json) and the machine
  * parameters (machine.json: memory geometry, engine clocks, cost-model parameters with their
  * sources). Validated once; every other module reads the figures from here.
  */
@@ -47,8 +47,8 @@ function readJson(file: string): Record<string, unknown> {
 
 export function loadIsa(): Isa {
   if (isa) return isa;
-  const j = readJson('isa.json') as unknown as Isa;
-  if (!j.instructions || !Array.isArray(j.alu_ops) || !Array.isArray(j.activation_functions)) throw new Error('grammars/neuroncore/isa.json: missing instructions/alu_ops/activation_functions');
+  const j = readJson('instructions.json') as unknown as Isa;
+  if (!j.instructions || !Array.isArray(j.alu_ops) || !Array.isArray(j.activation_functions)) throw new Error('grammars/neuroncore/instructions.json: missing instructions/alu_ops/activation_functions');
   isa = j;
   return j;
 }
