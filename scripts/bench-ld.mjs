@@ -3,7 +3,7 @@
 // thousands of trips, and tensor packing/encoding. Build first: npx tsc -b
 import { performance } from 'node:perf_hooks';
 import { allocateBarriers, link, packTensor, tensorLayout, encodeFloats } from '../packages/target-pyxis/dist/ld/index.js';
-import { assemble } from '../packages/target-pyxis/dist/asm/index.js';
+import { assemble, loadPyxisIsa } from '../packages/target-pyxis/dist/asm/index.js';
 
 function rng(seed) {
   let a = seed >>> 0;
@@ -61,7 +61,7 @@ const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 // 2. full link: 12 UIEs x K copy trips chained through H2A loads, 2 barriers per trip
 {
   const K = Number(process.argv[3] ?? 200);
-  const obj = assemble([{ file: 'c.pasm', text: '.program rd amem_read { loop i0 8 { Read_SRAM tgt_fifo=AMEM_write iter_stride[i0]=8 } }\n.program wr amem_write { loop i0 8 { Write src_fifo=AMEM_read iter_stride[i0]=8 } }\n' }], { listing: false }).object;
+  const obj = assemble([{ file: 'c.pasm', text: '.program rd amem_read { loop i0 8 { Read_SRAM tgt_fifo=AMEM_write iter_stride[i0]=8 } }\n.program wr amem_write { loop i0 8 { Write src_fifo=AMEM_read iter_stride[i0]=8 } }\n' }], { isa: loadPyxisIsa(), listing: false }).object;
   const lines = ['memory m { origin = 0; length = 60M; }', 'memory h { space = hbm; origin = 0; length = 1G; }'];
   for (let u = 0; u < 12; u++) lines.push(`tensor s${u} { format = RFP8; shape = [8, 128]; region = m; zero = true; }`, `tensor d${u} { format = RFP8; shape = [8, 128]; region = m; zero = true; }`);
   lines.push('tensor hs { format = RFP8; shape = [8, 128]; region = h; zero = true; }');

@@ -49,3 +49,24 @@ try {
 } finally {
   if (process.env.CI) rmSync(out, { recursive: true, force: true });
 }
+
+// The systolic target: a hand-written fully connected layer, assembled, linked from its Tensil .tmodel and simulated.
+{
+  const sys = join(root, 'samples', 'systolic');
+  const sout = mkdtempSync(join(tmpdir(), 'systolic-demo-'));
+  console.log(`\nSystolic demo: a fully connected layer (samples/systolic/fc.tasm) on a 4x4 Tensil-style array`);
+  const run = (tool, args) => {
+    console.log(`\n$ ${tool} ${args.map((a) => a.replace(sout, '$OUT')).join(' ')}`);
+    execFileSync(process.execPath, [bin(tool), ...args], { cwd: sys, stdio: 'inherit' });
+  };
+  run('pyxis-as', ['--target', 'systolic', '--arch', 'arch4.tarch', 'fc.tasm', '--emit', 'tprog', '-o', join(sout, 'fc.tprog')]);
+  run('pyxis-ld', ['fc.tmodel', '-o', join(sout, 'fc.pimg')]);
+  run('pyxis-sim', ['run', join(sout, 'fc.pimg'), '--input', 'x:0=fc_x.npy', '--output', `y:0=${join(sout, 'y.npy')}`]);
+  const { readNpyFile } = await import(join(root, 'packages/container/dist/index.js'));
+  const y = Array.from(readNpyFile(join(sout, 'y.npy')).data);
+  const want = (await import('node:fs')).readFileSync(join(sys, 'fc.expected.txt'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).flatMap((l) => l.split(' ').map(Number));
+  const same = want.length === y.length && want.every((v, i) => v === y[i]);
+  console.log(`\ncheck: y:0 ${same ? '==' : '!='} samples/systolic/fc.expected.txt (${y.length} values)`);
+  if (!same) process.exit(1);
+  if (process.env.CI) rmSync(sout, { recursive: true, force: true });
+}

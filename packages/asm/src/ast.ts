@@ -51,6 +51,8 @@ export interface ProgramDecl {
   kind: 'program';
   /** `.vpu NAME { ... }`: a VPU instruction-memory program (seq = 'vpu'). */
   vpu?: boolean;
+  /** Statements written at top level, outside any `.program` (flat.ts `implicitProgram`; seq = ''). */
+  implicit?: boolean;
   name: string;
   nameSpan: SourceSpan;
   seq: string;
@@ -74,7 +76,8 @@ export interface IncludeDecl {
   span: SourceSpan;
 }
 
-export type TopLevel = ProgramDecl | ConstDecl | IncludeDecl;
+/** Top-level items; statements (`Stmt`) at top level make up the implicit program. */
+export type TopLevel = ProgramDecl | ConstDecl | IncludeDecl | Stmt;
 
 export interface FileAst {
   file: string;

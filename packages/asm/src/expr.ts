@@ -27,78 +27,115 @@ export interface EvalCtx {
 
 const LIMIT = 1n << 64n;
 
-/** Evaluates an integer expression (64-bit-bounded, C operators); undefined after a reported error. */
+/**
+ * Evaluates an integer expression (64-bit-bounded, C operators); undefined
+ * after a reported error. Iterative (an explicit stack, post-order), so a
+ * left-deep chain of 100,000 `+` terms costs no call depth; both operands of
+ * a binary operator are evaluated (each reports its own errors) before the
+ * operator is applied.
+ */
 export function evalExpr(e: Expr | undefined, ctx: EvalCtx, iterators = ctx.iterators): bigint | undefined {
   if (!e || typeof e !== 'object') return undefined;
-  switch (e.kind) {
-    case 'num':
-      return e.value;
-    case 'name': {
-      const c = ctx.consts.values.get(e.name);
-      if (c !== undefined) return c;
-      const x = ctx.extra?.get(e.name);
-      if (x !== undefined) return x;
-      const m = ITER_RE.exec(e.name);
-      if (m && iterators !== undefined) {
-        const n = Number(m[1]);
-        if (n < iterators) return BigInt(n);
-        ctx.diags.push(error('AS0301', `iterator \`${e.name}\` does not exist: there are ${iterators} iterators (i0..i${iterators - 1})`, { span: e.span, ...(ctx.iteratorSpec ? { spec: ctx.iteratorSpec } : {}) }));
-        return undefined;
-      }
-      const cands = [...ctx.consts.values.keys(), ...(ctx.extra?.keys() ?? [])];
-      ctx.diags.push(error('AS0201', `unknown name \`${e.name}\``, { span: e.span, label: 'not a constant' + (ctx.extra ? ' or value name' : ''), notes: didYouMean(e.name, cands) }));
-      return undefined;
+  // fast paths: most operands are a number or a name
+  if (e.kind === 'num') return e.value;
+  if (e.kind === 'name') return evalName(e, ctx, iterators);
+  const nodes: Expr[] = [e];
+  const expanded: boolean[] = [false];
+  const vals: (bigint | undefined)[] = [];
+  while (nodes.length) {
+    const n = nodes[nodes.length - 1]!;
+    if (!n || typeof n !== 'object') {
+      nodes.pop();
+      expanded.pop();
+      vals.push(undefined);
+      continue;
     }
-    case 'unary': {
-      const a = evalExpr(e.arg, ctx, iterators);
-      if (a === undefined) return undefined;
-      return e.op === '-' ? -a : e.op === '~' ? ~a : a;
+    if (n.kind === 'num' || n.kind === 'name') {
+      nodes.pop();
+      expanded.pop();
+      vals.push(n.kind === 'num' ? n.value : evalName(n, ctx, iterators));
+      continue;
     }
-    case 'binary': {
-      const a = evalExpr(e.left, ctx, iterators);
-      const b = evalExpr(e.right, ctx, iterators);
-      if (a === undefined || b === undefined) return undefined;
-      let r: bigint;
-      switch (e.op) {
-        case '+': r = a + b; break;
-        case '-': r = a - b; break;
-        case '*': r = a * b; break;
-        case '/':
-        case '%':
-          if (b === 0n) {
-            ctx.diags.push(error('AS0202', 'division by zero', { span: e.right?.span ?? e.span }));
-            return undefined;
-          }
-          r = e.op === '/' ? a / b : a % b;
-          break;
-        case '<<':
-          if (b < 0n || b > 64n) {
-            ctx.diags.push(error('AS0203', `shift count ${b} out of range 0..64`, { span: e.right?.span ?? e.span }));
-            return undefined;
-          }
-          r = a << b;
-          break;
-        case '>>':
-          if (b < 0n || b > 64n) {
-            ctx.diags.push(error('AS0203', `shift count ${b} out of range 0..64`, { span: e.right?.span ?? e.span }));
-            return undefined;
-          }
-          r = a >> b;
-          break;
-        case '&': r = a & b; break;
-        case '|': r = a | b; break;
-        case '^': r = a ^ b; break;
-        default:
-          return undefined;
+    if (!expanded[expanded.length - 1]) {
+      expanded[expanded.length - 1] = true;
+      // children pushed right first, so the left operand is evaluated (and reports) first
+      if (n.kind === 'binary') {
+        nodes.push(n.right, n.left);
+        expanded.push(false, false);
+      } else if (n.kind === 'unary') {
+        nodes.push(n.arg);
+        expanded.push(false);
+      } else {
+        nodes.pop();
+        expanded.pop();
+        vals.push(undefined);
       }
-      if (r >= LIMIT || r <= -LIMIT) {
-        ctx.diags.push(error('AS0204', 'expression overflows 64 bits', { span: e.span }));
-        return undefined;
-      }
-      return r;
+      continue;
+    }
+    nodes.pop();
+    expanded.pop();
+    if (n.kind === 'unary') {
+      const a = vals.pop();
+      vals.push(a === undefined ? undefined : n.op === '-' ? -a : n.op === '~' ? ~a : a);
+    } else {
+      const b = vals.pop();
+      const a = vals.pop();
+      vals.push(a === undefined || b === undefined ? undefined : binary(n, a, b, ctx));
     }
   }
+  return vals[0];
+}
+
+function evalName(e: Extract<Expr, { kind: 'name' }>, ctx: EvalCtx, iterators: number | undefined): bigint | undefined {
+  const c = ctx.consts.values.get(e.name);
+  if (c !== undefined) return c;
+  const x = ctx.extra?.get(e.name);
+  if (x !== undefined) return x;
+  const m = ITER_RE.exec(e.name);
+  if (m && iterators !== undefined) {
+    const n = Number(m[1]);
+    if (n < iterators) return BigInt(n);
+    ctx.diags.push(error('AS0301', `iterator \`${e.name}\` does not exist: there are ${iterators} iterators (i0..i${iterators - 1})`, { span: e.span, ...(ctx.iteratorSpec ? { spec: ctx.iteratorSpec } : {}) }));
+    return undefined;
+  }
+  const cands = [...ctx.consts.values.keys(), ...(ctx.extra?.keys() ?? [])];
+  ctx.diags.push(error('AS0201', `unknown name \`${e.name}\``, { span: e.span, label: 'not a constant' + (ctx.extra ? ' or value name' : ''), notes: didYouMean(e.name, cands) }));
   return undefined;
+}
+
+function binary(e: Extract<Expr, { kind: 'binary' }>, a: bigint, b: bigint, ctx: EvalCtx): bigint | undefined {
+  let r: bigint;
+  switch (e.op) {
+    case '+': r = a + b; break;
+    case '-': r = a - b; break;
+    case '*': r = a * b; break;
+    case '/':
+    case '%':
+      if (b === 0n) {
+        ctx.diags.push(error('AS0202', 'division by zero', { span: e.right?.span ?? e.span }));
+        return undefined;
+      }
+      r = e.op === '/' ? a / b : a % b;
+      break;
+    case '<<':
+    case '>>':
+      if (b < 0n || b > 64n) {
+        ctx.diags.push(error('AS0203', `shift count ${b} out of range 0..64`, { span: e.right?.span ?? e.span }));
+        return undefined;
+      }
+      r = e.op === '<<' ? a << b : a >> b;
+      break;
+    case '&': r = a & b; break;
+    case '|': r = a | b; break;
+    case '^': r = a ^ b; break;
+    default:
+      return undefined;
+  }
+  if (r >= LIMIT || r <= -LIMIT) {
+    ctx.diags.push(error('AS0204', 'expression overflows 64 bits', { span: e.span }));
+    return undefined;
+  }
+  return r;
 }
 
 export function defineConst(d: ConstDecl, consts: Consts, diags: Diagnostic[]): void {

@@ -2,12 +2,15 @@
  * @pyxis/asm: the target-neutral assembler front end — tokens and lexer
  * conventions, the parser of the shared statement language (constants,
  * includes, program blocks, loops, instructions with named operands,
- * expressions), the AST and JSON position helpers. A target's assembler
+ * expressions), the AST and JSON position helpers, operand binding against
+ * field tables (operands.ts) and flat instruction streams (flat.ts). A target's assembler
  * back end (see @pyxis/target) gives the statements their meaning.
  */
 export * from './ast.js';
 export { pasmLexer, lex } from './lexer.js';
-export { PasmParser, parseTokens, pasmErrorProvider } from './parser.js';
-export { jsonPositions, jsonSyntaxErrorOffset, JsonPositions, parentPath, type JsonPos } from './jsonpos.js';
+export { PasmParser, parseTokens, pasmErrorProvider, tooDeep, MAX_NESTING } from './parser.js';
+export { jsonPositions, jsonSyntaxErrorOffset, JsonPositions, parentPath, JSON_POSITION_DEPTH, type JsonPos } from './jsonpos.js';
 export * from './expr.js';
 export * from './sources.js';
+export * from './operands.js';
+export * from './flat.js';

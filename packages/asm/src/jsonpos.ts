@@ -69,6 +69,9 @@ function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+/** Nesting depth below which `jsonPositions` records value positions (recursion stays shallow). */
+export const JSON_POSITION_DEPTH = 256;
+
 /** Scans `text` (must be valid JSON, e.g. after JSON.parse succeeded). */
 export function jsonPositions(text: string, file = '<json>'): JsonPositions {
   const map = new Map<string, JsonPos>();
@@ -90,10 +93,33 @@ export function jsonPositions(text: string, file = '<json>'): JsonPositions {
     }
     return JSON.parse(text.slice(start, i)) as string;
   };
-  const value = (path: string): void => {
+  /** Skips one value without recursion (beyond JSON_POSITION_DEPTH: no positions recorded inside). */
+  const skip = (): void => {
+    ws();
+    let depth = 0;
+    do {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        str();
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) depth--;
+      i++;
+    } while (i < n && depth > 0);
+    // a scalar: to the next delimiter
+    while (depth === 0 && i < n && !isWs(text.charCodeAt(i)) && !',]}'.includes(text[i]!)) i++;
+  };
+  const value = (path: string, level = 0): void => {
     ws();
     const start = i;
     const c = text.charCodeAt(i);
+    if (level > JSON_POSITION_DEPTH) {
+      // absurdly deep input (no IR is): positions stop here, diagnostics fall back to the parent path
+      map.set(path, { offset: start, length: 1 });
+      skip();
+      return;
+    }
     if (c === 0x7b /* { */) {
       map.set(path, { offset: start, length: 1 });
       i++;
@@ -107,7 +133,7 @@ export function jsonPositions(text: string, file = '<json>'): JsonPositions {
         const key = str();
         ws();
         i++; // ':'
-        value(path === '' ? key : `${path}.${key}`);
+        value(path === '' ? key : `${path}.${key}`, level + 1);
         ws();
         const d = text.charCodeAt(i++);
         if (d !== 0x2c) break; // '}' (or end on malformed input)
@@ -123,7 +149,7 @@ export function jsonPositions(text: string, file = '<json>'): JsonPositions {
         return;
       }
       for (let k = 0; ; k++) {
-        value(`${path}[${k}]`);
+        value(`${path}[${k}]`, level + 1);
         ws();
         const d = text.charCodeAt(i++);
         if (d !== 0x2c) break;

@@ -4,7 +4,7 @@
  * statement is reported and skipped to the next line so one run reports many
  * errors. Grammar (docs/assembler.md):
  *
- *   file      := (NL | include | const | program)*
+ *   file      := (NL | include | const | program | loop | insn)*   (top-level statements: the implicit program, flat.ts)
  *   include   := .include STRING
  *   const     := .const NAME = expr
  *   program   := .program NAME SEQ [at expr] NL* { body }
@@ -33,7 +33,7 @@ export const pasmErrorProvider: IParserErrorMessageProvider = {
     if (opts.actual[0]?.tokenType === T.DotOther) return unknownDirective(opts.actual[0]);
     if (opts.ruleName === 'endOfStmt') return `expected end of line, found ${describe(opts.actual[0]!)}`;
     const named: Record<string, string> = {
-      topLevel: '`.program`, `.vpu`, `.const` or `.include`',
+      topLevel: '`.program`, `.vpu`, `.const`, `.include` or an instruction',
       bodyStmt: 'an instruction, `loop` or `}`',
       value: 'a value (number, name, expression or `[list]`)',
       unary: 'a number, name or `(`',
@@ -52,7 +52,7 @@ function unknownDirective(t: IToken): string {
 }
 
 function topLevelMessage(t: IToken): string {
-  return `unexpected ${describe(t)} at top level; expected \`.program\`, \`.vpu\`, \`.const\` or \`.include\``;
+  return `unexpected ${describe(t)} at top level; expected \`.program\`, \`.vpu\`, \`.const\`, \`.include\` or an instruction`;
 }
 
 function describe(t: IToken): string {
@@ -101,6 +101,7 @@ export class PasmParser extends EmbeddedActionsParser {
         { ALT: () => this.SUBRULE(this.includeDecl) },
         { ALT: () => this.SUBRULE(this.constDecl) },
         { ALT: () => this.SUBRULE(this.programDecl) },
+        { ALT: () => this.SUBRULE(this.bodyStmt) },
       ]),
     { recoveryValueFunc: () => undefined },
   );
@@ -443,11 +444,76 @@ let fastParser: PasmParser | undefined;
 let recoveringParser: PasmParser | undefined;
 
 /**
+ * Deepest nesting of brackets (`(`, `[`, `{`) and prefix operators the parser
+ * accepts. The parser and the tools walking its trees recurse per level, so
+ * deeper input would overflow the call stack; no real program comes near it.
+ */
+export const MAX_NESTING = 256;
+
+const OPEN = new Set<TokenType>([T.LParen, T.LBracket, T.LBrace]);
+const CLOSE = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace]);
+const PREFIX = new Set<TokenType>([T.Minus, T.Plus, T.Tilde]);
+const OPERAND = new Set<TokenType>([T.Identifier, T.DecNumber, T.HexNumber, T.BinNumber]);
+
+/**
+ * The first token nested deeper than MAX_NESTING: open brackets plus pending
+ * prefix operators (`- - -x` nests like `-(-(-x))`). A prefix operator is
+ * pending until the operand it applies to ends.
+ */
+export function tooDeep(tokens: readonly IToken[]): IToken | undefined {
+  const stack: boolean[] = []; // true: a bracket, false: a prefix operator
+  let prevEndsOperand = false;
+  const dropPrefixes = (): void => {
+    while (stack.length && !stack[stack.length - 1]) stack.pop();
+  };
+  for (const t of tokens) {
+    const tt = t.tokenType;
+    if (OPEN.has(tt)) {
+      stack.push(true);
+      prevEndsOperand = false;
+    } else if (CLOSE.has(tt)) {
+      dropPrefixes();
+      if (stack.length) stack.pop();
+      dropPrefixes();
+      prevEndsOperand = tt !== T.RBrace;
+      continue;
+    } else if (PREFIX.has(tt) && !prevEndsOperand) {
+      stack.push(false);
+    } else if (OPERAND.has(tt)) {
+      dropPrefixes();
+      prevEndsOperand = true;
+      continue;
+    } else {
+      if (tt === T.Newline) dropPrefixes();
+      prevEndsOperand = false;
+      continue;
+    }
+    if (stack.length > MAX_NESTING) return t;
+  }
+  return undefined;
+}
+
+function spanOf(t: IToken, file: string): SourceSpan {
+  return Number.isFinite(t.startLine) ? { file, line: t.startLine!, column: t.startColumn!, length: Math.max(1, t.image.length) } : { file, line: 1, column: 1 };
+}
+
+function nestingError(file: string, at: IToken | undefined): Diagnostic {
+  return error('AS0107', `nested deeper than ${MAX_NESTING} levels (brackets, braces and prefix operators)`, {
+    ...(at ? { span: spanOf(at, file) } : { span: { file, line: 1, column: 1 } }),
+    label: 'too deep',
+    notes: ['split the expression with `.const` names; the rest of this file was not read'],
+  });
+}
+
+/**
  * Parses one file's tokens. Parse errors come back as AS0102 diagnostics.
  * Valid input goes through a parser without error recovery (much faster);
  * only when that fails is the file re-parsed with recovery to report every error.
+ * Input nested deeper than MAX_NESTING is AS0107 and is not parsed at all.
  */
 export function parseTokens(tokens: IToken[], file: string): { ast: FileAst; diagnostics: Diagnostic[] } {
+  const deep = tooDeep(tokens);
+  if (deep) return { ast: { file, items: [] }, diagnostics: [nestingError(file, deep)] };
   fastParser ??= new PasmParser(false);
   let p = fastParser;
   p.file = file;
@@ -455,7 +521,9 @@ export function parseTokens(tokens: IToken[], file: string): { ast: FileAst; dia
   let items: TopLevel[] = [];
   try {
     items = (p.fileRule() ?? []).filter(Boolean);
-  } catch {
+  } catch (e) {
+    // a stack overflow despite the nesting limit (a smaller stack than Node's default): a diagnostic, never a crash
+    if (e instanceof RangeError) return { ast: { file, items: [] }, diagnostics: [nestingError(file, undefined)] };
     items = [];
   }
   if (p.errors.length) {
@@ -465,7 +533,8 @@ export function parseTokens(tokens: IToken[], file: string): { ast: FileAst; dia
     p.input = tokens;
     try {
       items = (p.fileRule() ?? []).filter(Boolean);
-    } catch {
+    } catch (e) {
+      if (e instanceof RangeError) return { ast: { file, items: [] }, diagnostics: [nestingError(file, undefined)] };
       items = [];
     }
   }

@@ -8,7 +8,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join, isAbsolute } from 'node:path';
 import { SourceMap, error, type Diagnostic } from '@pyxis/diagnostics';
-import type { ProgramDecl, TopLevel } from './ast.js';
+import type { ProgramDecl, Stmt, TopLevel } from './ast.js';
+import { implicitProgram } from './flat.js';
 import { Consts, defineConst } from './expr.js';
 import { lex } from './lexer.js';
 import { parseTokens } from './parser.js';
@@ -27,7 +28,11 @@ export interface ReadSourcesOptions {
 }
 
 export interface SourceSet {
-  /** Program declarations of every file, in reading order. */
+  /**
+   * Program declarations of every file, in reading order. Statements written
+   * at top level (in any file of the run) are gathered into ONE implicit
+   * program (`implicit: true`, flat.ts), placed where the first of them is.
+   */
   programs: ProgramDecl[];
   consts: Consts;
   diagnostics: Diagnostic[];
@@ -80,6 +85,7 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
   const diags: Diagnostic[] = [];
   const consts = new Consts();
   const pending: ProgramDecl[] = [];
+  let implicitBody: Stmt[] | undefined;
   let parseErrors = false;
   const stack: string[] = [];
 
@@ -134,6 +140,13 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
         return;
       case 'program':
         pending.push(it);
+        return;
+      case 'insn':
+      case 'loop':
+        if (!implicitBody) {
+          implicitBody = [it];
+          pending.push(implicitProgram(implicitBody, file));
+        } else implicitBody.push(it);
         return;
     }
   };

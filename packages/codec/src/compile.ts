@@ -78,6 +78,7 @@ export function compileTable(t: FieldTable, source?: string): CompiledTable {
       if (f.reserved && f.aliases.length) fail(`field \`${f.name}\`: a reserved field cannot have aliases`);
       for (const a of f.aliases) if (typeof a !== 'string' || !NAME.test(a)) fail(`field \`${f.name}\`: invalid alias ${JSON.stringify(a)}`);
     }
+    if (f.role !== undefined && (typeof f.role !== 'string' || !NAME.test(f.role))) fail(`field \`${f.name}\`: role must be an identifier, got ${JSON.stringify(f.role)}`);
     const cf: CompiledField = { ...f, lsb, count, min, max, ...(enumNames ? { enumNames } : {}) };
     fields.push(cf);
     byName.set(f.name, cf);

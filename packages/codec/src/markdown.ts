@@ -20,7 +20,8 @@ export function tableToMarkdown(t: CompiledTable): string {
     const aliases = f.aliases?.length ? ` Also accepted in assembly source as ${f.aliases.map((a) => `\`${a}\``).join(', ')}.` : '';
     const ea = f.enum_aliases ? Object.entries(f.enum_aliases) : [];
     const enumAliases = ea.length ? ` Value aliases (accepted on input, never output): ${ea.map(([al, to]) => `\`${al}\` = \`${to}\``).join(', ')}.` : '';
-    lines.push(`| ${bits} | \`${f.name}\`${f.count > 1 ? `[0..${f.count - 1}]` : ''} | ${width} | ${enc.replace(/\|/g, '\\|')} | ${def} | ${doc}${spec}${aliases}${enumAliases} |`);
+    const role = f.role ? ` Role: \`${f.role}\` (docs/field-tables.md).` : '';
+    lines.push(`| ${bits} | \`${f.name}\`${f.count > 1 ? `[0..${f.count - 1}]` : ''} | ${width} | ${enc.replace(/\|/g, '\\|')} | ${def} | ${doc}${spec}${aliases}${enumAliases}${role} |`);
   }
   lines.push('');
   return lines.join('\n');

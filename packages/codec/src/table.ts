@@ -44,6 +44,13 @@ export interface FieldSpec {
   doc?: string;
   /** Spec section reference for this field. */
   spec?: string;
+  /**
+   * What the field is FOR, for tools that treat some fields specially (an
+   * identifier, e.g. `opcode`, `iter_mask`, `iter_id`, `vpu_count`; the
+   * roles in use are listed in docs/field-tables.md). The codec only checks
+   * its spelling: roles never change the encoding.
+   */
+  role?: string;
 }
 
 export interface FieldTable {

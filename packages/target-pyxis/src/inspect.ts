@@ -17,7 +17,7 @@ const PATCH_BLOB_EXTS = new Set(['.blob', '.bin']);
  * decodePatchBlob does not: a non-empty blob, whole blob 8-byte aligned,
  * 8-byte aligned target addresses. Throws DiagnosticError.
  */
-export function readPatchBlob(bytes: Uint8Array, file: string, isa: Isa = loadPyxisIsa()): MicroPatch[] {
+export function readPatchBlob(bytes: Uint8Array, file: string, isa: Isa): MicroPatch[] {
   if (bytes.length === 0) throw new DiagnosticError(error('AS0613', 'empty file: a patch blob holds at least one micro_patch_t', { span: { file, offset: 0 }, spec: PATCH_SPEC }));
   if (bytes.length % 8) throw new DiagnosticError(error('AS0613', `${bytes.length} bytes: a patch blob is a multiple of 8 bytes`, { span: { file, offset: bytes.length }, spec: PATCH_SPEC }));
   const patches = decodePatchBlob(bytes, isa, file);
@@ -52,8 +52,7 @@ function hex32(n: number): string {
   return `0x${n.toString(16).padStart(8, '0')}`;
 }
 
-function printPatchBlob(req: InspectRequest, patches: MicroPatch[]): string {
-  const isa = loadPyxisIsa();
+function printPatchBlob(req: InspectRequest, patches: MicroPatch[], isa: Isa): string {
   const { file, bytes } = req;
   if (req.json) {
     const list = patches.map((p) => {
@@ -83,10 +82,11 @@ function printPatchBlob(req: InspectRequest, patches: MicroPatch[]): string {
  * are then reported), or for a .blob/.bin file when it decodes cleanly.
  */
 export function sniffPatchBlob(req: InspectRequest): string | undefined {
-  if (req.options['patchBlob']) return printPatchBlob(req, readPatchBlob(req.bytes, req.file));
+  const isa = loadPyxisIsa();
+  if (req.options['patchBlob']) return printPatchBlob(req, readPatchBlob(req.bytes, req.file, isa), isa);
   if (!PATCH_BLOB_EXTS.has(extname(req.file).toLowerCase())) return undefined;
   try {
-    return printPatchBlob(req, readPatchBlob(req.bytes, req.file));
+    return printPatchBlob(req, readPatchBlob(req.bytes, req.file, isa), isa);
   } catch (e) {
     if (e instanceof DiagnosticError) return undefined;
     throw e;
@@ -96,7 +96,7 @@ export function sniffPatchBlob(req: InspectRequest): string | undefined {
 /** For a file no reader accepts: a note when it would decode as a patch blob. */
 export function patchBlobHint(bytes: Uint8Array, file: string): string | undefined {
   try {
-    readPatchBlob(bytes, file);
+    readPatchBlob(bytes, file, loadPyxisIsa());
     return `this file decodes as an MPE patch blob (${PATCH_SPEC}); patch blobs have no magic: use \`inspect --patch-blob ${file}\``;
   } catch (e) {
     if (e instanceof DiagnosticError) return undefined;

@@ -122,7 +122,7 @@ export const pyxisTarget: Target = {
     ],
     options: pyxisOptions.as,
     assemble: assemblePyxis,
-    disassemble: (object: Container, file: string) => disassemble(object, { file }),
+    disassemble: (object: Container, file: string) => disassemble(object, { isa: loadPyxisIsa(), file }),
   },
   linker: {
     scriptExtensions: ['.ld'],

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readContainerFile, writeContainerFile, writeNpy } from '@pyxis/container';
-import { assemble } from '@pyxis/target-pyxis/asm';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+
+const isa = loadPyxisIsa();
 import { runLd } from '@pyxis/targets';
 
 const samples = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
@@ -13,7 +15,7 @@ function setup(): string {
   const dir = mkdtempSync(join(tmpdir(), 'pyxis-ld-'));
   copyFileSync(samples + 'copy.ld', join(dir, 'copy.ld'));
   copyFileSync(samples + 'copy_src.npy', join(dir, 'copy_src.npy'));
-  const obj = assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { listing: false }).object;
+  const obj = assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { isa, listing: false }).object;
   writeContainerFile(join(dir, 'copy.pobj'), obj);
   return dir;
 }
@@ -79,7 +81,7 @@ describe('pyxis-ld CLI', () => {
   it('the weights sample: the map shows the fitted EB and the error of each database', async () => {
     const d = setup();
     for (const f of ['weights_1x1.ld', 'fc_w.npy', 'fc_b.npy']) copyFileSync(samples + f, join(d, f));
-    const obj = assemble([{ file: 'wdp_1x1_weights.pasm', text: readFileSync(samples + 'wdp_1x1_weights.pasm', 'utf8') }], { listing: false }).object;
+    const obj = assemble([{ file: 'wdp_1x1_weights.pasm', text: readFileSync(samples + 'wdp_1x1_weights.pasm', 'utf8') }], { isa, listing: false }).object;
     writeContainerFile(join(d, 'w.pobj'), obj);
     const r = await run([join(d, 'weights_1x1.ld'), join(d, 'w.pobj'), '-o', join(d, 'w.pimg'), '--map', '-']);
     expect(r.code).toBe(0);

@@ -44,4 +44,23 @@ export interface SimEngine {
   attachWake?(wake: () => void): void;
   /** Optional: the engine's trace track group (process), e.g. `cluster 0`. Default: the name's prefix before the first dot. */
   readonly group?: string;
+  /**
+   * Kernel phase (default 0). Each cycle the kernel runs the phases in ascending order; in each it delivers the
+   * due messages of the links of that phase, ticks the phase's engines, then runs the commits requested in the
+   * phase in `commitKey` order. A write by a phase-p engine at cycle t is seen at t by engines of later phases and
+   * at t+1 by engines of phases <= p. Engines of one phase must not observe each other's writes of the same cycle
+   * (or only through commutative operations): that is what makes results independent of registration order.
+   */
+  readonly phase?: number;
+}
+
+/**
+ * Work an engine defers to the end of its phase (see `Simulator.requestCommit`): e.g. reserving a shared port, so
+ * that same-cycle requests of several engines are served in a fixed, model-given order (a fixed-priority arbiter)
+ * rather than in tick order.
+ */
+export interface Committer {
+  /** Order among the commits of one phase and cycle (lower first); unique per committer. */
+  readonly commitKey: number;
+  commit(now: number): void;
 }

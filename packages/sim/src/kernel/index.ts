@@ -5,3 +5,5 @@ export * from './sink.js';
 export * from './trace.js';
 export * from './vcd.js';
 export * from './simulator.js';
+export * from './link.js';
+export * from './runAhead.js';

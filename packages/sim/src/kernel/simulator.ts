@@ -8,8 +8,17 @@
  * registered explainers (barrier tables, ...). `maxCycles` stops runaway runs
  * with the same explanation. Per-engine busy/stall/idle cycles (with stall
  * reasons) are accumulated in typed arrays; the loop allocates nothing.
+ *
+ * Results never depend on the order of `add` calls: a cycle runs the engines'
+ * declared phases in ascending order (SimEngine.phase); inside a phase it
+ * first delivers the due messages of the phase's timed links (link.ts), then
+ * ticks the phase's engines, then runs the commits they requested in
+ * `commitKey` order (engine.ts `Committer`). Registration order only decides
+ * the tick order inside a phase, where engines must not see each other's
+ * same-cycle writes (docs/timing-model.md "Kernel semantics").
  */
-import type { SimEngine } from './engine.js';
+import type { Committer, SimEngine } from './engine.js';
+import type { TimedLink } from './link.js';
 
 export type StopReason = 'done' | 'deadlock' | 'max-cycles';
 
@@ -59,6 +68,17 @@ export class Simulator {
   private passive = new Uint8Array(0);
   /** Passive engines currently awake (ticked); non-passive engines are always ticked. */
   private awake = new Uint8Array(0);
+  private readonly links: Array<TimedLink<unknown>> = [];
+  /** Engine indexes in tick order: by phase, then registration. */
+  private order = new Int32Array(0);
+  /** Per phase (ascending): its first and end position in `order`, and its links. */
+  private phaseStart = new Int32Array(0);
+  private phaseEnd = new Int32Array(0);
+  private phaseLinks: Array<Array<TimedLink<unknown>>> = [];
+  private prepared = -1;
+  /** Commits requested in the current phase (reused array; `commitN` entries valid). */
+  private readonly commitQ: Committer[] = [];
+  private commitN = 0;
 
   /** Registers an engine; returns its index. Engines are ticked in registration order. */
   add(e: SimEngine): number {
@@ -66,12 +86,69 @@ export class Simulator {
     return this.engines.length - 1;
   }
 
+  /** Registers a timed link: the kernel delivers its messages in the link's phase. */
+  addLink<T>(l: TimedLink<T>): TimedLink<T> {
+    this.links.push(l as TimedLink<unknown>);
+    this.prepared = -1;
+    return l;
+  }
+
+  /**
+   * Defers `c.commit(now)` to the end of the current phase, after every engine of the phase has ticked; the commits
+   * of a phase run in `commitKey` order. Request at most once per cycle per committer.
+   */
+  requestCommit(c: Committer): void {
+    this.commitQ[this.commitN++] = c;
+  }
+
+  private runCommits(now: number): void {
+    const q = this.commitQ;
+    while (this.commitN > 0) {
+      const n = this.commitN;
+      // Insertion sort by key: a handful of entries per cycle.
+      for (let i = 1; i < n; i++) {
+        const c = q[i]!;
+        let j = i - 1;
+        while (j >= 0 && q[j]!.commitKey > c.commitKey) {
+          q[j + 1] = q[j]!;
+          j--;
+        }
+        q[j + 1] = c;
+      }
+      for (let i = 0; i < n; i++) q[i]!.commit(now);
+      // Commits requested by commits run next, in their own key order.
+      const extra = this.commitN - n;
+      for (let i = 0; i < extra; i++) q[i] = q[n + i]!;
+      this.commitN = extra;
+    }
+  }
+
   /** Extra wait-graph lines for deadlock/max-cycles reports (e.g. barrier table state). */
   addExplainer(f: () => string[]): void {
     this.explainers.push(f);
   }
 
+  private preparePhases(): void {
+    const n = this.engines.length;
+    if (this.prepared === n) return;
+    this.prepared = n;
+    const phaseOf = (i: number) => this.engines[i]!.phase ?? 0;
+    const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => phaseOf(a) - phaseOf(b) || a - b);
+    this.order = Int32Array.from(idx);
+    const phases = [...new Set([...idx.map(phaseOf), ...this.links.map((l) => l.phase)])].sort((a, b) => a - b);
+    this.phaseStart = new Int32Array(phases.length);
+    this.phaseEnd = new Int32Array(phases.length);
+    this.phaseLinks = phases.map((p) => this.links.filter((l) => l.phase === p));
+    let k = 0;
+    phases.forEach((p, pi) => {
+      this.phaseStart[pi] = k;
+      while (k < n && phaseOf(idx[k]!) === p) k++;
+      this.phaseEnd[pi] = k;
+    });
+  }
+
   private prepare(): void {
+    this.preparePhases();
     const n = this.engines.length;
     if (this.busyC.length === n) return;
     const grow = (a: Float64Array) => {
@@ -123,6 +200,13 @@ export class Simulator {
     const every = opts.progressEvery ?? 1 << 14;
     let sinceProgress = 0;
     let now = this.now;
+    // Fixed for the run (prepare() built them): locals keep the per-cycle loop free of property look-ups.
+    const order = this.order;
+    const nPhases = this.phaseStart.length;
+    const phaseStart = this.phaseStart;
+    const phaseEnd = this.phaseEnd;
+    const phaseLinks = this.phaseLinks;
+    const links = this.links;
     for (;;) {
       if (now >= maxCycles) {
         this.now = now;
@@ -133,19 +217,29 @@ export class Simulator {
       let progressed = false;
       const passive = this.passive;
       const awake = this.awake;
-      for (let i = 0; i < n; i++) {
-        if (awake[i] === 0) {
-          this.idleC[i]++;
-          continue;
+      for (let pi = 0; pi < nPhases; pi++) {
+        const links = phaseLinks[pi]!;
+        for (let l = 0; l < links.length; l++) if (links[l]!.nextAt <= now && links[l]!.deliverDue(now) > 0) progressed = true;
+        const end = phaseEnd[pi]!;
+        for (let k = phaseStart[pi]!; k < end; k++) {
+          const i = order[k]!;
+          if (awake[i] === 0) {
+            this.idleC[i]++;
+            continue;
+          }
+          const e = engines[i]!;
+          if (e.tick(now)) {
+            this.busyC[i]++;
+            progressed = true;
+          } else if (e.busy) this.accountStall(i, e, 1);
+          else {
+            this.idleC[i]++;
+            if (passive[i] === 1) awake[i] = 0;
+          }
         }
-        const e = engines[i]!;
-        if (e.tick(now)) {
-          this.busyC[i]++;
+        if (this.commitN > 0) {
+          this.runCommits(now);
           progressed = true;
-        } else if (e.busy) this.accountStall(i, e, 1);
-        else {
-          this.idleC[i]++;
-          if (passive[i] === 1) awake[i] = 0;
         }
       }
       if (opts.onProgress && ++sinceProgress >= every) {
@@ -167,6 +261,10 @@ export class Simulator {
         let w = e.nextWake(now + 1);
         if (w <= now) w = now + 1;
         if (w < next) next = w;
+      }
+      for (let l = 0; l < links.length; l++) {
+        const w = links[l]!.nextAt;
+        if (w < next) next = w <= now ? now + 1 : w;
       }
       if (next === Infinity) {
         this.now = now;

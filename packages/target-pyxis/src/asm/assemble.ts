@@ -4,11 +4,11 @@ import type { Container } from '@pyxis/container';
 import { readSources, sortDiagnostics, binaryTextProblem, binaryMessage, type ProgramDecl, type SourceInput } from '@pyxis/asm';
 import { checkProgram } from './checks.js';
 import { encodeProgram } from './encode.js';
-import { loadPyxisIsa, type Isa } from './isa.js';
+import type { Isa } from './isa.js';
 import { makeListing } from './listing.js';
 import { buildObject } from './object.js';
 import type { EncodedProgram, EncodedVpuProgram, Program, VpuProgram } from './program.js';
-import { compileProgram, compileVpuProgram } from './sema.js';
+import { compileProgram, compileVpuProgram } from './compile.js';
 import { encodeVpuProgram } from './encode.js';
 import { irToPrograms } from './ir.js';
 import { JsonPositions, jsonPositions, jsonSyntaxErrorOffset } from '@pyxis/asm';
@@ -16,7 +16,8 @@ import { JsonPositions, jsonPositions, jsonSyntaxErrorOffset } from '@pyxis/asm'
 export type { SourceInput };
 
 export interface AssembleOptions {
-  isa?: Isa;
+  /** The ISA (the Target passes `loadPyxisIsa()`; tests may pass a fixture). */
+  isa: Isa;
   /** Reads an `.include`d file; default: the file system. Return undefined when missing. */
   readFile?: (path: string) => string | undefined;
   includeDirs?: string[];
@@ -38,9 +39,9 @@ export interface AssembleResult {
 /** Parses sources (following `.include`) and compiles their programs; no encoding. */
 export function compileSources(
   inputs: SourceInput[],
-  opts: AssembleOptions = {},
+  opts: AssembleOptions,
 ): { programs: Program[]; vpuPrograms: VpuProgram[]; diagnostics: Diagnostic[]; sources: SourceMap; clean: Program[] } {
-  const isa = opts.isa ?? loadPyxisIsa();
+  const isa = opts.isa;
   const sources = opts.sources ?? new SourceMap();
   const set = readSources(inputs, { ...(opts.readFile ? { readFile: opts.readFile } : {}), ...(opts.includeDirs ? { includeDirs: opts.includeDirs } : {}), sources });
   const diags: Diagnostic[] = set.diagnostics;
@@ -54,10 +55,11 @@ export function compileSources(
 
   const compilePending = (it: ProgramDecl, vpuLengths: Map<string, number>): void => {
     let p: Program | undefined;
-    const before = diags.filter((d) => d.severity === 'error').length;
+    // only the diagnostics this program added are looked at (warnings pile up over thousands of programs)
+    const before = diags.length;
     try {
       p = compileProgram(it, isa, consts, diags, vpuNames, vpuLengths);
-      if (p && diags.filter((d) => d.severity === 'error').length > before) dirty.add(p);
+      if (p && hasError(diags, before)) dirty.add(p);
     } catch (e) {
       // After syntax errors, recovery may leave odd shapes; those errors are already reported.
       if (!parseErrors) throw e;
@@ -100,6 +102,11 @@ export function compileSources(
   return { programs, vpuPrograms, diagnostics: diags, sources, clean: programs.filter((p) => !dirty.has(p)) };
 }
 
+function hasError(diags: Diagnostic[], from: number): boolean {
+  for (let i = from; i < diags.length; i++) if (diags[i]!.severity === 'error') return true;
+  return false;
+}
+
 /** Encodes, checks and packs compiled programs. Throws DiagnosticError if anything is wrong. */
 export function finishPrograms(
   programs: Program[],
@@ -127,8 +134,8 @@ export function finishPrograms(
 }
 
 /** Assembles `.pasm` sources into a `.pobj` container (throws DiagnosticError on any error). */
-export function assemble(input: SourceInput | SourceInput[], opts: AssembleOptions = {}): AssembleResult {
-  const isa = opts.isa ?? loadPyxisIsa();
+export function assemble(input: SourceInput | SourceInput[], opts: AssembleOptions): AssembleResult {
+  const isa = opts.isa;
   const inputs = Array.isArray(input) ? input : [input];
   const { programs, vpuPrograms, diagnostics, sources, clean } = compileSources(inputs, { ...opts, isa });
   if (diagnostics.some((d) => d.severity === 'error')) {
@@ -140,8 +147,8 @@ export function assemble(input: SourceInput | SourceInput[], opts: AssembleOptio
 }
 
 /** Assembles canonical JSON IR (text or parsed) into an object, exactly like `.pasm` input. */
-export function assembleIr(input: string | unknown, opts: AssembleOptions & { file?: string } = {}): AssembleResult {
-  const isa = opts.isa ?? loadPyxisIsa();
+export function assembleIr(input: string | unknown, opts: AssembleOptions & { file?: string }): AssembleResult {
+  const isa = opts.isa;
   const file = opts.file ?? '<ir>';
   let json: unknown = input;
   if (typeof input === 'string') {

@@ -7,8 +7,7 @@ import { lookupField, type CompiledTable, type FieldValues } from '@pyxis/codec'
 import { effectiveValue } from './fastcodec.js';
 import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import type { EncodedProgram, Program } from './program.js';
-import { SEQ_SPEC } from './sema.js';
-import { iterField } from './isa.js';
+import { iterField, SEQ_SPEC } from './isa.js';
 
 /** Effective values of one instruction's op fields, computed on demand (the checks read a handful of fields). */
 class Op {

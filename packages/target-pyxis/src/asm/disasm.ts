@@ -9,8 +9,7 @@ import { SourceMap, type Diagnostic } from '@pyxis/diagnostics';
 import type { Container } from '@pyxis/container';
 import { compileSources } from './assemble.js';
 import { encodeProgram } from './encode.js';
-import { isIterIdField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
-import { loadPyxisIsa } from './isa.js';
+import { isIterIdField, isPerIterField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
 import { programsFromContainer, vpuProgramsFromContainer, type DecodedProgram, type DecodedVpuProgram } from './object.js';
 
 function fmt(v: number | bigint): string {
@@ -40,7 +39,7 @@ export function formatOp(seq: Pick<SequencerInfo, 'op' | 'opcode'>, d: DecodedVa
     if (Array.isArray(v)) {
       const dd = dv as Array<number | bigint>;
       v.forEach((e, i) => {
-        if (e !== dd[i]) parts.push(`${f.name}[${f.count === isa.iterators && /iter/.test(f.name) ? `i${i}` : i}]=${fmt(e)}`);
+        if (e !== dd[i]) parts.push(`${f.name}[${isPerIterField(f) ? `i${i}` : i}]=${fmt(e)}`);
       });
       continue;
     }
@@ -52,7 +51,7 @@ export function formatOp(seq: Pick<SequencerInfo, 'op' | 'opcode'>, d: DecodedVa
     // the count of a referenced VPU program is always explicit (omitted, the assembler would use the program's length)
     if (v === dv && !(refs && [...refs.keys()].some((k) => vpuCountField(t, k) === f))) continue;
     if (f.enumNames && typeof v === 'number' && f.enumNames.has(v)) parts.push(`${f.name}=${f.enumNames.get(v)}`);
-    else if (isIterMaskField(isa, f)) parts.push(`${f.name}=${maskList(Number(v), isa.iterators)}`);
+    else if (isIterMaskField(f)) parts.push(`${f.name}=${maskList(Number(v), isa.iterators)}`);
     else if (isIterIdField(f) && Number(v) < isa.iterators) parts.push(`${f.name}=i${fmt(v)}`);
     else parts.push(`${f.name}=${fmt(v)}`);
   }
@@ -186,7 +185,7 @@ export function disassemblePrograms(progs: DecodedProgram[], isa: Isa, vpuProgs:
 }
 
 /** Disassembles every program of a `.pobj` container into `.pasm` text. */
-export function disassemble(c: Container, opts: { isa?: Isa; file?: string } = {}): string {
-  const isa = opts.isa ?? loadPyxisIsa();
+export function disassemble(c: Container, opts: { isa: Isa; file?: string }): string {
+  const isa = opts.isa;
   return disassemblePrograms(programsFromContainer(c, isa, opts.file), isa, vpuProgramsFromContainer(c, isa));
 }

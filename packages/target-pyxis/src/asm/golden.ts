@@ -4,15 +4,15 @@ import { assemble } from './assemble.js';
 import type { Isa } from './isa.js';
 
 /** Listing of a sample that must assemble (file = repository-relative path). */
-export function goldenListing(file: string, text: string, isa?: Isa): string {
-  return assemble({ file, text }, { ...(isa ? { isa } : {}) }).listing;
+export function goldenListing(file: string, text: string, isa: Isa): string {
+  return assemble({ file, text }, { isa }).listing;
 }
 
 /** Plain-text diagnostics of a sample that must fail. */
-export function goldenErrors(file: string, text: string, isa?: Isa): string {
+export function goldenErrors(file: string, text: string, isa: Isa): string {
   const sources = new SourceMap();
   try {
-    assemble({ file, text }, { sources, ...(isa ? { isa } : {}) });
+    assemble({ file, text }, { sources, isa });
   } catch (e) {
     if (e instanceof DiagnosticError) return renderDiagnostics(e.diagnostics, 'human', { color: false, sources }) + '\n';
     throw e;

@@ -2,7 +2,9 @@
 export * from '@pyxis/asm';
 export * from './isa.js';
 export * from './program.js';
-export { evalExpr, Consts, compileProgram, compileVpuProgram } from './sema.js';
+export { compileProgram, compileVpuProgram } from './compile.js';
+export { PyxisOperands, type EvalCtx as PyxisEvalCtx } from './bind.js';
+export { flatten, loopControl, type LoopCtx, type LoopedInsn } from './loops.js';
 export { encodeProgram, encodeVpuProgram } from './encode.js';
 export { encodeFast, effectiveValues, effectiveValue } from './fastcodec.js';
 export { checkProgram } from './checks.js';

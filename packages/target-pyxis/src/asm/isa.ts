@@ -3,9 +3,15 @@
  * one operations table per UIE sequencer (seq-fspec §2.1, §2.2, §5-14), all
  * loaded from `grammars/pyxis/` (manifest `isa.json`). Nothing here knows a
  * field width: the tables drive parsing, defaults, range checks, encoding,
- * disassembly and IR. Tests inject their own `Isa` (see `makeIsa`).
+ * disassembly and IR. Fields with a special meaning to the assembler carry
+ * a `role` in their table (docs/field-tables.md): `opcode`, `iter_mask`,
+ * `iter_id`, `per_iter`, `vpu_addr`, `vpu_count`. Tests inject their own `Isa` (see `makeIsa`).
  */
-import { compileTable, loadGrammarJson, loadTable, type CompiledField, type CompiledTable, type FieldTable } from '@pyxis/codec';
+import { loadGrammarJson, loadTable, type CompiledField, type CompiledTable } from '@pyxis/codec';
+import { opSpace } from '@pyxis/asm';
+
+/** The sequencer spec ("seq §x" in messages). */
+export const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
 
 export interface SequencerManifestEntry {
   id: number;
@@ -75,30 +81,11 @@ export function wordStride(t: CompiledTable): number {
   return Math.ceil(t.bytes / 8) * 8;
 }
 
-/** The micro_patch_t header of chip §12.6.1.2 (also shipped as grammars/pyxis/patch_micro_patch_t.json). */
-export const MICRO_PATCH_T: FieldTable = {
-  name: 'patch_micro_patch_t',
-  title: 'MPE micro_patch_t header',
-  target: 'pyxis',
-  spec: 'pyxis-chip-fspec.md §12.6.1.2',
-  width: 64,
-  fields: [
-    { name: 'target_address', width: 32, doc: 'starting address to write. 8B aligned, byte address' },
-    { name: 'reg_size', width: 16, minus_one: true, doc: 'length of each register element in bytes. N-1 encoded' },
-    { name: 'reg_repeat', width: 16, minus_one: true, doc: 'repeat (count) of each register element. N-1 encoded' },
-  ],
-};
-
-function pickOpcode(op: CompiledTable): CompiledField | undefined {
-  const metaName = op.meta?.['opcode_field'];
-  const f = typeof metaName === 'string' ? op.byName.get(metaName) : op.byName.get('opcd');
-  return f && f.enumNames ? f : undefined;
-}
-
 export interface MakeIsaInput {
   manifest: IsaManifest;
   tables: (name: string) => CompiledTable;
   memoryMap?: unknown;
+  /** The micro_patch_t header (chip §12.6.1.2); default: the table `patch_micro_patch_t`. */
   patchHeader?: CompiledTable;
   /** Table name of the VPU instruction word (default `vpu_instr`). */
   vpuTable?: string;
@@ -120,9 +107,8 @@ export function makeIsa(input: MakeIsaInput): Isa {
   for (const s of manifest.sequencers) {
     const op = input.tables(s.op);
     const control = input.tables(s.control);
-    const opcode = pickOpcode(op);
-    const mnemonics = new Map<string, number>();
-    if (opcode?.enumNames) for (const [v, n] of opcode.enumNames) mnemonics.set(n, v);
+    checkRoles(op, manifest.iterators);
+    const { opcode, mnemonics } = opSpace(op);
     const info: SequencerInfo = {
       id: s.id,
       name: s.name,
@@ -148,9 +134,8 @@ export function makeIsa(input: MakeIsaInput): Isa {
       t = undefined;
     }
     if (t) {
-      const opcode = pickOpcode(t);
-      const mnemonics = new Map<string, number>();
-      if (opcode?.enumNames) for (const [v, n] of opcode.enumNames) mnemonics.set(n, v);
+      checkRoles(t, manifest.iterators);
+      const { opcode, mnemonics } = opSpace(t);
       vpu = { title: 'VPU', op: t, mnemonics, words: manifest.vpu_imem_words, ...(opcode ? { opcode } : {}) };
       const r = findNamedRegion(input.memoryMap, 'vpu.imem');
       if (r) vpu.mem = r;
@@ -161,7 +146,7 @@ export function makeIsa(input: MakeIsaInput): Isa {
     iterators: manifest.iterators,
     programWords: manifest.program_words,
     sequencers: seqs,
-    patchHeader: input.patchHeader ?? compileTable(MICRO_PATCH_T),
+    patchHeader: input.patchHeader ?? input.tables('patch_micro_patch_t'),
   };
 }
 
@@ -232,13 +217,7 @@ export function loadPyxisIsa(opts: { fresh?: boolean } = {}): Isa {
   } catch {
     memoryMap = undefined;
   }
-  let patchHeader: CompiledTable | undefined;
-  try {
-    patchHeader = loadTable('pyxis', 'patch_micro_patch_t');
-  } catch {
-    patchHeader = undefined;
-  }
-  cached = makeIsa({ manifest, tables: (n) => loadTable('pyxis', n), memoryMap, ...(patchHeader ? { patchHeader } : {}) });
+  cached = makeIsa({ manifest, tables: (n) => loadTable('pyxis', n), memoryMap });
   return cached;
 }
 
@@ -250,24 +229,51 @@ export function iterField(i: number, name: string): string {
   return (a[i] ??= `iter${i}_${name}`);
 }
 
-/** Iterator-mask op fields (`*_iter_mask`, one bit per iterator) are written as iterator lists. */
-export function isIterMaskField(isa: Isa, f: CompiledField): boolean {
-  return f.count === 1 && !f.enum && f.name.endsWith('iter_mask') && f.width === isa.iterators;
+/**
+ * Iterator-mask op fields (role `iter_mask`: one bit per iterator, "Bit i =
+ * iterator i", e.g. `zero_accum_iter_mask`, seq §10.3) are written as iterator lists.
+ */
+export function isIterMaskField(f: CompiledField): boolean {
+  return f.role === 'iter_mask';
 }
 
-/** Iterator-select op fields (`*_iter_id`, `*_iter_idx`) are written as `i<n>`. */
+/** Array op fields with one element per iterator (role `per_iter`, e.g. `iter_stride`, seq §5.2): element i is written `f[i<i>]`. */
+export function isPerIterField(f: CompiledField): boolean {
+  return f.role === 'per_iter';
+}
+
+/** Iterator-select op fields (role `iter_id`, e.g. `hbuf_stride_iter_id_dim1`) are written as `i<n>`. */
 export function isIterIdField(f: CompiledField): boolean {
-  return f.count === 1 && !f.enum && /iter_id(_|x|$)|_iter_id_/.test(f.name);
+  return f.role === 'iter_id';
 }
 
 /**
  * The op field that counts the instructions of the VPU program whose address
- * `refField` holds: `<prefix>start_addr` -> `<prefix>instr_count`
- * (`vpv_pgm_start_addr` -> `vpv_pgm_instr_count`, seq §12.1). When the
- * source names a VPU program and omits the count, the assembler fills in the
- * program's length.
+ * `refField` holds: in a table whose `vpu_addr` field is `refField`, its
+ * `vpu_count` field (`vpv_pgm_start_addr` -> `vpv_pgm_instr_count`, seq
+ * §12.1). When the source names a VPU program and omits the count, the
+ * assembler fills in the program's length.
  */
 export function vpuCountField(t: CompiledTable, refField: string): CompiledField | undefined {
-  const m = /^(.*)start_addr$/.exec(refField);
-  return m ? t.byName.get(`${m[1]}instr_count`) : undefined;
+  if (t.byName.get(refField)?.role !== 'vpu_addr') return undefined;
+  return t.fields.find((f) => f.role === 'vpu_count');
+}
+
+/**
+ * Roles the assembler relies on must fit the ISA: an `iter_mask` has one bit
+ * per iterator, an `iter_id` can name every iterator, neither is an array or
+ * an enum. A table that breaks this is a grammar bug (thrown, exit 3).
+ */
+function checkRoles(t: CompiledTable, iterators: number): void {
+  for (const f of t.fields) {
+    const bad =
+      f.role === 'iter_mask'
+        ? f.width !== iterators || f.count !== 1 || !!f.enum
+        : f.role === 'iter_id'
+          ? 2 ** f.width < iterators || f.count !== 1 || !!f.enum
+          : f.role === 'per_iter'
+            ? f.count !== iterators
+            : false;
+    if (bad) throw new Error(`field table \`${t.name}\`: field \`${f.name}\` cannot have role \`${f.role}\` (${f.width} bits${f.count > 1 ? ` x ${f.count}` : ''}${f.enum ? ', enum' : ''}; the ISA has ${iterators} iterators)`);
+  }
 }

@@ -9,7 +9,7 @@
 import { decode, encode, readField, type CompiledTable } from '@pyxis/codec';
 import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { Relocation } from '@pyxis/container';
-import { iterField, loadPyxisIsa, wordStride, type Isa, type SequencerInfo } from './isa.js';
+import { iterField, wordStride, type Isa, type SequencerInfo } from './isa.js';
 import { vpuSymbol, type EncodedProgram, type EncodedVpuProgram } from './program.js';
 
 export interface MicroPatch {
@@ -26,7 +26,7 @@ export interface MicroPatch {
 const pad8 = (n: number) => Math.ceil(n / 8) * 8;
 
 /** Serializes patches into one blob (throws DiagnosticError on malformed patches). */
-export function encodePatchBlob(patches: MicroPatch[], isa: Isa = loadPyxisIsa()): Uint8Array {
+export function encodePatchBlob(patches: MicroPatch[], isa: Isa): Uint8Array {
   const ht = isa.patchHeader;
   const diags: Diagnostic[] = [];
   let size = 0;
@@ -54,7 +54,7 @@ export function encodePatchBlob(patches: MicroPatch[], isa: Isa = loadPyxisIsa()
 }
 
 /** Parses a blob back into patches (for tools and tests). */
-export function decodePatchBlob(blob: Uint8Array, isa: Isa = loadPyxisIsa(), file = '<blob>'): MicroPatch[] {
+export function decodePatchBlob(blob: Uint8Array, isa: Isa, file = '<blob>'): MicroPatch[] {
   const ht = isa.patchHeader;
   const out: MicroPatch[] = [];
   let off = 0;
@@ -84,7 +84,7 @@ function relocTable(isa: Isa, name: string): CompiledTable | undefined {
  * Applies one `<table>.<field>` relocation in place: field = addend + value
  * (value = the placed start PC of the relocation's symbol).
  */
-export function applyRelocation(data: Uint8Array, r: Relocation, value: number, isa: Isa = loadPyxisIsa()): void {
+export function applyRelocation(data: Uint8Array, r: Relocation, value: number, isa: Isa): void {
   const dot = r.kind.indexOf('.');
   const t = dot > 0 ? relocTable(isa, r.kind.slice(0, dot)) : undefined;
   const fname = r.kind.slice(dot + 1);
@@ -116,7 +116,7 @@ export function relocateControlWords(seq: SequencerInfo, ctrl: Uint8Array, count
 }
 
 /** The two patches (control memory, op memory) that load a program at startPc. */
-export function programPatches(p: Pick<EncodedProgram, 'seq' | 'count' | 'ctrl' | 'op' | 'name'>, startPc: number, isa: Isa = loadPyxisIsa()): MicroPatch[] {
+export function programPatches(p: Pick<EncodedProgram, 'seq' | 'count' | 'ctrl' | 'op' | 'name'>, startPc: number, isa: Isa): MicroPatch[] {
   const s = p.seq;
   if (!s.ctrlMem || !s.opMem) throw new DiagnosticError(error('AS0609', `memory_map.json gives no control/op memory address for sequencer ${s.name}`));
   const ctrl = relocateControlWords(s, p.ctrl, p.count, startPc, isa.iterators);
@@ -133,7 +133,7 @@ export function programPatches(p: Pick<EncodedProgram, 'seq' | 'count' | 'ctrl' 
  * the others are packed, in source order, into the lowest free PCs of
  * their sequencer's memory. Overlaps and overflow are errors.
  */
-export function placePrograms(progs: Pick<EncodedProgram, 'seq' | 'count' | 'name' | 'startPc'>[], isa: Isa = loadPyxisIsa()): number[] {
+export function placePrograms(progs: Pick<EncodedProgram, 'seq' | 'count' | 'name' | 'startPc'>[], isa: Isa): number[] {
   const diags: Diagnostic[] = [];
   const used = new Map<string, (string | undefined)[]>();
   const mem = (s: string) => {
@@ -177,7 +177,7 @@ export function placePrograms(progs: Pick<EncodedProgram, 'seq' | 'count' | 'nam
 }
 
 /** Start addresses of VPU programs in the VPU instruction memory: `at` kept, the others packed in order. */
-export function placeVpuPrograms(progs: Pick<EncodedVpuProgram, 'name' | 'count' | 'startAddr'>[], isa: Isa = loadPyxisIsa()): number[] {
+export function placeVpuPrograms(progs: Pick<EncodedVpuProgram, 'name' | 'count' | 'startAddr'>[], isa: Isa): number[] {
   const words = isa.vpu?.words ?? 0;
   const used = new Array<string | undefined>(words).fill(undefined);
   const diags: Diagnostic[] = [];
@@ -207,7 +207,7 @@ export function placeVpuPrograms(progs: Pick<EncodedVpuProgram, 'name' | 'count'
  */
 export function programsPatchBlob(
   progs: EncodedProgram[],
-  isa: Isa = loadPyxisIsa(),
+  isa: Isa,
   vpuProgs: EncodedVpuProgram[] = [],
 ): { blob: Uint8Array; patches: MicroPatch[]; starts: number[]; vpuStarts: number[] } {
   const starts = placePrograms(progs, isa);

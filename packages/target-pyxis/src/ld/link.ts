@@ -22,7 +22,7 @@ import {
 import { ELEMENT_FORMATS, PARTITION, byteStrides, encodeFloats, intervalsIntersect, packTensor, rowIntervals, tensorLayout } from './tensors.js';
 import type { LinkMap } from './map.js';
 import * as W from './weights/index.js';
-import { encodePatchBlob, type MicroPatch } from '../asm/index.js';
+import { encodePatchBlob, loadPyxisIsa, type MicroPatch } from '../asm/index.js';
 import { allocate, checkViews, type Placed, type Region } from './placement.js';
 import type { BlobDef, TensorDef, TripDef } from './linkTypes.js';
 import {
@@ -935,7 +935,7 @@ export function link(opts: LinkOptions): LinkResult {
   const genTrips: TripDef[] = [];
   const extraDeps: Array<[TripDef, TripDef]> = [];
   for (const o of overlayPatches) {
-    o.bytes = encodePatchBlob(o.list); // the assembler's MPE patch-blob writer
+    o.bytes = encodePatchBlob(o.list, loadPyxisIsa()); // the assembler's MPE patch-blob writer
     o.patches = o.list.length;
     const q = queueByName(`mpe${o.uie}`)!;
     const region = defaultRegion(o.cluster);

@@ -5,7 +5,7 @@
 import { DiagnosticError, error, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import { loadTable } from '@pyxis/codec';
 import { alignUp } from '@pyxis/container';
-import { applyRelocation } from '../asm/index.js';
+import { applyRelocation, loadPyxisIsa } from '../asm/index.js';
 import type { MemoryMap, SeqMemory } from './image.js';
 import type { TripDef } from './linkTypes.js';
 import type { LinkInputObject } from './link.js';
@@ -257,7 +257,7 @@ export function relocate(
     }
     const stride = r.mem === 'ctrl' ? sm.ctrl.stride : sm.op.stride;
     try {
-      applyRelocation(r.mem === 'ctrl' ? ctrl : op, { section: 0, offset: r.word * stride, kind: r.kind, symbol: r.symbol, addend: r.addend }, value);
+      applyRelocation(r.mem === 'ctrl' ? ctrl : op, { section: 0, offset: r.word * stride, kind: r.kind, symbol: r.symbol, addend: r.addend }, value, loadPyxisIsa());
       done(r, r.addend + value);
     } catch (e) {
       if (!(e instanceof DiagnosticError)) throw e;

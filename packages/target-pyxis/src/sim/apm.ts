@@ -6,13 +6,29 @@
  * Granted, AllowedUtilization = Granted / Requested and engines insert
  * bubbles: `allow(slot)` is a per-engine fractional accumulator that
  * admits exactly that fraction of cycles.
+ *
+ * Order-free (docs/timing-model.md "Kernel semantics"): trips start in the
+ * trip-manager phase and end in the engine phase, and engines of one phase
+ * must not see each other's same-cycle changes, so `request` only updates
+ * RequestedPower; AllowedUtilization is recomputed at the end of the phase
+ * (a commit with the largest key, after every other commit of the phase).
+ * A trip start is therefore seen by the engines in the same cycle, a trip end
+ * from the next cycle. The GrantedPower update runs in the APM's own phase,
+ * after the engines: seen from the next cycle.
  */
-import type { SimEngine } from '@pyxis/sim';
+import type { Committer, SimEngine } from '@pyxis/sim';
 import type { SimConfig } from './config.js';
+import type { CommitSink } from './engines.js';
 
-export class Apm implements SimEngine {
+export class Apm implements SimEngine, Committer {
   readonly name = 'apm';
   readonly group = 'chip';
+  /** After every trip engine (chip PHASE.apm). */
+  readonly phase = 4;
+  /** Last among the commits of a phase: the engines' own commits (DMA issue) use the utilization of the phase start. */
+  readonly commitKey = Number.MAX_SAFE_INTEGER;
+  kernel: CommitSink | undefined;
+  private commitAt = -1;
   requested = 0;
   granted: number;
   utilization = 1;
@@ -47,9 +63,23 @@ export class Apm implements SimEngine {
     if (!this.cfg.enabled || p === 0) return;
     this.accountEnergy(now);
     this.requested += p;
+    if (this.nextUpdate <= now) this.nextUpdate = now + this.cfg.power_update_period;
+    if (!this.kernel) {
+      this.commit(now);
+      return;
+    }
+    if (this.commitAt !== now) {
+      this.commitAt = now;
+      this.kernel.requestCommit(this);
+    }
+  }
+
+  /** End of the phase in which trips started or ended: the new RequestedPower takes effect. */
+  commit(now: number): void {
+    this.commitAt = -1;
+    this.accountEnergy(now);
     if (this.requested > this.peakRequested) this.peakRequested = this.requested;
     this.recompute();
-    if (this.nextUpdate <= now) this.nextUpdate = now + this.cfg.power_update_period;
     this.onChange?.(now);
   }
 

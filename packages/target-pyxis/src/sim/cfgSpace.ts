@@ -14,6 +14,8 @@
 import { SparseMemory } from './memory.js';
 
 export const CFG_WINDOW_SIZE = 1 << 30;
+/** Engine address of the CSR/config window (window 1 of the 32-bit engine address space, chip §12.7). */
+export const CFG_ENGINE_BASE = 0x4000_0000;
 
 export type CfgWriteHook = (offset: number, data: Uint8Array, off: number, len: number) => void;
 

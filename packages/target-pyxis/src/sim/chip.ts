@@ -6,9 +6,9 @@
  * records. Everything is registered with one kernel Simulator.
  */
 import { decode, loadTable } from '@pyxis/codec';
+import { DiagnosticError, error } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
-import { BandwidthPort } from '@pyxis/sim';
-import { Simulator } from '@pyxis/sim';
+import { BandwidthPort, RunAheadWindow, Simulator, TimedLink } from '@pyxis/sim';
 import { Amem } from './amem/index.js';
 import type { AmemAccess } from './amemAccess.js';
 import { Apm } from './apm.js';
@@ -19,20 +19,25 @@ import { CLUSTER_CSR_BASE, CLUSTER_CSRS, CSR_END, type ClusterCsrRegion } from '
 import { coreSwitchBytesPerCycle, hbmBytesPerCycle, type SimConfig } from './config.js';
 import { DescriptorPrefetchEngine, TripManager } from './control.js';
 import { runtimeError, SimCodes } from './diagnostics.js';
-import { BarrierConfigEngine, HbmDmaEngine, IcdmaEngine, MpeEngine } from './engines.js';
+import { CFG_ENGINE_BASE } from './cfgSpace.js';
+import {
+  BarrierConfigEngine, deliverIcdmaChunk, engineKey, HbmDmaEngine, IcdmaEngine, MpeEngine, PHASE,
+  type IcdmaAck, type IcdmaChunk, type RemoteWrite,
+} from './engines.js';
 import { HbmMemory } from './memory.js';
 import { defaultWindows, NocMap, type RemapWindow } from './noc.js';
 import { PyxisObserver } from './observer.js';
 import { icdmaDestination, queueKind, TRIP_QUEUES } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
+import { loadMemoryMap } from '../common/memoryMap.js';
 
 export const MAX_CLUSTERS = 4;
 export const MAX_UIES = 12;
 export const MPES_PER_CLUSTER = 13;
 export const ICDMAS_PER_CLUSTER = 3;
 /** memory_map.json `uie_stride`: byte distance between UIE blocks in the cfg window. */
-export const UIE_CFG_STRIDE = 1 << 20;
+export const UIE_CFG_STRIDE = loadMemoryMap().uieStride;
 
 export interface EnqueueRecord {
   cluster: number;
@@ -54,6 +59,43 @@ export interface ChipOptions {
    * ahead of the global clock while nothing outside can start a trip on it (docs/simulator.md "Quantum").
    */
   quantum?: number;
+  /**
+   * Tests only: register the engines with the kernel in a permutation drawn from this seed instead of the canonical
+   * order. Results must not change (docs/timing-model.md "Kernel semantics").
+   */
+  registrationSeed?: number;
+}
+
+/** A barrier notification on its way to the barrier table of its cluster (§11.6.4). */
+interface NotifyMsg {
+  id: number;
+  engine: string;
+  trip: Trip;
+}
+
+/** Deterministic permutation (mulberry32 + Fisher-Yates) for `registrationSeed`. */
+function shuffled<T>(a: T[], seed: number): T[] {
+  let x = seed >>> 0;
+  const rnd = () => {
+    x = (x + 0x6d2b79f5) >>> 0;
+    let t = x;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...a];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** A link latency parameter of sim_config.json: at least one cycle (it is the lookahead between clusters). */
+function linkLatency(v: number, key: string): number {
+  if (!(Number.isInteger(v) && v >= 1))
+    throw new DiagnosticError(error(SimCodes.badConfig, `sim_config.json: \`${key}\` must be an integer >= 1 (it is the minimum latency of a cross-cluster link), got ${v}`));
+  return v;
 }
 
 /**
@@ -85,6 +127,8 @@ export interface HostAction {
 export class HostAgent implements SimEngine {
   readonly name = 'host';
   readonly group = 'chip';
+  /** First: what the host writes at cycle t is seen by the whole chip at t (as the CPU's writes precede the cycle). */
+  readonly phase = PHASE.host;
   /** Per (cluster, queue) in order of first appearance: record indexes and the next one to enqueue. */
   private readonly pending: Array<{ recs: number[]; next: number }> = [];
   private readonly byQueue = new Map<number, { recs: number[]; next: number }>();
@@ -141,7 +185,7 @@ export class HostAgent implements SimEngine {
       const a = this.actions[this.nextAction++]!;
       const b = new Uint8Array(8);
       new DataView(b.buffer).setBigUint64(0, a.value, true);
-      this.chip.cfg[a.cluster]!.write(a.address - 0x4000_0000, b, 0, 8);
+      this.chip.cfg[a.cluster]!.write(a.address - CFG_ENGINE_BASE, b, 0, 8);
       this.actionsDone++;
       did = true;
     }
@@ -191,6 +235,16 @@ export class PyxisChip {
   /** Trip names by trip_id and barrier producer/consumer names (from image metadata), for reports. */
   readonly tripNames = new Map<number, string>();
   readonly barrierRoles = new Map<number, { producers: string[]; consumers: string[] }>();
+  /**
+   * Per cluster, the timed links into it (kernel TimedLink): barrier notifications (min latency
+   * trip_manager.notify_latency_cycles), ICDMA chunks through the core switch (icdma.latency_cycles), ICDMA commit
+   * reports back to the source, and MPE writes across the NoC (noc.latency_cycles). Every effect of one cluster on
+   * another goes through them.
+   */
+  readonly notifyLinks: Array<TimedLink<NotifyMsg>> = [];
+  readonly icdmaLinks: Array<TimedLink<IcdmaChunk>> = [];
+  readonly icdmaAckLinks: Array<TimedLink<IcdmaAck>> = [];
+  readonly nocLinks: Array<TimedLink<RemoteWrite>> = [];
 
   constructor(readonly opts: ChipOptions) {
     const { clusters, uies, config } = opts;
@@ -218,6 +272,25 @@ export class PyxisChip {
       egress.push(port(`c${c}.core_switch.egress`, coreSwitchBytesPerCycle(config)));
       ingress.push(port(`c${c}.core_switch.ingress`, coreSwitchBytesPerCycle(config)));
     }
+    const notifyLatency = linkLatency(config.trip_manager.notify_latency_cycles, 'trip_manager.notify_latency_cycles');
+    const icdmaLatency = linkLatency(config.icdma.latency_cycles, 'icdma.latency_cycles');
+    const nocLatency = linkLatency(config.noc.latency_cycles, 'noc.latency_cycles');
+    for (let c = 0; c < clusters; c++) {
+      const cl = c;
+      this.notifyLinks.push(this.sim.addLink(new TimedLink<NotifyMsg>(`c${c}.barrier_notify`, notifyLatency, PHASE.tripManager, (m, now) => this.deliverNotify(cl, m, now))));
+      // A commit report is sent when the ingress transfer starts and arrives at the commit cycle: at least one cycle later.
+      this.icdmaAckLinks.push(this.sim.addLink(new TimedLink<IcdmaAck>(`c${c}.icdma_commit`, 1, PHASE.engines, (m, now) => m.source.ackCommit(now))));
+      this.nocLinks.push(this.sim.addLink(new TimedLink<RemoteWrite>(`c${c}.noc_in`, nocLatency, PHASE.engines, (m) => this.noc.write(m.target, m.data))));
+    }
+    for (let c = 0; c < clusters; c++) {
+      const amem = this.amem[c]!;
+      const inPort = ingress[c]!;
+      this.icdmaLinks.push(
+        this.sim.addLink(
+          new TimedLink<IcdmaChunk>(`c${c}.core_switch_in`, icdmaLatency, PHASE.engines, (m, now) => deliverIcdmaChunk(m, now, config, amem, inPort, this.icdmaAckLinks[m.source.cluster]!)),
+        ),
+      );
+    }
     for (let c = 0; c < clusters; c++) {
       const bt = new BarrierTable(c, this.observer, config.barrier_timeout_cycles);
       this.barriers.push(bt);
@@ -230,7 +303,9 @@ export class PyxisChip {
         this.tripsByKind[trip.kind] = (this.tripsByKind[trip.kind] ?? 0) + 1;
         tm!.complete(trip, now, engine);
       };
-      const add = (qid: number, e: TripEngine) => {
+      const add = (qid: number, e: TripEngine & { commitKey: number; kernel: unknown }) => {
+        e.commitKey = engineKey(c, qid);
+        e.kernel = this.sim;
         engines.set(qid, e);
         this.engineIndex.set(e, this.allEngines.length);
         this.allEngines.push(e);
@@ -252,9 +327,8 @@ export class PyxisChip {
             if (t) this.ordering.partialWrite(t, slot.cluster, byteAddr, cycle);
           },
         });
-        slot.quantum = opts.quantum ?? 1;
+        slot.window = new RunAheadWindow(opts.quantum ?? 1, this.sim);
         slot.gate = this.runAheadGate;
-        slot.sim = this.sim;
         this.uies.push(slot);
         add(u, slot);
       }
@@ -265,20 +339,20 @@ export class PyxisChip {
         if (dest >= clusters) continue;
         add(
           0x12 + i,
-          new IcdmaEngine(c, i, dest, done(`c${c}.icdma${i}`), config, this.amem[c]!, this.amem[dest]!, port(`c${c}.icdma${i}`, config.icdma.bytes_per_cycle), egress[c]!, ingress[dest]!, this.apm, apmSlot++),
+          new IcdmaEngine(c, i, dest, done(`c${c}.icdma${i}`), config, this.amem[c]!, this.icdmaLinks[dest]!, port(`c${c}.icdma${i}`, config.icdma.bytes_per_cycle), egress[c]!, this.apm, apmSlot++),
         );
       }
       const windows = opts.remap?.[c];
       const mpeWrite = port(`c${c}.mpe_write`, config.mpe.write_bytes_per_cycle * MPES_PER_CLUSTER);
       for (let i = 0; i < MPES_PER_CLUSTER; i++) {
-        const m = new MpeEngine(c, i, done(`c${c}.mpe${i}`), config, this.noc, nocPort, mpeWrite, windows?.mpe ?? defaultWindows(c));
+        const m = new MpeEngine(c, i, done(`c${c}.mpe${i}`), config, this.noc, nocPort, mpeWrite, windows?.mpe ?? defaultWindows(c), this.nocLinks);
         this.mpes.push(m);
         add(0x15 + i, m);
       }
       add(0x22, new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
       const dpe = new DescriptorPrefetchEngine(c, config, this.noc, nocPort, windows?.dpe ?? defaultWindows(c), (q) => engines.has(q));
       this.dpe.push(dpe);
-      tm = new TripManager(c, config, dpe, bt, engines, (g, now, engine, trip) => this.notifyGlobal(g, now, engine, trip.tripId, trip), this.observer);
+      tm = new TripManager(c, config, dpe, bt, engines, (g, now, at, engine, trip) => this.sendNotify(g, now, at, engine, trip), this.observer);
       tm.tripName = (id) => this.tripNames.get(id);
       const cl = c;
       tm.onRelease = (trip, qid, barrierId) => {
@@ -290,14 +364,14 @@ export class PyxisChip {
       this.installCsrHooks(c);
     }
     this.host = new HostAgent(this, this.records);
-    // Registration order = tick order within a cycle: host, control, engines, APM.
-    this.register(this.host);
-    for (let c = 0; c < clusters; c++) {
-      this.register(this.dpe[c]!);
-      this.register(this.tm[c]!);
-    }
-    for (const e of this.allEngines) this.register(e);
-    this.register(this.apm);
+    this.apm.kernel = this.sim;
+    // The order of registration does not matter: each engine declares its phase (PHASE), and engines of one phase
+    // never see each other's same-cycle writes (docs/timing-model.md "Kernel semantics"). The canonical order below
+    // only fixes the order of the stats and trace tracks; tests register in random orders (registrationSeed).
+    const all: SimEngine[] = [this.host];
+    for (let c = 0; c < clusters; c++) all.push(this.dpe[c]!, this.tm[c]!);
+    all.push(...this.allEngines, this.apm);
+    for (const e of opts.registrationSeed === undefined ? all : shuffled(all, opts.registrationSeed)) this.register(e);
     this.sim.addExplainer(() => this.explainBarriers());
   }
 
@@ -361,14 +435,22 @@ export class PyxisChip {
     return this.dpe[r.cluster]!.enqueue(r.queue_id, r.descriptor_list_address, r.descriptor_list_length);
   }
 
-  /** notify() of a global barrier id {cluster[1:0], local[9:0]} (§11.6.4). */
-  notifyGlobal(g: number, now: number, engine: string, tripId: number, trip?: Trip): void {
+  /**
+   * notify() of a global barrier id {cluster[1:0], local[9:0]} (§11.6.4) by a trip completed at `now`: sent over the
+   * barrier link of that cluster (the own cluster's too, so that every notification reaches its table the same way),
+   * applied at `at` before the trip managers tick.
+   */
+  sendNotify(g: number, now: number, at: number, engine: string, trip: Trip): void {
     const c = g >> 10;
     const id = g & 1023;
     if (c >= this.clusters)
-      throw runtimeError(SimCodes.noEngine, `${engine} trip ${tripId} notifies barrier ${c}:${id} of cluster ${c}, which is not simulated (see --clusters)`, '§11.6.4', now);
-    if (trip) this.ordering.notified(trip, c, id);
-    this.barriers[c]!.notify(id, now, engine, tripId);
+      throw runtimeError(SimCodes.noEngine, `${engine} trip ${trip.tripId} notifies barrier ${c}:${id} of cluster ${c}, which is not simulated (see --clusters)`, '§11.6.4', now);
+    this.notifyLinks[c]!.send(now, at, engineKey(trip.cluster, trip.qid), { id, engine, trip });
+  }
+
+  private deliverNotify(c: number, m: NotifyMsg, now: number): void {
+    this.ordering.notified(m.trip, c, m.id);
+    this.barriers[c]!.notify(m.id, now, m.engine, m.trip.tripId);
   }
 
   private installCsrHooks(c: number): void {

@@ -9,7 +9,8 @@
  * - BT_MEM_DECREMENT[1024]: software barrier decrements (chip §11.6.6; `barrier_decr_cnt`)
  * - BARRIER_INTERRUPT_CONFIG[8]: (chip §11.6.5; `barrier_interrupt_config`)
  */
-import { loadGrammarJson } from '@pyxis/codec';
+import { loadMemoryMap } from '../common/memoryMap.js';
+import { CFG_ENGINE_BASE } from './cfgSpace.js';
 
 export interface ClusterCsrRegion {
   name: string;
@@ -21,10 +22,10 @@ export interface ClusterCsrRegion {
 }
 
 function clusterCsr(name: string): ClusterCsrRegion {
-  const mm = loadGrammarJson<{ regions?: Array<ClusterCsrRegion & { kind?: string }> }>('pyxis', 'memory_map');
-  const r = (mm.regions ?? []).find((x) => x.name === name && x.kind === 'cluster_csr');
-  if (!r) throw new Error(`grammars/pyxis/memory_map.json has no cluster_csr region \`${name}\``);
-  return r;
+  const r = loadMemoryMap().regions.get(name);
+  if (!r || r.kind !== 'cluster_csr' || !r.table) throw new Error(`grammars/pyxis/memory_map.json has no cluster_csr region \`${name}\``);
+  // The map gives engine addresses; the CSR window of the CfgSpace starts at engine address CFG_ENGINE_BASE (chip §12.7).
+  return { name: r.name, offset: r.address - CFG_ENGINE_BASE, stride: r.stride, words: r.words, table: r.table };
 }
 
 export const CLUSTER_CSRS = {

@@ -17,6 +17,7 @@ import { runtimeError, SimCodes, tripError, type MemLocation } from './diagnosti
 import { remapEngineAddress, type NocMap, type RemapWindow } from './noc.js';
 import { DescriptorQueue, queueKind, TRIP_QUEUES, type QueueKind } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
+import { engineKey, PHASE } from './engines.js';
 
 /** Descriptor table per queue kind (docs/image-layout.md); MPE chooses patch/dma by `mode`. */
 const KIND_TABLE: Partial<Record<QueueKind, string>> = {
@@ -88,6 +89,8 @@ interface Fetch {
 export class DescriptorPrefetchEngine implements SimEngine {
   readonly name: string;
   readonly group: string;
+  /** After the host (enqueue records seen in the same cycle), before the trip manager (which pops the prefetch queues). */
+  readonly phase = PHASE.dpe;
   readonly queues: DescriptorQueue[] = [];
   readonly prefetch: Array<ObjectFifo<Trip>> = [];
   private readonly inflightCount = new Int32Array(TRIP_QUEUES);
@@ -285,9 +288,14 @@ class TripSlot implements BarrierConsumer {
 
 interface PendingNotify {
   at: number;
+  /** engineKey of the trip's engine: same-cycle completions are reported in this order. */
+  key: number;
   trip: Trip;
   engine: string;
 }
+
+/** Sends notify() of global barrier id `g` (§11.6.4) over the barrier link of its cluster, delivered at `at`. */
+export type NotifySender = (g: number, now: number, at: number, engine: string, trip: Trip) => void;
 
 /** Observer hooks for tracing. */
 export interface TripObserver {
@@ -299,6 +307,8 @@ export interface TripObserver {
 export class TripManager implements SimEngine {
   readonly name: string;
   readonly group: string;
+  /** After the DPE (takes the trips it delivered in the same cycle), before the engines (which start them at once). */
+  readonly phase = PHASE.tripManager;
   readonly slots: TripSlot[] = [];
   readonly launchLatency: number;
   private readonly notifyLatency: number;
@@ -324,8 +334,8 @@ export class TripManager implements SimEngine {
     private readonly dpe: DescriptorPrefetchEngine,
     private readonly barriers: BarrierTable,
     engines: ReadonlyMap<number, TripEngine>,
-    /** Routes a global notify id {cluster, local} to the right barrier table. */
-    private readonly notifyGlobal: (globalId: number, now: number, engine: string, trip: Trip) => void,
+    /** Sends a global notify id {cluster, local} to the right barrier table (over that cluster's barrier link). */
+    private readonly sendNotify: NotifySender,
     private readonly observer?: TripObserver,
   ) {
     this.name = `c${cluster}.trip_manager`;
@@ -342,15 +352,26 @@ export class TripManager implements SimEngine {
   /** Engines call this (through their TripDone callback) when a trip is complete and its writes committed. */
   complete(trip: Trip, now: number, engine: string): void {
     trip.doneAt = now;
-    this.pending.push({ at: now + this.notifyLatency, trip, engine });
+    const at = now + this.notifyLatency;
+    // The notifications travel over the barrier links (delivered at `at`, before the trip managers tick); the
+    // completion is reported here at the same cycle, in engine-key order whatever order the engines ticked in.
+    for (const g of trip.notifyList) this.sendNotify(g, now, at, engine, trip);
+    const key = engineKey(trip.cluster, trip.qid);
+    const p = this.pending;
+    let i = p.length;
+    p.push({ at, key, trip, engine });
+    while (i > this.pendingHead && (p[i - 1]!.at > at || (p[i - 1]!.at === at && p[i - 1]!.key > key))) {
+      p[i] = p[i - 1]!;
+      i--;
+    }
+    p[i] = { at, key, trip, engine };
   }
 
   tick(now: number): boolean {
     let did = false;
-    // Notifications due (constant latency keeps them in order).
+    // Completions due (their notifications were delivered by the barrier links at the start of this phase).
     while (this.pendingHead < this.pending.length && this.pending[this.pendingHead]!.at <= now) {
       const p = this.pending[this.pendingHead++]!;
-      for (const g of p.trip.notifyList) this.notifyGlobal(g, now, p.engine, p.trip);
       this.tripsCompleted++;
       this.observer?.tripDone(p.engine, p.trip, now);
       did = true;

@@ -9,6 +9,7 @@ import type { PyxisChip } from './chip.js';
 import { SimCodes } from './diagnostics.js';
 import { CFG_ENGINE_BASE, sectionLocation } from './image.js';
 import { HBM_SIZE, stripedToTensorMode } from './memory.js';
+import { AMEM_BYTES, AMEM_VIEW_BIT } from '../common/amem.js';
 
 const bad = (msg: string, notes: string[] = []) => new DiagnosticError(error(SimCodes.badDump, msg, { notes }));
 
@@ -55,7 +56,7 @@ export function checkRegion(r: RegionSpec, clusters: number): void {
       if (r.addr + r.len > HBM_SIZE) throw bad('--dump-region: range outside HBM (2^36 bytes)');
       return;
     case 'amem':
-      if ((r.addr & ((1 << 26) - 1)) + r.len > 1 << 26 || r.addr >= 1 << 27) throw bad('--dump-region: range outside AMEM (26 address bits plus the view bit 26)');
+      if ((r.addr & (AMEM_VIEW_BIT - 1)) + r.len > AMEM_BYTES || r.addr >= 2 * AMEM_VIEW_BIT) throw bad('--dump-region: range outside AMEM (26 address bits plus the view bit 26)');
       return;
     case 'cfg': {
       const off = r.addr - CFG_ENGINE_BASE;

@@ -11,7 +11,9 @@
  * the completing barrier are racy by §11.7 and may see either value.)
  */
 import { alignUp } from '@pyxis/container';
-import type { BandwidthPort } from '@pyxis/sim';
+import { decode, loadTable } from '@pyxis/codec';
+import type { BandwidthPort, Committer, TimedLink } from '@pyxis/sim';
+import { AMEM_BYTES, AMEM_VIEW_BIT } from '../common/amem.js';
 import type { AmemAccess } from './amemAccess.js';
 import type { Apm } from './apm.js';
 import type { BarrierTable } from './barriers.js';
@@ -22,11 +24,43 @@ import { remapEngineAddress, type NocMap, type NocTarget, type RemapWindow } fro
 import type { QueueKind } from './queues.js';
 import type { Trip, TripDone, TripEngine } from './trip.js';
 
-const AMEM_OFFSET_MASK = (1 << 26) - 1;
+/** Offset bits of a view address (the view bit removed, chip §7.5). */
+const AMEM_OFFSET_MASK = AMEM_VIEW_BIT - 1;
 
-export abstract class BaseTripEngine implements TripEngine {
+/** Kernel phases of the Pyxis chip (docs/timing-model.md "Kernel semantics"): one cycle runs them in this order. */
+export const PHASE = {
+  /** The host agent: enqueue records and scripted CSR writes take effect for everything else in the same cycle. */
+  host: 0,
+  /** Descriptor prefetch engines (chip §12.5). */
+  dpe: 1,
+  /** Trip managers (chip §11.3): barrier notifications (links) are delivered at the start of this phase. */
+  tripManager: 2,
+  /** Trip engines (UIE, DMA, MPE, barrier config): ICDMA and remote MPE traffic is delivered at the start of this phase. */
+  engines: 3,
+  /** Active power management (chip §13): GrantedPower updates are seen by everything from the next cycle. */
+  apm: 4,
+  /** Trace/VCD samplers: read the state at the end of the cycle. */
+  observe: 5,
+} as const;
+
+/** The model-given order of a trip engine among same-cycle commits and link messages: cluster, then queue id (Table 11-1). */
+export function engineKey(cluster: number, qid: number): number {
+  return cluster * 64 + qid;
+}
+
+/** What the engines need from the kernel: deferring work to the end of their phase. */
+export interface CommitSink {
+  requestCommit(c: Committer): void;
+}
+
+export abstract class BaseTripEngine implements TripEngine, Committer {
   readonly group: string;
   readonly passive = true;
+  readonly phase: number = PHASE.engines;
+  /** cluster * 64 + queue id: this engine's order among same-cycle commits and link messages. */
+  commitKey = 0;
+  /** The kernel, for deferred (commit-phase) work; set by the chip. */
+  kernel: CommitSink | undefined;
   trip: Trip | undefined;
   tripsDone = 0;
   bytesMoved = 0;
@@ -71,6 +105,7 @@ export abstract class BaseTripEngine implements TripEngine {
     return this.apm ? Math.max(this.apm.utilization, 1e-3) : 1;
   }
   protected abstract begin(trip: Trip, now: number): void;
+  commit(_now: number): void {}
   abstract tick(now: number): boolean;
   abstract nextWake(now: number): number;
   abstract blockedReason(): string | undefined;
@@ -120,13 +155,24 @@ abstract class ChunkedDmaEngine extends BaseTripEngine {
   protected lastCommit = 0;
   protected nextIssue = 0;
   private code = 0;
-  /** Moves one chunk at `now` (port reservations stretched by `scale`); returns its commit cycle. */
+  /**
+   * Moves one chunk at `now` (port reservations stretched by `scale`); returns its commit cycle, or -1 when the
+   * commit is reported later (`ackCommit`, ICDMA: the destination cluster reports it over a link).
+   */
   protected abstract issue(now: number, scale: number): number;
   /** Earliest cycle for the next chunk (when the limiting port frees). */
   protected abstract portFreeAt(): number;
+  /** Chunks whose commit has not been reported yet. */
+  protected unacked = 0;
   protected startTransfer(now: number): void {
     this.lastCommit = now;
     this.nextIssue = now;
+    this.unacked = 0;
+  }
+  /** A chunk's writes committed at `cycle` (delivered over a link at that cycle). */
+  ackCommit(cycle: number): void {
+    this.unacked--;
+    if (cycle > this.lastCommit) this.lastCommit = cycle;
   }
   tick(now: number): boolean {
     if (!this.trip) return false;
@@ -139,20 +185,29 @@ abstract class ChunkedDmaEngine extends BaseTripEngine {
         this.code = 2;
         return false;
       }
-      const commit = this.issue(now, this.scale());
-      if (commit > this.lastCommit) this.lastCommit = commit;
-      this.nextIssue = Math.max(now + 1, Math.floor(this.portFreeAt()));
+      // The chunk reserves ports shared with other engines of this cluster (HBM: H2A/A2H, core-switch egress: the
+      // three ICDMAs): issue it at the end of the phase, in engine-key order, so that same-cycle requests are served
+      // in a fixed priority order whatever the tick order (docs/spec-notes.md "same-cycle port requests").
+      this.nextIssue = Infinity;
+      this.kernel!.requestCommit(this);
       return true;
     }
-    if (now >= this.lastCommit) {
+    if (now >= this.lastCommit && this.unacked === 0) {
       this.finish(now);
       return true;
     }
     this.code = 1;
     return false;
   }
+  override commit(now: number): void {
+    const commit = this.issue(now, this.scale());
+    if (commit < 0) this.unacked++;
+    else if (commit > this.lastCommit) this.lastCommit = commit;
+    this.nextIssue = Math.max(now + 1, Math.floor(this.portFreeAt()));
+  }
   nextWake(now: number): number {
     if (!this.trip) return Infinity;
+    if (this.remaining === 0 && this.unacked > 0) return Infinity; // the commit report arrives over a link
     return Math.max(now, this.remaining > 0 ? this.nextIssue : this.lastCommit);
   }
   stallCode(): number {
@@ -161,7 +216,8 @@ abstract class ChunkedDmaEngine extends BaseTripEngine {
   protected abstract pendingWork(): string;
   blockedReason(): string | undefined {
     if (!this.trip) return undefined;
-    return this.remaining > 0 ? this.pendingWork() : `waiting for writes to commit at cycle ${this.lastCommit}`;
+    if (this.remaining > 0) return this.pendingWork();
+    return this.unacked > 0 ? `waiting for ${this.unacked} chunk commit report(s)` : `waiting for writes to commit at cycle ${this.lastCommit}`;
   }
 }
 
@@ -198,7 +254,7 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
     this.hbmAddr = Number(trip.fields['hbm_base_address']) * 1024;
     this.remaining = Number(trip.fields['length']);
     const end = (this.amemAddr & AMEM_OFFSET_MASK) + this.remaining * 1024;
-    if (end > 1 << 26)
+    if (end > AMEM_BYTES)
       throw tripError(
         SimCodes.badAddress,
         `${this.name} trip ${trip.tripId}: AMEM range 0x${this.amemAddr.toString(16)} + ${this.remaining} KiB runs past the 64 MiB AMEM`,
@@ -234,16 +290,35 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
     this.remaining--;
     return commit;
   }
-  /** The next unit issues when the shared HBM port frees (keeps H2A and A2H interleaved fairly). */
+  /**
+   * The next unit issues when the shared HBM port frees (keeps H2A and A2H interleaved fairly). H2A's first stage is
+   * the HBM read; A2H's is the AMEM read (the engine port), so an A2H unit issues one engine-stage earlier, and its
+   * HBM write starts as the previous one ends: the stack stays busy, as in H2A (chip §8.1.1, §12.1).
+   */
   protected portFreeAt(): number {
-    return this.hbmPort.freeAt;
+    if (this.direction === 'h2a') return this.hbmPort.freeAt;
+    return Math.max(this.enginePort.freeAt, this.hbmPort.freeAt - 1024 / this.enginePort.bytesPerCycle);
   }
   protected pendingWork(): string {
     return `${this.remaining} KiB left, HBM port busy until ${Math.ceil(this.hbmPort.freeAt)}`;
   }
 }
 
-/** Inter-cluster DMA (§11.4.5, §12.2): 128-byte words from this cluster's AMEM to `dest`'s. */
+/** One ICDMA chunk on its way through the core switch to the destination cluster (chip §12.2). */
+export interface IcdmaChunk {
+  source: IcdmaEngine;
+  dst: number;
+  data: Uint8Array;
+  /** APM throttling factor at issue (chip §13), applied to the ingress transfer too. */
+  scale: number;
+}
+
+/**
+ * Inter-cluster DMA (§11.4.5, §12.2): 128-byte words from this cluster's AMEM to `dest`'s. The source side reads a
+ * chunk, reserves the engine and core-switch egress ports and sends it over the core-switch link (minimum latency
+ * `icdma.latency_cycles`); the destination cluster (`deliverIcdmaChunk`) reserves its ingress port, writes its AMEM
+ * and reports the commit back over a link, so no cluster touches another's state directly.
+ */
 export class IcdmaEngine extends ChunkedDmaEngine {
   private src = 0;
   private dst = 0;
@@ -255,10 +330,10 @@ export class IcdmaEngine extends ChunkedDmaEngine {
     done: TripDone,
     private readonly cfg: SimConfig,
     private readonly srcAmem: AmemAccess,
-    private readonly dstAmem: AmemAccess,
+    /** The core-switch link into the destination cluster. */
+    private readonly toDest: TimedLink<IcdmaChunk>,
     private readonly enginePort: BandwidthPort,
     private readonly egress: BandwidthPort,
-    private readonly ingress: BandwidthPort,
     apm?: Apm,
     apmSlot = 0,
   ) {
@@ -270,7 +345,7 @@ export class IcdmaEngine extends ChunkedDmaEngine {
     this.remaining = Number(trip.fields['length']) * 128;
     if (Number(trip.fields['core_switch_plane_mask']) === 0)
       throw tripError(SimCodes.badDescriptor, `${this.name} trip ${trip.tripId}: Core Switch Plane Mask 0 is illegal`, '§11.4.5', now, trip);
-    if ((this.src & AMEM_OFFSET_MASK) + this.remaining > 1 << 26 || (this.dst & AMEM_OFFSET_MASK) + this.remaining > 1 << 26)
+    if ((this.src & AMEM_OFFSET_MASK) + this.remaining > AMEM_BYTES || (this.dst & AMEM_OFFSET_MASK) + this.remaining > AMEM_BYTES)
       throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: transfer runs past the end of AMEM`, '§11.4.5', now, trip);
     this.startTransfer(now);
   }
@@ -279,13 +354,12 @@ export class IcdmaEngine extends ChunkedDmaEngine {
     const data = this.srcAmem.readBytes(this.src, n);
     const t1 = this.enginePort.reserve(now, n, sc);
     const t2 = this.egress.reserve(now, n, sc);
-    const t3 = this.ingress.reserve(Math.max(t1, t2) + this.cfg.icdma.latency_cycles, n, sc);
-    this.dstAmem.writeBytes(this.dst, data);
+    this.toDest.send(now, Math.max(t1, t2) + this.cfg.icdma.latency_cycles, this.commitKey, { source: this, dst: this.dst, data, scale: sc });
     this.bytesMoved += n;
     this.src += n;
     this.dst += n;
     this.remaining -= n;
-    return t3 + this.cfg.amem.write_commit_latency_cycles;
+    return -1;
   }
   protected portFreeAt(): number {
     return Math.min(this.enginePort.freeAt, this.egress.freeAt);
@@ -295,10 +369,35 @@ export class IcdmaEngine extends ChunkedDmaEngine {
   }
 }
 
+/** A commit report of an ICDMA chunk, back to its source engine. */
+export interface IcdmaAck {
+  source: IcdmaEngine;
+}
+
+/**
+ * The destination side of an ICDMA chunk (runs in the destination cluster when the core-switch link delivers it):
+ * ingress port, AMEM write, and the commit report back to the source over `back` (delivered at the commit cycle,
+ * `amem.write_commit_latency_cycles` after the ingress transfer, chip §11.7.2).
+ */
+export function deliverIcdmaChunk(m: IcdmaChunk, now: number, cfg: SimConfig, amem: AmemAccess, ingress: BandwidthPort, back: TimedLink<IcdmaAck>): void {
+  const t3 = ingress.reserve(now, m.data.length, m.scale);
+  amem.writeBytes(m.dst, m.data);
+  back.send(now, Math.max(now + back.minLatency, t3 + cfg.amem.write_commit_latency_cycles), m.source.commitKey, { source: m.source });
+}
+
 interface PendingWrite {
   target: NocTarget;
   data: Uint8Array;
 }
+
+/** An MPE write into another cluster's AMEM or CSR/config window, carried by that cluster's NoC link. */
+export interface RemoteWrite {
+  target: NocTarget;
+  data: Uint8Array;
+}
+
+/** micro_patch_t header (§12.6.1.2), decoded through grammars/pyxis/patch_micro_patch_t.json. */
+const MICRO_PATCH = loadTable('pyxis', 'patch_micro_patch_t');
 
 /**
  * Microcode Patch Engine channel (§12.6). Patch mode reads the blob
@@ -320,6 +419,8 @@ export class MpeEngine extends BaseTripEngine {
     private readonly nocPort: BandwidthPort,
     private readonly writePort: BandwidthPort,
     public windows: RemapWindow[],
+    /** NoC links into each cluster (remote writes; the own cluster's entry is not used). */
+    private readonly remote: ReadonlyArray<TimedLink<RemoteWrite>> = [],
   ) {
     super(`c${cluster}.mpe${index}`, 'mpe', cluster, done);
   }
@@ -355,7 +456,13 @@ export class MpeEngine extends BaseTripEngine {
       const data = this.noc.read(s, len);
       t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles;
       t = Math.max(this.writePort.reserve(t, len), this.nocPort.reserve(t, len));
-      this.writes.push({ target: d, data });
+      // A write into another cluster crosses the NoC: it travels over that cluster's link and lands at the cycle the
+      // transfer completes (>= now + noc.latency_cycles, the link's minimum), as a local write would.
+      if (d.space !== 'hbm' && d.cluster !== this.cluster) {
+        const link = this.remote[d.cluster]!;
+        link.send(now, Math.max(now + link.minLatency, t), this.commitKey, { target: d, data });
+      }
+      else this.writes.push({ target: d, data });
       this.bytesMoved += len;
     } else {
       const addr = Number(f['blob_address']);
@@ -365,7 +472,6 @@ export class MpeEngine extends BaseTripEngine {
       const src = this.target(addr, len, 'blob_address', trip, now, true);
       const blob = this.noc.read(src, len);
       t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles;
-      const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
       let off = 0;
       /** A bad patch: located at the patch's bytes in the blob (so at its byte offset in the image). */
       const patchError = (code: string, msg: string, section: string, at: number, bytes: number) =>
@@ -373,10 +479,11 @@ export class MpeEngine extends BaseTripEngine {
       for (let p = 0; p < num; p++) {
         if (off + 8 > len)
           throw patchError(SimCodes.badPatch, `blob of ${len} bytes ends inside patch ${p} of ${num} (num_patches)`, '§12.6.1.2', off, len - off);
-        // micro_patch_t header (§12.6.1.2): u32 target_address, u16 reg_size (N-1), u16 reg_repeat (N-1), little-endian.
-        const target = dv.getUint32(off, true);
-        const regSize = dv.getUint16(off + 4, true) + 1;
-        const regRepeat = dv.getUint16(off + 6, true) + 1;
+        // micro_patch_t header (§12.6.1.2); the table undoes the N-1 encodings of reg_size and reg_repeat.
+        const h = decode(MICRO_PATCH, blob, off);
+        const target = Number(h['target_address']);
+        const regSize = Number(h['reg_size']);
+        const regRepeat = Number(h['reg_repeat']);
         const bytes = regRepeat * alignUp(regSize, 8);
         off += 8;
         if (off + bytes > len)

@@ -10,12 +10,13 @@ import { SectionFlags, type Container, type Section } from '@pyxis/container';
 import { DiagnosticError, isByteSpan, type ByteSpan } from '@pyxis/diagnostics';
 import { imageError, SimCodes, SimRuntimeError, type MemLocation } from './diagnostics.js';
 import { AMEM_SIZE } from './amemAccess.js';
-import { CFG_WINDOW_SIZE } from './cfgSpace.js';
+import { CFG_ENGINE_BASE, CFG_WINDOW_SIZE } from './cfgSpace.js';
 import { HBM_SIZE } from './memory.js';
 import type { RemapWindow } from './noc.js';
 import type { EnqueueRecord, HostAction, PyxisChip } from './chip.js';
+import { AMEM_VIEW_BIT } from '../common/amem.js';
 
-export const CFG_ENGINE_BASE = 0x4000_0000;
+export { CFG_ENGINE_BASE };
 
 export interface ImageInfo {
   file: string;
@@ -220,7 +221,7 @@ export function inspectImage(container: Container, file: string): ImageInfo {
 /** Address of a section in its memory: AMEM view address (view bit for unhashed sections), cfg offset, HBM address. */
 export function sectionLocation(s: Section): { space: 'hbm' | 'amem' | 'cfg'; cluster: number; addr: number } | undefined {
   if (s.space === 'hbm') return { space: 'hbm', cluster: -1, addr: s.address };
-  if (s.space === 'amem') return { space: 'amem', cluster: s.cluster ?? 0, addr: s.address | (s.flags & SectionFlags.unhashed ? 1 << 26 : 0) };
+  if (s.space === 'amem') return { space: 'amem', cluster: s.cluster ?? 0, addr: s.address | (s.flags & SectionFlags.unhashed ? AMEM_VIEW_BIT : 0) };
   if (s.space === 'cfg') return { space: 'cfg', cluster: s.cluster ?? 0, addr: s.address - CFG_ENGINE_BASE };
   return undefined;
 }

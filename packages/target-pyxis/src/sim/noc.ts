@@ -10,6 +10,7 @@ import { defaultRemapWindows, loadNocMap, nocRegion, remapEngineAddress, type No
 import type { AmemAccess } from './amemAccess.js';
 import type { CfgSpace } from './cfgSpace.js';
 import type { HbmMemory } from './memory.js';
+import { AMEM_BYTES, AMEM_VIEW_BIT } from '../common/amem.js';
 
 export const NOC_ADDR_W: number = loadNocMap().noc_addr_w;
 export const NOC_HBM: number = Number(nocRegion('hbm').base);
@@ -46,7 +47,7 @@ export class NocMap {
       const c = Math.floor((noc - NOC_AMEM) / NOC_AMEM_STRIDE);
       const a = noc - NOC_AMEM - c * NOC_AMEM_STRIDE;
       if (c >= this.amem.length || a + len > 2 ** NOC_AMEM_WIDTH) return undefined;
-      if ((a & ((1 << 26) - 1)) + len > 1 << 26) return undefined;
+      if ((a & (AMEM_VIEW_BIT - 1)) + len > AMEM_BYTES) return undefined;
       return { space: 'amem', cluster: c, addr: a };
     }
     const c = Math.floor((noc - NOC_CFG) / NOC_CFG_STRIDE);

@@ -124,6 +124,8 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
 /** Samples registered VCD probes after every kernel step (registered last). */
 export class VcdProbe implements SimEngine {
   readonly name = 'vcd_probe';
+  /** Samples the state at the end of the cycle, after every phase of the chip (engines.ts PHASE.observe). */
+  readonly phase = 5;
   readonly group = 'chip';
   private readonly ids: number[] = [];
   private readonly getters: Array<() => number> = [];
@@ -164,6 +166,8 @@ export interface CounterSource {
  */
 export class TraceSampler implements SimEngine {
   readonly name = 'trace_sampler';
+  /** Samples the state at the end of the cycle, after every phase of the chip (engines.ts PHASE.observe). */
+  readonly phase = 5;
   readonly group = 'chip';
   private next = 0;
   private lastAt = 0;
@@ -247,6 +251,8 @@ interface SeqItem {
  */
 export class SequencerTracer implements SimEngine {
   readonly name = 'sequencer_tracer';
+  /** Samples the state at the end of the cycle, after every phase of the chip (engines.ts PHASE.observe). */
+  readonly phase = 5;
   readonly group = 'chip';
   private readonly items: SeqItem[] = [];
   private readonly byUie = new Map<string, SeqItem[]>();

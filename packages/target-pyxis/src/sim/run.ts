@@ -47,6 +47,8 @@ export interface SimulateOptions {
    * same for every value; runs with --trace, --vcd or --warn-uninit (which sample UIE state per cycle) use 1.
    */
   quantum?: number;
+  /** Tests only: register the chip's engines in a permutation drawn from this seed (ChipOptions.registrationSeed). */
+  registrationSeed?: number;
 }
 
 /** Default `SimulateOptions.quantum`. */
@@ -165,7 +167,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     const quantum = trace || vcd || opts.warnUninit ? 1 : (opts.quantum ?? DEFAULT_QUANTUM);
     if (!(Number.isInteger(quantum) && quantum >= 1 && quantum <= 1 << 20))
       throw new DiagnosticError(error(SimCodes.badConfig, `--quantum must be an integer in 1..${1 << 20}, got ${quantum}`));
-    const chip = new PyxisChip({ clusters, uies, config, observer, quantum, ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
+    const chip = new PyxisChip({ clusters, uies, config, observer, quantum, ...(opts.registrationSeed !== undefined ? { registrationSeed: opts.registrationSeed } : {}), ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
     let sampler: TraceSampler | undefined;
     let seqTracer: SequencerTracer | undefined;
     if (trace) {

@@ -5,7 +5,7 @@
  * throttling (§13) inserts bubbles by not ticking the UIE on denied cycles.
  * A trip with an all-zero valid mask and no ITFE is a no-op trip (§11.4.2).
  */
-import type { SimEngine } from '@pyxis/sim';
+import { RunAheadWindow, type SimEngine } from '@pyxis/sim';
 import type { Diagnostic } from '@pyxis/diagnostics';
 import type { Amem } from './amem/index.js';
 import type { Apm } from './apm.js';
@@ -89,17 +89,11 @@ export class UieSlot extends BaseTripEngine {
   private noopPending: Trip[] = [];
   private bubble = false;
   model: UieModel | undefined;
-  /** Temporal-decoupling quantum in cycles (1 = strict lockstep); used only with `gate` and a model with `runAhead`. */
-  quantum = 1;
+  /** Temporal decoupling (kernel RunAheadWindow); used only with `gate`, a quantum > 1 and a model with `runAhead`. */
+  window = new RunAheadWindow(1);
   gate: RunAheadGate | undefined;
-  /** The kernel (for the run's cycle limit: run-ahead never passes --max-cycles). */
-  sim: { readonly runLimit: number } | undefined;
-  /** The model has simulated every cycle < `local` (run-ahead); `didRing` holds its progress per cycle. */
-  private local = 0;
-  private ahead = false;
+  /** What the trip manager sees of `canAccept` while the model is ahead: its value when the window opened. */
   private frozenAccept = false;
-  private didRing = new Uint8Array(1);
-  private ringMask = 0;
   readonly stallReasons = ['uie stalled', 'APM bubble'] as const;
   constructor(
     cluster: number,
@@ -134,7 +128,7 @@ export class UieSlot extends BaseTripEngine {
   override canAccept(): boolean {
     // While the model is ahead of the global clock the trip manager sees its state as of the global cycle: it can
     // only have changed in the window's last cycle (run-ahead stops after a retirement / descriptor-FIFO pop).
-    if (this.ahead) return this.frozenAccept;
+    if (this.window.ahead) return this.frozenAccept;
     if (!this.model) return this.inflight.length === 0;
     return this.model.canStartTrip ? this.model.canStartTrip() : !this.model.busy;
   }
@@ -145,7 +139,7 @@ export class UieSlot extends BaseTripEngine {
   }
   protected begin(trip: Trip, now: number): void {
     // The run-ahead gate guarantees this never happens (docs/simulator.md "Quantum"); fail loudly rather than diverge.
-    if (now < this.local) throw new Error(`${this.name}: trip ${trip.tripId} started at cycle ${now} while the UIE model runs ahead (cycle ${this.local})`);
+    if (this.window.covers(now)) throw new Error(`${this.name}: trip ${trip.tripId} started at cycle ${now} while the UIE model runs ahead (cycle ${this.window.local})`);
     const p = uieTripParams(trip);
     if (p.trip_valid_mask === 0 && !p.amem_read_indirect_vld && !p.amem_write_indirect_vld) {
       this.noopPending.push(trip);
@@ -174,20 +168,20 @@ export class UieSlot extends BaseTripEngine {
         did = true;
       }
     }
-    if (now < this.local) {
-      // Already simulated by run-ahead: replay its progress flag; deliver held-back retirements at their cycle.
-      const r = this.didRing[now & this.ringMask] === 1;
-      if (now === this.local - 1) {
-        this.ahead = false;
-        this.model!.flushDeferred!();
-      }
-      return r || did;
+    const w = this.window;
+    if (w.covers(now)) {
+      // Already simulated by run-ahead: replay its progress flag; held-back retirements are delivered at their cycle.
+      return w.replay(now, this.model as Required<UieModel>) || did;
     }
-    this.ahead = false;
+    w.ahead = false;
     if (!this.model || !this.model.busy) return did;
-    if (this.quantum > 1 && this.gate && this.model.runAhead) {
+    if (w.quantum > 1 && this.gate && this.model.runAhead) {
       const g = this.gate(this, now);
-      if (g !== 0) return this.runAhead(now, g === 2) || did;
+      if (g !== 0) {
+        this.frozenAccept = this.canAccept();
+        this.bubble = false; // the gate guarantees APM admits every cycle (utilisation 1) in the window
+        return w.open(now, this.model as Required<UieModel>, g === 2) || did;
+      }
     }
     if (this.apm && !this.apm.allow(this.apmSlot)) {
       this.bubble = true;
@@ -196,41 +190,14 @@ export class UieSlot extends BaseTripEngine {
     this.bubble = false;
     return this.model.tick(now) || did;
   }
-  private runAhead(now: number, stopOnPop: boolean): boolean {
-    const m = this.model!;
-    if (this.didRing.length < this.quantum) {
-      let n = 1;
-      while (n < this.quantum) n *= 2;
-      this.didRing = new Uint8Array(n);
-      this.ringMask = n - 1;
-    }
-    const frozen = this.canAccept();
-    let limit = now + this.quantum;
-    const cap = this.sim?.runLimit ?? Infinity;
-    if (limit > cap) limit = cap;
-    this.bubble = false; // the gate guarantees APM admits every cycle (utilisation 1) in the window
-    const end = m.runAhead!(now, limit, this.didRing, this.ringMask, stopOnPop);
-    const r = this.didRing[now & this.ringMask] === 1;
-    if (end <= now + 1) {
-      m.flushDeferred!();
-      return r;
-    }
-    this.local = end;
-    this.ahead = true;
-    this.frozenAccept = frozen;
-    return r;
-  }
   override get busy(): boolean {
     return this.inflight.length > 0 || this.noopPending.length > 0 || (this.model?.busy ?? false);
   }
   nextWake(now: number): number {
     if (this.noopPending.length && this.inflight.length === 0) return now;
     if (this.bubble) return now;
-    if (now < this.local) {
-      for (let c = now; c < this.local; c++) if (this.didRing[c & this.ringMask] === 1) return c;
-      return this.model!.nextWake(this.local);
-    }
-    return this.model ? this.model.nextWake(now) : Infinity;
+    if (!this.model) return Infinity;
+    return this.window.covers(now) ? this.window.nextWake(now, this.model as Required<UieModel>) : this.model.nextWake(now);
   }
   stallCode(): number {
     return this.bubble ? 1 : 0;

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { decode, loadTable } from '@pyxis/codec';
-import { assemble } from '@pyxis/target-pyxis/asm';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+
+const isa = loadPyxisIsa();
 import type { Container } from '@pyxis/container';
 import { link, type AllocatedBarrier, type BarrierPlan, type PlannedTrip } from '@pyxis/target-pyxis/ld';
 import { mulberry, simulate } from './refmodel.js';
@@ -15,7 +17,7 @@ import { mulberry, simulate } from './refmodel.js';
  * reference model; every trip must launch once, after its dependencies.
  */
 const samples = fileURLToPath(new URL('../../../../samples/pyxis/', import.meta.url));
-const obj = assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { listing: false }).object;
+const obj = assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { isa, listing: false }).object;
 
 const T = {
   enq: loadTable('pyxis', 'desc_enqueue_record'),

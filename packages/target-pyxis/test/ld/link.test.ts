@@ -3,13 +3,15 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { decode, encode, loadTable } from '@pyxis/codec';
 import { writeNpy, type Container } from '@pyxis/container';
-import { assemble, decodePatchBlob } from '@pyxis/target-pyxis/asm';
+import { assemble, decodePatchBlob, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+
+const isa = loadPyxisIsa();
 import type { DiagnosticError } from '@pyxis/diagnostics';
 import { countPatches, link, mapJson, mapText, microPatch, parseLinkScript, type LinkOptions } from '@pyxis/target-pyxis/ld';
 import { linkErr, vfs } from './helpers.js';
 
 const samples = fileURLToPath(new URL('../../../../samples/pyxis/', import.meta.url));
-const copyObj = (): Container => assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { listing: false }).object;
+const copyObj = (): Container => assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { isa, listing: false }).object;
 
 
 
@@ -63,7 +65,7 @@ describe('descriptor tables (chip §11.4)', () => {
     expect(countPatches(b)).toBe(1);
     expect(countPatches(b.subarray(0, 32))).toMatch(/run past the end/);
     // cross-check with the assembler's patch-blob decoder
-    const dec = decodePatchBlob(b);
+    const dec = decodePatchBlob(b, isa);
     expect(dec).toHaveLength(1);
   });
 });
@@ -194,7 +196,7 @@ queue uie1 { trip w1 { amem_read = copy_rd; amem_write = copy_wr; read = s; writ
 
 describe('link: microcode overlays (chip §11.1, §12.6)', () => {
   const big = (name: string, n: number) => `.program ${name} amem_read {\n${Array.from({ length: n }, () => '  Read_SRAM tgt_fifo=AMEM_write').join('\n')}\n}\n`;
-  const obj = () => assemble([{ file: 'big.pasm', text: big('pa', 20) + big('pb', 20) + big('pc', 10) }], { listing: false }).object;
+  const obj = () => assemble([{ file: 'big.pasm', text: big('pa', 20) + big('pb', 20) + big('pc', 10) }], { isa, listing: false }).object;
   const script = `memory m { origin = 0; length = 1M; }
 tensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }
 queue uie3 { trip t1 { amem_read = pa; read = s; } trip t2 { amem_read = pb; read = s; } trip t3 { amem_read = pc; read = s; } trip t4 { amem_read = pb; read = s; } }`;
@@ -217,7 +219,7 @@ queue uie3 { trip t1 { amem_read = pa; read = s; } trip t2 { amem_read = pb; rea
     expect(d['blob_address']).toBe(blob.address);
     expect(d['num_patches']).toBe(4); // ctrl + op for pb and pc
     expect(d['blob_length']).toBe(blob.size / 8);
-    const patches = decodePatchBlob(blob.data);
+    const patches = decodePatchBlob(blob.data, isa);
     expect(patches.map((p) => p.target_address ?? (p as unknown as { targetAddress: number }).targetAddress)).toBeDefined();
     // StartPC of t3 = 20 (pc placed after pb)
     const uieList = image.sections.find((s) => s.name === '.desc.c0.q03.0')!;
@@ -225,7 +227,7 @@ queue uie3 { trip t1 { amem_read = pa; read = s; } trip t2 { amem_read = pb; rea
     expect((decode(ut, uieList.data, 2 * 40)['start_pc'] as number[])[0]).toBe(20);
   });
   it('a program larger than the sequencer memory is an error', () => {
-    const o = assemble([{ file: 'huge.pasm', text: big('pa', 20) }], { listing: false }).object;
+    const o = assemble([{ file: 'huge.pasm', text: big('pa', 20) }], { isa, listing: false }).object;
     // fake a 40-word program by doubling the sections
     const ctrl = o.sections[0]!;
     const op = o.sections[1]!;
@@ -329,7 +331,7 @@ queue uie0 { trip t { amem_read = copy_rd; read = i; write = o; op = OP; } }`;
 
 describe('link: fixed program placement and MPE trips', () => {
   it('honours `.program p seq at N` and fills start_pc with it', () => {
-    const o = assemble([{ file: 'f.pasm', text: '.program pf amem_read at 4 {\n  loop i0 2 { Read_SRAM tgt_fifo=AMEM_write iter_stride[i0]=8 }\n  Read_SRAM\n}\n.program pg amem_read { Read_SRAM\n Read_SRAM\n Read_SRAM\n Read_SRAM\n Read_SRAM }\n' }], { listing: false }).object;
+    const o = assemble([{ file: 'f.pasm', text: '.program pf amem_read at 4 {\n  loop i0 2 { Read_SRAM tgt_fifo=AMEM_write iter_stride[i0]=8 }\n  Read_SRAM\n}\n.program pg amem_read { Read_SRAM\n Read_SRAM\n Read_SRAM\n Read_SRAM\n Read_SRAM }\n' }], { isa, listing: false }).object;
     const { image, map } = link({
       objects: [{ file: 'f.pobj', container: o }],
       script: `memory m { origin = 0; length = 1M; }\ntensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }\nqueue uie0 { trip a { amem_read = pf; read = s; } trip b { amem_read = pg; read = s; } }`,
@@ -348,8 +350,8 @@ describe('link: fixed program placement and MPE trips', () => {
   });
   it('MPE patch-mode trip from an assembler patch blob, and a DMA-mode trip', async () => {
     const { programsPatchBlob } = await import('@pyxis/target-pyxis/asm');
-    const r = assemble([{ file: 'p.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { listing: false });
-    const { blob, patches } = programsPatchBlob(r.programs);
+    const r = assemble([{ file: 'p.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { isa, listing: false });
+    const { blob, patches } = programsPatchBlob(r.programs, isa);
     const { image } = link({
       script: `memory m { origin = 0; length = 1M; }
 blob ucode { file = "u.blob"; region = m; }
@@ -510,7 +512,7 @@ ${Array.from({ length: 7 }, (_, i) => `t${i + 1} after t${i};`).join('\n')}`;
 describe('link: overlay patches overlap with the trip before them', () => {
   it('a new phase avoids the previous trip words, so its patch waits only for the last user of the words it overwrites', () => {
     const big = (name: string, n: number) => `.program ${name} amem_read {\n${Array.from({ length: n }, () => '  Read_SRAM tgt_fifo=AMEM_write').join('\n')}\n}\n`;
-    const o = assemble([{ file: 'b.pasm', text: big('A', 12) + big('B', 12) + big('C', 12) }], { listing: false }).object;
+    const o = assemble([{ file: 'b.pasm', text: big('A', 12) + big('B', 12) + big('C', 12) }], { isa, listing: false }).object;
     const { map } = link({
       objects: [{ file: 'b.pobj', container: o }],
       script: `memory m { origin = 0; length = 1M; }\ntensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }

@@ -3,11 +3,13 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { assemble } from '@pyxis/target-pyxis/asm';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+
+const isa = loadPyxisIsa();
 import { link } from '@pyxis/target-pyxis/ld';
 
 const samples = fileURLToPath(new URL('../../../../samples/pyxis/', import.meta.url));
-const obj = assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { listing: false }).object;
+const obj = assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { isa, listing: false }).object;
 const base = readFileSync(samples + 'fork_join.ld', 'utf8');
 const npy = readFileSync(samples + 'copy_src.npy');
 const readFile = (p: string) => {

@@ -8,7 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { assemble } from '@pyxis/target-pyxis/asm';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+
+const isa = loadPyxisIsa();
 import { defaultUieFactory, dumpRegion, simulateImage } from '@pyxis/target-pyxis/sim';
 import { LnsI4F3, LnsI5F10, decodeArray } from '@pyxis/formats';
 import { writeNpy } from '@pyxis/container';
@@ -23,7 +25,7 @@ const weight = (o: number, i: number) => (-1) ** (o + i) * 2 ** (-((64 * o + i) 
 
 function linkSample() {
   const file = samples + 'weights_1x1.ld';
-  const obj = assemble([{ file: 'wdp_1x1_weights.pasm', text: readFileSync(samples + 'wdp_1x1_weights.pasm', 'utf8') }], { listing: false }).object;
+  const obj = assemble([{ file: 'wdp_1x1_weights.pasm', text: readFileSync(samples + 'wdp_1x1_weights.pasm', 'utf8') }], { isa, listing: false }).object;
   return link({ script: readFileSync(file, 'utf8'), scriptFile: file, objects: [{ file: 'wdp_1x1_weights.pobj', container: obj }] });
 }
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { assemble, decodePatchBlob } from '@pyxis/target-pyxis/asm';
+import { assemble, decodePatchBlob, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+
+const isa = loadPyxisIsa();
 import type { Container } from '@pyxis/container';
 import { link, mapJson, mapText } from '@pyxis/target-pyxis/ld';
 import { linkErr } from './helpers.js';
@@ -19,7 +21,7 @@ const IMEM = 0x4000_8000; // memory_map.json vpu.imem (offset 0x8000 in the CSR 
 const VI_OP = 0x4000_4400; // memory_map.json vi.op (offset 17408)
 const UIE_STRIDE = 0x10_0000;
 
-const asm = (file: string, text: string): Container => assemble([{ file, text }], { listing: false }).object;
+const asm = (file: string, text: string): Container => assemble([{ file, text }], { isa, listing: false }).object;
 const relu = () => asm('vpu_relu.pasm', readFileSync(samples + 'vpu_relu.pasm', 'utf8'));
 /** A 3-word VPU program and a VI program using it (so relu_scale lands at 3, vi_rows at VI PC 1). */
 const PAD = `.vpu pad3 {\n  NOP\n  NOP\n  NOP\n}\n.program vi_pad vi {\n  Generate_VPU_Program vpv_pgm_start_addr=pad3 vpv_pgm_instr_count=3\n}\n`;
@@ -88,7 +90,7 @@ describe('VPU programs: placement in the VPU instruction memory and vi_op reloca
     const { image, map } = link({ script: 'queue uie0 { trip a { vi = p1; } trip b { vi = p2; } }', objects: [{ file: 'ov.pobj', container: asm('ov.pasm', src) }] });
     expect(map.microcode.filter((m) => m.seq === 'vpu').map((m) => [m.program, m.pc])).toEqual([['vpu.v1', 0], ['vpu.v2', 1]]);
     const blob = image.sections.find((s) => s.kind === 'patch' && s.name.startsWith('.patch.c0.uie0.'))!;
-    const patches = decodePatchBlob(blob.data);
+    const patches = decodePatchBlob(blob.data, isa);
     const opPatch = patches.find((p) => p.target_address >= VI_OP && p.target_address < VI_OP + 32 * 8)!;
     expect(opPatch.reg_repeat).toBe(20);
     for (let k = 0; k < 20; k++) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { simulateImage, stopDiagnostic, StringSink } from '@pyxis/target-pyxis/sim';
+import { loadSimConfig, simulateImage, stopDiagnostic, StringSink, type SimConfig } from '@pyxis/target-pyxis/sim';
 import { ImageBuilder, bytesOf, gid } from './pyxisImage.js';
 
 const Q_H2A = 0x10;
@@ -61,5 +61,28 @@ describe('pyxis chip: H2A -> barrier -> A2H', () => {
     expect(report.stop).toBe('max-cycles');
     expect(report.cycles).toBe(50);
     expect(report.wait_graph.some((l) => l.startsWith('c0.h2a:'))).toBe(true);
+  });
+});
+
+describe('cross-cluster link latencies (docs/spec-notes.md "cross-cluster effects travel over timed links")', () => {
+  it('a link latency below one cycle in sim_config is a configuration diagnostic, not a crash', () => {
+    const b = new ImageBuilder();
+    b.list(Q_BCFG, 0x1000, [desc('desc_barrier_config', { barrier_id: 5, notify_count: 1, wait_count: 1, trip_id: 1 })]);
+    for (const [key, set] of [
+      ['trip_manager.notify_latency_cycles', (c: SimConfig) => void (c.trip_manager.notify_latency_cycles = 0)],
+      ['icdma.latency_cycles', (c: SimConfig) => void (c.icdma.latency_cycles = 0)],
+      ['noc.latency_cycles', (c: SimConfig) => void (c.noc.latency_cycles = 0)],
+    ] as const) {
+      const config = loadSimConfig();
+      set(config);
+      let err: unknown;
+      try {
+        simulateImage(b.build(), 'l.pimg', { config });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(DiagnosticError);
+      expect((err as DiagnosticError).diagnostics[0]!.message).toContain(key);
+    }
   });
 });

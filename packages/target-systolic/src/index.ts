@@ -1,0 +1,11 @@
+export * from './arch.js';
+export * from './fixed.js';
+export * from './grammar.js';
+export * from './isa.js';
+export * from './machine.js';
+export * from './model.js';
+export * from './run.js';
+export * from './text.js';
+export * from './timing.js';
+export * from './entry.js';
+export { systolicTarget } from './target.js';

@@ -1,0 +1,159 @@
+/**
+ * `.tmodel` manifests (Tensil's JSON: program file, consts with base and
+ * size, inputs and outputs by name with base and size, the arch) and the
+ * `.pimg` image they become: a `program` section (the `.tprog` bytes
+ * unchanged), one `consts` section per consts entry in DRAM1 (or local memory
+ * when `load_consts_to_local`), the manifest in the metadata. Addresses and
+ * sizes are in vectors (spec §4 "Address unit for all memories is one array
+ * vector"). Every problem names its JSON path or byte offset.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { FORMAT_VERSION, type Container, type Section } from '@pyxis/container';
+import { parseArch, type Arch } from './arch.js';
+import { fixedType } from './fixed.js';
+
+export interface TensorRef {
+  name: string;
+  base: number;
+  size: number;
+}
+
+export interface TModel {
+  name: string;
+  prog: { file_name: string; size: number };
+  consts: Array<{ file_name: string; base: number; size: number }>;
+  inputs: TensorRef[];
+  outputs: TensorRef[];
+  arch: Arch;
+  load_consts_to_local: boolean;
+}
+
+function fail(file: string, path: string, message: string): never {
+  throw new DiagnosticError({ severity: 'error', code: 'SYS0201', message: `${path}: ${message}`, span: { file, offset: 0 } });
+}
+
+function int(file: string, path: string, v: unknown, min = 0): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) fail(file, path, `expected an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function str(file: string, path: string, v: unknown): string {
+  if (typeof v !== 'string' || v === '') fail(file, path, `expected a non-empty string, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function list(file: string, path: string, v: unknown): unknown[] {
+  if (!Array.isArray(v)) fail(file, path, `expected an array, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function obj(file: string, path: string, v: unknown): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(file, path, `expected an object, got ${JSON.stringify(v)}`);
+  return v as Record<string, unknown>;
+}
+
+export function parseTModel(text: string, file: string, archOverride?: Arch): TModel {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new DiagnosticError({ severity: 'error', code: 'SYS0200', message: `${file} is not valid JSON: ${(e as Error).message}`, span: { file, offset: 0 } });
+  }
+  const o = obj(file, '$', v);
+  const prog = obj(file, '$.prog', o['prog']);
+  const arch = archOverride ?? parseArch(o['arch'], file, '$.arch');
+  const tensors = (key: 'inputs' | 'outputs') =>
+    list(file, `$.${key}`, o[key] ?? []).map((x, i) => {
+      const e = obj(file, `$.${key}[${i}]`, x);
+      return { name: str(file, `$.${key}[${i}].name`, e['name']), base: int(file, `$.${key}[${i}].base`, e['base']), size: int(file, `$.${key}[${i}].size`, e['size'], 1) };
+    });
+  const m: TModel = {
+    name: typeof o['name'] === 'string' ? o['name'] : 'model',
+    prog: { file_name: str(file, '$.prog.file_name', prog['file_name']), size: int(file, '$.prog.size', prog['size']) },
+    consts: list(file, '$.consts', o['consts'] ?? []).map((x, i) => {
+      const e = obj(file, `$.consts[${i}]`, x);
+      return { file_name: str(file, `$.consts[${i}].file_name`, e['file_name']), base: int(file, `$.consts[${i}].base`, e['base']), size: int(file, `$.consts[${i}].size`, e['size']) };
+    }),
+    inputs: tensors('inputs'),
+    outputs: tensors('outputs'),
+    arch,
+    load_consts_to_local: o['load_consts_to_local'] === true,
+  };
+  const dram = (t: TensorRef, path: string) => {
+    if (t.base + t.size > arch.dram0_depth) fail(file, path, `vectors ${t.base}..${t.base + t.size - 1} outside DRAM0 (${arch.dram0_depth} vectors)`);
+  };
+  m.inputs.forEach((t, i) => dram(t, `$.inputs[${i}]`));
+  m.outputs.forEach((t, i) => dram(t, `$.outputs[${i}]`));
+  return m;
+}
+
+/** Reads a file the manifest names (relative to the manifest); a missing file is a diagnostic at the JSON path. */
+function readSibling(manifest: string, name: string, path: string): Uint8Array {
+  const p = resolve(dirname(manifest), name);
+  if (!existsSync(p)) fail(manifest, path, `no such file ${p}`);
+  return new Uint8Array(readFileSync(p));
+}
+
+/** The `.pimg` of a `.tmodel`: program and constants loaded, checked against the sizes the manifest states. */
+export function imageFromTModel(text: string, file: string, archOverride?: Arch): Container {
+  const m = parseTModel(text, file, archOverride);
+  const prog = readSibling(file, m.prog.file_name, '$.prog.file_name');
+  const diags: Diagnostic[] = [];
+  if (prog.length !== m.prog.size)
+    diags.push({ severity: 'error', code: 'SYS0202', message: `$.prog.size: ${m.prog.file_name} holds ${prog.length} bytes, the manifest says ${m.prog.size}`, span: { file, offset: 0 } });
+  const sections: Section[] = [{ name: 'program', kind: 'code', space: 'program', address: 0, size: prog.length, align: 1, flags: 0, data: prog }];
+  const vbytes = m.arch.array_size * fixedType(m.arch.data_type).bytes;
+  m.consts.forEach((c, i) => {
+    const data = readSibling(file, c.file_name, `$.consts[${i}].file_name`);
+    if (data.length !== c.size * vbytes)
+      diags.push({ severity: 'error', code: 'SYS0202', message: `$.consts[${i}]: ${c.file_name} holds ${data.length} bytes, the manifest says ${c.size} vectors of ${vbytes} bytes (${c.size * vbytes})`, span: { file, offset: 0 } });
+    const space = m.load_consts_to_local ? 'local' : 'dram1';
+    const depth = m.load_consts_to_local ? m.arch.local_depth : m.arch.dram1_depth;
+    if (c.base + c.size > depth) diags.push({ severity: 'error', code: 'SYS0202', message: `$.consts[${i}]: vectors ${c.base}..${c.base + c.size - 1} outside ${space} (${depth} vectors)`, span: { file, offset: 0 } });
+    sections.push({ name: `consts${i}`, kind: 'data', space, address: c.base, size: data.length, align: 1, flags: 0, data });
+  });
+  if (diags.length) throw new DiagnosticError(diags);
+  return {
+    kind: 'pimg',
+    version: FORMAT_VERSION,
+    target: 'systolic',
+    sections,
+    symbols: [],
+    relocations: [],
+    metadata: { producer: 'pyxis systolic target', model: m.name, program_file: resolve(dirname(file), m.prog.file_name), prog_size: m.prog.size, arch: m.arch, inputs: m.inputs, outputs: m.outputs, load_consts_to_local: m.load_consts_to_local },
+  };
+}
+
+/** What the simulator needs from an image (its own or one linked from a .tmodel). */
+export interface ImageParts {
+  arch: Arch;
+  program: Uint8Array;
+  programOffset: number;
+  /** The file holding the program bytes when it is not the image itself (a .tmodel's .tprog): diagnostics point into it. */
+  programFile?: string;
+  data: Array<{ space: string; address: number; data: Uint8Array; name: string }>;
+  inputs: TensorRef[];
+  outputs: TensorRef[];
+  model: string;
+}
+
+export function imageParts(c: Container, file: string): ImageParts {
+  const meta = c.metadata as Record<string, unknown>;
+  const arch = parseArch(meta['arch'], file, '$.metadata.arch');
+  const prog = c.sections.find((s) => s.name === 'program');
+  if (!prog) throw new DiagnosticError({ severity: 'error', code: 'SYS0203', message: `${file} has no program section`, span: { file, offset: 0 } });
+  const programFile = typeof meta['program_file'] === 'string' ? meta['program_file'] : undefined;
+  const refs = (k: string) => (Array.isArray(meta[k]) ? (meta[k] as TensorRef[]) : []);
+  return {
+    arch,
+    program: prog.data,
+    programOffset: prog.fileOffset ?? 0,
+    ...(programFile && prog.fileOffset === undefined ? { programFile } : {}),
+    data: c.sections.filter((s) => s.kind === 'data').map((s) => ({ space: s.space, address: s.address, data: s.data, name: s.name })),
+    inputs: refs('inputs'),
+    outputs: refs('outputs'),
+    model: typeof meta['model'] === 'string' ? meta['model'] : 'model',
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * Encoding: hand-derived words, round trips (encode -> decode -> disassemble
+ * -> assemble) over random legal instructions for several architectures with
+ * array sizes 4..32, and malformed programs rejected at their byte offset.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { DiagnosticError } from '@pyxis/diagnostics';
+import { assembleText, decodeProgram, deriveLayout, disassembleProgram, encodeInstr, instructionTables, instrAt, type Arch, type Instr } from '../src/index.js';
+import { refDecode } from './reference.js';
+import { BOARDS } from './boards.js';
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+describe('golden words', () => {
+  test('MatMul on PYNQ-Z1: op0 16 bits, op1 24 bits, op2 16 bits, then flags and opcode', () => {
+    const t = instructionTables(BOARDS['pynqz1']!);
+    // local 5 stride 2 (log2 1 at bit 13), acc 7 stride 1, size 4 vectors (3), accumulate
+    const w = encodeInstr(t, { op: 1, flags: 1, a0: 5, s0: 1, a1: 7, s1: 0, a2: 3 });
+    // op0 = 5 | 1<<13 = 0x2005 -> 05 20; op1 = 7 -> 07 00 00; op2 = 3 -> 03 00; header (1<<4)|1 = 0x11
+    expect(hex(w)).toBe('052007000003' + '0011');
+  });
+  test('DataMove dram0->local on Ultra96 with a DRAM stride: stride bits right above the 21-bit address', () => {
+    const t = instructionTables(BOARDS['ultra96']!);
+    const w = encodeInstr(t, { op: 2, flags: 0, a0: 1, s0: 0, a1: 2, s1: 3, a2: 0 });
+    // op0 = 1 (3 bytes); op1 = 2 | 3<<21 = 0x600002 -> 02 00 60; op2 = 0 (2 bytes); header 0x20
+    expect(hex(w)).toBe('010000' + '020060' + '0000' + '20');
+  });
+  test('Configure: register in bits 0-3, value above (Tensil driver layout)', () => {
+    const t = instructionTables(BOARDS['pynqz1']!);
+    const w = encodeInstr(t, { op: 15, flags: 0, a0: 11, s0: 0, a1: 100, s1: 0, a2: 0 });
+    expect(hex(w)).toBe('4b06000000000000'.slice(0, 14) + 'f0');
+  });
+});
+
+function archArb(): fc.Arbitrary<Arch> {
+  return fc.record({
+    data_type: fc.constantFrom('FP16BP8' as const, 'FP32BP16' as const),
+    array_size: fc.integer({ min: 4, max: 32 }),
+    dram0_depth: fc.integer({ min: 4, max: 24 }).map((b) => 2 ** b),
+    dram1_depth: fc.integer({ min: 4, max: 24 }).map((b) => 2 ** b),
+    local_depth: fc.integer({ min: 16, max: 65536 }),
+    accumulator_depth: fc.integer({ min: 16, max: 65536 }),
+    simd_registers_depth: fc.integer({ min: 1, max: 4 }),
+    stride0_depth: fc.constantFrom(1, 2, 8, 16),
+    stride1_depth: fc.constantFrom(1, 2, 8, 16),
+    number_of_threads: fc.constant(1),
+    thread_queue_depth: fc.constant(8),
+  });
+}
+
+/** A random legal instruction for `a` (operands inside their memories). */
+function instrArb(a: Arch): fc.Arbitrary<Instr> {
+  const L = deriveLayout(a);
+  const s0 = fc.integer({ min: 0, max: Math.max(0, 2 ** L.stride0Bits - 1) }).map((s) => Math.min(s, Math.log2(a.stride0_depth) | 0));
+  const s1 = fc.integer({ min: 0, max: Math.max(0, 2 ** L.stride1Bits - 1) }).map((s) => Math.min(s, Math.log2(a.stride1_depth) | 0));
+  const addr = (depth: number) => fc.integer({ min: 0, max: Math.min(depth, 2 ** 20) - 1 });
+  const fit = (i: Instr, size: number, d0: number, d1: number): Instr => {
+    // shrink size / strides until the last vector is inside both memories
+    let n = size;
+    while (n > 0 && (i.a0 + n * 2 ** i.s0 >= d0 || i.a1 + n * 2 ** i.s1 >= d1)) n >>= 1;
+    if (i.a0 + n * 2 ** i.s0 >= d0 || i.a1 + n * 2 ** i.s1 >= d1) return { ...i, s0: 0, s1: 0, a2: 0 };
+    return { ...i, a2: n };
+  };
+  const w = L.simdOperandBits;
+  const reg = fc.integer({ min: 0, max: a.simd_registers_depth });
+  const dmFlag = fc.constantFrom(0, 1, 2, 3, 12, 13, 15);
+  return fc.oneof(
+    fc.constant({ op: 0, flags: 0, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 }),
+    fc.tuple(fc.integer({ min: 0, max: 1 }), addr(a.local_depth), s0, addr(a.accumulator_depth), s1, fc.integer({ min: 0, max: 300 })).map(([f, a0, ss0, a1, ss1, n]) =>
+      fit({ op: 1, flags: f, a0, s0: ss0, a1, s1: ss1, a2: 0 }, n, a.local_depth, a.accumulator_depth)),
+    fc.tuple(dmFlag, addr(a.local_depth), s0, fc.integer({ min: 0, max: 2 ** 20 }), s1, fc.integer({ min: 0, max: 300 })).map(([f, a0, ss0, a1, ss1, n]) => {
+      const d = f < 2 ? a.dram0_depth : f < 4 ? a.dram1_depth : a.accumulator_depth;
+      return fit({ op: 2, flags: f, a0, s0: ss0, a1: a1 % d, s1: ss1, a2: 0 }, n, a.local_depth, d);
+    }),
+    fc.tuple(addr(a.local_depth), s0, fc.integer({ min: 0, max: 40 })).map(([a0, ss0, n]) => {
+      const i = fit({ op: 3, flags: 0, a0, s0: ss0, a1: 0, s1: 0, a2: 0 }, n, a.local_depth, 1e12);
+      return { ...i, a1: i.a2, a2: 0 };
+    }),
+    fc.tuple(fc.integer({ min: 0, max: 7 }), addr(a.accumulator_depth), addr(a.accumulator_depth), fc.integer({ min: 0, max: 15 }), reg, reg, reg).map(([f, wa, ra, op, l, r, d]) => ({
+      op: 4, flags: f, a0: wa, s0: 0, a1: ra, s1: 0, a2: op * 2 ** (3 * w) + l * 2 ** (2 * w) + r * 2 ** w + d,
+    })),
+    fc.tuple(fc.constantFrom(0, 1, 4, 5, 8, 9, 10, 11), fc.integer({ min: 0, max: 65535 })).map(([r, v]) => ({ op: 15, flags: 0, a0: r, s0: 0, a1: v, s1: 0, a2: 0 })),
+  );
+}
+
+test('round trip: encode -> decode (and the reference decoder) -> disassemble -> assemble gives the same bytes', () => {
+  fc.assert(
+    fc.property(archArb().chain((a) => fc.tuple(fc.constant(a), fc.array(instrArb(a), { minLength: 1, maxLength: 30 }))), ([a, instrs]) => {
+      const t = instructionTables(a);
+      const B = t.layout.bytes;
+      const bytes = new Uint8Array(instrs.length * B);
+      instrs.forEach((i, k) => encodeInstr(t, i, bytes, k * B));
+      const p = decodeProgram(bytes, a, 'r.tprog');
+      instrs.forEach((i, k) => expect(instrAt(p, k)).toEqual(i));
+      const ref = refDecode(bytes, a);
+      instrs.forEach((i, k) => i.op !== 15 && expect([ref[k]!.opcode, ref[k]!.flags, ref[k]!.addr0, ref[k]!.addr1, ref[k]!.op2]).toEqual([i.op, i.flags, i.a0, i.a1, i.a2]));
+      const text = disassembleProgram(p, a);
+      expect(hex(assembleText(text, 'r.tasm', a).bytes)).toBe(hex(bytes));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+describe('malformed programs', () => {
+  const a = BOARDS['pynqz1']!;
+  const t = instructionTables(a);
+  const err = (bytes: Uint8Array) => {
+    try {
+      decodeProgram(bytes, a, 'p.tprog');
+    } catch (e) {
+      return (e as DiagnosticError).diagnostics.map((d) => [(d.span as { offset: number }).offset, d.message]);
+    }
+    throw new Error('accepted');
+  };
+  const ok = encodeInstr(t, { op: 1, flags: 0, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 });
+  test('truncated: the leftover bytes at their offset', () => {
+    const b = new Uint8Array(8 + 5);
+    b.set(ok);
+    expect(err(b)).toEqual([[8, 'truncated program: 13 bytes is not a whole number of 8-byte instructions (the last 5 bytes are left over)']]);
+  });
+  test('unknown opcode', () => {
+    const b = new Uint8Array(16);
+    b.set(ok);
+    b[15] = 0x70;
+    expect(err(b)).toEqual([[8, 'instruction 1: unknown opcode 0x7']]);
+  });
+  test('operand out of range, bad flags, padding bits', () => {
+    const mk = (i: Instr) => encodeInstr(t, i);
+    expect(err(mk({ op: 1, flags: 0, a0: 8190, s0: 0, a1: 0, s1: 0, a2: 3 }))[0]![1]).toMatch(/local memory vectors 8190..8193 \(stride 1\) outside its 8192 vectors/);
+    expect(err(mk({ op: 2, flags: 5, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 }))[0]![1]).toMatch(/flags 0x5 is not a data flow of the DataMove enum/);
+    expect(err(mk({ op: 1, flags: 0, a0: 0, s0: 0, a1: 2048, s1: 0, a2: 0 }))[0]![1]).toMatch(/accumulators vectors 2048..2048/);
+    const b = mk({ op: 0, flags: 0, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 });
+    b[4] = 0x80; // operand 1 padding (bit 23 of a 24-bit operand with 20+3 bits used)
+    expect(err(b)[0]![1]).toMatch(/padding bits set \(operand1_padding\)/);
+  });
+});
+
+describe('assembler diagnostics carry file:line:col', () => {
+  const a = BOARDS['pynqz1']!;
+  const diag = (src: string) => {
+    try {
+      assembleText(src, 's.tasm', a);
+    } catch (e) {
+      return (e as DiagnosticError).diagnostics.map((d) => ({ ...(d.span as object), message: d.message }));
+    }
+    throw new Error('accepted');
+  };
+  test('unknown mnemonic, flag, stride, missing operand', () => {
+    expect(diag('NoOp\n  MatMull local=0 acc=0 size=1')).toEqual([{ file: 's.tasm', line: 2, column: 3, length: 28, message: expect.stringMatching(/^unknown instruction `MatMull`/) }]);
+    expect(diag('MatMul fast local=0 acc=0 size=1')[0]!.message).toMatch(/unknown flag `fast` for MatMul \(flags: accumulate, zeroes\)/);
+    expect(diag('MatMul local=0/3 acc=0 size=1')[0]!.message).toBe('stride `3` is not a power of two');
+    expect(diag('DataMove dram0->local local=0 size=1')[0]!.message).toBe('DataMove needs `dram0=`');
+    expect(diag('MatMul local=0 acc=0 size=0')[0]!.message).toBe('`size` expects an integer >= 1');
+  });
+});

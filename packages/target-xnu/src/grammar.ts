@@ -1,0 +1,92 @@
+/**
+ * The XNU tables (grammars/xnu/*.json, docs/field-tables.md): the job
+ * descriptor and the controller's dbg_fsm states with the spec's cycle table.
+ * Nothing here hard-codes a field position or a cycle count.
+ */
+import { decode, encode, enumName, loadTable, type CompiledTable } from '@pyxis/codec';
+
+export const XNU = 'xnu';
+export const SPEC = 'xnu-pe-similarity-engine.md';
+
+export function jobTable(): CompiledTable {
+  return loadTable(XNU, 'xnu_job');
+}
+
+export function fsmTable(): CompiledTable {
+  return loadTable(XNU, 'pex8_fsm');
+}
+
+/** A decoded job descriptor (codepoints as numbers). */
+export interface Job {
+  op_type: number;
+  use_int: number;
+  rounding: number;
+  tininess: number;
+  l1_mode: number;
+  vec_len: number;
+  top_k: number;
+  num_vectors: number;
+}
+
+export function decodeJob(bytes: Uint8Array, offset = 0): Job {
+  const v = decode(jobTable(), bytes, offset);
+  const n = (k: string) => Number(v[k] ?? 0);
+  return { op_type: n('op_type'), use_int: n('use_int'), rounding: n('rounding'), tininess: n('tininess'), l1_mode: n('l1_mode'), vec_len: n('vec_len'), top_k: n('top_k'), num_vectors: n('num_vectors') };
+}
+
+export function encodeJob(j: Job): Uint8Array {
+  return encode(jobTable(), { ...j });
+}
+
+/** The op_type name (`L2`, `L1`, `DOT`, `SV`). */
+export function opName(op: number): string {
+  return enumName(jobTable(), 'op_type', op);
+}
+
+/** `field=value` text of a job, enum fields by name (disassembly, listings, summaries). */
+export function jobText(j: Job): string {
+  const t = jobTable();
+  const parts: string[] = [];
+  for (const f of t.fields) {
+    if (f.reserved) continue;
+    const v = (j as unknown as Record<string, number>)[f.name]!;
+    parts.push(`${f.name}=${f.enum ? enumName(t, f.name, v) : v}`);
+  }
+  return parts.join(', ');
+}
+
+export interface PhaseCycles {
+  startup: number;
+  init: number;
+  operation: number;
+  aggregation: number;
+  addition: number;
+  output: number;
+}
+
+export type TimingModel = 'spec' | 'rtl';
+
+/** The cycle table row of an op_type; `rtl` replaces the aggregation count by the controller's. */
+export function phaseCycles(op: number, timing: TimingModel): PhaseCycles {
+  const meta = fsmTable().meta as { cycles: Record<string, PhaseCycles>; rtl_aggregation: number };
+  const row = meta.cycles[opName(op)];
+  if (!row) throw new Error(`grammars/xnu/pex8_fsm.json: no cycle row for ${opName(op)}`);
+  return timing === 'rtl' ? { ...row, aggregation: meta.rtl_aggregation } : { ...row };
+}
+
+export function defaultClockHz(): number {
+  return Number((fsmTable().meta as { clock_hz: number }).clock_hz);
+}
+
+/** dbg_fsm codepoint of a state name. */
+export function dbgFsm(name: string): number {
+  const f = fsmTable().byName.get('dbg_fsm')!;
+  const v = f.enum?.[name];
+  if (v === undefined) throw new Error(`grammars/xnu/pex8_fsm.json: no dbg_fsm state ${name}`);
+  return v;
+}
+
+/** The enum name of a job field's codepoint. */
+export function enumOf(field: string, code: number): string {
+  return enumName(jobTable(), field, code);
+}
