@@ -8,8 +8,9 @@ import { registerTarget, targetEntries } from '@pyxis/target';
 import { pyxisEntry } from '@pyxis/target-pyxis/entry';
 import { systolicEntry } from '@pyxis/target-systolic/entry';
 import { xnuEntry } from '@pyxis/target-xnu/entry';
+import { neuroncoreEntry } from '@pyxis/target-neuroncore/entry';
 
-export const BUILTIN_TARGETS = [pyxisEntry, systolicEntry, xnuEntry];
+export const BUILTIN_TARGETS = [pyxisEntry, systolicEntry, xnuEntry, neuroncoreEntry];
 
 /** Registers the built-in targets (idempotent). */
 export function registerBuiltinTargets(): void {

@@ -1,0 +1,534 @@
+/**
+ * Assembler back end of the NeuronCore dialect: evaluates constants and unrolls `loop`s,
+ * declares tensors (allocating SBUF/PSUM bytes when no offset is given), binds operands to
+ * the instruction set of grammars/neuroncore/instructions.json, resolves access patterns, checks the
+ * guide's rules (rules.ts), expands `tensor.matmul`/`tensor.transpose` into LoadStationary +
+ * MultiplyMoving and `dma.copy` into transfers over the 16 queues, and inserts semaphores
+ * (sync.ts). Output: an NcProgram in a `.pobj` container.
+ */
+import { didYouMean, error, type Diagnostic, type SourceMap } from '@pyxis/diagnostics';
+import { sortDiagnostics } from '@pyxis/asm';
+import { FORMAT_VERSION, type Container } from '@pyxis/container';
+import { loadIsa, loadMachine, SPEC } from './isa.js';
+import { DMA0, STREAMS, freeSize, type AP, type AttrValue, type Insn, type Mem, type NcProgram, type TensorDecl } from './ir.js';
+import { parseNc, type Expr, type Operand, type Slice, type Stmt, type Value } from './parse.js';
+import { DTYPES, dtypeBytes, type DType } from './numerics.js';
+import { checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
+import { AutoSync } from './sync.js';
+
+export const NC_PROGRAM_SECTION = 'nc.program';
+const MAX_INSNS = 4_000_000;
+
+export interface NcAssembleResult {
+  program: NcProgram;
+  diagnostics: Diagnostic[];
+  object: Container;
+}
+
+class Stop extends Error {}
+
+export function assembleNc(inputs: Array<{ file: string; text: string }>, sources?: SourceMap): NcAssembleResult {
+  const isa = loadIsa();
+  const machine = loadMachine();
+  const diags: Diagnostic[] = [];
+  const tensors: TensorDecl[] = [];
+  const tensorByName = new Map<string, number>();
+  const semaphores: string[] = [];
+  const semByName = new Map<string, number>();
+  const env = new Map<string, number>();
+  const insns: Insn[] = [];
+  let sync = 'auto' as 'auto' | 'explicit';
+  const alloc = { sbuf: 0, psum: 0 };
+  let hbmBase = 0;
+  const hbmBases: number[] = [];
+  const apCols = new Map<AP, number>();
+  // Round-robin cursor of the DMA queues per queue range (`qrange=[first, last]`, default all 16).
+  const dmaNext = new Map<number, number>();
+  let lastStationary: AP | undefined;
+  const pending: Insn[] = [];
+
+  for (const { file, text } of inputs) {
+    sources?.add(file, text);
+    const stmts = parseNc(text, file, diags);
+    const span = (line: number, col: number, len = 1) => ({ file, line, column: col, length: len });
+
+    const evalE = (e: Expr, line: number): number => {
+      switch (e.k) {
+        case 'num':
+          return e.v;
+        case 'name': {
+          const v = env.get(e.name);
+          if (v === undefined) {
+            diags.push(error('NC0010', `unknown name \`${e.name}\``, { span: span(line, e.col, e.name.length), notes: didYouMean(e.name, [...env.keys()]) }));
+            throw new Stop();
+          }
+          return v;
+        }
+        case 'neg':
+          return -evalE(e.a, line);
+        case 'bin': {
+          const a = evalE(e.a, line);
+          const b = evalE(e.b, line);
+          switch (e.op) {
+            case '+': return a + b;
+            case '-': return a - b;
+            case '*': return a * b;
+            case '/':
+              if (b === 0) {
+                diags.push(error('NC0011', 'division by zero', { span: span(line, e.col) }));
+                throw new Stop();
+              }
+              return a / b; // exact division: a non-integer result used as an index is reported (NC0012)
+            default:
+              if (b === 0) {
+                diags.push(error('NC0011', 'division by zero', { span: span(line, e.col) }));
+                throw new Stop();
+              }
+              return a % b;
+          }
+        }
+      }
+    };
+    const evalInt = (e: Expr, line: number, what: string): number => {
+      const v = evalE(e, line);
+      if (!Number.isSafeInteger(v)) {
+        diags.push(error('NC0012', `${what} must be an integer, got ${v}`, { span: span(line, e.col) }));
+        throw new Stop();
+      }
+      return v;
+    };
+
+    const declare = (st: Extract<Stmt, { k: 'tensor' }>): void => {
+      if (tensorByName.has(st.name)) {
+        diags.push(error('NC0020', `tensor \`${st.name}\` is declared twice`, { span: span(st.line, st.col, st.name.length) }));
+        return;
+      }
+      if (st.mem !== 'hbm' && st.mem !== 'sbuf' && st.mem !== 'psum') {
+        diags.push(error('NC0021', `unknown memory \`${st.mem}\` (hbm, sbuf, psum)`, { span: span(st.line, st.memCol, st.mem.length), spec: `${SPEC} §Data Movement` }));
+        return;
+      }
+      if (!(DTYPES as readonly string[]).includes(st.dtype)) {
+        diags.push(error('NC0022', `unknown dtype \`${st.dtype}\``, { span: span(st.line, st.dtypeCol, st.dtype.length), notes: [`known: ${DTYPES.join(', ')}`, ...didYouMean(st.dtype, [...DTYPES])] }));
+        return;
+      }
+      const dtype = st.dtype as DType;
+      const shape = st.shape.map((e) => evalInt(e, st.line, 'a dimension'));
+      if (shape.some((d) => d < 1)) {
+        diags.push(error('NC0023', `dimensions must be positive: [${shape.join(', ')}]`, { span: span(st.line, st.col) }));
+        return;
+      }
+      const mem = st.mem as Mem;
+      let partition = 0;
+      let offset: number | undefined;
+      for (const a of st.attrs) {
+        const v = a.value.k === 'expr' ? evalInt(a.value.e, st.line, `\`${a.key}\``) : NaN;
+        if (a.key === 'partition' && mem !== 'hbm') partition = v;
+        else if (a.key === 'offset' && mem !== 'hbm') offset = v;
+        else if (a.key === 'bank' && mem === 'psum') offset = v * machine.psumBankBytes;
+        else diags.push(error('NC0024', `unknown tensor attribute \`${a.key ?? '?'}\` for ${mem.toUpperCase()} (${mem === 'hbm' ? 'none' : mem === 'psum' ? 'partition, offset, bank' : 'partition, offset'})`, { span: span(st.line, a.col) }));
+      }
+      const elems = shape.reduce((a, b) => a * b, 1);
+      const bytes = mem === 'hbm' ? elems * dtypeBytes(dtype) : (elems / shape[0]!) * dtypeBytes(dtype);
+      if (mem !== 'hbm' && offset === undefined) {
+        // Bump allocation; PSUM tensors start on a bank so a tile never straddles two banks.
+        const align = mem === 'psum' ? machine.psumBankBytes : 64;
+        offset = Math.ceil(alloc[mem] / align) * align;
+      }
+      if (mem !== 'hbm') alloc[mem as 'sbuf' | 'psum'] = Math.max(alloc[mem as 'sbuf' | 'psum'], offset! + bytes);
+      const t: TensorDecl = { name: st.name, mem, dtype, shape, partition, offset: offset ?? 0, bytes, line: st.line };
+      const ctx: RuleCtx = { diags, span: (c) => span(st.line, c), colOf: () => st.col, tensors };
+      checkDecl(t, ctx, st.col);
+      tensorByName.set(st.name, tensors.length);
+      tensors.push(t);
+      hbmBases.push(hbmBase);
+      if (mem === 'hbm') hbmBase += Math.ceil(bytes / 64) * 64 + 64;
+      env.delete(st.name);
+    };
+
+    const resolveAp = (name: string, slices: Slice[] | undefined, line: number, col: number): AP => {
+      const ti = tensorByName.get(name);
+      if (ti === undefined) {
+        diags.push(error('NC0030', `unknown tensor \`${name}\``, { span: span(line, col, name.length), notes: didYouMean(name, [...tensorByName.keys()]) }));
+        throw new Stop();
+      }
+      const t = tensors[ti]!;
+      const shape = t.shape;
+      const sl = slices ?? [];
+      if (sl.length > shape.length) {
+        diags.push(error('NC0031', `\`${name}\` has ${shape.length} dimensions; ${sl.length} indices given`, { span: span(line, col, name.length) }));
+        throw new Stop();
+      }
+      const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+      const eb = dtypeBytes(t.dtype);
+      const dims: Array<[number, number]> = [];
+      let offsetEl = 0;
+      let np = 1;
+      let pstride = 0;
+      let p0 = 0;
+      for (let i = 0; i < shape.length; i++) {
+        const s = sl[i];
+        let lo = 0;
+        let hi = shape[i]!;
+        let step = 1;
+        if (s) {
+          if (s.lo) lo = evalInt(s.lo, line, 'a slice bound');
+          if (s.single) hi = lo + 1;
+          else if (s.hi) hi = evalInt(s.hi, line, 'a slice bound');
+          if (s.step) step = evalInt(s.step, line, 'a slice step');
+          if (step < 1 || lo < 0 || hi > shape[i]! || lo >= hi) {
+            diags.push(error('NC0032', `slice ${lo}:${hi}${step !== 1 ? `:${step}` : ''} is outside dimension ${i} of \`${name}\` (size ${shape[i]})${step < 1 ? '; steps are positive' : ''}`, { span: span(line, s.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors` }));
+            throw new Stop();
+          }
+        }
+        const size = Math.ceil((hi - lo) / step);
+        if (i === 0 && t.mem !== 'hbm') {
+          if (step !== 1) {
+            diags.push(error('NC0108', 'partition striding is not allowed: a tensor occupies a continuous range of partitions', { span: span(line, s!.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
+            throw new Stop();
+          }
+          p0 = lo;
+          np = size;
+          continue;
+        }
+        if (i === 0 && shape.length > 1) {
+          np = size;
+          pstride = strides[0]! * step;
+          offsetEl += lo * strides[0]!;
+          continue;
+        }
+        offsetEl += lo * strides[i]!;
+        if (size > 1) dims.push([size, strides[i]! * step]);
+      }
+      if (!dims.length) dims.push([1, 1]);
+      const ap: AP = { tensor: ti, mem: t.mem, dtype: t.dtype, start: t.partition + p0, np, pstride, offset: t.mem === 'hbm' ? offsetEl * eb : t.offset + offsetEl * eb, dims };
+      apCols.set(ap, col);
+      return ap;
+    };
+
+    const valueToAttr = (v: Value, line: number): AttrValue => {
+      if (v.k === 'ap') return resolveAp(v.name, v.slices, line, v.col);
+      if (v.k === 'list') return v.items.flatMap((x) => { const r = valueToAttr(x, line); return Array.isArray(r) ? r : [r as number]; }) as number[];
+      if (v.e.k === 'name' && !env.has(v.e.name)) {
+        if (tensorByName.has(v.e.name)) return resolveAp(v.e.name, undefined, line, v.col);
+        return v.e.name;
+      }
+      return evalE(v.e, line);
+    };
+
+    const emit = (insn: Insn, engine: string, ctx: RuleCtx, col: number): void => {
+      checkInsn(insn, engine, ctx, col);
+      if (insns.length + pending.length >= MAX_INSNS) {
+        diags.push(error('NC0090', `more than ${MAX_INSNS} instructions after unrolling loops`, { span: span(insn.line, col) }));
+        throw new Stop();
+      }
+      pending.push(insn);
+    };
+
+    const instruction = (st: Extract<Stmt, { k: 'insn' }>): void => {
+      const mn = `${st.engine}.${st.op}`;
+      const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l), colOf: (ap) => apCols.get(ap) ?? st.col, tensors };
+      const streamOf: Record<string, number> = { tensor: 0, vector: 1, scalar: 2, gpsimd: 3 };
+      const isSem = st.op === 'sem_signal' || st.op === 'sem_wait';
+      const def = isSem ? { operands: [], attrs: ['sem', 'value', 'queue'], spec: '' } : isa.instructions[mn];
+      if (!def || (isSem && !(st.engine in streamOf) && st.engine !== 'dma')) {
+        diags.push(error('NC0040', `unknown instruction \`${mn}\``, { span: span(st.line, st.col, st.opEnd - st.col), notes: didYouMean(mn, [...Object.keys(isa.instructions)]) }));
+        return;
+      }
+      // Bind operands: positional in the ISA's operand order, then key=value.
+      const bound = new Map<string, Operand>();
+      let pos = 0;
+      const names = isSem ? ['sem', 'value'] : def.operands;
+      for (const o of st.operands) {
+        const key = o.key ?? names[pos++];
+        if (!key) {
+          diags.push(error('NC0041', `\`${mn}\` takes ${names.length} positional operand${names.length === 1 ? '' : 's'} (${names.join(', ') || 'none'})`, { span: span(st.line, o.col) }));
+          return;
+        }
+        if (![...names, ...def.attrs].includes(key)) {
+          diags.push(error('NC0042', `\`${mn}\` has no operand \`${key}\` (operands: ${[...names, ...def.attrs].join(', ')})`, { span: span(st.line, o.col, key.length), notes: didYouMean(key, [...names, ...def.attrs]) }));
+          return;
+        }
+        bound.set(key, o);
+      }
+      for (const n of names)
+        if (!bound.has(n)) {
+          diags.push(error('NC0043', `\`${mn}\` needs operand \`${n}\``, { span: span(st.line, st.col, st.opEnd - st.col) }));
+          return;
+        }
+      const attrs: Record<string, AttrValue> = {};
+      const aps: Record<string, AP> = {};
+      for (const [k, o] of bound) {
+        const v = valueToAttr(o.value, st.line);
+        if (def.operands.includes(k)) {
+          if (typeof v !== 'object' || Array.isArray(v)) {
+            diags.push(error('NC0044', `operand \`${k}\` of \`${mn}\` must be a tensor access like \`t[0:128, 0:512]\``, { span: span(st.line, o.col) }));
+            return;
+          }
+          aps[k] = v;
+        } else attrs[k] = v;
+      }
+      const base = { file, line: st.line, col: st.col, waits: [] as Array<[number, number]> };
+      if (isSem) {
+        const sem = attrs['sem'];
+        const si = typeof sem === 'string' ? semByName.get(sem) : undefined;
+        if (si === undefined) {
+          diags.push(error('NC0050', `unknown semaphore \`${String(sem)}\` (declare it with \`.semaphore NAME\`)`, { span: span(st.line, bound.get('sem')!.col), notes: didYouMean(String(sem), [...semByName.keys()]) }));
+          return;
+        }
+        const value = attrs['value'];
+        if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+          diags.push(error('NC0051', 'a semaphore value is a non-negative integer', { span: span(st.line, bound.get('value')!.col) }));
+          return;
+        }
+        const q = attrs['queue'];
+        const stream = st.engine === 'dma' ? DMA0 + (typeof q === 'number' && q >= 0 && q < 16 ? q : 0) : streamOf[st.engine]!;
+        const insn: Insn = { op: mn, stream, ins: [], attrs: {}, ...base };
+        if (st.op === 'sem_wait') insn.waits.push([si, value]);
+        else insn.signal = [si, value];
+        pending.push(insn);
+        return;
+      }
+      const mk = (op: string, stream: number, out: AP | undefined, ins: AP[], a: Record<string, AttrValue>): Insn => ({ op, stream, ...(out ? { out } : {}), ins, attrs: a, ...base, waits: [] });
+      switch (mn) {
+        case 'tensor.matmul':
+        case 'tensor.transpose': {
+          const stat = mn === 'tensor.matmul' ? aps['stationary']! : aps['in']!;
+          emit(mk('tensor.load_stationary', 0, undefined, [stat], {}), 'tensor', ctx, st.col);
+          if (mn === 'tensor.matmul') {
+            emit(mk('tensor.multiply_moving', 0, aps['out'], [aps['moving']!], attrs), 'tensor', ctx, st.col);
+            checkPair(stat, aps['moving']!, aps['out']!, ctx);
+          } else {
+            // Transpose = matmul(in, identity[P, P]): out[F, P] (Tensor Engine, Alternative Use Case).
+            const out = aps['out']!;
+            emit(mk('tensor.multiply_moving', 0, out, [], { identity: stat.np }), 'tensor', ctx, st.col);
+            if (out.np !== freeSize(stat) || freeSize(out) !== stat.np)
+              diags.push(error('NC0208', `transposing [${stat.np}, ${freeSize(stat)}] gives [${freeSize(stat)}, ${stat.np}]; the output is [${out.np}, ${freeSize(out)}]`, { span: ctx.span(ctx.colOf(out)), spec: `${SPEC} §Tensor Engine (Alternative Use Case)` }));
+          }
+          lastStationary = stat;
+          return;
+        }
+        case 'tensor.load_stationary':
+          lastStationary = aps['stationary'];
+          emit(mk(mn, 0, undefined, [aps['stationary']!], attrs), 'tensor', ctx, st.col);
+          return;
+        case 'tensor.multiply_moving':
+          if (!lastStationary) {
+            diags.push(error('NC0206', 'MultiplyMoving needs a stationary matrix loaded by an earlier `tensor.load_stationary`', { span: span(st.line, st.col, st.opEnd - st.col), spec: `${SPEC} §Tensor Engine` }));
+            return;
+          }
+          emit(mk(mn, 0, aps['out'], [aps['moving']!], attrs), 'tensor', ctx, st.col);
+          checkPair(lastStationary, aps['moving']!, aps['out']!, ctx);
+          return;
+        case 'dma.copy': {
+          const out = aps['out']!;
+          const inp = aps['in']!;
+          const q = attrs['queue'];
+          const qn = attrs['queues'];
+          const qr = attrs['qrange'];
+          let qlo = 0;
+          let qhi = 15;
+          if (qr !== undefined) {
+            if (!Array.isArray(qr) || qr.length !== 2 || !(qr[0]! >= 0 && qr[0]! <= qr[1]! && qr[1]! <= 15 && Number.isInteger(qr[0]) && Number.isInteger(qr[1]))) {
+              diags.push(error('NC0404', '`qrange` is [first, last] with 0 <= first <= last <= 15', { span: span(st.line, bound.get('qrange')!.col), spec: `${SPEC} §Data movement between HBM and SBUF using DMAs` }));
+              return;
+            }
+            qlo = qr[0]!;
+            qhi = qr[1]!;
+          }
+          const width = qhi - qlo + 1;
+          // Default split: transfers of >= 64 KiB over up to 16 queues (the guide: amortise the per-transfer
+          // overhead with large transfers, use as many DMA engines as possible; docs/spec-notes.md).
+          const total = inp.np * freeSize(inp) * dtypeBytes(inp.dtype);
+          let nq = typeof q === 'number' ? 1 : typeof qn === 'number' ? qn : Math.max(1, Math.min(16, Math.ceil(total / 65536)));
+          if (typeof q === 'number' && (!Number.isInteger(q) || q < 0 || q > 15)) {
+            diags.push(error('NC0404', `DMA queue ${q} does not exist (0..15)`, { span: span(st.line, bound.get('queue')!.col), spec: `${SPEC} §Data movement between HBM and SBUF using DMAs: 16 parallel DMA engines` }));
+            return;
+          }
+          if (!Number.isInteger(nq) || nq < 1 || nq > 16) {
+            diags.push(error('NC0404', `queues=${nq}: there are 16 DMA queues`, { span: span(st.line, bound.get('queues')!.col), spec: `${SPEC} §Data movement between HBM and SBUF using DMAs` }));
+            return;
+          }
+          checkInsn(mk(mn, DMA0, out, [inp], {}), 'dma', ctx, st.col);
+          if (out.np !== inp.np) return;
+          nq = Math.min(nq, out.np);
+          // Split the rows (partitions) over the queues, as the compiler spreads a load over the DMA engines.
+          for (let k = 0; k < nq; k++) {
+            const r0 = Math.floor((k * out.np) / nq);
+            const r1 = Math.floor(((k + 1) * out.np) / nq);
+            const cur = dmaNext.get(qlo * 16 + qhi) ?? 0;
+            const qi = typeof q === 'number' ? q : qlo + ((cur + k) % width);
+            pending.push(mk(mn, DMA0 + qi, rows(out, r0, r1), [rows(inp, r0, r1)], {}));
+          }
+          if (typeof q !== 'number') dmaNext.set(qlo * 16 + qhi, ((dmaNext.get(qlo * 16 + qhi) ?? 0) + nq) % width);
+          return;
+        }
+        default: {
+          const engine = st.engine;
+          const stream = streamOf[engine]!;
+          const ins = def.operands.filter((n) => n !== 'out').map((n) => aps[n]!);
+          emit(mk(mn, stream, aps['out'], ins, attrs), engine, ctx, st.col);
+          checkAttrs(mn, attrs, st, ctx, bound, span);
+        }
+      }
+    };
+
+    const walk = (list: Stmt[]): void => {
+      for (const st of list) {
+        try {
+          switch (st.k) {
+            case 'const':
+              if (env.has(st.name) || tensorByName.has(st.name)) diags.push(error('NC0013', `\`${st.name}\` is already defined`, { span: span(st.line, st.col, st.name.length) }));
+              else env.set(st.name, evalE(st.e, st.line));
+              break;
+            case 'tensor':
+              declare(st);
+              break;
+            case 'sem':
+              for (const n of st.names) {
+                if (semByName.has(n.name)) diags.push(error('NC0052', `semaphore \`${n.name}\` is declared twice`, { span: span(st.line, n.col, n.name.length) }));
+                else {
+                  semByName.set(n.name, semaphores.length);
+                  semaphores.push(n.name);
+                }
+              }
+              break;
+            case 'sync':
+              sync = st.mode as 'auto' | 'explicit';
+              break;
+            case 'loop': {
+              const from = evalInt(st.from, st.line, 'a loop bound');
+              const to = evalInt(st.to, st.line, 'a loop bound');
+              const had = env.get(st.v);
+              for (let i = from; i < to; i++) {
+                env.set(st.v, i);
+                walk(st.body);
+                if (diags.length > 50) throw new Stop();
+              }
+              if (had === undefined) env.delete(st.v);
+              else env.set(st.v, had);
+              break;
+            }
+            case 'insn':
+              instruction(st);
+              break;
+          }
+        } catch (e) {
+          if (!(e instanceof Stop)) throw e;
+          if (diags.length > 50) throw e;
+        }
+      }
+    };
+    try {
+      walk(stmts);
+    } catch (e) {
+      if (!(e instanceof Stop)) throw e;
+    }
+  }
+
+  const autoBase = semaphores.length;
+  for (const s of STREAMS) semaphores.push(`auto.${s}`);
+  const aliases = tensors.map((t, i) =>
+    tensors
+      .map((u, j) => ({ u, j }))
+      .filter(({ u, j }) => j === i || (t.mem !== 'hbm' && u.mem === t.mem && u.partition < t.partition + t.shape[0]! && t.partition < u.partition + u.shape[0]! && u.offset < t.offset + t.bytes && t.offset < u.offset + u.bytes))
+      .map(({ j }) => j),
+  );
+  const syncer = new AutoSync(STREAMS.length, autoBase, (t) => hbmBases[t] ?? 0, aliases);
+  for (const insn of pending) {
+    syncer.add(insn, insns.length, sync === 'explicit');
+    insns.push(insn);
+  }
+  const program: NcProgram = { tensors, semaphores, autoBase, sync, insns };
+  const object = programObject(program, inputs.map((i) => i.file));
+  return { program, diagnostics: sortDiagnostics(diags), object };
+}
+
+/** Rows r0..r1 of an access pattern (partitions for SBUF, outer rows for HBM). */
+function rows(ap: AP, r0: number, r1: number): AP {
+  if (ap.mem === 'hbm') return { ...ap, np: r1 - r0, offset: ap.offset + r0 * ap.pstride * dtypeBytes(ap.dtype) };
+  return { ...ap, start: ap.start + r0, np: r1 - r0 };
+}
+
+function checkPair(stat: AP, mov: AP, out: AP, ctx: RuleCtx): void {
+  const S = `${SPEC} §Tensor Engine (Tile Size)`;
+  if (stat.np !== mov.np) ctx.diags.push(error('NC0205', `stationary and moving must share the contraction (partition) dimension: ${stat.np} vs ${mov.np}`, { span: ctx.span(ctx.colOf(mov)), spec: S }));
+  if (out.np !== freeSize(stat)) ctx.diags.push(error('NC0207', `the output has ${out.np} partitions; the stationary free size (${freeSize(stat)}) becomes the output partition dimension`, { span: ctx.span(ctx.colOf(out)), spec: S }));
+}
+
+function checkAttrs(mn: string, attrs: Record<string, AttrValue>, st: Extract<Stmt, { k: 'insn' }>, ctx: RuleCtx, bound: Map<string, Operand>, span: (l: number, c: number, n?: number) => ReturnType<RuleCtx['span']>): void {
+  const isa = loadIsa();
+  const en = (k: string, list: string[], dflt?: string): void => {
+    const v = attrs[k] ?? dflt;
+    if (v === undefined) {
+      ctx.diags.push(error('NC0045', `\`${mn}\` needs \`${k}=\``, { span: span(st.line, st.col) }));
+      return;
+    }
+    if (typeof v !== 'string' || !list.includes(v))
+      ctx.diags.push(error('NC0046', `\`${k}\` must be one of ${list.join(', ')}`, { span: span(st.line, bound.get(k)?.col ?? st.col), notes: typeof v === 'string' ? didYouMean(v, list) : [] }));
+  };
+  const num = (k: string): void => {
+    const v = attrs[k];
+    if (v !== undefined && typeof v !== 'number' && !(typeof v === 'object' && !Array.isArray(v)))
+      ctx.diags.push(error('NC0047', `\`${k}\` must be a number${mn.endsWith('tensor_scalar') || k === 'scale' ? ' or a per-partition [P, 1] tensor access' : ''}`, { span: span(st.line, bound.get(k)?.col ?? st.col) }));
+  };
+  if (mn.endsWith('tensor_tensor')) en('op', isa.alu_ops);
+  if (mn.endsWith('tensor_scalar')) {
+    en('op0', isa.alu_ops);
+    num('operand0');
+    if (attrs['op1'] !== undefined) en('op1', isa.alu_ops);
+    num('operand1');
+    if (attrs['operand0'] === undefined) ctx.diags.push(error('NC0045', `\`${mn}\` needs \`operand0=\``, { span: span(st.line, st.col) }));
+  }
+  if (mn === 'vector.tensor_reduce') en('op', isa.reduce_ops);
+  if (mn === 'scalar.activation') {
+    en('func', isa.activation_functions);
+    num('scale');
+    const b = attrs['bias'];
+    if (b !== undefined && (typeof b !== 'object' || Array.isArray(b)))
+      ctx.diags.push(error('NC0316', 'the activation bias is a per-partition [P, 1] tensor (only the scale may be a constant)', { span: span(st.line, bound.get('bias')!.col), spec: `${SPEC} §Scalar Engine (Pipelined Multiply-Add)` }));
+  }
+  if (mn === 'gpsimd.affine_select') en('cmp', isa.cmp_ops);
+  if (mn.endsWith('memset')) num('value');
+  const pat = attrs['pattern'];
+  if (pat !== undefined && (!Array.isArray(pat) || pat.length % 2 !== 0 || pat.length > 8))
+    ctx.diags.push(error('NC0048', '`pattern` is a list of up to 4 [step, count] pairs', { span: span(st.line, bound.get('pattern')!.col) }));
+}
+
+export function programObject(program: NcProgram, files: string[]): Container {
+  // JSON has no infinities/NaN (an affine_select fill of -inf): they travel as {"$num": "-Infinity"}.
+  const data = new TextEncoder().encode(JSON.stringify(program, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $num: String(v) } : v)));
+  return {
+    kind: 'pobj',
+    version: FORMAT_VERSION,
+    target: 'neuroncore',
+    sections: [{ name: NC_PROGRAM_SECTION, kind: 'meta', space: 'none', address: 0, size: data.length, align: 8, flags: 0, data }],
+    symbols: program.tensors.map((t) => ({
+      name: t.name,
+      kind: 'tensor' as const,
+      section: -1,
+      offset: t.offset,
+      size: t.bytes,
+      global: true,
+      tensor: { shape: t.shape, format: t.dtype, eb: 0 },
+    })),
+    relocations: [],
+    metadata: { producer: 'pyxis-as --target neuroncore', sources: files, instructions: program.insns.length },
+  };
+}
+
+/** The program of an object or image (validated JSON). */
+export function programOf(c: Container, file: string): NcProgram {
+  const s = c.sections.find((x) => x.name === NC_PROGRAM_SECTION);
+  if (!s) throw new ProgramError(`\`${file}\` has no \`${NC_PROGRAM_SECTION}\` section (not a NeuronCore object or image)`);
+  try {
+    const p = JSON.parse(new TextDecoder().decode(s.data), (_k, v: unknown) => (v && typeof v === 'object' && '$num' in v ? Number((v as { $num: string }).$num) : v)) as NcProgram;
+    if (!Array.isArray(p.insns) || !Array.isArray(p.tensors) || !Array.isArray(p.semaphores)) throw new Error('shape');
+    return p;
+  } catch {
+    throw new ProgramError(`\`${file}\`: the \`${NC_PROGRAM_SECTION}\` section is not a valid program`);
+  }
+}
+
+export class ProgramError extends Error {}
+
+void checkAp;

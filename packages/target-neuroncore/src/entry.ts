@@ -1,0 +1,27 @@
+/**
+ * What the tools need to know of the NeuronCore target before loading it (no imports, so
+ * registering it costs nothing at start-up); `target.ts` is loaded on first use.
+ */
+import type { OptionSpec, TargetEntry } from '@pyxis/target';
+
+export const NC_TARGET_NAME = 'neuroncore';
+export const NC_TITLE = 'NeuronCore-v2 (Trainium/Inferentia2): TensorE, VectorE, ScalarE, GpSimd, 16 DMA queues; cost-model timing';
+
+export const ncOptions = {
+  as: [] as readonly OptionSpec[],
+  ld: [] as readonly OptionSpec[],
+  sim: [
+    { flags: '--timing-only', description: 'run the cost model without arithmetic (no memories: shapes too large to compute on a host)' },
+    { flags: '--dump <SYMBOL[:f32]=FILE.npy>', description: 'dump a tensor symbol after the run (repeatable; NeuronCore: HBM tensors, always as float32 values, int32 as int32)', repeatable: true },
+    { flags: '--warn-uninit', description: 'warn about reads of never-written SBUF/PSUM/HBM (they read as NaN either way)' },
+  ] as readonly OptionSpec[],
+  inspect: [] as readonly OptionSpec[],
+};
+
+export const neuroncoreEntry: TargetEntry = {
+  name: NC_TARGET_NAME,
+  title: NC_TITLE,
+  sourceExtensions: ['.ncasm'],
+  options: ncOptions,
+  load: async () => (await import('./target.js')).neuroncoreTarget,
+};

@@ -1,0 +1,322 @@
+/**
+ * Lexer and parser of the NeuronCore dialect (`.ncasm`, docs/neuroncore.md "Assembly").
+ * The shared statement language of @pyxis/asm has integer-only values and no slices, and
+ * an NKI user writes `x[0:128, 0:512]` and `scale=0.5`; so this dialect has its own small
+ * line-oriented parser (same comment, `.const` and diagnostic conventions). Errors are
+ * diagnostics with file:line:col, never exceptions.
+ */
+import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
+
+export type Expr =
+  | { k: 'num'; v: number; col: number }
+  | { k: 'name'; name: string; col: number }
+  | { k: 'neg'; a: Expr; col: number }
+  | { k: 'bin'; op: string; a: Expr; b: Expr; col: number };
+
+export interface Slice {
+  lo?: Expr;
+  hi?: Expr;
+  step?: Expr;
+  /** `x[3]`: a single index (size 1). */
+  single: boolean;
+  col: number;
+}
+
+export type Value =
+  | { k: 'expr'; e: Expr; col: number }
+  | { k: 'ap'; name: string; slices: Slice[]; col: number; end: number }
+  | { k: 'list'; items: Value[]; col: number };
+
+export interface Operand {
+  key?: string;
+  value: Value;
+  col: number;
+}
+
+export type Stmt =
+  | { k: 'const'; name: string; e: Expr; line: number; col: number }
+  | { k: 'tensor'; name: string; mem: string; dtype: string; shape: Expr[]; attrs: Operand[]; line: number; col: number; memCol: number; dtypeCol: number }
+  | { k: 'sem'; names: Array<{ name: string; col: number }>; line: number; col: number }
+  | { k: 'sync'; mode: string; line: number; col: number }
+  | { k: 'loop'; v: string; from: Expr; to: Expr; body: Stmt[]; line: number; col: number }
+  | { k: 'insn'; engine: string; op: string; operands: Operand[]; line: number; col: number; opEnd: number };
+
+interface Tok {
+  t: 'id' | 'num' | 'p' | 'dir';
+  v: string;
+  n: number;
+  col: number;
+}
+
+const TOKEN_RE = /\s*(?:(\.[A-Za-z_]\w*)|([A-Za-z_]\w*)|(0[xX][0-9a-fA-F_]+|(?:\d[\d_]*)?\.?\d+(?:[eE][-+]?\d+)?|\d[\d_]*\.?)|(\*\*|[-+*/%()[\]{},:=.<>]))/y;
+
+export class ParseError {
+  constructor(
+    readonly message: string,
+    readonly col: number,
+  ) {}
+}
+
+function lexLine(text: string): Tok[] {
+  const out: Tok[] = [];
+  let s = text;
+  const hash = s.search(/#|\/\//);
+  if (hash >= 0) s = s.slice(0, hash);
+  TOKEN_RE.lastIndex = 0;
+  let pos = 0;
+  while (pos < s.length) {
+    if (/^\s*$/.test(s.slice(pos))) break;
+    TOKEN_RE.lastIndex = pos;
+    const m = TOKEN_RE.exec(s);
+    if (!m) {
+      const col = pos + (s.slice(pos).length - s.slice(pos).trimStart().length) + 1;
+      throw new ParseError(`unexpected character \`${s[col - 1]}\``, col);
+    }
+    const col = m.index + m[0].length - (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').length + 1;
+    if (m[1] && out.length === 0) out.push({ t: 'dir', v: m[1], n: 0, col });
+    else if (m[1]) {
+      // `.op` after an engine name (`tensor.matmul`): a dot and a name, not a directive.
+      out.push({ t: 'p', v: '.', n: 0, col });
+      out.push({ t: 'id', v: m[1].slice(1), n: 0, col: col + 1 });
+    }
+    else if (m[2]) out.push({ t: 'id', v: m[2], n: 0, col });
+    else if (m[3]) out.push({ t: 'num', v: m[3], n: Number(m[3].replace(/_/g, '')), col });
+    else out.push({ t: 'p', v: m[4]!, n: 0, col });
+    pos = TOKEN_RE.lastIndex;
+  }
+  return out;
+}
+
+class Cursor {
+  i = 0;
+  constructor(
+    readonly toks: Tok[],
+    readonly lineLen: number,
+  ) {}
+  peek(): Tok | undefined {
+    return this.toks[this.i];
+  }
+  col(): number {
+    return this.toks[this.i]?.col ?? this.lineLen + 1;
+  }
+  isP(v: string): boolean {
+    const t = this.toks[this.i];
+    return !!t && t.t === 'p' && t.v === v;
+  }
+  eatP(v: string): boolean {
+    if (this.isP(v)) {
+      this.i++;
+      return true;
+    }
+    return false;
+  }
+  expectP(v: string, what = `\`${v}\``): void {
+    if (!this.eatP(v)) throw new ParseError(`expected ${what}${this.peek() ? `, found \`${this.peek()!.v}\`` : ' at end of line'}`, this.col());
+  }
+  ident(what: string): Tok {
+    const t = this.toks[this.i];
+    if (!t || t.t !== 'id') throw new ParseError(`expected ${what}${t ? `, found \`${t.v}\`` : ' at end of line'}`, this.col());
+    this.i++;
+    return t;
+  }
+  done(): boolean {
+    return this.i >= this.toks.length;
+  }
+}
+
+// expr := term (('+'|'-') term)* ; term := unary (('*'|'/'|'%') unary)* ; unary := '-' unary | atom
+function parseExpr(c: Cursor): Expr {
+  let a = parseTerm(c);
+  for (;;) {
+    const t = c.peek();
+    if (t && t.t === 'p' && (t.v === '+' || t.v === '-')) {
+      c.i++;
+      a = { k: 'bin', op: t.v, a, b: parseTerm(c), col: t.col };
+    } else return a;
+  }
+}
+function parseTerm(c: Cursor): Expr {
+  let a = parseUnary(c);
+  for (;;) {
+    const t = c.peek();
+    if (t && t.t === 'p' && (t.v === '*' || t.v === '/' || t.v === '%')) {
+      c.i++;
+      a = { k: 'bin', op: t.v, a, b: parseUnary(c), col: t.col };
+    } else return a;
+  }
+}
+function parseUnary(c: Cursor): Expr {
+  const t = c.peek();
+  if (t && t.t === 'p' && t.v === '-') {
+    c.i++;
+    return { k: 'neg', a: parseUnary(c), col: t.col };
+  }
+  if (t && t.t === 'p' && t.v === '(') {
+    c.i++;
+    const e = parseExpr(c);
+    c.expectP(')');
+    return e;
+  }
+  if (t && t.t === 'num') {
+    c.i++;
+    if (!Number.isFinite(t.n)) throw new ParseError(`bad number \`${t.v}\``, t.col);
+    return { k: 'num', v: t.n, col: t.col };
+  }
+  if (t && t.t === 'id') {
+    c.i++;
+    if (t.v === 'inf') return { k: 'num', v: Infinity, col: t.col };
+    return { k: 'name', name: t.v, col: t.col };
+  }
+  throw new ParseError(`expected a number or name${t ? `, found \`${t.v}\`` : ' at end of line'}`, c.col());
+}
+
+function parseSlice(c: Cursor): Slice {
+  const col = c.col();
+  const s: Slice = { single: false, col };
+  if (!c.isP(':')) s.lo = parseExpr(c);
+  if (!c.eatP(':')) {
+    s.single = true;
+    return s;
+  }
+  if (!c.isP(':') && !c.isP(',') && !c.isP(']')) s.hi = parseExpr(c);
+  if (c.eatP(':')) s.step = parseExpr(c);
+  return s;
+}
+
+function parseValue(c: Cursor): Value {
+  const t = c.peek();
+  if (t && t.t === 'p' && t.v === '[') {
+    c.i++;
+    const items: Value[] = [];
+    if (!c.isP(']')) {
+      do items.push(parseValue(c));
+      while (c.eatP(','));
+    }
+    c.expectP(']', '`]` or `,`');
+    return { k: 'list', items, col: t.col };
+  }
+  if (t && t.t === 'id' && c.toks[c.i + 1]?.t === 'p' && c.toks[c.i + 1]!.v === '[') {
+    c.i += 2;
+    const slices: Slice[] = [];
+    do slices.push(parseSlice(c));
+    while (c.eatP(','));
+    const end = c.col();
+    c.expectP(']', '`]` or `,`');
+    return { k: 'ap', name: t.v, slices, col: t.col, end: end + 1 };
+  }
+  const e = parseExpr(c);
+  return { k: 'expr', e, col: t?.col ?? c.col() };
+}
+
+function parseOperands(c: Cursor): Operand[] {
+  const out: Operand[] = [];
+  if (c.done()) return out;
+  do {
+    const t = c.peek();
+    const col = c.col();
+    if (t && t.t === 'id' && c.toks[c.i + 1]?.t === 'p' && c.toks[c.i + 1]!.v === '=') {
+      c.i += 2;
+      out.push({ key: t.v, value: parseValue(c), col });
+    } else out.push({ value: parseValue(c), col });
+  } while (c.eatP(','));
+  if (!c.done()) throw new ParseError(`expected \`,\` or end of line, found \`${c.peek()!.v}\``, c.col());
+  return out;
+}
+
+/** Parses one file into statements; syntax errors become diagnostics (one per line). */
+export function parseNc(text: string, file: string, diags: Diagnostic[]): Stmt[] {
+  const lines = text.split(/\r?\n/);
+  const root: Stmt[] = [];
+  const stack: Array<{ body: Stmt[]; line: number; col: number }> = [{ body: root, line: 0, col: 0 }];
+  const span = (line: number, col: number, length = 1): SourceSpan => ({ file, line, column: col, length });
+  for (let li = 0; li < lines.length; li++) {
+    const line = li + 1;
+    const raw = lines[li]!;
+    try {
+      const toks = lexLine(raw);
+      if (!toks.length) continue;
+      const c = new Cursor(toks, raw.length);
+      const body = stack[stack.length - 1]!.body;
+      const first = toks[0]!;
+      if (first.t === 'p' && first.v === '}') {
+        if (stack.length === 1) throw new ParseError('`}` without an open `loop`', first.col);
+        stack.pop();
+        if (toks.length > 1) throw new ParseError('expected end of line after `}`', toks[1]!.col);
+        continue;
+      }
+      if (first.t === 'dir') {
+        c.i++;
+        switch (first.v) {
+          case '.const': {
+            const n = c.ident('a constant name');
+            c.expectP('=');
+            const e = parseExpr(c);
+            if (!c.done()) throw new ParseError('expected end of line', c.col());
+            body.push({ k: 'const', name: n.v, e, line, col: n.col });
+            break;
+          }
+          case '.tensor': {
+            const n = c.ident('a tensor name');
+            const mem = c.ident('a memory (hbm, sbuf, psum)');
+            const dt = c.ident('a dtype (bf16, fp16, tf32, fp8_e4m3, fp8_e5m2, fp32, int32)');
+            c.expectP('[', '`[` and the shape');
+            const shape: Expr[] = [];
+            do shape.push(parseExpr(c));
+            while (c.eatP(','));
+            c.expectP(']', '`]` or `,`');
+            c.eatP(',');
+            const attrs = parseOperands(c);
+            body.push({ k: 'tensor', name: n.v, mem: mem.v, dtype: dt.v, shape, attrs, line, col: n.col, memCol: mem.col, dtypeCol: dt.col });
+            break;
+          }
+          case '.semaphore': {
+            const names: Array<{ name: string; col: number }> = [];
+            do {
+              const n = c.ident('a semaphore name');
+              names.push({ name: n.v, col: n.col });
+            } while (c.eatP(','));
+            if (!c.done()) throw new ParseError('expected `,` or end of line', c.col());
+            body.push({ k: 'sem', names, line, col: first.col });
+            break;
+          }
+          case '.sync': {
+            const m = c.ident('`auto` or `explicit`');
+            if (m.v !== 'auto' && m.v !== 'explicit') throw new ParseError('expected `auto` or `explicit`', m.col);
+            body.push({ k: 'sync', mode: m.v, line, col: m.col });
+            break;
+          }
+          default:
+            throw new ParseError(`unknown directive \`${first.v}\` (known: .const, .tensor, .semaphore, .sync)`, first.col);
+        }
+        continue;
+      }
+      if (first.t === 'id' && first.v === 'loop') {
+        c.i++;
+        const v = c.ident('a loop variable');
+        const a = parseExpr(c);
+        let from: Expr = { k: 'num', v: 0, col: a.col };
+        let to = a;
+        if (!c.isP('{')) {
+          from = a;
+          to = parseExpr(c);
+        }
+        c.expectP('{', '`{`');
+        if (!c.done()) throw new ParseError('expected end of line after `{`', c.col());
+        const st: Stmt = { k: 'loop', v: v.v, from, to, body: [], line, col: first.col };
+        body.push(st);
+        stack.push({ body: st.body, line, col: first.col });
+        continue;
+      }
+      const eng = c.ident('an instruction (`engine.op`), a directive or `loop`');
+      c.expectP('.', '`.` and the operation (`tensor.matmul`)');
+      const op = c.ident('an operation name');
+      const operands = parseOperands(c);
+      body.push({ k: 'insn', engine: eng.v, op: op.v, operands, line, col: eng.col, opEnd: op.col + op.v.length });
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      diags.push(error('NC0001', e.message, { span: span(line, e.col) }));
+    }
+  }
+  for (const open of stack.slice(1)) diags.push(error('NC0002', '`loop` block is not closed with `}`', { span: span(open.line, open.col, 4) }));
+  return root;
+}

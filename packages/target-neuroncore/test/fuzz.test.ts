@@ -1,0 +1,32 @@
+/** Bad input never crashes the assembler: random token soup and mutated samples give diagnostics, not exceptions. */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { assembleNc } from '../src/index.js';
+
+const TOKENS = ['.tensor', '.const', '.sync', '.semaphore', 'loop', 'i', '{', '}', 'x', 'sbuf', 'psum', 'hbm', 'bf16', 'fp32', '[', ']', ':', ',', '=', '0', '128', '-1', '1e9', '0.5', '/', '*', 'tensor.matmul', 'vector.tensor_copy', 'dma.copy', 'scalar.activation', 'func', 'exp', 'accumulate', 'gpsimd.iota', 'pattern', 'inf', '\n', '#c'];
+const SAMPLE = readFileSync(fileURLToPath(new URL('../../../samples/neuroncore/attention.ncasm', import.meta.url)), 'utf8');
+
+describe('assembler robustness', () => {
+  it('property: token soup gives diagnostics, never an exception', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }), (toks) => {
+        const text = '.tensor x sbuf fp32 [128, 64]\n.tensor p psum fp32 [128, 64]\n' + toks.join(' ');
+        const r = assembleNc([{ file: 'f.ncasm', text }]);
+        for (const d of r.diagnostics) expect(d.code).toMatch(/^NC\d{4}$/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: a sample with a deleted or duplicated character never throws', () => {
+    fc.assert(
+      fc.property(fc.nat(SAMPLE.length - 1), fc.boolean(), (i, dup) => {
+        const text = dup ? SAMPLE.slice(0, i) + SAMPLE[i] + SAMPLE.slice(i) : SAMPLE.slice(0, i) + SAMPLE.slice(i + 1);
+        assembleNc([{ file: 'f.ncasm', text }]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
