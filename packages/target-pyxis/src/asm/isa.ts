@@ -127,12 +127,8 @@ export function makeIsa(input: MakeIsaInput): Isa {
   }
   let vpu: VpuInfo | undefined;
   if (manifest.vpu_imem_words) {
-    let t: CompiledTable | undefined;
-    try {
-      t = input.tables(input.vpuTable ?? 'vpu_instr');
-    } catch {
-      t = undefined;
-    }
+    // The manifest promises a VPU instruction memory: a missing or broken table is an error, never a silently absent VPU.
+    const t: CompiledTable | undefined = input.tables(input.vpuTable ?? 'vpu_instr');
     if (t) {
       checkRoles(t, manifest.iterators);
       const { opcode, mnemonics } = opSpace(t);
@@ -211,12 +207,8 @@ let cached: Isa | undefined;
 export function loadPyxisIsa(opts: { fresh?: boolean } = {}): Isa {
   if (cached && !opts.fresh) return cached;
   const manifest = loadGrammarJson<IsaManifest>('pyxis', 'isa');
-  let memoryMap: unknown;
-  try {
-    memoryMap = loadGrammarJson('pyxis', 'memory_map');
-  } catch {
-    memoryMap = undefined;
-  }
+  // A missing or broken memory map is the one clear grammar error (GR0001), not a silently unplaceable program.
+  const memoryMap: unknown = loadGrammarJson('pyxis', 'memory_map');
   cached = makeIsa({ manifest, tables: (n) => loadTable('pyxis', n), memoryMap });
   return cached;
 }

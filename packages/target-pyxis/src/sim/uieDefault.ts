@@ -4,7 +4,7 @@ import type { UieFactory, UieModel } from './uieSlot.js';
 
 export const defaultUieFactory: UieFactory = (o) => {
   const u = new Uie({ cluster: o.cluster, index: o.index, amem: o.amem, cfg: o.cfg, cfgBase: o.cfgBase, writeCommitLatency: o.writeCommitLatency, onTripDone: o.onTripDone, onPartialWrite: o.onPartialWrite });
-  return u as unknown as UieModel;
+  return u;
 };
 
 /** Current PC per sequencer of a `Uie` (VCD probes), or undefined for other models. */
