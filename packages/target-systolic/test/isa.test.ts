@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { assembleText, decodeProgram, deriveLayout, disassembleProgram, encodeInstr, instructionTables, instrAt, type Arch, type Instr } from '../src/index.js';
+import { assembleSystolic, systolicListing, assembleText, decodeProgram, deriveLayout, disassembleProgram, encodeInstr, instructionTables, instrAt, type Arch, type Instr } from '../src/index.js';
 import { refDecode } from './reference.js';
 import { BOARDS } from './boards.js';
 
@@ -168,6 +168,13 @@ describe('assembler diagnostics carry file:line:col', () => {
     expect(codes('MatMul local=0 acc=4096 size=1')).toEqual(['SYS0501@1:1']); // outside the accumulators
     expect(codes('.program p x { NoOp }')).toEqual(['SYS0506@1:10']);
     expect(codes('loop 2 { NoOp }')).toEqual(['AS0317@1:1', 'AS0315@1:1']);
+  });
+  test('--listing is the shared flat listing: PC, the encoded word (most significant byte first), the source line', () => {
+    const r = assembleSystolic([{ file: 'l.tasm', text: 'NoOp\n  MatMul accumulate local=5 acc=7 size=4 // c\n' }], a);
+    const B = deriveLayout(a).bytes;
+    const word = (k: number) => Array.from(r.bytes.subarray(k * B, (k + 1) * B)).reverse().map((x) => x.toString(16).padStart(2, '0')).join('');
+    expect(word(1).slice(0, 2)).toBe('11'); // opcode 1 (MatMul), flags 1 (accumulate) in the top byte
+    expect(systolicListing(r)).toBe(`; main: 2 instructions of systolic_instruction (${B * 8} bits)\n0  ${word(0)}  NoOp\n1  ${word(1)}  MatMul\n`);
   });
   test('constants, expressions and flags: the same bytes as the literal form', () => {
     const lit = assembleText('MatMul accumulate local=16 local_stride=2 acc=32 size=4\nSIMD read write op=Max left=0 right=1 dest=0 write_addr=5 read_addr=5', 'l.tasm', a).bytes;
