@@ -14,7 +14,7 @@
 import { error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, type Container } from '@pyxis/container';
 import { encode, validate, type FieldValues } from '@pyxis/codec';
-import { compileFlatProgram, readSources, sortDiagnostics, type OpSpace, type SourceInput } from '@pyxis/asm';
+import { compileFlatProgram, flatListing, readSources, sortDiagnostics, type OpSpace, type SourceInput } from '@pyxis/asm';
 import type { SourceMap } from '@pyxis/diagnostics';
 import { SPEC, XNU, decodeJob, jobTable, jobText, type Job } from './grammar.js';
 import { OP_L1, OP_L2 } from './datapath.js';
@@ -97,6 +97,7 @@ export function assembleXnu(inputs: SourceInput[], opts: { sources?: SourceMap; 
   const set = readSources(inputs, { ...(opts.sources ? { sources: opts.sources } : {}), includeDirs: opts.includeDirs ?? [] });
   const diags = [...set.diagnostics];
   const programs: XnuProgram[] = [];
+  const listings: string[] = [];
   const seen = new Map<string, SourceSpan>();
   const ctx = { consts: set.consts, diags };
   for (const p of set.programs) {
@@ -135,9 +136,11 @@ export function assembleXnu(inputs: SourceInput[], opts: { sources?: SourceMap; 
     }
     if (!checkJob(job, given, insn.ast.span, diags)) continue;
     programs.push({ name: p.name, job, bytes, span: p.nameSpan });
+    if (opts.listing) listings.push(flatListing({ ...flat, words: bytes, stride: bytes.length }, opts.sources));
   }
   const object = objectOf(programs, inputs.map((i) => i.file));
-  const listing = opts.listing ? programs.map((p) => `${p.name}: ${hex(p.bytes)}  ; ${jobText(p.job)}`).join('\n') + '\n' : '';
+  // the shared flat listing (PC, the descriptor as a number in hex, the source line), one block per program
+  const listing = opts.listing ? listings.join('') : '';
   return { object, programs, diagnostics: sortDiagnostics(diags), listing };
 }
 

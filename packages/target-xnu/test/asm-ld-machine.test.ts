@@ -65,6 +65,15 @@ describe('assembler', () => {
     expect(codes('job op_type=L1, vec_len=16, num_vectors=1\njob op_type=L2, vec_len=16, num_vectors=1')).toEqual(['XNU0116']);
   });
 
+  it('--listing is the shared flat listing: the descriptor word most significant byte first, then the source line', () => {
+    const src = 'job op_type=L1, use_int=1, vec_len=32, num_vectors=4';
+    const r = assembleXnu([{ file: 't.xasm', text: src }], { listing: true });
+    const word = Array.from(r.programs[0]!.bytes).reverse().map((b) => b.toString(16).padStart(2, '0')).join('');
+    // op_type 1 (bits 1:0), use_int (bit 2), tininess after_rounding (bit 6), vec_len 32 at bit 8, num_vectors 4 at bit 40
+    expect(BigInt('0x' + word)).toBe(1n | 4n | 64n | (32n << 8n) | (4n << 40n));
+    expect(r.listing).toBe(`; main: 1 instruction of xnu_job (96 bits)\n0  ${word}  job\n`);
+  });
+
   it('reports bad programs with a code each', () => {
     expect(codes('.program p amem { job op_type=L2, vec_len=16, num_vectors=1 }')).toEqual(['XNU0101']);
     expect(codes('.program p pex8 { job op_typ=L2, vec_len=16, num_vectors=1 }')).toEqual(['AS0206']); // unknown field (shared binder, did-you-mean)
