@@ -176,6 +176,12 @@ describe('assembler diagnostics carry file:line:col', () => {
     expect(word(1).slice(0, 2)).toBe('11'); // opcode 1 (MatMul), flags 1 (accumulate) in the top byte
     expect(systolicListing(r)).toBe(`; main: 2 instructions of systolic_instruction (${B * 8} bits)\n0  ${word(0)}  NoOp\n1  ${word(1)}  MatMul\n`);
   });
+  test('several inputs are one instruction stream, in order; a constant of the first file is seen by the second', () => {
+    const one = assembleText('LoadWeight zeroes size=1\nMatMul local=3 acc=4 size=2\nNoOp', 'one.tasm', a).bytes;
+    const r = assembleSystolic([{ file: 'a.tasm', text: '.const L = 3\nLoadWeight zeroes size=1' }, { file: 'b.tasm', text: 'MatMul local=L acc=L + 1 size=2\nNoOp' }], a);
+    expect(r.diagnostics).toEqual([]);
+    expect(Buffer.from(r.bytes).equals(Buffer.from(one))).toBe(true);
+  });
   test('constants, expressions and flags: the same bytes as the literal form', () => {
     const lit = assembleText('MatMul accumulate local=16 local_stride=2 acc=32 size=4\nSIMD read write op=Max left=0 right=1 dest=0 write_addr=5 read_addr=5', 'l.tasm', a).bytes;
     const expr = assembleText('.const BASE = 8\nMatMul accumulate, local=BASE * 2, local_stride=1 << 1, acc=0x20, size=4 // comment\nSIMD read write op=Max left=0 right=1 dest=0 write_addr=BASE - 3 read_addr=5', 'e.tasm', a).bytes;
