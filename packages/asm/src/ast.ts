@@ -15,6 +15,8 @@ export interface Assign {
   nameSpan: SourceSpan;
   index?: Expr;
   value: Value;
+  /** Written as a bare name (`accumulate`): a flag operand, value 1, only for one-bit fields. */
+  flag?: boolean;
   span: SourceSpan;
 }
 

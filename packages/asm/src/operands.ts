@@ -92,6 +92,10 @@ function bind<C extends EvalCtx>(
       ctx.diags.push(error('AS0208', `\`${key}\` is set twice`, { span: a.nameSpan, notes: aliasNote, secondary: [{ span: seenSpans[seenKeys.indexOf(key)] ?? seenSpans[seenKeys.indexOf(f.name)] ?? a.nameSpan, label: 'first set here' }] }));
       continue;
     }
+    if (a.flag && (f.width !== 1 || f.enum)) {
+      ctx.diags.push(error('AS0225', `\`${f.name}\` needs a value: write \`${f.name}=...\``, { span: a.nameSpan, label: 'a bare name sets a one-bit flag', notes: f.enum ? [`expected ${legalRange(f)}`] : [] }));
+      continue;
+    }
     seenKeys.push(key);
     seenSpans.push(a.nameSpan);
     if (a.index) indexed.push(f.name);

@@ -11,7 +11,7 @@
  *   body      := (NL | loop | insn)*
  *   loop      := loop [iterator] expr [final expr [when [ iters ]]] [post_final] NL* { body }
  *   insn      := [ctrl { assign* }] MNEMONIC assign* (NL | before `}`)
- *   assign    := NAME [. NAME] [ [ expr ] ] = (expr | [ expr,* ])   (commas between assigns optional)
+ *   assign    := NAME [. NAME] [ [ expr ] ] [= (expr | [ expr,* ])]   (commas between assigns optional; a bare NAME is a flag: =1)
  */
 import { EmbeddedActionsParser, type IToken, type IOrAlt, type TokenType, type IParserErrorMessageProvider, defaultParserErrorProvider } from 'chevrotain';
 import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
@@ -288,15 +288,21 @@ export class PasmParser extends EmbeddedActionsParser {
     this.CONSUME(T.RBracket);
     return e;
   };
+  private valueOpt = (): Value => {
+    this.CONSUME(T.Equals);
+    return this.SUBRULE(this.value);
+  };
   private assign = this.RULE('assign', (): Assign => {
     const n = this.CONSUME(T.Identifier);
     const dot = this.OPTION(this.dotOpt);
     const index = this.OPTION2(this.indexOpt);
-    this.CONSUME(T.Equals);
-    const value = this.SUBRULE(this.value);
+    const given = this.OPTION3(this.valueOpt);
     const name = dot ? `${n.image}_${String(dot.image ?? '').slice(1)}` : n.image;
     const nameSpan = this.span(n, dot ?? n);
+    // a bare name is a flag operand: `accumulate` means `accumulate=1` for a one-bit field (operands.ts)
+    const value: Value = given ?? { kind: 'expr', expr: { kind: 'num', value: 1n, span: nameSpan }, span: nameSpan };
     const a: Assign = { name, nameSpan, value, span: nameSpan };
+    if (!given) a.flag = true;
     if (index) a.index = index;
     return a;
   });

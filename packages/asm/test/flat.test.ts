@@ -178,3 +178,38 @@ describe('bindOperands', () => {
     expect(codes(bind('LoadWeights operand0=3', hooks).diags)).toEqual(['X0001']);
   });
 });
+
+describe('flag operands: a bare name sets a one-bit field to 1', () => {
+  const flagged = compileTable({
+    name: 'flagged',
+    width: 16,
+    fields: [
+      { name: 'opcode', role: 'opcode', width: 4, enum: { Go: 1, Stop: 2 } },
+      { name: 'fast', width: 1 },
+      { name: 'loud', width: 1 },
+      { name: 'mode', width: 2, enum: { a: 0, b: 1 } },
+      { name: 'count', width: 8 },
+    ],
+  });
+  const fs = opSpace(flagged);
+  const run = (text: string) => {
+    const set = readSources([{ file: 'f.s', text }]);
+    const ctx = { consts: set.consts, diags: [...set.diagnostics] as Diagnostic[] };
+    const p = compileFlatProgram(set.programs[0]!, fs, ctx);
+    return { p, codes: ctx.diags.map((d) => `${d.code}@${(d.span as { column: number }).column}`) };
+  };
+  test('`Go fast count=3` is `Go fast=1, count=3`: the same word; the other flag stays 0', () => {
+    const a = run('Go fast count=3');
+    const b = run('Go fast=1, count=3');
+    expect(a.codes).toEqual([]);
+    expect(Array.from(a.p!.words)).toEqual(Array.from(b.p!.words));
+    // opcode 1 | fast (bit 4) | count 3 at bit 8, by hand
+    expect(a.p!.words[0]! | (a.p!.words[1]! << 8)).toBe(1 | (1 << 4) | (3 << 8));
+    expect(run('Go loud, fast').p!.words[0]).toBe(1 | (1 << 4) | (1 << 5));
+  });
+  test('a bare name of a wider or enum field is AS0225 at the name; a flag set twice is AS0208', () => {
+    expect(run('Go count').codes).toEqual(['AS0225@4']);
+    expect(run('Go mode').codes).toEqual(['AS0225@4']);
+    expect(run('Go fast fast').codes).toEqual(['AS0208@9']);
+  });
+});

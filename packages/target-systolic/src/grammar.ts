@@ -53,13 +53,13 @@ export const OP = {
   Configure: ISA.opcodes['Configure']!,
 } as const;
 export const DM = {
-  dram0ToLocal: ISA.data_move_flags['dram0->local']!,
-  localToDram0: ISA.data_move_flags['local->dram0']!,
-  dram1ToLocal: ISA.data_move_flags['dram1->local']!,
-  localToDram1: ISA.data_move_flags['local->dram1']!,
-  accToLocal: ISA.data_move_flags['acc->local']!,
-  localToAcc: ISA.data_move_flags['local->acc']!,
-  localToAccAcc: ISA.data_move_flags['local->acc+']!,
+  dram0ToLocal: ISA.data_move_flags['dram0_to_local']!,
+  localToDram0: ISA.data_move_flags['local_to_dram0']!,
+  dram1ToLocal: ISA.data_move_flags['dram1_to_local']!,
+  localToDram1: ISA.data_move_flags['local_to_dram1']!,
+  accToLocal: ISA.data_move_flags['acc_to_local']!,
+  localToAcc: ISA.data_move_flags['local_to_acc']!,
+  localToAccAcc: ISA.data_move_flags['local_to_acc_accumulate']!,
 } as const;
 export const SIMD_OP = ISA.simd_ops as Record<string, number>;
 export const MATMUL_ACCUMULATE = ISA.flags['MatMul']!['accumulate']!;

@@ -15,7 +15,7 @@ import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.j
 import { decodeProgram } from './isa.js';
 import { imageFromTModel, imageParts, parseTModel } from './model.js';
 import { quantiseInput, readOutput, simulate } from './run.js';
-import { assembleText, disassembleProgram } from './text.js';
+import { assembleSystolic, disassembleProgram, systolicListing } from './text.js';
 
 function strings(o: OptionValues, key: string): string[] {
   const v = o[key];
@@ -41,15 +41,10 @@ function parsePairs(o: OptionValues, key: string, flag: string): Array<{ name: s
 function assemble(req: AssembleRequest) {
   const arch = archOption(req.options);
   if (!arch) throw new UsageError('the systolic assembler needs --arch FILE.tarch (the instruction layout depends on it)');
-  const chunks: Uint8Array[] = [];
-  for (const { file, text } of req.inputs) {
-    req.services.sources.add(file, text);
-    chunks.push(assembleText(text, file, arch).bytes);
-  }
-  const total = chunks.reduce((n, c) => n + c.length, 0);
-  const prog = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) prog.set(c, (o += c.length) - c.length);
+  const r = assembleSystolic(req.inputs, arch, { sources: req.services.sources, includeDirs: req.includeDirs });
+  // Any error: exit 1 with every diagnostic, and no object written.
+  if (r.diagnostics.some((d) => d.severity === 'error')) throw new DiagnosticError(r.diagnostics);
+  const prog = r.bytes;
   const object: Container = {
     kind: 'pobj', version: FORMAT_VERSION, target: SYSTOLIC_TARGET_NAME,
     sections: [{ name: 'program', kind: 'code', space: 'program', address: 0, size: prog.length, align: 1, flags: 0, data: prog }],
@@ -57,9 +52,9 @@ function assemble(req: AssembleRequest) {
     metadata: { producer: 'pyxis systolic assembler', arch, sources: req.inputs.map((i) => i.file) },
   };
   return {
-    diagnostics: [],
+    diagnostics: r.diagnostics,
     object,
-    ...(req.listing ? { listing: disassembleProgram(decodeProgram(prog, arch, req.inputs[0]?.file ?? 'program'), arch) } : {}),
+    ...(req.listing ? { listing: systolicListing(r, req.services.sources) } : {}),
     emit(kind: string): Uint8Array | string {
       if (kind === 'tprog') return prog;
       throw new UsageError(`target systolic cannot emit \`${kind}\``);

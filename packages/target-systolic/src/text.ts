@@ -1,25 +1,230 @@
 /**
- * The readable dialect (docs/systolic.md): one instruction per line,
+ * The systolic (Tensil) dialect of the shared statement language
+ * (@pyxis/asm: the same lexer, parser, `.const`, `.include`, expressions,
+ * carets and did-you-mean as every target). A program is a flat instruction
+ * stream written at top level (the implicit program); docs/systolic.md:
  *
- *   MatMul accumulate local=0x10/2 acc=32 size=4
- *   DataMove dram1->local local=0 dram1=128 size=32
+ *   MatMul accumulate local=0x10 local_stride=2 acc=32 size=4
+ *   DataMove flow=dram1_to_local local=0 dram1=128 size=32
  *   LoadWeight zeroes size=33
- *   SIMD read write op=Max left=0 right=1 dest=0 write=5 read=5
+ *   SIMD read write op=Max left=0 right=1 dest=0 write_addr=5 read_addr=5
  *   Configure register=sample_interval value=100
  *
- * Flags by name, data flows by the spec's enum (`dram0->local`, `acc->local`,
- * `local->acc+` = memory to accumulator with accumulate), memory operands as
- * ADDRESS or ADDRESS/STRIDE (the stride itself, a power of two; encoded as its
- * log2), sizes as the number of vectors (encoded N-1). `;` starts a comment.
+ * Flags are bare names (one-bit flag operands), the data flow is `flow=` with
+ * the DataMove enum of grammars/systolic, memory operands are ADDRESS with an
+ * optional `<memory>_stride=` (the stride itself, a power of two; encoded as
+ * its log2), sizes are the number of vectors (encoded N-1). The operand names
+ * form one assembly table built from grammars/systolic and the architecture
+ * (`asmSpace`); which of them an instruction takes is `OPERANDS` below.
  * `disassemble` prints exactly what `assemble` reads back.
  */
-import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { compileTable, type CompiledField, type FieldSpec, type FieldValues } from '@pyxis/codec';
+import { DiagnosticError, didYouMean, error, type Diagnostic, type SourceMap, type SourceSpan } from '@pyxis/diagnostics';
+import { compileFlatProgram, flatListing, opSpace, readSources, sortDiagnostics, type FlatProgram, type OperandHooks, type OpSpace, type SourceInput } from '@pyxis/asm';
 import type { Arch } from './arch.js';
 import { DATA_MOVE_NAME, ISA, OP, OPCODE_NAME, SIMD_OP_NAME } from './grammar.js';
-import { checkInstr, dataMoveOther, encodeInstr, instructionTables, instrAt, type Instr, type Program } from './isa.js';
+import { checkInstr, dataMoveOther, encodeInstr, instructionTables, instrAt, type Instr, type InstructionTables, type Program } from './isa.js';
 
-const mem = (a: number, s: number) => (s ? `${a}/${2 ** s}` : `${a}`);
+const SPEC = 'systolic-fpga-hardware.md §4';
 const REG_NAME = new Map(ISA.config_registers.map((r) => [r.number, r.name]));
+const MEMORIES = ['local', 'acc', 'dram0', 'dram1'] as const;
+
+/** The operands each instruction takes (besides its flags, ISA.flags[mnemonic]); `!` marks required ones. */
+const OPERANDS: Record<string, string[]> = {
+  NoOp: [],
+  MatMul: ['local!', 'local_stride', 'acc!', 'acc_stride', 'size!'],
+  DataMove: ['flow!', 'local!', 'local_stride', 'dram0', 'dram0_stride', 'dram1', 'dram1_stride', 'acc', 'acc_stride', 'size!'],
+  LoadWeight: ['local', 'local_stride', 'size!'],
+  SIMD: ['op!', 'left', 'right', 'dest', 'write_addr', 'read_addr'],
+  LoadLUT: ['local!', 'local_stride', 'table!'],
+  Configure: ['register!', 'value!'],
+};
+
+const spaces = new Map<InstructionTables, OpSpace>();
+
+/** The assembly table of an architecture: every operand name as a field (never encoded; `encodeInstr` encodes). */
+export function asmSpace(t: InstructionTables): OpSpace {
+  let s = spaces.get(t);
+  if (s) return s;
+  const flagNames = [...new Set(Object.values(ISA.flags).flatMap((f) => Object.keys(f)))];
+  const w = t.layout.simdOperandBits;
+  const fields: FieldSpec[] = [
+    { name: 'opcode', width: ISA.header.opcode_bits, enum: ISA.opcodes, role: 'opcode' },
+    ...flagNames.map((name) => ({ name, width: 1, doc: 'flag' })),
+    { name: 'flow', width: ISA.header.flags_bits, enum: ISA.data_move_flags, doc: 'DataMove data flow' },
+    ...MEMORIES.flatMap((m) => [
+      { name: m, width: 32, doc: `${m} address (vectors)` },
+      { name: `${m}_stride`, width: 32, default: 1, doc: `${m} stride (a power of two)` },
+    ]),
+    { name: 'size', width: 32, doc: 'vectors (at least 1)' },
+    { name: 'op', width: ISA.simd_op_bits, enum: ISA.simd_ops, doc: 'SIMD operation' },
+    { name: 'left', width: w },
+    { name: 'right', width: w },
+    { name: 'dest', width: w },
+    { name: 'write_addr', width: 32, doc: 'SIMD accumulator write address' },
+    { name: 'read_addr', width: 32, doc: 'SIMD accumulator read address' },
+    { name: 'table', width: 32, doc: 'LoadLUT table' },
+    { name: 'register', width: ISA.configure.register_bits, enum: Object.fromEntries(ISA.config_registers.map((r) => [r.name, r.number])) },
+    { name: 'value', width: 32 },
+  ] as FieldSpec[];
+  const table = compileTable({ name: 'systolic_asm', title: 'systolic', target: 'systolic', spec: SPEC, fields });
+  s = opSpace(table, 'systolic');
+  spaces.set(t, s);
+  return s;
+}
+
+const hooks: OperandHooks = {
+  check(f: CompiledField, value: bigint, v, ctx) {
+    if (f.name.endsWith('_stride') && (value < 1n || (value & (value - 1n)) !== 0n)) {
+      ctx.diags.push(error('SYS0503', `stride ${value} is not a power of two`, { span: v.span, notes: ['a stride is encoded as its log2'], spec: SPEC }));
+      return false;
+    }
+    if (f.name === 'size' && value < 1n) {
+      ctx.diags.push(error('SYS0503', 'size is the number of vectors: at least 1', { span: v.span, spec: SPEC }));
+      return false;
+    }
+    return true;
+  },
+};
+
+const log2 = (v: bigint | undefined) => (v === undefined ? 0 : v.toString(2).length - 1);
+
+/** One bound instruction to values; problems are diagnostics at the operands. */
+function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record<string, SourceSpan>, at: SourceSpan, diags: Diagnostic[]): Instr | undefined {
+  const op = ISA.opcodes[mnemonic]!;
+  const flagTable = ISA.flags[mnemonic] ?? {};
+  const allowed = OPERANDS[mnemonic] ?? [];
+  const names = allowed.map((n) => n.replace('!', ''));
+  let ok = true;
+  for (const [name, span] of Object.entries(spans)) {
+    if (name === 'opcode' || names.includes(name) || flagTable[name] !== undefined) continue;
+    const cands = [...names, ...Object.keys(flagTable)];
+    diags.push(error('SYS0504', `\`${name}\` is not an operand of ${mnemonic}`, { span, notes: [...didYouMean(name, cands), cands.length ? `${mnemonic} takes: ${cands.join(', ')}` : `${mnemonic} takes no operands`], spec: SPEC }));
+    ok = false;
+  }
+  const num = (k: string) => values[k] as bigint | undefined;
+  let other: (typeof MEMORIES)[number] | undefined;
+  if (op === OP.DataMove && num('flow') !== undefined) {
+    other = dataMoveOther(Number(num('flow')), { dram0_depth: 0, dram1_depth: 0, accumulator_depth: 0 } as Arch)!.name;
+    for (const m of ['dram0', 'dram1', 'acc'] as const)
+      for (const k of [m, `${m}_stride`])
+        if (m !== other && spans[k]) {
+          diags.push(error('SYS0504', `\`${k}\` is not an operand of DataMove flow=${DATA_MOVE_NAME.get(Number(num('flow')))}`, { span: spans[k]!, notes: [`this flow moves between local and ${other}`] }));
+          ok = false;
+        }
+  }
+  for (const n of allowed.filter((x) => x.endsWith('!')).map((x) => x.slice(0, -1)).concat(other ? [other] : []))
+    if (num(n) === undefined && !spans[n]) {
+      diags.push(error('SYS0505', `${mnemonic} needs \`${n}=\``, { span: at, spec: SPEC }));
+      ok = false;
+    }
+  if (!ok) return undefined;
+  let flags = 0;
+  for (const [k, bit] of Object.entries(flagTable)) if (num(k)) flags |= bit;
+  const i: Instr = { op, flags, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 };
+  const n = (k: string) => Number(num(k) ?? 0n);
+  const size = n('size') - 1;
+  switch (op) {
+    case OP.MatMul:
+      Object.assign(i, { a0: n('local'), s0: log2(num('local_stride')), a1: n('acc'), s1: log2(num('acc_stride')), a2: size });
+      break;
+    case OP.DataMove:
+      Object.assign(i, { flags: n('flow'), a0: n('local'), s0: log2(num('local_stride')), a1: n(other!), s1: log2(num(`${other}_stride`)), a2: size });
+      break;
+    case OP.LoadWeight:
+      Object.assign(i, { a0: n('local'), s0: log2(num('local_stride')), a1: size });
+      break;
+    case OP.SIMD:
+      // the sub-instruction: op, left, right, dest from the top (simdOperandBits each)
+      Object.assign(i, { a0: n('write_addr'), a1: n('read_addr'), a2: n('op') * 2 ** (3 * w) + n('left') * 2 ** (2 * w) + n('right') * 2 ** w + n('dest') });
+      break;
+    case OP.LoadLUT:
+      Object.assign(i, { a0: n('local'), s0: log2(num('local_stride')), a1: n('table') });
+      break;
+    case OP.Configure:
+      Object.assign(i, { a0: n('register'), a1: n('value') });
+      break;
+  }
+  return i;
+}
+
+export interface SystolicAssembly {
+  bytes: Uint8Array;
+  count: number;
+  diagnostics: Diagnostic[];
+  /** The program (for listings); undefined when there are no instructions. */
+  flat?: FlatProgram;
+}
+
+/**
+ * Assembles `.tasm` sources on the shared front end: every input's top-level
+ * instructions, in order, form the one program; `.program` blocks are errors
+ * (the array has one instruction stream).
+ */
+export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sources?: SourceMap; includeDirs?: string[] } = {}): SystolicAssembly {
+  const t = instructionTables(arch);
+  const space = asmSpace(t);
+  const set = readSources(inputs, { ...(opts.sources ? { sources: opts.sources } : {}), includeDirs: opts.includeDirs ?? [] });
+  const diags = [...set.diagnostics];
+  const ctx = { consts: set.consts, diags };
+  const B = t.layout.bytes;
+  const empty = { bytes: new Uint8Array(0), count: 0 };
+  let flat: FlatProgram | undefined;
+  for (const p of set.programs) {
+    if (!p.implicit) {
+      diags.push(error('SYS0506', 'a systolic program is one instruction stream: write the instructions at top level, without `.program`', { span: p.nameSpan }));
+      continue;
+    }
+    flat = compileFlatProgram(p, space, ctx, { hooks, encode: false, spec: SPEC, structureNote: 'the array runs a straight instruction stream' });
+  }
+  if (!flat) {
+    if (!set.programs.length && !diags.some((d) => d.severity === 'error')) diags.push(error('SYS0507', 'no instructions', { span: { file: inputs[0]?.file ?? 'program', line: 1, column: 1 } }));
+    return { ...empty, diagnostics: sortDiagnostics(diags) };
+  }
+  if (diags.some((d) => d.severity === 'error')) return { ...empty, diagnostics: sortDiagnostics(diags) };
+  const bytes = new Uint8Array(flat.insns.length * B);
+  const w = t.layout.simdOperandBits;
+  flat.insns.forEach((ins, k) => {
+    const mnemonic = ins.ast.mnemonic;
+    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, ins.span, diags);
+    if (!i) return;
+    if ((i.s0 && !t.layout.stride0Bits) || (i.s1 && !t.layout.stride1Bits)) {
+      diags.push(error('SYS0501', `this architecture has no stride bits for operand ${i.s0 && !t.layout.stride0Bits ? 0 : 1}: strides must be 1`, { span: ins.span, spec: SPEC }));
+      return;
+    }
+    const problem = i.op === OP.Configure ? undefined : checkInstr(t, i);
+    if (problem) {
+      diags.push(error('SYS0501', problem, { span: ins.ast.span, spec: SPEC }));
+      return;
+    }
+    try {
+      encodeInstr(t, i, bytes, k * B);
+    } catch (e) {
+      diags.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: ins.ast.span, spec: SPEC }));
+    }
+  });
+  if (diags.some((d) => d.severity === 'error')) return { ...empty, diagnostics: sortDiagnostics(diags) };
+  // the listing shows the encoded words of the architecture's instruction table
+  const listed: FlatProgram = { ...flat, space: { ...space, op: t.word }, words: bytes, stride: B };
+  return { bytes, count: flat.insns.length, diagnostics: sortDiagnostics(diags), flat: listed };
+}
+
+/** Assembles one text into `.tprog` bytes; any error throws a DiagnosticError (file:line:col). */
+export function assembleText(text: string, file: string, arch: Arch): { bytes: Uint8Array; count: number } {
+  const r = assembleSystolic([{ file, text }], arch);
+  if (r.diagnostics.some((d) => d.severity === 'error')) throw new DiagnosticError(r.diagnostics);
+  return { bytes: r.bytes, count: r.count };
+}
+
+/** The listing of an assembly (flatListing: PC, word, source line). */
+export function systolicListing(r: SystolicAssembly, sources?: SourceMap): string {
+  return r.flat ? flatListing(r.flat, sources) : '';
+}
+
+// ---------------------------------------------------------------------------
+// Disassembly: the same syntax
+
+const mem = (name: string, a: number, s: number) => (s ? `${name}=${a} ${name}_stride=${2 ** s}` : `${name}=${a}`);
 
 export function formatInstr(i: Instr, arch: Arch): string {
   const name = OPCODE_NAME.get(i.op) ?? `op${i.op}`;
@@ -32,21 +237,21 @@ export function formatInstr(i: Instr, arch: Arch): string {
     case OP.NoOp:
       return 'NoOp';
     case OP.MatMul:
-      return `MatMul${flagNames(ISA.flags['MatMul'])} local=${mem(i.a0, i.s0)} acc=${mem(i.a1, i.s1)} size=${i.a2 + 1}`;
+      return `MatMul${flagNames(ISA.flags['MatMul'])} ${mem('local', i.a0, i.s0)} ${mem('acc', i.a1, i.s1)} size=${i.a2 + 1}`;
     case OP.DataMove: {
       const o = dataMoveOther(i.flags, arch)!;
-      return `DataMove ${DATA_MOVE_NAME.get(i.flags)} local=${mem(i.a0, i.s0)} ${o.name}=${mem(i.a1, i.s1)} size=${i.a2 + 1}`;
+      return `DataMove flow=${DATA_MOVE_NAME.get(i.flags)} ${mem('local', i.a0, i.s0)} ${mem(o.name, i.a1, i.s1)} size=${i.a2 + 1}`;
     }
     case OP.LoadWeight:
-      return `LoadWeight${flagNames(ISA.flags['LoadWeight'])} local=${mem(i.a0, i.s0)} size=${i.a1 + 1}`;
+      return `LoadWeight${flagNames(ISA.flags['LoadWeight'])} ${mem('local', i.a0, i.s0)} size=${i.a1 + 1}`;
     case OP.SIMD: {
       const w = instructionTables(arch).layout.simdOperandBits;
       const m = (1 << w) - 1;
       const op = i.a2 >> (3 * w);
-      return `SIMD${flagNames(ISA.flags['SIMD'])} op=${SIMD_OP_NAME.get(op) ?? op} left=${(i.a2 >> (2 * w)) & m} right=${(i.a2 >> w) & m} dest=${i.a2 & m} write=${i.a0} read=${i.a1}`;
+      return `SIMD${flagNames(ISA.flags['SIMD'])} op=${SIMD_OP_NAME.get(op) ?? op} left=${(i.a2 >> (2 * w)) & m} right=${(i.a2 >> w) & m} dest=${i.a2 & m} write_addr=${i.a0} read_addr=${i.a1}`;
     }
     case OP.LoadLUT:
-      return `LoadLUT local=${mem(i.a0, i.s0)} table=${i.a1}`;
+      return `LoadLUT ${mem('local', i.a0, i.s0)} table=${i.a1}`;
     case OP.Configure:
       return `Configure register=${REG_NAME.get(i.a0) ?? i.a0} value=${i.a1}`;
     default:
@@ -57,121 +262,7 @@ export function formatInstr(i: Instr, arch: Arch): string {
 export function disassembleProgram(p: Program, arch: Arch, header = true): string {
   const L = instructionTables(arch).layout;
   const out: string[] = [];
-  if (header) out.push(`; ${p.count} instructions of ${L.bytes} bytes (operands ${L.operand0Bits}/${L.operand1Bits}/${L.operand2Bits} bits; ${arch.data_type}, array ${arch.array_size})`);
+  if (header) out.push(`// ${p.count} instructions of ${L.bytes} bytes (operands ${L.operand0Bits}/${L.operand1Bits}/${L.operand2Bits} bits; ${arch.data_type}, array ${arch.array_size})`);
   for (let pc = 0; pc < p.count; pc++) out.push(formatInstr(instrAt(p, pc), arch));
   return out.join('\n') + '\n';
-}
-
-function parseMem(v: string, bad: (m: string) => never): [number, number] {
-  const [a, s] = v.split('/');
-  const addr = Number(a);
-  if (!Number.isSafeInteger(addr) || addr < 0) bad(`bad address \`${a}\``);
-  if (s === undefined) return [addr, 0];
-  const stride = Number(s);
-  if (!Number.isSafeInteger(stride) || stride < 1 || (stride & (stride - 1)) !== 0) bad(`stride \`${s}\` is not a power of two`);
-  return [addr, Math.log2(stride)];
-}
-
-/** Assembles the dialect into `.tprog` bytes; every error carries file:line:col. */
-export function assembleText(text: string, file: string, arch: Arch): { bytes: Uint8Array; count: number } {
-  const t = instructionTables(arch);
-  const diags: Diagnostic[] = [];
-  const instrs: Instr[] = [];
-  const lines = text.split(/\r?\n/);
-  lines.forEach((raw, li) => {
-    const line = raw.replace(/;.*$/, '');
-    const trimmed = line.trim();
-    if (!trimmed) return;
-    const col = line.indexOf(trimmed) + 1;
-    const bad = (message: string): never => {
-      throw new DiagnosticError({ severity: 'error', code: 'SYS0501', message, span: { file, line: li + 1, column: col, length: trimmed.length } });
-    };
-    try {
-      const words = trimmed.split(/\s+/);
-      const mnemonic = words[0]!;
-      const op = ISA.opcodes[mnemonic];
-      if (op === undefined) bad(`unknown instruction \`${mnemonic}\` (expected one of ${Object.keys(ISA.opcodes).join(', ')})`);
-      const i: Instr = { op: op!, flags: 0, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 };
-      const kv = new Map<string, string>();
-      const flagTable = ISA.flags[mnemonic] ?? {};
-      for (const w of words.slice(1)) {
-        const eq = w.indexOf('=');
-        if (eq > 0) kv.set(w.slice(0, eq), w.slice(eq + 1));
-        else if (op === OP.DataMove && ISA.data_move_flags[w] !== undefined) i.flags = ISA.data_move_flags[w]!;
-        else if (flagTable[w] !== undefined) i.flags |= flagTable[w]!;
-        else bad(`unknown flag \`${w}\` for ${mnemonic}${Object.keys(flagTable).length ? ` (flags: ${Object.keys(flagTable).join(', ')})` : ''}${op === OP.DataMove ? ` (data flows: ${Object.keys(ISA.data_move_flags).join(', ')})` : ''}`);
-      }
-      const take = (k: string): string => {
-        const v = kv.get(k);
-        if (v === undefined) bad(`${mnemonic} needs \`${k}=\``);
-        kv.delete(k);
-        return v!;
-      };
-      const num = (k: string, min = 0) => {
-        const v = Number(take(k));
-        if (!Number.isSafeInteger(v) || v < min) bad(`\`${k}\` expects an integer >= ${min}`);
-        return v;
-      };
-      switch (op) {
-        case OP.MatMul:
-          [i.a0, i.s0] = parseMem(take('local'), bad);
-          [i.a1, i.s1] = parseMem(take('acc'), bad);
-          i.a2 = num('size', 1) - 1;
-          break;
-        case OP.DataMove: {
-          const o = dataMoveOther(i.flags, arch)!;
-          if (!words.slice(1).some((w) => ISA.data_move_flags[w] !== undefined)) bad(`DataMove needs a data flow (${Object.keys(ISA.data_move_flags).join(', ')})`);
-          [i.a0, i.s0] = parseMem(take('local'), bad);
-          [i.a1, i.s1] = parseMem(take(o.name), bad);
-          i.a2 = num('size', 1) - 1;
-          break;
-        }
-        case OP.LoadWeight:
-          if (kv.has('local')) [i.a0, i.s0] = parseMem(take('local'), bad);
-          i.a1 = num('size', 1) - 1;
-          break;
-        case OP.SIMD: {
-          const w = t.layout.simdOperandBits;
-          const opName = take('op');
-          const sop = ISA.simd_ops[opName] ?? Number(opName);
-          if (!Number.isSafeInteger(sop) || !SIMD_OP_NAME.has(sop)) bad(`unknown SIMD op \`${opName}\` (${Object.keys(ISA.simd_ops).join(', ')})`);
-          const regs = ['left', 'right', 'dest'].map((k) => (kv.has(k) ? num(k) : 0));
-          i.a2 = sop * 2 ** (3 * w) + regs[0]! * 2 ** (2 * w) + regs[1]! * 2 ** w + regs[2]!;
-          i.a0 = kv.has('write') ? num('write') : 0;
-          i.a1 = kv.has('read') ? num('read') : 0;
-          break;
-        }
-        case OP.LoadLUT:
-          [i.a0, i.s0] = parseMem(take('local'), bad);
-          i.a1 = num('table');
-          break;
-        case OP.Configure: {
-          const r = take('register');
-          const reg = ISA.config_registers.find((c) => c.name === r)?.number ?? Number(r);
-          if (!Number.isSafeInteger(reg) || reg < 0 || reg > 15) bad(`unknown configuration register \`${r}\``);
-          i.a0 = reg;
-          i.a1 = num('value');
-          break;
-        }
-      }
-      if (kv.size) bad(`unexpected operand(s) ${[...kv.keys()].map((k) => `\`${k}=\``).join(', ')} for ${mnemonic}`);
-      const problem = op === OP.Configure ? undefined : checkInstr(t, i);
-      if (problem) bad(problem);
-      instrs.push(i);
-    } catch (e) {
-      if (e instanceof DiagnosticError) diags.push(...e.diagnostics);
-      else throw e;
-    }
-  });
-  if (diags.length) throw new DiagnosticError(diags);
-  const B = t.layout.bytes;
-  const bytes = new Uint8Array(instrs.length * B);
-  instrs.forEach((i, k) => {
-    try {
-      encodeInstr(t, i, bytes, k * B);
-    } catch (e) {
-      throw new DiagnosticError({ severity: 'error', code: 'SYS0502', message: `instruction ${k}: ${(e as Error).message}`, span: { file, offset: k * B } });
-    }
-  });
-  return { bytes, count: instrs.length };
 }

@@ -102,7 +102,7 @@ describe('sample programs', () => {
   test('a DataMove from the accumulators right after a SIMD write is reported with its PC, waits, and reads the written value', () => {
     const x = values(8, 4 * N, true);
     const go = (gap: string) => {
-      const src = readFileSync(SAMPLES + 'relu.tasm', 'utf8').replace(/NoOp\nNoOp\nDataMove acc->local local=8 acc=0 size=4/, `${gap}DataMove acc->local local=8 acc=3 size=1`);
+      const src = readFileSync(SAMPLES + 'relu.tasm', 'utf8').replace(/NoOp\nNoOp\nDataMove flow=acc_to_local local=8 acc=0 size=4/, `${gap}DataMove flow=acc_to_local local=8 acc=3 size=1`);
       const program = assembleText(src, 'hazard.tasm', arch).bytes;
       const m = buildMachine({ arch, program, programOffset: 0, inputs: [], outputs: [], model: 'h', data: [{ space: 'dram0', address: 0, data: le16(x), name: 'x' }] }, 'hazard.tasm');
       m.runAll();

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { assembleText, decodeProgram, deriveLayout, disassembleProgram, encodeInstr, instructionTables, instrAt, type Arch, type Instr } from '../src/index.js';
+import { assembleSystolic, systolicListing, assembleText, decodeProgram, deriveLayout, disassembleProgram, encodeInstr, instructionTables, instrAt, type Arch, type Instr } from '../src/index.js';
 import { refDecode } from './reference.js';
 import { BOARDS } from './boards.js';
 
@@ -146,11 +146,48 @@ describe('assembler diagnostics carry file:line:col', () => {
     }
     throw new Error('accepted');
   };
-  test('unknown mnemonic, flag, stride, missing operand', () => {
-    expect(diag('NoOp\n  MatMull local=0 acc=0 size=1')).toEqual([{ file: 's.tasm', line: 2, column: 3, length: 28, message: expect.stringMatching(/^unknown instruction `MatMull`/) }]);
-    expect(diag('MatMul fast local=0 acc=0 size=1')[0]!.message).toMatch(/unknown flag `fast` for MatMul \(flags: accumulate, zeroes\)/);
-    expect(diag('MatMul local=0/3 acc=0 size=1')[0]!.message).toBe('stride `3` is not a power of two');
-    expect(diag('DataMove dram0->local local=0 size=1')[0]!.message).toBe('DataMove needs `dram0=`');
-    expect(diag('MatMul local=0 acc=0 size=0')[0]!.message).toBe('`size` expects an integer >= 1');
+  const codes = (src: string) => {
+    try {
+      assembleText(src, 's.tasm', a);
+    } catch (e) {
+      return (e as DiagnosticError).diagnostics.map((d) => `${d.code}@${(d.span as { line: number; column: number }).line}:${(d.span as { column: number }).column}`);
+    }
+    return [];
+  };
+  test('unknown mnemonic, flag, stride, missing operand: shared front-end diagnostics at the operand', () => {
+    expect(diag('NoOp\n  MatMull local=0 acc=0 size=1')).toEqual([{ file: 's.tasm', line: 2, column: 3, length: 7, message: 'unknown mnemonic `MatMull` for systolic' }]);
+    expect(diag('MatMul fast local=0 acc=0 size=1')).toEqual([expect.objectContaining({ line: 1, column: 8, message: 'unknown field `fast` for systolic op' })]);
+    expect(diag('MatMul local=0 local_stride=3 acc=0 size=1')).toEqual([expect.objectContaining({ column: 29, message: 'stride 3 is not a power of two' })]);
+    expect(diag('DataMove flow=dram0_to_local local=0 size=1')[0]!.message).toBe('DataMove needs `dram0=`');
+    expect(diag('MatMul local=0 acc=0 size=0')[0]!.message).toBe('size is the number of vectors: at least 1');
+    expect(diag('DataMove flow=dram0_to_lokal local=0 dram0=0 size=1')[0]!.message).toBe('`dram0_to_lokal` is not a value of `flow`');
+    expect(codes('LoadWeight local=0 acc=0 size=1')).toEqual(['SYS0504@1:20']); // not an operand of LoadWeight
+    expect(codes('DataMove flow=dram0_to_local local=0 acc=0 size=1')).toEqual(['SYS0505@1:1', 'SYS0504@1:38']); // acc is not this flow's memory; dram0 missing
+    expect(codes('LoadWeight accumulate size=1')).toEqual(['SYS0504@1:12']); // a MatMul flag
+    expect(codes('MatMul local size=1 acc=0')).toEqual(['AS0225@1:8']); // a bare name is a one-bit flag
+    expect(codes('MatMul local=0 acc=4096 size=1')).toEqual(['SYS0501@1:1']); // outside the accumulators
+    expect(codes('.program p x { NoOp }')).toEqual(['SYS0506@1:10']);
+    expect(codes('loop 2 { NoOp }')).toEqual(['AS0317@1:1', 'AS0315@1:1']);
+  });
+  test('--listing is the shared flat listing: PC, the encoded word (most significant byte first), the source line', () => {
+    const r = assembleSystolic([{ file: 'l.tasm', text: 'NoOp\n  MatMul accumulate local=5 acc=7 size=4 // c\n' }], a);
+    const B = deriveLayout(a).bytes;
+    const word = (k: number) => Array.from(r.bytes.subarray(k * B, (k + 1) * B)).reverse().map((x) => x.toString(16).padStart(2, '0')).join('');
+    expect(word(1).slice(0, 2)).toBe('11'); // opcode 1 (MatMul), flags 1 (accumulate) in the top byte
+    expect(systolicListing(r)).toBe(`; main: 2 instructions of systolic_instruction (${B * 8} bits)\n0  ${word(0)}  NoOp\n1  ${word(1)}  MatMul\n`);
+  });
+  test('several inputs are one instruction stream, in order; a constant of the first file is seen by the second', () => {
+    const one = assembleText('LoadWeight zeroes size=1\nMatMul local=3 acc=4 size=2\nNoOp', 'one.tasm', a).bytes;
+    const r = assembleSystolic([{ file: 'a.tasm', text: '.const L = 3\nLoadWeight zeroes size=1' }, { file: 'b.tasm', text: 'MatMul local=L acc=L + 1 size=2\nNoOp' }], a);
+    expect(r.diagnostics).toEqual([]);
+    expect(Buffer.from(r.bytes).equals(Buffer.from(one))).toBe(true);
+  });
+  test('constants, expressions and flags: the same bytes as the literal form', () => {
+    const lit = assembleText('MatMul accumulate local=16 local_stride=2 acc=32 size=4\nSIMD read write op=Max left=0 right=1 dest=0 write_addr=5 read_addr=5', 'l.tasm', a).bytes;
+    const expr = assembleText('.const BASE = 8\nMatMul accumulate, local=BASE * 2, local_stride=1 << 1, acc=0x20, size=4 // comment\nSIMD read write op=Max left=0 right=1 dest=0 write_addr=BASE - 3 read_addr=5', 'e.tasm', a).bytes;
+    expect(Buffer.from(expr).equals(Buffer.from(lit))).toBe(true);
+    // accumulate is bit 0 of the MatMul flags (grammars/systolic), the stride 2 is log2 = 1 above the address
+    const noFlag = assembleText('MatMul local=16 local_stride=2 acc=32 size=4', 'n.tasm', a).bytes;
+    expect(lit[deriveLayout(a).bytes - 1]! - noFlag[deriveLayout(a).bytes - 1]!).toBe(1);
   });
 });

@@ -47,14 +47,14 @@ function run(src: string, a: number[], b: number[]) {
 }
 
 test.each(Object.keys(EXPECT))('%s', (op) => {
-  const prologue = ['DataMove dram0->local local=0 dram0=0 size=4', 'DataMove local->acc local=0 acc=0 size=4'];
+  const prologue = ['DataMove flow=dram0_to_local local=0 dram0=0 size=4', 'DataMove flow=local_to_acc local=0 acc=0 size=4'];
   // vectors 0/1 hold A (8 lanes over 2 vectors), 2/3 hold B; register 1 gets B's vector for each half in turn
   const out: number[] = [];
   for (let half = 0; half < 2; half++) {
     const src = [
       ...prologue,
-      `SIMD read op=Move left=0 right=0 dest=1 write=0 read=${2 + half}`,
-      `SIMD read write op=${op} left=0 right=1 dest=0 write=4 read=${half}`,
+      `SIMD read op=Move left=0 right=0 dest=1 write_addr=0 read_addr=${2 + half}`,
+      `SIMD read write op=${op} left=0 right=1 dest=0 write_addr=4 read_addr=${half}`,
     ].join('\n');
     const m = run(src, A, B);
     out.push(...Array.from(m.acc.subarray(16, 20)));
@@ -64,10 +64,10 @@ test.each(Object.keys(EXPECT))('%s', (op) => {
 
 test('write with accumulate adds (saturating) into the accumulator; dest > 0 also sets the register', () => {
   const src = [
-    'DataMove dram0->local local=0 dram0=0 size=2',
-    'DataMove local->acc local=0 acc=0 size=2',
-    'SIMD read write accumulate op=Add left=0 right=0 dest=1 write=1 read=0', // acc1 += acc0 + acc0, reg1 = acc0 + acc0
-    'SIMD write op=Move left=1 right=0 dest=0 write=2 read=0', // acc2 = reg1 (no read: input is zero)
+    'DataMove flow=dram0_to_local local=0 dram0=0 size=2',
+    'DataMove flow=local_to_acc local=0 acc=0 size=2',
+    'SIMD read write accumulate op=Add left=0 right=0 dest=1 write_addr=1 read_addr=0', // acc1 += acc0 + acc0, reg1 = acc0 + acc0
+    'SIMD write op=Move left=1 right=0 dest=0 write_addr=2 read_addr=0', // acc2 = reg1 (no read: input is zero)
   ].join('\n');
   const a = [100, -32768, 32767, 7];
   const b = [1, -1, 1, -1];

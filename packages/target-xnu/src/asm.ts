@@ -1,19 +1,20 @@
 /**
- * The XNU assembler back end. The shared statement language (@pyxis/asm)
- * carries one `job` statement per program block on the unit `pex8`:
+ * The XNU assembler back end on the shared front end (@pyxis/asm: readSources,
+ * compileFlatProgram, operand binding): a program is one `job` statement, its
+ * operands the fields of grammars/xnu/xnu_job.json (enum names, constants,
+ * expressions, range checks and did-you-mean as in every target). The PEx8 is
+ * one unit, so the natural form is a top-level job (the implicit program
+ * `main`); named programs are `.program NAME pex8 { job ... }`:
  *
- *   .program nn_l2 pex8 {
- *     job op_type=L2, use_int=0, rounding=round_near_even, tininess=after_rounding, vec_len=128, num_vectors=1000, top_k=5
- *   }
+ *   job op_type=L2, use_int=0, rounding=round_near_even, vec_len=128, num_vectors=1000, top_k=5
  *
- * Operand names and values are the fields of grammars/xnu/xnu_job.json; the
- * binding below is local and small (operand -> field, enum name or constant
- * expression), to be replaced by the shared operand binding of @pyxis/asm.
+ * What the table cannot say (required fields, vec_len a multiple of 16, ...)
+ * is checked here.
  */
 import { error, warning, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, type Container } from '@pyxis/container';
-import { encode, enumCode, lookupField, validate, type FieldValues } from '@pyxis/codec';
-import { evalExpr, readSources, sortDiagnostics, type Instruction, type SourceInput } from '@pyxis/asm';
+import { encode, validate, type FieldValues } from '@pyxis/codec';
+import { compileFlatProgram, flatListing, readSources, sortDiagnostics, type OpSpace, type SourceInput } from '@pyxis/asm';
 import type { SourceMap } from '@pyxis/diagnostics';
 import { SPEC, XNU, decodeJob, jobTable, jobText, type Job } from './grammar.js';
 import { OP_L1, OP_L2 } from './datapath.js';
@@ -35,64 +36,32 @@ export interface XnuAssembleResult {
   listing: string;
 }
 
-/** Binds a job statement's operands to descriptor values; problems are diagnostics at the operand. */
-function bindJob(insn: Instruction, ctx: { consts: Parameters<typeof evalExpr>[1]['consts']; diags: Diagnostic[] }): FieldValues | undefined {
-  const t = jobTable();
-  const values: FieldValues = {};
-  const spans = new Map<string, SourceSpan>();
+let space: OpSpace | undefined;
+/** The job word as an instruction space: one mnemonic, `job`, that sets no field. */
+function jobSpace(): OpSpace {
+  return (space ??= { title: 'XNU job', op: jobTable(), mnemonics: new Map([['job', 0]]) });
+}
+
+/** Required fields and the table's cross-field rules; problems are diagnostics at the operand. */
+function checkValues(values: FieldValues, insnSpan: SourceSpan, spans: Record<string, SourceSpan>, diags: Diagnostic[]): boolean {
   let ok = true;
-  for (const a of insn.operands) {
-    const f = lookupField(t, a.name);
-    if (!f || f.reserved) {
-      ctx.diags.push(error('XNU0102', `\`${a.name}\` is not a field of a job`, { span: a.nameSpan, notes: [`fields: ${t.fields.filter((x) => !x.reserved).map((x) => x.name).join(', ')}`], spec: SPEC }));
-      ok = false;
-      continue;
-    }
-    if (spans.has(f.name)) {
-      ctx.diags.push(error('XNU0103', `\`${f.name}\` is given twice`, { span: a.nameSpan, secondary: [{ span: spans.get(f.name)!, label: 'first given here' }] }));
-      ok = false;
-      continue;
-    }
-    spans.set(f.name, a.span);
-    if (a.value.kind !== 'expr' || a.index) {
-      ctx.diags.push(error('XNU0104', `\`${f.name}\` takes one value, not a list or an element`, { span: a.value.span }));
-      ok = false;
-      continue;
-    }
-    const e = a.value.expr;
-    if (f.enum && e.kind === 'name' && !ctx.consts.values.has(e.name)) {
-      if (enumCode(f, e.name) === undefined) {
-        const names = Object.keys(f.enum).concat(Object.keys(f.enum_aliases ?? {}));
-        ctx.diags.push(error('XNU0105', `unknown ${f.name} \`${e.name}\``, { span: e.span, notes: [`expected one of: ${names.join(', ')}`], ...(f.spec ? { spec: `${SPEC} "${f.spec}"` } : {}) }));
-        ok = false;
-        continue;
-      }
-      values[f.name] = e.name;
-      continue;
-    }
-    const v = evalExpr(e, { consts: ctx.consts, diags: ctx.diags });
-    if (v === undefined) {
-      ok = false;
-      continue;
-    }
-    values[f.name] = v;
-  }
   for (const req of ['op_type', 'vec_len', 'num_vectors']) {
-    if (!(req in values) && ok) {
-      ctx.diags.push(error('XNU0106', `a job needs \`${req}\``, { span: insn.mnemonicSpan, spec: SPEC }));
+    if (!(req in values)) {
+      diags.push(error('XNU0106', `a job needs \`${req}\``, { span: insnSpan, spec: SPEC }));
       ok = false;
     }
   }
-  if (!ok) return undefined;
-  for (const issue of validate(t, values)) {
-    ctx.diags.push(error('XNU0107', issue.message, { span: spans.get(issue.field) ?? insn.span, spec: SPEC }));
+  if (!ok) return false;
+  for (const issue of validate(jobTable(), values)) {
+    diags.push(error('XNU0107', issue.message, { span: spans[issue.field] ?? insnSpan, spec: SPEC }));
     ok = false;
   }
-  return ok ? values : undefined;
+  return ok;
 }
 
 /** Hardware rules the field table cannot express (one beat = 16 lanes; a non-empty database). */
-function checkJob(j: Job, insn: Instruction, spanOf: (f: string) => SourceSpan, diags: Diagnostic[]): boolean {
+function checkJob(j: Job, given: Record<string, SourceSpan>, insnSpan: SourceSpan, diags: Diagnostic[]): boolean {
+  const spanOf = (f: string) => given[f] ?? insnSpan;
   let ok = true;
   if (j.vec_len === 0 || j.vec_len % 16 !== 0) {
     diags.push(
@@ -120,8 +89,7 @@ function checkJob(j: Job, insn: Instruction, spanOf: (f: string) => SourceSpan, 
   if (j.l1_mode !== 0 && j.op_type !== OP_L1) diags.push(warning('XNU0114', 'l1_mode only affects op_type L1', { span: spanOf('l1_mode') }));
   if (j.use_int === 1)
     for (const f of ['rounding', 'tininess'])
-      if (insn.operands.some((a) => a.name === f))
-        diags.push(warning('XNU0115', `${f} is not used for integer inputs`, { span: spanOf(f), spec: `${SPEC} "ONLY for INT inputs"` }));
+      if (given[f]) diags.push(warning('XNU0115', `${f} is not used for integer inputs`, { span: spanOf(f), spec: `${SPEC} "ONLY for INT inputs"` }));
   return ok;
 }
 
@@ -129,11 +97,13 @@ export function assembleXnu(inputs: SourceInput[], opts: { sources?: SourceMap; 
   const set = readSources(inputs, { ...(opts.sources ? { sources: opts.sources } : {}), includeDirs: opts.includeDirs ?? [] });
   const diags = [...set.diagnostics];
   const programs: XnuProgram[] = [];
+  const listings: string[] = [];
   const seen = new Map<string, SourceSpan>();
+  const ctx = { consts: set.consts, diags };
   for (const p of set.programs) {
     if (!p.name) continue;
-    if (p.seq !== UNIT) {
-      diags.push(error('XNU0101', `unknown unit \`${p.seq}\`: XNU programs run on \`${UNIT}\``, { span: p.seqSpan, spec: `${SPEC} "Final design"` }));
+    if (!p.implicit && p.seq !== UNIT) {
+      diags.push(error('XNU0101', `unknown unit \`${p.seq}\`: XNU programs run on \`${UNIT}\``, { span: p.seqSpan, notes: ['the PEx8 is the one unit: write the job at top level, or `.program NAME pex8 { job ... }`'], spec: `${SPEC} "Final design"` }));
       continue;
     }
     const prev = seen.get(p.name);
@@ -142,29 +112,37 @@ export function assembleXnu(inputs: SourceInput[], opts: { sources?: SourceMap; 
       continue;
     }
     seen.set(p.name, p.nameSpan);
-    const jobs = p.body.filter((s): s is Instruction => s.kind === 'insn');
-    for (const s of p.body) if (s.kind !== 'insn') diags.push(error('XNU0109', 'loops are not part of an XNU program: a job streams its whole database', { span: s.span }));
-    for (const s of jobs) if (s.mnemonic !== 'job') diags.push(error('XNU0100', `unknown statement \`${s.mnemonic}\`; an XNU program holds one \`job\``, { span: s.mnemonicSpan }));
-    const good = jobs.filter((s) => s.mnemonic === 'job');
-    if (good.length !== 1) {
-      if (good.length > 1) diags.push(error('XNU0116', `program \`${p.name}\` has ${good.length} jobs; write one program per job`, { span: good[1]!.span }));
-      else if (jobs.length === 0) diags.push(error('XNU0116', `program \`${p.name}\` has no job`, { span: p.nameSpan }));
+    const first = diags.length;
+    const flat = compileFlatProgram(p, jobSpace(), ctx, { kind: 'program', encode: false, structureNote: 'a job streams its whole database: one `job` per program' });
+    // the shared binder cites a field's own section; XNU cites it inside the spec document
+    for (let i = first; i < diags.length; i++) {
+      const d = diags[i]!;
+      if (d.spec && !d.spec.startsWith(SPEC)) diags[i] = { ...d, spec: `${SPEC} "${d.spec}"` };
+    }
+    if (!flat) continue;
+    if (flat.insns.length > 1) {
+      diags.push(error('XNU0116', `program \`${p.name}\` has ${flat.insns.length} jobs; write one program per job`, { span: flat.insns[1]!.ast.span }));
       continue;
     }
-    const insn = good[0]!;
-    const values = bindJob(insn, { consts: set.consts, diags });
-    if (!values) continue;
-    const bytes = encode(jobTable(), values);
+    if (diags.slice(first).some((d) => d.severity === 'error')) continue;
+    const insn = flat.insns[0]!;
+    if (!checkValues(insn.values, insn.ast.span, insn.fieldSpans, diags)) continue;
+    const bytes = encode(jobTable(), insn.values);
     const job = decodeJob(bytes);
-    const spanOf = (f: string) => insn.operands.find((a) => lookupField(jobTable(), a.name)?.name === f)?.span ?? insn.span;
-    if (!checkJob(job, insn, spanOf, diags)) continue;
+    const given: Record<string, SourceSpan> = {};
+    for (const [f, s] of Object.entries(insn.fieldSpans)) {
+      const a = insn.ast.operands.find((o) => o.nameSpan === s);
+      given[f] = a?.span ?? s;
+    }
+    if (!checkJob(job, given, insn.ast.span, diags)) continue;
     programs.push({ name: p.name, job, bytes, span: p.nameSpan });
+    if (opts.listing) listings.push(flatListing({ ...flat, words: bytes, stride: bytes.length }, opts.sources));
   }
   const object = objectOf(programs, inputs.map((i) => i.file));
-  const listing = opts.listing ? programs.map((p) => `${p.name}: ${hex(p.bytes)}  ; ${jobText(p.job)}`).join('\n') + '\n' : '';
+  // the shared flat listing (PC, the descriptor as a number in hex, the source line), one block per program
+  const listing = opts.listing ? listings.join('') : '';
   return { object, programs, diagnostics: sortDiagnostics(diags), listing };
 }
-
 
 export function hex(b: Uint8Array): string {
   return [...b].map((x) => x.toString(16).padStart(2, '0')).join(' ');
@@ -198,6 +176,9 @@ export function jobsOf(c: Container): Array<{ name: string; job: Job; section: n
 /** An object back to source. */
 export function disassembleXnu(c: Container, file: string): string {
   const lines = [`// disassembled from ${file}`];
-  for (const j of jobsOf(c)) lines.push(`.program ${j.name} ${UNIT} {`, `  job ${jobText(j.job)}`, '}');
+  const jobs = jobsOf(c);
+  // one job called `main` (the implicit program) prints at top level, the natural form
+  if (jobs.length === 1 && jobs[0]!.name === 'main') lines.push(`job ${jobText(jobs[0]!.job)}`);
+  else for (const j of jobs) lines.push(`.program ${j.name} ${UNIT} {`, `  job ${jobText(j.job)}`, '}');
   return lines.join('\n') + '\n';
 }

@@ -53,17 +53,40 @@ describe('assembler', () => {
     );
   });
 
+  it('takes a top-level job as the implicit program `main`, the same descriptor as a named program', () => {
+    const top = asm('.const N = 4\njob op_type=L1, vec_len=16 * 2, num_vectors=N');
+    const named = asm('.program p pex8 { job op_type=L1, vec_len=32, num_vectors=4 }');
+    expect(top.diagnostics).toEqual([]);
+    expect(top.programs.map((p) => p.name)).toEqual(['main']);
+    expect(Buffer.from(top.programs[0]!.bytes).equals(Buffer.from(named.programs[0]!.bytes))).toBe(true);
+    expect(disassembleXnu(top.object, 'x.pobj')).toContain('\njob op_type=L1');
+    expect(disassembleXnu(top.object, 'x.pobj')).not.toContain('.program');
+    // two top-level jobs are two jobs of one program
+    expect(codes('job op_type=L1, vec_len=16, num_vectors=1\njob op_type=L2, vec_len=16, num_vectors=1')).toEqual(['XNU0116']);
+  });
+
+  it('--listing is the shared flat listing: the descriptor word most significant byte first, then the source line', () => {
+    const src = 'job op_type=L1, use_int=1, vec_len=32, num_vectors=4';
+    const r = assembleXnu([{ file: 't.xasm', text: src }], { listing: true });
+    const word = Array.from(r.programs[0]!.bytes).reverse().map((b) => b.toString(16).padStart(2, '0')).join('');
+    // op_type 1 (bits 1:0), use_int (bit 2), tininess after_rounding (bit 6), vec_len 32 at bit 8, num_vectors 4 at bit 40
+    expect(BigInt('0x' + word)).toBe(1n | 4n | 64n | (32n << 8n) | (4n << 40n));
+    expect(r.listing).toBe(`; main: 1 instruction of xnu_job (96 bits)\n0  ${word}  job\n`);
+  });
+
   it('reports bad programs with a code each', () => {
     expect(codes('.program p amem { job op_type=L2, vec_len=16, num_vectors=1 }')).toEqual(['XNU0101']);
-    expect(codes('.program p pex8 { job op_typ=L2, vec_len=16, num_vectors=1 }')).toContain('XNU0102');
-    expect(codes('.program p pex8 { job op_type=L2, op_type=L1, vec_len=16, num_vectors=1 }')).toContain('XNU0103');
+    expect(codes('.program p pex8 { job op_typ=L2, vec_len=16, num_vectors=1 }')).toEqual(['AS0206']); // unknown field (shared binder, did-you-mean)
+    expect(codes('.program p pex8 { job op_type=L2, op_type=L1, vec_len=16, num_vectors=1 }')).toEqual(['AS0208']); // set twice
     expect(codes('.program p pex8 { job op_type=L2, num_vectors=1 }')).toEqual(['XNU0106']);
-    expect(codes('.program p pex8 { job op_type=L2, vec_len=70000, num_vectors=1 }')).toEqual(['XNU0107']);
+    expect(codes('.program p pex8 { job op_type=L2, vec_len=70000, num_vectors=1 }')).toEqual(['AS0401']); // out of the 16-bit field
     expect(codes('.program p pex8 { job op_type=L2, vec_len=16, num_vectors=1\n job op_type=L1, vec_len=16, num_vectors=1 }')).toEqual(['XNU0116']);
     expect(codes('.program p pex8 { job op_type=DOT, vec_len=16, num_vectors=1, top_k=1 }')).toEqual(['XNU0112']);
     expect(codes('.program p pex8 { job op_type=L2, vec_len=16, num_vectors=2, top_k=3 }')).toEqual(['XNU0113']);
     expect(codes('.program p pex8 { job op_type=L2, vec_len=16, num_vectors=2 }\n.program p pex8 { job op_type=L2, vec_len=16, num_vectors=2 }')).toEqual(['XNU0108']);
-    expect(codes('.program p pex8 { nop }')).toContain('XNU0100');
+    expect(codes('.program p pex8 { nop }')).toEqual(['AS0217']); // unknown mnemonic
+    expect(codes('.program p pex8 { loop 2 { job op_type=L2, vec_len=16, num_vectors=1 } }')).toEqual(['AS0315', 'AS0317']);
+    expect(codes('.program p pex8 { }')).toEqual(['AS0315']);
     expect(codes('.const N = 32\n.program p pex8 { job op_type=MANHATTAN, vec_len=N * 2, num_vectors=N }')).toEqual([]);
     expect(codes('.program p pex8 { job op_type=L1, vec_len=16, num_vectors=4, top_k=2 }')).toEqual(['XNU0117']);
     expect(codes('.program p pex8 { job op_type=L1, l1_mode=abs, vec_len=16, num_vectors=4, top_k=2 }')).toEqual([]);

@@ -131,7 +131,7 @@ describe('bad input gets a clear diagnostic', () => {
   it('unknown rounding mode', async () => {
     const r = await asm('.program p pex8 {\n  job op_type=DOT, rounding=round_nearest, vec_len=16, num_vectors=4\n}\n');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/bad\.xasm:2:\d+: error\[XNU0105\]: unknown rounding `round_nearest`/);
+    expect(r.err).toMatch(/bad\.xasm:2:\d+: error\[AS0215\]: `round_nearest` is not a value of `rounding`/);
     expect(r.err).toContain('round_near_maxMag');
   });
   it('empty database: num_vectors = 0, and an empty .npy at link time', async () => {
