@@ -153,3 +153,67 @@ describe('output paths are decided writable before any work (IO0002)', () => {
     expect(listing().filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
+
+describe('inputs are bounded: regular files only, size caps (IO0001, AS0108, LD0201)', () => {
+  test('pyxis-as /dev/zero', async () => {
+    const out = join(dir, 'zero.pobj');
+    const r = await as(['/dev/zero', '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/IO0001.*\/dev\/zero.*not a regular file/);
+    expect(existsSync(out)).toBe(false);
+  });
+  test('.include "/dev/zero"', async () => {
+    const src = join(dir, 'inc-zero.pasm');
+    writeFileSync(src, '.include "/dev/zero"\n' + readFileSync(pasm, 'utf8'));
+    const out = join(dir, 'inc-zero.pobj');
+    const r = await as([src, '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/AS0108.*\/dev\/zero.*not a regular file/);
+    expect(r.err).toMatch(/inc-zero\.pasm:1:/);
+    expect(existsSync(out)).toBe(false);
+  });
+  test('data = "/dev/zero" in a link script', async () => {
+    const s = join(dir, 'zero.ld');
+    writeFileSync(s, readFileSync(script, 'utf8').replace('data = "copy_src.npy"', 'data = "/dev/zero"'));
+    const out = join(dir, 'zero.pimg');
+    const r = await ld([s, obj, '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/LD0201.*\/dev\/zero.*not a regular file/);
+    expect(existsSync(out)).toBe(false);
+  });
+  test('pyxis-sim run /dev/zero, and a link script that is a device', async () => {
+    const r = await sim(['/dev/zero', '--stats', join(dir, 'zero.json')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/IO0001.*not a regular file/);
+    expect(existsSync(join(dir, 'zero.json'))).toBe(false);
+    const l = await ld(['/dev/zero', obj, '-o', join(dir, 'zero2.pimg')]);
+    expect(l.code).toBe(1);
+    expect(l.err).toMatch(/IO0001.*not a regular file/);
+    expect(existsSync(join(dir, 'zero2.pimg'))).toBe(false);
+  });
+  test('size caps: a source over 256 MiB and an image over 4 GiB are refused unread (sparse files)', async () => {
+    const { truncateSync } = await import('node:fs');
+    const big = join(dir, 'big.pasm');
+    writeFileSync(big, '');
+    truncateSync(big, 256 * 1024 ** 2 + 1);
+    let r = await as([big, '-o', join(dir, 'big.pobj')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/IO0001.*file too large: 268435457 bytes \(the maximum is 268435456 bytes\)/);
+    expect(existsSync(join(dir, 'big.pobj'))).toBe(false);
+    const inc = join(dir, 'inc-big.pasm');
+    writeFileSync(inc, '.include "big.pasm"\n');
+    r = await as([inc, '-o', join(dir, 'inc-big.pobj')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/AS0108.*file too large/);
+    const bigImg = join(dir, 'big.pimg');
+    copyFileSync(img, bigImg);
+    truncateSync(bigImg, 4 * 1024 ** 3 + 1);
+    r = await sim([bigImg, '--stats', join(dir, 'big.json')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/IO0001.*file too large: 4294967297 bytes/);
+    expect(existsSync(join(dir, 'big.json'))).toBe(false);
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(bigImg);
+    unlinkSync(big);
+  });
+});
