@@ -217,3 +217,27 @@ describe('inputs are bounded: regular files only, size caps (IO0001, AS0108, LD0
     unlinkSync(big);
   });
 });
+
+describe('deep link-script nesting is a diagnostic, not a stack overflow (LD0004)', () => {
+  test.each([
+    ['lists', (n: number) => `tensor t {\n  shape = ${'['.repeat(n)}1${']'.repeat(n)};\n}\n`, 65 + 10],
+    ['blocks', (n: number) => `memory m {\n  ${'a {'.repeat(n)}${'}'.repeat(n)}\n}\n`, 3 + 3 * 63 + 2],
+  ])('a value of %s nested 10,000 deep', async (_what, make, column) => {
+    const s = join(dir, `deep-${_what}.ld`);
+    writeFileSync(s, make(10_000));
+    const out = join(dir, `deep-${_what}.pimg`);
+    const r = await ld([s, obj, '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/LD0004/);
+    expect(r.err).toContain(`deep-${_what}.ld:2:${column}`);
+    expect(r.err).not.toMatch(/RangeError|Maximum call stack/);
+    expect(existsSync(out)).toBe(false);
+  });
+  test('64 levels of lists still parse (the diagnostic is about the value, not the nesting)', async () => {
+    const s = join(dir, 'deep-ok.ld');
+    writeFileSync(s, `tensor t {\n  shape = ${'['.repeat(64)}1${']'.repeat(64)};\n}\n`);
+    const r = await ld([s, obj, '-o', join(dir, 'deep-ok.pimg')]);
+    expect(r.code).toBe(1);
+    expect(r.err).not.toMatch(/LD0004/);
+  });
+});
