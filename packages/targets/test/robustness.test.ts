@@ -241,3 +241,38 @@ describe('deep link-script nesting is a diagnostic, not a stack overflow (LD0004
     expect(r.err).not.toMatch(/LD0004/);
   });
 });
+
+describe('diagnostics output is bounded (at most 100 errors shown, long lines cut around the caret)', () => {
+  test('one 80 KB line with 8,000 errors', async () => {
+    const src = join(dir, 'long-line.pasm');
+    writeFileSync(src, '@         '.repeat(8000) + '\n');
+    const out = join(dir, 'long-line.pobj');
+    const r = await as([src, '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.err.match(/error\[AS0101\]/g)).toHaveLength(100);
+    expect(r.err).toMatch(/\.\.\. 7900 more errors not shown/);
+    expect(r.err).toMatch(/8000 errors, 0 warnings\n$/);
+    // every quoted line is cut to 120 columns (+ `...` on both sides), with the caret under the character it names
+    const quoted = r.err.split('\n').filter((l) => l.startsWith('1 | '));
+    expect(quoted).toHaveLength(100);
+    for (const l of quoted) expect(l.length).toBeLessThanOrEqual(4 + 3 + 120 + 3);
+    const lines = r.err.split('\n');
+    const i = lines.findIndex((l) => l.startsWith(`${src}:1:991:`));
+    expect(i).toBeGreaterThan(0);
+    expect(lines[i + 1]!.charAt(lines[i + 2]!.indexOf('^'))).toBe('@');
+    expect(r.err.length).toBeLessThan(60_000);
+    expect(existsSync(out)).toBe(false);
+  });
+  test('20,000 errors on 20,000 lines; JSON lists them all', async () => {
+    const src = join(dir, 'many.pasm');
+    writeFileSync(src, '@\n'.repeat(20_000));
+    const r = await as([src, '-o', join(dir, 'many.pobj')]);
+    expect(r.code).toBe(1);
+    expect(r.err.match(/error\[AS0101\]/g)).toHaveLength(100);
+    expect(r.err).toMatch(/19900 more errors not shown/);
+    expect(existsSync(join(dir, 'many.pobj'))).toBe(false);
+    const j = await as(['--diagnostics-format', 'json', src, '-o', join(dir, 'many.pobj')]);
+    expect(j.code).toBe(1);
+    expect(j.err.trim().split('\n').filter((l) => JSON.parse(l).code === 'AS0101')).toHaveLength(20_000);
+  });
+});
