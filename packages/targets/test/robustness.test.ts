@@ -191,6 +191,26 @@ describe('inputs are bounded: regular files only, size caps (IO0001, AS0108, LD0
     expect(l.err).toMatch(/IO0001.*not a regular file/);
     expect(existsSync(join(dir, 'zero2.pimg'))).toBe(false);
   });
+  test('a FIFO as a source, an include and an image is refused without opening it (opening would block)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const fifo = join(dir, 'fifo.pasm');
+    execFileSync('mkfifo', [fifo]);
+    let r = await as([fifo, '-o', join(dir, 'fifo.pobj')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/IO0001.*fifo\.pasm.*not a regular file/);
+    const inc = join(dir, 'inc-fifo.pasm');
+    writeFileSync(inc, '.include "fifo.pasm"\n');
+    r = await as([inc, '-o', join(dir, 'inc-fifo.pobj')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/AS0108.*not a regular file/);
+    r = await sim([fifo]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/IO0001.*not a regular file/);
+    expect(existsSync(join(dir, 'fifo.pobj'))).toBe(false);
+    expect(existsSync(join(dir, 'inc-fifo.pobj'))).toBe(false);
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(fifo);
+  });
   test('size caps: a source over 256 MiB and an image over 4 GiB are refused unread (sparse files)', async () => {
     const { truncateSync } = await import('node:fs');
     const big = join(dir, 'big.pasm');
