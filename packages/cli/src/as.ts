@@ -80,6 +80,8 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         const result = be.assemble({ inputs, inputKind, includeDirs: opts.includeDir, listing: !!opts.listing, options, services: services(c) });
         if (result.diagnostics.length) c.report(result.diagnostics);
         c.log.info({ target: target.name }, 'assembled');
+        // `.include`d files are known only now: no output may replace one either (IO0003).
+        checkOutputPaths([mainOut, opts.listing], [...sources, ...c.sources.files().filter((f) => !f.startsWith('<'))]);
         // Produce every output in memory first, then write: no partial outputs on error.
         const writes: Array<() => void> = [];
         if (!emit) writes.push(() => writeContainerFile(mainOut!, result.object));

@@ -110,6 +110,18 @@ describe('outputs never overwrite inputs or each other (IO0003)', () => {
       expect(readFileSync(img)).toEqual(before);
     }
   });
+  test('pyxis-as: an output naming an .include-d file', async () => {
+    const inc = join(dir, 'part.inc');
+    writeFileSync(inc, '.const K = 1\n');
+    const src = join(dir, 'with-inc.pasm');
+    writeFileSync(src, '.include "part.inc"\n' + readFileSync(pasm, 'utf8'));
+    const r = await as([src, '-o', join(dir, 'with-inc.pobj'), '--listing', inc]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/IO0003.*part\.inc/);
+    expect(readFileSync(inc, 'utf8')).toBe('.const K = 1\n');
+    expect(existsSync(join(dir, 'with-inc.pobj'))).toBe(false);
+    expect((await as([src, '-o', join(dir, 'with-inc.pobj')])).code).toBe(0);
+  });
   test('a symbolic link to the input is the input', async () => {
     const { symlinkSync } = await import('node:fs');
     const link = join(dir, 'link-to-copy.pasm');
