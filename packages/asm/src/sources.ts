@@ -5,7 +5,7 @@
  * reported), and `.const` definitions, which are global across files. What
  * remains are the program declarations, for the target's back end to compile.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, isAbsolute } from 'node:path';
 import { SourceMap, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { ProgramDecl, Stmt, TopLevel } from './ast.js';
@@ -43,11 +43,26 @@ export interface SourceSet {
 
 const MAX_INCLUDE_DEPTH = 32;
 
+/** Largest source file `.include` reads (as @pyxis/container MAX_SOURCE_BYTES): 256 MiB. */
+export const MAX_INCLUDE_BYTES = 256 * 1024 ** 2;
+
+/** An included file that exists but is refused (a device, FIFO, directory, or larger than MAX_INCLUDE_BYTES): AS0108. */
+export class IncludeRefused extends Error {}
+
 function defaultRead(path: string): string | undefined {
+  let st;
   try {
-    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    st = statSync(path);
   } catch {
     return undefined;
+  }
+  // never open a device or FIFO (`/dev/zero` never ends, a FIFO blocks)
+  if (!st.isFile()) throw new IncludeRefused(st.isDirectory() ? 'it is a directory' : 'not a regular file (a device, FIFO or socket)');
+  if (st.size > MAX_INCLUDE_BYTES) throw new IncludeRefused(`file too large: ${st.size} bytes (the maximum is ${MAX_INCLUDE_BYTES} bytes)`);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new IncludeRefused((e as Error).message);
   }
 }
 
@@ -114,7 +129,13 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
         let found: string | undefined;
         let text: string | undefined;
         for (const c of cands) {
-          text = read(c);
+          try {
+            text = read(c);
+          } catch (e) {
+            if (!(e instanceof IncludeRefused)) throw e;
+            diags.push(error('AS0108', `cannot read included file "${it.path}": ${e.message}`, { span: it.span, notes: [`file: ${c}`] }));
+            return;
+          }
           if (text !== undefined) {
             found = c;
             break;

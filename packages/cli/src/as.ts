@@ -27,7 +27,7 @@ function defaultOutput(src: string, ext: string): string {
 }
 
 async function doDisassemble(file: string, output: string | undefined, explicit: string | undefined, c: ToolContext, cmd: Command): Promise<void> {
-  checkOutputPaths([output]);
+  checkOutputPaths([output], [file]);
   const object = readContainerFile(file);
   const { target } = await resolveTarget(explicit ?? object.target, 'as', cmd);
   if (!target.assembler?.disassemble) throw missingPart(target, 'disassembler');
@@ -75,11 +75,13 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         if (toStdout && opts.listing === '-') throw new UsageError(`--emit ${opts.emit} and --listing - would both print on stdout; give one of them a file`);
         // Every destination is checked first: a bad path costs no assembly and leaves no other output behind.
         const mainOut = toStdout ? undefined : (opts.output ?? defaultOutput(sources[0]!, emit ? emit.ext : '.pobj'));
-        checkOutputPaths([mainOut, opts.listing]);
+        checkOutputPaths([mainOut, opts.listing], sources);
         const inputs = sources.map((file) => ({ file, text: readInputText(file) }));
         const result = be.assemble({ inputs, inputKind, includeDirs: opts.includeDir, listing: !!opts.listing, options, services: services(c) });
         if (result.diagnostics.length) c.report(result.diagnostics);
         c.log.info({ target: target.name }, 'assembled');
+        // `.include`d files are known only now: no output may replace one either (IO0003).
+        checkOutputPaths([mainOut, opts.listing], [...sources, ...c.sources.files().filter((f) => !f.startsWith('<'))]);
         // Produce every output in memory first, then write: no partial outputs on error.
         const writes: Array<() => void> = [];
         if (!emit) writes.push(() => writeContainerFile(mainOut!, result.object));

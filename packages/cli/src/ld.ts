@@ -34,7 +34,7 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       if (opts.output === '-') throw new UsageError('-o - (stdout) is only for text outputs (--map -, --map-json -), not the binary image');
       const out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
       // Every destination is checked before linking: a bad --map path costs no link and leaves no stray image.
-      checkOutputPaths([out, opts.map, opts.mapJson]);
+      checkOutputPaths([out, opts.map, opts.mapJson], [scriptFile, ...objs]);
       const objectBytes = objs.map((file) => ({ file, bytes: readInputFile(file) }));
       // The target: --target, else the objects' container headers or an extension a target claims (`.tmodel`), else the default.
       const name = chooseTargetName(opts.target, [...objs, scriptFile], (f) => { const o = objectBytes.find((x) => x.file === f); return o ? containerTargetOf(o.bytes) : undefined; });

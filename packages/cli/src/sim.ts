@@ -61,7 +61,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (clockHz !== undefined) req.clockHz = clockHz;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
       const planned = machine.plan(req);
-      checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...planned.outputs]);
+      checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...planned.outputs], [image]);
       // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
       const t0 = Date.now();
       let bar: cliProgressModule.SingleBar | undefined;

@@ -42,4 +42,6 @@ export const FileCodes = {
   cannotRead: 'IO0001',
   /** An output file cannot be written (missing directory, a directory, no permission, disk full). */
   cannotWrite: 'IO0002',
+  /** An output is the same file as an input or as another output. */
+  sameFile: 'IO0003',
 } as const;

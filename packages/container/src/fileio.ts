@@ -1,6 +1,6 @@
 /** File-system helpers shared by every tool that writes outputs. */
-import { accessSync, closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { accessSync, closeSync, constants, fstatSync, fsyncSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import { FileCodes } from './codes.js';
 import { readContainer } from './reader.js';
@@ -9,19 +9,29 @@ import type { Container } from './model.js';
 
 let counter = 0;
 
-/** Why `path` cannot be written, or undefined if it looks writable (checked before any output is produced). */
+/** Longest file name (one path component, in bytes) accepted for an output: POSIX NAME_MAX on common file systems. */
+export const MAX_FILE_NAME_BYTES = 255;
+
+/** Why `path` cannot be written, or undefined if it is writable (checked before any output is produced). */
 export function outputPathProblem(path: string): string | undefined {
+  if (path === '') return 'empty file name';
+  if (path.endsWith('/') || path.endsWith(sep)) return 'a file name cannot end in `/`';
+  if (Buffer.byteLength(basename(path)) > MAX_FILE_NAME_BYTES) return `file name longer than ${MAX_FILE_NAME_BYTES} bytes`;
   const dir = dirname(path);
   let dirStat;
   try {
     dirStat = statSync(dir);
-  } catch {
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return 'path too long';
     return `no such directory \`${dir}\``;
   }
   if (!dirStat.isDirectory()) return `\`${dir}\` is not a directory`;
   try {
     if (statSync(path).isDirectory()) return 'it is a directory';
-  } catch {
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENAMETOOLONG') return 'path too long';
+    if (code !== 'ENOENT') return writeErrorReason(e);
     /* does not exist yet: fine */
   }
   try {
@@ -32,17 +42,50 @@ export function outputPathProblem(path: string): string | undefined {
   return undefined;
 }
 
+/** The identity of a path for "same file" checks: its real path (an absent file: its directory's real path + name), and device/inode when it exists. */
+function fileIdentity(path: string): { real: string; stat?: Stats } {
+  const abs = resolve(path);
+  try {
+    return { real: realpathSync(abs), stat: statSync(abs) };
+  } catch {
+    try {
+      return { real: join(realpathSync(dirname(abs)), basename(abs)) };
+    } catch {
+      return { real: abs };
+    }
+  }
+}
+
+function sameFile(a: { real: string; stat?: Stats }, b: { real: string; stat?: Stats }): boolean {
+  if (a.real === b.real) return true;
+  return !!a.stat && !!b.stat && a.stat.dev === b.stat.dev && a.stat.ino === b.stat.ino;
+}
+
 /**
  * Checks every output path (undefined and `-` = stdout are skipped) before a
- * tool writes anything, so that one bad path cannot leave the other outputs
- * behind. Throws one IO0002 diagnostic per bad path.
+ * tool does any work, so that one bad path cannot leave the other outputs
+ * behind: IO0002 for a path that cannot be written (missing directory, a
+ * directory, a name too long, a trailing `/`), IO0003 for an output that is
+ * the same file as an input (`inputs`) or as another output (compared by
+ * resolved real path, and by device/inode for existing files).
  */
-export function checkOutputPaths(paths: ReadonlyArray<string | undefined>): void {
+export function checkOutputPaths(paths: ReadonlyArray<string | undefined>, inputs: ReadonlyArray<string> = []): void {
   const ds: Diagnostic[] = [];
+  const ins = inputs.filter((p) => p !== '-').map((p) => ({ p, id: fileIdentity(p) }));
+  const outs: Array<{ p: string; id: { real: string; stat?: Stats } }> = [];
   for (const p of paths) {
     if (p === undefined || p === '-') continue;
     const problem = outputPathProblem(p);
-    if (problem) ds.push(error(FileCodes.cannotWrite, `cannot write \`${p}\`: ${problem}`));
+    if (problem) {
+      ds.push(error(FileCodes.cannotWrite, `cannot write \`${p}\`: ${problem}`));
+      continue;
+    }
+    const id = fileIdentity(p);
+    const input = ins.find((i) => sameFile(i.id, id));
+    const other = outs.find((o) => sameFile(o.id, id));
+    if (input) ds.push(error(FileCodes.sameFile, `output \`${p}\` is the input \`${input.p}\`: refusing to overwrite an input`));
+    else if (other) ds.push(error(FileCodes.sameFile, `output \`${p}\` is also the output \`${other.p}\`: give each output its own file`));
+    outs.push({ p, id });
   }
   if (ds.length) throw new DiagnosticError(ds);
 }
@@ -74,7 +117,10 @@ function writeErrorReason(e: unknown): string {
  * `path` (not the temporary file).
  */
 export function writeFileAtomic(path: string, data: Uint8Array | string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  const suffix = `.${process.pid}.${++counter}.tmp`;
+  // the temporary name must fit where the output's name fits
+  const tmpName = Buffer.byteLength(basename(path)) + suffix.length + 1 <= MAX_FILE_NAME_BYTES ? `.${basename(path)}${suffix}` : `.pyxis${suffix}`;
+  const tmp = join(dirname(path), tmpName);
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   let fd: number | undefined;
   try {
@@ -103,24 +149,71 @@ export function writeFileAtomic(path: string, data: Uint8Array | string): void {
   }
 }
 
+/** Largest binary input (objects, images, tensors, data files) a tool reads: 4 GiB. */
+export const MAX_INPUT_BYTES = 4 * 1024 ** 3;
+/** Largest text input (sources, link scripts) a tool reads: 256 MiB. */
+export const MAX_SOURCE_BYTES = 256 * 1024 ** 2;
+
+/** An error of the checked reader: `code` as Node's (ENOENT, EACCES, ...) or EFBIG / ENOTREG with a readable message. */
+function readError(code: string, message: string): NodeJS.ErrnoException {
+  const e: NodeJS.ErrnoException = new Error(message);
+  e.code = code;
+  return e;
+}
+
 /**
- * Reads an input file; a missing, unreadable or directory path is an IO0001
- * `DiagnosticError` naming `path`.
+ * Reads a regular file of at most `max` bytes. Devices, FIFOs and sockets are
+ * refused before they are opened (`/dev/zero` never ends, a FIFO blocks), so
+ * no read is unbounded. Throws Node-style errors (`code` ENOENT, EACCES, ...,
+ * ENOTREG for a non-regular file, EFBIG for a file over `max`); tools use
+ * `readInputFile`, which turns them into IO0001 diagnostics.
  */
-export function readInputFile(path: string): Uint8Array {
+export function readRegularFile(path: string, max: number = MAX_INPUT_BYTES): Uint8Array {
+  const st = statSync(path);
+  if (st.isDirectory()) throw readError('EISDIR', 'it is a directory');
+  if (!st.isFile()) throw readError('ENOTREG', 'not a regular file (a device, FIFO or socket)');
+  if (st.size > max) throw readError('EFBIG', `file too large: ${st.size} bytes (the maximum is ${max} bytes)`);
+  const fd = openSync(path, 'r');
   try {
-    return new Uint8Array(readFileSync(path));
+    const fst = fstatSync(fd);
+    if (!fst.isFile()) throw readError('ENOTREG', 'not a regular file (a device, FIFO or socket)');
+    if (fst.size > max) throw readError('EFBIG', `file too large: ${fst.size} bytes (the maximum is ${max} bytes)`);
+    const out = new Uint8Array(fst.size);
+    let done = 0;
+    while (done < out.length) {
+      const n = readSync(fd, out, done, Math.min(out.length - done, 1 << 30), null);
+      if (n === 0) break;
+      done += n;
+    }
+    return done === out.length ? out : out.subarray(0, done);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads an input file of at most `max` bytes (default MAX_INPUT_BYTES); a
+ * missing, unreadable, non-regular (device, FIFO) or too large file, or a
+ * directory, is an IO0001 `DiagnosticError` naming `path`.
+ */
+export function readInputFile(path: string, max: number = MAX_INPUT_BYTES): Uint8Array {
+  try {
+    return readRegularFile(path, max);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === undefined) throw e;
-    const reason = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message;
+    const reason =
+      code === 'EISDIR' ? 'it is a directory'
+      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+      : code === 'ENAMETOOLONG' ? 'path too long'
+      : (e as Error).message;
     throw new DiagnosticError(error(FileCodes.cannotRead, code === 'ENOENT' || code === 'ENOTDIR' ? `no such file: ${path}` : `cannot read \`${path}\`: ${reason}`));
   }
 }
 
-/** Reads an input text file (UTF-8); errors as `readInputFile`. */
+/** Reads an input text file (UTF-8) of at most MAX_SOURCE_BYTES; errors as `readInputFile`. */
 export function readInputText(path: string): string {
-  return new TextDecoder().decode(readInputFile(path));
+  return new TextDecoder().decode(readInputFile(path, MAX_SOURCE_BYTES));
 }
 
 /** Reads and validates a container file (errors name `path` and the byte offset). */

@@ -4,6 +4,13 @@ import type { SourceMap } from './sources.js';
 
 export type DiagnosticsFormat = 'human' | 'json';
 
+/** Human rendering prints at most this many errors (and as many warnings/notes) per run, then one "N more ... not shown" line, as compilers do. */
+export const MAX_ERRORS_SHOWN = 100;
+/** A quoted source line longer than this is cut to this many columns around the caret (`...` marks the cuts). */
+export const MAX_QUOTED_COLUMNS = 120;
+/** Columns of context kept before the caret when a quoted line is cut. */
+const CONTEXT_BEFORE = 40;
+
 export interface RenderOptions {
   color?: boolean;
   sources?: SourceMap;
@@ -42,10 +49,19 @@ export function renderHuman(d: Diagnostic, opts: RenderOptions = {}): string {
     const gutter = ' '.repeat(num.length);
     const col = Math.max(1, span.column);
     const len = Math.max(1, span.length ?? 1);
+    // A long line (minified, generated) is cut around the caret: the output stays proportional to the number of diagnostics.
+    let from = 0;
+    let to = text.length;
+    if (text.length > MAX_QUOTED_COLUMNS) {
+      from = Math.max(0, Math.min(col - 1 - CONTEXT_BEFORE, text.length - MAX_QUOTED_COLUMNS));
+      to = from + MAX_QUOTED_COLUMNS;
+    }
+    const lead = from > 0 ? '...' : '';
+    const tail = to < text.length ? '...' : '';
     // Expand tabs so the caret lines up with what the terminal shows.
-    const prefix = text.slice(0, col - 1).replace(/\t/g, '    ');
-    const marks = (primary ? '^' : '-').repeat(Math.min(len, Math.max(1, text.length - col + 1)));
-    out.push(`${c.blue(`${num} |`)} ${text.replace(/\t/g, '    ')}`);
+    const prefix = lead + text.slice(from, Math.min(col - 1, to)).replace(/\t/g, '    ');
+    const marks = (primary ? '^' : '-').repeat(Math.min(len, Math.max(1, to - col + 1)));
+    out.push(`${c.blue(`${num} |`)} ${lead}${text.slice(from, to).replace(/\t/g, '    ')}${tail}`);
     out.push(`${c.blue(`${gutter} |`)} ${' '.repeat(prefix.length)}${(primary ? sevColor : c.blue)(marks)}${label ? ' ' + (primary ? sevColor : c.blue)(label) : ''}`);
   };
   if (d.span) snippet(d.span, d.label, true);
@@ -63,11 +79,29 @@ export function renderJson(d: Diagnostic): string {
   return JSON.stringify(d);
 }
 
+/**
+ * Renders a run's diagnostics. `json`: every diagnostic, one per line.
+ * `human`: at most MAX_ERRORS_SHOWN errors and as many other diagnostics,
+ * then one line per severity saying how many more were not shown, then the
+ * totals: output stays bounded however many diagnostics a garbage input makes.
+ */
 export function renderDiagnostics(ds: readonly Diagnostic[], format: DiagnosticsFormat, opts: RenderOptions = {}): string {
   if (format === 'json') return ds.map(renderJson).join('\n');
-  const parts = ds.map((d) => renderHuman(d, opts));
-  const errors = ds.filter((d) => d.severity === 'error').length;
-  const warnings = ds.filter((d) => d.severity === 'warning').length;
-  if (errors + warnings > 1) parts.push(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  const parts: string[] = [];
+  let errors = 0;
+  let warnings = 0;
+  let others = 0;
+  for (const d of ds) {
+    const n = d.severity === 'error' ? ++errors : d.severity === 'warning' ? ++warnings : ++others;
+    if (n <= MAX_ERRORS_SHOWN) parts.push(renderHuman(d, opts));
+  }
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const hidden = [
+    errors > MAX_ERRORS_SHOWN ? plural(errors - MAX_ERRORS_SHOWN, 'more error') : '',
+    warnings > MAX_ERRORS_SHOWN ? plural(warnings - MAX_ERRORS_SHOWN, 'more warning') : '',
+    others > MAX_ERRORS_SHOWN ? plural(others - MAX_ERRORS_SHOWN, 'more note') : '',
+  ].filter(Boolean);
+  if (hidden.length) parts.push(`... ${hidden.join(', ')} not shown (the first ${MAX_ERRORS_SHOWN} of each kind are above; --diagnostics-format json lists all)`);
+  if (errors + warnings > 1) parts.push(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}`);
   return parts.join('\n\n');
 }

@@ -10,6 +10,10 @@ export class SourceMap {
     this.texts.set(file, text);
     this.lineStarts.delete(file);
   }
+  /** Every registered file, in registration order (the driver checks outputs against `.include`d files too). */
+  files(): string[] {
+    return [...this.texts.keys()];
+  }
   has(file: string): boolean {
     return this.texts.has(file);
   }

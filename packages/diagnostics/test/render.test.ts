@@ -82,3 +82,39 @@ describe('DiagnosticBag', () => {
     expect(() => bag.throwIfErrors()).toThrowError(/e0; e1/);
   });
 });
+
+describe('bounded human rendering', () => {
+  it('cuts a long quoted line to 120 columns around the caret, the caret still under its column', () => {
+    const sources = new SourceMap();
+    const line = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
+    sources.add('x.pasm', line + '\n');
+    const d: Diagnostic = { severity: 'error', code: 'AS0101', message: 'm', span: { file: 'x.pasm', line: 1, column: 501, length: 3 } };
+    const [, quoted, carets] = renderHuman(d, { sources, color: false }).split('\n');
+    // columns 461..580 (40 before the caret), `...` on both sides
+    expect(quoted).toBe(`1 | ...${line.slice(460, 580)}...`);
+    expect(carets).toBe(`  | ${' '.repeat(3 + 40)}^^^`);
+    // near the start: no leading cut; near the end: the last 120 columns, no trailing cut
+    const start = renderHuman({ ...d, span: { file: 'x.pasm', line: 1, column: 2 } }, { sources, color: false }).split('\n');
+    expect(start[1]).toBe(`1 | ${line.slice(0, 120)}...`);
+    expect(start[2]).toBe('  |  ^');
+    const end = renderHuman({ ...d, span: { file: 'x.pasm', line: 1, column: 1000 } }, { sources, color: false }).split('\n');
+    expect(end[1]).toBe(`1 | ...${line.slice(880)}`);
+    expect(end[2]).toBe(`  | ${' '.repeat(3 + 119)}^`);
+  });
+  it('prints at most 100 errors and 100 warnings, then one line with the rest, then the totals', () => {
+    const ds: Diagnostic[] = [];
+    for (let i = 0; i < 250; i++) ds.push({ severity: 'error', code: 'X0001', message: `e${i}` });
+    for (let i = 0; i < 101; i++) ds.push({ severity: 'warning', code: 'X0002', message: `w${i}` });
+    const text = renderDiagnostics(ds, 'human', { color: false });
+    expect(text.match(/error\[X0001\]/g)).toHaveLength(100);
+    expect(text.match(/warning\[X0002\]/g)).toHaveLength(100);
+    expect(text).toContain('error[X0001]: e99');
+    expect(text).not.toContain('error[X0001]: e100');
+    const tail = text.split('\n\n').slice(-2);
+    expect(tail[0]).toMatch(/^\.\.\. 150 more errors, 1 more warning not shown/);
+    expect(tail[1]).toBe('250 errors, 101 warnings');
+    expect(renderDiagnostics(ds, 'json').split('\n')).toHaveLength(351);
+    // exactly 100: nothing hidden
+    expect(renderDiagnostics(ds.slice(0, 100), 'human', { color: false })).not.toMatch(/not shown/);
+  });
+});

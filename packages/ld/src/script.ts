@@ -102,6 +102,9 @@ export function parseNumberLiteral(text: string): number {
 }
 
 /** Lexes and parses a link script; throws DiagnosticError (LD0001/LD0002) at file:line:col. */
+/** Deepest nesting of `[lists]` in a value and of `{ blocks }` in a link script (LD0004 beyond: no input may overflow the stack). */
+export const MAX_SCRIPT_NESTING = 64;
+
 export function parseLinkScript(text: string, file = '<script>'): LinkScript {
   lexer ??= new Lexer(ALL, { positionTracking: 'full', ensureOptimizations: false });
   const lex = lexer.tokenize(text);
@@ -147,6 +150,14 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
     }
   };
 
+  let listDepth = 0;
+  let blockDepth = 0;
+  const tooDeep = (t: IToken, what: string): never => {
+    throw new DiagnosticError(
+      error('LD0004', `${what} nested deeper than ${MAX_SCRIPT_NESTING} levels`, { span: spanOf(file, t), label: `nesting level ${MAX_SCRIPT_NESTING + 1}` }),
+    );
+  };
+
   const value = (): ScriptValue => {
     const t = peek();
     if (!t) return fail('a value', t);
@@ -165,7 +176,9 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
       return { kind: 'ident', value: t.image, span: spanOf(file, t) };
     }
     if (t.tokenType === LBracket) {
+      if (listDepth >= MAX_SCRIPT_NESTING) tooDeep(t, 'lists');
       pos++;
+      listDepth++;
       const items: ScriptValue[] = [];
       if (!is(RBracket)) {
         items.push(value());
@@ -176,6 +189,7 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
         }
       }
       expect(RBracket, '`,` or `]`');
+      listDepth--;
       return { kind: 'list', items, span: spanOf(file, t) };
     }
     return fail('a value (number, "string", name or [list])', t);
@@ -203,7 +217,9 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
       b.name = n.image;
       b.nameSpan = spanOf(file, n);
     }
-    expect(LBrace, '`{`');
+    const open = expect(LBrace, '`{`');
+    if (blockDepth >= MAX_SCRIPT_NESTING) tooDeep(open, 'blocks');
+    blockDepth++;
     while (!is(RBrace)) {
       const t = peek();
       if (!t) fail('`}`', t);
@@ -223,6 +239,7 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
       b.children.push(block(t!));
     }
     expect(RBrace, '`}`');
+    blockDepth--;
     if (is(Semi)) pos++;
     return b;
   };

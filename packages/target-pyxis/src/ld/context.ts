@@ -4,11 +4,10 @@
  * phase reads what earlier phases resolved and adds to it. Diagnostics
  * collect in `bag`; a phase boundary throws when it holds errors.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import type { CompiledTable, FieldValues } from '@pyxis/codec';
-import type { Container } from '@pyxis/container';
+import { readRegularFile, type Container } from '@pyxis/container';
 import { parseLinkScript, scriptReader, type LinkScript, type ScriptBlock, type ScriptReader } from '@pyxis/ld';
 import { loadMemoryMap, type MemoryMap } from '../common/memoryMap.js';
 import type { QueueInfo } from './image.js';
@@ -136,7 +135,7 @@ export function createLinkContext(opts: LinkOptions): LinkContext {
     opts,
     scriptFile,
     baseDir: opts.scriptFile ? dirname(resolve(opts.scriptFile)) : process.cwd(),
-    readFile: opts.readFile ?? ((p: string) => new Uint8Array(readFileSync(p))),
+    readFile: opts.readFile ?? ((p: string) => readRegularFile(p)),
     bag,
     script,
     r: scriptReader(bag),
