@@ -7,7 +7,8 @@
  * sizes are in vectors (spec §4 "Address unit for all memories is one array
  * vector"). Every problem names its JSON path or byte offset.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readInputFile } from '@pyxis/container';
 import { dirname, resolve } from 'node:path';
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, type Container, type Section } from '@pyxis/container';
@@ -93,7 +94,7 @@ export function parseTModel(text: string, file: string, archOverride?: Arch): TM
 function readSibling(manifest: string, name: string, path: string): Uint8Array {
   const p = resolve(dirname(manifest), name);
   if (!existsSync(p)) fail(manifest, path, `no such file ${p}`);
-  return new Uint8Array(readFileSync(p));
+  return readInputFile(p); // regular files only, size-capped (a device or FIFO is an IO0001 diagnostic)
 }
 
 /** The `.pimg` of a `.tmodel`: program and constants loaded, checked against the sizes the manifest states. */

@@ -5,10 +5,10 @@
  * directly (loadImage) or its linked `.pimg`, and `inspect` disassembles
  * `.tprog`/`.tmodel` files.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
-import { FORMAT_VERSION, readNpyFile, writeNpy, type Container, type Tensor } from '@pyxis/container';
+import { FORMAT_VERSION, readInputText, readNpyFile, writeNpy, type Container, type Tensor } from '@pyxis/container';
 import type { AssembleRequest, MachineRequest, OptionValues, Target } from '@pyxis/target';
 import { parseArch, parseArchText, type Arch } from './arch.js';
 import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.js';
@@ -27,7 +27,7 @@ function archOption(o: OptionValues): Arch | undefined {
   if (f === undefined) return undefined;
   const file = String(f);
   if (!existsSync(file)) throw new UsageError(`--arch: no such file ${file}`);
-  return parseArchText(readFileSync(file, 'utf8'), file);
+  return parseArchText(readInputText(file), file);
 }
 
 function parsePairs(o: OptionValues, key: string, flag: string): Array<{ name: string; file: string }> {

@@ -11,10 +11,10 @@
  * float32 for fp32 jobs, int32 (int8/int16 widen) for `use_int` jobs. Every
  * mismatch is a diagnostic at the script's file:line:col.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DiagnosticError, didYouMean, error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
-import { FORMAT_VERSION, alignUp, readContainer, readNpy, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
+import { FORMAT_VERSION, alignUp, readContainer, readInputFile, readNpy, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
 import { parseLinkScript, type ScriptBlock, type ScriptValue } from '@pyxis/ld';
 import { JOB_SPACE, jobsOf } from './asm.js';
 import { SPEC, XNU, jobTable, jobText, opName, type Job } from './grammar.js';
@@ -49,7 +49,7 @@ export interface XnuLinkOptions {
 }
 
 function defaultRead(p: string): Uint8Array | undefined {
-  return existsSync(p) ? new Uint8Array(readFileSync(p)) : undefined;
+  return existsSync(p) ? readInputFile(p) : undefined; // regular files only, size-capped
 }
 
 /** The words of a tensor as uint32 bit patterns, checked against the job; undefined after a diagnostic. */
