@@ -443,6 +443,15 @@ export class IeeeLike implements FormatDescriptor {
 // binary point at B bits). Arithmetic (saturate, multiply-accumulate, kernels): fixed.ts.
 // ---------------------------------------------------------------------------
 
+/**
+ * Nearest integer, ties toward +infinity (Java Math.round since Java 7). Not floor(x + 0.5):
+ * that sum rounds up for the largest double below 1/2; sc - floor(sc) is exact.
+ */
+function halfUp(sc: number): number {
+  const f = Math.floor(sc);
+  return sc - f >= 0.5 ? f + 1 : f;
+}
+
 export class FixedPoint implements FormatDescriptor {
   readonly hasEb = false;
   readonly family: FormatFamily = 'fixed';
@@ -459,7 +468,7 @@ export class FixedPoint implements FormatDescriptor {
     readonly bits: number,
     readonly fbits: number,
     readonly spec: string,
-    /** Round-to-nearest ties: false = to even; true = half up (floor(x + 1/2), Java Math.round, as the Tensil tools). */
+    /** Round-to-nearest ties: false = to even; true = half up (toward +infinity, Java Math.round, as the Tensil tools). */
     readonly tiesUp = false,
   ) {
     this.ebits = bits - fbits;
@@ -504,7 +513,7 @@ export class FixedPoint implements FormatDescriptor {
       if (sc >= this.maxInt) return this.maxInt;
       if (sc <= this.minInt) return this.fromSigned(this.minInt);
     }
-    let q = rtz ? Math.trunc(sc) : this.tiesUp ? Math.floor(sc + 0.5) : rne(sc);
+    let q = rtz ? Math.trunc(sc) : this.tiesUp ? halfUp(sc) : rne(sc);
     if (saturate) q = Math.min(this.maxInt, Math.max(this.minInt, q));
     else {
       const m = this.range;

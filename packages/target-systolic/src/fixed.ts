@@ -33,7 +33,7 @@ export function saturate(t: FixedType, v: number): number {
   return fixedSaturate(t.fmt, v);
 }
 
-/** Float to fixed: round half up (Java Math.round = floor(x + 0.5)), then saturate; NaN -> 0. */
+/** Float to fixed: nearest, ties up (Java Math.round), then saturate; NaN -> 0 (@pyxis/formats encodeWith). */
 export function fromFloat(t: FixedType, f: number): number {
   return t.fmt.toSigned(t.fmt.encodeWith(f, 0, true, false));
 }
