@@ -438,9 +438,19 @@ export class IeeeLike implements FormatDescriptor {
 }
 
 // ---------------------------------------------------------------------------
-// Two's complement fixed point: Int16 (VPU, chip §4), FP16BP8 and FP32B16
-// (systolic-fpga-hardware.md §1: width W bits, binary point at B bits).
+// Two's complement fixed point: Int16 (VPU, chip §4) and the Tensil data types
+// FP8BP4, FP16BP8, FP18BP10, FP32BP16 (systolic-fpga-hardware.md §1: width W bits,
+// binary point at B bits). Arithmetic (saturate, multiply-accumulate, kernels): fixed.ts.
 // ---------------------------------------------------------------------------
+
+/**
+ * Nearest integer, ties toward +infinity (Java Math.round since Java 7). Not floor(x + 0.5):
+ * that sum rounds up for the largest double below 1/2; sc - floor(sc) is exact.
+ */
+function halfUp(sc: number): number {
+  const f = Math.floor(sc);
+  return sc - f >= 0.5 ? f + 1 : f;
+}
 
 export class FixedPoint implements FormatDescriptor {
   readonly hasEb = false;
@@ -458,6 +468,8 @@ export class FixedPoint implements FormatDescriptor {
     readonly bits: number,
     readonly fbits: number,
     readonly spec: string,
+    /** Round-to-nearest ties: false = to even; true = half up (toward +infinity, Java Math.round, as the Tensil tools). */
+    readonly tiesUp = false,
   ) {
     this.ebits = bits - fbits;
     this.codeLimit = 2 ** bits;
@@ -477,11 +489,18 @@ export class FixedPoint implements FormatDescriptor {
   fromSigned(q: number): number {
     return q < 0 ? q + this.range : q + 0; // + 0 turns -0 into +0
   }
+  /** The value of a signed integer (already sign-extended) of this format: q / 2^B. */
+  decodeSigned(q: number): number {
+    return q / this.scale;
+  }
   decode(code: number): number {
     if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
     return this.toSigned(code) / this.scale;
   }
-  /** Nearest-even (or truncation) to a multiple of 2^-B; saturating (default) or wrapping; NaN -> 0. */
+  /**
+   * Nearest (ties to even, or half up for the Tensil types; see `tiesUp`) or truncation to a
+   * multiple of 2^-B; saturating (default) or wrapping; NaN -> 0.
+   */
   encode(x: number, opts?: EncodeOptions): number {
     return this.encodeWith(x, 0, opts?.saturate ?? true, opts?.rounding === 'rtz');
   }
@@ -494,7 +513,7 @@ export class FixedPoint implements FormatDescriptor {
       if (sc >= this.maxInt) return this.maxInt;
       if (sc <= this.minInt) return this.fromSigned(this.minInt);
     }
-    let q = rtz ? Math.trunc(sc) : rne(sc);
+    let q = rtz ? Math.trunc(sc) : this.tiesUp ? halfUp(sc) : rne(sc);
     if (saturate) q = Math.min(this.maxInt, Math.max(this.minInt, q));
     else {
       const m = this.range;
@@ -524,5 +543,9 @@ export const BF16 = new IeeeLike('BF16', 8, 7, 127, 'ieee', NC, 0, true);
 export const TF32 = new IeeeLike('TF32', 8, 10, 127, 'ieee', `${NC}; FP32 container, low 13 bits zero`, 13, true);
 export const FP8_E4M3 = new IeeeLike('FP8_E4M3', 4, 3, 7, 'ieee', `${NC}; NKI float8_e4m3 (IEEE-style, max 240)`, 0, true);
 export const FP8_E5M2 = new IeeeLike('FP8_E5M2', 5, 2, 15, 'ieee', `${NC}; NKI float8_e5m2`, 0, true);
-export const FP16BP8 = new FixedPoint('FP16BP8', 16, 8, SYS);
-export const FP32B16 = new FixedPoint('FP32B16', 32, 16, SYS);
+export const FP8BP4 = new FixedPoint('FP8BP4', 8, 4, SYS, true);
+export const FP16BP8 = new FixedPoint('FP16BP8', 16, 8, SYS, true);
+export const FP18BP10 = new FixedPoint('FP18BP10', 18, 10, SYS, true);
+export const FP32BP16 = new FixedPoint('FP32BP16', 32, 16, SYS, true);
+/** @deprecated the earlier misspelling of FP32BP16 (the registry still accepts 'FP32B16' as an alias). */
+export const FP32B16 = FP32BP16;

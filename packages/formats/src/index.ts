@@ -23,7 +23,10 @@ export {
   TF32,
   FP8_E4M3,
   FP8_E5M2,
+  FP8BP4,
   FP16BP8,
+  FP18BP10,
+  FP32BP16,
   FP32B16,
   MnsFormat,
   FixedPoint,
@@ -36,3 +39,4 @@ export * from './hw.js';
 export * from './tables.js';
 export { encodeArray, decodeArray, convertArray, type ConvertOptions } from './arrays.js';
 export { mnsAccumulate, mnsAdd, mnsConvert, fixedAdd, fixedMul, rfpAdd, rfpSub, rfpMul } from './ops.js';
+export { fixedSaturate, fixedMac, fixedMacRaw, fixedMatVec, fixedMatVec16, encodeFixedInt32, decodeFixedInt32 } from './fixed.js';

@@ -2,8 +2,8 @@
  * Arithmetic with the formats' special-value rules: MNS accumulation (sticky max,
  * sticky NaN, chip §4.6) and saturating fixed point (systolic-fpga-hardware.md §1).
  */
-import { rne } from './bits.js';
 import { FormatErrorCode, fail } from './errors.js';
+import { fixedMacRaw } from './fixed.js';
 import type { FixedPoint, MnsFormat } from './formats.js';
 
 /**
@@ -58,28 +58,12 @@ export function fixedAdd(fmt: FixedPoint, a: number, b: number): number {
 }
 
 /**
- * Saturating fixed-point multiplication: the full 2W-bit product is shifted right by
- * the binary point with round-to-nearest-even, then clamped (see spec-notes).
+ * Saturating fixed-point multiplication: the multiply-accumulate step with a zero accumulator
+ * (fixed.ts `fixedMacRaw`: the full product shifted right by the binary point with
+ * round-to-nearest-even, then clamped; see spec-notes).
  */
 export function fixedMul(fmt: FixedPoint, a: number, b: number): number {
-  const x = checkFixed(fmt, a);
-  const y = checkFixed(fmt, b);
-  const p = x * y;
-  if (Math.abs(p) < 2 ** 53) return clampCode(fmt, rne(p / fmt.scale));
-  // wide product (FP32B16): exact BigInt path
-  const P = BigInt(x) * BigInt(y);
-  const S = BigInt(fmt.scale);
-  let q = P / S; // truncates toward zero
-  let r = P - q * S;
-  if (r < 0n) {
-    q -= 1n;
-    r += S;
-  }
-  if (2n * r > S || (2n * r === S && q % 2n !== 0n)) q += 1n;
-  const max = BigInt(fmt.maxInt);
-  const min = BigInt(fmt.minInt);
-  const c = q > max ? max : q < min ? min : q;
-  return fmt.fromSigned(Number(c));
+  return fmt.fromSigned(fixedMacRaw(fmt, checkFixed(fmt, a), checkFixed(fmt, b), 0));
 }
 
 /** The Pyxis sign-magnitude formats with saturating (non-sticky) maxima: RFP8, RFP16. */

@@ -21,8 +21,10 @@ export const formats: Readonly<Record<FormatName, FormatDescriptor>> = Object.fr
   TF32: F.TF32,
   FP8_E4M3: F.FP8_E4M3,
   FP8_E5M2: F.FP8_E5M2,
+  FP8BP4: F.FP8BP4,
   FP16BP8: F.FP16BP8,
-  FP32B16: F.FP32B16,
+  FP18BP10: F.FP18BP10,
+  FP32BP16: F.FP32BP16,
 });
 
 /** Spellings used by the specs, mapped to registry names. */
@@ -35,6 +37,7 @@ export const formatAliases: Readonly<Record<string, FormatName>> = Object.freeze
   OFP8_E4M3: 'OCP_E4M3',
   OFP8_E5M2: 'OCP_E5M2',
   OFP16: 'IEEE_FP16',
+  FP32B16: 'FP32BP16',
 });
 
 export const formatNames = Object.keys(formats) as FormatName[];

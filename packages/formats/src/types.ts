@@ -19,8 +19,10 @@ export type FormatName =
   | 'TF32'
   | 'FP8_E4M3'
   | 'FP8_E5M2'
+  | 'FP8BP4'
   | 'FP16BP8'
-  | 'FP32B16';
+  | 'FP18BP10'
+  | 'FP32BP16';
 
 export type FormatFamily = 'pyxis-fp' | 'pyxis-lns' | 'mns' | 'ieee' | 'fixed';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DiagnosticError } from '@pyxis/diagnostics';
 import {
-  FP16BP8, FP32B16, Int16, LnsI5F10, RFP16, RFP8,
+  FP16BP8, FP32BP16, Int16, LnsI5F10, RFP16, RFP8,
   applyTable, convertArray, decodeArray, decodeTable16, decodeTable8, encodeArray, fixedAdd, fixedMul,
   formats, fp16ToFp8, fp8ToFp16, getFormat, linToLog, logToLin, mnsAdd, MNS18, exportOfp8, importOfp8,
 } from '@pyxis/formats';
@@ -128,7 +128,7 @@ describe('fixed point (systolic FPGA) and Int16', () => {
     expect(FP16BP8.encode(1e9)).toBe(0x7fff);
     expect(FP16BP8.encode(1e9, { saturate: false })).toBe(0); // wraps modulo 2^16 (1e9*256 is a multiple of 2^16)
   });
-  it('FP32B16 multiply matches a BigInt reference (property)', () => {
+  it('FP32BP16 multiply matches a BigInt reference (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 0xffffffff }), (a, b) => {
         const sa = BigInt(a > 0x7fffffff ? a - 2 ** 32 : a);
@@ -142,7 +142,7 @@ describe('fixed point (systolic FPGA) and Int16', () => {
         if (q > 0x7fffffffn) q = 0x7fffffffn;
         if (q < -0x80000000n) q = -0x80000000n;
         const want = Number(q < 0n ? q + 2n ** 32n : q);
-        expect(fixedMul(FP32B16, a, b)).toBe(want);
+        expect(fixedMul(FP32BP16, a, b)).toBe(want);
       }),
       { numRuns: 3000 },
     );

@@ -1,12 +1,13 @@
 /**
  * Tensil's fixed-point data types (FP16BP8, FP32BP16, FP8BP4, FP18BP10) as the
- * hardware computes them (docs/spec-notes.md "systolic: fixed-point multiply-
- * accumulate"): values are two's complement integers with `bp` fraction bits;
- * every multiply-accumulate forms `x*y + (z << bp)` exactly, shifts right by
- * `bp` rounding to nearest-even, and saturates to the width; additions
- * saturate. Conversions from float round half up (Java Math.round) and
- * saturate, as the Tensil tools write `.tdata` and inputs.
+ * target uses them: the formats themselves (rounding, saturation, the
+ * multiply-accumulate step and the MatMul kernel) live in @pyxis/formats
+ * (packages/formats/src/fixed.ts, docs/spec-notes.md "systolic: fixed-point
+ * multiply-accumulate"); this module binds an architecture's data type to its
+ * format and adds the little-endian `.tdata` packing. Values are held as
+ * sign-extended integers (Int32Array).
  */
+import { FP16BP8, FP18BP10, FP32BP16, FP8BP4, fixedMacRaw, fixedSaturate, type FixedPoint } from '@pyxis/formats';
 import { DATA_TYPES, type DataTypeName } from './arch.js';
 
 export interface FixedType {
@@ -17,55 +18,37 @@ export interface FixedType {
   min: number;
   max: number;
   one: number;
+  /** The @pyxis/formats descriptor. */
+  fmt: FixedPoint;
 }
 
+const FORMATS: Record<DataTypeName, FixedPoint> = { FP16BP8, FP32BP16, FP8BP4, FP18BP10 };
+
 export function fixedType(name: DataTypeName): FixedType {
-  const d = DATA_TYPES[name];
-  return { name, width: d.width, bp: d.bp, bytes: d.bytes, min: -(2 ** (d.width - 1)), max: 2 ** (d.width - 1) - 1, one: 2 ** d.bp };
+  const fmt = FORMATS[name];
+  return { name, width: fmt.bits, bp: fmt.fbits, bytes: DATA_TYPES[name].bytes, min: fmt.minInt, max: fmt.maxInt, one: fmt.scale, fmt };
 }
 
 export function saturate(t: FixedType, v: number): number {
-  return v > t.max ? t.max : v < t.min ? t.min : v;
+  return fixedSaturate(t.fmt, v);
 }
 
-/** Float to fixed: round half up (Java Math.round = floor(x + 0.5)), then saturate. */
+/** Float to fixed: nearest, ties up (Java Math.round), then saturate; NaN -> 0 (@pyxis/formats encodeWith). */
 export function fromFloat(t: FixedType, f: number): number {
-  if (Number.isNaN(f)) return 0;
-  return saturate(t, Math.floor(f * t.one + 0.5));
+  return t.fmt.toSigned(t.fmt.encodeWith(f, 0, true, false));
 }
 
 export function toFloat(t: FixedType, v: number): number {
-  return v / t.one;
+  return t.fmt.decodeSigned(v);
 }
 
-/**
- * mac(x, y, z) = sat(rne((x*y + z*2^bp) / 2^bp)). Exact in doubles while
- * |x*y| + |z|*2^bp < 2^53 (every type but FP32BP16, which takes BigInt).
- */
+/** mac(x, y, z) = sat(rne((x*y + z*2^bp) / 2^bp)) (@pyxis/formats fixedMacRaw). */
 export function mac(t: FixedType, x: number, y: number, z: number): number {
-  if (t.width > 24) return macBig(t, x, y, z);
-  const one = t.one;
-  const m = x * y + z * one;
-  const q = Math.floor(m / one);
-  const r = m - q * one; // 0 <= r < one
-  const half = one / 2;
-  // round-to-nearest-even: up when above half, or exactly half and q odd
-  const adj = r > half || (r === half && (q & 1) !== 0) ? 1 : 0;
-  return saturate(t, q + adj);
-}
-
-function macBig(t: FixedType, x: number, y: number, z: number): number {
-  const bp = BigInt(t.bp);
-  const m = BigInt(x) * BigInt(y) + (BigInt(z) << bp);
-  const q = m >> bp; // floor
-  const r = m - (q << bp);
-  const half = 1n << (bp - 1n);
-  const adj = r > half || (r === half && (q & 1n) !== 0n) ? 1n : 0n;
-  return saturate(t, Number(q + adj));
+  return fixedMacRaw(t.fmt, x, y, z);
 }
 
 export function satAdd(t: FixedType, a: number, b: number): number {
-  return saturate(t, a + b);
+  return fixedSaturate(t.fmt, a + b);
 }
 
 /** Reads `count` little-endian values of the type from bytes (sign-extended from `width`). */

@@ -9,6 +9,7 @@
  */
 import type { SimEngine } from '@pyxis/sim';
 import { log2Ceil, type Arch } from './arch.js';
+import { fixedMatVec16 } from '@pyxis/formats';
 import { fixedType, mac, type FixedType } from './fixed.js';
 import { DM, ISA, LOADWEIGHT_ZEROES, MATMUL_ACCUMULATE, MATMUL_ZEROES, OP, SIMD_ACCUMULATE, SIMD_OP, SIMD_READ, SIMD_WRITE, type TimingData } from './grammar.js';
 import { dataMoveOther, type Program } from './isa.js';
@@ -58,32 +59,6 @@ export interface Segment {
 export interface Sample {
   cycle: number;
   word: bigint;
-}
-
-/**
- * One input vector through the array for types of at most 16 bits (products
- * below 2^31): column j starts from its bias-row weight (times the constant 1
- * input, exact) and takes one multiply-accumulate per row in order, each
- * rounded and saturated (fixed.ts mac). With p = x*w, (p + s*2^bp) >> bp is
- * s + (p >> bp) and the rounding bits are p's own low bits, so the
- * accumulator is never shifted. Branch-free rounding: the half bit, and a
- * non-zero bit below it (sticky) or an odd quotient.
- */
-function matVec16(x: Int32Array, wt: Int32Array, y: Int32Array, N: number, bp: number, max: number, min: number): void {
-  const hb = bp - 1;
-  const low = (1 << hb) - 1;
-  const N1 = N + 1;
-  for (let j = 0; j < N; j++) {
-    const col = j * N1;
-    let s = wt[col]!;
-    for (let k = 1; k <= N; k++) {
-      const p = x[k - 1]! * wt[col + k]!;
-      let q = s + (p >> bp);
-      q += ((p >> hb) & 1) & ((((p & low) + low) >> hb) | (q & 1));
-      s = q > max ? max : q < min ? min : q;
-    }
-    y[j] = s;
-  }
 }
 
 export class SystolicMachine implements SimEngine {
@@ -276,7 +251,7 @@ export class SystolicMachine implements SimEngine {
     for (let i = 0; i <= size; i++) {
       if (zeroes) x.fill(0);
       else x.set(local.subarray((la + i * lstep) * N, (la + i * lstep + 1) * N));
-      if (fast) matVec16(x, wt, y, N, bp, max, min);
+      if (fast) fixedMatVec16(x, wt, y, N, bp, max, min);
       else
         for (let j = 0; j < N; j++) {
           const col = j * (N + 1);

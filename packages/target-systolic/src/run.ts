@@ -94,7 +94,7 @@ export function readOutput(m: SystolicMachine, ref: TensorRef): Tensor {
 export function buildMachine(parts: ImageParts, file: string): SystolicMachine {
   const program = decodeProgram(parts.program, parts.arch, file);
   const ext = dramExtent(program, parts.arch);
-  const vbytes = parts.arch.array_size * (parts.arch.data_type === 'FP16BP8' ? 2 : parts.arch.data_type === 'FP8BP4' ? 1 : 4);
+  const vbytes = parts.arch.array_size * fixedType(parts.arch.data_type).bytes;
   for (const r of [...parts.inputs, ...parts.outputs]) ext.dram0Vectors = Math.max(ext.dram0Vectors, r.base + r.size);
   for (const d of parts.data) {
     const end = d.address + d.data.length / vbytes;
