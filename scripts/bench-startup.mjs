@@ -2,8 +2,11 @@
 // Start-up time of the tools (CI scripts run them thousands of times), next to
 // a reference measured in the same run: `node -e 0`, the floor no tool can beat.
 //
-//   node scripts/bench-startup.mjs [--runs N] [--root DIR]...
+//   node scripts/bench-startup.mjs [--runs N] [--pyxis-only] [--root DIR]...
 //
+// Besides the Pyxis copy sample (start-up to `--version`, assembling, linking,
+// simulating), one small sample per other target is assembled and simulated
+// (--pyxis-only leaves them out).
 // Each --root is a built checkout (default: this one) so several commits can be
 // compared in one run on the same machine load: e.g.
 //   git worktree add /tmp/base 9607af4 && (cd /tmp/base && npm ci)
@@ -12,10 +15,10 @@
 // runs, the commands interleaved so a load spike hits them all alike) and the
 // median CPU time (user+sys, 10 ms resolution), which a busy machine disturbs less.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const argv = process.argv.slice(2);
 const opt = (name, def) => {
@@ -23,6 +26,7 @@ const opt = (name, def) => {
   return i >= 0 ? argv[i + 1] : def;
 };
 const runs = Number(opt('--runs', '15'));
+const pyxisOnly = argv.includes('--pyxis-only');
 const roots = [];
 for (let i = 0; i < argv.length; i++) if (argv[i] === '--root') roots.push(resolve(argv[++i]));
 if (roots.length === 0) roots.push(fileURLToPath(new URL('..', import.meta.url)));
@@ -66,6 +70,39 @@ for (const root of roots) {
   cases.push({ label: `pyxis-as copy.pasm${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-as', 'samples/pyxis/copy.pasm', '-o', join(out, `copy-${k}-as.pobj`)] });
   cases.push({ label: `pyxis-ld copy.ld${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-ld', 'samples/pyxis/copy.ld', obj, '-o', join(out, `copy-${k}-ld.pimg`)] });
   cases.push({ label: `pyxis-sim run copy.pimg (570 cycles)${tag}`, root, cmd: process.execPath, args: ['bin/pyxis-sim', 'run', img] });
+  if (pyxisOnly) continue;
+  // The other targets: assemble one small sample and simulate one small image each
+  // (made first with this checkout's tools; a target whose samples this checkout lacks is left out).
+  const node = (args, cwd = root) => ({ root: cwd, cmd: process.execPath, args });
+  const sys = join(root, 'samples/systolic');
+  if (existsSync(join(sys, 'fc.tmodel'))) {
+    const sysImg = join(out, `fc-${k}.pimg`);
+    timeOnce(process.execPath, [join(root, 'bin/pyxis-ld'), 'fc.tmodel', '-o', sysImg], sys);
+    cases.push({ label: `systolic: pyxis-as fc.tasm${tag}`, ...node([join(root, 'bin/pyxis-as'), '--target', 'systolic', '--arch', 'arch4.tarch', 'fc.tasm', '--emit', 'tprog', '-o', join(out, `fc-${k}.tprog`)], sys) });
+    cases.push({ label: `systolic: pyxis-sim run fc.pimg${tag}`, ...node([join(root, 'bin/pyxis-sim'), 'run', sysImg, '--input', 'x:0=fc_x.npy'], sys) });
+  }
+  const xnu = join(root, 'samples/xnu');
+  if (existsSync(join(xnu, 'pooling.xasm'))) {
+    const xObj = join(out, `pool-${k}.pobj`);
+    const xImg = join(out, `pool-${k}.pimg`);
+    timeOnce(process.execPath, [join(root, 'bin/pyxis-as'), 'pooling.xasm', '-o', xObj], xnu);
+    timeOnce(process.execPath, [join(root, 'bin/pyxis-ld'), 'pooling.ld', xObj, '-o', xImg], xnu);
+    cases.push({ label: `xnu: pyxis-as pooling.xasm${tag}`, ...node([join(root, 'bin/pyxis-as'), 'pooling.xasm', '-o', join(out, `pool-${k}-as.pobj`)], xnu) });
+    cases.push({ label: `xnu: pyxis-sim run pooling.pimg${tag}`, ...node([join(root, 'bin/pyxis-sim'), 'run', xImg], xnu) });
+  }
+  const nc = join(root, 'samples/neuroncore');
+  if (existsSync(join(nc, 'softmax.ncasm')) && existsSync(join(nc, 'inputs.mjs'))) {
+    // softmax's input, written as samples/neuroncore/make-inputs.mjs does (only this one file).
+    const ncDir = mkdtempSync(join(out, 'nc-'));
+    const { writeNpyFile } = await import(pathToFileURL(join(root, 'packages/container/dist/index.js')).href);
+    const { sampleInputs } = await import(pathToFileURL(join(nc, 'inputs.mjs')).href);
+    writeNpyFile(join(ncDir, 'softmax_x.npy'), sampleInputs()['softmax_x.npy']);
+    copyFileSync(join(nc, 'softmax.ld'), join(ncDir, 'softmax.ld'));
+    timeOnce(process.execPath, [join(root, 'bin/pyxis-as'), join(nc, 'softmax.ncasm'), '-o', join(ncDir, 'sm.pobj')], ncDir);
+    timeOnce(process.execPath, [join(root, 'bin/pyxis-ld'), 'softmax.ld', 'sm.pobj', '-o', 'sm.pimg'], ncDir);
+    cases.push({ label: `neuroncore: pyxis-as softmax.ncasm${tag}`, ...node([join(root, 'bin/pyxis-as'), join(nc, 'softmax.ncasm'), '-o', join(ncDir, 'sm-as.pobj')], ncDir) });
+    cases.push({ label: `neuroncore: pyxis-sim run softmax.pimg --timing-only${tag}`, ...node([join(root, 'bin/pyxis-sim'), 'run', join(ncDir, 'sm.pimg'), '--timing-only'], ncDir) });
+  }
 }
 
 const samples = cases.map(() => []);
@@ -80,5 +117,5 @@ cases.forEach((c, k) => {
   const med = median(walls);
   const cpu = median(samples[k].map((s) => s.cpu));
   const over = k === 0 ? '' : `  +${(med - ref).toFixed(0)}`;
-  console.log(`${c.label.padEnd(70)} ${med.toFixed(0).padStart(6)} / ${Math.min(...walls).toFixed(0).padStart(5)}   cpu ${String(cpu).padStart(5)}${over}`);
+  console.log(`${c.label.padEnd(76)} ${med.toFixed(0).padStart(6)} / ${Math.min(...walls).toFixed(0).padStart(5)}   cpu ${String(cpu).padStart(5)}${over}`);
 });

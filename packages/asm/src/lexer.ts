@@ -1,4 +1,5 @@
-import { Lexer, type ILexingResult } from 'chevrotain';
+import type { ILexingResult } from 'chevrotain';
+import { Lexer } from './chevrotain.js';
 import { error, type Diagnostic } from '@pyxis/diagnostics';
 import { allTokens } from './tokens.js';
 

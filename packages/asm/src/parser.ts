@@ -13,7 +13,8 @@
  *   insn      := [ctrl { assign* }] MNEMONIC assign* (NL | before `}`)
  *   assign    := NAME [. NAME] [ [ expr ] ] [= (expr | [ expr,* ])]   (commas between assigns optional; a bare NAME is a flag: =1)
  */
-import { EmbeddedActionsParser, type IToken, type IOrAlt, type TokenType, type IParserErrorMessageProvider, defaultParserErrorProvider } from 'chevrotain';
+import type { IToken, IOrAlt, TokenType, IParserErrorMessageProvider } from 'chevrotain';
+import { EmbeddedActionsParser, defaultParserErrorProvider } from './chevrotain.js';
 import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import * as T from './tokens.js';
 import type { Assign, ConstDecl, Expr, FileAst, IncludeDecl, Instruction, LoopStmt, ProgramDecl, Stmt, TopLevel, Value } from './ast.js';

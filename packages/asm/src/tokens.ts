@@ -1,5 +1,6 @@
 /** Token vocabulary of the `.pasm` language (docs/assembler.md). */
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import type { TokenType } from 'chevrotain';
+import { createToken, Lexer } from './chevrotain.js';
 
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\f\v]+/, group: Lexer.SKIPPED });
 /** `\` at the end of a line joins it with the next one. */

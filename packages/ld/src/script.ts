@@ -12,7 +12,8 @@
  *   queue q0 { trip copy { read = src; write = dst; } }
  *   copy after load;
  */
-import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+import type { IToken, TokenType } from 'chevrotain';
+import { createToken, Lexer } from './chevrotain.js';
 import { DiagnosticError, error, type SourceSpan } from '@pyxis/diagnostics';
 
 const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });

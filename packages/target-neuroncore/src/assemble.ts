@@ -16,7 +16,8 @@ import { DTYPES, dtypeBytes, type DType } from './numerics.js';
 import { checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
 import { AutoSync } from './sync.js';
 
-export const NC_PROGRAM_SECTION = 'nc.program';
+import { NC_PROGRAM_SECTION, ProgramError, programOf } from './program.js';
+export { NC_PROGRAM_SECTION, ProgramError, programOf };
 const MAX_INSNS = 4_000_000;
 
 export interface NcAssembleResult {
@@ -516,19 +517,5 @@ export function programObject(program: NcProgram, files: string[]): Container {
   };
 }
 
-/** The program of an object or image (validated JSON). */
-export function programOf(c: Container, file: string): NcProgram {
-  const s = c.sections.find((x) => x.name === NC_PROGRAM_SECTION);
-  if (!s) throw new ProgramError(`\`${file}\` has no \`${NC_PROGRAM_SECTION}\` section (not a NeuronCore object or image)`);
-  try {
-    const p = JSON.parse(new TextDecoder().decode(s.data), (_k, v: unknown) => (v && typeof v === 'object' && '$num' in v ? Number((v as { $num: string }).$num) : v)) as NcProgram;
-    if (!Array.isArray(p.insns) || !Array.isArray(p.tensors) || !Array.isArray(p.semaphores)) throw new Error('shape');
-    return p;
-  } catch {
-    throw new ProgramError(`\`${file}\`: the \`${NC_PROGRAM_SECTION}\` section is not a valid program`);
-  }
-}
-
-export class ProgramError extends Error {}
 
 void checkAp;

@@ -2,7 +2,7 @@
  * What the tools need to know of the NeuronCore target before loading it (no imports, so
  * registering it costs nothing at start-up); `target.ts` is loaded on first use.
  */
-import type { OptionSpec, TargetEntry } from '@pyxis/target';
+import type { OptionSpec, Target, TargetEntry, ToolKind } from '@pyxis/target';
 
 export const NC_TARGET_NAME = 'neuroncore';
 export const NC_TITLE = 'NeuronCore-v2 (Trainium/Inferentia2): TensorE, VectorE, ScalarE, GpSimd, 16 DMA queues; cost-model timing';
@@ -23,5 +23,12 @@ export const neuroncoreEntry: TargetEntry = {
   title: NC_TITLE,
   sourceExtensions: ['.ncasm'],
   options: ncOptions,
-  load: async () => (await import('./target.js')).neuroncoreTarget,
+  // `pyxis-sim` loads the machine alone (no assembler or linker, no @pyxis/asm, @pyxis/ld or Chevrotain); the rest the whole target.
+  load: async (tool?: ToolKind): Promise<Target> => {
+    if (tool === 'sim') {
+      const m = await import('./machine-part.js');
+      return { ...m.ncMeta, machine: m.ncMachine };
+    }
+    return (await import('./target.js')).neuroncoreTarget;
+  },
 };

@@ -7,7 +7,7 @@
 import { error, warning, type Diagnostic } from '@pyxis/diagnostics';
 import { Simulator, TraceWriter, type TextSink } from '@pyxis/sim';
 import type { Container } from '@pyxis/container';
-import { programOf } from './assemble.js';
+import { programOf } from './program.js';
 import { DMA0, STREAMS, type NcProgram } from './ir.js';
 import { Executor, Memories } from './exec.js';
 import { Shared, StreamEngine } from './machine.js';

@@ -4,7 +4,7 @@
  * which the linker takes as its script and the simulator runs directly) and
  * its options. Free of imports so registering it costs nothing.
  */
-import type { OptionSpec, TargetEntry } from '@pyxis/target';
+import type { OptionSpec, Target, TargetEntry, ToolKind } from '@pyxis/target';
 
 export const SYSTOLIC_TARGET_NAME = 'systolic';
 export const SYSTOLIC_TITLE = 'Systolic-array FPGA accelerator (Tensil-compatible: .tarch/.tprog/.tdata/.tmodel)';
@@ -31,5 +31,12 @@ export const systolicEntry: TargetEntry = {
   title: SYSTOLIC_TITLE,
   sourceExtensions: ['.tasm', '.tmodel'],
   options: systolicOptions,
-  load: async () => (await import('./target.js')).systolicTarget,
+  // `pyxis-sim` loads the machine alone (no assembler, no @pyxis/asm or Chevrotain); the rest the whole target.
+  load: async (tool?: ToolKind): Promise<Target> => {
+    if (tool === 'sim') {
+      const m = await import('./machine-part.js');
+      return { ...m.systolicMeta, machine: m.systolicMachine };
+    }
+    return (await import('./target.js')).systolicTarget;
+  },
 };

@@ -3,40 +3,19 @@
  * the readable dialect (text.ts) into an object holding the `.tprog` bytes,
  * the linker's "script" is a Tensil `.tmodel`, the simulator runs a `.tmodel`
  * directly (loadImage) or its linked `.pimg`, and `inspect` disassembles
- * `.tprog`/`.tmodel` files.
+ * `.tprog`/`.tmodel` files. The machine lives in machine-part.ts, which `pyxis-sim`
+ * loads alone (entry.ts).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
-import { FORMAT_VERSION, readInputText, readNpyFile, writeNpy, type Container, type Tensor } from '@pyxis/container';
-import type { AssembleRequest, MachineRequest, OptionValues, Target } from '@pyxis/target';
-import { parseArch, parseArchText, type Arch } from './arch.js';
-import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.js';
+import { FORMAT_VERSION, readNpyFile, type Container } from '@pyxis/container';
+import type { AssembleRequest, Target } from '@pyxis/target';
+import { parseArch } from './arch.js';
+import { SYSTOLIC_TARGET_NAME, systolicOptions } from './entry.js';
 import { decodeProgram } from './isa.js';
 import { imageFromTModel, imageParts, parseTModel } from './model.js';
-import { quantiseInput, readOutput, simulate } from './run.js';
+import { quantiseInput } from './run.js';
+import { archOption, parsePairs, systolicMachine, systolicMeta } from './machine-part.js';
 import { assembleSystolic, disassembleProgram, systolicListing } from './text.js';
-
-function strings(o: OptionValues, key: string): string[] {
-  const v = o[key];
-  return Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)];
-}
-
-function archOption(o: OptionValues): Arch | undefined {
-  const f = o['arch'];
-  if (f === undefined) return undefined;
-  const file = String(f);
-  if (!existsSync(file)) throw new UsageError(`--arch: no such file ${file}`);
-  return parseArchText(readInputText(file), file);
-}
-
-function parsePairs(o: OptionValues, key: string, flag: string): Array<{ name: string; file: string }> {
-  return strings(o, key).map((s) => {
-    const eq = s.lastIndexOf('=');
-    if (eq <= 0 || eq === s.length - 1) throw new UsageError(`${flag} expects NAME=FILE.npy, got \`${s}\``);
-    return { name: s.slice(0, eq), file: s.slice(eq + 1) };
-  });
-}
 
 function assemble(req: AssembleRequest) {
   const arch = archOption(req.options);
@@ -67,23 +46,8 @@ function disassembleContainer(c: Container, file: string): string {
   return disassembleProgram(decodeProgram(parts.program, parts.arch, file), parts.arch);
 }
 
-function planRun(req: MachineRequest) {
-  const inputs = parsePairs(req.options, 'input', '--input');
-  const outputs = parsePairs(req.options, 'output', '--output');
-  const parts = imageParts(req.image, req.file);
-  const arch = archOption(req.options);
-  if (arch) parts.arch = arch;
-  for (const i of inputs) if (!parts.inputs.some((r) => r.name === i.name)) throw new UsageError(`--input ${i.name}: the model's inputs are ${parts.inputs.map((r) => r.name).join(', ') || 'none'}`);
-  for (const i of outputs) if (!parts.outputs.some((r) => r.name === i.name)) throw new UsageError(`--output ${i.name}: the model's outputs are ${parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
-  const samples = req.options['samples'] === undefined ? undefined : String(req.options['samples']);
-  return { inputs, outputs, parts, samples };
-}
-
 export const systolicTarget: Target = {
-  name: SYSTOLIC_TARGET_NAME,
-  title: SYSTOLIC_TITLE,
-  specs: ['systolic-fpga-hardware.md'],
-  grammars: fileURLToPath(new URL('../../../grammars/systolic/', import.meta.url)),
+  ...systolicMeta,
   assembler: {
     sourceExtensions: ['.tasm'],
     inputKinds: ['tasm'],
@@ -115,58 +79,7 @@ export const systolicTarget: Target = {
       };
     },
   },
-  machine: {
-    options: systolicOptions.sim,
-    checkOptions(o) {
-      parsePairs(o, 'input', '--input');
-      parsePairs(o, 'output', '--output');
-    },
-    loadImage(file, bytes) {
-      return imageFromTModel(new TextDecoder().decode(bytes), file);
-    },
-    plan(req) {
-      const p = planRun(req);
-      return { outputs: [...p.outputs.map((o) => o.file), ...(p.samples ? [p.samples] : [])] };
-    },
-    create(req) {
-      const plan = planRun(req);
-      const tensors = new Map<string, Tensor>();
-      for (const i of plan.inputs) tensors.set(i.name, readNpyFile(i.file));
-      let outcome: ReturnType<typeof simulate> | undefined;
-      return {
-        get kernel() {
-          if (!outcome) throw new Error('the systolic machine builds its kernel when it runs');
-          return outcome.kernel;
-        },
-        run() {
-          const o = (outcome = simulate({
-            parts: plan.parts, file: req.file, inputs: tensors,
-            ...(req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
-            ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
-            ...(req.trace ? { trace: req.trace } : {}),
-          }));
-          const outputs: Array<[string, Uint8Array]> = [];
-          if (o.stop === 'done') {
-            for (const x of plan.outputs) outputs.push([x.file, writeNpy(readOutput(o.machine, plan.parts.outputs.find((r) => r.name === x.name)!))]);
-            if (plan.samples) {
-              const buf = new Uint8Array(o.machine.samples.length * 8);
-              const dv = new DataView(buf.buffer);
-              o.machine.samples.forEach((s, k) => dv.setBigUint64(k * 8, s.word, true));
-              outputs.push([plan.samples, buf]);
-            }
-          }
-          return {
-            summary: o.summary,
-            stats: o.stats,
-            diagnostics: o.warnings,
-            ...(o.stop !== 'done' ? { stop: [{ severity: 'error' as const, code: 'SYS0402', message: `run stopped (${o.stop}) at cycle ${o.cycles}, instruction ${o.machine.pc}`, span: { file: req.file, offset: 0 } }] } : {}),
-            outputs,
-            cycles: o.cycles,
-          };
-        },
-      };
-    },
-  },
+  machine: systolicMachine,
   inspect: {
     options: systolicOptions.inspect,
     sniff(req) {

@@ -20,7 +20,8 @@ import { SPEC, XNU, decodeJob, jobTable, jobText, type Job } from './grammar.js'
 import { OP_L1, OP_L2 } from './datapath.js';
 
 export const UNIT = 'pex8';
-export const JOB_SPACE = 'xnu.ctrl';
+import { JOB_SPACE, jobsOf } from './jobs.js';
+export { JOB_SPACE, jobsOf };
 
 export interface XnuProgram {
   name: string;
@@ -159,18 +160,6 @@ export function objectOf(programs: XnuProgram[], sources: string[]): Container {
     relocations: [],
     metadata: { producer: 'pyxis-as --target xnu', sources, table: 'grammars/xnu/xnu_job.json' },
   };
-}
-
-/** The jobs of an object or image: (program name, job, section index). */
-export function jobsOf(c: Container): Array<{ name: string; job: Job; section: number }> {
-  const out: Array<{ name: string; job: Job; section: number }> = [];
-  for (const s of c.symbols) {
-    if (s.kind !== 'program') continue;
-    const sec = c.sections[s.section];
-    if (!sec || sec.space !== JOB_SPACE || sec.data.length < jobTable().bytes) continue;
-    out.push({ name: s.name, job: decodeJob(sec.data, s.offset), section: s.section });
-  }
-  return out;
 }
 
 /** An object back to source. */

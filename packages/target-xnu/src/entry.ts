@@ -3,7 +3,7 @@
  * source extensions and command-line options. Free of imports so registering
  * the target costs nothing at start-up; `target.ts` is loaded on first use.
  */
-import type { OptionSpec, TargetEntry } from '@pyxis/target';
+import type { OptionSpec, Target, TargetEntry, ToolKind } from '@pyxis/target';
 
 export const XNU_TARGET_NAME = 'xnu';
 export const XNU_TITLE = 'XNU PEx8 similarity / dot-product engine (8 PEs, IEEE fp32 or int32, tree aggregation through PE_0)';
@@ -30,5 +30,12 @@ export const xnuEntry: TargetEntry = {
   title: XNU_TITLE,
   sourceExtensions: ['.xasm'],
   options: xnuOptions,
-  load: async () => (await import('./target.js')).xnuTarget,
+  // `pyxis-sim` loads the machine alone (no assembler or linker, no @pyxis/asm, @pyxis/ld or Chevrotain); the rest the whole target.
+  load: async (tool?: ToolKind): Promise<Target> => {
+    if (tool === 'sim') {
+      const m = await import('./machine-part.js');
+      return { ...m.xnuMeta, machine: m.xnuMachine };
+    }
+    return (await import('./target.js')).xnuTarget;
+  },
 };

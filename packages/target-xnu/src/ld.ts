@@ -16,12 +16,11 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DiagnosticError, didYouMean, error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, alignUp, readContainer, readInputFile, readNpy, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
 import { parseLinkScript, type ScriptBlock, type ScriptValue } from '@pyxis/ld';
-import { JOB_SPACE, jobsOf } from './asm.js';
+import { DDR_SPACE, JOB_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
 import { SPEC, XNU, jobTable, jobText, opName, type Job } from './grammar.js';
 import { encode } from '@pyxis/codec';
 
-export const LMEM_SPACE = 'xnu.lmem';
-export const DDR_SPACE = 'ddr';
+export { LMEM_SPACE, DDR_SPACE };
 /** DDR bursts: 64 bytes = one beat of 16 fp32 words (two 64-bit channels x 4 beats). */
 const DDR_ALIGN = 64;
 

@@ -5,10 +5,9 @@
 import { DiagnosticError, UsageError, error, type Diagnostic } from '@pyxis/diagnostics';
 import { writeNpy, type Container } from '@pyxis/container';
 import { Simulator, TraceWriter, VcdWriter, type TextSink } from '@pyxis/sim';
-import { jobsOf } from './asm.js';
+import { DDR_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
 import { resetFpFlags, fpFlags, FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from './fp32.js';
 import { SPEC, defaultClockHz, enumOf, jobTable, opName, phaseCycles, type TimingModel } from './grammar.js';
-import { DDR_SPACE, LMEM_SPACE } from './ld.js';
 import { OP_L1, OP_L2 } from './datapath.js';
 import { PHASES, Pex8Engine, addEngine, type MachineJob } from './machine.js';
 

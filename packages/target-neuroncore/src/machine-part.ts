@@ -1,0 +1,95 @@
+/**
+ * The part of the NeuronCore target `pyxis-sim` runs: its machine, apart from
+ * target.ts so that simulating loads neither the assembler nor the linker
+ * (@pyxis/asm, @pyxis/ld, Chevrotain): entry.ts loads this module alone for `sim`.
+ */
+import { DiagnosticError, UsageError, error } from '@pyxis/diagnostics';
+import { writeNpy } from '@pyxis/container';
+import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxis/target';
+import { NC_TARGET_NAME, NC_TITLE, ncOptions } from './entry.js';
+import { ProgramError, programOf } from './program.js';
+import { formatSummary, runImage, stopDiagnostics, type NcRun } from './run.js';
+import { GRAMMARS, SPEC } from './isa.js';
+import { dumpTensor } from './dump.js';
+
+/** The Target's fields every part carries. */
+export const ncMeta = {
+  name: NC_TARGET_NAME,
+  title: NC_TITLE,
+  specs: [SPEC],
+  grammars: GRAMMARS,
+} satisfies Partial<Target>;
+
+interface DumpSpec {
+  tensor: string;
+  file: string;
+}
+
+function dumpSpecs(o: OptionValues): DumpSpec[] {
+  const v = o['dump'];
+  const list = Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)];
+  return list.map((s) => {
+    const m = /^([A-Za-z_]\w*)(?::f32)?=(.+)$/.exec(s);
+    if (!m) throw new UsageError(`--dump expects TENSOR=FILE.npy, got \`${s}\``);
+    return { tensor: m[1]!, file: m[2]! };
+  });
+}
+
+function program(req: MachineRequest) {
+  try {
+    return programOf(req.image, req.file);
+  } catch (e) {
+    if (e instanceof ProgramError) throw new DiagnosticError(error('NC0703', e.message));
+    throw e;
+  }
+}
+
+function plan(req: MachineRequest): DumpSpec[] {
+  const dumps = dumpSpecs(req.options);
+  const p = program(req);
+  for (const d of dumps) {
+    const t = p.tensors.find((x) => x.name === d.tensor);
+    if (!t || t.mem !== 'hbm') throw new UsageError(`--dump ${d.tensor}: ${t ? `\`${d.tensor}\` is in ${t.mem.toUpperCase()}; only HBM tensors are dumped` : `the image has no tensor \`${d.tensor}\` (HBM tensors: ${p.tensors.filter((x) => x.mem === 'hbm').map((x) => x.name).join(', ')})`}`);
+    if (req.options['timingOnly']) throw new UsageError('--dump needs the arithmetic: drop --timing-only');
+  }
+  return dumps;
+}
+
+export const ncMachine: MachineBackend = {
+  options: ncOptions.sim,
+  checkOptions: (o) => void dumpSpecs(o),
+  plan(req) {
+    return { outputs: plan(req).map((d) => d.file) };
+  },
+  create(req) {
+    const dumps = plan(req);
+    let run: NcRun | undefined;
+    return {
+      get kernel() {
+        if (!run) throw new Error('the NeuronCore machine builds its kernel when it runs');
+        return run.kernel;
+      },
+      run() {
+        run = runImage(req.image, req.file, {
+          timingOnly: !!req.options['timingOnly'],
+          warnUninit: !!req.options['warnUninit'],
+          ...(req.maxCycles !== undefined ? { maxTicks: req.maxCycles } : {}),
+          ...(req.trace ? { trace: req.trace } : {}),
+          ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+        });
+        const r = run;
+        const stop = stopDiagnostics(r.report);
+        const outputs: Array<[string, Uint8Array]> = [];
+        if (!stop) for (const d of dumps) outputs.push([d.file, writeNpy(dumpTensor(r, d.tensor))]);
+        return {
+          summary: formatSummary(r.report),
+          stats: { ...r.report } as unknown as Record<string, unknown>,
+          diagnostics: req.options['warnUninit'] ? r.warnings : [],
+          ...(stop ? { stop } : {}),
+          outputs,
+          cycles: r.report.ticks,
+        };
+      },
+    };
+  },
+};

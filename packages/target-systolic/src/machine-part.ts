@@ -1,0 +1,109 @@
+/**
+ * The part of the systolic target `pyxis-sim` runs: its machine (and the
+ * option helpers the other parts share), kept apart from target.ts so that
+ * simulating loads neither the assembler (text.ts, @pyxis/asm, Chevrotain) nor
+ * the linker: entry.ts loads this module alone for `sim` (start-up time).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '@pyxis/diagnostics';
+import { readInputText, readNpyFile, writeNpy, type Tensor } from '@pyxis/container';
+import type { MachineRequest, MachineBackend, OptionValues, Target } from '@pyxis/target';
+import { parseArchText, type Arch } from './arch.js';
+import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.js';
+import { imageFromTModel, imageParts } from './model.js';
+import { readOutput, simulate } from './run.js';
+
+/** The Target's fields every part carries. */
+export const systolicMeta = {
+  name: SYSTOLIC_TARGET_NAME,
+  title: SYSTOLIC_TITLE,
+  specs: ['systolic-fpga-hardware.md'],
+  grammars: fileURLToPath(new URL('../../../grammars/systolic/', import.meta.url)),
+} satisfies Partial<Target>;
+
+function strings(o: OptionValues, key: string): string[] {
+  const v = o[key];
+  return Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)];
+}
+
+export function archOption(o: OptionValues): Arch | undefined {
+  const f = o['arch'];
+  if (f === undefined) return undefined;
+  const file = String(f);
+  if (!existsSync(file)) throw new UsageError(`--arch: no such file ${file}`);
+  return parseArchText(readInputText(file), file);
+}
+
+export function parsePairs(o: OptionValues, key: string, flag: string): Array<{ name: string; file: string }> {
+  return strings(o, key).map((s) => {
+    const eq = s.lastIndexOf('=');
+    if (eq <= 0 || eq === s.length - 1) throw new UsageError(`${flag} expects NAME=FILE.npy, got \`${s}\``);
+    return { name: s.slice(0, eq), file: s.slice(eq + 1) };
+  });
+}
+
+function planRun(req: MachineRequest) {
+  const inputs = parsePairs(req.options, 'input', '--input');
+  const outputs = parsePairs(req.options, 'output', '--output');
+  const parts = imageParts(req.image, req.file);
+  const arch = archOption(req.options);
+  if (arch) parts.arch = arch;
+  for (const i of inputs) if (!parts.inputs.some((r) => r.name === i.name)) throw new UsageError(`--input ${i.name}: the model's inputs are ${parts.inputs.map((r) => r.name).join(', ') || 'none'}`);
+  for (const i of outputs) if (!parts.outputs.some((r) => r.name === i.name)) throw new UsageError(`--output ${i.name}: the model's outputs are ${parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
+  const samples = req.options['samples'] === undefined ? undefined : String(req.options['samples']);
+  return { inputs, outputs, parts, samples };
+}
+
+export const systolicMachine: MachineBackend = {
+  options: systolicOptions.sim,
+  checkOptions(o) {
+    parsePairs(o, 'input', '--input');
+    parsePairs(o, 'output', '--output');
+  },
+  loadImage(file, bytes) {
+    return imageFromTModel(new TextDecoder().decode(bytes), file);
+  },
+  plan(req) {
+    const p = planRun(req);
+    return { outputs: [...p.outputs.map((o) => o.file), ...(p.samples ? [p.samples] : [])] };
+  },
+  create(req) {
+    const plan = planRun(req);
+    const tensors = new Map<string, Tensor>();
+    for (const i of plan.inputs) tensors.set(i.name, readNpyFile(i.file));
+    let outcome: ReturnType<typeof simulate> | undefined;
+    return {
+      get kernel() {
+        if (!outcome) throw new Error('the systolic machine builds its kernel when it runs');
+        return outcome.kernel;
+      },
+      run() {
+        const o = (outcome = simulate({
+          parts: plan.parts, file: req.file, inputs: tensors,
+          ...(req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
+          ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
+          ...(req.trace ? { trace: req.trace } : {}),
+        }));
+        const outputs: Array<[string, Uint8Array]> = [];
+        if (o.stop === 'done') {
+          for (const x of plan.outputs) outputs.push([x.file, writeNpy(readOutput(o.machine, plan.parts.outputs.find((r) => r.name === x.name)!))]);
+          if (plan.samples) {
+            const buf = new Uint8Array(o.machine.samples.length * 8);
+            const dv = new DataView(buf.buffer);
+            o.machine.samples.forEach((s, k) => dv.setBigUint64(k * 8, s.word, true));
+            outputs.push([plan.samples, buf]);
+          }
+        }
+        return {
+          summary: o.summary,
+          stats: o.stats,
+          diagnostics: o.warnings,
+          ...(o.stop !== 'done' ? { stop: [{ severity: 'error' as const, code: 'SYS0402', message: `run stopped (${o.stop}) at cycle ${o.cycles}, instruction ${o.machine.pc}`, span: { file: req.file, offset: 0 } }] } : {}),
+          outputs,
+          cycles: o.cycles,
+        };
+      },
+    };
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * The part of the XNU target `pyxis-sim` runs: its machine, apart from
+ * target.ts so that simulating loads neither the assembler nor the linker
+ * (@pyxis/asm, @pyxis/ld, Chevrotain): entry.ts loads this module alone for `sim`.
+ */
+import { fileURLToPath } from 'node:url';
+import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxis/target';
+import { UsageError } from '@pyxis/diagnostics';
+import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
+import { checkDumps, dumpBytes, parseDumpSpec, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
+import type { TimingModel } from './grammar.js';
+
+/** The Target's fields every part carries. */
+export const xnuMeta = {
+  name: XNU_TARGET_NAME,
+  title: XNU_TITLE,
+  specs: ['xnu-pe-similarity-engine.md'],
+  grammars: fileURLToPath(new URL('../../../grammars/xnu/', import.meta.url)),
+} satisfies Partial<Target>;
+
+function strings(o: OptionValues, key: string): string[] {
+  const v = o[key];
+  return Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)];
+}
+
+function parseRun(o: OptionValues): { dumps: DumpSpec[]; timing: TimingModel } {
+  const t = o['timing'] === undefined ? 'spec' : String(o['timing']);
+  if (t !== 'spec' && t !== 'rtl') throw new UsageError(`--timing expects spec or rtl, got \`${t}\``);
+  return { dumps: strings(o, 'dump').map(parseDumpSpec), timing: t };
+}
+
+export const xnuMachine: MachineBackend = {
+  options: xnuOptions.sim,
+  checkOptions: (o) => void parseRun(o),
+  plan(req: MachineRequest) {
+    const p = parseRun(req.options);
+    checkDumps(req.image, p.dumps);
+    return { outputs: p.dumps.map((d) => d.file) };
+  },
+  create(req: MachineRequest) {
+    const p = parseRun(req.options);
+    let result: XnuRunResult | undefined;
+    return {
+      get kernel() {
+        if (!result) throw new Error('the XNU machine builds its kernel when it runs');
+        return result.kernel;
+      },
+      run() {
+        const r = runXnu(req.image, req.file, {
+          timing: p.timing,
+          ...(req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
+          ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
+          ...(req.trace ? { trace: req.trace } : {}),
+          ...(req.vcd ? { vcd: req.vcd } : {}),
+          ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+        });
+        result = r;
+        const stop =
+          r.stop === 'done'
+            ? undefined
+            : [{ severity: 'error' as const, code: 'SIM0002', message: `run stopped at cycle ${r.cycles}: ${r.stop === 'max-cycles' ? '--max-cycles reached' : 'deadlock'}` }];
+        return {
+          summary: r.summary,
+          stats: r.stats,
+          diagnostics: r.warnings,
+          ...(stop ? { stop } : {}),
+          outputs: r.stop === 'done' ? p.dumps.map((d) => [d.file, dumpBytes(r, d)] as [string, Uint8Array]) : [],
+          cycles: r.cycles,
+        };
+      },
+    };
+  },
+};
