@@ -6,8 +6,8 @@
  * (issue 15). The same package ships `lib/chevrotain.mjs`, one file with the
  * same API; its `exports` map blocks the sub-path, so it is found beside the
  * resolved entry. If the layout ever changes, the normal entry is used.
- * Types still come from 'chevrotain'. packages/ld/src/chevrotain.ts is the
- * same loader; both load the same file, hence one Chevrotain instance.
+ * Types still come from 'chevrotain'. The link-script parser (@pyxis/ld) imports this
+ * module alone through the `@pyxis/asm/chevrotain` sub-path, without the assembler.
  */
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';

@@ -13,7 +13,7 @@
  *   copy after load;
  */
 import type { IToken, TokenType } from 'chevrotain';
-import { createToken, Lexer } from './chevrotain.js';
+import { createToken, Lexer } from '@pyxis/asm/chevrotain';
 import { DiagnosticError, error, type SourceSpan } from '@pyxis/diagnostics';
 
 const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
