@@ -359,8 +359,8 @@ describe('runtime rule checks', () => {
     expect(() => r.run()).toThrow(/grid->amem_write/);
   });
 
-  it('flits sent to the grid are counted and dropped with a warning', () => {
-    const r = new Rig();
+  it('flits sent to the grid are counted and dropped with a warning (grid detached)', () => {
+    const r = new Rig({ attachGrid: false });
     r.prog('amem_read', 0, loops([{ n: 3 }]), rd({ tgt_fifo: 'Grid' }));
     r.trip({ trip_valid_mask: 0b1 });
     r.run();

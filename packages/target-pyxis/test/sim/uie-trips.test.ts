@@ -46,11 +46,11 @@ describe('trips, tracking IDs and completion (seq §3, §6.8, chip §11.7.1)', (
 
   it('sequencers without a datapath model run their program and signal done, with a warning', () => {
     const r = new Rig();
-    r.prog('gx', 3, loops([{ n: 7 }], 1, 3), {});
-    r.trip({ trip_valid_mask: 1 << 6, start_pc: [0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0] });
+    r.prog('vi', 3, loops([{ n: 7 }], 1, 3), {});
+    r.trip({ trip_valid_mask: 1 << 8, start_pc: [0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0] });
     r.run();
-    expect(r.uie.stats.instructions[6]).toBe(7);
-    expect(r.uie.warnings.some((w) => w.code === 'SIM0608' && w.message.includes('gx'))).toBe(true);
+    expect(r.uie.stats.instructions[8]).toBe(7);
+    expect(r.uie.warnings.some((w) => w.code === 'SIM0608' && w.message.includes('vi'))).toBe(true);
   });
 
   it('microcode without EOPGM running off the end of memory is an error (seq §2.1)', () => {
@@ -68,7 +68,7 @@ describe('trips, tracking IDs and completion (seq §3, §6.8, chip §11.7.1)', (
   });
 
   it('patched microcode is re-decoded at the next trip (cfg generation)', () => {
-    const r = new Rig();
+    const r = new Rig({ attachGrid: false });
     r.prog('amem_read', 0, loops([{ n: 2 }]), { ...rd, tgt_fifo: 'Grid' });
     r.trip({ trip_valid_mask: 1 });
     r.run();
@@ -127,7 +127,7 @@ describe('trips, tracking IDs and completion (seq §3, §6.8, chip §11.7.1)', (
   });
 
   it('16-bit reads hold the AMEM port two cycles each and the engine wakes itself when the port frees', () => {
-    const r = new Rig();
+    const r = new Rig({ attachGrid: false });
     r.prog('amem_read', 0, loops([{ n: 6 }]), { ...rd, data_type: 'Recogni_FP16', tgt_fifo: 'Grid', iter_stride: strides(16) });
     r.trip({ trip_valid_mask: 1 });
     const cycles = r.run();

@@ -89,10 +89,12 @@ export interface UieOptions {
   writeCommitLatency?: number;
   decoderFifoDepth?: number;
   /**
-   * A grid model consumes `sbReadToGrid` and fills `sbGridToWrite` (next issue). Default false: flits sent to
-   * the grid are counted and dropped, and AMEM Write waiting on the grid FIFO blocks (reported by blockedReason).
+   * The grid model (compute/) consumes `sbReadToGrid` and fills `sbGridToWrite`. Default true; false drops the
+   * flits sent to the grid (counted) and leaves AMEM Write waiting on the grid FIFO blocked (tests of the seams).
    */
   attachGrid?: boolean;
+  /** Skip the LLC arithmetic (`pyxis-sim run --timing-only`): data movement and timing only. */
+  timingOnly?: boolean;
   /** Same for the VPU / vbuffer side (`sbReadToVbuffer`, `sbVbufferToWrite`). */
   attachVbuffer?: boolean;
   switchboxFifoDepth?: number;

@@ -12,6 +12,7 @@ import type { SeqState } from './records.js';
 import { SEQ_DEPTH } from './sequencerCore.js';
 import type { Uie } from './uie.js';
 import * as weightsReadM from './weightsRead.js';
+import { H_LAST, H_PC, H_POSTFINAL, H_SLOT } from './compute/unit.js';
 
 // Hot-path bindings as module-local constants (V8 checks every read of an imported binding for TDZ; see uie.ts).
 const { decodeFast, decodeRead, decodeWrite } = addressGen;
@@ -63,6 +64,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
     if (s.id === SEQ_AMEM_READ) u.config.decodeSwitches(0, s.usesPsw, s.usesCsw, u.rpswCur >= 0, u.rcswCur >= 0, u.readSw);
     else if (s.id === SEQ_AMEM_WRITE) u.config.decodeSwitches(1, s.usesPsw, s.usesCsw, u.wpswCur >= 0, u.wcswCur >= 0, u.writeSw);
     core.start(p.start_pc[s.id] ?? 0, s.control);
+    u.cmp.bySeq[s.id]?.startTrip(s);
     // the trip's base address and view for this sequencer, read once (descriptor objects may be slow dictionaries)
     s.base = s.id === SEQ_AMEM_READ ? p.amem_read_base_address : s.id === SEQ_AMEM_WRITE ? p.amem_write_base_address : p.amem_weights_base_address;
     s.view = (s.id === SEQ_AMEM_READ ? p.amem_read_bank_hash_dsbl : s.id === SEQ_AMEM_WRITE ? p.amem_write_bank_hash_dsbl : p.amem_weights_bank_hash_dsbl) ? 1 : 0;
@@ -93,22 +95,49 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
     else decodeWrite(u, s, dec);
     return true;
   }
-  // sequencers without a datapath model yet (grid, VPU, weights): run the loop program only
+  // compute sequencers (WDP, GH, GV, GX, GWB): issue into the unit's decoder FIFO (seq §3), stall when it is full
+  const unit = u.cmp.bySeq[s.id];
+  if (unit !== undefined) {
+    const dec = unit.dec;
+    if (dec.full) {
+      u.stats.stallCycles[s.id]!++;
+      u.blocked ??= u.blockMsg(s, 1);
+      return false;
+    }
+    if (!core.step()) return coreFault(u, s);
+    u.stats.busyCycles[s.id]!++;
+    u.stats.instructions[s.id]!++;
+    const rec = dec.pushSlot(); // word offset of the record in dec.data
+    const d = dec.data;
+    d[rec + H_SLOT] = s.slot;
+    d[rec + H_LAST] = core.done ? 1 : 0;
+    d[rec + H_PC] = core.execPc;
+    d[rec + H_POSTFINAL] = core.postFinal ? 1 : 0;
+    unit.decode(s, rec);
+    return true;
+  }
+  // AMEM Weights Read: one word per cycle into the FIFO to the weights decompressor (seq §7), stalling when it is full
+  if (s.id === SEQ_AMEM_WEIGHTS_READ) {
+    if (!u.cmp.wdc.canAccept()) {
+      u.stats.stallCycles[s.id]!++;
+      u.blocked ??= u.blockMsg(s, 1);
+      return false;
+    }
+    if (!core.step()) return coreFault(u, s);
+    u.stats.busyCycles[s.id]!++;
+    u.stats.instructions[s.id]!++;
+    if (s.kf) weightsRead(u, s, s.kf);
+    if (core.done) u.seqDone(s.id, s.slot);
+    return true;
+  }
+  // sequencers without a datapath model yet (VPU side): run the loop program only
   if (!s.warnedNoDatapath) {
     s.warnedNoDatapath = true;
-    u.warnOnce(
-      `nodp${s.id}`,
-      UieCodes.unmodelled,
-      s.id === SEQ_AMEM_WEIGHTS_READ
-        ? `sequencer ${s.name}: the weights decompressor / weights datapath are not modelled yet; AMEM words are read, counted and dropped`
-        : `sequencer ${s.name} has no datapath model yet; its program runs without effects`,
-      `${SEQ_SPEC} §4`,
-    );
+    u.warnOnce(`nodp${s.id}`, UieCodes.unmodelled, `sequencer ${s.name} has no datapath model yet; its program runs without effects`, `${SEQ_SPEC} §4`);
   }
   if (!core.step()) return coreFault(u, s);
   u.stats.busyCycles[s.id]!++;
   u.stats.instructions[s.id]!++;
-  if (s.id === SEQ_AMEM_WEIGHTS_READ && s.kf) weightsRead(u, s, s.kf);
   if (core.done) u.seqDone(s.id, s.slot);
   return true;
 }

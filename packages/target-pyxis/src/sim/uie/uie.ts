@@ -27,6 +27,7 @@ import type { Amem } from '../amem/amem.js';
 import { tryTable, UieConfig } from './config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
+import { Compute } from './compute/index.js';
 import { bindSeq } from './opFields.js';
 import * as readPath from './readPath.js';
 import type { SeqState, TripSlot, UieOptions, UieStats, UieTripParams } from './records.js';
@@ -67,6 +68,8 @@ export class Uie implements SimEngine {
   /** Whether a grid / VPU model consumes and produces the grid / vbuffer FIFOs (else: dropped / never filled). */
   readonly attachGrid: boolean;
   readonly attachVbuffer: boolean;
+  /** The compute half: weights path, grid, writeback (compute/index.ts). */
+  readonly cmp: Compute;
   /** See UieOptions.fastPaths. */
   readonly fastPaths: boolean;
   // last composed conversion (read dt/eb/relu x write dt/eb), so the hot path does no Map lookup per flit
@@ -173,7 +176,7 @@ export class Uie implements SimEngine {
     this.sbReadToVbuffer = new SwitchboxFifo(`${this.name}.sb.amem_read->vbuffer`, sbDepth);
     this.sbGridToWrite = new SwitchboxFifo(`${this.name}.sb.grid->amem_write`, sbDepth);
     this.sbVbufferToWrite = new SwitchboxFifo(`${this.name}.sb.vbuffer->amem_write`, sbDepth);
-    this.attachGrid = opts.attachGrid ?? false;
+    this.attachGrid = opts.attachGrid ?? true;
     this.attachVbuffer = opts.attachVbuffer ?? false;
     this.fastPaths = opts.fastPaths ?? true;
     this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
@@ -215,6 +218,7 @@ export class Uie implements SimEngine {
         tmplId: 0,
       });
     }
+    this.cmp = new Compute(this, { timingOnly: opts.timingOnly ?? false });
     this.stats = {
       busyCycles: new Float64Array(NUM_SEQUENCERS),
       stallCycles: new Float64Array(NUM_SEQUENCERS),
@@ -282,6 +286,9 @@ export class Uie implements SimEngine {
     if (this.cCount > 0) w = Math.max(now, this.commitAt[this.cHead]!);
     // a datapath that waited for its AMEM port (16-bit serialization) wakes when the port frees
     if (this.portWake < w) w = Math.max(now, this.portWake);
+    // a compute unit with a timed event (pipeline latency) wakes at it
+    const ce = this.cmp.nextEvent(now);
+    if (ce < w) w = Math.max(now, ce);
     // A stalled tick counts stall statistics (decoder full, switchbox empty/full, index FIFO): such a UIE asks to be
     // ticked every cycle until it wakes, so its counters do not depend on whether other engines kept the kernel stepping
     // (and run-ahead, which ticks it alone, counts the same cycles). Blocked for good (Infinity): left to the deadlock check.
@@ -387,6 +394,7 @@ export class Uie implements SimEngine {
     }
     // 2. datapaths, downstream first
     if (issueWrite(this, now)) did = true;
+    if (this.cmp.tick(now)) did = true;
     if (issueRead(this, now)) did = true;
     if (this.itfeRead.active && this.itfeRead.tick()) did = true;
     if (this.itfeWrite.active && this.itfeWrite.tick()) did = true;

@@ -1,0 +1,11 @@
+/** The GH, seq §10.1 (owner: grid) unit. Placeholder: retires one record per cycle without a datapath. */
+import type { Uie } from '../uie.js';
+import type { Compute } from './index.js';
+import { SimpleUnit } from './simpleUnit.js';
+import { seqIdOf } from './seqIds.js';
+
+export class GhUnit extends SimpleUnit {
+  constructor(u: Uie, readonly cmp: Compute) {
+    super(u, seqIdOf('gh'));
+  }
+}
