@@ -41,6 +41,15 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** A configuration table's bytes as `UieConfig.regionBytes` returns them. */
+export interface ConfigRegionView {
+  readonly bytes: Uint8Array;
+  readonly stride: number;
+  readonly words: number;
+  readonly table: CompiledTable;
+  changed: boolean;
+}
+
 export class UieConfig {
   /** Memory-map entries of the sequencers, by sequencer id. */
   readonly seqMem: Array<SeqMemory | undefined> = [];
@@ -158,6 +167,28 @@ export class UieConfig {
     const tm = tryTable(mask?.table);
     if (!psw || !csw || !mask || !tp || !tc || !tm) return null;
     return { psw, csw, mask, tp, tc, tm };
+  }
+
+  private readonly regionCache = new Map<string, { gen: number; view: ConfigRegionView }>();
+  /**
+   * A configuration table of this UIE's block (memory_map.json region `name`, e.g. `gwb.col_mask`, `wdp.zero_mask`):
+   * its raw bytes, word stride, word count and codec table; re-read only when the cfg generation moved. Decode it with
+   * @pyxis/codec's `readField(table, bytes, field, i, word * stride)`. Undefined without a cfg space or region.
+   * `changed` is true on the first call and whenever the bytes were re-read (callers re-decode then).
+   */
+  regionBytes(name: string): ConfigRegionView | undefined {
+    const r = this.region(name);
+    const table = tryTable(r?.table);
+    if (!r || !table || !this.cfg) return undefined;
+    const gen = this.cfg.generation ?? -2;
+    const c = this.regionCache.get(name);
+    if (c && c.gen === gen && gen !== -2) {
+      c.view.changed = false;
+      return c.view;
+    }
+    const view: ConfigRegionView = { bytes: this.read(r.offset, r.stride * r.words), stride: r.stride, words: r.words, table, changed: true };
+    this.regionCache.set(name, { gen, view });
+    return view;
   }
 
   /** ITFE command register `idx` of one side (seq §8.1), decoded from cfg (or the direct override without cfg). */
