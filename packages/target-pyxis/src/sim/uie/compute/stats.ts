@@ -26,6 +26,8 @@ export class ComputeStats {
   stallVData = 0;
   stallWbCredits = 0;
   stallWbPending = 0;
+  /** GWB cycles a Read_WBA waited for a writeback kick from GX (seq §11.4). */
+  stallWbKick = 0;
   stallSwitchboxFull = 0;
   stallAmemPort = 0;
 }
