@@ -23,6 +23,10 @@ export const pyxisOptions = {
     { flags: '--dump-region <SPACE:ADDR:LEN=FILE.bin>', description: 'dump raw bytes (SPACE = hbm, hbm_striped, amem[C], cfg[C]; repeatable)', repeatable: true },
     { flags: '--warn-uninit', description: 'report reads of uninitialised AMEM/HBM as warnings with their addresses' },
     {
+      flags: '--timing-only',
+      description: 'skip the LLC grid arithmetic (cycles and data movement only, accumulators stay zero: grid outputs are not computed); the report says so',
+    },
+    {
       flags: '--quantum <n>',
       description: 'cycles a UIE may run ahead of the global clock when no trip can reach it (default: 256; 1 = strict lockstep; results are identical, see docs/simulator.md)',
     },

@@ -10,10 +10,12 @@ import { pyxisOptions } from './entry.js';
 import { intOption, strings } from './options.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
-  defaultUieFactory, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
+  makeUieFactory, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
 } from './sim/index.js';
 
 interface PyxisRunPlan {
+  /** `--timing-only`: the LLC arithmetic is skipped (the report and the stats JSON say so). */
+  timingOnly: boolean;
   dumps: DumpSpec[];
   regions: RegionSpec[];
   options: SimulateOptions;
@@ -33,7 +35,7 @@ function planRun(req: MachineRequest): PyxisRunPlan {
   const o = req.options;
   const { dumps, regions, clusters, uies, quantum } = parseRunOptions(o);
   checkDumpSpecs(req.image, clusters ?? inspectImage(req.image, req.file).clusters, dumps, regions);
-  const so: SimulateOptions = { uieFactory: defaultUieFactory };
+  const so: SimulateOptions = { uieFactory: makeUieFactory({ timingOnly: !!o['timingOnly'] }) };
   if (clusters !== undefined) so.clusters = clusters;
   if (uies !== undefined) so.uies = uies;
   if (quantum !== undefined) so.quantum = quantum;
@@ -43,7 +45,7 @@ function planRun(req: MachineRequest): PyxisRunPlan {
   if (req.onProgress) so.onProgress = req.onProgress;
   if (req.trace) so.trace = req.trace;
   if (req.vcd) so.vcd = req.vcd;
-  return { dumps, regions, options: so };
+  return { timingOnly: !!o['timingOnly'], dumps, regions, options: so };
 }
 
 function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: SimulationResult; outputs: Array<[string, Uint8Array]> } {
@@ -78,7 +80,7 @@ export const pyxisMachine: MachineBackend = {
         const stop = stopDiagnostic(report);
         return {
           summary: formatSummary(report),
-          stats: { ...report } as Record<string, unknown>,
+          stats: { ...report, ...(plan.timingOnly ? { timing_only: true } : {}) } as Record<string, unknown>,
           diagnostics: report.warnings,
           ...(stop ? { stop: stop.diagnostics } : {}),
           outputs,

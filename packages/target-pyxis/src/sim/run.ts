@@ -306,7 +306,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
         const qid = [...chip.engines[e.cluster]!].find(([, x]) => x === e)?.[0];
         if (qid !== undefined) r.barrier_wait_cycles = chip.tm[e.cluster]!.barrierWait[qid]!;
         if (e.bytesMoved !== undefined) r.bytes = e.bytesMoved;
-        const us = e instanceof UieSlot ? uieStats(e.model) : undefined;
+        const us = e instanceof UieSlot ? uieStats(e.model, config.clock_hz) : undefined;
         if (us) {
           r.bytes = (us['bytes_read'] as number) + (us['bytes_written'] as number);
           r.uie = us;

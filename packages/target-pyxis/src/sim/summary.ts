@@ -14,6 +14,41 @@ function time(s: number): string {
   return `${(s * 1e9).toFixed(1)} ns`;
 }
 
+interface ComputeFigures {
+  cycles: number;
+  macs: number;
+  tflops: number;
+  grid_utilisation: number;
+  exec_valid: number;
+  stall_cycles: Record<string, number>;
+}
+type ComputeReport = ComputeFigures & { timing_only: boolean; trips: Array<ComputeFigures & { trip_id: number }> };
+
+function figures(f: ComputeFigures): string {
+  const stalls = Object.entries(f.stall_cycles)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  return `${si(f.macs, 'MAC')}, ${f.tflops.toFixed(2)} TFLOPS, utilisation ${(100 * f.grid_utilisation).toFixed(1)}% (${f.exec_valid} Exec_Valid / ${f.cycles} cycles)${stalls ? `; stall cycles: ${stalls}` : ''}`;
+}
+
+/** Compute statistics of the UIEs whose grid ran (uieDefault.ts `uieStats().compute`; docs/timing-model.md). */
+function computeLines(r: SimReport): string[] {
+  const out: string[] = [];
+  let timingOnly = false;
+  for (const e of r.engines) {
+    const c = e.uie?.['compute'] as ComputeReport | undefined;
+    if (!c) continue;
+    timingOnly ||= c.timing_only;
+    out.push(`${e.name} grid: ${figures(c)}`);
+    if (c.trips.length > 1) for (const t of c.trips.slice(0, 8)) out.push(`  trip ${t.trip_id}: ${figures(t)}`);
+    if (c.trips.length > 8) out.push(`  ... ${c.trips.length - 8} more trips (see --stats)`);
+  }
+  if (out.length) out.unshift(`compute (grid, at ${si(r.clock_hz, 'Hz')}; TFLOPS = 2 x MACs / trip time):`);
+  if (timingOnly) out.unshift('timing-only run (--timing-only): the LLC arithmetic was skipped; cycle counts are modelled, grid outputs are NOT computed');
+  return out;
+}
+
 export function formatSummary(r: SimReport): string {
   const lines: string[] = [];
   const status = r.stop === 'done' ? 'completed' : r.stop === 'deadlock' ? 'DEADLOCK' : 'STOPPED at --max-cycles';
@@ -33,6 +68,7 @@ export function formatSummary(r: SimReport): string {
     }
     lines.push('  (active% = cycles holding work, busy% = cycles making progress)');
   }
+  lines.push(...computeLines(r));
   const moved = r.ports.filter((p) => p.bytes > 0);
   if (moved.length) lines.push(`bytes moved: ${moved.map((p) => `${p.name} ${si(p.bytes, 'B')} (${(100 * p.utilization).toFixed(1)}%)`).join(', ')}`);
   const amem = r.memory.amem.filter((a) => a.bytes_read + a.bytes_written > 0);

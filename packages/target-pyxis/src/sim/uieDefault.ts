@@ -1,11 +1,104 @@
 /** The UIE datapath model used by `pyxis-sim run`: targets/pyxis/uie's `Uie`. */
 import { Uie } from './uie/index.js';
-import type { UieFactory, UieModel } from './uieSlot.js';
+import type { ComputeStats } from './uie/compute/stats.js';
+import type { UieFactory, UieModel, UieModelOptions } from './uieSlot.js';
 
-export const defaultUieFactory: UieFactory = (o) => {
-  const u = new Uie({ cluster: o.cluster, index: o.index, amem: o.amem, cfg: o.cfg, cfgBase: o.cfgBase, writeCommitLatency: o.writeCommitLatency, onTripDone: o.onTripDone, onPartialWrite: o.onPartialWrite });
-  return u;
-};
+/** Options of the default UIE model chosen on the command line. */
+export interface DefaultUieOptions {
+  /** `pyxis-sim run --timing-only`: skip the LLC arithmetic (compute/index.ts `timingOnly`). */
+  timingOnly?: boolean;
+}
+
+/** Trip records kept per UIE for the stats JSON (the totals count every trip). */
+const MAX_TRIP_RECORDS = 256;
+
+/** Stall counters of `ComputeStats` by the name the report gives them (docs/timing-model.md "Pyxis compute statistics"). */
+const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
+  ['hbuf_write_credits', 'stallHbufWrCredits'],
+  ['hbuf_read_credits', 'stallHbufRdCredits'],
+  ['wdc_empty', 'stallWdcEmpty'],
+  ['staging', 'stallStaging'],
+  ['h_data', 'stallHData'],
+  ['v_data', 'stallVData'],
+  ['writeback_credits', 'stallWbCredits'],
+  ['writeback_pending', 'stallWbPending'],
+  ['switchbox_full', 'stallSwitchboxFull'],
+  ['amem_port', 'stallAmemPort'],
+];
+
+/** Counters copied at trip start and subtracted at retirement. */
+const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits', 'writebacks', 'wbFlits', ...STALLS.map(([, k]) => k)];
+
+interface TripRecord {
+  trip_id: number;
+  start_cycle: number;
+  end_cycle: number;
+  counters: Record<string, number>;
+}
+
+/** Per-UIE bookkeeping of the compute statistics by trip (trip start/retire wrap the model's hooks). */
+class ComputeTrips {
+  readonly open = new Map<number, { start: number; snap: number[] }>();
+  readonly done: TripRecord[] = [];
+  tripsDone = 0;
+  /** Cycles with at least one trip in flight (union of the trip intervals). */
+  activeCycles = 0;
+  private inflight = 0;
+  private since = 0;
+  constructor(readonly timingOnly: boolean) {}
+
+  snapshot(s: ComputeStats): number[] {
+    return COUNTERS.map((k) => s[k] as number);
+  }
+  start(tripId: number, now: number, s: ComputeStats): void {
+    if (this.inflight++ === 0) this.since = now;
+    this.open.set(tripId, { start: now, snap: this.snapshot(s) });
+  }
+  retire(tripId: number, cycle: number, s: ComputeStats): void {
+    if (this.inflight > 0 && --this.inflight === 0) this.activeCycles += cycle + 1 - this.since;
+    const o = this.open.get(tripId);
+    this.open.delete(tripId);
+    this.tripsDone++;
+    if (!o || this.done.length >= MAX_TRIP_RECORDS) return;
+    const now = this.snapshot(s);
+    const counters: Record<string, number> = {};
+    COUNTERS.forEach((k, i) => (counters[k] = now[i]! - o.snap[i]!));
+    this.done.push({ trip_id: tripId, start_cycle: o.start, end_cycle: cycle, counters });
+  }
+  /** Active cycles including a trip still in flight at `now`. */
+  active(now: number): number {
+    return this.activeCycles + (this.inflight > 0 ? now + 1 - this.since : 0);
+  }
+}
+
+const trips = new WeakMap<Uie, ComputeTrips>();
+
+/** The default factory with command-line options (`--timing-only`). */
+export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
+  return (o: UieModelOptions) => {
+    const book = new ComputeTrips(opts.timingOnly ?? false);
+    let u: Uie | undefined;
+    const onTripDone = (tripId: number, cycle: number) => {
+      if (u) book.retire(tripId, cycle, u.cmp.stats);
+      o.onTripDone(tripId, cycle);
+    };
+    const model = new Uie({
+      cluster: o.cluster, index: o.index, amem: o.amem, cfg: o.cfg, cfgBase: o.cfgBase, writeCommitLatency: o.writeCommitLatency, onTripDone, onPartialWrite: o.onPartialWrite,
+      ...(opts.timingOnly ? { timingOnly: true } : {}),
+    });
+    u = model;
+    const start = model.startTrip.bind(model);
+    model.startTrip = (t) => {
+      const ok = start(t);
+      if (ok) book.start(t.trip_id, model.now, model.cmp.stats);
+      return ok;
+    };
+    trips.set(model, book);
+    return model;
+  };
+}
+
+export const defaultUieFactory: UieFactory = makeUieFactory();
 
 /** Current PC per sequencer of a `Uie` (VCD probes), or undefined for other models. */
 export function sequencerPcs(m: UieModel | undefined): Array<() => number> | undefined {
@@ -30,10 +123,58 @@ export function sequencerRunning(m: UieModel | undefined): Array<{ name: string;
   return m.seqs.map((s) => ({ name: s.name, running: () => s.core.running, pc: () => s.core.pc, slot: () => s.slot }));
 }
 
-/** Datapath statistics of a `Uie` for the stats JSON. */
-export function uieStats(m: UieModel | undefined): Record<string, unknown> | undefined {
+/** FLOPs per MAC (multiply + add), as in chip §1's 44 TFLOPS = 2048 LLC x 8 MAC x 2 x 1.33 GHz. */
+const FLOPS_PER_MAC = 2;
+
+function figures(c: Record<string, number>, cycles: number, clockHz: number) {
+  const stalls: Record<string, number> = {};
+  for (const [name, k] of STALLS) if (c[k]) stalls[name] = c[k]!;
+  const seconds = cycles / clockHz;
+  return {
+    cycles,
+    macs: c['macs'] ?? 0,
+    tflops: seconds > 0 ? ((c['macs'] ?? 0) * FLOPS_PER_MAC) / seconds / 1e12 : 0,
+    grid_utilisation: cycles > 0 ? (c['execValid'] ?? 0) / cycles : 0,
+    exec_valid: c['execValid'] ?? 0,
+    exec_bubble: c['execBubble'] ?? 0,
+    exec_config: c['execConfig'] ?? 0,
+    exec_nop: c['execNop'] ?? 0,
+    splits: c['splits'] ?? 0,
+    writebacks: c['writebacks'] ?? 0,
+    wb_flits: c['wbFlits'] ?? 0,
+    stall_cycles: stalls,
+  };
+}
+
+/** Compute statistics of a `Uie` (docs/timing-model.md "Pyxis compute statistics"); undefined when the grid never ran. */
+function computeStats(u: Uie, clockHz: number): Record<string, unknown> | undefined {
+  const s = u.cmp.stats;
+  const book = trips.get(u);
+  const all: Record<string, number> = {};
+  for (const k of COUNTERS) all[k] = s[k] as number;
+  const used = COUNTERS.some((k) => (s[k] as number) > 0) || s.wdcWords + s.wdpWords + s.hbufReads > 0;
+  if (!used && !u.cmp.timingOnly) return undefined;
+  const active = book ? book.active(u.now) : u.now;
+  return {
+    timing_only: u.cmp.timingOnly,
+    clock_hz: clockHz,
+    ...figures(all, active, clockHz),
+    wdc_words: s.wdcWords,
+    wdp_words: s.wdpWords,
+    hbuf_bytes_written: s.hbufBytesWritten,
+    hbuf_reads: s.hbufReads,
+    trips: (book?.done ?? [])
+      .filter((t) => (t.counters['execValid'] ?? 0) + (t.counters['macs'] ?? 0) + (t.counters['wbFlits'] ?? 0) > 0)
+      .map((t) => ({ trip_id: t.trip_id, start_cycle: t.start_cycle, end_cycle: t.end_cycle, ...figures(t.counters, t.end_cycle + 1 - t.start_cycle, clockHz) })),
+    ...(book && book.tripsDone > MAX_TRIP_RECORDS ? { trips_truncated: book.tripsDone - MAX_TRIP_RECORDS } : {}),
+  };
+}
+
+/** Datapath statistics of a `Uie` for the stats JSON (`compute` only when the compute half did something). */
+export function uieStats(m: UieModel | undefined, clockHz = 1.33e9): Record<string, unknown> | undefined {
   if (!(m instanceof Uie)) return undefined;
   const st = m.stats;
+  const compute = computeStats(m, clockHz);
   return {
     instructions: Object.fromEntries(m.seqs.map((s) => [s.name, st.instructions[s.id]])),
     bytes_read: st.bytesRead,
@@ -45,5 +186,6 @@ export function uieStats(m: UieModel | undefined): Record<string, unknown> | und
     indirect_reads: st.indirectReads,
     indirect_writes: st.indirectWrites,
     flits_dropped: st.flitsDropped,
+    ...(compute ? { compute } : {}),
   };
 }
