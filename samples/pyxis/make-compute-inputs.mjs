@@ -72,8 +72,9 @@ if (K === 1024) {
   // transpose via identity (transpose_identity): A [128, 128], I [128, 128]
   npy('tr_a.npy', [128, 128], values(128 * 128, 7));
   npy('tr_i.npy', [128, 128], identity(128));
-  // two-UIE pipeline (pipeline_2uie): D = (A x B) x B2, K = 256 then 128
-  npy('pl_a.npy', [128, 256], values(128 * 256, 8));
+  // two-UIE pipeline (pipeline_2uie): D_t = (A_t x B) x B2 for two 128-row tiles A_0, A_1; K = 256 then 128
+  npy('pl_a0.npy', [128, 256], values(128 * 256, 8));
+  npy('pl_a1.npy', [128, 256], values(128 * 256, 11));
   npy('pl_b.npy', [256, 128], values(256 * 128, 9));
   npy('pl_b2.npy', [128, 128], values(128 * 128, 10, { emin: -5, emax: -3 }));
 }

@@ -1,0 +1,114 @@
+/**
+ * Shared by the samples-compute*.test.ts files: assemble + link + simulate a sample of samples/pyxis in-process, read
+ * tensors back, and the float64 references / error figures the tests check (written here, not taken from the model).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { readNpyFile } from '@pyxis/container';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+import { link } from '@pyxis/target-pyxis/ld';
+import { dumpSymbol, makeUieFactory, simulateImage, type SimReport } from '@pyxis/target-pyxis/sim';
+
+export const SAMPLES = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
+const isa = loadPyxisIsa();
+
+/** chip §1: 1.33 GHz, 2048 LLCs x 8 MACs per cycle per UIE (FP8); 2 FLOPs per MAC. */
+export const CLOCK_HZ = 1.33e9;
+export const MACS_PER_CYCLE_FP8 = 2048 * 8;
+export const PEAK_TFLOPS_FP8 = (MACS_PER_CYCLE_FP8 * 2 * CLOCK_HZ) / 1e12;
+
+/** Runs make-compute-inputs.mjs (seeded) when an input file is missing. */
+export function ensureInputs(files: string[], k?: number): void {
+  if (files.every((f) => existsSync(SAMPLES + f))) return;
+  execFileSync(process.execPath, [SAMPLES + 'make-compute-inputs.mjs', SAMPLES, ...(k ? ['--k', String(k)] : [])], { stdio: 'ignore' });
+}
+
+export interface SampleRun {
+  report: SimReport;
+  tensor(name: string): Float32Array;
+  /** The compute statistics of UIE `index` of cluster 0 (uieDefault.ts `uieStats().compute`). */
+  compute(index?: number): ComputeFigures & { timing_only: boolean; trips: Array<ComputeFigures & { trip_id: number; start_cycle: number; end_cycle: number }> };
+}
+
+export interface ComputeFigures {
+  cycles: number;
+  macs: number;
+  tflops: number;
+  grid_utilisation: number;
+  exec_valid: number;
+  writebacks: number;
+  wb_flits: number;
+  stall_cycles: Record<string, number>;
+}
+
+/**
+ * Assembles `pasm`, links `ld` (both files of samples/pyxis, optionally rewritten by `edit` — used for other sizes of
+ * the same program) and simulates the image.
+ */
+export function runSample(pasm: string, ld: string, opts: { timingOnly?: boolean; edit?: (text: string, file: string) => string; maxCycles?: number } = {}): SampleRun {
+  const edit = opts.edit ?? ((t: string) => t);
+  const obj = assemble([{ file: pasm, text: edit(readFileSync(SAMPLES + pasm, 'utf8'), pasm) }], { isa, listing: false }).object;
+  const image = link({ script: edit(readFileSync(SAMPLES + ld, 'utf8'), ld), scriptFile: SAMPLES + ld, objects: [{ file: pasm.replace(/\.pasm$/, '.pobj'), container: obj }] }).image;
+  const res = simulateImage(image, ld, { uieFactory: makeUieFactory({ timingOnly: opts.timingOnly ?? false }), maxCycles: opts.maxCycles ?? 2_000_000 });
+  return {
+    report: res.report,
+    tensor: (name) => dumpSymbol(res.chip, image, name, true).data as Float32Array,
+    compute: (index = 0) => {
+      const e = res.report.engines.find((x) => x.name === `c0.uie${index}`);
+      const c = e?.uie?.['compute'];
+      if (!c) throw new Error(`c0.uie${index}: no compute statistics`);
+      return c as ReturnType<SampleRun['compute']>;
+    },
+  };
+}
+
+export function npy(file: string): { shape: number[]; data: Float64Array } {
+  const t = readNpyFile(SAMPLES + file);
+  return { shape: t.shape, data: Float64Array.from(t.data as Float32Array) };
+}
+
+/** float64 C[m,n] = A[m,k] x B[k,n] and the per-element sum of |a||b| (the normwise scale of a dot product). */
+export function matmul64(a: Float64Array, b: Float64Array, m: number, k: number, n: number): { c: Float64Array; abs: Float64Array } {
+  const c = new Float64Array(m * n);
+  const abs = new Float64Array(m * n);
+  for (let i = 0; i < m; i++)
+    for (let p = 0; p < k; p++) {
+      const x = a[i * k + p]!;
+      const ax = Math.abs(x);
+      for (let j = 0; j < n; j++) {
+        const y = b[p * n + j]!;
+        c[i * n + j]! += x * y;
+        abs[i * n + j]! += ax * Math.abs(y);
+      }
+    }
+  return { c, abs };
+}
+
+export function transpose(a: Float64Array, rows: number, cols: number): Float64Array {
+  const t = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) t[j * rows + i] = a[i * cols + j]!;
+  return t;
+}
+
+/**
+ * Error of `got` against the float64 reference (docs/spec-notes-samples.md "error figures"): max over elements of
+ * |got - ref| / sum_k |a_k b_k| (normwise relative error of each dot product, finite where ref cancels to ~0) and the
+ * RMS relative error ||got - ref||_2 / ||ref||_2.
+ */
+export function errors(got: ArrayLike<number>, ref: Float64Array, scale: Float64Array): { max: number; rms: number; bad: number } {
+  let max = 0;
+  let num = 0;
+  let den = 0;
+  let bad = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const g = got[i]!;
+    if (!Number.isFinite(g)) bad++;
+    const d = Math.abs(g - ref[i]!);
+    const s = scale[i]! > 0 ? scale[i]! : 1;
+    max = Math.max(max, d / s);
+    num += d * d;
+    den += ref[i]! * ref[i]!;
+  }
+  return { max, rms: Math.sqrt(num / (den || 1)), bad };
+}

@@ -1,0 +1,132 @@
+/**
+ * The compute samples of samples/pyxis, end to end in-process (assemble + link + simulate): the output tensor against
+ * a float64 reference computed here from the float inputs, and the cycle figures derived from the spec:
+ *   chip §1: 44 TFLOPS FP8 per UIE = 2048 LLCs x 8 MACs x 2 x 1.33 GHz, FP16 half of it;
+ *   chip §6.1.3: one 8-wide dot product per LLC per cycle: K Exec_Valid cycles for a 128x128xK tile (2K in FP16);
+ *   seq §9.3: row-shifted A fills one 1024-byte Hbuf block per grid-row (128 AMEM words) before the first product;
+ *   seq §11 / chip §6.2.2: 128 writeback flits (16 grid-rows x 8 slots), 2 AMEM write cycles per FP16 row.
+ * Error bounds: docs/spec-notes-samples.md "error figures and bounds".
+ */
+import { describe, expect, it } from 'vitest';
+import { CLOCK_HZ, PEAK_TFLOPS_FP8, ensureInputs, errors, matmul64, npy, runSample, transpose } from './samples-compute.harness.js';
+
+/** Normwise bound of one dot product (docs/spec-notes-samples.md): FP8 horizontal operand in LnsI5F3. */
+const MAX_ERR_FP8 = 0.06;
+const RMS_ERR_FP8 = 0.03;
+/** FP16 x FP16: both operands LnsI5F10. */
+const MAX_ERR_FP16 = 0.01;
+const RMS_ERR_FP16 = 0.005;
+
+const WB_FLITS = 128;
+/** Row-shifted fill: one Hbuf block = 128 AMEM words (one per cycle) before the first Exec_Valid. */
+const ROWSHIFT_FILL = 128;
+/** Pipeline slack allowed on top of the derived figure (decoder FIFOs, staging, switchbox, write commit). */
+const SLACK = 64;
+
+const kEdit = (k: number, out8 = false) => (text: string, file: string) => {
+  let t = text.replace(/^\.const K = \d+/m, `.const K = ${k}`);
+  if (file.endsWith('.ld')) t = t.replace(/\[128, 1024\]/g, `[128, ${k}]`).replace(/\[1024, 128\]/g, `[${k}, 128]`).replace(/mm_fp8_(a|b)\.npy/g, `mm_fp8_$1_k${k}.npy`);
+  if (out8) {
+    // C in RFP8 (eb -4): the 16b->8b converter of the write path, one AMEM write cycle per row (chip §6.2.2.2)
+    t = t.replace('data_type=Recogni_FP16 iter_stride[i0]=16', 'data_type=Recogni_FP8 eb_adj=-4 iter_stride[i0]=8').replace(/\.const OUT16 = 1/, '.const OUT16 = 0');
+    t = t.replace('tensor c { format = RFP16; shape = [128, 128];  eb = -8;', 'tensor c { format = RFP8; shape = [128, 128];  eb = -4;');
+    t = t.replace('tensor c  { format = RFP16; shape = [128, 128]; eb = -8;', 'tensor c  { format = RFP8; shape = [128, 128]; eb = -4;');
+  }
+  return t;
+};
+
+describe('samples/pyxis/matmul_fp8: FP8 MatMul 128x128x1024, row-shifted A (chip §6.1.3, seq §9.3, §10.1.3)', () => {
+  const K = 1024;
+  ensureInputs(['mm_fp8_a.npy', 'mm_fp8_b.npy']);
+  let full: ReturnType<typeof runSample> | undefined;
+  const run = () => (full ??= runSample('matmul_fp8.pasm', 'matmul_fp8.ld'));
+
+  it('C = A x B within the documented error of float64', () => {
+    const r = run();
+    expect(r.report.stop).toBe('done');
+    const a = npy('mm_fp8_a.npy').data;
+    const b = npy('mm_fp8_b.npy').data;
+    const { c, abs } = matmul64(a, b, 128, K, 128);
+    const e = errors(r.tensor('c'), c, abs);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(MAX_ERR_FP8);
+    expect(e.rms).toBeLessThanOrEqual(RMS_ERR_FP8);
+  });
+
+  it('cycles: K Exec_Valid cycles + row-shifted fill + FP16 writeback; MACs = 128 x 128 x K', () => {
+    const s = run().compute();
+    expect(s.macs).toBe(128 * 128 * K);
+    expect(s.exec_valid).toBe(K);
+    expect(s.wb_flits).toBe(WB_FLITS);
+    expect(s.trips).toHaveLength(1);
+    const t = s.trips[0]!;
+    const derived = K + ROWSHIFT_FILL + 2 * WB_FLITS; // FP16 rows: 2 AMEM write cycles each
+    expect(t.cycles).toBeGreaterThanOrEqual(K + ROWSHIFT_FILL - 16); // the last VGR of the first block arrives at word 113
+    expect(t.cycles).toBeLessThanOrEqual(derived + SLACK);
+    expect(t.grid_utilisation).toBeCloseTo(K / t.cycles, 6);
+    expect(t.tflops).toBeCloseTo((2 * 128 * 128 * K) / (t.cycles / CLOCK_HZ) / 1e12, 6);
+  });
+
+  it('--timing-only: same cycles and MACs, the arithmetic skipped (C stays zero), the report says so', () => {
+    const s0 = run().compute();
+    const r = runSample('matmul_fp8.pasm', 'matmul_fp8.ld', { timingOnly: true });
+    expect(r.report.stop).toBe('done');
+    const s = r.compute();
+    expect(s.timing_only).toBe(true);
+    expect(s.trips[0]!.cycles).toBe(s0.trips[0]!.cycles);
+    expect(s.macs).toBe(s0.macs);
+    expect(r.tensor('c').every((v) => v === 0)).toBe(true);
+  });
+});
+
+describe('samples/pyxis/matmul_transposed_fp8: A^T transposed on the fly (chip §6.1.3.1, seq §9.4.1, §10.1.4)', () => {
+  const K = 512;
+  ensureInputs(['mm_tr_at.npy', 'mm_tr_b.npy']);
+
+  it('C = (A^T)^T x B within the documented error; K cycles + an 8-word fill + writeback', () => {
+    const r = runSample('matmul_transposed_fp8.pasm', 'matmul_transposed_fp8.ld');
+    expect(r.report.stop).toBe('done');
+    const a = transpose(npy('mm_tr_at.npy').data, K, 128);
+    const { c, abs } = matmul64(a, npy('mm_tr_b.npy').data, 128, K, 128);
+    const e = errors(r.tensor('c'), c, abs);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(MAX_ERR_FP8);
+    expect(e.rms).toBeLessThanOrEqual(RMS_ERR_FP8);
+    const t = r.compute().trips[0]!;
+    expect(t.exec_valid).toBe(K);
+    expect(t.cycles).toBeGreaterThanOrEqual(K + 8);
+    expect(t.cycles).toBeLessThanOrEqual(K + 8 + 2 * WB_FLITS + SLACK);
+  });
+
+  it('K = 4096, C in RFP8: at least 95% of the 44 TFLOPS of chip §1 (timing-only run; same cycles as a full run)', () => {
+    const r = runSample('matmul_transposed_fp8.pasm', 'matmul_transposed_fp8.ld', {
+      timingOnly: true,
+      edit: (t, f) => kEdit(4096, true)(f.endsWith('.ld') ? t.replace(/\[512, 128\]/g, '[4096, 128]').replace(/data = "mm_tr_\w+\.npy"; /g, 'zero = true; ') : t, f),
+    });
+    expect(r.report.stop).toBe('done');
+    const t = r.compute().trips[0]!;
+    expect(t.exec_valid).toBe(4096);
+    expect(t.cycles).toBeLessThanOrEqual(4096 + 8 + WB_FLITS + SLACK);
+    expect(t.tflops).toBeGreaterThanOrEqual(0.95 * 44);
+    expect(t.tflops).toBeLessThanOrEqual(PEAK_TFLOPS_FP8);
+  });
+});
+
+describe('matmul_fp8 at K = 4096 (row-shifted, C in RFP8): K + one Hbuf block of fill + 128 writeback cycles', () => {
+  it('cycles and TFLOPS against the derived figure (timing-only)', () => {
+    const K = 4096;
+    const r = runSample('matmul_fp8.pasm', 'matmul_fp8.ld', {
+      timingOnly: true,
+      edit: (t, f) => kEdit(K, true)(t, f).replace(/data = "mm_fp8_\w+\.npy"; /g, 'zero = true; '),
+    });
+    expect(r.report.stop).toBe('done');
+    const t = r.compute().trips[0]!;
+    expect(t.exec_valid).toBe(K);
+    expect(t.macs).toBe(128 * 128 * K);
+    const derived = K + ROWSHIFT_FILL + WB_FLITS;
+    expect(t.cycles).toBeGreaterThanOrEqual(K + ROWSHIFT_FILL - 16);
+    expect(t.cycles).toBeLessThanOrEqual(derived + SLACK);
+    // row-shifted: fill ~128 + writeback 128 on 4096 cycles caps one trip at ~94% of peak (docs/spec-notes-samples.md)
+    expect(t.tflops).toBeGreaterThanOrEqual(((PEAK_TFLOPS_FP8 * K) / (derived + SLACK)) * 0.999);
+  });
+});
