@@ -65,6 +65,9 @@ export class Uie implements SimEngine {
   readonly sbReadToVbuffer: SwitchboxFifo;
   readonly sbGridToWrite: SwitchboxFifo;
   readonly sbVbufferToWrite: SwitchboxFifo;
+  /** Grid writeback -> Vbuffer (GWB tgt_fifo=VPU, SB2VB src Grid) and Vbuffer -> Grid (VB2SB tgt Grid, GV Read_VPU_FIFO), chip Table 6-3. */
+  readonly sbGridToVbuffer: SwitchboxFifo;
+  readonly sbVbufferToGrid: SwitchboxFifo;
   /** Whether a grid / VPU model consumes and produces the grid / vbuffer FIFOs (else: dropped / never filled). */
   readonly attachGrid: boolean;
   readonly attachVbuffer: boolean;
@@ -176,8 +179,10 @@ export class Uie implements SimEngine {
     this.sbReadToVbuffer = new SwitchboxFifo(`${this.name}.sb.amem_read->vbuffer`, sbDepth);
     this.sbGridToWrite = new SwitchboxFifo(`${this.name}.sb.grid->amem_write`, sbDepth);
     this.sbVbufferToWrite = new SwitchboxFifo(`${this.name}.sb.vbuffer->amem_write`, sbDepth);
+    this.sbGridToVbuffer = new SwitchboxFifo(`${this.name}.sb.grid->vbuffer`, sbDepth);
+    this.sbVbufferToGrid = new SwitchboxFifo(`${this.name}.sb.vbuffer->grid`, sbDepth);
     this.attachGrid = opts.attachGrid ?? true;
-    this.attachVbuffer = opts.attachVbuffer ?? false;
+    this.attachVbuffer = opts.attachVbuffer ?? true;
     this.fastPaths = opts.fastPaths ?? true;
     this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
     this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128);
@@ -412,6 +417,7 @@ export class Uie implements SimEngine {
     while (this.activeTrips > 0) {
       const sl = this.slots[this.oldestSlot]!;
       if (!sl.active || sl.pending !== 0 || sl.writes !== 0) break;
+      this.cmp.tripRetired(this.oldestSlot);
       sl.active = false;
       sl.params = undefined;
       this.activeTrips--;

@@ -96,7 +96,7 @@ export class GwbUnit implements ComputeUnit {
   ) {
     this.dec = new FifoClass(`${u.name}.gwb.dec`, 4, WORDS);
     this.waitKickMsg = `gwb: Read_WBA waits for a writeback kick from GX (seq §11.4)`;
-    this.waitFifoMsg = `gwb: switchbox FIFO ${u.sbGridToWrite.name} full (seq §11.4)`;
+    this.waitFifoMsg = `gwb: target switchbox FIFO full (seq §11.4)`;
   }
 
   startTrip(s: SeqState): void {
@@ -156,7 +156,7 @@ export class GwbUnit implements ComputeUnit {
       this.flit = 0;
     }
     const toVpu = d[r + W_TGT] === TGT_VPU;
-    const fifo: SwitchboxFifo | undefined = toVpu ? undefined : u.sbGridToWrite;
+    const fifo: SwitchboxFifo | undefined = toVpu ? (u.attachVbuffer ? u.sbGridToVbuffer : undefined) : u.sbGridToWrite;
     if (fifo && fifo.full) {
       st.stallSwitchboxFull++;
       u.blocked ??= this.waitFifoMsg;
@@ -167,9 +167,9 @@ export class GwbUnit implements ComputeUnit {
     if (!this.cmp.timingOnly) this.convert(row, slot, d[r + W_EB]!, d[r + W_DIAG]!, d[r + W_OVR]!, d[r + W_CMASK]!);
     if (fifo) fifo.pushColumns(this.out);
     else {
-      // the VPU side (Vbuffer) is not modelled yet: the flit is counted and dropped (warning once)
+      // the Vbuffer side detached (tests of the seams): the flit is counted and dropped (warning once)
       u.stats.flitsDropped++;
-      u.warnOnce('gwb-vpu', GwbCodes.vpuTarget, `GWB tgt_fifo=VPU: the Vbuffer/VPU is not modelled yet; writeback flits are dropped`, `${SEQ_SPEC} §11.1, ${CHIP_SPEC_F} §6.2.3`);
+      u.warnOnce('gwb-vpu', GwbCodes.vpuTarget, `GWB tgt_fifo=VPU with the Vbuffer detached: writeback flits are dropped`, `${SEQ_SPEC} §11.1, ${CHIP_SPEC_F} §6.2.3`);
     }
     st.wbFlits++;
     const done = d[r + W_DONE] === 1;

@@ -3,9 +3,11 @@
  * Hbufs -> GH; switchbox -> GV -> staging; GX -> LLC grid -> accumulators; GWB -> MNS2FP and masks -> switchbox.
  *
  * Ownership of state: `hbuf` (WDP writes, GH reads), `acc` (GX writes, GWB reads), everything else inside its unit.
- * Tick order is downstream first (GWB, GX, GH, GV, WDP, decompressor), so a value produced in a cycle is consumed
- * the next cycle at the earliest, whatever order the units were created in.
+ * The VPU side: switchbox -> SB2VB -> Vbuffer tiles -> VB2VPU -> VPU (VI) -> VPU2VB -> tiles -> VB2SB -> switchbox.
+ * Tick order is downstream first (VB2SB, VPU2VB, VI, VB2VPU, SB2VB, GWB, GX, GH, GV, WDP, decompressor), so a value
+ * produced in a cycle is consumed the next cycle at the earliest, whatever order the units were created in.
  */
+import { SEQ_SPEC } from '../records.js';
 import type { Uie } from '../uie.js';
 import { Accumulators } from './accum.js';
 import { GhUnit } from './gh.js';
@@ -15,6 +17,10 @@ import { GxUnit } from './gx.js';
 import { Hbuf } from './hbuf.js';
 import { ComputeStats } from './stats.js';
 import type { ComputeUnit } from './unit.js';
+import { Vbuffer } from './vbuffer.js';
+import { VbufCodes, VbufUnit } from './vbufferUnits.js';
+import { ViUnit } from './vi.js';
+import { Vpu } from './vpu.js';
 import { Wdc } from './wdc.js';
 import { WdpUnit } from './wdp.js';
 
@@ -27,6 +33,8 @@ export class Compute {
   readonly hbuf = new Hbuf();
   readonly acc = new Accumulators();
   readonly stats = new ComputeStats();
+  readonly vbuffer = new Vbuffer();
+  readonly vpu = new Vpu();
   readonly timingOnly: boolean;
   readonly wdc: Wdc;
   readonly wdp: WdpUnit;
@@ -34,6 +42,11 @@ export class Compute {
   readonly gv: GvUnit;
   readonly gx: GxUnit;
   readonly gwb: GwbUnit;
+  readonly sb2vb: VbufUnit;
+  readonly vb2sb: VbufUnit;
+  readonly vb2vpu: VbufUnit;
+  readonly vpu2vb: VbufUnit;
+  readonly vi: ViUnit;
   /** Unit by sequencer id (undefined for sequencers that are not compute units). */
   readonly bySeq: Array<ComputeUnit | undefined> = [];
   /** Tick order: downstream first. */
@@ -50,8 +63,33 @@ export class Compute {
     this.gv = new GvUnit(u, this);
     this.gx = new GxUnit(u, this);
     this.gwb = new GwbUnit(u, this);
-    this.order = [this.gwb, this.gx, this.gh, this.gv, this.wdp];
+    this.sb2vb = new VbufUnit(u, this, 'sb2vb');
+    this.vb2sb = new VbufUnit(u, this, 'vb2sb');
+    this.vb2vpu = new VbufUnit(u, this, 'vb2vpu');
+    this.vpu2vb = new VbufUnit(u, this, 'vpu2vb');
+    this.vi = new ViUnit(u, this);
+    // Vbuffer -> switchbox, VPU -> Vbuffer, VPU, Vbuffer -> VPU, switchbox -> Vbuffer, then the grid from GWB up
+    this.order = [this.vb2sb, this.vpu2vb, this.vi, this.vb2vpu, this.sb2vb, this.gwb, this.gx, this.gh, this.gv, this.wdp];
     for (const x of this.order) this.bySeq[x.seqId] = x;
+  }
+
+  /**
+   * A trip retired from trip slot `slot`: every Vbuffer tile it used in scratchpad mode must have its
+   * scratchpad_count back at zero (seq §13.2 "At the end of a trip, the count must always return to zero").
+   */
+  tripRetired(slot: number): void {
+    const vb = this.vbuffer;
+    const k = slot & 3;
+    let m = vb.spTilesBySlot[k]!;
+    vb.spTilesBySlot[k] = 0;
+    while (m !== 0) {
+      const t = 31 - Math.clz32(m);
+      m ^= 1 << t;
+      if (vb.spCount[t] !== 0) {
+        this.u.ruleError(VbufCodes.scratchpadNonZero, `trip ${this.u.slots[slot]?.tripId ?? '?'} ended with scratchpad_count ${vb.spCount[t]} on Vbuffer tile ${t} (must return to zero)`, `${SEQ_SPEC} §13.2`, undefined, 0);
+        vb.spCount[t] = 0;
+      }
+    }
   }
 
   tick(now: number): boolean {

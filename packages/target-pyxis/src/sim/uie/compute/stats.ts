@@ -26,8 +26,26 @@ export class ComputeStats {
   stallVData = 0;
   stallWbCredits = 0;
   stallWbPending = 0;
+  /** Vbuffer rows written / read by the four Vbuffer sequencers, and their wait cycles (seq §13). */
+  vbufRowsWritten = 0;
+  vbufRowsRead = 0;
+  vbufStalls = 0;
+  /** VPU cycles executing an instruction, and cycles its next instruction waited for the InFIFO / OutFIFO. */
+  vpuBusy = 0;
+  stallVpuIn = 0;
+  stallVpuOut = 0;
   /** GWB cycles a Read_WBA waited for a writeback kick from GX (seq §11.4). */
   stallWbKick = 0;
   stallSwitchboxFull = 0;
   stallAmemPort = 0;
+  /** Weights path (docs/timing-model.md "Pyxis weights path"): words the decompressor put into wdc_fifo, compressed
+   * words it consumed (2 cycles each), cycles it waited for room in wdc_fifo, WR_HBUF cycles waiting for an H-lane
+   * unload buffer still draining (seq §9.1.1), tbuf-full pushes into the Hbufs (seq §9.1.2), Read_Const pads
+   * issued for post-final Weights Read instructions (seq §7.3). `hbufBytesWritten` sums logical bytes over grid-rows. */
+  wdcOutWords = 0;
+  wdcCompressedWords = 0;
+  stallWdcFull = 0;
+  stallHlaneBusy = 0;
+  tbufFlushes = 0;
+  weightsPads = 0;
 }

@@ -1,0 +1,115 @@
+/**
+ * The VPU Instruction (VI) sequencer's second phase and the VPU it drives (seq §12; chip §6.4): each
+ * Generate_VPU_Program record (phase 1, from the sequencer core) names `vpv_pgm_instr_count` VPU instructions at
+ * `vpv_pgm_start_addr` in the 1K-word instruction memory; they are fetched and executed one per cycle, an
+ * instruction waiting while its InFIFO operand or OutFIFO room is missing. counter_zero_iter_mask forces
+ * CNTR_CTRL_SET_TO_0 on the last instruction of the program (seq §12.1).
+ */
+import { Fifo } from '@pyxis/sim';
+import type { SeqState } from '../records.js';
+import * as records from '../records.js';
+import type { Uie } from '../uie.js';
+import type { Compute } from './index.js';
+import { seqIdOf } from './seqIds.js';
+import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit } from './unit.js';
+import { IMEM_WORDS, VpuWait } from './vpu.js';
+
+const { CHIP_SPEC_F, SEQ_SPEC } = records;
+
+export const VpuCodes = { programError: 'SIM0655', imemOverflow: 'SIM0656' } as const;
+
+const W_OP = HDR_WORDS;
+const W_START = HDR_WORDS + 1;
+const W_COUNT = HDR_WORDS + 2;
+const W_ZERO = HDR_WORDS + 3;
+const WORDS = HDR_WORDS + 4;
+
+export class ViUnit implements ComputeUnit {
+  readonly seqId = seqIdOf('vi');
+  readonly dec: Fifo;
+  private f: Record<string, Int32Array> = {};
+  /** Remaining instructions of the program being executed (0 = none started for the head record). */
+  private left = 0;
+  private pc = 0;
+  private readonly msgIn: string;
+  private readonly msgOut: string;
+
+  constructor(
+    readonly u: Uie,
+    readonly cmp: Compute,
+  ) {
+    this.dec = new Fifo(`${u.name}.vi.dec`, 4, WORDS);
+    this.msgIn = `vi: VPU instruction waits for the VPU InFIFO (VB2VPU, seq §14.4)`;
+    this.msgOut = `vi: VPU instruction waits for room in the VPU OutFIFO (VPU2VB, seq §14.3)`;
+  }
+
+  startTrip(s: SeqState): void {
+    const op = s.op;
+    if (op) {
+      const f: Record<string, Int32Array> = {};
+      for (const n of ['opcd', 'vpv_pgm_start_addr', 'vpv_pgm_instr_count', 'counter_zero_iter_mask']) f[n] = op.field(n);
+      this.f = f;
+    }
+    this.cmp.vpu.load(this.u.config);
+  }
+
+  decode(s: SeqState, rec: number): void {
+    const d = this.dec.data;
+    const f = this.f;
+    const pc = s.core.execPc;
+    d[rec + W_OP] = f.opcd?.[pc] ?? 0;
+    d[rec + W_START] = f.vpv_pgm_start_addr?.[pc] ?? 0;
+    d[rec + W_COUNT] = f.vpv_pgm_instr_count?.[pc] ?? 1; // the codec applies the N-1 encoding
+    const m = f.counter_zero_iter_mask?.[pc] ?? 0;
+    d[rec + W_ZERO] = m !== 0 && (s.core.itersEqNloops & m) === m ? 1 : 0;
+    if (d[rec + W_OP] === 1 && d[rec + W_START]! + d[rec + W_COUNT]! > IMEM_WORDS)
+      this.u.ruleError(VpuCodes.imemOverflow, `VPU program at ${d[rec + W_START]} with ${d[rec + W_COUNT]} instructions runs past the 1K-word instruction memory`, `${SEQ_SPEC} §12, §12.1`, s, pc);
+  }
+
+  tick(_now: number): boolean {
+    const dec = this.dec;
+    if (dec.empty) return false;
+    const d = dec.data;
+    const r = dec.peekSlot();
+    if (d[r + W_OP] !== 1) return this.retire(r);
+    if (this.left === 0) {
+      this.left = d[r + W_COUNT]!;
+      this.pc = d[r + W_START]!;
+    }
+    const vpu = this.cmp.vpu;
+    const pc = this.pc % IMEM_WORDS;
+    const w = vpu.waitsFor(pc);
+    const st = this.cmp.stats;
+    if (w !== VpuWait.None) {
+      if (w === VpuWait.InFifo) st.stallVpuIn++;
+      else st.stallVpuOut++;
+      this.u.blocked ??= w === VpuWait.InFifo ? this.msgIn : this.msgOut;
+      return false;
+    }
+    const lastOfProgram = this.left === 1;
+    const err = vpu.execute(pc, lastOfProgram && d[r + W_ZERO] === 1);
+    if (err) this.u.ruleError(VpuCodes.programError, err, `${CHIP_SPEC_F} §6.4 (VPU model ISA, grammars/pyxis/vpu_instr.json)`, this.u.seqs[this.seqId], d[r + H_PC]!);
+    st.vpuBusy++;
+    this.pc++;
+    if (--this.left === 0) return this.retire(r);
+    return true;
+  }
+
+  private retire(r: number): boolean {
+    const d = this.dec.data;
+    const last = d[r + H_LAST] === 1;
+    const slot = d[r + H_SLOT]!;
+    this.dec.pop();
+    this.left = 0;
+    if (last) this.u.seqDone(this.seqId, slot);
+    return true;
+  }
+
+  nextEvent(_now: number): number {
+    return Infinity;
+  }
+
+  get idle(): boolean {
+    return this.dec.empty;
+  }
+}

@@ -1,0 +1,360 @@
+/**
+ * The VPU (chip §6.1.4, §6.4) executing the project's VPU MODEL ISA (grammars/pyxis/vpu_instr.json: the spec defers
+ * the VPU ISA to another document, docs/spec-notes.md "VPU: instruction set"). 128 lanes, 16 GPRs and one predicate
+ * bit per lane, one counter register, 4 piecewise-linear lookup tables (vpu_lut_entry), an InFIFO fed by VB2VPU and
+ * an OutFIFO drained by VPU2VB. One instruction per cycle (chip §6.4 "at one cycle per instruction").
+ *
+ * Lane arithmetic (the one definition, docs/isa/pyxis "VPU semantics" and docs/spec-notes.md "vpu: arithmetic"):
+ * FP16 lanes are RFP16 codes at the fixed VPU exponent bias EB_VPU = -15 (the IEEE-like range of chip §4.9, so the
+ * imported FP16 convention of Table 6-4 carries over); ADD/SUB/MUL use @pyxis/formats rfpAdd/rfpSub/rfpMul (exact
+ * result rounded once to nearest-even, saturating, NaN sticky); MAC = ADD(rd, MUL(a, b)) (two roundings). INT16 lanes
+ * are two's complement with saturating add/sub/mul (@pyxis/formats fixedAdd/fixedMul on Int16).
+ */
+import { readField } from '@pyxis/codec';
+import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfpAdd, rfpMul, rfpSub } from '@pyxis/formats';
+import type { UieConfig } from '../config.js';
+
+export const LANES = 128;
+export const GPRS = 16;
+export const IMEM_WORDS = 1024;
+/** Exponent bias of the VPU's FP16 lanes (project model, docs/spec-notes.md "vpu: arithmetic"). */
+export const EB_VPU = -15;
+
+const FP16_SIGN = 1 << (RFP16.bits - 1);
+const FP16_NAN = FP16_SIGN;
+const FP16_MAG = RFP16.maxCode;
+
+// opcodes and selector codepoints (grammars/pyxis/vpu_instr.json)
+export const VpuOp = {
+  NOP: 0, MOV: 1, ADD: 2, SUB: 3, MUL: 4, MAC: 5, MIN: 6, MAX: 7, ABS: 8, NEG: 9, RELU: 10, CMP: 11, SEL: 12, LUT: 13,
+  CVT_F2I: 14, CVT_I2F: 15, SCALE: 16, AND: 17, OR: 18, XOR: 19, SHL: 20, SHR: 21,
+} as const;
+const SRC_GPR = 0;
+const SRC_IMM = 1;
+const SRC_IN = 2;
+const SRC_CNTR = 3;
+const CNTR_INCR = 1;
+const CNTR_DECR = 2;
+const CNTR_ZERO = 3;
+
+const FIELDS = ['opcode', 'dtype', 'rd', 'rs1', 'rs2', 'src1_sel', 'src2_sel', 'wr_gpr_en', 'out_fifo_push', 'in_fifo_pop', 'pred_en', 'cmp_cond', 'lut_idx', 'eb_adj', 'cntr_ctrl', 'imm'] as const;
+type Field = (typeof FIELDS)[number];
+
+/** FP16 code -> value at EB_VPU (NaN for the NaN code), one table for the whole process. */
+const DEC = new Float64Array(1 << 16);
+for (let c = 0; c < 1 << 16; c++) DEC[c] = RFP16.decode(c, EB_VPU);
+
+const enc = (x: number): number => RFP16.encodeWith(x, EB_VPU, true, false);
+const s16 = (c: number): number => (c << 16) >> 16;
+const u16 = (v: number): number => v & 0xffff;
+const i16 = (v: number): number => Int16.fromSigned(Math.max(-32768, Math.min(32767, v)));
+
+/** Why the VPU could not execute its next instruction this cycle. */
+export const enum VpuWait {
+  None = 0,
+  InFifo = 1,
+  OutFifo = 2,
+}
+
+export class Vpu {
+  readonly gpr = new Uint16Array(GPRS * LANES);
+  /** Bit r set once GPR r was written (a read of an unwritten GPR is a program error). */
+  written = 0;
+  readonly pred = new Uint8Array(LANES);
+  cntr = 0;
+  /** Instruction memory decoded per field (vpu.imem, 1K words). */
+  readonly imem: Record<Field, Int32Array>;
+  /** LUT t entry e: base/slope RFP16 codes at lut[(t * 256 + e) * 2 + 0/1]. */
+  readonly lut = new Uint16Array(4 * 256 * 2);
+  // FIFOs of rows (InFIFO from VB2VPU, OutFIFO to VPU2VB)
+  readonly inRows: Uint16Array;
+  readonly outRows: Uint16Array;
+  inHead = 0;
+  inCount = 0;
+  outHead = 0;
+  outCount = 0;
+  private readonly a = new Uint16Array(LANES);
+  private readonly b = new Uint16Array(LANES);
+  private readonly d = new Uint16Array(LANES);
+  /** Lane-operations executed (instructions x 128), for stats. */
+  laneOps = 0;
+  instructions = 0;
+
+  constructor(readonly fifoDepth = 4) {
+    const m = {} as Record<Field, Int32Array>;
+    for (const f of FIELDS) m[f] = new Int32Array(IMEM_WORDS);
+    this.imem = m;
+    this.inRows = new Uint16Array(fifoDepth * LANES);
+    this.outRows = new Uint16Array(fifoDepth * LANES);
+  }
+
+  /** Re-decodes the instruction memory and LUTs from the UIE config space when they changed. */
+  load(cfg: UieConfig): void {
+    const im = cfg.regionBytes('vpu.imem');
+    if (im && im.changed) {
+      for (const f of FIELDS) {
+        const arr = this.imem[f];
+        if (!im.table.byName.has(f)) continue;
+        for (let w = 0; w < IMEM_WORDS && w < im.words; w++) arr[w] = Number(readField(im.table, im.bytes, f, 0, w * im.stride));
+      }
+    }
+    const lt = cfg.regionBytes('vpu.lut');
+    if (lt && lt.changed) {
+      for (let e = 0; e < 1024 && e < lt.words; e++) {
+        this.lut[e * 2] = Number(readField(lt.table, lt.bytes, 'base', 0, e * lt.stride));
+        this.lut[e * 2 + 1] = Number(readField(lt.table, lt.bytes, 'slope', 0, e * lt.stride));
+      }
+    }
+  }
+
+  /** Pushes a row into the InFIFO; false when full. */
+  pushIn(src: Uint16Array, base = 0): boolean {
+    if (this.inCount === this.fifoDepth) return false;
+    const slot = (this.inHead + this.inCount) % this.fifoDepth;
+    this.inRows.set(src.subarray(base, base + LANES), slot * LANES);
+    this.inCount++;
+    return true;
+  }
+  get inFull(): boolean {
+    return this.inCount === this.fifoDepth;
+  }
+  /** Pops the OutFIFO head into dst; false when empty. */
+  popOut(dst: Uint16Array, base = 0): boolean {
+    if (this.outCount === 0) return false;
+    dst.set(this.outRows.subarray(this.outHead * LANES, this.outHead * LANES + LANES), base);
+    this.outHead = (this.outHead + 1) % this.fifoDepth;
+    this.outCount--;
+    return true;
+  }
+
+  /** What instruction `pc` waits for (InFIFO data, OutFIFO room), or None when it can execute now. */
+  waitsFor(pc: number): VpuWait {
+    const m = this.imem;
+    const usesIn = m.src1_sel[pc] === SRC_IN || m.src2_sel[pc] === SRC_IN || m.in_fifo_pop[pc] === 1;
+    if (m.opcode[pc] !== VpuOp.NOP && usesIn && this.inCount === 0) return VpuWait.InFifo;
+    if (m.in_fifo_pop[pc] === 1 && this.inCount === 0) return VpuWait.InFifo;
+    if (m.out_fifo_push[pc] === 1 && this.outCount === this.fifoDepth) return VpuWait.OutFifo;
+    return VpuWait.None;
+  }
+
+  /**
+   * Executes instruction `pc` on all lanes (call only when `waitsFor(pc)` is None). `forceCntrZero`: the VI
+   * sequencer's counter_zero_iter_mask override (seq §12.1). Returns an error message for a program error (read of
+   * an unwritten GPR, bit operation on FP16), else undefined.
+   */
+  execute(pc: number, forceCntrZero: boolean): string | undefined {
+    const m = this.imem;
+    const op = m.opcode[pc]!;
+    const fp = m.dtype[pc] === 0;
+    const rd = m.rd[pc]!;
+    let err: string | undefined;
+    if (op !== VpuOp.NOP) {
+      const e1 = this.operand(m.src1_sel[pc]!, m.rs1[pc]!, m.imm[pc]!, fp, this.a);
+      const needsB = op === VpuOp.ADD || op === VpuOp.SUB || op === VpuOp.MUL || op === VpuOp.MAC || op === VpuOp.MIN || op === VpuOp.MAX || op === VpuOp.CMP || op === VpuOp.SEL || op >= VpuOp.AND;
+      const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
+      const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
+      const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
+      err = e1 ?? e2 ?? e3;
+      if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
+      if (fp && op >= VpuOp.AND) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
+      this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!);
+      const d = this.d;
+      const g = rd * LANES;
+      if (m.pred_en[pc] === 1) for (let l = 0; l < LANES; l++) if (!this.pred[l]) d[l] = this.gpr[g + l]!;
+      if (m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP) {
+        this.gpr.set(d, g);
+        this.written |= 1 << rd;
+      }
+      if (m.out_fifo_push[pc] === 1) {
+        const slot = (this.outHead + this.outCount) % this.fifoDepth;
+        this.outRows.set(d, slot * LANES);
+        this.outCount++;
+      }
+      this.laneOps += LANES;
+    }
+    if (m.in_fifo_pop[pc] === 1 && this.inCount > 0) {
+      this.inHead = (this.inHead + 1) % this.fifoDepth;
+      this.inCount--;
+    }
+    const cc = forceCntrZero ? CNTR_ZERO : m.cntr_ctrl[pc]!;
+    if (cc === CNTR_INCR) this.cntr = (this.cntr + 1) & 0xffff;
+    else if (cc === CNTR_DECR) this.cntr = (this.cntr - 1) & 0xffff;
+    else if (cc === CNTR_ZERO) this.cntr = 0;
+    this.instructions++;
+    return undefined;
+  }
+
+  /** Fills `dst` with operand values (codes); returns the GPR name when it reads an unwritten GPR. */
+  private operand(sel: number, r: number, imm: number, fp: boolean, dst: Uint16Array): string | undefined {
+    if (sel === SRC_GPR) {
+      if (!((this.written >> r) & 1)) return `r${r}`;
+      dst.set(this.gpr.subarray(r * LANES, r * LANES + LANES));
+    } else if (sel === SRC_IMM) dst.fill(imm & 0xffff);
+    else if (sel === SRC_IN) dst.set(this.inRows.subarray(this.inHead * LANES, this.inHead * LANES + LANES));
+    else if (sel === SRC_CNTR) dst.fill(fp ? enc(s16(this.cntr)) : this.cntr & 0xffff);
+    return undefined;
+  }
+
+  private compute(op: number, fp: boolean, rd: number, cond: number, lutIdx: number, eb: number): void {
+    const a = this.a;
+    const b = this.b;
+    const d = this.d;
+    const g = rd * LANES;
+    for (let l = 0; l < LANES; l++) {
+      const x = a[l]!;
+      const y = b[l]!;
+      d[l] = fp ? fpOp(op, x, y, this.gpr[g + l]!, cond, this, l, lutIdx, eb) : intOp(op, x, y, this.gpr[g + l]!, cond, this, l, eb);
+    }
+  }
+}
+
+function fpCompare(cond: number, x: number, y: number): boolean {
+  const u = DEC[x]!;
+  const v = DEC[y]!;
+  if (u !== u || v !== v) return cond === 1; // NaN: only NE is true
+  switch (cond) {
+    case 0:
+      return u === v;
+    case 1:
+      return u !== v;
+    case 2:
+      return u < v;
+    case 3:
+      return u <= v;
+    case 4:
+      return u > v;
+    default:
+      return u >= v;
+  }
+}
+
+function intCompare(cond: number, x: number, y: number): boolean {
+  const u = s16(x);
+  const v = s16(y);
+  switch (cond) {
+    case 0:
+      return u === v;
+    case 1:
+      return u !== v;
+    case 2:
+      return u < v;
+    case 3:
+      return u <= v;
+    case 4:
+      return u > v;
+    default:
+      return u >= v;
+  }
+}
+
+/** One FP16 lane operation (RFP16 codes at EB_VPU). */
+export function fpOp(op: number, x: number, y: number, old: number, cond: number, vpu: Vpu, lane: number, lutIdx: number, eb: number): number {
+  switch (op) {
+    case VpuOp.MOV:
+      return x;
+    case VpuOp.ADD:
+      return rfpAdd(RFP16, x, y, EB_VPU);
+    case VpuOp.SUB:
+      return rfpSub(RFP16, x, y, EB_VPU);
+    case VpuOp.MUL:
+      return rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU);
+    case VpuOp.MAC:
+      return rfpAdd(RFP16, old, rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU), EB_VPU);
+    case VpuOp.MIN:
+    case VpuOp.MAX: {
+      const u = DEC[x]!;
+      const v = DEC[y]!;
+      if (u !== u || v !== v) return FP16_NAN;
+      return (op === VpuOp.MIN ? u <= v : u >= v) ? x : y;
+    }
+    case VpuOp.ABS:
+      return x === FP16_NAN ? x : x & FP16_MAG;
+    case VpuOp.NEG:
+      return x === FP16_NAN || x === 0 ? x : x ^ FP16_SIGN;
+    case VpuOp.RELU:
+      return x === FP16_NAN ? x : x & FP16_SIGN ? 0 : x;
+    case VpuOp.CMP:
+      vpu.pred[lane] = fpCompare(cond, x, y) ? 1 : 0;
+      return x;
+    case VpuOp.SEL:
+      return vpu.pred[lane] ? x : y;
+    case VpuOp.LUT: {
+      if (x === FP16_NAN) return FP16_NAN;
+      const e = (lutIdx * 256 + (x >>> 8)) * 2;
+      return enc(DEC[vpu.lut[e]!]! + DEC[vpu.lut[e + 1]!]! * ((x & 0xff) / 256));
+    }
+    case VpuOp.CVT_F2I: {
+      const v = DEC[x]!;
+      if (v !== v) return 0;
+      return i16(roundEven(v * 2 ** eb));
+    }
+    case VpuOp.CVT_I2F:
+      return enc(s16(x) * 2 ** eb);
+    case VpuOp.SCALE:
+      return x === FP16_NAN ? x : ebAdjust('RFP16', x, eb);
+    default:
+      return 0;
+  }
+}
+
+/** One Int16 lane operation (two's complement codes, saturating arithmetic). */
+export function intOp(op: number, x: number, y: number, old: number, cond: number, vpu: Vpu, lane: number, eb: number): number {
+  switch (op) {
+    case VpuOp.MOV:
+      return x;
+    case VpuOp.ADD:
+      return fixedAdd(Int16, x, y);
+    case VpuOp.SUB:
+      return i16(s16(x) - s16(y));
+    case VpuOp.MUL:
+      return fixedMul(Int16, x, y);
+    case VpuOp.MAC:
+      return fixedAdd(Int16, old, fixedMul(Int16, x, y));
+    case VpuOp.MIN:
+      return s16(x) <= s16(y) ? x : y;
+    case VpuOp.MAX:
+      return s16(x) >= s16(y) ? x : y;
+    case VpuOp.ABS:
+      return i16(Math.abs(s16(x)));
+    case VpuOp.NEG:
+      return i16(-s16(x));
+    case VpuOp.RELU:
+      return s16(x) < 0 ? 0 : x;
+    case VpuOp.CMP:
+      vpu.pred[lane] = intCompare(cond, x, y) ? 1 : 0;
+      return x;
+    case VpuOp.SEL:
+      return vpu.pred[lane] ? x : y;
+    case VpuOp.LUT:
+      return x; // LUTs index FP16 operands; on Int16 the operand passes through (documented)
+    case VpuOp.CVT_F2I: {
+      const v = DEC[x]!;
+      if (v !== v) return 0;
+      return i16(roundEven(v * 2 ** eb));
+    }
+    case VpuOp.CVT_I2F:
+      return enc(s16(x) * 2 ** eb);
+    case VpuOp.SCALE:
+      return i16(roundEven(s16(x) * 2 ** eb));
+    case VpuOp.AND:
+      return x & y;
+    case VpuOp.OR:
+      return x | y;
+    case VpuOp.XOR:
+      return x ^ y;
+    case VpuOp.SHL:
+      return u16(x << (y & 15));
+    case VpuOp.SHR:
+      return u16(s16(x) >> (y & 15));
+    default:
+      return 0;
+  }
+}
+
+function roundEven(v: number): number {
+  const f = Math.floor(v);
+  const r = v - f;
+  if (r > 0.5) return f + 1;
+  if (r < 0.5) return f;
+  return f % 2 === 0 ? f : f + 1;
+}
