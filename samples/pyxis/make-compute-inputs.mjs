@@ -40,6 +40,18 @@ function values(n, seed, { fbits = 3, emin = -3, emax = 1 } = {}) {
   return v;
 }
 
+/** ±2^(e + f/8), e in [emin, emax], f in 0..7: exact in LnsI4F3 for a fitting EB. */
+function lnsValues(n, seed, { emin = -3, emax = 1 } = {}) {
+  const r = rng(seed);
+  const v = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = r() < 0.5 ? -1 : 1;
+    const e = emin + Math.floor(r() * (emax - emin + 1));
+    v[i] = s * 2 ** (e + Math.floor(r() * 8) / 8);
+  }
+  return v;
+}
+
 function identity(n) {
   const v = new Float32Array(n * n);
   for (let i = 0; i < n; i++) v[i * n + i] = 1;
@@ -77,5 +89,12 @@ if (K === 1024) {
   npy('pl_a1.npy', [128, 256], values(128 * 256, 11));
   npy('pl_b.npy', [256, 128], values(256 * 128, 9));
   npy('pl_b2.npy', [128, 128], values(128 * 128, 10, { emin: -5, emax: -3 }));
+}
+if (K === 1024) {
+  // 1x1 convolution + residual (conv1x1_residual) and compressed 1x1 (conv1x1_compressed): X [Cin = 64, 1, 128] RFP8,
+  // W [Cout = 128, Cin = 64] as LNS values +-2^(e + f/8) (exact in LnsI4F3 eb -12), R [128, 1, 128] exact in RFP16 eb -8
+  npy('c1_x.npy', [64, 1, 128], values(64 * 128, 12));
+  npy('c1_w.npy', [128, 64], lnsValues(128 * 64, 13, { emax: 0 }));
+  npy('c1_r.npy', [128, 1, 128], values(128 * 128, 14, { fbits: 10, emin: 0, emax: 3 }));
 }
 console.log(`compute inputs written to ${out} (K = ${K})`);

@@ -1,0 +1,107 @@
+/**
+ * More compute samples of samples/pyxis end to end (assemble + link + simulate in-process), against float64
+ * references computed here from the float inputs; bounds in docs/spec-notes-samples.md "error figures and bounds".
+ */
+import { describe, expect, it } from 'vitest';
+import { PEAK_TFLOPS_FP8, ensureInputs, errors, matmul64, npy, runSample, transpose } from './samples-compute.harness.js';
+
+const MAX_ERR_FP8 = 0.06;
+const RMS_ERR_FP8 = 0.03;
+const MAX_ERR_FP16 = 0.01;
+const RMS_ERR_FP16 = 0.005;
+const WB_FLITS = 128;
+const SLACK = 64;
+
+describe('samples/pyxis/matmul_fp16: FP16 MatMul 128x128x256 (chip §6.1.3.2)', () => {
+  it('C = A x B within the FP16 bound; 2K Exec_Valid cycles, half the FP8 rate', () => {
+    const K = 256;
+    ensureInputs(['mm_fp16_a.npy', 'mm_fp16_b.npy']);
+    const r = runSample('matmul_fp16.pasm', 'matmul_fp16.ld');
+    expect(r.report.stop).toBe('done');
+    const { c, abs } = matmul64(npy('mm_fp16_a.npy').data, npy('mm_fp16_b.npy').data, 128, K, 128);
+    const e = errors(r.tensor('c'), c, abs);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(MAX_ERR_FP16);
+    expect(e.rms).toBeLessThanOrEqual(RMS_ERR_FP16);
+    const t = r.compute().trips[0]!;
+    expect(t.macs).toBe(128 * 128 * K);
+    expect(t.exec_valid).toBe(2 * K);
+    // fill: one Hbuf block = 128 AMEM words (64 values of K); writeback 128 FP16 rows at 2 write cycles each
+    expect(t.cycles).toBeGreaterThanOrEqual(2 * K + 128 - 16);
+    expect(t.cycles).toBeLessThanOrEqual(2 * K + 128 + 2 * WB_FLITS + SLACK);
+    // rate while computing: 4 MACs per LLC per Exec_Valid = half of FP8 (chip §1: 22 TFLOPS FP16 per UIE)
+    expect(t.macs / t.exec_valid).toBe((2048 * 8) / 2);
+    expect(t.tflops).toBeLessThanOrEqual(PEAK_TFLOPS_FP8 / 2);
+  });
+});
+
+describe('samples/pyxis/transpose_identity: A^T x I = A^T (chip §17.1)', () => {
+  it('every code of A^T comes back unchanged through the simulator', () => {
+    ensureInputs(['tr_a.npy', 'tr_i.npy']);
+    const r = runSample('transpose_identity.pasm', 'transpose_identity.ld');
+    expect(r.report.stop).toBe('done');
+    const at = transpose(npy('tr_a.npy').data, 128, 128);
+    const c = r.tensor('c');
+    let diff = 0;
+    for (let i = 0; i < at.length; i++) if (c[i] !== at[i]) diff++;
+    expect(diff).toBe(0);
+    // "execution time approximately the same as a mem-copy of the same size": 128 rows in, 128 out, plus pipeline
+    const t = r.compute().trips[0]!;
+    expect(t.exec_valid).toBe(128);
+    expect(t.cycles).toBeLessThanOrEqual(128 + 8 + WB_FLITS + SLACK);
+  });
+});
+
+describe('samples/pyxis/conv1x1_residual: 1x1 convolution + InMemAdd residual (chip §6.1.2, §7.4.1)', () => {
+  it('y = W x x + r within the FP8 bound (+ one RFP16 rounding of the add)', () => {
+    ensureInputs(['c1_x.npy', 'c1_w.npy', 'c1_r.npy']);
+    const r = runSample('conv1x1_residual.pasm', 'conv1x1_residual.ld');
+    expect(r.report.stop).toBe('done');
+    const w = npy('c1_w.npy').data;
+    const x = npy('c1_x.npy').data;
+    const res = npy('c1_r.npy').data;
+    const { c, abs } = matmul64(w, x, 128, 64, 128);
+    for (let i = 0; i < c.length; i++) {
+      c[i] = c[i]! + res[i]!;
+      abs[i] = abs[i]! + Math.abs(res[i]!);
+    }
+    const e = errors(r.tensor('y'), c, abs);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(MAX_ERR_FP8 + 2 ** -11);
+    expect(e.rms).toBeLessThanOrEqual(RMS_ERR_FP8);
+    const s = r.compute();
+    expect(s.macs).toBe(128 * 128 * 64);
+    expect(r.report.engines.find((x) => x.name === 'c0.uie0')?.uie?.['rmw_adds']).toBe(128);
+  });
+});
+
+describe('samples/pyxis/pipeline_2uie: two UIEs synchronised by barriers', () => {
+  it('D_t = (A_t x B) x B2 for both tiles; stage 2 of a tile starts after stage 1 of it, the UIEs overlap', () => {
+    ensureInputs(['pl_a0.npy', 'pl_a1.npy', 'pl_b.npy', 'pl_b2.npy']);
+    const r = runSample('pipeline_2uie.pasm', 'pipeline_2uie.ld');
+    expect(r.report.stop).toBe('done');
+    const b = npy('pl_b.npy').data;
+    const b2 = npy('pl_b2.npy').data;
+    const absB2 = b2.map(Math.abs);
+    for (const [t, a] of [[0, 'pl_a0.npy'], [1, 'pl_a1.npy']] as const) {
+      const A = npy(a).data;
+      const c1 = matmul64(A, b, 128, 256, 128);
+      const d = matmul64(c1.c, b2, 128, 128, 128);
+      // normwise scale of the chained product: |A||B||B2| (stage-1 error + RFP8 rounding of C1 + stage-2 error)
+      const scale = matmul64(c1.abs, absB2, 128, 128, 128).c;
+      const e = errors(r.tensor(`d${t}`), d.c, scale);
+      expect(e.bad).toBe(0);
+      expect(e.max).toBeLessThanOrEqual(2 * MAX_ERR_FP8 + 2 ** -4);
+    }
+    const s0 = r.compute(0).trips;
+    const s1 = r.compute(1).trips;
+    expect(s0).toHaveLength(2);
+    expect(s1).toHaveLength(2);
+    // barriers: stage 2 of tile t after stage 1 of tile t; stage 1 of tile 1 overlaps stage 2 of tile 0
+    expect(s1[0]!.start_cycle).toBeGreaterThan(s0[0]!.end_cycle);
+    expect(s1[1]!.start_cycle).toBeGreaterThan(s0[1]!.end_cycle);
+    expect(s1[0]!.start_cycle).toBeLessThan(s0[1]!.end_cycle);
+    const b0 = r.report.barriers.find((x) => x.cluster === 0)!;
+    expect(b0.waits).toBeGreaterThanOrEqual(2);
+  });
+});
