@@ -10,15 +10,19 @@
  * result rounded once to nearest-even, saturating, NaN sticky); MAC = ADD(rd, MUL(a, b)) (two roundings). INT16 lanes
  * are two's complement with saturating add/sub/mul (@pyxis/formats fixedAdd/fixedMul on Int16).
  */
-import { readField } from '@pyxis/codec';
+import { loadGrammarJson, readField } from '@pyxis/codec';
 import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfpAdd, rfpMul, rfpSub } from '@pyxis/formats';
+import { loadMemoryMap } from '../../../common/memoryMap.js';
 import type { UieConfig } from '../config.js';
 
-export const LANES = 128;
-export const GPRS = 16;
-export const IMEM_WORDS = 1024;
+/** The model's parameters as grammars/pyxis/vpu_instr.json states them (meta), written once there. */
+const META = loadGrammarJson<{ meta: { lanes: number; gprs: number; eb: number } }>('pyxis', 'vpu_instr').meta;
+export const LANES = META.lanes;
+export const GPRS = META.gprs;
+/** Words of the VPU instruction memory (memory_map.json region `vpu.imem`, seq §12: 1K instructions). */
+export const IMEM_WORDS = loadMemoryMap().regions.get('vpu.imem')?.words ?? 1024;
 /** Exponent bias of the VPU's FP16 lanes (project model, docs/spec-notes.md "vpu: arithmetic"). */
-export const EB_VPU = -15;
+export const EB_VPU = META.eb;
 
 const FP16_SIGN = 1 << (RFP16.bits - 1);
 const FP16_NAN = FP16_SIGN;
