@@ -49,6 +49,9 @@ function lnsValues(n, seed, { emin = -3, emax = 1 } = {}) {
     const e = emin + Math.floor(r() * (emax - emin + 1));
     v[i] = s * 2 ** (e + Math.floor(r() * 8) / 8);
   }
+  // the largest magnitude is a power of two: the linker's saturation count compares the float32 inputs with the
+  // float64 decoded codes, and a float32 2^(n/8) above its float64 value would be reported as saturated (LD0706)
+  v[0] = 2 ** (emax + 1);
   return v;
 }
 
@@ -95,6 +98,9 @@ if (K === 1024) {
   // W [Cout = 128, Cin = 64] as LNS values +-2^(e + f/8) (exact in LnsI4F3 eb -12), R [128, 1, 128] exact in RFP16 eb -8
   npy('c1_x.npy', [64, 1, 128], values(64 * 128, 12));
   npy('c1_w.npy', [128, 64], lnsValues(128 * 64, 13, { emax: 0 }));
+  // 3x3 convolution with padding (conv3x3_pad): X [Cin = 16, 8, 128] RFP8, W [Cout = 16, Cin = 16, 3, 3] LNS-exact
+  npy('c3_x.npy', [16, 8, 128], values(16 * 8 * 128, 15));
+  npy('c3_w.npy', [16, 16, 3, 3], lnsValues(16 * 16 * 9, 16, { emax: 0 }));
   npy('c1_r.npy', [128, 1, 128], values(128 * 128, 14, { fbits: 10, emin: 0, emax: 3 }));
 }
 console.log(`compute inputs written to ${out} (K = ${K})`);

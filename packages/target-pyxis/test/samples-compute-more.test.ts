@@ -3,7 +3,7 @@
  * references computed here from the float inputs; bounds in docs/spec-notes-samples.md "error figures and bounds".
  */
 import { describe, expect, it } from 'vitest';
-import { PEAK_TFLOPS_FP8, ensureInputs, errors, matmul64, npy, runSample, transpose } from './samples-compute.harness.js';
+import { PEAK_TFLOPS_FP8, decompressCinPerCout8, ensureInputs, errors, matmul64, npy, runSample, transpose } from './samples-compute.harness.js';
 
 const MAX_ERR_FP8 = 0.06;
 const RMS_ERR_FP8 = 0.03;
@@ -72,6 +72,71 @@ describe('samples/pyxis/conv1x1_residual: 1x1 convolution + InMemAdd residual (c
     const s = r.compute();
     expect(s.macs).toBe(128 * 128 * 64);
     expect(r.report.engines.find((x) => x.name === 'c0.uie0')?.uie?.['rmw_adds']).toBe(128);
+  });
+});
+
+describe('samples/pyxis/conv1x1_compressed: 1x1 convolution with compressed 4-bit weights (chip §6.2.4.1, §14, §15.4)', () => {
+  it('y = W\' x x for the weights W\' decompressed here from the database bytes, within the FP8 bound', () => {
+    ensureInputs(['c1_x.npy', 'c1_w.npy']);
+    const r = runSample('conv1x1_compressed.pasm', 'conv1x1_compressed.ld');
+    expect(r.report.stop).toBe('done');
+    const w = decompressCinPerCout8(r.raw('wz'), 128, 64, -12);
+    // the decompressed weights are a 4-bit approximation of the float weights, not something else
+    const wf = npy('c1_w.npy').data;
+    let num = 0, den = 0;
+    for (let i = 0; i < w.length; i++) {
+      num += (w[i]! - wf[i]!) ** 2;
+      den += wf[i]! ** 2;
+    }
+    expect(Math.sqrt(num / den)).toBeLessThan(0.25);
+    const { c, abs } = matmul64(w, npy('c1_x.npy').data, 128, 64, 128);
+    const e = errors(r.tensor('y'), c, abs);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(MAX_ERR_FP8);
+    expect(e.rms).toBeLessThanOrEqual(RMS_ERR_FP8);
+    const s = r.compute();
+    expect(s.macs).toBe(128 * 128 * 64);
+    expect(s.exec_valid).toBe(64);
+  });
+});
+
+describe('samples/pyxis/conv3x3_pad: 3x3 convolution, stride 1, padding 1 (chip §6.1.1)', () => {
+  it('y = conv3x3(x, W) within the FP8 bound; 10 cycles per input channel per 8 output rows', () => {
+    ensureInputs(['c3_x.npy', 'c3_w.npy']);
+    const r = runSample('conv3x3_pad.pasm', 'conv3x3_pad.ld');
+    expect(r.report.stop).toBe('done');
+    const x = npy('c3_x.npy').data;
+    const w = npy('c3_w.npy').data;
+    const [C, H, W] = [16, 8, 128];
+    const ref = new Float64Array(C * H * W);
+    const abs = new Float64Array(C * H * W);
+    for (let o = 0; o < C; o++)
+      for (let i = 0; i < C; i++)
+        for (let ky = 0; ky < 3; ky++)
+          for (let kx = 0; kx < 3; kx++) {
+            const k = w[((o * C + i) * 3 + ky) * 3 + kx]!;
+            for (let row = 0; row < H; row++) {
+              const ry = row + ky - 1;
+              if (ry < 0 || ry >= H) continue;
+              for (let col = 0; col < W; col++) {
+                const cx = col + kx - 1;
+                if (cx < 0 || cx >= W) continue;
+                const v = x[(i * H + ry) * W + cx]!;
+                ref[(o * H + row) * W + col]! += k * v;
+                abs[(o * H + row) * W + col]! += Math.abs(k * v);
+              }
+            }
+          }
+    const e = errors(r.tensor('y'), ref, abs);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(MAX_ERR_FP8);
+    expect(e.rms).toBeLessThanOrEqual(RMS_ERR_FP8);
+    const t = r.compute().trips[0]!;
+    expect(t.macs).toBe(C * C * H * W * 9);
+    expect(t.exec_valid).toBe(C * 8);
+    // chip §6.1.1 step 8: 2 bubbles + 8 computations per input channel = 10 cycles per 8 output rows
+    expect(t.cycles).toBeGreaterThanOrEqual(C * 10);
+    expect(t.cycles).toBeLessThanOrEqual(C * 10 + 18 + 2 * WB_FLITS + SLACK);
   });
 });
 

@@ -27,6 +27,8 @@ export function ensureInputs(files: string[], k?: number): void {
 export interface SampleRun {
   report: SimReport;
   tensor(name: string): Float32Array;
+  /** The bytes the linker placed for a symbol (e.g. a weight database), from the image. */
+  raw(name: string): Uint8Array;
   /** The compute statistics of UIE `index` of cluster 0 (uieDefault.ts `uieStats().compute`). */
   compute(index?: number): ComputeFigures & { timing_only: boolean; trips: Array<ComputeFigures & { trip_id: number; start_cycle: number; end_cycle: number }> };
 }
@@ -54,6 +56,12 @@ export function runSample(pasm: string, ld: string, opts: { timingOnly?: boolean
   return {
     report: res.report,
     tensor: (name) => dumpSymbol(res.chip, image, name, true).data as Float32Array,
+    raw: (name) => {
+      const sym = image.symbols.find((x) => x.name === name);
+      const sec = sym ? image.sections[sym.section] : undefined;
+      if (!sym || !sec?.data) throw new Error(`no placed symbol ${name}`);
+      return sec.data.subarray(sym.offset, sym.offset + sym.size);
+    },
     compute: (index = 0) => {
       const e = res.report.engines.find((x) => x.name === `c0.uie${index}`);
       const c = e?.uie?.['compute'];
@@ -111,4 +119,30 @@ export function errors(got: ArrayLike<number>, ref: Float64Array, scale: Float64
     den += ref[i]! * ref[i]!;
   }
   return { max, rms: Math.sqrt(num / (den || 1)), bad };
+}
+
+/**
+ * Independent chip §14.1 decompression of a compressed 1x1 database, organisation cin_per_cout, block size 8
+ * (docs/weights.md tables): codebook word, then per group k of 8 input channels a superblock of 128 scaling factors
+ * and 128 blocks x 4 bytes; block j = Cout (j>>4) + 8*(j&15), Cin 8k + e (nibble e, low first). Weight = codebook
+ * entry (EB -15) x scaling factor (EB eb); magnitude m = m_cb + m_sf - 120 eighths of an octave, m <= 0 -> 0.
+ */
+export function decompressCinPerCout8(bytes: ArrayLike<number>, O: number, I: number, eb: number): Float64Array {
+  const out = new Float64Array(O * I);
+  const val = (c: number, bias: number) => ((c & 0x7f) === 0 ? 0 : (c & 0x80 ? -1 : 1) * 2 ** ((c & 0x7f) / 8 + bias));
+  for (let k = 0; k < I / 8; k++) {
+    const base = 128 + k * (128 + 64 * 8);
+    for (let j = 0; j < 128; j++) {
+      const co = (j >> 4) + 8 * (j & 15);
+      const sc = bytes[base + j]!;
+      for (let e = 0; e < 8; e++) {
+        const byte = bytes[base + 128 + j * 4 + (e >> 1)]!;
+        const cb = bytes[e & 1 ? byte >> 4 : byte & 15]!;
+        const m = (cb & 0x7f) + (sc & 0x7f) - 120;
+        const prod = val(cb, -15) * val(sc, eb);
+        out[co * I + 8 * k + e] = prod === 0 || m <= 0 ? 0 : m > 127 ? Math.sign(prod) * 2 ** (127 / 8 + eb) : prod;
+      }
+    }
+  }
+  return out;
 }
