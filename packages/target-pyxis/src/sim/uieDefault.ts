@@ -39,6 +39,8 @@ interface TripRecord {
 /** Per-UIE bookkeeping of the compute statistics by trip (trip start/retire wrap the model's hooks). */
 class ComputeTrips {
   readonly open = new Map<number, { start: number; snap: number[] }>();
+  /** Trips accepted since the model last ran: their start cycle is the next cycle it simulates. */
+  pending: number[] = [];
   readonly done: TripRecord[] = [];
   tripsDone = 0;
   /** Cycles with at least one trip in flight (union of the trip intervals). */
@@ -50,9 +52,18 @@ class ComputeTrips {
   snapshot(s: ComputeStats): number[] {
     return COUNTERS.map((k) => s[k] as number);
   }
-  start(tripId: number, now: number, s: ComputeStats): void {
-    if (this.inflight++ === 0) this.since = now;
-    this.open.set(tripId, { start: now, snap: this.snapshot(s) });
+  start(tripId: number, s: ComputeStats): void {
+    this.open.set(tripId, { start: -1, snap: this.snapshot(s) });
+    this.pending.push(tripId);
+  }
+  /** The model simulates cycle `now`: trips accepted before it start now (the model does not see the clock when idle). */
+  resolve(now: number): void {
+    for (const id of this.pending) {
+      const o = this.open.get(id);
+      if (o) o.start = now;
+      if (this.inflight++ === 0) this.since = now;
+    }
+    this.pending.length = 0;
   }
   retire(tripId: number, cycle: number, s: ComputeStats): void {
     if (this.inflight > 0 && --this.inflight === 0) this.activeCycles += cycle + 1 - this.since;
@@ -90,8 +101,18 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
     const start = model.startTrip.bind(model);
     model.startTrip = (t) => {
       const ok = start(t);
-      if (ok) book.start(t.trip_id, model.now, model.cmp.stats);
+      if (ok) book.start(t.trip_id, model.cmp.stats);
       return ok;
+    };
+    const tick = model.tick.bind(model);
+    model.tick = (now) => {
+      if (book.pending.length) book.resolve(now);
+      return tick(now);
+    };
+    const runAhead = model.runAhead.bind(model);
+    model.runAhead = (from, limit, did, mask, stopOnPop) => {
+      if (book.pending.length) book.resolve(from);
+      return runAhead(from, limit, did, mask, stopOnPop);
     };
     trips.set(model, book);
     return model;
