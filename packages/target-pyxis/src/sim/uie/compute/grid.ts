@@ -1,0 +1,182 @@
+/**
+ * State shared by the GH, GV and GX units of the LLC grid (seq §10; chip §6.3.1-§6.3.2): the h_data FIFO GH -> GX
+ * (1x1 / MatMul), the 3x3 kernel staging (h back/front buffers per partition), the 1x1 v_staging back/front buffers
+ * (8 entries per column), the 3x3 data-row FIFO GV -> GX, the grid parameters of sim_config.json "grid", and the
+ * rule-violation codes SIM0630..SIM0639.
+ *
+ * All operands are in the grid-internal form of llc.ts (`toOp`). Nothing here allocates after construction.
+ */
+import { loadGrammarJson } from '@pyxis/codec';
+import { GRID_ROWS } from './hbuf.js';
+import { ZERO_OP } from './llc.js';
+
+/** Grid rule violations (seq §1.2-§1.4, §10). */
+export const GridCodes = {
+  /** conv3x3_mode changed within a trip, or GH/GV/GX disagree on the mode (seq §10.2, §10.3). */
+  mode: 'SIM0630',
+  /** v_staging fill not a multiple of 8 entries: staging start inside a fill, or a trip ends mid-fill (seq §1.2 rule 2-3). */
+  stagingFill: 'SIM0631',
+  /** accumulator slot outside 0..7 (seq §10.3 accum_idx_iter_id). */
+  slot: 'SIM0632',
+  /** AA read port conflict: a split within 8 cycles of the previous one, or an AA read (no zero_accum) while a split runs (seq §10.3.1). */
+  aaPort: 'SIM0633',
+  /** GH waits for hbuf_rd_credits that no WDP program can deliver (seq §10.1.2). */
+  hbufCredits: 'SIM0634',
+  /** GX waits for writeback credits that no GWB program can return (seq §10.3.2). */
+  wbCredits: 'SIM0635',
+  /** hbuf_block_size outside 1..256 units of 16 bytes (seq §9.1, §10.1). */
+  blockSize: 'SIM0636',
+  /** GV Read_VPU_FIFO: the VPU is not modelled (seq §10.2). */
+  vpuSource: 'SIM0637',
+  /** 3x3 Exec_Valid with fewer than 3 data-rows in the window since the trip start (chip §6.1.1 item 8: 2 bubbles first). */
+  window: 'SIM0638',
+  /** GH read command inconsistent with the grid mode (RD_3X3 outside 3x3 mode or a 1x1 read in 3x3 mode, seq §10.1). */
+  readCmd: 'SIM0639',
+} as const;
+
+export interface GridParams {
+  h_fifo_depth: number;
+  hbuf_read_latency_cycles: number;
+  v_fifo_depth: number;
+  grid_fill_latency_cycles: number;
+  llc_pipeline_latency_cycles: number;
+  gh_dec_fifo_depth: number;
+  gv_dec_fifo_depth: number;
+  gx_dec_fifo_depth: number;
+}
+
+const DEFAULTS: GridParams = {
+  h_fifo_depth: 4,
+  hbuf_read_latency_cycles: 1,
+  v_fifo_depth: 4,
+  grid_fill_latency_cycles: 4,
+  llc_pipeline_latency_cycles: 4,
+  gh_dec_fifo_depth: 4,
+  gv_dec_fifo_depth: 4,
+  gx_dec_fifo_depth: 4,
+};
+
+let params: GridParams | undefined;
+/** The "grid" block of grammars/pyxis/sim_config.json (defaults for missing keys). */
+export function gridParams(): GridParams {
+  if (params) return params;
+  let g: Partial<GridParams> = {};
+  try {
+    g = (loadGrammarJson<{ grid?: Partial<GridParams> }>('pyxis', 'sim_config').grid ?? {}) as Partial<GridParams>;
+  } catch {
+    g = {};
+  }
+  const p = { ...DEFAULTS };
+  for (const k of Object.keys(DEFAULTS) as Array<keyof GridParams>) {
+    const v = g[k];
+    if (typeof v === 'number' && Number.isInteger(v) && v >= (k.endsWith('depth') || k === 'hbuf_read_latency_cycles' ? 1 : 0)) p[k] = v;
+  }
+  return (params = p);
+}
+
+/** Operands per grid-row of one h_data entry (8 LnsI5F3 or 4 LnsI5F10 used). */
+export const H_OPS = 8;
+export const KERNEL = 9;
+export const PTNS = 8;
+export const COLS = 128;
+
+export class GridState {
+  readonly p = gridParams();
+  // ---- h_data FIFO GH -> GX (1x1 / MatMul), seq §10.1: entry e, grid-row r, operand k at h[(e * 16 + r) * 8 + k]
+  readonly hDepth: number;
+  readonly h: Int32Array;
+  /** Per entry: operands used (8 for FP8 reads, 4 for FP16 reads) and the cycle it becomes usable. */
+  readonly hN: Int32Array;
+  readonly hReady: Float64Array;
+  hHead = 0;
+  hCount = 0;
+  // ---- 3x3 kernels (seq §10.1 h_staging): [r * 8 + p] * 9 + t
+  hkBack = new Int32Array(GRID_ROWS * PTNS * KERNEL).fill(ZERO_OP);
+  hkFront = new Int32Array(GRID_ROWS * PTNS * KERNEL).fill(ZERO_OP);
+  /** The back kernel buffer is complete (h_staging_done) and waits for the front to be free. */
+  hkBackDone = false;
+  hkBackReady = 0;
+  hkFrontValid = false;
+  // ---- 1x1 v_staging (chip §6.3.1): column c, entry k at [c * 8 + k]
+  vBack = new Int32Array(COLS * 8).fill(ZERO_OP);
+  vFront = new Int32Array(COLS * 8).fill(ZERO_OP);
+  vBackCount = 0;
+  vBackFull = false;
+  vBackReady = 0;
+  vFrontValid = false;
+  /** Cycle of the last GX Exec_Valid / Exec_Bubble: the grid is "running" (no fill latency) when it executed last cycle. */
+  lastExec = -Infinity;
+  // ---- 3x3 data-row FIFO GV -> GX (seq §10.2 conv3x3_mode = 1)
+  readonly vDepth: number;
+  readonly vRows: Int32Array;
+  readonly vReady: Float64Array;
+  vHead = 0;
+  vCount = 0;
+
+  constructor() {
+    this.hDepth = this.p.h_fifo_depth;
+    this.h = new Int32Array(this.hDepth * GRID_ROWS * H_OPS).fill(ZERO_OP);
+    this.hN = new Int32Array(this.hDepth);
+    this.hReady = new Float64Array(this.hDepth);
+    this.vDepth = this.p.v_fifo_depth;
+    this.vRows = new Int32Array(this.vDepth * COLS).fill(ZERO_OP);
+    this.vReady = new Float64Array(this.vDepth);
+  }
+
+  /** Slot index of a new h entry (caller fills h[(slot * 16 + r) * 8 ..]); -1 when full. */
+  hPushSlot(): number {
+    if (this.hCount === this.hDepth) return -1;
+    const e = (this.hHead + this.hCount) % this.hDepth;
+    this.hCount++;
+    return e;
+  }
+  hPop(): void {
+    this.hHead = (this.hHead + 1) % this.hDepth;
+    this.hCount--;
+  }
+  vPushSlot(): number {
+    if (this.vCount === this.vDepth) return -1;
+    const e = (this.vHead + this.vCount) % this.vDepth;
+    this.vCount++;
+    return e;
+  }
+  vPop(): void {
+    this.vHead = (this.vHead + 1) % this.vDepth;
+    this.vCount--;
+  }
+
+  /** Moves a complete v_staging back buffer to the front when the front is free (chip §6.3.1 double buffering). */
+  trySwapV(now: number): boolean {
+    if (this.vFrontValid || !this.vBackFull || this.vBackReady > now) return false;
+    const t = this.vFront;
+    this.vFront = this.vBack;
+    this.vBack = t;
+    this.vBackFull = false;
+    this.vBackCount = 0;
+    this.vFrontValid = true;
+    return true;
+  }
+
+  /** Moves a complete 3x3 kernel back buffer to the front when the front is free (seq §10.1 h_staging_done_en). */
+  trySwapH(now: number): boolean {
+    if (this.hkFrontValid || !this.hkBackDone || this.hkBackReady > now) return false;
+    const t = this.hkFront;
+    this.hkFront = this.hkBack;
+    this.hkBack = t;
+    this.hkBackDone = false;
+    this.hkFrontValid = true;
+    return true;
+  }
+
+  /** Earliest pending readiness > now (for nextEvent), or Infinity. */
+  nextReady(now: number): number {
+    let w = Infinity;
+    if (this.hCount > 0 && this.hReady[this.hHead]! > now) w = this.hReady[this.hHead]!;
+    if (this.vCount > 0 && this.vReady[this.vHead]! > now) w = Math.min(w, this.vReady[this.vHead]!);
+    if (this.vBackFull && !this.vFrontValid && this.vBackReady > now) w = Math.min(w, this.vBackReady);
+    if (this.hkBackDone && !this.hkFrontValid && this.hkBackReady > now) w = Math.min(w, this.hkBackReady);
+    return w;
+  }
+
+  /** Trip-independent reset is never needed: the grid state persists across trips like the hardware registers. */
+}
