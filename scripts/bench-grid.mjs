@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+/**
+ * LLC grid host-speed benchmark (not a test; issue 10 "Host speed"): bit-exact MACs per host second of
+ *   1. one 128x128x4096 FP8 MatMul trip (samples/pyxis/matmul_fp8.pasm with K = 4096),
+ *   2. a 3x3 convolution (samples/pyxis/conv3x3_pad.pasm with 128 input channels: 16 x 128 x 8 x 128 x 9 MACs),
+ * each simulated in full and with --timing-only (Uie option timingOnly: no LLC arithmetic), next to a plain
+ * JavaScript float32 matrix multiplication of the same size measured in the same run, and the peak RSS.
+ * Image building (assemble + link) is excluded from the timings; CPU time of this process (process.cpuUsage: the
+ * machine is shared). Options: --k N (MatMul K, default 4096) --cin N (3x3 input channels, default 128) --reps N.
+ * Build first: npx tsc -b
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assemble, loadPyxisIsa } from '../packages/target-pyxis/dist/asm/index.js';
+import { link } from '../packages/target-pyxis/dist/ld/index.js';
+import { simulateImage, makeUieFactory } from '../packages/target-pyxis/dist/sim/index.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const samples = join(root, 'samples', 'pyxis');
+const arg = (name, d) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : d;
+};
+const K = arg('k', 4096);
+const CIN = arg('cin', 128);
+const REPS = arg('reps', 1);
+const tmp = mkdtempSync(join(tmpdir(), 'bench-grid-'));
+const isa = loadPyxisIsa();
+
+/** Float32 .npy writer (C order). */
+function npy(file, shape, data) {
+  let h = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  h += ' '.repeat((64 - ((10 + h.length + 1) % 64)) % 64) + '\n';
+  const head = Buffer.alloc(10);
+  head.write('\x93NUMPY', 0, 'latin1');
+  head[6] = 1;
+  head.writeUInt16LE(h.length, 8);
+  writeFileSync(join(tmp, file), Buffer.concat([head, Buffer.from(h, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
+}
+
+/** Assemble + link a sample with text edits; data files resolve against `tmp` (where the edited script is written). */
+function build(pasm, ld, edit) {
+  const obj = assemble([{ file: pasm, text: edit(readFileSync(join(samples, pasm), 'utf8'), pasm) }], { isa, listing: false }).object;
+  const script = edit(readFileSync(join(samples, ld), 'utf8'), ld);
+  writeFileSync(join(tmp, ld), script);
+  return link({ script, scriptFile: join(tmp, ld), objects: [{ file: 'x.pobj', container: obj }] }).image;
+}
+
+function cpu() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+function simulate(image, timingOnly) {
+  let best;
+  for (let r = 0; r < REPS; r++) {
+    const t0 = cpu();
+    const res = simulateImage(image, 'bench', { uieFactory: makeUieFactory({ timingOnly }) });
+    const s = cpu() - t0;
+    if (res.report.stop !== 'done') throw new Error(`bench-grid: the run stopped with ${res.report.stop}`);
+    const c = res.report.engines.find((e) => e.name === 'c0.uie0')?.uie?.compute;
+    if (!best || s < best.s) best = { s, macs: c?.macs ?? 0, cycles: res.report.cycles, util: c?.grid_utilisation ?? 0 };
+  }
+  return best;
+}
+
+function line(name, r) {
+  console.log(
+    `${name.padEnd(44)} ${(r.macs / 1e6).toFixed(1).padStart(8)} M MAC  ${String(r.cycles).padStart(7)} cycles  ${r.s.toFixed(3).padStart(7)} s  ${(r.macs / r.s / 1e6).toFixed(1).padStart(9)} M MAC/s${r.util ? `  utilisation ${(100 * r.util).toFixed(1)}%` : ''}`,
+  );
+}
+
+// inputs: seeded FP8-exact values (the generator of the samples), written as .npy for the edited link scripts
+execFileSync(process.execPath, [join(samples, 'make-compute-inputs.mjs'), tmp, '--k', String(K)], { stdio: 'ignore' });
+const rnd = (() => {
+  let a = 12345;
+  return () => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 4294967296);
+})();
+const fp8 = (n) => Float32Array.from({ length: n }, () => (rnd() < 0.5 ? -1 : 1) * (1 + Math.floor(rnd() * 8) / 8) * 2 ** (Math.floor(rnd() * 5) - 3));
+const lns = (n) => Float32Array.from({ length: n }, (_, i) => (i === 0 ? 2 : (rnd() < 0.5 ? -1 : 1) * 2 ** (Math.floor(rnd() * 4) - 3 + Math.floor(rnd() * 8) / 8)));
+npy('c3_x.npy', [CIN, 8, 128], fp8(CIN * 8 * 128));
+npy('c3_w.npy', [16, CIN, 3, 3], lns(16 * CIN * 9));
+
+console.log(`bench-grid: node ${process.version}, CPU time of this process; best of ${REPS}`);
+const mm = build('matmul_fp8.pasm', 'matmul_fp8.ld', (t, f) => {
+  let x = t.replace(/^\.const K = \d+/m, `.const K = ${K}`);
+  if (f.endsWith('.ld')) x = x.replace(/\[128, 1024\]/g, `[128, ${K}]`).replace(/\[1024, 128\]/g, `[${K}, 128]`).replace(/mm_fp8_(a|b)\.npy/g, K === 1024 ? 'mm_fp8_$1.npy' : `mm_fp8_$1_k${K}.npy`);
+  return x;
+});
+const c3 = build('conv3x3_pad.pasm', 'conv3x3_pad.ld', (t) => t.replace(/^\.const CIN = \d+/m, `.const CIN = ${CIN}`).replace(/\[16, 8, 128\]; eb = -12/, `[${CIN}, 8, 128]; eb = -12`));
+line(`FP8 MatMul 128x128x${K}`, simulate(mm, false));
+line(`FP8 MatMul 128x128x${K} --timing-only`, simulate(mm, true));
+line(`3x3 conv ${CIN}->16, 8x128`, simulate(c3, false));
+line(`3x3 conv ${CIN}->16, 8x128 --timing-only`, simulate(c3, true));
+
+// plain JavaScript float32 matrix multiplication of the same size (i-k-j loop, Float32Array)
+{
+  const a = fp8(128 * K);
+  const b = fp8(K * 128);
+  const c = new Float32Array(128 * 128);
+  const t0 = cpu();
+  for (let i = 0; i < 128; i++)
+    for (let k = 0; k < K; k++) {
+      const x = a[i * K + k];
+      const bo = k * 128;
+      const co = i * 128;
+      for (let j = 0; j < 128; j++) c[co + j] += x * b[bo + j];
+    }
+  const s = cpu() - t0;
+  line(`JS float32 matmul 128x128x${K} (reference)`, { macs: 128 * 128 * K, cycles: 0, s });
+}
+console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+rmSync(tmp, { recursive: true, force: true });
