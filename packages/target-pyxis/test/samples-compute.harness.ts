@@ -39,6 +39,7 @@ export interface ComputeFigures {
   tflops: number;
   grid_utilisation: number;
   exec_valid: number;
+  exec_bubble: number;
   writebacks: number;
   wb_flits: number;
   stall_cycles: Record<string, number>;
