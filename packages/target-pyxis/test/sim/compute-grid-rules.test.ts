@@ -1,0 +1,126 @@
+/**
+ * Programs that break the grid's rules end with a diagnostic (SIM0630..SIM0639) citing the section and the
+ * sequencer/pc, never with a hang (seq §1.2-§1.4, §10.1.2, §10.2, §10.3, §10.3.1-§10.3.2).
+ */
+import { describe, expect, it } from 'vitest';
+import { DiagnosticError } from '@pyxis/diagnostics';
+import { GridCodes } from '../../src/sim/uie/compute/grid.js';
+import { GH, GV, GX, gloops, Rig, runFeed, seqMask, thrownCode } from './compute-grid-rig.js';
+
+const CONFIG = { opcd: 'Exec_Config', end_grid_row_idx: 15, log2_active_ptns: 3, odd_col_exec_en: 1, even_col_exec_en: 1 };
+const RD8 = { opcd: 'HBUF_RD_VLD', hbuf_rd_cmd: 'RD_1X1_MATMUL_FP8', end_grid_row_idx: 15 };
+
+/** A 1x1 trip of `groups` groups of 8 with zero data; `gx` overrides the Exec_Valid fields. */
+function oneByOne(groups: number, gx: Record<string, number | string>, gxLoops = [{ n: groups }, { n: 8 }]): Rig {
+  const r = new Rig();
+  r.prog('gh', 0, gloops([{ n: groups }, { n: 8 }]), RD8);
+  r.prog('gv', 0, gloops([{ n: groups }, { n: 8 }]), { opcd: 'Read_Zero', staging_start_iter_mask: 0b10 });
+  r.prog('gx', 0, { eopgm: 0 }, CONFIG);
+  r.prog('gx', 1, gloops(gxLoops, 1, 1), { opcd: 'Exec_Valid', accum_idx_iter_id: 1, front_staging_done_iter_mask: 0b10, ...gx });
+  r.trip({ trip_valid_mask: seqMask(GH, GV, GX) });
+  return r;
+}
+
+describe('LLC grid: rule violations', () => {
+  it('a well-formed program runs (control for the cases below)', () => {
+    const r = oneByOne(3, { zero_accum_iter_mask: 0b01, split_accum_iter_mask: 0b11 });
+    expect(() => runFeed(r)).not.toThrow();
+    expect(r.uie.cmp.stats.execValid).toBe(24);
+  });
+
+  it('SIM0633: an AA read within 8 executions after a split (zero_accum missing, seq §10.3.1)', () => {
+    expect(thrownCode(() => runFeed(oneByOne(2, { split_accum_iter_mask: 0b10 })))).toBe(GridCodes.aaPort);
+  });
+
+  it('SIM0633: split accumulations fewer than 8 cycles apart', () => {
+    // split after slot 3 and after slot 7 of one group
+    const gx = { front_staging_done_iter_mask: 0b110, split_accum_iter_mask: 0b100, zero_accum_iter_mask: 0b001 };
+    expect(thrownCode(() => runFeed(oneByOne(1, gx, [{ n: 1 }, { n: 2 }, { n: 4 }])))).toBe(GridCodes.aaPort);
+  });
+
+  it('SIM0632: accumulator slot outside 0..7', () => {
+    expect(thrownCode(() => runFeed(oneByOne(1, {}, [{ n: 1 }, { n: 16 }])))).toBe(GridCodes.slot);
+  });
+
+  it('SIM0635: a second writeback kick with no GWB program to return the credits', () => {
+    const r = oneByOne(2, { zero_accum_iter_mask: 0b10, split_accum_iter_mask: 0b10, wb_kick_iter_mask: 0b10 }, [{ n: 2 }, { n: 8 }]);
+    // zero_accum on slot 0 only would read the AA during the split: zero the whole group instead (iter1 == 0 is one exec)
+    r.prog('gx', 1, gloops([{ n: 2 }, { n: 8 }], 1, 1), {
+      opcd: 'Exec_Valid', accum_idx_iter_id: 1, front_staging_done_iter_mask: 0b10, zero_accum_iter_mask: 0b100, split_accum_iter_mask: 0b10, wb_kick_iter_mask: 0b10,
+    });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.wbCredits);
+  });
+
+  it('SIM0634: GH waits for Hbuf credits and no WDP program can deliver them', () => {
+    const r = new Rig();
+    r.prog('gh', 0, gloops([{ n: 1 }]), { ...RD8, hbuf_block_size: 4, hbuf_block_start_en: 1, hbuf_block_iter_mask: 0 });
+    r.trip({ trip_valid_mask: seqMask(GH) });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.hbufCredits);
+  });
+
+  it('SIM0636: hbuf_block_size 0 with a block start', () => {
+    const r = new Rig();
+    r.uie.cmp.hbuf.rdCredits = 64;
+    r.prog('gh', 0, gloops([{ n: 1 }]), { ...RD8, hbuf_block_size: 0, hbuf_block_start_en: 1 });
+    r.trip({ trip_valid_mask: seqMask(GH) });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.blockSize);
+  });
+
+  it('SIM0631: staging start in the middle of a fill, and a trip ending mid-fill (seq §1.2 multiples of 8)', () => {
+    const r = new Rig();
+    r.prog('gv', 0, gloops([{ n: 2 }, { n: 6 }]), { opcd: 'Read_Zero', staging_start_iter_mask: 0b10 });
+    r.trip({ trip_valid_mask: seqMask(GV) });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.stagingFill);
+    const r2 = new Rig();
+    r2.prog('gv', 0, gloops([{ n: 4 }]), { opcd: 'Read_Zero' });
+    r2.trip({ trip_valid_mask: seqMask(GV) });
+    expect(thrownCode(() => runFeed(r2))).toBe(GridCodes.stagingFill);
+  });
+
+  it('SIM0637: GV Read_VPU_FIFO (VPU not modelled)', () => {
+    const r = new Rig();
+    r.prog('gv', 0, gloops([{ n: 1 }]), { opcd: 'Read_VPU_FIFO' });
+    r.trip({ trip_valid_mask: seqMask(GV) });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.vpuSource);
+  });
+
+  it('SIM0638: 3x3 Exec_Valid before 3 data-rows reached the window (no bubbles)', () => {
+    const r = new Rig();
+    r.uie.cmp.hbuf.rdCredits = 16;
+    r.prog('gh', 0, gloops([{ n: 1 }]), { opcd: 'HBUF_RD_VLD', hbuf_rd_cmd: 'RD_3X3', h_staging_done_en: 1, h_staging_filter_iter_id: 0 });
+    r.prog('gv', 0, gloops([{ n: 8 }]), { opcd: 'Read_Zero', conv3x3_mode: 1 });
+    r.prog('gx', 0, gloops([{ n: 8 }]), { opcd: 'Exec_Valid', conv3x3_mode: 1, accum_idx_iter_id: 0 });
+    r.trip({ trip_valid_mask: seqMask(GH, GV, GX) });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.window);
+  });
+
+  it('SIM0630: conv3x3_mode changed within a GX trip', () => {
+    const r = new Rig();
+    r.prog('gx', 0, { eopgm: 0 }, { ...CONFIG, conv3x3_mode: 0 });
+    r.prog('gx', 1, gloops([{ n: 1 }], 1, 1), { opcd: 'Exec_Config', conv3x3_mode: 1 });
+    r.trip({ trip_valid_mask: seqMask(GX) });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.mode);
+  });
+
+  it('SIM0639: RD_3X3 kernels while GX runs 1x1', () => {
+    const r = new Rig();
+    r.prog('gh', 0, gloops([{ n: 1 }]), { opcd: 'HBUF_RD_VLD', hbuf_rd_cmd: 'RD_3X3', h_staging_done_en: 1 });
+    r.prog('gv', 0, gloops([{ n: 8 }]), { opcd: 'Read_Zero', staging_start_iter_mask: 0b1 });
+    r.prog('gx', 0, gloops([{ n: 1 }]), { opcd: 'Exec_Valid' });
+    r.trip({ trip_valid_mask: seqMask(GH, GV, GX) });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.readCmd);
+  });
+
+  it('diagnostics name the sequencer and pc', () => {
+    try {
+      runFeed(oneByOne(2, { split_accum_iter_mask: 0b10 }));
+    } catch (e) {
+      expect(e).toBeInstanceOf(DiagnosticError);
+      const d = (e as DiagnosticError).diagnostics[0]!;
+      expect(d.notes?.join(' ')).toMatch(/sequencer gx, pc 1/);
+      expect(d.spec).toMatch(/§10\.3\.1/);
+      return;
+    }
+    expect.unreachable();
+  });
+});
