@@ -98,6 +98,29 @@ describe('decompressor vs the linker (chip §6.2.4.1, §14.1, §14.2)', () => {
           }
       });
 
+  it('Table 9-1, block size 32: 2 partitions per H-lane, 32 bytes to grid-rows 0,2,4,6 (H-lanes 0-3) then 8..14 (4-7)', () => {
+    const O = 128;
+    const I = 32;
+    const db = compressWeights(floats(O * I, 77), [O, I], { organisation: 'cinPerCout', blockSize: 32 });
+    const dec = decompressSuperblocks(db.bytes, db.layout);
+    expect(db.layout.superblocks).toBe(1);
+    const r = rig();
+    r.amem.writeBytes(0, db.bytes);
+    programRead(r, db, 0);
+    // iter0: grid-row-in-pair (2), iter1: VGR (8, 32 bytes = 4 Hbuf words each), iter2: H-lane group (2)
+    wdpLoop(r, [{ n: 2 }, { n: 8 }, { n: 2 }], {
+      hbuf_wr_control: 'LD_1ROW_16B', log2_ptns_per_hlane: 1, hlane_iter_id: 2, grip_iter_id: 0, hbuf_stride_dim1: 4, hbuf_stride_iter_id_dim1: 1,
+      hbuf_block_size: 16, hbuf_block_start_en: 1, hbuf_block_end_en: 1, hbuf_block_iter_mask: 0b111, lin2log_config_vld: 1, dsbl_mapping_corr: 1,
+    });
+    const { wr } = runTicks(r);
+    expect(wr.length).toBe(32);
+    expect(wr[31]! - wr[0]!).toBe(31);
+    expect(r.uie.cmp.stats.stallHlaneBusy).toBe(0);
+    // grid-row q holds output channels 8q..8q+7 (VGR v = cout & 7), 32 input channels each at bytes 32v..32v+31
+    for (let o = 0; o < O; o++) for (let i = 0; i < I; i++) expect(hb(r, o >> 3, 32 * (o & 7) + i)).toBe(i4toI5(dec[o * I + i]!, 0));
+    expect(r.uie.cmp.hbuf.wrBase).toBe(256);
+  });
+
   it('SIM0622 compressed data before the codebook; SIM0621 more data words than the superblock holds', () => {
     const r = rig();
     r.prog('amem_weights_read', 0, { eopgm: 1 }, { opcd: 'Read_SRAM', wdc_type: 'Compressed_Data' });

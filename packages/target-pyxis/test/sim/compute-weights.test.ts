@@ -6,10 +6,10 @@
  * sim_config.json, and the SIM062x rule diagnostics. Expected values come from the spec tables and the references
  * in compute-weights-ref.ts.
  */
-import { fp8ToLnsI5F3 } from '@pyxis/formats';
+import { fp8ToLnsI5F3, linToLog } from '@pyxis/formats';
 import { describe, expect, it } from 'vitest';
-import { linear1x1Offset, pack1x1I4F3Database } from '../../src/ld/weights/index.js';
-import { hb, i4toI5, P, readLoop, rig, rnd, runTicks, wdpLoop, WR_WDP } from './compute-weights-ref.js';
+import { linear1x1Offset, pack1x1I4F3Database, pack1x1I5F10Database } from '../../src/ld/weights/index.js';
+import { hb, i4toI5, i5f10Adj, P, readLoop, rig, rnd, runTicks, wdpLoop, WR_WDP } from './compute-weights-ref.js';
 import { strides } from './uie-fixture.js';
 
 const FIRST_WR = P.amem_read_latency_cycles + P.wdc_latency_cycles; // word 0 read at cycle 0
@@ -51,6 +51,67 @@ describe('WDP fine-grained 1x1 weights (seq §9.2.1, Figure 9-2)', () => {
     expect(h.wrBase).toBe(128);
     expect(h.wrCredits).toBe(4096 - 128);
     expect(r.uie.cmp.stats.hbufBytesWritten).toBe(16 * 128);
+  });
+});
+
+describe('WDP fine-grained 1x1, 16-bit and Hbuf wrap-around (seq §9.2.1, §9.1.4, §9.1.5)', () => {
+  it('a linker LnsI5F10 database: 4 values per 8-byte Cout row, little-endian logical byte pairs, EB_Adj_I5I5 applied', () => {
+    const O = 128;
+    const I = 8;
+    const raw = rnd(O * I * 2, 8);
+    const codes = new Uint16Array(O * I);
+    for (let k = 0; k < codes.length; k++) codes[k] = raw[2 * k]! | (raw[2 * k + 1]! << 8);
+    const db = pack1x1I5F10Database(codes, [O, I]);
+    const r = rig();
+    r.amem.writeBytes(0x1000, db.bytes);
+    readLoop(r, [{ n: db.bytes.length / 128 }], { is_16bit: 1, iter_stride: strides(8) });
+    wdpLoop(r, [{ n: 2 }, { n: 8 }], {
+      is_16bit: 1, hbuf_wr_control: 'LD_2ROWS_8B', hbuf_block_size: 4, hbuf_block_start_en: 1, hbuf_block_end_en: 1, hbuf_block_iter_mask: 1 << 1,
+      hbuf_stride_dim1: 1, hbuf_stride_iter_id_dim1: 1, lin2log_config_vld: 1, dsbl_mapping_corr: 1, eb_adj: -2,
+    });
+    r.trip({ trip_valid_mask: WR_WDP, amem_weights_base_address: 0x1000 >> 4 });
+    runTicks(r);
+    for (let o = 0; o < O; o++)
+      for (let i = 0; i < I; i++) {
+        const a = 64 * (i >> 2) + 8 * (o & 7) + 2 * (i & 3);
+        expect(hb(r, o >> 3, a) | (hb(r, o >> 3, a + 1) << 8)).toBe(i5f10Adj(codes[o * I + i]!, -2));
+      }
+  });
+
+  it('FP16 data with mapping correction goes through lin2log to LnsI5F10 (chip §6.2.4.4)', () => {
+    const r = rig();
+    const w = rnd(128, 12);
+    r.amem.writeBytes(0, w);
+    readLoop(r, [{ n: 1 }], { is_16bit: 1 });
+    wdpLoop(r, [{ n: 1 }], { is_16bit: 1, hbuf_wr_control: 'LD_2ROWS_8B', lin2log_config_vld: 1, dsbl_mapping_corr: 0, eb_adj: 1 });
+    r.trip({ trip_valid_mask: WR_WDP });
+    runTicks(r);
+    for (let k = 0; k < 64; k++) {
+      const v = w[2 * k]! | (w[2 * k + 1]! << 8);
+      const q = 2 * (k >> 3) + ((k >> 2) & 1);
+      const a = 2 * (k & 3);
+      expect(hb(r, q, a) | (hb(r, q, a + 1) << 8)).toBe(linToLog(v, { ebAdj: 1 }));
+    }
+  });
+
+  it('hbuf_base wraps modulo the 4 KiB Hbuf: a block starting at 4032 continues at 0', () => {
+    const r = rig();
+    const words = rnd(16 * 128, 13);
+    r.amem.writeBytes(0, words);
+    readLoop(r, [{ n: 16 }], { iter_stride: strides(8) });
+    wdpLoop(r, [{ n: 2 }, { n: 8 }], {
+      hbuf_wr_control: 'LD_2ROWS_8B', hbuf_block_size: 4, hbuf_block_start_en: 1, hbuf_block_end_en: 1, hbuf_block_iter_mask: 1 << 1,
+      hbuf_stride_dim1: 1, hbuf_stride_iter_id_dim1: 1, hbuf_addr_offset: 4, lin2log_config_vld: 1, dsbl_mapping_corr: 1,
+    });
+    r.uie.cmp.hbuf.wrBase = 4096 - 64;
+    r.trip({ trip_valid_mask: WR_WDP });
+    runTicks(r);
+    for (let w = 0; w < 16; w++) {
+      // block w >> 3 at base 4032 + 64 (w >> 3), + hbuf_addr_offset 4 (x 8 bytes), + 8 per Cout, modulo 4096
+      const a = (4032 + 64 * (w >> 3) + 32 + 8 * (w & 7)) % 4096;
+      for (let b = 0; b < 8; b++) expect(hb(r, 5, a + b)).toBe(i4toI5(words[w * 128 + 2 * 16 + 8 + b]!, 0));
+    }
+    expect(r.uie.cmp.hbuf.wrBase).toBe(64);
   });
 });
 
@@ -256,27 +317,38 @@ describe('Hbuf block credits (seq §9.1.5)', () => {
       hbuf_stride_dim1: 1, hbuf_stride_iter_id_dim1: 1,
     });
     const h = r.uie.cmp.hbuf;
-    h.wrCredits = 128; // room for two 64-byte blocks
+    h.wrCredits = 64; // room for one 64-byte block
     r.trip({ trip_valid_mask: WR_WDP });
-    const GIVE = 60; // GH returns one block of credits before the tick of this cycle
+    const GIVE = 60; // GH returns one block of credits before the tick of these cycles
+    const GIVE2 = 100;
     const rdAt: number[] = [];
     let last = 0;
     const { wr } = runTicks(r, (c) => {
-      if (c === GIVE) h.wrCredits += 64;
+      if (c === GIVE || c === GIVE2) h.wrCredits += 64;
       if (h.rdCredits !== last) {
         rdAt.push(c - 1); // credits became visible during the tick of cycle c - 1
         last = h.rdCredits;
       }
     });
-    // words 0..15 one per cycle; word 16 starts block 2 and waits for the credits returned at GIVE
-    const exp = [...Array.from({ length: 16 }, (_, i) => FIRST_WR + i), ...Array.from({ length: 8 }, (_, i) => GIVE + i)];
-    expect(wr).toEqual(exp);
-    expect(r.uie.cmp.stats.stallHbufWrCredits).toBe(GIVE - (FIRST_WR + 16));
+    // words 0..7 one per cycle; word 8 starts block 1 and waits for the credits returned at GIVE, word 16 for GIVE2
+    const run8 = (t: number) => Array.from({ length: 8 }, (_, i) => t + i);
+    expect(wr).toEqual([...run8(FIRST_WR), ...run8(GIVE), ...run8(GIVE2)]);
+    expect(r.uie.cmp.stats.stallHbufWrCredits).toBe(GIVE - (FIRST_WR + 8) + GIVE2 - (GIVE + 8));
     expect(h.wrCredits).toBe(0);
+    // back-pressure while WDP waited: wdc_fifo filled, then the decompressor FIFO, then the Weights Read sequencer stalled
+    expect(r.uie.cmp.stats.stallWdcFull).toBeGreaterThan(0);
+    expect(r.uie.stats.stallCycles[2]).toBeGreaterThan(0);
     // rd credits of a block reach GH wdp_latency_cycles after its last WR_HBUF (1 partition per H-lane: no unload delay)
-    for (let t = 0; t < 10; t++) r.uie.tick(r.now + t);
-    if (h.rdCredits !== last) rdAt.push(-1);
-    expect(rdAt.slice(0, 2)).toEqual([FIRST_WR + 7 + P.wdp_latency_cycles, FIRST_WR + 15 + P.wdp_latency_cycles]);
+    // (the trip retires with the last WR_HBUF; the UIE keeps delivering credits when ticked)
+    for (let c = r.now; c < r.now + 10; c++) {
+      r.uie.tick(c);
+      if (h.rdCredits !== last) {
+        rdAt.push(c);
+        last = h.rdCredits;
+      }
+    }
+    const L = P.wdp_latency_cycles;
+    expect(rdAt).toEqual([FIRST_WR + 7 + L, GIVE + 7 + L, GIVE2 + 7 + L]);
     expect(h.rdCredits).toBe(3 * 64);
     expect(h.wrBase).toBe(3 * 64);
   });
@@ -296,6 +368,14 @@ describe('WDP rule diagnostics (SIM0620..SIM0629)', () => {
     wdpLoop(r, [{ n: 1 }], { hbuf_block_size: 0, hbuf_block_start_en: 1, hbuf_block_iter_mask: 1 });
     r.trip({ trip_valid_mask: WR_WDP });
     expect(() => runTicks(r)).toThrow(/hbuf_block_size/);
+  });
+  it('SIM0623: WR_HBUF is_16bit on an 8-bit word is reported once (warning)', () => {
+    const r = rig();
+    readLoop(r, [{ n: 2 }], {});
+    wdpLoop(r, [{ n: 2 }], { is_16bit: 1, hbuf_wr_control: 'LD_2ROWS_8B' });
+    r.trip({ trip_valid_mask: WR_WDP });
+    runTicks(r);
+    expect(r.uie.warnings.filter((d) => d.code === 'SIM0623').length).toBe(1);
   });
   it('SIM0626: Weights Read in a trip without WDP drops its words with a warning', () => {
     const r = rig();

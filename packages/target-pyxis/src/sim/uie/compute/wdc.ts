@@ -115,7 +115,7 @@ export class Wdc {
     this.inMeta = new Int32Array(this.inDepth * I_WORDS);
     this.outBytes = new Uint8Array(this.outDepth * 128);
     this.outMeta = new Int32Array(this.outDepth * O_WORDS);
-    this.buildLut();
+    // the reset codebook (all 0x00 = zero) hydrates every index to zero: `lut` starts as zeros
   }
 
   /** True when the Weights Read port may issue a word this cycle (room in the FIFO to the decompressor, seq §7). */

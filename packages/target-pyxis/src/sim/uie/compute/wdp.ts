@@ -137,6 +137,7 @@ export class WdpUnit implements ComputeUnit {
   private crCount = 0;
   private readonly op = new WdpOp();
   private fields: WdpFields | undefined;
+  private warnedWidth = false;
   private readonly latency: number;
   private readonly msgCredits: string;
   private readonly msgData: string;
@@ -160,7 +161,11 @@ export class WdpUnit implements ComputeUnit {
   }
 
   decode(s: SeqState, rec: number): void {
-    const o = s.op!;
+    const o = s.op;
+    if (!o) {
+      this.dec.data[rec + R_OP] = 0; // no op memory: Nop
+      return;
+    }
     const f = this.fields?.op === o ? this.fields : (this.fields = new WdpFields(o));
     const core = s.core;
     const pc = core.execPc;
@@ -285,13 +290,15 @@ export class WdpUnit implements ComputeUnit {
       const is16 = d[r + R_16]!;
       const pc = d[r + H_PC]!;
       const s = this.u.seqs[SEQ_WDP];
-      if ((wdc.outMetaAt(e, O_16) !== is16))
+      if (wdc.outMetaAt(e, O_16) !== is16 && !this.warnedWidth) {
+        this.warnedWidth = true;
         this.u.warnOnce(
           'wdpWidth',
           WeightsCodes.widthMismatch,
           `WR_HBUF is_16bit ${is16} on a ${wdc.outMetaAt(e, O_DECOMP) ? 'decompressed (8-bit LnsI4F3)' : wdc.outMetaAt(e, O_16) ? '16-bit' : '8-bit'} word (pc ${pc})`,
           `${SEQ_SPEC} §7.1, §9.1`,
         );
+      }
       const op = this.op;
       op.is16 = is16;
       op.log2 = log2;
