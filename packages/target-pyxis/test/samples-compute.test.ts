@@ -14,7 +14,7 @@ import { CLOCK_HZ, PEAK_TFLOPS_FP8, ensureInputs, errors, matmul64, npy, runSamp
 
 /** Normwise bound of one dot product (docs/spec-notes-samples.md): FP8 horizontal operand in LnsI5F3. */
 const MAX_ERR_FP8 = 0.06;
-const RMS_ERR_FP8 = 0.03;
+const RMS_ERR_FP8 = 0.04;
 /** FP16 x FP16: both operands LnsI5F10. */
 const MAX_ERR_FP16 = 0.01;
 const RMS_ERR_FP16 = 0.005;

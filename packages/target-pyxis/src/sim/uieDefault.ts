@@ -17,13 +17,19 @@ const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
   ['hbuf_write_credits', 'stallHbufWrCredits'],
   ['hbuf_read_credits', 'stallHbufRdCredits'],
   ['wdc_empty', 'stallWdcEmpty'],
+  ['wdc_full', 'stallWdcFull'],
+  ['hlane_busy', 'stallHlaneBusy'],
   ['staging', 'stallStaging'],
   ['h_data', 'stallHData'],
   ['v_data', 'stallVData'],
   ['writeback_credits', 'stallWbCredits'],
   ['writeback_pending', 'stallWbPending'],
+  ['writeback_kick', 'stallWbKick'],
   ['switchbox_full', 'stallSwitchboxFull'],
   ['amem_port', 'stallAmemPort'],
+  ['vbuffer', 'vbufStalls'],
+  ['vpu_in_fifo', 'stallVpuIn'],
+  ['vpu_out_fifo', 'stallVpuOut'],
 ];
 
 /** Counters copied at trip start and subtracted at retirement. */
