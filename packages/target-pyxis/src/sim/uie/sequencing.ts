@@ -114,6 +114,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
     d[rec + H_PC] = core.execPc;
     d[rec + H_POSTFINAL] = core.postFinal ? 1 : 0;
     unit.decode(s, rec);
+    u.cmp.quiet = false;
     return true;
   }
   // AMEM Weights Read: one word per cycle into the FIFO to the weights decompressor (seq §7), stalling when it is full
@@ -127,6 +128,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
     u.stats.busyCycles[s.id]!++;
     u.stats.instructions[s.id]!++;
     if (s.kf) weightsRead(u, s, s.kf);
+    u.cmp.quiet = false;
     if (core.done) u.seqDone(s.id, s.slot);
     return true;
   }

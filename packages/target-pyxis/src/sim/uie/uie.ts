@@ -42,7 +42,9 @@ import * as writePath from './writePath.js';
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
 const { issueRead } = readPath;
-const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
+const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
+/** seqActive bits of the sequencers feeding the compute half (all but AMEM Read / Write). */
+const COMPUTE_SEQS = ((1 << NUM_SEQUENCERS) - 1) & ~((1 << SEQ_AMEM_READ) | (1 << SEQ_AMEM_WRITE));
 const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
 const { issueWrite } = writePath;
@@ -399,7 +401,10 @@ export class Uie implements SimEngine {
     }
     // 2. datapaths, downstream first
     if (issueWrite(this, now)) did = true;
-    if (this.cmp.tick(now)) did = true;
+    // the compute half only while a compute sequencer runs or one of its units still holds work
+    if ((this.seqActive & COMPUTE_SEQS) !== 0 || !this.cmp.quiet) {
+      if (this.cmp.tick(now)) did = true;
+    }
     if (issueRead(this, now)) did = true;
     if (this.itfeRead.active && this.itfeRead.tick()) did = true;
     if (this.itfeWrite.active && this.itfeWrite.tick()) did = true;
@@ -454,7 +459,7 @@ export class Uie implements SimEngine {
     let c = from;
     try {
       while (c < limit) {
-        if (this.fastPaths && this.seqActive === RW_ACTIVE && c >= this.batchRetry && limit - c >= BATCH_MIN) {
+        if (this.fastPaths && this.seqActive === RW_ACTIVE && this.cmp.quiet && c >= this.batchRetry && limit - c >= BATCH_MIN) {
           const k = steadyBatch(this, c, limit);
           if (k > 0) {
             this.batchedCycles += k;

@@ -92,11 +92,15 @@ export class Compute {
     }
   }
 
+  /** True when no unit holds work (set by `tick`); the UIE skips the compute half while it is quiet and no compute sequencer runs. */
+  quiet = true;
+
   tick(now: number): boolean {
     let did = false;
     const o = this.order;
     for (let i = 0; i < o.length; i++) if (o[i]!.tick(now)) did = true;
     if (this.wdc.tick(now)) did = true;
+    this.quiet = this.idle;
     return did;
   }
 
