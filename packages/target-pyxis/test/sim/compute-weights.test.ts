@@ -8,7 +8,7 @@
  */
 import { fp8ToLnsI5F3, linToLog } from '@pyxis/formats';
 import { describe, expect, it } from 'vitest';
-import { linear1x1Offset, pack1x1I4F3Database, pack1x1I5F10Database } from '../../src/ld/weights/index.js';
+import { linear1x1Offset, pack1x1I4F3Database, pack1x1I5F10Database, pack3x3Database } from '../../src/ld/weights/index.js';
 import { hb, i4toI5, i5f10Adj, P, readLoop, rig, rnd, runTicks, wdpLoop, WR_WDP } from './compute-weights-ref.js';
 import { strides } from './uie-fixture.js';
 
@@ -112,6 +112,28 @@ describe('WDP fine-grained 1x1, 16-bit and Hbuf wrap-around (seq §9.2.1, §9.1.
       for (let b = 0; b < 8; b++) expect(hb(r, 5, a + b)).toBe(i4toI5(words[w * 128 + 2 * 16 + 8 + b]!, 0));
     }
     expect(r.uie.cmp.hbuf.wrBase).toBe(64);
+  });
+});
+
+describe('3x3 kernels database (chip §15.1; seq §9.5 "similar to writing 1x1 weights")', () => {
+  it('LD_2ROWS_8B of the chunk-major database: grid-row q holds its packed kernel array, K(i, j) tap t at byte 9 (i N + j) + t', () => {
+    const O = 32;
+    const I = 8;
+    const N = 2;
+    const codes = rnd(O * I * 9, 17);
+    const db = pack3x3Database(codes, [O, I, 3, 3], { filtersPerGridRow: N });
+    const chunks = db.layout.chunks;
+    expect(db.layout.chunkStride).toBe(128);
+    const r = rig();
+    r.amem.writeBytes(0x3000, db.bytes);
+    readLoop(r, [{ n: chunks }], { iter_stride: strides(8) });
+    wdpLoop(r, [{ n: chunks }], { hbuf_wr_control: 'LD_2ROWS_8B', hbuf_stride_dim1: 1, hbuf_stride_iter_id_dim1: 0, lin2log_config_vld: 1, dsbl_mapping_corr: 1, eb_adj: -1 });
+    r.trip({ trip_valid_mask: WR_WDP, amem_weights_base_address: 0x3000 >> 4 });
+    runTicks(r);
+    for (let q = 0; q < 16; q++)
+      for (let j = 0; j < N; j++)
+        for (let i = 0; i < I; i++)
+          for (let t = 0; t < 9; t++) expect(hb(r, q, 9 * (i * N + j) + t)).toBe(i4toI5(codes[((q * N + j) * I + i) * 9 + t]!, -1));
   });
 });
 
