@@ -135,6 +135,29 @@ describe('3x3 kernels database (chip §15.1; seq §9.5 "similar to writing 1x1 w
         for (let i = 0; i < I; i++)
           for (let t = 0; t < 9; t++) expect(hb(r, q, 9 * (i * N + j) + t)).toBe(i4toI5(codes[((q * N + j) * I + i) * 9 + t]!, -1));
   });
+
+  it('6 grid-rows: 48-byte chunk steps read as 3 partitions, un-rotated by wsw_ptn_rot_en; H-lanes 3..7 get zeros', () => {
+    const O = 12;
+    const I = 4;
+    const N = 2;
+    const codes = rnd(O * I * 9, 19);
+    for (let k = 0; k < codes.length; k++) if ((codes[k]! & 0x7f) === 0) codes[k] = 0x31;
+    const db = pack3x3Database(codes, [O, I, 3, 3], { filtersPerGridRow: N });
+    expect(db.layout.chunkStride).toBe(48);
+    const chunks = db.layout.chunks;
+    const r = rig();
+    r.uie.cmp.hbuf.data.fill(0x1ff);
+    r.amem.writeBytes(0, db.bytes);
+    readLoop(r, [{ n: chunks }], { num_ptns: 3, iter_stride: strides(3) });
+    wdpLoop(r, [{ n: chunks }], { wsw_ptn_rot_en: 1, hbuf_wr_control: 'LD_2ROWS_8B', hbuf_stride_dim1: 1, hbuf_stride_iter_id_dim1: 0, lin2log_config_vld: 1, dsbl_mapping_corr: 1 });
+    r.trip({ trip_valid_mask: WR_WDP });
+    runTicks(r);
+    for (let q = 0; q < 6; q++)
+      for (let j = 0; j < N; j++)
+        for (let i = 0; i < I; i++)
+          for (let t = 0; t < 9; t++) expect(hb(r, q, 9 * (i * N + j) + t)).toBe(i4toI5(codes[((q * N + j) * I + i) * 9 + t]!, 0));
+    for (let q = 6; q < 16; q++) for (let a = 0; a < 8 * chunks; a++) expect(hb(r, q, a)).toBe(0);
+  });
 });
 
 describe('WDP row-shifted MatMul (seq §9.3 table, LD_1ROW_16B, 8 partitions per H-lane)', () => {
