@@ -7,10 +7,10 @@
 # Its operand `vpv_pgm_start_addr=relu_scale` refers to the VPU program: the
 # object carries a relocation, the linker (or --emit patch-blob) fills in its
 # placed address in the 1K-word VPU instruction memory. FP16 lanes are Pyxis
-# FP16 at EB -15, so 0x3c00 is 1.0.
+# FP16 at EB -15, so 0x3c00 is 1.0. Registers are named r0..r15 (numbers work too).
 .vpu relu_scale {
-  RELU rd=1 src1_sel=IN_FIFO in_fifo_pop=1 wr_gpr_en=1
-  MUL rd=2 rs1=1 src2_sel=IMM imm=0x3c00 wr_gpr_en=1 out_fifo_push=1 cntr_ctrl=CNTR_CTRL_INCR
+  RELU rd=r1 src1_sel=IN_FIFO in_fifo_pop=1 wr_gpr_en=1
+  MUL rd=r2 rs1=r1 src2_sel=IMM imm=0x3c00 wr_gpr_en=1 out_fifo_push=1 cntr_ctrl=CNTR_CTRL_INCR
 }
 
 .program vi_rows vi {
