@@ -2,7 +2,8 @@
 # MatMul Row-shifted", §10.1.3 "the same as for FP8, except RD_1x1_MATMUL_FP16").
 #
 # Both operands are RFP16, converted to LnsI5F10 (weights path: WDP is_16bit; top: GV lin2log, all 10 fraction bits).
-# FP16 values take two cycles per element over a byte lane, so per 8 cycles an LLC collects 4 rows of B (v_staging)
+# FP16 values take two cycles per element over a byte lane, so per 8 cycles an LLC collects 4 rows of B (v_staging,
+# padded to 8 entries with zero rows)
 # and each VGR gets 4 values of A per cycle (GH reads 4 x 2 bytes): K/4 groups x 8 VGRs = 2K Exec_Valid cycles,
 # half the FP8 rate (22 TFLOPS per UIE, chip §1).
 # An AMEM word holds 64 FP16 values, so one Hbuf block (8 VGRs x 128 bytes per grid-row) covers 64 values of K.
@@ -58,12 +59,18 @@
   }
 }
 
-# GV: 4 rows of B per staging.
+# GV: 4 rows of B per staging, in the 8-entry pattern of chip §6.3.1 for 16-bit horizontal data: 3 zero rows,
+# 4 data rows, 1 zero row (entries 3..6 feed the four 16-bit multipliers: docs/spec-notes-grid.md "which v_staging
+# entries feed the 16-bit multipliers"). Staging start on the first zero row.
 .program mm16_gv gv {
   loop i0 K / 4 {
-    loop i1 4 {
-      Read_AMEM_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0
+    loop i1 3 {
+      Read_Zero conv3x3_mode=0 staging_start_iter_mask=[i1]
     }
+    loop i1 4 {
+      Read_AMEM_FIFO conv3x3_mode=0 dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0
+    }
+    Read_Zero conv3x3_mode=0
   }
 }
 
