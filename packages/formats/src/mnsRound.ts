@@ -17,45 +17,44 @@ const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
+/** Per fbits (0..52) and binade e (0..31): 1.5 * 2^(52 + e - fbits); (a + C) - C rounds a in [2^e, 2^(e+1)) to the MNS grid. */
+const RC: Float64Array[] = [];
+function rcTable(fbits: number): Float64Array {
+  let t = RC[fbits];
+  if (!t) {
+    t = new Float64Array(32);
+    for (let e = 0; e < 32; e++) t[e] = 1.5 * pow2(52 + e - fbits);
+    RC[fbits] = t;
+  }
+  return t;
+}
+const MAXV: number[] = [];
+
 /** Rounds s + err (exact) to MNS 5.1.fbits (EB 0) and returns the value of the result (see module doc). */
 export function mnsRoundValue(s: number, err: number, fbits: number): number {
   if (s !== s) return NaN;
-  if (s === 0) return 0; // |err| <= ulp(0)/2 = 0
   const neg = s < 0;
-  if (s === Infinity || s === -Infinity) return s;
   const a = neg ? -s : s;
-  const r = neg ? -err : err; // residual of the magnitude
   f64[0] = a;
-  let e = ((u32[HI]! >>> 20) & 0x7ff) - 1023; // floor(log2 a); a >= 2^-1022 here (smaller values underflow below)
-  if (e < -1) return 0; // below 0.5: underflows whatever the rounding (covers double subnormals)
-  if (e > 34) return neg ? -Infinity : Infinity;
-  // negative binades are (2^e, 2^(e+1)]: -2^e is -2.0 * 2^(e-1) (chip §4.6)
-  if (neg && a === pow2(e) && r <= 0) e -= 1;
-  const N = fbits;
-  const sc = a * pow2(N - e); // in [2^N, 2^(N+1)], exact (power-of-two scaling)
-  let m = Math.floor(sc);
-  const d = sc - m;
-  if (d > 0.5 || (d === 0.5 && (r > 0 || (r === 0 && (m & 1) === 1)))) m += 1;
-  if (!neg) {
-    if (m === 2 << N) {
-      m >>= 1;
-      e += 1;
-    }
-    if (e < 0) return 0; // exponent underflow
-    if (e > 31) return Infinity;
-    if (e === 0 && m === 1 << N) return 0; // +1.0 * 2^0 collides with the zero code
-    if (e === 31 && m === (2 << N) - 1) return Infinity; // the sticky +max code
-    return m * pow2(e - N);
-  }
-  // negative: magnitude m * 2^(e-N) with m in (2^N, 2^(N+1)]; m = 2^N means -1.0 * 2^e = -2.0 * 2^(e-1)
-  if (m === 1 << N) {
-    m = 2 << N;
-    e -= 1;
-  }
+  const e = ((u32[HI]! >>> 20) & 0x7ff) - 1023; // floor(log2 a) for normal a; 0 and subnormals give e < 0
+  // a < 1: the result is at most 1.0 * 2^0, which is the zero code (positive) or underflows (negative: -2.0 * 2^-1)
   if (e < 0) return 0;
-  if (e > 31) return -Infinity;
-  if (e === 31 && (m === 2 << N || m === (2 << N) - 1)) return -Infinity; // NaN pattern -> over; sticky -max code
-  return -m * pow2(e - N);
+  if (e > 31) return neg ? -Infinity : Infinity; // also +-Infinity
+  // The MNS grid of a's binade has step 2^(e - fbits) for both signs (a negative binade (2^e, 2^(e+1)] only differs
+  // at a = 2^e, which is on both grids): IEEE round-to-nearest-even of a + C does the rounding, ties to an even
+  // mantissa (= an even two's complement code).
+  const C = (RC[fbits] ?? rcTable(fbits))[e]!;
+  let v = a + C - C;
+  if (err !== 0) {
+    // the exact value is a + r: it only matters when a is exactly halfway between two grid points
+    const d = a - v;
+    const half = (C / 3) * 2 ** -52; // 2^(e - fbits - 1), exact
+    if ((d === half || d === -half) && d > 0 === (neg ? -err : err) > 0) v = a + d;
+  }
+  const max = MAXV[fbits] ?? (MAXV[fbits] = (2 - pow2(-fbits)) * pow2(31));
+  if (v <= 1) return 0; // +1.0 * 2^0 = the zero code; -1.0 * 2^0 underflows (chip §4.6)
+  if (v >= max) return neg ? -Infinity : Infinity; // the sticky codes, -2.0 * 2^31 (NaN pattern) and overflow
+  return neg ? -v : v;
 }
 
 /**
