@@ -10,7 +10,12 @@
  * Error bounds: docs/spec-notes-samples.md "error figures and bounds".
  */
 import { describe, expect, it } from 'vitest';
-import { CLOCK_HZ, PEAK_TFLOPS_FP8, ensureInputs, errors, matmul64, npy, runSample, transpose } from './samples-compute.harness.js';
+import { readFileSync } from 'node:fs';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+import { link } from '@pyxis/target-pyxis/ld';
+import { pyxisOptions } from '../src/entry.js';
+import { pyxisMachine } from '../src/machine.js';
+import { CLOCK_HZ, PEAK_TFLOPS_FP8, SAMPLES, ensureInputs, errors, matmul64, npy, runSample, transpose } from './samples-compute.harness.js';
 
 /** Normwise bound of one dot product (docs/spec-notes-samples.md): FP8 horizontal operand in LnsI5F3. */
 const MAX_ERR_FP8 = 0.06;
@@ -80,6 +85,23 @@ describe('samples/pyxis/matmul_fp8: FP8 MatMul 128x128x1024, row-shifted A (chip
     expect(s.trips[0]!.cycles).toBe(s0.trips[0]!.cycles);
     expect(s.macs).toBe(s0.macs);
     expect(r.tensor('c').every((v) => v === 0)).toBe(true);
+  });
+});
+
+describe('pyxis-sim run --timing-only (the machine back end of the CLI)', () => {
+  it('is a pyxis sim option; the stats JSON and the text report say the arithmetic was skipped', () => {
+    expect(pyxisOptions.sim.some((o) => o.flags === '--timing-only')).toBe(true);
+    ensureInputs(['mm_fp8_a.npy', 'mm_fp8_b.npy']);
+    const obj = assemble([{ file: 'matmul_fp8.pasm', text: readFileSync(SAMPLES + 'matmul_fp8.pasm', 'utf8') }], { isa: loadPyxisIsa(), listing: false }).object;
+    const image = link({ script: readFileSync(SAMPLES + 'matmul_fp8.ld', 'utf8'), scriptFile: SAMPLES + 'matmul_fp8.ld', objects: [{ file: 'mm8.pobj', container: obj }] }).image;
+    for (const timingOnly of [true, false]) {
+      const req = { image, file: 'mm8.pimg', options: timingOnly ? { timingOnly: true } : {}, services: {} as never };
+      const res = pyxisMachine.create(req).run();
+      expect(res.stop).toBeUndefined();
+      expect(res.stats['timing_only']).toBe(timingOnly ? true : undefined);
+      expect(/timing-only run/.test(res.summary)).toBe(timingOnly);
+      expect(res.summary).toMatch(/c0\.uie0 grid: 16\.78 MMAC, \d+\.\d\d TFLOPS, utilisation \d+\.\d% \(1024 Exec_Valid \/ \d+ cycles\)/);
+    }
   });
 });
 
