@@ -127,4 +127,55 @@ describe('LLC grid: 3x3 convolution', () => {
     expect(b.cycles).toBe(a.cycles);
     expect(b.r.uie.cmp.stats).toEqual(a.r.uie.cmp.stats);
   });
+
+  it('stride 2 (even columns, Exec_Bubble on odd rows): 8 output rows from 17 input rows per channel', () => {
+    const Cin = 2;
+    const r = new Rig();
+    const hb = r.uie.cmp.hbuf;
+    const rnd = rng(77);
+    const W: number[][][] = [];
+    for (let f = 0; f < 16; f++) W.push(Array.from({ length: Cin }, () => Array.from({ length: 9 }, () => i5f3(rnd, 14, 5))));
+    for (let gr = 0; gr < 16; gr++) for (let i = 0; i < Cin; i++) for (let t = 0; t < 9; t++) hb.data[gr * 4096 + i * 9 + t] = W[gr]![i]![t]!;
+    hb.rdCredits = 4096;
+    const H = 16;
+    const X: number[][][] = [];
+    for (let i = 0; i < Cin; i++) X.push(Array.from({ length: H }, () => Array.from({ length: 128 }, () => rfp16(rnd, 0, 14))));
+    // per channel: input rows -1 .. 16 (pad, 16 rows, pad): 2 bubbles + 8 x (valid, bubble) = 18 rows
+    const feed: Uint16Array[] = [];
+    for (let i = 0; i < Cin; i++)
+      for (let y = -1; y <= 16; y++) feed.push(Uint16Array.from({ length: 128 }, (_, c) => (y >= 0 && y < H ? X[i]![y]![c]! : 0)));
+    r.prog('gh', 0, gloops([{ n: Cin }, { n: 1 }]), {
+      opcd: 'HBUF_RD_VLD', hbuf_rd_cmd: 'RD_3X3', h_staging_filter_iter_id: 1, h_staging_done_en: 1, hbuf_stride_dim1: 9, hbuf_stride_iter_id_dim1: 0,
+    });
+    r.prog('gv', 0, gloops([{ n: Cin * 18 }]), { opcd: 'Read_AMEM_FIFO', conv3x3_mode: 1, eb_adj: 4 });
+    r.prog('gx', 0, { eopgm: 0 }, { opcd: 'Exec_Config', conv3x3_mode: 1, end_grid_row_idx: 15, log2_active_ptns: 3, log2_ptns_per_filter: 3, odd_col_exec_en: 0, even_col_exec_en: 1 });
+    r.prog('gx', 1, { eopgm: 0, iter1_is_eol: 1, iter1_sol_pc: 1, iter1_numloops: 2, iter1_numloops_final: 2 }, { opcd: 'Exec_Bubble', conv3x3_mode: 1 });
+    r.prog('gx', 2, { eopgm: 0 }, { opcd: 'Exec_Valid', conv3x3_mode: 1, accum_idx_iter_id: 2, zero_accum_iter_mask: 0b001 });
+    r.prog(
+      'gx', 3,
+      { eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 1, iter0_numloops: Cin, iter0_numloops_final: Cin, iter2_is_eol: 1, iter2_sol_pc: 2, iter2_numloops: 8, iter2_numloops_final: 8 },
+      { opcd: 'Exec_Bubble', conv3x3_mode: 1, front_staging_done_iter_mask: 0b100, split_accum_iter_mask: 0b101 },
+    );
+    r.trip({ trip_valid_mask: seqMask(GH, GV, GX) });
+    const cycles = runFeed(r, feed);
+    const V = (i: number, y: number, x: number): number => (y < 0 || y >= H || x < 0 || x >= 128 ? 0 : linToLog(X[i]![y]![x]!, { ebAdj: 4 }));
+    const want = new Float64Array(16 * 8 * 128);
+    for (let gr = 0; gr < 16; gr++)
+      for (let y = 0; y < 8; y++)
+        for (let c = 0; c < 128; c += 2) {
+          let acc = 0;
+          for (let i = 0; i < Cin; i++) {
+            const vs: number[] = [];
+            for (let dy = 0; dy < 3; dy++) for (let dx = 0; dx < 3; dx++) vs.push(V(i, 2 * y + dy - 1, c + dx - 1));
+            acc = llcRef(acc, W[gr]![i]!.map(lnsI5F3ToI5F10), vs, true);
+          }
+          want[(gr * 8 + y) * 128 + c] = acc;
+        }
+    expect(mismatches(r.uie.cmp.acc.aa, want)).toEqual([]);
+    const st = r.uie.cmp.stats;
+    expect(st.execValid).toBe(8 * Cin);
+    expect(st.execBubble).toBe(10 * Cin);
+    expect(st.macs).toBe(Cin * 8 * 16 * 64 * 9);
+    expect(cycles).toBeLessThanOrEqual(18 * Cin + 3 + 8 + r.uie.cmp.gh.grid.p.llc_pipeline_latency_cycles + 2);
+  });
 });

@@ -121,7 +121,7 @@ function matmul(c: MatMulCase) {
   const cycles = runFeed(r, feed);
   // reference
   const V = (k: number, col: number): number => linToLog(B[k]![col]!, { ebAdj: eb, mappingCorrection: corr });
-  const cfg = { ...EXEC_CONFIG, ...(c.gxConfig ?? {}) } as Record<string, number>;
+  const cfg = { ...EXEC_CONFIG, ...(c.gxConfig ?? {}) } as unknown as Record<string, number>;
   const colOn = (col: number): boolean =>
     col < 16 * (1 << cfg.log2_active_ptns!) && ((col & 1) === 0 ? cfg.even_col_exec_en === 1 : cfg.odd_col_exec_en === 1);
   const rows = cfg.end_grid_row_idx! + 1;

@@ -295,7 +295,9 @@ export class GxUnit implements ComputeUnit {
     const g = this.grid;
     const src = g.vHead * COLS;
     const dst = (this.rowsIn % 3) * COLS;
-    this.win.set(g.vRows.subarray(src, src + COLS), dst);
+    const win = this.win;
+    const rows = g.vRows;
+    for (let c = 0; c < COLS; c++) win[dst + c] = rows[src + c]!;
     g.vPop();
     this.rowsIn++;
   }
