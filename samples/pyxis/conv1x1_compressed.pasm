@@ -77,8 +77,10 @@
 }
 
 # AMEM Write: output channel c (128 FP16 pixels = 16 partitions) per flit.
+# (FP16 rows: the WPSW entry 0 of the link script re-interleaves the natural-order grid columns into the serialized
+# FP16 storage order of chip §7.3.1; wpsw_config_vld = 1 selects it.)
 .program cz_wr_y amem_write {
   loop i0 128 {
-    Write src_fifo=Grid data_type=Recogni_FP16 iter_stride[i0]=16
+    Write src_fifo=Grid data_type=Recogni_FP16 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16
   }
 }

@@ -73,8 +73,10 @@
 }
 
 # AMEM Write, InMemAdd (chip §7.4.1): read Y[c] at the write address (rmw_rd_addr_offset 0), add, write back.
+# (FP16 rows: the WPSW entry 0 of the link script re-interleaves the natural-order grid columns into the serialized
+# FP16 storage order of chip §7.3.1; wpsw_config_vld = 1 selects it.)
 .program c1_wr_y amem_write {
   loop i0 128 {
-    RMW_Add src_fifo=Grid data_type=Recogni_FP16 rmw_rd_addr_offset=0 iter_stride[i0]=16
+    RMW_Add src_fifo=Grid data_type=Recogni_FP16 rmw_rd_addr_offset=0 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16
   }
 }

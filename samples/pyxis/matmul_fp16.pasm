@@ -52,10 +52,11 @@
   }
 }
 
-# AMEM Read: row k of B = 128 FP16 values = 16 partitions (two read-port cycles per row).
+# AMEM Read: row k of B = 128 FP16 values = 16 partitions (two read-port cycles per row); the RPSW entry 0 of the
+# link script de-interleaves the serialized FP16 partitions into natural column order (chip §7.3.1).
 .program mm16_rd amem_read {
   loop i0 K {
-    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Grid iter_stride[i0]=16
+    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Grid rpsw_config_vld=1 rpsw_config_idx_base=0 iter_stride[i0]=16
   }
 }
 
@@ -91,8 +92,10 @@
   }
 }
 
+# (FP16 rows: the WPSW entry 0 of the link script re-interleaves the natural-order grid columns into the serialized
+# FP16 storage order of chip §7.3.1; wpsw_config_vld = 1 selects it.)
 .program mm16_wr_c amem_write {
   loop i0 128 {
-    Write src_fifo=Grid data_type=Recogni_FP16 iter_stride[i0]=16
+    Write src_fifo=Grid data_type=Recogni_FP16 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16
   }
 }

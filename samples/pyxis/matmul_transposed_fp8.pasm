@@ -79,8 +79,10 @@
 
 # AMEM Write: RFP16 rows (16 partitions, 2 port cycles) or, with OUT16 = 0, RFP8 rows (8 partitions, 1 cycle;
 # FP16 eb -8 -> FP8 eb -4: eb_adj -4, chip §6.2.2.2).
+# (FP16 rows: the WPSW entry 0 of the link script re-interleaves the natural-order grid columns into the serialized
+# FP16 storage order of chip §7.3.1; wpsw_config_vld = 1 selects it.)
 .program mmt_wr_c amem_write {
   loop i0 128 {
-    Write src_fifo=Grid data_type=4*OUT16 eb_adj=4*OUT16-4 iter_stride[i0]=8+8*OUT16
+    Write src_fifo=Grid data_type=4*OUT16 eb_adj=4*OUT16-4 wpsw_config_vld=OUT16 wpsw_config_idx_base=0 iter_stride[i0]=8+8*OUT16
   }
 }

@@ -37,7 +37,7 @@ const kEdit = (k: number, out8 = false) => (text: string, file: string) => {
   if (file.endsWith('.ld')) t = t.replace(/\[128, 1024\]/g, `[128, ${k}]`).replace(/\[1024, 128\]/g, `[${k}, 128]`).replace(/mm_fp8_(a|b)\.npy/g, `mm_fp8_$1_k${k}.npy`);
   if (out8) {
     // C in RFP8 (eb -4): the 16b->8b converter of the write path, one AMEM write cycle per row (chip §6.2.2.2)
-    t = t.replace('data_type=Recogni_FP16 iter_stride[i0]=16', 'data_type=Recogni_FP8 eb_adj=-4 iter_stride[i0]=8').replace(/\.const OUT16 = 1/, '.const OUT16 = 0');
+    t = t.replace('data_type=Recogni_FP16 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16', 'data_type=Recogni_FP8 eb_adj=-4 iter_stride[i0]=8').replace(/\.const OUT16 = 1/, '.const OUT16 = 0');
     t = t.replace('tensor c { format = RFP16; shape = [128, 128];  eb = -8;', 'tensor c { format = RFP8; shape = [128, 128];  eb = -4;');
     t = t.replace('tensor c  { format = RFP16; shape = [128, 128]; eb = -8;', 'tensor c  { format = RFP8; shape = [128, 128]; eb = -4;');
   }
