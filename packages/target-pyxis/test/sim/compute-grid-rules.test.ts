@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DiagnosticError } from '@pyxis/diagnostics';
+import { linToLog } from '@pyxis/formats';
 import { GridCodes } from '../../src/sim/uie/compute/grid.js';
+import { toOp } from '../../src/sim/uie/compute/llc.js';
 import { GH, GV, GX, gloops, Rig, runFeed, seqMask, thrownCode } from './compute-grid-rig.js';
 
 const CONFIG = { opcd: 'Exec_Config', end_grid_row_idx: 15, log2_active_ptns: 3, odd_col_exec_en: 1, even_col_exec_en: 1 };
@@ -77,11 +79,21 @@ describe('LLC grid: rule violations', () => {
     expect(thrownCode(() => runFeed(r2))).toBe(GridCodes.stagingFill);
   });
 
-  it('SIM0637: GV Read_VPU_FIFO (VPU not modelled)', () => {
+  it('GV Read_VPU_FIFO pops the Vbuffer -> grid switchbox FIFO (chip Table 6-3) into v_staging', () => {
     const r = new Rig();
-    r.prog('gv', 0, gloops([{ n: 1 }]), { opcd: 'Read_VPU_FIFO' });
+    const rows: Uint16Array[] = [];
+    for (let k = 0; k < 8; k++) rows.push(Uint16Array.from({ length: 128 }, (_, c) => (c * 37 + k * 1000) & 0x7fff));
+    r.prog('gv', 0, gloops([{ n: 8 }]), { opcd: 'Read_VPU_FIFO', staging_start_iter_mask: 0b1, eb_adj: -3 });
     r.trip({ trip_valid_mask: seqMask(GV) });
-    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.vpuSource);
+    const u = r.uie;
+    let i = 0;
+    while (u.busy && r.now < 1000) {
+      if (i < rows.length && !u.sbVbufferToGrid.full) u.sbVbufferToGrid.pushColumns(rows[i++]!);
+      u.tick(r.now++);
+    }
+    const g = u.cmp.gh.grid;
+    expect(g.vBackFull).toBe(true);
+    for (let k = 0; k < 8; k++) for (let c = 0; c < 128; c += 17) expect(g.vBack[c * 8 + k]).toBe(toOp(linToLog(rows[k]![c]!, { ebAdj: -3 })));
   });
 
   it('SIM0638: 3x3 Exec_Valid before 3 data-rows reached the window (no bubbles)', () => {

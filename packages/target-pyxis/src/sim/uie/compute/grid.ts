@@ -26,7 +26,7 @@ export const GridCodes = {
   wbCredits: 'SIM0635',
   /** hbuf_block_size outside 1..256 units of 16 bytes (seq §9.1, §10.1). */
   blockSize: 'SIM0636',
-  /** GV Read_VPU_FIFO: the VPU is not modelled (seq §10.2). */
+  /** Reserved (was: GV Read_VPU_FIFO before the Vbuffer -> grid FIFO existed). */
   vpuSource: 'SIM0637',
   /** 3x3 Exec_Valid with fewer than 3 data-rows in the window since the trip start (chip §6.1.1 item 8: 2 bubbles first). */
   window: 'SIM0638',

@@ -1,6 +1,7 @@
 /**
  * The GV (grid vertical data) unit, seq §10.2: Read_Zero (a row of zeros), Read_AMEM_FIFO (pops the AMEM Read ->
- * grid switchbox FIFO, `u.sbReadToGrid`, 128 RFP16 columns) and Read_VPU_FIFO (the VPU is not modelled: SIM0637).
+ * grid switchbox FIFO, `u.sbReadToGrid`, 128 RFP16 columns) and Read_VPU_FIFO (pops the VPU-side -> grid switchbox
+ * FIFO, `u.sbVbufferToGrid`, written by VB2SB tgt_select = Grid_FIFO, chip Table 6-3).
  * Every column goes through Lin2Log (chip §4.8, §6.2.1.5: `linToLogRaw` with dsbl_mapping_corr, fbits_truncate_amt,
  * eb_adj) into LnsI5F10, then:
  * - conv3x3_mode = 0 (1x1 / MatMul): into the v_staging back buffer, entry 0..7 (chip §6.3.1); a fill starts at an
@@ -13,6 +14,7 @@ import { linToLogRaw } from '@pyxis/formats';
 import { Fifo } from '@pyxis/sim';
 import type { SeqState } from '../records.js';
 import * as records from '../records.js';
+import type { SwitchboxFifo } from '../switchbox.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
 import { COLS, GridCodes, type GridState } from './grid.js';
@@ -48,6 +50,7 @@ export class GvUnit implements ComputeUnit {
   private tripMode = -1;
   private readonly cols = new Uint16Array(COLS);
   private readonly msgSb: string;
+  private readonly msgVpu: string;
   private readonly msgBack: string;
   private readonly msgRows: string;
 
@@ -59,6 +62,7 @@ export class GvUnit implements ComputeUnit {
     this.dec = new Fifo(`${u.name}.gv.dec`, this.grid.p.gv_dec_fifo_depth, WORDS);
     this.f = Object.fromEntries(FIELDS.map((n) => [n, NONE])) as F;
     this.msgSb = `gv: Read_AMEM_FIFO waits for switchbox FIFO ${u.sbReadToGrid.name} (empty)`;
+    this.msgVpu = `gv: Read_VPU_FIFO waits for switchbox FIFO ${u.sbVbufferToGrid.name} (empty)`;
     this.msgBack = 'gv: v_staging back buffer complete, waiting for GX front_staging_done (chip §6.3.1)';
     this.msgRows = 'gv: 3x3 data-row FIFO to GX full';
   }
@@ -90,12 +94,7 @@ export class GvUnit implements ComputeUnit {
     const r = dec.peekSlot();
     const op = d[r + W_OP]!;
     const u = this.u;
-    if (op === OP_VPU) {
-      u.ruleError(GridCodes.vpuSource, 'GV Read_VPU_FIFO: the VPU -> grid switchbox FIFO is not modelled yet', `${SEQ_SPEC} §10.2`, this.seq, d[r + H_PC]!);
-      this.retire(r);
-      return true;
-    }
-    if (op !== OP_ZERO && op !== OP_AMEM) {
+    if (op !== OP_ZERO && op !== OP_AMEM && op !== OP_VPU) {
       this.retire(r);
       return true;
     }
@@ -107,9 +106,9 @@ export class GvUnit implements ComputeUnit {
       u.ruleError(GridCodes.mode, 'GV conv3x3_mode changed within a trip', `${SEQ_SPEC} §10.2`, this.seq, d[r + H_PC]!);
       this.tripMode = mode;
     }
-    const sb = u.sbReadToGrid;
-    if (op === OP_AMEM && sb.empty) {
-      u.blocked ??= this.msgSb;
+    const sb = op === OP_VPU ? u.sbVbufferToGrid : u.sbReadToGrid;
+    if (op !== OP_ZERO && sb.empty) {
+      u.blocked ??= op === OP_VPU ? this.msgVpu : this.msgSb;
       return false;
     }
     if (mode === 1) {
@@ -119,7 +118,7 @@ export class GvUnit implements ComputeUnit {
         u.blocked ??= this.msgRows;
         return false;
       }
-      this.convert(op === OP_AMEM, r, g.vRows, e * COLS, 1);
+      this.convert(op === OP_ZERO ? undefined : sb, r, g.vRows, e * COLS, 1);
       g.vReady[e] = now + 1;
     } else {
       g.trySwapV(now);
@@ -132,7 +131,7 @@ export class GvUnit implements ComputeUnit {
         u.ruleError(GridCodes.stagingFill, `GV staging start at v_staging entry ${g.vBackCount}: the previous fill has fewer than 8 entries (input channels / inner dimension must be a multiple of 8, 4 for 16-bit horizontal data padded to 8 rows)`, `${SEQ_SPEC} §1.2, §10.2`, this.seq, d[r + H_PC]!);
         g.vBackCount = 0;
       }
-      this.convert(op === OP_AMEM, r, g.vBack, g.vBackCount, 8);
+      this.convert(op === OP_ZERO ? undefined : sb, r, g.vBack, g.vBackCount, 8);
       if (++g.vBackCount === 8) {
         g.vBackFull = true;
         // an idle grid pays the staging fill (chip §6.3.1 note 3); a double-buffered swap in steady state (GX executed
@@ -141,20 +140,20 @@ export class GvUnit implements ComputeUnit {
         g.vBackReady = now + 1 + (running ? 0 : g.p.grid_fill_latency_cycles);
       }
     }
-    if (op === OP_AMEM) sb.pop();
+    if (op !== OP_ZERO) sb.pop();
     this.retire(r);
     return true;
   }
 
-  /** One row of 128 columns (switchbox head or zeros) through Lin2Log into dst[base + c * stride]. */
-  private convert(amem: boolean, r: number, dst: Int32Array, base: number, stride: number): void {
-    if (!amem) {
+  /** One row of 128 columns (head of switchbox FIFO `sb`, or zeros) through Lin2Log into dst[base + c * stride]. */
+  private convert(sb: SwitchboxFifo | undefined, r: number, dst: Int32Array, base: number, stride: number): void {
+    if (!sb) {
       for (let c = 0; c < COLS; c++) dst[base + c * stride] = ZERO_OP;
       return;
     }
     const d = this.dec.data;
     const cols = this.cols;
-    this.u.sbReadToGrid.headColumns(cols, 0);
+    sb.headColumns(cols, 0);
     const corr = d[r + W_CORR] === 1;
     const trunc = d[r + W_TRUNC]!;
     const eb = d[r + W_EB]!;
