@@ -25,7 +25,9 @@ interface ComputeFigures {
 type ComputeReport = ComputeFigures & { timing_only: boolean; trips: Array<ComputeFigures & { trip_id: number }> };
 
 function figures(f: ComputeFigures): string {
+  // writeback_kick counts GWB waiting for GX's kick, i.e. idle while the tile computes: in the JSON, not listed here
   const stalls = Object.entries(f.stall_cycles)
+    .filter(([k]) => k !== 'writeback_kick')
     .sort((a, b) => b[1] - a[1])
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
