@@ -80,6 +80,27 @@ export const KERNEL = 9;
 export const PTNS = 8;
 export const COLS = 128;
 
+/** Per-partition execution configuration (seq §10.3 "Decoding the execution-configuration parameters"). */
+export class PtnConfig {
+  readonly ptnEdgeWest = new Uint8Array(PTNS);
+  readonly ptnEdgeEast = new Uint8Array(PTNS);
+  readonly evenColExecEn = new Uint8Array(PTNS);
+  readonly oddColExecEn = new Uint8Array(PTNS);
+}
+
+/** The seq §10.3 pseudo-code, verbatim: partition edges on power-of-two groups, exec enables of active partitions. */
+export function decodeExecConfig(log2ActivePtns: number, log2PtnsPerFilter: number, oddColExecEn: number, evenColExecEn: number, out: PtnConfig): PtnConfig {
+  const nPtnsPerFilter = 1 << log2PtnsPerFilter;
+  for (let ptn = 0; ptn < PTNS; ptn++) {
+    out.ptnEdgeWest[ptn] = ptn % nPtnsPerFilter === 0 ? 1 : 0;
+    out.ptnEdgeEast[ptn] = ptn % nPtnsPerFilter === nPtnsPerFilter - 1 ? 1 : 0;
+    const active = ptn < 1 << log2ActivePtns;
+    out.evenColExecEn[ptn] = active && evenColExecEn ? 1 : 0;
+    out.oddColExecEn[ptn] = active && oddColExecEn ? 1 : 0;
+  }
+  return out;
+}
+
 export class GridState {
   readonly p = gridParams();
   // ---- h_data FIFO GH -> GX (1x1 / MatMul), seq §10.1: entry e, grid-row r, operand k at h[(e * 16 + r) * 8 + k]

@@ -17,7 +17,7 @@ import type { SeqState } from '../records.js';
 import * as records from '../records.js';
 import type { Uie } from '../uie.js';
 import { ACC_WORDS, COLS, SLOTS } from './accum.js';
-import { GridCodes, type GridState } from './grid.js';
+import { decodeExecConfig, GridCodes, PtnConfig, type GridState } from './grid.js';
 import { GRID_ROWS } from './hbuf.js';
 import type { Compute } from './index.js';
 import { llcRow1x1, llcRow3x3, productTables, splitSum, WIN_PTN, WIN_ROW } from './llc.js';
@@ -68,8 +68,10 @@ export class GxUnit implements ComputeUnit {
   private tripMode = -1;
   // ---- Exec_Config state (persists until the next Exec_Config, seq §10.3)
   endRow = 15;
+  /** Decoded per-partition configuration (reset: full grid, one partition per filter). */
+  readonly ptn = decodeExecConfig(3, 0, 1, 1, new PtnConfig());
+  /** Partitions 0 .. activePtns - 1 execute (derived from `ptn`: the §10.3 decode enables a prefix). */
   activePtns = 8;
-  ptnsPerFilter = 1;
   oddEn = 1;
   evenEn = 1;
   // ---- 3x3 window: data-row n at win[(n % 3) * 128 + c]; rows shifted in since the trip start
@@ -166,10 +168,12 @@ export class GxUnit implements ComputeUnit {
     const u = this.u;
     if (op === OP_CONFIG) {
       this.endRow = d[r + W_END]!;
-      this.activePtns = 1 << d[r + W_ACT]!;
-      this.ptnsPerFilter = 1 << d[r + W_PPF]!;
-      this.oddEn = d[r + W_ODD]!;
-      this.evenEn = d[r + W_EVEN]!;
+      const pc = decodeExecConfig(d[r + W_ACT]!, d[r + W_PPF]!, d[r + W_ODD]!, d[r + W_EVEN]!, this.ptn);
+      let n = 0;
+      while (n < 8 && (pc.evenColExecEn[n] || pc.oddColExecEn[n])) n++;
+      this.activePtns = n;
+      this.evenEn = pc.evenColExecEn[0]!;
+      this.oddEn = pc.oddColExecEn[0]!;
       this.checkMode(r);
       st.execConfig++;
       this.retire(r, now, false);
@@ -312,7 +316,8 @@ export class GxUnit implements ComputeUnit {
     // padded window: N = row n-2, C = n-1, S = n; partition edges (seq §10.3 ptn_edge_west/east) and grid edges read zero
     const pad = this.pad;
     const win = this.win;
-    const ppf = this.ptnsPerFilter;
+    const edgeW = this.ptn.ptnEdgeWest;
+    const edgeE = this.ptn.ptnEdgeEast;
     const n = this.rowsIn - 1;
     for (let w = 0; w < 3; w++) {
       const src = (((n - 2 + w) % 3 + 3) % 3) * COLS;
@@ -320,9 +325,9 @@ export class GxUnit implements ComputeUnit {
       for (let p = 0; p < 8; p++) {
         const o = dst + p * WIN_PTN;
         const c = src + p * 16;
-        pad[o] = p % ppf === 0 ? ZERO_OP : win[c - 1]!;
+        pad[o] = p === 0 || edgeW[p] ? ZERO_OP : win[c - 1]!;
         for (let j = 0; j < 16; j++) pad[o + 1 + j] = win[c + j]!;
-        pad[o + 17] = p % ppf === ppf - 1 ? ZERO_OP : win[c + 16]!;
+        pad[o + 17] = p === 7 || edgeE[p] ? ZERO_OP : win[c + 16]!;
       }
     }
     const T = productTables()[corr ? 0 : 1];
