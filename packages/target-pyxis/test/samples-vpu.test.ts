@@ -8,6 +8,18 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { npy, runSample, SAMPLES } from './samples-compute.harness.js';
 
+/** erf by its Taylor series (|x| <= 6 / sqrt 2 here; 120 terms keep the series exact to double precision). */
+function erf(x: number): number {
+  const a = Math.abs(x);
+  let t = a;
+  let s = a;
+  for (let n = 1; n < 120; n++) {
+    t *= (-a * a) / n;
+    s += t / (2 * n + 1);
+  }
+  return Math.sign(x) * Math.min(1, (2 / Math.sqrt(Math.PI)) * s);
+}
+
 describe('VPU samples (chip §6.1.4, §6.4; seq §12-§14)', () => {
   it('vpu_relu: y = ReLU(x) exactly on the FP16 values, 16 rows x 128 lanes', () => {
     const run = runSample('vpu_relu.pasm', 'vpu_relu.ld');
@@ -15,6 +27,26 @@ describe('VPU samples (chip §6.1.4, §6.4; seq §12-§14)', () => {
     const y = run.tensor('y');
     for (let i = 0; i < x.length; i++) expect(y[i], `element ${i}`).toBe(Math.max(x[i]!, 0));
     expect(run.report.stop).toBe('done');
+  });
+
+  it('vpu_gelu: GELU through a LUT loaded from a .npy (config vpu.lut data), error against erf-GELU', () => {
+    const run = runSample('vpu_gelu.pasm', 'vpu_gelu.ld');
+    const x = run.tensor('x');
+    const y = run.tensor('y');
+    let maxErr = 0;
+    let se = 0;
+    for (let i = 0; i < x.length; i++) {
+      const g = 0.5 * x[i]! * (1 + erf(x[i]! / Math.SQRT2));
+      const e = Math.abs(y[i]! - g);
+      se += e * e;
+      maxErr = Math.max(maxErr, e);
+    }
+    // Bound: linear interpolation over a segment of width h errs by at most h^2/8 max|f''|; on [-6, 6] the widest
+    // segments with curvature are h = 0.5 on [2, 4) where |GELU''| < 0.11 (0.0034), h = 0.25 on [1, 2) where
+    // |GELU''| < 0.4 (0.0031); plus the FP16 rounding of base, slope and result (2^-11 relative, < 0.003 at |y| <= 6).
+    expect(maxErr).toBeLessThan(0.0034 + 0.003);
+    expect(Math.sqrt(se / x.length)).toBeLessThan(0.002);
+    expect(maxErr).toBeGreaterThan(0); // a LUT is an approximation: exact equality would mean the test computes nothing
   });
 
   it('matmul_bias_relu: ReLU(A x B + bias) within the grid error bound; the VPU is the writeback bottleneck', () => {

@@ -4,9 +4,10 @@
  * tables; fields naming tensors are filled after placement (SYMBOL_FIELDS).
  */
 import { didYouMean, type SourceSpan } from '@pyxis/diagnostics';
-import { encode, loadTable, validate, type FieldValues } from '@pyxis/codec';
+import { encode, loadGrammarJson, loadTable, validate, type FieldValues } from '@pyxis/codec';
 import type { ScriptValue } from '@pyxis/ld';
 import { clusterCount, queueGroup } from '../common/nocMap.js';
+import { configDataEntries } from './configData.js';
 import { CHIP, SEQ, tensorNames, tensorOrDb, type LinkContext } from './context.js';
 import type { TensorDef } from './linkTypes.js';
 
@@ -32,7 +33,7 @@ export function declareConfig(ctx: LinkContext): void {
       err('LD0150', `no configuration region \`${rname}\` in grammars/pyxis/memory_map.json`, b.nameSpan, { notes: didYouMean(rname, memoryMap().regions.keys()) });
       continue;
     }
-    const a = attrsOf(b, ['cluster', 'uie', 'index', 'values'], `config \`${rname}\``);
+    const a = attrsOf(b, ['cluster', 'uie', 'index', 'values', 'data'], `config \`${rname}\``);
     const cluster = num(a.get('cluster')?.value, '`cluster`', 0, clusterCount() - 1) ?? 0;
     // cluster CSRs (memory_map.json kind cluster_csr) exist once per cluster: no `uie`
     const perCluster = region.scope === 'cluster';
@@ -57,6 +58,12 @@ export function declareConfig(ctx: LinkContext): void {
         for (let k = 0; k < Math.min(8, region.stride); k++, x >>= 8n) e[k] = Number(x & 0xffn);
         entries.push(e);
       }
+    }
+    // entries from a tensor file, one row per entry (configData.ts)
+    const dv = a.get('data')?.value;
+    if (dv) {
+      if (!table) err('LD0152', `region \`${rname}\` has no field table; give \`values = [...]\``, dv.span);
+      else entries.push(...(configDataEntries(ctx, dv, table, region.stride, loadGrammarJson<{ meta?: Record<string, unknown> }>('pyxis', table.name).meta) ?? []));
     }
     for (const child of b.children) {
       if (child.kind !== 'entry') {
