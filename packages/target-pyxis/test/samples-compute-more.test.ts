@@ -168,6 +168,9 @@ describe('samples/pyxis/pipeline_2uie: two UIEs synchronised by barriers', () =>
     const s1 = r.compute(1).trips;
     expect(s0).toHaveLength(2);
     expect(s1).toHaveLength(2);
+    // per-trip work is the trip's own even where the two trips of a UIE overlap (uieDefault.ts attribution)
+    for (const t of s0) expect([t.exec_valid, t.macs, t.wb_flits]).toEqual([256, 128 * 128 * 256, WB_FLITS]);
+    for (const t of s1) expect([t.exec_valid, t.macs, t.wb_flits]).toEqual([128, 128 * 128 * 128, WB_FLITS]);
     // barriers: stage 2 of tile t after stage 1 of tile t; stage 1 of tile 1 overlaps stage 2 of tile 0
     expect(s1[0]!.start_cycle).toBeGreaterThan(s0[0]!.end_cycle);
     expect(s1[1]!.start_cycle).toBeGreaterThan(s0[1]!.end_cycle);

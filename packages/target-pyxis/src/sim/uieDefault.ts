@@ -1,6 +1,8 @@
 /** The UIE datapath model used by `pyxis-sim run`: targets/pyxis/uie's `Uie`. */
 import { Uie } from './uie/index.js';
 import type { ComputeStats } from './uie/compute/stats.js';
+import type { ComputeUnit } from './uie/compute/unit.js';
+import { H_SLOT } from './uie/compute/unit.js';
 import type { UieFactory, UieModel, UieModelOptions } from './uieSlot.js';
 
 /** Options of the default UIE model chosen on the command line. */
@@ -35,6 +37,14 @@ const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
 /** Counters copied at trip start and subtracted at retirement. */
 const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits', 'writebacks', 'wbFlits', ...STALLS.map(([, k]) => k)];
 
+/**
+ * Counters attributed to the trip whose instruction is at the head of the GX (grid work) or GWB (writeback) decoder
+ * FIFO when the model simulates (the instruction executing), rather than to
+ * every trip open at the time: with trips overlapping on one UIE, tile n+1 computes while tile n writes back.
+ */
+const BY_GX: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits'];
+const BY_GWB: ReadonlyArray<keyof ComputeStats> = ['writebacks', 'wbFlits'];
+
 interface TripRecord {
   trip_id: number;
   start_cycle: number;
@@ -47,6 +57,8 @@ class ComputeTrips {
   readonly open = new Map<number, { start: number; snap: number[] }>();
   /** Trips accepted since the model last ran: their start cycle is the next cycle it simulates. */
   pending: number[] = [];
+  /** Per open trip: the BY_GX / BY_GWB counters attributed to it. */
+  readonly own = new Map<number, Float64Array>();
   readonly done: TripRecord[] = [];
   tripsDone = 0;
   /** Cycles with at least one trip in flight (union of the trip intervals). */
@@ -60,7 +72,27 @@ class ComputeTrips {
   }
   start(tripId: number, s: ComputeStats): void {
     this.open.set(tripId, { start: -1, snap: this.snapshot(s) });
+    this.own.set(tripId, new Float64Array(BY_GX.length + BY_GWB.length));
     this.pending.push(tripId);
+  }
+  private readonly before = new Float64Array(BY_GX.length + BY_GWB.length);
+  private value(s: ComputeStats, i: number): number {
+    return (i < BY_GX.length ? s[BY_GX[i]!] : s[BY_GWB[i - BY_GX.length]!]) as number;
+  }
+  /** Before the model simulates a cycle: remember the attributed counters (no allocation: once per cycle). */
+  mark(s: ComputeStats): void {
+    for (let i = 0; i < this.before.length; i++) this.before[i] = this.value(s, i);
+  }
+  /** After it: what changed goes to the trips whose instructions GX and GWB executed (-1 = none). */
+  attribute(s: ComputeStats, gxTrip: number, gwbTrip: number): void {
+    const g = this.own.get(gxTrip);
+    const w = this.own.get(gwbTrip);
+    for (let i = 0; i < this.before.length; i++) {
+      const d = this.value(s, i) - this.before[i]!;
+      if (d === 0) continue;
+      const to = i < BY_GX.length ? g : w;
+      if (to) to[i]! += d;
+    }
   }
   /** The model simulates cycle `now`: trips accepted before it start now (the model does not see the clock when idle). */
   resolve(now: number): void {
@@ -74,12 +106,18 @@ class ComputeTrips {
   retire(tripId: number, cycle: number, s: ComputeStats): void {
     if (this.inflight > 0 && --this.inflight === 0) this.activeCycles += cycle + 1 - this.since;
     const o = this.open.get(tripId);
+    const own = this.own.get(tripId);
     this.open.delete(tripId);
+    this.own.delete(tripId);
     this.tripsDone++;
     if (!o || this.done.length >= MAX_TRIP_RECORDS) return;
     const now = this.snapshot(s);
     const counters: Record<string, number> = {};
     COUNTERS.forEach((k, i) => (counters[k] = now[i]! - o.snap[i]!));
+    if (own) {
+      BY_GX.forEach((k, i) => (counters[k] = own[i]!));
+      BY_GWB.forEach((k, i) => (counters[k] = own[BY_GX.length + i]!));
+    }
     this.done.push({ trip_id: tripId, start_cycle: o.start, end_cycle: cycle, counters });
   }
   /** Active cycles including a trip still in flight at `now`. */
@@ -110,11 +148,33 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
       if (ok) book.start(t.trip_id, model.cmp.stats);
       return ok;
     };
+    // the trip of the instruction at the head of a unit's decoder FIFO (what it executes next), else -1
+    const tripOf = (x: ComputeUnit) => {
+      const at = x.dec.peekSlot();
+      if (at < 0) return -1;
+      const sl = model.slots[x.dec.data[at + H_SLOT]!];
+      return sl?.active ? sl.tripId : -1;
+    };
+    const { gx, gwb } = model.cmp;
+    let lastGx = -1;
+    let lastGwb = -1;
     const tick = model.tick.bind(model);
     model.tick = (now) => {
       if (book.pending.length) book.resolve(now);
-      return tick(now);
+      const st = model.cmp.stats;
+      let g = tripOf(gx);
+      let w = tripOf(gwb);
+      book.mark(st);
+      const r = tick(now);
+      // an instruction decoded and executed within this cycle (FIFO empty before): the trip now at the head, else the last
+      if (g < 0) g = tripOf(gx) >= 0 ? tripOf(gx) : lastGx;
+      if (w < 0) w = tripOf(gwb) >= 0 ? tripOf(gwb) : lastGwb;
+      lastGx = g;
+      lastGwb = w;
+      book.attribute(st, g, w);
+      return r;
     };
+    // run-ahead windows simulate through model.tick (the wrapper above); their batched steady-state cycles move data only
     const runAhead = model.runAhead.bind(model);
     model.runAhead = (from, limit, did, mask, stopOnPop) => {
       if (book.pending.length) book.resolve(from);
