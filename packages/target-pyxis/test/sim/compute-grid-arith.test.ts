@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { llcProduct, lnsI5F3ToI5F10, MNS13, MNS18, mnsRoundValue, twoSum } from '@pyxis/formats';
-import { I5F3_OP, llcRow1x1, llcRow3x3, productTables, splitSum, toOp, WIN_PTN, WIN_ROW, ZERO_OP } from '../../src/sim/uie/compute/llc.js';
+import { I5F3_OP, llcRow1x1, llcRow3x3, opSpan, productTables, splitSum, toOp, WIN_PTN, WIN_ROW, ZERO_OP } from '../../src/sim/uie/compute/llc.js';
 import { accumulate, codeValue, llcRef, splitRef } from './compute-grid-ref.js';
 
 const IDX = 0x3ffff;
@@ -95,6 +95,7 @@ describe('grid arithmetic', () => {
   it('one LLC row (8 FP8 / 4 FP16 products) = the reference, exact sum then one rounding (property)', () => {
     const [Tc, Tn] = productTables();
     const aa = new Float64Array(4);
+    const vSpan = new Uint8Array(4);
     const h = new Int32Array(8);
     const v = new Int32Array(4 * 8);
     const code = fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0x3000, max: 0x5fff }), fc.integer({ min: 0xb000, max: 0xdfff }), fc.constantFrom(0, 0x8000, 0x7fff, 0xffff));
@@ -105,11 +106,17 @@ describe('grid arithmetic', () => {
         const voff = wide ? 3 : 0;
         for (let k = 0; k < 8; k++) h[k] = toOp(hs[k]!);
         for (let i = 0; i < 32; i++) v[i] = toOp(vs[i]!);
-        for (let c = 0; c < 4; c++) aa[c] = as[c]!;
-        llcRow1x1(corr ? Tc : Tn, h, 0, nh, voff, v, aa, 0, false, 0, 4, 1);
-        for (let c = 0; c < 4; c++) {
-          const want = llcRef(as[c]!, hs.slice(0, nh), vs.slice(c * 8 + voff, c * 8 + voff + nh), corr);
-          expect(aa[c]).toBe(want);
+        // both the exact plain-sum fast path (real spans) and the integer/fraction split (spans forced to 255)
+        for (const forceSlow of [false, true]) {
+          for (let c = 0; c < 4; c++) {
+            aa[c] = as[c]!;
+            vSpan[c] = forceSlow ? 255 : opSpan(v, c * 8, 8, 1);
+          }
+          llcRow1x1(corr ? Tc : Tn, h, 0, nh, voff, v, vSpan, aa, 0, false, 0, 4, 1);
+          for (let c = 0; c < 4; c++) {
+            const want = llcRef(as[c]!, hs.slice(0, nh), vs.slice(c * 8 + voff, c * 8 + voff + nh), corr);
+            expect(aa[c]).toBe(want);
+          }
         }
       }),
       { numRuns: 400 },
@@ -129,12 +136,20 @@ describe('grid arithmetic', () => {
     const w = new Int32Array(3 * WIN_ROW).fill(ZERO_OP);
     const wc = new Array<number>(3 * WIN_ROW).fill(0);
     for (let i = 0; i < 3 * WIN_ROW; i++) {
-      const c = 0x2000 + (r() & 0x5fff) + (r() & 0x8000);
+      const narrow = i % WIN_ROW < 4 * WIN_PTN;
+      const c = narrow ? 0x4000 + (r() & 0x1fff) + (r() & 0x8000) : 0x2000 + (r() & 0x5fff) + (r() & 0x8000);
       wc[i] = c;
       w[i] = toOp(c);
     }
     const aa = new Float64Array(128);
-    llcRow3x3(Tc, k, 0, w, aa, 0, true, 8, 0, 1);
+    const wSpan = new Uint8Array(8);
+    // partitions 0..3: the real exponent span of their window (fast path when small enough); 4..7 forced slow
+    const rowsOf = new Int32Array(54);
+    for (let p = 0; p < 8; p++) {
+      for (let q = 0; q < 3; q++) for (let i = 0; i < 18; i++) rowsOf[q * 18 + i] = w[q * WIN_ROW + p * WIN_PTN + i]!;
+      wSpan[p] = p < 4 ? opSpan(rowsOf, 0, 54, 1) : 255;
+    }
+    llcRow3x3(Tc, k, 0, w, wSpan, aa, 0, true, 8, 0, 1);
     for (let p = 0; p < 8; p++)
       for (let j = 0; j < 16; j++) {
         const hh = kc.slice(p * 9, p * 9 + 9);
@@ -168,8 +183,10 @@ describe('grid arithmetic', () => {
     const v = new Int32Array(128 * 8);
     for (let i = 0; i < v.length; i++) v[i] = toOp(0x3800 + (r() & 0xfff) + (r() & 0x8000));
     const aa = new Float64Array(16 * 8 * 128);
+    const vSpan = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) vSpan[c] = opSpan(v, c * 8, 8, 1);
     const run = (n: number): void => {
-      for (let it = 0; it < n; it++) for (let row = 0; row < 16; row++) llcRow1x1(Tc, h, row * 8, 8, 0, v, aa, (row * 8 + (it & 7)) * 128, (it & 63) === 0, 0, 128, 1);
+      for (let it = 0; it < n; it++) for (let row = 0; row < 16; row++) llcRow1x1(Tc, h, row * 8, 8, 0, v, vSpan, aa, (row * 8 + (it & 7)) * 128, (it & 63) === 0, 0, 128, 1);
     };
     run(200); // warm-up
     const n = 1500;

@@ -8,7 +8,7 @@
  */
 import { loadGrammarJson } from '@pyxis/codec';
 import { GRID_ROWS } from './hbuf.js';
-import { ZERO_OP } from './llc.js';
+import { opSpan, ZERO_OP } from './llc.js';
 
 /** Grid rule violations (seq §1.2-§1.4, §10). */
 export const GridCodes = {
@@ -125,6 +125,8 @@ export class GridState {
   vBackFull = false;
   vBackReady = 0;
   vFrontValid = false;
+  /** Per column of the front buffer: exponent span of its real entries (llc.ts fast-path rule). */
+  readonly vSpan = new Uint8Array(COLS);
   /** Cycle of the last GX Exec_Valid / Exec_Bubble: the grid is "running" (no fill latency) when it executed last cycle. */
   lastExec = -Infinity;
   // ---- 3x3 data-row FIFO GV -> GX (seq §10.2 conv3x3_mode = 1)
@@ -175,6 +177,9 @@ export class GridState {
     this.vBackFull = false;
     this.vBackCount = 0;
     this.vFrontValid = true;
+    const f = this.vFront;
+    const sp = this.vSpan;
+    for (let c = 0; c < COLS; c++) sp[c] = opSpan(f, c * 8, 8, 1);
     return true;
   }
 

@@ -78,6 +78,7 @@ export class GxUnit implements ComputeUnit {
   private readonly win = new Int32Array(3 * COLS).fill(ZERO_OP);
   private rowsIn = 0;
   private readonly pad = new Int32Array(3 * WIN_ROW).fill(ZERO_OP);
+  private readonly wSpan = new Uint8Array(8);
   // ---- split accumulation (seq §10.3.1-§10.3.2)
   private readonly snap = new Float64Array(ACC_WORDS);
   /** Next slot the running split writes (0..7), -1 when no split runs. */
@@ -290,7 +291,7 @@ export class GxUnit implements ComputeUnit {
     const aa = this.cmp.acc.aa;
     const voff = nh === 8 ? 0 : 3; // 16-bit horizontal data: v entries 3..6 (docs/spec-notes-grid.md)
     for (let row = 0; row < rows; row++) {
-      llcRow1x1(T, g.h, (e * GRID_ROWS + row) * 8, nh, voff, g.vFront, aa, (row * SLOTS + slot) * COLS, zero, c0, c1, step);
+      llcRow1x1(T, g.h, (e * GRID_ROWS + row) * 8, nh, voff, g.vFront, g.vSpan, aa, (row * SLOTS + slot) * COLS, zero, c0, c1, step);
     }
   }
 
@@ -330,11 +331,28 @@ export class GxUnit implements ComputeUnit {
         pad[o + 17] = p === 7 || edgeE[p] ? ZERO_OP : win[c + 16]!;
       }
     }
+    // exponent span of each partition's window (3 rows x 18 entries), for the llc.ts fast-path rule
+    const wSpan = this.wSpan;
+    for (let p = 0; p < 8; p++) {
+      let lo = 99;
+      let hi = -1;
+      for (let w = 0; w < 3; w++) {
+        const b = w * WIN_ROW + p * WIN_PTN;
+        for (let i = 0; i < WIN_PTN; i++) {
+          const o = pad[b + i]!;
+          if ((o & 0x18000) !== 0) continue; // zero / NaN
+          const e = (o >>> 10) & 31;
+          if (e < lo) lo = e;
+          if (e > hi) hi = e;
+        }
+      }
+      wSpan[p] = hi < 0 ? 0 : hi - lo;
+    }
     const T = productTables()[corr ? 0 : 1];
     const aa = this.cmp.acc.aa;
     const k = this.grid.hkFront;
     for (let row = 0; row < rows; row++) {
-      llcRow3x3(T, k, row * 8 * 9, pad, aa, (row * SLOTS + slot) * COLS, zero, ptns, this.colStart(), step);
+      llcRow3x3(T, k, row * 8 * 9, pad, wSpan, aa, (row * SLOTS + slot) * COLS, zero, ptns, this.colStart(), step);
     }
   }
 

@@ -81,20 +81,66 @@ function finish(a: number, H: number, L: number): number {
   return mnsRoundValue(s, err, N13);
 }
 
+/** Like `finish` for a products sum S that is already exact (fast path). */
+function finishS(a: number, S: number): number {
+  if (a - a !== 0) {
+    if (a !== a) return a;
+    return S !== S ? NaN : a;
+  }
+  const s = S + a;
+  const bv = s - S;
+  const av = s - bv;
+  return mnsRoundValue(s, S - av + (a - bv), N13);
+}
+
+/**
+ * Largest exponent difference between the real (non-zero, non-NaN) operands x[b], x[b + st] .. (n of them), or 0.
+ * Fast-path rule: when span(h) + span(v) <= SPAN_EXACT every product of an LLC-cycle is a multiple of
+ * 2^(min I_h + min I_v - 26) and their partial sums stay below 2^(max I_h + max I_v - 10) (at most 9 products of
+ * at most 2^(I_h + I_v - 14) each), so a plain double sum of the products is exact (53 bits).
+ */
+export function opSpan(x: Int32Array, b: number, n: number, st: number): number {
+  let lo = 99;
+  let hi = -1;
+  for (let i = 0; i < n; i++) {
+    const o = x[b + i * st]!;
+    if ((o & 0x18000) !== 0) continue; // zero / NaN sentinel
+    const e = (o >>> 10) & 31;
+    if (e < lo) lo = e;
+    if (e > hi) hi = e;
+  }
+  return hi < 0 ? 0 : hi - lo;
+}
+export const SPAN_EXACT = 37;
+
 /**
  * One Exec_Valid of a 1x1 / MatMul grid-row: `nh` (8 or 4) h operands at h[hb..] times v front entries
  * voff .. voff + nh - 1 of every enabled column (v[c * 8 + k]), accumulated into acc[ab + c].
  */
 export function llcRow1x1(
-  T: Float32Array, h: Int32Array, hb: number, nh: number, voff: number, v: Int32Array,
+  T: Float32Array, h: Int32Array, hb: number, nh: number, voff: number, v: Int32Array, vSpan: Uint8Array,
   acc: Float64Array, ab: number, zero: boolean, c0: number, c1: number, step: number,
 ): void {
+  const lim = SPAN_EXACT - opSpan(h, hb, nh, 1);
   if (nh === 8) {
     const h0 = h[hb]!, h1 = h[hb + 1]!, h2 = h[hb + 2]!, h3 = h[hb + 3]!;
     const h4 = h[hb + 4]!, h5 = h[hb + 5]!, h6 = h[hb + 6]!, h7 = h[hb + 7]!;
     for (let c = c0; c < c1; c += step) {
       const vb = c << 3;
       let x = v[vb]!;
+      if (vSpan[c]! <= lim) {
+        // exact plain sum (see opSpan)
+        let S = T[((h0 + x) & IDX_MASK) | ((h0 ^ x) & SIGN_OP)]!;
+        x = v[vb + 1]!; S += T[((h1 + x) & IDX_MASK) | ((h1 ^ x) & SIGN_OP)]!;
+        x = v[vb + 2]!; S += T[((h2 + x) & IDX_MASK) | ((h2 ^ x) & SIGN_OP)]!;
+        x = v[vb + 3]!; S += T[((h3 + x) & IDX_MASK) | ((h3 ^ x) & SIGN_OP)]!;
+        x = v[vb + 4]!; S += T[((h4 + x) & IDX_MASK) | ((h4 ^ x) & SIGN_OP)]!;
+        x = v[vb + 5]!; S += T[((h5 + x) & IDX_MASK) | ((h5 ^ x) & SIGN_OP)]!;
+        x = v[vb + 6]!; S += T[((h6 + x) & IDX_MASK) | ((h6 ^ x) & SIGN_OP)]!;
+        x = v[vb + 7]!; S += T[((h7 + x) & IDX_MASK) | ((h7 ^ x) & SIGN_OP)]!;
+        acc[ab + c] = finishS(zero ? 0 : acc[ab + c]!, S);
+        continue;
+      }
       let t = T[((h0 + x) & IDX_MASK) | ((h0 ^ x) & SIGN_OP)]!;
       let f = t + RI - RI;
       let H = f;
@@ -114,6 +160,14 @@ export function llcRow1x1(
   for (let c = c0; c < c1; c += step) {
     const vb = (c << 3) + voff;
     let x = v[vb]!;
+    if (vSpan[c]! <= lim) {
+      let S = T[((h0 + x) & IDX_MASK) | ((h0 ^ x) & SIGN_OP)]!;
+      x = v[vb + 1]!; S += T[((h1 + x) & IDX_MASK) | ((h1 ^ x) & SIGN_OP)]!;
+      x = v[vb + 2]!; S += T[((h2 + x) & IDX_MASK) | ((h2 ^ x) & SIGN_OP)]!;
+      x = v[vb + 3]!; S += T[((h3 + x) & IDX_MASK) | ((h3 ^ x) & SIGN_OP)]!;
+      acc[ab + c] = finishS(zero ? 0 : acc[ab + c]!, S);
+      continue;
+    }
     let t = T[((h0 + x) & IDX_MASK) | ((h0 ^ x) & SIGN_OP)]!;
     let f = t + RI - RI;
     let H = f;
@@ -134,11 +188,12 @@ export const WIN_ROW = 8 * WIN_PTN;
  * NW, NC, NE, CW, CC, CE, SW, SC, SE, table 15-1) over the padded window w, columns 16p + j for j = j0, j0 + step ...
  */
 export function llcRow3x3(
-  T: Float32Array, k: Int32Array, kb: number, w: Int32Array, acc: Float64Array, ab: number, zero: boolean,
+  T: Float32Array, k: Int32Array, kb: number, w: Int32Array, wSpan: Uint8Array, acc: Float64Array, ab: number, zero: boolean,
   ptns: number, j0: number, step: number,
 ): void {
   for (let p = 0; p < ptns; p++) {
     const q = kb + p * 9;
+    const fast = opSpan(k, q, 9, 1) + wSpan[p]! <= SPAN_EXACT;
     const k0 = k[q]!, k1 = k[q + 1]!, k2 = k[q + 2]!, k3 = k[q + 3]!, k4 = k[q + 4]!;
     const k5 = k[q + 5]!, k6 = k[q + 6]!, k7 = k[q + 7]!, k8 = k[q + 8]!;
     const wb = p * WIN_PTN;
@@ -147,6 +202,19 @@ export function llcRow3x3(
       const cc = n + WIN_ROW;
       const s = cc + WIN_ROW;
       let x = w[n]!;
+      if (fast) {
+        let S = T[((k0 + x) & IDX_MASK) | ((k0 ^ x) & SIGN_OP)]!;
+        x = w[n + 1]!; S += T[((k1 + x) & IDX_MASK) | ((k1 ^ x) & SIGN_OP)]!;
+        x = w[n + 2]!; S += T[((k2 + x) & IDX_MASK) | ((k2 ^ x) & SIGN_OP)]!;
+        x = w[cc]!; S += T[((k3 + x) & IDX_MASK) | ((k3 ^ x) & SIGN_OP)]!;
+        x = w[cc + 1]!; S += T[((k4 + x) & IDX_MASK) | ((k4 ^ x) & SIGN_OP)]!;
+        x = w[cc + 2]!; S += T[((k5 + x) & IDX_MASK) | ((k5 ^ x) & SIGN_OP)]!;
+        x = w[s]!; S += T[((k6 + x) & IDX_MASK) | ((k6 ^ x) & SIGN_OP)]!;
+        x = w[s + 1]!; S += T[((k7 + x) & IDX_MASK) | ((k7 ^ x) & SIGN_OP)]!;
+        x = w[s + 2]!; S += T[((k8 + x) & IDX_MASK) | ((k8 ^ x) & SIGN_OP)]!;
+        acc[ab + p * 16 + j] = finishS(zero ? 0 : acc[ab + p * 16 + j]!, S);
+        continue;
+      }
       let t = T[((k0 + x) & IDX_MASK) | ((k0 ^ x) & SIGN_OP)]!;
       let f = t + RI - RI;
       let H = f;
