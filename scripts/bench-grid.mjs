@@ -5,8 +5,8 @@
  *   2. a 3x3 convolution (samples/pyxis/conv3x3_pad.pasm with 128 input channels: 16 x 128 x 8 x 128 x 9 MACs),
  * each simulated in full and with --timing-only (Uie option timingOnly: no LLC arithmetic), next to a plain
  * JavaScript float32 matrix multiplication of the same size measured in the same run, and the peak RSS.
- * Image building (assemble + link) is excluded from the timings; CPU time of this process (process.cpuUsage: the
- * machine is shared). Options: --k N (MatMul K, default 4096) --cin N (3x3 input channels, default 128) --reps N.
+ * Image building (assemble + link), building the chip and loading the image are excluded from the timings (the run
+ * alone, as scripts/bench-sim.mjs busy48); CPU time of this process (process.cpuUsage: the machine is shared). Options: --k N (MatMul K, default 4096) --cin N (3x3 input channels, default 128) --reps N.
  * Build first: npx tsc -b
  */
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assemble, loadPyxisIsa } from '../packages/target-pyxis/dist/asm/index.js';
 import { link } from '../packages/target-pyxis/dist/ld/index.js';
-import { simulateImage, makeUieFactory } from '../packages/target-pyxis/dist/sim/index.js';
+import { PyxisChip, loadSimConfig, inspectImage, loadImage, makeUieFactory, uieStats } from '../packages/target-pyxis/dist/sim/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const samples = join(root, 'samples', 'pyxis');
@@ -56,13 +56,16 @@ function cpu() {
 
 function simulate(image, timingOnly) {
   let best;
+  const info = inspectImage(image, 'bench.pimg');
   for (let r = 0; r < REPS; r++) {
+    const chip = new PyxisChip({ clusters: 1, uies: 1, config: loadSimConfig(), uieFactory: makeUieFactory({ timingOnly }) });
+    loadImage(chip, info);
     const t0 = cpu();
-    const res = simulateImage(image, 'bench', { uieFactory: makeUieFactory({ timingOnly }) });
+    const res = chip.sim.run();
     const s = cpu() - t0;
-    if (res.report.stop !== 'done') throw new Error(`bench-grid: the run stopped with ${res.report.stop}`);
-    const c = res.report.engines.find((e) => e.name === 'c0.uie0')?.uie?.compute;
-    if (!best || s < best.s) best = { s, macs: c?.macs ?? 0, cycles: res.report.cycles, util: c?.grid_utilisation ?? 0 };
+    if (res.reason !== 'done') throw new Error(`bench-grid: the run stopped with ${res.reason}`);
+    const c = uieStats(chip.uies[0].model)?.compute;
+    if (!best || s < best.s) best = { s, macs: c?.macs ?? 0, cycles: res.cycles, util: c?.grid_utilisation ?? 0 };
   }
   return best;
 }
