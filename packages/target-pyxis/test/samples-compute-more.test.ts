@@ -37,6 +37,31 @@ describe('samples/pyxis/matmul_fp16: FP16 MatMul 128x128x256 (chip §6.1.3.2)', 
   });
 });
 
+describe('matmul_fp16 at K = 4096, 4 tiles back to back (timing-only)', () => {
+  it('the UIE reaches at least 95% of the 22 TFLOPS FP16 of chip §1 (half the FP8 rate)', () => {
+    const K = 4096;
+    const r = runSample('matmul_fp16.pasm', 'matmul_fp16.ld', {
+      timingOnly: true,
+      edit: (t, f) => {
+        let x = t.replace(/^\.const K = \d+/m, `.const K = ${K}`);
+        if (!f.endsWith('.ld')) return x;
+        x = x.replace('[128, 256]', `[128, ${K}]`).replace('[256, 128]', `[${K}, 128]`).replace(/data = "mm_fp16_\w+\.npy"; /g, 'zero = true; ');
+        const trip = x.slice(x.indexOf('  trip matmul16'), x.indexOf('op = matmul; trip_power = 32; }') + 'op = matmul; trip_power = 32; }'.length);
+        const more = [1, 2, 3].map((n) => trip.replace('trip matmul16', `trip matmul16_${n}`).replace('write = c;', `write = c${n};`));
+        const tensors = [1, 2, 3].map((n) => `tensor c${n} { format = RFP16; shape = [128, 128]; eb = -8; region = amem0; zero = true; }`);
+        return x.replace(trip, [trip, ...more].join('\n')).replace('queue uie0', `${tensors.join('\n')}\nqueue uie0`);
+      },
+    });
+    expect(r.report.stop).toBe('done');
+    const s = r.compute();
+    expect(s.trips).toHaveLength(4);
+    expect(s.exec_valid).toBe(4 * 2 * K);
+    expect(s.macs).toBe(4 * 128 * 128 * K);
+    expect(s.tflops).toBeGreaterThanOrEqual(0.95 * 22);
+    expect(s.tflops).toBeLessThanOrEqual(PEAK_TFLOPS_FP8 / 2);
+  });
+});
+
 describe('samples/pyxis/transpose_identity: A^T x I = A^T (chip §17.1)', () => {
   it('every code of A^T comes back unchanged through the simulator', () => {
     ensureInputs(['tr_a.npy', 'tr_i.npy']);
