@@ -13,8 +13,8 @@ const EXEC_CONFIG = { opcd: 'Exec_Config', end_grid_row_idx: 15, log2_active_ptn
 
 interface MatMulCase {
   K: number;
-  /** 'fp8' | 'fp16' horizontal data; transposed (Figure 10-2) for fp8 only. */
-  kind: 'fp8' | 'fp16' | 'trans';
+  /** Horizontal data: FP8 / FP16 row-shifted (Figure 10-1), FP8 transposed (Figure 10-2), FP16 transposed (Figure 10-3). */
+  kind: 'fp8' | 'fp16' | 'trans' | 'trans16';
   /** GX: execs per split chunk (default K/8*8: one split at the end). */
   chunk?: number;
   corr?: boolean;
@@ -29,7 +29,7 @@ interface MatMulCase {
 function matmul(c: MatMulCase) {
   const { K, kind } = c;
   const corr = c.corr ?? true;
-  const wide = kind === 'fp16';
+  const wide = kind === 'fp16' || kind === 'trans16';
   const per = wide ? 4 : 8; // products per exec
   const groups = K / per;
   const r = new Rig({ timingOnly: c.timingOnly ?? false });
@@ -50,7 +50,11 @@ function matmul(c: MatMulCase) {
     for (let k = 0; k < K; k++) {
       const code = A[m]![k]!;
       let addr: number;
-      if (kind === 'trans') {
+      if (kind === 'trans16') {
+        // seq §9.4.2 Table 9-9: block b of 4 k's; bank = k[1]; word = vgr & 3; bytes (vgr >> 2) * 4 + k[0] * 2
+        const b = k >> 2, kk = k & 3;
+        addr = b * 64 + (vgr & 3) * 16 + (kk >> 1) * 8 + (vgr >> 2) * 4 + (kk & 1) * 2;
+      } else if (kind === 'trans') {
         // seq §9.4 Table 9-7: block b of 8 k's; bank = k[2], word = vgr >> 1, byte = (vgr & 1) * 4 + k[1:0]
         const b = k >> 3, kk = k & 7;
         addr = b * 64 + (vgr >> 1) * 16 + (kk >> 2) * 8 + (vgr & 1) * 4 + (kk & 3);
@@ -71,8 +75,8 @@ function matmul(c: MatMulCase) {
       }
     }
   }
-  const blockBytes = kind === 'trans' ? 64 : 1024;
-  const nBlocks = kind === 'trans' ? K / 8 : Math.ceil(K / (wide ? 64 : 128));
+  const blockBytes = kind === 'trans' || kind === 'trans16' ? 64 : 1024;
+  const nBlocks = kind === 'trans' ? K / 8 : kind === 'trans16' ? K / 4 : Math.ceil(K / (wide ? 64 : 128));
   hb.rdCredits = blockBytes * nBlocks;
   // B rows (vertical), RFP16, and the v_staging entries they become
   const B: Uint16Array[] = [];
@@ -96,7 +100,13 @@ function matmul(c: MatMulCase) {
   const execsPerChunk = c.chunk ?? groups * 8;
   const chunks = (groups * 8) / execsPerChunk;
   const groupsPerChunk = execsPerChunk / 8;
-  if (kind === 'trans') {
+  if (kind === 'trans16') {
+    // Figure 10-3: quad-byte outer, word-in-bank inner
+    r.prog('gh', 0, gloops([{ n: K / 4 }, { n: 2 }, { n: 4 }]), {
+      opcd: 'HBUF_RD_VLD', hbuf_rd_cmd: 'RD_TRANS_1X1_MATMUL_FP16', end_grid_row_idx: 15, hbuf_block_size: 4, hbuf_block_start_en: 1,
+      hbuf_block_end_en: 1, hbuf_block_iter_mask: 0b110, hbuf_stride_dim1: 4, hbuf_stride_iter_id_dim1: 1, hbuf_stride_dim2: 16, hbuf_stride_iter_id_dim2: 2,
+    });
+  } else if (kind === 'trans') {
     r.prog('gh', 0, gloops([{ n: K / 8 }, { n: 4 }, { n: 2 }]), {
       opcd: 'HBUF_RD_VLD', hbuf_rd_cmd: 'RD_TRANS_1X1_MATMUL_FP8', end_grid_row_idx: 15, hbuf_block_size: 4, hbuf_block_start_en: 1,
       hbuf_block_end_en: 1, hbuf_block_iter_mask: 0b110, hbuf_stride_dim1: 4, hbuf_stride_iter_id_dim1: 2, hbuf_stride_dim2: 16, hbuf_stride_iter_id_dim2: 1,
@@ -188,6 +198,13 @@ describe('LLC grid: 1x1 / MatMul', () => {
 
   it('FP8 transposed MatMul (Figure 10-2, Table 9-7 Hbuf layout)', () => {
     const { r, aa, wba, colOn, rows } = matmul({ K: 64, kind: 'trans' });
+    expectAcc(r, aa, 'aa', rows, colOn);
+    expectAcc(r, wba, 'wba', rows, colOn);
+    expect(r.uie.cmp.hbuf.rdBase).toBe(64 * 8);
+  });
+
+  it('FP16 transposed MatMul (Figure 10-3, Table 9-9 Hbuf layout)', () => {
+    const { r, aa, wba, colOn, rows } = matmul({ K: 32, kind: 'trans16' });
     expectAcc(r, aa, 'aa', rows, colOn);
     expectAcc(r, wba, 'wba', rows, colOn);
     expect(r.uie.cmp.hbuf.rdBase).toBe(64 * 8);
