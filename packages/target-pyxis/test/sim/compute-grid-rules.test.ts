@@ -34,10 +34,9 @@ describe('LLC grid: rule violations', () => {
     expect(thrownCode(() => runFeed(oneByOne(2, { split_accum_iter_mask: 0b10 })))).toBe(GridCodes.aaPort);
   });
 
-  it('SIM0633: split accumulations fewer than 8 cycles apart', () => {
-    // split after slot 3 and after slot 7 of one group
+  it('SIM0637: a split after an accumulation that wrote only 4 of the 8 accumulator slots (seq §1.3)', () => {
     const gx = { front_staging_done_iter_mask: 0b110, split_accum_iter_mask: 0b100, zero_accum_iter_mask: 0b001 };
-    expect(thrownCode(() => runFeed(oneByOne(1, gx, [{ n: 1 }, { n: 2 }, { n: 4 }])))).toBe(GridCodes.aaPort);
+    expect(thrownCode(() => runFeed(oneByOne(1, gx, [{ n: 1 }, { n: 2 }, { n: 4 }])))).toBe(GridCodes.slots);
   });
 
   it('SIM0632: accumulator slot outside 0..7', () => {

@@ -26,8 +26,8 @@ export const GridCodes = {
   wbCredits: 'SIM0635',
   /** hbuf_block_size outside 1..256 units of 16 bytes (seq §9.1, §10.1). */
   blockSize: 'SIM0636',
-  /** Reserved (was: GV Read_VPU_FIFO before the Vbuffer -> grid FIFO existed). */
-  vpuSource: 'SIM0637',
+  /** A split after an accumulation that did not write all 8 accumulator slots (seq §1.3: multiples of 8 outputs). */
+  slots: 'SIM0637',
   /** 3x3 Exec_Valid with fewer than 3 data-rows in the window since the trip start (chip §6.1.1 item 8: 2 bubbles first). */
   window: 'SIM0638',
   /** GH read command inconsistent with the grid mode (RD_3X3 outside 3x3 mode or a 1x1 read in 3x3 mode, seq §10.1). */

@@ -87,6 +87,8 @@ export class GxUnit implements ComputeUnit {
   private splitKick = false;
   /** Exec_Valid instructions that must still zero their AA reads after the last split (seq §10.3.1). */
   private zeroNeeded = 0;
+  /** Accumulator slots written by Exec_Valid since the last split (bit per slot; seq §1.3: a split covers all 8). */
+  private slotsWritten = 0;
   // ---- the last GX record of a trip retires when the grid has drained (llc_pipeline_latency_cycles)
   private doneSlot = -1;
   private doneAt = 0;
@@ -251,8 +253,10 @@ export class GxUnit implements ComputeUnit {
         g.trySwapH(now);
       }
     }
-    if (valid) st.execValid++;
-    else st.execBubble++;
+    if (valid) {
+      st.execValid++;
+      this.slotsWritten |= 1 << slot;
+    } else st.execBubble++;
     g.lastExec = now;
     if (split) this.startSplit(r, d[r + W_KICK] === 1);
     this.retire(r, now, split);
@@ -357,6 +361,12 @@ export class GxUnit implements ComputeUnit {
   }
 
   private startSplit(r: number, kick: boolean): void {
+    if (this.slotsWritten !== 0xff) {
+      const missing: number[] = [];
+      for (let k = 0; k < SLOTS; k++) if (!((this.slotsWritten >> k) & 1)) missing.push(k);
+      this.u.ruleError(GridCodes.slots, `GX split accumulation after an accumulation that never wrote accumulator slot(s) ${missing.join(', ')}: every split covers all 8 slots (pad to a multiple of 8 output rows / channels)`, `${SEQ_SPEC} §1.3, §10.3.1`, this.seq, this.dec.data[r + H_PC]!);
+    }
+    this.slotsWritten = 0;
     if (this.splitStep >= 0) this.portError(r, 'a split accumulation starts while the previous one still runs (fewer than 8 cycles apart)');
     const acc = this.cmp.acc;
     if (!this.cmp.timingOnly) this.snap.set(acc.aa);
