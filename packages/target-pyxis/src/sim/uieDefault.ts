@@ -55,8 +55,8 @@ interface TripRecord {
 /** Per-UIE bookkeeping of the compute statistics by trip (trip start/retire wrap the model's hooks). */
 class ComputeTrips {
   readonly open = new Map<number, { start: number; snap: number[] }>();
-  /** Trips accepted since the model last ran: their start cycle is the next cycle it simulates. */
-  pending: number[] = [];
+  /** Trips accepted whose programs have not started yet: [trip id, trip slot]. */
+  pending: Array<[number, number]> = [];
   /** Per open trip: the BY_GX / BY_GWB counters attributed to it. */
   readonly own = new Map<number, Float64Array>();
   readonly done: TripRecord[] = [];
@@ -70,10 +70,10 @@ class ComputeTrips {
   snapshot(s: ComputeStats): number[] {
     return COUNTERS.map((k) => s[k] as number);
   }
-  start(tripId: number, s: ComputeStats): void {
+  start(tripId: number, slot: number, s: ComputeStats): void {
     this.open.set(tripId, { start: -1, snap: this.snapshot(s) });
     this.own.set(tripId, new Float64Array(BY_GX.length + BY_GWB.length));
-    this.pending.push(tripId);
+    this.pending.push([tripId, slot]);
   }
   private readonly before = new Float64Array(BY_GX.length + BY_GWB.length);
   private value(s: ComputeStats, i: number): number {
@@ -94,16 +94,34 @@ class ComputeTrips {
       if (to) to[i]! += d;
     }
   }
-  /** The model simulates cycle `now`: trips accepted before it start now (the model does not see the clock when idle). */
-  resolve(now: number): void {
-    for (const id of this.pending) {
-      const o = this.open.get(id);
+  /**
+   * After the model simulated cycle `now`: a pending trip starts at the first cycle one of its sequencers runs its
+   * program (trips queued behind a running trip, chip §11.7.1 tracking IDs, are not counted while they wait).
+   */
+  resolve(now: number, running: (slot: number) => boolean): void {
+    let n = 0;
+    for (const p of this.pending) {
+      if (!running(p[1])) {
+        this.pending[n++] = p;
+        continue;
+      }
+      const o = this.open.get(p[0]);
       if (o) o.start = now;
       if (this.inflight++ === 0) this.since = now;
     }
-    this.pending.length = 0;
+    this.pending.length = n;
+  }
+  /** A trip that retires without having been seen running (no program, or retired within a run-ahead window). */
+  private settle(tripId: number, cycle: number): void {
+    const i = this.pending.findIndex((p) => p[0] === tripId);
+    if (i < 0) return;
+    this.pending.splice(i, 1);
+    const o = this.open.get(tripId);
+    if (o) o.start = cycle;
+    if (this.inflight++ === 0) this.since = cycle;
   }
   retire(tripId: number, cycle: number, s: ComputeStats): void {
+    this.settle(tripId, cycle);
     if (this.inflight > 0 && --this.inflight === 0) this.activeCycles += cycle + 1 - this.since;
     const o = this.open.get(tripId);
     const own = this.own.get(tripId);
@@ -145,7 +163,7 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
     const start = model.startTrip.bind(model);
     model.startTrip = (t) => {
       const ok = start(t);
-      if (ok) book.start(t.trip_id, model.cmp.stats);
+      if (ok) book.start(t.trip_id, model.slots.findIndex((x) => x.active && x.tripId === t.trip_id), model.cmp.stats);
       return ok;
     };
     // the trip of the instruction at the head of a unit's decoder FIFO (what it executes next), else -1
@@ -159,8 +177,11 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
     let lastGx = -1;
     let lastGwb = -1;
     const tick = model.tick.bind(model);
+    const running = (slot: number) => {
+      for (const q of model.seqs) if (q.slot === slot && q.core.running) return true;
+      return false;
+    };
     model.tick = (now) => {
-      if (book.pending.length) book.resolve(now);
       const st = model.cmp.stats;
       let g = tripOf(gx);
       let w = tripOf(gwb);
@@ -172,14 +193,11 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
       lastGx = g;
       lastGwb = w;
       book.attribute(st, g, w);
+      if (book.pending.length) book.resolve(now, running);
       return r;
     };
-    // run-ahead windows simulate through model.tick (the wrapper above); their batched steady-state cycles move data only
-    const runAhead = model.runAhead.bind(model);
-    model.runAhead = (from, limit, did, mask, stopOnPop) => {
-      if (book.pending.length) book.resolve(from);
-      return runAhead(from, limit, did, mask, stopOnPop);
-    };
+    // run-ahead windows (Uie.runAhead) simulate through model.tick, i.e. the wrapper above; their batched steady-state
+    // cycles (steadyBatch) only move data with the compute half quiet
     trips.set(model, book);
     return model;
   };
