@@ -42,6 +42,7 @@ function computeLines(r: SimReport): string[] {
     const c = e.uie?.['compute'] as ComputeReport | undefined;
     if (!c) continue;
     timingOnly ||= c.timing_only;
+    if (c.macs === 0 && c.exec_valid === 0 && c.trips.length === 0) continue; // the grid never ran on this UIE
     out.push(`${e.name} grid: ${figures(c)}`);
     if (c.trips.length > 1) for (const t of c.trips.slice(0, 8)) out.push(`  trip ${t.trip_id}: ${figures(t)}`);
     if (c.trips.length > 8) out.push(`  ... ${c.trips.length - 8} more trips (see --stats)`);
