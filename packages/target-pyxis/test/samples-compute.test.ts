@@ -73,6 +73,12 @@ describe('samples/pyxis/matmul_fp8: FP8 MatMul 128x128x1024, row-shifted A (chip
     expect(t.cycles).toBeGreaterThanOrEqual(derived - 16); // the last VGR of the first block arrives at word 113
     expect(t.cycles).toBeLessThanOrEqual(derived + SLACK);
     expect(t.grid_utilisation).toBeCloseTo(K / t.cycles, 6);
+    // stalls by reason: GH waits for the first Hbuf block (the fill); GWB pushes 1 flit per cycle into a switchbox FIFO
+    // that AMEM Write drains at 2 cycles per FP16 row, so ~128 of its cycles wait for room (less the FIFO depth)
+    expect(t.stall_cycles['hbuf_read_credits']).toBeGreaterThanOrEqual(ROWSHIFT_FILL - 16);
+    expect(t.stall_cycles['hbuf_read_credits']).toBeLessThanOrEqual(ROWSHIFT_FILL + 32);
+    expect(t.stall_cycles['switchbox_full']).toBeGreaterThanOrEqual(WB_FLITS - 16);
+    expect(t.stall_cycles['switchbox_full']).toBeLessThanOrEqual(WB_FLITS);
     expect(t.tflops).toBeCloseTo((2 * 128 * 128 * K) / (t.cycles / CLOCK_HZ) / 1e12, 6);
   });
 
