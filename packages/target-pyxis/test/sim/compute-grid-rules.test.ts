@@ -105,6 +105,19 @@ describe('LLC grid: rule violations', () => {
     expect(thrownCode(() => runFeed(r))).toBe(GridCodes.window);
   });
 
+  it('SIM0638: the second input channel starts with one Exec_Bubble only (window holds a row of the previous channel)', () => {
+    const r = new Rig();
+    r.prog('gh', 0, gloops([{ n: 2 }, { n: 1 }]), { opcd: 'HBUF_RD_VLD', hbuf_rd_cmd: 'RD_3X3', h_staging_done_en: 1, h_staging_filter_iter_id: 1, hbuf_stride_dim1: 9 });
+    r.prog('gv', 0, gloops([{ n: 19 }]), { opcd: 'Read_Zero', conv3x3_mode: 1 });
+    const x3 = { conv3x3_mode: 1, accum_idx_iter_id: 2 };
+    r.prog('gx', 0, { eopgm: 0, iter1_is_eol: 1, iter1_sol_pc: 0, iter1_numloops: 2, iter1_numloops_final: 2 }, { opcd: 'Exec_Bubble', conv3x3_mode: 1 });
+    r.prog('gx', 1, { eopgm: 0, iter2_is_eol: 1, iter2_sol_pc: 1, iter2_numloops: 8, iter2_numloops_final: 8 }, { opcd: 'Exec_Valid', ...x3, front_staging_done_iter_mask: 0b100 });
+    r.prog('gx', 2, { eopgm: 0 }, { opcd: 'Exec_Bubble', conv3x3_mode: 1 });
+    r.prog('gx', 3, { eopgm: 1, iter2_is_eol: 1, iter2_sol_pc: 3, iter2_numloops: 8, iter2_numloops_final: 8 }, { opcd: 'Exec_Valid', ...x3 });
+    r.trip({ trip_valid_mask: seqMask(GH, GV, GX) });
+    expect(thrownCode(() => runFeed(r))).toBe(GridCodes.window);
+  });
+
   it('SIM0630: conv3x3_mode changed within a GX trip', () => {
     const r = new Rig();
     r.prog('gx', 0, { eopgm: 0 }, { ...CONFIG, conv3x3_mode: 0 });

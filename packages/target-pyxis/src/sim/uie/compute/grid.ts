@@ -118,6 +118,8 @@ export class GridState {
   hkBackDone = false;
   hkBackReady = 0;
   hkFrontValid = false;
+  /** Kernel back -> front moves so far (GX restarts its 3x3 window count at each). */
+  hkSwaps = 0;
   // ---- 1x1 v_staging (chip §6.3.1): column c, entry k at [c * 8 + k]
   vBack = new Int32Array(COLS * 8).fill(ZERO_OP);
   vFront = new Int32Array(COLS * 8).fill(ZERO_OP);
@@ -191,6 +193,7 @@ export class GridState {
     this.hkBack = t;
     this.hkBackDone = false;
     this.hkFrontValid = true;
+    this.hkSwaps++;
     return true;
   }
 

@@ -77,6 +77,9 @@ export class GxUnit implements ComputeUnit {
   // ---- 3x3 window: data-row n at win[(n % 3) * 128 + c]; rows shifted in since the trip start
   private readonly win = new Int32Array(3 * COLS).fill(ZERO_OP);
   private rowsIn = 0;
+  /** Data-rows shifted in since the current 3x3 kernel became the front (a new input channel needs 3, chip §6.1.1 item 8). */
+  private rowsSinceKernel = 0;
+  private kernelSwaps = -1;
   private readonly pad = new Int32Array(3 * WIN_ROW).fill(ZERO_OP);
   private readonly wSpan = new Uint8Array(8);
   // ---- split accumulation (seq §10.3.1-§10.3.2)
@@ -245,7 +248,7 @@ export class GxUnit implements ComputeUnit {
     } else {
       this.shiftRow();
       if (valid) {
-        if (this.rowsIn < 3) this.windowError(r);
+        if (this.rowsSinceKernel < 3) this.windowError(r);
         this.exec3x3(slot, zero, d[r + W_CORR] === 1);
       }
       if (d[r + W_FDONE] === 1) {
@@ -309,6 +312,12 @@ export class GxUnit implements ComputeUnit {
     for (let c = 0; c < COLS; c++) win[dst + c] = rows[src + c]!;
     g.vPop();
     this.rowsIn++;
+    if (g.hkSwaps !== this.kernelSwaps) {
+      // the kernel front changed (new input channel): rows shifted before it belong to the previous channel
+      this.kernelSwaps = g.hkSwaps;
+      this.rowsSinceKernel = 0;
+    }
+    this.rowsSinceKernel++;
   }
 
   private exec3x3(slot: number, zero: boolean, corr: boolean): void {
@@ -425,7 +434,7 @@ export class GxUnit implements ComputeUnit {
     this.u.ruleError(GridCodes.aaPort, `GX: ${what}; the split owns the AA read port for 8 cycles (set zero_accum_iter_mask)`, `${SEQ_SPEC} §10.3.1`, this.seq, this.dec.data[r + H_PC]!);
   }
   private windowError(r: number): void {
-    this.u.ruleError(GridCodes.window, `GX 3x3 Exec_Valid with ${this.rowsIn} data-row(s) in the window (needs 3: start each group with 2 Exec_Bubble)`, `${SEQ_SPEC} §10.3; chip §6.1.1`, this.seq, this.dec.data[r + H_PC]!);
+    this.u.ruleError(GridCodes.window, `GX 3x3 Exec_Valid with ${this.rowsSinceKernel} data-row(s) of the current input channel in the window (needs 3: start each channel's group with 2 Exec_Bubble)`, `${SEQ_SPEC} §10.3; chip §6.1.1`, this.seq, this.dec.data[r + H_PC]!);
   }
   private cmdError(r: number, what: string): void {
     this.u.ruleError(GridCodes.readCmd, `GH/GX mode mismatch: ${what}`, `${SEQ_SPEC} §10.1, §10.3`, this.seq, this.dec.data[r + H_PC]!);
