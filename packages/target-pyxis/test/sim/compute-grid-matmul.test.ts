@@ -20,6 +20,9 @@ interface MatMulCase {
   corr?: boolean;
   gxConfig?: Record<string, number | string>;
   timingOnly?: boolean;
+  /** Exponent ranges of A (LnsI5F3 / LnsI5F10 integer part) and B (RFP16 exponent): [first, count]. */
+  aRange?: [number, number];
+  bRange?: [number, number];
 }
 
 /**
@@ -40,7 +43,8 @@ function matmul(c: MatMulCase) {
   const A: number[][] = [];
   for (let m = 0; m < 128; m++) {
     const row: number[] = [];
-    for (let k = 0; k < K; k++) row.push(wide ? (((rnd() & 1) << 15) | ((14 + (rnd() % 5)) << 10) | (rnd() & 0x3ff)) : lnsI5F3ToI5F10(i5f3(rnd, 14, 5)));
+    const [a0, an] = c.aRange ?? [14, 5];
+    for (let k = 0; k < K; k++) row.push(wide ? (((rnd() & 1) << 15) | ((a0 + (rnd() % an)) << 10) | (rnd() & 0x3ff)) : lnsI5F3ToI5F10(i5f3(rnd, a0, an)));
     A.push(row);
   }
   A[3]![5] = wide ? 0 : 0; // a zero weight
@@ -82,7 +86,7 @@ function matmul(c: MatMulCase) {
   const B: Uint16Array[] = [];
   for (let k = 0; k < K; k++) {
     const row = new Uint16Array(128);
-    for (let col = 0; col < 128; col++) row[col] = rfp16(rnd, 0, 16);
+    for (let col = 0; col < 128; col++) row[col] = rfp16(rnd, c.bRange?.[0] ?? 0, c.bRange?.[1] ?? 16);
     B.push(row);
   }
   B[2]![9] = 0x8000; // one NaN datum: column 9 goes NaN
@@ -222,6 +226,16 @@ describe('LLC grid: 1x1 / MatMul', () => {
     expectAcc(r, aa, 'aa', rows, colOn);
     expectAcc(r, wba, 'wba', rows, colOn);
     expect(r.uie.cmp.stats.splits).toBe(2);
+  });
+
+  it('wide exponent ranges (exact-sum slow path, underflow to zero, sticky overflow) stay bit-exact', () => {
+    const { r, aa, wba, colOn, rows } = matmul({ K: 32, kind: 'fp8', aRange: [0, 32], bRange: [0, 32] });
+    expectAcc(r, aa, 'aa', rows, colOn);
+    expectAcc(r, wba, 'wba', rows, colOn);
+    const got = r.uie.cmp.acc.aa;
+    expect(got.some((x) => x === Infinity) && got.some((x) => x === -Infinity)).toBe(true); // sticky values reached
+    const w = matmul({ K: 16, kind: 'fp16', aRange: [0, 32], bRange: [0, 32] });
+    expectAcc(w.r, w.aa, 'aa', w.rows, w.colOn);
   });
 
   it('mapping correction disabled (llc_dsbl_mapping_corr, GV dsbl_mapping_corr)', () => {
