@@ -79,9 +79,22 @@ class ComputeTrips {
   private value(s: ComputeStats, i: number): number {
     return (i < BY_GX.length ? s[BY_GX[i]!] : s[BY_GWB[i - BY_GX.length]!]) as number;
   }
-  /** Before the model simulates a cycle: remember the attributed counters (no allocation: once per cycle). */
+  /** Before the model simulates a cycle: remember the attributed counters (once per cycle: plain loads, no allocation). */
   mark(s: ComputeStats): void {
-    for (let i = 0; i < this.before.length; i++) this.before[i] = this.value(s, i);
+    const b = this.before;
+    b[0] = s.macs;
+    b[1] = s.execValid;
+    b[2] = s.execBubble;
+    b[3] = s.execConfig;
+    b[4] = s.execNop;
+    b[5] = s.splits;
+    b[6] = s.writebacks;
+    b[7] = s.wbFlits;
+  }
+  /** Whether any attributed counter moved since `mark`. */
+  changed(s: ComputeStats): boolean {
+    const b = this.before;
+    return s.macs !== b[0] || s.execValid !== b[1] || s.execBubble !== b[2] || s.execConfig !== b[3] || s.execNop !== b[4] || s.splits !== b[5] || s.writebacks !== b[6] || s.wbFlits !== b[7];
   }
   /** After it: what changed goes to the trips whose instructions GX and GWB executed (-1 = none). */
   attribute(s: ComputeStats, gxTrip: number, gwbTrip: number): void {
@@ -181,18 +194,20 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
       for (const q of model.seqs) if (q.slot === slot && q.core.running) return true;
       return false;
     };
+    const st = model.cmp.stats;
     model.tick = (now) => {
-      const st = model.cmp.stats;
       let g = tripOf(gx);
       let w = tripOf(gwb);
+      if (g >= 0) lastGx = g;
+      if (w >= 0) lastGwb = w;
       book.mark(st);
       const r = tick(now);
-      // an instruction decoded and executed within this cycle (FIFO empty before): the trip now at the head, else the last
-      if (g < 0) g = tripOf(gx) >= 0 ? tripOf(gx) : lastGx;
-      if (w < 0) w = tripOf(gwb) >= 0 ? tripOf(gwb) : lastGwb;
-      lastGx = g;
-      lastGwb = w;
-      book.attribute(st, g, w);
+      if (book.changed(st)) {
+        // an instruction decoded and executed within this cycle (FIFO empty before): the trip now at the head, else the last
+        if (g < 0) g = tripOf(gx) >= 0 ? tripOf(gx) : lastGx;
+        if (w < 0) w = tripOf(gwb) >= 0 ? tripOf(gwb) : lastGwb;
+        book.attribute(st, g, w);
+      }
       if (book.pending.length) book.resolve(now, running);
       return r;
     };
