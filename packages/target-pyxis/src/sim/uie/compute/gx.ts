@@ -95,6 +95,8 @@ export class GxUnit implements ComputeUnit {
   // ---- the last GX record of a trip retires when the grid has drained (llc_pipeline_latency_cycles)
   private doneSlot = -1;
   private doneAt = 0;
+  /** An Exec_Valid / Exec_Bubble ran since the last trip end (only then does the trip wait for the grid to drain). */
+  private executed = false;
   private readonly msgH: string;
   private readonly msgV: string;
   private readonly msgCredits: string;
@@ -256,6 +258,7 @@ export class GxUnit implements ComputeUnit {
         g.trySwapH(now);
       }
     }
+    this.executed = true;
     if (valid) {
       st.execValid++;
       this.slotsWritten |= 1 << slot;
@@ -449,6 +452,12 @@ export class GxUnit implements ComputeUnit {
     this.dec.pop();
     if (!last) return;
     if (this.doneSlot >= 0) this.u.seqDone(this.seqId, this.doneSlot);
+    this.doneSlot = -1;
+    if (!this.executed) {
+      this.u.seqDone(this.seqId, slot); // nothing in the grid pipeline (Exec_NOP / Exec_Config trip)
+      return;
+    }
+    this.executed = false;
     this.doneSlot = slot;
     this.doneAt = now + this.grid.p.llc_pipeline_latency_cycles + (split ? SLOTS : 0);
   }
