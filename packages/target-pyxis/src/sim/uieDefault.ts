@@ -39,8 +39,8 @@ const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execB
 
 /**
  * Counters attributed to the trip whose instruction is at the head of the GX (grid work) or GWB (writeback) decoder
- * FIFO when the model simulates (the instruction executing), rather than to
- * every trip open at the time: with trips overlapping on one UIE, tile n+1 computes while tile n writes back.
+ * FIFO when the model simulates a cycle (the instruction executing), rather than to every trip open at the time:
+ * with trips overlapping on one UIE, tile n+1 computes while tile n writes back.
  */
 const BY_GX: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits'];
 const BY_GWB: ReadonlyArray<keyof ComputeStats> = ['writebacks', 'wbFlits'];
