@@ -119,7 +119,9 @@ export class GvUnit implements ComputeUnit {
         return false;
       }
       this.convert(op === OP_ZERO ? undefined : sb, r, g.vRows, e * COLS, 1);
-      g.vReady[e] = now + 1;
+      // the first row into an idle grid pays the staging fill (chip §6.3.1 note 3), rows behind it stream
+      const running = g.vCount > 1 || now - g.lastExec <= 1;
+      g.vReady[e] = now + 1 + (running ? 0 : g.p.grid_fill_latency_cycles);
     } else {
       g.trySwapV(now);
       if (g.vBackFull) {
