@@ -135,6 +135,27 @@ describe('LLC grid: rule violations', () => {
     expect(thrownCode(() => runFeed(r))).toBe(GridCodes.readCmd);
   });
 
+  it('a 3x3 trip followed by a 1x1 trip: the next trip GH may run ahead without a mode error', () => {
+    const r = new Rig();
+    // trip 1: one 3x3 input channel (pc 0..1 of GX)
+    r.prog('gh', 0, gloops([{ n: 1 }, { n: 1 }]), { opcd: 'HBUF_RD_VLD', hbuf_rd_cmd: 'RD_3X3', h_staging_done_en: 1, h_staging_filter_iter_id: 1 });
+    r.prog('gv', 0, gloops([{ n: 10 }]), { opcd: 'Read_Zero', conv3x3_mode: 1 });
+    r.prog('gx', 0, { eopgm: 0, iter1_is_eol: 1, iter1_sol_pc: 0, iter1_numloops: 2, iter1_numloops_final: 2 }, { opcd: 'Exec_Bubble', conv3x3_mode: 1 });
+    r.prog('gx', 1, { eopgm: 1, iter2_is_eol: 1, iter2_sol_pc: 1, iter2_numloops: 8, iter2_numloops_final: 8 }, {
+      opcd: 'Exec_Valid', conv3x3_mode: 1, accum_idx_iter_id: 2, front_staging_done_iter_mask: 0b100, zero_accum_iter_mask: 0b001, split_accum_iter_mask: 0b100,
+    });
+    // trip 2: one 1x1 group (pc 4)
+    r.prog('gh', 4, gloops([{ n: 1 }, { n: 8 }], 1, 4), RD8);
+    r.prog('gv', 4, gloops([{ n: 1 }, { n: 8 }], 1, 4), { opcd: 'Read_Zero', staging_start_iter_mask: 0b10 });
+    r.prog('gx', 4, gloops([{ n: 1 }, { n: 8 }], 1, 4), { opcd: 'Exec_Valid', accum_idx_iter_id: 1, front_staging_done_iter_mask: 0b10, zero_accum_iter_mask: 0b01 });
+    const pcs = (pc: number): number[] => Array.from({ length: 13 }, (_, i) => (i === GH || i === GV || i === GX ? pc : 0));
+    expect(r.trip({ trip_id: 1, trip_valid_mask: seqMask(GH, GV, GX), start_pc: pcs(0) })).toBe(true);
+    expect(r.trip({ trip_id: 2, trip_valid_mask: seqMask(GH, GV, GX), start_pc: pcs(4) })).toBe(true);
+    expect(() => runFeed(r)).not.toThrow();
+    expect(r.uie.cmp.stats.execValid).toBe(16);
+    expect(r.done.map((d) => d.trip)).toEqual([1, 2]);
+  });
+
   it('diagnostics name the sequencer and pc', () => {
     try {
       runFeed(oneByOne(2, { split_accum_iter_mask: 0b10 }));

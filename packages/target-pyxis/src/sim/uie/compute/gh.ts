@@ -158,6 +158,7 @@ export class GhUnit implements ComputeUnit {
       }
       if (d[r + W_DONE] === 1) {
         g.hkBackDone = true;
+        g.hkBackSlot = d[r + H_SLOT]!;
         g.hkBackReady = now + g.p.hbuf_read_latency_cycles;
       }
     } else if (cmd <= RD_TRANS_FP16) {
@@ -171,6 +172,7 @@ export class GhUnit implements ComputeUnit {
       const wide = cmd === RD_FP16 || cmd === RD_TRANS_FP16;
       const trans = cmd >= RD_TRANS_FP8;
       g.hN[e] = wide ? 4 : 8;
+      g.hSlot[e] = d[r + H_SLOT]!;
       g.hReady[e] = now + g.p.hbuf_read_latency_cycles;
       for (let row = 0; row < GRID_ROWS; row++) {
         const o = (e * GRID_ROWS + row) * H_OPS;

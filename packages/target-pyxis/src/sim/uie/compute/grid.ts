@@ -108,6 +108,8 @@ export class GridState {
   readonly h: Int32Array;
   /** Per entry: operands used (8 for FP8 reads, 4 for FP16 reads) and the cycle it becomes usable. */
   readonly hN: Int32Array;
+  /** Per entry: trip slot of the GH instruction that read it (mode checks stay within one trip). */
+  readonly hSlot: Int32Array;
   readonly hReady: Float64Array;
   hHead = 0;
   hCount = 0;
@@ -116,6 +118,8 @@ export class GridState {
   hkFront = new Int32Array(GRID_ROWS * PTNS * KERNEL).fill(ZERO_OP);
   /** The back kernel buffer is complete (h_staging_done) and waits for the front to be free. */
   hkBackDone = false;
+  /** Trip slot of the GH instruction that completed the back kernel buffer. */
+  hkBackSlot = -1;
   hkBackReady = 0;
   hkFrontValid = false;
   /** Kernel back -> front moves so far (GX restarts its 3x3 window count at each). */
@@ -142,6 +146,7 @@ export class GridState {
     this.hDepth = this.p.h_fifo_depth;
     this.h = new Int32Array(this.hDepth * GRID_ROWS * H_OPS).fill(ZERO_OP);
     this.hN = new Int32Array(this.hDepth);
+    this.hSlot = new Int32Array(this.hDepth);
     this.hReady = new Float64Array(this.hDepth);
     this.vDepth = this.p.v_fifo_depth;
     this.vRows = new Int32Array(this.vDepth * COLS).fill(ZERO_OP);

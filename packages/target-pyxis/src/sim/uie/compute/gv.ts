@@ -46,8 +46,10 @@ export class GvUnit implements ComputeUnit {
   readonly grid: GridState;
   private f: F;
   private seq: SeqState | undefined;
-  /** conv3x3_mode of the running trip (-1 before its first data instruction). */
+  /** conv3x3_mode of the trip being executed (-1 before its first data instruction). */
   private tripMode = -1;
+  /** Trip slot the mode belongs to (tick-side: the sequencer may already have started the next trip). */
+  private modeSlot = -1;
   private readonly cols = new Uint16Array(COLS);
   private readonly msgSb: string;
   private readonly msgVpu: string;
@@ -69,7 +71,6 @@ export class GvUnit implements ComputeUnit {
 
   startTrip(s: SeqState): void {
     this.seq = s;
-    this.tripMode = -1;
     const op = s.op;
     if (op) this.f = Object.fromEntries(FIELDS.map((n) => [n, op.field(n)])) as F;
   }
@@ -101,8 +102,10 @@ export class GvUnit implements ComputeUnit {
     const g = this.grid;
     const st = this.cmp.stats;
     const mode = d[r + W_MODE]!;
-    if (this.tripMode < 0) this.tripMode = mode;
-    else if (mode !== this.tripMode) {
+    if (d[r + H_SLOT] !== this.modeSlot) {
+      this.modeSlot = d[r + H_SLOT]!;
+      this.tripMode = mode;
+    } else if (mode !== this.tripMode) {
       u.ruleError(GridCodes.mode, 'GV conv3x3_mode changed within a trip', `${SEQ_SPEC} §10.2`, this.seq, d[r + H_PC]!);
       this.tripMode = mode;
     }

@@ -66,6 +66,8 @@ export class GxUnit implements ComputeUnit {
   private f: F;
   private seq: SeqState | undefined;
   private tripMode = -1;
+  /** Trip slot the mode belongs to (tick-side: the sequencer may already have started the next trip). */
+  private modeSlot = -1;
   // ---- Exec_Config state (persists until the next Exec_Config, seq §10.3)
   endRow = 15;
   /** Decoded per-partition configuration (reset: full grid, one partition per filter). */
@@ -117,8 +119,6 @@ export class GxUnit implements ComputeUnit {
 
   startTrip(s: SeqState): void {
     this.seq = s;
-    this.tripMode = -1;
-    this.rowsIn = 0;
     const op = s.op;
     if (op) this.f = Object.fromEntries(FIELDS.map((n) => [n, op.field(n)])) as F;
   }
@@ -197,7 +197,8 @@ export class GxUnit implements ComputeUnit {
     const valid = op === OP_VALID;
     let hEntry = -1;
     if (mode === 0) {
-      if (g.hkBackDone || g.hkFrontValid) this.cmdError(r, 'RD_3X3 kernels staged while GX runs 1x1/MatMul');
+      // (entries of a later trip's GH may legitimately be ahead: only the same trip is checked)
+      if (g.hkBackDone && g.hkBackSlot === d[r + H_SLOT]) this.cmdError(r, 'RD_3X3 kernels staged while GX runs 1x1/MatMul');
       g.trySwapV(now);
       if (g.hCount === 0 || g.hReady[g.hHead]! > now) {
         st.stallHData++;
@@ -211,7 +212,7 @@ export class GxUnit implements ComputeUnit {
       }
       hEntry = g.hHead;
     } else {
-      if (g.hCount > 0) this.cmdError(r, 'a 1x1/MatMul h_data read while GX runs 3x3');
+      if (g.hCount > 0 && g.hSlot[g.hHead] === d[r + H_SLOT]) this.cmdError(r, 'a 1x1/MatMul h_data read while GX runs 3x3');
       g.trySwapH(now);
       if (g.vCount === 0 || g.vReady[g.vHead]! > now) {
         st.stallVData++;
@@ -271,8 +272,10 @@ export class GxUnit implements ComputeUnit {
 
   private checkMode(r: number): number {
     const mode = this.dec.data[r + W_MODE]!;
-    if (this.tripMode < 0) this.tripMode = mode;
-    else if (mode !== this.tripMode) {
+    if (this.dec.data[r + H_SLOT] !== this.modeSlot) {
+      this.modeSlot = this.dec.data[r + H_SLOT]!;
+      this.tripMode = mode;
+    } else if (mode !== this.tripMode) {
       this.u.ruleError(GridCodes.mode, 'GX conv3x3_mode changed within a trip', `${SEQ_SPEC} §10.3`, this.seq, this.dec.data[r + H_PC]!);
       this.tripMode = mode;
     }
@@ -441,7 +444,7 @@ export class GxUnit implements ComputeUnit {
   }
   private cmdError(r: number, what: string): void {
     this.u.ruleError(GridCodes.readCmd, `GH/GX mode mismatch: ${what}`, `${SEQ_SPEC} §10.1, §10.3`, this.seq, this.dec.data[r + H_PC]!);
-    this.grid.hkBackDone = this.grid.hkFrontValid = false;
+    this.grid.hkBackDone = false;
     this.grid.hCount = 0;
   }
 
