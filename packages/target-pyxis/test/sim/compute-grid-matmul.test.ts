@@ -23,6 +23,8 @@ interface MatMulCase {
   /** Exponent ranges of A (LnsI5F3 / LnsI5F10 integer part) and B (RFP16 exponent): [first, count]. */
   aRange?: [number, number];
   bRange?: [number, number];
+  /** GV fbits_truncate_amt (seq §10.2). */
+  trunc?: number;
 }
 
 /**
@@ -124,7 +126,7 @@ function matmul(c: MatMulCase) {
     });
   }
   r.prog('gv', 0, gloops([{ n: groups }, { n: 8 }]), {
-    opcd: 'Read_AMEM_FIFO', conv3x3_mode: 0, staging_start_iter_mask: 0b10, dsbl_mapping_corr: corr ? 0 : 1, eb_adj: eb,
+    opcd: 'Read_AMEM_FIFO', conv3x3_mode: 0, staging_start_iter_mask: 0b10, dsbl_mapping_corr: corr ? 0 : 1, eb_adj: eb, fbits_truncate_amt: c.trunc ?? 0,
   });
   r.prog('gx', 0, { eopgm: 0 }, { ...EXEC_CONFIG, ...(c.gxConfig ?? {}) });
   r.prog('gx', 1, gloops([{ n: chunks }, { n: groupsPerChunk }, { n: 8 }], 1, 1), {
@@ -134,7 +136,7 @@ function matmul(c: MatMulCase) {
   r.trip({ trip_valid_mask: seqMask(GH, GV, GX) });
   const cycles = runFeed(r, feed);
   // reference
-  const V = (k: number, col: number): number => linToLog(B[k]![col]!, { ebAdj: eb, mappingCorrection: corr });
+  const V = (k: number, col: number): number => linToLog(B[k]![col]!, { ebAdj: eb, mappingCorrection: corr, fbitsTruncateAmt: c.trunc ?? 0 });
   const cfg = { ...EXEC_CONFIG, ...(c.gxConfig ?? {}) } as unknown as Record<string, number>;
   const colOn = (col: number): boolean =>
     col < 16 * (1 << cfg.log2_active_ptns!) && ((col & 1) === 0 ? cfg.even_col_exec_en === 1 : cfg.odd_col_exec_en === 1);
@@ -236,6 +238,13 @@ describe('LLC grid: 1x1 / MatMul', () => {
     expect(got.some((x) => x === Infinity) && got.some((x) => x === -Infinity)).toBe(true); // sticky values reached
     const w = matmul({ K: 16, kind: 'fp16', aRange: [0, 32], bRange: [0, 32] });
     expectAcc(w.r, w.aa, 'aa', w.rows, w.colOn);
+  });
+
+  it('GV fbits_truncate_amt = 7 (LnsI5F10 with 3 fraction bits into the grid)', () => {
+    const { r, aa, colOn, rows } = matmul({ K: 16, kind: 'fp8', trunc: 7 });
+    expectAcc(r, aa, 'aa', rows, colOn);
+    const full = matmul({ K: 16, kind: 'fp8' });
+    expect(r.uie.cmp.acc.aa.some((x, i) => x !== full.r.uie.cmp.acc.aa[i])).toBe(true); // the field has an effect
   });
 
   it('mapping correction disabled (llc_dsbl_mapping_corr, GV dsbl_mapping_corr)', () => {
