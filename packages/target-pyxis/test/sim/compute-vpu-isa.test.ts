@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Vpu } from '../../src/sim/uie/compute/vpu.js';
 
-const OPS = ['NOP', 'MOV', 'ADD', 'SUB', 'MUL', 'MAC', 'MIN', 'MAX', 'ABS', 'NEG', 'RELU', 'CMP', 'SEL', 'LUT', 'CVT_F2I', 'CVT_I2F', 'SCALE', 'AND', 'OR', 'XOR', 'SHL', 'SHR'];
+const OPS = ['NOP', 'MOV', 'ADD', 'SUB', 'MUL', 'MAC', 'MIN', 'MAX', 'ABS', 'NEG', 'RELU', 'CMP', 'SEL', 'LUT', 'CVT_F2I', 'CVT_I2F', 'SCALE', 'AND', 'OR', 'XOR', 'SHL', 'SHR', 'RMAX', 'RSUM'];
 const op = (name: string) => OPS.indexOf(name);
 const NAN = 0x8000;
 
@@ -188,6 +188,17 @@ describe('VPU model ISA: every opcode against an independent reference (grammars
             const pred0 = Uint8Array.from(v.pred);
             const old = v.gpr.slice(3 * 128, 4 * 128);
             expect(v.execute(0, false)).toBeUndefined();
+            if (name === 'RMAX' || name === 'RSUM') {
+              const lanes = vals.slice(0, 128);
+              let want: number;
+              if (dtype === 1) {
+                want = name === 'RMAX' ? lanes.reduce((m, x) => (s16(x) > s16(m) ? x : m)) : sat(lanes.reduce((t, x) => t + s16(x), 0));
+              } else if (lanes.includes(NAN)) want = NAN;
+              else if (name === 'RMAX') want = lanes.reduce((m, x) => (dec(x) > dec(m) ? x : m));
+              else want = lanes.some((x) => isMax(x) && x & 0x8000) && lanes.some((x) => isMax(x) && !(x & 0x8000)) ? NAN : enc(lanes.reduce((t, x) => t + dec(x), 0));
+              for (let l = 0; l < 128; l++) expect(v.gpr[3 * 128 + l], `lane ${l}: ${name}`).toBe(want);
+              return;
+            }
             for (let l = 0; l < 128; l++) {
               const a = vals[l]!;
               const b = vals[128 + l]!;

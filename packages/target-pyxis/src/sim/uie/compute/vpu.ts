@@ -31,7 +31,7 @@ const FP16_MAG = RFP16.maxCode;
 // opcodes and selector codepoints (grammars/pyxis/vpu_instr.json)
 export const VpuOp = {
   NOP: 0, MOV: 1, ADD: 2, SUB: 3, MUL: 4, MAC: 5, MIN: 6, MAX: 7, ABS: 8, NEG: 9, RELU: 10, CMP: 11, SEL: 12, LUT: 13,
-  CVT_F2I: 14, CVT_I2F: 15, SCALE: 16, AND: 17, OR: 18, XOR: 19, SHL: 20, SHR: 21,
+  CVT_F2I: 14, CVT_I2F: 15, SCALE: 16, AND: 17, OR: 18, XOR: 19, SHL: 20, SHR: 21, RMAX: 22, RSUM: 23,
 } as const;
 const SRC_GPR = 0;
 const SRC_IMM = 1;
@@ -154,13 +154,13 @@ export class Vpu {
     let err: string | undefined;
     if (op !== VpuOp.NOP) {
       const e1 = this.operand(m.src1_sel[pc]!, m.rs1[pc]!, m.imm[pc]!, fp, this.a);
-      const needsB = op === VpuOp.ADD || op === VpuOp.SUB || op === VpuOp.MUL || op === VpuOp.MAC || op === VpuOp.MIN || op === VpuOp.MAX || op === VpuOp.CMP || op === VpuOp.SEL || op >= VpuOp.AND;
+      const needsB = op === VpuOp.ADD || op === VpuOp.SUB || op === VpuOp.MUL || op === VpuOp.MAC || op === VpuOp.MIN || op === VpuOp.MAX || op === VpuOp.CMP || op === VpuOp.SEL || (op >= VpuOp.AND && op <= VpuOp.SHR);
       const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
       const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
       const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
       err = e1 ?? e2 ?? e3;
       if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
-      if (fp && op >= VpuOp.AND) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
+      if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
       this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!);
       const d = this.d;
       const g = rd * LANES;
@@ -203,6 +203,10 @@ export class Vpu {
     const a = this.a;
     const b = this.b;
     const d = this.d;
+    if (op === VpuOp.RMAX || op === VpuOp.RSUM) {
+      d.fill(op === VpuOp.RMAX ? reduceMax(a, fp) : reduceSum(a, fp));
+      return;
+    }
     const g = rd * LANES;
     for (let l = 0; l < LANES; l++) {
       const x = a[l]!;
@@ -353,6 +357,42 @@ export function intOp(op: number, x: number, y: number, old: number, cond: numbe
     default:
       return 0;
   }
+}
+
+/** RMAX over the lanes: FP16 NaN if any lane is NaN, else the largest value's code; Int16 signed. */
+function reduceMax(a: Uint16Array, fp: boolean): number {
+  let best = a[0]!;
+  for (let l = 0; l < LANES; l++) {
+    const x = a[l]!;
+    if (fp) {
+      if (x === FP16_NAN) return FP16_NAN;
+      if (DEC[x]! > DEC[best]!) best = x;
+    } else if (s16(x) > s16(best)) best = x;
+  }
+  return best;
+}
+
+/** RSUM over the lanes: FP16 exact sum rounded once (NaN sticky, +max with -max is NaN, saturating); Int16 saturating. */
+function reduceSum(a: Uint16Array, fp: boolean): number {
+  if (!fp) {
+    let s = 0;
+    for (let l = 0; l < LANES; l++) s += s16(a[l]!);
+    return i16(s);
+  }
+  let s = 0;
+  let pmax = false;
+  let nmax = false;
+  for (let l = 0; l < LANES; l++) {
+    const x = a[l]!;
+    if (x === FP16_NAN) return FP16_NAN;
+    if ((x & FP16_MAG) === FP16_MAG) {
+      if (x & FP16_SIGN) nmax = true;
+      else pmax = true;
+    }
+    s += DEC[x]!; // exact: 128 FP16 values at one EB fit in a double's 53 bits (range 2^37, 11-bit mantissas)
+  }
+  if (pmax && nmax) return FP16_NAN;
+  return enc(s);
 }
 
 function roundEven(v: number): number {
