@@ -297,6 +297,8 @@ export class BarrierTable {
     this.syncTimeouts(now);
     for (let id = 1; id < BARRIERS_PER_CLUSTER; id++) {
       if (this.activeSince[id]! < 0 && this.waiting[id]!.length === 0) continue;
+      if (this.timedOut[id])
+        for (const t of this.timeouts) if (t.id === id && t.freedAt < 0) t.freedAt = now;
       this.notifyCount[id] = 0;
       this.waitCount[id] = 0;
       this.refCountsValid[id] = 0;
