@@ -17,8 +17,6 @@ export const CtlCodes = {
   csrUnmodelled: 'SIM0031',
   /** An ICDMA core_switch_plane_mask other than all planes: the model has no core-switch planes (chip §11.4.5, §12.2). */
   icdmaPlaneMask: 'SIM0032',
-  /** A trip discarded by the trip flush (chip §11.8): reported once per cluster as a note of the run. */
-  tripFlushed: 'SIM0033',
 } as const;
 
 export type CsrAccess = 'rw' | 'ro' | 'wo';

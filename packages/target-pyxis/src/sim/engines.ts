@@ -352,14 +352,14 @@ export class IcdmaEngine extends ChunkedDmaEngine {
     const mask = Number(trip.fields['core_switch_plane_mask']);
     if (mask === 0) throw tripError(SimCodes.badDescriptor, `${this.name} trip ${trip.tripId}: Core Switch Plane Mask 0 is illegal`, '§11.4.5', now, trip);
     // The model has no core-switch planes (chip §12.2): every chunk uses the cluster's whole core-switch port, i.e.
-    // what all four planes (0xF) give. A narrower mask is not honoured: say so once per run (docs/simulator.md).
+    // what all four planes (0xF) give. A narrower mask is not honoured: say so once per engine (docs/simulator.md).
     if (mask !== 0xf)
       this.warn?.(
-        'icdma-plane-mask',
+        `${this.name}.plane-mask`,
         warning(
           CtlCodes.icdmaPlaneMask,
           `${this.name} trip ${trip.tripId}: core_switch_plane_mask 0x${mask.toString(16)} is not modelled; the transfer uses the whole core-switch port of the cluster, as with all four planes (0xf)`,
-          { spec: 'pyxis-chip-fspec.md §11.4.5, §12.2', notes: ['reported once per run, for the first ICDMA trip with a mask other than 0xf'] },
+          { spec: 'pyxis-chip-fspec.md §11.4.5, §12.2', notes: ['reported once per ICDMA engine, for its first trip with a mask other than 0xf'] },
         ),
       );
     if ((this.src & AMEM_OFFSET_MASK) + this.remaining > AMEM_BYTES || (this.dst & AMEM_OFFSET_MASK) + this.remaining > AMEM_BYTES)

@@ -335,7 +335,8 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
           { spec: `${CHIP_SPEC} §11.6.7`, notes: ['the barrier timeout interrupt was raised; cluster.barrier_timeout_status holds the first timed-out barrier id'] },
         ),
       );
-  warnings.push(...chip.warnings);
+  // (sorted: engines of one phase may meet their first diagnostic in any tick order, docs/timing-model.md "Kernel semantics")
+  warnings.push(...[...chip.warnings].sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)));
   const flushed = chip.tm.filter((t) => t.tripsFlushed > 0 || t.flushDoneAt.length > 0);
   let uninit = 0;
   let conflicts = 0;
@@ -349,7 +350,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
     if (a.firstViewConflict) warnings.push(warning(SimCodes.badAddress, `${a.name}: ${a.firstViewConflict}`, { spec: `${CHIP_SPEC} §7.5` }));
   }
   for (const u of chip.uies) if (u.model?.warnings) warnings.push(...u.model.warnings);
-  if (chip.host.records.length === 0)
+  if (chip.host.records.length === 0 && Object.keys(chip.tripsByKind).length === 0)
     warnings.push(warning(SimCodes.badEnqueue, 'the image has no enqueue records (.enqueue section): nothing was run', { spec: `${CHIP_SPEC} §11.5.1` }));
   if (chip.hbm.uninitReads > 0 && !watch)
     warnings.push(warning(SimCodes.uninitRead, `${chip.hbm.uninitReads} byte(s) read from HBM locations never written`, { notes: uninitNotes }));

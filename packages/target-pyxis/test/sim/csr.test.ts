@@ -138,7 +138,7 @@ describe('ICDMA core_switch_plane_mask (chip §11.4.5)', () => {
     b.list(0x12, 0x1100, masks.map((m, i) => desc('desc_icdma', { amem_source_start_address: 0x20000 >> 7, amem_dest_start_address: 0x30000 >> 7, length: 16, core_switch_plane_mask: m, notify_list: [gid(0, 0)], trip_id: i + 1 })));
     return simulateImage(b.build(), 'ic.pimg', { clusters: 2 }).report;
   };
-  it('a mask other than 0xf is not modelled: one warning for the run, timing as with all planes', () => {
+  it('a mask other than 0xf is not modelled: one warning per engine, timing as with all planes', () => {
     const all = run([0xf, 0xf]);
     const narrow = run([0x3, 0x1]);
     expect(all.warnings.filter((d) => d.code === 'SIM0032')).toEqual([]);
