@@ -153,6 +153,11 @@ export class HostAgent implements SimEngine {
   get busy(): boolean {
     return this.enqueued < this.records.length || this.nextAction < this.actions.length;
   }
+  /** Whether an action still to come polls a CSR (live UIE registers must then be read in lockstep). */
+  get polling(): boolean {
+    for (let i = this.nextAction; i < this.actions.length; i++) if (this.actions[i]!.poll) return true;
+    return false;
+  }
   private sortRecords(): void {
     for (; this.grouped < this.records.length; this.grouped++) {
       const r = this.records[this.grouped]!;
@@ -439,6 +444,8 @@ export class PyxisChip {
   private readonly runAheadGate = (slot: UieSlot, now: number): 0 | 1 | 2 => {
     const apmOn = this.opts.config.apm.enabled;
     if (apmOn && this.apm.utilization < 1) return 0;
+    // software polling reads live UIE registers (csr.seq_status, ...) at the global clock: no run-ahead meanwhile
+    if (this.host.polling) return 0;
     if (!this.quiet && this.quietCheckedAt !== now) {
       this.quietCheckedAt = now;
       this.quiet = this.noMoreTrips();

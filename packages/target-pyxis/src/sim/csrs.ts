@@ -17,6 +17,8 @@ export const CtlCodes = {
   csrUnmodelled: 'SIM0031',
   /** An ICDMA core_switch_plane_mask other than all planes: the model has no core-switch planes (chip §11.4.5, §12.2). */
   icdmaPlaneMask: 'SIM0032',
+  /** A live UIE register read while that UIE's model ran ahead of the global clock (--quantum > 1): value from a later cycle. */
+  csrAhead: 'SIM0033',
 } as const;
 
 export type CsrAccess = 'rw' | 'ro' | 'wo';

@@ -110,6 +110,14 @@ export function installControlCsrs(d: ControlCsrDeps): void {
         if (!hit || hit.uie !== slot.index) continue;
         const r = hit.region;
         const m = slot.model;
+        if (slot.window.covers(d.now()) && r.access === 'ro')
+          d.warnOnce(
+            `${slot.name}.csr-ahead`,
+            warning(CtlCodes.csrAhead, `${slot.name}: ${r.name} read while the UIE model ran ahead of the global clock (--quantum): the value is from a later cycle; use --quantum 1 for exact reads`, {
+              spec: r.spec,
+              notes: ['host polls force lockstep; MPE reads of live UIE registers do not (docs/simulator.md "CSRs")'],
+            }),
+          );
         if (UNMODELLED_UIE_CSRS.has(r.name)) unmodelled(slot, r, 'read');
         else if (r === R.seqStatus) cfg.store64(a, BigInt(seqStatus(m)));
         else if (r === R.seqPc) cfg.store64(a, BigInt(m instanceof Uie && hit.index < m.seqs.length ? m.seqs[hit.index]!.core.pc : 0));
