@@ -431,7 +431,10 @@ export class PyxisChip {
     if (this.host.busy) return false;
     for (const d of this.dpe) if (d.busy || d.queued !== 0) return false;
     for (const m of this.mpes) if (m.busy) return false;
-    for (const t of this.tm) for (const s of t.slots) if (s.state !== 0) return false;
+    for (const t of this.tm) {
+      if (t.csrLaunchesPending) return false;
+      for (const s of t.slots) if (s.state !== 0) return false;
+    }
     return true;
   }
 

@@ -385,6 +385,11 @@ export class TripManager implements SimEngine {
     return n;
   }
 
+  /** CSR-launched trips not started yet (they can still start a trip on a UIE: no run-ahead, docs/simulator.md "Quantum"). */
+  get csrLaunchesPending(): boolean {
+    return this.csrLaunches.length > 0;
+  }
+
   /** `csr.trip_start` of UIE queue `qid` (a per-UIE CSR, project-defined): the trip starts when the UIE accepts it. */
   launchFromCsr(qid: number, trip: Trip): void {
     this.csrLaunches.push({ qid, trip });

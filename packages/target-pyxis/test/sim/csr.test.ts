@@ -72,6 +72,23 @@ describe('UIE CSRs', () => {
     expect(report.warnings.filter((w) => /SIM003/.test(w.code ?? ''))).toEqual([]);
   });
 
+  it('CSR-launched trips and software polls give the same results at every --quantum', () => {
+    const status = hex(CFG + csr('csr.seq_status'));
+    const vm = hex(CFG + csr('csr.trip_valid_mask'));
+    const actions = [
+      { cluster: 0, address: hex(CFG + csr('csr.trip_start')), value: '0x1', at_cycle: 3 },
+      { cluster: 0, address: vm, value: '0x3', poll: { address: status, mask: hex(0x3ffffff), value: hex(0b11 << 13) } },
+      { cluster: 0, address: hex(CFG + csr('csr.trip_start')), value: '0x1' },
+    ];
+    const runs = [1, 7, 256].map((quantum) => simulateImage(csrTripImage(200, actions), 'q.pimg', { uies: 1, uieFactory: defaultUieFactory, quantum }).report);
+    for (const r of runs) {
+      expect(r.stop).toBe('done');
+      expect(r.trips_by_kind).toEqual({ uie: 2 });
+      expect(r.cycles).toBe(runs[0]!.cycles);
+      expect(r.warnings).toEqual(runs[0]!.warnings);
+    }
+  });
+
   it('a write to a read-only CSR is ignored with SIM0030; unmodelled blocks are storage with SIM0031 once per register', () => {
     const actions = [
       { cluster: 0, address: hex(CFG + csr('csr.seq_status')), value: '0xfff' },
