@@ -211,11 +211,12 @@ export class HostAgent implements SimEngine {
   nextWake(now: number): number {
     const a = this.actions[this.nextAction];
     if (this.enqueued < this.records.length || !a) return Infinity;
+    if (now < a.atCycle) return a.atCycle;
     // A poll or a timeout interrupt may become true without any engine progressing: at the next timeout walk
     // (lazily evaluated, barriers.ts); every other change comes with a kernel step.
-    if ((a.afterInterrupt && a.afterInterrupt.entry < 0) || a.poll) return Math.max(now, a.atCycle, this.chip.barriers[a.cluster]!.nextTimeoutWalk() + 1);
+    if ((a.afterInterrupt && a.afterInterrupt.entry < 0) || a.poll) return Math.max(now, this.chip.barriers[a.cluster]!.nextTimeoutWalk() + 1);
     if (a.afterInterrupt) return Infinity;
-    return Math.max(now, a.atCycle);
+    return now;
   }
   blockedReason(): string | undefined {
     this.sortRecords();

@@ -113,6 +113,24 @@ describe('trip flush (chip §11.8)', () => {
     expect(report.trips_by_kind['h2a']).toBe(1);
   });
 
+  it('flushing an idle cluster completes in the cycle the mode is set; a later poll waits for its cycle', () => {
+    const b = new ImageBuilder();
+    b.list(0x22, 0x1000, [desc('desc_barrier_config', { barrier_id: 3, notify_count: 2, wait_count: 1 })]);
+    b.metadata = {
+      host_actions: [
+        { cluster: 0, address: FLUSH, value: '0x1', at_cycle: 500 },
+        { cluster: 0, address: FLUSH, value: '0x0', at_cycle: 800, poll: QUIESCENT },
+      ],
+    };
+    const { report, chip } = simulateImage(b.build(), 'idle.pimg', { config: config() });
+    expect(report.stop).toBe('done');
+    // nothing outstanding at 500: done in the trip-manager phase of 500; barrier 3 (set up, never notified) reset
+    expect(report.trip_flush).toEqual([{ cluster: 0, trips_discarded: 0, done_at: [500], flush_mode: false }]);
+    expect(chip.barriers[0]!.refCountsValid[3]).toBe(0);
+    // the poll is true from 501 but the action waits for its at_cycle: mode cleared at 800, run over at 801
+    expect(report.cycles).toBe(801);
+  });
+
   it('lists enqueued while flush mode is set are discarded too; after flush mode is cleared trips run again', () => {
     const c = config();
     const b = new ImageBuilder();
