@@ -119,7 +119,7 @@ export interface HostAction {
    */
   afterInterrupt?: { entry: number; count: number };
   /** Software polling (§11.8 "Software must monitor ..."): wait until (CSR word at `address` & mask) == value. */
-  poll?: { address: number; mask: bigint; value: bigint };
+  poll?: { address: number; mask: bigint; value: bigint; /** 32-bit halves of mask and value (no BigInt per poll) */ m32?: Uint32Array };
 }
 
 /**
@@ -179,7 +179,12 @@ export class HostAgent implements SimEngine {
       // the timeout interrupt of the walk at the end of cycle W is seen from cycle W + 1 (barriers.ts)
       if ((entry < 0 ? bt.timeoutInterruptsBefore(now) : bt.interruptCount[entry]!) < count) return false;
     }
-    if (a.poll && (this.chip.cfg[a.cluster]!.read64(a.poll.address - CFG_ENGINE_BASE) & a.poll.mask) !== a.poll.value) return false;
+    if (a.poll) {
+      const p = a.poll;
+      const m = (p.m32 ??= Uint32Array.of(Number(p.mask & 0xffff_ffffn), Number(p.mask >> 32n), Number(p.value & 0xffff_ffffn), Number(p.value >> 32n)));
+      const w = this.chip.cfg[a.cluster]!.readWord(p.address - CFG_ENGINE_BASE);
+      if (((w[0]! & m[0]!) >>> 0) !== m[2] || ((w[1]! & m[1]!) >>> 0) !== m[3]) return false;
+    }
     return true;
   }
   tick(now: number): boolean {

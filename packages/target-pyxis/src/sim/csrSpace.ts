@@ -35,11 +35,25 @@ export class CsrCfgSpace extends CfgSpace {
     super.read(addr, dst, off, len);
   }
 
-  /** Stores a live register value (64-bit little-endian word at `addr`) without write side effects. */
-  store64(addr: number, value: bigint): void {
-    const b = new Uint8Array(8);
-    new DataView(b.buffer).setBigUint64(0, BigInt.asUintN(64, value), true);
-    SparseMemory.prototype.write.call(this, addr, b, 0, 8);
+  /** Scratch word (no allocation per register access: software may poll a register every cycle). */
+  private readonly word = new Uint8Array(8);
+  private readonly wordView = new DataView(this.word.buffer);
+  /** The two 32-bit halves of the last `readWord`. */
+  readonly lastWord = new Uint32Array(2);
+
+  /** Stores a live register value (64-bit little-endian word at `addr`, value < 2^53) without write side effects. */
+  storeWord(addr: number, value: number): void {
+    this.wordView.setUint32(0, value >>> 0, true);
+    this.wordView.setUint32(4, Math.floor(value / 2 ** 32) >>> 0, true);
+    SparseMemory.prototype.write.call(this, addr, this.word, 0, 8);
+  }
+
+  /** Reads the 64-bit word at `addr` through the read hooks into `lastWord` (low, high halves). */
+  readWord(addr: number): Uint32Array {
+    this.read(addr, this.word, 0, 8);
+    this.lastWord[0] = this.wordView.getUint32(0, true);
+    this.lastWord[1] = this.wordView.getUint32(4, true);
+    return this.lastWord;
   }
 
   /** The stored 64-bit word at `addr` (no read hooks, no statistics). */

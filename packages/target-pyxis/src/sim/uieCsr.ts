@@ -119,10 +119,10 @@ export function installControlCsrs(d: ControlCsrDeps): void {
             }),
           );
         if (UNMODELLED_UIE_CSRS.has(r.name)) unmodelled(slot, r, 'read');
-        else if (r === R.seqStatus) cfg.store64(a, BigInt(seqStatus(m)));
-        else if (r === R.seqPc) cfg.store64(a, BigInt(m instanceof Uie && hit.index < m.seqs.length ? m.seqs[hit.index]!.core.pc : 0));
-        else if (r === R.writeTracker) cfg.store64(a, BigInt(writeTracker(m, hit.index)));
-        else if (r === R.tripStart) cfg.store64(a, 0n); // write-only: reads as 0
+        else if (r === R.seqStatus) cfg.storeWord(a, seqStatus(m));
+        else if (r === R.seqPc) cfg.storeWord(a, m instanceof Uie && hit.index < m.seqs.length ? m.seqs[hit.index]!.core.pc : 0);
+        else if (r === R.writeTracker) cfg.storeWord(a, writeTracker(m, hit.index));
+        else if (r === R.tripStart) cfg.storeWord(a, 0); // write-only: reads as 0
       }
     });
   }
@@ -145,13 +145,13 @@ export function installControlCsrs(d: ControlCsrDeps): void {
       const n = Math.min(d.tm.outstandingTrips(), 0xffff);
       const empty = d.queuesEmpty() ? 1 : 0;
       const done = d.tm.flushMode && d.tm.flushDone ? 1 : 0;
-      cfg.store64(statusAt, BigInt(n | (empty << 16) | (done << 17)));
+      cfg.storeWord(statusAt, n | (empty << 16) | (done << 17));
     }
     if (addr < timeoutAt + 8 && addr + len > timeoutAt) {
       const s = d.barriers.timeoutStatus(now);
-      cfg.store64(timeoutAt, s.valid ? BigInt(1 | (s.barrierId << 1)) : 0n);
+      cfg.storeWord(timeoutAt, s.valid ? 1 | (s.barrierId << 1) : 0);
     }
-    if (addr < flushAt + 8 && addr + len > flushAt) cfg.store64(flushAt, d.tm.flushMode ? 1n : 0n);
+    if (addr < flushAt + 8 && addr + len > flushAt) cfg.storeWord(flushAt, d.tm.flushMode ? 1 : 0);
   });
 }
 
