@@ -72,6 +72,26 @@ describe('UIE CSRs', () => {
     expect(report.warnings.filter((w) => /SIM003/.test(w.code ?? ''))).toEqual([]);
   });
 
+  it('an MPE DMA-mode trip reads the live registers (chip §12.6.2): seq_status after a descriptor UIE trip', () => {
+    const rows = 16;
+    const b = new ImageBuilder();
+    b.data('amem', 0x10000, bytesOf(rows * 128, (i) => i));
+    for (const [off, bytes] of copyProgram(rows)) b.data('cfg', CFG + off, bytes);
+    b.list(0x22, 0x1000, [desc('desc_barrier_config', { barrier_id: 1, notify_count: 1, wait_count: 1 })]);
+    b.list(0x00, 0x1100, [desc('desc_uie', { trip_valid_mask: 0b11, amem_read_base_address: 0x10000 >> 4, amem_write_base_address: 0x20000 >> 4, notify_list: [gid(0, 1)], trip_id: 2 })]);
+    // 16 bytes from csr.seq_status (and the next word, seq_pc[0]) into AMEM 0x6000, once the UIE trip is done
+    b.list(0x21, 0x1200, [desc('desc_mpe_dma', { source_address: CFG + csr('csr.seq_status'), target_address: 0x6000, length: 2, mode: 1, wait_barrier_id: 1, trip_id: 3 })]);
+    const { report, chip } = simulateImage(b.build(), 'mpe-read.pimg', { uies: 1, uieFactory: defaultUieFactory });
+    expect(report.stop).toBe('done');
+    const got = chip.amem[0]!.readBytes(0x6000, 16);
+    const dv = new DataView(got.buffer);
+    // AMEM Read (id 0) and AMEM Write (id 1) done, nothing busy (seq §3 via memory_map.json csr.seq_status)
+    expect(dv.getUint32(0, true)).toBe(0b11 << 13);
+    const m = chip.uies[0]!.model as InstanceType<typeof uieNs.Uie>;
+    expect(dv.getUint32(8, true)).toBe(m.seqs[0]!.core.pc);
+    expect(report.warnings.filter((w) => w.code === 'SIM0033')).toEqual([]);
+  });
+
   it('CSR-launched trips and software polls give the same results at every --quantum', () => {
     const status = hex(CFG + csr('csr.seq_status'));
     const vm = hex(CFG + csr('csr.trip_valid_mask'));

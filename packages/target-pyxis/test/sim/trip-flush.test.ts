@@ -105,6 +105,12 @@ describe('trip flush (chip §11.8)', () => {
     const t = slices(trace);
     expect(t.get(1)).toEqual({ start: s, end: s + h2a });
     expect(t.has(2)).toBe(false);
+    // the trace shows the discarded trip and the flush events (instants at their cycles)
+    const ev = (JSON.parse(trace.text) as { traceEvents: Array<Record<string, unknown>> }).traceEvents.filter((e) => e['ph'] === 'i' || e['ph'] === 'I');
+    const at = (name: string) => ev.filter((e) => e['name'] === name).map((e) => (e['args'] as Record<string, number>)['cycle'] ?? e['ts']);
+    expect(at('flushed h2a trip 2')).toHaveLength(1);
+    expect(at('trip flush start')).toHaveLength(1);
+    expect(at('trip flush done')).toHaveLength(1);
     // done once trip 1's notification has reached the barrier table (notify_latency_cycles after completion)
     expect(report.trip_flush).toEqual([{ cluster: 0, trips_discarded: 1, done_at: [s + h2a + c.trip_manager.notify_latency_cycles], flush_mode: false }]);
     // trip 1's data arrived, trip 2 never ran
