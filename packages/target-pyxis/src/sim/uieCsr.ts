@@ -14,7 +14,7 @@
 import { warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { BarrierTable } from './barriers.js';
 import type { TripManager } from './control.js';
-import { clusterCsrRegion, CtlCodes, csrAt, UIE_CSR_HI, UIE_CSR_LO, UIE_STRIDE, uieCsr, UNMODELLED_UIE_CSRS, type CsrRegion } from './csrs.js';
+import { CLUSTER_CSR_REGIONS, clusterCsrRegion, CtlCodes, csrAt, UIE_CSR_HI, UIE_CSR_LO, UIE_STRIDE, uieCsr, UNMODELLED_UIE_CSRS, type CsrRegion } from './csrs.js';
 import type { CsrCfgSpace } from './csrSpace.js';
 import type { Trip } from './trip.js';
 import { Uie, NUM_SEQUENCERS, SEQ_AMEM_WRITE } from './uie/index.js';
@@ -124,6 +124,15 @@ export function installControlCsrs(d: ControlCsrDeps): void {
         else if (r === R.writeTracker) cfg.storeWord(a, writeTracker(m, hit.index));
         else if (r === R.tripStart) cfg.storeWord(a, 0); // write-only: reads as 0
       }
+    });
+  }
+
+  // write-only cluster CSRs (enqueue, bt_mem_decrement) read as 0, not as the last value written
+  for (const r of CLUSTER_CSR_REGIONS) {
+    if (r.access !== 'wo') continue;
+    const end = r.offset + r.words * r.stride;
+    cfg.onRead(r.offset, end, (addr, len) => {
+      for (let a = Math.max(r.offset, addr - (addr % 8)); a < Math.min(end, addr + len); a += r.stride) cfg.storeWord(a, 0);
     });
   }
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { csrAt, defaultUieFactory, simulateImage, StringSink, uieCsr, uie as uieNs } from '@pyxis/target-pyxis/sim';
+import { CSR_BT_MEM_DECREMENT, CSR_ENQUEUE, csrAt, defaultUieFactory, simulateImage, StringSink, uieCsr, uie as uieNs } from '@pyxis/target-pyxis/sim';
 import { bytesOf, copyProgram, gid, ImageBuilder } from './pyxisImage.js';
 
 const desc = ImageBuilder.desc;
@@ -69,6 +69,7 @@ describe('UIE CSRs', () => {
     for (let s = 0; s < 13; s++) expect(cfg.read64(csr('csr.seq_pc', s))).toBe(BigInt(m.seqs[s]!.core.pc));
     expect(cfg.read64(csr('csr.write_tracker', 0))).toBe(0n);
     expect(cfg.read64(csr('csr.trip_start'))).toBe(0n); // write-only
+    expect(cfg.read64(CSR_ENQUEUE)).toBe(0n); // write-only cluster CSRs too
     expect(report.warnings.filter((w) => /SIM003/.test(w.code ?? ''))).toEqual([]);
   });
 
@@ -116,11 +117,15 @@ describe('UIE CSRs', () => {
       { cluster: 0, address: hex(CFG + csr('csr.hbuf_wr_credits')), value: '0x80' },
       { cluster: 0, address: hex(CFG + csr('csr.hbuf_wr_credits')), value: '0x40' },
       { cluster: 0, address: hex(CFG + csr('csr.vbuf_wr_ptr', 3)), value: '0x7' },
+      // bt_mem_decrement[5] { notif_decr } (write-only, chip §11.6.6)
+      { cluster: 0, address: hex(CFG + CSR_BT_MEM_DECREMENT + 5 * 8), value: '0x2' },
     ];
     const { report, chip } = simulateImage(csrTripImage(1, actions), 'ro.pimg', { uies: 1, uieFactory: defaultUieFactory });
     expect(report.stop).toBe('done');
     expect(chip.cfg[0]!.read64(csr('csr.seq_status'))).toBe(0n); // the sequencers' state, not 0xfff
     expect(chip.cfg[0]!.read64(csr('csr.hbuf_wr_credits'))).toBe(0x40n); // plain storage
+    expect(chip.barriers[0]!.notifyCount[5]).toBe(-1);
+    expect(chip.cfg[0]!.read64(CSR_BT_MEM_DECREMENT + 5 * 8)).toBe(0n); // write-only: reads as 0
     const w = report.warnings.filter((d) => d.code === 'SIM0030' || d.code === 'SIM0031');
     expect(w.map((d) => [d.code, d.message.match(/csr\.\w+/)![0]]).sort()).toEqual([
       ['SIM0030', 'csr.seq_status'],
