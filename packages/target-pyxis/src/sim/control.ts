@@ -515,17 +515,17 @@ export class TripManager implements SimEngine {
   private csrLaunch(now: number): boolean {
     let did = false;
     let keep = 0;
-    const seen = new Set<number>();
+    let seen = 0; // UIE queues (ids 0..11) with an earlier launch still waiting: keep per-UIE order
     for (const l of this.csrLaunches) {
       const e = this.slots[l.qid]!.engine;
-      if (!seen.has(l.qid) && e && e.canAccept()) {
+      if (!((seen >>> l.qid) & 1) && e && e.canAccept()) {
         l.trip.waitAt = l.trip.goAt = l.trip.startAt = now;
         this.tripsLaunched++;
         e.start(l.trip, now);
         this.observer?.tripStarted?.(e, l.trip, now);
         did = true;
       } else {
-        seen.add(l.qid);
+        seen |= 1 << l.qid;
         this.csrLaunches[keep++] = l;
       }
     }
