@@ -5,6 +5,14 @@
  * of set-up, notifications and waits gives the same releases. Counts are the
  * 6-bit signed fields of `bt_barrier_t` (§11.6.1); leaving -32..31 is a
  * runtime error. Events are reported to an observer for tracing (§18).
+ *
+ * Interrupts (§11.6.5, §11.6.7) are kept as records (`interruptLog`: cycle, source, barrier id) that the host agent's
+ * scripted actions wait on. Timeouts follow the two-pass marking walk of §11.6.7 exactly, evaluated lazily
+ * (`syncTimeouts`): a walk at the end of every cycle k*N (k >= 1, N = `barrier_timeout_cycles`) marks every barrier
+ * not in the reset state; freeing a barrier clears its mark; a barrier still marked at the next walk has timed out:
+ * the timeout interrupt is raised and, for the first timeout since software last cleared it, the barrier id is saved
+ * in the software-readable `barrier_timeout_status` register. A barrier first used at cycle t0 is thus marked by the
+ * walk at W1 = max(N, ceil(t0/N)*N) and times out at the walk of W1 + N if it is not freed by then.
  */
 import { runtimeError, SimCodes } from './diagnostics.js';
 
@@ -20,7 +28,24 @@ export interface BarrierConsumer {
   readonly label: string;
 }
 
-export type BarrierEventKind = 'setup' | 'notify' | 'wait' | 'release' | 'free' | 'interrupt' | 'sw_decrement';
+export type BarrierEventKind = 'setup' | 'notify' | 'wait' | 'release' | 'free' | 'interrupt' | 'sw_decrement' | 'timeout' | 'reinit';
+
+/** One interrupt raised to the CPUs by a cluster's barrier table: entry 0..7 of barrier_interrupt_config (§11.6.5) or the timeout (§11.6.7). */
+export interface InterruptRecord {
+  cycle: number;
+  source: 'barrier_interrupt_config' | 'barrier_timeout';
+  /** barrier_interrupt_config entry (-1 for the timeout interrupt). */
+  entry: number;
+  barrierId: number;
+}
+
+/** A barrier timeout (§11.6.7): detected by the walk at the end of cycle `at`; pending since `since`; freed at `freedAt` (-1: not yet). */
+export interface BarrierTimeout {
+  id: number;
+  since: number;
+  at: number;
+  freedAt: number;
+}
 
 export interface BarrierObserver {
   barrierEvent(cluster: number, kind: BarrierEventKind, id: number, notifyCount: number, waitCount: number, engine: string, tripId: number, now: number): void;
@@ -45,8 +70,23 @@ export class BarrierTable {
   frees = 0;
   /** Called when a barrier is freed (§11.6.2 free()). */
   onFree?: (id: number) => void;
-  /** Barriers that stayed incomplete longer than the timeout (§11.6.7). */
-  readonly timeouts: Array<{ id: number; cycles: number; at: number }> = [];
+  /** Barrier timeouts detected by the marking walk (§11.6.7), in detection order once `syncTimeouts` ran. */
+  readonly timeouts: BarrierTimeout[] = [];
+  /** Interrupts raised so far (§11.6.5 entries and the §11.6.7 timeout interrupt). */
+  readonly interruptLog: InterruptRecord[] = [];
+  /** Timeout interrupts raised (one per timed-out barrier). */
+  timeoutInterrupts = 0;
+  /**
+   * The software-readable register of §11.6.7: barrier id of the first timeout detected since software last cleared
+   * it (-1 = none). Read/cleared through the `cluster.barrier_timeout_status` CSR (timeoutStatus / clearTimeoutStatus).
+   */
+  timeoutBarrierId = -1;
+  private timeoutAt = Infinity;
+  private timeoutClearedAt = -1;
+  /** Per barrier: 1 once its current activation has timed out (recorded). */
+  private readonly timedOut = new Uint8Array(BARRIERS_PER_CLUSTER);
+  /** Walks up to the end of cycle `syncedTo - 1` have been evaluated for the barriers still active. */
+  private syncedTo = 0;
 
   constructor(
     readonly cluster: number,
@@ -171,9 +211,111 @@ export class BarrierTable {
     for (let e = 0; e < 8; e++) {
       if (this.interruptValid[e] && this.interruptBarrier[e] === id) {
         this.interruptCount[e]++;
+        this.interruptLog.push({ cycle: now, source: 'barrier_interrupt_config', entry: e, barrierId: id });
         this.event('interrupt', id, `interrupt${e}`, 0, now);
       }
     }
+  }
+
+  // ------------------------------------------------------------------ §11.6.7 timeouts
+
+  /** Cycle of the walk that detects a timeout of an activation that started at `since` (the walk of W1 + N). */
+  timeoutWalk(since: number): number {
+    const n = this.timeoutCycles;
+    const w1 = Math.max(n, Math.ceil(since / n) * n);
+    return w1 + n;
+  }
+
+  private recordTimeout(id: number, since: number, at: number, freedAt: number): void {
+    this.timedOut[id] = 1;
+    this.timeouts.push({ id, since, at, freedAt });
+    this.timeoutInterrupts++;
+    this.interruptLog.push({ cycle: at, source: 'barrier_timeout', entry: -1, barrierId: id });
+    // The first timeout detected (the earliest walk; within a walk the table is walked in id order) since the
+    // register was last cleared by software.
+    if (at > this.timeoutClearedAt && (at < this.timeoutAt || (at === this.timeoutAt && id < this.timeoutBarrierId))) {
+      this.timeoutAt = at;
+      this.timeoutBarrierId = id;
+    }
+    this.observer?.barrierEvent(this.cluster, 'timeout', id, this.notifyCount[id]!, this.waitCount[id]!, 'timeout_walk', 0, at);
+  }
+
+  /** Evaluates every timeout walk that ended before cycle `now` (walks at the end of cycles <= now - 1). */
+  syncTimeouts(now: number): void {
+    if (this.timeoutCycles <= 0 || now <= this.syncedTo) return;
+    this.syncedTo = now;
+    for (let id = 1; id < BARRIERS_PER_CLUSTER; id++) {
+      const since = this.activeSince[id]!;
+      if (since < 0 || this.timedOut[id]) continue;
+      const at = this.timeoutWalk(since);
+      if (at < now) this.recordTimeout(id, since, at, -1);
+    }
+  }
+
+  /** The earliest walk cycle at which a barrier active now would time out (Infinity: none). */
+  nextTimeoutWalk(): number {
+    if (this.timeoutCycles <= 0) return Infinity;
+    let w = Infinity;
+    for (let id = 1; id < BARRIERS_PER_CLUSTER; id++) {
+      const since = this.activeSince[id]!;
+      if (since < 0 || this.timedOut[id]) continue;
+      const at = this.timeoutWalk(since);
+      if (at < w) w = at;
+    }
+    return w;
+  }
+
+  /** Timeout interrupts raised before cycle `now` (the walks up to the end of cycle now - 1). */
+  timeoutInterruptsBefore(now: number): number {
+    this.syncTimeouts(now);
+    let n = 0;
+    for (const t of this.timeouts) if (t.at < now) n++;
+    return n;
+  }
+
+  /** `barrier_timeout_status` at cycle `now`: {valid, barrier id} of the first timeout since the last clear. */
+  timeoutStatus(now: number): { valid: boolean; barrierId: number } {
+    this.syncTimeouts(now);
+    // a timeout recorded at free time after `now` cannot be earlier than `now` (it was pending when synced)
+    return this.timeoutBarrierId >= 0 && this.timeoutAt < now ? { valid: true, barrierId: this.timeoutBarrierId } : { valid: false, barrierId: 0 };
+  }
+
+  /** Software clears the saved timeout register (write 1 to timeout_valid): the next timeout detected is saved. */
+  clearTimeoutStatus(now: number): void {
+    this.syncTimeouts(now);
+    this.timeoutBarrierId = -1;
+    this.timeoutAt = Infinity;
+    this.timeoutClearedAt = now - 1;
+  }
+
+  /**
+   * Trip flush (chip §11.8): "The Barrier Table is also cleared and re-initialized by hardware as part of the
+   * trip-flush process": every barrier back to the reset state (counts 0, ref_counts_valid 0, no waiters, no timeout
+   * mark). barrier_interrupt_config and the saved timeout register are not part of the table and are kept.
+   */
+  reinitialize(now: number): void {
+    this.syncTimeouts(now);
+    for (let id = 1; id < BARRIERS_PER_CLUSTER; id++) {
+      if (this.activeSince[id]! < 0 && this.waiting[id]!.length === 0) continue;
+      if (this.timedOut[id])
+        for (const t of this.timeouts) if (t.id === id && t.freedAt < 0) t.freedAt = now;
+      this.notifyCount[id] = 0;
+      this.waitCount[id] = 0;
+      this.refCountsValid[id] = 0;
+      this.activeSince[id] = -1;
+      this.timedOut[id] = 0;
+      this.waiting[id] = [];
+      this.onFree?.(id);
+      this.event('reinit', id, 'trip_flush', 0, now);
+    }
+  }
+
+  /** A trip waiting on `id` is discarded by the trip flush (chip §11.8): its wait is cancelled. */
+  cancelWait(id: number, consumer: BarrierConsumer): void {
+    const list = this.waiting[id];
+    if (!list) return;
+    const i = list.indexOf(consumer);
+    if (i >= 0) list.splice(i, 1);
   }
 
   private releaseWaitingConsumers(id: number, now: number): void {
@@ -189,7 +331,20 @@ export class BarrierTable {
     this.refCountsValid[id] = 0;
     this.frees++;
     const since = this.activeSince[id]!;
-    if (this.timeoutCycles > 0 && since >= 0 && now - since > this.timeoutCycles) this.timeouts.push({ id, cycles: now - since, at: now });
+    // §11.6.7: freed after the walk that found it still marked (the walk at the end of cycle `at` < now) = timed out.
+    if (this.timeoutCycles > 0 && since >= 0) {
+      if (this.timedOut[id]) {
+        for (let i = this.timeouts.length - 1; i >= 0; i--)
+          if (this.timeouts[i]!.id === id && this.timeouts[i]!.freedAt < 0) {
+            this.timeouts[i]!.freedAt = now;
+            break;
+          }
+      } else {
+        const at = this.timeoutWalk(since);
+        if (at < now) this.recordTimeout(id, since, at, now);
+      }
+    }
+    this.timedOut[id] = 0;
     this.activeSince[id] = -1;
     this.onFree?.(id);
     this.event('free', id, '', 0, now);
@@ -217,11 +372,9 @@ export class BarrierTable {
     return out;
   }
 
-  /** Barriers still incomplete after the timeout at `now` (§11.6.7), besides those recorded at free time. */
-  overdue(now: number): Array<{ id: number; cycles: number }> {
-    if (this.timeoutCycles <= 0) return [];
-    return this.pending(now)
-      .filter((b) => b.age > this.timeoutCycles)
-      .map((b) => ({ id: b.id, cycles: b.age }));
+  /** All timeouts detected by the walks up to the end of cycle `end` (inclusive), ordered by walk cycle then id. */
+  timeoutsUpTo(end: number): BarrierTimeout[] {
+    this.syncTimeouts(end + 1);
+    return this.timeouts.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.id - b.id);
   }
 }

@@ -6,7 +6,7 @@
  * records. Everything is registered with one kernel Simulator.
  */
 import { decode, loadTable } from '@pyxis/codec';
-import { DiagnosticError, error } from '@pyxis/diagnostics';
+import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
 import { BandwidthPort, RunAheadWindow, Simulator, TimedLink } from '@pyxis/sim';
 import { Amem } from './amem/index.js';
@@ -14,7 +14,7 @@ import type { AmemAccess } from './amemAccess.js';
 import { Apm } from './apm.js';
 import { BarrierTable } from './barriers.js';
 import { OrderingTracker } from './ordering.js';
-import { CfgSpace } from './cfgSpace.js';
+import { CsrCfgSpace } from './csrSpace.js';
 import { CLUSTER_CSR_BASE, CLUSTER_CSRS, CSR_END, type ClusterCsrRegion } from './clusterCsr.js';
 import { coreSwitchBytesPerCycle, hbmBytesPerCycle, type SimConfig } from './config.js';
 import { DescriptorPrefetchEngine, TripManager } from './control.js';
@@ -30,6 +30,7 @@ import { PyxisObserver } from './observer.js';
 import { icdmaDestination, queueKind, TRIP_QUEUES } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
+import { installControlCsrs } from './uieCsr.js';
 import { loadMemoryMap } from '../common/memoryMap.js';
 
 export const MAX_CLUSTERS = 4;
@@ -112,8 +113,13 @@ export interface HostAction {
   /** 64-bit little-endian value. */
   value: bigint;
   atCycle: number;
-  /** Wait for the n-th (1-based) interrupt of this barrier_interrupt_config entry of `cluster`. */
+  /**
+   * Wait for the n-th (1-based) interrupt of `cluster`: entry 0..7 of barrier_interrupt_config (§11.6.5), or -1 for
+   * the barrier timeout interrupt (§11.6.7).
+   */
   afterInterrupt?: { entry: number; count: number };
+  /** Software polling (§11.8 "Software must monitor ..."): wait until (CSR word at `address` & mask) == value. */
+  poll?: { address: number; mask: bigint; value: bigint; /** 32-bit halves of mask and value (no BigInt per poll) */ m32?: Uint32Array };
 }
 
 /**
@@ -147,6 +153,11 @@ export class HostAgent implements SimEngine {
   get busy(): boolean {
     return this.enqueued < this.records.length || this.nextAction < this.actions.length;
   }
+  /** Whether an action still to come polls a CSR (live UIE registers must then be read in lockstep). */
+  get polling(): boolean {
+    for (let i = this.nextAction; i < this.actions.length; i++) if (this.actions[i]!.poll) return true;
+    return false;
+  }
   private sortRecords(): void {
     for (; this.grouped < this.records.length; this.grouped++) {
       const r = this.records[this.grouped]!;
@@ -162,7 +173,18 @@ export class HostAgent implements SimEngine {
   }
   private ready(a: HostAction, now: number): boolean {
     if (now < a.atCycle) return false;
-    if (a.afterInterrupt) return this.chip.barriers[a.cluster]!.interruptCount[a.afterInterrupt.entry]! >= a.afterInterrupt.count;
+    const bt = this.chip.barriers[a.cluster]!;
+    if (a.afterInterrupt) {
+      const { entry, count } = a.afterInterrupt;
+      // the timeout interrupt of the walk at the end of cycle W is seen from cycle W + 1 (barriers.ts)
+      if ((entry < 0 ? bt.timeoutInterruptsBefore(now) : bt.interruptCount[entry]!) < count) return false;
+    }
+    if (a.poll) {
+      const p = a.poll;
+      const m = (p.m32 ??= Uint32Array.of(Number(p.mask & 0xffff_ffffn), Number(p.mask >> 32n), Number(p.value & 0xffff_ffffn), Number(p.value >> 32n)));
+      const w = this.chip.cfg[a.cluster]!.readWord(p.address - CFG_ENGINE_BASE);
+      if (((w[0]! & m[0]!) >>> 0) !== m[2] || ((w[1]! & m[1]!) >>> 0) !== m[3]) return false;
+    }
     return true;
   }
   tick(now: number): boolean {
@@ -193,8 +215,13 @@ export class HostAgent implements SimEngine {
   }
   nextWake(now: number): number {
     const a = this.actions[this.nextAction];
-    if (this.enqueued < this.records.length || !a || a.afterInterrupt) return Infinity;
-    return Math.max(now, a.atCycle);
+    if (this.enqueued < this.records.length || !a) return Infinity;
+    if (now < a.atCycle) return a.atCycle;
+    // A poll or a timeout interrupt may become true without any engine progressing: at the next timeout walk
+    // (lazily evaluated, barriers.ts); every other change comes with a kernel step.
+    if ((a.afterInterrupt && a.afterInterrupt.entry < 0) || a.poll) return Math.max(now, this.chip.barriers[a.cluster]!.nextTimeoutWalk() + 1);
+    if (a.afterInterrupt) return Infinity;
+    return now;
   }
   blockedReason(): string | undefined {
     this.sortRecords();
@@ -202,7 +229,9 @@ export class HostAgent implements SimEngine {
     const r = g ? this.records[g.recs[g.next]!] : undefined;
     if (r) return `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)`;
     const a = this.actions[this.nextAction];
-    if (a?.afterInterrupt) return `host action ${this.nextAction} waits for interrupt ${a.afterInterrupt.entry} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
+    if (a?.afterInterrupt)
+      return `host action ${this.nextAction} waits for ${a.afterInterrupt.entry < 0 ? 'the barrier timeout interrupt' : `interrupt ${a.afterInterrupt.entry}`} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
+    if (a?.poll) return `host action ${this.nextAction} polls CSR 0x${a.poll.address.toString(16)} of cluster ${a.cluster} until (value & 0x${a.poll.mask.toString(16)}) == 0x${a.poll.value.toString(16)}`;
     if (a) return `host action ${this.nextAction} scheduled at cycle ${a.atCycle}`;
     return undefined;
   }
@@ -212,7 +241,7 @@ export class PyxisChip {
   readonly sim = new Simulator();
   readonly hbm = new HbmMemory();
   readonly amem: Amem[] = [];
-  readonly cfg: CfgSpace[] = [];
+  readonly cfg: CsrCfgSpace[] = [];
   readonly noc: NocMap;
   readonly barriers: BarrierTable[] = [];
   readonly dpe: DescriptorPrefetchEngine[] = [];
@@ -235,6 +264,14 @@ export class PyxisChip {
   /** Trip names by trip_id and barrier producer/consumer names (from image metadata), for reports. */
   readonly tripNames = new Map<number, string>();
   readonly barrierRoles = new Map<number, { producers: string[]; consumers: string[] }>();
+  /** Run-time warnings of the control plane (CSR accesses, ICDMA plane masks), each key reported once. */
+  readonly warnings: Diagnostic[] = [];
+  private readonly warned = new Set<string>();
+  warnOnce(key: string, d: Diagnostic): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.warnings.push(d);
+  }
   /**
    * Per cluster, the timed links into it (kernel TimedLink): barrier notifications (min latency
    * trip_manager.notify_latency_cycles), ICDMA chunks through the core switch (icdma.latency_cycles), ICDMA commit
@@ -253,7 +290,7 @@ export class PyxisChip {
     this.observer = opts.observer ?? new PyxisObserver();
     for (let c = 0; c < clusters; c++) {
       this.amem.push(new Amem(`c${c}.amem`));
-      this.cfg.push(new CfgSpace(c));
+      this.cfg.push(new CsrCfgSpace(c));
     }
     this.noc = new NocMap(this.hbm, this.amem as AmemAccess[], this.cfg);
     // Engine slots per cluster: UIEs, H2A, A2H, 3 ICDMA, 13 MPE, barrier config.
@@ -337,10 +374,9 @@ export class PyxisChip {
       for (let i = 0; i < ICDMAS_PER_CLUSTER; i++) {
         const dest = icdmaDestination(c, i);
         if (dest >= clusters) continue;
-        add(
-          0x12 + i,
-          new IcdmaEngine(c, i, dest, done(`c${c}.icdma${i}`), config, this.amem[c]!, this.icdmaLinks[dest]!, port(`c${c}.icdma${i}`, config.icdma.bytes_per_cycle), egress[c]!, this.apm, apmSlot++),
-        );
+        const icdma = new IcdmaEngine(c, i, dest, done(`c${c}.icdma${i}`), config, this.amem[c]!, this.icdmaLinks[dest]!, port(`c${c}.icdma${i}`, config.icdma.bytes_per_cycle), egress[c]!, this.apm, apmSlot++);
+        icdma.warn = (k, d) => this.warnOnce(k, d);
+        add(0x12 + i, icdma);
       }
       const windows = opts.remap?.[c];
       const mpeWrite = port(`c${c}.mpe_write`, config.mpe.write_bytes_per_cycle * MPES_PER_CLUSTER);
@@ -360,8 +396,21 @@ export class PyxisChip {
         if (e) this.ordering.released(trip, this.engineIndex.get(e)!, cl, barrierId);
       };
       bt.onFree = (id) => this.ordering.freed(cl, id);
+      // Trip flush (chip §11.8): once quiescent, the barrier table is cleared and re-initialised by hardware.
+      tm.onFlushQuiescent = (now) => bt.reinitialize(now);
       this.tm.push(tm);
       this.installCsrHooks(c);
+      const d = dpe;
+      installControlCsrs({
+        cluster: c,
+        cfg: this.cfg[c]!,
+        uies: this.uies.filter((u) => u.cluster === c),
+        tm,
+        barriers: bt,
+        queuesEmpty: () => !d.busy && d.queued === 0,
+        now: () => this.sim.now,
+        warnOnce: (k, w) => this.warnOnce(k, w),
+      });
     }
     this.host = new HostAgent(this, this.records);
     this.apm.kernel = this.sim;
@@ -388,7 +437,10 @@ export class PyxisChip {
     if (this.host.busy) return false;
     for (const d of this.dpe) if (d.busy || d.queued !== 0) return false;
     for (const m of this.mpes) if (m.busy) return false;
-    for (const t of this.tm) for (const s of t.slots) if (s.state !== 0) return false;
+    for (const t of this.tm) {
+      if (t.csrLaunchesPending) return false;
+      for (const s of t.slots) if (s.state !== 0) return false;
+    }
     return true;
   }
 
@@ -401,6 +453,8 @@ export class PyxisChip {
   private readonly runAheadGate = (slot: UieSlot, now: number): 0 | 1 | 2 => {
     const apmOn = this.opts.config.apm.enabled;
     if (apmOn && this.apm.utilization < 1) return 0;
+    // software polling reads live UIE registers (csr.seq_status, ...) at the global clock: no run-ahead meanwhile
+    if (this.host.polling) return 0;
     if (!this.quiet && this.quietCheckedAt !== now) {
       this.quietCheckedAt = now;
       this.quiet = this.noMoreTrips();

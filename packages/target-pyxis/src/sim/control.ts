@@ -301,6 +301,10 @@ export type NotifySender = (g: number, now: number, at: number, engine: string, 
 export interface TripObserver {
   tripStarted?(engine: TripEngine, trip: Trip, now: number): void;
   tripDone(engine: string, trip: Trip, now: number): void;
+  /** A trip discarded by the trip flush (chip §11.8) before its barrier wait completed. */
+  tripFlushed?(engine: string, trip: Trip, now: number): void;
+  /** Trip flush of `cluster` started (mode set) or completed (queues empty, engines idle, barrier table re-initialised). */
+  flushEvent?(cluster: number, what: 'start' | 'done' | 'end', now: number, discarded: number): void;
 }
 
 /** The Trip Manager of one cluster (chip §11.3). */
@@ -327,6 +331,21 @@ export class TripManager implements SimEngine {
   tripName: (tripId: number) => string | undefined = () => undefined;
   /** Slots not idle (waiting on a barrier or released). */
   private active = 0;
+  /**
+   * Trip Flush mode (chip §11.8), set and cleared by software through the `cluster.trip_flush` CSR. While set, every
+   * trip that has not passed its barrier wait is discarded (prefetched trips and trips waiting on a barrier, whose
+   * wait is cancelled), neither waiting nor notifying; released trips and running trips complete normally.
+   */
+  flushMode = false;
+  /** The flush reached the quiescent state (queues empty, no outstanding trip, barrier table re-initialised). */
+  flushDone = false;
+  /** Trips discarded by trip flushes (stats), and the cycles at which flushes completed. */
+  tripsFlushed = 0;
+  readonly flushDoneAt: number[] = [];
+  /** Called once the flush is quiescent, before `flushDone` is set: re-initialises the barrier table (chip.ts). */
+  onFlushQuiescent?: (now: number) => void;
+  /** UIE trips launched through the per-UIE `csr.trip_start` CSR (bring-up path), waiting for their UIE to accept them. */
+  private readonly csrLaunches: Array<{ qid: number; trip: Trip }> = [];
 
   constructor(
     readonly cluster: number,
@@ -346,7 +365,77 @@ export class TripManager implements SimEngine {
   }
 
   get busy(): boolean {
-    return this.active > 0 || this.pendingHead < this.pending.length;
+    return this.active > 0 || this.pendingHead < this.pending.length || this.csrLaunches.length > 0 || (this.flushMode && !this.flushDone);
+  }
+
+  /** The `cluster.trip_flush` CSR (chip §11.8): software sets or clears Trip Flush mode. */
+  setFlushMode(on: boolean, now: number): void {
+    if (on === this.flushMode) return;
+    this.flushMode = on;
+    this.flushDone = false;
+    this.flushDiscarded = 0;
+    this.observer?.flushEvent?.(this.cluster, on ? 'start' : 'end', now, 0);
+  }
+  private flushDiscarded = 0;
+
+  /** Outstanding trips of this cluster: in the trip manager (waiting or released) or running on an engine (status CSR). */
+  outstandingTrips(): number {
+    let n = this.active + this.csrLaunches.length;
+    for (const s of this.slots) if (s.engine?.busy) n++;
+    return n;
+  }
+
+  /** CSR-launched trips not started yet (they can still start a trip on a UIE: no run-ahead, docs/simulator.md "Quantum"). */
+  get csrLaunchesPending(): boolean {
+    return this.csrLaunches.length > 0;
+  }
+
+  /** `csr.trip_start` of UIE queue `qid` (a per-UIE CSR, project-defined): the trip starts when the UIE accepts it. */
+  launchFromCsr(qid: number, trip: Trip): void {
+    this.csrLaunches.push({ qid, trip });
+  }
+
+  private discard(s: TripSlot | undefined, trip: Trip, now: number): void {
+    this.tripsFlushed++;
+    this.flushDiscarded++;
+    this.observer?.tripFlushed?.(s?.label ?? `c${this.cluster}.q${trip.qid}`, trip, now);
+  }
+
+  /**
+   * One cycle of Trip Flush mode (chip §11.8): discard the trips waiting on a barrier and everything the DPE delivers
+   * (it keeps fetching until the descriptor queues are empty); once nothing is outstanding, the barrier table is
+   * re-initialised and the flush is done (visible in `cluster.trip_flush_status`).
+   */
+  private flushTick(now: number): boolean {
+    let did = false;
+    for (let q = 0; q < TRIP_QUEUES; q++) {
+      const s = this.slots[q]!;
+      if (s.state === SlotState.Waiting && s.trip) {
+        this.barriers.cancelWait(s.trip.waitBarrierId, s);
+        this.discard(s, s.trip, now);
+        s.trip = undefined;
+        s.state = SlotState.Idle;
+        this.active--;
+        did = true;
+      }
+      if (s.state !== SlotState.Idle) continue;
+      for (let t = this.dpe.take(q); t; t = this.dpe.take(q)) {
+        this.discard(s, t, now);
+        did = true;
+      }
+    }
+    if (!this.flushDone && this.active === 0 && this.dpe.queued === 0 && !this.dpe.busy && this.pendingHead === this.pending.length && this.csrLaunches.length === 0) {
+      let idle = true;
+      for (const s of this.slots) if (s.engine?.busy) idle = false;
+      if (idle) {
+        this.onFlushQuiescent?.(now);
+        this.flushDone = true;
+        this.flushDoneAt.push(now);
+        this.observer?.flushEvent?.(this.cluster, 'done', now, this.flushDiscarded);
+        did = true;
+      }
+    }
+    return did;
   }
 
   /** Engines call this (through their TripDone callback) when a trip is complete and its writes committed. */
@@ -379,6 +468,11 @@ export class TripManager implements SimEngine {
     if (this.pendingHead === this.pending.length && this.pendingHead > 0) {
       this.pending.length = 0;
       this.pendingHead = 0;
+    }
+    if (this.csrLaunches.length > 0) did = this.csrLaunch(now) || did;
+    if (this.flushMode) {
+      if (this.flushDone && (this.dpe.queued > 0 || this.dpe.busy)) this.flushDone = false; // new lists during flush mode
+      if (!this.flushDone && this.flushTick(now)) did = true;
     }
     if (this.active === 0 && this.dpe.queued === 0) return did;
     for (let q = 0; q < TRIP_QUEUES; q++) {
@@ -417,6 +511,28 @@ export class TripManager implements SimEngine {
     return did;
   }
 
+  /** Starts the CSR-launched UIE trips whose UIE accepts a trip now (in order per UIE). */
+  private csrLaunch(now: number): boolean {
+    let did = false;
+    let keep = 0;
+    let seen = 0; // UIE queues (ids 0..11) with an earlier launch still waiting: keep per-UIE order
+    for (const l of this.csrLaunches) {
+      const e = this.slots[l.qid]!.engine;
+      if (!((seen >>> l.qid) & 1) && e && e.canAccept()) {
+        l.trip.waitAt = l.trip.goAt = l.trip.startAt = now;
+        this.tripsLaunched++;
+        e.start(l.trip, now);
+        this.observer?.tripStarted?.(e, l.trip, now);
+        did = true;
+      } else {
+        seen |= 1 << l.qid;
+        this.csrLaunches[keep++] = l;
+      }
+    }
+    this.csrLaunches.length = keep;
+    return did;
+  }
+
   nextWake(now: number): number {
     let w = Infinity;
     if (this.pendingHead < this.pending.length) w = this.pending[this.pendingHead]!.at;
@@ -447,6 +563,8 @@ export class TripManager implements SimEngine {
       } else if (s.state === SlotState.Ready && s.trip) parts.push(`${s.label} trip ${s.trip.tripId}${this.named(s.trip.tripId)} released, waiting for its engine to accept it`);
     }
     if (this.pendingHead < this.pending.length) parts.push(`${this.pending.length - this.pendingHead} notification(s) in flight`);
+    for (const l of this.csrLaunches) parts.push(`csr.trip_start trip of ${this.slots[l.qid]!.label} waits for the UIE to accept it`);
+    if (this.flushMode && !this.flushDone) parts.push(`trip flush in progress (${this.outstandingTrips()} outstanding trip(s), descriptor queues ${this.dpe.queued === 0 && !this.dpe.busy ? 'empty' : 'not empty'})`);
     return parts.length ? parts.join('; ') : undefined;
   }
 }

@@ -12,11 +12,13 @@
  */
 import { alignUp } from '@pyxis/container';
 import { decode, loadTable } from '@pyxis/codec';
+import { warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { BandwidthPort, Committer, TimedLink } from '@pyxis/sim';
 import { AMEM_BYTES, AMEM_VIEW_BIT } from '../common/amem.js';
 import type { AmemAccess } from './amemAccess.js';
 import type { Apm } from './apm.js';
 import type { BarrierTable } from './barriers.js';
+import { CtlCodes, overlapsCsr } from './csrs.js';
 import type { SimConfig } from './config.js';
 import { runtimeError, SimCodes, tripError } from './diagnostics.js';
 import type { HbmMemory } from './memory.js';
@@ -147,7 +149,11 @@ export class BarrierConfigEngine extends BaseTripEngine {
  * and ICDMA. `issue` moves one chunk functionally, reserves the ports and
  * returns the chunk's commit cycle; the next chunk issues at `portFreeAt`;
  * between chunks the engine sleeps (`nextWake`), so a transfer costs one
- * kernel step per chunk. Stall codes: 0 = port busy, 1 = in flight, 2 = APM.
+ * kernel step per chunk. Stall codes: 0 = port busy, 1 = in flight.
+ *
+ * Power management (chip §13) throttles a DMA in ONE way only: its port reservations are stretched by
+ * 1/AllowedUtilization (`scale()`), i.e. the engine moves data on that fraction of the port cycles. There is no
+ * per-issue bubble gate on top (that throttled twice: 2.7x instead of 2x at AllowedUtilization 0.5, audit D2).
  */
 abstract class ChunkedDmaEngine extends BaseTripEngine {
   /** Chunks (H2A/A2H) or bytes (ICDMA) left to issue. */
@@ -179,10 +185,6 @@ abstract class ChunkedDmaEngine extends BaseTripEngine {
     if (this.remaining > 0) {
       if (now < this.nextIssue) {
         this.code = 0;
-        return false;
-      }
-      if (this.apm && !this.apm.allow(this.apmSlot)) {
-        this.code = 2;
         return false;
       }
       // The chunk reserves ports shared with other engines of this cluster (HBM: H2A/A2H, core-switch egress: the
@@ -232,7 +234,8 @@ export type HbmDirection = 'h2a' | 'a2h';
 export class HbmDmaEngine extends ChunkedDmaEngine {
   private amemAddr = 0;
   private hbmAddr = 0;
-  readonly stallReasons = ['HBM port busy', 'in flight (latency + write commit)', 'APM bubble'] as const;
+  /** Port busy includes the APM stretch of the reservations (chip §13). */
+  readonly stallReasons = ['HBM port busy', 'in flight (latency + write commit)'] as const;
   /** One 1 KiB unit, reused (no allocation per unit on the HBM side). */
   private readonly unit = new Uint8Array(1024);
   constructor(
@@ -322,7 +325,10 @@ export interface IcdmaChunk {
 export class IcdmaEngine extends ChunkedDmaEngine {
   private src = 0;
   private dst = 0;
-  readonly stallReasons = ['core switch busy', 'in flight (latency + write commit)', 'APM bubble'] as const;
+  /** Reports a warning once per `key` for the whole run (set by the chip). */
+  warn?: (key: string, d: Diagnostic) => void;
+  /** Port busy includes the APM stretch of the reservations (chip §13). */
+  readonly stallReasons = ['core switch busy', 'in flight (latency + write commit)'] as const;
   constructor(
     cluster: number,
     readonly index: number,
@@ -343,8 +349,19 @@ export class IcdmaEngine extends ChunkedDmaEngine {
     this.src = Number(trip.fields['amem_source_start_address']) * 128;
     this.dst = Number(trip.fields['amem_dest_start_address']) * 128;
     this.remaining = Number(trip.fields['length']) * 128;
-    if (Number(trip.fields['core_switch_plane_mask']) === 0)
-      throw tripError(SimCodes.badDescriptor, `${this.name} trip ${trip.tripId}: Core Switch Plane Mask 0 is illegal`, '§11.4.5', now, trip);
+    const mask = Number(trip.fields['core_switch_plane_mask']);
+    if (mask === 0) throw tripError(SimCodes.badDescriptor, `${this.name} trip ${trip.tripId}: Core Switch Plane Mask 0 is illegal`, '§11.4.5', now, trip);
+    // The model has no core-switch planes (chip §12.2): every chunk uses the cluster's whole core-switch port, i.e.
+    // what all four planes (0xF) give. A narrower mask is not honoured: say so once per engine (docs/simulator.md).
+    if (mask !== 0xf)
+      this.warn?.(
+        `${this.name}.plane-mask`,
+        warning(
+          CtlCodes.icdmaPlaneMask,
+          `${this.name} trip ${trip.tripId}: core_switch_plane_mask 0x${mask.toString(16)} is not modelled; the transfer uses the whole core-switch port of the cluster, as with all four planes (0xf)`,
+          { spec: 'pyxis-chip-fspec.md §11.4.5, §12.2', notes: ['reported once per ICDMA engine, for its first trip with a mask other than 0xf'] },
+        ),
+      );
     if ((this.src & AMEM_OFFSET_MASK) + this.remaining > AMEM_BYTES || (this.dst & AMEM_OFFSET_MASK) + this.remaining > AMEM_BYTES)
       throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: transfer runs past the end of AMEM`, '§11.4.5', now, trip);
     this.startTransfer(now);
@@ -496,8 +513,10 @@ export class MpeEngine extends BaseTripEngine {
           );
         if (target % 8) throw patchError(SimCodes.misaligned, `patch ${p} target_address 0x${target.toString(16)} is not 8-byte aligned`, '§12.6.1.2', off - 8, 8);
         const d = this.target(target, bytes, `patch ${p} target_address`, trip, now, true);
-        if (d.space === 'cfg' && regSize > 32)
-          throw patchError(SimCodes.badPatch, `patch ${p} reg_size ${regSize} exceeds the 32-byte CSR maximum`, '§12.6.1.2', off - 8, 8);
+        // "Hardware imposes a maximum reg_size of 32 bytes for CSRs" (§12.6.1.2): CSR targets only (memory_map.json kinds
+        // csr / cluster_csr), not microcode memories or configuration tables (a 96-byte rcsw_entry is one element).
+        if (d.space === 'cfg' && regSize > 32 && overlapsCsr(d.addr, bytes))
+          throw patchError(SimCodes.badPatch, `patch ${p} reg_size ${regSize} exceeds the 32-byte CSR maximum (target 0x${target.toString(16)} is a CSR)`, '§12.6.1.2', off - 8, 8);
         // Register elements are stored padded to 8 bytes, exactly as the CSR/config space lays them out (docs/image-layout.md).
         this.writes.push({ target: d, data: blob.slice(off, off + bytes) });
         t = Math.max(this.writePort.reserve(t, bytes), this.nocPort.reserve(t, bytes));

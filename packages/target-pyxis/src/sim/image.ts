@@ -38,7 +38,7 @@ export interface ImageInfo {
 function parseHostActions(file: string, v: unknown, clusters: number): HostAction[] {
   if (v === undefined) return [];
   const bad = (i: number, m: string) =>
-    imageError(file, SimCodes.badImage, `metadata.pyxis.host_actions[${i}]: ${m}`, 0, { notes: ['format: { cluster, address: "0x40F01008", value: "0x2", at_cycle?, after_interrupt?: { entry, count? } }'] });
+    imageError(file, SimCodes.badImage, `metadata.pyxis.host_actions[${i}]: ${m}`, 0, { notes: ['format: { cluster, address: "0x40F01008", value: "0x2", at_cycle?, after_interrupt?: { entry: 0..7 | "timeout", count? }, poll?: { address, mask?, value } }'] });
   if (!Array.isArray(v)) throw bad(0, 'must be a list');
   return v.map((x, i) => {
     const o = (x ?? {}) as Record<string, unknown>;
@@ -56,9 +56,21 @@ function parseHostActions(file: string, v: unknown, clusters: number): HostActio
     if (ai !== undefined) {
       const entry = ai['entry'];
       const count = ai['count'] ?? 1;
-      if (typeof entry !== 'number' || !(entry >= 0 && entry < 8)) throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5)');
+      const timeout = entry === 'timeout';
+      if (!timeout && (typeof entry !== 'number' || !(entry >= 0 && entry < 8)))
+        throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5) or "timeout" (the barrier timeout interrupt, chip §11.6.7)');
       if (typeof count !== 'number' || count < 1) throw bad(i, 'after_interrupt.count must be >= 1');
-      a.afterInterrupt = { entry, count };
+      a.afterInterrupt = { entry: timeout ? -1 : (entry as number), count };
+    }
+    const po = o['poll'] as Record<string, unknown> | undefined;
+    if (po !== undefined) {
+      // Software polling a CSR (e.g. cluster.trip_flush_status, chip §11.8): performed once (word & mask) == value.
+      const pa = big(po['address']);
+      if (pa === undefined || pa < BigInt(CFG_ENGINE_BASE) || pa >= 0x8000_0000n || pa % 8n !== 0n) throw bad(i, 'poll.address must be an 8-byte aligned engine address in the CSR window');
+      const mask = po['mask'] === undefined ? (1n << 64n) - 1n : big(po['mask']);
+      const pv = big(po['value']);
+      if (mask === undefined || pv === undefined || mask >= 1n << 64n || pv >= 1n << 64n) throw bad(i, 'poll.mask and poll.value must be 64-bit numbers or hex strings');
+      a.poll = { address: Number(pa), mask, value: pv & mask };
     }
     return a;
   });

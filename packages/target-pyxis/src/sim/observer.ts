@@ -80,6 +80,18 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
     });
   }
 
+  /** A trip discarded by the trip flush (chip §11.8): an instant on the engine's track. */
+  tripFlushed(engine: string, trip: Trip, now: number): void {
+    if (!this.trace) return;
+    const g = this.engineGroup.get(engine) ?? `cluster ${trip.cluster}`;
+    this.trace.instant(this.track(g, engine), now, `flushed ${trip.kind} trip ${trip.tripId}`, { trip_id: trip.tripId, queue_id: trip.qid, wait_barrier_id: trip.waitBarrierId }, 'trip');
+  }
+
+  /** Trip flush mode set / completed / cleared in a cluster (chip §11.8): an instant on the cluster's trip-manager track. */
+  flushEvent(cluster: number, what: 'start' | 'done' | 'end', now: number, discarded: number): void {
+    if (this.trace) this.trace.instant(this.track(`cluster ${cluster}`, `c${cluster}.trip_manager`), now, `trip flush ${what}`, { cluster, discarded_trips: discarded }, 'flush');
+  }
+
   /**
    * At a deadlock / --max-cycles stop: slices up to `end` for the trips still running (`unfinished: 1`) and the
    * barrier waits never released, so the trace shows what was pending when the run stopped.
@@ -111,7 +123,8 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
         trip_id: tripId,
       });
     const sig = this.barrierSignals.get(cluster * 1024 + id);
-    if (sig && this.vcd) {
+    // (a timeout is evaluated lazily and may be reported after its walk cycle: it changes no count, and VCD time only moves forward)
+    if (sig && this.vcd && kind !== 'timeout') {
       this.vcd.set(sig[0], notifyCount, now);
       this.vcd.set(sig[1], waitCount, now);
     }

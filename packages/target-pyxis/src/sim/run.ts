@@ -91,12 +91,20 @@ export interface SimReport {
     waits: number;
     releases: number;
     frees: number;
+    /** Barrier timeouts detected by the §11.6.7 marking walk. */
     timeouts: number;
     interrupts: number[];
+    /** Timeout interrupts raised (§11.6.7) and the saved first timed-out barrier id (-1: none). */
+    timeout_interrupts: number;
+    timeout_barrier_id: number;
+    /** Every interrupt raised to the CPUs, in cycle order: barrier_interrupt_config entries (§11.6.5) and timeouts (entry -1). */
+    interrupt_log: Array<{ cycle: number; source: string; entry: number; barrier_id: number }>;
     /** Launched trips that waited on each barrier: count and wait() -> release cycles (total, longest), by barrier id. */
     wait_cycles: Array<{ barrier_id: number; waits: number; cycles: number; max: number }>;
   }>;
   barrier_events: Record<string, number>;
+  /** Trip flush per cluster that used it (chip §11.8): trips discarded and the cycles at which a flush completed. */
+  trip_flush: Array<{ cluster: number; trips_discarded: number; done_at: number[]; flush_mode: boolean }>;
   dpe: Array<{ cluster: number; descriptors: number; bytes: number; dequeue_events: number }>;
   mpe: { patches: number; trips: number };
   apm: { enabled: boolean; peak_requested_power: number; final_granted_power: number; bubbles: number; energy: number };
@@ -315,14 +323,21 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
       return r;
     });
   const warnings: Diagnostic[] = [];
-  for (const bt of chip.barriers) {
-    for (const t of bt.timeouts)
+  // §11.6.7: every timeout the marking walk detected up to the last cycle (it also raised the timeout interrupt). After a
+  // deadlock nothing can change any more, so the walks to come are certain: they are reported too.
+  const walkEnd = stop === 'deadlock' ? Infinity : cycles;
+  for (const bt of chip.barriers)
+    for (const t of bt.timeoutsUpTo(walkEnd))
       warnings.push(
-        warning(SimCodes.barrierTimeout, `barrier ${bt.cluster}:${t.id} took ${t.cycles} cycles to complete (timeout ${config.barrier_timeout_cycles})`, { spec: `${CHIP_SPEC} §11.6.7` }),
+        warning(
+          SimCodes.barrierTimeout,
+          `barrier ${bt.cluster}:${t.id} ${t.at > cycles ? `times out after the deadlock, at cycle ${t.at}` : `timed out at cycle ${t.at}`} (in use since cycle ${t.since}, still marked at the second walk; walk period ${config.barrier_timeout_cycles}); ${t.freedAt >= 0 ? `completed at cycle ${t.freedAt}` : 'still incomplete at the end'}`,
+          { spec: `${CHIP_SPEC} §11.6.7`, notes: ['the barrier timeout interrupt was raised; cluster.barrier_timeout_status holds the first timed-out barrier id'] },
+        ),
       );
-    for (const t of bt.overdue(cycles))
-      warnings.push(warning(SimCodes.barrierTimeout, `barrier ${bt.cluster}:${t.id} still incomplete after ${t.cycles} cycles (timeout)`, { spec: `${CHIP_SPEC} §11.6.7` }));
-  }
+  // (sorted: engines of one phase may meet their first diagnostic in any tick order, docs/timing-model.md "Kernel semantics")
+  warnings.push(...[...chip.warnings].sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)));
+  const flushed = chip.tm.filter((t) => t.tripsFlushed > 0 || t.flushDoneAt.length > 0);
   let uninit = 0;
   let conflicts = 0;
   // Uninitialised reads: totals by default, addresses with --warn-uninit (the watch).
@@ -335,7 +350,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
     if (a.firstViewConflict) warnings.push(warning(SimCodes.badAddress, `${a.name}: ${a.firstViewConflict}`, { spec: `${CHIP_SPEC} §7.5` }));
   }
   for (const u of chip.uies) if (u.model?.warnings) warnings.push(...u.model.warnings);
-  if (chip.host.records.length === 0)
+  if (chip.host.records.length === 0 && Object.keys(chip.tripsByKind).length === 0)
     warnings.push(warning(SimCodes.badEnqueue, 'the image has no enqueue records (.enqueue section): nothing was run', { spec: `${CHIP_SPEC} §11.5.1` }));
   if (chip.hbm.uninitReads > 0 && !watch)
     warnings.push(warning(SimCodes.uninitRead, `${chip.hbm.uninitReads} byte(s) read from HBM locations never written`, { notes: uninitNotes }));
@@ -359,13 +374,20 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
       waits: b.waits,
       releases: b.releases,
       frees: b.frees,
-      timeouts: b.timeouts.length,
+      timeouts: b.timeoutsUpTo(walkEnd).length,
       interrupts: Array.from(b.interruptCount),
+      timeout_interrupts: b.timeoutInterruptsBefore(walkEnd + 1),
+      timeout_barrier_id: b.timeoutStatus(walkEnd + 1).valid ? b.timeoutStatus(walkEnd + 1).barrierId : -1,
+      interrupt_log: b.interruptLog
+        .filter((r) => r.cycle <= walkEnd)
+        .sort((x, y) => x.cycle - y.cycle || x.entry - y.entry || x.barrierId - y.barrierId)
+        .map((r) => ({ cycle: r.cycle, source: r.source, entry: r.entry, barrier_id: r.barrierId })),
       wait_cycles: [...chip.tm[b.cluster]!.waitsByBarrier]
         .sort((x, y) => x[0] - y[0])
         .map(([id, w]) => ({ barrier_id: id, ...w })),
     })),
     barrier_events: { ...chip.observer.barrierEvents },
+    trip_flush: flushed.map((t) => ({ cluster: t.cluster, trips_discarded: t.tripsFlushed, done_at: [...t.flushDoneAt], flush_mode: t.flushMode })),
     dpe: chip.dpe.map((d) => ({ cluster: d.cluster, descriptors: d.fetched, bytes: d.bytesRead, dequeue_events: d.dequeueEvents })),
     mpe: { patches: chip.mpes.reduce((a, m) => a + m.patchesApplied, 0), trips: chip.mpes.reduce((a, m) => a + m.tripsDone, 0) },
     apm: { enabled: config.apm.enabled, peak_requested_power: chip.apm.peakRequested, final_granted_power: chip.apm.granted, bubbles: chip.apm.bubbles, energy: chip.apm.energy },

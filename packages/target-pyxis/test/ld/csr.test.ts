@@ -17,7 +17,14 @@ describe('cluster CSRs from memory_map.json', () => {
   it('linker and simulator see the same addresses (engine address = 0x4000_0000 + CSR-window offset)', () => {
     const raw = JSON.parse(readFileSync(mmFile, 'utf8')) as { regions: Array<{ name: string; kind?: string; offset: number; address: number }> };
     const csr = raw.regions.filter((r) => r.kind === 'cluster_csr');
-    expect(csr.map((r) => r.name)).toEqual(['cluster.enqueue', 'cluster.bt_mem_decrement', 'cluster.barrier_interrupt_config']);
+    expect(csr.map((r) => r.name)).toEqual([
+      'cluster.enqueue',
+      'cluster.bt_mem_decrement',
+      'cluster.barrier_interrupt_config',
+      'cluster.trip_flush',
+      'cluster.trip_flush_status',
+      'cluster.barrier_timeout_status',
+    ]);
     for (const r of csr) expect(r.address).toBe(0x4000_0000 + r.offset);
     expect(clusterCsrAddress('cluster.enqueue')).toBe(0x4000_0000 + CSR_ENQUEUE);
     expect(clusterCsrAddress('cluster.bt_mem_decrement', 6)).toBe(0x4000_0000 + CSR_BT_MEM_DECREMENT + 6 * 8);

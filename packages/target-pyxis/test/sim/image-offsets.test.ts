@@ -80,12 +80,12 @@ describe('image diagnostics point at byte offsets in the .pimg', () => {
 
   it('a bad MPE patch: offset of its micro_patch_t header inside the blob', () => {
     const b = new ImageBuilder();
-    // Patch 0 is fine (8-byte CSR element); patch 1 has reg_size 40 > 32 into the config space.
+    // Patch 0 is fine (8-byte element); patch 1 has reg_size 40 > 32 into a CSR (csr.seq_start_pc, memory_map.json).
     const blob = new Uint8Array(8 + 8 + 8 + 40);
     const dv = new DataView(blob.buffer);
     dv.setUint32(0, 0x4000_0400, true);
     dv.setUint16(4, 7, true);
-    dv.setUint32(16, 0x4000_0800, true);
+    dv.setUint32(16, 0x4001_1000, true);
     dv.setUint16(20, 39, true);
     blob.fill(0xee, 8, 16);
     b.data('amem', 0x2000, blob);

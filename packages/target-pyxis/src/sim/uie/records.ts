@@ -28,7 +28,6 @@ export const UieCodes = {
   viewConflict: 'SIM0607',
   unmodelled: 'SIM0608',
   indirMode: 'SIM0609',
-  noTracker: 'SIM0610',
   weightsAlign: 'SIM0611',
 } as const;
 
