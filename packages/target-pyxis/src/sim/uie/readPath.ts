@@ -30,6 +30,12 @@ export function issueRead(u: Uie, now: number): boolean {
     if (u.readPortFree < u.portWake) u.portWake = u.readPortFree;
     return false;
   }
+  // port held by an access served late (bank conflict, amem/banks.ts; tick synced the arbiter)
+  const bankFree = u.amem.banks.freeAt[u.rClient]!;
+  if (bankFree > now) {
+    if (bankFree < u.portWake) u.portWake = bankFree;
+    return false;
+  }
   const d = dec.data;
   const at = dec.peekSlot();
   const seq = u.seqs[SEQ_AMEM_READ]!;
@@ -62,6 +68,8 @@ export function issueRead(u: Uie, now: number): boolean {
     const n = d[at + R_N]!;
     const view = d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0;
     const s0 = addr & 7;
+    // the bank claim of this access (chip §7: one access per (partition, bank) per cycle); Read_Const reads nothing
+    if (readsSram(opcd)) u.amem.banks.claim(u.rClient, now, ((addr & PTN_MASK) << 4) | view, wide ? 2 * n : n);
     // RPSW / RCSW configuration held from the last *_config_vld (seq §5.4, §5.5)
     if (d[at + R_PSWBASE]! >= 0) u.rpswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
     if (d[at + R_CSW]! >= 0) u.rcswCur = d[at + R_CSW]!;
@@ -74,6 +82,7 @@ export function issueRead(u: Uie, now: number): boolean {
     if (direct && readsSram(opcd) && n === AMEM_PARTITIONS && (u.rpswCur < 0 || sw.pswIdentity![u.rpswCur] === 1)) {
       // fast path: all partitions read, identity RPSW -> AMEM words straight into the switchbox entry's lanes
       const e = out.pushSlot();
+      if (out === u.sbReadToWrite) u.sbReadyAt[e] = now + u.readLatency;
       readLanesInto(u, addr, view, wide, s0, out.raw32, e * 64);
       u.stats.bytesRead += wide ? 256 : 128;
       const m = e * SB_META;
@@ -97,6 +106,7 @@ export function issueRead(u: Uie, now: number): boolean {
     // deserialize / promote (chip §6.2.1.4) with ReLU (seq §5.1.1) and EB adjust, as one table lookup per column
     if (out) {
       const slot = out.pushSlot();
+      if (out === u.sbReadToWrite) u.sbReadyAt[slot] = now + u.readLatency;
       const m = slot * SB_META;
       if (direct) {
         const src32 = l2 === u.lanes ? u.lanes32 : u.lanes2_32;

@@ -4,6 +4,7 @@
  * `tick`s (checked against `tick` by uie-fastpath.test.ts and against lockstep by quantum.test.ts).
  */
 import * as amemGeometry from '../../common/amem.js';
+import { SCHED_MAX } from '../amem/banks.js';
 import * as codes from './codes.js';
 import * as convert from './convert.js';
 import * as addressGen from './addressGen.js';
@@ -14,7 +15,7 @@ import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { AMEM_PARTITIONS, AMEM_VIEW_BIT } = amemGeometry;
+const { AMEM_PARTITIONS, AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
 const { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } = codes;
 const { compositeKey, compositeTable, is16bit } = convert;
 const { decodeFast, stridedAddr } = addressGen;
@@ -41,9 +42,12 @@ export const BATCH_RETRY = 32;
  * state is not such a steady state (then `tick` runs). Checked against `tick` by uie-fastpath.test.ts and against
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
-export function steadyBatch(u: Uie, c: number, limit: number): number {
+export function steadyCheck(u: Uie, c: number, limit: number): number {
   if (u.itfeRead.active || u.itfeWrite.active || u.activeTrips !== 1) return 0;
   if (u.readPortFree > c || u.writePortFree > c) return 0;
+  const banks = u.amem.banks;
+  banks.sync(c);
+  if (banks.freeAt[u.rClient]! > c || banks.freeAt[u.wClient]! > c) return 0;
   const rdec = u.readDec;
   const wdec = u.writeDec;
   const sb = u.sbReadToWrite;
@@ -116,11 +120,145 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     if (at >= wd.length) at = 0;
   }
   const meta = sb.meta;
+  // read pipeline (sim_config amem): the j-th queued entry is popped at c + j, and an entry pushed at c + j at
+  // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency
+  const lat = u.readLatency;
+  if (sb.occupancy < lat) return 0;
   for (let j = 0, e = sb.peekSlot(); j < sb.occupancy; j++) {
     const m = e * SB_META;
     if (meta[m] !== 1 || meta[m + 1] !== rDt || meta[m + 2] !== rEb || meta[m + 3] !== (relu ? 1 : 0)) return 0;
+    if (u.sbReadyAt[e]! > c + j) return 0;
     if (++e >= sb.capacity) e = 0;
   }
+  return k;
+}
+
+/** Scratch odometers of `fillSchedule` (no allocation per call). */
+const schedR = new Int32Array(NUM_ITERS);
+const schedW = new Int32Array(NUM_ITERS);
+
+/**
+ * The banks (chip §7.5 hash of the view) of the next `k` AMEM Read / Write whole-word accesses of a state that
+ * `steadyCheck` accepted at `c`, into dst[off + 2j] (read) and dst[off + 2j + 1] (write): the queued records'
+ * addresses, then the odometer's (as `runBatch` computes them). Changes no state.
+ */
+export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number): void {
+  const rs = u.seqs[SEQ_AMEM_READ]!;
+  const ws = u.seqs[SEQ_AMEM_WRITE]!;
+  const rx = rs.aux!;
+  const wx = ws.aux!;
+  const rb = rs.core.pc * AUX_WORDS;
+  const wb = ws.core.pc * AUX_WORDS;
+  const rView = rs.view ? AMEM_VIEW_BIT : 0;
+  const wView = ws.view ? AMEM_VIEW_BIT : 0;
+  schedR.set(rs.core.count);
+  schedW.set(ws.core.count);
+  const rdec = u.readDec;
+  const wdec = u.writeDec;
+  const dr = rdec.occupancy;
+  const dw = wdec.occupancy;
+  let ra = rdec.peekSlot();
+  let wa = wdec.peekSlot();
+  for (let j = 0; j < k; j++) {
+    let r: number;
+    let w: number;
+    if (j < dr) {
+      r = rdec.data[ra + R_ADDR]!;
+      ra += REC_WORDS;
+      if (ra >= rdec.data.length) ra = 0;
+    } else {
+      r = stridedAddr(rs.base, rx, rb, schedR);
+      rs.core.advance(schedR);
+    }
+    if (j < dw) {
+      w = wdec.data[wa + R_ADDR]!;
+      wa += REC_WORDS;
+      if (wa >= wdec.data.length) wa = 0;
+    } else {
+      w = stridedAddr(ws.base, wx, wb, schedW);
+      ws.core.advance(schedW);
+    }
+    dst[off + 2 * j] = amemBank(amemPhysical(((r & PTN_MASK) << 4) | rView));
+    dst[off + 2 * j + 1] = amemBank(amemPhysical(((w & PTN_MASK) << 4) | wView));
+  }
+}
+
+/**
+ * The steady-state batch with bank arbitration (amem/banks.ts). Alone in its cluster (no other UIE has a trip; the
+ * run-ahead gate keeps the control plane out), a UIE batches while its own read and write banks differ. With other
+ * UIEs active it batches only the cluster's joint conflict-free window (`AmemBanks.jointWindow`, the same for every
+ * UIE at `c`), and publishes its next schedule after the batch, or now when it has none. Returns the cycles batched.
+ */
+export function steadyBatch(u: Uie, c: number, limit: number): number {
+  const banks = u.amem.banks;
+  const me = u.index;
+  const off = me * SCHED_MAX * 2;
+  if (banks.activeUies <= 1) {
+    const k = steadyCheck(u, c, Math.min(limit, c + SCHED_MAX));
+    if (k === 0 || !banks.idleAt(c)) return 0;
+    fillSchedule(u, k, banks.propBank, off);
+    let j = 0;
+    while (j < k && banks.propBank[off + 2 * j] !== banks.propBank[off + 2 * j + 1]) j++;
+    if (j < BATCH_MIN) return 0;
+    banks.publish(me, c, c, j);
+    banks.countBatch(me, c, j);
+    runBatch(u, c, j);
+    banks.publish(me, c, c, 0);
+    return j;
+  }
+  const J = banks.jointWindow(c, limit);
+  if (J >= BATCH_MIN && steadyCheck(u, c, c + J) === J) {
+    banks.countBatch(me, c, J);
+    runBatch(u, c, J);
+    const k = steadyCheck(u, c + J, c + J + SCHED_MAX);
+    if (k > 0) {
+      fillSchedule(u, k, banks.propBank, off);
+      banks.publish(me, c, c + J, k);
+    } else banks.publish(me, c, c + J, 0);
+    return J;
+  }
+  if (!banks.hasSchedule(me, c)) {
+    const k = steadyCheck(u, c, c + SCHED_MAX);
+    if (k > 0) {
+      fillSchedule(u, k, banks.propBank, off);
+      banks.publish(me, c, c, k);
+    }
+  }
+  return 0;
+}
+
+/** K cycles of the steady state `steadyCheck` accepted at `c` (the effects of K `tick`s, see `steadyCheck`). */
+function runBatch(u: Uie, c: number, k: number): void {
+  const rdec = u.readDec;
+  const wdec = u.writeDec;
+  const sb = u.sbReadToWrite;
+  const dr = rdec.occupancy;
+  const dw = wdec.occupancy;
+  const rs = u.seqs[SEQ_AMEM_READ]!;
+  const ws = u.seqs[SEQ_AMEM_WRITE]!;
+  const tripSlot = u.oldestSlot;
+  const rpc = rs.core.pc;
+  const rx = rs.aux!;
+  const rb = rpc * AUX_WORDS;
+  const rt = rs.tmpl!;
+  const rto = rpc * REC_WORDS;
+  const rOp = rx[rb + A_OPCD]!;
+  const rDt = rt[rto + R_DT]!;
+  const rEb = rt[rto + R_EB]!;
+  const wpc = ws.core.pc;
+  const wx = ws.aux!;
+  const wb = wpc * AUX_WORDS;
+  const wt = ws.tmpl!;
+  const wto = wpc * REC_WORDS;
+  const wDt = wt[wto + R_DT]!;
+  const wEb = wt[wto + R_EB]!;
+  const relu = rOp === RD_SRAM_RELU;
+  const comp = compositeTable(rDt, rEb, relu, wDt, wEb);
+  const rd = rdec.data;
+  const wd = wdec.data;
+  const meta = sb.meta;
+  const rlat = u.readLatency;
+  const readyAt = u.sbReadyAt;
   // K cycles, as `tick` would run them (commits, AMEM Write, AMEM Read; the cores below)
   const amem = u.amem;
   const stats = u.stats;
@@ -179,6 +317,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
       rs.core.advance(rCnt);
     }
     const e = sb.pushSlot();
+    readyAt[e] = t + rlat;
     amem.readWord32(((ra & PTN_MASK) << 4) | rView, sb.raw32, e * 64);
     const m = e * SB_META;
     meta[m] = 1;
@@ -224,5 +363,4 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
   u.blocked = undefined;
   u.portWake = Infinity;
   u.lastDidWork = true;
-  return k;
 }

@@ -24,6 +24,7 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import type { SimEngine } from '@pyxis/sim';
 import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
+import { PORT_READ, PORT_WRITE, uieClient } from '../amem/banks.js';
 import { tryTable, UieConfig } from './config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
@@ -72,6 +73,13 @@ export class Uie implements SimEngine {
   // last composed conversion (read dt/eb/relu x write dt/eb), so the hot path does no Map lookup per flit
   compKey = -1;
   comp: CompositeTable | undefined;
+  /** AMEM bank clients of this UIE's AMEM Read / Write ports (amem/banks.ts `uieClient`). */
+  readonly rClient: number;
+  readonly wClient: number;
+  /** Cycles from a read claim to its data in the AMEM Read -> AMEM Write switchbox FIFO (`Amem.readPipelineCycles`). */
+  readonly readLatency: number;
+  /** Per sbReadToWrite entry: the cycle its data is there (read pipeline, docs/timing-model.md). */
+  readonly sbReadyAt: Float64Array;
   readonly readDec: Fifo;
   readonly writeDec: Fifo;
   readonly itfeRead: Itfe;
@@ -169,6 +177,10 @@ export class Uie implements SimEngine {
     this.decKeyWrite = new Float64Array(decDepth * REC_WORDS).fill(-1);
     const sbDepth = opts.switchboxFifoDepth ?? 4;
     this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
+    this.sbReadyAt = new Float64Array(this.sbReadToWrite.capacity);
+    this.rClient = uieClient(opts.index, PORT_READ);
+    this.wClient = uieClient(opts.index, PORT_WRITE);
+    this.readLatency = this.amem.readPipelineCycles;
     this.sbReadToGrid = new SwitchboxFifo(`${this.name}.sb.amem_read->grid`, sbDepth);
     this.sbReadToVbuffer = new SwitchboxFifo(`${this.name}.sb.amem_read->vbuffer`, sbDepth);
     this.sbGridToWrite = new SwitchboxFifo(`${this.name}.sb.grid->amem_write`, sbDepth);
@@ -267,6 +279,7 @@ export class Uie implements SimEngine {
     }
     this.nextSlot = (slotId + 1) % TRIP_SLOTS;
     this.activeTrips++;
+    this.amem.banks.setActive(this.index, true);
     this.lastDidWork = true;
     return true;
   }
@@ -376,6 +389,7 @@ export class Uie implements SimEngine {
     this.now = now;
     this.blocked = undefined;
     this.portWake = Infinity;
+    this.amem.banks.sync(now); // last cycle's bank claims resolved before anyone issues (amem/banks.ts)
     let did = false;
     // 1. write commits (chip §11.7.1)
     while (this.cCount > 0 && this.commitAt[this.cHead]! <= now) {
@@ -407,6 +421,7 @@ export class Uie implements SimEngine {
       sl.active = false;
       sl.params = undefined;
       this.activeTrips--;
+      if (this.activeTrips === 0) this.amem.banks.setActive(this.index, false);
       this.stats.tripsDone++;
       this.oldestSlot = (this.oldestSlot + 1) % TRIP_SLOTS;
       did = true;
@@ -438,18 +453,26 @@ export class Uie implements SimEngine {
     this.visible = false;
     this.stopOnPop = stopOnPop;
     let c = from;
+    // AMEM banks (amem/banks.ts): the window may outrun other clients only when none can claim a bank in it: trips
+    // may start (stopOnPop: a DMA could) -> this cycle only; other UIEs of the cluster active -> this cycle, or the
+    // cluster's joint conflict-free batch (the same window for all of them), then hand back
+    const banks = this.amem.banks;
+    const shared = banks.activeUies > 1;
+    if (stopOnPop) limit = from + 1;
     try {
       while (c < limit) {
-        if (this.fastPaths && this.seqActive === RW_ACTIVE && c >= this.batchRetry && limit - c >= BATCH_MIN) {
+        if (this.fastPaths && this.seqActive === RW_ACTIVE && (shared || c >= this.batchRetry) && limit - c >= BATCH_MIN) {
           const k = steadyBatch(this, c, limit);
           if (k > 0) {
             this.batchedCycles += k;
             for (let j = 0; j < k; j++) did[(c + j) & mask] = 1;
             c += k;
+            if (shared) break;
             continue;
           }
           this.batchRetry = c + BATCH_RETRY;
         }
+        if (shared) limit = c + 1;
         const d = this.tick(c);
         did[c & mask] = d ? 1 : 0;
         c++;
