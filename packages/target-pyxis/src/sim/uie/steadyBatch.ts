@@ -25,6 +25,8 @@ const { SB_META } = switchbox;
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
 export const BATCH_MIN = 16;
 export const BATCH_RETRY = 32;
+/** Shortest joint (multi-UIE) batch: the schedules are already computed, so even short windows beat lockstep. */
+export const JOINT_MIN = 4;
 
 /**
  * Steady-state batch (fast paths, inside `runAhead` only): when AMEM Read and AMEM Write are both in a pure strided
@@ -42,7 +44,7 @@ export const BATCH_RETRY = 32;
  * state is not such a steady state (then `tick` runs). Checked against `tick` by uie-fastpath.test.ts and against
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
-export function steadyCheck(u: Uie, c: number, limit: number): number {
+export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN): number {
   if (u.itfeRead.active || u.itfeWrite.active || u.activeTrips !== 1) return 0;
   if (u.readPortFree > c || u.writePortFree > c) return 0;
   const banks = u.amem.banks;
@@ -61,7 +63,7 @@ export function steadyCheck(u: Uie, c: number, limit: number): number {
   let k = rs.core.repeatable(limit - c);
   if (k === 0) return 0;
   k = ws.core.repeatable(k);
-  if (k < BATCH_MIN || k < dr || k < dw) return 0;
+  if (k < min || k < dr || k < dw) return 0;
   // read template at the read core's pc
   const rsw = u.readSw;
   const wsw = u.writeSw;
@@ -207,10 +209,11 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     return j;
   }
   const J = banks.jointWindow(c, limit);
-  if (J >= BATCH_MIN && steadyCheck(u, c, c + J) === J) {
+  if (J >= JOINT_MIN && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
     banks.countBatch(me, c, J);
     runBatch(u, c, J);
-    const k = steadyCheck(u, c + J, c + J + SCHED_MAX);
+    // the next window (the caller's windows are `limit - c` long: publish no more than one of them)
+    const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c));
     if (k > 0) {
       fillSchedule(u, k, banks.propBank, off);
       banks.publish(me, c, c + J, k);
@@ -218,7 +221,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     return J;
   }
   if (!banks.hasSchedule(me, c)) {
-    const k = steadyCheck(u, c, c + SCHED_MAX);
+    const k = steadyCheck(u, c, c + Math.min(SCHED_MAX, limit - c + 1));
     if (k > 0) {
       fillSchedule(u, k, banks.propBank, off);
       banks.publish(me, c, c, k);

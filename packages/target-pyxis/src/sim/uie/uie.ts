@@ -461,7 +461,7 @@ export class Uie implements SimEngine {
     if (stopOnPop) limit = from + 1;
     try {
       while (c < limit) {
-        if (this.fastPaths && this.seqActive === RW_ACTIVE && (shared || c >= this.batchRetry) && limit - c >= BATCH_MIN) {
+        if (this.fastPaths && this.seqActive === RW_ACTIVE && (shared || (c >= this.batchRetry && limit - c >= BATCH_MIN))) {
           const k = steadyBatch(this, c, limit);
           if (k > 0) {
             this.batchedCycles += k;
