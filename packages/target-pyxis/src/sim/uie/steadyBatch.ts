@@ -26,7 +26,7 @@ const { SB_META } = switchbox;
 export const BATCH_MIN = 16;
 export const BATCH_RETRY = 32;
 /** Shortest joint (multi-UIE) batch: the schedules are already computed, so even short windows beat lockstep. */
-export const JOINT_MIN = 4;
+export const JOINT_MIN = 1;
 
 /**
  * Steady-state batch (fast paths, inside `runAhead` only): when AMEM Read and AMEM Write are both in a pure strided

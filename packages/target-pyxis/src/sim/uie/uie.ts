@@ -24,7 +24,7 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import type { SimEngine } from '@pyxis/sim';
 import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
-import { PORT_READ, PORT_WRITE, uieClient } from '../amem/banks.js';
+import { PORT_ITFE_READ, PORT_ITFE_WRITE, PORT_READ, PORT_WRITE, uieClient } from '../amem/banks.js';
 import { tryTable, UieConfig } from './config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
@@ -188,8 +188,8 @@ export class Uie implements SimEngine {
     this.attachGrid = opts.attachGrid ?? false;
     this.attachVbuffer = opts.attachVbuffer ?? false;
     this.fastPaths = opts.fastPaths ?? true;
-    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
-    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128);
+    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128, uieClient(opts.index, PORT_ITFE_READ));
+    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128, uieClient(opts.index, PORT_ITFE_WRITE));
     // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
     let ring = 64; // small: the ring is walked every cycle, a 48-UIE chip keeps 48 of them hot
     while (ring < 2 * this.commitLatency + 16) ring *= 2;
@@ -402,8 +402,10 @@ export class Uie implements SimEngine {
     // 2. datapaths, downstream first
     if (issueWrite(this, now)) did = true;
     if (issueRead(this, now)) did = true;
-    if (this.itfeRead.active && this.itfeRead.tick()) did = true;
-    if (this.itfeWrite.active && this.itfeWrite.tick()) did = true;
+    if (this.itfeRead.active && this.itfeRead.tick(now)) did = true;
+    else if (this.itfeRead.wakeAt > now && this.itfeRead.wakeAt < this.portWake) this.portWake = this.itfeRead.wakeAt;
+    if (this.itfeWrite.active && this.itfeWrite.tick(now)) did = true;
+    else if (this.itfeWrite.wakeAt > now && this.itfeWrite.wakeAt < this.portWake) this.portWake = this.itfeWrite.wakeAt;
     // 3. sequencer cores
     // (only sequencers with a running core or a queued trip: bit id of seqActive, visited in id order)
     let act = this.seqActive;

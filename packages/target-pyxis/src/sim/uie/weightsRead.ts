@@ -4,6 +4,7 @@
  * the AMEM words are read (bank statistics, bytes) and dropped.
  */
 import * as amemGeometry from '../../common/amem.js';
+import { CLIENTS_PER_UIE, PORT_WEIGHTS } from '../amem/banks.js';
 import * as codes from './codes.js';
 import type { WeightsFieldArrays } from './opFields.js';
 import type { SeqState } from './records.js';
@@ -36,6 +37,8 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
     u.ruleError(UieCodes.oddPartition16, `16-bit weights read at odd partition address 0x${(a * 16).toString(16)}`, `${SEQ_SPEC} §1.1, §7.1`, s, pc);
   const n = f.num_ptns[pc]!;
   const view = s.view ? AMEM_VIEW_BIT : 0;
+  // bank occupancy (amem/banks.ts); a held port does not stall Weights Read yet (no FIFO to the decompressor)
+  u.amem.banks.claim(u.index * CLIENTS_PER_UIE + PORT_WEIGHTS, u.now, (a << 4) | view, n);
   for (let j = 0; j < n; j++) u.amem.readPartition32((((a + j) & PTN_MASK) << 4) | view, u.weights32, (j & 7) * 4);
   u.stats.bytesRead += n * 16;
   u.stats.weightsBytesRead += n * 16;
