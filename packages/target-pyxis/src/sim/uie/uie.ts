@@ -41,7 +41,7 @@ import * as writePath from './writePath.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { issueRead } = readPath;
+const { issueRead, settleClaims } = readPath;
 const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
 const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
@@ -80,6 +80,12 @@ export class Uie implements SimEngine {
   readonly readLatency: number;
   /** Per sbReadToWrite entry: the cycle its data is there (read pipeline, docs/timing-model.md). */
   readonly sbReadyAt: Float64Array;
+  /** The last bank claims (readPath.ts `settleClaims`): cycle (-1 none), switchbox slot, write accesses and commits. */
+  lastReadAt = -1;
+  lastReadSlot = -1;
+  lastWriteAt = -1;
+  lastWriteAcc = 1;
+  lastWriteN = 0;
   readonly readDec: Fifo;
   readonly writeDec: Fifo;
   readonly itfeRead: Itfe;
@@ -390,6 +396,7 @@ export class Uie implements SimEngine {
     this.blocked = undefined;
     this.portWake = Infinity;
     this.amem.banks.sync(now); // last cycle's bank claims resolved before anyone issues (amem/banks.ts)
+    if (this.lastReadAt >= 0 || this.lastWriteAt >= 0) settleClaims(this);
     let did = false;
     // 1. write commits (chip §11.7.1)
     while (this.cCount > 0 && this.commitAt[this.cHead]! <= now) {

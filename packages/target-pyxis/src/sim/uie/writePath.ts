@@ -73,11 +73,14 @@ export function issueWrite(u: Uie, now: number): boolean {
         }
       }
       const acc = claimWrite(u, opcd, addr, d, at, now);
+      u.lastWriteAt = now;
+      u.lastWriteAcc = acc;
       const wide = doWrite(u, opcd, addr, d, at, seq, fifo);
       fifo.pop();
       // 16-bit data takes two cycles (chip §7.3); a read-modify-write reads before it writes (chip §7.4: x2)
       u.writePortFree = now + (wide ? 2 : 1) * acc;
       postWrite(u, slot, now, wide ? 2 : 1);
+      u.lastWriteN = wide ? 2 : 1;
     }
   }
   dec.pop();
