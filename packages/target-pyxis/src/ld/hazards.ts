@@ -8,6 +8,7 @@ import { warning } from '@pyxis/diagnostics';
 import { AMEM_BLOCK_BYTES } from '../common/amem.js';
 import { CHIP, SEQ, type LinkContext } from './context.js';
 import type { TensorDef, TripDef } from './linkTypes.js';
+import { checkPartitionRotation } from './checks.js';
 import { checkViews } from './placement.js';
 import { intervalsIntersect, rowIntervals } from './tensors.js';
 import type { TripGraph } from './tripGraph.js';
@@ -26,6 +27,8 @@ export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
     }
   }
   const uieIdx = orderedTrips.map((t, i) => (t.queue.kind === 'uie' ? i : -1)).filter((i) => i >= 0);
+  // partition rotation of copies without a compensating switch (seq §5.4, §6.7)
+  for (const i of uieIdx) checkPartitionRotation(orderedTrips[i]!, bag);
   // RMW / InMemAdd source-destination bank alignment (chip §7.4.1)
   for (const i of uieIdx) {
     const t = orderedTrips[i]!;
