@@ -27,8 +27,6 @@ export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
     }
   }
   const uieIdx = orderedTrips.map((t, i) => (t.queue.kind === 'uie' ? i : -1)).filter((i) => i >= 0);
-  // partition rotation of copies without a compensating switch (seq §5.4, §6.7)
-  for (const i of uieIdx) checkPartitionRotation(orderedTrips[i]!, bag);
   // RMW / InMemAdd source-destination bank alignment (chip §7.4.1)
   for (const i of uieIdx) {
     const t = orderedTrips[i]!;
@@ -117,4 +115,6 @@ export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
       }
     }
   bag.throwIfErrors();
+  // partition rotation of copies without a compensating switch (seq §5.4, §6.7), after the errors above
+  for (const i of uieIdx) checkPartitionRotation(orderedTrips[i]!, bag);
 }
