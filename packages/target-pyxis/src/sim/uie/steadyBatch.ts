@@ -11,6 +11,8 @@ import * as addressGen from './addressGen.js';
 import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
 import * as switchbox from './switchbox.js';
+import type { Fifo } from '@pyxis/sim';
+import type { SeqState } from './records.js';
 import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
@@ -19,7 +21,7 @@ const { AMEM_PARTITIONS, AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
 const { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } = codes;
 const { compositeKey, compositeTable, is16bit } = convert;
 const { decodeFast, stridedAddr } = addressGen;
-const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
+const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_NZ, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
 const { SB_META } = switchbox;
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
@@ -145,43 +147,45 @@ const schedW = new Int32Array(NUM_ITERS);
  * addresses, then the odometer's (as `runBatch` computes them). Changes no state.
  */
 export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number): void {
-  const rs = u.seqs[SEQ_AMEM_READ]!;
-  const ws = u.seqs[SEQ_AMEM_WRITE]!;
-  const rx = rs.aux!;
-  const wx = ws.aux!;
-  const rb = rs.core.pc * AUX_WORDS;
-  const wb = ws.core.pc * AUX_WORDS;
-  const rView = rs.view ? AMEM_VIEW_BIT : 0;
-  const wView = ws.view ? AMEM_VIEW_BIT : 0;
-  schedR.set(rs.core.count);
-  schedW.set(ws.core.count);
-  const rdec = u.readDec;
-  const wdec = u.writeDec;
-  const dr = rdec.occupancy;
-  const dw = wdec.occupancy;
-  let ra = rdec.peekSlot();
-  let wa = wdec.peekSlot();
-  for (let j = 0; j < k; j++) {
-    let r: number;
-    let w: number;
-    if (j < dr) {
-      r = rdec.data[ra + R_ADDR]!;
-      ra += REC_WORDS;
-      if (ra >= rdec.data.length) ra = 0;
-    } else {
-      r = stridedAddr(rs.base, rx, rb, schedR);
-      rs.core.advance(schedR);
+  fillSide(u.seqs[SEQ_AMEM_READ]!, u.readDec, schedR, k, dst, off);
+  fillSide(u.seqs[SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, dst, off + 1);
+}
+
+/**
+ * One port's banks into dst[off + 2j]: the queued records, then the odometer's addresses, in runs: while the
+ * innermost end-of-loop iterator (the one `advance` steps) has stride 0 the address does not change, so a run of
+ * (numloops - count) steps shares one bank (one address computation and hash per run).
+ */
+function fillSide(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int16Array, off: number): void {
+  const core = s.core;
+  const x = s.aux!;
+  const pc = core.pc;
+  const b = pc * AUX_WORDS;
+  const view = s.view ? AMEM_VIEW_BIT : 0;
+  cnt.set(core.count);
+  const dn = dec.occupancy;
+  let at = dec.peekSlot();
+  let j = 0;
+  for (; j < dn && j < k; j++) {
+    dst[off + 2 * j] = amemBank(amemPhysical(((dec.data[at + R_ADDR]! & PTN_MASK) << 4) | view));
+    at += REC_WORDS;
+    if (at >= dec.data.length) at = 0;
+  }
+  const m = core.eolMask[pc]!;
+  const inner = 31 - Math.clz32(m);
+  const n = core.store.numloops[pc * NUM_ITERS + inner]!;
+  const zero = ((x[b + A_NZ]! >> inner) & 1) === 0;
+  while (j < k) {
+    const bank = amemBank(amemPhysical(((stridedAddr(s.base, x, b, cnt) & PTN_MASK) << 4) | view));
+    let run = zero ? n - cnt[inner]! : 1;
+    if (run > k - j) run = k - j;
+    for (let t = 0; t < run; t++) dst[off + 2 * (j + t)] = bank;
+    j += run;
+    if (run > 1) {
+      // run - 1 plain increments of the innermost count, then one `advance` (which may carry)
+      cnt[inner] = cnt[inner]! + run - 1;
     }
-    if (j < dw) {
-      w = wdec.data[wa + R_ADDR]!;
-      wa += REC_WORDS;
-      if (wa >= wdec.data.length) wa = 0;
-    } else {
-      w = stridedAddr(ws.base, wx, wb, schedW);
-      ws.core.advance(schedW);
-    }
-    dst[off + 2 * j] = amemBank(amemPhysical(((r & PTN_MASK) << 4) | rView));
-    dst[off + 2 * j + 1] = amemBank(amemPhysical(((w & PTN_MASK) << 4) | wView));
+    core.advance(cnt);
   }
 }
 
