@@ -102,6 +102,12 @@ export class AmemBanks {
   private readonly propPub = new Float64Array(BANK_UIES).fill(Infinity);
   private readonly propAt = new Float64Array(BANK_UIES);
   private readonly propLen = new Int32Array(BANK_UIES);
+  /** Per UIE: 1 once a claim of its schedule was served late (the schedule then bounds its claims, see jointWindow). */
+  private readonly propStalled = new Uint8Array(BANK_UIES);
+  /** Per UIE: claims of its AMEM Read / AMEM Write ports since its schedule's first cycle (the next entry index). */
+  private readonly propDoneR = new Int32Array(BANK_UIES);
+  private readonly propDoneW = new Int32Array(BANK_UIES);
+  private readonly batcher = new Uint8Array(BANK_UIES);
   /** Per UIE, per cycle of its schedule: read bank, write bank (whole aligned words). */
   readonly propBank = new Int16Array(BANK_UIES * SCHED_MAX * 2);
   private jointAt = -1;
@@ -144,6 +150,12 @@ export class AmemBanks {
     }
     this.stats.clientClaims[client]!++;
     this.pendCycle = cycle;
+    const u = (client / CLIENTS_PER_UIE) | 0;
+    if (u < BANK_UIES) {
+      const port = client - u * CLIENTS_PER_UIE;
+      if (port === PORT_READ) this.propDoneR[u]!++;
+      else if (port === PORT_WRITE) this.propDoneW[u]!++;
+    }
     return true;
   }
 
@@ -282,7 +294,7 @@ export class AmemBanks {
         this.stats.bankConflicts[culprit]!++;
         this.stats.bankStallCycles[culprit]! += s - t;
         const u = Math.floor(c / CLIENTS_PER_UIE);
-        if (u < BANK_UIES) this.propLen[u] = 0; // its published schedule assumed no stall
+        if (u < BANK_UIES) this.propStalled[u] = 1; // its schedule's timing no longer holds (its address order does)
       } else if (acc > 1) this.freeAt[c] = t + acc;
     }
   }
@@ -325,6 +337,9 @@ export class AmemBanks {
     this.propPub[uie] = pub;
     this.propAt[uie] = at;
     this.propLen[uie] = len;
+    this.propStalled[uie] = 0;
+    this.propDoneR[uie] = 0;
+    this.propDoneW[uie] = 0;
   }
 
   /** No claim pending and no resource held at or after cycle `c` (a lone client's batch cannot meet an earlier access). */
@@ -333,9 +348,18 @@ export class AmemBanks {
     return this.pendCycle < 0 && this.maxBusy < c;
   }
 
-  /** True when UIE `uie` has a published schedule usable at cycle `c`. */
+  /** True when UIE `uie` has a published schedule, not broken by a stall, usable at cycle `c`. */
   hasSchedule(uie: number, c: number): boolean {
-    return this.propLen[uie]! > 0 && this.propAt[uie]! <= c && c < this.propAt[uie]! + this.propLen[uie]!;
+    return this.propStalled[uie] === 0 && this.covers(uie, c);
+  }
+
+  private covers(u: number, c: number): boolean {
+    return this.propLen[u]! > 0 && this.propAt[u]! <= c && c < this.propAt[u]! + this.propLen[u]!;
+  }
+
+  /** After `jointWindow(c, ..)`: UIE `uie` batches the window (the others of its cluster run cycle by cycle). */
+  batches(uie: number): boolean {
+    return this.batcher[uie] === 1;
   }
 
   /**
@@ -348,28 +372,53 @@ export class AmemBanks {
   jointWindow(c: number, limit: number): number {
     this.sync(c);
     if (this.jointAt === c && this.jointLimit === limit) return this.jointK;
+    // batchers: a schedule published before c, covering c, never stalled — their claims are exact per cycle.
+    // followers (stalled since they published): their claims keep the schedule's address order, at most one per port
+    // and cycle, so at cycle t a port claims one of the entries [done, t - propAt] of its list. Anybody else: no batch.
     let k = limit - c;
-    if (this.maxBusy >= c || this.pendCycle >= 0) k = 0;
-    for (let u = 0; u < BANK_UIES && k > 0; u++) {
-      if (this.active[u] === 0) continue;
-      if (!(this.propPub[u]! < c) || !this.hasSchedule(u, c)) k = 0;
-      else k = Math.min(k, this.propAt[u]! + this.propLen[u]! - c);
+    if (this.pendCycle >= 0) k = 0;
+    let nb = 0;
+    for (let u = 0; u < BANK_UIES; u++) {
+      this.batcher[u] = 0;
+      if (this.active[u] === 0 || k === 0) continue;
+      if (!(this.propPub[u]! < c) || !this.covers(u, c)) k = 0;
+      else {
+        k = Math.min(k, this.propAt[u]! + this.propLen[u]! - c);
+        if (this.propStalled[u] === 0) {
+          this.batcher[u] = 1;
+          nb++;
+        }
+      }
     }
+    if (nb === 0) k = 0;
     const P = this.propBank;
+    const held = this.maxBusy >= c;
     for (let j = 0; j < k; j++) {
       const t = c + j;
       let clash = false;
       for (let u = 0; u < BANK_UIES && !clash; u++) {
-        if (this.active[u] === 0) continue;
+        if (this.batcher[u] === 0) continue;
         const o = (u * SCHED_MAX + (t - this.propAt[u]!)) * 2;
         for (let s = 0; s < 2; s++) {
           const b = P[o + s]!;
-          if (this.stampAt[b] === t) {
+          if (this.stampAt[b] === t || (held && this.busyUntil(b, 0xff) >= t)) {
             clash = true;
             break;
           }
           this.stampAt[b] = t;
         }
+      }
+      for (let u = 0; u < BANK_UIES && !clash; u++) {
+        if (this.active[u] === 0 || this.batcher[u] === 1) continue;
+        const base = u * SCHED_MAX * 2;
+        const hi = t - this.propAt[u]!;
+        // a follower far behind its schedule makes its sets large: end the window instead
+        if (hi - this.propDoneR[u]! > 64 || hi - this.propDoneW[u]! > 64) {
+          clash = true;
+          break;
+        }
+        for (let i = this.propDoneR[u]!; i <= hi && !clash; i++) if (this.stampAt[P[base + 2 * i]!] === t) clash = true;
+        for (let i = this.propDoneW[u]!; i <= hi && !clash; i++) if (this.stampAt[P[base + 2 * i + 1]!] === t) clash = true;
       }
       if (clash) {
         k = j;
@@ -377,6 +426,7 @@ export class AmemBanks {
       }
     }
     for (let b = 0; b < 128; b++) this.stampAt[b] = -1;
+    if (k === 0) for (let u = 0; u < BANK_UIES; u++) this.batcher[u] = 0;
     this.jointAt = c;
     this.jointLimit = limit;
     this.jointK = k;
@@ -387,11 +437,19 @@ export class AmemBanks {
   countBatch(uie: number, at: number, k: number): void {
     const o = uie * SCHED_MAX * 2 + (at - this.propAt[uie]!) * 2;
     const P = this.propBank;
-    const st = this.stats;
-    for (let j = 0; j < k; j++) {
-      st.bankAccesses[P[o + 2 * j]!]! += 8;
-      st.bankAccesses[P[o + 2 * j + 1]!]! += 8;
+    const acc = st_bank(this.stats);
+    // runs of equal banks (a row read several times) are added at once
+    for (let side = 0; side < 2; side++) {
+      let j = 0;
+      while (j < k) {
+        const b = P[o + 2 * j + side]!;
+        let e = j + 1;
+        while (e < k && P[o + 2 * e + side] === b) e++;
+        acc[b]! += 8 * (e - j);
+        j = e;
+      }
     }
+    const st = this.stats;
     st.clientClaims[uieClient(uie, PORT_READ)]! += k;
     st.clientClaims[uieClient(uie, PORT_WRITE)]! += k;
   }
@@ -412,6 +470,10 @@ export class AmemBanks {
         clients.push({ client: clientName(c), claims: st.clientClaims[c]!, conflicts: st.clientConflicts[c]!, stall_cycles: st.clientStallCycles[c]! });
     return { bank_conflicts: banks, clients };
   }
+}
+
+function st_bank(s: BankStats): Float64Array {
+  return s.bankAccesses;
 }
 
 /** `uie3.amem_read`, `control`. */

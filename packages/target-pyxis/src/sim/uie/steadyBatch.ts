@@ -29,6 +29,8 @@ export const BATCH_MIN = 16;
 export const BATCH_RETRY = 32;
 /** Shortest joint (multi-UIE) batch: the schedules are already computed, so even short windows beat lockstep. */
 export const JOINT_MIN = 1;
+/** Cycles before a UIE that could not publish a schedule tries again. */
+export const PUBLISH_RETRY = 4;
 
 /**
  * Steady-state batch (fast paths, inside `runAhead` only): when AMEM Read and AMEM Write are both in a pure strided
@@ -57,7 +59,7 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN): 
   const sb = u.sbReadToWrite;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
-  if (dr === 0 || dw === 0 || sb.empty) return 0;
+  if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.readLatency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
   const tripSlot = u.oldestSlot;
@@ -213,7 +215,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     return j;
   }
   const J = banks.jointWindow(c, limit);
-  if (J >= JOINT_MIN && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
+  if (J >= JOINT_MIN && banks.batches(me) && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
     banks.countBatch(me, c, J);
     runBatch(u, c, J);
     // the next window (the caller's windows are `limit - c` long: publish no more than one of them)
@@ -224,8 +226,10 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     } else banks.publish(me, c, c + J, 0);
     return J;
   }
-  if (!banks.hasSchedule(me, c)) {
+  // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
+  if (!banks.hasSchedule(me, c) && c >= u.publishRetry) {
     const k = steadyCheck(u, c, c + Math.min(SCHED_MAX, limit - c + 1));
+    if (k === 0) u.publishRetry = c + PUBLISH_RETRY;
     if (k > 0) {
       fillSchedule(u, k, banks.propBank, off);
       banks.publish(me, c, c, k);

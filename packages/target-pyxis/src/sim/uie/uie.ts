@@ -126,6 +126,8 @@ export class Uie implements SimEngine {
   lastDidWork = false;
   /** `runAhead` tries a steady-state batch again from this cycle (after a failed check; any value gives the same results). */
   private batchRetry = 0;
+  /** steadyBatch.ts: cycle from which a UIE that failed to publish its bank schedule tries again (speed only). */
+  publishRetry = 0;
   /** Cycles simulated by steady-state batches (diagnostics for tests and benchmarks; not a statistic of the model). */
   batchedCycles = 0;
   /** Odometer copies of the AMEM Read / Write cores' counts during a batch. */
