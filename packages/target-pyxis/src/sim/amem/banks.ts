@@ -108,6 +108,11 @@ export class AmemBanks {
   private readonly propDoneR = new Int32Array(BANK_UIES);
   private readonly propDoneW = new Int32Array(BANK_UIES);
   private readonly batcher = new Uint8Array(BANK_UIES);
+  /** Per UIE: the cycle from which it makes no more claims in its current trips (-1: it may claim). */
+  private readonly quietAt = new Float64Array(BANK_UIES).fill(-1);
+  private readonly skip = new Uint8Array(BANK_UIES);
+  private readonly heldBank = new Float64Array(128);
+  private readonly followMask = new Int32Array(4);
   /** Per UIE, per cycle of its schedule: read bank, write bank (whole aligned words). */
   readonly propBank = new Int16Array(BANK_UIES * SCHED_MAX * 2);
   private jointAt = -1;
@@ -321,6 +326,7 @@ export class AmemBanks {
 
   /** A UIE of this cluster gained (`on`) or lost its last trip: it is (not) a potential claimant. */
   setActive(uie: number, on: boolean): void {
+    if (on) this.quietAt[uie] = -1;
     const v = on ? 1 : 0;
     if (this.active[uie] === v) return;
     this.active[uie] = v;
@@ -331,13 +337,14 @@ export class AmemBanks {
   /**
    * Publishes UIE `uie`'s steady-state schedule (computed at global cycle `pub`): if none of its claims is served
    * late, its AMEM Read / Write ports access the whole aligned words of banks `propBank[(uie * SCHED_MAX + j) * 2]`
-   * (read) and `[.. + 1]` (write) at cycle `at + j`, j < len (the caller filled them).
+   * (read) and `[.. + 1]` (write) at cycle `at + j`, j < len (the caller filled them). A `follower` schedule gives
+   * only the order of those accesses (its timing is not known: at cycle t a port claims one of entries [done, t - at]).
    */
-  publish(uie: number, pub: number, at: number, len: number): void {
+  publish(uie: number, pub: number, at: number, len: number, follower = false): void {
     this.propPub[uie] = pub;
     this.propAt[uie] = at;
     this.propLen[uie] = len;
-    this.propStalled[uie] = 0;
+    this.propStalled[uie] = follower ? 1 : 0;
     this.propDoneR[uie] = 0;
     this.propDoneW[uie] = 0;
   }
@@ -346,6 +353,14 @@ export class AmemBanks {
   idleAt(c: number): boolean {
     this.sync(c);
     return this.pendCycle < 0 && this.maxBusy < c;
+  }
+
+  /**
+   * UIE `uie` will make no more claims in its current trips (its AMEM Read / Write / Weights Read sequencers and ITFEs
+   * are done, only write commits remain), as of the end of cycle `now`: `jointWindow` ignores it from `now + 1`.
+   */
+  setQuiet(uie: number, now: number): void {
+    if (this.quietAt[uie]! < 0) this.quietAt[uie] = now;
   }
 
   /** True when UIE `uie` has a published schedule, not broken by a stall, usable at cycle `c`. */
@@ -380,7 +395,8 @@ export class AmemBanks {
     let nb = 0;
     for (let u = 0; u < BANK_UIES; u++) {
       this.batcher[u] = 0;
-      if (this.active[u] === 0 || k === 0) continue;
+      this.skip[u] = this.active[u] === 0 || (this.quietAt[u]! >= 0 && this.quietAt[u]! < c) ? 1 : 0;
+      if (this.skip[u] === 1 || k === 0) continue;
       if (!(this.propPub[u]! < c) || !this.covers(u, c)) k = 0;
       else {
         k = Math.min(k, this.propAt[u]! + this.propLen[u]! - c);
@@ -392,33 +408,45 @@ export class AmemBanks {
     }
     if (nb === 0) k = 0;
     const P = this.propBank;
+    // resources still held by late accesses: per bank, the last cycle any partition is held
     const held = this.maxBusy >= c;
+    const hb = this.heldBank;
+    if (held) for (let b = 0; b < 128; b++) hb[b] = this.busyUntil(b, 0xff);
+    // the followers' possible banks: entries [done, t - propAt] of their lists, a set that only grows with t
+    const fm = this.followMask;
+    fm.fill(0);
+    let nf = 0;
+    for (let u = 0; u < BANK_UIES && k > 0; u++) {
+      if (this.skip[u] === 1 || this.batcher[u] === 1) continue;
+      nf++;
+      const base = u * SCHED_MAX * 2;
+      const hi = c - this.propAt[u]!;
+      // a follower far behind its schedule makes its set large: no window
+      if (hi - this.propDoneR[u]! > 64 || hi - this.propDoneW[u]! > 64) k = 0;
+      for (let i = this.propDoneR[u]!; i < hi; i++) fm[P[base + 2 * i]! >> 5]! |= 1 << (P[base + 2 * i]! & 31);
+      for (let i = this.propDoneW[u]!; i < hi; i++) fm[P[base + 2 * i + 1]! >> 5]! |= 1 << (P[base + 2 * i + 1]! & 31);
+    }
     for (let j = 0; j < k; j++) {
       const t = c + j;
+      if (nf > 0)
+        for (let u = 0; u < BANK_UIES; u++) {
+          if (this.skip[u] === 1 || this.batcher[u] === 1) continue;
+          const o = (u * SCHED_MAX + (t - this.propAt[u]!)) * 2;
+          fm[P[o]! >> 5]! |= 1 << (P[o]! & 31);
+          fm[P[o + 1]! >> 5]! |= 1 << (P[o + 1]! & 31);
+        }
       let clash = false;
       for (let u = 0; u < BANK_UIES && !clash; u++) {
         if (this.batcher[u] === 0) continue;
         const o = (u * SCHED_MAX + (t - this.propAt[u]!)) * 2;
         for (let s = 0; s < 2; s++) {
           const b = P[o + s]!;
-          if (this.stampAt[b] === t || (held && this.busyUntil(b, 0xff) >= t)) {
+          if (this.stampAt[b] === t || (held && hb[b]! >= t) || (fm[b >> 5]! >>> (b & 31)) & 1) {
             clash = true;
             break;
           }
           this.stampAt[b] = t;
         }
-      }
-      for (let u = 0; u < BANK_UIES && !clash; u++) {
-        if (this.active[u] === 0 || this.batcher[u] === 1) continue;
-        const base = u * SCHED_MAX * 2;
-        const hi = t - this.propAt[u]!;
-        // a follower far behind its schedule makes its sets large: end the window instead
-        if (hi - this.propDoneR[u]! > 64 || hi - this.propDoneW[u]! > 64) {
-          clash = true;
-          break;
-        }
-        for (let i = this.propDoneR[u]!; i <= hi && !clash; i++) if (this.stampAt[P[base + 2 * i]!] === t) clash = true;
-        for (let i = this.propDoneW[u]!; i <= hi && !clash; i++) if (this.stampAt[P[base + 2 * i + 1]!] === t) clash = true;
       }
       if (clash) {
         k = j;

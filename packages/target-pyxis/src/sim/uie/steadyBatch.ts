@@ -48,18 +48,22 @@ export const PUBLISH_RETRY = 4;
  * state is not such a steady state (then `tick` runs). Checked against `tick` by uie-fastpath.test.ts and against
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
-export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN): number {
+export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false): number {
   if (u.itfeRead.active || u.itfeWrite.active || u.activeTrips !== 1) return 0;
-  if (u.readPortFree > c || u.writePortFree > c) return 0;
-  const banks = u.amem.banks;
-  banks.sync(c);
-  if (banks.freeAt[u.rClient]! > c || banks.freeAt[u.wClient]! > c) return 0;
   const rdec = u.readDec;
   const wdec = u.writeDec;
   const sb = u.sbReadToWrite;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
-  if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.readLatency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
+  // `relaxed` (a follower's schedule, amem/banks.ts jointWindow): only the structure that fixes the order of the
+  // coming AMEM addresses is checked, not the timing (ports, switchbox readiness) that a batch also needs
+  if (!relaxed) {
+    if (u.readPortFree > c || u.writePortFree > c) return 0;
+    const banks = u.amem.banks;
+    banks.sync(c);
+    if (banks.freeAt[u.rClient]! > c || banks.freeAt[u.wClient]! > c) return 0;
+    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.readLatency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
+  }
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
   const tripSlot = u.oldestSlot;
@@ -128,6 +132,7 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN): 
   const meta = sb.meta;
   // read pipeline (sim_config amem): the j-th queued entry is popped at c + j, and an entry pushed at c + j at
   // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency
+  if (relaxed) return k;
   const lat = u.readLatency;
   if (sb.occupancy < lat) return 0;
   for (let j = 0, e = sb.peekSlot(); j < sb.occupancy; j++) {
@@ -228,11 +233,19 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
   }
   // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
   if (!banks.hasSchedule(me, c) && c >= u.publishRetry) {
-    const k = steadyCheck(u, c, c + Math.min(SCHED_MAX, limit - c + 1));
-    if (k === 0) u.publishRetry = c + PUBLISH_RETRY;
+    const end = c + Math.min(SCHED_MAX, limit - c + 1);
+    const k = steadyCheck(u, c, end);
     if (k > 0) {
       fillSchedule(u, k, banks.propBank, off);
       banks.publish(me, c, c, k);
+    } else {
+      // not steady now (a port held, the switchbox refilling): publish its address order only (a follower)
+      const f = steadyCheck(u, c, end, 1, true);
+      if (f > 0) {
+        fillSchedule(u, f, banks.propBank, off);
+        banks.publish(me, c, c, f, true);
+      }
+      u.publishRetry = c + PUBLISH_RETRY;
     }
   }
   return 0;

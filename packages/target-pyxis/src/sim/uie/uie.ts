@@ -42,7 +42,9 @@ import * as writePath from './writePath.js';
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
 const { issueRead, settleClaims } = readPath;
-const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
+const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_WEIGHTS_READ, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
+/** `seqActive` bits of the sequencers whose datapaths claim AMEM banks. */
+const CLAIM_SEQS = RW_ACTIVE | (1 << SEQ_AMEM_WEIGHTS_READ);
 const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
 const { issueWrite } = writePath;
@@ -444,6 +446,10 @@ export class Uie implements SimEngine {
         this.visible = true;
       } else this.onTripDone?.(sl.tripId, now);
     }
+    // AMEM banks: no more claims in the current trips once the claiming sequencers, their decoder FIFOs and the ITFEs
+    // are done (amem/banks.ts setQuiet: other UIEs' joint batches then ignore this one)
+    if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && this.readDec.empty && this.writeDec.empty && !this.itfeRead.active && !this.itfeWrite.active)
+      this.amem.banks.setQuiet(this.index, now);
     this.lastDidWork = did;
     return did;
   }
