@@ -99,14 +99,18 @@ export class AmemBanks {
   /** Per UIE: 1 while it has a trip (a potential claimant). */
   private readonly active = new Uint8Array(BANK_UIES);
   activeUies = 0;
-  private readonly propPub = new Float64Array(BANK_UIES).fill(Infinity);
-  private readonly propAt = new Float64Array(BANK_UIES);
-  private readonly propLen = new Int32Array(BANK_UIES);
+  // two schedule slots per UIE (q = 2 * uie + s; `cur` the newest): a UIE that batched publishes its next schedule
+  // while its current one still describes the window others may join in the middle of
+  private readonly cur = new Uint8Array(BANK_UIES);
+  private readonly sel = new Int8Array(BANK_UIES).fill(-1);
+  private readonly propPub = new Float64Array(2 * BANK_UIES).fill(Infinity);
+  private readonly propAt = new Float64Array(2 * BANK_UIES);
+  private readonly propLen = new Int32Array(2 * BANK_UIES);
   /** Per UIE: 1 once a claim of its schedule was served late (the schedule then bounds its claims, see jointWindow). */
-  private readonly propStalled = new Uint8Array(BANK_UIES);
+  private readonly propStalled = new Uint8Array(2 * BANK_UIES);
   /** Per UIE: claims of its AMEM Read / AMEM Write ports since its schedule's first cycle (the next entry index). */
-  private readonly propDoneR = new Int32Array(BANK_UIES);
-  private readonly propDoneW = new Int32Array(BANK_UIES);
+  private readonly propDoneR = new Int32Array(2 * BANK_UIES);
+  private readonly propDoneW = new Int32Array(2 * BANK_UIES);
   private readonly batcher = new Uint8Array(BANK_UIES);
   /** Per UIE: the cycle from which it makes no more claims in its current trips (-1: it may claim). */
   private readonly quietAt = new Float64Array(BANK_UIES).fill(-1);
@@ -114,7 +118,7 @@ export class AmemBanks {
   private readonly heldBank = new Float64Array(128);
   private readonly followMask = new Int32Array(4);
   /** Per UIE, per cycle of its schedule: read bank, write bank (whole aligned words). */
-  readonly propBank = new Int16Array(BANK_UIES * SCHED_MAX * 2);
+  readonly propBank = new Int16Array(2 * BANK_UIES * SCHED_MAX * 2);
   private jointAt = -1;
   private jointLimit = -1;
   private jointK = 0;
@@ -158,8 +162,11 @@ export class AmemBanks {
     const u = (client / CLIENTS_PER_UIE) | 0;
     if (u < BANK_UIES) {
       const port = client - u * CLIENTS_PER_UIE;
-      if (port === PORT_READ) this.propDoneR[u]!++;
-      else if (port === PORT_WRITE) this.propDoneW[u]!++;
+      for (let q = 2 * u; q < 2 * u + 2; q++)
+        if (this.propAt[q]! <= cycle) {
+          if (port === PORT_READ) this.propDoneR[q]!++;
+          else if (port === PORT_WRITE) this.propDoneW[q]!++;
+        }
     }
     return true;
   }
@@ -299,7 +306,8 @@ export class AmemBanks {
         this.stats.bankConflicts[culprit]!++;
         this.stats.bankStallCycles[culprit]! += s - t;
         const u = Math.floor(c / CLIENTS_PER_UIE);
-        if (u < BANK_UIES) this.propStalled[u] = 1; // its schedule's timing no longer holds (its address order does)
+        // its schedules' timing no longer holds (their address order does)
+        if (u < BANK_UIES) for (let q = 2 * u; q < 2 * u + 2; q++) if (this.propAt[q]! <= t) this.propStalled[q] = 1;
       } else if (acc > 1) this.freeAt[c] = t + acc;
     }
   }
@@ -331,7 +339,7 @@ export class AmemBanks {
     if (this.active[uie] === v) return;
     this.active[uie] = v;
     this.activeUies += on ? 1 : -1;
-    if (!on) this.propLen[uie] = 0;
+    if (!on) this.propLen[2 * uie] = this.propLen[2 * uie + 1] = 0;
   }
 
   /**
@@ -341,12 +349,30 @@ export class AmemBanks {
    * only the order of those accesses (its timing is not known: at cycle t a port claims one of entries [done, t - at]).
    */
   publish(uie: number, pub: number, at: number, len: number, follower = false): void {
-    this.propPub[uie] = pub;
-    this.propAt[uie] = at;
-    this.propLen[uie] = len;
-    this.propStalled[uie] = follower ? 1 : 0;
-    this.propDoneR[uie] = 0;
-    this.propDoneW[uie] = 0;
+    const q = 2 * uie + 1 - this.cur[uie]!;
+    this.cur[uie] = q & 1;
+    this.propPub[q] = pub;
+    this.propAt[q] = at;
+    this.propLen[q] = len;
+    this.propStalled[q] = follower ? 1 : 0;
+    this.propDoneR[q] = 0;
+    this.propDoneW[q] = 0;
+  }
+
+  /** Where the caller fills the schedule it is about to `publish` (propBank offset of UIE `uie`'s other slot). */
+  schedOffset(uie: number): number {
+    return (2 * uie + 1 - this.cur[uie]!) * SCHED_MAX * 2;
+  }
+
+  /** The slot of UIE `uie` that describes cycle `c`: the newest published before `maxPub` with at <= c, if it covers c; else -1. */
+  private slotFor(u: number, c: number, maxPub: number): number {
+    const a = 2 * u + this.cur[u]!;
+    for (let i = 0; i < 2; i++) {
+      const q = i === 0 ? a : a ^ 1;
+      if (!(this.propPub[q]! < maxPub) || this.propAt[q]! > c) continue;
+      return this.propLen[q]! > 0 && c < this.propAt[q]! + this.propLen[q]! ? q : -1;
+    }
+    return -1;
   }
 
   /** No claim pending and no resource held at or after cycle `c` (a lone client's batch cannot meet an earlier access). */
@@ -365,11 +391,18 @@ export class AmemBanks {
 
   /** True when UIE `uie` has a published schedule, not broken by a stall, usable at cycle `c`. */
   hasSchedule(uie: number, c: number): boolean {
-    return this.propStalled[uie] === 0 && this.covers(uie, c);
+    const q = this.slotFor(uie, c, Infinity);
+    return q >= 0 && this.propStalled[q] === 0;
   }
 
-  private covers(u: number, c: number): boolean {
-    return this.propLen[u]! > 0 && this.propAt[u]! <= c && c < this.propAt[u]! + this.propLen[u]!;
+  /** After `jointWindow`: the schedule slot of UIE `uie` used for the window (for `countBatch`). */
+  slotOf(uie: number): number {
+    return this.sel[uie]!;
+  }
+
+  /** The newest schedule slot of UIE `uie` (after `publish`). */
+  newest(uie: number): number {
+    return 2 * uie + this.cur[uie]!;
   }
 
   /** After `jointWindow(c, ..)`: UIE `uie` batches the window (the others of its cluster run cycle by cycle). */
@@ -395,12 +428,15 @@ export class AmemBanks {
     let nb = 0;
     for (let u = 0; u < BANK_UIES; u++) {
       this.batcher[u] = 0;
+      this.sel[u] = -1;
       this.skip[u] = this.active[u] === 0 || (this.quietAt[u]! >= 0 && this.quietAt[u]! < c) ? 1 : 0;
       if (this.skip[u] === 1 || k === 0) continue;
-      if (!(this.propPub[u]! < c) || !this.covers(u, c)) k = 0;
+      const q = this.slotFor(u, c, c);
+      this.sel[u] = q;
+      if (q < 0) k = 0;
       else {
-        k = Math.min(k, this.propAt[u]! + this.propLen[u]! - c);
-        if (this.propStalled[u] === 0) {
+        k = Math.min(k, this.propAt[q]! + this.propLen[q]! - c);
+        if (this.propStalled[q] === 0) {
           this.batcher[u] = 1;
           nb++;
         }
@@ -419,26 +455,29 @@ export class AmemBanks {
     for (let u = 0; u < BANK_UIES && k > 0; u++) {
       if (this.skip[u] === 1 || this.batcher[u] === 1) continue;
       nf++;
-      const base = u * SCHED_MAX * 2;
-      const hi = c - this.propAt[u]!;
+      const q = this.sel[u]!;
+      const base = q * SCHED_MAX * 2;
+      const hi = c - this.propAt[q]!;
       // a follower far behind its schedule makes its set large: no window
-      if (hi - this.propDoneR[u]! > 64 || hi - this.propDoneW[u]! > 64) k = 0;
-      for (let i = this.propDoneR[u]!; i < hi; i++) fm[P[base + 2 * i]! >> 5]! |= 1 << (P[base + 2 * i]! & 31);
-      for (let i = this.propDoneW[u]!; i < hi; i++) fm[P[base + 2 * i + 1]! >> 5]! |= 1 << (P[base + 2 * i + 1]! & 31);
+      if (hi - this.propDoneR[q]! > 64 || hi - this.propDoneW[q]! > 64) k = 0;
+      for (let i = this.propDoneR[q]!; i < hi; i++) fm[P[base + 2 * i]! >> 5]! |= 1 << (P[base + 2 * i]! & 31);
+      for (let i = this.propDoneW[q]!; i < hi; i++) fm[P[base + 2 * i + 1]! >> 5]! |= 1 << (P[base + 2 * i + 1]! & 31);
     }
     for (let j = 0; j < k; j++) {
       const t = c + j;
       if (nf > 0)
         for (let u = 0; u < BANK_UIES; u++) {
           if (this.skip[u] === 1 || this.batcher[u] === 1) continue;
-          const o = (u * SCHED_MAX + (t - this.propAt[u]!)) * 2;
+          const q = this.sel[u]!;
+          const o = (q * SCHED_MAX + (t - this.propAt[q]!)) * 2;
           fm[P[o]! >> 5]! |= 1 << (P[o]! & 31);
           fm[P[o + 1]! >> 5]! |= 1 << (P[o + 1]! & 31);
         }
       let clash = false;
       for (let u = 0; u < BANK_UIES && !clash; u++) {
         if (this.batcher[u] === 0) continue;
-        const o = (u * SCHED_MAX + (t - this.propAt[u]!)) * 2;
+        const q = this.sel[u]!;
+        const o = (q * SCHED_MAX + (t - this.propAt[q]!)) * 2;
         for (let s = 0; s < 2; s++) {
           const b = P[o + s]!;
           if (this.stampAt[b] === t || (held && hb[b]! >= t) || (fm[b >> 5]! >>> (b & 31)) & 1) {
@@ -462,8 +501,8 @@ export class AmemBanks {
   }
 
   /** Accounts the bank accesses of a batched window (whole words: 8 partitions each). */
-  countBatch(uie: number, at: number, k: number): void {
-    const o = uie * SCHED_MAX * 2 + (at - this.propAt[uie]!) * 2;
+  countBatch(uie: number, q: number, at: number, k: number): void {
+    const o = q * SCHED_MAX * 2 + (at - this.propAt[q]!) * 2;
     const P = this.propBank;
     const acc = st_bank(this.stats);
     // runs of equal banks (a row read several times) are added at once

@@ -205,28 +205,28 @@ function fillSide(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int16
 export function steadyBatch(u: Uie, c: number, limit: number): number {
   const banks = u.amem.banks;
   const me = u.index;
-  const off = me * SCHED_MAX * 2;
   if (banks.activeUies <= 1) {
     const k = steadyCheck(u, c, Math.min(limit, c + SCHED_MAX));
     if (k === 0 || !banks.idleAt(c)) return 0;
+    const off = banks.schedOffset(me);
     fillSchedule(u, k, banks.propBank, off);
     let j = 0;
     while (j < k && banks.propBank[off + 2 * j] !== banks.propBank[off + 2 * j + 1]) j++;
     if (j < BATCH_MIN) return 0;
     banks.publish(me, c, c, j);
-    banks.countBatch(me, c, j);
+    banks.countBatch(me, banks.newest(me), c, j);
     runBatch(u, c, j);
     banks.publish(me, c, c, 0);
     return j;
   }
   const J = banks.jointWindow(c, limit);
   if (J >= JOINT_MIN && banks.batches(me) && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
-    banks.countBatch(me, c, J);
+    banks.countBatch(me, banks.slotOf(me), c, J);
     runBatch(u, c, J);
     // the next window (the caller's windows are `limit - c` long: publish no more than one of them)
     const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c));
     if (k > 0) {
-      fillSchedule(u, k, banks.propBank, off);
+      fillSchedule(u, k, banks.propBank, banks.schedOffset(me));
       banks.publish(me, c, c + J, k);
     } else banks.publish(me, c, c + J, 0);
     return J;
@@ -236,13 +236,13 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     const end = c + Math.min(SCHED_MAX, limit - c + 1);
     const k = steadyCheck(u, c, end);
     if (k > 0) {
-      fillSchedule(u, k, banks.propBank, off);
+      fillSchedule(u, k, banks.propBank, banks.schedOffset(me));
       banks.publish(me, c, c, k);
     } else {
       // not steady now (a port held, the switchbox refilling): publish its address order only (a follower)
       const f = steadyCheck(u, c, end, 1, true);
       if (f > 0) {
-        fillSchedule(u, f, banks.propBank, off);
+        fillSchedule(u, f, banks.propBank, banks.schedOffset(me));
         banks.publish(me, c, c, f, true);
       }
       u.publishRetry = c + PUBLISH_RETRY;
