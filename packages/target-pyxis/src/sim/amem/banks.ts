@@ -417,9 +417,14 @@ export class AmemBanks {
    * earlier access still holds a resource, and (the caller's run-ahead gate) no control-plane client can act. The
    * same for every UIE asking at `c` (it reads only state fixed before `c`), so they all batch the same window.
    */
-  jointWindow(c: number, limit: number): number {
+  jointWindow(c: number, limit: number, asker = -1): number {
     this.sync(c);
     if (this.jointAt === c && this.jointLimit === limit) return this.jointK;
+    // an asker that cannot batch (no valid schedule) does not need the answer: none computed (nor cached) for it
+    if (asker >= 0) {
+      const q = this.slotFor(asker, c, c);
+      if (q < 0 || this.propStalled[q] === 1) return 0;
+    }
     // batchers: a schedule published before c, covering c, never stalled — their claims are exact per cycle.
     // followers (stalled since they published): their claims keep the schedule's address order, at most one per port
     // and cycle, so at cycle t a port claims one of the entries [done, t - propAt] of its list. Anybody else: no batch.

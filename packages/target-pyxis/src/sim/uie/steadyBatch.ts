@@ -219,7 +219,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     banks.publish(me, c, c, 0);
     return j;
   }
-  const J = banks.jointWindow(c, limit);
+  const J = banks.jointWindow(c, limit, me);
   if (J >= JOINT_MIN && banks.batches(me) && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
     banks.countBatch(me, banks.slotOf(me), c, J);
     runBatch(u, c, J);
