@@ -117,6 +117,8 @@ export class AmemBanks {
   private readonly skip = new Uint8Array(BANK_UIES);
   private readonly heldBank = new Float64Array(128);
   private readonly followMask = new Int32Array(4);
+  private readonly listB = new Int32Array(BANK_UIES);
+  private readonly listF = new Int32Array(BANK_UIES);
   /** Per UIE, per cycle of its schedule: read bank, write bank (whole aligned words). */
   readonly propBank = new Int16Array(2 * BANK_UIES * SCHED_MAX * 2);
   private jointAt = -1;
@@ -456,10 +458,8 @@ export class AmemBanks {
     // the followers' possible banks: entries [done, t - propAt] of their lists, a set that only grows with t
     const fm = this.followMask;
     fm.fill(0);
-    let nf = 0;
     for (let u = 0; u < BANK_UIES && k > 0; u++) {
       if (this.skip[u] === 1 || this.batcher[u] === 1) continue;
-      nf++;
       const q = this.sel[u]!;
       const base = q * SCHED_MAX * 2;
       const hi = c - this.propAt[q]!;
@@ -468,28 +468,37 @@ export class AmemBanks {
       for (let i = this.propDoneR[q]!; i < hi; i++) fm[P[base + 2 * i]! >> 5]! |= 1 << (P[base + 2 * i]! & 31);
       for (let i = this.propDoneW[q]!; i < hi; i++) fm[P[base + 2 * i + 1]! >> 5]! |= 1 << (P[base + 2 * i + 1]! & 31);
     }
+    // per-cycle scan over compact lists of the batchers' and followers' schedule rows (offsets at cycle c)
+    const bo = this.listB;
+    const fo = this.listF;
+    let nbl = 0;
+    let nfl = 0;
+    for (let u = 0; u < BANK_UIES && k > 0; u++) {
+      if (this.skip[u] === 1) continue;
+      const q = this.sel[u]!;
+      const o = (q * SCHED_MAX + (c - this.propAt[q]!)) * 2;
+      if (this.batcher[u] === 1) bo[nbl++] = o;
+      else fo[nfl++] = o;
+    }
+    const stamp = this.stampAt;
     for (let j = 0; j < k; j++) {
       const t = c + j;
-      if (nf > 0)
-        for (let u = 0; u < BANK_UIES; u++) {
-          if (this.skip[u] === 1 || this.batcher[u] === 1) continue;
-          const q = this.sel[u]!;
-          const o = (q * SCHED_MAX + (t - this.propAt[q]!)) * 2;
-          fm[P[o]! >> 5]! |= 1 << (P[o]! & 31);
-          fm[P[o + 1]! >> 5]! |= 1 << (P[o + 1]! & 31);
-        }
+      const d = 2 * j;
+      for (let i = 0; i < nfl; i++) {
+        const r = P[fo[i]! + d]!;
+        const w = P[fo[i]! + d + 1]!;
+        fm[r >> 5]! |= 1 << (r & 31);
+        fm[w >> 5]! |= 1 << (w & 31);
+      }
       let clash = false;
-      for (let u = 0; u < BANK_UIES && !clash; u++) {
-        if (this.batcher[u] === 0) continue;
-        const q = this.sel[u]!;
-        const o = (q * SCHED_MAX + (t - this.propAt[q]!)) * 2;
-        for (let s = 0; s < 2; s++) {
-          const b = P[o + s]!;
-          if (this.stampAt[b] === t || (held && hb[b]! >= t) || (fm[b >> 5]! >>> (b & 31)) & 1) {
+      for (let i = 0; i < nbl && !clash; i++) {
+        for (let s2 = 0; s2 < 2; s2++) {
+          const b = P[bo[i]! + d + s2]!;
+          if (stamp[b] === t || (held && hb[b]! >= t) || (fm[b >> 5]! >>> (b & 31)) & 1) {
             clash = true;
             break;
           }
-          this.stampAt[b] = t;
+          stamp[b] = t;
         }
       }
       if (clash) {
