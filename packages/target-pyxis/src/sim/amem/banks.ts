@@ -271,12 +271,14 @@ export class AmemBanks {
     const ord = this.order;
     const rot = t % UIE_CLIENTS;
     for (let i = 0; i < n; i++) ord[i] = i;
-    const key = (i: number) => (this.cClient[i]! - rot + UIE_CLIENTS) % UIE_CLIENTS;
+    // priority key (client - rot) mod UIE_CLIENTS; the control client (id UIE_CLIENTS) gets key 0 - rot mod .. as any
+    // other, but its claims are not in this list (claimControl), so only UIE ports are ordered here
+    const cl = this.cClient;
     for (let i = 1; i < n; i++) {
       const v = ord[i]!;
-      const kv = key(v);
+      const kv = (cl[v]! - rot + UIE_CLIENTS) % UIE_CLIENTS;
       let j = i - 1;
-      while (j >= 0 && key(ord[j]!) > kv) {
+      while (j >= 0 && (cl[ord[j]!]! - rot + UIE_CLIENTS) % UIE_CLIENTS > kv) {
         ord[j + 1] = ord[j]!;
         j--;
       }
