@@ -1,5 +1,6 @@
-/** Static rule checks on resolved trips (seq §1.2-1.3 grid tensor-size rules). */
-import { error, type DiagnosticBag } from '@pyxis/diagnostics';
+/** Static rule checks on resolved trips (seq §1.2-1.3 grid tensor-size rules; partition rotation, seq §5.4, §6.7). */
+import { decode, loadTable } from '@pyxis/codec';
+import { error, warning, type DiagnosticBag } from '@pyxis/diagnostics';
 import type { TensorDef, TripDef } from './linkTypes.js';
 
 const SEQ = 'pyxis-uie-sequencers-fspec.md';
@@ -39,4 +40,53 @@ export function checkSizeRules(t: TripDef, bag: DiagnosticBag): void {
       break;
     }
   }
+}
+
+/**
+ * Partition rotation of an AMEM copy (seq §5.4, §6.7; chip §6.2.1, §7): AMEM Read puts memory partition j of an access
+ * at partition offset s on datapath lane (s + j) mod 8, and AMEM Write puts lane (d + j) mod 8 at partition j of an
+ * access at offset d. With identity partition switches a trip that reads `read` and writes `write` therefore moves
+ * every row by (d - s) partitions when the two offsets differ — the tensor comes out rotated. Warns (LD0830) when the
+ * placed offsets (tensor address + the first instruction's amem_addr_offset, modulo 8 partitions) or the per-iterator
+ * strides modulo 8 differ and no instruction of either program configures a partition switch (rpsw_config_vld /
+ * wpsw_config_vld: the link cannot evaluate the switch tables, so any configured switch counts as compensating).
+ */
+export function checkPartitionRotation(t: TripDef, bag: DiagnosticBag): void {
+  const rd = t.tensors.get('read');
+  const wr = t.tensors.get('write');
+  const rp = t.programs.get('amem_read')?.prog;
+  const wp = t.programs.get('amem_write')?.prog;
+  if (!rd || !wr || !rp || !wp || rd.t.placed.region.space !== 'amem' || wr.t.placed.region.space !== 'amem') return;
+  // opcd codepoints >= 2: Read_SRAM / Read_SRAM_with_ReLU, Write / RMW_Add (grammars/pyxis/amem_*_op.json)
+  const scan = (p: { op: Uint8Array; words: number }, table: string, vld: string) => {
+    const tab = loadTable('pyxis', table);
+    const stride = p.words > 0 ? p.op.length / p.words : 0;
+    let off: number | undefined;
+    let strides: number[] | undefined;
+    let switched = false;
+    for (let k = 0; k < p.words; k++) {
+      const v = decode(tab, p.op, k * stride) as Record<string, number | number[] | string>;
+      if (Number(v[vld]) === 1) switched = true;
+      if (off === undefined && Number(v['opcd']) >= 2) {
+        off = Number(v['amem_addr_offset']) & 7;
+        strides = (v['iter_stride'] as number[]).map((x) => x & 7);
+      }
+    }
+    return { off, strides, switched };
+  };
+  const r = scan(rp, 'amem_read_op', 'rpsw_config_vld');
+  const w = scan(wp, 'amem_write_op', 'wpsw_config_vld');
+  if (r.switched || w.switched || r.off === undefined || w.off === undefined) return;
+  const s = ((rd.t.placed.address >> 4) + r.off) & 7;
+  const d = ((wr.t.placed.address >> 4) + w.off) & 7;
+  const stridesDiffer = r.strides!.some((x, i) => x !== w.strides![i]);
+  if (s === d && !stridesDiffer) return;
+  const why = s !== d ? `starts at partition offset ${s} (mod 8) and \`${wr.t.name}\` at ${d}: every row moves by ${(d - s + 8) % 8} partition(s)` : 'has per-row partition offsets (iter_stride mod 8) that differ from the destination\'s';
+  bag.add(
+    warning('LD0830', `trip \`${t.name}\` copies \`${rd.t.name}\` to \`${wr.t.name}\` with identity partition switches, but \`${rd.t.name}\` ${why}; the data comes out rotated`, {
+      span: rd.span,
+      spec: `${SEQ} §5.4, §6.7; pyxis-chip-fspec.md §6.2.1, §7`,
+      notes: ['help: place both tensors at the same partition offset, or program RPSW (rpsw_rot_enbl) / WPSW (wpsw_rot_enbl) rotation tables'],
+    }),
+  );
 }

@@ -8,6 +8,7 @@ import { warning } from '@pyxis/diagnostics';
 import { AMEM_BLOCK_BYTES } from '../common/amem.js';
 import { CHIP, SEQ, type LinkContext } from './context.js';
 import type { TensorDef, TripDef } from './linkTypes.js';
+import { checkPartitionRotation } from './checks.js';
 import { checkViews } from './placement.js';
 import { intervalsIntersect, rowIntervals } from './tensors.js';
 import type { TripGraph } from './tripGraph.js';
@@ -114,4 +115,6 @@ export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
       }
     }
   bag.throwIfErrors();
+  // partition rotation of copies without a compensating switch (seq §5.4, §6.7), after the errors above
+  for (const i of uieIdx) checkPartitionRotation(orderedTrips[i]!, bag);
 }

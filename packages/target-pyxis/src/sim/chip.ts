@@ -289,7 +289,7 @@ export class PyxisChip {
     if (!(uies >= 0 && uies <= MAX_UIES)) throw new RangeError(`uies must be 0..${MAX_UIES}`);
     this.observer = opts.observer ?? new PyxisObserver();
     for (let c = 0; c < clusters; c++) {
-      this.amem.push(new Amem(`c${c}.amem`));
+      this.amem.push(new Amem(`c${c}.amem`, config.amem, this.sim)); // AMEM timing + control-plane bank claims (amem/banks.ts)
       this.cfg.push(new CsrCfgSpace(c));
     }
     this.noc = new NocMap(this.hbm, this.amem as AmemAccess[], this.cfg);
@@ -459,10 +459,22 @@ export class PyxisChip {
       this.quietCheckedAt = now;
       this.quiet = this.noMoreTrips();
     }
-    if (this.quiet) return 1;
+    // AMEM banks (amem/banks.ts): a multi-cycle window also needs every DMA/MPE engine idle (they claim banks)
+    if (this.quiet && this.controlIdle(now)) return 1;
     if (apmOn) return 0;
     return slot.canAccept() ? 0 : 2;
   };
+
+  private idleCheckedAt = -1;
+  private idle = false;
+  /** No trip engine other than the UIEs is busy (evaluated once per cycle, so every UIE sees the same answer). */
+  private controlIdle(now: number): boolean {
+    if (this.idleCheckedAt !== now) {
+      this.idleCheckedAt = now;
+      this.idle = this.allEngines.every((e) => e instanceof UieSlot || !e.busy);
+    }
+    return this.idle;
+  }
 
   private register(e: SimEngine): void {
     this.sim.add(e);

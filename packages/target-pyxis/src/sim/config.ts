@@ -16,7 +16,7 @@ export interface SimConfig {
   a2h: { bytes_per_cycle: number };
   icdma: { bytes_per_cycle: number; latency_cycles: number; chunk_bytes: number };
   core_switch: { bytes_per_second_per_cluster_port: number };
-  amem: { write_commit_latency_cycles: number };
+  amem: { write_commit_latency_cycles: number; read_latency_cycles: number; request_shim_cycles: number; switch_convert_cycles: number };
   noc: { bytes_per_cycle: number; latency_cycles: number };
   dpe: { prefetch_depth: number; hungry_level: number; starving_level: number };
   trip_manager: { launch_latency_cycles: number; notify_latency_cycles: number };

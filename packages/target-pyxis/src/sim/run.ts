@@ -116,7 +116,15 @@ export interface SimReport {
     hbm_uninit_bytes_read: number;
     amem_uninit_reads: number;
     amem_view_conflicts: number;
-    amem: Array<{ cluster: number; bytes_read: number; bytes_written: number; uninit_partition_reads: number }>;
+    amem: Array<{
+      cluster: number;
+      bytes_read: number;
+      bytes_written: number;
+      uninit_partition_reads: number;
+      /** AMEM bank arbitration (amem/banks.ts): banks with conflicts, and every client that claimed. */
+      bank_conflicts?: Array<{ bank: number; conflicts: number; stall_cycles: number; accesses: number }>;
+      clients?: Array<{ client: string; claims: number; conflicts: number; stall_cycles: number }>;
+    }>;
   };
   wait_graph: string[];
   warnings: Diagnostic[];
@@ -290,6 +298,7 @@ function resetMemoryCounters(chip: PyxisChip): void {
   for (const a of chip.amem) {
     a.stats.bytesRead = a.stats.bytesWritten = a.stats.uninitReads = 0;
     a.stats.bankAccesses.fill(0);
+    a.banks.resetStats();
   }
 }
 
@@ -398,7 +407,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
       hbm_uninit_bytes_read: chip.hbm.uninitReads,
       amem_uninit_reads: uninit,
       amem_view_conflicts: conflicts,
-      amem: chip.amem.map((a, c) => ({ cluster: c, bytes_read: a.stats.bytesRead, bytes_written: a.stats.bytesWritten, uninit_partition_reads: a.stats.uninitReads })),
+      amem: chip.amem.map((a, c) => ({ cluster: c, bytes_read: a.stats.bytesRead, bytes_written: a.stats.bytesWritten, uninit_partition_reads: a.stats.uninitReads, ...a.banks.report() })),
     },
     wait_graph: waitGraph,
     warnings,

@@ -76,6 +76,15 @@ export function formatSummary(r: SimReport): string {
   if (moved.length) lines.push(`bytes moved: ${moved.map((p) => `${p.name} ${si(p.bytes, 'B')} (${(100 * p.utilization).toFixed(1)}%)`).join(', ')}`);
   const amem = r.memory.amem.filter((a) => a.bytes_read + a.bytes_written > 0);
   if (amem.length) lines.push(`AMEM traffic: ${amem.map((a) => `c${a.cluster} read ${si(a.bytes_read, 'B')} written ${si(a.bytes_written, 'B')}`).join(', ')}`);
+  // AMEM bank conflicts (amem/banks.ts): totals and the hottest bank per cluster
+  for (const a of r.memory.amem) {
+    const bc = a.bank_conflicts ?? [];
+    if (bc.length === 0) continue;
+    const n = bc.reduce((x, y) => x + y.conflicts, 0);
+    const st = bc.reduce((x, y) => x + y.stall_cycles, 0);
+    const hot = bc.reduce((x, y) => (y.stall_cycles > x.stall_cycles ? y : x));
+    lines.push(`AMEM banks c${a.cluster}: ${n} conflicts, ${st} stall cycles; hottest bank ${hot.bank} (${hot.conflicts} conflicts, ${hot.stall_cycles} stall cycles)`);
+  }
   const b = r.barriers.reduce((a, x) => ({ setups: a.setups + x.setups, notifies: a.notifies + x.notifies, waits: a.waits + x.waits }), { setups: 0, notifies: 0, waits: 0 });
   let longest: { id: string; max: number } | undefined;
   for (const x of r.barriers) for (const w of x.wait_cycles) if (!longest || w.max > longest.max) longest = { id: `${x.cluster}:${w.barrier_id}`, max: w.max };

@@ -10,6 +10,7 @@
  * = one word-in-bank row across all 128 banks; hashing never leaves a block).
  */
 
+import { AmemBanks, type AmemTiming } from './banks.js';
 import { AMEM_BANKS, AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_PARTITION_BYTES, AMEM_PARTITIONS, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemBank, amemPhysical } from '../../common/amem.js';
 
 export { AMEM_BANKS, AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_PARTITION_BYTES, AMEM_PARTITIONS, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemBank, amemPhysical } from '../../common/amem.js';
@@ -41,7 +42,26 @@ export class Amem {
   /** Check the one-view-per-16K-block rule (chip §7.5). */
   checkViews = true;
 
-  constructor(readonly name = 'amem') {}
+  /** Bank arbitration of this AMEM's clients (chip §7; banks.ts): the one claim API is `banks.claim`. */
+  readonly banks = new AmemBanks();
+  /**
+   * Cycles from a UIE read claim to its data entering the switchbox FIFO: request shim + bank read latency +
+   * switch/converter pipeline (sim_config.json `amem`, docs/timing-model.md). 0 = the idealised datapath (unit tests).
+   */
+  readPipelineCycles = 0;
+
+  /**
+   * `timing`: the sim_config.json `amem` parameters (read pipeline); `clock`: the kernel (its `now`), so that the
+   * control-plane accessors (`readBytes` / `writeBytes`: DMA, MPE, DPE) claim banks at the current cycle.
+   */
+  constructor(
+    readonly name = 'amem',
+    timing?: AmemTiming,
+    clock?: { readonly now: number },
+  ) {
+    if (timing) this.readPipelineCycles = (timing.request_shim_cycles ?? 0) + (timing.read_latency_cycles ?? 0) + (timing.switch_convert_cycles ?? 0);
+    this.banks.clock = clock;
+  }
 
   /** Number of 16 KiB blocks materialised so far. */
   get allocatedBlocks(): number {
@@ -254,6 +274,7 @@ export class Amem {
 
   /** Byte-granular read of `len` bytes from `addr` (view bit honoured), for hosts, DMA and dumps (not checked against the one-view rule, so dumps may use either view). */
   readBytes(addr: number, len: number): Uint8Array {
+    this.banks.claimControl(addr, len);
     const out = new Uint8Array(len);
     const view = addr & AMEM_VIEW_BIT;
     let a = addr & ADDR_MASK;
@@ -271,6 +292,7 @@ export class Amem {
 
   /** Byte-granular write (view bit honoured). */
   writeBytes(addr: number, data: Uint8Array): void {
+    this.banks.claimControl(addr, data.length);
     const view = addr & AMEM_VIEW_BIT;
     let a = addr & ADDR_MASK;
     for (let i = 0; i < data.length; ) {

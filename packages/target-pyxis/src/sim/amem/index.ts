@@ -1,1 +1,2 @@
 export * from './amem.js';
+export * from './banks.js';

@@ -38,10 +38,15 @@ export class Itfe {
   bytesRead = 0;
   private readonly buf = new Uint8Array(128);
 
+  /** Cycle at which a read refused for a held bank port may be retried (amem/banks.ts); 0 when none. */
+  wakeAt = 0;
+
   constructor(
     readonly name: string,
     private readonly amem: Amem,
     fifoDepth = 128,
+    /** Bank client id (amem/banks.ts `uieClient(uie, PORT_ITFE_*)`); -1: no bank claims (tests). */
+    private readonly client = -1,
   ) {
     this.x = new Fifo(`${name}.x_index`, fifoDepth, 1);
     this.y = new Fifo(`${name}.y_index`, fifoDepth, 1);
@@ -76,8 +81,9 @@ export class Itfe {
   }
 
   /** One cycle: at most one 128-byte table read. Returns true if it read. */
-  tick(): boolean {
+  tick(now = 0): boolean {
     if (!this.active) return false;
+    this.wakeAt = 0;
     const n = this.cmd.num_indices_per_table_m1 + 1;
     const elem = INDIR_X32[this.cmd.indir_mode & INDIR_MODE_MASK] ? 4 : 2; // bytes per x index (seq §8.1; codes.ts)
     const perRead = 128 / elem;
@@ -95,6 +101,11 @@ export class Itfe {
     const addr = base | (this.cmd.bank_hash_dsbl ? AMEM_VIEW_BIT : 0);
     // exactly the required bytes are fetched (§8.1)
     const bytes = cnt * elem;
+    // the table read is an AMEM access of its own (chip §7.6, Figure 7-2): it claims its banks like any client
+    if (this.client >= 0 && !this.amem.banks.claim(this.client, now, addr, (bytes + 15) >> 4)) {
+      this.wakeAt = this.amem.banks.freeAt[this.client]!;
+      return false;
+    }
     for (let o = 0; o < bytes; o += 16) this.amem.readPartition(addr + o, this.buf, o);
     this.reads++;
     this.bytesRead += bytes;

@@ -30,6 +30,12 @@ export function issueRead(u: Uie, now: number): boolean {
     if (u.readPortFree < u.portWake) u.portWake = u.readPortFree;
     return false;
   }
+  // port held by an access served late (bank conflict, amem/banks.ts; tick synced the arbiter)
+  const bankFree = u.amem.banks.freeAt[u.rClient]!;
+  if (bankFree > now) {
+    if (bankFree < u.portWake) u.portWake = bankFree;
+    return false;
+  }
   const d = dec.data;
   const at = dec.peekSlot();
   const seq = u.seqs[SEQ_AMEM_READ]!;
@@ -62,6 +68,12 @@ export function issueRead(u: Uie, now: number): boolean {
     const n = d[at + R_N]!;
     const view = d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0;
     const s0 = addr & 7;
+    // the bank claim of this access (chip §7: one access per (partition, bank) per cycle); Read_Const reads nothing
+    if (readsSram(opcd)) {
+      u.amem.banks.claim(u.rClient, now, ((addr & PTN_MASK) << 4) | view, wide ? 2 * n : n);
+      u.lastReadAt = now;
+      u.lastReadSlot = -1; // set below when the flit enters sbReadToWrite
+    }
     // RPSW / RCSW configuration held from the last *_config_vld (seq §5.4, §5.5)
     if (d[at + R_PSWBASE]! >= 0) u.rpswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
     if (d[at + R_CSW]! >= 0) u.rcswCur = d[at + R_CSW]!;
@@ -74,6 +86,10 @@ export function issueRead(u: Uie, now: number): boolean {
     if (direct && readsSram(opcd) && n === AMEM_PARTITIONS && (u.rpswCur < 0 || sw.pswIdentity![u.rpswCur] === 1)) {
       // fast path: all partitions read, identity RPSW -> AMEM words straight into the switchbox entry's lanes
       const e = out.pushSlot();
+      if (out === u.sbReadToWrite) {
+        u.sbReadyAt[e] = now + u.readLatency;
+        u.lastReadSlot = e;
+      }
       readLanesInto(u, addr, view, wide, s0, out.raw32, e * 64);
       u.stats.bytesRead += wide ? 256 : 128;
       const m = e * SB_META;
@@ -97,6 +113,10 @@ export function issueRead(u: Uie, now: number): boolean {
     // deserialize / promote (chip §6.2.1.4) with ReLU (seq §5.1.1) and EB adjust, as one table lookup per column
     if (out) {
       const slot = out.pushSlot();
+      if (out === u.sbReadToWrite) {
+        u.sbReadyAt[slot] = now + u.readLatency;
+        u.lastReadSlot = slot;
+      }
       const m = slot * SB_META;
       if (direct) {
         const src32 = l2 === u.lanes ? u.lanes32 : u.lanes2_32;
@@ -130,6 +150,28 @@ export function issueRead(u: Uie, now: number): boolean {
   dec.pop();
   if (flags & F_EOP) readEop(u, d, at, slot);
   return true;
+}
+
+/**
+ * Settles the bank claims of the previous cycle (after `AmemBanks.sync`; amem/banks.ts): a read served s > its issue
+ * cycle delivers its data at s + the read pipeline; a write served late commits that much later (chip §11.7.1).
+ */
+export function settleClaims(u: Uie): void {
+  const banks = u.amem.banks;
+  if (u.lastReadAt >= 0) {
+    const served = banks.freeAt[u.rClient]! - 1;
+    if (served > u.lastReadAt && u.lastReadSlot >= 0 && u.sbReadyAt[u.lastReadSlot]! < served + u.readLatency) u.sbReadyAt[u.lastReadSlot] = served + u.readLatency;
+    u.lastReadAt = -1;
+  }
+  if (u.lastWriteAt >= 0) {
+    const late = banks.freeAt[u.wClient]! - u.lastWriteAcc - u.lastWriteAt;
+    if (late > 0)
+      for (let i = 0; i < u.lastWriteN && i < u.cCount; i++) {
+        const k = (u.cHead + u.cCount - 1 - i) & u.commitMask;
+        u.commitAt[k] = u.commitAt[k]! + late;
+      }
+    u.lastWriteAt = -1;
+  }
 }
 
 /** End of an AMEM Read program (its EOPGM instruction left the decoder FIFO): ITFE count rule, sequencer done. */

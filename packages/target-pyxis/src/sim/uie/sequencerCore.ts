@@ -196,7 +196,8 @@ export class SequencerCore {
   /** Per pc of `store`: 1 when some iterator has a final_iter_mask (computed at `start`, so `step` can skip the cascade logic). */
   private hasFinal = new Uint8Array(SEQ_DEPTH);
   /** Per pc of `store`: bit i set when iterator i is an end-of-loop iterator there (`is_eol`, computed at `start`). */
-  private eolMask = new Uint8Array(SEQ_DEPTH);
+  /** Per pc: the end-of-loop iterators (bit i); read by steadyBatch.ts fillSchedule (runs of equal addresses). */
+  eolMask = new Uint8Array(SEQ_DEPTH);
 
   constructor(store: ControlStore = emptyControlStore()) {
     this.store = store;

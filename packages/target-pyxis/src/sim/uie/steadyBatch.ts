@@ -4,26 +4,33 @@
  * `tick`s (checked against `tick` by uie-fastpath.test.ts and against lockstep by quantum.test.ts).
  */
 import * as amemGeometry from '../../common/amem.js';
+import { SCHED_MAX } from '../amem/banks.js';
 import * as codes from './codes.js';
 import * as convert from './convert.js';
 import * as addressGen from './addressGen.js';
 import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
 import * as switchbox from './switchbox.js';
+import type { Fifo } from '@pyxis/sim';
+import type { SeqState } from './records.js';
 import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { AMEM_PARTITIONS, AMEM_VIEW_BIT } = amemGeometry;
+const { AMEM_PARTITIONS, AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
 const { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } = codes;
 const { compositeKey, compositeTable, is16bit } = convert;
 const { decodeFast, stridedAddr } = addressGen;
-const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
+const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_NZ, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
 const { SB_META } = switchbox;
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
 export const BATCH_MIN = 16;
 export const BATCH_RETRY = 32;
+/** Shortest joint (multi-UIE) batch: the schedules are already computed, so even short windows beat lockstep. */
+export const JOINT_MIN = 1;
+/** Cycles before a UIE that could not publish a schedule tries again. */
+export const PUBLISH_RETRY = 4;
 
 /**
  * Steady-state batch (fast paths, inside `runAhead` only): when AMEM Read and AMEM Write are both in a pure strided
@@ -41,15 +48,22 @@ export const BATCH_RETRY = 32;
  * state is not such a steady state (then `tick` runs). Checked against `tick` by uie-fastpath.test.ts and against
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
-export function steadyBatch(u: Uie, c: number, limit: number): number {
+export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false): number {
   if (u.itfeRead.active || u.itfeWrite.active || u.activeTrips !== 1) return 0;
-  if (u.readPortFree > c || u.writePortFree > c) return 0;
   const rdec = u.readDec;
   const wdec = u.writeDec;
   const sb = u.sbReadToWrite;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
-  if (dr === 0 || dw === 0 || sb.empty) return 0;
+  // `relaxed` (a follower's schedule, amem/banks.ts jointWindow): only the structure that fixes the order of the
+  // coming AMEM addresses is checked, not the timing (ports, switchbox readiness) that a batch also needs
+  if (!relaxed) {
+    if (u.readPortFree > c || u.writePortFree > c) return 0;
+    const banks = u.amem.banks;
+    banks.sync(c);
+    if (banks.freeAt[u.rClient]! > c || banks.freeAt[u.wClient]! > c) return 0;
+    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.readLatency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
+  }
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
   const tripSlot = u.oldestSlot;
@@ -57,7 +71,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
   let k = rs.core.repeatable(limit - c);
   if (k === 0) return 0;
   k = ws.core.repeatable(k);
-  if (k < BATCH_MIN || k < dr || k < dw) return 0;
+  if (k < min || k < dr || k < dw) return 0;
   // read template at the read core's pc
   const rsw = u.readSw;
   const wsw = u.writeSw;
@@ -116,11 +130,159 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     if (at >= wd.length) at = 0;
   }
   const meta = sb.meta;
+  // read pipeline (sim_config amem): the j-th queued entry is popped at c + j, and an entry pushed at c + j at
+  // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency
+  if (relaxed) return k;
+  const lat = u.readLatency;
+  if (sb.occupancy < lat) return 0;
   for (let j = 0, e = sb.peekSlot(); j < sb.occupancy; j++) {
     const m = e * SB_META;
     if (meta[m] !== 1 || meta[m + 1] !== rDt || meta[m + 2] !== rEb || meta[m + 3] !== (relu ? 1 : 0)) return 0;
+    if (u.sbReadyAt[e]! > c + j) return 0;
     if (++e >= sb.capacity) e = 0;
   }
+  return k;
+}
+
+/** Scratch odometers of `fillSchedule` (no allocation per call). */
+const schedR = new Int32Array(NUM_ITERS);
+const schedW = new Int32Array(NUM_ITERS);
+
+/**
+ * The banks (chip §7.5 hash of the view) of the next `k` AMEM Read / Write whole-word accesses of a state that
+ * `steadyCheck` accepted at `c`, into dst[off + 2j] (read) and dst[off + 2j + 1] (write): the queued records'
+ * addresses, then the odometer's (as `runBatch` computes them). Changes no state.
+ */
+export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number): void {
+  fillSide(u.seqs[SEQ_AMEM_READ]!, u.readDec, schedR, k, dst, off);
+  fillSide(u.seqs[SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, dst, off + 1);
+}
+
+/**
+ * One port's banks into dst[off + 2j]: the queued records, then the odometer's addresses, in runs: while the
+ * innermost end-of-loop iterator (the one `advance` steps) has stride 0 the address does not change, so a run of
+ * (numloops - count) steps shares one bank (one address computation and hash per run).
+ */
+function fillSide(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int16Array, off: number): void {
+  const core = s.core;
+  const x = s.aux!;
+  const pc = core.pc;
+  const b = pc * AUX_WORDS;
+  const view = s.view ? AMEM_VIEW_BIT : 0;
+  cnt.set(core.count);
+  const dn = dec.occupancy;
+  let at = dec.peekSlot();
+  let j = 0;
+  for (; j < dn && j < k; j++) {
+    dst[off + 2 * j] = amemBank(amemPhysical(((dec.data[at + R_ADDR]! & PTN_MASK) << 4) | view));
+    at += REC_WORDS;
+    if (at >= dec.data.length) at = 0;
+  }
+  const m = core.eolMask[pc]!;
+  const inner = 31 - Math.clz32(m);
+  const n = core.store.numloops[pc * NUM_ITERS + inner]!;
+  const zero = ((x[b + A_NZ]! >> inner) & 1) === 0;
+  while (j < k) {
+    const bank = amemBank(amemPhysical(((stridedAddr(s.base, x, b, cnt) & PTN_MASK) << 4) | view));
+    let run = zero ? n - cnt[inner]! : 1;
+    if (run > k - j) run = k - j;
+    for (let t = 0; t < run; t++) dst[off + 2 * (j + t)] = bank;
+    j += run;
+    if (run > 1) {
+      // run - 1 plain increments of the innermost count, then one `advance` (which may carry)
+      cnt[inner] = cnt[inner]! + run - 1;
+    }
+    core.advance(cnt);
+  }
+}
+
+/**
+ * The steady-state batch with bank arbitration (amem/banks.ts). Alone in its cluster (no other UIE has a trip; the
+ * run-ahead gate keeps the control plane out), a UIE batches while its own read and write banks differ. With other
+ * UIEs active it batches only the cluster's joint conflict-free window (`AmemBanks.jointWindow`, the same for every
+ * UIE at `c`), and publishes its next schedule after the batch, or now when it has none. Returns the cycles batched.
+ */
+export function steadyBatch(u: Uie, c: number, limit: number): number {
+  const banks = u.amem.banks;
+  const me = u.index;
+  if (banks.activeUies <= 1) {
+    const k = steadyCheck(u, c, Math.min(limit, c + SCHED_MAX));
+    if (k === 0 || !banks.idleAt(c)) return 0;
+    const off = banks.schedOffset(me);
+    fillSchedule(u, k, banks.propBank, off);
+    let j = 0;
+    while (j < k && banks.propBank[off + 2 * j] !== banks.propBank[off + 2 * j + 1]) j++;
+    if (j < BATCH_MIN) return 0;
+    banks.publish(me, c, c, j);
+    banks.countBatch(me, banks.newest(me), c, j);
+    runBatch(u, c, j);
+    banks.publish(me, c, c, 0);
+    return j;
+  }
+  const J = banks.jointWindow(c, limit, me);
+  if (J >= JOINT_MIN && banks.batches(me) && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
+    banks.countBatch(me, banks.slotOf(me), c, J);
+    runBatch(u, c, J);
+    // the next window (the caller's windows are `limit - c` long: publish no more than one of them)
+    const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c));
+    if (k > 0) {
+      fillSchedule(u, k, banks.propBank, banks.schedOffset(me));
+      banks.publish(me, c, c + J, k);
+    } else banks.publish(me, c, c + J, 0);
+    return J;
+  }
+  // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
+  if (!banks.hasSchedule(me, c) && c >= u.publishRetry) {
+    const end = c + Math.min(SCHED_MAX, limit - c + 1);
+    const k = steadyCheck(u, c, end);
+    if (k > 0) {
+      fillSchedule(u, k, banks.propBank, banks.schedOffset(me));
+      banks.publish(me, c, c, k);
+    } else {
+      // not steady now (a port held, the switchbox refilling): publish its address order only (a follower)
+      const f = steadyCheck(u, c, end, 1, true);
+      if (f > 0) {
+        fillSchedule(u, f, banks.propBank, banks.schedOffset(me));
+        banks.publish(me, c, c, f, true);
+      }
+      u.publishRetry = c + PUBLISH_RETRY;
+    }
+  }
+  return 0;
+}
+
+/** K cycles of the steady state `steadyCheck` accepted at `c` (the effects of K `tick`s, see `steadyCheck`). */
+function runBatch(u: Uie, c: number, k: number): void {
+  const rdec = u.readDec;
+  const wdec = u.writeDec;
+  const sb = u.sbReadToWrite;
+  const dr = rdec.occupancy;
+  const dw = wdec.occupancy;
+  const rs = u.seqs[SEQ_AMEM_READ]!;
+  const ws = u.seqs[SEQ_AMEM_WRITE]!;
+  const tripSlot = u.oldestSlot;
+  const rpc = rs.core.pc;
+  const rx = rs.aux!;
+  const rb = rpc * AUX_WORDS;
+  const rt = rs.tmpl!;
+  const rto = rpc * REC_WORDS;
+  const rOp = rx[rb + A_OPCD]!;
+  const rDt = rt[rto + R_DT]!;
+  const rEb = rt[rto + R_EB]!;
+  const wpc = ws.core.pc;
+  const wx = ws.aux!;
+  const wb = wpc * AUX_WORDS;
+  const wt = ws.tmpl!;
+  const wto = wpc * REC_WORDS;
+  const wDt = wt[wto + R_DT]!;
+  const wEb = wt[wto + R_EB]!;
+  const relu = rOp === RD_SRAM_RELU;
+  const comp = compositeTable(rDt, rEb, relu, wDt, wEb);
+  const rd = rdec.data;
+  const wd = wdec.data;
+  const meta = sb.meta;
+  const rlat = u.readLatency;
+  const readyAt = u.sbReadyAt;
   // K cycles, as `tick` would run them (commits, AMEM Write, AMEM Read; the cores below)
   const amem = u.amem;
   const stats = u.stats;
@@ -179,6 +341,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
       rs.core.advance(rCnt);
     }
     const e = sb.pushSlot();
+    readyAt[e] = t + rlat;
     amem.readWord32(((ra & PTN_MASK) << 4) | rView, sb.raw32, e * 64);
     const m = e * SB_META;
     meta[m] = 1;
@@ -224,5 +387,4 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
   u.blocked = undefined;
   u.portWake = Infinity;
   u.lastDidWork = true;
-  return k;
 }

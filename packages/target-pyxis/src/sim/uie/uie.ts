@@ -24,6 +24,7 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import type { SimEngine } from '@pyxis/sim';
 import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
+import { PORT_ITFE_READ, PORT_ITFE_WRITE, PORT_READ, PORT_WRITE, uieClient } from '../amem/banks.js';
 import { tryTable, UieConfig } from './config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
@@ -41,10 +42,12 @@ import * as writePath from './writePath.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { issueRead } = readPath;
-const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
+const { issueRead, settleClaims } = readPath;
+const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
 /** seqActive bits of the sequencers feeding the compute half (all but AMEM Read / Write). */
 const COMPUTE_SEQS = ((1 << NUM_SEQUENCERS) - 1) & ~((1 << SEQ_AMEM_READ) | (1 << SEQ_AMEM_WRITE));
+/** `seqActive` bits of the sequencers whose datapaths claim AMEM banks. */
+const CLAIM_SEQS = RW_ACTIVE | (1 << SEQ_AMEM_WEIGHTS_READ);
 const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
 const { issueWrite } = writePath;
@@ -80,6 +83,19 @@ export class Uie implements SimEngine {
   // last composed conversion (read dt/eb/relu x write dt/eb), so the hot path does no Map lookup per flit
   compKey = -1;
   comp: CompositeTable | undefined;
+  /** AMEM bank clients of this UIE's AMEM Read / Write ports (amem/banks.ts `uieClient`). */
+  readonly rClient: number;
+  readonly wClient: number;
+  /** Cycles from a read claim to its data in the AMEM Read -> AMEM Write switchbox FIFO (`Amem.readPipelineCycles`). */
+  readonly readLatency: number;
+  /** Per sbReadToWrite entry: the cycle its data is there (read pipeline, docs/timing-model.md). */
+  readonly sbReadyAt: Float64Array;
+  /** The last bank claims (readPath.ts `settleClaims`): cycle (-1 none), switchbox slot, write accesses and commits. */
+  lastReadAt = -1;
+  lastReadSlot = -1;
+  lastWriteAt = -1;
+  lastWriteAcc = 1;
+  lastWriteN = 0;
   readonly readDec: Fifo;
   readonly writeDec: Fifo;
   readonly itfeRead: Itfe;
@@ -120,6 +136,8 @@ export class Uie implements SimEngine {
   lastDidWork = false;
   /** `runAhead` tries a steady-state batch again from this cycle (after a failed check; any value gives the same results). */
   private batchRetry = 0;
+  /** steadyBatch.ts: cycle from which a UIE that failed to publish its bank schedule tries again (speed only). */
+  publishRetry = 0;
   /** Cycles simulated by steady-state batches (diagnostics for tests and benchmarks; not a statistic of the model). */
   batchedCycles = 0;
   /** Odometer copies of the AMEM Read / Write cores' counts during a batch. */
@@ -177,6 +195,10 @@ export class Uie implements SimEngine {
     this.decKeyWrite = new Float64Array(decDepth * REC_WORDS).fill(-1);
     const sbDepth = opts.switchboxFifoDepth ?? 4;
     this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
+    this.sbReadyAt = new Float64Array(this.sbReadToWrite.capacity);
+    this.rClient = uieClient(opts.index, PORT_READ);
+    this.wClient = uieClient(opts.index, PORT_WRITE);
+    this.readLatency = this.amem.readPipelineCycles;
     this.sbReadToGrid = new SwitchboxFifo(`${this.name}.sb.amem_read->grid`, sbDepth);
     this.sbReadToVbuffer = new SwitchboxFifo(`${this.name}.sb.amem_read->vbuffer`, sbDepth);
     this.sbGridToWrite = new SwitchboxFifo(`${this.name}.sb.grid->amem_write`, sbDepth);
@@ -186,8 +208,8 @@ export class Uie implements SimEngine {
     this.attachGrid = opts.attachGrid ?? true;
     this.attachVbuffer = opts.attachVbuffer ?? true;
     this.fastPaths = opts.fastPaths ?? true;
-    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128);
-    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128);
+    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128, uieClient(opts.index, PORT_ITFE_READ));
+    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128, uieClient(opts.index, PORT_ITFE_WRITE));
     // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
     let ring = 64; // small: the ring is walked every cycle, a 48-UIE chip keeps 48 of them hot
     while (ring < 2 * this.commitLatency + 16) ring *= 2;
@@ -278,6 +300,7 @@ export class Uie implements SimEngine {
     }
     this.nextSlot = (slotId + 1) % TRIP_SLOTS;
     this.activeTrips++;
+    this.amem.banks.setActive(this.index, true);
     this.lastDidWork = true;
     return true;
   }
@@ -390,6 +413,8 @@ export class Uie implements SimEngine {
     this.now = now;
     this.blocked = undefined;
     this.portWake = Infinity;
+    this.amem.banks.sync(now); // last cycle's bank claims resolved before anyone issues (amem/banks.ts)
+    if (this.lastReadAt >= 0 || this.lastWriteAt >= 0) settleClaims(this);
     let did = false;
     // 1. write commits (chip §11.7.1)
     while (this.cCount > 0 && this.commitAt[this.cHead]! <= now) {
@@ -406,8 +431,10 @@ export class Uie implements SimEngine {
       if (this.cmp.tick(now)) did = true;
     }
     if (issueRead(this, now)) did = true;
-    if (this.itfeRead.active && this.itfeRead.tick()) did = true;
-    if (this.itfeWrite.active && this.itfeWrite.tick()) did = true;
+    if (this.itfeRead.active && this.itfeRead.tick(now)) did = true;
+    else if (this.itfeRead.wakeAt > now && this.itfeRead.wakeAt < this.portWake) this.portWake = this.itfeRead.wakeAt;
+    if (this.itfeWrite.active && this.itfeWrite.tick(now)) did = true;
+    else if (this.itfeWrite.wakeAt > now && this.itfeWrite.wakeAt < this.portWake) this.portWake = this.itfeWrite.wakeAt;
     // 3. sequencer cores
     // (only sequencers with a running core or a queued trip: bit id of seqActive, visited in id order)
     let act = this.seqActive;
@@ -426,6 +453,7 @@ export class Uie implements SimEngine {
       sl.active = false;
       sl.params = undefined;
       this.activeTrips--;
+      if (this.activeTrips === 0) this.amem.banks.setActive(this.index, false);
       this.stats.tripsDone++;
       this.oldestSlot = (this.oldestSlot + 1) % TRIP_SLOTS;
       did = true;
@@ -437,6 +465,10 @@ export class Uie implements SimEngine {
         this.visible = true;
       } else this.onTripDone?.(sl.tripId, now);
     }
+    // AMEM banks: no more claims in the current trips once the claiming sequencers, their decoder FIFOs and the ITFEs
+    // are done (amem/banks.ts setQuiet: other UIEs' joint batches then ignore this one)
+    if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && this.readDec.empty && this.writeDec.empty && !this.itfeRead.active && !this.itfeWrite.active)
+      this.amem.banks.setQuiet(this.index, now);
     this.lastDidWork = did;
     return did;
   }
@@ -457,18 +489,26 @@ export class Uie implements SimEngine {
     this.visible = false;
     this.stopOnPop = stopOnPop;
     let c = from;
+    // AMEM banks (amem/banks.ts): the window may outrun other clients only when none can claim a bank in it: trips
+    // may start (stopOnPop: a DMA could) -> this cycle only; other UIEs of the cluster active -> this cycle, or the
+    // cluster's joint conflict-free batch (the same window for all of them), then hand back
+    const banks = this.amem.banks;
+    const shared = banks.activeUies > 1;
+    if (stopOnPop) limit = from + 1;
     try {
       while (c < limit) {
-        if (this.fastPaths && this.seqActive === RW_ACTIVE && this.cmp.quiet && c >= this.batchRetry && limit - c >= BATCH_MIN) {
+        if (this.fastPaths && this.seqActive === RW_ACTIVE && this.cmp.quiet && (shared || (c >= this.batchRetry && limit - c >= BATCH_MIN))) {
           const k = steadyBatch(this, c, limit);
           if (k > 0) {
             this.batchedCycles += k;
             for (let j = 0; j < k; j++) did[(c + j) & mask] = 1;
             c += k;
+            if (shared) break;
             continue;
           }
           this.batchRetry = c + BATCH_RETRY;
         }
+        if (shared) limit = c + 1;
         const d = this.tick(c);
         did[c & mask] = d ? 1 : 0;
         c++;

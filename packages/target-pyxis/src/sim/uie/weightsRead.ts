@@ -5,6 +5,7 @@
  * nothing. Every AMEM access of the weights port happens in `weightsRead` (one place for a bank/port model).
  */
 import * as amemGeometry from '../../common/amem.js';
+import { CLIENTS_PER_UIE, PORT_WEIGHTS } from '../amem/banks.js';
 import * as codes from './codes.js';
 import { SEQ_WDP } from './compute/seqIds.js';
 import { WeightsCodes } from './compute/wdc.js';
@@ -88,6 +89,8 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
 /** The AMEM accesses of one Weights Read: partitions a .. a+n-1 into lanes (a+j) & 7 of `dst` (or nowhere). */
 function readWords(u: Uie, s: SeqState, a: number, n: number, dst: Uint32Array | undefined, w: number): void {
   const view = s.view ? AMEM_VIEW_BIT : 0;
+  // bank occupancy (amem/banks.ts); a held port does not stall Weights Read yet
+  u.amem.banks.claim(u.index * CLIENTS_PER_UIE + PORT_WEIGHTS, u.now, (a << 4) | view, n);
   const out = dst ?? u.weights32;
   for (let j = 0; j < n; j++) {
     const p = (a + j) & PTN_MASK;

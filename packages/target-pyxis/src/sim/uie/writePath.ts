@@ -32,6 +32,12 @@ export function issueWrite(u: Uie, now: number): boolean {
     if (u.writePortFree < u.portWake) u.portWake = u.writePortFree;
     return false;
   }
+  // port held by an access served late or by a read-modify-write (amem/banks.ts; tick synced the arbiter)
+  const bankFree = u.amem.banks.freeAt[u.wClient]!;
+  if (bankFree > now) {
+    if (bankFree < u.portWake) u.portWake = bankFree;
+    return false;
+  }
   const d = dec.data;
   const at = dec.peekSlot();
   const seq = u.seqs[SEQ_AMEM_WRITE]!;
@@ -44,6 +50,12 @@ export function issueWrite(u: Uie, now: number): boolean {
     if (fifo.empty) {
       u.stats.datapathStallCycles[1]!++;
       u.blocked ??= u.fifoMsg(fifo, false);
+      return false;
+    }
+    // read pipeline (request shim + bank read + switch/converter, docs/timing-model.md): the head's data not there yet
+    if (fifo === u.sbReadToWrite && u.sbReadyAt[fifo.peekSlot()]! > now) {
+      const r = u.sbReadyAt[fifo.peekSlot()]!;
+      if (r < u.portWake) u.portWake = r;
       return false;
     }
     if (opcd === WR_DISCARD) {
@@ -60,10 +72,15 @@ export function issueWrite(u: Uie, now: number): boolean {
           u.stats.indirectWrites++;
         }
       }
+      const acc = claimWrite(u, opcd, addr, d, at, now);
+      u.lastWriteAt = now;
+      u.lastWriteAcc = acc;
       const wide = doWrite(u, opcd, addr, d, at, seq, fifo);
       fifo.pop();
-      u.writePortFree = now + (wide ? 2 : 1);
+      // 16-bit data takes two cycles (chip §7.3); a read-modify-write reads before it writes (chip §7.4: x2)
+      u.writePortFree = now + (wide ? 2 : 1) * acc;
       postWrite(u, slot, now, wide ? 2 : 1);
+      u.lastWriteN = wide ? 2 : 1;
     }
   }
   dec.pop();
@@ -73,6 +90,23 @@ export function issueWrite(u: Uie, now: number): boolean {
     u.seqDone(SEQ_AMEM_WRITE, slot);
   }
   return true;
+}
+
+/**
+ * The bank claim of a write (amem/banks.ts): the partitions holding bytes [lo, hi) of the access (seq §6.4); RMW_Add
+ * and partial writes (bytes of a partition left unwritten, merged after a read, chip §7.4) access them twice.
+ * Returns the number of accesses (1 or 2).
+ */
+function claimWrite(u: Uie, opcd: number, addr: number, d: Int32Array, at: number, now: number): number {
+  const bps = is16bit(d[at + R_DT]!) ? 2 : 1;
+  const colOff = d[at + R_COLOFF]!;
+  const lo = colOff * bps;
+  const hi = (colOff + Math.min(d[at + R_N]!, 128 - colOff)) * bps;
+  if (hi <= lo) return 1;
+  const p0 = lo >> 4;
+  const acc = opcd === WR_RMW_ADD || (lo & 15) !== 0 || (hi & 15) !== 0 ? 2 : 1;
+  u.amem.banks.claim(u.wClient, now, (((addr + p0) & PTN_MASK) << 4) | (d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0), ((hi + 15) >> 4) - p0, acc);
+  return acc;
 }
 
 export function postWrite(u: Uie, slot: number, now: number, n: number): void {

@@ -1,0 +1,566 @@
+/**
+ * AMEM bank arbitration of one cluster (pyxis-chip-fspec.md §7, §7.4, §7.5; docs/timing-model.md "AMEM banks").
+ *
+ * Port model (MODEL, chip §7 gives none): every (partition, bank) SRAM — 8 partitions x 128 banks, 4K words each —
+ * is single-ported: one access (read or write) per cycle. An access of n partitions at a partition-granular address
+ * touches, per 128-byte word it spans, the bank [13:7] of that word's *physical* address (after the §7.5 hash for the
+ * hashed view) in the partitions it covers. A read-modify-write (RMW_Add, partial write, chip §7.4) is two accesses
+ * of the same resources (read, then write).
+ *
+ * Arbitration (MODEL): claims are made during a cycle and resolved as a whole at the start of the next cycle in
+ * which anybody asks (`sync`), so the outcome never depends on the order in which engines ticked. Control-plane
+ * claims (DMA engines, MPE, DPE, host: the `Amem.readBytes/writeBytes` accessors) are served first and are never
+ * delayed (they are transaction-level; their conflicts are only counted); the UIE ports are served round-robin: at
+ * cycle t the port with client id (t mod UIE_CLIENTS) has the highest priority, then the following ids. A claim is
+ * served at the first cycle >= t at which every resource it touches is free; the client's port is then held until
+ * that cycle + accesses (`freeAt`), and the difference is counted as stall cycles for the client and for the bank
+ * that was busy.
+ */
+import { AMEM_BYTES, AMEM_VIEW_BIT, amemPhysical } from '../../common/amem.js';
+
+/** Bank-claiming ports of one UIE (chip §6.2, seq §5-§8): client id = uie * CLIENTS_PER_UIE + port. */
+export const PORT_READ = 0;
+export const PORT_WRITE = 1;
+export const PORT_WEIGHTS = 2;
+export const PORT_ITFE_READ = 3;
+export const PORT_ITFE_WRITE = 4;
+export const CLIENTS_PER_UIE = 5;
+export const PORT_NAMES = ['amem_read', 'amem_write', 'weights_read', 'itfe_read', 'itfe_write'] as const;
+/** UIEs per cluster the arbiter has slots for (chip §6: 12). */
+export const BANK_UIES = 12;
+export const UIE_CLIENTS = BANK_UIES * CLIENTS_PER_UIE;
+/** The control plane (H2A, A2H, ICDMA, MPE, DPE, host): one client, served first. */
+export const CLIENT_CONTROL = UIE_CLIENTS;
+export const N_CLIENTS = UIE_CLIENTS + 1;
+const RES = 128 * 8;
+/** Longest steady-state schedule a UIE publishes (cycles). */
+export const SCHED_MAX = 1024;
+const ADDR_MASK = AMEM_BYTES - 1;
+
+/** Client id of port `port` of UIE `uie`. */
+export function uieClient(uie: number, port: number): number {
+  return uie * CLIENTS_PER_UIE + port;
+}
+
+/** Read latency and pipeline parameters (grammars/pyxis/sim_config.json `amem`, docs/timing-model.md). */
+export interface AmemTiming {
+  /** Cycles from the bank access to the data leaving AMEM. */
+  read_latency_cycles?: number;
+  /** Request-shim pipeline depth (address adjust for unaligned / 16-bit accesses, seq §5, §6). */
+  request_shim_cycles?: number;
+  /** RPSW -> converter -> RZSW -> RCSW pipeline depth (chip §6.2.1). */
+  switch_convert_cycles?: number;
+}
+
+export interface BankStats {
+  /** Partition accesses per bank index (all partitions), all clients. */
+  readonly bankAccesses: Float64Array;
+  /** Conflicts (claims served late) per bank index, and the stall cycles they cost. */
+  readonly bankConflicts: Float64Array;
+  readonly bankStallCycles: Float64Array;
+  /** Per client (uieClient / CLIENT_CONTROL): claims, conflicts and stall cycles. */
+  readonly clientClaims: Float64Array;
+  readonly clientConflicts: Float64Array;
+  readonly clientStallCycles: Float64Array;
+}
+
+export class AmemBanks {
+  /** Per client: the first cycle at which its port may claim again (set by resolution; read after `sync`). */
+  readonly freeAt = new Float64Array(N_CLIENTS);
+  readonly stats: BankStats = {
+    bankAccesses: new Float64Array(128),
+    bankConflicts: new Float64Array(128),
+    bankStallCycles: new Float64Array(128),
+    clientClaims: new Float64Array(N_CLIENTS),
+    clientConflicts: new Float64Array(N_CLIENTS),
+    clientStallCycles: new Float64Array(N_CLIENTS),
+  };
+  /** Per resource (bank * 8 + partition): last cycle it is occupied by an already served access. */
+  private readonly busyAt = new Float64Array(RES).fill(-1);
+  private maxBusy = -1;
+  // pending claims of cycle `pendCycle`: client, accesses, up to 3 (bank, partition mask) words
+  private pendCycle = -1;
+  private n = 0;
+  private cap = 64;
+  private cClient = new Int32Array(this.cap);
+  private cAcc = new Int32Array(this.cap);
+  private cWords = new Int32Array(this.cap * 3);
+  // scratch for resolution
+  private order = new Int32Array(this.cap);
+  private readonly stampAt = new Float64Array(128).fill(-1);
+  private readonly stampMask = new Uint8Array(128);
+  // control-plane occupancy of cycle ctrlAt (bank -> partition mask)
+  private readonly ctrlAt = new Float64Array(128).fill(-1);
+  private readonly ctrlMask = new Uint8Array(128);
+  /** Cycles of the control plane's claims (the kernel's clock); claims are recorded only when set. */
+  clock: { readonly now: number } | undefined;
+
+  // ---- steady-state schedules (docs/uie-model.md "Performance"): see `publish` and `jointWindow`
+  /** Per UIE: 1 while it has a trip (a potential claimant). */
+  private readonly active = new Uint8Array(BANK_UIES);
+  activeUies = 0;
+  // two schedule slots per UIE (q = 2 * uie + s; `cur` the newest): a UIE that batched publishes its next schedule
+  // while its current one still describes the window others may join in the middle of
+  private readonly cur = new Uint8Array(BANK_UIES);
+  private readonly sel = new Int8Array(BANK_UIES).fill(-1);
+  private readonly propPub = new Float64Array(2 * BANK_UIES).fill(Infinity);
+  private readonly propAt = new Float64Array(2 * BANK_UIES);
+  private readonly propLen = new Int32Array(2 * BANK_UIES);
+  /** Per UIE: 1 once a claim of its schedule was served late (the schedule then bounds its claims, see jointWindow). */
+  private readonly propStalled = new Uint8Array(2 * BANK_UIES);
+  /** Per UIE: claims of its AMEM Read / AMEM Write ports since its schedule's first cycle (the next entry index). */
+  private readonly propDoneR = new Int32Array(2 * BANK_UIES);
+  private readonly propDoneW = new Int32Array(2 * BANK_UIES);
+  private readonly batcher = new Uint8Array(BANK_UIES);
+  /** Per UIE: the cycle from which it makes no more claims in its current trips (-1: it may claim). */
+  private readonly quietAt = new Float64Array(BANK_UIES).fill(-1);
+  private readonly skip = new Uint8Array(BANK_UIES);
+  private readonly heldBank = new Float64Array(128);
+  private readonly followMask = new Int32Array(4);
+  private readonly listB = new Int32Array(BANK_UIES);
+  private readonly listF = new Int32Array(BANK_UIES);
+  /** Per UIE, per cycle of its schedule: read bank, write bank (whole aligned words). */
+  readonly propBank = new Int16Array(2 * BANK_UIES * SCHED_MAX * 2);
+  private jointAt = -1;
+  private jointLimit = -1;
+  private jointK = 0;
+
+  /**
+   * THE claim API (one function for every AMEM client: UIE ports, Weights Read, the grid, ITFE): client `client`
+   * accesses `nPtns` consecutive 16-byte partitions from byte address `byteAddr` (27-bit: view bit [26] honoured,
+   * chip §7.1, §7.5) at cycle `cycle`, `accesses` times (2 for a read-modify-write, chip §7.4).
+   * Returns false — nothing claimed — when the client's port is still held by an earlier claim that was served late
+   * (`freeAt[client] > cycle`): the caller stalls and retries (it may sleep until `freeAt[client]`). Returns true
+   * when the claim is recorded: the caller does the access now (functionally); a conflict with same-cycle claims is
+   * resolved at the next `sync` and shows as `freeAt[client]` > cycle + 1 (the access is then counted as served late
+   * and the port held until it is). Order-independent: resolution sees all claims of a cycle at once.
+   */
+  claim(client: number, cycle: number, byteAddr: number, nPtns: number, accesses = 1): boolean {
+    if (cycle !== this.pendCycle) this.sync(cycle);
+    if (this.freeAt[client]! > cycle) return false;
+    if (this.n === this.cap) this.grow();
+    const i = this.n++;
+    this.cClient[i] = client;
+    this.cAcc[i] = accesses;
+    const view = byteAddr & AMEM_VIEW_BIT;
+    let a = byteAddr & ADDR_MASK & ~15;
+    let left = nPtns;
+    for (let w = 0; w < 3; w++) {
+      if (left <= 0) {
+        this.cWords[i * 3 + w] = -1;
+        continue;
+      }
+      const p0 = (a >>> 4) & 7;
+      const k = Math.min(left, 8 - p0);
+      const bank = (amemPhysical(a | view) >>> 7) & 0x7f;
+      const mask = ((1 << k) - 1) << p0;
+      this.cWords[i * 3 + w] = (bank << 8) | mask;
+      this.stats.bankAccesses[bank]! += k * accesses;
+      left -= k;
+      a = (a + k * 16) & ADDR_MASK;
+    }
+    this.stats.clientClaims[client]!++;
+    this.pendCycle = cycle;
+    const u = (client / CLIENTS_PER_UIE) | 0;
+    if (u < BANK_UIES) {
+      const port = client - u * CLIENTS_PER_UIE;
+      for (let q = 2 * u; q < 2 * u + 2; q++)
+        if (this.propAt[q]! <= cycle) {
+          if (port === PORT_READ) this.propDoneR[q]!++;
+          else if (port === PORT_WRITE) this.propDoneW[q]!++;
+        }
+    }
+    return true;
+  }
+
+  /**
+   * Control-plane access (DMA / MPE / DPE / host through `Amem.readBytes/writeBytes`) of `len` bytes at `byteAddr`
+   * at the clock's cycle: occupies the touched (bank, partition)s for that cycle, ahead of every UIE claim.
+   */
+  claimControl(byteAddr: number, len: number): void {
+    const clk = this.clock;
+    if (!clk || len <= 0) return;
+    const t = clk.now;
+    if (t !== this.pendCycle) this.sync(t);
+    this.pendCycle = t;
+    const view = byteAddr & AMEM_VIEW_BIT;
+    let a = byteAddr & ADDR_MASK & ~15;
+    const end = (byteAddr & ADDR_MASK) + len;
+    let words = 0;
+    while (a < end && words < 512) {
+      const p0 = (a >>> 4) & 7;
+      const k = Math.min(Math.ceil((end - a) / 16), 8 - p0);
+      const bank = (amemPhysical(a | view) >>> 7) & 0x7f;
+      const mask = ((1 << k) - 1) << p0;
+      if (this.ctrlAt[bank] !== t) {
+        this.ctrlAt[bank] = t;
+        this.ctrlMask[bank] = 0;
+      }
+      this.ctrlMask[bank]! |= mask;
+      this.stats.bankAccesses[bank]! += k;
+      a += k * 16;
+      words++;
+    }
+    this.stats.clientClaims[CLIENT_CONTROL]!++;
+  }
+
+  /** Resolves the claims of every cycle before `now` (call at the start of a client's cycle; cheap when none). */
+  sync(now: number): void {
+    if (this.pendCycle >= now || this.pendCycle < 0) return;
+    if (this.n > 0) this.resolve(this.pendCycle);
+    this.n = 0;
+    this.pendCycle = -1;
+  }
+
+  private grow(): void {
+    const c = this.cap * 2;
+    const g = (a: Int32Array, m: number) => {
+      const b = new Int32Array(c * m);
+      b.set(a);
+      return b;
+    };
+    this.cClient = g(this.cClient, 1);
+    this.cAcc = g(this.cAcc, 1);
+    this.cWords = g(this.cWords, 3);
+    this.order = new Int32Array(c);
+    this.cap = c;
+  }
+
+  private resolve(t: number): void {
+    const n = this.n;
+    const W = this.cWords;
+    // 1. any conflict at all? (same-cycle overlap, control occupancy, or a resource still held by an earlier access)
+    let conflict = false;
+    const checkBusy = this.maxBusy >= t;
+    for (let i = 0; i < n && !conflict; i++) {
+      for (let w = 0; w < 3; w++) {
+        const x = W[i * 3 + w]!;
+        if (x < 0) break;
+        const b = x >>> 8;
+        const m = x & 0xff;
+        if (this.ctrlAt[b] === t && (this.ctrlMask[b]! & m) !== 0) conflict = true;
+        else if (this.stampAt[b] === t && (this.stampMask[b]! & m) !== 0) conflict = true;
+        else if (checkBusy && this.busyUntil(b, m) >= t) conflict = true;
+        if (this.stampAt[b] !== t) {
+          this.stampAt[b] = t;
+          this.stampMask[b] = 0;
+        }
+        this.stampMask[b]! |= m;
+        if (conflict) break;
+      }
+    }
+    // clear the stamps (a later resolution of the same cycle number cannot happen, but keep them exact)
+    for (let i = 0; i < n; i++)
+      for (let w = 0; w < 3; w++) {
+        const x = W[i * 3 + w]!;
+        if (x < 0) break;
+        this.stampAt[x >>> 8] = -1;
+      }
+    if (!conflict) {
+      for (let i = 0; i < n; i++) {
+        const acc = this.cAcc[i]!;
+        const c = this.cClient[i]!;
+        if (acc > 1) {
+          this.occupy(i, t + acc - 1);
+          this.freeAt[c] = t + acc;
+        }
+      }
+      return;
+    }
+    // 2. serve in priority order: round-robin over the UIE ports, starting at client (t mod UIE_CLIENTS)
+    const ord = this.order;
+    const rot = t % UIE_CLIENTS;
+    for (let i = 0; i < n; i++) ord[i] = i;
+    // priority key (client - rot) mod UIE_CLIENTS; the control client (id UIE_CLIENTS) gets key 0 - rot mod .. as any
+    // other, but its claims are not in this list (claimControl), so only UIE ports are ordered here
+    const cl = this.cClient;
+    for (let i = 1; i < n; i++) {
+      const v = ord[i]!;
+      const kv = (cl[v]! - rot + UIE_CLIENTS) % UIE_CLIENTS;
+      let j = i - 1;
+      while (j >= 0 && (cl[ord[j]!]! - rot + UIE_CLIENTS) % UIE_CLIENTS > kv) {
+        ord[j + 1] = ord[j]!;
+        j--;
+      }
+      ord[j + 1] = v;
+    }
+    for (let r = 0; r < n; r++) {
+      const i = ord[r]!;
+      const c = this.cClient[i]!;
+      const acc = this.cAcc[i]!;
+      let s = t;
+      let culprit = -1;
+      for (let w = 0; w < 3; w++) {
+        const x = W[i * 3 + w]!;
+        if (x < 0) break;
+        const b = x >>> 8;
+        const m = x & 0xff;
+        let f = this.busyUntil(b, m) + 1;
+        if (this.ctrlAt[b] === t && (this.ctrlMask[b]! & m) !== 0 && f <= t) f = t + 1;
+        if (f > s) {
+          s = f;
+          culprit = b;
+        }
+      }
+      this.occupy(i, s + acc - 1);
+      if (s > t) {
+        this.freeAt[c] = s + acc;
+        this.stats.clientConflicts[c]!++;
+        this.stats.clientStallCycles[c]! += s - t;
+        this.stats.bankConflicts[culprit]!++;
+        this.stats.bankStallCycles[culprit]! += s - t;
+        const u = Math.floor(c / CLIENTS_PER_UIE);
+        // its schedules' timing no longer holds (their address order does)
+        if (u < BANK_UIES) for (let q = 2 * u; q < 2 * u + 2; q++) if (this.propAt[q]! <= t) this.propStalled[q] = 1;
+      } else if (acc > 1) this.freeAt[c] = t + acc;
+    }
+  }
+
+  private busyUntil(b: number, m: number): number {
+    let r = -1;
+    for (let p = 0; p < 8; p++) if ((m >> p) & 1 && this.busyAt[b * 8 + p]! > r) r = this.busyAt[b * 8 + p]!;
+    return r;
+  }
+
+  private occupy(i: number, until: number): void {
+    const W = this.cWords;
+    for (let w = 0; w < 3; w++) {
+      const x = W[i * 3 + w]!;
+      if (x < 0) break;
+      const b = x >>> 8;
+      const m = x & 0xff;
+      for (let p = 0; p < 8; p++) if ((m >> p) & 1 && this.busyAt[b * 8 + p]! < until) this.busyAt[b * 8 + p] = until;
+    }
+    if (until > this.maxBusy) this.maxBusy = until;
+  }
+
+  // ------------------------------------------------------------------ steady-state schedules
+
+  /** A UIE of this cluster gained (`on`) or lost its last trip: it is (not) a potential claimant. */
+  setActive(uie: number, on: boolean): void {
+    if (on) this.quietAt[uie] = -1;
+    const v = on ? 1 : 0;
+    if (this.active[uie] === v) return;
+    this.active[uie] = v;
+    this.activeUies += on ? 1 : -1;
+    if (!on) this.propLen[2 * uie] = this.propLen[2 * uie + 1] = 0;
+  }
+
+  /**
+   * Publishes UIE `uie`'s steady-state schedule (computed at global cycle `pub`): if none of its claims is served
+   * late, its AMEM Read / Write ports access the whole aligned words of banks `propBank[(uie * SCHED_MAX + j) * 2]`
+   * (read) and `[.. + 1]` (write) at cycle `at + j`, j < len (the caller filled them). A `follower` schedule gives
+   * only the order of those accesses (its timing is not known: at cycle t a port claims one of entries [done, t - at]).
+   */
+  publish(uie: number, pub: number, at: number, len: number, follower = false): void {
+    const q = 2 * uie + 1 - this.cur[uie]!;
+    this.cur[uie] = q & 1;
+    this.propPub[q] = pub;
+    this.propAt[q] = at;
+    this.propLen[q] = len;
+    this.propStalled[q] = follower ? 1 : 0;
+    this.propDoneR[q] = 0;
+    this.propDoneW[q] = 0;
+  }
+
+  /** Where the caller fills the schedule it is about to `publish` (propBank offset of UIE `uie`'s other slot). */
+  schedOffset(uie: number): number {
+    return (2 * uie + 1 - this.cur[uie]!) * SCHED_MAX * 2;
+  }
+
+  /** The slot of UIE `uie` that describes cycle `c`: the newest published before `maxPub` with at <= c, if it covers c; else -1. */
+  private slotFor(u: number, c: number, maxPub: number): number {
+    const a = 2 * u + this.cur[u]!;
+    for (let i = 0; i < 2; i++) {
+      const q = i === 0 ? a : a ^ 1;
+      if (!(this.propPub[q]! < maxPub) || this.propAt[q]! > c) continue;
+      return this.propLen[q]! > 0 && c < this.propAt[q]! + this.propLen[q]! ? q : -1;
+    }
+    return -1;
+  }
+
+  /** No claim pending and no resource held at or after cycle `c` (a lone client's batch cannot meet an earlier access). */
+  idleAt(c: number): boolean {
+    this.sync(c);
+    return this.pendCycle < 0 && this.maxBusy < c;
+  }
+
+  /**
+   * UIE `uie` will make no more claims in its current trips (its AMEM Read / Write / Weights Read sequencers and ITFEs
+   * are done, only write commits remain), as of the end of cycle `now`: `jointWindow` ignores it from `now + 1`.
+   */
+  setQuiet(uie: number, now: number): void {
+    if (this.quietAt[uie]! < 0) this.quietAt[uie] = now;
+  }
+
+  /** True when UIE `uie` has a published schedule, not broken by a stall, usable at cycle `c`. */
+  hasSchedule(uie: number, c: number): boolean {
+    const q = this.slotFor(uie, c, Infinity);
+    return q >= 0 && this.propStalled[q] === 0;
+  }
+
+  /** After `jointWindow`: the schedule slot of UIE `uie` used for the window (for `countBatch`). */
+  slotOf(uie: number): number {
+    return this.sel[uie]!;
+  }
+
+  /** The newest schedule slot of UIE `uie` (after `publish`). */
+  newest(uie: number): number {
+    return 2 * uie + this.cur[uie]!;
+  }
+
+  /** After `jointWindow(c, ..)`: UIE `uie` batches the window (the others of its cluster run cycle by cycle). */
+  batches(uie: number): boolean {
+    return this.batcher[uie] === 1;
+  }
+
+  /**
+   * The steady-state batch condition (docs/uie-model.md "Performance"): the number of cycles from `c` (at most
+   * `limit - c`) during which no claim of this cluster can conflict — every active UIE has a schedule published
+   * before `c` that covers them, the schedules are pairwise (and read-vs-write) bank-disjoint in every cycle, no
+   * earlier access still holds a resource, and (the caller's run-ahead gate) no control-plane client can act. The
+   * same for every UIE asking at `c` (it reads only state fixed before `c`), so they all batch the same window.
+   */
+  jointWindow(c: number, limit: number, asker = -1): number {
+    this.sync(c);
+    if (this.jointAt === c && this.jointLimit === limit) return this.jointK;
+    // an asker that cannot batch (no valid schedule) does not need the answer: none computed (nor cached) for it
+    if (asker >= 0) {
+      const q = this.slotFor(asker, c, c);
+      if (q < 0 || this.propStalled[q] === 1) return 0;
+    }
+    // batchers: a schedule published before c, covering c, never stalled — their claims are exact per cycle.
+    // followers (stalled since they published): their claims keep the schedule's address order, at most one per port
+    // and cycle, so at cycle t a port claims one of the entries [done, t - propAt] of its list. Anybody else: no batch.
+    let k = limit - c;
+    if (this.pendCycle >= 0) k = 0;
+    let nb = 0;
+    for (let u = 0; u < BANK_UIES; u++) {
+      this.batcher[u] = 0;
+      this.sel[u] = -1;
+      this.skip[u] = this.active[u] === 0 || (this.quietAt[u]! >= 0 && this.quietAt[u]! < c) ? 1 : 0;
+      if (this.skip[u] === 1 || k === 0) continue;
+      const q = this.slotFor(u, c, c);
+      this.sel[u] = q;
+      if (q < 0) k = 0;
+      else {
+        k = Math.min(k, this.propAt[q]! + this.propLen[q]! - c);
+        if (this.propStalled[q] === 0) {
+          this.batcher[u] = 1;
+          nb++;
+        }
+      }
+    }
+    if (nb === 0) k = 0;
+    const P = this.propBank;
+    // resources still held by late accesses: per bank, the last cycle any partition is held
+    const held = this.maxBusy >= c;
+    const hb = this.heldBank;
+    if (held) for (let b = 0; b < 128; b++) hb[b] = this.busyUntil(b, 0xff);
+    // the followers' possible banks: entries [done, t - propAt] of their lists, a set that only grows with t
+    const fm = this.followMask;
+    fm.fill(0);
+    for (let u = 0; u < BANK_UIES && k > 0; u++) {
+      if (this.skip[u] === 1 || this.batcher[u] === 1) continue;
+      const q = this.sel[u]!;
+      const base = q * SCHED_MAX * 2;
+      const hi = c - this.propAt[q]!;
+      // a follower far behind its schedule makes its set large: no window
+      if (hi - this.propDoneR[q]! > 64 || hi - this.propDoneW[q]! > 64) k = 0;
+      for (let i = this.propDoneR[q]!; i < hi; i++) fm[P[base + 2 * i]! >> 5]! |= 1 << (P[base + 2 * i]! & 31);
+      for (let i = this.propDoneW[q]!; i < hi; i++) fm[P[base + 2 * i + 1]! >> 5]! |= 1 << (P[base + 2 * i + 1]! & 31);
+    }
+    // per-cycle scan over compact lists of the batchers' and followers' schedule rows (offsets at cycle c)
+    const bo = this.listB;
+    const fo = this.listF;
+    let nbl = 0;
+    let nfl = 0;
+    for (let u = 0; u < BANK_UIES && k > 0; u++) {
+      if (this.skip[u] === 1) continue;
+      const q = this.sel[u]!;
+      const o = (q * SCHED_MAX + (c - this.propAt[q]!)) * 2;
+      if (this.batcher[u] === 1) bo[nbl++] = o;
+      else fo[nfl++] = o;
+    }
+    const stamp = this.stampAt;
+    for (let j = 0; j < k; j++) {
+      const t = c + j;
+      const d = 2 * j;
+      for (let i = 0; i < nfl; i++) {
+        const r = P[fo[i]! + d]!;
+        const w = P[fo[i]! + d + 1]!;
+        fm[r >> 5]! |= 1 << (r & 31);
+        fm[w >> 5]! |= 1 << (w & 31);
+      }
+      let clash = false;
+      for (let i = 0; i < nbl && !clash; i++) {
+        for (let s2 = 0; s2 < 2; s2++) {
+          const b = P[bo[i]! + d + s2]!;
+          if (stamp[b] === t || (held && hb[b]! >= t) || (fm[b >> 5]! >>> (b & 31)) & 1) {
+            clash = true;
+            break;
+          }
+          stamp[b] = t;
+        }
+      }
+      if (clash) {
+        k = j;
+        break;
+      }
+    }
+    for (let b = 0; b < 128; b++) this.stampAt[b] = -1;
+    if (k === 0) for (let u = 0; u < BANK_UIES; u++) this.batcher[u] = 0;
+    this.jointAt = c;
+    this.jointLimit = limit;
+    this.jointK = k;
+    return k;
+  }
+
+  /** Accounts the bank accesses of a batched window (whole words: 8 partitions each). */
+  countBatch(uie: number, q: number, at: number, k: number): void {
+    const o = q * SCHED_MAX * 2 + (at - this.propAt[q]!) * 2;
+    const P = this.propBank;
+    const acc = st_bank(this.stats);
+    // runs of equal banks (a row read several times) are added at once
+    for (let side = 0; side < 2; side++) {
+      let j = 0;
+      while (j < k) {
+        const b = P[o + 2 * j + side]!;
+        let e = j + 1;
+        while (e < k && P[o + 2 * e + side] === b) e++;
+        acc[b]! += 8 * (e - j);
+        j = e;
+      }
+    }
+    const st = this.stats;
+    st.clientClaims[uieClient(uie, PORT_READ)]! += k;
+    st.clientClaims[uieClient(uie, PORT_WRITE)]! += k;
+  }
+
+  /** Zeroes the statistics (after image load). */
+  resetStats(): void {
+    for (const a of Object.values(this.stats) as Float64Array[]) a.fill(0);
+  }
+
+  /** Statistics for the report: per bank and per client, non-zero entries only. */
+  report(): { bank_conflicts: Array<{ bank: number; conflicts: number; stall_cycles: number; accesses: number }>; clients: Array<{ client: string; claims: number; conflicts: number; stall_cycles: number }> } {
+    const st = this.stats;
+    const banks = [];
+    for (let b = 0; b < 128; b++) if (st.bankConflicts[b]! > 0) banks.push({ bank: b, conflicts: st.bankConflicts[b]!, stall_cycles: st.bankStallCycles[b]!, accesses: st.bankAccesses[b]! });
+    const clients = [];
+    for (let c = 0; c < N_CLIENTS; c++)
+      if (st.clientClaims[c]! > 0 || st.clientConflicts[c]! > 0)
+        clients.push({ client: clientName(c), claims: st.clientClaims[c]!, conflicts: st.clientConflicts[c]!, stall_cycles: st.clientStallCycles[c]! });
+    return { bank_conflicts: banks, clients };
+  }
+}
+
+function st_bank(s: BankStats): Float64Array {
+  return s.bankAccesses;
+}
+
+/** `uie3.amem_read`, `control`. */
+export function clientName(c: number): string {
+  if (c === CLIENT_CONTROL) return 'control';
+  return `uie${Math.floor(c / CLIENTS_PER_UIE)}.${PORT_NAMES[c % CLIENTS_PER_UIE]}`;
+}
