@@ -16,6 +16,7 @@ import { HBM_SIZE } from './memory.js';
 import type { RemapWindow } from './noc.js';
 import type { EnqueueRecord, HostAction, PyxisChip } from './chip.js';
 import { AMEM_VIEW_BIT } from '../common/amem.js';
+import { checkPyxisMetadata } from '../common/metadata.js';
 
 export { CFG_ENGINE_BASE };
 
@@ -133,6 +134,8 @@ export function inspectImage(container: Container, file: string): ImageInfo {
   if (container.kind !== 'pimg')
     throw imageError(file, SimCodes.badImage, `${file} is a .${container.kind} object, not a linked .pimg image (run pyxis-ld first)`);
   if (container.target !== 'pyxis') throw imageError(file, SimCodes.badImage, `${file} targets \`${container.target}\`; pyxis-sim runs pyxis images`);
+  // Every property of the metadata read below has the type the schema gives it (CT0015 with the JSON path otherwise).
+  checkPyxisMetadata(container, file);
   let clusters = 1;
   let uies = 0;
   const records: EnqueueRecord[] = [];
