@@ -1,28 +1,21 @@
-import { UsageError, type Diagnostic } from '@pyxis/diagnostics';
+import type { Diagnostic } from '@pyxis/diagnostics';
 import { DiagnosticError } from '@pyxis/diagnostics';
 import { checkOutputPaths, peekContainerTarget, readContainer, readInputFile, writeFileAtomic } from '@pyxis/container';
 import { FileSink } from '@pyxis/sim';
-import { missingPart, targetForSourceFile, type MachineRequest } from '@pyxis/target';
+import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
-import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
+import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget, specOption } from './targetOptions.js';
 
 interface RunOptions {
-  clockHz?: string;
-  maxCycles?: string;
+  clockHz?: number;
+  maxCycles?: number;
   trace?: string;
   vcd?: string;
   stats?: string;
   progress: boolean;
   target?: string;
-}
-
-function int(name: string, v: string | undefined, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${name} expects an integer >= ${min}, got \`${v}\``);
-  return n;
 }
 
 /** pyxis-sim: the simulator driver. The machine comes from the image's target (its machine back end). */
@@ -33,8 +26,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .command('run')
       .description('simulate a linked image until every queue is empty and every engine idle')
       .argument('<image>', '.pimg image')
-      .option('--clock-hz <hz>', 'clock frequency for simulated time (default: the target machine\'s own)')
-      .option('--max-cycles <n>', 'stop (exit 1, with the wait graph) after this many cycles')
+      .addOption(specOption(SIM_CLOCK_HZ))
+      .addOption(specOption(SIM_MAX_CYCLES))
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file')
       .option('--vcd <file.vcd>', 'write a VCD waveform (FIFO occupancies, sequencer PCs, barrier counts)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout)')
@@ -43,9 +36,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
     addTargetOptions(run, 'sim');
     run.action(async (image: string, opts: RunOptions) => {
       const c = ctx();
-      const clockHz = opts.clockHz === undefined ? undefined : Number(opts.clockHz);
-      if (clockHz !== undefined && !(clockHz > 0 && Number.isFinite(clockHz))) throw new UsageError(`--clock-hz expects a positive number, got \`${opts.clockHz}\``);
-      const maxCycles = int('--max-cycles', opts.maxCycles, 1);
+      // Parsed and range-checked by commander (specOption): numbers here.
+      const { clockHz, maxCycles } = opts;
       // The target (from the image header when it can be read) checks its option syntax before the full read: usage errors first.
       const { target, options } = await resolveTarget(chooseTargetName(opts.target, [image], headerTarget), 'sim', run);
       const machine = target.machine;

@@ -23,8 +23,8 @@ function parseRunOptions(o: OptionValues) {
   return {
     dumps: strings(o, 'dump').map(parseDumpSpec),
     regions: strings(o, 'dumpRegion').map(parseRegionSpec),
-    clusters: intOption(o, 'clusters', '--clusters', 1),
-    uies: intOption(o, 'uies', '--uies', 0),
+    clusters: intOption(o, 'clusters', '--clusters', 1, 4),
+    uies: intOption(o, 'uies', '--uies', 0, 12),
     quantum: intOption(o, 'quantum', '--quantum', 1, 1 << 20),
   };
 }

@@ -29,6 +29,21 @@ export interface OptionSpec {
   default?: string | boolean;
   /** The option may be given several times; its value is then a string[]. */
   repeatable?: boolean;
+  /**
+   * A numeric option's allowed values: the drivers parse the value to a number, refuse anything outside
+   * (usage error, exit 2, before any file is read) and print the range in `--help`.
+   */
+  range?: NumericRange;
+}
+
+/** The values a numeric option accepts: `min..max`, integers only unless `integer` is false. */
+export interface NumericRange {
+  min: number;
+  max: number;
+  /** Default true. */
+  integer?: boolean;
+  /** Unit for messages and help (`Hz`, `cycles`). */
+  unit?: string;
 }
 
 /** Option values as parsed, keyed by commander's camel-case name (`--warn-uninit` -> `warnUninit`). */
