@@ -12,7 +12,7 @@
  * so the drivers can refuse before any output exists.
  */
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
-import type { Container, TargetFlagNames } from '@pyxis/container';
+import type { Container, OutputBytes, TargetFlagNames } from '@pyxis/container';
 import type { Simulator, TextSink } from '@pyxis/sim';
 
 /**
@@ -160,8 +160,8 @@ export interface MachineResult {
   diagnostics: Diagnostic[];
   /** A run that did not complete (deadlock, cycle limit): the driver reports it and exits 1. */
   stop?: Diagnostic[];
-  /** Files the run produces (dumps), written atomically by the driver after a completed run. */
-  outputs: Array<[file: string, bytes: Uint8Array]>;
+  /** Files the run produces (dumps), written atomically by the driver after a completed run; large ones as chunks. */
+  outputs: Array<[file: string, bytes: OutputBytes]>;
   cycles: number;
 }
 

@@ -242,10 +242,15 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
         message: `section ${i} \`${s.name}\` is in cluster ${loc.cluster}, but only ${chip.clusters} cluster(s) are simulated (see --clusters)`,
         span: sectionSpan(info.file, s),
       });
-    const data = s.kind === 'zero' ? new Uint8Array(s.size) : s.data;
-    if (loc.space === 'hbm') chip.hbm.writeBytes(loc.addr, data);
-    else if (loc.space === 'amem') chip.amem[loc.cluster]!.writeBytes(loc.addr, data);
-    else chip.cfg[loc.cluster]!.writeBytes(loc.addr, data);
+    // Zero sections cost no RAM in the sparse HBM and cfg memories (page ranges, memory.ts); AMEM is 64 MiB at most.
+    if (s.kind === 'zero' && loc.space === 'hbm') chip.hbm.fill(loc.addr, s.size, 0);
+    else if (s.kind === 'zero' && loc.space === 'cfg') chip.cfg[loc.cluster]!.fill(loc.addr, s.size, 0);
+    else {
+      const data = s.kind === 'zero' ? new Uint8Array(s.size) : s.data;
+      if (loc.space === 'hbm') chip.hbm.writeBytes(loc.addr, data);
+      else if (loc.space === 'amem') chip.amem[loc.cluster]!.writeBytes(loc.addr, data);
+      else chip.cfg[loc.cluster]!.writeBytes(loc.addr, data);
+    }
   });
   chip.addEnqueueRecords(info.records);
   for (const a of info.hostActions)
