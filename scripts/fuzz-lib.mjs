@@ -358,13 +358,34 @@ export async function makeCase(kind, seed) {
 const TOOLS = { as: runAs, ld: runLd, sim: runSim };
 const FILEISH = /^(?:[\w.-]+\.(?:pasm|ld|pobj|pimg|npy|bin|blob|lst|map|json|vcd|x|xasm|ncasm|tasm)|out\.[\w.]+)$/;
 
-/** Makes relative file arguments absolute inside `dir` (also in `NAME=FILE` and `--opt=FILE` forms). */
+/** Options whose value is a path (an output or input file), and those whose value ends in `=FILE`. */
+const PATH_OPTIONS = new Set(['-o', '--output', '--listing', '--map', '--map-json', '--trace', '--vcd', '--stats', '--samples', '--arch', '-I', '--include-dir']);
+const SPEC_OPTIONS = new Set(['--dump', '--dump-region', '--input', '--output']);
+
+/**
+ * Makes file arguments absolute inside `dir`: known file names, and every value of a path option (whatever
+ * the fuzzer put there: `1`, `=x`, ...), so no case ever writes outside its directory. `-` stays stdout.
+ */
 function absolutize(args, dir) {
-  return args.map((a) => {
-    if (FILEISH.test(a)) return join(dir, a);
-    const m = /^(.*=)([\w.-]+\.(?:npy|bin|json|x|pasm|pimg))$/.exec(a);
-    return m ? m[1] + join(dir, m[2]) : a;
-  });
+  const path = (v) => (v === '-' || v === '' || v.startsWith('/') ? v : join(dir, v));
+  const spec = (v) => {
+    const i = v.lastIndexOf('=');
+    return i < 0 ? path(v) : v.slice(0, i + 1) + path(v.slice(i + 1));
+  };
+  const out = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    const eq = /^(--?[\w-]+)=([\s\S]*)$/.exec(a);
+    if (eq && /^-\w$/.test(eq[1]) && PATH_OPTIONS.has(eq[1])) out.push(eq[1] + path(`=${eq[2]}`)); // `-o=x`: the value is `=x`
+    else if (eq && PATH_OPTIONS.has(eq[1])) out.push(`${eq[1]}=${eq[1] === '--output' ? spec(eq[2]) : path(eq[2])}`);
+    else if (eq && SPEC_OPTIONS.has(eq[1])) out.push(`${eq[1]}=${spec(eq[2])}`);
+    else if ((PATH_OPTIONS.has(a) || SPEC_OPTIONS.has(a)) && k + 1 < args.length) {
+      const v = args[++k];
+      out.push(a, a === '--output' || SPEC_OPTIONS.has(a) && !PATH_OPTIONS.has(a) ? spec(v) : path(v));
+    } else if (FILEISH.test(a)) out.push(join(dir, a));
+    else out.push(a);
+  }
+  return out;
 }
 
 /** A simulation that stopped (deadlock, cycle limit): its stats and trace are complete files, written on purpose (docs/simulator.md). */
@@ -378,6 +399,7 @@ export async function runCase(c, root, timeoutMs = 20_000) {
   const dir = mkdtempSync(join(root, 'case-'));
   for (const [f, data] of Object.entries(c.files)) writeFileSync(join(dir, f), data);
   const before = new Set(readdirSync(dir));
+  const cwdBefore = new Set(readdirSync(process.cwd()));
   let out = '';
   let err = '';
   let code;
@@ -391,8 +413,14 @@ export async function runCase(c, root, timeoutMs = 20_000) {
   const ms = Date.now() - t0;
   const after = readdirSync(dir).filter((f) => !before.has(f));
   rmSync(dir, { recursive: true, force: true });
+  // a file written outside the case directory (the harness must make every path absolute; with cases running
+  // in parallel workers this may also name another case's stray file: any of them is a failure to look at)
+  const stray = readdirSync(process.cwd()).filter((f) => !cwdBefore.has(f));
   let cls;
-  if (thrown) cls = 'stack';
+  if (stray.length) {
+    cls = 'partial';
+    err = `wrote outside its directory: ${stray.join(', ')}\n${err}`;
+  } else if (thrown) cls = 'stack';
   else if (/\n\s+at .+[(:]\d+:\d+\)?\n/.test(err)) cls = 'stack';
   else if (after.some((f) => f.endsWith('.tmp') || f.endsWith('.partial'))) cls = 'partial';
   else if (code !== 0 && after.some((f) => !(stopped(err) && (c.stopOutputs ?? []).some((o) => f === o)))) cls = 'partial';

@@ -1,7 +1,6 @@
-import type { Diagnostic } from '@pyxis/diagnostics';
-import { DiagnosticError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
 import { checkOutputPaths, peekContainerTarget, readContainer, readInputFile, writeFileAtomic } from '@pyxis/container';
-import { FileSink } from '@pyxis/sim';
+import { FileSink, type TextSink } from '@pyxis/sim';
 import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
@@ -18,6 +17,30 @@ interface RunOptions {
   target?: string;
 }
 
+/** A trace or VCD on standard output (`--trace -`): streamed in 64 KiB chunks through the tool's stdout writer. */
+class StdoutSink implements TextSink {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly out: (s: string) => void) {}
+  write(s: string): void {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size >= 1 << 16) this.flush();
+  }
+  private flush(): void {
+    if (this.parts.length) this.out(this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
+  close(): void {
+    this.flush();
+  }
+  abort(): void {
+    this.parts = [];
+    this.size = 0;
+  }
+}
+
 /** pyxis-sim: the simulator driver. The machine comes from the image's target (its machine back end). */
 export function runSim(argv: string[], io?: ToolIO): Promise<number> {
   const stderr = io?.stderr ?? ((s: string) => void process.stderr.write(s));
@@ -28,14 +51,16 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .argument('<image>', '.pimg image')
       .addOption(specOption(SIM_CLOCK_HZ))
       .addOption(specOption(SIM_MAX_CYCLES))
-      .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file')
-      .option('--vcd <file.vcd>', 'write a VCD waveform (FIFO occupancies, sequencer PCs, barrier counts)')
-      .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout)')
+      .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
+      .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
+      .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
       .option('--no-progress', 'never show a progress bar');
     addTargetOption(run);
     addTargetOptions(run, 'sim');
     run.action(async (image: string, opts: RunOptions) => {
       const c = ctx();
+      const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats]].filter(([, v]) => v === '-').map(([k]) => k);
+      if (toStdout.length > 1) throw new UsageError(`${toStdout.join(' and ')} would ${toStdout.length === 2 ? 'both' : 'all'} write to standard output (\`-\`); give all but one of them a file`);
       // Parsed and range-checked by commander (specOption): numbers here.
       const { clockHz, maxCycles } = opts;
       // The target (from the image header when it can be read) checks its option syntax before the full read: usage errors first.
@@ -71,8 +96,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
           }
           bar?.update(cycle);
         };
-      if (opts.trace) req.trace = new FileSink(opts.trace);
-      if (opts.vcd) req.vcd = new FileSink(opts.vcd);
+      const sink = (f: string) => (f === '-' ? new StdoutSink(c.out) : new FileSink(f));
+      if (opts.trace) req.trace = sink(opts.trace);
+      if (opts.vcd) req.vcd = sink(opts.vcd);
       let result;
       try {
         result = machine.create(req).run();
@@ -85,6 +111,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (opts.stats === '-') {
         c.out(statsText);
         stderr(result.summary);
+      } else if (toStdout.length) {
+        stderr(result.summary);
+        if (opts.stats) writeFileAtomic(opts.stats, statsText);
       } else {
         c.out(result.summary);
         if (opts.stats) writeFileAtomic(opts.stats, statsText);

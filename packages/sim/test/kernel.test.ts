@@ -233,6 +233,14 @@ describe('trace and VCD writers', () => {
     expect(text).toContain(`b111111 ${ids[2]}`); // -1 in 6-bit two's complement
     expect(text).toContain(`b11 ${ids[0]}`);
     expect(text).toContain(`0${ids[1]}`);
-    for (const l of lines.slice(lines.indexOf('$enddefinitions $end') + 1)) if (l) expect(l).toMatch(/^(#\d+|[01][!-~]+|b[01]+ [!-~]+)$/);
+    // after the definitions: #0, a $dumpvars block giving every signal an initial (unknown) value, then changes
+    const body = lines.slice(lines.indexOf('$enddefinitions $end') + 1);
+    expect(body.slice(0, 2)).toEqual(['#0', '$dumpvars']);
+    const end = body.indexOf('$end');
+    expect(body.slice(2, end).sort()).toEqual([`bx ${ids[0]}`, `bx ${ids[2]}`, `x${ids[1]}`].sort());
+    for (const l of body.slice(end + 1)) if (l) expect(l).toMatch(/^(#\d+|[01][!-~]+|b[01]+ [!-~]+)$/);
+    // a real date (or SOURCE_DATE_EPOCH): not the epoch
+    expect(lines[0]).toMatch(/^\$date \w{3}, \d\d \w{3} (\d{4}) /);
+    expect(lines[0]).not.toContain('1970');
   });
 });
