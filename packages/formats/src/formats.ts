@@ -5,7 +5,7 @@
  * systolic-fpga-hardware.md §1.
  */
 import { ilogb, pow2, rne } from './bits.js';
-import { CHIP, checkCode, checkEb } from './errors.js';
+import { CHIP, checkCode, checkEb, checkOptions } from './errors.js';
 import type { EncodeOptions, FormatDescriptor, FormatFamily, FormatName, ReservedCode } from './types.js';
 
 function roundWith(s: number, rtz: boolean): number {
@@ -85,6 +85,7 @@ abstract class PyxisSignMagnitude {
     return code === this.signBit;
   }
   encode(x: number, opts?: EncodeOptions): number {
+    checkOptions(opts, 'encode', `${this.name}.encode`);
     const eb = opts?.eb ?? 0;
     checkEb(eb);
     return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
@@ -267,6 +268,7 @@ export class MnsFormat implements FormatDescriptor {
    * exponent underflow -> zero, overflow -> sticky max of the sign (saturate=false: NaN).
    */
   encode(x: number, opts?: EncodeOptions): number {
+    checkOptions(opts, 'encode', `${this.name}.encode`);
     const eb = opts?.eb ?? 0;
     checkEb(eb);
     return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
@@ -402,6 +404,7 @@ export class IeeeLike implements FormatDescriptor {
     return neg ? -v : v;
   }
   encode(x: number, opts?: EncodeOptions): number {
+    checkOptions(opts, 'encode', `${this.name}.encode`);
     return this.encodeWith(x, 0, opts?.saturate ?? false, opts?.rounding === 'rtz');
   }
   encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean): number {
@@ -502,6 +505,7 @@ export class FixedPoint implements FormatDescriptor {
    * multiple of 2^-B; saturating (default) or wrapping; NaN -> 0.
    */
   encode(x: number, opts?: EncodeOptions): number {
+    checkOptions(opts, 'encode', `${this.name}.encode`);
     return this.encodeWith(x, 0, opts?.saturate ?? true, opts?.rounding === 'rtz');
   }
   encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean): number {
@@ -513,13 +517,16 @@ export class FixedPoint implements FormatDescriptor {
       if (sc >= this.maxInt) return this.maxInt;
       if (sc <= this.minInt) return this.fromSigned(this.minInt);
     }
-    let q = rtz ? Math.trunc(sc) : this.tiesUp ? halfUp(sc) : rne(sc);
-    if (saturate) q = Math.min(this.maxInt, Math.max(this.minInt, q));
-    else {
+    if (!saturate) {
+      // Wrap modulo 2^W. x * 2^B may overflow a double (|x| >= 2^1016 for FP16BP8): reduce x modulo 2^(W-B)
+      // first (fmod is exact, and rounding commutes with adding a multiple of the even modulus).
       const m = this.range;
-      q = ((q % m) + m) % m;
-      return q;
+      const r = (x % (m / this.scale)) * this.scale;
+      const q = rtz ? Math.trunc(r) : this.tiesUp ? halfUp(r) : rne(r);
+      return ((q % m) + m) % m;
     }
+    let q = rtz ? Math.trunc(sc) : this.tiesUp ? halfUp(sc) : rne(sc);
+    q = Math.min(this.maxInt, Math.max(this.minInt, q));
     return this.fromSigned(q);
   }
 }
