@@ -14,7 +14,8 @@ export interface FuzzCase {
   files: Record<string, string | Uint8Array>;
   args: string[];
   outputs: string[];
-  stopOutputs?: string[];
+  /** Files a stopped simulation (deadlock, cycle limit) may leave, or '*' for any. */
+  stopOutputs?: string[] | '*';
 }
 export interface FuzzResult {
   cls: string;

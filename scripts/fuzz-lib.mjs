@@ -348,7 +348,8 @@ export async function makeCase(kind, seed) {
       }
       const files = { 'copy.pasm': b.sources.find((x) => x.name === 'copy.pasm').text, 'copy.ld': b.scripts[0].text, 'copy.pobj': b.objects[0].bytes, 'in.pimg': b.images[0].bytes, ...b.data };
       const args = tool === 'as' ? ['copy.pasm', '-o', 'out.pobj', ...extra] : tool === 'ld' ? ['copy.ld', 'copy.pobj', '-o', 'out.pimg', ...extra] : ['run', 'in.pimg', ...maxCycles, '--no-progress', ...extra];
-      return { tool, files, args, outputs: ['out.pobj', 'out.pimg', 'out.x', 'out.bin', 'out.npy'], stopOutputs: ['out.x'] };
+      // a stopped run (deadlock, --max-cycles) writes its stats, trace and VCD wherever the options said
+      return { tool, files, args, outputs: ['out.pobj', 'out.pimg', 'out.x', 'out.bin', 'out.npy'], stopOutputs: '*' };
     }
   }
 }
@@ -423,7 +424,7 @@ export async function runCase(c, root, timeoutMs = 20_000) {
   } else if (thrown) cls = 'stack';
   else if (/\n\s+at .+[(:]\d+:\d+\)?\n/.test(err)) cls = 'stack';
   else if (after.some((f) => f.endsWith('.tmp') || f.endsWith('.partial'))) cls = 'partial';
-  else if (code !== 0 && after.some((f) => !(stopped(err) && (c.stopOutputs ?? []).some((o) => f === o)))) cls = 'partial';
+  else if (code !== 0 && after.some((f) => !(stopped(err) && (c.stopOutputs === '*' || (c.stopOutputs ?? []).includes(f))))) cls = 'partial';
   else if (ms > timeoutMs) cls = 'hang';
   else if (code === 0) cls = 'ok';
   else if (code === 1) cls = /error\[[A-Z]+\d+\]|"severity":"error"/.test(err) ? 'diagnostic' : 'internal';
