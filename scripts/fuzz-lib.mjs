@@ -68,7 +68,6 @@ export async function baseInputs() {
     for (const f of readdirSync(join(SAMPLES, t))) if (/\.(pasm|xasm|ncasm|tasm)$/.test(f) && !f.includes('_big')) sources.push({ name: f, text: readFileSync(join(SAMPLES, t, f), 'utf8'), extra: t === 'systolic' ? ['--arch', join(SAMPLES, 'systolic', 'arch4.tarch')] : [] });
   const read = (f) => readFileSync(join(dir, f));
   base = {
-    dir,
     sources,
     scripts: [
       { name: 'copy.ld', text: read('copy.ld').toString(), objects: ['copy.pobj'] },
@@ -81,6 +80,7 @@ export async function baseInputs() {
     npy: read('copy_src.npy'),
     data: Object.fromEntries(readdirSync(dir).filter((f) => /\.(npy|bin|blob)$/.test(f)).map((f) => [f, read(f)])),
   };
+  rmSync(dir, { recursive: true, force: true }); // everything is in memory now
   return base;
 }
 

@@ -17,7 +17,8 @@ const env = (k, d) => process.env[k] ?? d;
 
 if (!isMainThread) {
   const lib = await import('./fuzz-lib.mjs');
-  const root = lib.newRoot();
+  const { workerData } = await import('node:worker_threads');
+  const root = workerData.root;
   parentPort.on('message', async ({ kind, seed, timeoutMs }) => {
     let res;
     try {
@@ -66,6 +67,7 @@ if (!isMainThread) {
   const t0 = Date.now();
   let done = 0;
   const self = fileURLToPath(import.meta.url);
+  const root = lib.newRoot(); // the workers' case directories live under it; removed at the end
   const record = (r) => {
     counts[r.kind][r.cls]++;
     done++;
@@ -78,7 +80,7 @@ if (!isMainThread) {
       let current;
       let timer;
       const start = () => {
-        w = new Worker(self);
+        w = new Worker(self, { workerData: { root } });
         w.on('message', (m) => {
           if (m.ready) return next();
           clearTimeout(timer);
@@ -111,6 +113,7 @@ if (!isMainThread) {
       start();
     });
   await Promise.all(Array.from({ length: workers }, slot));
+  lib.cleanup(root);
   if (process.stderr.isTTY) process.stderr.write('\n');
   const wall = ((Date.now() - t0) / 1000).toFixed(1);
   console.log(`fuzz: ${queue.length || done} cases (${cases} per kind from seed ${seed0}), ${workers} worker(s), ${wall} s`);
