@@ -1,16 +1,15 @@
-import { UsageError, type Diagnostic } from '@pyxis/diagnostics';
-import { DiagnosticError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
 import { checkOutputPaths, peekContainerTarget, readContainer, readInputFile, writeFileAtomic } from '@pyxis/container';
-import { FileSink } from '@pyxis/sim';
-import { missingPart, targetForSourceFile, type MachineRequest } from '@pyxis/target';
+import { FileSink, type TextSink } from '@pyxis/sim';
+import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
-import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
+import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget, specOption } from './targetOptions.js';
 
 interface RunOptions {
-  clockHz?: string;
-  maxCycles?: string;
+  clockHz?: number;
+  maxCycles?: number;
   trace?: string;
   vcd?: string;
   stats?: string;
@@ -18,11 +17,28 @@ interface RunOptions {
   target?: string;
 }
 
-function int(name: string, v: string | undefined, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${name} expects an integer >= ${min}, got \`${v}\``);
-  return n;
+/** A trace or VCD on standard output (`--trace -`): streamed in 64 KiB chunks through the tool's stdout writer. */
+class StdoutSink implements TextSink {
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly out: (s: string) => void) {}
+  write(s: string): void {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size >= 1 << 16) this.flush();
+  }
+  private flush(): void {
+    if (this.parts.length) this.out(this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
+  close(): void {
+    this.flush();
+  }
+  abort(): void {
+    this.parts = [];
+    this.size = 0;
+  }
 }
 
 /** pyxis-sim: the simulator driver. The machine comes from the image's target (its machine back end). */
@@ -33,19 +49,20 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .command('run')
       .description('simulate a linked image until every queue is empty and every engine idle')
       .argument('<image>', '.pimg image')
-      .option('--clock-hz <hz>', 'clock frequency for simulated time (default: the target machine\'s own)')
-      .option('--max-cycles <n>', 'stop (exit 1, with the wait graph) after this many cycles')
-      .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file')
-      .option('--vcd <file.vcd>', 'write a VCD waveform (FIFO occupancies, sequencer PCs, barrier counts)')
-      .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout)')
+      .addOption(specOption(SIM_CLOCK_HZ))
+      .addOption(specOption(SIM_MAX_CYCLES))
+      .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
+      .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
+      .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
       .option('--no-progress', 'never show a progress bar');
     addTargetOption(run);
     addTargetOptions(run, 'sim');
     run.action(async (image: string, opts: RunOptions) => {
       const c = ctx();
-      const clockHz = opts.clockHz === undefined ? undefined : Number(opts.clockHz);
-      if (clockHz !== undefined && !(clockHz > 0 && Number.isFinite(clockHz))) throw new UsageError(`--clock-hz expects a positive number, got \`${opts.clockHz}\``);
-      const maxCycles = int('--max-cycles', opts.maxCycles, 1);
+      const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats]].filter(([, v]) => v === '-').map(([k]) => k);
+      if (toStdout.length > 1) throw new UsageError(`${toStdout.join(' and ')} would ${toStdout.length === 2 ? 'both' : 'all'} write to standard output (\`-\`); give all but one of them a file`);
+      // Parsed and range-checked by commander (specOption): numbers here.
+      const { clockHz, maxCycles } = opts;
       // The target (from the image header when it can be read) checks its option syntax before the full read: usage errors first.
       const { target, options } = await resolveTarget(chooseTargetName(opts.target, [image], headerTarget), 'sim', run);
       const machine = target.machine;
@@ -79,8 +96,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
           }
           bar?.update(cycle);
         };
-      if (opts.trace) req.trace = new FileSink(opts.trace);
-      if (opts.vcd) req.vcd = new FileSink(opts.vcd);
+      const sink = (f: string) => (f === '-' ? new StdoutSink(c.out) : new FileSink(f));
+      if (opts.trace) req.trace = sink(opts.trace);
+      if (opts.vcd) req.vcd = sink(opts.vcd);
       let result;
       try {
         result = machine.create(req).run();
@@ -93,6 +111,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (opts.stats === '-') {
         c.out(statsText);
         stderr(result.summary);
+      } else if (toStdout.length) {
+        stderr(result.summary);
+        if (opts.stats) writeFileAtomic(opts.stats, statsText);
       } else {
         c.out(result.summary);
         if (opts.stats) writeFileAtomic(opts.stats, statsText);

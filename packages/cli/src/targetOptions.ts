@@ -8,7 +8,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '@pyxis/diagnostics';
 import { peekContainerTarget, readInputFile } from '@pyxis/container';
-import { defaultTargetName, findTargetEntry, loadTarget, targetEntries, targetForSourceFile, type OptionSpec, type OptionValues, type Target, type ToolKind } from '@pyxis/target';
+import { defaultTargetName, findTargetEntry, flagName, loadTarget, optionHelp, parseRanged, targetEntries, targetForSourceFile, type OptionSpec, type OptionValues, type Target, type ToolKind } from '@pyxis/target';
 
 /** `--target <name>`, shared by every tool. */
 export function addTargetOption(cmd: Command): Command {
@@ -33,13 +33,22 @@ export function addTargetOptions(cmd: Command, tool: ToolKind): Command {
       else byFlags.set(spec.flags, { spec, targets: [e.name] });
     }
   const multi = targetEntries().length > 1;
-  for (const { spec, targets } of byFlags.values()) {
-    const o = new Option(spec.flags, multi ? `${spec.description} [${targets.join(', ')}]` : spec.description);
-    if (spec.choices) o.choices(spec.choices);
-    if (spec.repeatable) o.argParser(collect);
-    cmd.addOption(o);
-  }
+  for (const { spec, targets } of byFlags.values()) cmd.addOption(specOption(spec, multi ? targets : []));
   return cmd;
+}
+
+/**
+ * A commander option from an option spec: choices, repeatable values, and for a numeric option its range
+ * in the help and checked while parsing (a usage error, exit 2, before any file is read).
+ */
+export function specOption(spec: OptionSpec, targets: readonly string[] = []): Option {
+  const help = optionHelp(spec);
+  const o = new Option(spec.flags, targets.length ? `${help} [${targets.join(', ')}]` : help);
+  if (spec.choices) o.choices(spec.choices);
+  if (spec.repeatable) o.argParser(collect);
+  const range = spec.range;
+  if (range) o.argParser((v: string) => parseRanged(flagName(spec), v, range));
+  return o;
 }
 
 /** Picks the target: `--target`, else the first input that says, else the default. */

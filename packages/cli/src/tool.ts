@@ -13,6 +13,7 @@ import type { ToolLogger } from './logger.js';
 import type { ToolServices } from '@pyxis/target';
 import { createLogger, type LogFormat } from './logger.js';
 import { registerInspect } from './inspect.js';
+import { configureHelp, helpWidth } from './helpText.js';
 
 export const VERSION = '0.1.0';
 
@@ -79,6 +80,8 @@ export async function runTool(
   const output = {
     writeOut: stdout,
     writeErr: stderr,
+    getOutHelpWidth: () => helpWidth(process.stdout),
+    getErrHelpWidth: () => helpWidth(process.stderr),
     outputError: (str: string, write: (s: string) => void) => write(jsonUsage ? usageJson(str.trim().replace(/^error: /, '')) : str),
   };
   const hint = jsonUsage ? false : '(run with --help for usage)';
@@ -120,6 +123,8 @@ export async function runTool(
   for (const sub of program.commands) {
     sub.exitOverride().showHelpAfterError(hint).configureOutput(output);
   }
+  // Examples, exit codes and documentation after the options; wrapped to the terminal.
+  configureHelp(name, program);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
@@ -176,6 +181,12 @@ export function services(c: ToolContext): ToolServices {
 
 /** Entry point used by bin/ launchers. */
 export async function main(run: (argv: string[]) => Promise<number>): Promise<void> {
+  // A reader that goes away (`pyxis-sim run --help | head`) is not an error of ours: stop quietly, no stack trace.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
   const code = await run(process.argv.slice(2));
   process.exitCode = code;
 }

@@ -17,6 +17,8 @@ export const ContainerCodes = {
   reservedSet: 'CT0012',
   trailing: 'CT0013',
   badIndex: 'CT0014',
+  /** Metadata JSON that breaks the target's schema for it (JSON path in the message). */
+  badMetadataField: 'CT0015',
   /** The in-memory model handed to the writer is not representable. */
   badModel: 'CT0100',
 } as const;

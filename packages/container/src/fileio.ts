@@ -1,5 +1,5 @@
 /** File-system helpers shared by every tool that writes outputs. */
-import { accessSync, closeSync, constants, fstatSync, fsyncSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import { FileCodes } from './codes.js';
@@ -110,23 +110,40 @@ function writeErrorReason(e: unknown): string {
 }
 
 /**
+ * An output's bytes: all at once, or as chunks produced while they are written (a dump larger than is
+ * sensible to hold in memory streams through `writeFileAtomic` this way). A number in the chunks stands for
+ * that many zero bytes, left as a hole in the file where the file system supports it (a sparse file).
+ */
+export type OutputBytes = Uint8Array | Iterable<Uint8Array | number>;
+
+/**
  * Writes `data` to `path` atomically: the bytes go to a temporary file in the
  * same directory which is then renamed over `path`. On any error the
  * temporary file is removed, so a failed run never leaves a partial output.
  * File-system failures are reported as an IO0002 `DiagnosticError` naming
  * `path` (not the temporary file).
  */
-export function writeFileAtomic(path: string, data: Uint8Array | string): void {
+export function writeFileAtomic(path: string, data: OutputBytes | string): void {
   const suffix = `.${process.pid}.${++counter}.tmp`;
   // the temporary name must fit where the output's name fits
   const tmpName = Buffer.byteLength(basename(path)) + suffix.length + 1 <= MAX_FILE_NAME_BYTES ? `.${basename(path)}${suffix}` : `.pyxis${suffix}`;
   const tmp = join(dirname(path), tmpName);
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  const chunks: Iterable<Uint8Array | number> = typeof data === 'string' ? [new TextEncoder().encode(data)] : data instanceof Uint8Array ? [data] : data;
   let fd: number | undefined;
   try {
     fd = openSync(tmp, 'w');
-    let done = 0;
-    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+    let at = 0;
+    for (const bytes of chunks) {
+      if (typeof bytes === 'number') {
+        at += bytes; // zeros: a hole (the file is extended to its size below)
+        continue;
+      }
+      // write(2) moves at most 2^31-1 bytes per call: large chunks go in slices
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done, Math.min(bytes.length - done, 1 << 30), at + done);
+      at += bytes.length;
+    }
+    if (fstatSync(fd).size < at) ftruncateSync(fd, at);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;

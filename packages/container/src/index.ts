@@ -9,3 +9,4 @@ export * from './tensor.js';
 export * from './npy.js';
 export * from './safetensors.js';
 export * from './tensorfile.js';
+export * from './schema.js';

@@ -125,6 +125,11 @@ export interface Container {
   relocations: Relocation[];
   /** Free-form JSON metadata (producer, source files, link options ...). */
   metadata: Record<string, unknown>;
+  /**
+   * Byte offset of the metadata JSON in the file this container was read from (set by `readContainer`;
+   * absent for containers built in memory): metadata diagnostics point there. Not written by `writeContainer`.
+   */
+  metadataOffset?: number;
 }
 
 export const FORMAT_VERSION = 1;

@@ -255,16 +255,41 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
   let metadata: Record<string, unknown> = {};
   if (meta.size > 0) {
     let parsed: unknown;
+    let text = '';
     try {
-      parsed = JSON.parse(utf8.decode(bytes.subarray(meta.off, meta.off + meta.size)));
+      text = utf8.decode(bytes.subarray(meta.off, meta.off + meta.size));
+      parsed = JSON.parse(text);
     } catch (e) {
       r.fail(meta.off, C.badMetadata, `metadata is not valid UTF-8 JSON: ${oneLine((e as Error).message)}`);
     }
+    // Printing or copying a value nested thousands deep exhausts the stack (JSON.stringify, structuredClone).
+    const deep = nestingBeyond(text, MAX_METADATA_DEPTH);
+    if (deep >= 0) r.fail(meta.off + deep, C.badMetadata, `metadata nests deeper than ${MAX_METADATA_DEPTH} levels`);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) r.fail(meta.off, C.badMetadata, 'metadata must be a JSON object');
     metadata = parsed as Record<string, unknown>;
   }
 
-  return { kind, version, target, sections, symbols, relocations, metadata };
+  return { kind, version, target, sections, symbols, relocations, metadata, ...(meta.size > 0 ? { metadataOffset: meta.off } : {}) };
+}
+
+/** Deepest nesting of objects and arrays accepted in container metadata. */
+export const MAX_METADATA_DEPTH = 64;
+
+/** Index (UTF-16 units, close to the byte offset for ASCII) where JSON `text` nests deeper than `max`, or -1. */
+function nestingBeyond(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++;
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > max) return i;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return -1;
 }
 
 function readTensor(r: Reader, o: number, len: number, w: string, readString: (at: number, what: string) => string): TensorInfo {

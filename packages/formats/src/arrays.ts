@@ -1,5 +1,5 @@
 /** Array-in / array-out encode, decode and convert on typed arrays. */
-import { FormatErrorCode, checkEb, fail } from './errors.js';
+import { FormatErrorCode, checkEb, checkOptions, fail } from './errors.js';
 import { IeeeLike } from './formats.js';
 import { getFormat } from './registry.js';
 import { type CodeArray, applyTable, codeArrayFor, convertTable, decodeTable } from './tables.js';
@@ -27,6 +27,7 @@ export function encodeArray(
   opts: EncodeOptions = {},
 ): CodeArray {
   const fmt = getFormat(format);
+  checkOptions(opts, 'encode', 'encodeArray');
   if (opts.eb !== undefined) checkEb(opts.eb);
   if (!values || typeof values.length !== 'number') fail(FormatErrorCode.badArray, 'encodeArray: values must be an array of numbers');
   const n = values.length;
@@ -103,16 +104,76 @@ function encodeIeeeFast(
   }
 }
 
-/** Decode codes to Float64 values (table-driven for formats of at most 16 bits). */
-export function decodeArray(format: FormatDescriptor | string, codes: CodeArray, eb = 0, out?: Float64Array): Float64Array {
+export interface DecodeOptions {
+  /** Exponent bias of the codes: required for formats with one (`hasEb`: Pyxis FP/LNS, MNS), ignored otherwise. */
+  eb?: number;
+  /** Write into this array (at least as long as the codes) and return it: Float64Array or Float32Array. */
+  out?: Float64Array | Float32Array;
+  /** Return a Float32Array (when no `out` is given). */
+  float32?: boolean;
+}
+
+/**
+ * Decode codes to values (table-driven for formats of at most 16 bits): Float64Array by default, Float32Array
+ * with `{ float32: true }` or a Float32Array `out`. The EB is an option as in `encodeArray` (`{ eb }`); the older
+ * positional form `decodeArray(fmt, codes, eb, out?)` is still accepted. A format with an exponent bias needs
+ * one: leaving it out is FMT0004, not a silent EB 0.
+ */
+export function decodeArray(format: FormatDescriptor | string, codes: CodeArray, eb: number, out?: Float64Array): Float64Array;
+export function decodeArray(format: FormatDescriptor | string, codes: CodeArray, opts: DecodeOptions & ({ float32: true } | { out: Float32Array })): Float32Array;
+export function decodeArray(format: FormatDescriptor | string, codes: CodeArray, opts?: DecodeOptions): Float64Array;
+export function decodeArray(format: FormatDescriptor | string, codes: CodeArray, ebOrOpts?: number | DecodeOptions, outArg?: Float64Array): Float64Array | Float32Array {
   const fmt = getFormat(format);
-  checkEb(eb);
+  const opts: DecodeOptions = typeof ebOrOpts === 'number' ? { eb: ebOrOpts, ...(outArg ? { out: outArg } : {}) } : (checkOptions(ebOrOpts, 'decode', 'decodeArray'), ebOrOpts ?? {});
   checkCodes(fmt, codes);
-  if (fmt.bits <= 16) return applyTable(decodeTable(fmt, eb), codes, out);
+  if (opts.eb === undefined && fmt.hasEb)
+    fail(FormatErrorCode.badOption, `decodeArray: ${fmt.name} codes need their exponent bias: decodeArray(${fmt.name}, codes, { eb })`, fmt.spec);
+  const eb = opts.eb ?? 0;
+  checkEb(eb);
   const n = codes.length;
-  const o = out ?? new Float64Array(n);
-  for (let i = 0; i < n; i++) o[i] = fmt.decode(codes[i]!, eb);
-  return o;
+  const want32 = opts.out instanceof Float32Array || (opts.out === undefined && opts.float32 === true);
+  if (opts.out && opts.out.length < n) fail(FormatErrorCode.badArray, `decodeArray: output length ${opts.out.length} < input length ${n}`);
+  if (!want32) {
+    const o = opts.out as Float64Array | undefined;
+    if (fmt.bits <= 16) return applyTable(decodeTable(fmt, eb), codes, o);
+    const r = o ?? new Float64Array(n);
+    for (let i = 0; i < n; i++) r[i] = fmt.decode(codes[i]!, eb);
+    return r;
+  }
+  const r = (opts.out as Float32Array | undefined) ?? new Float32Array(n);
+  if (fmt.bits <= 16) {
+    const t = decodeTable(fmt, eb);
+    for (let i = 0; i < n; i++) r[i] = t[codes[i]!]!;
+  } else for (let i = 0; i < n; i++) r[i] = fmt.decode(codes[i]!, eb);
+  return r;
+}
+
+/**
+ * The exponent bias that fits a data range into a format with one (Pyxis FP/LNS, MNS): the smallest EB whose
+ * largest finite value is at least max(|min|, |max|), so the largest magnitude does not saturate and smaller
+ * ones keep as many fraction bits as the format allows. `range` is `{ min, max }` or the values themselves
+ * (NaN ignored). A range of only zeros gives EB 0.
+ */
+export function ebForRange(format: FormatDescriptor | string, range: { min: number; max: number } | ArrayLike<number>): number {
+  const fmt = getFormat(format);
+  if (!fmt.hasEb) fail(FormatErrorCode.badOption, `ebForRange: ${fmt.name} has no exponent bias`, fmt.spec);
+  let big = 0;
+  if ('min' in range && 'max' in range && typeof range.min === 'number') big = Math.max(Math.abs(range.min), Math.abs((range as { max: number }).max));
+  else {
+    const v = range as ArrayLike<number>;
+    for (let i = 0; i < v.length; i++) {
+      const a = Math.abs(v[i]!);
+      if (a > big) big = a;
+    }
+  }
+  if (!Number.isFinite(big)) fail(FormatErrorCode.badValue, `ebForRange: the range is not finite (${big})`);
+  if (big === 0) return 0;
+  const top = fmt.decode(fmt.maxCode, 0);
+  let eb = Math.ceil(Math.log2(big / top));
+  while (eb > -1000 && fmt.decode(fmt.maxCode, eb - 1) >= big) eb--;
+  while (fmt.decode(fmt.maxCode, eb) < big) eb++;
+  checkEb(eb, 'ebForRange: the EB for this range');
+  return eb;
 }
 
 export interface ConvertOptions extends EncodeOptions {
@@ -133,6 +194,7 @@ export function convertArray(
 ): CodeArray {
   const f = getFormat(from);
   const t = getFormat(to);
+  checkOptions(opts, 'convert', 'convertArray');
   checkCodes(f, codes);
   if (f.bits <= 16) {
     const table = convertTable(f, t, opts);

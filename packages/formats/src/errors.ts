@@ -47,3 +47,34 @@ export function checkCode(code: number, bits: number, fmt: string, span?: Span):
     fail(FormatErrorCode.codeRange, `code ${code} does not fit the ${bits}-bit format ${fmt}`, undefined, span);
   }
 }
+
+const OPTION_KEYS: Record<string, readonly string[]> = {
+  encode: ['eb', 'saturate', 'rounding'],
+  convert: ['eb', 'saturate', 'rounding', 'fromEb'],
+  decode: ['eb', 'out', 'float32'],
+};
+
+/**
+ * Options objects are checked, not trusted: a bare number (`encode(x, -8)`), a misspelt key (`{ EB: -8 }`)
+ * or a value of the wrong type is FMT0004 instead of silently meaning the defaults.
+ */
+export function checkOptions(opts: unknown, kind: 'encode' | 'convert' | 'decode', fn: string): void {
+  if (opts === undefined) return;
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts))
+    fail(FormatErrorCode.badOption, `${fn}: options must be an object like { ${OPTION_KEYS[kind]!.join(', ')} }, got ${typeof opts === 'number' ? `the number ${opts}` : String(opts)}`, undefined, undefined,
+      typeof opts === 'number' && kind !== 'decode' ? [`for an exponent bias write { eb: ${opts} }`] : []);
+  const o = opts as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!OPTION_KEYS[kind]!.includes(k)) {
+      const near = OPTION_KEYS[kind]!.find((x) => x.toLowerCase() === k.toLowerCase());
+      fail(FormatErrorCode.badOption, `${fn}: unknown option \`${k}\` (options: ${OPTION_KEYS[kind]!.join(', ')})`, undefined, undefined, near ? [`did you mean \`${near}\`?`] : []);
+    }
+    const v = o[k];
+    if (v === undefined) continue;
+    const bad = (want: string) => fail(FormatErrorCode.badOption, `${fn}: option \`${k}\` must be ${want}, got ${JSON.stringify(v) ?? String(v)}`);
+    if ((k === 'eb' || k === 'fromEb') && typeof v !== 'number') bad('an integer');
+    if ((k === 'saturate' || k === 'float32') && typeof v !== 'boolean') bad('true or false');
+    if (k === 'rounding' && v !== 'rne' && v !== 'rtz') bad("'rne' or 'rtz'");
+    if (k === 'out' && !(v instanceof Float64Array || v instanceof Float32Array)) bad('a Float64Array or Float32Array');
+  }
+}

@@ -5,7 +5,8 @@
  * systolic-fpga-hardware.md §1.
  */
 import { ilogb, pow2, rne } from './bits.js';
-import { CHIP, checkCode, checkEb } from './errors.js';
+import { CHIP, checkCode, checkEb, checkOptions } from './errors.js';
+import { lnsBoundaries, type LnsBoundaries } from './lnsBounds.js';
 import type { EncodeOptions, FormatDescriptor, FormatFamily, FormatName, ReservedCode } from './types.js';
 
 function roundWith(s: number, rtz: boolean): number {
@@ -85,6 +86,7 @@ abstract class PyxisSignMagnitude {
     return code === this.signBit;
   }
   encode(x: number, opts?: EncodeOptions): number {
+    checkOptions(opts, 'encode', `${this.name}.encode`);
     const eb = opts?.eb ?? 0;
     checkEb(eb);
     return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
@@ -141,38 +143,19 @@ export class PyxisLns extends PyxisSignMagnitude implements FormatDescriptor {
   readonly family: FormatFamily = 'pyxis-lns';
   /** 2^(F / 2^fbits) for every fraction F. */
   private readonly frac: Float64Array;
-  /** Decision boundaries in [1, 2]: mid[j] = 2^((j-1/2)/2^F), cpt[j] = 2^(j/2^F), j = 1..2^F. */
-  private readonly mid: Float64Array;
-  private readonly cpt: Float64Array;
-  /** Per mantissa bucket: number of boundaries <= the bucket's lower edge. */
-  private readonly midStart: Uint16Array;
-  private readonly cptStart: Uint16Array;
+  /** Decision boundaries and their bucket index, built on the first encode (lnsBoundaries). */
+  private bounds: LnsBoundaries | undefined;
   private readonly buckets: number;
   private readonly imax: number;
   constructor(name: FormatName, ebits: number, fbits: number, spec: string) {
     super(name, ebits, fbits, spec, 'lns');
     this.frac = new Float64Array(this.one);
     for (let f = 0; f < this.one; f++) this.frac[f] = Math.pow(2, f / this.one);
-    this.mid = new Float64Array(this.one + 2);
-    this.cpt = new Float64Array(this.one + 2);
-    for (let j = 1; j <= this.one; j++) {
-      this.mid[j] = Math.pow(2, (j - 0.5) / this.one);
-      this.cpt[j] = j === this.one ? 2 : this.frac[j]!;
-    }
-    this.mid[this.one + 1] = Infinity;
-    this.cpt[this.one + 1] = Infinity;
     this.imax = 2 ** ebits;
     this.buckets = 4 * this.one; // bucket width 2^-(F+2) < boundary spacing (> 0.69 * 2^-F)
-    this.midStart = new Uint16Array(this.buckets + 1);
-    this.cptStart = new Uint16Array(this.buckets + 1);
-    for (const [b, st] of [[this.mid, this.midStart], [this.cpt, this.cptStart]] as const) {
-      let q = 0;
-      for (let k = 0; k <= this.buckets; k++) {
-        const lo = 1 + k / this.buckets;
-        while (q < this.one && b[q + 1]! <= lo) q++;
-        st[k] = q;
-      }
-    }
+  }
+  private boundaries(): LnsBoundaries {
+    return (this.bounds ??= lnsBoundaries(this.fbits, this.buckets));
   }
   decode(code: number, eb = 0): number {
     if (!(code >= 0 && code < this.codeLimit && Number.isInteger(code))) checkCode(code, this.bits, this.name);
@@ -198,8 +181,9 @@ export class PyxisLns extends PyxisSignMagnitude implements FormatDescriptor {
     if (I > this.imax) return packSignMagnitude(this.signBit, s, this.signBit, saturate);
     if (I < -1) return 0;
     const m = a * pow2(-e); // [1, 2)
-    const bounds = rtz ? this.cpt : this.mid;
-    const start = rtz ? this.cptStart : this.midStart;
+    const b = this.bounds ?? this.boundaries();
+    const bounds = rtz ? b.cpt : b.mid;
+    const start = rtz ? b.cptStart : b.midStart;
     let q = start[Math.floor((m - 1) * this.buckets)]!;
     while (q < this.one && m >= bounds[q + 1]!) q++;
     return packSignMagnitude(I * this.one + q, s, this.signBit, saturate);
@@ -267,6 +251,7 @@ export class MnsFormat implements FormatDescriptor {
    * exponent underflow -> zero, overflow -> sticky max of the sign (saturate=false: NaN).
    */
   encode(x: number, opts?: EncodeOptions): number {
+    checkOptions(opts, 'encode', `${this.name}.encode`);
     const eb = opts?.eb ?? 0;
     checkEb(eb);
     return this.encodeWith(x, eb, opts?.saturate ?? true, opts?.rounding === 'rtz');
@@ -402,6 +387,7 @@ export class IeeeLike implements FormatDescriptor {
     return neg ? -v : v;
   }
   encode(x: number, opts?: EncodeOptions): number {
+    checkOptions(opts, 'encode', `${this.name}.encode`);
     return this.encodeWith(x, 0, opts?.saturate ?? false, opts?.rounding === 'rtz');
   }
   encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean): number {
@@ -502,6 +488,7 @@ export class FixedPoint implements FormatDescriptor {
    * multiple of 2^-B; saturating (default) or wrapping; NaN -> 0.
    */
   encode(x: number, opts?: EncodeOptions): number {
+    checkOptions(opts, 'encode', `${this.name}.encode`);
     return this.encodeWith(x, 0, opts?.saturate ?? true, opts?.rounding === 'rtz');
   }
   encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean): number {
@@ -513,13 +500,16 @@ export class FixedPoint implements FormatDescriptor {
       if (sc >= this.maxInt) return this.maxInt;
       if (sc <= this.minInt) return this.fromSigned(this.minInt);
     }
-    let q = rtz ? Math.trunc(sc) : this.tiesUp ? halfUp(sc) : rne(sc);
-    if (saturate) q = Math.min(this.maxInt, Math.max(this.minInt, q));
-    else {
+    if (!saturate) {
+      // Wrap modulo 2^W. x * 2^B may overflow a double (|x| >= 2^1016 for FP16BP8): reduce x modulo 2^(W-B)
+      // first (fmod is exact, and rounding commutes with adding a multiple of the even modulus).
       const m = this.range;
-      q = ((q % m) + m) % m;
-      return q;
+      const r = (x % (m / this.scale)) * this.scale;
+      const q = rtz ? Math.trunc(r) : this.tiesUp ? halfUp(r) : rne(r);
+      return ((q % m) + m) % m;
     }
+    let q = rtz ? Math.trunc(sc) : this.tiesUp ? halfUp(sc) : rne(sc);
+    q = Math.min(this.maxInt, Math.max(this.minInt, q));
     return this.fromSigned(q);
   }
 }

@@ -12,27 +12,149 @@
  *   queue q0 { trip copy { read = src; write = dst; } }
  *   copy after load;
  */
-import type { IToken, TokenType } from 'chevrotain';
-import { createToken, Lexer } from '@pyxis/asm/chevrotain';
 import { DiagnosticError, error, type SourceSpan } from '@pyxis/diagnostics';
 
-const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n]+/, group: Lexer.SKIPPED });
-const LineComment = createToken({ name: 'LineComment', pattern: /(?:\/\/|#)[^\n]*/, group: Lexer.SKIPPED });
-const BlockComment = createToken({ name: 'BlockComment', pattern: /\/\*[\s\S]*?\*\//, group: Lexer.SKIPPED, line_breaks: true });
-const StringLit = createToken({ name: 'String', pattern: /"(?:[^"\\\n]|\\.)*"/ });
-const NumberLit = createToken({ name: 'Number', pattern: /-?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|[0-9][0-9_]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)[kKmMgG]?/ });
-const Ident = createToken({ name: 'Identifier', pattern: /[A-Za-z_][A-Za-z0-9_.$]*/ });
-const LBrace = createToken({ name: 'LBrace', pattern: /\{/ });
-const RBrace = createToken({ name: 'RBrace', pattern: /\}/ });
-const LBracket = createToken({ name: 'LBracket', pattern: /\[/ });
-const RBracket = createToken({ name: 'RBracket', pattern: /\]/ });
-const Semi = createToken({ name: 'Semicolon', pattern: /;/ });
-const Comma = createToken({ name: 'Comma', pattern: /,/ });
-const Equals = createToken({ name: 'Equals', pattern: /=/ });
-const Colon = createToken({ name: 'Colon', pattern: /:/ });
+/**
+ * Token kinds. The lexer is hand-written (one pass, dispatch on the first character): a script of 40,000
+ * statements is about a million tokens, and small token records keep that linear in time and memory.
+ */
+const enum T {
+  String,
+  Number,
+  Ident,
+  LBrace,
+  RBrace,
+  LBracket,
+  RBracket,
+  Semi,
+  Comma,
+  Equals,
+  Colon,
+}
+type TokenType = T;
 
-const ALL: TokenType[] = [WhiteSpace, BlockComment, LineComment, StringLit, NumberLit, Ident, LBrace, RBrace, LBracket, RBracket, Semi, Comma, Equals, Colon];
-let lexer: Lexer | undefined;
+interface IToken {
+  tokenType: T;
+  image: string;
+  startLine: number;
+  startColumn: number;
+  /** Column of the last character (1-based, inclusive); tokens never span lines. */
+  endColumn: number;
+}
+
+const StringLit = T.String;
+const NumberLit = T.Number;
+const Ident = T.Ident;
+const LBrace = T.LBrace;
+const RBrace = T.RBrace;
+const LBracket = T.LBracket;
+const RBracket = T.RBracket;
+const Semi = T.Semi;
+const Comma = T.Comma;
+const Equals = T.Equals;
+const Colon = T.Colon;
+
+const STRING_RE = /"(?:[^"\\\n]|\\.)*"/y;
+const NUMBER_RE = /-?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|[0-9][0-9_]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)[kKmMgG]?/y;
+const IDENT_RE = /[A-Za-z_][A-Za-z0-9_.$]*/y;
+const PUNCT: Record<string, T> = { '{': T.LBrace, '}': T.RBrace, '[': T.LBracket, ']': T.RBracket, ';': T.Semi, ',': T.Comma, '=': T.Equals, ':': T.Colon };
+
+interface LexError {
+  offset: number;
+  line: number;
+  column: number;
+  length: number;
+}
+
+/** Whitespace, `// ...` / `# ...` line comments and `/* ... *\/` block comments are skipped. */
+function tokenize(text: string): { tokens: IToken[]; errors: LexError[] } {
+  const tokens: IToken[] = [];
+  const errors: LexError[] = [];
+  let i = 0;
+  let line = 1;
+  let lineStart = 0;
+  const n = text.length;
+  const sticky = (re: RegExp): string | undefined => {
+    re.lastIndex = i;
+    const m = re.exec(text);
+    return m ? m[0] : undefined;
+  };
+  /** The token at `i`, or undefined when no token (and no skipped text) starts there. */
+  const next = (): IToken | null | undefined => {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a) {
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 0x0a) {
+          line++;
+          lineStart = i + 1;
+        } else if (d !== 0x20 && d !== 0x09 && d !== 0x0d) break;
+        i++;
+      }
+      return null;
+    }
+    if (c === 0x23 || (c === 0x2f && text.charCodeAt(i + 1) === 0x2f)) {
+      const e = text.indexOf('\n', i);
+      i = e < 0 ? n : e;
+      return null;
+    }
+    if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
+      const e = text.indexOf('*/', i + 2);
+      if (e < 0) return undefined;
+      for (let k = i; k < e; k++)
+        if (text.charCodeAt(k) === 0x0a) {
+          line++;
+          lineStart = k + 1;
+        }
+      i = e + 2;
+      return null;
+    }
+    let type: T | undefined;
+    let image: string | undefined;
+    if (c === 0x22) {
+      image = sticky(STRING_RE);
+      type = T.String;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      image = sticky(NUMBER_RE);
+      type = T.Number;
+    } else if (c === 0x5f || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) {
+      image = sticky(IDENT_RE);
+      type = T.Ident;
+    } else {
+      type = PUNCT[text[i]!];
+      if (type !== undefined) image = text[i]!;
+    }
+    if (image === undefined || type === undefined) return undefined;
+    const col = i - lineStart + 1;
+    i += image.length;
+    return { tokenType: type, image, startLine: line, startColumn: col, endColumn: col + image.length - 1 };
+  };
+  while (i < n) {
+    const t = next();
+    if (t) tokens.push(t);
+    else if (t === undefined) {
+      // unexpected characters: one error for the run of them (up to the next place a token can start)
+      const start = i;
+      const err: LexError = { offset: start, line, column: start - lineStart + 1, length: 1 };
+      i++;
+      for (;;) {
+        if (i >= n || text.charCodeAt(i) === 0x0a) break;
+        const save = i;
+        const saveLine = line;
+        const saveStart = lineStart;
+        const u = next();
+        i = save;
+        line = saveLine;
+        lineStart = saveStart;
+        if (u !== undefined) break;
+        i++;
+      }
+      err.length = i - start;
+      errors.push(err);
+    }
+  }
+  return { tokens, errors };
+}
 
 export type ScriptValue =
   | { kind: 'number'; value: number; span: SourceSpan; text: string }
@@ -75,7 +197,7 @@ export interface LinkScript {
 }
 
 function spanOf(file: string, t: IToken): SourceSpan {
-  return { file, line: t.startLine ?? 1, column: t.startColumn ?? 1, length: Math.max(1, t.image.length) };
+  return { file, line: t.startLine, column: t.startColumn, length: Math.max(1, t.image.length) };
 }
 
 const SUFFIX: Record<string, number> = { k: 1024, m: 1024 * 1024, g: 1024 * 1024 * 1024 };
@@ -107,8 +229,7 @@ export function parseNumberLiteral(text: string): number {
 export const MAX_SCRIPT_NESTING = 64;
 
 export function parseLinkScript(text: string, file = '<script>'): LinkScript {
-  lexer ??= new Lexer(ALL, { positionTracking: 'full', ensureOptimizations: false });
-  const lex = lexer.tokenize(text);
+  const lex = tokenize(text);
   if (lex.errors.length) {
     const e = lex.errors[0]!;
     throw new DiagnosticError(
@@ -126,7 +247,7 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
   const endSpan = (): SourceSpan => {
     const last = toks[toks.length - 1];
     if (!last) return { file, line: 1, column: 1, length: 1 };
-    return { file, line: last.endLine ?? last.startLine ?? 1, column: (last.endColumn ?? last.startColumn ?? 1) + 1, length: 1 };
+    return { file, line: last.startLine, column: last.endColumn + 1, length: 1 };
   };
   const fail = (what: string, t: IToken | undefined): never => {
     throw new DiagnosticError(

@@ -93,8 +93,31 @@ describe('kernel', () => {
     expect(r.cycles).toBe(1e9 + 1);
     expect(r.steps).toBeLessThan(5);
     const st = sim.engineStats()[0]!;
-    expect(st.busy + st.stall + st.idle).toBe(r.cycles + 1);
+    // every cycle of the run is busy, stalled or idle: exactly `cycles` of them
+    expect(st.busy + st.stall + st.idle).toBe(r.cycles);
     expect(st.busy).toBe(1);
+  });
+
+  it('busy + stall + idle = cycles for every engine, on completion and on a deadlock (stall reasons too)', () => {
+    const done = new Simulator();
+    const f = new Fifo('f', 2);
+    done.add(new Producer('p', f, 20));
+    done.add(new SlowConsumer('c', f, 3, 20));
+    done.add(new Sleeper('s', 7));
+    const r = done.run();
+    expect(r.reason).toBe('done');
+    for (const st of done.engineStats()) expect(st.busy + st.stall + st.idle, st.name).toBe(r.cycles);
+    // deadlock: the producer fills a FIFO nobody drains
+    const dl = new Simulator();
+    const g = new Fifo('g', 2);
+    dl.add(new Producer('p', g, 5));
+    dl.add(new Sleeper('s', 4));
+    const d = dl.run();
+    expect(d.reason).toBe('deadlock');
+    for (const st of dl.engineStats()) {
+      expect(st.busy + st.stall + st.idle, st.name).toBe(d.cycles);
+      expect(Object.values(st.stallReasons).reduce((a, b) => a + b, 0)).toBe(st.stall);
+    }
   });
 
   it('models FIFO backpressure: the producer stalls at the consumer rate and nothing is lost', () => {
@@ -210,6 +233,14 @@ describe('trace and VCD writers', () => {
     expect(text).toContain(`b111111 ${ids[2]}`); // -1 in 6-bit two's complement
     expect(text).toContain(`b11 ${ids[0]}`);
     expect(text).toContain(`0${ids[1]}`);
-    for (const l of lines.slice(lines.indexOf('$enddefinitions $end') + 1)) if (l) expect(l).toMatch(/^(#\d+|[01][!-~]+|b[01]+ [!-~]+)$/);
+    // after the definitions: #0, a $dumpvars block giving every signal an initial (unknown) value, then changes
+    const body = lines.slice(lines.indexOf('$enddefinitions $end') + 1);
+    expect(body.slice(0, 2)).toEqual(['#0', '$dumpvars']);
+    const end = body.indexOf('$end');
+    expect(body.slice(2, end).sort()).toEqual([`bx ${ids[0]}`, `bx ${ids[2]}`, `x${ids[1]}`].sort());
+    for (const l of body.slice(end + 1)) if (l) expect(l).toMatch(/^(#\d+|[01][!-~]+|b[01]+ [!-~]+)$/);
+    // a real date (or SOURCE_DATE_EPOCH): not the epoch
+    expect(lines[0]).toMatch(/^\$date \w{3}, \d\d \w{3} (\d{4}) /);
+    expect(lines[0]).not.toContain('1970');
   });
 });

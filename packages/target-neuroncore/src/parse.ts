@@ -223,6 +223,19 @@ function parseOperands(c: Cursor): Operand[] {
   return out;
 }
 
+/** Bounds what one line asks of the recursive parser and evaluator: no input may overflow the stack (issue 15). */
+function boundLine(toks: Tok[]): void {
+  let depth = 0;
+  let ops = 0;
+  for (const t of toks) {
+    if (t.t !== 'p') continue;
+    if (t.v === '(' || t.v === '[') {
+      if (++depth > 64) throw new ParseError('brackets nested deeper than 64 levels', t.col);
+    } else if (t.v === ')' || t.v === ']') depth--;
+    else if ('+-*/%'.includes(t.v) && ++ops > 1000) throw new ParseError('more than 1000 operators on one line', t.col);
+  }
+}
+
 /** Parses one file into statements; syntax errors become diagnostics (one per line). */
 export function parseNc(text: string, file: string, diags: Diagnostic[]): Stmt[] {
   const lines = text.split(/\r?\n/);
@@ -235,6 +248,7 @@ export function parseNc(text: string, file: string, diags: Diagnostic[]): Stmt[]
     try {
       const toks = lexLine(raw);
       if (!toks.length) continue;
+      boundLine(toks);
       const c = new Cursor(toks, raw.length);
       const body = stack[stack.length - 1]!.body;
       const first = toks[0]!;

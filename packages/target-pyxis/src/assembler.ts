@@ -3,6 +3,7 @@ import { UsageError } from '@pyxis/diagnostics';
 import type { Container } from '@pyxis/container';
 import type { AssembleOutput, AssembleRequest, AssemblerBackend } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
+import { checkPyxisMetadata } from './common/metadata.js';
 import { assemble, assembleIr, disassemble, emitIr, irToText, loadPyxisIsa, programsFromContainer, programsPatchBlob, vpuProgramsFromContainer, type AssembleResult } from './asm/index.js';
 
 function assemblePyxis(req: AssembleRequest): AssembleOutput {
@@ -36,5 +37,8 @@ export const pyxisAssembler: AssemblerBackend = {
   ],
   options: pyxisOptions.as,
   assemble: assemblePyxis,
-  disassemble: (object: Container, file: string) => disassemble(object, { isa: loadPyxisIsa(), file }),
+  disassemble: (object: Container, file: string) => {
+    if (object.kind === 'pobj') checkPyxisMetadata(object, file);
+    return disassemble(object, { isa: loadPyxisIsa(), file });
+  },
 };

@@ -14,11 +14,15 @@ export const PYXIS_TITLE = 'Pyxis chip (4 clusters x 12 UIEs, 13 microcoded sequ
 export const pyxisOptions = {
   as: [] as readonly OptionSpec[],
   ld: [
-    { flags: '--max-list-descriptors <n>', description: 'most descriptors per descriptor list; longer queues get several lists (default: 4096)' },
+    {
+      flags: '--max-list-descriptors <n>',
+      description: 'most descriptors per descriptor list; longer queues get several lists (default: 4096; a list never exceeds what the 16-bit descriptor_list_length addresses)',
+      range: { min: 1, max: 65536 },
+    },
   ] as readonly OptionSpec[],
   sim: [
-    { flags: '--clusters <n>', description: 'clusters to simulate (default: what the image uses; full chip 4)' },
-    { flags: '--uies <n>', description: 'UIEs per cluster (default: what the image uses; full chip 12)' },
+    { flags: '--clusters <n>', description: 'clusters to simulate (default: what the image uses; full chip 4)', range: { min: 1, max: 4 } },
+    { flags: '--uies <n>', description: 'UIEs per cluster (default: what the image uses; full chip 12)', range: { min: 0, max: 12 } },
     { flags: '--dump <SYMBOL[:f32]=FILE.npy>', description: 'dump a tensor symbol after the run (repeatable)', repeatable: true },
     { flags: '--dump-region <SPACE:ADDR:LEN=FILE.bin>', description: 'dump raw bytes (SPACE = hbm, hbm_striped, amem[C], cfg[C]; repeatable)', repeatable: true },
     { flags: '--warn-uninit', description: 'report reads of uninitialised AMEM/HBM as warnings with their addresses' },
@@ -29,6 +33,7 @@ export const pyxisOptions = {
     {
       flags: '--quantum <n>',
       description: 'cycles a UIE may run ahead of the global clock when no trip can reach it (default: 256; 1 = strict lockstep; results are identical, see docs/simulator.md)',
+      range: { min: 1, max: 1 << 20, unit: 'cycles' },
     },
   ] as readonly OptionSpec[],
   inspect: [

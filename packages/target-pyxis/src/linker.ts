@@ -5,7 +5,7 @@ import { intOption } from './options.js';
 import { link, mapJson, mapText } from './ld/index.js';
 
 function linkPyxis(req: LinkRequest) {
-  const maxList = intOption(req.options, 'maxListDescriptors', '--max-list-descriptors', 1);
+  const maxList = intOption(req.options, 'maxListDescriptors', '--max-list-descriptors', 1, 65536);
   const result = link({
     script: req.script,
     scriptFile: req.scriptFile,

@@ -4,7 +4,7 @@
  * run-ahead quantum). It needs neither the assembler nor the linker, so
  * `pyxis-sim` never loads them (scripts/bench-startup.mjs).
  */
-import { writeNpy } from '@pyxis/container';
+import { writeNpy, type OutputBytes } from '@pyxis/container';
 import type { MachineBackend, MachineRequest, OptionValues } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
 import { intOption, strings } from './options.js';
@@ -25,8 +25,8 @@ function parseRunOptions(o: OptionValues) {
   return {
     dumps: strings(o, 'dump').map(parseDumpSpec),
     regions: strings(o, 'dumpRegion').map(parseRegionSpec),
-    clusters: intOption(o, 'clusters', '--clusters', 1),
-    uies: intOption(o, 'uies', '--uies', 0),
+    clusters: intOption(o, 'clusters', '--clusters', 1, 4),
+    uies: intOption(o, 'uies', '--uies', 0, 12),
     quantum: intOption(o, 'quantum', '--quantum', 1, 1 << 20),
   };
 }
@@ -48,9 +48,9 @@ function planRun(req: MachineRequest): PyxisRunPlan {
   return { timingOnly: !!o['timingOnly'], dumps, regions, options: so };
 }
 
-function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: SimulationResult; outputs: Array<[string, Uint8Array]> } {
+function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: SimulationResult; outputs: Array<[string, OutputBytes]> } {
   const result = simulateImage(req.image, req.file, plan.options);
-  const outputs: Array<[string, Uint8Array]> = [];
+  const outputs: Array<[string, OutputBytes]> = [];
   if (result.report.stop === 'done') {
     for (const d of plan.dumps) outputs.push([d.file, writeNpy(dumpSymbol(result.chip, req.image, d.symbol, d.f32))]);
     for (const r of plan.regions) outputs.push([r.file, dumpRegion(result.chip, r)]);

@@ -12,7 +12,7 @@
  * so the drivers can refuse before any output exists.
  */
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
-import type { Container, TargetFlagNames } from '@pyxis/container';
+import type { Container, OutputBytes, TargetFlagNames } from '@pyxis/container';
 import type { Simulator, TextSink } from '@pyxis/sim';
 
 /**
@@ -29,6 +29,21 @@ export interface OptionSpec {
   default?: string | boolean;
   /** The option may be given several times; its value is then a string[]. */
   repeatable?: boolean;
+  /**
+   * A numeric option's allowed values: the drivers parse the value to a number, refuse anything outside
+   * (usage error, exit 2, before any file is read) and print the range in `--help`.
+   */
+  range?: NumericRange;
+}
+
+/** The values a numeric option accepts: `min..max`, integers only unless `integer` is false. */
+export interface NumericRange {
+  min: number;
+  max: number;
+  /** Default true. */
+  integer?: boolean;
+  /** Unit for messages and help (`Hz`, `cycles`). */
+  unit?: string;
 }
 
 /** Option values as parsed, keyed by commander's camel-case name (`--warn-uninit` -> `warnUninit`). */
@@ -145,8 +160,8 @@ export interface MachineResult {
   diagnostics: Diagnostic[];
   /** A run that did not complete (deadlock, cycle limit): the driver reports it and exits 1. */
   stop?: Diagnostic[];
-  /** Files the run produces (dumps), written atomically by the driver after a completed run. */
-  outputs: Array<[file: string, bytes: Uint8Array]>;
+  /** Files the run produces (dumps), written atomically by the driver after a completed run; large ones as chunks. */
+  outputs: Array<[file: string, bytes: OutputBytes]>;
   cycles: number;
 }
 

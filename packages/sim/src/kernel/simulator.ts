@@ -268,6 +268,13 @@ export class Simulator {
       }
       if (next === Infinity) {
         this.now = now;
+        // The run ends at `now`: the step just made at `now` (nothing moved) is not one of its cycles, so each
+        // engine's busy + stall + idle is exactly `cycles`. Undo that step's accounting (one idle or stall cycle).
+        for (let i = 0; i < n; i++) {
+          const e = engines[i]!;
+          if (awake[i] !== 0 && e.busy) this.accountStall(i, e, -1);
+          else this.idleC[i]--;
+        }
         if (!anyBusy) return { reason: 'done', cycles: now, steps: this.steps, waitGraph: [] };
         return { reason: 'deadlock', cycles: now, steps: this.steps, waitGraph: this.waitGraph() };
       }

@@ -4,7 +4,8 @@
  * records a change only when the value differs from the last one written; the
  * header is emitted at the first change. Time unit: picoseconds of simulated
  * time (one cycle = 1e12/clockHz ps, rounded), so waveform viewers show real
- * time; the cycle number is recoverable as time/period.
+ * time; the cycle number is recoverable as time/period. The header carries the
+ * real `$date` (SOURCE_DATE_EPOCH when set) and a `$dumpvars` block at #0.
  */
 import type { TextSink } from './sink.js';
 
@@ -23,6 +24,12 @@ function idCode(n: number): string {
     n = Math.floor(n / 94);
   } while (n > 0);
   return s;
+}
+
+/** When the dump was made: now, or SOURCE_DATE_EPOCH (seconds) for reproducible output. */
+function vcdDate(): string {
+  const epoch = Number(process.env['SOURCE_DATE_EPOCH']);
+  return (Number.isFinite(epoch) && process.env['SOURCE_DATE_EPOCH'] !== '' ? new Date(epoch * 1000) : new Date()).toUTCString();
 }
 
 export class VcdWriter {
@@ -60,7 +67,7 @@ export class VcdWriter {
   private header(): void {
     this.started = true;
     const out: string[] = [];
-    out.push(`$date ${new Date(0).toUTCString()} $end\n`, `$version ${this.comment} $end\n`, '$timescale 1ps $end\n');
+    out.push(`$date ${vcdDate()} $end\n`, `$version ${this.comment} $end\n`, '$timescale 1ps $end\n');
     // Build the scope tree (declaration order preserved) so each module is opened once.
     interface Node {
       name: string;
@@ -87,6 +94,11 @@ export class VcdWriter {
     };
     emit(root);
     out.push('$enddefinitions $end\n');
+    // Initial values (IEEE 1364 §18.2.3.4): unknown until a signal's first change, which may be at #0 too.
+    out.push('#0\n$dumpvars\n');
+    for (const v of this.signals) out.push(v.width === 1 ? `x${v.code}\n` : `bx ${v.code}\n`);
+    out.push('$end\n');
+    this.lastTime = 0;
     this.sink.write(out.join(''));
   }
 

@@ -131,13 +131,32 @@ export function declareConfig(ctx: LinkContext): void {
     entries.forEach((e, k) => data.set(e, k * region.stride));
     cfgPreloads.push({ name: perCluster ? `.cfg.c${cluster}.${rname}.${index}` : `.cfg.c${cluster}.uie${uie}.${rname}.${index}`, cluster, address: region.address + uie * memoryMap().uieStride + index * region.stride, data, span: b.nameSpan! });
   }
-  for (let x = 0; x < cfgPreloads.length; x++)
-    for (let y = 0; y < x; y++) {
-      const A = cfgPreloads[x]!;
-      const B = cfgPreloads[y]!;
-      if (A.cluster === B.cluster && A.address < B.address + B.data.length && B.address < A.address + A.data.length)
-        err('LD0157', `config ${A.name} overlaps ${B.name}`, A.span, { secondary: [{ span: B.span, label: 'overlapped' }] });
+  reportOverlaps(ctx);
+}
+
+/**
+ * LD0157: preloads writing the same cfg bytes. One sweep over the preloads sorted by (cluster, address):
+ * O(n log n), and at most one error per preload (the later-declared of the pair, naming the other), where
+ * comparing every pair was quadratic in time and in the number of errors.
+ */
+function reportOverlaps(ctx: LinkContext): void {
+  const { cfgPreloads } = ctx;
+  const order = cfgPreloads.map((_, i) => i).sort((x, y) => cfgPreloads[x]!.cluster - cfgPreloads[y]!.cluster || cfgPreloads[x]!.address - cfgPreloads[y]!.address || x - y);
+  let best = -1; // the preload reaching furthest among those swept in this cluster
+  for (const i of order) {
+    const A = cfgPreloads[i]!;
+    const B = best >= 0 ? cfgPreloads[best]! : undefined;
+    if (!B || B.cluster !== A.cluster) {
+      best = i;
+      continue;
     }
+    const bEnd = B.address + B.data.length;
+    if (A.data.length > 0 && A.address < bEnd) {
+      const [later, earlier] = i > best ? [A, B] : [B, A];
+      ctx.r.err('LD0157', `config ${later.name} overlaps ${earlier.name}`, later.span, { secondary: [{ span: earlier.span, label: 'overlapped' }] });
+    }
+    if (A.address + A.data.length > bEnd) best = i;
+  }
 }
 
 /** Config fields naming tensors (SYMBOL_FIELDS), now that the tensors are placed. */

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DiagnosticError } from '@pyxis/diagnostics';
 import { readContainer, type Container } from '@pyxis/container';
+import { checkPyxisMetadata } from '../common/metadata.js';
 import { CHIP, type LinkContext, type LinkInputObject } from './context.js';
 import { loadData } from './dataFiles.js';
 import { countPatches, loadPrograms } from './microcode.js';
@@ -57,7 +58,18 @@ export function loadObjects(ctx: LinkContext): void {
       else err('LD0210', `cannot read object ${inp.path}: ${(e as Error).message}`, inp.span);
     }
   }
-  for (const o of objects) loadPrograms(o, ctx.programs, ctx.vpuPrograms, ctx.memoryMap, bag);
+  for (const o of objects) {
+    // The metadata is validated before any of it is read (CT0015 with its JSON path).
+    if (o.container.target === 'pyxis')
+      try {
+        checkPyxisMetadata(o.container, o.file);
+      } catch (e) {
+        if (!(e instanceof DiagnosticError)) throw e;
+        bag.addAll(e.diagnostics);
+        continue;
+      }
+    loadPrograms(o, ctx.programs, ctx.vpuPrograms, ctx.memoryMap, bag);
+  }
 }
 
 function readObjectDefault(path: string, readFile: (p: string) => Uint8Array): Container {

@@ -107,6 +107,10 @@ export function loadPrograms(o: LinkInputObject, programs: Map<string, ProgramDe
       bag.add(error('LD0213', `${o.file}: VPU program \`${s.name}\` but grammars/pyxis/memory_map.json has no \`vpu.imem\` region`, at));
       continue;
     }
+    if (sec.kind === 'zero' || sec.data.length !== sec.size) {
+      bag.add(error('LD0214', `${o.file}: VPU program \`${s.name}\`: section \`${sec.name}\` is a zero-filled section with no instruction words stored`, at));
+      continue;
+    }
     const words = s.size;
     const objStride = words > 0 ? Math.floor((sec.size - s.offset) / words) : 0;
     const t = imem.table ? loadTable('pyxis', imem.table) : undefined;
@@ -141,6 +145,11 @@ export function loadPrograms(o: LinkInputObject, programs: Map<string, ProgramDe
     const opName = sec.name.replace(/\.ctrl$/, '.op');
     const opIndex = c.sections.findIndex((x) => x.name === opName && x.space === `uie.${seq}.op`);
     const opSec = c.sections[opIndex];
+    const stored = [sec, opSec].find((x) => x && (x.kind === 'zero' || x.data.length !== x.size));
+    if (stored) {
+      bag.add(error('LD0214', `${o.file}: program \`${s.name}\`: section \`${stored.name}\` is a zero-filled section with no instruction words stored`, at));
+      continue;
+    }
     const cstride = sm.ctrl.stride;
     const ostride = sm.op.stride;
     const start = Math.floor(s.offset / cstride);

@@ -41,6 +41,17 @@ export class CfgSpace extends SparseMemory {
     this.generation++;
     for (const w of this.watches) if (addr < w.hi && addr + len > w.lo) w.cb(addr, src, off, len);
   }
+  /** Zero-fills like SparseMemory (no RAM for untouched pages) and tells the watchers of the overlapped memories. */
+  override fill(addr: number, len: number, value = 0): void {
+    if (value !== 0) return super.fill(addr, len, value);
+    super.fill(addr, len, 0);
+    this.generation++;
+    for (const w of this.watches) {
+      const lo = Math.max(addr, w.lo);
+      const hi = Math.min(addr + len, w.hi);
+      if (lo < hi) w.cb(lo, new Uint8Array(hi - lo), 0, hi - lo);
+    }
+  }
   read32(addr: number): number {
     const b = new Uint8Array(4);
     this.read(addr, b, 0, 4);

@@ -2,8 +2,10 @@
  * `--dump SYMBOL[:f32]=FILE.npy` and `--dump-region SPACE:ADDR:LEN=FILE.bin`:
  * read tensors / raw bytes from the final memory state.
  */
+import { statfsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { DiagnosticError, error } from '@pyxis/diagnostics';
-import type { Container, Tensor } from '@pyxis/container';
+import type { Container, OutputBytes, Tensor } from '@pyxis/container';
 import { decodeArray, getFormat } from '@pyxis/formats';
 import type { PyxisChip } from './chip.js';
 import { SimCodes } from './diagnostics.js';
@@ -65,21 +67,66 @@ export function checkRegion(r: RegionSpec, clusters: number): void {
   }
 }
 
-export function dumpRegion(chip: PyxisChip, r: RegionSpec): Uint8Array {
-  checkRegion(r, chip.clusters);
+/** Regions up to this size are dumped from one buffer; larger ones stream in chunks of this size. */
+export const DUMP_CHUNK_BYTES = 16 * 1024 * 1024;
+/** Largest `--dump` output (.npy data bytes): bigger tensors are refused before the run (use --dump-region). */
+export const MAX_DUMP_TENSOR_BYTES = 1024 ** 3;
+
+/** `len` bytes of a region starting at `addr`. */
+function regionBytes(chip: PyxisChip, r: RegionSpec, addr: number, len: number): Uint8Array {
   switch (r.space) {
     case 'hbm':
-      return chip.hbm.readBytes(r.addr, r.len);
+      return chip.hbm.readBytes(addr, len);
     case 'hbm_striped': {
-      const out = new Uint8Array(r.len);
-      for (let i = 0; i < r.len; i++) out[i] = chip.hbm.byte(stripedToTensorMode(r.addr + i));
+      const out = new Uint8Array(len);
+      // A stripe of 1 KiB is 128 runs of 8 consecutive tensor-mode bytes (chip §8.2): copy 8-byte runs.
+      for (let i = 0; i < len; ) {
+        const a = addr + i;
+        const run = Math.min(8 - (a % 8), len - i);
+        const t = stripedToTensorMode(a);
+        if (chip.hbm.hasData(t, run)) for (let k = 0; k < run; k++) out[i + k] = chip.hbm.byte(t + k);
+        i += run;
+      }
       return out;
     }
     case 'amem':
-      return chip.amem[r.cluster]!.readBytes(r.addr, r.len);
+      return chip.amem[r.cluster]!.readBytes(addr, len);
     case 'cfg':
-      return chip.cfg[r.cluster]!.readBytes(r.addr - CFG_ENGINE_BASE, r.len);
+      return chip.cfg[r.cluster]!.readBytes(addr - CFG_ENGINE_BASE, len);
   }
+}
+
+/** The bytes of a `--dump-region`: one buffer, or for a region over DUMP_CHUNK_BYTES chunks read as they are written. */
+export function dumpRegion(chip: PyxisChip, r: RegionSpec): OutputBytes {
+  checkRegion(r, chip.clusters);
+  if (r.len <= DUMP_CHUNK_BYTES) return regionBytes(chip, r, r.addr, r.len);
+  // Chunks of never-written (or zero-filled) HBM / cfg pages are holes in the file: no RAM, no disk where supported.
+  const empty = (addr: number, len: number) =>
+    r.space === 'hbm' ? !chip.hbm.hasData(addr, len) : r.space === 'cfg' ? !chip.cfg[r.cluster]!.hasData(addr - CFG_ENGINE_BASE, len) : false;
+  return (function* () {
+    for (let o = 0; o < r.len; o += DUMP_CHUNK_BYTES) {
+      const n = Math.min(DUMP_CHUNK_BYTES, r.len - o);
+      yield empty(r.addr + o, n) ? n : regionBytes(chip, r, r.addr + o, n);
+    }
+  })();
+}
+
+/** Free bytes for an unprivileged writer on the file system holding `file`'s directory (undefined when unknown). */
+function freeBytes(file: string): number | undefined {
+  try {
+    const st = statfsSync(dirname(resolve(file)));
+    return Number(st.bavail) * Number(st.bsize);
+  } catch {
+    return undefined; // a missing directory is reported by the output-path check
+  }
+}
+
+/** Refuses (before the run) an output that the file system cannot hold. */
+function checkRoom(file: string, bytes: number, what: string): void {
+  if (bytes < DUMP_CHUNK_BYTES) return;
+  const free = freeBytes(file);
+  if (free !== undefined && free < bytes)
+    throw bad(`${what}: \`${file}\` would need ${bytes} bytes but its file system has ${free} bytes free`, ['the check is made before the run so that no simulation is wasted']);
 }
 
 function elementBytes(bits: number): number {
@@ -140,8 +187,20 @@ export function resolveDump(container: Container, name: string, clusters: number
 
 /** Checks every `--dump` / `--dump-region` spec against the image and the chip size, before the run. */
 export function checkDumpSpecs(container: Container, clusters: number, dumps: readonly DumpSpec[], regions: readonly RegionSpec[]): void {
-  for (const d of dumps) resolveDump(container, d.symbol, clusters);
-  for (const r of regions) checkRegion(r, clusters);
+  for (const d of dumps) {
+    const t = resolveDump(container, d.symbol, clusters);
+    const n = t.shape.reduce((a, b) => a * b, 1);
+    const bytes = n * (d.f32 ? 4 : t.eb);
+    if (bytes > MAX_DUMP_TENSOR_BYTES || t.span > MAX_DUMP_TENSOR_BYTES)
+      throw bad(`--dump: \`${d.symbol}\` would be a ${bytes}-byte .npy (the maximum is ${MAX_DUMP_TENSOR_BYTES} bytes)`, [
+        `dump its raw bytes with --dump-region ${t.loc.space === 'hbm' ? 'hbm' : `${t.loc.space}${t.loc.cluster}`}:0x${(t.loc.space === 'cfg' ? t.loc.addr + CFG_ENGINE_BASE : t.loc.addr).toString(16)}:${t.span}=FILE.bin (streamed to the file)`,
+      ]);
+    checkRoom(d.file, bytes, '--dump');
+  }
+  for (const r of regions) {
+    checkRegion(r, clusters);
+    checkRoom(r.file, r.len, '--dump-region');
+  }
 }
 
 /**

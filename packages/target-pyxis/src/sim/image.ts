@@ -16,6 +16,7 @@ import { HBM_SIZE } from './memory.js';
 import type { RemapWindow } from './noc.js';
 import type { EnqueueRecord, HostAction, PyxisChip } from './chip.js';
 import { AMEM_VIEW_BIT } from '../common/amem.js';
+import { checkPyxisMetadata } from '../common/metadata.js';
 
 export { CFG_ENGINE_BASE };
 
@@ -145,6 +146,8 @@ export function inspectImage(container: Container, file: string): ImageInfo {
   if (container.kind !== 'pimg')
     throw imageError(file, SimCodes.badImage, `${file} is a .${container.kind} object, not a linked .pimg image (run pyxis-ld first)`);
   if (container.target !== 'pyxis') throw imageError(file, SimCodes.badImage, `${file} targets \`${container.target}\`; pyxis-sim runs pyxis images`);
+  // Every property of the metadata read below has the type the schema gives it (CT0015 with the JSON path otherwise).
+  checkPyxisMetadata(container, file);
   let clusters = 1;
   let uies = 0;
   const records: EnqueueRecord[] = [];
@@ -251,10 +254,15 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
         message: `section ${i} \`${s.name}\` is in cluster ${loc.cluster}, but only ${chip.clusters} cluster(s) are simulated (see --clusters)`,
         span: sectionSpan(info.file, s),
       });
-    const data = s.kind === 'zero' ? new Uint8Array(s.size) : s.data;
-    if (loc.space === 'hbm') chip.hbm.writeBytes(loc.addr, data);
-    else if (loc.space === 'amem') chip.amem[loc.cluster]!.writeBytes(loc.addr, data);
-    else chip.cfg[loc.cluster]!.writeBytes(loc.addr, data);
+    // Zero sections cost no RAM in the sparse HBM and cfg memories (page ranges, memory.ts); AMEM is 64 MiB at most.
+    if (s.kind === 'zero' && loc.space === 'hbm') chip.hbm.fill(loc.addr, s.size, 0);
+    else if (s.kind === 'zero' && loc.space === 'cfg') chip.cfg[loc.cluster]!.fill(loc.addr, s.size, 0);
+    else {
+      const data = s.kind === 'zero' ? new Uint8Array(s.size) : s.data;
+      if (loc.space === 'hbm') chip.hbm.writeBytes(loc.addr, data);
+      else if (loc.space === 'amem') chip.amem[loc.cluster]!.writeBytes(loc.addr, data);
+      else chip.cfg[loc.cluster]!.writeBytes(loc.addr, data);
+    }
   });
   chip.addEnqueueRecords(info.records);
   for (const a of info.hostActions)

@@ -1,16 +1,29 @@
 /**
  * Sparse byte-addressed memories for the big address spaces the simulator
  * models (HBM: up to 2^36 bytes; the 1 GiB CSR/config window per cluster).
- * Pages of 64 KiB are allocated on first write; reads of never-written
- * bytes return 0 and are counted (`uninitReads`) for the optional
- * "read of uninitialised memory" warning.
+ * Pages of 64 KiB are allocated on the first write of a non-zero byte:
+ * zero-filled sections (`fill(.., 0)`) are kept as page ranges and writes of
+ * all-zero bytes to a page not yet allocated only mark it, so a 32 GiB zero
+ * section costs no RAM. Reads of never-written bytes return 0 and are counted
+ * (`uninitReads`) for the optional "read of uninitialised memory" warning;
+ * a page counts as written once any byte of it was (zero or not).
  */
 export const PAGE_BITS = 16;
 export const PAGE_SIZE = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE_SIZE - 1;
 
+function allZero(src: Uint8Array, off: number, n: number): boolean {
+  for (let i = off, end = off + n; i < end; i++) if (src[i] !== 0) return false;
+  return true;
+}
+
 export class SparseMemory {
   private readonly pages = new Map<number, Uint8Array>();
+  /**
+   * Pages written with zeros only and never allocated: sorted, disjoint, non-adjacent
+   * half-open page ranges, flattened [start0, end0, start1, end1, ...].
+   */
+  private zeroRanges: number[] = [];
   /** Bytes read from pages never written. */
   uninitReads = 0;
   bytesRead = 0;
@@ -30,6 +43,46 @@ export class SparseMemory {
     return pg;
   }
 
+  /** Index of the last range starting at or before page `p` (-1 if none), in range units. */
+  private rangeAt(p: number): number {
+    const r = this.zeroRanges;
+    let lo = 0;
+    let hi = r.length / 2 - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (r[2 * mid]! <= p) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** Whether page `p` (not allocated) was written with zeros only. */
+  private zeroPage(p: number): boolean {
+    const i = this.rangeAt(p);
+    return i >= 0 && p < this.zeroRanges[2 * i + 1]!;
+  }
+
+  /** Marks pages [first, end) as written with zeros (merging with neighbouring ranges). */
+  private markZeroPages(first: number, end: number): void {
+    if (first >= end) return;
+    const r = this.zeroRanges;
+    // ranges overlapping or touching [first, end)
+    let i = this.rangeAt(first);
+    if (i < 0 || r[2 * i + 1]! < first) i++;
+    let j = i;
+    let s = first;
+    let e = end;
+    while (2 * j < r.length && r[2 * j]! <= end) {
+      s = Math.min(s, r[2 * j]!);
+      e = Math.max(e, r[2 * j + 1]!);
+      j++;
+    }
+    r.splice(2 * i, 2 * (j - i), s, e);
+  }
+
   inRange(addr: number, len: number): boolean {
     return Number.isInteger(addr) && addr >= 0 && len >= 0 && addr + len <= this.size;
   }
@@ -45,7 +98,7 @@ export class SparseMemory {
       if (pg) dst.set(pg.subarray(o, o + n), off);
       else {
         dst.fill(0, off, off + n);
-        this.uninitReads += n;
+        if (!this.zeroPage(p)) this.uninitReads += n;
       }
       addr += n;
       off += n;
@@ -60,7 +113,10 @@ export class SparseMemory {
       const p = Math.floor(addr / PAGE_SIZE);
       const o = addr - p * PAGE_SIZE;
       const n = Math.min(len, PAGE_SIZE - o);
-      this.page(p, true)!.set(src.subarray(off, off + n), o);
+      const pg = this.pages.get(p);
+      if (pg) pg.set(src.subarray(off, off + n), o);
+      else if (allZero(src, off, n)) this.markZeroPages(p, p + 1);
+      else this.page(p, true)!.set(src.subarray(off, off + n), o);
       addr += n;
       off += n;
       len -= n;
@@ -75,19 +131,54 @@ export class SparseMemory {
   writeBytes(addr: number, data: Uint8Array): void {
     this.write(addr, data, 0, data.length);
   }
+  /**
+   * Sets `len` bytes at `addr` to `value`. Zero costs no RAM for pages not yet allocated (their range is
+   * recorded); allocated pages are cleared byte-exactly. Counts as written.
+   */
   fill(addr: number, len: number, value = 0): void {
-    const z = new Uint8Array(Math.min(len, PAGE_SIZE)).fill(value);
-    while (len > 0) {
-      const n = Math.min(len, z.length);
-      this.write(addr, z, 0, n);
-      addr += n;
-      len -= n;
+    if (len <= 0) return;
+    if (value !== 0) {
+      const z = new Uint8Array(Math.min(len, PAGE_SIZE)).fill(value);
+      while (len > 0) {
+        const n = Math.min(len, z.length);
+        this.write(addr, z, 0, n);
+        addr += n;
+        len -= n;
+      }
+      return;
     }
+    this.bytesWritten += len;
+    const first = Math.floor(addr / PAGE_SIZE);
+    const end = Math.ceil((addr + len) / PAGE_SIZE);
+    // Allocated pages in the range: visit whichever is fewer, the pages of the range or the allocated ones.
+    if (end - first <= this.pages.size) {
+      for (let p = first; p < end; p++) this.clearIn(p, addr, len);
+    } else for (const p of this.pages.keys()) if (p >= first && p < end) this.clearIn(p, addr, len);
+    this.markZeroPages(first, end);
+  }
+  private clearIn(p: number, addr: number, len: number): void {
+    const pg = this.pages.get(p);
+    if (!pg) return;
+    const lo = Math.max(addr, p * PAGE_SIZE) - p * PAGE_SIZE;
+    const hi = Math.min(addr + len, (p + 1) * PAGE_SIZE) - p * PAGE_SIZE;
+    pg.fill(0, lo, hi);
   }
   /** Byte at addr (0 when never written). */
   byte(addr: number): number {
     const pg = this.pages.get(addr >>> 0 === addr ? addr >>> PAGE_BITS : Math.floor(addr / PAGE_SIZE));
     return pg ? pg[addr & PAGE_MASK]! : 0;
+  }
+  /** Whether any byte of [addr, addr+len) lies in a page that holds non-zero data (false: all zero). */
+  hasData(addr: number, len: number): boolean {
+    if (len <= 0) return false;
+    const first = Math.floor(addr / PAGE_SIZE);
+    const end = Math.ceil((addr + len) / PAGE_SIZE);
+    if (end - first <= this.pages.size) {
+      for (let p = first; p < end; p++) if (this.pages.has(p)) return true;
+      return false;
+    }
+    for (const p of this.pages.keys()) if (p >= first && p < end) return true;
+    return false;
   }
   /** Bytes allocated (for stats). */
   get allocated(): number {
