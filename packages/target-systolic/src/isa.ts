@@ -10,6 +10,8 @@ import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { deriveLayout, type Arch, type Layout } from './arch.js';
 import { DATA_MOVE_NAME, DM, ISA, OP, OPCODE_NAME } from './grammar.js';
 
+const LOOKUP = ISA.simd_ops['Lookup']!;
+
 export interface InstructionTables {
   arch: Arch;
   layout: Layout;
@@ -222,18 +224,28 @@ export function checkInstr(t: InstructionTables, i: Instr): string | undefined {
       if (f > 7) return `flags 0x${f.toString(16)}: SIMD has only read, write and accumulate`;
       const w = t.layout.simdOperandBits;
       const sub = i.a2;
+      if (Math.floor(sub / 2 ** (3 * w)) === LOOKUP && !a.number_of_lookup_tables) return 'SIMD op Lookup needs an architecture with lookup tables (number_of_lookup_tables > 0)';
       if (sub >= 2 ** t.layout.simdInstructionBits) return `SIMD sub-instruction 0x${sub.toString(16)} wider than ${t.layout.simdInstructionBits} bits`;
       const regs = a.simd_registers_depth;
       const dst = sub & ((1 << w) - 1);
       const right = (sub >> w) & ((1 << w) - 1);
       const left = (sub >> (2 * w)) & ((1 << w) - 1);
       if (dst > regs || right > regs || left > regs) return `SIMD register out of range (left ${left}, right ${right}, dest ${dst}; ${regs} register(s))`;
+      const luts = a.number_of_lookup_tables ?? 0;
+      if (luts && Math.floor(sub / 2 ** (3 * w)) === LOOKUP) {
+        // spec §4 "Lookup sub-instruction": the difference goes to register d, table i to register d+i+1, all of them existing
+        if (dst + luts > regs) return `Lookup writes registers ${dst}..${dst + luts} but the architecture has ${regs} SIMD register(s) (dest + number_of_lookup_tables must be <= ${regs})`;
+      }
       if (f & 1 && i.a1 >= a.accumulator_depth) return `SIMD read address ${i.a1} outside the ${a.accumulator_depth} accumulators`;
       if (f & 2 && i.a0 >= a.accumulator_depth) return `SIMD write address ${i.a0} outside the ${a.accumulator_depth} accumulators`;
       return undefined;
     }
-    case OP.LoadLUT:
+    case OP.LoadLUT: {
+      if (f || i.a2 || i.s1) return 'LoadLUT with non-zero flags, operand 2 or operand-1 stride';
+      const luts = a.number_of_lookup_tables ?? 0;
+      if (i.a1 > luts) return `LoadLUT table ${i.a1}: the architecture has ${luts} lookup table(s) (0 = the key index, 1..${luts} = the tables)`;
       return span('local memory', i.a0, i.s0, 0, a.local_depth);
+    }
     default:
       return undefined;
   }

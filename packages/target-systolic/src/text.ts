@@ -21,7 +21,7 @@
 import { compileTable, type CompiledField, type FieldSpec, type FieldValues } from '@pyxis/codec';
 import { DiagnosticError, didYouMean, error, type Diagnostic, type SourceMap, type SourceSpan } from '@pyxis/diagnostics';
 import { compileFlatProgram, flatListing, opSpace, readSources, sortDiagnostics, type FlatProgram, type OperandHooks, type OpSpace, type SourceInput } from '@pyxis/asm';
-import type { Arch } from './arch.js';
+import { log2Ceil, type Arch } from './arch.js';
 import { DATA_MOVE_NAME, ISA, OP, OPCODE_NAME, SIMD_OP_NAME } from './grammar.js';
 import { checkInstr, dataMoveOther, encodeInstr, instructionTables, instrAt, type Instr, type InstructionTables, type Program } from './isa.js';
 
@@ -57,13 +57,13 @@ export function asmSpace(t: InstructionTables): OpSpace {
       { name: `${m}_stride`, width: 32, default: 1, doc: `${m} stride (a power of two)` },
     ]),
     { name: 'size', width: 32, doc: 'vectors (at least 1)' },
-    { name: 'op', width: ISA.simd_op_bits, enum: ISA.simd_ops, doc: 'SIMD operation' },
+    { name: 'op', width: log2Ceil(Object.keys(ISA.simd_ops).length), enum: ISA.simd_ops, doc: 'SIMD operation (Lookup only with lookup tables: checkInstr)' },
     { name: 'left', width: w },
     { name: 'right', width: w },
     { name: 'dest', width: w },
     { name: 'write_addr', width: 32, doc: 'SIMD accumulator write address' },
     { name: 'read_addr', width: 32, doc: 'SIMD accumulator read address' },
-    { name: 'table', width: 32, doc: 'LoadLUT table' },
+    { name: 'table', width: 32, doc: 'LoadLUT table (0 = the key index, 1.. = lookup tables)' },
     { name: 'register', width: ISA.configure.register_bits, enum: Object.fromEntries(ISA.config_registers.map((r) => [r.name, r.number])) },
     { name: 'value', width: 32 },
   ] as FieldSpec[];
