@@ -15,7 +15,10 @@ export const systolicOptions = {
   as: [{ ...arch, description: 'architecture (.tarch JSON) the program is encoded for (required to assemble)' }] as readonly OptionSpec[],
   ld: [
     arch,
-    { flags: '--input <NAME=FILE.npy>', description: 'pack an input tensor into the image (DRAM0 at the manifest\'s base), quantised to the data type; the error is reported (repeatable)', repeatable: true },
+    { flags: '--input <NAME=FILE>', description: 'pack an input tensor into the image (DRAM0 at the manifest\'s base): FILE.npy quantised to the data type (max abs and RMS error reported), or raw FILE.tdata (repeatable)', repeatable: true },
+    { flags: '--dram0 <file>', description: 'also write the DRAM0 image (the packed inputs, raw fixed point from vector 0)' },
+    { flags: '--dram1 <file>', description: 'also write the DRAM1 image (the constants, raw fixed point from vector 0)' },
+    { flags: '--tmodel <file.tmodel>', description: 'also write a Tensil manifest with its .tprog and one .tdata of every constant next to it' },
   ] as readonly OptionSpec[],
   sim: [
     arch,

@@ -65,24 +65,6 @@ function placeInput(dram0: Int32Array, N: number, ft: FixedType, ref: TensorRef,
     }
 }
 
-/** An input's vectors as raw little-endian fixed point (the linker packs them); with the largest |float - quantised|. */
-export function quantiseInput(t: Tensor, ref: TensorRef, arch: Arch, file: string): { bytes: Uint8Array; maxError: number } {
-  const ft = fixedType(arch.data_type);
-  const dram0 = new Int32Array(ref.size * arch.array_size);
-  placeInput(dram0, arch.array_size, ft, { ...ref, base: 0 }, t, file);
-  let maxError = 0;
-  const isFloat = t.dtype === 'float32' || t.dtype === 'float64';
-  const lanes = t.data.length / ref.size;
-  if (isFloat)
-    for (let i = 0; i < t.data.length; i++) {
-      const v = Math.floor(i / lanes) * arch.array_size + (i % lanes);
-      maxError = Math.max(maxError, Math.abs(Number(t.data[i]) - toFloat(ft, dram0[v]!)));
-    }
-  const bytes = new Uint8Array(dram0.length * ft.bytes);
-  writeFixed(ft, dram0, 0, dram0.length, bytes, 0);
-  return { bytes, maxError };
-}
-
 /** An output's vectors as float32, shape [size, array_size]. */
 export function readOutput(m: SystolicMachine, ref: TensorRef): Tensor {
   const N = m.n;
