@@ -10,3 +10,4 @@ export * from './timing.js';
 export * from './entry.js';
 export { systolicTarget } from './target.js';
 export * from './pack.js';
+export * from './samples.js';

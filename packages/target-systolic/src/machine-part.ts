@@ -89,10 +89,7 @@ export const systolicMachine: MachineBackend = {
         if (o.stop === 'done') {
           for (const x of plan.outputs) outputs.push([x.file, writeNpy(readOutput(o.machine, plan.parts.outputs.find((r) => r.name === x.name)!))]);
           if (plan.samples) {
-            const buf = new Uint8Array(o.machine.samples.length * 8);
-            const dv = new DataView(buf.buffer);
-            o.machine.samples.forEach((s, k) => dv.setBigUint64(k * 8, s.word, true));
-            outputs.push([plan.samples, buf]);
+            outputs.push([plan.samples, o.machine.sampler.bytes()]);
           }
         }
         return {

@@ -16,6 +16,7 @@ import { dataMoveOther, type Program } from './isa.js';
 
 const LOOKUP = SIMD_OP['Lookup'];
 import { instructionCycles, type CycleClass } from './timing.js';
+import { Sampler } from './samples.js';
 
 export interface MachineSizes {
   dram0Vectors: number;
@@ -43,6 +44,7 @@ const CONFIG_DEFAULTS = () => {
   return r;
 };
 const REG = Object.fromEntries(ISA.config_registers.map((c) => [c.name, c.number])) as Record<string, number>;
+const SAMPLE_INTERVAL = REG['sample_interval']!;
 
 export interface HazardWarning {
   pc: number;
@@ -56,11 +58,6 @@ export interface Segment {
   start_cycle: number;
   cycles: number;
   macs: number;
-}
-
-export interface Sample {
-  cycle: number;
-  word: bigint;
 }
 
 export class SystolicMachine implements SimEngine {
@@ -100,8 +97,8 @@ export class SystolicMachine implements SimEngine {
   private segPc = 0;
   private segCycle = 0;
   private segMacs = 0;
-  /** Performance samples (spec §5), when sampling is enabled by Configure. */
-  readonly samples: Sample[] = [];
+  /** Performance samples (spec §5), when sampling is enabled by Configure (samples.ts). */
+  readonly sampler: Sampler;
   private readonly input: Int32Array;
   private readonly simdBits: number;
   /**
@@ -138,6 +135,7 @@ export class SystolicMachine implements SimEngine {
     const gap = Math.max(1, timing.simd_write_to_datamove_gap);
     this.flightPc = new Float64Array(gap).fill(-1e9);
     this.flightAddr = new Float64Array(gap);
+    this.sampler = new Sampler(program, timing, arch);
   }
 
   get busy(): boolean {
@@ -158,8 +156,6 @@ export class SystolicMachine implements SimEngine {
       return false;
     }
     const pc = this.pc;
-    // sampling starts after the Configure that sets the interval
-    const interval = this.config[REG['sample_interval']!]!;
     const cls = this.execute(pc);
     const p = this.program;
     const cycles = instructionCycles(this, pc, cls);
@@ -169,7 +165,9 @@ export class SystolicMachine implements SimEngine {
     this.classCycles[cls] += cycles;
     if (cycles > this.config[REG['timeout']!]!) this.timeouts++;
     if (pc === this.config[REG['tracepoint']!]) this.tracepointCycle = now;
-    if (interval > 0) this.sample(now, now + cycles, interval, pc, cls);
+    if (this.sampler.next < now + cycles) this.sampler.instruction(pc, now, now + cycles, cls);
+    // sampling (re)starts in the cycle the Configure that sets the interval completes
+    if (op === OP.Configure && p.a0[pc] === SAMPLE_INTERVAL) this.sampler.configure(p.a1[pc]!, now + cycles);
     this.onInstruction?.(pc, op, p.flags[pc]!, now, now + cycles, cls);
     if (op === OP.DataMove && p.flags[pc] === DM.localToDram0 && !(pc + 1 < p.count && p.op[pc + 1] === OP.DataMove && p.flags[pc + 1] === DM.localToDram0)) {
       this.segments.push({ first_pc: this.segPc, last_pc: pc, start_cycle: this.segCycle, cycles: now + cycles - this.segCycle, macs: this.macs - this.segMacs });
@@ -191,21 +189,6 @@ export class SystolicMachine implements SimEngine {
       now = this.readyAt;
     }
     return now;
-  }
-
-  /** Spec §5: one 64-bit word per sample, PC in bits 0-31 and valid/ready pairs from bit 32. */
-  private sample(start: number, end: number, interval: number, pc: number, cls: CycleClass): void {
-    let c = Math.ceil(start / interval) * interval;
-    for (; c < end; c += interval) {
-      let bits = 0n;
-      const pair = (bit: number) => (bits |= 3n << BigInt(bit));
-      pair(46); // instruction valid + ready
-      if (cls === 1) pair(32); // array
-      if (cls === 2 || cls === 3) pair(34); // accumulators
-      if (cls >= 2 && cls <= 4) pair(36); // dataflow
-      if (cls === 4) pair(this.program.flags[pc]! >= DM.dram1ToLocal ? 38 : 40);
-      this.samples.push({ cycle: c, word: (bits | BigInt(pc >>> 0)) & 0xffffffffffffffffn });
-    }
   }
 
   /** Executes instruction `pc` functionally; returns its cycle class (timing.ts). */
