@@ -56,13 +56,27 @@ class Scanner {
     let h = b - a;
     for (let k = a; k < b; k++) h = (Math.imul(h, 31) + t.charCodeAt(k)) | 0;
     const hit = this.names.get(h);
-    const same = (x: string) => x.length === b - a && t.startsWith(x, a);
     if (typeof hit === 'string') {
-      if (same(hit)) return hit;
-    } else if (hit) for (const x of hit) if (same(x)) return x;
+      if (this.same(hit, a, b)) return hit;
+    } else if (hit) for (const x of hit) if (this.same(x, a, b)) return x;
     const s = t.slice(a, b);
     this.names.set(h, hit === undefined ? s : typeof hit === 'string' ? [hit, s] : [...hit, s]);
     return s;
+  }
+
+  private same(x: string, a: number, b: number): boolean {
+    if (x.length !== b - a) return false;
+    const t = this.text;
+    for (let k = 0; k < x.length; k++) if (x.charCodeAt(k) !== t.charCodeAt(a + k)) return false;
+    return true;
+  }
+
+  /** Is text[a, b) a keyword (or `MASK` when `mask`)? Without making a string. */
+  reserved(a: number, b: number, mask: boolean): boolean {
+    const len = b - a;
+    if (len !== 2 && len !== 4 && len !== 5 && len !== 10) return false;
+    for (const k of KEYWORDS) if (this.same(k, a, b)) return true;
+    return mask && this.same('MASK', a, b);
   }
 
   skipSpace(): void {
@@ -127,11 +141,9 @@ class Scanner {
       return { kind: 'num', value, span: this.span(start, j) };
     }
     const j = this.identEnd();
-    if (j === start) return undefined;
-    const name = this.intern(start, j);
-    if (KEYWORDS.has(name) || name === 'MASK') return undefined;
+    if (j === start || this.reserved(start, j, true)) return undefined;
     this.i = j;
-    return build ? { kind: 'name', name, span: this.span(start, j) } : true;
+    return build ? { kind: 'name', name: this.intern(start, j), span: this.span(start, j) } : true;
   }
 
   /**
@@ -149,8 +161,7 @@ class Scanner {
       const ns = this.i;
       const ne = this.identEnd();
       if (ne === ns) return false;
-      const name = this.intern(ns, ne);
-      if (KEYWORDS.has(name)) return false;
+      if (this.reserved(ns, ne, false)) return false;
       this.i = ne;
       this.skipSpace();
       if (this.i < this.n && t.charCodeAt(this.i) === 61) {
@@ -160,13 +171,13 @@ class Scanner {
         if (!e) return false;
         if (out && e !== true) {
           const nameSpan = this.span(ns, ne);
-          out.push({ name, nameSpan, value: { kind: 'expr', expr: e, span: e.span }, span: nameSpan });
+          out.push({ name: this.intern(ns, ne), nameSpan, value: { kind: 'expr', expr: e, span: e.span }, span: nameSpan });
         }
       } else {
         this.i = ne; // a flag: the blanks after it separate it from the next operand
         if (out) {
           const nameSpan = this.span(ns, ne);
-          out.push({ name, nameSpan, value: { kind: 'expr', expr: { kind: 'num', value: 1n, span: nameSpan }, span: nameSpan }, span: nameSpan, flag: true });
+          out.push({ name: this.intern(ns, ne), nameSpan, value: { kind: 'expr', expr: { kind: 'num', value: 1n, span: nameSpan }, span: nameSpan }, span: nameSpan, flag: true });
         }
       }
       const c = this.i < this.n ? t.charCodeAt(this.i) : -1;
