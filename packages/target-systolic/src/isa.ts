@@ -86,8 +86,30 @@ export interface Program {
   a2: Uint32Array;
 }
 
+/** Writes `v` (< 2^(8n)) as n little-endian bytes. */
+function putLE(out: Uint8Array, off: number, n: number, v: number): void {
+  for (let k = 0; k < n; k++) {
+    out[off + k] = v % 256;
+    v = Math.floor(v / 256);
+  }
+}
+
 export function encodeInstr(t: InstructionTables, i: Instr, out?: Uint8Array, offset = 0): Uint8Array {
   if (i.op === OP.Configure) return encode(t.configure, { register: i.a0, value: i.a1, flags: 0, opcode: i.op }, out, offset);
+  // the operands are whole bytes (address, then stride above it), then flags and opcode: packed directly when every
+  // value fits its field; otherwise the codec encodes (and reports the field that does not fit)
+  const L = t.layout;
+  const fits = (v: number, bits: number) => v >= 0 && Number.isInteger(v) && v < 2 ** bits;
+  if (out && fits(i.a0, L.operand0AddressBits) && fits(i.s0, L.stride0Bits) && fits(i.a1, L.operand1AddressBits) && fits(i.s1, L.stride1Bits) && fits(i.a2, L.operand2AddressBits) && fits(i.flags, 4) && fits(i.op, 4)) {
+    const b0 = L.operand0Bits / 8;
+    const b1 = L.operand1Bits / 8;
+    const b2 = L.operand2Bits / 8;
+    putLE(out, offset, b0, i.a0 + i.s0 * 2 ** L.operand0AddressBits);
+    putLE(out, offset + b0, b1, i.a1 + i.s1 * 2 ** L.operand1AddressBits);
+    putLE(out, offset + b0 + b1, b2, i.a2);
+    out[offset + b0 + b1 + b2] = i.flags | (i.op << 4);
+    return out;
+  }
   const v: Record<string, number> = { opcode: i.op, flags: i.flags, operand0_address: i.a0, operand1_address: i.a1, operand2: i.a2 };
   if (t.layout.stride0Bits) v['operand0_stride'] = i.s0;
   if (t.layout.stride1Bits) v['operand1_stride'] = i.s1;
