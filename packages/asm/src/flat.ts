@@ -66,6 +66,18 @@ export interface FlatOptions<C extends EvalCtx> {
 const NO_VALUES: FieldValues = Object.freeze({}) as FieldValues;
 const NO_SPANS: Record<string, SourceSpan> = Object.freeze({}) as Record<string, SourceSpan>;
 
+/** An instruction whose span is read from its AST when asked (no span or closure made per instruction). */
+class LeanInsn implements FlatInsn {
+  constructor(
+    readonly values: FieldValues,
+    readonly fieldSpans: Record<string, SourceSpan>,
+    readonly ast: Instruction,
+  ) {}
+  get span(): SourceSpan {
+    return this.ast.mnemonicSpan;
+  }
+}
+
 /** Statements written at top level, outside any `.program`: the file's implicit program. */
 export const IMPLICIT_PROGRAM = 'main';
 
@@ -115,12 +127,12 @@ export function compileFlatProgram<C extends EvalCtx>(p: ProgramDecl, space: OpS
     bindOpts.spans = fieldSpans;
     const before = ctx.diags.length;
     const values = compileInstruction(s, space, ctx, bindOpts);
-    const ins: FlatInsn = { values, span: s.mnemonicSpan, fieldSpans, ast: s };
+    const ins: FlatInsn = keep ? { values, span: s.mnemonicSpan, fieldSpans, ast: s } : new LeanInsn(values, fieldSpans, s);
     const k = insns.length;
     opts.each?.(ins, k);
     if (keep) insns.push(ins);
     else {
-      insns.push({ values: NO_VALUES, fieldSpans: NO_SPANS, ast: s, get span() { return s.mnemonicSpan; } });
+      insns.push(new LeanInsn(NO_VALUES, NO_SPANS, s));
       let bad = false;
       for (let i = before; i < ctx.diags.length; i++) if (ctx.diags[i]!.severity === 'error') bad = true;
       if (wanted && !bad) {

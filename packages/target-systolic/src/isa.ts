@@ -86,6 +86,8 @@ export interface Program {
   a2: Uint32Array;
 }
 
+const fits = (v: number, bits: number) => v >= 0 && Number.isInteger(v) && v < 2 ** bits;
+
 /** Writes `v` (< 2^(8n)) as n little-endian bytes. */
 function putLE(out: Uint8Array, off: number, n: number, v: number): void {
   for (let k = 0; k < n; k++) {
@@ -99,7 +101,6 @@ export function encodeInstr(t: InstructionTables, i: Instr, out?: Uint8Array, of
   // the operands are whole bytes (address, then stride above it), then flags and opcode: packed directly when every
   // value fits its field; otherwise the codec encodes (and reports the field that does not fit)
   const L = t.layout;
-  const fits = (v: number, bits: number) => v >= 0 && Number.isInteger(v) && v < 2 ** bits;
   if (out && fits(i.a0, L.operand0AddressBits) && fits(i.s0, L.stride0Bits) && fits(i.a1, L.operand1AddressBits) && fits(i.s1, L.stride1Bits) && fits(i.a2, L.operand2AddressBits) && fits(i.flags, 4) && fits(i.op, 4)) {
     const b0 = L.operand0Bits / 8;
     const b1 = L.operand1Bits / 8;
