@@ -88,6 +88,10 @@ describe('pyxis-ld --target systolic', () => {
     expect(Array.from(readFileSync(o('d0.bin')))).toEqual([...new Array(16).fill(0), ...le([1, 2, 3, 4, 5, 6, 7, 8])]);
     expect(readFileSync(o('p.tprog'))).toEqual(readFileSync(S + 'fc.tprog'));
     expect(JSON.parse(readFileSync(o('p.tmodel'), 'utf8')).consts).toEqual([]);
+    // an object assembled for another architecture is refused
+    expect((await cap(runAs, ['--target', 'systolic', '--arch', S + 'arch4lut.tarch', S + 'fc.tasm', '-o', o('lut.pobj')])).code).toBe(0);
+    const bad = await cap(runLd, [o('m.tmodel'), o('lut.pobj'), '-o', o('m2.pimg')]);
+    expect([bad.code, bad.err]).toEqual([1, expect.stringContaining('SYS0206')]);
   });
 
   test('refused: overlapping constants, a .tdata of the wrong size, a NaN, no program', async () => {

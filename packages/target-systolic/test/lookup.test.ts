@@ -7,8 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { assembleSystolic, assembleText, buildMachine, deriveLayout, parseArchText } from '../src/index.js';
+import { assembleSystolic, assembleText, buildMachine, decodeProgram, deriveLayout, disassembleProgram, encodeInstr, instrAt, instructionTables, parseArchText, type Instr } from '../src/index.js';
 import { refMac } from './reference.js';
 
 const SAMPLES = fileURLToPath(new URL('../../../samples/systolic/', import.meta.url));
@@ -110,5 +111,25 @@ DataMove flow=local_to_dram0 local=16 dram0=8 size=1`;
     const bad = JSON.stringify({ ...JSON.parse(readFileSync(SAMPLES + 'arch4lut.tarch', 'utf8')), number_of_lookup_tables: 16 });
     expect(() => parseArchText(bad, 'x.tarch')).toThrow(/\$\.number_of_lookup_tables: 16 out of range 0\.\.15/);
   });
-});
 
+  test('round trip: random Lookup and LoadLUT instructions on architectures with 1..4 tables', () => {
+    const archArb = fc.record({ luts: fc.integer({ min: 1, max: 4 }), extra: fc.integer({ min: 0, max: 3 }) }).map(({ luts, extra }) => ({ ...arch, simd_registers_depth: luts + 1 + extra, number_of_lookup_tables: luts }));
+    fc.assert(
+      fc.property(archArb.chain((a) => fc.tuple(fc.constant(a), fc.array(fc.oneof(
+        fc.tuple(fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: a.simd_registers_depth }), fc.integer({ min: 0, max: a.simd_registers_depth - a.number_of_lookup_tables }))
+          .map(([f, wa, ra, l, d]): Instr => { const w = deriveLayout(a).simdOperandBits; return { op: 4, flags: f, a0: wa, s0: 0, a1: ra, s1: 0, a2: 16 * 2 ** (3 * w) + l * 2 ** (2 * w) + d }; }),
+        fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: a.number_of_lookup_tables })).map(([l, tb]): Instr => ({ op: 5, flags: 0, a0: l, s0: 0, a1: tb, s1: 0, a2: 0 })),
+      ), { minLength: 1, maxLength: 10 }))), ([a, instrs]) => {
+        const t = instructionTables(a);
+        const bytes = new Uint8Array(instrs.length * t.layout.bytes);
+        instrs.forEach((i, k) => encodeInstr(t, i, bytes, k * t.layout.bytes));
+        const p = decodeProgram(bytes, a, 'r.tprog');
+        instrs.forEach((i, k) => expect(instrAt(p, k)).toEqual(i));
+        const text = disassembleProgram(p, a);
+        expect(text).toContain(instrs.some((i) => i.op === 4) ? 'op=Lookup' : 'LoadLUT');
+        expect(Array.from(assembleText(text, 'r.tasm', a).bytes)).toEqual(Array.from(bytes));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
