@@ -174,6 +174,9 @@ function summaryText(s: Record<string, unknown>): string {
       ? [`  ${(s['segments'] as unknown[]).length} segments ending at stores to DRAM0 (layer outputs); longest ${Math.max(...(s['segments'] as Array<{ cycles: number }>).map((x) => x.cycles))} cycles (--stats lists them)`]
       : []),
     `  instruction mix: ${Object.entries(s['instruction_mix'] as Record<string, { count: number }>).map(([k, v]) => `${k} ${v.count}`).join(', ')}`,
+    ...(s['sample_buses']
+      ? [`  ${n('performance_samples')} performance samples; valid but not ready in: ${Object.entries(s['sample_buses'] as Record<string, { stalled: number }>).map(([k, v]) => `${k} ${((100 * v.stalled) / n('performance_samples')).toFixed(0)}%`).join(', ')}`]
+      : []),
     `  (${s['model']})`,
   ];
   return lines.join('\n') + '\n';
