@@ -22,7 +22,7 @@ export const systolicOptions = {
   ] as readonly OptionSpec[],
   sim: [
     arch,
-    { flags: '--input <NAME=FILE.npy>', description: 'an input tensor by its manifest name (e.g. x:0=img.npy); floats are converted to the data type (repeatable)', repeatable: true },
+    { flags: '--input <NAME=FILE>', description: 'an input tensor by its manifest name (e.g. x:0=img.npy): .npy floats are converted to the data type, integer .npy and .tdata are raw fixed point (repeatable)', repeatable: true },
     { flags: '--output <NAME=FILE.npy>', description: 'write an output by its manifest name as float32 .npy after the run (repeatable)', repeatable: true },
     { flags: '--samples <file.bin>', description: 'write the performance samples (64-bit little-endian words, spec §5) taken at the Configure sample interval' },
   ] as readonly OptionSpec[],

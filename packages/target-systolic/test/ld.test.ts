@@ -74,7 +74,14 @@ describe('pyxis-ld --target systolic', () => {
     expect(readFileSync(o('out.tprog'))).toEqual(readFileSync(S + 'fc.tprog'));
     // the .pimg and the written .tmodel both run
     expect((await cap(runSim, ['run', o('m.pimg')])).code).toBe(0);
-    expect((await cap(runSim, ['run', o('out.tmodel'), '--input', `x:0=${o('x.npy')}`])).code).toBe(0);
+    expect((await cap(runSim, ['run', o('out.tmodel'), '--input', `x:0=${o('x.npy')}`, '--output', `y:0=${o('y1.npy')}`])).code).toBe(0);
+    // the DRAM0 image's input vectors as a raw .tdata input give the same outputs
+    writeFileSync(o('x.tdata'), readFileSync(o('d0.bin')).subarray(16));
+    expect((await cap(runSim, ['run', o('out.tmodel'), '--input', `x:0=${o('x.tdata')}`, '--output', `y:0=${o('y2.npy')}`])).code).toBe(0);
+    expect(readFileSync(o('y2.npy'))).toEqual(readFileSync(o('y1.npy')));
+    writeFileSync(o('bad.tdata'), new Uint8Array(13));
+    const bad = await cap(runSim, ['run', o('out.tmodel'), '--input', `x:0=${o('bad.tdata')}`]);
+    expect([bad.code, bad.err]).toEqual([1, expect.stringContaining('not a whole number of 8-byte vectors')]);
   });
 
   test('the program from a .pobj instead of the manifest\'s prog; raw .tdata input', async () => {
