@@ -8,8 +8,7 @@
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { makeTensor, type Tensor } from '@pyxis/container';
 import { Simulator, TraceWriter, type TextSink } from '@pyxis/sim';
-import { fixedType, fromFloat, readFixed, toFloat, writeFixed, type FixedType } from './fixed.js';
-import type { Arch } from './arch.js';
+import { fixedType, fromFloat, readFixed, toFloat, type FixedType } from './fixed.js';
 import { TIMING, OPCODE_NAME } from './grammar.js';
 import { decodeProgram } from './isa.js';
 import { dramExtent, SystolicMachine } from './machine.js';
