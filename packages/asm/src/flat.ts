@@ -53,6 +53,29 @@ export interface FlatOptions<C extends EvalCtx> {
   stride?: number;
   /** Encode the words (default true; a back end that encodes later passes false and gets empty `words`). */
   encode?: boolean;
+  /** Called with each instruction as soon as it is bound, in order (a back end converting as it goes). */
+  each?: (ins: FlatInsn, k: number) => void;
+  /**
+   * Keep each instruction's bound `values` and `fieldSpans` in the result (default true). False keeps only
+   * `ast` and `span` (the listing's needs): with `each`, a large program's bindings die young instead of
+   * living until the end (the memory, and on a loaded machine the time, of a 50,000-line listing).
+   */
+  keepValues?: boolean;
+}
+
+const NO_VALUES: FieldValues = Object.freeze({}) as FieldValues;
+const NO_SPANS: Record<string, SourceSpan> = Object.freeze({}) as Record<string, SourceSpan>;
+
+/** An instruction whose span is read from its AST when asked (no span or closure made per instruction). */
+class LeanInsn implements FlatInsn {
+  constructor(
+    readonly values: FieldValues,
+    readonly fieldSpans: Record<string, SourceSpan>,
+    readonly ast: Instruction,
+  ) {}
+  get span(): SourceSpan {
+    return this.ast.mnemonicSpan;
+  }
 }
 
 /** Statements written at top level, outside any `.program`: the file's implicit program. */
@@ -85,6 +108,14 @@ export function compileFlatProgram<C extends EvalCtx>(p: ProgramDecl, space: OpS
   }
   const insns: FlatInsn[] = [];
   const note = opts.structureNote ? { notes: [opts.structureNote] } : {};
+  const t = space.op;
+  const stride = opts.stride ?? t.bytes;
+  const wanted = opts.encode !== false;
+  const keep = opts.keepValues !== false;
+  const bindOpts = { spans: {} as Record<string, SourceSpan>, ...(opts.hooks ? { hooks: opts.hooks } : {}) };
+  // without kept values the words are encoded as the instructions are bound (kept only if no error follows)
+  let early: Uint8Array | undefined;
+  let encodedEarly = 0;
   for (const s of p.body ?? []) {
     if (!s) continue;
     if (s.kind === 'loop') {
@@ -93,8 +124,27 @@ export function compileFlatProgram<C extends EvalCtx>(p: ProgramDecl, space: OpS
     }
     if (s.ctrl) ctx.diags.push(error('AS0318', `${space.title} instructions have no sequencing-control word`, { span: s.ctrlSpan ?? s.span, ...note }));
     const fieldSpans: Record<string, SourceSpan> = {};
-    const values = compileInstruction(s, space, ctx, { spans: fieldSpans, ...(opts.hooks ? { hooks: opts.hooks } : {}) });
-    insns.push({ values, span: s.mnemonicSpan, fieldSpans, ast: s });
+    bindOpts.spans = fieldSpans;
+    const before = ctx.diags.length;
+    const values = compileInstruction(s, space, ctx, bindOpts);
+    const ins: FlatInsn = keep ? { values, span: s.mnemonicSpan, fieldSpans, ast: s } : new LeanInsn(values, fieldSpans, s);
+    const k = insns.length;
+    opts.each?.(ins, k);
+    if (keep) insns.push(ins);
+    else {
+      insns.push(new LeanInsn(NO_VALUES, NO_SPANS, s));
+      let bad = false;
+      for (let i = before; i < ctx.diags.length; i++) if (ctx.diags[i]!.severity === 'error') bad = true;
+      if (wanted && !bad) {
+        if (!early || early.length < (k + 1) * stride) {
+          const grown = new Uint8Array(Math.max(1024, (k + 1) * stride * 2));
+          if (early) grown.set(early);
+          early = grown;
+        }
+        encode(t, values, early, k * stride);
+        encodedEarly++;
+      }
+    }
   }
   if (insns.length === 0) {
     ctx.diags.push(error('AS0315', `${kind} \`${p.name}\` has no instructions`, { span: p.nameSpan }));
@@ -103,14 +153,14 @@ export function compileFlatProgram<C extends EvalCtx>(p: ProgramDecl, space: OpS
   if (words !== undefined && (startAddr ?? 0) + insns.length > words) {
     ctx.diags.push(error('AS0316', `${kind} \`${p.name}\` does not fit the ${words}-word ${space.title} instruction memory`, { span: p.nameSpan, ...spec }));
   }
-  const t = space.op;
-  const stride = opts.stride ?? t.bytes;
-  const wanted = opts.encode !== false;
   const out = new Uint8Array(wanted ? insns.length * stride : 0);
   // values are range-checked by the binder, so encoding cannot fail; after errors nothing is encoded
   let clean = true;
   for (let i = firstDiag; i < ctx.diags.length; i++) if (ctx.diags[i]!.severity === 'error') clean = false;
-  if (wanted && clean) insns.forEach((ins, k) => encode(t, ins.values, out, k * stride));
+  if (wanted && clean) {
+    if (keep) insns.forEach((ins, k) => encode(t, ins.values, out, k * stride));
+    else if (early && encodedEarly === insns.length) out.set(early.subarray(0, out.length));
+  }
   return { name: p.name, space, ...(startAddr !== undefined ? { startAddr } : {}), insns, words: out, stride, span: p.nameSpan };
 }
 

@@ -14,3 +14,4 @@ export * from './expr.js';
 export * from './sources.js';
 export * from './operands.js';
 export * from './flat.js';
+export * from './fastparse.js';

@@ -8,7 +8,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, isAbsolute } from 'node:path';
 import { SourceMap, error, type Diagnostic } from '@pyxis/diagnostics';
-import type { ProgramDecl, Stmt, TopLevel } from './ast.js';
+import type { FileAst, ProgramDecl, Stmt, TopLevel } from './ast.js';
+import { fastParse } from './fastparse.js';
 import { implicitProgram } from './flat.js';
 import { Consts, defineConst } from './expr.js';
 import { lex } from './lexer.js';
@@ -25,6 +26,8 @@ export interface ReadSourcesOptions {
   includeDirs?: string[];
   /** Registers every source read (for caret rendering). */
   sources?: SourceMap;
+  /** Scan files of plain instruction lines without the Chevrotain lexer and parser (fastparse.ts; default true). */
+  fastPath?: boolean;
 }
 
 export interface SourceSet {
@@ -112,9 +115,15 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
       return;
     }
     sources.add(file, text);
-    const lx = lex(text, file);
-    diags.push(...lx.diagnostics);
-    const ps = parseTokens(lx.result.tokens, file);
+    // flat listings (every line one plain instruction) skip the Chevrotain lexer and parser: same AST, no diagnostics
+    const fast = opts.fastPath === false ? undefined : fastParse(text, file);
+    let ps: { ast: FileAst; diagnostics: Diagnostic[] };
+    if (fast) ps = { ast: fast, diagnostics: [] };
+    else {
+      const lx = lex(text, file);
+      diags.push(...lx.diagnostics);
+      ps = parseTokens(lx.result.tokens, file);
+    }
     if (ps.diagnostics.length) parseErrors = true;
     diags.push(...dedupeParse(ps.diagnostics));
     stack.push(file);

@@ -24,6 +24,11 @@ export interface Arch {
   stride1_depth: number;
   number_of_threads: number;
   thread_queue_depth: number;
+  /**
+   * Lookup tables of the SIMD ALUs (Lookup op, LoadLUT). Not a Tensil field: absent or 0 in every real
+   * architecture, which keeps the 4-bit SIMD op field (docs/spec-notes.md "systolic: Lookup and LoadLUT").
+   */
+  number_of_lookup_tables?: number;
 }
 
 /** Width and binary point of each data type (Tensil FixedBase subclasses). */
@@ -51,6 +56,8 @@ export interface Layout {
   stride0Bits: number;
   stride1Bits: number;
   simdOperandBits: number;
+  /** ceil(log2(numOps)): 4 for the 16 ALU ops, 5 when the architecture has lookup tables (Lookup = 0x10). */
+  simdOpBits: number;
   simdInstructionBits: number;
   operand0AddressBits: number;
   operand0Bits: number;
@@ -70,7 +77,8 @@ export function deriveLayout(a: Arch): Layout {
   const stride0Bits = log2Ceil(a.stride0_depth);
   const stride1Bits = log2Ceil(a.stride1_depth);
   const simdOperandBits = log2Ceil(a.simd_registers_depth + 1);
-  const simdInstructionBits = ISA.simd_op_bits + 3 * simdOperandBits;
+  const simdOpBits = (a.number_of_lookup_tables ?? 0) > 0 ? log2Ceil(Object.keys(ISA.simd_ops).length) : ISA.simd_op_bits;
+  const simdInstructionBits = simdOpBits + 3 * simdOperandBits;
   const op0a = Math.max(localBits, accBits);
   const op1a = Math.max(localBits, dram0Bits, dram1Bits, accBits);
   const op2a = Math.max(Math.min(localBits, accBits), Math.min(localBits, dram0Bits), Math.min(localBits, dram1Bits), simdInstructionBits);
@@ -79,7 +87,7 @@ export function deriveLayout(a: Arch): Layout {
   const operand2Bits = roundBits(op2a);
   const header = ISA.header.opcode_bits + ISA.header.flags_bits;
   return {
-    localBits, dram0Bits, dram1Bits, accBits, stride0Bits, stride1Bits, simdOperandBits, simdInstructionBits,
+    localBits, dram0Bits, dram1Bits, accBits, stride0Bits, stride1Bits, simdOperandBits, simdOpBits, simdInstructionBits,
     operand0AddressBits: op0a, operand0Bits, operand1AddressBits: op1a, operand1Bits, operand2AddressBits: op2a, operand2Bits,
     bytes: (header + operand0Bits + operand1Bits + operand2Bits) / 8,
   };
@@ -97,7 +105,9 @@ const FIELDS: Array<[keyof Arch, 'dtype' | 'pow2' | 'range', number, number]> = 
   ['stride1_depth', 'pow2', 1, 2 ** 16],
   ['number_of_threads', 'range', 1, 2],
   ['thread_queue_depth', 'range', 1, 2 ** 16],
+  ['number_of_lookup_tables', 'range', 0, 15],
 ];
+const OPTIONAL = new Set<string>(['number_of_threads', 'thread_queue_depth', 'number_of_lookup_tables']);
 
 /**
  * Validates an architecture object; `where` prefixes the JSON path
@@ -119,8 +129,8 @@ export function parseArch(v: unknown, file: string, where = '$'): Arch {
     const x = o[k];
     const p = `${where}.${k}`;
     if (x === undefined) {
-      // Tensil's defaults for the thread fields; everything else is required.
-      if (k === 'number_of_threads' || k === 'thread_queue_depth') continue;
+      // Tensil's defaults for the thread fields, no lookup tables; everything else is required.
+      if (OPTIONAL.has(k)) continue;
       bad(p, 'missing');
       continue;
     }

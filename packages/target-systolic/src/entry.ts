@@ -15,11 +15,14 @@ export const systolicOptions = {
   as: [{ ...arch, description: 'architecture (.tarch JSON) the program is encoded for (required to assemble)' }] as readonly OptionSpec[],
   ld: [
     arch,
-    { flags: '--input <NAME=FILE.npy>', description: 'pack an input tensor into the image (DRAM0 at the manifest\'s base), quantised to the data type; the error is reported (repeatable)', repeatable: true },
+    { flags: '--input <NAME=FILE>', description: 'pack an input tensor into the image (DRAM0 at the manifest\'s base): FILE.npy quantised to the data type (max abs and RMS error reported), or raw FILE.tdata (repeatable)', repeatable: true },
+    { flags: '--dram0 <file>', description: 'also write the DRAM0 image (the packed inputs, raw fixed point from vector 0)' },
+    { flags: '--dram1 <file>', description: 'also write the DRAM1 image (the constants, raw fixed point from vector 0)' },
+    { flags: '--tmodel <file.tmodel>', description: 'also write a Tensil manifest with its .tprog and one .tdata of every constant next to it' },
   ] as readonly OptionSpec[],
   sim: [
     arch,
-    { flags: '--input <NAME=FILE.npy>', description: 'an input tensor by its manifest name (e.g. x:0=img.npy); floats are converted to the data type (repeatable)', repeatable: true },
+    { flags: '--input <NAME=FILE>', description: 'an input tensor by its manifest name (e.g. x:0=img.npy): .npy floats are converted to the data type, integer .npy and .tdata are raw fixed point (repeatable)', repeatable: true },
     { flags: '--output <NAME=FILE.npy>', description: 'write an output by its manifest name as float32 .npy after the run (repeatable)', repeatable: true },
     { flags: '--samples <file.bin>', description: 'write the performance samples (64-bit little-endian words, spec §5) taken at the Configure sample interval' },
   ] as readonly OptionSpec[],

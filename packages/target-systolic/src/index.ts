@@ -9,3 +9,5 @@ export * from './text.js';
 export * from './timing.js';
 export * from './entry.js';
 export { systolicTarget } from './target.js';
+export * from './pack.js';
+export * from './samples.js';

@@ -10,6 +10,8 @@ import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { deriveLayout, type Arch, type Layout } from './arch.js';
 import { DATA_MOVE_NAME, DM, ISA, OP, OPCODE_NAME } from './grammar.js';
 
+const LOOKUP = ISA.simd_ops['Lookup']!;
+
 export interface InstructionTables {
   arch: Arch;
   layout: Layout;
@@ -84,8 +86,31 @@ export interface Program {
   a2: Uint32Array;
 }
 
+const fits = (v: number, bits: number) => v >= 0 && Number.isInteger(v) && v < 2 ** bits;
+
+/** Writes `v` (< 2^(8n)) as n little-endian bytes. */
+function putLE(out: Uint8Array, off: number, n: number, v: number): void {
+  for (let k = 0; k < n; k++) {
+    out[off + k] = v % 256;
+    v = Math.floor(v / 256);
+  }
+}
+
 export function encodeInstr(t: InstructionTables, i: Instr, out?: Uint8Array, offset = 0): Uint8Array {
   if (i.op === OP.Configure) return encode(t.configure, { register: i.a0, value: i.a1, flags: 0, opcode: i.op }, out, offset);
+  // the operands are whole bytes (address, then stride above it), then flags and opcode: packed directly when every
+  // value fits its field; otherwise the codec encodes (and reports the field that does not fit)
+  const L = t.layout;
+  if (out && fits(i.a0, L.operand0AddressBits) && fits(i.s0, L.stride0Bits) && fits(i.a1, L.operand1AddressBits) && fits(i.s1, L.stride1Bits) && fits(i.a2, L.operand2AddressBits) && fits(i.flags, 4) && fits(i.op, 4)) {
+    const b0 = L.operand0Bits / 8;
+    const b1 = L.operand1Bits / 8;
+    const b2 = L.operand2Bits / 8;
+    putLE(out, offset, b0, i.a0 + i.s0 * 2 ** L.operand0AddressBits);
+    putLE(out, offset + b0, b1, i.a1 + i.s1 * 2 ** L.operand1AddressBits);
+    putLE(out, offset + b0 + b1, b2, i.a2);
+    out[offset + b0 + b1 + b2] = i.flags | (i.op << 4);
+    return out;
+  }
   const v: Record<string, number> = { opcode: i.op, flags: i.flags, operand0_address: i.a0, operand1_address: i.a1, operand2: i.a2 };
   if (t.layout.stride0Bits) v['operand0_stride'] = i.s0;
   if (t.layout.stride1Bits) v['operand1_stride'] = i.s1;
@@ -222,18 +247,28 @@ export function checkInstr(t: InstructionTables, i: Instr): string | undefined {
       if (f > 7) return `flags 0x${f.toString(16)}: SIMD has only read, write and accumulate`;
       const w = t.layout.simdOperandBits;
       const sub = i.a2;
+      if (Math.floor(sub / 2 ** (3 * w)) === LOOKUP && !a.number_of_lookup_tables) return 'SIMD op Lookup needs an architecture with lookup tables (number_of_lookup_tables > 0)';
       if (sub >= 2 ** t.layout.simdInstructionBits) return `SIMD sub-instruction 0x${sub.toString(16)} wider than ${t.layout.simdInstructionBits} bits`;
       const regs = a.simd_registers_depth;
       const dst = sub & ((1 << w) - 1);
       const right = (sub >> w) & ((1 << w) - 1);
       const left = (sub >> (2 * w)) & ((1 << w) - 1);
       if (dst > regs || right > regs || left > regs) return `SIMD register out of range (left ${left}, right ${right}, dest ${dst}; ${regs} register(s))`;
+      const luts = a.number_of_lookup_tables ?? 0;
+      if (luts && Math.floor(sub / 2 ** (3 * w)) === LOOKUP) {
+        // spec §4 "Lookup sub-instruction": the difference goes to register d, table i to register d+i+1, all of them existing
+        if (dst + luts > regs) return `Lookup writes registers ${dst}..${dst + luts} but the architecture has ${regs} SIMD register(s) (dest + number_of_lookup_tables must be <= ${regs})`;
+      }
       if (f & 1 && i.a1 >= a.accumulator_depth) return `SIMD read address ${i.a1} outside the ${a.accumulator_depth} accumulators`;
       if (f & 2 && i.a0 >= a.accumulator_depth) return `SIMD write address ${i.a0} outside the ${a.accumulator_depth} accumulators`;
       return undefined;
     }
-    case OP.LoadLUT:
+    case OP.LoadLUT: {
+      if (f || i.a2 || i.s1) return 'LoadLUT with non-zero flags, operand 2 or operand-1 stride';
+      const luts = a.number_of_lookup_tables ?? 0;
+      if (i.a1 > luts) return `LoadLUT table ${i.a1}: the architecture has ${luts} lookup table(s) (0 = the key index, 1..${luts} = the tables)`;
       return span('local memory', i.a0, i.s0, 0, a.local_depth);
+    }
     default:
       return undefined;
   }

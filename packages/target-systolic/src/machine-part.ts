@@ -6,11 +6,12 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '@pyxis/diagnostics';
-import { readInputText, readNpyFile, writeNpy, type Tensor } from '@pyxis/container';
+import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
+import { makeTensor, readInputFile, readInputText, readNpyFile, writeNpy, type Tensor } from '@pyxis/container';
 import type { MachineRequest, MachineBackend, OptionValues, Target } from '@pyxis/target';
 import { parseArchText, type Arch } from './arch.js';
 import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.js';
+import { fixedType, readFixed } from './fixed.js';
 import { imageFromTModel, imageParts } from './model.js';
 import { readOutput, simulate } from './run.js';
 
@@ -55,6 +56,19 @@ function planRun(req: MachineRequest) {
   return { inputs, outputs, parts, samples };
 }
 
+/** An input file: `.npy`, or raw `.tdata` (fixed point of the data type, whole vectors) as an int32 tensor of raw values. */
+function readTensor(file: string, arch: Arch): Tensor {
+  if (!file.toLowerCase().endsWith('.tdata')) return readNpyFile(file);
+  const ft = fixedType(arch.data_type);
+  const bytes = readInputFile(file);
+  const vbytes = arch.array_size * ft.bytes;
+  if (bytes.length % vbytes)
+    throw new DiagnosticError({ severity: 'error', code: 'SYS0202', message: `${file} holds ${bytes.length} bytes, not a whole number of ${vbytes}-byte vectors`, span: { file, offset: bytes.length - (bytes.length % vbytes) } });
+  const data = new Int32Array(bytes.length / ft.bytes);
+  readFixed(ft, bytes, 0, data, 0, data.length);
+  return makeTensor('int32', [bytes.length / vbytes, arch.array_size], data);
+}
+
 export const systolicMachine: MachineBackend = {
   options: systolicOptions.sim,
   checkOptions(o) {
@@ -71,7 +85,7 @@ export const systolicMachine: MachineBackend = {
   create(req) {
     const plan = planRun(req);
     const tensors = new Map<string, Tensor>();
-    for (const i of plan.inputs) tensors.set(i.name, readNpyFile(i.file));
+    for (const i of plan.inputs) tensors.set(i.name, readTensor(i.file, plan.parts.arch));
     let outcome: ReturnType<typeof simulate> | undefined;
     return {
       get kernel() {
@@ -89,10 +103,7 @@ export const systolicMachine: MachineBackend = {
         if (o.stop === 'done') {
           for (const x of plan.outputs) outputs.push([x.file, writeNpy(readOutput(o.machine, plan.parts.outputs.find((r) => r.name === x.name)!))]);
           if (plan.samples) {
-            const buf = new Uint8Array(o.machine.samples.length * 8);
-            const dv = new DataView(buf.buffer);
-            o.machine.samples.forEach((s, k) => dv.setBigUint64(k * 8, s.word, true));
-            outputs.push([plan.samples, buf]);
+            outputs.push([plan.samples, o.machine.sampler.bytes()]);
           }
         }
         return {

@@ -13,7 +13,10 @@ import { fixedMatVec16 } from '@pyxis/formats';
 import { fixedType, mac, type FixedType } from './fixed.js';
 import { DM, ISA, LOADWEIGHT_ZEROES, MATMUL_ACCUMULATE, MATMUL_ZEROES, OP, SIMD_ACCUMULATE, SIMD_OP, SIMD_READ, SIMD_WRITE, type TimingData } from './grammar.js';
 import { dataMoveOther, type Program } from './isa.js';
+
+const LOOKUP = SIMD_OP['Lookup'];
 import { instructionCycles, type CycleClass } from './timing.js';
+import { Sampler } from './samples.js';
 
 export interface MachineSizes {
   dram0Vectors: number;
@@ -41,6 +44,7 @@ const CONFIG_DEFAULTS = () => {
   return r;
 };
 const REG = Object.fromEntries(ISA.config_registers.map((c) => [c.name, c.number])) as Record<string, number>;
+const SAMPLE_INTERVAL = REG['sample_interval']!;
 
 export interface HazardWarning {
   pc: number;
@@ -56,11 +60,6 @@ export interface Segment {
   macs: number;
 }
 
-export interface Sample {
-  cycle: number;
-  word: bigint;
-}
-
 export class SystolicMachine implements SimEngine {
   readonly name = 'systolic.decoder';
   readonly group = 'systolic';
@@ -74,6 +73,12 @@ export class SystolicMachine implements SimEngine {
   /** Weights transposed: column j of the (N+1) x N array at wt[j*(N+1) ..], row 0 = bias row. */
   readonly wt: Int32Array;
   readonly regs: Int32Array;
+  /**
+   * Lookup tables (LoadLUT, SIMD Lookup): number_of_lookup_tables + 1 vectors of array_size entries; vector 0 is the
+   * key index, vector t the values of table t (docs/spec-notes.md "systolic: Lookup and LoadLUT").
+   */
+  readonly lut: Int32Array;
+  readonly luts: number;
   readonly config = CONFIG_DEFAULTS();
   pc = 0;
   private readyAt = 0;
@@ -92,8 +97,8 @@ export class SystolicMachine implements SimEngine {
   private segPc = 0;
   private segCycle = 0;
   private segMacs = 0;
-  /** Performance samples (spec §5), when sampling is enabled by Configure. */
-  readonly samples: Sample[] = [];
+  /** Performance samples (spec §5), when sampling is enabled by Configure (samples.ts). */
+  readonly sampler: Sampler;
   private readonly input: Int32Array;
   private readonly simdBits: number;
   /**
@@ -122,12 +127,15 @@ export class SystolicMachine implements SimEngine {
     this.dram1 = new Int32Array(sizes.dram1Vectors * N);
     this.wt = new Int32Array((N + 1) * N);
     this.regs = new Int32Array(Math.max(1, arch.simd_registers_depth) * N);
+    this.luts = arch.number_of_lookup_tables ?? 0;
+    this.lut = new Int32Array((this.luts + 1) * N);
     this.input = new Int32Array(N);
     this.row = new Int32Array(N);
     this.simdBits = log2Ceil(arch.simd_registers_depth + 1);
     const gap = Math.max(1, timing.simd_write_to_datamove_gap);
     this.flightPc = new Float64Array(gap).fill(-1e9);
     this.flightAddr = new Float64Array(gap);
+    this.sampler = new Sampler(program, timing, arch);
   }
 
   get busy(): boolean {
@@ -148,8 +156,6 @@ export class SystolicMachine implements SimEngine {
       return false;
     }
     const pc = this.pc;
-    // sampling starts after the Configure that sets the interval
-    const interval = this.config[REG['sample_interval']!]!;
     const cls = this.execute(pc);
     const p = this.program;
     const cycles = instructionCycles(this, pc, cls);
@@ -159,7 +165,9 @@ export class SystolicMachine implements SimEngine {
     this.classCycles[cls] += cycles;
     if (cycles > this.config[REG['timeout']!]!) this.timeouts++;
     if (pc === this.config[REG['tracepoint']!]) this.tracepointCycle = now;
-    if (interval > 0) this.sample(now, now + cycles, interval, pc, cls);
+    if (this.sampler.next < now + cycles) this.sampler.instruction(pc, now, now + cycles, cls);
+    // sampling (re)starts in the cycle the Configure that sets the interval completes
+    if (op === OP.Configure && p.a0[pc] === SAMPLE_INTERVAL) this.sampler.configure(p.a1[pc]!, now + cycles);
     this.onInstruction?.(pc, op, p.flags[pc]!, now, now + cycles, cls);
     if (op === OP.DataMove && p.flags[pc] === DM.localToDram0 && !(pc + 1 < p.count && p.op[pc + 1] === OP.DataMove && p.flags[pc + 1] === DM.localToDram0)) {
       this.segments.push({ first_pc: this.segPc, last_pc: pc, start_cycle: this.segCycle, cycles: now + cycles - this.segCycle, macs: this.macs - this.segMacs });
@@ -181,21 +189,6 @@ export class SystolicMachine implements SimEngine {
       now = this.readyAt;
     }
     return now;
-  }
-
-  /** Spec §5: one 64-bit word per sample, PC in bits 0-31 and valid/ready pairs from bit 32. */
-  private sample(start: number, end: number, interval: number, pc: number, cls: CycleClass): void {
-    let c = Math.ceil(start / interval) * interval;
-    for (; c < end; c += interval) {
-      let bits = 0n;
-      const pair = (bit: number) => (bits |= 3n << BigInt(bit));
-      pair(46); // instruction valid + ready
-      if (cls === 1) pair(32); // array
-      if (cls === 2 || cls === 3) pair(34); // accumulators
-      if (cls >= 2 && cls <= 4) pair(36); // dataflow
-      if (cls === 4) pair(this.program.flags[pc]! >= DM.dram1ToLocal ? 38 : 40);
-      this.samples.push({ cycle: c, word: (bits | BigInt(pc >>> 0)) & 0xffffffffffffffffn });
-    }
   }
 
   /** Executes instruction `pc` functionally; returns its cycle class (timing.ts). */
@@ -226,9 +219,12 @@ export class SystolicMachine implements SimEngine {
       case OP.Configure:
         this.config[p.a0[pc]!] = p.a1[pc]!;
         return 5;
-      default:
-        // NoOp; LoadLUT is decoded and timed but no Tensil hardware build has lookup tables (spec-notes).
+      case OP.LoadLUT:
+        // one vector of local memory becomes the key index (table 0) or lookup table a1
+        this.lut.set(this.local.subarray(p.a0[pc]! * this.n, (p.a0[pc]! + 1) * this.n), p.a1[pc]! * this.n);
         return 0;
+      default:
+        return 0; // NoOp
     }
   }
 
@@ -328,6 +324,37 @@ export class SystolicMachine implements SimEngine {
     }
   }
 
+  /**
+   * Spec §4 "Lookup sub-instruction", per lane: the key of the index closest to the argument (smallest |x - key|,
+   * the lowest entry on a tie), the difference x - key (saturated) to the output and register d, and entry k of
+   * table t to register d + t (t = 1..number_of_lookup_tables). The output row holds the arguments on entry.
+   */
+  private lookup(dest: number): void {
+    const N = this.n;
+    const out = this.row;
+    const lut = this.lut;
+    const regs = this.regs;
+    const nregs = this.arch.simd_registers_depth;
+    const max = this.t.max;
+    const min = this.t.min;
+    for (let i = 0; i < N; i++) {
+      const x = out[i]!;
+      let best = 0;
+      let bestDist = Infinity;
+      for (let k = 0; k < N; k++) {
+        const d = Math.abs(x - lut[k]!);
+        if (d < bestDist) {
+          bestDist = d;
+          best = k;
+        }
+      }
+      const diff = x - lut[best]!;
+      out[i] = diff > max ? max : diff < min ? min : diff;
+      if (dest > 0) regs[(dest - 1) * N + i] = out[i]!;
+      for (let t = 1; t <= this.luts; t++) if (dest + t <= nregs) regs[(dest + t - 1) * N + i] = lut[t * N + best]!;
+    }
+  }
+
   private simd(f: number, writeAddr: number, readAddr: number, sub: number): void {
     const N = this.n;
     const t = this.t;
@@ -366,11 +393,13 @@ export class SystolicMachine implements SimEngine {
         case SIMD_OP['GreaterThan']: v = l > r ? one : 0; break;
         case SIMD_OP['GreaterThanEqual']: v = l >= r ? one : 0; break;
         case SIMD_OP['Min']: v = l < r ? l : r; break;
-        default: v = l > r ? l : r; // Max
+        case SIMD_OP['Max']: v = l > r ? l : r; break;
+        default: v = l; // Lookup: the argument, replaced by the difference in lookup()
       }
       out[i] = v > max ? max : v < min ? min : v;
     }
-    if (dest !== 0 && op !== SIMD_OP['NoOp']) regs.set(out, (dest - 1) * N);
+    if (op === LOOKUP) this.lookup(dest);
+    else if (dest !== 0 && op !== SIMD_OP['NoOp']) regs.set(out, (dest - 1) * N);
     if (f & SIMD_WRITE) {
       const base = writeAddr * N;
       if (f & SIMD_ACCUMULATE)

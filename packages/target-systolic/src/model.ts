@@ -13,7 +13,7 @@ import { dirname, resolve } from 'node:path';
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, type Container, type Section } from '@pyxis/container';
 import { parseArch, type Arch } from './arch.js';
-import { fixedType } from './fixed.js';
+import { packFile, type Packed } from './pack.js';
 
 export interface TensorRef {
   name: string;
@@ -23,7 +23,8 @@ export interface TensorRef {
 
 export interface TModel {
   name: string;
-  prog: { file_name: string; size: number };
+  /** Absent only when the linker is given the program as a `.pobj`. */
+  prog?: { file_name: string; size: number };
   consts: Array<{ file_name: string; base: number; size: number }>;
   inputs: TensorRef[];
   outputs: TensorRef[];
@@ -55,7 +56,7 @@ function obj(file: string, path: string, v: unknown): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-export function parseTModel(text: string, file: string, archOverride?: Arch): TModel {
+export function parseTModel(text: string, file: string, archOverride?: Arch, programGiven = false): TModel {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -63,7 +64,7 @@ export function parseTModel(text: string, file: string, archOverride?: Arch): TM
     throw new DiagnosticError({ severity: 'error', code: 'SYS0200', message: `${file} is not valid JSON: ${(e as Error).message}`, span: { file, offset: 0 } });
   }
   const o = obj(file, '$', v);
-  const prog = obj(file, '$.prog', o['prog']);
+  const prog = programGiven && o['prog'] === undefined ? undefined : obj(file, '$.prog', o['prog']);
   const arch = archOverride ?? parseArch(o['arch'], file, '$.arch');
   const tensors = (key: 'inputs' | 'outputs') =>
     list(file, `$.${key}`, o[key] ?? []).map((x, i) => {
@@ -72,7 +73,7 @@ export function parseTModel(text: string, file: string, archOverride?: Arch): TM
     });
   const m: TModel = {
     name: typeof o['name'] === 'string' ? o['name'] : 'model',
-    prog: { file_name: str(file, '$.prog.file_name', prog['file_name']), size: int(file, '$.prog.size', prog['size']) },
+    ...(prog ? { prog: { file_name: str(file, '$.prog.file_name', prog['file_name']), size: int(file, '$.prog.size', prog['size']) } } : {}),
     consts: list(file, '$.consts', o['consts'] ?? []).map((x, i) => {
       const e = obj(file, `$.consts[${i}]`, x);
       return { file_name: str(file, `$.consts[${i}].file_name`, e['file_name']), base: int(file, `$.consts[${i}].base`, e['base']), size: int(file, `$.consts[${i}].size`, e['size']) };
@@ -97,34 +98,69 @@ function readSibling(manifest: string, name: string, path: string): Uint8Array {
   return readInputFile(p); // regular files only, size-capped (a device or FIFO is an IO0001 diagnostic)
 }
 
-/** The `.pimg` of a `.tmodel`: program and constants loaded, checked against the sizes the manifest states. */
-export function imageFromTModel(text: string, file: string, archOverride?: Arch): Container {
-  const m = parseTModel(text, file, archOverride);
-  const prog = readSibling(file, m.prog.file_name, '$.prog.file_name');
+/** One constant or input placed in a memory, with how it was packed. */
+export interface PackedRef {
+  name: string;
+  file: string;
+  space: 'dram0' | 'dram1' | 'local';
+  base: number;
+  packed: Packed;
+}
+
+export interface LoadedTModel {
+  model: TModel;
+  image: Container;
+  consts: PackedRef[];
+}
+
+/**
+ * The `.pimg` of a `.tmodel`: program and constants loaded, checked against the sizes the manifest states.
+ * A const file ending in `.npy` is quantised to the data type (pack.ts); `program` replaces the manifest's
+ * `.tprog` (the linker given a `.pobj`).
+ */
+export function loadTModel(text: string, file: string, archOverride?: Arch, program?: { bytes: Uint8Array; file: string }): LoadedTModel {
+  const m = parseTModel(text, file, archOverride, program !== undefined);
+  let prog: Uint8Array;
+  if (program) prog = program.bytes;
+  else {
+    prog = readSibling(file, m.prog!.file_name, '$.prog.file_name');
+    if (prog.length !== m.prog!.size)
+      throw new DiagnosticError({ severity: 'error', code: 'SYS0202', message: `$.prog.size: ${m.prog!.file_name} holds ${prog.length} bytes, the manifest says ${m.prog!.size}`, span: { file, offset: 0 } });
+  }
   const diags: Diagnostic[] = [];
-  if (prog.length !== m.prog.size)
-    diags.push({ severity: 'error', code: 'SYS0202', message: `$.prog.size: ${m.prog.file_name} holds ${prog.length} bytes, the manifest says ${m.prog.size}`, span: { file, offset: 0 } });
   const sections: Section[] = [{ name: 'program', kind: 'code', space: 'program', address: 0, size: prog.length, align: 1, flags: 0, data: prog }];
-  const vbytes = m.arch.array_size * fixedType(m.arch.data_type).bytes;
+  const consts: PackedRef[] = [];
   m.consts.forEach((c, i) => {
-    const data = readSibling(file, c.file_name, `$.consts[${i}].file_name`);
-    if (data.length !== c.size * vbytes)
-      diags.push({ severity: 'error', code: 'SYS0202', message: `$.consts[${i}]: ${c.file_name} holds ${data.length} bytes, the manifest says ${c.size} vectors of ${vbytes} bytes (${c.size * vbytes})`, span: { file, offset: 0 } });
     const space = m.load_consts_to_local ? 'local' : 'dram1';
     const depth = m.load_consts_to_local ? m.arch.local_depth : m.arch.dram1_depth;
     if (c.base + c.size > depth) diags.push({ severity: 'error', code: 'SYS0202', message: `$.consts[${i}]: vectors ${c.base}..${c.base + c.size - 1} outside ${space} (${depth} vectors)`, span: { file, offset: 0 } });
-    sections.push({ name: `consts${i}`, kind: 'data', space, address: c.base, size: data.length, align: 1, flags: 0, data });
+    const path = resolve(dirname(file), c.file_name);
+    let packed: Packed;
+    try {
+      packed = packFile(readSibling(file, c.file_name, `$.consts[${i}].file_name`), c.size, m.arch, path, `$.consts[${i}]`);
+    } catch (e) {
+      if (!(e instanceof DiagnosticError)) throw e;
+      diags.push(...e.diagnostics);
+      return;
+    }
+    consts.push({ name: `consts${i}`, file: path, space, base: c.base, packed });
+    sections.push({ name: `consts${i}`, kind: 'data', space, address: c.base, size: packed.bytes.length, align: 1, flags: 0, data: packed.bytes });
   });
   if (diags.length) throw new DiagnosticError(diags);
-  return {
+  const image: Container = {
     kind: 'pimg',
     version: FORMAT_VERSION,
     target: 'systolic',
     sections,
     symbols: [],
     relocations: [],
-    metadata: { producer: 'pyxis systolic target', model: m.name, program_file: resolve(dirname(file), m.prog.file_name), prog_size: m.prog.size, arch: m.arch, inputs: m.inputs, outputs: m.outputs, load_consts_to_local: m.load_consts_to_local },
+    metadata: { producer: 'pyxis systolic target', model: m.name, program_file: program ? program.file : resolve(dirname(file), m.prog!.file_name), prog_size: prog.length, arch: m.arch, inputs: m.inputs, outputs: m.outputs, load_consts_to_local: m.load_consts_to_local },
   };
+  return { model: m, image, consts };
+}
+
+export function imageFromTModel(text: string, file: string, archOverride?: Arch): Container {
+  return loadTModel(text, file, archOverride).image;
 }
 
 /** What the simulator needs from an image (its own or one linked from a .tmodel). */

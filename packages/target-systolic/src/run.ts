@@ -8,8 +8,7 @@
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { makeTensor, type Tensor } from '@pyxis/container';
 import { Simulator, TraceWriter, type TextSink } from '@pyxis/sim';
-import { fixedType, fromFloat, readFixed, toFloat, writeFixed, type FixedType } from './fixed.js';
-import type { Arch } from './arch.js';
+import { fixedType, fromFloat, readFixed, toFloat, type FixedType } from './fixed.js';
 import { TIMING, OPCODE_NAME } from './grammar.js';
 import { decodeProgram } from './isa.js';
 import { dramExtent, SystolicMachine } from './machine.js';
@@ -63,24 +62,6 @@ function placeInput(dram0: Int32Array, N: number, ft: FixedType, ref: TensorRef,
       const x = Number(t.data[v * lanes + j]);
       dram0[(ref.base + v) * N + j] = isFloat ? fromFloat(ft, x) : x;
     }
-}
-
-/** An input's vectors as raw little-endian fixed point (the linker packs them); with the largest |float - quantised|. */
-export function quantiseInput(t: Tensor, ref: TensorRef, arch: Arch, file: string): { bytes: Uint8Array; maxError: number } {
-  const ft = fixedType(arch.data_type);
-  const dram0 = new Int32Array(ref.size * arch.array_size);
-  placeInput(dram0, arch.array_size, ft, { ...ref, base: 0 }, t, file);
-  let maxError = 0;
-  const isFloat = t.dtype === 'float32' || t.dtype === 'float64';
-  const lanes = t.data.length / ref.size;
-  if (isFloat)
-    for (let i = 0; i < t.data.length; i++) {
-      const v = Math.floor(i / lanes) * arch.array_size + (i % lanes);
-      maxError = Math.max(maxError, Math.abs(Number(t.data[i]) - toFloat(ft, dram0[v]!)));
-    }
-  const bytes = new Uint8Array(dram0.length * ft.bytes);
-  writeFixed(ft, dram0, 0, dram0.length, bytes, 0);
-  return { bytes, maxError };
 }
 
 /** An output's vectors as float32, shape [size, array_size]. */
@@ -175,7 +156,8 @@ function makeStats(m: SystolicMachine, cycles: number, clockHz: number, hostSeco
     decoder_timeouts: m.timeouts,
     tracepoint_cycle: m.tracepointCycle >= 0 ? m.tracepointCycle : null,
     simd_datamove_hazards: m.hazardCount,
-    performance_samples: m.samples.length,
+    performance_samples: m.sampler.count,
+    ...(m.sampler.count ? { sample_buses: m.sampler.summary() } : {}),
     segments_note: 'time per segment: instructions up to each store to DRAM0 (a layer output when the compiler writes it to DRAM0); a .tprog has no explicit layer boundaries',
     segments: m.segments,
     host_simulation_seconds: hostSeconds,
@@ -191,6 +173,9 @@ function summaryText(s: Record<string, unknown>): string {
       ? [`  ${(s['segments'] as unknown[]).length} segments ending at stores to DRAM0 (layer outputs); longest ${Math.max(...(s['segments'] as Array<{ cycles: number }>).map((x) => x.cycles))} cycles (--stats lists them)`]
       : []),
     `  instruction mix: ${Object.entries(s['instruction_mix'] as Record<string, { count: number }>).map(([k, v]) => `${k} ${v.count}`).join(', ')}`,
+    ...(s['sample_buses']
+      ? [`  ${n('performance_samples')} performance samples; valid but not ready in: ${Object.entries(s['sample_buses'] as Record<string, { stalled: number }>).map(([k, v]) => `${k} ${((100 * v.stalled) / n('performance_samples')).toFixed(0)}%`).join(', ')}`]
+      : []),
     `  (${s['model']})`,
   ];
   return lines.join('\n') + '\n';

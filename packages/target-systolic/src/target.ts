@@ -7,14 +7,14 @@
  * loads alone (entry.ts).
  */
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
-import { FORMAT_VERSION, readNpyFile, type Container } from '@pyxis/container';
+import { FORMAT_VERSION, type Container } from '@pyxis/container';
 import type { AssembleRequest, Target } from '@pyxis/target';
 import { parseArch } from './arch.js';
 import { SYSTOLIC_TARGET_NAME, systolicOptions } from './entry.js';
 import { decodeProgram } from './isa.js';
 import { imageFromTModel, imageParts, parseTModel } from './model.js';
-import { quantiseInput } from './run.js';
-import { archOption, parsePairs, systolicMachine, systolicMeta } from './machine-part.js';
+import { linkSystolic } from './ld.js';
+import { archOption, systolicMachine, systolicMeta } from './machine-part.js';
 import { assembleSystolic, disassembleProgram, systolicListing } from './text.js';
 
 function assemble(req: AssembleRequest) {
@@ -59,25 +59,7 @@ export const systolicTarget: Target = {
   linker: {
     scriptExtensions: ['.tmodel'],
     options: systolicOptions.ld,
-    link(req) {
-      const image = imageFromTModel(req.script, req.scriptFile, archOption(req.options));
-      const parts = imageParts(image, req.scriptFile);
-      for (const inp of parsePairs(req.options, 'input', '--input')) {
-        const ref = parts.inputs.find((r) => r.name === inp.name);
-        if (!ref) throw new UsageError(`--input ${inp.name}: the model's inputs are ${parts.inputs.map((r) => r.name).join(', ') || 'none'}`);
-        const { bytes, maxError } = quantiseInput(readNpyFile(inp.file), ref, parts.arch, inp.file);
-        image.sections.push({ name: `input:${ref.name}`, kind: 'data', space: 'dram0', address: ref.base, size: bytes.length, align: 1, flags: 0, data: bytes });
-        req.services.log.info({ input: ref.name, file: inp.file, max_abs_quantisation_error: maxError }, 'input packed');
-      }
-      decodeProgram(parts.program, parts.arch, req.scriptFile); // refuse an image whose program does not decode
-      const map = { model: parts.model, arch: parts.arch, sections: image.sections.map((s) => ({ name: s.name, space: s.space, address_vectors: s.address, bytes: s.size })), inputs: parts.inputs, outputs: parts.outputs };
-      return {
-        image,
-        diagnostics: [],
-        mapText: () => [`model ${map.model}`, ...map.sections.map((s) => `${s.name.padEnd(10)} ${s.space.padEnd(8)} vector ${s.address_vectors}  ${s.bytes} bytes`), ...map.inputs.map((r) => `input  ${r.name} dram0 vector ${r.base} (${r.size} vectors)`), ...map.outputs.map((r) => `output ${r.name} dram0 vector ${r.base} (${r.size} vectors)`)].join('\n') + '\n',
-        mapJson: () => JSON.stringify(map, null, 2) + '\n',
-      };
-    },
+    link: linkSystolic,
   },
   machine: systolicMachine,
   inspect: {

@@ -20,8 +20,8 @@
  */
 import { compileTable, type CompiledField, type FieldSpec, type FieldValues } from '@pyxis/codec';
 import { DiagnosticError, didYouMean, error, type Diagnostic, type SourceMap, type SourceSpan } from '@pyxis/diagnostics';
-import { compileFlatProgram, flatListing, opSpace, readSources, sortDiagnostics, type FlatProgram, type OperandHooks, type OpSpace, type SourceInput } from '@pyxis/asm';
-import type { Arch } from './arch.js';
+import { compileFlatProgram, flatListing, opSpace, readSources, sortDiagnostics, type FlatInsn, type FlatProgram, type OperandHooks, type OpSpace, type SourceInput } from '@pyxis/asm';
+import { log2Ceil, type Arch } from './arch.js';
 import { DATA_MOVE_NAME, ISA, OP, OPCODE_NAME, SIMD_OP_NAME } from './grammar.js';
 import { checkInstr, dataMoveOther, encodeInstr, instructionTables, instrAt, type Instr, type InstructionTables, type Program } from './isa.js';
 
@@ -57,13 +57,13 @@ export function asmSpace(t: InstructionTables): OpSpace {
       { name: `${m}_stride`, width: 32, default: 1, doc: `${m} stride (a power of two)` },
     ]),
     { name: 'size', width: 32, doc: 'vectors (at least 1)' },
-    { name: 'op', width: ISA.simd_op_bits, enum: ISA.simd_ops, doc: 'SIMD operation' },
+    { name: 'op', width: log2Ceil(Object.keys(ISA.simd_ops).length), enum: ISA.simd_ops, doc: 'SIMD operation (Lookup only with lookup tables: checkInstr)' },
     { name: 'left', width: w },
     { name: 'right', width: w },
     { name: 'dest', width: w },
     { name: 'write_addr', width: 32, doc: 'SIMD accumulator write address' },
     { name: 'read_addr', width: 32, doc: 'SIMD accumulator read address' },
-    { name: 'table', width: 32, doc: 'LoadLUT table' },
+    { name: 'table', width: 32, doc: 'LoadLUT table (0 = the key index, 1.. = lookup tables)' },
     { name: 'register', width: ISA.configure.register_bits, enum: Object.fromEntries(ISA.config_registers.map((r) => [r.name, r.number])) },
     { name: 'value', width: 32 },
   ] as FieldSpec[];
@@ -87,62 +87,86 @@ const hooks: OperandHooks = {
   },
 };
 
-const log2 = (v: bigint | undefined) => (v === undefined ? 0 : v.toString(2).length - 1);
+// strides are powers of two below 2^32 (checked by the hook)
+const log2 = (v: bigint | undefined) => (v === undefined ? 0 : v < 1n << 32n ? 31 - Math.clz32(Number(v)) : v.toString(2).length - 1);
+
+/** Per mnemonic, computed once: operand names, required ones, flags. */
+interface MnemonicInfo {
+  op: number;
+  names: string[];
+  required: string[];
+  flags: Array<[string, number]>;
+  flagTable: Record<string, number>;
+}
+const INFO = new Map<string, MnemonicInfo>(
+  Object.keys(ISA.opcodes).map((m) => {
+    const allowed = OPERANDS[m] ?? [];
+    const flagTable = ISA.flags[m] ?? {};
+    return [m, { op: ISA.opcodes[m]!, names: allowed.map((n) => n.replace('!', '')), required: allowed.filter((x) => x.endsWith('!')).map((x) => x.slice(0, -1)), flags: Object.entries(flagTable), flagTable }];
+  }),
+);
+const OTHER_MEMORIES = ['dram0', 'dram1', 'acc'] as const;
 
 /** One bound instruction to values; problems are diagnostics at the operands. */
 function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record<string, SourceSpan>, at: SourceSpan, diags: Diagnostic[]): Instr | undefined {
-  const op = ISA.opcodes[mnemonic]!;
-  const flagTable = ISA.flags[mnemonic] ?? {};
-  const allowed = OPERANDS[mnemonic] ?? [];
-  const names = allowed.map((n) => n.replace('!', ''));
+  const info = INFO.get(mnemonic);
+  if (!info) return undefined; // an unknown mnemonic: AS0217 from the front end
+  const { op, names, flagTable } = info;
   let ok = true;
-  for (const [name, span] of Object.entries(spans)) {
+  for (const name in spans) {
     if (name === 'opcode' || names.includes(name) || flagTable[name] !== undefined) continue;
     const cands = [...names, ...Object.keys(flagTable)];
-    diags.push(error('SYS0504', `\`${name}\` is not an operand of ${mnemonic}`, { span, notes: [...didYouMean(name, cands), cands.length ? `${mnemonic} takes: ${cands.join(', ')}` : `${mnemonic} takes no operands`], spec: SPEC }));
+    diags.push(error('SYS0504', `\`${name}\` is not an operand of ${mnemonic}`, { span: spans[name]!, notes: [...didYouMean(name, cands), cands.length ? `${mnemonic} takes: ${cands.join(', ')}` : `${mnemonic} takes no operands`], spec: SPEC }));
     ok = false;
   }
   const num = (k: string) => values[k] as bigint | undefined;
   let other: (typeof MEMORIES)[number] | undefined;
-  if (op === OP.DataMove && num('flow') !== undefined) {
-    other = dataMoveOther(Number(num('flow')), { dram0_depth: 0, dram1_depth: 0, accumulator_depth: 0 } as Arch)!.name;
-    for (const m of ['dram0', 'dram1', 'acc'] as const)
+  if (op === OP.DataMove && values['flow'] !== undefined) {
+    const flow = Number(values['flow']);
+    other = dataMoveOther(flow, { dram0_depth: 0, dram1_depth: 0, accumulator_depth: 0 } as Arch)!.name;
+    for (const m of OTHER_MEMORIES) {
+      if (m === other) continue;
       for (const k of [m, `${m}_stride`])
-        if (m !== other && spans[k]) {
-          diags.push(error('SYS0504', `\`${k}\` is not an operand of DataMove flow=${DATA_MOVE_NAME.get(Number(num('flow')))}`, { span: spans[k]!, notes: [`this flow moves between local and ${other}`] }));
+        if (spans[k]) {
+          diags.push(error('SYS0504', `\`${k}\` is not an operand of DataMove flow=${DATA_MOVE_NAME.get(flow)}`, { span: spans[k]!, notes: [`this flow moves between local and ${other}`] }));
           ok = false;
         }
+    }
   }
-  for (const n of allowed.filter((x) => x.endsWith('!')).map((x) => x.slice(0, -1)).concat(other ? [other] : []))
-    if (num(n) === undefined && !spans[n]) {
+  for (const n of info.required)
+    if (values[n] === undefined && !spans[n]) {
       diags.push(error('SYS0505', `${mnemonic} needs \`${n}=\``, { span: at, spec: SPEC }));
       ok = false;
     }
+  if (other && values[other] === undefined && !spans[other]) {
+    diags.push(error('SYS0505', `${mnemonic} needs \`${other}=\``, { span: at, spec: SPEC }));
+    ok = false;
+  }
   if (!ok) return undefined;
   let flags = 0;
-  for (const [k, bit] of Object.entries(flagTable)) if (num(k)) flags |= bit;
+  for (const [k, bit] of info.flags) if (num(k)) flags |= bit;
   const i: Instr = { op, flags, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 };
   const n = (k: string) => Number(num(k) ?? 0n);
   const size = n('size') - 1;
   switch (op) {
     case OP.MatMul:
-      Object.assign(i, { a0: n('local'), s0: log2(num('local_stride')), a1: n('acc'), s1: log2(num('acc_stride')), a2: size });
+      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n('acc'); i.s1 = log2(num('acc_stride')); i.a2 = size;
       break;
     case OP.DataMove:
-      Object.assign(i, { flags: n('flow'), a0: n('local'), s0: log2(num('local_stride')), a1: n(other!), s1: log2(num(`${other}_stride`)), a2: size });
+      i.flags = n('flow'); i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n(other!); i.s1 = log2(num(`${other}_stride`)); i.a2 = size;
       break;
     case OP.LoadWeight:
-      Object.assign(i, { a0: n('local'), s0: log2(num('local_stride')), a1: size });
+      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = size;
       break;
     case OP.SIMD:
       // the sub-instruction: op, left, right, dest from the top (simdOperandBits each)
-      Object.assign(i, { a0: n('write_addr'), a1: n('read_addr'), a2: n('op') * 2 ** (3 * w) + n('left') * 2 ** (2 * w) + n('right') * 2 ** w + n('dest') });
+      i.a0 = n('write_addr'); i.a1 = n('read_addr'); i.a2 = n('op') * 2 ** (3 * w) + n('left') * 2 ** (2 * w) + n('right') * 2 ** w + n('dest');
       break;
     case OP.LoadLUT:
-      Object.assign(i, { a0: n('local'), s0: log2(num('local_stride')), a1: n('table') });
+      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n('table');
       break;
     case OP.Configure:
-      Object.assign(i, { a0: n('register'), a1: n('value') });
+      i.a0 = n('register'); i.a1 = n('value');
       break;
   }
   return i;
@@ -161,49 +185,55 @@ export interface SystolicAssembly {
  * instructions, in order, form the one program; `.program` blocks are errors
  * (the array has one instruction stream).
  */
-export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sources?: SourceMap; includeDirs?: string[] } = {}): SystolicAssembly {
+export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sources?: SourceMap; includeDirs?: string[]; fastPath?: boolean } = {}): SystolicAssembly {
   const t = instructionTables(arch);
   const space = asmSpace(t);
-  const set = readSources(inputs, { ...(opts.sources ? { sources: opts.sources } : {}), includeDirs: opts.includeDirs ?? [] });
+  const set = readSources(inputs, { ...(opts.sources ? { sources: opts.sources } : {}), includeDirs: opts.includeDirs ?? [], ...(opts.fastPath === false ? { fastPath: false } : {}) });
   const diags = [...set.diagnostics];
   const ctx = { consts: set.consts, diags };
   const B = t.layout.bytes;
   const empty = { bytes: new Uint8Array(0), count: 0 };
   let flat: FlatProgram | undefined;
+  const w = t.layout.simdOperandBits;
+  let bytes = new Uint8Array(0);
+  // the words are made as each instruction is bound (its bindings then die young: large listings);
+  // their diagnostics count only when the front end reported no error, as if made afterwards
+  const later: Diagnostic[] = [];
+  const each = (ins: FlatInsn, k: number): void => {
+    const mnemonic = ins.ast.mnemonic;
+    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, ins.span, later);
+    if (!i) return;
+    if ((i.s0 && !t.layout.stride0Bits) || (i.s1 && !t.layout.stride1Bits)) {
+      later.push(error('SYS0501', `this architecture has no stride bits for operand ${i.s0 && !t.layout.stride0Bits ? 0 : 1}: strides must be 1`, { span: ins.span, spec: SPEC }));
+      return;
+    }
+    const problem = i.op === OP.Configure ? undefined : checkInstr(t, i);
+    if (problem) {
+      later.push(error('SYS0501', problem, { span: ins.ast.span, spec: SPEC }));
+      return;
+    }
+    try {
+      encodeInstr(t, i, bytes, k * B);
+    } catch (e) {
+      later.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: ins.ast.span, spec: SPEC }));
+    }
+  };
   for (const p of set.programs) {
     if (!p.implicit) {
       diags.push(error('SYS0506', 'a systolic program is one instruction stream: write the instructions at top level, without `.program`', { span: p.nameSpan }));
       continue;
     }
-    flat = compileFlatProgram(p, space, ctx, { hooks, encode: false, spec: SPEC, structureNote: 'the array runs a straight instruction stream' });
+    bytes = new Uint8Array((p.body?.length ?? 0) * B);
+    flat = compileFlatProgram(p, space, ctx, { hooks, encode: false, keepValues: false, each, spec: SPEC, structureNote: 'the array runs a straight instruction stream' });
   }
   if (!flat) {
     if (!set.programs.length && !diags.some((d) => d.severity === 'error')) diags.push(error('SYS0507', 'no instructions', { span: { file: inputs[0]?.file ?? 'program', line: 1, column: 1 } }));
     return { ...empty, diagnostics: sortDiagnostics(diags) };
   }
   if (diags.some((d) => d.severity === 'error')) return { ...empty, diagnostics: sortDiagnostics(diags) };
-  const bytes = new Uint8Array(flat.insns.length * B);
-  const w = t.layout.simdOperandBits;
-  flat.insns.forEach((ins, k) => {
-    const mnemonic = ins.ast.mnemonic;
-    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, ins.span, diags);
-    if (!i) return;
-    if ((i.s0 && !t.layout.stride0Bits) || (i.s1 && !t.layout.stride1Bits)) {
-      diags.push(error('SYS0501', `this architecture has no stride bits for operand ${i.s0 && !t.layout.stride0Bits ? 0 : 1}: strides must be 1`, { span: ins.span, spec: SPEC }));
-      return;
-    }
-    const problem = i.op === OP.Configure ? undefined : checkInstr(t, i);
-    if (problem) {
-      diags.push(error('SYS0501', problem, { span: ins.ast.span, spec: SPEC }));
-      return;
-    }
-    try {
-      encodeInstr(t, i, bytes, k * B);
-    } catch (e) {
-      diags.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: ins.ast.span, spec: SPEC }));
-    }
-  });
+  diags.push(...later);
   if (diags.some((d) => d.severity === 'error')) return { ...empty, diagnostics: sortDiagnostics(diags) };
+  if (bytes.length !== flat.insns.length * B) bytes = bytes.slice(0, flat.insns.length * B);
   // the listing shows the encoded words of the architecture's instruction table
   const listed: FlatProgram = { ...flat, space: { ...space, op: t.word }, words: bytes, stride: B };
   return { bytes, count: flat.insns.length, diagnostics: sortDiagnostics(diags), flat: listed };

@@ -10,7 +10,7 @@ import type { TimingData } from './grammar.js';
 import type { Arch } from './arch.js';
 import { fixedType } from './fixed.js';
 
-/** 0 decode only (NoOp, LoadLUT), 1 array (MatMul, LoadWeight), 2 SIMD, 3 local<->accumulator, 4 DRAM, 5 Configure. */
+/** 0 decode (NoOp; LoadLUT adds one vector), 1 array (MatMul, LoadWeight), 2 SIMD, 3 local<->accumulator, 4 DRAM, 5 Configure. */
 export type CycleClass = 0 | 1 | 2 | 3 | 4 | 5;
 export const CYCLE_CLASS_NAMES = ['decode', 'array', 'simd', 'accumulator_move', 'dram', 'configure'] as const;
 
@@ -51,6 +51,7 @@ export function instructionCycles(m: TimedMachine, pc: number, cls: CycleClass):
     case 5:
       return T.configure_cycles;
     default:
-      return T.decode_cycles;
+      // NoOp: decode only; LoadLUT reads one vector of local memory into a table
+      return p.op[pc] === 5 ? T.decode_cycles + T.vector_cycles : T.decode_cycles;
   }
 }
