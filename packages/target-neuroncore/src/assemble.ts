@@ -42,7 +42,9 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   const alloc = { sbuf: 0, psum: 0 };
   let hbmBase = 0;
   const hbmBases: number[] = [];
+  // Operand columns and caret lengths of the instruction being assembled (cleared per statement).
   const apCols = new Map<AP, number>();
+  const colLen = new Map<number, number>();
   // Round-robin cursor of the DMA queues per queue range (`qrange=[first, last]`, default all 16).
   const dmaNext = new Map<number, number>();
   let lastStationary: AP | undefined;
@@ -146,7 +148,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       env.delete(st.name);
     };
 
-    const resolveAp = (name: string, slices: Slice[] | undefined, line: number, col: number): AP => {
+    const resolveAp = (name: string, slices: Slice[] | undefined, line: number, col: number, len = name.length): AP => {
       const ti = tensorByName.get(name);
       if (ti === undefined) {
         diags.push(error('NC0030', `unknown tensor \`${name}\``, { span: span(line, col, name.length), notes: didYouMean(name, [...tensorByName.keys()]) }));
@@ -203,11 +205,12 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       if (!dims.length) dims.push([1, 1]);
       const ap: AP = { tensor: ti, mem: t.mem, dtype: t.dtype, start: t.partition + p0, np, pstride, offset: t.mem === 'hbm' ? offsetEl * eb : t.offset + offsetEl * eb, dims };
       apCols.set(ap, col);
+      colLen.set(col, len);
       return ap;
     };
 
     const valueToAttr = (v: Value, line: number): AttrValue => {
-      if (v.k === 'ap') return resolveAp(v.name, v.slices, line, v.col);
+      if (v.k === 'ap') return resolveAp(v.name, v.slices, line, v.col, v.end - v.col);
       if (v.k === 'list') return v.items.flatMap((x) => { const r = valueToAttr(x, line); return Array.isArray(r) ? r : [r as number]; }) as number[];
       if (v.e.k === 'name' && !env.has(v.e.name)) {
         if (tensorByName.has(v.e.name)) return resolveAp(v.e.name, undefined, line, v.col);
@@ -227,7 +230,9 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
 
     const instruction = (st: Extract<Stmt, { k: 'insn' }>): void => {
       const mn = `${st.engine}.${st.op}`;
-      const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l), colOf: (ap) => apCols.get(ap) ?? st.col, tensors };
+      apCols.clear();
+      colLen.clear();
+      const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l ?? colLen.get(c) ?? 1), colOf: (ap) => apCols.get(ap) ?? st.col, tensors };
       const streamOf: Record<string, number> = { tensor: 0, vector: 1, scalar: 2, gpsimd: 3 };
       const isSem = st.op === 'sem_signal' || st.op === 'sem_wait';
       const def = isSem ? { operands: [], attrs: ['sem', 'value', 'queue'], spec: '' } : isa.instructions[mn];

@@ -102,7 +102,10 @@ export function checkInsn(insn: Insn, engine: string, ctx: RuleCtx, insnCol: num
       for (const ap of insn.ins)
         if (ap.np !== out.np)
           fail(ctx, 'NC0310', `input spans ${ap.np} partitions but the output ${out.np}: each input partition flows into one output partition`, ctx.colOf(ap), S_XPART);
+        else if (engine === 'gpsimd') checkGpsimdGroups(ap, out, ctx);
         else if (ap.start !== out.start && ap.np > 64) fail(ctx, 'NC0311', 'cross-partition movement needs at most 64 partitions', ctx.colOf(ap), S_XPART);
+      if (engine === 'gpsimd')
+        for (const v of Object.values(insn.attrs)) if (v && typeof v === 'object' && !Array.isArray(v) && v.np === out.np) checkGpsimdGroups(v, out, ctx);
     }
     const same = (a: AP | undefined, b: AP | undefined): void => {
       if (a && b && freeSize(a) !== freeSize(b)) fail(ctx, 'NC0313', `operand has ${freeSize(a)} elements per partition, the output ${freeSize(b)}`, ctx.colOf(a), S_VECTOR);
@@ -161,6 +164,25 @@ export function checkInsn(insn: Insn, engine: string, ctx: RuleCtx, insnCol: num
     else if (out.np !== in0.np) fail(ctx, 'NC0403', `the DMA source has ${in0.np} rows and the destination ${out.np} partitions; rows map to partitions one to one`, ctx.colOf(in0), S_DMA);
   }
   void insnCol;
+}
+
+/**
+ * GpSimd's 16-partition groups (GpSimd Engine, Memory Hierarchy): processor k reads and writes
+ * only SBUF partitions 16k..16k+15, so partition p of every input must land in a partition of
+ * the same processor; with equal partition counts that means the same partition (any shift the
+ * start-partition rule allows, a multiple of 32, leaves the processor). docs/spec-notes.md.
+ */
+export function checkGpsimdGroups(ap: AP, out: AP, ctx: RuleCtx): void {
+  if (ap.start === out.start) return;
+  const group = loadMachine().gpsimdGroup;
+  const g = (p: number) => Math.floor(p / group);
+  fail(
+    ctx,
+    'NC0317',
+    `GpSimd cannot move data between its ${group}-partition groups: input partitions ${ap.start}..${ap.start + ap.np - 1} (processor${g(ap.start) === g(ap.start + ap.np - 1) ? ` ${g(ap.start)}` : `s ${g(ap.start)}..${g(ap.start + ap.np - 1)}`}) would flow into output partitions ${out.start}..${out.start + out.np - 1} (processor${g(out.start) === g(out.start + out.np - 1) ? ` ${g(out.start)}` : `s ${g(out.start)}..${g(out.start + out.np - 1)}`}); each processor reads and writes only its ${group} connected SBUF partitions`,
+    ctx.colOf(ap),
+    `${S_GPSIMD}: processor[0] connected to partition[0:15], processor[1] to partition[16:31] and so on`,
+  );
 }
 
 /** The start-partition and geometry rules of a declared SBUF/PSUM tensor. */
