@@ -19,6 +19,7 @@ import { AutoSync } from './sync.js';
 import { NC_PROGRAM_SECTION, ProgramError, programOf } from './program.js';
 export { NC_PROGRAM_SECTION, ProgramError, programOf };
 const MAX_INSNS = 4_000_000;
+const streamOf: Record<string, number> = { tensor: 0, vector: 1, scalar: 2, gpsimd: 3 };
 
 export interface NcAssembleResult {
   program: NcProgram;
@@ -34,6 +35,8 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   const diags: Diagnostic[] = [];
   const tensors: TensorDecl[] = [];
   const tensorByName = new Map<string, number>();
+  /** Row-major element strides of each declared tensor's dimensions (computed on first access). */
+  const tensorStrides: number[][] = [];
   const semaphores: string[] = [];
   const semByName = new Map<string, number>();
   const env = new Map<string, number>();
@@ -161,7 +164,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         diags.push(error('NC0031', `\`${name}\` has ${shape.length} dimensions; ${sl.length} indices given`, { span: span(line, col, name.length) }));
         throw new Stop();
       }
-      const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+      const strides = (tensorStrides[ti] ??= shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1)));
       const eb = dtypeBytes(t.dtype);
       const dims: Array<[number, number]> = [];
       let offsetEl = 0;
@@ -233,7 +236,6 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       apCols.clear();
       colLen.clear();
       const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l ?? colLen.get(c) ?? 1), colOf: (ap) => apCols.get(ap) ?? st.col, tensors };
-      const streamOf: Record<string, number> = { tensor: 0, vector: 1, scalar: 2, gpsimd: 3 };
       const isSem = st.op === 'sem_signal' || st.op === 'sem_wait';
       const def = isSem ? { operands: [], attrs: ['sem', 'value', 'queue'], spec: '' } : isa.instructions[mn];
       if (!def || (isSem && !(st.engine in streamOf) && st.engine !== 'dma')) {
@@ -250,7 +252,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           diags.push(error('NC0041', `\`${mn}\` takes ${names.length} positional operand${names.length === 1 ? '' : 's'} (${names.join(', ') || 'none'})`, { span: span(st.line, o.col) }));
           return;
         }
-        if (![...names, ...def.attrs].includes(key)) {
+        if (!names.includes(key) && !def.attrs.includes(key)) {
           diags.push(error('NC0042', `\`${mn}\` has no operand \`${key}\` (operands: ${[...names, ...def.attrs].join(', ')})`, { span: span(st.line, o.col, key.length), notes: didYouMean(key, [...names, ...def.attrs]) }));
           return;
         }
@@ -502,7 +504,16 @@ function checkAttrs(mn: string, attrs: Record<string, AttrValue>, st: Extract<St
 
 export function programObject(program: NcProgram, files: string[]): Container {
   // JSON has no infinities/NaN (an affine_select fill of -inf): they travel as {"$num": "-Infinity"}.
-  const data = new TextEncoder().encode(JSON.stringify(program, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $num: String(v) } : v)));
+  // Only attribute values can be non-finite; without any, JSON.stringify runs without a replacer (several times faster).
+  const nonFinite = program.insns.some((i) => {
+    for (const k in i.attrs) {
+      const v = i.attrs[k];
+      if ((typeof v === 'number' && !Number.isFinite(v)) || (Array.isArray(v) && v.some((x) => typeof x === 'number' && !Number.isFinite(x)))) return true;
+    }
+    return false;
+  });
+  const json = nonFinite ? JSON.stringify(program, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $num: String(v) } : v)) : JSON.stringify(program);
+  const data = new TextEncoder().encode(json);
   return {
     kind: 'pobj',
     version: FORMAT_VERSION,
