@@ -15,6 +15,7 @@ import { parseNc, type Expr, type Operand, type Slice, type Stmt, type Value } f
 import { DTYPES, dtypeBytes, type DType } from './numerics.js';
 import { checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
 import { AutoSync } from './sync.js';
+import { resolveRawAp } from './source.js';
 
 import { NC_PROGRAM_SECTION, ProgramError, programOf } from './program.js';
 export { NC_PROGRAM_SECTION, ProgramError, programOf };
@@ -141,7 +142,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         offset = Math.ceil(alloc[mem] / align) * align;
       }
       if (mem !== 'hbm') alloc[mem as 'sbuf' | 'psum'] = Math.max(alloc[mem as 'sbuf' | 'psum'], offset! + bytes);
-      const t: TensorDecl = { name: st.name, mem, dtype, shape, partition, offset: offset ?? 0, bytes, line: st.line };
+      const t: TensorDecl = { name: st.name, mem, dtype, shape, partition, offset: offset ?? 0, bytes, line: loc?.line ?? st.line };
       const ctx: RuleCtx = { diags, span: (c) => span(st.line, c), colOf: () => st.col, tensors };
       checkDecl(t, ctx, st.col);
       tensorByName.set(st.name, tensors.length);
@@ -212,8 +213,26 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       return ap;
     };
 
+    const resolveRaw = (v: Extract<Value, { k: 'raw' }>, line: number): AP => {
+      const ti = tensorByName.get(v.name);
+      if (ti === undefined) {
+        diags.push(error('NC0030', `unknown tensor \`${v.name}\``, { span: span(line, v.col, v.name.length), notes: didYouMean(v.name, [...tensorByName.keys()]) }));
+        throw new Stop();
+      }
+      const fields = v.fields.map((e) => evalInt(e, line, 'an access-pattern field'));
+      const ap = resolveRawAp(tensors[ti]!, ti, fields, v.dims.map(([a, b]) => [evalInt(a, line, 'a size'), evalInt(b, line, 'a stride')]));
+      if (typeof ap === 'string') {
+        diags.push(error('NC0033', `access pattern of \`${v.name}\` is outside the tensor: ${ap}`, { span: span(line, v.col, v.end - v.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
+        throw new Stop();
+      }
+      apCols.set(ap, v.col);
+      colLen.set(v.col, v.end - v.col);
+      return ap;
+    };
+
     const valueToAttr = (v: Value, line: number): AttrValue => {
       if (v.k === 'ap') return resolveAp(v.name, v.slices, line, v.col, v.end - v.col);
+      if (v.k === 'raw') return resolveRaw(v, line);
       if (v.k === 'list') return v.items.flatMap((x) => { const r = valueToAttr(x, line); return Array.isArray(r) ? r : [r as number]; }) as number[];
       if (v.e.k === 'name' && !env.has(v.e.name)) {
         if (tensorByName.has(v.e.name)) return resolveAp(v.e.name, undefined, line, v.col);
@@ -275,7 +294,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           aps[k] = v;
         } else attrs[k] = v;
       }
-      const base = { file, line: st.line, col: st.col, waits: [] as Array<[number, number]> };
+      const base = { file: loc?.file ?? file, line: loc?.line ?? st.line, col: loc?.col ?? st.col, waits: [] as Array<[number, number]> };
       if (isSem) {
         const sem = attrs['sem'];
         const si = typeof sem === 'string' ? semByName.get(sem) : undefined;
@@ -380,6 +399,8 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       }
     };
 
+    // `.loc` (disassembly): the source position of the next tensor or instruction statement.
+    let loc: { file: string; line: number; col: number } | undefined;
     const walk = (list: Stmt[]): void => {
       for (const st of list) {
         try {
@@ -389,7 +410,11 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
               else env.set(st.name, evalE(st.e, st.line));
               break;
             case 'tensor':
-              declare(st);
+              try {
+                declare(st);
+              } finally {
+                loc = undefined;
+              }
               break;
             case 'sem':
               for (const n of st.names) {
@@ -400,6 +425,9 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
                 }
               }
               break;
+            case 'loc':
+              loc = st;
+              continue;
             case 'sync':
               sync = st.mode as 'auto' | 'explicit';
               break;
@@ -417,7 +445,11 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
               break;
             }
             case 'insn':
-              instruction(st);
+              try {
+                instruction(st);
+              } finally {
+                loc = undefined;
+              }
               break;
           }
         } catch (e) {

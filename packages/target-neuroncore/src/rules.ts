@@ -42,7 +42,7 @@ export function startPartitionOk(start: number, np: number): boolean {
 }
 
 /** Rules every SBUF/PSUM access pattern obeys. */
-export function checkAp(ap: AP, ctx: RuleCtx): void {
+export function checkAp(ap: AP, ctx: RuleCtx, dma = false): void {
   const col = ctx.colOf(ap);
   const m = loadMachine();
   const name = ctx.tensors[ap.tensor]?.name ?? '?';
@@ -53,7 +53,9 @@ export function checkAp(ap: AP, ctx: RuleCtx): void {
   }
   if (ap.mem === 'hbm') return;
   if (ap.np < 1 || ap.np > 128) fail(ctx, 'NC0101', `access of \`${name}\` spans ${ap.np} partitions; at most 128`, col, S_ACCESS);
-  else if (!startPartitionOk(ap.start, ap.np))
+  // The start-partition rule binds the compute engines' read/write interfaces; a DMA addresses
+  // SBUF through the device address map, one buffer per partition (docs/spec-notes.md).
+  else if (!dma && !startPartitionOk(ap.start, ap.np))
     fail(ctx, 'NC0102', `access of \`${name}\` starts at partition ${ap.start} with ${ap.np} partitions; the start partition must be ${ap.np > 64 ? '0 for more than 64 partitions' : ap.np > 32 ? '0 or 64 for 33..64 partitions' : '0, 32, 64 or 96 for up to 32 partitions'}`, col, S_ACCESS);
   const eb = dtypeBytes(ap.dtype);
   if (ap.offset % eb !== 0) fail(ctx, 'NC0105', `access of \`${name}\` at byte offset ${ap.offset} is not aligned to its ${eb}-byte elements`, col, S_ACCESS);
@@ -83,7 +85,7 @@ export function checkInsn(insn: Insn, engine: string, ctx: RuleCtx, insnCol: num
   const conn = ENGINE_MEMS[engine];
   const aps: AP[] = [...insn.ins];
   for (const v of Object.values(insn.attrs)) if (v && typeof v === 'object' && !Array.isArray(v)) aps.push(v);
-  for (const ap of [...aps, ...(insn.out ? [insn.out] : [])]) checkAp(ap, ctx);
+  for (const ap of [...aps, ...(insn.out ? [insn.out] : [])]) checkAp(ap, ctx, engine === 'dma');
   if (conn) {
     for (const ap of aps)
       if (!conn.read.includes(ap.mem)) fail(ctx, 'NC0201', `${engine === 'dma' ? 'DMA' : engine} cannot read ${ap.mem.toUpperCase()} (reads: ${conn.read.join(', ').toUpperCase()})`, ctx.colOf(ap), conn.spec);
