@@ -43,7 +43,7 @@ export interface Machine {
 let isa: Isa | undefined;
 let machine: Machine | undefined;
 
-function readJson(file: string): Record<string, unknown> {
+export function readJson(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(process.env['PYXIS_GRAMMARS'] ? join(process.env['PYXIS_GRAMMARS'], 'neuroncore') : GRAMMARS, file), 'utf8')) as Record<string, unknown>;
 }
 

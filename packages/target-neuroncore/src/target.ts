@@ -11,6 +11,7 @@ import { assembleNc, ProgramError, programOf } from './assemble.js';
 import { linkNc } from './link.js';
 import { disassembleNc } from './disasm.js';
 import { sourceNc } from './source.js';
+import { ncDocs, ncInspect } from './docs.js';
 import { ncMachine, ncMeta } from './machine-part.js';
 
 export const neuroncoreTarget: Target = {
@@ -45,4 +46,6 @@ export const neuroncoreTarget: Target = {
     },
   },
   machine: ncMachine,
+  inspect: ncInspect,
+  docs: ncDocs,
 };
