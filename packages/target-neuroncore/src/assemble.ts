@@ -183,14 +183,14 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           else if (s.hi) hi = evalInt(s.hi, line, 'a slice bound');
           if (s.step) step = evalInt(s.step, line, 'a slice step');
           if (step < 1 || lo < 0 || hi > shape[i]! || lo >= hi) {
-            diags.push(error('NC0032', `slice ${lo}:${hi}${step !== 1 ? `:${step}` : ''} is outside dimension ${i} of \`${name}\` (size ${shape[i]})${step < 1 ? '; steps are positive' : ''}`, { span: span(line, s.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors` }));
+            diags.push(error('NC0032', `slice ${lo}:${hi}${step !== 1 ? `:${step}` : ''} is outside dimension ${i} of \`${name}\` (size ${shape[i]})${step < 1 ? '; steps are positive' : ''}`, { span: span(line, s.col, s.end - s.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
             throw new Stop();
           }
         }
         const size = Math.ceil((hi - lo) / step);
         if (i === 0 && t.mem !== 'hbm') {
           if (step !== 1) {
-            diags.push(error('NC0108', 'partition striding is not allowed: a tensor occupies a continuous range of partitions', { span: span(line, s!.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
+            diags.push(error('NC0108', 'partition striding is not allowed: a tensor occupies a continuous range of partitions', { span: span(line, s!.col, s!.end - s!.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
             throw new Stop();
           }
           p0 = lo;

@@ -20,6 +20,8 @@ export interface Slice {
   /** `x[3]`: a single index (size 1). */
   single: boolean;
   col: number;
+  /** Column just after the slice (caret length = end - col). */
+  end: number;
 }
 
 export type Value =
@@ -52,7 +54,7 @@ interface Tok {
   col: number;
 }
 
-const TOKEN_RE = /\s*(?:(\.[A-Za-z_]\w*)|([A-Za-z_]\w*)|(0[xX][0-9a-fA-F_]+|(?:\d[\d_]*)?\.?\d+(?:[eE][-+]?\d+)?|\d[\d_]*\.?)|(\*\*|[-+*/%()[\]{},:=.<>])|("(?:[^"\\]|\\.)*"))/y;
+const TOKEN_RE = /\s*(?:(\.[A-Za-z_]\w*)|([A-Za-z_]\w*)|(0[xX][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?)|(\*\*|[-+*/%()[\]{},:=.<>])|("(?:[^"\\]|\\.)*"))/y;
 const BLANK_RE = /\s*/y;
 
 export class ParseError {
@@ -201,15 +203,21 @@ function parseUnary(c: Cursor): Expr {
 
 function parseSlice(c: Cursor): Slice {
   const col = c.col();
-  const s: Slice = { single: false, col };
+  const s: Slice = { single: false, col, end: col + 1 };
+  const end = (): Slice => {
+    const last = c.toks[c.i - 1];
+    s.end = last && c.i > 0 ? last.col + (last.t === 'str' ? last.v.length + 2 : last.v.length) : col + 1;
+    if (s.end <= col) s.end = col + 1;
+    return s;
+  };
   if (!c.isP(':')) s.lo = parseExpr(c);
   if (!c.eatP(':')) {
     s.single = true;
-    return s;
+    return end();
   }
   if (!c.isP(':') && !c.isP(',') && !c.isP(']')) s.hi = parseExpr(c);
   if (c.eatP(':')) s.step = parseExpr(c);
-  return s;
+  return end();
 }
 
 function parseValue(c: Cursor): Value {

@@ -53,7 +53,7 @@ describe('issue 14 rules: each violation gives its exact diagnostic', () => {
 
   it('no partition striding', () => {
     expect(diags('.tensor f sbuf fp32 [128, 8]\nvector.tensor_copy f[0:32, 0:8], f[0:64:2, 0:8]')).toEqual([
-      { code: 'NC0108', line: 2, col: 36, len: 1, message: 'partition striding is not allowed: a tensor occupies a continuous range of partitions', spec: ACCESS },
+      { code: 'NC0108', line: 2, col: 36, len: 6, message: 'partition striding is not allowed: a tensor occupies a continuous range of partitions', spec: ACCESS },
     ]);
   });
 
