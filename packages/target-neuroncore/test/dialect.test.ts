@@ -31,7 +31,7 @@ describe('named tensors and access patterns', () => {
   it('slices resolve to (memory, start partition, partitions, byte offset, [size, stride]..., dtype)', () => {
     const r = asm('.tensor b sbuf bf16 [128, 4, 512], partition=0, offset=1024\n.tensor B hbm bf16 [1024, 512]\nvector.tensor_copy b[64:128, 2, 0:512:2], b[0:64, 1, 256:512]\ndma.copy b[:, 3, :], B[256:384, :], queue=1');
     expect(r.diagnostics).toEqual([]);
-    const [cp, dma] = r.program.insns as [{ out: AP; ins: AP[] }, { out: AP; ins: AP[] }];
+    const [cp, dma] = r.program.insns as unknown as [{ out: AP; ins: AP[] }, { out: AP; ins: AP[] }];
     expect(cp.out).toEqual({ tensor: 0, mem: 'sbuf', dtype: 'bf16', start: 64, np: 64, pstride: 0, offset: 1024 + 2 * 512 * 2, dims: [[256, 2]] });
     expect(cp.ins[0]).toEqual({ tensor: 0, mem: 'sbuf', dtype: 'bf16', start: 0, np: 64, pstride: 0, offset: 1024 + (512 + 256) * 2, dims: [[256, 1]] });
     expect(dma.ins[0]).toEqual({ tensor: 1, mem: 'hbm', dtype: 'bf16', start: 0, np: 128, pstride: 512, offset: 256 * 512 * 2, dims: [[512, 1]] });

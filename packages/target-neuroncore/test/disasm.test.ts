@@ -99,7 +99,10 @@ describe('disassembler', () => {
   });
 
   it('ISA-form access patterns outside their tensor are diagnostics with file:line:col', () => {
-    const d = (line: string) => assembleNc([{ file: 'r.ncasm', text: `.tensor f sbuf fp32 [64, 8], partition=64\n.tensor H hbm fp32 [4, 8]\n${line}` }]).diagnostics.map((x) => [x.code, x.span?.line, x.span?.column, x.span?.length, x.message]);
+    const d = (line: string) => assembleNc([{ file: 'r.ncasm', text: `.tensor f sbuf fp32 [64, 8], partition=64\n.tensor H hbm fp32 [4, 8]\n${line}` }]).diagnostics.map((x) => {
+      const sp = x.span as { line: number; column: number; length?: number };
+      return [x.code, sp.line, sp.column, sp.length, x.message];
+    });
     expect(d('vector.memset f{0, 64, 0, 0, [8, 1]}, value=0')).toEqual([['NC0033', 3, 15, 22, 'access pattern of `f` is outside the tensor: it spans partitions 0..63; the tensor occupies 64..127']]);
     expect(d('vector.memset f{64, 64, 0, 4, [8, 1]}, value=0')).toEqual([['NC0033', 3, 15, 23, 'access pattern of `f` is outside the tensor: it reaches bytes 4..35 of each partition; the tensor occupies 0..31']]);
     expect(d('dma.copy f{64, 4, 0, 0, [8, 1]}, H{0, 4, 9, 0, [8, 1]}')).toEqual([['NC0033', 3, 34, 21, 'access pattern of `H` is outside the tensor: it reaches bytes 0..139 of a 128-byte tensor']]);
