@@ -257,7 +257,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l ?? colLen.get(c) ?? 1), colOf: (ap) => apCols.get(ap) ?? st.col, tensors };
       const isSem = st.op === 'sem_signal' || st.op === 'sem_wait';
       const def = isSem ? { operands: [], attrs: ['sem', 'value', 'queue'], spec: '' } : isa.instructions[mn];
-      if (!def || (isSem && !(st.engine in streamOf) && st.engine !== 'dma')) {
+      if (!def || (!(st.engine in streamOf) && st.engine !== 'dma')) {
         diags.push(error('NC0040', `unknown instruction \`${mn}\``, { span: span(st.line, st.col, st.opEnd - st.col), notes: didYouMean(mn, [...Object.keys(isa.instructions)]) }));
         return;
       }

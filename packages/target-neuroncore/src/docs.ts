@@ -31,7 +31,10 @@ function instructionsPage(): string {
     for (const [mn, d] of list) L.push(`| \`${mn}\` | ${d.operands.map((o) => `\`${o}\``).join(', ') || '-'} | ${d.attrs.map((a) => `\`${a}\``).join(', ') || '-'} | ${d.inputs ?? '-'} | ${cell(d.spec)} |`);
     L.push('');
   }
-  L.push('Semaphores are written `ENGINE.sem_signal NAME, VALUE` / `ENGINE.sem_wait NAME, VALUE` (`dma.` takes `queue=`).', '');
+  const sem = (readJson('instructions.json') as { semaphore_instructions: Record<string, { operands: string[]; attrs: string[]; spec: string }> & { engines: string[]; $comment: string } }).semaphore_instructions;
+  L.push('## Semaphores', '', cell(sem.$comment), '', '| mnemonic | operands | attributes | guide |', '|---|---|---|---|');
+  for (const op of ['sem_signal', 'sem_wait']) L.push(`| ${sem.engines.map((e) => `\`${e}.${op}\``).join(', ')} | ${sem[op]!.operands.map((o) => `\`${o}\``).join(', ')} | \`queue\` (dma only) | ${cell(sem[op]!.spec)} |`);
+  L.push('');
   L.push('## Data types', '', '| dtype | bytes | format | TensorE rate |', '|---|---|---|---|');
   for (const [k, v] of Object.entries(raw.dtypes)) L.push(`| \`${k}\` | ${v.bytes} | ${v.format} | ${v.tensor_rate} |`);
   L.push('', '## Operation names', '');

@@ -55,6 +55,11 @@ describe('named tensors and access patterns', () => {
     ]);
   });
 
+  it('semaphore instructions exist on engines only: `sem.signal` is an unknown instruction, not a crash', () => {
+    const r = asm('.semaphore s\nsem.signal s, 1\nvector.sem_signal s, 1');
+    expect(r.diagnostics.map((d) => [d.code, (d.span as { line: number }).line, (d.span as { length: number }).length, d.message])).toEqual([['NC0040', 2, 10, 'unknown instruction `sem.signal`']]);
+  });
+
   it('syntax errors: one diagnostic per line at the offending token, never an exception', () => {
     const r = asm('.tensor x sbuf fp32 [128, 64]\nvector.memset x[0:128 0:8], value=1\nvector.memset x, value=$\n.loc "a.ncasm" 1\nvector.memset x, value="s\n.tensor q sbuf bf17 [1]');
     expect(r.diagnostics.map((d) => [d.code, (d.span as { line: number }).line, (d.span as { column: number }).column, d.message])).toEqual([

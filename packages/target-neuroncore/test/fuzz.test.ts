@@ -6,6 +6,9 @@ import fc from 'fast-check';
 import { assembleNc, neuroncoreTarget } from '../src/index.js';
 
 const TOKENS = ['.tensor', '.const', '.sync', '.semaphore', 'loop', 'i', '{', '}', 'x', 'sbuf', 'psum', 'hbm', 'bf16', 'fp32', '[', ']', ':', ',', '=', '0', '128', '-1', '1e9', '0.5', '/', '*', 'tensor.matmul', 'vector.tensor_copy', 'dma.copy', 'scalar.activation', 'func', 'exp', 'accumulate', 'gpsimd.iota', 'pattern', 'inf', '\n', '#c', '.loc', '"a.ncasm"', '"\\q"', '"', 'nan', '1.', '.5', 'x{0, 128, 0, 0, [64, 1]}', 'x{', 'p{0, 1, 0, 0}', '-0'];
+// Every mnemonic of the instruction set, and the semaphore forms on every engine (and a few that do not exist).
+const ISA = JSON.parse(readFileSync(fileURLToPath(new URL('../../../grammars/neuroncore/instructions.json', import.meta.url)), 'utf8')) as { instructions: Record<string, unknown> };
+TOKENS.push(...Object.keys(ISA.instructions), 'vector.sem_signal', 'dma.sem_wait', 'sem.signal', 'sem.wait', 'foo.sem_wait', 'queue', 's', '.semaphore s', 'value');
 const SAMPLE = readFileSync(fileURLToPath(new URL('../../../samples/neuroncore/attention.ncasm', import.meta.url)), 'utf8');
 
 describe('assembler robustness', () => {
