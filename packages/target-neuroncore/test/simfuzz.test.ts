@@ -34,7 +34,7 @@ describe('machine robustness', () => {
         const r = run(src, {}, { timingOnly, warnUninit: true });
         expect(r.run.report.stop).toBe('done');
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
 });
