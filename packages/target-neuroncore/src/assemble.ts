@@ -254,7 +254,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       const mn = `${st.engine}.${st.op}`;
       apCols.clear();
       colLen.clear();
-      const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l ?? colLen.get(c) ?? 1), colOf: (ap) => apCols.get(ap) ?? st.col, tensors };
+      const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l ?? colLen.get(c) ?? 1), colOf: (ap) => apCols.get(ap) ?? st.col, attrCol: (k) => st.operands.find((o) => o.key === k)?.col, tensors };
       const isSem = st.op === 'sem_signal' || st.op === 'sem_wait';
       const def = isSem ? { operands: [], attrs: ['sem', 'value', 'queue'], spec: '' } : isa.instructions[mn];
       if (!def || (!(st.engine in streamOf) && st.engine !== 'dma')) {

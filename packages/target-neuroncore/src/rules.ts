@@ -27,6 +27,8 @@ export interface RuleCtx {
   span(col: number, len?: number): SourceSpan;
   /** Column of an operand (for carets). */
   colOf(ap: AP): number;
+  /** Column of a `key=` attribute, when the instruction has it. */
+  attrCol?(key: string): number | undefined;
   tensors: TensorDecl[];
 }
 
@@ -136,7 +138,7 @@ export function checkInsn(insn: Insn, engine: string, ctx: RuleCtx, insnCol: num
     if (op === 'vector.shuffle' && in0) {
       const mask = insn.attrs['mask'];
       if (!Array.isArray(mask) || mask.length !== 32 || mask.some((x) => !Number.isInteger(x) || x < 0 || x > 31))
-        fail(ctx, 'NC0315', 'a shuffle mask has 32 source partition ids (0..31, modulo 32)', insnCol, `${SPEC} §Vector Engine (Cross-partition Data Movement)`);
+        fail(ctx, 'NC0315', 'a shuffle mask has 32 source partition ids (0..31, modulo 32)', ctx.attrCol?.('mask') ?? insnCol, `${SPEC} §Vector Engine (Cross-partition Data Movement)`);
       if (in0.np % 32 !== 0) fail(ctx, 'NC0315', 'a shuffle works on whole groups of 32 partitions', ctx.colOf(in0), `${SPEC} §Vector Engine (Cross-partition Data Movement)`);
     }
   }

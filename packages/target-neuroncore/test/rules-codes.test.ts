@@ -55,7 +55,7 @@ describe('operand rules', () => {
     const zeros = Array.from({ length: 32 }, () => 0).join(', ');
     expect(d(`.tensor x sbuf fp32 [128, 512]\nvector.transpose x[:, 0:32], x[:, 0:16]\nvector.shuffle x[0:32, 0:8], x[0:32, 0:8], mask=[1, 2]\nvector.shuffle x[0:16, 0:8], x[0:16, 0:8], mask=[${zeros}]`)).toEqual([
       ['NC0314', 2, 30, 10, 'VectorE transposes 32x32 blocks inside each group of 32 partitions: input and output must be [32k, 32]', XV],
-      ['NC0315', 3, 1, 1, 'a shuffle mask has 32 source partition ids (0..31, modulo 32)', XV],
+      ['NC0315', 3, 44, 1, 'a shuffle mask has 32 source partition ids (0..31, modulo 32)', XV],
       ['NC0315', 4, 30, 12, 'a shuffle works on whole groups of 32 partitions', XV],
     ]);
   });
