@@ -4,7 +4,7 @@
 //     BF16 in, FP32 accumulation in PSUM, the whole run: DMA, casts, evacuation), next to a plain
 //     JavaScript float loop doing the same MACs (i-k-j order, Float32Array inputs, Float64Array accumulator).
 //  2. cost model: instructions per host second of samples/neuroncore/matmul_big.ncasm with --timing-only
-//     (assembly and simulation timed separately).
+//     (assembly and simulation timed separately; assembly next to the JSON encoding of the same program).
 // Run after `npm run build`: node scripts/bench-neuroncore.mjs [--skip-big]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -60,5 +60,9 @@ if (!process.argv.includes('--skip-big')) {
   const runS = now() - t0;
   const n = big.program.insns.length;
   console.log(`matmul_big assembly (${n} instructions)          ${(n / asmS / 1e3).toFixed(1).padStart(7)} k instr/s (${asmS.toFixed(2)} s)`);
+  t0 = now();
+  new TextEncoder().encode(JSON.stringify(big.program));
+  const encS = now() - t0;
+  console.log(`reference: JSON encode of the same program         ${(n / encS / 1e3).toFixed(1).padStart(7)} k instr/s (${encS.toFixed(2)} s; scripts/bench-neuroncore-asm.mjs has best-of-N figures)`);
   console.log(`matmul_big --timing-only simulation              ${(n / runS / 1e3).toFixed(1).padStart(7)} k instr/s (${runS.toFixed(2)} s), MFU ${(rb.report.matmul.mfu * 100).toFixed(1)}% (cost model)`);
 }

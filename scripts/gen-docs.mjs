@@ -147,8 +147,10 @@ export function renderTarget(codec, grammarsRoot, target, opts = {}) {
   idx.push(...rendered('after'));
   const other = data.filter((f) => !DATA_RENDERERS.some((r) => r.file === f));
   if (other.length) idx.push('## Other data files', '', ...other.map((f) => `- \`${src}/${f}\``), '');
+  const pages = [...(opts.docs?.generate() ?? [])];
+  if (pages.length) idx.push('## Reference pages (the target\'s docs hook)', '', ...pages.map(([rel, md]) => `- [${cell(/^# (.*)$/m.exec(md)?.[1] ?? rel)}](${rel})`), '');
   out.set(`${target}/README.md`, HEADER(`${src}/`) + idx.join('\n'));
-  for (const [rel, md] of opts.docs?.generate() ?? []) {
+  for (const [rel, md] of pages) {
     if (out.has(`${target}/${rel}`)) throw new Error(`the docs hook of target ${target} generates ${rel}, which the field tables already produce`);
     out.set(`${target}/${rel}`, HEADER(`the ${target} target's docs hook`) + md);
   }

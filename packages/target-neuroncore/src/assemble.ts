@@ -15,10 +15,12 @@ import { parseNc, type Expr, type Operand, type Slice, type Stmt, type Value } f
 import { DTYPES, dtypeBytes, type DType } from './numerics.js';
 import { checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
 import { AutoSync } from './sync.js';
+import { resolveRawAp } from './source.js';
 
 import { NC_PROGRAM_SECTION, ProgramError, programOf } from './program.js';
 export { NC_PROGRAM_SECTION, ProgramError, programOf };
 const MAX_INSNS = 4_000_000;
+const streamOf: Record<string, number> = { tensor: 0, vector: 1, scalar: 2, gpsimd: 3 };
 
 export interface NcAssembleResult {
   program: NcProgram;
@@ -34,6 +36,8 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   const diags: Diagnostic[] = [];
   const tensors: TensorDecl[] = [];
   const tensorByName = new Map<string, number>();
+  /** Row-major element strides of each declared tensor's dimensions (computed on first access). */
+  const tensorStrides: number[][] = [];
   const semaphores: string[] = [];
   const semByName = new Map<string, number>();
   const env = new Map<string, number>();
@@ -42,7 +46,9 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   const alloc = { sbuf: 0, psum: 0 };
   let hbmBase = 0;
   const hbmBases: number[] = [];
+  // Operand columns and caret lengths of the instruction being assembled (cleared per statement).
   const apCols = new Map<AP, number>();
+  const colLen = new Map<number, number>();
   // Round-robin cursor of the DMA queues per queue range (`qrange=[first, last]`, default all 16).
   const dmaNext = new Map<number, number>();
   let lastStationary: AP | undefined;
@@ -136,7 +142,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         offset = Math.ceil(alloc[mem] / align) * align;
       }
       if (mem !== 'hbm') alloc[mem as 'sbuf' | 'psum'] = Math.max(alloc[mem as 'sbuf' | 'psum'], offset! + bytes);
-      const t: TensorDecl = { name: st.name, mem, dtype, shape, partition, offset: offset ?? 0, bytes, line: st.line };
+      const t: TensorDecl = { name: st.name, mem, dtype, shape, partition, offset: offset ?? 0, bytes, line: loc?.line ?? st.line };
       const ctx: RuleCtx = { diags, span: (c) => span(st.line, c), colOf: () => st.col, tensors };
       checkDecl(t, ctx, st.col);
       tensorByName.set(st.name, tensors.length);
@@ -146,7 +152,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       env.delete(st.name);
     };
 
-    const resolveAp = (name: string, slices: Slice[] | undefined, line: number, col: number): AP => {
+    const resolveAp = (name: string, slices: Slice[] | undefined, line: number, col: number, len = name.length): AP => {
       const ti = tensorByName.get(name);
       if (ti === undefined) {
         diags.push(error('NC0030', `unknown tensor \`${name}\``, { span: span(line, col, name.length), notes: didYouMean(name, [...tensorByName.keys()]) }));
@@ -159,7 +165,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         diags.push(error('NC0031', `\`${name}\` has ${shape.length} dimensions; ${sl.length} indices given`, { span: span(line, col, name.length) }));
         throw new Stop();
       }
-      const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
+      const strides = (tensorStrides[ti] ??= shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1)));
       const eb = dtypeBytes(t.dtype);
       const dims: Array<[number, number]> = [];
       let offsetEl = 0;
@@ -177,14 +183,14 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           else if (s.hi) hi = evalInt(s.hi, line, 'a slice bound');
           if (s.step) step = evalInt(s.step, line, 'a slice step');
           if (step < 1 || lo < 0 || hi > shape[i]! || lo >= hi) {
-            diags.push(error('NC0032', `slice ${lo}:${hi}${step !== 1 ? `:${step}` : ''} is outside dimension ${i} of \`${name}\` (size ${shape[i]})${step < 1 ? '; steps are positive' : ''}`, { span: span(line, s.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors` }));
+            diags.push(error('NC0032', `slice ${lo}:${hi}${step !== 1 ? `:${step}` : ''} is outside dimension ${i} of \`${name}\` (size ${shape[i]})${step < 1 ? '; steps are positive' : ''}`, { span: span(line, s.col, s.end - s.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
             throw new Stop();
           }
         }
         const size = Math.ceil((hi - lo) / step);
         if (i === 0 && t.mem !== 'hbm') {
           if (step !== 1) {
-            diags.push(error('NC0108', 'partition striding is not allowed: a tensor occupies a continuous range of partitions', { span: span(line, s!.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
+            diags.push(error('NC0108', 'partition striding is not allowed: a tensor occupies a continuous range of partitions', { span: span(line, s!.col, s!.end - s!.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
             throw new Stop();
           }
           p0 = lo;
@@ -203,11 +209,30 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       if (!dims.length) dims.push([1, 1]);
       const ap: AP = { tensor: ti, mem: t.mem, dtype: t.dtype, start: t.partition + p0, np, pstride, offset: t.mem === 'hbm' ? offsetEl * eb : t.offset + offsetEl * eb, dims };
       apCols.set(ap, col);
+      colLen.set(col, len);
+      return ap;
+    };
+
+    const resolveRaw = (v: Extract<Value, { k: 'raw' }>, line: number): AP => {
+      const ti = tensorByName.get(v.name);
+      if (ti === undefined) {
+        diags.push(error('NC0030', `unknown tensor \`${v.name}\``, { span: span(line, v.col, v.name.length), notes: didYouMean(v.name, [...tensorByName.keys()]) }));
+        throw new Stop();
+      }
+      const fields = v.fields.map((e) => evalInt(e, line, 'an access-pattern field'));
+      const ap = resolveRawAp(tensors[ti]!, ti, fields, v.dims.map(([a, b]) => [evalInt(a, line, 'a size'), evalInt(b, line, 'a stride')]));
+      if (typeof ap === 'string') {
+        diags.push(error('NC0033', `access pattern of \`${v.name}\` is outside the tensor: ${ap}`, { span: span(line, v.col, v.end - v.col), spec: `${SPEC} §Accessing SBUF/PSUM tensors using compute engines` }));
+        throw new Stop();
+      }
+      apCols.set(ap, v.col);
+      colLen.set(v.col, v.end - v.col);
       return ap;
     };
 
     const valueToAttr = (v: Value, line: number): AttrValue => {
-      if (v.k === 'ap') return resolveAp(v.name, v.slices, line, v.col);
+      if (v.k === 'ap') return resolveAp(v.name, v.slices, line, v.col, v.end - v.col);
+      if (v.k === 'raw') return resolveRaw(v, line);
       if (v.k === 'list') return v.items.flatMap((x) => { const r = valueToAttr(x, line); return Array.isArray(r) ? r : [r as number]; }) as number[];
       if (v.e.k === 'name' && !env.has(v.e.name)) {
         if (tensorByName.has(v.e.name)) return resolveAp(v.e.name, undefined, line, v.col);
@@ -227,11 +252,12 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
 
     const instruction = (st: Extract<Stmt, { k: 'insn' }>): void => {
       const mn = `${st.engine}.${st.op}`;
-      const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l), colOf: (ap) => apCols.get(ap) ?? st.col, tensors };
-      const streamOf: Record<string, number> = { tensor: 0, vector: 1, scalar: 2, gpsimd: 3 };
+      apCols.clear();
+      colLen.clear();
+      const ctx: RuleCtx = { diags, span: (c, l) => span(st.line, c, l ?? colLen.get(c) ?? 1), colOf: (ap) => apCols.get(ap) ?? st.col, attrCol: (k) => st.operands.find((o) => o.key === k)?.col, tensors };
       const isSem = st.op === 'sem_signal' || st.op === 'sem_wait';
       const def = isSem ? { operands: [], attrs: ['sem', 'value', 'queue'], spec: '' } : isa.instructions[mn];
-      if (!def || (isSem && !(st.engine in streamOf) && st.engine !== 'dma')) {
+      if (!def || (!(st.engine in streamOf) && st.engine !== 'dma')) {
         diags.push(error('NC0040', `unknown instruction \`${mn}\``, { span: span(st.line, st.col, st.opEnd - st.col), notes: didYouMean(mn, [...Object.keys(isa.instructions)]) }));
         return;
       }
@@ -245,7 +271,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           diags.push(error('NC0041', `\`${mn}\` takes ${names.length} positional operand${names.length === 1 ? '' : 's'} (${names.join(', ') || 'none'})`, { span: span(st.line, o.col) }));
           return;
         }
-        if (![...names, ...def.attrs].includes(key)) {
+        if (!names.includes(key) && !def.attrs.includes(key)) {
           diags.push(error('NC0042', `\`${mn}\` has no operand \`${key}\` (operands: ${[...names, ...def.attrs].join(', ')})`, { span: span(st.line, o.col, key.length), notes: didYouMean(key, [...names, ...def.attrs]) }));
           return;
         }
@@ -268,7 +294,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           aps[k] = v;
         } else attrs[k] = v;
       }
-      const base = { file, line: st.line, col: st.col, waits: [] as Array<[number, number]> };
+      const base = { file: loc?.file ?? file, line: loc?.line ?? st.line, col: loc?.col ?? st.col, waits: [] as Array<[number, number]> };
       if (isSem) {
         const sem = attrs['sem'];
         const si = typeof sem === 'string' ? semByName.get(sem) : undefined;
@@ -373,6 +399,8 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       }
     };
 
+    // `.loc` (disassembly): the source position of the next tensor or instruction statement.
+    let loc: { file: string; line: number; col: number } | undefined;
     const walk = (list: Stmt[]): void => {
       for (const st of list) {
         try {
@@ -382,7 +410,11 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
               else env.set(st.name, evalE(st.e, st.line));
               break;
             case 'tensor':
-              declare(st);
+              try {
+                declare(st);
+              } finally {
+                loc = undefined;
+              }
               break;
             case 'sem':
               for (const n of st.names) {
@@ -393,6 +425,9 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
                 }
               }
               break;
+            case 'loc':
+              loc = st;
+              continue;
             case 'sync':
               sync = st.mode as 'auto' | 'explicit';
               break;
@@ -410,7 +445,11 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
               break;
             }
             case 'insn':
-              instruction(st);
+              try {
+                instruction(st);
+              } finally {
+                loc = undefined;
+              }
               break;
           }
         } catch (e) {
@@ -497,7 +536,16 @@ function checkAttrs(mn: string, attrs: Record<string, AttrValue>, st: Extract<St
 
 export function programObject(program: NcProgram, files: string[]): Container {
   // JSON has no infinities/NaN (an affine_select fill of -inf): they travel as {"$num": "-Infinity"}.
-  const data = new TextEncoder().encode(JSON.stringify(program, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $num: String(v) } : v)));
+  // Only attribute values can be non-finite; without any, JSON.stringify runs without a replacer (several times faster).
+  const nonFinite = program.insns.some((i) => {
+    for (const k in i.attrs) {
+      const v = i.attrs[k];
+      if ((typeof v === 'number' && !Number.isFinite(v)) || (Array.isArray(v) && v.some((x) => typeof x === 'number' && !Number.isFinite(x)))) return true;
+    }
+    return false;
+  });
+  const json = nonFinite ? JSON.stringify(program, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $num: String(v) } : v)) : JSON.stringify(program);
+  const data = new TextEncoder().encode(json);
   return {
     kind: 'pobj',
     version: FORMAT_VERSION,

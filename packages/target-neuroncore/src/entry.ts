@@ -25,6 +25,10 @@ export const neuroncoreEntry: TargetEntry = {
   options: ncOptions,
   // `pyxis-sim` loads the machine alone (no assembler or linker, no @pyxis/asm, @pyxis/ld or Chevrotain); the rest the whole target.
   load: async (tool?: ToolKind): Promise<Target> => {
+    if (tool === 'inspect') {
+      const [m, d] = await Promise.all([import('./machine-part.js'), import('./docs.js')]);
+      return { ...m.ncMeta, inspect: d.ncInspect };
+    }
     if (tool === 'sim') {
       const m = await import('./machine-part.js');
       return { ...m.ncMeta, machine: m.ncMachine };

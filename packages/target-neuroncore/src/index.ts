@@ -11,5 +11,6 @@ export { startPartitionOk } from './rules.js';
 export { loadMachine, loadIsa } from './isa.js';
 export { dumpTensor } from './dump.js';
 export { disassembleNc } from './disasm.js';
+export { sourceNc, numText } from './source.js';
 export { Executor, Memories } from './exec.js';
 export { hbmAddresses } from './run.js';

@@ -35,13 +35,15 @@ export interface Machine {
   /** Kernel ticks per engine cycle: tensor, vector, scalar, gpsimd. */
   ticksPerCycle: [number, number, number, number];
   clockGhz: [number, number, number, number];
+  /** SBUF partitions each GpSimd processor reads and writes (GpSimd Engine, Memory Hierarchy). */
+  gpsimdGroup: number;
   cost: Record<string, number>;
 }
 
 let isa: Isa | undefined;
 let machine: Machine | undefined;
 
-function readJson(file: string): Record<string, unknown> {
+export function readJson(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(process.env['PYXIS_GRAMMARS'] ? join(process.env['PYXIS_GRAMMARS'], 'neuroncore') : GRAMMARS, file), 'utf8')) as Record<string, unknown>;
 }
 
@@ -57,7 +59,7 @@ export function loadMachine(): Machine {
   if (machine) return machine;
   const j = readJson('machine.json') as {
     memories: Record<string, Record<string, number>>;
-    engines: Record<string, { clock_ghz: number }>;
+    engines: Record<string, { clock_ghz: number; partitions_per_processor?: number }>;
     base_clock_ghz: number;
     cost: Record<string, { value: number }>;
   };
@@ -76,6 +78,7 @@ export function loadMachine(): Machine {
     baseGhz: j.base_clock_ghz,
     ticksPerCycle: ticks.map((t) => Math.round(t)) as [number, number, number, number],
     clockGhz: clocks,
+    gpsimdGroup: j.engines['gpsimd']!.partitions_per_processor ?? 16,
     cost,
   };
   return machine;

@@ -20,11 +20,15 @@ export interface Slice {
   /** `x[3]`: a single index (size 1). */
   single: boolean;
   col: number;
+  /** Column just after the slice (caret length = end - col). */
+  end: number;
 }
 
 export type Value =
   | { k: 'expr'; e: Expr; col: number }
   | { k: 'ap'; name: string; slices: Slice[]; col: number; end: number }
+  /** The ISA form of an access pattern: `t{start, np, pstride, offset, [size, stride]...}` (disassembly). */
+  | { k: 'raw'; name: string; fields: Expr[]; dims: Array<[Expr, Expr]>; col: number; end: number }
   | { k: 'list'; items: Value[]; col: number };
 
 export interface Operand {
@@ -38,17 +42,20 @@ export type Stmt =
   | { k: 'tensor'; name: string; mem: string; dtype: string; shape: Expr[]; attrs: Operand[]; line: number; col: number; memCol: number; dtypeCol: number }
   | { k: 'sem'; names: Array<{ name: string; col: number }>; line: number; col: number }
   | { k: 'sync'; mode: string; line: number; col: number }
+  /** `.loc "file" line col`: the source position recorded for the next tensor or instruction (disassembly). */
+  | { k: 'loc'; file: string; line: number; col: number; at: { line: number; col: number } }
   | { k: 'loop'; v: string; from: Expr; to: Expr; body: Stmt[]; line: number; col: number }
   | { k: 'insn'; engine: string; op: string; operands: Operand[]; line: number; col: number; opEnd: number };
 
 interface Tok {
-  t: 'id' | 'num' | 'p' | 'dir';
+  t: 'id' | 'num' | 'p' | 'dir' | 'str';
   v: string;
   n: number;
   col: number;
 }
 
-const TOKEN_RE = /\s*(?:(\.[A-Za-z_]\w*)|([A-Za-z_]\w*)|(0[xX][0-9a-fA-F_]+|(?:\d[\d_]*)?\.?\d+(?:[eE][-+]?\d+)?|\d[\d_]*\.?)|(\*\*|[-+*/%()[\]{},:=.<>]))/y;
+const TOKEN_RE = /\s*(?:(\.[A-Za-z_]\w*)|([A-Za-z_]\w*)|(0[xX][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?)|(\*\*|[-+*/%()[\]{},:=.<>])|("(?:[^"\\]|\\.)*"))/y;
+const BLANK_RE = /\s*/y;
 
 export class ParseError {
   constructor(
@@ -57,22 +64,44 @@ export class ParseError {
   ) {}
 }
 
+/** Where the comment (`#` or `//`) of a line starts, outside string literals; -1 if none. */
+function commentStart(s: string): number {
+  let q = false;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    if (q) {
+      if (ch === 92) i++; // backslash escape
+      else if (ch === 34) q = false;
+    } else if (ch === 34) q = true;
+    else if (ch === 35 || (ch === 47 && s.charCodeAt(i + 1) === 47)) return i;
+  }
+  return -1;
+}
+
+function unquote(q: string, col: number): string {
+  try {
+    return JSON.parse(q) as string;
+  } catch {
+    throw new ParseError('bad string literal (JSON escapes: \\" \\\\ \\n \\uXXXX)', col);
+  }
+}
+
 function lexLine(text: string): Tok[] {
   const out: Tok[] = [];
-  let s = text;
-  const hash = s.search(/#|\/\//);
-  if (hash >= 0) s = s.slice(0, hash);
-  TOKEN_RE.lastIndex = 0;
+  const hash = commentStart(text);
+  const s = hash >= 0 ? text.slice(0, hash) : text;
   let pos = 0;
   while (pos < s.length) {
-    if (/^\s*$/.test(s.slice(pos))) break;
+    BLANK_RE.lastIndex = pos;
+    BLANK_RE.exec(s);
+    if (BLANK_RE.lastIndex >= s.length) break;
     TOKEN_RE.lastIndex = pos;
     const m = TOKEN_RE.exec(s);
     if (!m) {
-      const col = pos + (s.slice(pos).length - s.slice(pos).trimStart().length) + 1;
-      throw new ParseError(`unexpected character \`${s[col - 1]}\``, col);
+      const col = BLANK_RE.lastIndex + 1;
+      throw new ParseError(s[col - 1] === '"' ? 'unterminated string' : `unexpected character \`${s[col - 1]}\``, col);
     }
-    const col = m.index + m[0].length - (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').length + 1;
+    const col = m.index + m[0].length - (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '').length + 1;
     if (m[1] && out.length === 0) out.push({ t: 'dir', v: m[1], n: 0, col });
     else if (m[1]) {
       // `.op` after an engine name (`tensor.matmul`): a dot and a name, not a directive.
@@ -81,7 +110,8 @@ function lexLine(text: string): Tok[] {
     }
     else if (m[2]) out.push({ t: 'id', v: m[2], n: 0, col });
     else if (m[3]) out.push({ t: 'num', v: m[3], n: Number(m[3].replace(/_/g, '')), col });
-    else out.push({ t: 'p', v: m[4]!, n: 0, col });
+    else if (m[4]) out.push({ t: 'p', v: m[4], n: 0, col });
+    else out.push({ t: 'str', v: unquote(m[5]!, col), n: 0, col });
     pos = TOKEN_RE.lastIndex;
   }
   return out;
@@ -165,6 +195,7 @@ function parseUnary(c: Cursor): Expr {
   if (t && t.t === 'id') {
     c.i++;
     if (t.v === 'inf') return { k: 'num', v: Infinity, col: t.col };
+    if (t.v === 'nan') return { k: 'num', v: NaN, col: t.col };
     return { k: 'name', name: t.v, col: t.col };
   }
   throw new ParseError(`expected a number or name${t ? `, found \`${t.v}\`` : ' at end of line'}`, c.col());
@@ -172,15 +203,21 @@ function parseUnary(c: Cursor): Expr {
 
 function parseSlice(c: Cursor): Slice {
   const col = c.col();
-  const s: Slice = { single: false, col };
+  const s: Slice = { single: false, col, end: col + 1 };
+  const end = (): Slice => {
+    const last = c.toks[c.i - 1];
+    s.end = last && c.i > 0 ? last.col + (last.t === 'str' ? last.v.length + 2 : last.v.length) : col + 1;
+    if (s.end <= col) s.end = col + 1;
+    return s;
+  };
   if (!c.isP(':')) s.lo = parseExpr(c);
   if (!c.eatP(':')) {
     s.single = true;
-    return s;
+    return end();
   }
   if (!c.isP(':') && !c.isP(',') && !c.isP(']')) s.hi = parseExpr(c);
   if (c.eatP(':')) s.step = parseExpr(c);
-  return s;
+  return end();
 }
 
 function parseValue(c: Cursor): Value {
@@ -203,6 +240,26 @@ function parseValue(c: Cursor): Value {
     const end = c.col();
     c.expectP(']', '`]` or `,`');
     return { k: 'ap', name: t.v, slices, col: t.col, end: end + 1 };
+  }
+  if (t && t.t === 'id' && c.toks[c.i + 1]?.t === 'p' && c.toks[c.i + 1]!.v === '{') {
+    c.i += 2;
+    const fields: Expr[] = [];
+    for (let k = 0; k < 4; k++) {
+      if (k) c.expectP(',', '`,` (an access pattern in ISA form is `t{start, np, pstride, offset, [size, stride]...}`)');
+      fields.push(parseExpr(c));
+    }
+    const dims: Array<[Expr, Expr]> = [];
+    while (c.eatP(',')) {
+      c.expectP('[', '`[size, stride]`');
+      const size = parseExpr(c);
+      c.expectP(',');
+      const stride = parseExpr(c);
+      c.expectP(']');
+      dims.push([size, stride]);
+    }
+    const end = c.col();
+    c.expectP('}', '`}` or `,`');
+    return { k: 'raw', name: t.v, fields, dims, col: t.col, end: end + 1 };
   }
   const e = parseExpr(c);
   return { k: 'expr', e, col: t?.col ?? c.col() };
@@ -299,8 +356,20 @@ export function parseNc(text: string, file: string, diags: Diagnostic[]): Stmt[]
             body.push({ k: 'sync', mode: m.v, line, col: m.col });
             break;
           }
+          case '.loc': {
+            const f = c.peek();
+            if (!f || f.t !== 'str') throw new ParseError('expected a file name in double quotes', c.col());
+            c.i++;
+            const l = c.peek();
+            const cc = c.toks[c.i + 1];
+            if (!l || l.t !== 'num' || !cc || cc.t !== 'num' || !Number.isSafeInteger(l.n) || !Number.isSafeInteger(cc.n) || l.n < 1 || cc.n < 1) throw new ParseError('expected `.loc "FILE" LINE COLUMN` (positive integers)', c.col());
+            c.i += 2;
+            if (!c.done()) throw new ParseError('expected end of line', c.col());
+            body.push({ k: 'loc', file: f.v, line: l.n, col: cc.n, at: { line, col: first.col } });
+            break;
+          }
           default:
-            throw new ParseError(`unknown directive \`${first.v}\` (known: .const, .tensor, .semaphore, .sync)`, first.col);
+            throw new ParseError(`unknown directive \`${first.v}\` (known: .const, .tensor, .semaphore, .sync, .loc)`, first.col);
         }
         continue;
       }

@@ -13,7 +13,9 @@ export function programOf(c: Container, file: string): NcProgram {
   const s = c.sections.find((x) => x.name === NC_PROGRAM_SECTION);
   if (!s) throw new ProgramError(`\`${file}\` has no \`${NC_PROGRAM_SECTION}\` section (not a NeuronCore object or image)`);
   try {
-    const p = JSON.parse(new TextDecoder().decode(s.data), (_k, v: unknown) => (v && typeof v === 'object' && '$num' in v ? Number((v as { $num: string }).$num) : v)) as NcProgram;
+    const text = new TextDecoder().decode(s.data);
+    // Non-finite numbers travel as {"$num": "-Infinity"}; without any, parse without a reviver (several times faster).
+    const p = (text.includes('"$num"') ? JSON.parse(text, (_k, v: unknown) => (v && typeof v === 'object' && '$num' in v ? Number((v as { $num: string }).$num) : v)) : JSON.parse(text)) as NcProgram;
     if (!Array.isArray(p.insns) || !Array.isArray(p.tensors) || !Array.isArray(p.semaphores)) throw new Error('shape');
     return p;
   } catch {

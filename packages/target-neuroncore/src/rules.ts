@@ -27,6 +27,8 @@ export interface RuleCtx {
   span(col: number, len?: number): SourceSpan;
   /** Column of an operand (for carets). */
   colOf(ap: AP): number;
+  /** Column of a `key=` attribute, when the instruction has it. */
+  attrCol?(key: string): number | undefined;
   tensors: TensorDecl[];
 }
 
@@ -42,7 +44,7 @@ export function startPartitionOk(start: number, np: number): boolean {
 }
 
 /** Rules every SBUF/PSUM access pattern obeys. */
-export function checkAp(ap: AP, ctx: RuleCtx): void {
+export function checkAp(ap: AP, ctx: RuleCtx, dma = false): void {
   const col = ctx.colOf(ap);
   const m = loadMachine();
   const name = ctx.tensors[ap.tensor]?.name ?? '?';
@@ -53,7 +55,9 @@ export function checkAp(ap: AP, ctx: RuleCtx): void {
   }
   if (ap.mem === 'hbm') return;
   if (ap.np < 1 || ap.np > 128) fail(ctx, 'NC0101', `access of \`${name}\` spans ${ap.np} partitions; at most 128`, col, S_ACCESS);
-  else if (!startPartitionOk(ap.start, ap.np))
+  // The start-partition rule binds the compute engines' read/write interfaces; a DMA addresses
+  // SBUF through the device address map, one buffer per partition (docs/spec-notes.md).
+  else if (!dma && !startPartitionOk(ap.start, ap.np))
     fail(ctx, 'NC0102', `access of \`${name}\` starts at partition ${ap.start} with ${ap.np} partitions; the start partition must be ${ap.np > 64 ? '0 for more than 64 partitions' : ap.np > 32 ? '0 or 64 for 33..64 partitions' : '0, 32, 64 or 96 for up to 32 partitions'}`, col, S_ACCESS);
   const eb = dtypeBytes(ap.dtype);
   if (ap.offset % eb !== 0) fail(ctx, 'NC0105', `access of \`${name}\` at byte offset ${ap.offset} is not aligned to its ${eb}-byte elements`, col, S_ACCESS);
@@ -83,7 +87,7 @@ export function checkInsn(insn: Insn, engine: string, ctx: RuleCtx, insnCol: num
   const conn = ENGINE_MEMS[engine];
   const aps: AP[] = [...insn.ins];
   for (const v of Object.values(insn.attrs)) if (v && typeof v === 'object' && !Array.isArray(v)) aps.push(v);
-  for (const ap of [...aps, ...(insn.out ? [insn.out] : [])]) checkAp(ap, ctx);
+  for (const ap of [...aps, ...(insn.out ? [insn.out] : [])]) checkAp(ap, ctx, engine === 'dma');
   if (conn) {
     for (const ap of aps)
       if (!conn.read.includes(ap.mem)) fail(ctx, 'NC0201', `${engine === 'dma' ? 'DMA' : engine} cannot read ${ap.mem.toUpperCase()} (reads: ${conn.read.join(', ').toUpperCase()})`, ctx.colOf(ap), conn.spec);
@@ -102,7 +106,10 @@ export function checkInsn(insn: Insn, engine: string, ctx: RuleCtx, insnCol: num
       for (const ap of insn.ins)
         if (ap.np !== out.np)
           fail(ctx, 'NC0310', `input spans ${ap.np} partitions but the output ${out.np}: each input partition flows into one output partition`, ctx.colOf(ap), S_XPART);
+        else if (engine === 'gpsimd') checkGpsimdGroups(ap, out, ctx);
         else if (ap.start !== out.start && ap.np > 64) fail(ctx, 'NC0311', 'cross-partition movement needs at most 64 partitions', ctx.colOf(ap), S_XPART);
+      if (engine === 'gpsimd')
+        for (const v of Object.values(insn.attrs)) if (v && typeof v === 'object' && !Array.isArray(v) && v.np === out.np) checkGpsimdGroups(v, out, ctx);
     }
     const same = (a: AP | undefined, b: AP | undefined): void => {
       if (a && b && freeSize(a) !== freeSize(b)) fail(ctx, 'NC0313', `operand has ${freeSize(a)} elements per partition, the output ${freeSize(b)}`, ctx.colOf(a), S_VECTOR);
@@ -131,7 +138,7 @@ export function checkInsn(insn: Insn, engine: string, ctx: RuleCtx, insnCol: num
     if (op === 'vector.shuffle' && in0) {
       const mask = insn.attrs['mask'];
       if (!Array.isArray(mask) || mask.length !== 32 || mask.some((x) => !Number.isInteger(x) || x < 0 || x > 31))
-        fail(ctx, 'NC0315', 'a shuffle mask has 32 source partition ids (0..31, modulo 32)', insnCol, `${SPEC} §Vector Engine (Cross-partition Data Movement)`);
+        fail(ctx, 'NC0315', 'a shuffle mask has 32 source partition ids (0..31, modulo 32)', ctx.attrCol?.('mask') ?? insnCol, `${SPEC} §Vector Engine (Cross-partition Data Movement)`);
       if (in0.np % 32 !== 0) fail(ctx, 'NC0315', 'a shuffle works on whole groups of 32 partitions', ctx.colOf(in0), `${SPEC} §Vector Engine (Cross-partition Data Movement)`);
     }
   }
@@ -161,6 +168,25 @@ export function checkInsn(insn: Insn, engine: string, ctx: RuleCtx, insnCol: num
     else if (out.np !== in0.np) fail(ctx, 'NC0403', `the DMA source has ${in0.np} rows and the destination ${out.np} partitions; rows map to partitions one to one`, ctx.colOf(in0), S_DMA);
   }
   void insnCol;
+}
+
+/**
+ * GpSimd's 16-partition groups (GpSimd Engine, Memory Hierarchy): processor k reads and writes
+ * only SBUF partitions 16k..16k+15, so partition p of every input must land in a partition of
+ * the same processor; with equal partition counts that means the same partition (any shift the
+ * start-partition rule allows, a multiple of 32, leaves the processor). docs/spec-notes.md.
+ */
+export function checkGpsimdGroups(ap: AP, out: AP, ctx: RuleCtx): void {
+  if (ap.start === out.start) return;
+  const group = loadMachine().gpsimdGroup;
+  const g = (p: number) => Math.floor(p / group);
+  fail(
+    ctx,
+    'NC0317',
+    `GpSimd cannot move data between its ${group}-partition groups: input partitions ${ap.start}..${ap.start + ap.np - 1} (processor${g(ap.start) === g(ap.start + ap.np - 1) ? ` ${g(ap.start)}` : `s ${g(ap.start)}..${g(ap.start + ap.np - 1)}`}) would flow into output partitions ${out.start}..${out.start + out.np - 1} (processor${g(out.start) === g(out.start + out.np - 1) ? ` ${g(out.start)}` : `s ${g(out.start)}..${g(out.start + out.np - 1)}`}); each processor reads and writes only its ${group} connected SBUF partitions`,
+    ctx.colOf(ap),
+    `${S_GPSIMD}: processor[0] connected to partition[0:15], processor[1] to partition[16:31] and so on`,
+  );
 }
 
 /** The start-partition and geometry rules of a declared SBUF/PSUM tensor. */

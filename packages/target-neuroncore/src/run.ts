@@ -127,7 +127,7 @@ export function runImage(image: Container, file: string, opts: RunOptions = {}):
   report.matmul.mfu = report.matmul.peak_tflops > 0 ? report.matmul.achieved_tflops / report.matmul.peak_tflops : 0;
   trace?.close({ ticks, tick_ghz: m.baseGhz, stop: res.reason, model: MODEL_LABEL });
   const warnings: Diagnostic[] = shared.uninitAt.map((u) =>
-    warning('NC0601', `${u.insn.op} reads never-written ${u.mem.toUpperCase()} at byte ${u.mem === 'hbm' ? u.address : `${Math.floor(u.address / (u.mem === 'sbuf' ? m.sbufPartitionBytes : m.psumPartitionBytes))}:${u.address % (u.mem === 'sbuf' ? m.sbufPartitionBytes : m.psumPartitionBytes)} (partition:offset)`} (reads as NaN)`, { span: { file: u.insn.file, line: u.insn.line, column: u.insn.col } }),
+    warning('NC0601', `${u.insn.op} reads never-written ${u.mem.toUpperCase()} at byte ${u.mem === 'hbm' ? u.address : `${Math.floor(u.address / (u.mem === 'sbuf' ? m.sbufPartitionBytes : m.psumPartitionBytes))}:${u.address % (u.mem === 'sbuf' ? m.sbufPartitionBytes : m.psumPartitionBytes)} (partition:offset)`} (reads as NaN)`, { span: { file: u.insn.file, line: u.insn.line, column: u.insn.col, length: 1 } }),
   );
   return { report, ...(memories ? { memories } : {}), program, hbmAddr, warnings, kernel };
 }

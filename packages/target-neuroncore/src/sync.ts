@@ -48,16 +48,30 @@ export function apBox(ap: AP, hbmBase: number): { mem: number; p0: number; p1: n
   return { mem: MEMS[ap.mem], p0: ap.start, p1: ap.start + ap.np, lo: ap.offset + lo * eb, hi: ap.offset + (hi + 1) * eb };
 }
 
+/** One access of the instruction being added (reused buffers: no allocation per access). */
+interface Box {
+  tensor: number;
+  p0: number;
+  p1: number;
+  lo: number;
+  hi: number;
+  write: boolean;
+}
+
 export class AutoSync {
-  /** Records per declared tensor (distinct tensors only meet through `aliases`). */
-  private readonly recs: Rec[][];
-  // (write counts only grow: an upper bound is enough to decide that nothing needs scanning)
-  /** Write records per tensor list: a read of a tensor nobody wrote scans nothing. */
-  private readonly writes: number[];
+  /**
+   * Records per declared tensor (distinct tensors only meet through `aliases`), reads and
+   * writes apart: a read only conflicts with writes, so it never scans the (long, read-only
+   * stretches of) read records - that scan was quadratic in the reads between two writes.
+   */
+  private readonly reads: Rec[][];
+  private readonly writes: Rec[][];
   private readonly counts: number[];
   /** Per consumer stream, per producer stream: the highest count already waited for. */
   private readonly waited: number[][];
   private lastIndex: number[];
+  private readonly need: number[];
+  private readonly boxes: Box[] = [];
 
   constructor(
     private readonly streams: number,
@@ -67,38 +81,57 @@ export class AutoSync {
     /** Tensor index -> the tensors whose memory overlaps it (itself included). */
     private readonly aliases: number[][],
   ) {
-    this.recs = aliases.map(() => []);
-    this.writes = aliases.map(() => 0);
+    this.reads = aliases.map(() => []);
+    this.writes = aliases.map(() => []);
     this.counts = new Array<number>(streams).fill(0);
     this.waited = Array.from({ length: streams }, () => new Array<number>(streams).fill(0));
     this.lastIndex = new Array<number>(streams).fill(-1);
+    this.need = new Array<number>(streams).fill(0);
+  }
+
+  private box(k: number, ap: AP, write: boolean): void {
+    const b = apBox(ap, ap.mem === 'hbm' ? this.hbmBase(ap.tensor) : 0);
+    let x = this.boxes[k];
+    if (!x) x = this.boxes[k] = { tensor: 0, p0: 0, p1: 0, lo: 0, hi: 0, write: false };
+    x.tensor = ap.tensor;
+    x.p0 = b.p0;
+    x.p1 = b.p1;
+    x.lo = b.lo;
+    x.hi = b.hi;
+    x.write = write;
   }
 
   /** Adds the waits `insn` needs and records its accesses. `index` = its global index. */
   add(insn: Insn, index: number, explicitOnly: boolean): void {
     const s = insn.stream;
-    const need = new Array<number>(this.streams).fill(0);
-    const accesses: Array<{ ap: AP; write: boolean }> = [];
-    for (const ap of insn.ins) accesses.push({ ap, write: false });
-    for (const v of Object.values(insn.attrs)) if (v && typeof v === 'object' && !Array.isArray(v)) accesses.push({ ap: v, write: false });
+    const need = this.need;
+    need.fill(0);
+    let nb = 0;
+    for (const ap of insn.ins) this.box(nb++, ap, false);
+    for (const k in insn.attrs) {
+      const v = insn.attrs[k];
+      if (v && typeof v === 'object' && !Array.isArray(v)) this.box(nb++, v, false);
+    }
     // Accumulating matmuls read the PSUM bank they write (near-memory accumulation).
-    if (insn.out) accesses.push({ ap: insn.out, write: true });
+    if (insn.out) this.box(nb++, insn.out, true);
     const prevIndex = this.lastIndex[s]!;
     let depPrev = false;
-    const boxes = accesses.map((a) => ({ ...apBox(a.ap, a.ap.mem === 'hbm' ? this.hbmBase(a.ap.tensor) : 0), write: a.write, tensor: a.ap.tensor }));
-    for (const b of boxes)
-      for (const t of this.aliases[b.tensor]!) {
-      if (!b.write && this.writes[t] === 0) continue;
-      const list = this.recs[t]!;
+    const scan = (list: Rec[], b: Box): void => {
       for (let i = 0; i < list.length; i++) {
         const r = list[i]!;
-        if (!b.write && !r.write) continue;
         if (r.p1 <= b.p0 || b.p1 <= r.p0 || r.hi <= b.lo || b.hi <= r.lo) continue;
         if (r.stream === s) {
           if (r.index === prevIndex && !b.write && r.write) depPrev = true;
           continue;
         }
         if (r.count > need[r.stream]!) need[r.stream] = r.count;
+      }
+    };
+    for (let k = 0; k < nb; k++) {
+      const b = this.boxes[k]!;
+      for (const t of this.aliases[b.tensor]!) {
+        scan(this.writes[t]!, b);
+        if (b.write) scan(this.reads[t]!, b);
       }
     }
     if (!explicitOnly) {
@@ -113,33 +146,42 @@ export class AutoSync {
     if (depPrev) insn.depPrev = true;
     const count = ++this.counts[s]!;
     this.lastIndex[s] = index;
-    for (const b of boxes) {
-      const list = this.recs[b.tensor]!;
+    for (let k = 0; k < nb; k++) {
+      const b = this.boxes[k]!;
+      const rec: Rec = { stream: s, count, p0: b.p0, p1: b.p1, lo: b.lo, hi: b.hi, write: b.write, index };
+      if (!b.write) {
+        // Reads prune nothing; a read by the same stream of the same box as the last read
+        // supersedes it (a later completion count answers every question the old one did).
+        const list = this.reads[b.tensor]!;
+        const last = list[list.length - 1];
+        if (last && last.stream === s && last.p0 === b.p0 && last.p1 === b.p1 && last.lo === b.lo && last.hi === b.hi) list[list.length - 1] = rec;
+        else list.push(rec);
+        continue;
+      }
       // A newer write covering an older access supersedes it: whoever conflicts with the old
       // access conflicts with the write, which waited for the old one or follows it in order.
       // When the new access covers the old one's bytes on only some of its partitions, the old
       // record keeps the partitions outside (at most two pieces).
-      // Reads prune nothing (scanning a long read-only list per read would dominate); writes do.
-      if (!b.write) {
-        list.push({ stream: s, count, p0: b.p0, p1: b.p1, lo: b.lo, hi: b.hi, write: false, index });
-        continue;
-      }
-      let w = 0;
-      const n = list.length;
-      for (let i = 0; i < n; i++) {
-        const r = list[i]!;
-        const supersedes = r.lo >= b.lo && r.hi <= b.hi && r.p0 < b.p1 && b.p0 < r.p1;
-        if (!supersedes) {
-          list[w++] = r;
-          continue;
-        }
-        if (r.p0 < b.p0) list.push({ ...r, p1: b.p0 });
-        if (r.p1 > b.p1) list.push({ ...r, p0: b.p1 });
-      }
-      list.copyWithin(w, n);
-      list.length = w + (list.length - n);
-      if (b.write) this.writes[b.tensor]!++;
-      list.push({ stream: s, count, p0: b.p0, p1: b.p1, lo: b.lo, hi: b.hi, write: b.write, index });
+      prune(this.reads[b.tensor]!, b);
+      prune(this.writes[b.tensor]!, b);
+      this.writes[b.tensor]!.push(rec);
     }
   }
+}
+
+function prune(list: Rec[], b: Box): void {
+  let w = 0;
+  const n = list.length;
+  for (let i = 0; i < n; i++) {
+    const r = list[i]!;
+    const supersedes = r.lo >= b.lo && r.hi <= b.hi && r.p0 < b.p1 && b.p0 < r.p1;
+    if (!supersedes) {
+      list[w++] = r;
+      continue;
+    }
+    if (r.p0 < b.p0) list.push({ ...r, p1: b.p0 });
+    if (r.p1 > b.p1) list.push({ ...r, p0: b.p1 });
+  }
+  list.copyWithin(w, n);
+  list.length = w + (list.length - n);
 }

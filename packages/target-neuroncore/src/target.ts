@@ -10,6 +10,8 @@ import { ncOptions } from './entry.js';
 import { assembleNc, ProgramError, programOf } from './assemble.js';
 import { linkNc } from './link.js';
 import { disassembleNc } from './disasm.js';
+import { sourceNc } from './source.js';
+import { ncDocs, ncInspect } from './docs.js';
 import { ncMachine, ncMeta } from './machine-part.js';
 
 export const neuroncoreTarget: Target = {
@@ -27,7 +29,7 @@ export const neuroncoreTarget: Target = {
     },
     disassemble: (object: Container, file: string) => {
       try {
-        return disassembleNc(programOf(object, file));
+        return sourceNc(programOf(object, file));
       } catch (e) {
         if (e instanceof ProgramError) throw new DiagnosticError(error('NC0703', e.message));
         throw e;
@@ -44,4 +46,6 @@ export const neuroncoreTarget: Target = {
     },
   },
   machine: ncMachine,
+  inspect: ncInspect,
+  docs: ncDocs,
 };

@@ -22,6 +22,8 @@ describe('neuroncore CLI', () => {
     expect(c.err).toMatch(/bad_layout\.ncasm:4:20: error\[NC0102\]: access of `a` starts at partition 16 with 32 partitions/);
     expect(c.err).toMatch(/bad_layout\.ncasm:5:43: error\[NC0203\]: moving free size 1024 exceeds 512/);
     expect(c.err).toMatch(/bad_layout\.ncasm:6:15: error\[NC0201\]: gpsimd cannot write PSUM/);
+    expect(c.err).toMatch(/bad_layout\.ncasm:7:35: error\[NC0317\]: GpSimd cannot move data between its 16-partition groups/);
+    expect(c.err).toContain('7 | gpsimd.tensor_copy a[64:96, 0:8], a[0:32, 0:8]\n  |                                   ^^^^^^^^^^^^');
     expect(c.err).toMatch(/\^/);
     expect(c.err).toContain('neuroncore-v2-architecture.md');
     expect(c.err).not.toMatch(/at .*\.ts:\d+/); // no stack trace

@@ -11,11 +11,13 @@ import { assembleNc, Executor, hbmAddresses, linkNc, Memories, programOf, runIma
 const OPS = [
   (d: number, a: number, b: number) => `vector.tensor_tensor t${d}, t${a}, t${b}, op=add`,
   (d: number, a: number) => `scalar.activation t${d}, t${a}, func=identity, scale=0.5`,
-  (d: number, a: number) => `gpsimd.tensor_scalar t${d}, t${a}, op0=add, operand0=1`,
+  // GpSimd moves no data between its 16-partition groups (NC0317): its inputs sit on the output's partitions.
+  (d: number) => `gpsimd.tensor_scalar t${d}, t${d}, op0=add, operand0=1`,
   (d: number, a: number) => `vector.tensor_scalar t${d}, t${a}, op0=mult, operand0=3`,
   (d: number) => `dma.copy t${d}, X[${d * 32}:${d * 32 + 32}, :]`,
   (d: number, a: number) => `dma.copy Y[${d * 32}:${d * 32 + 32}, :], t${a}`,
-  (d: number, a: number, b: number) => `gpsimd.tensor_tensor t${d}, t${a}, t${b}, op=subtract`,
+  (d: number) => `gpsimd.tensor_tensor t${d}, t${d}, t${d}, op=subtract`,
+  (d: number, a: number) => `gpsimd.tensor_copy t${a}, t${a}`,
 ];
 
 describe('auto sync', () => {
