@@ -97,7 +97,7 @@ try {
       `\ncheck: FP8 MatMul ${t ? `${t.cycles} cycles, ${t.tflops.toFixed(2)} TFLOPS at ${(stats.clock_hz / 1e9).toFixed(2)} GHz, utilisation ${(100 * t.grid_utilisation).toFixed(1)}%, ` : ''}max error ${(100 * maxErr).toFixed(2)}% against float64 (|c - ref| / sum|a b|)`,
     );
     if (!(maxErr <= 0.06)) {
-      console.error('demo: the MatMul result is outside the documented bound (docs/spec-notes-samples.md)');
+      console.error('demo: the MatMul result is outside the documented bound (docs/spec-notes.md)');
       process.exit(1);
     }
   }

@@ -8,7 +8,7 @@
 #   W: the linker's 3x3 database (kind = conv3x3, chip §15.1): per grid-row the kernels of Cin 0..15, 9 bytes each
 #      (taps NW NC NE CW CC CE SW SC SE), chunk-major in 8-byte chunks: 144 bytes per grid-row = 18 AMEM words, each
 #      giving 8 bytes to every grid-row -> WDP LD_2ROWS_8B at consecutive 8-byte Hbuf addresses; GH RD_3X3 reads the 9
-#      bytes of Cin i at byte 9i (docs/spec-notes-grid.md "Hbuf layout of a 3x3 kernel"). One Hbuf block of 144 bytes
+#      bytes of Cin i at byte 9i (docs/spec-notes.md "Hbuf layout of a 3x3 kernel"). One Hbuf block of 144 bytes
 #      (9 x 16) for the whole trip.
 #   X: AMEM Read row by row, 10 rows per input channel -> GV in 3x3 mode (v_staging front buffer, 3-cycle pipe).
 #   GX: per input channel 2 Exec_Bubble (fill the 3-row window) + 8 Exec_Valid (output rows 0..7 = slots): the

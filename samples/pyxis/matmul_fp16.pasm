@@ -61,7 +61,7 @@
 }
 
 # GV: 4 rows of B per staging, in the 8-entry pattern of chip §6.3.1 for 16-bit horizontal data: 3 zero rows,
-# 4 data rows, 1 zero row (entries 3..6 feed the four 16-bit multipliers: docs/spec-notes-grid.md "which v_staging
+# 4 data rows, 1 zero row (entries 3..6 feed the four 16-bit multipliers: docs/spec-notes.md "which v_staging
 # entries feed the 16-bit multipliers"). Staging start on the first zero row.
 .program mm16_gv gv {
   loop i0 K / 4 {

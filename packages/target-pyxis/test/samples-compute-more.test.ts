@@ -1,6 +1,6 @@
 /**
  * More compute samples of samples/pyxis end to end (assemble + link + simulate in-process), against float64
- * references computed here from the float inputs; bounds in docs/spec-notes-samples.md "error figures and bounds".
+ * references computed here from the float inputs; bounds in docs/spec-notes.md "error figures and bounds".
  */
 import { describe, expect, it } from 'vitest';
 import { PEAK_TFLOPS_FP8, decompressCinPerCout8, ensureInputs, errors, matmul64, npy, runSample, transpose } from './samples-compute.harness.js';

@@ -101,7 +101,7 @@ export function transpose(a: Float64Array, rows: number, cols: number): Float64A
 }
 
 /**
- * Error of `got` against the float64 reference (docs/spec-notes-samples.md "error figures"): max over elements of
+ * Error of `got` against the float64 reference (docs/spec-notes.md "error figures"): max over elements of
  * |got - ref| / sum_k |a_k b_k| (normwise relative error of each dot product, finite where ref cancels to ~0) and the
  * RMS relative error ||got - ref||_2 / ||ref||_2.
  */

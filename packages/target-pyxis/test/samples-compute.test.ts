@@ -7,7 +7,7 @@
  *   seq §11 / chip §6.2.2: 128 writeback flits (16 grid-rows x 8 slots), 2 AMEM write cycles per FP16 row;
  *   chip §11.7.1-11.7.2: a trip retires when its writes are committed, ~100 cycles after the last write
  *   (grammars/pyxis/sim_config.json write_commit_latency_cycles).
- * Error bounds: docs/spec-notes-samples.md "error figures and bounds".
+ * Error bounds: docs/spec-notes.md "error figures and bounds".
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { pyxisOptions } from '../src/entry.js';
 import { pyxisMachine } from '../src/machine.js';
 import { CLOCK_HZ, PEAK_TFLOPS_FP8, SAMPLES, ensureInputs, errors, matmul64, npy, runSample, transpose } from './samples-compute.harness.js';
 
-/** Normwise bound of one dot product (docs/spec-notes-samples.md): FP8 horizontal operand in LnsI5F3. */
+/** Normwise bound of one dot product (docs/spec-notes.md): FP8 horizontal operand in LnsI5F3. */
 const MAX_ERR_FP8 = 0.06;
 const RMS_ERR_FP8 = 0.04;
 /** FP16 x FP16: both operands LnsI5F10. */
@@ -183,7 +183,7 @@ describe('matmul_fp8 at K = 4096 (row-shifted, C in RFP8): K + one Hbuf block of
     const derived = K + ROWSHIFT_FILL + WB_FLITS + COMMIT;
     expect(t.cycles).toBeGreaterThanOrEqual(derived - 16);
     expect(t.cycles).toBeLessThanOrEqual(derived + SLACK);
-    // row-shifted: fill ~128 + writeback 128 + commit 100 on 4096 cycles cap one trip at ~92% of peak (docs/spec-notes-samples.md)
+    // row-shifted: fill ~128 + writeback 128 + commit 100 on 4096 cycles cap one trip at ~92% of peak (docs/spec-notes.md)
     expect(t.tflops).toBeGreaterThanOrEqual(((PEAK_TFLOPS_FP8 * K) / (derived + SLACK)) * 0.999);
   });
 });

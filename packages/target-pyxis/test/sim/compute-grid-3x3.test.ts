@@ -1,7 +1,7 @@
 /**
  * The LLC grid through the simulator, 3x3 convolution stride 1 with padding (chip §6.1.1, §6.3.1-§6.3.3.1; seq §10.1
  * RD_3X3 / h_staging, §10.2 conv3x3_mode, §10.3 partition edges): kernels preloaded in the packed Hbuf layout of
- * docs/spec-notes-grid.md (kernel (i, j) of a grid-row at byte (i * N + j) * 9), one input channel per 10-cycle group
+ * docs/spec-notes.md (kernel (i, j) of a grid-row at byte (i * N + j) * 9), one input channel per 10-cycle group
  * (2 Exec_Bubble + 8 Exec_Valid), accumulators against the independent reference.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * LLC arithmetic of the grid (chip §4.6, §4.7, §6.3.3; docs/spec-notes-grid.md "adder tree"): the product table, the
+ * LLC arithmetic of the grid (chip §4.6, §4.7, §6.3.3; docs/spec-notes.md "adder tree"): the product table, the
  * fast MNS rounding, one LLC row and the split sum against the independent reference of compute-grid-ref.ts.
  */
 import { describe, expect, it } from 'vitest';

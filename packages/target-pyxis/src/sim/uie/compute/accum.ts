@@ -28,7 +28,7 @@ export class Accumulators {
   /** The next split is the first after a writeback: it reads the WBA as zero (seq §10.3.2, hardware-managed). */
   wbaReadsZero = true;
   /**
-   * GX's view (docs/spec-notes-grid.md "first split after a writeback"): the next split is the first after a
+   * GX's view (docs/spec-notes.md "first split after a writeback"): the next split is the first after a
    * writeback kick (or the first ever), so it reads the WBA as zero and needs one writeback credit per slot it writes.
    * Set when a kicking split completes, cleared by the next split. GX uses this flag, not `wbaReadsZero`, because
    * the first split may overlap the tail of the offload (seq §10.3.2) and later splits must read the WBA.

@@ -6,12 +6,12 @@
  * - RD_TRANS_1X1_MATMUL_FP8 / FP16: 4 bytes from each bank: addr .. addr + 3 in the addressed word of bank 0, then the
  *   same byte offsets of the same word in bank 1 (seq §9.4 Table 9-7: bank 0 holds rows A..D, bank 1 rows E..H);
  *   pushing one h_data entry to GX;
- * - RD_3X3: the 9 logical bytes addr .. addr + 8 (docs/spec-notes-grid.md "3x3 Hbuf layout") into the h back kernel
+ * - RD_3X3: the 9 logical bytes addr .. addr + 8 (docs/spec-notes.md "3x3 Hbuf layout") into the h back kernel
  *   buffer of the partitions of filter j = count of h_staging_filter_iter_id (log2_filters_per_row); with
  *   h_staging_done_en at the iterator's ending value the back buffer is complete.
  * Credits (seq §10.1.2): stall at a block start while hbuf.rdCredits == 0; at a block end rdBase += size,
  * rdCredits -= size, wrCredits += size (bytes; hbuf_block_size is in 16-byte units). With hbuf_block_iter_mask = 0
- * the start/end bits alone decide (the §10.1 field text; docs/spec-notes-grid.md).
+ * the start/end bits alone decide (the §10.1 field text; docs/spec-notes.md).
  */
 import { Fifo } from '@pyxis/sim';
 import type { SeqState } from '../records.js';

@@ -302,7 +302,7 @@ export class GxUnit implements ComputeUnit {
     if (this.cmp.timingOnly) return;
     const T = productTables()[corr ? 0 : 1];
     const aa = this.cmp.acc.aa;
-    const voff = nh === 8 ? 0 : 3; // 16-bit horizontal data: v entries 3..6 (docs/spec-notes-grid.md)
+    const voff = nh === 8 ? 0 : 3; // 16-bit horizontal data: v entries 3..6 (docs/spec-notes.md)
     for (let row = 0; row < rows; row++) {
       llcRow1x1(T, g.h, (e * GRID_ROWS + row) * 8, nh, voff, g.vFront, g.vSpan, aa, (row * SLOTS + slot) * COLS, zero, c0, c1, step);
     }

@@ -3,7 +3,7 @@
  * mapping correction (GX `llc_dsbl_mapping_corr`), sum with the accumulator, normalisation to MNS 5.1.13 (AA) and the
  * split sum AA + WBA -> MNS 5.1.18 (chip §6.3.4.1).
  *
- * Arithmetic definition (the spec leaves the adder-tree precision open, docs/spec-notes-grid.md "adder tree"): every
+ * Arithmetic definition (the spec leaves the adder-tree precision open, docs/spec-notes.md "adder tree"): every
  * product is exact (`llcProduct` of @pyxis/formats: I.F sums, 1.M10 from the §4.7 map, nominal exponent
  * I_a + I_b - 16); the products of one LLC-cycle and the accumulator value are summed EXACTLY and the exact sum is
  * rounded ONCE to MNS 5.1.13, nearest-even on the two's complement mantissa (`mnsRoundValue`). The exact sum is

@@ -6,7 +6,7 @@
  * In-FIFO entries are 128-byte words in *physical partition-lane order* (partition address p sits in lane p & 7, as
  * the AMEM word arrives; lanes a read with num_ptns < 8 did not fill are zero) plus the metadata of the read:
  * is_16bit, wdc_type, wdc_block_size, ptn_rot (starting partition offset of the read within the 8-partition word),
- * num_ptns, Read_Const value, ReLU (Read_SRAM_with_ReLU). Per `wdc_type` (docs/spec-notes-weights.md):
+ * num_ptns, Read_Const value, ReLU (Read_SRAM_with_ReLU). Per `wdc_type` (docs/spec-notes.md):
  *  - 0 Uncompressed: pass-through in 1 cycle (ReLU applied here: NaN stays NaN, negatives become +0, seq §5.1.1);
  *    one wdc_fifo word carrying is_16bit and ptn_rot.
  *  - 1 Codebook: bytes 0-15 captured into the codebook register in 1 cycle; no wdc_fifo word.

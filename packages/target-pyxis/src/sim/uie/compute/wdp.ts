@@ -200,7 +200,7 @@ export class WdpUnit implements ComputeUnit {
     if (op !== WR_HBUF) return;
     if (!((LEGAL[wr]! >> log2) & 1))
       this.u.ruleError(WeightsCodes.wrCombo, `hbuf_wr_control ${WR_NAMES[wr]} with log2_ptns_per_hlane ${log2} is not a supported combination`, `${SEQ_SPEC} §9.1.2 Table 9-3`, s, pc);
-    // seq §9.1.4: dim products keep 9 bits, the iterator value uses 8 bits (docs/spec-notes-weights.md)
+    // seq §9.1.4: dim products keep 9 bits, the iterator value uses 8 bits (docs/spec-notes.md)
     let off = f.hbuf_addr_offset[pc]!;
     for (let k = 0; k < 3; k++) off += (f.stride[k]![pc]! * (iterVal(cnt, f.strideIter[k]![pc]!) & 0xff)) & 511;
     d[rec + R_OFF] = off & 511;
