@@ -4,6 +4,7 @@
  * references written here (FP16 at EB -15 decoded by hand), not from the model.
  */
 import { describe, expect, it } from 'vitest';
+import type { FieldValues } from '@pyxis/codec';
 import { Rig, loops, strides } from './uie-fixture.js';
 
 const SEQ = { amem_read: 0, amem_write: 1, vi: 8, sb2vb: 9, vb2sb: 10, vpu2vb: 11, vb2vpu: 12 };
@@ -26,7 +27,7 @@ function inputs(n: number): Uint16Array {
 /** Value of an RFP16 code at EB -15 (chip §4.2). */
 const val = (c: number) => (c & 0x7fff ? (c & 0x8000 ? -1 : 1) * (1 + (c & 1023) / 1024) * 2 ** (((c >> 10) & 31) - 15) : 0);
 
-function elementwiseRig(rows: number, program: Array<Record<string, unknown>>): Rig {
+function elementwiseRig(rows: number, program: FieldValues[]): Rig {
   const r = new Rig();
   const bytesPerRow = 256; // 128 FP16 columns
   r.prog('amem_read', 0, loops([{ n: rows }]), { opcd: 'Read_SRAM', data_type: 'Recogni_FP16', tgt_fifo: 'Vbuffer', num_logical_ptns: 8, iter_stride: strides(bytesPerRow / 16) });
