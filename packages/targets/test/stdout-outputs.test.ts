@@ -29,7 +29,7 @@ describe('`-` = standard output', () => {
     expect(r.code).toBe(0);
     const t = JSON.parse(r.out) as { traceEvents: unknown[] };
     expect(t.traceEvents.length).toBeGreaterThan(10);
-    expect(r.err).toMatch(/pyxis-sim: completed after 570 cycles/);
+    expect(r.err).toMatch(/pyxis-sim: completed after 572 cycles/);
     expect(existsSync('-')).toBe(false);
   });
   it('--vcd -: the waveform on stdout with a real $date and a $dumpvars block', async () => {
@@ -38,7 +38,7 @@ describe('`-` = standard output', () => {
     expect(r.out).toMatch(/^\$date .* \$end\n/);
     expect(r.out).not.toMatch(/1970/);
     expect(r.out).toMatch(/\$enddefinitions \$end\n#0\n\$dumpvars\n/);
-    expect(r.err).toMatch(/completed after 570 cycles/);
+    expect(r.err).toMatch(/completed after 572 cycles/);
   });
   it('two outputs on stdout are a usage error', async () => {
     for (const args of [['--trace', '-', '--vcd', '-'], ['--vcd', '-', '--stats', '-'], ['--trace', '-', '--stats', '-']]) {
