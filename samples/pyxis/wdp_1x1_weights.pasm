@@ -3,7 +3,7 @@
 # every cycle writes 16 B to every H-lane = 8 B to each of its two grid-rows.
 # (The figure's pseudo-code names `hbuf_write_ctl` / `hbuf_stride_dim1_iter_id`
 # are the table fields `hbuf_wr_control` / `hbuf_stride_iter_id_dim1`, §9.1.)
-.const HBUF_BLOCKS = 1                  # the fc8 database of weights_1x1.ld: 16 x 64 weights = 8 AMEM words
+.const HBUF_BLOCKS = 4
 .const IS_16BIT_WEIGHTS = 0
 
 .program weights_1x1 wdp {
@@ -12,16 +12,6 @@
       WR_HBUF is_16bit=IS_16BIT_WEIGHTS hbuf_wr_control=LD_2ROWS_8B \
               hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1] \
               hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i1 log2_ptns_per_hlane=0
-    }
-  }
-}
-
-# AMEM Weights Read (seq §7): the 8 words of the database in order, uncompressed (WDC pass-through); word c holds
-# 8 input-channel weights of output channel context c for each of the 16 grid-rows (chip §15.2, Table 15-3).
-.program weights_1x1_rd amem_weights_read {
-  loop i0 HBUF_BLOCKS {
-    loop i1 8 {
-      Read_SRAM wdc_type=Uncompressed iter_stride[i1]=8 iter_stride[i0]=64
     }
   }
 }

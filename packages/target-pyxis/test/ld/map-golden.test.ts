@@ -37,7 +37,7 @@ function tableBytes(name: string): number {
 
 describe('weights_1x1.expected.map against the image (independent parse)', () => {
   const file = samples + 'weights_1x1.ld';
-  const obj = assemble([{ file: 'wdp_1x1_weights.pasm', text: readFileSync(samples + 'wdp_1x1_weights.pasm', 'utf8') }], { isa: loadPyxisIsa(), listing: false }).object;
+  const obj = assemble(['wdp_1x1_weights.pasm', 'weights_1x1_rd.pasm'].map((f) => ({ file: f, text: readFileSync(samples + f, 'utf8') })), { isa: loadPyxisIsa(), listing: false }).object;
   const linked = link({ script: readFileSync(file, 'utf8'), scriptFile: file, objects: [{ file: 'wdp_1x1_weights.pobj', container: obj }] });
   const image: Container = readContainer(writeContainer(linked.image), 'weights_1x1.pimg');
   const text = readFileSync(samples + 'weights_1x1.expected.map', 'utf8');

@@ -25,7 +25,7 @@ const weight = (o: number, i: number) => (-1) ** (o + i) * 2 ** (-((64 * o + i) 
 
 function linkSample() {
   const file = samples + 'weights_1x1.ld';
-  const obj = assemble([{ file: 'wdp_1x1_weights.pasm', text: readFileSync(samples + 'wdp_1x1_weights.pasm', 'utf8') }], { isa, listing: false }).object;
+  const obj = assemble(['wdp_1x1_weights.pasm', 'weights_1x1_rd.pasm'].map((f) => ({ file: f, text: readFileSync(samples + f, 'utf8') })), { isa, listing: false }).object;
   return link({ script: readFileSync(file, 'utf8'), scriptFile: file, objects: [{ file: 'wdp_1x1_weights.pobj', container: obj }] });
 }
 
