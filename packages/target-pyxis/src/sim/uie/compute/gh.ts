@@ -22,7 +22,7 @@ import type { Compute } from './index.js';
 import { GridCodes, GridState, H_OPS, KERNEL, PTNS } from './grid.js';
 import { I5F3_OP, toOp, ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
-import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit } from './unit.js';
+import { H_PC, H_SLOT, HDR_WORDS, retireHead, type ComputeUnit } from './unit.js';
 
 const { SEQ_SPEC } = records;
 
@@ -213,12 +213,8 @@ export class GhUnit implements ComputeUnit {
     this.cmp.hbuf.rdCredits = HBUF_BYTES; // let the simulation end when diagnostics are collected
   }
 
-  private retire(r: number): void {
-    const d = this.dec.data;
-    const last = d[r + H_LAST] === 1;
-    const slot = d[r + H_SLOT]!;
-    this.dec.pop();
-    if (last) this.u.seqDone(this.seqId, slot);
+  private retire(_r: number): void {
+    retireHead(this.u, this);
   }
 
   nextEvent(_now: number): number {

@@ -21,7 +21,7 @@ import { COLS, SLOTS } from './accum.js';
 import { GRID_ROWS } from './hbuf.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
-import { H_LAST, H_SLOT, HDR_WORDS, type ComputeUnit } from './unit.js';
+import { HDR_WORDS, retireHead, type ComputeUnit } from './unit.js';
 
 const { SEQ_SPEC, CHIP_SPEC_F } = records;
 
@@ -205,12 +205,8 @@ export class GwbUnit implements ComputeUnit {
     }
   }
 
-  private retire(r: number): void {
-    const d = this.dec.data;
-    const last = d[r + H_LAST] === 1;
-    const slot = d[r + H_SLOT]!;
-    this.dec.pop();
-    if (last) this.u.seqDone(this.seqId, slot);
+  private retire(_r: number): void {
+    retireHead(this.u, this);
   }
 
   nextEvent(_now: number): number {

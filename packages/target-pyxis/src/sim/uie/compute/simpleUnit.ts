@@ -5,7 +5,7 @@
 import { Fifo } from '@pyxis/sim';
 import type { SeqState } from '../records.js';
 import type { Uie } from '../uie.js';
-import { H_LAST, H_SLOT, HDR_WORDS, type ComputeUnit } from './unit.js';
+import { HDR_WORDS, retireHead, type ComputeUnit } from './unit.js';
 
 export class SimpleUnit implements ComputeUnit {
   readonly dec: Fifo;
@@ -21,12 +21,7 @@ export class SimpleUnit implements ComputeUnit {
   startTrip(_s: SeqState): void {}
   tick(_now: number): boolean {
     if (this.dec.empty) return false;
-    const r = this.dec.peekSlot(); // word offset of the head record
-    const last = this.dec.data[r + H_LAST]!;
-    const slot = this.dec.data[r + H_SLOT]!;
-    this.dec.pop();
-    if (last) this.u.seqDone(this.seqId, slot);
-    return true;
+    return retireHead(this.u, this);
   }
   nextEvent(_now: number): number {
     return Infinity;

@@ -10,6 +10,7 @@
  */
 import type { Fifo } from '@pyxis/sim';
 import type { SeqState } from '../records.js';
+import type { Uie } from '../uie.js';
 
 /** Record word: trip slot of the instruction. */
 export const H_SLOT = 0;
@@ -45,4 +46,18 @@ export interface ComputeUnit {
   nextEvent(now: number): number;
   /** True when nothing of this unit is in flight (decoder FIFO empty, no pipelined work). */
   readonly idle: boolean;
+}
+
+/**
+ * Pops the head record of `unit`'s decoder FIFO and, when it was the last instruction of its trip for that sequencer
+ * (H_LAST), signals the sequencer done for the record's trip slot. Returns true (the unit did something).
+ */
+export function retireHead(u: Uie, unit: ComputeUnit): boolean {
+  const dec = unit.dec;
+  const r = dec.peekSlot();
+  const last = dec.data[r + H_LAST] === 1;
+  const slot = dec.data[r + H_SLOT]!;
+  dec.pop();
+  if (last) u.seqDone(unit.seqId, slot);
+  return true;
 }

@@ -11,7 +11,7 @@ import * as records from '../records.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
-import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit } from './unit.js';
+import { H_PC, HDR_WORDS, retireHead, type ComputeUnit } from './unit.js';
 import { IMEM_WORDS, VpuWait } from './vpu.js';
 
 const { CHIP_SPEC_F, SEQ_SPEC } = records;
@@ -95,14 +95,9 @@ export class ViUnit implements ComputeUnit {
     return true;
   }
 
-  private retire(r: number): boolean {
-    const d = this.dec.data;
-    const last = d[r + H_LAST] === 1;
-    const slot = d[r + H_SLOT]!;
-    this.dec.pop();
+  private retire(_r: number): boolean {
     this.left = 0;
-    if (last) this.u.seqDone(this.seqId, slot);
-    return true;
+    return retireHead(this.u, this);
   }
 
   nextEvent(_now: number): number {
