@@ -81,7 +81,7 @@ describe('pyxis-ld CLI', () => {
   it('the weights sample: the map shows the fitted EB and the error of each database', async () => {
     const d = setup();
     for (const f of ['weights_1x1.ld', 'fc_w.npy', 'fc_b.npy']) copyFileSync(samples + f, join(d, f));
-    const obj = assemble([{ file: 'wdp_1x1_weights.pasm', text: readFileSync(samples + 'wdp_1x1_weights.pasm', 'utf8') }], { isa, listing: false }).object;
+    const obj = assemble(['wdp_1x1_weights.pasm', 'weights_1x1_rd.pasm'].map((f) => ({ file: f, text: readFileSync(samples + f, 'utf8') })), { isa, listing: false }).object;
     writeContainerFile(join(d, 'w.pobj'), obj);
     const r = await run([join(d, 'weights_1x1.ld'), join(d, 'w.pobj'), '-o', join(d, 'w.pimg'), '--map', '-']);
     expect(r.code).toBe(0);
