@@ -22,7 +22,7 @@ import type { Compute } from './index.js';
 import { GridCodes, GridState, H_OPS, KERNEL, PTNS } from './grid.js';
 import { I5F3_OP, toOp, ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
-import { H_PC, H_SLOT, HDR_WORDS, retireHead, type ComputeUnit } from './unit.js';
+import { H_PC, H_SLOT, HDR_WORDS, retireHead, type ComputeUnit, opFieldArrays } from './unit.js';
 
 const { SEQ_SPEC } = records;
 
@@ -78,8 +78,7 @@ export class GhUnit implements ComputeUnit {
 
   startTrip(s: SeqState): void {
     this.seq = s;
-    const op = s.op;
-    if (op) this.f = Object.fromEntries(FIELDS.map((n) => [n, op.field(n)])) as F;
+    this.f = (opFieldArrays(s.op, FIELDS) as F | undefined) ?? this.f;
   }
 
   decode(s: SeqState, rec: number): void {

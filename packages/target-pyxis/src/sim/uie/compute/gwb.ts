@@ -21,7 +21,7 @@ import { COLS, SLOTS } from './accum.js';
 import { GRID_ROWS } from './hbuf.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
-import { HDR_WORDS, retireHead, type ComputeUnit } from './unit.js';
+import { HDR_WORDS, opFieldArrays, retireHead, type ComputeUnit } from './unit.js';
 
 const { SEQ_SPEC, CHIP_SPEC_F } = records;
 
@@ -100,12 +100,7 @@ export class GwbUnit implements ComputeUnit {
   }
 
   startTrip(s: SeqState): void {
-    const op = s.op;
-    if (op) {
-      const f: Record<string, Int32Array> = {};
-      for (const n of ['opcd', 'tgt_fifo', 'diagonal_mask_mode', 'diagonal_mask_override_sel', 'col_mask_idx', 'eb_adj', 'grid_row_offset', 'grid_row_iter_id', 'wb_done_iter_mask']) f[n] = op.field(n);
-      this.f = f;
-    }
+    this.f = opFieldArrays(s.op, ['opcd', 'tgt_fifo', 'diagonal_mask_mode', 'diagonal_mask_override_sel', 'col_mask_idx', 'eb_adj', 'grid_row_offset', 'grid_row_iter_id', 'wb_done_iter_mask']) ?? this.f;
     const r = this.u.config.regionBytes('gwb.col_mask');
     if (r && r.changed) {
       for (let i = 0; i < 4 && i < r.words; i++)

@@ -23,7 +23,7 @@ import type { Compute } from './index.js';
 import { llcRow1x1, llcRow3x3, productTables, splitSum, WIN_PTN, WIN_ROW } from './llc.js';
 import { ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
-import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit } from './unit.js';
+import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit, opFieldArrays } from './unit.js';
 
 const { SEQ_SPEC } = records;
 
@@ -119,8 +119,7 @@ export class GxUnit implements ComputeUnit {
 
   startTrip(s: SeqState): void {
     this.seq = s;
-    const op = s.op;
-    if (op) this.f = Object.fromEntries(FIELDS.map((n) => [n, op.field(n)])) as F;
+    this.f = (opFieldArrays(s.op, FIELDS) as F | undefined) ?? this.f;
   }
 
   decode(s: SeqState, rec: number): void {

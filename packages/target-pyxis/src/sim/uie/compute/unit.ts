@@ -10,6 +10,7 @@
  */
 import type { Fifo } from '@pyxis/sim';
 import type { SeqState } from '../records.js';
+import type { OpStore } from '../tables.js';
 import type { Uie } from '../uie.js';
 
 /** Record word: trip slot of the instruction. */
@@ -60,4 +61,12 @@ export function retireHead(u: Uie, unit: ComputeUnit): boolean {
   dec.pop();
   if (last) u.seqDone(unit.seqId, slot);
   return true;
+}
+
+/** The decoded op-memory arrays of `names` (one per field, indexed by pc), bound at trip start; undefined without an op memory. */
+export function opFieldArrays<K extends string>(op: OpStore | undefined, names: readonly K[]): Record<K, Int32Array> | undefined {
+  if (!op) return undefined;
+  const f = {} as Record<K, Int32Array>;
+  for (const n of names) f[n] = op.field(n);
+  return f;
 }

@@ -11,7 +11,7 @@ import type { SwitchboxFifo } from '../switchbox.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
-import { H_LAST, H_SLOT, HDR_WORDS, type ComputeUnit } from './unit.js';
+import { H_LAST, H_SLOT, HDR_WORDS, opFieldArrays, type ComputeUnit } from './unit.js';
 import { SCRATCHPAD_MAX, TILE_ROWS, VB_COLS, type Vbuffer } from './vbuffer.js';
 
 const { SEQ_SPEC } = records;
@@ -66,14 +66,10 @@ export class VbufUnit implements ComputeUnit {
   }
 
   startTrip(s: SeqState): void {
-    const op = s.op;
-    if (!op) return;
     const names = this.writer
       ? ['opcd', 'wr_tile_idx', 'src_select', 'scratchpad_mode', 'scratchpad_count_iter_mask', 'scratchpad_count_incr_amt', 'wr_addr_base', 'wr_addr_iter_id', 'wr_addr_iter_vld', 'snoop_vld', 'snoop_signed', 'snoop_start_iter_mask']
       : ['opcd', 'rd_tile_idx', 'tgt_select', 'scratchpad_mode', 'scratchpad_count_iter_mask', 'scratchpad_count_decr', 'rd_addr_base', 'rd_addr_iter_id', 'rd_addr_iter_vld'];
-    const f: Record<string, Int32Array> = {};
-    for (const n of names) f[n] = op.field(n);
-    this.f = f;
+    this.f = opFieldArrays<string>(s.op, names) ?? this.f;
   }
 
   decode(s: SeqState, rec: number): void {

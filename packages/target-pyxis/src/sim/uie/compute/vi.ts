@@ -11,7 +11,7 @@ import * as records from '../records.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
-import { H_PC, HDR_WORDS, retireHead, type ComputeUnit } from './unit.js';
+import { H_PC, HDR_WORDS, opFieldArrays, retireHead, type ComputeUnit } from './unit.js';
 import { IMEM_WORDS, VpuWait } from './vpu.js';
 
 const { CHIP_SPEC_F, SEQ_SPEC } = records;
@@ -44,12 +44,7 @@ export class ViUnit implements ComputeUnit {
   }
 
   startTrip(s: SeqState): void {
-    const op = s.op;
-    if (op) {
-      const f: Record<string, Int32Array> = {};
-      for (const n of ['opcd', 'vpv_pgm_start_addr', 'vpv_pgm_instr_count', 'counter_zero_iter_mask']) f[n] = op.field(n);
-      this.f = f;
-    }
+    this.f = opFieldArrays(s.op, ['opcd', 'vpv_pgm_start_addr', 'vpv_pgm_instr_count', 'counter_zero_iter_mask']) ?? this.f;
     this.cmp.vpu.load(this.u.config);
   }
 

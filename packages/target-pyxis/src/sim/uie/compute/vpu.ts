@@ -216,10 +216,9 @@ export class Vpu {
   }
 }
 
-function fpCompare(cond: number, x: number, y: number): boolean {
-  const u = DEC[x]!;
-  const v = DEC[y]!;
-  if (u !== u || v !== v) return cond === 1; // NaN: only NE is true
+/** `u <cond> v` for cmp_cond 0..5 (EQ NE LT LE GT GE); NaN compares false except NE. */
+function compareValues(cond: number, u: number, v: number): boolean {
+  if (u !== u || v !== v) return cond === 1;
   switch (cond) {
     case 0:
       return u === v;
@@ -235,25 +234,8 @@ function fpCompare(cond: number, x: number, y: number): boolean {
       return u >= v;
   }
 }
-
-function intCompare(cond: number, x: number, y: number): boolean {
-  const u = s16(x);
-  const v = s16(y);
-  switch (cond) {
-    case 0:
-      return u === v;
-    case 1:
-      return u !== v;
-    case 2:
-      return u < v;
-    case 3:
-      return u <= v;
-    case 4:
-      return u > v;
-    default:
-      return u >= v;
-  }
-}
+const fpCompare = (cond: number, x: number, y: number): boolean => compareValues(cond, DEC[x]!, DEC[y]!);
+const intCompare = (cond: number, x: number, y: number): boolean => compareValues(cond, s16(x), s16(y));
 
 /** One FP16 lane operation (RFP16 codes at EB_VPU). */
 export function fpOp(op: number, x: number, y: number, old: number, cond: number, vpu: Vpu, lane: number, lutIdx: number, eb: number): number {
