@@ -12,7 +12,7 @@ import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
 import type { ComputeStats } from './stats.js';
-import { H_LAST, H_SLOT, HDR_WORDS, opFieldArrays, type ComputeUnit } from './unit.js';
+import { H_LAST, H_PC, H_SLOT, HDR_WORDS, opFieldArrays, type ComputeUnit } from './unit.js';
 import { SCRATCHPAD_MAX, TILE_ROWS, VB_COLS, type Vbuffer } from './vbuffer.js';
 
 const { SEQ_SPEC } = records;
@@ -168,6 +168,8 @@ export class VbufUnit implements ComputeUnit {
       const inc = d[r + W_COUNT]!;
       if (inc) {
         vb.spCount[tile]! += inc;
+        vb.spIncSeq[tile] = this.seqId;
+        vb.spIncPc[tile] = d[r + H_PC]!;
         if (vb.spCount[tile]! > SCRATCHPAD_MAX)
           u.ruleError(VbufCodes.scratchpadOverflow, `${this.kind}: scratchpad_count of tile ${tile} exceeds ${SCRATCHPAD_MAX} (${vb.spCount[tile]})`, `${SEQ_SPEC} §13.2`, u.seqs[this.seqId], d[r + 2]!);
       }
@@ -183,7 +185,11 @@ export class VbufUnit implements ComputeUnit {
       const row = this.row;
       if (sp) {
         vb.readRow(tile, d[r + W_ADDR]!, row);
-        if (d[r + W_COUNT] === 1) vb.spCount[tile]!--;
+        if (d[r + W_COUNT] === 1) {
+          vb.spCount[tile]!--;
+          vb.spDecSeq[tile] = this.seqId;
+          vb.spDecPc[tile] = d[r + H_PC]!;
+        }
       } else {
         vb.readRow(tile, vb.rdPtr[tile]!, row);
         vb.rdPtr[tile] = (vb.rdPtr[tile]! + 1) % TILE_ROWS;
