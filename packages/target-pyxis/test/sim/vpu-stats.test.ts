@@ -73,4 +73,21 @@ describe('VPU / Vbuffer statistics (vpu_relu sample)', () => {
     );
     expect(text).toMatch(/c0\.uie0 vbuffer: sb2vb 16 rows( \(waits: [^)]*\))?, vb2vpu 16 rows( \(waits: [^)]*\))?, vpu2vb 16 rows( \(waits: [^)]*\))?, vb2sb 16 rows( \(waits: [^)]*\))?; scratchpad waits 0/);
   });
+
+  it('per trip: two VPU trips overlapping on one UIE each get their own VPU counts (attributed by the VI record)', () => {
+    // a second trip identical to `relu` queued right behind it on uie0 (the UIE tracks up to three trips, chip §11.7.1)
+    const two = runSample('vpu_relu.pasm', 'vpu_relu.ld', {
+      edit: (t, f) => (f.endsWith('.ld') ? t.replace(/(trip relu \{[^}]*\})/, '$1\n  trip relu2 { amem_read = relu_rd; sb2vb = relu_in; vb2vpu = relu_feed; vi = vi_rows; vpu2vb = relu_out; vb2sb = relu_drain; amem_write = relu_wr; read = x; write = y; trip_power = 8; }').replace('store after relu;', 'store after relu2;') : t),
+    });
+    const cc = two.compute() as unknown as { vpu: VpuJson; trips: Array<{ trip_id: number; start_cycle: number; end_cycle: number; vpu: VpuJson }> };
+    expect(cc.trips).toHaveLength(2);
+    const [a, b] = cc.trips;
+    expect(b!.start_cycle).toBeLessThanOrEqual(a!.end_cycle); // they overlap (the first one's write commit at least)
+    for (const t of cc.trips) {
+      expect(t.vpu.instructions, `trip ${t.trip_id}`).toBe(ROWS * INSTR_PER_ROW);
+      expect(t.vpu.programs).toBe(ROWS);
+      expect(t.vpu.lane_ops).toBe(ROWS * INSTR_PER_ROW * LANES);
+    }
+    expect(cc.vpu.instructions).toBe(2 * ROWS * INSTR_PER_ROW);
+  });
 });
