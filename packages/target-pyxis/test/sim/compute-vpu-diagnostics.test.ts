@@ -58,15 +58,16 @@ describe('VPU program diagnostics carry the spec section and the PC', () => {
   });
 
   it('SIM0655 also for the accumulator of MAC and the old rd of a predicated instruction', () => {
-    for (const bad of [
+    const bads: FieldValues[] = [
       { opcode: 'MAC', dtype: 'FP16', rd: 9, rs1: 1, rs2: 1, src1_sel: 'GPR', src2_sel: 'GPR', wr_gpr_en: 1 },
       { opcode: 'ADD', dtype: 'FP16', rd: 9, rs1: 1, rs2: 1, src1_sel: 'GPR', src2_sel: 'GPR', wr_gpr_en: 1, pred_en: 1 },
-    ]) {
+    ];
+    for (const bad of bads) {
       const { r, diags } = rig();
       vpuRow(r, 1, 0, [{ opcode: 'MOV', dtype: 'FP16', rd: 1, src1_sel: 'IN_FIFO', wr_gpr_en: 1, in_fifo_pop: 1 }, bad]);
       r.run();
       const d = diags.find((x) => x.code === 'SIM0655');
-      expect(d?.message, bad.opcode).toMatch(/VPU instruction 1 reads GPR r9/);
+      expect(d?.message, String(bad['opcode'])).toMatch(/VPU instruction 1 reads GPR r9/);
       expect(d!.notes).toContain('sequencer vi, pc 1');
     }
   });
