@@ -1,6 +1,6 @@
 /** The human summary printed at the end of `pyxis-sim run`. */
 import type { SimReport } from './run.js';
-import { vpuSummaryLines, type VbufFigures, type VpuFigures } from './vpuStats.js';
+import { VPU_LEGEND, vpuSummaryLines, type VbufFigures, type VpuFigures } from './vpuStats.js';
 
 function si(n: number, unit: string): string {
   const abs = Math.abs(n);
@@ -48,6 +48,7 @@ function computeLines(r: SimReport): string[] {
   const out: string[] = [];
   let timingOnly = false;
   let grid = false;
+  let vpu = false;
   for (const e of r.engines) {
     const c = e.uie?.['compute'] as ComputeReport | undefined;
     if (!c) continue;
@@ -59,8 +60,11 @@ function computeLines(r: SimReport): string[] {
       if (trips.length > 1) for (const t of trips.slice(0, 8)) out.push(`  trip ${t.trip_id}: ${figures(t)}`);
       if (trips.length > 8) out.push(`  ... ${trips.length - 8} more trips (see --stats)`);
     }
-    out.push(...vpuSummaryLines(e.name, c.cycles, c.vpu, c.vbuffer));
+    const v = vpuSummaryLines(e.name, c.cycles, c.vpu, c.vbuffer);
+    vpu ||= v.length > 0;
+    out.push(...v);
   }
+  if (vpu) out.push(VPU_LEGEND);
   if (out.length) out.unshift(grid ? `compute (grid, at ${si(r.clock_hz, 'Hz')}; TFLOPS = 2 x MACs / trip time):` : `compute (VPU and Vbuffer, at ${si(r.clock_hz, 'Hz')}):`);
   if (timingOnly) out.unshift('timing-only run (--timing-only): the LLC arithmetic was skipped; cycle counts are modelled, grid outputs are NOT computed');
   return out;

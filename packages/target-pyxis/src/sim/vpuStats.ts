@@ -90,6 +90,10 @@ export function vpuWorked(c: Record<string, number>): boolean {
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 
+/** What the vpu / vbuffer lines model (printed once under them). */
+export const VPU_LEGEND =
+  '  (vpu: the project VPU model ISA at one instruction per cycle; % of the cycles with a trip in flight; vbuffer waits: cycles a sequencer held an instruction but had no source row (empty), no room (full) or scratchpad_count 0)';
+
 /** Text summary lines of one UIE (`name`: c0.uie0) from its `compute.vpu` / `compute.vbuffer` figures. */
 export function vpuSummaryLines(name: string, cycles: number, vpu: VpuFigures | undefined, vb: VbufFigures | undefined): string[] {
   const out: string[] = [];

@@ -71,6 +71,7 @@ describe('VPU / Vbuffer statistics (vpu_relu sample)', () => {
     expect(text).toContain(
       `c0.uie0 vpu: busy ${v.busy_cycles} / ${c.cycles} cycles = ${pct(v.busy_cycles / c.cycles)}, ${ROWS * INSTR_PER_ROW} instructions (${ROWS} programs), ${ROWS * INSTR_PER_ROW * LANES} lane-ops = ${pct((ROWS * INSTR_PER_ROW) / c.cycles)} of 128 lanes x cycles`,
     );
+    expect(text).toContain('  (vpu: the project VPU model ISA at one instruction per cycle; % of the cycles with a trip in flight;');
     expect(text).toMatch(/c0\.uie0 vbuffer: sb2vb 16 rows( \(waits: [^)]*\))?, vb2vpu 16 rows( \(waits: [^)]*\))?, vpu2vb 16 rows( \(waits: [^)]*\))?, vb2sb 16 rows( \(waits: [^)]*\))?; scratchpad waits 0/);
   });
 
