@@ -13,7 +13,10 @@ type Key = keyof ComputeStats;
 const VBUF_SEQS = ['sb2vb', 'vb2vpu', 'vpu2vb', 'vb2sb'] as const;
 const READERS = new Set<string>(['vb2vpu', 'vb2sb']);
 
-/** VPU counters attributed to the trip whose Generate_VPU_Program record VI executes (like GX's to GX's trip). */
+/**
+ * VPU counters attributed to the trip whose Generate_VPU_Program record VI executes (like GX's to GX's trip); in this
+ * order, which uieDefault.ts `ComputeTrips.mark` / `changed` unroll.
+ */
 export const BY_VI: readonly Key[] = ['vpuBusy', 'vpuInstructions', 'vpuLaneOps', 'vpuPrograms'];
 
 /** Per-sequencer Vbuffer counters (per trip: the difference between trip start and retirement, like the stalls). */
