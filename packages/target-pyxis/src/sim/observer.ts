@@ -162,11 +162,13 @@ export class VcdProbe implements SimEngine {
   }
 }
 
-/** A trace counter sampled by `TraceSampler`: values of counter `name` on the process of `group`. */
+/** A trace counter sampled by `TraceSampler`: values of counter `name` on the process of `group` (undefined: no event). */
 export interface CounterSource {
   group: string;
   name: string;
-  sample: () => Record<string, number>;
+  sample: (now: number) => Record<string, number> | undefined;
+  /** A rate over the period since the previous sample: placed at the period's start, like the bandwidth counter. */
+  rate?: boolean;
 }
 
 /**
@@ -226,7 +228,10 @@ export class TraceSampler implements SimEngine {
       // The rate holds over [lastAt, now): the sample is placed at its start.
       if (any) this.trace.counter('chip', this.lastAt, 'bandwidth GB/s', bw);
     }
-    for (const c of this.counters) this.trace.counter(c.group, now, c.name, c.sample());
+    for (const c of this.counters) {
+      const v = c.sample(now);
+      if (v) this.trace.counter(c.group, c.rate ? this.lastAt : now, c.name, v);
+    }
     this.lastAt = now;
     this.next = now + this.period;
   }

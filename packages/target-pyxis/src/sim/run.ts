@@ -23,6 +23,7 @@ import { UieSlot, type UieFactory } from './uieSlot.js';
 import { BaseTripEngine } from './engines.js';
 import { UninitWatch } from './uninit.js';
 import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault.js';
+import { vpuCounter, VpuTracer, vpuVcdProbes } from './vpuTrace.js';
 
 /** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
 const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
@@ -186,12 +187,15 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     const chip = new PyxisChip({ clusters, uies, config, observer, quantum, ...(opts.registrationSeed !== undefined ? { registrationSeed: opts.registrationSeed } : {}), ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
     let sampler: TraceSampler | undefined;
     let seqTracer: SequencerTracer | undefined;
+    let vpuTracer: VpuTracer | undefined;
     if (trace) {
       chip.apm.onChange = (now) => trace.counter('chip', now, 'APM power', { requested: chip.apm.requested, granted: chip.apm.granted });
       const counters: CounterSource[] = chip.dpe.map((d) => ({ group: d.group, name: 'prefetch occupancy', sample: () => ({ descriptors: d.prefetch.reduce((a, f) => a + f.occupancy, 0) }) }));
       for (const u of chip.uies) {
         const fifos = uieFifos(u.model);
         if (fifos) counters.push({ group: u.group, name: `${u.name} FIFO occupancy`, sample: () => Object.fromEntries(fifos.map(([n, get]) => [n, get()])) });
+        const vc = vpuCounter(u.model, u.name, u.group);
+        if (vc) counters.push(vc);
       }
       sampler = new TraceSampler(trace, opts.traceSamplePeriod ?? 1024, config.clock_hz, chip.ports, counters);
       chip.sim.add(sampler);
@@ -206,6 +210,10 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
         chip.sim.add(seqTracer);
         observer.seqTracer = seqTracer;
       }
+      // VPU and Vbuffer activity per UIE (vpuTrace.ts)
+      vpuTracer = new VpuTracer(trace);
+      for (const u of chip.uies) vpuTracer.add(u.model, u.name, u.group);
+      chip.sim.add(vpuTracer);
     }
     loadImage(chip, info);
     if (vcd) declareVcd(chip, vcd, info);
@@ -224,6 +232,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     if (trace && res.reason !== 'done') traceUnfinished(chip, observer, res.cycles);
     chip.apm.finish(res.cycles);
     seqTracer?.finish(res.cycles);
+    vpuTracer?.finish(res.cycles);
     sampler?.finish(res.cycles);
     const report = buildReport(chip, config, res.reason, res.cycles, res.steps, res.waitGraph, watch);
     trace?.close({ cycles: res.cycles, stop: res.reason, clock_hz: config.clock_hz });
@@ -256,6 +265,7 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
       if (u.cluster !== c || !pcs) continue;
       pcs.forEach((get, s) => probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], `${SEQUENCER_NAMES[s] ?? `seq${s}`}_pc`, 5), get));
       for (const [name, get] of uieFifos(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, 8), get);
+      for (const [name, width, get] of vpuVcdProbes(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, width), get);
     }
   }
   // Barriers: those the image lists, plus every barrier_id of the barrier-config lists found in memory at load.
@@ -306,7 +316,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
   const byName = new Map(chip.allEngines.map((e) => [e.name, e]));
   const engines: EngineReport[] = chip.sim
     .engineStats()
-    .filter((s) => s.name !== 'vcd_probe' && s.name !== 'trace_sampler' && s.name !== 'sequencer_tracer')
+    .filter((s) => s.name !== 'vcd_probe' && s.name !== 'trace_sampler' && s.name !== 'sequencer_tracer' && s.name !== 'vpu_tracer')
     .map((s) => {
       const e = byName.get(s.name);
       const r: EngineReport = {

@@ -1,5 +1,6 @@
 /** The human summary printed at the end of `pyxis-sim run`. */
 import type { SimReport } from './run.js';
+import { VPU_LEGEND, vpuSummaryLines, type VbufFigures, type VpuFigures } from './vpuStats.js';
 
 function si(n: number, unit: string): string {
   const abs = Math.abs(n);
@@ -20,7 +21,10 @@ interface ComputeFigures {
   tflops: number;
   grid_utilisation: number;
   exec_valid: number;
+  wb_flits: number;
   stall_cycles: Record<string, number>;
+  vpu?: VpuFigures;
+  vbuffer?: VbufFigures;
 }
 type ComputeReport = ComputeFigures & { timing_only: boolean; trips: Array<ComputeFigures & { trip_id: number }> };
 
@@ -34,20 +38,34 @@ function figures(f: ComputeFigures): string {
   return `${si(f.macs, 'MAC')}, ${f.tflops.toFixed(2)} TFLOPS, utilisation ${(100 * f.grid_utilisation).toFixed(1)}% (${f.exec_valid} Exec_Valid / ${f.cycles} cycles)${stalls ? `; stall cycles: ${stalls}` : ''}`;
 }
 
-/** Compute statistics of the UIEs whose grid ran (uieDefault.ts `uieStats().compute`; docs/timing-model.md). */
+const gridWorked = (f: ComputeFigures): boolean => f.macs + f.exec_valid + (f.wb_flits ?? 0) > 0;
+
+/**
+ * Compute statistics of the UIEs whose grid, VPU or Vbuffer ran (uieDefault.ts `uieStats().compute`;
+ * docs/timing-model.md "Pyxis compute statistics", "Pyxis VPU and Vbuffer statistics").
+ */
 function computeLines(r: SimReport): string[] {
   const out: string[] = [];
   let timingOnly = false;
+  let grid = false;
+  let vpu = false;
   for (const e of r.engines) {
     const c = e.uie?.['compute'] as ComputeReport | undefined;
     if (!c) continue;
     timingOnly ||= c.timing_only;
-    if (c.macs === 0 && c.exec_valid === 0 && c.trips.length === 0) continue; // the grid never ran on this UIE
-    out.push(`${e.name} grid: ${figures(c)}`);
-    if (c.trips.length > 1) for (const t of c.trips.slice(0, 8)) out.push(`  trip ${t.trip_id}: ${figures(t)}`);
-    if (c.trips.length > 8) out.push(`  ... ${c.trips.length - 8} more trips (see --stats)`);
+    const trips = c.trips.filter(gridWorked);
+    if (c.macs !== 0 || c.exec_valid !== 0 || trips.length !== 0) {
+      grid = true;
+      out.push(`${e.name} grid: ${figures(c)}`);
+      if (trips.length > 1) for (const t of trips.slice(0, 8)) out.push(`  trip ${t.trip_id}: ${figures(t)}`);
+      if (trips.length > 8) out.push(`  ... ${trips.length - 8} more trips (see --stats)`);
+    }
+    const v = vpuSummaryLines(e.name, c.cycles, c.vpu, c.vbuffer);
+    vpu ||= v.length > 0;
+    out.push(...v);
   }
-  if (out.length) out.unshift(`compute (grid, at ${si(r.clock_hz, 'Hz')}; TFLOPS = 2 x MACs / trip time):`);
+  if (vpu) out.push(VPU_LEGEND);
+  if (out.length) out.unshift(grid ? `compute (grid, at ${si(r.clock_hz, 'Hz')}; TFLOPS = 2 x MACs / trip time):` : `compute (VPU and Vbuffer, at ${si(r.clock_hz, 'Hz')}):`);
   if (timingOnly) out.unshift('timing-only run (--timing-only): the LLC arithmetic was skipped; cycle counts are modelled, grid outputs are NOT computed');
   return out;
 }

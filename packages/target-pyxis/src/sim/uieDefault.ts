@@ -4,6 +4,7 @@ import type { ComputeStats } from './uie/compute/stats.js';
 import type { ComputeUnit } from './uie/compute/unit.js';
 import { H_SLOT } from './uie/compute/unit.js';
 import type { UieFactory, UieModel, UieModelOptions } from './uieSlot.js';
+import { BY_VI, VBUF_COUNTERS, vbufFigures, vpuFigures, vpuWorked } from './vpuStats.js';
 
 /** Options of the default UIE model chosen on the command line. */
 export interface DefaultUieOptions {
@@ -35,15 +36,18 @@ const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
 ];
 
 /** Counters copied at trip start and subtracted at retirement. */
-const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits', 'writebacks', 'wbFlits', ...STALLS.map(([, k]) => k)];
+const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits', 'writebacks', 'wbFlits', ...STALLS.map(([, k]) => k), ...BY_VI, ...VBUF_COUNTERS];
 
 /**
- * Counters attributed to the trip whose instruction is at the head of the GX (grid work) or GWB (writeback) decoder
- * FIFO when the model simulates a cycle (the instruction executing), rather than to every trip open at the time:
- * with trips overlapping on one UIE, tile n+1 computes while tile n writes back.
+ * Counters attributed to the trip whose instruction is at the head of the GX (grid work), GWB (writeback) or VI
+ * (VPU programs, vpuStats.ts BY_VI) decoder FIFO when the model simulates a cycle (the instruction executing), rather
+ * than to every trip open at the time: with trips overlapping on one UIE, tile n+1 computes while tile n writes back.
  */
 const BY_GX: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits'];
 const BY_GWB: ReadonlyArray<keyof ComputeStats> = ['writebacks', 'wbFlits'];
+const ATTRIBUTED: ReadonlyArray<keyof ComputeStats> = [...BY_GX, ...BY_GWB, ...BY_VI];
+/** Unit of each ATTRIBUTED counter: 0 GX, 1 GWB, 2 VI. */
+const ATTRIBUTED_TO = Int8Array.from(ATTRIBUTED, (_k, i) => (i < BY_GX.length ? 0 : i < BY_GX.length + BY_GWB.length ? 1 : 2));
 
 interface TripRecord {
   trip_id: number;
@@ -57,7 +61,7 @@ class ComputeTrips {
   readonly open = new Map<number, { start: number; snap: number[] }>();
   /** Trips accepted whose programs have not started yet: [trip id, trip slot]. */
   pending: Array<[number, number]> = [];
-  /** Per open trip: the BY_GX / BY_GWB counters attributed to it. */
+  /** Per open trip: the ATTRIBUTED counters (BY_GX, BY_GWB, BY_VI) attributed to it. */
   readonly own = new Map<number, Float64Array>();
   readonly done: TripRecord[] = [];
   tripsDone = 0;
@@ -72,13 +76,10 @@ class ComputeTrips {
   }
   start(tripId: number, slot: number, s: ComputeStats): void {
     this.open.set(tripId, { start: -1, snap: this.snapshot(s) });
-    this.own.set(tripId, new Float64Array(BY_GX.length + BY_GWB.length));
+    this.own.set(tripId, new Float64Array(ATTRIBUTED.length));
     this.pending.push([tripId, slot]);
   }
-  private readonly before = new Float64Array(BY_GX.length + BY_GWB.length);
-  private value(s: ComputeStats, i: number): number {
-    return (i < BY_GX.length ? s[BY_GX[i]!] : s[BY_GWB[i - BY_GX.length]!]) as number;
-  }
+  private readonly before = new Float64Array(ATTRIBUTED.length);
   /** Before the model simulates a cycle: remember the attributed counters (once per cycle: plain loads, no allocation). */
   mark(s: ComputeStats): void {
     const b = this.before;
@@ -90,20 +91,26 @@ class ComputeTrips {
     b[5] = s.splits;
     b[6] = s.writebacks;
     b[7] = s.wbFlits;
+    b[8] = s.vpuBusy;
+    b[9] = s.vpuInstructions;
+    b[10] = s.vpuLaneOps;
+    b[11] = s.vpuPrograms;
   }
   /** Whether any attributed counter moved since `mark`. */
   changed(s: ComputeStats): boolean {
     const b = this.before;
-    return s.macs !== b[0] || s.execValid !== b[1] || s.execBubble !== b[2] || s.execConfig !== b[3] || s.execNop !== b[4] || s.splits !== b[5] || s.writebacks !== b[6] || s.wbFlits !== b[7];
+    return s.macs !== b[0] || s.execValid !== b[1] || s.execBubble !== b[2] || s.execConfig !== b[3] || s.execNop !== b[4] || s.splits !== b[5] || s.writebacks !== b[6] || s.wbFlits !== b[7] || s.vpuBusy !== b[8] || s.vpuInstructions !== b[9] || s.vpuLaneOps !== b[10] || s.vpuPrograms !== b[11];
   }
-  /** After it: what changed goes to the trips whose instructions GX and GWB executed (-1 = none). */
-  attribute(s: ComputeStats, gxTrip: number, gwbTrip: number): void {
+  /** After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none). */
+  attribute(s: ComputeStats, gxTrip: number, gwbTrip: number, viTrip: number): void {
     const g = this.own.get(gxTrip);
     const w = this.own.get(gwbTrip);
+    const v = this.own.get(viTrip);
     for (let i = 0; i < this.before.length; i++) {
-      const d = this.value(s, i) - this.before[i]!;
+      const d = (s[ATTRIBUTED[i]!] as number) - this.before[i]!;
       if (d === 0) continue;
-      const to = i < BY_GX.length ? g : w;
+      const unit = ATTRIBUTED_TO[i];
+      const to = unit === 0 ? g : unit === 1 ? w : v;
       if (to) to[i]! += d;
     }
   }
@@ -145,10 +152,7 @@ class ComputeTrips {
     const now = this.snapshot(s);
     const counters: Record<string, number> = {};
     COUNTERS.forEach((k, i) => (counters[k] = now[i]! - o.snap[i]!));
-    if (own) {
-      BY_GX.forEach((k, i) => (counters[k] = own[i]!));
-      BY_GWB.forEach((k, i) => (counters[k] = own[BY_GX.length + i]!));
-    }
+    if (own) ATTRIBUTED.forEach((k, i) => (counters[k] = own[i]!));
     this.done.push({ trip_id: tripId, start_cycle: o.start, end_cycle: cycle, counters });
   }
   /** Active cycles including a trip still in flight at `now`. */
@@ -186,9 +190,10 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
       const sl = model.slots[x.dec.data[at + H_SLOT]!];
       return sl?.active ? sl.tripId : -1;
     };
-    const { gx, gwb } = model.cmp;
+    const { gx, gwb, vi } = model.cmp;
     let lastGx = -1;
     let lastGwb = -1;
+    let lastVi = -1;
     const tick = model.tick.bind(model);
     const running = (slot: number) => {
       for (const q of model.seqs) if (q.slot === slot && q.core.running) return true;
@@ -198,15 +203,18 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
     model.tick = (now) => {
       let g = tripOf(gx);
       let w = tripOf(gwb);
+      let v = tripOf(vi);
       if (g >= 0) lastGx = g;
       if (w >= 0) lastGwb = w;
+      if (v >= 0) lastVi = v;
       book.mark(st);
       const r = tick(now);
       if (book.changed(st)) {
         // an instruction decoded and executed within this cycle (FIFO empty before): the trip now at the head, else the last
         if (g < 0) g = tripOf(gx) >= 0 ? tripOf(gx) : lastGx;
         if (w < 0) w = tripOf(gwb) >= 0 ? tripOf(gwb) : lastGwb;
-        book.attribute(st, g, w);
+        if (v < 0) v = tripOf(vi) >= 0 ? tripOf(vi) : lastVi;
+        book.attribute(st, g, w, v);
       }
       if (book.pending.length) book.resolve(now, running);
       return r;
@@ -250,6 +258,8 @@ function figures(c: Record<string, number>, cycles: number, clockHz: number) {
   const stalls: Record<string, number> = {};
   for (const [name, k] of STALLS) if (c[k]) stalls[name] = c[k]!;
   const seconds = cycles / clockHz;
+  const vpu = vpuFigures(c, cycles);
+  const vbuffer = vbufFigures(c);
   return {
     cycles,
     macs: c['macs'] ?? 0,
@@ -263,6 +273,8 @@ function figures(c: Record<string, number>, cycles: number, clockHz: number) {
     writebacks: c['writebacks'] ?? 0,
     wb_flits: c['wbFlits'] ?? 0,
     stall_cycles: stalls,
+    ...(vpu ? { vpu } : {}),
+    ...(vbuffer ? { vbuffer } : {}),
   };
 }
 
@@ -284,7 +296,7 @@ function computeStats(u: Uie, clockHz: number): Record<string, unknown> | undefi
     hbuf_bytes_written: s.hbufBytesWritten,
     hbuf_reads: s.hbufReads,
     trips: (book?.done ?? [])
-      .filter((t) => (t.counters['execValid'] ?? 0) + (t.counters['macs'] ?? 0) + (t.counters['wbFlits'] ?? 0) > 0)
+      .filter((t) => (t.counters['execValid'] ?? 0) + (t.counters['macs'] ?? 0) + (t.counters['wbFlits'] ?? 0) > 0 || vpuWorked(t.counters))
       .map((t) => ({ trip_id: t.trip_id, start_cycle: t.start_cycle, end_cycle: t.end_cycle, ...figures(t.counters, t.end_cycle + 1 - t.start_cycle, clockHz) })),
     ...(book && book.tripsDone > MAX_TRIP_RECORDS ? { trips_truncated: book.tripsDone - MAX_TRIP_RECORDS } : {}),
   };

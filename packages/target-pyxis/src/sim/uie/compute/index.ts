@@ -75,7 +75,8 @@ export class Compute {
 
   /**
    * A trip retired from trip slot `slot`: every Vbuffer tile it used in scratchpad mode must have its
-   * scratchpad_count back at zero (seq §13.2 "At the end of a trip, the count must always return to zero").
+   * scratchpad_count back at zero (seq §13.2 "At the end of a trip, the count must always return to zero"). The
+   * diagnostic points at the last instruction that incremented the count and names the last one that decremented it.
    */
   tripRetired(slot: number): void {
     const vb = this.vbuffer;
@@ -85,9 +86,16 @@ export class Compute {
     while (m !== 0) {
       const t = 31 - Math.clz32(m);
       m ^= 1 << t;
+      const inc = vb.spIncSeq[t]!;
+      const dec = vb.spDecSeq[t]!;
+      vb.spIncSeq[t] = vb.spDecSeq[t] = -1;
       if (vb.spCount[t] !== 0) {
-        this.u.ruleError(VbufCodes.scratchpadNonZero, `trip ${this.u.slots[slot]?.tripId ?? '?'} ended with scratchpad_count ${vb.spCount[t]} on Vbuffer tile ${t} (must return to zero)`, `${SEQ_SPEC} §13.2`, undefined, 0);
+        const name = (id: number) => this.u.seqs[id]?.name ?? `seq${id}`;
+        const by = inc >= 0 ? `; last incremented by ${name(inc)} pc ${vb.spIncPc[t]}` : '';
+        const rd = dec >= 0 ? `, last decremented by ${name(dec)} pc ${vb.spDecPc[t]}` : ', never decremented (no scratchpad read with scratchpad_count_decr enabled)';
+        const count = vb.spCount[t];
         vb.spCount[t] = 0;
+        this.u.ruleError(VbufCodes.scratchpadNonZero, `trip ${this.u.slots[slot]?.tripId ?? '?'} ended with scratchpad_count ${count} on Vbuffer tile ${t} (must return to zero)${by}${rd}`, `${SEQ_SPEC} §13.2`, inc >= 0 ? this.u.seqs[inc] : undefined, inc >= 0 ? vb.spIncPc[t]! : 0);
       }
     }
   }

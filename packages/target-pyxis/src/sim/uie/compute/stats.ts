@@ -32,6 +32,32 @@ export class ComputeStats {
   vbufStalls = 0;
   /** VPU cycles executing an instruction, and cycles its next instruction waited for the InFIFO / OutFIFO. */
   vpuBusy = 0;
+  /** VPU instructions executed (NOPs included), lane-operations (non-NOP instructions x 128 lanes), and
+   * Generate_VPU_Program records started by VI (seq §12.1; docs/timing-model.md "Pyxis VPU and Vbuffer statistics"). */
+  vpuInstructions = 0;
+  vpuLaneOps = 0;
+  vpuPrograms = 0;
+  /**
+   * Per Vbuffer sequencer (seq §13-§14): rows moved and wait cycles by reason. `Empty`: no source row (writers: the
+   * switchbox FIFO or the VPU OutFIFO; readers: a FIFO-mode tile with count 0); `Full`: no room in the target
+   * (writers: a FIFO-mode tile holding 128 rows; readers: the switchbox FIFO or the VPU InFIFO); `Scratchpad`: a
+   * scratchpad read with the decrement enabled waiting for scratchpad_count > 0 (readers only, seq §13.2).
+   * `vbufStalls` is their sum.
+   */
+  sb2vbRows = 0;
+  sb2vbEmpty = 0;
+  sb2vbFull = 0;
+  vpu2vbRows = 0;
+  vpu2vbEmpty = 0;
+  vpu2vbFull = 0;
+  vb2sbRows = 0;
+  vb2sbEmpty = 0;
+  vb2sbFull = 0;
+  vb2sbScratchpad = 0;
+  vb2vpuRows = 0;
+  vb2vpuEmpty = 0;
+  vb2vpuFull = 0;
+  vb2vpuScratchpad = 0;
   stallVpuIn = 0;
   stallVpuOut = 0;
   /** GWB cycles a Read_WBA waited for a writeback kick from GX (seq §11.4). */

@@ -20,6 +20,14 @@ export class Vbuffer {
   readonly count = new Int32Array(TILES);
   /** scratchpad_count per tile (seq §13.2). */
   readonly spCount = new Int32Array(TILES);
+  /**
+   * Per tile: sequencer id and op-word pc of the last instruction that incremented (writers) / decremented (readers)
+   * its scratchpad_count, -1 when none since the last trip end; named by the SIM0652 diagnostic (seq §13.2).
+   */
+  readonly spIncSeq = new Int32Array(TILES).fill(-1);
+  readonly spIncPc = new Int32Array(TILES);
+  readonly spDecSeq = new Int32Array(TILES).fill(-1);
+  readonly spDecPc = new Int32Array(TILES);
   /** Tiles used in scratchpad mode by the trip in each trip slot (bit t), checked at trip end. */
   readonly spTilesBySlot = new Int32Array(4);
   /** Bank ownership (seq §13.3): sequencer id of the current writer / reader of each bank, -1 when free. */

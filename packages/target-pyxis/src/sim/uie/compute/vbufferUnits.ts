@@ -11,7 +11,8 @@ import type { SwitchboxFifo } from '../switchbox.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
-import { H_LAST, H_SLOT, HDR_WORDS, opFieldArrays, type ComputeUnit } from './unit.js';
+import type { ComputeStats } from './stats.js';
+import { H_LAST, H_PC, H_SLOT, HDR_WORDS, opFieldArrays, type ComputeUnit } from './unit.js';
 import { SCRATCHPAD_MAX, TILE_ROWS, VB_COLS, type Vbuffer } from './vbuffer.js';
 
 const { SEQ_SPEC } = records;
@@ -32,6 +33,15 @@ const FP16_NAN = 0x8000;
 
 type Kind = 'sb2vb' | 'vb2sb' | 'vb2vpu' | 'vpu2vb';
 
+/** The ComputeStats counters of one Vbuffer sequencer: waits by kind (0 empty, 1 full, 2 scratchpad) and rows moved. */
+type WaitKey = 'sb2vbEmpty' | 'sb2vbFull' | 'vpu2vbEmpty' | 'vpu2vbFull' | 'vb2sbEmpty' | 'vb2sbFull' | 'vb2sbScratchpad' | 'vb2vpuEmpty' | 'vb2vpuFull' | 'vb2vpuScratchpad';
+type RowsKey = 'sb2vbRows' | 'vpu2vbRows' | 'vb2sbRows' | 'vb2vpuRows';
+function counterKeys(kind: Kind): { waits: [WaitKey, WaitKey, WaitKey]; rows: RowsKey } {
+  // writers never wait for scratchpad_count (an increment past 128 is error SIM0651): index 2 is unused for them
+  const sp = (kind === 'vb2sb' || kind === 'vb2vpu' ? `${kind}Scratchpad` : `${kind}Full`) as WaitKey;
+  return { waits: [`${kind}Empty` as WaitKey, `${kind}Full` as WaitKey, sp], rows: `${kind}Rows` as RowsKey };
+}
+
 /** Magnitude-ordered key of an RFP16 code for max snooping (sign-magnitude, larger magnitude code = larger value). */
 function signedGreater(x: number, y: number): boolean {
   if (x === FP16_NAN) return false;
@@ -49,6 +59,7 @@ export class VbufUnit implements ComputeUnit {
   private readonly row = new Uint16Array(VB_COLS);
   private f: Record<string, Int32Array> = {};
   private readonly msgs: string[];
+  private readonly keys: { waits: [WaitKey, WaitKey, WaitKey]; rows: RowsKey };
 
   constructor(
     readonly u: Uie,
@@ -58,6 +69,7 @@ export class VbufUnit implements ComputeUnit {
     this.seqId = seqIdOf(kind);
     this.writer = kind === 'sb2vb' || kind === 'vpu2vb';
     this.dec = new Fifo(`${u.name}.${kind}.dec`, 4, WORDS);
+    this.keys = counterKeys(kind);
     this.msgs = [`${kind}: waiting for its source (empty FIFO or tile, seq §13.1)`, `${kind}: waiting for room in its target (full FIFO or tile, seq §13.1)`, `${kind}: waiting for scratchpad_count > 0 (seq §13.2)`];
   }
 
@@ -156,10 +168,13 @@ export class VbufUnit implements ComputeUnit {
       const inc = d[r + W_COUNT]!;
       if (inc) {
         vb.spCount[tile]! += inc;
+        vb.spIncSeq[tile] = this.seqId;
+        vb.spIncPc[tile] = d[r + H_PC]!;
         if (vb.spCount[tile]! > SCRATCHPAD_MAX)
           u.ruleError(VbufCodes.scratchpadOverflow, `${this.kind}: scratchpad_count of tile ${tile} exceeds ${SCRATCHPAD_MAX} (${vb.spCount[tile]})`, `${SEQ_SPEC} §13.2`, u.seqs[this.seqId], d[r + 2]!);
       }
       st.vbufRowsWritten++;
+      st[this.keys.rows]++;
     } else {
       if (sp) {
         if (d[r + W_COUNT] === 1 && vb.spCount[tile] === 0) return this.wait(2, st);
@@ -170,7 +185,11 @@ export class VbufUnit implements ComputeUnit {
       const row = this.row;
       if (sp) {
         vb.readRow(tile, d[r + W_ADDR]!, row);
-        if (d[r + W_COUNT] === 1) vb.spCount[tile]!--;
+        if (d[r + W_COUNT] === 1) {
+          vb.spCount[tile]!--;
+          vb.spDecSeq[tile] = this.seqId;
+          vb.spDecPc[tile] = d[r + H_PC]!;
+        }
       } else {
         vb.readRow(tile, vb.rdPtr[tile]!, row);
         vb.rdPtr[tile] = (vb.rdPtr[tile]! + 1) % TILE_ROWS;
@@ -179,6 +198,7 @@ export class VbufUnit implements ComputeUnit {
       if (this.kind === 'vb2vpu') vpu.pushIn(row);
       else tgt!.pushColumns(row);
       st.vbufRowsRead++;
+      st[this.keys.rows]++;
     }
     return this.retire(r);
   }
@@ -212,8 +232,9 @@ export class VbufUnit implements ComputeUnit {
     }
   }
 
-  private wait(kind: 0 | 1 | 2, st: { vbufStalls: number }): boolean {
+  private wait(kind: 0 | 1 | 2, st: ComputeStats): boolean {
     st.vbufStalls++;
+    st[this.keys.waits[kind]]++;
     this.u.blocked ??= this.msgs[kind];
     return false;
   }

@@ -67,14 +67,15 @@ export class ViUnit implements ComputeUnit {
     const d = dec.data;
     const r = dec.peekSlot();
     if (d[r + W_OP] !== 1) return this.retire(r);
+    const st = this.cmp.stats;
     if (this.left === 0) {
       this.left = d[r + W_COUNT]!;
       this.pc = d[r + W_START]!;
+      st.vpuPrograms++;
     }
     const vpu = this.cmp.vpu;
     const pc = this.pc % IMEM_WORDS;
     const w = vpu.waitsFor(pc);
-    const st = this.cmp.stats;
     if (w !== VpuWait.None) {
       if (w === VpuWait.InFifo) st.stallVpuIn++;
       else st.stallVpuOut++;
@@ -82,7 +83,10 @@ export class ViUnit implements ComputeUnit {
       return false;
     }
     const lastOfProgram = this.left === 1;
+    const laneOps = vpu.laneOps;
     const err = vpu.execute(pc, lastOfProgram && d[r + W_ZERO] === 1);
+    st.vpuLaneOps += vpu.laneOps - laneOps;
+    st.vpuInstructions++;
     if (err) this.u.ruleError(VpuCodes.programError, err, `${CHIP_SPEC_F} §6.4 (VPU model ISA, grammars/pyxis/vpu_instr.json)`, this.u.seqs[this.seqId], d[r + H_PC]!);
     st.vpuBusy++;
     this.pc++;

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+/**
+ * VPU host-speed benchmark (not a test; issue 11 "Checks"): VPU lane-operations per host second of
+ *   1. samples/pyxis/vpu_relu.pasm as shipped (16 rows x 2 instructions: mostly pipeline fill and write commit),
+ *   2. the same data path with ROWS rows and a synthetic N-instruction FP16 program per row (a VPU-bound loop:
+ *      MUL by 0.5 popping the InFIFO, then ADD / MAX / MUL / RELU in turn, the last one pushing the OutFIFO),
+ * simulated bit-exact through the whole chip model (H2A, AMEM -> Vbuffer -> VPU -> Vbuffer -> AMEM, A2H), next to a
+ * plain JavaScript Float32Array loop doing the same per-lane operations measured in the same run, and the peak RSS.
+ * Image building (assemble + link), building the chip and loading the image are excluded from the timings (the run
+ * alone, as scripts/bench-grid.mjs); CPU time of this process (process.cpuUsage: the machine is shared).
+ * Options: --rows N (default 2048), --n N (VPU instructions per row, 2..64, default 16), --reps N (best of, default 3).
+ * Build first: npx tsc -b
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assemble, loadPyxisIsa } from '../packages/target-pyxis/dist/asm/index.js';
+import { link } from '../packages/target-pyxis/dist/ld/index.js';
+import { PyxisChip, loadSimConfig, inspectImage, loadImage, makeUieFactory, uieStats } from '../packages/target-pyxis/dist/sim/index.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const samples = join(root, 'samples', 'pyxis');
+const arg = (name, d) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : d;
+};
+const ROWS = arg('rows', 2048);
+const N = arg('n', 16);
+const REPS = arg('reps', 3);
+if (!(N >= 2 && N <= 64)) throw new Error('bench-vpu: --n must be in 2..64');
+const tmp = mkdtempSync(join(tmpdir(), 'bench-vpu-'));
+const isa = loadPyxisIsa();
+
+/** Float32 .npy writer (C order). */
+function npy(file, shape, data) {
+  let h = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  h += ' '.repeat((64 - ((10 + h.length + 1) % 64)) % 64) + '\n';
+  const head = Buffer.alloc(10);
+  head.write('\x93NUMPY', 0, 'latin1');
+  head[6] = 1;
+  head.writeUInt16LE(h.length, 8);
+  writeFileSync(join(tmp, file), Buffer.concat([head, Buffer.from(h, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
+}
+
+/** Assemble + link a sample with text edits; data files resolve against `dir` (where the edited script is written). */
+function build(pasm, ld, edit, dir) {
+  const obj = assemble([{ file: pasm, text: edit(readFileSync(join(samples, pasm), 'utf8'), pasm) }], { isa, listing: false }).object;
+  const script = edit(readFileSync(join(samples, ld), 'utf8'), ld);
+  writeFileSync(join(dir, ld), script);
+  return link({ script, scriptFile: join(dir, ld), objects: [{ file: 'x.pobj', container: obj }] }).image;
+}
+
+function cpu() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+function simulate(image) {
+  let best;
+  const info = inspectImage(image, 'bench.pimg');
+  for (let r = 0; r < REPS; r++) {
+    const chip = new PyxisChip({ clusters: 1, uies: 1, config: loadSimConfig(), uieFactory: makeUieFactory() });
+    loadImage(chip, info);
+    const t0 = cpu();
+    const res = chip.sim.run();
+    const s = cpu() - t0;
+    if (res.reason !== 'done') throw new Error(`bench-vpu: the run stopped with ${res.reason}`);
+    const v = uieStats(chip.uies[0].model)?.compute?.vpu;
+    if (!v) throw new Error('bench-vpu: the VPU did not run');
+    if (!best || s < best.s) best = { s, laneOps: v.lane_ops, cycles: res.cycles, util: v.lane_utilisation };
+  }
+  return best;
+}
+
+function line(name, r) {
+  console.log(
+    `${name.padEnd(50)} ${(r.laneOps / 1e6).toFixed(3).padStart(8)} M lane-ops  ${r.cycles ? String(r.cycles).padStart(8) + ' cycles' : ' '.repeat(15)}  ${r.s.toFixed(3).padStart(7)} s  ${(r.laneOps / r.s / 1e6).toFixed(2).padStart(8)} M lane-ops/s${r.util ? `  VPU lane utilisation ${(100 * r.util).toFixed(1)}%` : ''}`,
+  );
+}
+
+// The synthetic program: x0 = 0.5 * in; then ADD 0.25, MAX -1, MUL 0.75, RELU in turn; the N-th pushes the result.
+const OPS = ['ADD', 'MAX', 'MUL', 'RELU'];
+const IMM = { ADD: '0x3400', MAX: '0xbc00', MUL: '0x3a00' }; // 0.25, -1.0, 0.75 (FP16 at EB -15)
+function vpuProgram(n) {
+  const lines = ['  MUL rd=r1 src1_sel=IN_FIFO in_fifo_pop=1 src2_sel=IMM imm=0x3800 wr_gpr_en=1'];
+  for (let j = 1; j < n; j++) {
+    const op = OPS[(j - 1) % OPS.length];
+    const src2 = op === 'RELU' ? '' : ` src2_sel=IMM imm=${IMM[op]}`;
+    lines.push(`  ${op} rd=r1 rs1=r1${src2} wr_gpr_en=1${j === n - 1 ? ' out_fifo_push=1' : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** The same per-lane operations on Float32Arrays (one pass per row over 128 lanes, as the VPU executes them). */
+function jsReference(x, n) {
+  const out = new Float32Array(x.length);
+  const r = new Float32Array(128);
+  const t0 = cpu();
+  for (let row = 0; row < x.length / 128; row++) {
+    const o = row * 128;
+    for (let l = 0; l < 128; l++) r[l] = 0.5 * x[o + l];
+    for (let j = 1; j < n; j++) {
+      const op = (j - 1) % 4;
+      if (op === 0) for (let l = 0; l < 128; l++) r[l] = r[l] + 0.25;
+      else if (op === 1) for (let l = 0; l < 128; l++) r[l] = r[l] > -1 ? r[l] : -1;
+      else if (op === 2) for (let l = 0; l < 128; l++) r[l] = r[l] * 0.75;
+      else for (let l = 0; l < 128; l++) r[l] = r[l] > 0 ? r[l] : 0;
+    }
+    out.set(r, o);
+  }
+  return { s: cpu() - t0, out };
+}
+
+const rnd = (() => {
+  let a = 12345;
+  return () => (a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 4294967296;
+})();
+const x = Float32Array.from({ length: ROWS * 128 }, () => (rnd() - 0.5) * 8);
+npy('vpu_src.npy', [ROWS, 128], x);
+
+console.log(`bench-vpu: node ${process.version}, CPU time of this process; best of ${REPS}`);
+const relu = build('vpu_relu.pasm', 'vpu_relu.ld', (t) => t, samples);
+line('vpu_relu sample (16 rows x 2 instructions)', simulate(relu));
+const synth = build(
+  'vpu_relu.pasm',
+  'vpu_relu.ld',
+  (t, f) =>
+    f.endsWith('.ld')
+      ? t.replace(/\[16, 128\]/g, `[${ROWS}, 128]`).replace(/"relu_src\.npy"/, '"vpu_src.npy"')
+      : t
+          .replace(/\.vpu relu_scale \{[^}]*\}/, `.vpu relu_scale {\n${vpuProgram(N)}\n}`)
+          .replace(/vpv_pgm_instr_count=2/, `vpv_pgm_instr_count=${N}`)
+          .replace(/loop i0 16 \{/g, `loop i0 ${ROWS} {`),
+  tmp,
+);
+const sim = simulate(synth);
+line(`synthetic ${ROWS} rows x ${N} FP16 instructions`, sim);
+let ref;
+for (let r = 0; r < REPS; r++) {
+  const t = jsReference(x, N);
+  if (!ref || t.s < ref.s) ref = t;
+}
+line(`JS Float32Array, same ${N} ops per lane (reference)`, { laneOps: ROWS * N * 128, cycles: 0, s: ref.s });
+console.log(`simulator / JS reference: ${((sim.laneOps / sim.s) / ((ROWS * N * 128) / ref.s)).toFixed(3)}x; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+rmSync(tmp, { recursive: true, force: true });
