@@ -38,7 +38,7 @@ for (let r = 0; r < 64; r++) {
 }
 write('rn_x.npy', [64, 128], rn);
 write('rn_gamma.npy', [1, 128], normals(128, 1, 0.25));
-// LayerNorm: rows with a non-zero mean per row (mean ~ N(0, 2), sd ~ U(0.5, 3)), gamma ~ N(1, 0.25), beta ~ N(0, 0.5)
+// LayerNorm: rows with a non-zero mean per row (mean ~ N(0, 2), sd ~ U(0.5, 3))
 const ln = new Float32Array(64 * 128);
 for (let r = 0; r < 64; r++) {
   const mu = normal(0, 2);
@@ -46,8 +46,8 @@ for (let r = 0; r < 64; r++) {
   for (let c = 0; c < 128; c++) ln[r * 128 + c] = normal(mu, sd);
 }
 write('ln_x.npy', [64, 128], ln);
-write('ln_gamma.npy', [1, 128], normals(128, 1, 0.25));
-write('ln_beta.npy', [1, 128], normals(128, 0, 0.5));
+// row 0 gamma ~ N(1, 0.25), row 1 beta ~ N(0, 0.5): one tensor, loaded into two Vbuffer scratchpad rows
+write('ln_gb.npy', [2, 128], Float32Array.from([...normals(128, 1, 0.25), ...normals(128, 0, 0.5)]));
 
 const lut = (fn, file) => execFileSync(process.execPath, [join(here, '../../scripts/make-vpu-lut.mjs'), '--fn', fn, '-o', join(out, file)], { stdio: 'ignore' });
 lut('exp', 'sm_exp_lut.npy');
