@@ -11,11 +11,11 @@
 #                GWB: eb_adj = 7 - 3 (EB_MNS -8 -> the VPU's EB -15, times 2^-3 = 1/sqrt(64)), diagonal mask
 #                Col_LT_Row (key j > query i is the future, chip §6.2.2.1.3) -> -max, column mask 0 (query columns
 #                >= 120 are padding: forced to zero, precedence over the diagonal mask, chip §6.2.2.1.4) ->
-#                VPU-facing FIFO -> SB2VB: tile 0 scratchpad entry j (snooping the signed column max), then the
-#                snoop register -> tile 1 entry 0 (m_i);
-#                VPU pass A (128 rows): sum_i += LUT_exp(S^T[j] - m); recip = LUT_recip(sum) + one Newton step;
-#                VPU pass B (128 rows): P^T[j] = LUT_exp(S^T[j] - m) * recip, pushed twice -> VPU2VB -> tile 2 (FIFO,
-#                for the grid) and tile 4 (FIFO, the copy for checking).
+#                VPU-facing FIFO -> SB2VB: tile 0 (snooping the signed column max), then the snoop register ->
+#                tile 1 (m_i);
+#                VPU pass A (128 rows): e = LUT_exp(S^T[j] - m) -> tile 6, sum_i += e; recip = LUT_recip(sum) and
+#                one Newton step; VPU pass B (128 rows from tile 6): P^T[j] = e * recip, pushed twice -> VPU2VB ->
+#                tile 2 (FIFO, for the grid) and tile 4 (FIFO, the copy for checking).
 #   trip pv:     V [128, 128] (FP8, transposed weights path: A^T = V, so A = V^T) x P^T (VB2SB tile 2 ->
 #                Vbuffer-to-grid switchbox FIFO -> GV Read_VPU_FIFO, chip Table 6-3) = O^T -> AMEM Write ot (FP16);
 #                it starts with scores (the sequencers run their trips in order, the Vbuffer FIFO is the hand-off), so
@@ -83,24 +83,23 @@
              eb_adj=7-3 grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]
   }
 }
-# row j -> tile 0 entry j (scratchpad, count +1 per row: the RAW protection of VB2VPU pass B), snooping the signed
-# column max (restarted at j = 0); then the snoop register (m_i per lane) -> tile 1 entry 0
+# row j -> tile 0 (FIFO), snooping the signed column max (restarted at j = 0); then the snoop register (m_i per
+# lane) -> tile 1 (FIFO). FIFO occupancy is the only flow control needed: every row is read once, in order.
 .program sc_in sb2vb {
   loop i0 128 {
-    WR_VLD wr_tile_idx=0 src_select=Grid_FIFO scratchpad_mode=1 scratchpad_count_incr_amt=1 wr_addr_base=0 \
-           wr_addr_iter_id=i0 wr_addr_iter_vld=1 snoop_vld=1 snoop_signed=1 snoop_start_iter_mask=[i0]
+    WR_VLD wr_tile_idx=0 src_select=Grid_FIFO snoop_vld=1 snoop_signed=1 snoop_start_iter_mask=[i0]
   }
-  WR_VLD wr_tile_idx=1 src_select=Snoop_Register scratchpad_mode=1 scratchpad_count_incr_amt=1 wr_addr_base=0
+  WR_VLD wr_tile_idx=1 src_select=Snoop_Register
 }
-# m first (waits for the snoop row: RAW on tile 1, so both passes start after every score row is in tile 0),
-# pass A reads tile 0 without decrementing, pass B reads it again and returns its count to zero (seq §13.2)
+# m first (it is written after the last score row, so pass A starts only when the column maxima are final), then the
+# 128 score rows (pass A), then the 128 exp rows that pass A stored in tile 6 (pass B)
 .program sc_feed vb2vpu {
-  RD_VLD rd_tile_idx=1 scratchpad_mode=1 scratchpad_count_decr=1 rd_addr_base=0
+  RD_VLD rd_tile_idx=1
   loop i0 128 {
-    RD_VLD rd_tile_idx=0 scratchpad_mode=1 rd_addr_base=0 rd_addr_iter_id=i0 rd_addr_iter_vld=1
+    RD_VLD rd_tile_idx=0
   }
   loop i0 128 {
-    RD_VLD rd_tile_idx=0 scratchpad_mode=1 scratchpad_count_decr=1 rd_addr_base=0 rd_addr_iter_id=i0 rd_addr_iter_vld=1
+    RD_VLD rd_tile_idx=6
   }
 }
 # ---- VPU (project model ISA, grammars/pyxis/vpu_instr.json); LUT 0 = exp, LUT 1 = 1/x (scripts/make-vpu-lut.mjs)
@@ -108,9 +107,10 @@
   MOV rd=r15 src1_sel=IN_FIFO wr_gpr_en=1 in_fifo_pop=1
   MOV rd=r14 src1_sel=IMM imm=0 wr_gpr_en=1
 }
+# pass A: e = exp(s - m) (pushed: -> tile 6), sum += e
 .vpu sm_sum {
   SUB rd=r1 src1_sel=IN_FIFO rs2=r15 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1
-  LUT rd=r2 rs1=r1 lut_idx=0 wr_gpr_en=1
+  LUT rd=r2 rs1=r1 lut_idx=0 wr_gpr_en=1 out_fifo_push=1
   ADD rd=r14 rs1=r14 rs2=r2 wr_gpr_en=1
 }
 # r13 = y0 = LUT_recip(sum); one Newton step y1 = y0 * (2 - sum * y0) (0x4000 = 2.0 at EB -15)
@@ -120,10 +120,9 @@
   SUB rd=r3 src1_sel=IMM imm=0x4000 rs2=r3 wr_gpr_en=1
   MUL rd=r13 rs1=r13 rs2=r3 wr_gpr_en=1
 }
+# pass B: P^T row = e * (1 / sum), pushed twice (the grid's copy, the checking copy)
 .vpu sm_out {
-  SUB rd=r1 src1_sel=IN_FIFO rs2=r15 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1
-  LUT rd=r2 rs1=r1 lut_idx=0 wr_gpr_en=1
-  MUL rd=r2 rs1=r2 rs2=r13 wr_gpr_en=1 out_fifo_push=1
+  MUL rd=r2 src1_sel=IN_FIFO rs2=r13 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1 out_fifo_push=1
   MOV rd=r2 rs1=r2 out_fifo_push=1
 }
 .program sc_vi vi {
@@ -136,8 +135,13 @@
     Generate_VPU_Program vpv_pgm_start_addr=sm_out
   }
 }
-# each P^T row twice: tile 2 (bank 1) for the grid in trip pv, tile 4 (bank 2) for the AMEM copy
+# the exp rows of pass A -> tile 6 (bank 3, read back by VB2VPU); each P^T row twice: tile 2 (bank 1) for the grid in
+# trip pv, tile 4 (bank 2) for the AMEM copy. One reading sequencer per bank (seq §13.3): VB2VPU banks 0 and 3, VB2SB
+# banks 1 and 2.
 .program sc_out vpu2vb {
+  loop i0 128 {
+    WR_VLD wr_tile_idx=6
+  }
   loop i0 128 {
     WR_VLD wr_tile_idx=2
     WR_VLD wr_tile_idx=4

@@ -262,9 +262,9 @@ describe('samples/pyxis/attn_causal: causal attention tile (chip §6.1.4, §6.2.
     expect(sc.wb_flits).toBe(128);
     expect(pv.wb_flits).toBe(128);
     // VPU (chip §6.4, grammars/pyxis/vpu_instr.json: one instruction per cycle): sm_init 2 + 128 x sm_sum 3 + sm_recip
-    // 4 + 128 x sm_out 4. Pass A waits for the snoop row, i.e. after the 64 Exec_Valid of S^T and its 128 writeback
+    // 4 + 128 x sm_out 2. Pass A waits for the snoop row, i.e. after the 64 Exec_Valid of S^T and its 128 writeback
     // flits (one per cycle into SB2VB) and the snoop-register write (1).
-    const VPU = 2 + 3 * 128 + 4 + 4 * 128;
+    const VPU = 2 + 3 * 128 + 4 + 2 * 128;
     const scores = DK + 128 + 1 + VPU;
     // the pv trip ends after the last P^T row: its staging group's 8 Exec_Valid, 128 O^T rows in FP16 through the AMEM
     // write port (2 cycles per row, chip §6.2.2.2) and the write-commit latency (sim_config write_commit_latency_cycles)
