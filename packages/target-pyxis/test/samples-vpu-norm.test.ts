@@ -29,17 +29,24 @@ function vpuLength(pasm: string, name: string): number {
     .filter((l) => l.trim() !== '' && !l.trim().startsWith('#')).length;
 }
 
+/** The documented timing parameters (grammars/pyxis/sim_config.json amem, vpu_instr.json meta), read as data. */
+const GRAMMARS = SAMPLES + '../../grammars/pyxis/';
+const AMEM = (JSON.parse(readFileSync(GRAMMARS + 'sim_config.json', 'utf8')) as { amem: Record<string, number> }).amem;
+const VPU_LATENCY = (JSON.parse(readFileSync(GRAMMARS + 'vpu_instr.json', 'utf8')) as { meta: { latency_cycles: number } }).meta.latency_cycles;
+
 /**
  * Cycle window of a trip whose VPU program of n instructions per row is the bottleneck (after `setup` one-time
- * instructions): the VPU executes one instruction per cycle (vpu_instr.json meta latency_cycles 1, docs/timing-model.md
+ * instructions): the VPU executes one instruction per cycle (vpu_instr.json meta latency_cycles, docs/timing-model.md
  * "VI + VPU"; AMEM moves an FP16 row in 2 cycles, the Vbuffer sequencers one row per cycle), so the trip takes
- * setup + ROWS x n VPU cycles, plus the write commit (amem.write_commit_latency_cycles 100, sim_config.json), plus at
- * most the first row's fill (AMEM read: request shim + bank read + switch convert = 3, sim_config amem; SB2VB and
- * VB2VPU 1 each) and the last row's drain (VPU2VB and VB2SB 1 each, the FP16 AMEM Write 2).
+ * (setup + ROWS x n) x latency VPU cycles, plus the write commit (amem.write_commit_latency_cycles), plus at most the
+ * first row's fill (AMEM read: request shim + bank read + switch convert; SB2VB and VB2VPU 1 each) and the last row's
+ * drain (VPU2VB and VB2SB 1 each, the FP16 AMEM Write 2: two 128-byte words, chip §7.3).
  */
 function vpuBoundWindow(setup: number, n: number): [number, number] {
-  const busy = setup + ROWS * n;
-  return [busy + 100, busy + 100 + (3 + 1 + 1) + (1 + 1 + 2)];
+  const busy = (setup + ROWS * n) * VPU_LATENCY + AMEM['write_commit_latency_cycles']!;
+  const fill = AMEM['request_shim_cycles']! + AMEM['read_latency_cycles']! + AMEM['switch_convert_cycles']! + 1 + 1;
+  const drain = 1 + 1 + 2;
+  return [busy, busy + fill + drain];
 }
 
 /** A runSample edit pointing vpu_softmax.pasm's VI program at the VPU program `name`. */
