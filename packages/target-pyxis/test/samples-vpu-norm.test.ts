@@ -122,6 +122,81 @@ function checkSoftmax(x: Float32Array, p: Float32Array, compensated = false): { 
   return { worst, worstSum, rowSumErr, figures: figures(p, ref, 1e-3) };
 }
 
+/** ROWS x COLS values N(mean, sd) from a seeded LCG (Box-Muller). */
+function normalRows(seed: number, mean: number, sd: number): Float32Array {
+  let a = seed;
+  const rnd = () => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 4294967296);
+  return Float32Array.from({ length: ROWS * COLS }, () => mean + sd * Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd()));
+}
+
+/** eps of the normalisation samples: the immediate 0x0400 (2^-14) of vpu_rmsnorm.pasm / vpu_layernorm.pasm. */
+const EPS = 2 ** -14;
+
+/**
+ * RMSNorm y = x / sqrt(mean x^2 + eps) x gamma against float64, element by element. Bound, first order in U:
+ * v = sum(x^2)/128 + eps: the squares (U; a square below 2^-15 flushes: F = (flushed squares) 2^-15 / sum x^2), RSUM's
+ * one rounding (U), SCALE 2^-7 exact, the eps ADD (U): 3 U + F, half of it in 1/sqrt(v). LUT 0's chord error on
+ * x^-1/2 over a quarter-octave segment (h <= x/4): h^2/8 x (3/4) x^-2 <= 0.0059, plus its rounding; the Newton step
+ * leaves 1.5 e^2 < 0.13 U and adds its roundings: (v/2) y0^2 (2 U on t ~ 1/2: U absolute), 1.5 - t (U), the MUL by
+ * y0 (U): 3.1 U. Then x r (U) and x gamma (U): 6.6 U + F/2 relative, rounded up to 7 U; FP16_MIN absolute for flushes.
+ */
+function checkRmsNorm(x: Float32Array, g: Float32Array, y: Float32Array): { ref: Float64Array; worst: number } {
+  const ref = new Float64Array(x.length);
+  let worst = 0;
+  for (let r = 0; r < x.length / COLS; r++) {
+    let ss = 0;
+    let flushed = 0;
+    for (let c = 0; c < COLS; c++) {
+      const q = x[r * COLS + c]! ** 2;
+      ss += q;
+      if (q < FP16_MIN) flushed++;
+    }
+    const inv = 1 / Math.sqrt(ss / COLS + EPS);
+    const rel = 7 * U + (flushed * FP16_MIN) / ss / 2;
+    for (let c = 0; c < COLS; c++) {
+      const i = r * COLS + c;
+      ref[i] = x[i]! * inv * g[c]!;
+      worst = Math.max(worst, Math.abs(y[i]! - ref[i]!) / (rel * Math.abs(ref[i]!) + FP16_MIN));
+    }
+  }
+  return { ref, worst };
+}
+
+/**
+ * LayerNorm y = (x - mean) / sqrt(var + eps) x gamma + beta (gb: row 0 gamma, row 1 beta) against float64. Bound,
+ * first order in U: the mean's rounding (RSUM once; SCALE exact) shifts every d = x - mean by the same c <= U |mean|
+ * (which cancels from the variance to first order: sum d = 0) and SUB rounds d (U |d|). The variance: d^2 (2 U from
+ * d's rounding + U; flushed squares F as in RMSNorm), RSUM (U), eps ADD (U): 5 U + F, half in 1/sd; the LUT + Newton
+ * step as in RMSNorm (3.1 U): 5.6 U + F/2. z = d / sd: U |mean| / sd + (1 + 5.6 + 1 + F/2 / U) U |z|; x gamma (U) and
+ * + beta (U |y|): |gamma| U (|mean| / sd + (8.6 + F/2 / U) |z|) + U |y|, 8.6 rounded up to 9; FP16_MIN for flushes.
+ */
+function checkLayerNorm(x: Float32Array, gb: Float32Array, y: Float32Array): { ref: Float64Array; worst: number } {
+  const ref = new Float64Array(x.length);
+  let worst = 0;
+  for (let r = 0; r < x.length / COLS; r++) {
+    let s = 0;
+    for (let c = 0; c < COLS; c++) s += x[r * COLS + c]!;
+    const mu = s / COLS;
+    let v = 0;
+    let flushed = 0;
+    for (let c = 0; c < COLS; c++) {
+      const q = (x[r * COLS + c]! - mu) ** 2;
+      v += q;
+      if (q < FP16_MIN) flushed++;
+    }
+    const sd = Math.sqrt(v / COLS + EPS);
+    const zTerm = 9 + (flushed * FP16_MIN) / v / 2 / U;
+    for (let c = 0; c < COLS; c++) {
+      const i = r * COLS + c;
+      const z = (x[i]! - mu) / sd;
+      ref[i] = z * gb[c]! + gb[COLS + c]!;
+      const bound = U * (Math.abs(gb[c]!) * (Math.abs(mu) / sd + zTerm * Math.abs(z)) + Math.abs(ref[i]!)) + FP16_MIN;
+      worst = Math.max(worst, Math.abs(y[i]! - ref[i]!) / bound);
+    }
+  }
+  return { ref, worst };
+}
+
 describe('VPU row reductions (chip §6.1.4, §6.4; VPU model ISA RMAX / RSUM)', () => {
   it('vpu_softmax: 64 rows x 128 columns within the FP16 + LUT error bound, 13 VPU cycles per row', () => {
     const run = runSample('vpu_softmax.pasm', 'vpu_softmax.ld');
@@ -170,11 +245,8 @@ describe('VPU row reductions (chip §6.1.4, §6.4; VPU model ISA RMAX / RSUM)', 
           const sd = sd20 / 20; // 0.05 .. 8
           const mean = mean4 / 4; // -60 .. 60
           // logits N(mean, sd): exp(x) alone would overflow FP16 (max 131008 = e^11.8) for most of these rows
-          let a = seed;
-          const rnd = () => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 4294967296);
-          const data = Float32Array.from({ length: ROWS * COLS }, () => mean + sd * Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd()));
           const file = join(dir, 'x.npy');
-          writeNpyFile(file, { dtype: 'float32', shape: [ROWS, COLS], data });
+          writeNpyFile(file, { dtype: 'float32', shape: [ROWS, COLS], data: normalRows(seed, mean, sd) });
           for (const compensated of [false, true]) {
             const prog = useProgram(compensated ? 'softmax_row_2sum' : 'softmax_row');
             const run = runSample('vpu_softmax.pasm', 'vpu_softmax.ld', { edit: (t, f) => (f.endsWith('.ld') ? t.replace('"sm_x.npy"', JSON.stringify(file)) : prog(t, f)) });
@@ -195,25 +267,9 @@ describe('VPU row reductions (chip §6.1.4, §6.4; VPU model ISA RMAX / RSUM)', 
 
   it('vpu_rmsnorm: x / rms(x) x gamma within 7 U relative (U = 2^-11), gamma per lane, 12 VPU cycles per row', () => {
     const run = runSample('vpu_rmsnorm.pasm', 'vpu_rmsnorm.ld');
-    const x = run.tensor('x');
-    const g = run.tensor('gamma');
-    const y = run.tensor('y');
     expect(run.report.stop).toBe('done');
-    const EPS = 2 ** -14; // the imm 0x0400 of vpu_rmsnorm.pasm
-    const ref = new Float64Array(ROWS * COLS);
-    for (let r = 0; r < ROWS; r++) {
-      let ss = 0;
-      for (let c = 0; c < COLS; c++) ss += x[r * COLS + c]! ** 2;
-      const inv = 1 / Math.sqrt(ss / COLS + EPS);
-      for (let c = 0; c < COLS; c++) ref[r * COLS + c] = x[r * COLS + c]! * inv * g[c]!;
-    }
-    // Bound, first order in U: v = sum(x^2)/128 + eps: the squares (U), RSUM's one rounding (U), SCALE 2^-7 exact,
-    // the eps ADD (U): 3 U, so 1.5 U in 1/sqrt(v). LUT 0's chord error on x^-1/2 over a quarter-octave segment
-    // (h <= x/4): h^2/8 x (3/4) x^-2 <= 0.0059, plus its rounding; the Newton step leaves 1.5 e^2 < 0.13 U and adds
-    // its roundings: (v/2) y0^2 (2 U on t ~ 1/2: U absolute), 1.5 - t (U), the MUL by y0 (U): 3.1 U. Then x r (U) and
-    // x gamma (U): 6.6 U relative; results below 2^-15 flush to zero (FP16_MIN absolute).
-    let worst = 0;
-    for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(y[i]! - ref[i]!) / (7 * U * Math.abs(ref[i]!) + FP16_MIN));
+    const y = run.tensor('y');
+    const { ref, worst } = checkRmsNorm(run.tensor('x'), run.tensor('gamma'), y);
     expect(worst).toBeLessThanOrEqual(1);
     const f = figures(y, ref, FP16_MIN * 2);
     expect(f.rmsRel).toBeLessThan(1.5 * U); // recorded in vpu_rmsnorm.pasm and docs/simulator.md
@@ -231,33 +287,9 @@ describe('VPU row reductions (chip §6.1.4, §6.4; VPU model ISA RMAX / RSUM)', 
 
   it('vpu_layernorm: (x - mean) / sd x gamma + beta within the FP16 error bound, 16 VPU cycles per row', () => {
     const run = runSample('vpu_layernorm.pasm', 'vpu_layernorm.ld');
-    const x = run.tensor('x');
-    const gb = run.tensor('gb'); // row 0 gamma, row 1 beta
-    const y = run.tensor('y');
     expect(run.report.stop).toBe('done');
-    const EPS = 2 ** -14; // the imm 0x0400 of vpu_layernorm.pasm
-    const ref = new Float64Array(ROWS * COLS);
-    let worst = 0;
-    for (let r = 0; r < ROWS; r++) {
-      let s = 0;
-      for (let c = 0; c < COLS; c++) s += x[r * COLS + c]!;
-      const mu = s / COLS;
-      let v = 0;
-      for (let c = 0; c < COLS; c++) v += (x[r * COLS + c]! - mu) ** 2;
-      const sd = Math.sqrt(v / COLS + EPS);
-      for (let c = 0; c < COLS; c++) {
-        const i = r * COLS + c;
-        const z = (x[i]! - mu) / sd;
-        ref[i] = z * gb[c]! + gb[COLS + c]!;
-        // Bound, first order in U: the mean's rounding (RSUM once; SCALE exact) shifts every d = x - mean by the same
-        // c <= U |mean| (which cancels from the variance to first order: sum d = 0) and SUB rounds d (U |d|). The
-        // variance: d^2 (2 U from d's rounding + U), RSUM (U), eps ADD (U): 5 U, 2.5 U in 1/sd; the LUT + Newton
-        // step as in RMSNorm (3.1 U): 5.6 U. z = d / sd: U |mean| / sd + (1 + 5.6 + 1) U |z|; x gamma (U) and
-        // + beta (U |y|): |gamma| U (|mean| / sd + 8.6 |z|) + U |y|, rounded up to 9 |z|; FP16_MIN for flushes.
-        const bound = U * (Math.abs(gb[c]!) * (Math.abs(mu) / sd + 9 * Math.abs(z)) + Math.abs(ref[i]!)) + FP16_MIN;
-        worst = Math.max(worst, Math.abs(y[i]! - ref[i]!) / bound);
-      }
-    }
+    const y = run.tensor('y');
+    const { ref, worst } = checkLayerNorm(run.tensor('x'), run.tensor('gb'), y);
     expect(worst).toBeLessThanOrEqual(1);
     let se = 0;
     let sr = 0;
@@ -278,5 +310,30 @@ describe('VPU row reductions (chip §6.1.4, §6.4; VPU model ISA RMAX / RSUM)', 
     expect(cycles).toBeGreaterThanOrEqual(lo);
     expect(cycles).toBeLessThanOrEqual(hi);
     console.log(`vpu_layernorm: max |y - y_ref| ${f.maxAbs.toExponential(2)}, normwise RMS ${normwise.toExponential(2)} (${(normwise / U).toFixed(2)} U), worst error / bound ${worst.toFixed(2)}, ${cycles} cycles`);
+  });
+
+  it('vpu_rmsnorm, vpu_layernorm: within their bounds for rows of any scale and offset (property)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vpu-norm-'));
+    try {
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: 0x7fffffff }), fc.integer({ min: 1, max: 32 }), fc.integer({ min: -32, max: 32 }), (seed, sd4, mean4) => {
+          // rows N(mean, sd), sd 0.25 .. 8, mean -8 .. 8: the sums of squares stay below the FP16 maximum (RMS < 32)
+          const file = join(dir, 'x.npy');
+          writeNpyFile(file, { dtype: 'float32', shape: [ROWS, COLS], data: normalRows(seed, mean4 / 4, sd4 / 4) });
+          const data = (name: string) => (t: string, f: string) => (f.endsWith('.ld') ? t.replace(`"${name}"`, JSON.stringify(file)) : t);
+          const rn = runSample('vpu_rmsnorm.pasm', 'vpu_rmsnorm.ld', { edit: data('rn_x.npy') });
+          expect(rn.report.stop).toBe('done');
+          const xs = rn.tensor('x');
+          expect(Math.abs(xs.reduce((t, v) => t + v, 0) / xs.length - mean4 / 4)).toBeLessThan(sd4 / 40 + 0.05); // these rows ran
+          expect(checkRmsNorm(rn.tensor('x'), rn.tensor('gamma'), rn.tensor('y')).worst).toBeLessThanOrEqual(1);
+          const ln = runSample('vpu_layernorm.pasm', 'vpu_layernorm.ld', { edit: data('ln_x.npy') });
+          expect(ln.report.stop).toBe('done');
+          expect(checkLayerNorm(ln.tensor('x'), ln.tensor('gb'), ln.tensor('y')).worst).toBeLessThanOrEqual(1);
+        }),
+        { numRuns: 5, seed: 20261124 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
