@@ -80,7 +80,8 @@ export interface AssembleOutput {
   diagnostics: Diagnostic[];
   /** The object (`.pobj`). */
   object: Container;
-  listing?: string;
+  /** The listing: one string, or chunks (concatenated in order) that the driver writes as they are produced. */
+  listing?: string | Iterable<string>;
   /** Produces an extra output kind (`--emit NAME`, one of `AssemblerBackend.emitKinds`). */
   emit?(kind: string): Uint8Array | string;
 }
@@ -103,8 +104,8 @@ export interface AssemblerBackend {
   emitKinds?: readonly EmitKind[];
   options?: readonly OptionSpec[];
   assemble(req: AssembleRequest): AssembleOutput;
-  /** An object back to assemblable source (`--disassemble`). */
-  disassemble?(object: Container, file: string): string;
+  /** An object back to assemblable source (`--disassemble`): one string, or chunks written as they are produced. */
+  disassemble?(object: Container, file: string): string | Iterable<string>;
 }
 
 // ---------------------------------------------------------------- linker

@@ -5,7 +5,7 @@ import { readSources, sortDiagnostics, binaryTextProblem, binaryMessage, type Pr
 import { checkProgram } from './checks.js';
 import { encodeProgram } from './encode.js';
 import type { Isa } from './isa.js';
-import { makeListing } from './listing.js';
+import { listingChunks, makeListing } from './listing.js';
 import { buildObject } from './object.js';
 import type { EncodedProgram, EncodedVpuProgram, Program, VpuProgram } from './program.js';
 import { compileProgram, compileVpuProgram } from './compile.js';
@@ -32,6 +32,8 @@ export interface AssembleResult {
   programs: EncodedProgram[];
   vpuPrograms: EncodedVpuProgram[];
   listing: string;
+  /** The listing in chunks, produced as they are read (whether or not `listing` was asked for): what the driver streams to a file. */
+  listingChunks(): Iterable<string>;
   /** Warnings (errors are thrown as DiagnosticError). */
   diagnostics: Diagnostic[];
 }
@@ -130,7 +132,14 @@ export function finishPrograms(
       if (!vpuNames.has(r.symbol)) diags.push(error('AS0220', `program \`${e.name}\` refers to unknown VPU program \`${r.symbol.slice(4)}\``, { ...(e.spans[r.pc] ? { span: e.spans[r.pc]! } : {}) }));
   if (diags.some((d) => d.severity === 'error')) throw new DiagnosticError(sortDiagnostics(diags));
   const object = buildObject(encoded, isa, metadata, vpuEncoded);
-  return { object, programs: encoded, vpuPrograms: vpuEncoded, listing: wantListing ? makeListing(encoded, sources, vpuEncoded, isa.iterators) : '', diagnostics: sortDiagnostics(diags) };
+  return {
+    object,
+    programs: encoded,
+    vpuPrograms: vpuEncoded,
+    listing: wantListing ? makeListing(encoded, sources, vpuEncoded, isa.iterators) : '',
+    listingChunks: () => listingChunks(encoded, sources, vpuEncoded, isa.iterators),
+    diagnostics: sortDiagnostics(diags),
+  };
 }
 
 /** Assembles `.pasm` sources into a `.pobj` container (throws DiagnosticError on any error). */
