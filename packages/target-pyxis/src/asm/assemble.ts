@@ -11,6 +11,7 @@ import type { EncodedProgram, EncodedVpuProgram, Program, VpuProgram } from './p
 import { compileProgram, compileVpuProgram } from './compile.js';
 import { encodeVpuProgram } from './encode.js';
 import { irToPrograms } from './ir.js';
+import { assemblePiecewise } from './piecewise.js';
 import { JsonPositions, jsonPositions, jsonSyntaxErrorOffset } from '@pyxis/asm';
 
 export type { SourceInput };
@@ -126,7 +127,20 @@ export function finishPrograms(
     encoded.push(e);
   }
   const vpuEncoded = vpuPrograms.map((v) => encodeVpuProgram(v, diags));
-  const vpuNames = new Set(vpuPrograms.map((v) => `vpu.${v.name}`));
+  return packPrograms(encoded, vpuEncoded, isa, diags, sources, wantListing, metadata);
+}
+
+/** Encoded programs into the object (VPU references checked, AS0220); throws DiagnosticError if anything is wrong. */
+export function packPrograms(
+  encoded: EncodedProgram[],
+  vpuEncoded: EncodedVpuProgram[],
+  isa: Isa,
+  diags: Diagnostic[],
+  sources: SourceMap | undefined,
+  wantListing: boolean,
+  metadata: Record<string, unknown>,
+): AssembleResult {
+  const vpuNames = new Set(vpuEncoded.map((v) => `vpu.${v.name}`));
   for (const e of encoded)
     for (const r of e.refs)
       if (!vpuNames.has(r.symbol)) diags.push(error('AS0220', `program \`${e.name}\` refers to unknown VPU program \`${r.symbol.slice(4)}\``, { ...(e.spans[r.pc] ? { span: e.spans[r.pc]! } : {}) }));
@@ -146,6 +160,9 @@ export function finishPrograms(
 export function assemble(input: SourceInput | SourceInput[], opts: AssembleOptions): AssembleResult {
   const isa = opts.isa;
   const inputs = Array.isArray(input) ? input : [input];
+  // large sources: read piece by piece, each program compiled and encoded as it is read (same result, bounded memory)
+  const piecewise = assemblePiecewise(inputs, opts);
+  if (piecewise) return piecewise;
   const { programs, vpuPrograms, diagnostics, sources, clean } = compileSources(inputs, { ...opts, isa });
   if (diagnostics.some((d) => d.severity === 'error')) {
     // Still encode and check the programs that compiled cleanly, so one run reports every rule violation.
