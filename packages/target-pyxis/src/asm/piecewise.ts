@@ -25,7 +25,7 @@ import { packPrograms } from './assemble.js';
 import type { EncodedProgram, EncodedVpuProgram } from './program.js';
 
 /** Sources longer than this (characters, all inputs together) are assembled piecewise. */
-export const PIECEWISE_FROM_CHARS = 1 << 20;
+export const PIECEWISE_FROM_CHARS = 1 << 18;
 /**
  * Characters per piece: small enough that a piece's tokens and AST (about 1 KB per line) die in V8's young
  * generation instead of being promoted and piling up in the old one (with 1 MiB pieces the peak RSS of a
