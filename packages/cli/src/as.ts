@@ -30,8 +30,9 @@ async function doDisassemble(file: string, output: string | undefined, explicit:
   checkOutputPaths([output], [file]);
   const object = readContainerFile(file);
   const { target } = await resolveTarget(explicit ?? object.target, 'as', cmd);
-  if (!target.assembler?.disassemble) throw missingPart(target, 'disassembler');
-  writeText(output, target.assembler.disassemble(object, file), c);
+  const be = target.assembler;
+  if (!be?.disassemble) throw missingPart(target, 'disassembler');
+  writeText(output, be.disassembleChunks ? be.disassembleChunks(object, file) : be.disassemble(object, file), c);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Container } from '@pyxis/container';
 import type { AssembleOutput, AssembleRequest, AssemblerBackend } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
 import { checkPyxisMetadata } from './common/metadata.js';
-import { assemble, assembleIr, disassembleChunks, emitIr, irToText, loadPyxisIsa, programsFromContainer, programsPatchBlob, vpuProgramsFromContainer, type AssembleResult } from './asm/index.js';
+import { assemble, assembleIr, concatChunks, disassembleChunks, emitIr, irToText, loadPyxisIsa, programsFromContainer, programsPatchBlob, vpuProgramsFromContainer, type AssembleResult } from './asm/index.js';
 
 function assemblePyxis(req: AssembleRequest): AssembleOutput {
   const isa = loadPyxisIsa();
@@ -29,6 +29,12 @@ function assemblePyxis(req: AssembleRequest): AssembleOutput {
   };
 }
 
+/** The disassembly of an object in chunks (the metadata is checked first). */
+function pyxisDisassembly(object: Container, file: string): Iterable<string> {
+  if (object.kind === 'pobj') checkPyxisMetadata(object, file);
+  return disassembleChunks(object, { isa: loadPyxisIsa(), file });
+}
+
 export const pyxisAssembler: AssemblerBackend = {
   sourceExtensions: ['.pasm'],
   inputKinds: ['pasm', 'ir'],
@@ -38,8 +44,6 @@ export const pyxisAssembler: AssemblerBackend = {
   ],
   options: pyxisOptions.as,
   assemble: assemblePyxis,
-  disassemble: (object: Container, file: string) => {
-    if (object.kind === 'pobj') checkPyxisMetadata(object, file);
-    return disassembleChunks(object, { isa: loadPyxisIsa(), file });
-  },
+  disassemble: (object: Container, file: string) => concatChunks(pyxisDisassembly(object, file)),
+  disassembleChunks: pyxisDisassembly,
 };

@@ -104,8 +104,10 @@ export interface AssemblerBackend {
   emitKinds?: readonly EmitKind[];
   options?: readonly OptionSpec[];
   assemble(req: AssembleRequest): AssembleOutput;
-  /** An object back to assemblable source (`--disassemble`): one string, or chunks written as they are produced. */
-  disassemble?(object: Container, file: string): string | Iterable<string>;
+  /** An object back to assemblable source (`--disassemble`). */
+  disassemble?(object: Container, file: string): string;
+  /** The same text as `disassemble`, as chunks the driver writes as they are produced (large objects); preferred when given. */
+  disassembleChunks?(object: Container, file: string): Iterable<string>;
 }
 
 // ---------------------------------------------------------------- linker
