@@ -15,3 +15,4 @@ export * from './sources.js';
 export * from './operands.js';
 export * from './flat.js';
 export * from './fastparse.js';
+export * from './chunks.js';

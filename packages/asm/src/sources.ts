@@ -8,7 +8,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, isAbsolute } from 'node:path';
 import { SourceMap, error, type Diagnostic } from '@pyxis/diagnostics';
-import type { FileAst, ProgramDecl, Stmt, TopLevel } from './ast.js';
+import type { ConstDecl, FileAst, ProgramDecl, Stmt, TopLevel } from './ast.js';
+import type { IToken } from 'chevrotain';
 import { fastParse } from './fastparse.js';
 import { implicitProgram } from './flat.js';
 import { Consts, defineConst } from './expr.js';
@@ -28,6 +29,69 @@ export interface ReadSourcesOptions {
   sources?: SourceMap;
   /** Scan files of plain instruction lines without the Chevrotain lexer and parser (fastparse.ts; default true). */
   fastPath?: boolean;
+  /**
+   * Lex and parse a file longer than this many characters in pieces split before top-level `.program` / `.vpu`
+   * blocks (`topLevelPieces`), so the tokens and AST of one piece live at a time, not the whole file's. A piece
+   * with a syntax error throws `PiecewiseAbandoned`: the caller reads the sources again whole (the same
+   * diagnostics as always, error recovery sees the whole file). Needs `onProgram` to gain anything.
+   */
+  pieceChars?: number;
+  /** Called with each program declaration as it is read (in order), instead of collecting it in `programs`. */
+  onProgram?: (p: ProgramDecl, consts: Consts) => void;
+  /** Called with each `.const` declaration before it is defined. */
+  onConst?: (c: ConstDecl) => void;
+}
+
+/** Thrown by `readSources` with `pieceChars` (or by its hooks) when piecewise reading cannot give the whole-file result. */
+export class PiecewiseAbandoned extends Error {}
+
+/**
+ * Start offsets of the pieces of `text` (the first is 0): a piece ends before a line that starts, in column 1,
+ * with `.program` or `.vpu`, at brace depth 0 (braces in comments and strings not counted), not continued from the
+ * line before (`\`), once it holds at least `size` characters. Such a line starts a new top-level item in the
+ * grammar, so parsing the pieces one by one gives the items of parsing the whole (syntax errors aside).
+ */
+export function topLevelPieces(text: string, size: number): number[] {
+  const starts = [0];
+  const n = text.length;
+  let depth = 0;
+  let lineStart = 0;
+  let continued = false; // the line before ended with `\`
+  let lastNonBlank = -1; // char code of the last non-blank character of the current line
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (i === lineStart && depth === 0 && !continued && c === 46 && i - starts[starts.length - 1]! >= size && (text.startsWith('.program', i) || text.startsWith('.vpu', i))) {
+      const after = text.charCodeAt(i + (text.startsWith('.program', i) ? 8 : 4));
+      if (after === 32 || after === 9) starts.push(i);
+    }
+    if (c === 10) {
+      continued = lastNonBlank === 92;
+      lastNonBlank = -1;
+      lineStart = i + 1;
+    } else if (c === 35 || (c === 47 && text.charCodeAt(i + 1) === 47)) {
+      while (i + 1 < n && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++; // a comment: to the line end
+    } else if (c === 34) {
+      while (i + 1 < n && text.charCodeAt(i + 1) !== 34 && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
+      if (text.charCodeAt(i + 1) === 34) i++;
+      lastNonBlank = 34;
+    } else if (c === 123) {
+      depth++;
+      lastNonBlank = c;
+    } else if (c === 125) {
+      if (depth === 0) return starts; // an unmatched `}` (a syntax error): no more splits
+      depth--;
+      lastNonBlank = c;
+    } else if (c !== 32 && c !== 9 && c !== 13 && c !== 12 && c !== 11) lastNonBlank = c;
+  }
+  return starts;
+}
+
+/** Moves tokens lexed from a piece to their place in the whole file (columns are unchanged: a piece starts a line). */
+function shiftTokens(tokens: IToken[], offset: number, lines: number): void {
+  for (const t of tokens) {
+    t.startOffset += offset;
+    if (t.startLine !== undefined) t.startLine += lines;
+  }
 }
 
 export interface SourceSet {
@@ -119,7 +183,10 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
     const fast = opts.fastPath === false ? undefined : fastParse(text, file);
     let ps: { ast: FileAst; diagnostics: Diagnostic[] };
     if (fast) ps = { ast: fast, diagnostics: [] };
-    else {
+    else if (opts.pieceChars !== undefined && text.length > opts.pieceChars) {
+      processPieces(file, text, opts.pieceChars);
+      return;
+    } else {
       const lx = lex(text, file);
       diags.push(...lx.diagnostics);
       ps = parseTokens(lx.result.tokens, file);
@@ -128,6 +195,26 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
     diags.push(...dedupeParse(ps.diagnostics));
     stack.push(file);
     for (const it of ps.ast.items) processItem(it, file);
+    stack.pop();
+  };
+
+  /** A large file piece by piece: only one piece's tokens and AST live at a time. */
+  const processPieces = (file: string, text: string, size: number): void => {
+    const starts = topLevelPieces(text, size);
+    let line = 0;
+    stack.push(file);
+    for (let k = 0; k < starts.length; k++) {
+      const a = starts[k]!;
+      const b = k + 1 < starts.length ? starts[k + 1]! : text.length;
+      const piece = text.slice(a, b);
+      const lx = lex(piece, file);
+      if (lx.diagnostics.length) throw new PiecewiseAbandoned('lexical error');
+      shiftTokens(lx.result.tokens, a, line);
+      const ps = parseTokens(lx.result.tokens, file);
+      if (ps.diagnostics.length) throw new PiecewiseAbandoned('syntax error');
+      for (const it of ps.ast.items) processItem(it, file);
+      for (let i = 0; i < piece.length; i++) if (piece.charCodeAt(i) === 10) line++;
+    }
     stack.pop();
   };
 
@@ -166,10 +253,12 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
         return;
       }
       case 'const':
+        opts.onConst?.(it);
         defineConst(it, consts, diags);
         return;
       case 'program':
-        pending.push(it);
+        if (opts.onProgram) opts.onProgram(it, consts);
+        else pending.push(it);
         return;
       case 'insn':
       case 'loop':

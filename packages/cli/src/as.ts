@@ -30,10 +30,23 @@ async function doDisassemble(file: string, output: string | undefined, explicit:
   checkOutputPaths([output], [file]);
   const object = readContainerFile(file);
   const { target } = await resolveTarget(explicit ?? object.target, 'as', cmd);
-  if (!target.assembler?.disassemble) throw missingPart(target, 'disassembler');
-  const text = target.assembler.disassemble(object, file);
-  if (output && output !== '-') writeFileAtomic(output, text);
-  else c.out(text);
+  const be = target.assembler;
+  if (!be?.disassemble) throw missingPart(target, 'disassembler');
+  writeText(output, be.disassembleChunks ? be.disassembleChunks(object, file) : be.disassemble(object, file), c);
+}
+
+/**
+ * Writes a text output that may come in chunks (a listing, a disassembly): to a file through a temporary file
+ * (each chunk encoded and written as it is produced, never the whole text in memory), or to stdout (`-`).
+ */
+function writeText(path: string | undefined, text: string | Iterable<string>, c: ToolContext): void {
+  const chunks = typeof text === 'string' ? [text] : text;
+  if (path && path !== '-') {
+    const enc = new TextEncoder();
+    writeFileAtomic(path, (function* () {
+      for (const s of chunks) yield enc.encode(s);
+    })());
+  } else for (const s of chunks) c.out(s);
 }
 
 /** pyxis-as: the assembler driver. The statements' meaning lives in the target's assembler back end. */
@@ -93,8 +106,7 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         }
         if (opts.listing) {
           const l = opts.listing;
-          const text = result.listing ?? '';
-          writes.push(() => (l === '-' ? c.out(text) : writeFileAtomic(l, text)));
+          writes.push(() => writeText(l, result.listing ?? '', c));
         }
         for (const w of writes) w();
       });

@@ -39,32 +39,37 @@ function checkInt(v: unknown, what: string, min = Number.MIN_SAFE_INTEGER, max =
   return v;
 }
 
-/** Deduplicating string table: strings are referenced as (offset, byte length). */
+/**
+ * Deduplicating string table: strings are referenced as (offset, byte length). Only the byte offsets are kept
+ * per distinct string (the strings themselves live in the model); they are encoded straight into the output
+ * (a large object has hundreds of thousands of names: no array or tuple per name).
+ */
 class StringTable {
-  private readonly index = new Map<string, [number, number]>();
-  private readonly parts: Uint8Array[] = [];
+  private readonly index = new Map<string, number>();
+  private readonly list: string[] = [];
+  private readonly offs: number[] = [];
   size = 0;
-  private readonly enc = new TextEncoder();
-  add(s: unknown, what: string): [number, number] {
+  add(s: unknown, what: string): void {
     if (typeof s !== 'string') bad(`${what} must be a string, got ${typeof s}`);
-    const hit = this.index.get(s);
-    if (hit !== undefined) return hit;
-    const bytes = this.enc.encode(s);
-    const off = this.size;
-    this.index.set(s, [off, bytes.length]);
-    this.parts.push(bytes);
-    this.size += bytes.length;
+    if (this.index.has(s)) return;
+    this.index.set(s, this.list.length);
+    this.list.push(s);
+    this.offs.push(this.size);
+    this.size += Buffer.byteLength(s, 'utf8');
     if (this.size > U32_MAX) bad('string table exceeds 4 GiB');
-    return [off, bytes.length];
   }
-  bytes(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let o = 0;
-    for (const p of this.parts) {
-      out.set(p, o);
-      o += p.length;
-    }
-    return out;
+  /** Writes the (offset, length) reference of an added string at `o`. */
+  ref(dv: DataView, o: number, s: string): void {
+    const k = this.index.get(s)!;
+    const off = this.offs[k]!;
+    const end = k + 1 < this.offs.length ? this.offs[k + 1]! : this.size;
+    dv.setUint32(o, off, true);
+    dv.setUint32(o + 4, end - off, true);
+  }
+  /** Encodes the table at `at` in `out`. */
+  write(out: Uint8Array, at: number): void {
+    const enc = new TextEncoder();
+    this.list.forEach((s, k) => enc.encodeInto(s, out.subarray(at + this.offs[k]!)));
   }
 }
 
@@ -78,7 +83,7 @@ export function writeContainer(c: Container): Uint8Array {
   if (!magic) bad(`kind must be 'pobj' or 'pimg', got ${String(c.kind)}`);
   if (c.version !== FORMAT_VERSION) bad(`version must be ${FORMAT_VERSION}, got ${String(c.version)}`);
   const strings = new StringTable();
-  const target = strings.add(c.target, 'target');
+  strings.add(c.target, 'target');
   const nSec = c.sections.length;
 
   // --- validate and size everything before allocating ---
@@ -135,10 +140,16 @@ export function writeContainer(c: Container): Uint8Array {
   const metaBytes = new TextEncoder().encode(metaText);
 
   // String refs (collected in table order so the string table is deterministic).
-  const secNames = c.sections.map((s, i) => [strings.add(s.name, `section ${i} name`), strings.add(s.space, `section ${i} space`)] as const);
-  const symNames = c.symbols.map((y, i) => strings.add(y.name, `symbol ${i} name`));
-  const symFormats = c.symbols.map((y, i) => (y.tensor ? strings.add(y.tensor.format, `symbol ${i} tensor format`) : ([0, 0] as [number, number])));
-  const relNames = c.relocations.map((r, i) => [strings.add(r.kind, `relocation ${i} kind`), strings.add(r.symbol, `relocation ${i} symbol`)] as const);
+  c.sections.forEach((s, i) => {
+    strings.add(s.name, `section ${i} name`);
+    strings.add(s.space, `section ${i} space`);
+  });
+  c.symbols.forEach((y, i) => strings.add(y.name, `symbol ${i} name`));
+  c.symbols.forEach((y, i) => y.tensor && strings.add(y.tensor.format, `symbol ${i} tensor format`));
+  c.relocations.forEach((r, i) => {
+    strings.add(r.kind, `relocation ${i} kind`);
+    strings.add(r.symbol, `relocation ${i} symbol`);
+  });
   if (nSec > U32_MAX || c.symbols.length > U32_MAX || c.relocations.length > U32_MAX) bad('too many entries');
 
   // --- layout ---
@@ -175,10 +186,7 @@ export function writeContainer(c: Container): Uint8Array {
     dv.setUint32(o, (v - hi * 2 ** 32) >>> 0, true);
     dv.setInt32(o + 4, hi, true);
   };
-  const ref = (o: number, r: readonly [number, number]) => {
-    dv.setUint32(o, r[0], true);
-    dv.setUint32(o + 4, r[1], true);
-  };
+  const ref = (o: number, s: string) => strings.ref(dv, o, s);
 
   // Header
   for (let k = 0; k < 8; k++) out[k] = magic.charCodeAt(k);
@@ -186,7 +194,7 @@ export function writeContainer(c: Container): Uint8Array {
   dv.setUint16(10, 0, true);
   dv.setUint32(12, HEADER_SIZE, true);
   u64(16, fileSize);
-  ref(24, target);
+  ref(24, c.target);
   dv.setUint32(32, nSec, true);
   dv.setUint32(36, c.symbols.length, true);
   dv.setUint32(40, c.relocations.length, true);
@@ -197,11 +205,11 @@ export function writeContainer(c: Container): Uint8Array {
 
   c.sections.forEach((s, i) => {
     const o = secOff + i * SECTION_ENTRY_SIZE;
-    ref(o, secNames[i]![0]);
+    ref(o, s.name);
     out[o + 8] = SECTION_KINDS.indexOf(s.kind);
     dv.setUint16(o + 10, s.cluster !== undefined ? SECTION_HAS_CLUSTER : 0, true);
     dv.setUint32(o + 12, s.flags, true);
-    ref(o + 16, secNames[i]![1]);
+    ref(o + 16, s.space);
     u64(o + 24, s.address);
     u64(o + 32, s.size);
     dv.setUint32(o + 40, s.align, true);
@@ -214,7 +222,7 @@ export function writeContainer(c: Container): Uint8Array {
   let tCursor = 0;
   c.symbols.forEach((y, i) => {
     const o = symOff + i * SYMBOL_ENTRY_SIZE;
-    ref(o, symNames[i]!);
+    ref(o, y.name);
     out[o + 8] = SYMBOL_KINDS.indexOf(y.kind);
     out[o + 9] = y.global ? 1 : 0;
     dv.setUint16(o + 10, y.tensor ? SYMBOL_HAS_TENSOR : 0, true);
@@ -227,7 +235,7 @@ export function writeContainer(c: Container): Uint8Array {
       u64(o + 32, tCursor);
       u64(o + 40, len);
       const r = tenOff + tCursor;
-      ref(r, symFormats[i]!);
+      ref(r, t.format);
       dv.setInt32(r + 8, t.eb, true);
       dv.setUint32(r + 12, t.shape.length, true);
       dv.setUint32(r + 16, t.strides ? TENSOR_HAS_STRIDES : 0, true);
@@ -242,13 +250,13 @@ export function writeContainer(c: Container): Uint8Array {
     dv.setUint32(o, r.section, true);
     dv.setUint16(o + 4, r.info !== undefined ? RELOC_HAS_INFO : 0, true);
     u64(o + 8, r.offset);
-    ref(o + 16, relNames[i]![0]);
-    ref(o + 24, relNames[i]![1]);
+    ref(o + 16, r.kind);
+    ref(o + 24, r.symbol);
     i64(o + 32, r.addend);
     i64(o + 40, r.info ?? 0);
   });
 
-  out.set(strings.bytes(), strOff);
+  strings.write(out, strOff);
   out.set(metaBytes, metaOff);
   return out;
 }

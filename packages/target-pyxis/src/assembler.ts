@@ -4,7 +4,7 @@ import type { Container } from '@pyxis/container';
 import type { AssembleOutput, AssembleRequest, AssemblerBackend } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
 import { checkPyxisMetadata } from './common/metadata.js';
-import { assemble, assembleIr, disassemble, emitIr, irToText, loadPyxisIsa, programsFromContainer, programsPatchBlob, vpuProgramsFromContainer, type AssembleResult } from './asm/index.js';
+import { assemble, assembleIr, concatChunks, disassembleChunks, emitIr, irToText, loadPyxisIsa, programsFromContainer, programsPatchBlob, vpuProgramsFromContainer, type AssembleResult } from './asm/index.js';
 
 function assemblePyxis(req: AssembleRequest): AssembleOutput {
   const isa = loadPyxisIsa();
@@ -12,20 +12,27 @@ function assemblePyxis(req: AssembleRequest): AssembleOutput {
   if (req.inputKind === 'ir') {
     if (req.inputs.length !== 1) throw new UsageError('--input ir takes exactly one file');
     const { file, text } = req.inputs[0]!;
-    result = assembleIr(text, { isa, file, sources: req.services.sources, listing: req.listing });
+    result = assembleIr(text, { isa, file, sources: req.services.sources, listing: false });
   } else {
-    result = assemble(req.inputs, { isa, sources: req.services.sources, includeDirs: req.includeDirs, listing: req.listing });
+    result = assemble(req.inputs, { isa, sources: req.services.sources, includeDirs: req.includeDirs, listing: false });
   }
   return {
     diagnostics: result.diagnostics,
     object: result.object,
-    ...(req.listing ? { listing: result.listing } : {}),
+    // the listing is streamed to its file as it is produced (never the whole text in memory)
+    ...(req.listing ? { listing: result.listingChunks() } : {}),
     emit(kind: string): Uint8Array | string {
       if (kind === 'ir') return irToText(emitIr(programsFromContainer(result.object, isa), isa, vpuProgramsFromContainer(result.object, isa)));
       if (kind === 'patch-blob') return programsPatchBlob(result.programs, isa, result.vpuPrograms).blob;
       throw new UsageError(`target pyxis cannot emit \`${kind}\``);
     },
   };
+}
+
+/** The disassembly of an object in chunks (the metadata is checked first). */
+function pyxisDisassembly(object: Container, file: string): Iterable<string> {
+  if (object.kind === 'pobj') checkPyxisMetadata(object, file);
+  return disassembleChunks(object, { isa: loadPyxisIsa(), file });
 }
 
 export const pyxisAssembler: AssemblerBackend = {
@@ -37,8 +44,6 @@ export const pyxisAssembler: AssemblerBackend = {
   ],
   options: pyxisOptions.as,
   assemble: assemblePyxis,
-  disassemble: (object: Container, file: string) => {
-    if (object.kind === 'pobj') checkPyxisMetadata(object, file);
-    return disassemble(object, { isa: loadPyxisIsa(), file });
-  },
+  disassemble: (object: Container, file: string) => concatChunks(pyxisDisassembly(object, file)),
+  disassembleChunks: pyxisDisassembly,
 };

@@ -80,7 +80,8 @@ export interface AssembleOutput {
   diagnostics: Diagnostic[];
   /** The object (`.pobj`). */
   object: Container;
-  listing?: string;
+  /** The listing: one string, or chunks (concatenated in order) that the driver writes as they are produced. */
+  listing?: string | Iterable<string>;
   /** Produces an extra output kind (`--emit NAME`, one of `AssemblerBackend.emitKinds`). */
   emit?(kind: string): Uint8Array | string;
 }
@@ -105,6 +106,8 @@ export interface AssemblerBackend {
   assemble(req: AssembleRequest): AssembleOutput;
   /** An object back to assemblable source (`--disassemble`). */
   disassemble?(object: Container, file: string): string;
+  /** The same text as `disassemble`, as chunks the driver writes as they are produced (large objects); preferred when given. */
+  disassembleChunks?(object: Container, file: string): Iterable<string>;
 }
 
 // ---------------------------------------------------------------- linker

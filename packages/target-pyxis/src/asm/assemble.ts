@@ -5,12 +5,13 @@ import { readSources, sortDiagnostics, binaryTextProblem, binaryMessage, type Pr
 import { checkProgram } from './checks.js';
 import { encodeProgram } from './encode.js';
 import type { Isa } from './isa.js';
-import { makeListing } from './listing.js';
+import { listingChunks, makeListing } from './listing.js';
 import { buildObject } from './object.js';
 import type { EncodedProgram, EncodedVpuProgram, Program, VpuProgram } from './program.js';
 import { compileProgram, compileVpuProgram } from './compile.js';
 import { encodeVpuProgram } from './encode.js';
 import { irToPrograms } from './ir.js';
+import { assemblePiecewise } from './piecewise.js';
 import { JsonPositions, jsonPositions, jsonSyntaxErrorOffset } from '@pyxis/asm';
 
 export type { SourceInput };
@@ -32,6 +33,8 @@ export interface AssembleResult {
   programs: EncodedProgram[];
   vpuPrograms: EncodedVpuProgram[];
   listing: string;
+  /** The listing in chunks, produced as they are read (whether or not `listing` was asked for): what the driver streams to a file. */
+  listingChunks(): Iterable<string>;
   /** Warnings (errors are thrown as DiagnosticError). */
   diagnostics: Diagnostic[];
 }
@@ -124,19 +127,42 @@ export function finishPrograms(
     encoded.push(e);
   }
   const vpuEncoded = vpuPrograms.map((v) => encodeVpuProgram(v, diags));
-  const vpuNames = new Set(vpuPrograms.map((v) => `vpu.${v.name}`));
+  return packPrograms(encoded, vpuEncoded, isa, diags, sources, wantListing, metadata);
+}
+
+/** Encoded programs into the object (VPU references checked, AS0220); throws DiagnosticError if anything is wrong. */
+export function packPrograms(
+  encoded: EncodedProgram[],
+  vpuEncoded: EncodedVpuProgram[],
+  isa: Isa,
+  diags: Diagnostic[],
+  sources: SourceMap | undefined,
+  wantListing: boolean,
+  metadata: Record<string, unknown>,
+): AssembleResult {
+  const vpuNames = new Set(vpuEncoded.map((v) => `vpu.${v.name}`));
   for (const e of encoded)
     for (const r of e.refs)
       if (!vpuNames.has(r.symbol)) diags.push(error('AS0220', `program \`${e.name}\` refers to unknown VPU program \`${r.symbol.slice(4)}\``, { ...(e.spans[r.pc] ? { span: e.spans[r.pc]! } : {}) }));
   if (diags.some((d) => d.severity === 'error')) throw new DiagnosticError(sortDiagnostics(diags));
   const object = buildObject(encoded, isa, metadata, vpuEncoded);
-  return { object, programs: encoded, vpuPrograms: vpuEncoded, listing: wantListing ? makeListing(encoded, sources, vpuEncoded, isa.iterators) : '', diagnostics: sortDiagnostics(diags) };
+  return {
+    object,
+    programs: encoded,
+    vpuPrograms: vpuEncoded,
+    listing: wantListing ? makeListing(encoded, sources, vpuEncoded, isa.iterators) : '',
+    listingChunks: () => listingChunks(encoded, sources, vpuEncoded, isa.iterators),
+    diagnostics: sortDiagnostics(diags),
+  };
 }
 
 /** Assembles `.pasm` sources into a `.pobj` container (throws DiagnosticError on any error). */
 export function assemble(input: SourceInput | SourceInput[], opts: AssembleOptions): AssembleResult {
   const isa = opts.isa;
   const inputs = Array.isArray(input) ? input : [input];
+  // large sources: read piece by piece, each program compiled and encoded as it is read (same result, bounded memory)
+  const piecewise = assemblePiecewise(inputs, opts);
+  if (piecewise) return piecewise;
   const { programs, vpuPrograms, diagnostics, sources, clean } = compileSources(inputs, { ...opts, isa });
   if (diagnostics.some((d) => d.severity === 'error')) {
     // Still encode and check the programs that compiled cleanly, so one run reports every rule violation.

@@ -10,7 +10,8 @@ import type { Container } from '@pyxis/container';
 import { compileSources } from './assemble.js';
 import { encodeProgram } from './encode.js';
 import { isIterIdField, isPerIterField, isIterMaskField, iterField, vpuCountField, type Isa, type SequencerInfo } from './isa.js';
-import { programsFromContainer, vpuProgramsFromContainer, type DecodedProgram, type DecodedVpuProgram } from './object.js';
+import { joinLines, concatChunks } from '@pyxis/asm';
+import { decodeProgram, decodeVpuProgram, programEntries, vpuProgramEntries, type DecodedProgram, type DecodedVpuProgram, type ProgramEntry, type VpuProgramEntry } from './object.js';
 
 function fmt(v: number | bigint): string {
   return v >= 256 ? `0x${v.toString(16)}` : v.toString();
@@ -22,10 +23,21 @@ function maskList(m: number, iterators: number): string {
   return `[${out.join(', ')}]`;
 }
 
+/** The decoded all-defaults word of a table (`extra` set), computed once per table and `extra`. */
+const defaultsCache = new WeakMap<CompiledTable, Map<string, DecodedValues>>();
+function defaults(t: CompiledTable, extra: Record<string, number> = {}): DecodedValues {
+  let m = defaultsCache.get(t);
+  if (!m) defaultsCache.set(t, (m = new Map()));
+  const key = JSON.stringify(extra);
+  let d = m.get(key);
+  if (!d) m.set(key, (d = decode(t, encode(t, extra))));
+  return d;
+}
+
 /** `Mnemonic field=value ...` with only non-default fields. */
 export function formatOp(seq: Pick<SequencerInfo, 'op' | 'opcode'>, d: DecodedValues, isa: Isa, refs?: Map<string, string>): string {
   const t = seq.op;
-  const def = decode(t, encode(t, {}));
+  const def = defaults(t);
   const parts: string[] = [];
   let mnemonic = 'op';
   const oc = seq.opcode;
@@ -129,7 +141,7 @@ function rawText(p: DecodedProgram, isa: Isa, header: string): string {
   const lines: string[] = [header];
   const n = p.ctrl.length;
   p.ctrl.forEach((c, pc) => {
-    const base = decode(t, encode(t, pc === n - 1 && t.byName.has('eopgm') ? { eopgm: 1 } : {}));
+    const base = defaults(t, pc === n - 1 && t.byName.has('eopgm') ? { eopgm: 1 } : {});
     const parts: string[] = [];
     for (const f of t.fields) {
       if (f.reserved || c[f.name] === base[f.name]) continue;
@@ -164,28 +176,58 @@ function reproduces(text: string, p: DecodedProgram, isa: Isa): boolean {
   }
 }
 
-export function disassemblePrograms(progs: DecodedProgram[], isa: Isa, vpuProgs: DecodedVpuProgram[] = []): string {
-  const out: string[] = ['# disassembled by pyxis-as', ''];
+/** One program's text (structured when the recovered loops reproduce its words, else raw `ctrl { }` form). */
+function programText(p: DecodedProgram, isa: Isa): string {
+  const header = `.program ${p.name} ${p.seq.name}${p.startPc !== undefined ? ` at ${p.startPc}` : ''} {`;
+  const roots = recoverLoops(p.ctrl, p.seq.control, isa);
+  if (roots) {
+    const s = structuredText(p, roots, isa, header);
+    if (reproduces(s, p, isa)) return s;
+  }
+  return rawText(p, isa, header);
+}
+
+function vpuText(v: DecodedVpuProgram, isa: Isa): string {
+  const lines = [`.vpu ${v.name}${v.startAddr !== undefined ? ` at ${v.startAddr}` : ''} {`];
+  for (const d of v.op) lines.push(`  ${formatOp(isa.vpu!, d, isa)}`);
+  lines.push('}');
+  return lines.join('\n');
+}
+
+/**
+ * The disassembly as blocks of text (joined with `\n`, as `disassemblePrograms` joins them): each program is
+ * decoded, printed and dropped in turn, so memory stays bounded by one program whatever the object's size.
+ * Entries may be decoded programs or undecoded `programEntries`.
+ */
+export function* disassemblyBlocks(progs: Iterable<DecodedProgram | ProgramEntry>, isa: Isa, vpuProgs: Iterable<DecodedVpuProgram | VpuProgramEntry> = []): Generator<string> {
+  yield '# disassembled by pyxis-as';
+  yield '';
   for (const v of vpuProgs) {
-    out.push(`.vpu ${v.name}${v.startAddr !== undefined ? ` at ${v.startAddr}` : ''} {`);
-    for (const d of v.op) out.push(`  ${formatOp(isa.vpu!, d, isa)}`);
-    out.push('}', '');
+    yield vpuText('op' in v ? v : decodeVpuProgram(v, isa), isa);
+    yield '';
   }
   for (const p of progs) {
-    const header = `.program ${p.name} ${p.seq.name}${p.startPc !== undefined ? ` at ${p.startPc}` : ''} {`;
-    const roots = recoverLoops(p.ctrl, p.seq.control, isa);
-    let text: string | undefined;
-    if (roots) {
-      const s = structuredText(p, roots, isa, header);
-      if (reproduces(s, p, isa)) text = s;
-    }
-    out.push(text ?? rawText(p, isa, header), '');
+    yield programText('ctrl' in p ? p : decodeProgram(p), isa);
+    yield '';
   }
-  return out.join('\n');
+}
+
+export function disassemblePrograms(progs: DecodedProgram[], isa: Isa, vpuProgs: DecodedVpuProgram[] = []): string {
+  return concatChunks(joinLines(disassemblyBlocks(progs, isa, vpuProgs)));
+}
+
+/**
+ * Disassembles every program of a `.pobj` container into `.pasm` text, in chunks of about 64 KiB (the
+ * container is checked first, so a bad object fails before any text is produced).
+ */
+export function disassembleChunks(c: Container, opts: { isa: Isa; file?: string }): Iterable<string> {
+  const isa = opts.isa;
+  const progs = programEntries(c, isa, opts.file);
+  const vpu = vpuProgramEntries(c, isa);
+  return joinLines(disassemblyBlocks(progs, isa, vpu));
 }
 
 /** Disassembles every program of a `.pobj` container into `.pasm` text. */
 export function disassemble(c: Container, opts: { isa: Isa; file?: string }): string {
-  const isa = opts.isa;
-  return disassemblePrograms(programsFromContainer(c, isa, opts.file), isa, vpuProgramsFromContainer(c, isa));
+  return concatChunks(disassembleChunks(c, opts));
 }

@@ -74,62 +74,112 @@ export function buildObject(progs: EncodedProgram[], isa: Isa, metadata: Record<
   };
 }
 
-/** One program read back from a container (values decoded through the tables). */
-export interface DecodedProgram {
+/** One program of a container, located and checked but not decoded (`decodeProgram` decodes it). */
+export interface ProgramEntry {
   name: string;
   symbol: string;
   seq: SequencerInfo;
   startPc?: number;
-  ctrl: DecodedValues[];
-  op: DecodedValues[];
   ctrlBytes: Uint8Array;
   opBytes: Uint8Array;
   /** Op fields relocated against VPU programs (from the object's relocations). */
   refs: { pc: number; field: string; symbol: string }[];
 }
 
-export interface DecodedVpuProgram {
+/** One program read back from a container (values decoded through the tables). */
+export interface DecodedProgram extends ProgramEntry {
+  ctrl: DecodedValues[];
+  op: DecodedValues[];
+}
+
+/** A VPU program of a container, located but not decoded (`decodeVpuProgram` decodes it). */
+export interface VpuProgramEntry {
   name: string;
   symbol: string;
   startAddr?: number;
-  op: DecodedValues[];
   words: Uint8Array;
 }
 
-/** The VPU programs of a container (`vpu.<name>.imem` sections). */
-export function vpuProgramsFromContainer(c: Container, isa: Isa): DecodedVpuProgram[] {
-  const out: DecodedVpuProgram[] = [];
-  const meta = Array.isArray(c.metadata?.['vpu_programs']) ? (c.metadata['vpu_programs'] as Record<string, unknown>[]) : [];
+export interface DecodedVpuProgram extends VpuProgramEntry {
+  op: DecodedValues[];
+}
+
+/** The first entry of each key (as `Array.find` would pick it), built in one pass: lookups per program stay O(1). */
+function firstBy<T>(items: readonly T[], key: (x: T) => unknown): Map<unknown, T> {
+  const m = new Map<unknown, T>();
+  for (const x of items) {
+    const k = key(x);
+    if (!m.has(k)) m.set(k, x);
+  }
+  return m;
+}
+
+/** The metadata entries (`programs` / `vpu_programs`) of a container by their `symbol`. */
+function metaBySymbol(c: Container, key: string): Map<unknown, Record<string, unknown>> {
+  const list = Array.isArray(c.metadata?.[key]) ? (c.metadata[key] as unknown[]) : [];
+  return firstBy(
+    list.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null),
+    (x) => x['symbol'],
+  );
+}
+
+/** The VPU programs of a container (`vpu.<name>.imem` sections), not yet decoded. */
+export function vpuProgramEntries(c: Container, isa: Isa): VpuProgramEntry[] {
+  const out: VpuProgramEntry[] = [];
   if (!isa.vpu) return out;
-  const t = isa.vpu.op;
-  const stride = wordStride(t);
+  const meta = metaBySymbol(c, 'vpu_programs');
+  const stride = wordStride(isa.vpu.op);
   for (const sym of c.symbols) {
     const sec = c.sections[sym.section];
     const m = sec && (sym.kind === 'label' || sym.kind === 'program') ? /^vpu\.(.+)\.imem$/.exec(sec.name) : null;
     if (!sec || !m) continue;
     const n = sym.size;
     if (sec.data.length < n * stride) throw new DiagnosticError(error('AS0504', `VPU program \`${sym.name}\`: section too short for ${n} words`));
-    const words = sec.data.subarray(0, n * stride);
-    const op: DecodedValues[] = [];
-    for (let k = 0; k < n; k++) op.push(decode(t, words, k * stride));
-    const md = meta.find((x) => x['symbol'] === sym.name);
+    const md = meta.get(sym.name);
     const startAddr = typeof md?.['start_addr'] === 'number' ? (md['start_addr'] as number) : undefined;
-    out.push({ name: m[1]!, symbol: sym.name, ...(startAddr !== undefined ? { startAddr } : {}), op, words });
+    out.push({ name: m[1]!, symbol: sym.name, ...(startAddr !== undefined ? { startAddr } : {}), words: sec.data.subarray(0, n * stride) });
   }
   return out;
 }
 
-/** Finds every program (symbol kind `program` on a `<seq>.<prog>.ctrl` section) and decodes it. */
-export function programsFromContainer(c: Container, isa: Isa, file = '<object>'): DecodedProgram[] {
+/** Decodes a VPU program's words. */
+export function decodeVpuProgram(e: VpuProgramEntry, isa: Isa): DecodedVpuProgram {
+  const t = isa.vpu!.op;
+  const stride = wordStride(t);
+  const op: DecodedValues[] = [];
+  for (let k = 0; k < e.words.length / stride; k++) op.push(decode(t, e.words, k * stride));
+  return { ...e, op };
+}
+
+/** The VPU programs of a container (`vpu.<name>.imem` sections), decoded. */
+export function vpuProgramsFromContainer(c: Container, isa: Isa): DecodedVpuProgram[] {
+  return vpuProgramEntries(c, isa).map((e) => decodeVpuProgram(e, isa));
+}
+
+/**
+ * Finds every program (symbol kind `program` on a `<seq>.<prog>.ctrl` section) and checks its sections, without
+ * decoding (linear in the container: sections, metadata and relocations are indexed once, not searched per program).
+ */
+export function programEntries(c: Container, isa: Isa, file = '<object>'): ProgramEntry[] {
   // A linked image places programs at sequencer memory addresses (`.ucode.*` sections): it is not an object.
   if (c.kind !== 'pobj') {
     throw new DiagnosticError(
       error('AS0500', `${file} is a linked .${c.kind} image, not a .pobj object; disassemble the object pyxis-as produced (or list the image with \`pyxis-ld inspect\`)`, { span: { file, offset: 0 } }),
     );
   }
-  const out: DecodedProgram[] = [];
+  const out: ProgramEntry[] = [];
   const diags: Diagnostic[] = [];
-  const metaProgs = Array.isArray(c.metadata?.['programs']) ? (c.metadata['programs'] as Record<string, unknown>[]) : [];
+  const metaProgs = metaBySymbol(c, 'programs');
+  const sectionIndex = new Map<string, number>();
+  c.sections.forEach((s, i) => {
+    if (!sectionIndex.has(s.name)) sectionIndex.set(s.name, i);
+  });
+  const relocsBySection = new Map<number, Relocation[]>();
+  for (const r of c.relocations) {
+    const l = relocsBySection.get(r.section);
+    if (l) l.push(r);
+    else relocsBySection.set(r.section, [r]);
+  }
   for (const sym of c.symbols) {
     if (sym.kind !== 'program') continue;
     const sec = c.sections[sym.section];
@@ -144,7 +194,7 @@ export function programsFromContainer(c: Container, isa: Isa, file = '<object>')
       diags.push(error('AS0502', `section \`${sec.name}\`: unknown sequencer \`${m[1]}\``, { span: { file, offset: 0 } }));
       continue;
     }
-    const opIndex = c.sections.findIndex((s) => s.name === `${m[1]}.${m[2]}.op`);
+    const opIndex = sectionIndex.get(`${m[1]}.${m[2]}.op`) ?? -1;
     const opSec = c.sections[opIndex];
     if (!opSec) {
       diags.push(error('AS0503', `program \`${sym.name}\` has no op section \`${m[1]}.${m[2]}.op\``, { span: { file, offset: 0 } }));
@@ -157,21 +207,34 @@ export function programsFromContainer(c: Container, isa: Isa, file = '<object>')
       diags.push(error('AS0504', `program \`${sym.name}\`: sections too short for ${n} instructions`, { span: { file, offset: 0 } }));
       continue;
     }
+    const meta = metaProgs.get(sym.name);
+    const startPc = typeof meta?.['start_pc'] === 'number' ? (meta['start_pc'] as number) : undefined;
+    const refs = (relocsBySection.get(opIndex) ?? [])
+      .filter((r) => r.kind.startsWith(`${seq.op.name}.`))
+      .map((r) => ({ pc: Math.floor(r.offset / os), field: r.kind.slice(seq.op.name.length + 1), symbol: r.symbol }));
     const ctrlBytes = sec.data.subarray(sym.offset, sym.offset + n * cs);
     const opBytes = opSec.data.subarray(0, n * os);
-    const ctrl: DecodedValues[] = [];
-    const op: DecodedValues[] = [];
-    for (let pc = 0; pc < n; pc++) {
-      ctrl.push(decode(seq.control, ctrlBytes, pc * cs));
-      op.push(decode(seq.op, opBytes, pc * os));
-    }
-    const meta = metaProgs.find((p) => p['symbol'] === sym.name);
-    const startPc = typeof meta?.['start_pc'] === 'number' ? (meta['start_pc'] as number) : undefined;
-    const refs = c.relocations
-      .filter((r) => r.section === opIndex && r.kind.startsWith(`${seq.op.name}.`))
-      .map((r) => ({ pc: Math.floor(r.offset / os), field: r.kind.slice(seq.op.name.length + 1), symbol: r.symbol }));
-    out.push({ name: m[2]!, symbol: sym.name, seq, ...(startPc !== undefined ? { startPc } : {}), ctrl, op, ctrlBytes, opBytes, refs });
+    out.push({ name: m[2]!, symbol: sym.name, seq, ...(startPc !== undefined ? { startPc } : {}), ctrlBytes, opBytes, refs });
   }
   if (diags.length) throw new DiagnosticError(diags);
   return out;
+}
+
+/** Decodes a program's control and op words through its sequencer's tables. */
+export function decodeProgram(e: ProgramEntry): DecodedProgram {
+  const cs = wordStride(e.seq.control);
+  const os = wordStride(e.seq.op);
+  const n = e.ctrlBytes.length / cs;
+  const ctrl: DecodedValues[] = [];
+  const op: DecodedValues[] = [];
+  for (let pc = 0; pc < n; pc++) {
+    ctrl.push(decode(e.seq.control, e.ctrlBytes, pc * cs));
+    op.push(decode(e.seq.op, e.opBytes, pc * os));
+  }
+  return { ...e, ctrl, op };
+}
+
+/** Finds every program (symbol kind `program` on a `<seq>.<prog>.ctrl` section) and decodes it. */
+export function programsFromContainer(c: Container, isa: Isa, file = '<object>'): DecodedProgram[] {
+  return programEntries(c, isa, file).map(decodeProgram);
 }
