@@ -24,6 +24,9 @@ const { SB_META } = switchbox;
 /** Longest batch `moveBatch` takes (cycles): the bank schedules' length. */
 export const MOVE_MAX = SCHED_MAX;
 
+/** Batches moved directly / through the switchbox (diagnostics for tests and benchmarks; not a statistic of the model). */
+export const moveCounts = { direct: 0, staged: 0 };
+
 /**
  * Physical byte addresses (chip §7.5 hash of the view applied) of the next `k` whole-word accesses of sequencer `s`
  * (AMEM Read or Write in a repeatable strided loop, `SequencerCore.repeatable`) into dst[off + step * j]: its decoder
@@ -117,6 +120,8 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   for (let j = 0; j < k; j++) written[addrW[j]! >>> 7] = epoch;
   let direct = true;
   for (let j = 0; j < k - occ && direct; j++) if (written[addrR[j]! >>> 7] === epoch) direct = false;
+  if (direct) moveCounts.direct++;
+  else moveCounts.staged++;
   const amem = u.amem;
   const rView = rs.view ? AMEM_VIEW_BIT : 0;
   const wView = ws.view ? AMEM_VIEW_BIT : 0;
