@@ -12,17 +12,15 @@ import * as addressGen from './addressGen.js';
 import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
 import * as switchbox from './switchbox.js';
-import type { Fifo } from '@pyxis/sim';
-import type { SeqState } from './records.js';
 import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { AMEM_PARTITIONS, AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
+const { AMEM_PARTITIONS } = amemGeometry;
 const { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } = codes;
 const { compositeKey, compositeTable, is16bit } = convert;
-const { decodeFast, stridedAddr } = addressGen;
-const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_NZ, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
+const { decodeFast } = addressGen;
+const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
 const { SB_META } = switchbox;
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
@@ -32,6 +30,12 @@ export const BATCH_RETRY = 32;
 export const JOINT_MIN = 1;
 /** Cycles before a UIE that could not publish a schedule tries again. */
 export const PUBLISH_RETRY = 4;
+/**
+ * Longest schedule a UIE without one publishes (cycles): while claims still conflict (a cluster's start-up) a schedule
+ * is soon broken by a stall and published again, so only its first cycles matter; after a batch the next schedule is
+ * a whole window long. Speed only (a schedule decides which cycles are batched, never their results).
+ */
+export const PUBLISH_FIRST = 64;
 
 /**
  * Steady-state batch (fast paths, inside `runAhead` only): when AMEM Read and AMEM Write are both in a pure strided
@@ -182,7 +186,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
   }
   // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
   if (!banks.hasSchedule(me, c) && c >= u.publishRetry) {
-    const end = c + Math.min(SCHED_MAX, limit - c + 1);
+    const end = c + Math.min(PUBLISH_FIRST, limit - c + 1);
     const k = steadyCheck(u, c, end);
     if (k > 0) {
       fillSchedule(u, k, banks.propBank, banks.schedOffset(me));
@@ -204,12 +208,10 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
 function runBatch(u: Uie, c: number, k: number): void {
   const rdec = u.readDec;
   const wdec = u.writeDec;
-  const sb = u.sbReadToWrite;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
-  const tripSlot = u.oldestSlot;
   const rpc = rs.core.pc;
   const rx = rs.aux!;
   const rb = rpc * AUX_WORDS;
@@ -219,8 +221,6 @@ function runBatch(u: Uie, c: number, k: number): void {
   const rDt = rt[rto + R_DT]!;
   const rEb = rt[rto + R_EB]!;
   const wpc = ws.core.pc;
-  const wx = ws.aux!;
-  const wb = wpc * AUX_WORDS;
   const wt = ws.tmpl!;
   const wto = wpc * REC_WORDS;
   const wDt = wt[wto + R_DT]!;
