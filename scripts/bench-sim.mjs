@@ -12,6 +12,8 @@
  *      65536 rows each), image load excluded, CPU time of this process
  *      (process.cpuUsage: the machine is shared), with --quantum 1 (strict
  *      lockstep) and the default quantum; both runs must agree on cycles.
+ * Every figure is CPU time of this process (process.cpuUsage; wall time printed where useful), next to a fixed plain-JS
+ * reference workload measured in the same run (`reference`), since the host is shared.
  * Options: --rounds N --rows N --overhead-cycles N --busy48-rows N --busy48-reps N --only busy48
  * Build first: npx tsc -b
  */
@@ -132,10 +134,41 @@ function busyCopyImage(rows) {
 }
 
 function bench(label, f) {
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const r = f();
   const s = Number(process.hrtime.bigint() - t0) / 1e9;
-  return { label, s, ...r };
+  const cpu = process.cpuUsage(c0);
+  return { label, s, cpu: (cpu.user + cpu.system) / 1e6, ...r };
+}
+
+/**
+ * The same-run reference (the host is shared: absolute figures drift with its load): a fixed plain-JS workload
+ * of the simulator's kind (typed-array word moves and integer mixing over 8 MiB), its CPU seconds. A figure divided
+ * by the reference's rate compares across runs and hosts better than the figure alone.
+ */
+const refBuf = new Uint32Array(1 << 21);
+function reference() {
+  const c0 = process.cpuUsage();
+  let h = 1;
+  for (let rep = 0; rep < 30; rep++) {
+    for (let i = 0; i < refBuf.length; i++) {
+      h = Math.imul(h ^ i, 0x9e3779b1) >>> 0;
+      refBuf[i] = h;
+    }
+    for (let i = 32; i < refBuf.length; i += 32) for (let j = 0; j < 32; j++) refBuf[i + j] = refBuf[i - 32 + j] ^ j;
+  }
+  const cpu = process.cpuUsage(c0);
+  if (refBuf[h & 1023] === 0.5) console.log('');
+  return (cpu.user + cpu.system) / 1e6;
+}
+const refTimes = [];
+function refRun() {
+  refTimes.push(reference());
+}
+function refSummary() {
+  const t = [...refTimes].sort((x, y) => x - y);
+  return `reference workload (same run, ${t.length} runs interleaved): best ${t[0].toFixed(3)} CPU-s, median ${t[t.length >> 1].toFixed(3)} CPU-s`;
 }
 
 const arg = (k, d) => {
@@ -175,6 +208,7 @@ if (only === 'busy48' || only === undefined) {
   // Alternate the quanta (the host is shared: only same-process, interleaved figures compare); best and median of `reps`.
   for (let i = 0; i < reps; i++)
     for (const q of quanta) {
+      refRun();
       const r = busy48(rows48, q);
       all.get(q).push(r.cycles / r.cpu);
       const b = best.get(q);
@@ -189,6 +223,7 @@ if (only === 'busy48' || only === undefined) {
       `busy48 (48 UIEs x ${rows48} rows of 128 B, quantum ${q}): ${r.cycles} chip cycles; best ${r.cpu.toFixed(2)} CPU-s (${r.wall.toFixed(2)} s wall) = ${(r.cycles / r.cpu / 1e3).toFixed(1)} k chip-cycles per CPU-s = ${((48 * r.cycles) / r.cpu / 1e6).toFixed(2)} M UIE-cycles per CPU-s; median of ${reps} ${(med / 1e3).toFixed(1)} k`,
     );
   }
+  console.log(refSummary());
   const [r1, rq] = quanta.map((q) => best.get(q));
   if (r1.cycles !== rq.cycles || r1.bytes !== rq.bytes) throw new Error(`busy48: quantum 1 and ${DEFAULT_QUANTUM} disagree (${r1.cycles} vs ${rq.cycles} cycles)`);
   if (only === 'busy48') process.exit(0);
@@ -201,7 +236,7 @@ const a = bench('control plane', () => {
   return { cycles: report.cycles, trips: report.trips_total, steps: report.kernel_steps };
 });
 console.log(
-  `control plane: ${a.trips} trips, ${a.cycles} chip cycles (${a.steps} kernel steps) in ${a.s.toFixed(2)} s host = ${(a.cycles / a.s / 1e3).toFixed(0)} k chip-cycles/s, ${(a.trips / a.s / 1e3).toFixed(1)} k trips/s`,
+  `control plane: ${a.trips} trips, ${a.cycles} chip cycles (${a.steps} kernel steps) in ${a.s.toFixed(2)} s host, ${a.cpu.toFixed(2)} CPU-s = ${(a.cycles / a.cpu / 1e3).toFixed(0)} k chip-cycles per CPU-s, ${(a.trips / a.cpu / 1e3).toFixed(1)} k trips per CPU-s`,
 );
 
 const cpy = busyCopyImage(rows);
@@ -211,7 +246,7 @@ const b = bench('busy copy', () => {
   return { cycles: report.cycles, trips: report.trips_total, steps: report.kernel_steps };
 });
 console.log(
-  `busy copy (48 UIEs x ${rows} rows of 128 B): ${b.cycles} chip cycles in ${b.s.toFixed(2)} s host = ${(b.cycles / b.s / 1e3).toFixed(1)} k chip-cycles/s = ${((48 * b.cycles) / b.s / 1e6).toFixed(2)} M UIE-cycles/s`,
+  `busy copy (48 UIEs x ${rows} rows of 128 B, default quantum, image load included): ${b.cycles} chip cycles in ${b.s.toFixed(2)} s host, ${b.cpu.toFixed(2)} CPU-s = ${(b.cycles / b.cpu / 1e3).toFixed(1)} k chip-cycles per CPU-s = ${((48 * b.cycles) / b.cpu / 1e6).toFixed(2)} M UIE-cycles per CPU-s`,
 );
 
 // 3. Kernel overhead: the full chip with a stand-in UIE model that does nothing but stay busy for N cycles.
@@ -255,5 +290,7 @@ console.log(
     const r = chip.sim.run();
     return { cycles: r.cycles };
   });
-  console.log(`kernel + control-plane overhead (48 busy stand-in UIEs): ${(c.cycles / c.s / 1e3).toFixed(0)} k chip-cycles/s = ${((c.s / c.cycles) * 1e9).toFixed(0)} ns per chip cycle`);
+  console.log(`kernel + control-plane overhead (48 busy stand-in UIEs): ${(c.cycles / c.cpu / 1e3).toFixed(0)} k chip-cycles per CPU-s = ${((c.cpu / c.cycles) * 1e9).toFixed(0)} CPU-ns per chip cycle`);
+  refRun();
+  console.log(refSummary());
 }

@@ -42,6 +42,13 @@ export interface SimEngine {
    * and not woken) the kernel does not even read `busy`.
    */
   attachWake?(wake: () => void): void;
+  /**
+   * Optional (temporal decoupling, kernel/runAhead.ts): the kernel gives the engine `skip(until)`, by which the engine
+   * promises, from within its `tick(now)`, that for every cycle c with now < c < until, `tick(c)` would return true
+   * and change nothing (it only replays progress it already simulated): the kernel then counts those cycles as busy
+   * with progress without calling `tick`. The promise ends early only by a new `skip` call (never needed).
+   */
+  attachSkip?(skip: (until: number) => void): void;
   /** Optional: the engine's trace track group (process), e.g. `cluster 0`. Default: the name's prefix before the first dot. */
   readonly group?: string;
   /**

@@ -81,6 +81,18 @@ export class RunAheadWindow {
     return r;
   }
 
+  /**
+   * After `open` at `now`: the end (exclusive) of the run of cycles after `now` that the window simulated with
+   * progress, short of its last cycle (whose `replay` flushes the held-back events): the kernel may count them busy
+   * without ticking the engine (`SimEngine.attachSkip`), since `replay` would only return true for each.
+   */
+  progressRun(now: number): number {
+    const last = this.local - 1;
+    let c = now + 1;
+    while (c < last && this.did[c & this.mask] === 1) c++;
+    return c;
+  }
+
   /** Next wake inside a window: the next cycle with recorded progress, else the model's own wake after it. */
   nextWake(now: number, model: RunAheadModel): number {
     if (now < this.local) {

@@ -68,6 +68,8 @@ export class Simulator {
   private passive = new Uint8Array(0);
   /** Passive engines currently awake (ticked); non-passive engines are always ticked. */
   private awake = new Uint8Array(0);
+  /** Per engine: cycles < skipUntil (after the one it was promised in) replay progress without a tick (`attachSkip`). */
+  private skipUntil = new Float64Array(0);
   private readonly links: Array<TimedLink<unknown>> = [];
   /** Engine indexes in tick order: by phase, then registration. */
   private order = new Int32Array(0);
@@ -167,12 +169,17 @@ export class Simulator {
     }
     this.passive = new Uint8Array(n);
     this.awake = new Uint8Array(n).fill(1);
+    this.skipUntil = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const e = this.engines[i]!;
       this.passive[i] = e.passive ? 1 : 0;
       const awake = this.awake;
       e.attachWake?.(() => {
         awake[i] = 1;
+      });
+      const skip = this.skipUntil;
+      e.attachSkip?.((until) => {
+        skip[i] = until;
       });
     }
     const old = this.reasonC;
@@ -217,6 +224,7 @@ export class Simulator {
       let progressed = false;
       const passive = this.passive;
       const awake = this.awake;
+      const skipUntil = this.skipUntil;
       for (let pi = 0; pi < nPhases; pi++) {
         const links = phaseLinks[pi]!;
         for (let l = 0; l < links.length; l++) if (links[l]!.nextAt <= now && links[l]!.deliverDue(now) > 0) progressed = true;
@@ -225,6 +233,11 @@ export class Simulator {
           const i = order[k]!;
           if (awake[i] === 0) {
             this.idleC[i]++;
+            continue;
+          }
+          if (skipUntil[i]! > now) {
+            this.busyC[i]++;
+            progressed = true;
             continue;
           }
           const e = engines[i]!;

@@ -95,6 +95,10 @@ export class UieSlot extends BaseTripEngine {
   /** What the trip manager sees of `canAccept` while the model is ahead: its value when the window opened. */
   private frozenAccept = false;
   readonly stallReasons = ['uie stalled', 'APM bubble'] as const;
+  private skip: ((until: number) => void) | undefined;
+  attachSkip(skip: (until: number) => void): void {
+    this.skip = skip;
+  }
   constructor(
     cluster: number,
     readonly index: number,
@@ -180,7 +184,11 @@ export class UieSlot extends BaseTripEngine {
       if (g !== 0) {
         this.frozenAccept = this.canAccept();
         this.bubble = false; // the gate guarantees APM admits every cycle (utilisation 1) in the window
-        return w.open(now, this.model as Required<UieModel>, g === 2) || did;
+        const r = w.open(now, this.model as Required<UieModel>, g === 2);
+        // the window's cycles with progress need no tick (kernel `attachSkip`): they only replay `did` — the no-op
+        // trips above cannot complete in them (a trip in flight retires at the window's last cycle at the earliest)
+        if (w.ahead && this.skip && (this.inflight.length > 0 || this.noopPending.length === 0)) this.skip(w.progressRun(now));
+        return r || did;
       }
     }
     if (this.apm && !this.apm.allow(this.apmSlot)) {

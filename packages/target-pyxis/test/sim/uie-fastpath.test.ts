@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Rig, loops, strides, bytes } from './uie-fixture.js';
-import { AMEM_VIEW_BIT } from '../../src/sim/amem/index.js';
+import { Rig, loops, strides, bytes, observe } from './uie-fixture.js';
 
 const RD_OPS = ['Read_SRAM', 'Read_SRAM_with_ReLU', 'Read_Const'] as const;
 const WR_OPS = ['Write', 'RMW_Add', 'Discard'] as const;
@@ -160,39 +159,6 @@ function programRig(p0: Program, fastPaths: boolean, data: Uint8Array): Rig {
   });
   r.trip({ amem_read_base_address: rdBase, amem_write_base_address: wrBase, amem_read_bank_hash_dsbl: p.rdView ? 1 : 0, amem_write_bank_hash_dsbl: p.wrView ? 1 : 0 });
   return r;
-}
-
-/** Runs the UIE in `runAhead` windows of `q` cycles (as the kernel's UieSlot does), like `Rig.run`. */
-function runWindows(r: Rig, q: number, max = 100000): number {
-  const u = r.uie;
-  const ring = new Uint8Array(q);
-  const start = r.now;
-  let c = r.now;
-  while (u.busy) {
-    c = u.runAhead(c, c + q, ring, q - 1, false);
-    u.flushDeferred();
-    if (u.busy && u.nextWake(c) === Infinity) throw new Error(`stuck: ${u.blockedReason()}`);
-    if (c - start > max) throw new Error('runaway');
-  }
-  r.now = c;
-  return c - start;
-}
-
-function observe(r: Rig, quantum = 0): unknown {
-  const cycles = quantum > 0 ? runWindows(r, quantum) : r.run();
-  const u = r.uie;
-  const st = u.stats;
-  const a = r.amem.stats;
-  const stats = {
-    cycles,
-    done: r.done,
-    uie: { ...st, busyCycles: [...st.busyCycles], stallCycles: [...st.stallCycles], datapathStallCycles: [...st.datapathStallCycles], instructions: [...st.instructions] },
-    amem: { ...a, bankAccesses: [...a.bankAccesses] },
-    fifos: [u.readDec, u.writeDec, u.sbReadToWrite].map((f) => [f.pushes, f.pops, f.fullStalls, f.maxOccupancy]),
-    warnings: u.warnings.map((w) => w.code),
-  };
-  // physical contents of the first 80 KiB (the unhashed view reads storage in place; hashing stays within 16 KiB blocks)
-  return { stats, mem: Buffer.from(r.amem.readBytes(AMEM_VIEW_BIT, 0x14000)).toString('base64') };
 }
 
 describe('datapath fast paths are invisible (UieOptions.fastPaths)', () => {

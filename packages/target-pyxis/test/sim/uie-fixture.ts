@@ -1,6 +1,6 @@
 /** Test fixture: a UIE with its own AMEM and a flat cfg space, programmed with words encoded by @pyxis/codec from grammars/pyxis. */
 import { encode, loadGrammarJson, loadTable, type FieldValues } from '@pyxis/codec';
-import { Amem } from '../../src/sim/amem/index.js';
+import { Amem, AMEM_VIEW_BIT } from '../../src/sim/amem/index.js';
 import { Uie, type UieCfgSpace, type UieTripParams, type UieOptions } from '../../src/sim/uie/index.js';
 
 interface Region {
@@ -31,13 +31,15 @@ export class FlatCfg implements UieCfgSpace {
 export type Ctl = FieldValues;
 
 export class Rig {
-  readonly amem = new Amem();
+  readonly amem: Amem;
   readonly cfg = new FlatCfg();
   readonly uie: Uie;
   readonly done: Array<{ trip: number; cycle: number }> = [];
   now = 0;
+  /** `opts.amem`: the UIE's AMEM (e.g. with a read pipeline), else a fresh idealised one. */
   constructor(opts: Partial<UieOptions> = {}) {
-    this.uie = new Uie({ cluster: 0, index: 0, amem: this.amem, cfg: this.cfg, writeCommitLatency: 10, onTripDone: (t, c) => this.done.push({ trip: t, cycle: c }), ...opts });
+    this.amem = opts.amem ?? new Amem();
+    this.uie = new Uie({ cluster: 0, index: 0, cfg: this.cfg, writeCommitLatency: 10, onTripDone: (t, c) => this.done.push({ trip: t, cycle: c }), ...opts, amem: this.amem });
   }
   /** Writes one microinstruction (control + op word) of sequencer `name` at `pc`. */
   prog(name: string, pc: number, control: Ctl, op: FieldValues): void {
@@ -139,3 +141,40 @@ export function rotationTables(r: Rig, base = 0): void {
 /** Op fields enabling the rotation tables of `rotationTables`. */
 export const ROT_RD = { rpsw_config_vld: 1, rpsw_rot_enbl: 1, rpsw_config_idx_base: 0 };
 export const ROT_WR = { wpsw_config_vld: 1, wpsw_rot_enbl: 1, wpsw_config_idx_base: 0 };
+
+/** Runs the UIE in `runAhead` windows of `q` cycles (as the kernel's UieSlot does), like `Rig.run`. */
+export function runWindows(r: Rig, q: number, max = 100000): number {
+  const u = r.uie;
+  const ring = new Uint8Array(q);
+  const start = r.now;
+  let c = r.now;
+  while (u.busy) {
+    c = u.runAhead(c, c + q, ring, q - 1, false);
+    u.flushDeferred();
+    if (u.busy && u.nextWake(c) === Infinity) throw new Error(`stuck: ${u.blockedReason()}`);
+    if (c - start > max) throw new Error('runaway');
+  }
+  r.now = c;
+  return c - start;
+}
+
+/**
+ * Runs the rig (per cycle, or in run-ahead windows of `quantum` cycles) and returns everything a run is observed
+ * by: cycles, trip completions, UIE / AMEM / FIFO statistics, warnings and the physical AMEM contents of the first
+ * `memBytes` bytes (the unhashed view reads storage in place; hashing stays within 16 KiB blocks).
+ */
+export function observe(r: Rig, quantum = 0, memBytes = 0x14000): unknown {
+  const cycles = quantum > 0 ? runWindows(r, quantum) : r.run();
+  const u = r.uie;
+  const st = u.stats;
+  const a = r.amem.stats;
+  const stats = {
+    cycles,
+    done: r.done,
+    uie: { ...st, busyCycles: [...st.busyCycles], stallCycles: [...st.stallCycles], datapathStallCycles: [...st.datapathStallCycles], instructions: [...st.instructions] },
+    amem: { ...a, bankAccesses: [...a.bankAccesses] },
+    fifos: [u.readDec, u.writeDec, u.sbReadToWrite].map((f) => [f.pushes, f.pops, f.fullStalls, f.maxOccupancy]),
+    warnings: u.warnings.map((w) => w.code),
+  };
+  return { stats, mem: Buffer.from(r.amem.readBytes(AMEM_VIEW_BIT, memBytes)).toString('base64') };
+}

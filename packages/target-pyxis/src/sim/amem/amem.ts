@@ -236,6 +236,33 @@ export class Amem {
     this.stats.bytesWritten += AMEM_WORD_BYTES;
   }
 
+  /**
+   * Batch fast path (uie/batchMove.ts): the bookkeeping of `readWord32` (view rule, statistics) of the whole word at
+   * physical byte address `phys` (128-aligned) read through view `view` (AMEM_VIEW_BIT or 0), without moving data.
+   * Returns the word's 32-bit block (word offset `(phys & 16383) >> 2`), undefined when never written (reads as zeros).
+   */
+  readWordAt(phys: number, view: number): Uint32Array | undefined {
+    this.noteView(phys | view, AMEM_PARTITIONS);
+    this.stats.bankAccesses[(phys >>> 7) & 0x7f]! += AMEM_PARTITIONS;
+    this.stats.bytesRead += AMEM_WORD_BYTES;
+    const b = this.blocks32[phys >>> 14];
+    if (!b) this.stats.uninitReads += AMEM_PARTITIONS;
+    return b;
+  }
+
+  /** Batch fast path: the bookkeeping of `writeWord32` at physical `phys` (see `readWordAt`); returns the block to write. */
+  writeWordAt(phys: number, view: number): Uint32Array {
+    this.noteView(phys | view, AMEM_PARTITIONS);
+    this.stats.bankAccesses[(phys >>> 7) & 0x7f]! += AMEM_PARTITIONS;
+    this.stats.bytesWritten += AMEM_WORD_BYTES;
+    return this.blocks32[phys >>> 14] ?? this.newBlock32(phys);
+  }
+
+  /** Batch fast path: the 32-bit block holding physical `phys`, undefined when never written (no bookkeeping). */
+  blockAt(phys: number): Uint32Array | undefined {
+    return this.blocks32[phys >>> 14];
+  }
+
   /** Full-partition write from a 32-bit view (see `readPartition32`). */
   writePartition32(addr: number, src32: Uint32Array, w: number): void {
     this.noteView(addr);

@@ -14,8 +14,8 @@ import { loadMemoryMap, type MemoryMapRegion, type SeqMemory } from '../../commo
 import type { ItfeCommand } from './itfe.js';
 import { bindSeq } from './opFields.js';
 import type { SeqState, UieCfgSpace } from './records.js';
-import { decodeControlStore, SEQ_DEPTH } from './sequencerCore.js';
-import { decodeOpStore, decodeSwitchTables, type SwitchTables } from './tables.js';
+import { decodeMicrocode } from './decodeCache.js';
+import { decodeSwitchTables, type SwitchTables } from './tables.js';
 
 interface SwitchLayout {
   psw: MemoryMapRegion;
@@ -119,8 +119,9 @@ export class UieConfig {
     }
     s.rawCtl = this.read(m.ctrl.offset, m.ctrl.stride * m.ctrl.words);
     s.rawOp = this.read(m.op.offset, m.op.stride * m.op.words);
-    s.control = decodeControlStore(s.controlTable, s.rawCtl, SEQ_DEPTH, m.ctrl.stride, s.control);
-    if (s.opTable) s.op = decodeOpStore(s.opTable, s.rawOp, SEQ_DEPTH, m.op.stride, s.op);
+    const d = decodeMicrocode(s.controlTable, s.opTable, s.rawCtl, m.ctrl.stride, s.rawOp, m.op.stride, s.control, s.op);
+    s.control = d.control;
+    if (s.opTable) s.op = d.op;
     bindSeq(s);
   }
 

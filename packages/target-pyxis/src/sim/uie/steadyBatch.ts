@@ -5,23 +5,22 @@
  */
 import * as amemGeometry from '../../common/amem.js';
 import { SCHED_MAX } from '../amem/banks.js';
+import { fillSchedule, moveBatch } from './batchMove.js';
 import * as codes from './codes.js';
 import * as convert from './convert.js';
 import * as addressGen from './addressGen.js';
 import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
 import * as switchbox from './switchbox.js';
-import type { Fifo } from '@pyxis/sim';
-import type { SeqState } from './records.js';
 import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { AMEM_PARTITIONS, AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
+const { AMEM_PARTITIONS } = amemGeometry;
 const { RD_SRAM_RELU, readsSram, SRC_AMEM, TGT_AMEM, WR_WRITE, ZSW_NOP } = codes;
 const { compositeKey, compositeTable, is16bit } = convert;
-const { decodeFast, stridedAddr } = addressGen;
-const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_NZ, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
+const { decodeFast } = addressGen;
+const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
 const { SB_META } = switchbox;
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
@@ -31,6 +30,12 @@ export const BATCH_RETRY = 32;
 export const JOINT_MIN = 1;
 /** Cycles before a UIE that could not publish a schedule tries again. */
 export const PUBLISH_RETRY = 4;
+/**
+ * Longest schedule a UIE without one publishes (cycles): while claims still conflict (a cluster's start-up) a schedule
+ * is soon broken by a stall and published again, so only its first cycles matter; after a batch the next schedule is
+ * a whole window long. Speed only (a schedule decides which cycles are batched, never their results).
+ */
+export const PUBLISH_FIRST = 64;
 
 /**
  * Steady-state batch (fast paths, inside `runAhead` only): when AMEM Read and AMEM Write are both in a pure strided
@@ -144,58 +149,6 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   return k;
 }
 
-/** Scratch odometers of `fillSchedule` (no allocation per call). */
-const schedR = new Int32Array(NUM_ITERS);
-const schedW = new Int32Array(NUM_ITERS);
-
-/**
- * The banks (chip §7.5 hash of the view) of the next `k` AMEM Read / Write whole-word accesses of a state that
- * `steadyCheck` accepted at `c`, into dst[off + 2j] (read) and dst[off + 2j + 1] (write): the queued records'
- * addresses, then the odometer's (as `runBatch` computes them). Changes no state.
- */
-export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number): void {
-  fillSide(u.seqs[SEQ_AMEM_READ]!, u.readDec, schedR, k, dst, off);
-  fillSide(u.seqs[SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, dst, off + 1);
-}
-
-/**
- * One port's banks into dst[off + 2j]: the queued records, then the odometer's addresses, in runs: while the
- * innermost end-of-loop iterator (the one `advance` steps) has stride 0 the address does not change, so a run of
- * (numloops - count) steps shares one bank (one address computation and hash per run).
- */
-function fillSide(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int16Array, off: number): void {
-  const core = s.core;
-  const x = s.aux!;
-  const pc = core.pc;
-  const b = pc * AUX_WORDS;
-  const view = s.view ? AMEM_VIEW_BIT : 0;
-  cnt.set(core.count);
-  const dn = dec.occupancy;
-  let at = dec.peekSlot();
-  let j = 0;
-  for (; j < dn && j < k; j++) {
-    dst[off + 2 * j] = amemBank(amemPhysical(((dec.data[at + R_ADDR]! & PTN_MASK) << 4) | view));
-    at += REC_WORDS;
-    if (at >= dec.data.length) at = 0;
-  }
-  const m = core.eolMask[pc]!;
-  const inner = 31 - Math.clz32(m);
-  const n = core.store.numloops[pc * NUM_ITERS + inner]!;
-  const zero = ((x[b + A_NZ]! >> inner) & 1) === 0;
-  while (j < k) {
-    const bank = amemBank(amemPhysical(((stridedAddr(s.base, x, b, cnt) & PTN_MASK) << 4) | view));
-    let run = zero ? n - cnt[inner]! : 1;
-    if (run > k - j) run = k - j;
-    for (let t = 0; t < run; t++) dst[off + 2 * (j + t)] = bank;
-    j += run;
-    if (run > 1) {
-      // run - 1 plain increments of the innermost count, then one `advance` (which may carry)
-      cnt[inner] = cnt[inner]! + run - 1;
-    }
-    core.advance(cnt);
-  }
-}
-
 /**
  * The steady-state batch with bank arbitration (amem/banks.ts). Alone in its cluster (no other UIE has a trip; the
  * run-ahead gate keeps the control plane out), a UIE batches while its own read and write banks differ. With other
@@ -233,7 +186,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
   }
   // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
   if (!banks.hasSchedule(me, c) && c >= u.publishRetry) {
-    const end = c + Math.min(SCHED_MAX, limit - c + 1);
+    const end = c + Math.min(PUBLISH_FIRST, limit - c + 1);
     const k = steadyCheck(u, c, end);
     if (k > 0) {
       fillSchedule(u, k, banks.propBank, banks.schedOffset(me));
@@ -255,12 +208,10 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
 function runBatch(u: Uie, c: number, k: number): void {
   const rdec = u.readDec;
   const wdec = u.writeDec;
-  const sb = u.sbReadToWrite;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
-  const tripSlot = u.oldestSlot;
   const rpc = rs.core.pc;
   const rx = rs.aux!;
   const rb = rpc * AUX_WORDS;
@@ -270,87 +221,20 @@ function runBatch(u: Uie, c: number, k: number): void {
   const rDt = rt[rto + R_DT]!;
   const rEb = rt[rto + R_EB]!;
   const wpc = ws.core.pc;
-  const wx = ws.aux!;
-  const wb = wpc * AUX_WORDS;
   const wt = ws.tmpl!;
   const wto = wpc * REC_WORDS;
   const wDt = wt[wto + R_DT]!;
   const wEb = wt[wto + R_EB]!;
   const relu = rOp === RD_SRAM_RELU;
   const comp = compositeTable(rDt, rEb, relu, wDt, wEb);
-  const rd = rdec.data;
-  const wd = wdec.data;
-  const meta = sb.meta;
-  const rlat = u.readLatency;
-  const readyAt = u.sbReadyAt;
-  // K cycles, as `tick` would run them (commits, AMEM Write, AMEM Read; the cores below)
-  const amem = u.amem;
+  // K cycles of commits, AMEM Write and AMEM Read as `tick` would run them (batchMove.ts); the cores below
   const stats = u.stats;
-  const rView = rs.view ? AMEM_VIEW_BIT : 0;
-  const wView = ws.view ? AMEM_VIEW_BIT : 0;
   const rCnt = u.batchCntR;
   const wCnt = u.batchCntW;
-  rCnt.set(rs.core.count);
-  wCnt.set(ws.core.count);
-  const commitAt = u.commitAt;
-  const commitSlot = u.commitSlot;
-  const cm = u.commitMask;
-  const lat = u.commitLatency;
-  const tripRec = u.slots[tripSlot]!;
-  const rdt = rDt;
-  const reb = rEb;
-  const rl = relu ? 1 : 0;
-  let cHead = u.cHead;
-  let cCount = u.cCount;
-  for (let j = 0; j < k; j++) {
-    const t = c + j;
-    // 1. write commits due at t (tick)
-    while (cCount > 0 && commitAt[cHead]! <= t) {
-      u.slots[commitSlot[cHead]!]!.writes--;
-      cHead = (cHead + 1) & cm;
-      cCount--;
-    }
-    // 2. AMEM Write of the switchbox head (issueWrite / doWrite fast path, postWrite)
-    let wa: number;
-    if (j < dw) {
-      wa = wd[wdec.peekSlot() + R_ADDR]!;
-      wdec.pop();
-    } else {
-      wa = stridedAddr(ws.base, wx, wb, wCnt);
-      ws.core.advance(wCnt);
-    }
-    amem.writeWordView(((wa & PTN_MASK) << 4) | wView, sb.rawWordView[sb.peekSlot()]!);
-    sb.pop();
-    if (cCount > cm) {
-      u.slots[commitSlot[cHead]!]!.writes--;
-      cHead = (cHead + 1) & cm;
-      cCount--;
-    }
-    const q = (cHead + cCount) & cm;
-    commitAt[q] = t + lat;
-    commitSlot[q] = tripSlot;
-    cCount++;
-    tripRec.writes++;
-    // 3. AMEM Read into the switchbox (issueRead fast path)
-    let ra: number;
-    if (j < dr) {
-      ra = rd[rdec.peekSlot() + R_ADDR]!;
-      rdec.pop();
-    } else {
-      ra = stridedAddr(rs.base, rx, rb, rCnt);
-      rs.core.advance(rCnt);
-    }
-    const e = sb.pushSlot();
-    readyAt[e] = t + rlat;
-    amem.readWord32(((ra & PTN_MASK) << 4) | rView, sb.raw32, e * 64);
-    const m = e * SB_META;
-    meta[m] = 1;
-    meta[m + 1] = rdt;
-    meta[m + 2] = reb;
-    meta[m + 3] = rl;
-  }
-  u.cHead = cHead;
-  u.cCount = cCount;
+  moveBatch(u, c, k, rCnt, wCnt, rDt, rEb, relu ? 1 : 0);
+  // the queued decoder records were consumed (k >= dr, dw: steadyCheck)
+  for (let j = 0; j < dr; j++) rdec.pop();
+  for (let j = 0; j < dw; j++) wdec.pop();
   stats.bytesWritten += 128 * k;
   stats.bytesRead += 128 * k;
   stats.flitsToAmemWrite += k;

@@ -501,7 +501,14 @@ export class Uie implements SimEngine {
           const k = steadyBatch(this, c, limit);
           if (k > 0) {
             this.batchedCycles += k;
-            for (let j = 0; j < k; j++) did[(c + j) & mask] = 1;
+            // did[(c + j) & mask] = 1 for j < k, as at most two block fills of the ring (k <= its length: a window)
+            const a = c & mask;
+            const e = a + k;
+            if (e <= mask + 1) did.fill(1, a, e);
+            else {
+              did.fill(1, a, mask + 1);
+              did.fill(1, 0, e - mask - 1);
+            }
             c += k;
             if (shared) break;
             continue;

@@ -1,0 +1,200 @@
+/**
+ * The AMEM side of a steady-state batch (uie/steadyBatch.ts `runBatch`; docs/uie-model.md "Performance"): the
+ * physical addresses of the next K AMEM Read / Write whole-word accesses, computed in runs, and the K cycles of data
+ * movement AMEM -> switchbox -> AMEM. Same effects as K `tick`s (AMEM bytes and statistics, switchbox entries of the
+ * last cycles, the write-commit ring, decoder FIFO and core state are the caller's); checked against `tick` by
+ * uie-fastpath.test.ts and uie-batchmove.test.ts.
+ */
+import * as amemGeometry from '../../common/amem.js';
+import { SCHED_MAX } from '../amem/banks.js';
+import * as addressGen from './addressGen.js';
+import * as records from './records.js';
+import { NUM_ITERS } from './sequencerCore.js';
+import * as switchbox from './switchbox.js';
+import type { Fifo } from '@pyxis/sim';
+import type { SeqState } from './records.js';
+import type { Uie } from './uie.js';
+
+// Hot-path bindings as module-local constants (V8 checks every read of an imported binding for TDZ; see steadyBatch.ts).
+const { AMEM_BYTES, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemPhysical } = amemGeometry;
+const { stridedAddr } = addressGen;
+const { A_NZ, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, REC_WORDS } = records;
+const { SB_META } = switchbox;
+
+/** Longest batch `moveBatch` takes (cycles): the bank schedules' length. */
+export const MOVE_MAX = SCHED_MAX;
+
+/** Batches moved directly / through the switchbox (diagnostics for tests and benchmarks; not a statistic of the model). */
+export const moveCounts = { direct: 0, staged: 0 };
+
+/**
+ * Physical byte addresses (chip §7.5 hash of the view applied) of the next `k` whole-word accesses of sequencer `s`
+ * (AMEM Read or Write in a repeatable strided loop, `SequencerCore.repeatable`) into dst[off + step * j]: its decoder
+ * FIFO's queued records, then the odometer's addresses (`stridedAddr` of `cnt`, a copy of the core's counts that is
+ * left advanced past the last of them, as `advance` would). Runs: while the innermost end-of-loop iterator (the one
+ * `advance` steps) does not carry, the address moves by its stride (0: one address for the whole run); a run stops
+ * where that count's 12 address bits (`stridedAddr`: count & 0xfff) wrap. Changes no state but `cnt`.
+ */
+export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array, off: number, step: number): void {
+  const core = s.core;
+  const x = s.aux!;
+  const pc = core.pc;
+  const b = pc * AUX_WORDS;
+  const view = s.view ? AMEM_VIEW_BIT : 0;
+  cnt.set(core.count);
+  const dn = dec.occupancy;
+  const data = dec.data;
+  let at = dec.peekSlot();
+  let j = 0;
+  for (; j < dn && j < k; j++) {
+    dst[off + step * j] = amemPhysical(((data[at + R_ADDR]! & PTN_MASK) << 4) | view);
+    at += REC_WORDS;
+    if (at >= data.length) at = 0;
+  }
+  const inner = 31 - Math.clz32(core.eolMask[pc]!);
+  const n = core.store.numloops[pc * NUM_ITERS + inner]!;
+  const stride = ((x[b + A_NZ]! >> inner) & 1) === 0 ? 0 : x[b + A_STRIDE + inner]!;
+  while (j < k) {
+    const a = stridedAddr(s.base, x, b, cnt);
+    const c0 = cnt[inner]!;
+    let run = n - c0;
+    if (stride !== 0 && run > 4096 - (c0 & 0xfff)) run = 4096 - (c0 & 0xfff);
+    if (run > k - j) run = k - j;
+    if (stride === 0) {
+      const p = amemPhysical(((a & PTN_MASK) << 4) | view);
+      for (let t = 0; t < run; t++) dst[off + step * (j + t)] = p;
+    } else for (let t = 0; t < run; t++) dst[off + step * (j + t)] = amemPhysical((((a + t * stride) & PTN_MASK) << 4) | view);
+    j += run;
+    // run - 1 plain increments of the innermost count, then one `advance` (which may carry)
+    cnt[inner] = c0 + run - 1;
+    core.advance(cnt);
+  }
+}
+
+// scratch (one batch at a time on the host thread; no allocation per batch)
+const addrR = new Int32Array(MOVE_MAX);
+const addrW = new Int32Array(MOVE_MAX);
+/** Per AMEM word: the epoch of the last batch that writes it (the read/write disjointness test of `moveBatch`). */
+const written = new Int32Array(AMEM_BYTES / AMEM_WORD_BYTES);
+let epoch = 0;
+
+/** Copies one 128-byte word (32 x 32 bits); `src` undefined: zeros (a never-written block). */
+function copyWord(dst: Uint32Array, d: number, src: Uint32Array | undefined, s: number): void {
+  if (src === undefined) {
+    for (let i = 0; i < 32; i += 4) dst[d + i] = dst[d + i + 1] = dst[d + i + 2] = dst[d + i + 3] = 0;
+    return;
+  }
+  for (let i = 0; i < 32; i += 4) {
+    dst[d + i] = src[s + i]!;
+    dst[d + i + 1] = src[s + i + 1]!;
+    dst[d + i + 2] = src[s + i + 2]!;
+    dst[d + i + 3] = src[s + i + 3]!;
+  }
+}
+
+/**
+ * The AMEM / switchbox / commit part of K cycles (k <= MOVE_MAX) of the steady state `steadyCheck` accepted at `c`,
+ * as `tick` runs them, per cycle t: the write commits due at t; one whole-word AMEM Write of the switchbox head at the
+ * next write address and its posted commit; one whole-word AMEM Read into the switchbox at the next read address.
+ * `rCnt` / `wCnt` receive the cores' counts advanced past the odometer steps used (`fillAddrs`).
+ *
+ * Direct moves: when no word read in the window is also written in it, the word read at t stays unchanged until
+ * the write that pops it (t + the switchbox occupancy, constant in a batch: one pop and one push per cycle) and
+ * nothing else can change AMEM in the window (`runAhead`'s contract), so that write copies it straight from AMEM;
+ * only the reads of the last `occupancy` cycles fill the switchbox (whose other entries are consumed in the window).
+ * The reads' bookkeeping (statistics, never-written blocks, the view rule) still happens at their own cycle.
+ */
+export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: Int32Array, rdt: number, reb: number, rl: number): void {
+  if (k > MOVE_MAX) throw new Error(`moveBatch: ${k} cycles > ${MOVE_MAX}`);
+  const rs = u.seqs[records.SEQ_AMEM_READ]!;
+  const ws = u.seqs[records.SEQ_AMEM_WRITE]!;
+  fillAddrs(rs, u.readDec, rCnt, k, addrR, 0, 1);
+  fillAddrs(ws, u.writeDec, wCnt, k, addrW, 0, 1);
+  const sb = u.sbReadToWrite;
+  const occ = sb.occupancy;
+  // direct moves need every read word of the window unwritten in it
+  if (++epoch > 0x7fffffff) {
+    written.fill(0);
+    epoch = 1;
+  }
+  for (let j = 0; j < k; j++) written[addrW[j]! >>> 7] = epoch;
+  let direct = true;
+  for (let j = 0; j < k - occ && direct; j++) if (written[addrR[j]! >>> 7] === epoch) direct = false;
+  if (direct) moveCounts.direct++;
+  else moveCounts.staged++;
+  const amem = u.amem;
+  const rView = rs.view ? AMEM_VIEW_BIT : 0;
+  const wView = ws.view ? AMEM_VIEW_BIT : 0;
+  const raw32 = sb.raw32;
+  const meta = sb.meta;
+  const readyAt = u.sbReadyAt;
+  const rlat = u.readLatency;
+  const commitAt = u.commitAt;
+  const commitSlot = u.commitSlot;
+  const cm = u.commitMask;
+  const lat = u.commitLatency;
+  const tripSlot = u.oldestSlot;
+  const tripRec = u.slots[tripSlot]!;
+  const slots = u.slots;
+  const fill = direct ? k - occ : 0;
+  let cHead = u.cHead;
+  let cCount = u.cCount;
+  for (let j = 0; j < k; j++) {
+    const t = c + j;
+    // 1. write commits due at t (tick)
+    while (cCount > 0 && commitAt[cHead]! <= t) {
+      slots[commitSlot[cHead]!]!.writes--;
+      cHead = (cHead + 1) & cm;
+      cCount--;
+    }
+    // 2. AMEM Write of the switchbox head (issueWrite / doWrite fast path, postWrite)
+    const wp = addrW[j]!;
+    const dst = amem.writeWordAt(wp, wView);
+    if (direct && j >= occ) {
+      const rp = addrR[j - occ]!;
+      copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else copyWord(dst, (wp & 16383) >> 2, raw32, sb.peekSlot() * 64);
+    sb.pop();
+    if (cCount > cm) {
+      slots[commitSlot[cHead]!]!.writes--;
+      cHead = (cHead + 1) & cm;
+      cCount--;
+    }
+    const q = (cHead + cCount) & cm;
+    commitAt[q] = t + lat;
+    commitSlot[q] = tripSlot;
+    cCount++;
+    tripRec.writes++;
+    // 3. AMEM Read into the switchbox (issueRead fast path)
+    const rp = addrR[j]!;
+    const src = amem.readWordAt(rp, rView);
+    const e = sb.pushSlot();
+    readyAt[e] = t + rlat;
+    if (j >= fill) copyWord(raw32, e * 64, src, (rp & 16383) >> 2);
+    const m = e * SB_META;
+    meta[m] = 1;
+    meta[m + 1] = rdt;
+    meta[m + 2] = reb;
+    meta[m + 3] = rl;
+  }
+  u.cHead = cHead;
+  u.cCount = cCount;
+}
+
+/** Scratch odometers of `fillSchedule`. */
+const schedR = new Int32Array(NUM_ITERS);
+const schedW = new Int32Array(NUM_ITERS);
+
+/**
+ * The banks (chip §7, after the §7.5 hash of the view) of the next `k` (<= MOVE_MAX) AMEM Read / Write whole-word
+ * accesses of a state that `steadyCheck` accepted at `c`, into dst[off + 2j] (read) and dst[off + 2j + 1] (write):
+ * the addresses `moveBatch` will access. Changes no state.
+ */
+export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number): void {
+  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.readDec, schedR, k, addrR, 0, 1);
+  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, addrW, 0, 1);
+  for (let j = 0; j < k; j++) {
+    dst[off + 2 * j] = (addrR[j]! >>> 7) & 0x7f;
+    dst[off + 2 * j + 1] = (addrW[j]! >>> 7) & 0x7f;
+  }
+}
