@@ -32,6 +32,9 @@ export const GridCodes = {
   window: 'SIM0638',
   /** GH read command inconsistent with the grid mode (RD_3X3 outside 3x3 mode or a 1x1 read in 3x3 mode, seq §10.1). */
   readCmd: 'SIM0639',
+  /** An RD_3X3 kernel (9 logical bytes) not inside the current hbuf block, e.g. straddling its end (seq §10.1.2:
+   * credits cover one block; docs/spec-notes.md "3x3 Hbuf layout" block rule). The SIM063x range is full. */
+  kernelStraddle: 'SIM0628',
 } as const;
 
 export interface GridParams {
