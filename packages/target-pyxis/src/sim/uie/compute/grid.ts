@@ -2,7 +2,7 @@
  * State shared by the GH, GV and GX units of the LLC grid (seq §10; chip §6.3.1-§6.3.2): the h_data FIFO GH -> GX
  * (1x1 / MatMul), the 3x3 kernel staging (h back/front buffers per partition), the 1x1 v_staging back/front buffers
  * (8 entries per column), the 3x3 data-row FIFO GV -> GX, the grid parameters of sim_config.json "grid", and the
- * rule-violation codes SIM0630..SIM0639.
+ * rule-violation codes SIM0630..SIM0639 and SIM0628 (the SIM063x range is full).
  *
  * All operands are in the grid-internal form of llc.ts (`toOp`). Nothing here allocates after construction.
  */
