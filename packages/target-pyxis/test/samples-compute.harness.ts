@@ -9,6 +9,7 @@ import { readNpyFile } from '@pyxis/container';
 import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
 import { link } from '@pyxis/target-pyxis/ld';
 import { dumpSymbol, makeUieFactory, simulateImage, type SimReport } from '@pyxis/target-pyxis/sim';
+import type { Uie } from '../src/sim/uie/uie.js';
 
 export const SAMPLES = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
 const isa = loadPyxisIsa();
@@ -49,11 +50,21 @@ export interface ComputeFigures {
  * Assembles `pasm`, links `ld` (both files of samples/pyxis, optionally rewritten by `edit` — used for other sizes of
  * the same program) and simulates the image.
  */
-export function runSample(pasm: string, ld: string, opts: { timingOnly?: boolean; edit?: (text: string, file: string) => string; maxCycles?: number } = {}): SampleRun {
+export function runSample(
+  pasm: string,
+  ld: string,
+  opts: { timingOnly?: boolean; edit?: (text: string, file: string) => string; maxCycles?: number; onUie?: (uie: Uie) => void } = {},
+): SampleRun {
   const edit = opts.edit ?? ((t: string) => t);
   const obj = assemble([{ file: pasm, text: edit(readFileSync(SAMPLES + pasm, 'utf8'), pasm) }], { isa, listing: false }).object;
   const image = link({ script: edit(readFileSync(SAMPLES + ld, 'utf8'), ld), scriptFile: SAMPLES + ld, objects: [{ file: pasm.replace(/\.pasm$/, '.pobj'), container: obj }] }).image;
-  const res = simulateImage(image, ld, { uieFactory: makeUieFactory({ timingOnly: opts.timingOnly ?? false }), maxCycles: opts.maxCycles ?? 2_000_000 });
+  const factory = makeUieFactory({ timingOnly: opts.timingOnly ?? false });
+  const uieFactory: typeof factory = (o) => {
+    const m = factory(o);
+    if (opts.onUie && 'cmp' in m) opts.onUie(m as unknown as Uie);
+    return m;
+  };
+  const res = simulateImage(image, ld, { uieFactory, maxCycles: opts.maxCycles ?? 2_000_000 });
   return {
     report: res.report,
     tensor: (name) => dumpSymbol(res.chip, image, name, true).data as Float32Array,

@@ -12,6 +12,10 @@
  * Credits (seq §10.1.2): stall at a block start while hbuf.rdCredits == 0; at a block end rdBase += size,
  * rdCredits -= size, wrCredits += size (bytes; hbuf_block_size is in 16-byte units). With hbuf_block_iter_mask = 0
  * the start/end bits alone decide (the §10.1 field text; docs/spec-notes.md).
+ * An RD_3X3 whose 9 bytes are not inside the block opened by the last block start (a kernel straddling the block end:
+ * its last bytes belong to a block GH holds no credits for, seq §10.1.2) is SIM0628 (docs/spec-notes.d/hbuf.md).
+ * Hbuf ports: each bank reads one word and writes one word per cycle (docs/spec-notes.d/hbuf.md); `Hbuf.ports`, when
+ * set, counts the words each read touches per (grid-row, bank) to check that no read needs a bank twice.
  */
 import { Fifo } from '@pyxis/sim';
 import type { SeqState } from '../records.js';
@@ -63,6 +67,8 @@ export class GhUnit implements ComputeUnit {
   private readonly msgCredits: string;
   private readonly msgFull: string;
   private readonly msgKernel: string;
+  /** Bytes of the hbuf block opened by the last block start (0: no block open, reads are not checked). */
+  private blockBytes = 0;
 
   constructor(
     readonly u: Uie,
@@ -134,6 +140,7 @@ export class GhUnit implements ComputeUnit {
     }
     const cmd = d[r + W_CMD]!;
     const end = d[r + W_END]!;
+    if (d[r + W_START] === 1) this.blockBytes = d[r + W_SIZE]! * 16;
     const addr = (hb.rdBase & 0xff0) + d[r + W_ADDR]!;
     const data = hb.data;
     if (cmd === RD_3X3) {
@@ -143,6 +150,8 @@ export class GhUnit implements ComputeUnit {
         u.blocked ??= this.msgKernel;
         return false;
       }
+      const off = d[r + W_ADDR]! & (HBUF_BYTES - 1);
+      if (this.blockBytes > 0 && off + KERNEL > this.blockBytes) this.straddle(r, off);
       const nf = 1 << d[r + W_LOG2F]!;
       const j = d[r + W_FILT]! & (nf - 1);
       const pp = PTNS / nf; // partitions per filter
@@ -193,11 +202,13 @@ export class GhUnit implements ComputeUnit {
       u.ruleError(GridCodes.readCmd, `GH hbuf_rd_cmd ${cmd} is not a read command`, `${SEQ_SPEC} §10.1`, this.seq, d[r + H_PC]!);
     }
     st.hbufReads += end + 1;
+    if (hb.ports) this.notePorts(cmd, addr, end, now);
     if (d[r + W_BEND] === 1) {
       const bytes = d[r + W_SIZE]! * 16;
       hb.rdBase = (hb.rdBase + bytes) % HBUF_BYTES;
       hb.rdCredits -= bytes;
       hb.wrCredits += bytes;
+      this.blockBytes = 0;
     }
     this.retire(r);
     return true;
@@ -210,6 +221,26 @@ export class GhUnit implements ComputeUnit {
     if (wdpSeq.core.running || wdpSeq.qCount > 0 || !this.cmp.wdp.idle || u.activeTrips > 1) return;
     u.ruleError(GridCodes.hbufCredits, 'GH waits at an hbuf block start with hbuf_rd_credits = 0 and no WDP program is left to write the Hbufs', `${SEQ_SPEC} §10.1.2`, this.seq, this.dec.data[r + H_PC]!);
     this.cmp.hbuf.rdCredits = HBUF_BYTES; // let the simulation end when diagnostics are collected
+  }
+
+  /** Hbuf port check: the words of each active grid-row this read touches (at most one per bank, see the header). */
+  private notePorts(cmd: number, addr: number, end: number, now: number): void {
+    const ports = this.cmp.hbuf.ports!;
+    // RD_3X3: bytes addr .. addr + 8; transposed: the same word in both banks; 1x1: addr .. addr + 7
+    const a0 = cmd >= RD_TRANS_FP8 ? addr & ~8 : addr;
+    const a1 = cmd === RD_3X3 ? addr + KERNEL - 1 : cmd >= RD_TRANS_FP8 ? addr | 8 : addr + 7;
+    const two = a1 >> 3 !== a0 >> 3;
+    for (let row = 0; row <= end; row++) {
+      ports.note(row, a0 & (HBUF_BYTES - 1), now, 0);
+      if (two) ports.note(row, a1 & (HBUF_BYTES - 1), now, 0);
+    }
+  }
+
+  /** SIM0628: the kernel's bytes off .. off + 8 (from the block base) are not all inside the open block. */
+  private straddle(r: number, off: number): void {
+    const n = this.blockBytes;
+    const what = off < n ? `straddles the end of the hbuf block (${n} bytes): bytes ${n}..${off + KERNEL - 1} are in the next block` : `lies outside the hbuf block (${n} bytes)`;
+    this.u.ruleError(GridCodes.kernelStraddle, `GH RD_3X3 kernel at block offset ${off}..${off + KERNEL - 1} ${what}, which GH holds no hbuf_rd_credits for`, `${SEQ_SPEC} §10.1.2, §10.1.1`, this.seq, this.dec.data[r + H_PC]!);
   }
 
   private retire(_r: number): void {

@@ -2,7 +2,7 @@
  * State shared by the GH, GV and GX units of the LLC grid (seq §10; chip §6.3.1-§6.3.2): the h_data FIFO GH -> GX
  * (1x1 / MatMul), the 3x3 kernel staging (h back/front buffers per partition), the 1x1 v_staging back/front buffers
  * (8 entries per column), the 3x3 data-row FIFO GV -> GX, the grid parameters of sim_config.json "grid", and the
- * rule-violation codes SIM0630..SIM0639.
+ * rule-violation codes SIM0630..SIM0639 and SIM0628 (the SIM063x range is full).
  *
  * All operands are in the grid-internal form of llc.ts (`toOp`). Nothing here allocates after construction.
  */
@@ -32,6 +32,9 @@ export const GridCodes = {
   window: 'SIM0638',
   /** GH read command inconsistent with the grid mode (RD_3X3 outside 3x3 mode or a 1x1 read in 3x3 mode, seq §10.1). */
   readCmd: 'SIM0639',
+  /** An RD_3X3 kernel (9 logical bytes) not inside the current hbuf block, e.g. straddling its end (seq §10.1.2:
+   * credits cover one block; docs/spec-notes.md "3x3 Hbuf layout" block rule). The SIM063x range is full. */
+  kernelStraddle: 'SIM0628',
 } as const;
 
 export interface GridParams {

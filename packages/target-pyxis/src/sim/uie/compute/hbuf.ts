@@ -20,4 +20,36 @@ export class Hbuf {
   /** hbuf_base of the writer (WDP) and of the reader (GH), bytes, wrapping modulo HBUF_BYTES. */
   wrBase = 0;
   rdBase = 0;
+  /** Port-model check (tests, docs/timing-model.md "Pyxis weights path"); undefined in normal runs. */
+  ports: HbufPorts | undefined;
+}
+
+/**
+ * Debug check of the Hbuf port model (docs/spec-notes.d/hbuf.md "Hbuf bank ports"): every 8-byte bank of a grid-row
+ * has one read port and one write port, so a cycle may carry one word read and one word written per bank. The WDP
+ * and GH note the words they touch (writes at the cycle the H-lane unload delay or the tbuf drain puts them in the
+ * bank); `conflicts` counts (grid-row, bank, cycle) that would need a port twice. Off by default (`Hbuf.ports`
+ * undefined): the hot loops pay one test per instruction.
+ */
+export class HbufPorts {
+  private static readonly WINDOW = 16;
+  /** Per (grid-row, bank, cycle mod WINDOW): the cycle the count belongs to, and the count; reads and writes apart. */
+  private readonly tag = new Float64Array(GRID_ROWS * 2 * 2 * HbufPorts.WINDOW).fill(-1);
+  private readonly n = new Uint8Array(GRID_ROWS * 2 * 2 * HbufPorts.WINDOW);
+  reads = 0;
+  writes = 0;
+  conflicts = 0;
+
+  /** Logical byte `a` (any byte of the word) of grid-row `row` read (`write` 0) or written (1) at cycle `at`. */
+  note(row: number, a: number, at: number, write: number): void {
+    const bank = (a >> 3) & 1;
+    const i = (((row * 2 + bank) * 2 + write) * HbufPorts.WINDOW) + (at % HbufPorts.WINDOW);
+    if (this.tag[i] !== at) {
+      this.tag[i] = at;
+      this.n[i] = 0;
+    }
+    if (++this.n[i]! > 1) this.conflicts++;
+    if (write) this.writes++;
+    else this.reads++;
+  }
 }

@@ -25,7 +25,7 @@ import { weightsPathParams } from './weightsParams.js';
 
 const CHIP_SPEC = 'pyxis-chip-fspec.md';
 
-/** Diagnostics of the weights path (SIM0620..SIM0629; docs/uie-model.md). */
+/** Diagnostics of the weights path (SIM0620..SIM0627; SIM0628 is the grid's GridCodes.kernelStraddle; docs/uie-model.md). */
 export const WeightsCodes = {
   /** hbuf_wr_control / log2_ptns_per_hlane combination not in Table 9-3. */
   wrCombo: 'SIM0620',

@@ -315,6 +315,7 @@ export class WdpUnit implements ComputeUnit {
       op.ebAdj = d[r + R_EB]!;
       op.rot = d[r + R_ROTEN] ? wdc.outMetaAt(e, O_ROT) : 0;
       op.pc = pc;
+      op.now = now;
       this.datapath.write(op, wdc.outBytes, e * 128, s);
       wdc.popOut();
       st.wdpWords++;

@@ -52,6 +52,8 @@ export class WdpOp {
   /** Logical partition 0 is physical lane `rot` (ptn_rot when wsw_ptn_rot_en, else 0). */
   rot = 0;
   pc = 0;
+  /** Cycle of the WR_HBUF (only read by the Hbuf port check, `Hbuf.ports`). */
+  now = 0;
 }
 
 export class WdpDatapath {
@@ -90,6 +92,7 @@ export class WdpDatapath {
     const data = this.hbuf.data;
     const lb = this.lb;
     const wr = op.wrCtl;
+    const ports = this.hbuf.ports;
     for (let L = 0; L < 8; L++) {
       const lane = (L + op.rot) & 7;
       const h = WdpDatapath.hlane(log2, op.hlaneIter, L);
@@ -114,6 +117,8 @@ export class WdpDatapath {
         const d = row * HBUF_BYTES + ((((op.addr9 >> 1) + k) & 255) << 4);
         for (let b = 0; b < 16; b++) data[d + b] = lb[b]!;
         this.stats.hbufBytesWritten += 16;
+        // one word in each bank of one grid-row, k cycles after the instruction (the H-lane unload delay)
+        if (ports) for (let bank = 0; bank < 2; bank++) ports.note(row, d - row * HBUF_BYTES + 8 * bank, op.now + k, 1);
       } else if (wr === LD_2ROWS_8B) {
         const a = ((op.addr9 + k) & 511) << 3;
         const d0 = 2 * h * HBUF_BYTES + a;
@@ -123,14 +128,15 @@ export class WdpDatapath {
           data[d1 + b] = lb[8 + b]!;
         }
         this.stats.hbufBytesWritten += 16;
+        if (ports) for (let gg = 0; gg < 2; gg++) ports.note(2 * h + gg, a, op.now + k, 1);
       } else if (wr === LD_2ROWS_8B_TRANS) {
-        for (let gg = 0; gg < 2; gg++) this.loadTbuf(2 * h + gg, op, op.tbufCol & 3, 1, lb, 8 * gg, s);
-      } else this.loadTbuf(2 * h + g, op, op.tbufCol & 2, 2, lb, 0, s);
+        for (let gg = 0; gg < 2; gg++) this.loadTbuf(2 * h + gg, op, op.tbufCol & 3, 1, lb, 8 * gg, s, k);
+      } else this.loadTbuf(2 * h + g, op, op.tbufCol & 2, 2, lb, 0, s, k);
     }
   }
 
   /** Loads `n` 8-byte tbuf slots from `lb[from..]` into grid-row `row`'s tbuf; pushes a full tbuf into the Hbuf. */
-  private loadTbuf(row: number, op: WdpOp, slot: number, n: number, lb: Uint16Array, from: number, s: Parameters<Uie['ruleError']>[3]): void {
+  private loadTbuf(row: number, op: WdpOp, slot: number, n: number, lb: Uint16Array, from: number, s: Parameters<Uie['ruleError']>[3], k: number): void {
     const t = row * 2 + (op.tbufIdx & 1);
     const bits = ((1 << n) - 1) << slot;
     if (this.tbufFill[t]! & bits)
@@ -146,8 +152,11 @@ export class WdpDatapath {
     const bank = op.addr9 & 1;
     const data = this.hbuf.data;
     const t0 = t * 32;
+    const ports = this.hbuf.ports;
     for (let w = 0; w < 4; w++) {
       const d = row * HBUF_BYTES + ((((aib + w) & 255) << 4) | (bank << 3));
+      // the full tbuf drains one word per cycle from the next cycle on while its ping-pong twin fills (seq §9.1.2)
+      if (ports) ports.note(row, d - row * HBUF_BYTES, op.now + k + 1 + w, 1);
       if (op.wrCtl === LD_2ROWS_8B_TRANS)
         // Table 9-7: word w byte b = slot (b & 3), element 2w + (b >> 2)
         for (let b = 0; b < 8; b++) data[d + b] = tb[t0 + (b & 3) * 8 + 2 * w + (b >> 2)]!;
