@@ -73,8 +73,10 @@ async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Pr
     throw e;
   }
   // The target's names for its own flag bits apply to its own containers only.
-  const flagNames = c.target === target.name ? hooks?.sectionFlags : undefined;
-  const view = { data: !!opts.data, ...(flagNames ? { flagNames } : {}) };
+  const own = c.target === target.name;
+  const flagNames = own ? hooks?.sectionFlags : undefined;
+  const records = own ? hooks?.records?.(c) : undefined;
+  const view = { data: !!opts.data, ...(flagNames ? { flagNames } : {}), ...(records ? { records } : {}) };
   if (opts.json) return JSON.stringify({ file: path, ...inspectJson(c, view) }, null, 2) + '\n';
   const extra = hooks?.describeContainer?.(c) ?? [];
   return `${path}: ${inspectText(c, view)}${extra.map((l) => l + '\n').join('')}`;
