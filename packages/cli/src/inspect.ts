@@ -15,7 +15,12 @@ import {
   peekContainerTarget,
   readContainer,
   readInputFile,
+  readInputHead,
+  readContainerInput,
+  startsWithContainerMagic,
   readNpy,
+  INPUT_HEAD_BYTES,
+  MAX_SOURCE_BYTES,
   readSafetensorsWithMetadata,
   tensorJsonValues,
   tensorStats,
@@ -61,7 +66,18 @@ function tensorValueLines(t: Tensor, opts: InspectOptions, indent = ''): string[
  * `.safetensors`, else a container), so the error comes from the right reader.
  */
 async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Promise<string> {
-  const bytes = readInputFile(path);
+  // A file larger than any text format may be (MAX_SOURCE_BYTES) is a container or a tensor file, or nothing
+  // this reads: identified by its first bytes, the rest read only then (a bad magic costs no gigabyte read).
+  const { head, size } = readInputHead(path, INPUT_HEAD_BYTES);
+  const binary = head[0] === 0x50 || head[0] === 0x93 || (head.length >= 9 && head[8] === 0x7b);
+  const ext = extname(path).toLowerCase();
+  if (size > MAX_SOURCE_BYTES && !binary) {
+    // the reader the extension names reports the bad magic (TF0001 / CT0001); nothing else is read
+    if (ext === '.npy') readNpy(head, path);
+    if (ext === '.safetensors') readSafetensorsWithMetadata(head, path);
+    readContainer(head, path);
+  }
+  const bytes = size <= head.length ? head : startsWithContainerMagic(head) ? readContainerInput(path) : readInputFile(path);
   const isContainer = bytes[0] === 0x50 && bytes[1] === 0x59 && bytes[2] === 0x58; // "PYX"
   // The target whose hooks apply: --target, else the container's own (when registered: any container prints), else the default.
   const fromHeader = peekContainerTarget(bytes);
@@ -74,7 +90,6 @@ async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Pr
     const text = hooks.sniff(req);
     if (text !== undefined) return text;
   }
-  const ext = extname(path).toLowerCase();
   const isNpy = bytes[0] === 0x93 && bytes[1] === 0x4e; // "\x93NUMPY"
   const isSafetensors = bytes.length >= 9 && bytes[8] === 0x7b; // u64 header length, then "{"
   if (!isContainer && (isNpy || (!isSafetensors && ext === '.npy'))) {

@@ -330,6 +330,14 @@ function readTensor(r: Reader, o: number, len: number, w: string, readString: (a
   return t;
 }
 
+/** True when the bytes start with a `.pobj` / `.pimg` magic. */
+export function startsWithContainerMagic(bytes: Uint8Array): boolean {
+  return (Object.keys(MAGIC) as ContainerKind[]).some((k) => {
+    for (let i = 0; i < MAGIC_LEN; i++) if (bytes[i] !== MAGIC[k].charCodeAt(i)) return false;
+    return true;
+  });
+}
+
 /**
  * The `target` field of a container, read from the header and string table
  * only (the tools pick a target from their input before the full, validating
@@ -337,11 +345,7 @@ function readTensor(r: Reader, o: number, len: number, w: string, readString: (a
  */
 export function peekContainerTarget(bytes: Uint8Array): string | undefined {
   if (bytes.length < HEADER_SIZE) return undefined;
-  const isMagic = (Object.keys(MAGIC) as ContainerKind[]).some((k) => {
-    for (let i = 0; i < MAGIC_LEN; i++) if (bytes[i] !== MAGIC[k].charCodeAt(i)) return false;
-    return true;
-  });
-  if (!isMagic) return undefined;
+  if (!startsWithContainerMagic(bytes)) return undefined;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = REGION_TABLE_OFFSET + 16 * REGIONS.indexOf('strings');
   const strOff = Number(dv.getBigUint64(at, true));
