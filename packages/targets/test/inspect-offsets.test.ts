@@ -180,6 +180,12 @@ describe('inspect: file offsets', () => {
       expect(r.code, r.err).toBe(0);
       checkOffsets(readFileSync(obj), JSON.parse((await capture(runAs, ['inspect', '--json', '--data', obj])).out) as JsonView);
     }
+    // systolic: each instruction record is the instruction of Tensil's own fc.tprog at the same pc
+    const sys = readFileSync(join(dir, 'systolic.pobj'));
+    const j = JSON.parse((await capture(runAs, ['inspect', '--json', join(dir, 'systolic.pobj')])).out) as JsonView;
+    const tprog = readFileSync(join(samples, 'systolic/fc.tprog'));
+    expect(j.records!.reduce((n, r) => n + r.size, 0)).toBe(tprog.length);
+    for (const r of j.records!) expect(Buffer.from(sys.subarray(r.fileOffset, r.fileOffset + r.size))).toEqual(tprog.subarray(r.offset, r.offset + r.size));
     const img = join(dir, 'xnu.pimg');
     const l = await capture(runLd, [join(samples, 'xnu/pooling.ld'), join(dir, 'xnu.pobj'), '-o', img]);
     expect(l.code, l.err).toBe(0);
