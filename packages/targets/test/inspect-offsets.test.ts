@@ -189,7 +189,12 @@ describe('inspect: file offsets', () => {
     const img = join(dir, 'xnu.pimg');
     const l = await capture(runLd, [join(samples, 'xnu/pooling.ld'), join(dir, 'xnu.pobj'), '-o', img]);
     expect(l.code, l.err).toBe(0);
-    checkOffsets(readFileSync(img), JSON.parse((await capture(runLd, ['inspect', '--json', '--data', img])).out) as JsonView);
+    const x = JSON.parse((await capture(runLd, ['inspect', '--json', '--data', img])).out) as JsonView;
+    checkOffsets(readFileSync(img), x);
+    // the pooling sample's one job descriptor: its section's bytes
+    expect(x.records).toHaveLength(1);
+    const job = x.sections[x.records![0]!.section]!;
+    expect(Buffer.from(readFileSync(img).subarray(x.records![0]!.fileOffset, x.records![0]!.fileOffset + x.records![0]!.size)).toString('hex')).toBe(job.data!.slice(0, 2 * x.records![0]!.size));
   });
 
   it('patch blobs: each micro_patch_t header and its data (chip §12.6.1.2)', async () => {
