@@ -6,7 +6,27 @@
  */
 import { extname } from 'node:path';
 import type { Command } from 'commander';
-import { peekContainerTarget, inspectJson, inspectText, readContainer, readInputFile, readNpy, readSafetensorsWithMetadata, type Tensor } from '@pyxis/container';
+import {
+  formatTensorStats,
+  formatTensorValues,
+  inspectJson,
+  inspectText,
+  isSummarised,
+  peekContainerTarget,
+  readContainer,
+  readInputFile,
+  readInputHead,
+  readContainerInput,
+  startsWithContainerMagic,
+  readNpy,
+  INPUT_HEAD_BYTES,
+  MAX_SOURCE_BYTES,
+  readSafetensorsWithMetadata,
+  tensorJsonValues,
+  tensorStats,
+  PRINT_EDGE_ITEMS,
+  type Tensor,
+} from '@pyxis/container';
 import { findTargetEntry, type InspectRequest } from '@pyxis/target';
 import { addTargetOption, addTargetOptions, chooseTargetName, resolveTarget } from './targetOptions.js';
 import { DiagnosticError } from '@pyxis/diagnostics';
@@ -15,11 +35,29 @@ import type { ToolContext } from './tool.js';
 interface InspectOptions {
   json?: boolean;
   data?: boolean;
+  full?: boolean;
   target?: string;
 }
 
-function tensorSummary(t: Tensor): Record<string, unknown> {
-  return { dtype: t.dtype, shape: t.shape, elements: t.data.length, bytes: t.data.byteLength };
+/** A tensor file's tensor: dtype and shape, with `--data` its values (docs/tensor-files.md, "Printing values"). */
+function tensorSummary(t: Tensor, opts: InspectOptions): Record<string, unknown> {
+  const head = { dtype: t.dtype, shape: t.shape, elements: t.data.length, bytes: t.data.byteLength };
+  if (!opts.data) return head;
+  const print = { full: !!opts.full };
+  const values = tensorJsonValues(t, print);
+  if (!isSummarised(t, print)) return { ...head, values };
+  const s = tensorStats(t);
+  const num = (v: number) => (Number.isNaN(v) ? null : v);
+  return { ...head, summary: { edgeItems: PRINT_EDGE_ITEMS, count: s.count, min: num(s.min), max: num(s.max), mean: num(s.mean), nan: s.nan }, values };
+}
+
+/** Text lines of a tensor's values (`--data`): NumPy-style repr, and the statistics line when summarised. */
+function tensorValueLines(t: Tensor, opts: InspectOptions, indent = ''): string[] {
+  if (!opts.data) return [];
+  const print = { full: !!opts.full };
+  const lines = formatTensorValues(t, print).split('\n');
+  if (isSummarised(t, print)) lines.push(formatTensorStats(tensorStats(t)));
+  return lines.map((l) => (l ? indent + l : l));
 }
 
 /**
@@ -28,7 +66,18 @@ function tensorSummary(t: Tensor): Record<string, unknown> {
  * `.safetensors`, else a container), so the error comes from the right reader.
  */
 async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Promise<string> {
-  const bytes = readInputFile(path);
+  // A file larger than any text format may be (MAX_SOURCE_BYTES) is a container or a tensor file, or nothing
+  // this reads: identified by its first bytes, the rest read only then (a bad magic costs no gigabyte read).
+  const { head, size } = readInputHead(path, INPUT_HEAD_BYTES);
+  const binary = head[0] === 0x50 || head[0] === 0x93 || (head.length >= 9 && head[8] === 0x7b);
+  const ext = extname(path).toLowerCase();
+  if (size > MAX_SOURCE_BYTES && !binary) {
+    // the reader the extension names reports the bad magic (TF0001 / CT0001); nothing else is read
+    if (ext === '.npy') readNpy(head, path);
+    if (ext === '.safetensors') readSafetensorsWithMetadata(head, path);
+    readContainer(head, path);
+  }
+  const bytes = size <= head.length ? head : startsWithContainerMagic(head) ? readContainerInput(path) : readInputFile(path);
   const isContainer = bytes[0] === 0x50 && bytes[1] === 0x59 && bytes[2] === 0x58; // "PYX"
   // The target whose hooks apply: --target, else the container's own (when registered: any container prints), else the default.
   const fromHeader = peekContainerTarget(bytes);
@@ -41,12 +90,12 @@ async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Pr
     const text = hooks.sniff(req);
     if (text !== undefined) return text;
   }
-  const ext = extname(path).toLowerCase();
   const isNpy = bytes[0] === 0x93 && bytes[1] === 0x4e; // "\x93NUMPY"
   const isSafetensors = bytes.length >= 9 && bytes[8] === 0x7b; // u64 header length, then "{"
   if (!isContainer && (isNpy || (!isSafetensors && ext === '.npy'))) {
     const t = readNpy(bytes, path);
-    return opts.json ? JSON.stringify({ file: path, format: 'npy', ...tensorSummary(t) }, null, 2) + '\n' : `${path}: npy ${t.dtype} [${t.shape.join(', ')}] (${t.data.byteLength} bytes)\n`;
+    if (opts.json) return JSON.stringify({ file: path, format: 'npy', ...tensorSummary(t, opts) }, null, 2) + '\n';
+    return [`${path}: npy ${t.dtype} [${t.shape.join(', ')}] (${t.data.byteLength} bytes)`, ...tensorValueLines(t, opts)].join('\n') + '\n';
   }
   if (!isContainer && !isNpy && hooks?.sniff) {
     const text = hooks.sniff(req);
@@ -54,9 +103,9 @@ async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Pr
   }
   if (!isContainer && (isSafetensors || ext === '.safetensors')) {
     const { tensors, metadata } = readSafetensorsWithMetadata(bytes, path);
-    if (opts.json) return JSON.stringify({ file: path, format: 'safetensors', metadata, tensors: Object.fromEntries([...tensors].map(([n, t]) => [n, tensorSummary(t)])) }, null, 2) + '\n';
+    if (opts.json) return JSON.stringify({ file: path, format: 'safetensors', metadata, tensors: Object.fromEntries([...tensors].map(([n, t]) => [n, tensorSummary(t, opts)])) }, null, 2) + '\n';
     const lines = [`${path}: safetensors, ${tensors.size} tensors`];
-    for (const [n, t] of tensors) lines.push(`  ${n}  ${t.dtype} [${t.shape.join(', ')}] (${t.data.byteLength} bytes)`);
+    for (const [n, t] of tensors) lines.push(`  ${n}  ${t.dtype} [${t.shape.join(', ')}] (${t.data.byteLength} bytes)`, ...tensorValueLines(t, opts, '    '));
     if (Object.keys(metadata).length) lines.push(`metadata: ${JSON.stringify(metadata)}`);
     return lines.join('\n') + '\n';
   }
@@ -73,8 +122,10 @@ async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Pr
     throw e;
   }
   // The target's names for its own flag bits apply to its own containers only.
-  const flagNames = c.target === target.name ? hooks?.sectionFlags : undefined;
-  const view = { data: !!opts.data, ...(flagNames ? { flagNames } : {}) };
+  const own = c.target === target.name;
+  const flagNames = own ? hooks?.sectionFlags : undefined;
+  const records = own ? hooks?.records?.(c) : undefined;
+  const view = { data: !!opts.data, ...(flagNames ? { flagNames } : {}), ...(records ? { records } : {}) };
   if (opts.json) return JSON.stringify({ file: path, ...inspectJson(c, view) }, null, 2) + '\n';
   const extra = hooks?.describeContainer?.(c) ?? [];
   return `${path}: ${inspectText(c, view)}${extra.map((l) => l + '\n').join('')}`;
@@ -87,7 +138,8 @@ export function registerInspect(program: Command, ctx: () => ToolContext): Comma
     .description("print a .pobj/.pimg container (or .npy/.safetensors tensor file, or a format of the target's own, see its options): sections, symbols, relocations, metadata")
     .argument('<file>', 'file to inspect')
     .option('--json', 'print JSON instead of text')
-    .option('--data', 'include section contents (hex dump; full hex string with --json)');
+    .option('--data', 'include section contents (hex dump; full hex string with --json); for .npy/.safetensors the values, NumPy-style, summarised beyond 1000 elements')
+    .option('--full', 'with --data on a tensor file: every value, never the summary');
   addTargetOption(cmd);
   addTargetOptions(cmd, 'inspect');
   return cmd.action(async (file: string, opts: InspectOptions) => {

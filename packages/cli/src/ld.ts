@@ -1,5 +1,5 @@
 import { UsageError } from '@pyxis/diagnostics';
-import { checkOutputPaths, readContainer, readContainerFile, readInputFile, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
+import { checkOutputPaths, readContainer, readContainerFile, readContainerInput, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
 import { missingPart } from '@pyxis/target';
 import { runTool, services, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, containerTargetOf, resolveTarget } from './targetOptions.js';
@@ -35,7 +35,7 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       const out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
       // Every destination is checked before linking: a bad --map path costs no link and leaves no stray image.
       checkOutputPaths([out, opts.map, opts.mapJson], [scriptFile, ...objs]);
-      const objectBytes = objs.map((file) => ({ file, bytes: readInputFile(file) }));
+      const objectBytes = objs.map((file) => ({ file, bytes: readContainerInput(file) }));
       // The target: --target, else the objects' container headers or an extension a target claims (`.tmodel`), else the default.
       const name = chooseTargetName(opts.target, [...objs, scriptFile], (f) => { const o = objectBytes.find((x) => x.file === f); return o ? containerTargetOf(o.bytes) : undefined; });
       const { target, options } = await resolveTarget(name, 'ld', program);

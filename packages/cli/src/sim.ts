@@ -1,5 +1,5 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
-import { checkOutputPaths, peekContainerTarget, readContainer, readInputFile, writeFileAtomic } from '@pyxis/container';
+import { checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic } from '@pyxis/container';
 import { FileSink, type TextSink } from '@pyxis/sim';
 import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
@@ -68,9 +68,11 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       const machine = target.machine;
       if (!machine) throw missingPart(target, 'simulator');
       machine.checkOptions?.(options);
-      const bytes = readInputFile(image);
-      // A target's own input format (no container magic, an extension it claims) runs as it is.
-      const container = machine.loadImage && peekContainerTarget(bytes) === undefined && targetForSourceFile(image) === target.name ? machine.loadImage(image, bytes) : readContainer(bytes, image);
+      // A target's own input format (no container magic, an extension it claims) runs as it is; anything else
+      // must be a container, refused from its first bytes when it is not one (no gigabyte read first).
+      const own = machine.loadImage && targetForSourceFile(image) === target.name;
+      const bytes = own ? readInputFile(image) : readContainerInput(image);
+      const container = own && peekContainerTarget(bytes) === undefined ? machine.loadImage!(image, bytes) : readContainer(bytes, image);
       if (container.target !== target.name)
         throw new DiagnosticError({ severity: 'error', code: 'CLI0002', message: `${image} is an image for target \`${container.target}\`, not \`${target.name}\``, span: { file: image, offset: 24 } });
       const req: MachineRequest = { image: container, file: image, options, services: services(c) };

@@ -7,7 +7,7 @@
  */
 import { Option, type Command } from 'commander';
 import { UsageError } from '@pyxis/diagnostics';
-import { peekContainerTarget, readInputFile } from '@pyxis/container';
+import { peekContainerTarget, peekContainerTargetFile } from '@pyxis/container';
 import { defaultTargetName, findTargetEntry, flagName, loadTarget, optionHelp, parseRanged, targetEntries, targetForSourceFile, type OptionSpec, type OptionValues, type Target, type ToolKind } from '@pyxis/target';
 
 /** `--target <name>`, shared by every tool. */
@@ -75,11 +75,7 @@ export function containerTargetOf(bytes: Uint8Array): string | undefined {
 
 /** The target a file's container header names; undefined when it is unreadable (the real read reports that) or not a container. */
 export function headerTarget(file: string): string | undefined {
-  try {
-    return peekContainerTarget(readInputFile(file));
-  } catch {
-    return undefined;
-  }
+  return peekContainerTargetFile(file);
 }
 
 /**

@@ -1,9 +1,10 @@
 /** File-system helpers shared by every tool that writes outputs. */
 import { accessSync, closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
-import { FileCodes } from './codes.js';
-import { readContainer } from './reader.js';
+import { DiagnosticError, error, failAt, type Diagnostic } from '@pyxis/diagnostics';
+import { ContainerCodes, FileCodes } from './codes.js';
+import { peekContainerTarget, readContainer, startsWithContainerMagic } from './reader.js';
+import { HEADER_SIZE, REGIONS, REGION_TABLE_OFFSET } from './layout.js';
 import { writeContainer } from './writer.js';
 import type { Container } from './model.js';
 
@@ -186,6 +187,11 @@ function readError(code: string, message: string): NodeJS.ErrnoException {
  * `readInputFile`, which turns them into IO0001 diagnostics.
  */
 export function readRegularFile(path: string, max: number = MAX_INPUT_BYTES): Uint8Array {
+  return readRegularPart(path, Infinity, max).bytes;
+}
+
+/** The first `limit` bytes of a regular file of at most `max` bytes (all of it for Infinity) and its size. */
+function readRegularPart(path: string, limit: number, max: number): { bytes: Uint8Array; size: number } {
   const st = statSync(path);
   if (st.isDirectory()) throw readError('EISDIR', 'it is a directory');
   if (!st.isFile()) throw readError('ENOTREG', 'not a regular file (a device, FIFO or socket)');
@@ -195,17 +201,29 @@ export function readRegularFile(path: string, max: number = MAX_INPUT_BYTES): Ui
     const fst = fstatSync(fd);
     if (!fst.isFile()) throw readError('ENOTREG', 'not a regular file (a device, FIFO or socket)');
     if (fst.size > max) throw readError('EFBIG', `file too large: ${fst.size} bytes (the maximum is ${max} bytes)`);
-    const out = new Uint8Array(fst.size);
+    const out = new Uint8Array(Math.min(fst.size, limit));
     let done = 0;
     while (done < out.length) {
-      const n = readSync(fd, out, done, Math.min(out.length - done, 1 << 30), null);
+      const n = readSync(fd, out, done, Math.min(out.length - done, 1 << 30), done);
       if (n === 0) break;
       done += n;
     }
-    return done === out.length ? out : out.subarray(0, done);
+    return { bytes: done === out.length ? out : out.subarray(0, done), size: fst.size };
   } finally {
     closeSync(fd);
   }
+}
+
+/** A read error as the IO0001 diagnostic naming `path` (other exceptions pass through). */
+function inputError(e: unknown, path: string): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === undefined) return e;
+  const reason =
+    code === 'EISDIR' ? 'it is a directory'
+    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+    : code === 'ENAMETOOLONG' ? 'path too long'
+    : (e as Error).message;
+  return new DiagnosticError(error(FileCodes.cannotRead, code === 'ENOENT' || code === 'ENOTDIR' ? `no such file: ${path}` : `cannot read \`${path}\`: ${reason}`));
 }
 
 /**
@@ -215,16 +233,58 @@ export function readRegularFile(path: string, max: number = MAX_INPUT_BYTES): Ui
  */
 export function readInputFile(path: string, max: number = MAX_INPUT_BYTES): Uint8Array {
   try {
-    return readRegularFile(path, max);
+    return readRegularPart(path, Infinity, max).bytes;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === undefined) throw e;
-    const reason =
-      code === 'EISDIR' ? 'it is a directory'
-      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : code === 'ENAMETOOLONG' ? 'path too long'
-      : (e as Error).message;
-    throw new DiagnosticError(error(FileCodes.cannotRead, code === 'ENOENT' || code === 'ENOTDIR' ? `no such file: ${path}` : `cannot read \`${path}\`: ${reason}`));
+    throw inputError(e, path);
+  }
+}
+
+/**
+ * The first `n` bytes of an input file (all of it when shorter) and its size, with the checks and IO0001
+ * errors of `readInputFile`: a tool identifies a binary input by its first bytes before it reads gigabytes.
+ */
+export function readInputHead(path: string, n: number, max: number = MAX_INPUT_BYTES): { head: Uint8Array; size: number } {
+  try {
+    const { bytes, size } = readRegularPart(path, n, max);
+    return { head: bytes, size };
+  } catch (e) {
+    throw inputError(e, path);
+  }
+}
+
+/** Bytes enough to tell the input kinds apart by magic (container header, .npy / .safetensors starts). */
+export const INPUT_HEAD_BYTES = 4096;
+
+/**
+ * Reads an input that must be a container (`.pobj` / `.pimg`): a file whose first bytes are not a container
+ * header is refused (CT0001, at offset 0) without reading the rest.
+ */
+export function readContainerInput(path: string): Uint8Array {
+  const { head, size } = readInputHead(path, INPUT_HEAD_BYTES);
+  if (size <= head.length) return head;
+  if (!startsWithContainerMagic(head)) readContainer(head, path);
+  // the header's file_size must be the file's: checked before the rest is read (a huge file with a small header)
+  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const fileSize = Number(dv.getBigUint64(16, true));
+  if (fileSize < size) failAt(path, fileSize, ContainerCodes.trailing, `${size - fileSize} unexpected bytes after the end of the container (file size ${fileSize})`);
+  if (fileSize > size) failAt(path, size, ContainerCodes.truncated, `truncated: header says the file has ${fileSize} bytes, got ${size}`);
+  return readInputFile(path);
+}
+
+/**
+ * The `target` of the container header of a file, reading the header and the string it names only (undefined:
+ * not a container, or unreadable; the full read reports why).
+ */
+export function peekContainerTargetFile(path: string): string | undefined {
+  try {
+    const { head, size } = readInputHead(path, INPUT_HEAD_BYTES);
+    if (head.length < HEADER_SIZE || !startsWithContainerMagic(head)) return undefined;
+    const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    const end = Number(dv.getBigUint64(REGION_TABLE_OFFSET + 16 * REGIONS.indexOf('strings'), true)) + dv.getUint32(24, true) + dv.getUint32(28, true);
+    if (end <= head.length || end > size) return peekContainerTarget(head);
+    return peekContainerTarget(readInputHead(path, end).head);
+  } catch {
+    return undefined;
   }
 }
 
@@ -235,7 +295,7 @@ export function readInputText(path: string): string {
 
 /** Reads and validates a container file (errors name `path` and the byte offset). */
 export function readContainerFile(path: string): Container {
-  return readContainer(readInputFile(path), path);
+  return readContainer(readContainerInput(path), path);
 }
 
 /** Encodes and atomically writes a container (nothing is written if encoding fails). */

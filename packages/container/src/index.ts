@@ -10,3 +10,4 @@ export * from './npy.js';
 export * from './safetensors.js';
 export * from './tensorfile.js';
 export * from './schema.js';
+export * from './tensorPrint.js';

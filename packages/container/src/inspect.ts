@@ -1,4 +1,5 @@
 /** Human (objdump -h/-t style) and JSON views of a container. */
+import { HEADER_SIZE, REGIONS } from './layout.js';
 import { SECTION_FLAG_NAMES, type Container, type TargetFlagNames } from './model.js';
 
 function hex(n: number, width = 8): string {
@@ -20,12 +21,34 @@ function table(head: string[], rows: string[][]): string[] {
   return [line(head), ...rows.map(line)];
 }
 
+/**
+ * One record inside a section that a target names for `inspect` (a descriptor of a descriptor list, an enqueue
+ * record): `offset` is within the section; the printout adds the section's file offset.
+ */
+export interface InspectRecord {
+  section: number;
+  offset: number;
+  size: number;
+  /** What the record is (`enqueue record 0: cluster 0 queue 0x10 ...`). */
+  what: string;
+}
+
+/** File offset of a record (undefined when the section was not read from a file). */
+function recordFileOffset(c: Container, r: InspectRecord): number | undefined {
+  const base = c.sections[r.section]?.fileOffset;
+  return base === undefined ? undefined : base + r.offset;
+}
+
+const fileHex = (n: number | undefined): string => (n === undefined ? '-' : hex(n));
+
 export interface InspectTextOptions {
   /** Append an `objdump -s` style hex dump of each section's contents (at most `maxBytes` per section, default 256). */
   data?: boolean;
   maxBytes?: number;
   /** The container target's names for its own section flag bits. */
   flagNames?: TargetFlagNames;
+  /** Records inside sections the container's target names (printed with their file offsets). */
+  records?: readonly InspectRecord[];
 }
 
 /** `objdump -s` style: offset, 16 bytes in 4-byte groups, printable ASCII. */
@@ -54,10 +77,17 @@ export function inspectText(c: Container, opts: InspectTextOptions = {}): string
   const out: string[] = [];
   out.push(`${c.kind} version ${c.version}, target ${c.target}`);
   out.push(`${c.sections.length} sections, ${c.symbols.length} symbols, ${c.relocations.length} relocations`, '');
+  const L = c.fileLayout;
+  // File-offset columns only for a container read from a file.
+  const onFile = (...cells: string[]): string[] => (L ? cells : []);
+  if (L) {
+    out.push('File layout (byte offsets in the file, hex):');
+    out.push(...table(['Block', 'Offset', 'Size'], [['header', hex(0), hex(HEADER_SIZE)], ...REGIONS.map((n) => [n === 'metadata' ? n : `${n} table`, hex(L.regions[n].offset), hex(L.regions[n].size)])]), '');
+  }
   out.push('Sections:');
   out.push(
     ...table(
-      ['Idx', 'Name', 'Kind', 'Space', 'Cluster', 'Address', 'Size', 'Align', 'Flags'],
+      ['Idx', 'Name', 'Kind', 'Space', 'Cluster', 'Address', 'Size', 'Align', ...onFile('Entry@', 'Data@'), 'Flags'],
       c.sections.map((s, i) => [
         String(i),
         s.name,
@@ -67,6 +97,7 @@ export function inspectText(c: Container, opts: InspectTextOptions = {}): string
         hex(s.address),
         hex(s.size),
         `2**${Math.log2(s.align)}`,
+        ...onFile(fileHex(L?.sectionEntries[i]), fileHex(s.data.length ? s.fileOffset : undefined)),
         sectionFlagNames(s.flags, opts.flagNames).join(',') || '-',
       ]),
     ),
@@ -75,8 +106,9 @@ export function inspectText(c: Container, opts: InspectTextOptions = {}): string
   out.push('Symbols:');
   out.push(
     ...table(
-      ['Value', 'Bind', 'Kind', 'Section', 'Size', 'Name', 'Tensor'],
-      c.symbols.map((y) => [
+      [...onFile('Entry@'), 'Value', 'Bind', 'Kind', 'Section', 'Size', 'Name', 'Tensor'],
+      c.symbols.map((y, i) => [
+        ...onFile(fileHex(L?.symbolEntries[i])),
         hex(y.offset),
         y.global ? 'g' : 'l',
         y.kind,
@@ -84,7 +116,7 @@ export function inspectText(c: Container, opts: InspectTextOptions = {}): string
         hex(y.size),
         y.name,
         y.tensor
-          ? `${y.tensor.format}[${y.tensor.shape.join('x')}] eb=${y.tensor.eb}${y.tensor.strides ? ` strides=(${y.tensor.strides.join(',')})` : ''}`
+          ? `${y.tensor.format}[${y.tensor.shape.join('x')}] eb=${y.tensor.eb}${y.tensor.strides ? ` strides=(${y.tensor.strides.join(',')})` : ''}${L?.tensorRecords[i] ? ` record@${hex(L.tensorRecords[i].offset)}` : ''}`
           : '',
       ]),
     ),
@@ -93,8 +125,9 @@ export function inspectText(c: Container, opts: InspectTextOptions = {}): string
   out.push('Relocations:');
   out.push(
     ...table(
-      ['Section', 'Offset', 'Kind', 'Symbol', 'Addend', 'Info'],
-      c.relocations.map((r) => [
+      [...onFile('Entry@'), 'Section', 'Offset', 'Kind', 'Symbol', 'Addend', 'Info'],
+      c.relocations.map((r, i) => [
+        ...onFile(fileHex(L?.relocationEntries[i])),
         c.sections[r.section]?.name ?? `#${r.section}`,
         hex(r.offset),
         r.kind,
@@ -105,7 +138,17 @@ export function inspectText(c: Container, opts: InspectTextOptions = {}): string
     ),
     '',
   );
-  out.push('Metadata:');
+  if (opts.records?.length) {
+    out.push('Records:');
+    out.push(
+      ...table(
+        ['File@', 'Section', 'Offset', 'Size', 'Record'],
+        opts.records.map((r) => [fileHex(recordFileOffset(c, r)), c.sections[r.section]?.name ?? `#${r.section}`, hex(r.offset), hex(r.size), r.what]),
+      ),
+      '',
+    );
+  }
+  out.push(c.metadataOffset === undefined ? 'Metadata:' : `Metadata (at ${hex(c.metadataOffset)}):`);
   out.push(JSON.stringify(c.metadata, null, 2));
   if (opts.data) {
     for (const s of c.sections) {
@@ -121,6 +164,8 @@ export interface InspectJsonOptions {
   data?: boolean;
   /** The container target's names for its own section flag bits. */
   flagNames?: TargetFlagNames;
+  /** Records inside sections the container's target names (listed with their file offsets). */
+  records?: readonly InspectRecord[];
 }
 
 function toHex(b: Uint8Array): string {
@@ -131,10 +176,13 @@ function toHex(b: Uint8Array): string {
 
 /** JSON-safe view of a container (section data as hex only with `{ data: true }`). */
 export function inspectJson(c: Container, opts: InspectJsonOptions = {}): Record<string, unknown> {
+  const L = c.fileLayout;
+  const at = (n: number | undefined) => (n === undefined ? {} : { entryOffset: n });
   return {
     kind: c.kind,
     version: c.version,
     target: c.target,
+    ...(L ? { layout: { header: { offset: 0, size: HEADER_SIZE }, ...Object.fromEntries(REGIONS.map((n) => [n, { ...L.regions[n] }])) } } : {}),
     sections: c.sections.map((s, index) => ({
       index,
       name: s.name,
@@ -146,10 +194,17 @@ export function inspectJson(c: Container, opts: InspectJsonOptions = {}): Record
       flags: s.flags,
       flagNames: sectionFlagNames(s.flags, opts.flagNames),
       ...(s.cluster !== undefined ? { cluster: s.cluster } : {}),
+      ...at(L?.sectionEntries[index]),
+      ...(L ? { dataOffset: s.data.length && s.fileOffset !== undefined ? s.fileOffset : null } : {}),
       ...(opts.data ? { data: toHex(s.data) } : { dataBytes: s.data.length }),
     })),
-    symbols: c.symbols.map((y) => ({ ...y, ...(y.tensor ? { tensor: { ...y.tensor } } : {}) })),
-    relocations: c.relocations.map((r) => ({ ...r })),
+    symbols: c.symbols.map((y, i) => {
+      const rec = L?.tensorRecords[i];
+      return { ...y, ...(y.tensor ? { tensor: { ...y.tensor, ...(rec ? { recordOffset: rec.offset, recordSize: rec.size } : {}) } } : {}), ...at(L?.symbolEntries[i]) };
+    }),
+    relocations: c.relocations.map((r, i) => ({ ...r, ...at(L?.relocationEntries[i]) })),
+    ...(opts.records ? { records: opts.records.map((r) => ({ section: r.section, sectionName: c.sections[r.section]?.name, offset: r.offset, fileOffset: recordFileOffset(c, r) ?? null, size: r.size, what: r.what })) } : {}),
+    ...(c.metadataOffset !== undefined ? { metadataOffset: c.metadataOffset } : {}),
     metadata: c.metadata,
   };
 }

@@ -130,6 +130,31 @@ export interface Container {
    * absent for containers built in memory): metadata diagnostics point there. Not written by `writeContainer`.
    */
   metadataOffset?: number;
+  /**
+   * Where each table entry and record lies in the file this container was read from (set by `readContainer`,
+   * absent for containers built in memory); `inspect` prints it. Not written by `writeContainer`.
+   */
+  fileLayout?: FileLayout;
+}
+
+/** A block of the file: byte offset and length. */
+export interface FileBlock {
+  offset: number;
+  size: number;
+}
+
+/** File offsets of a container's parts, as read (docs/container-format.md, "In-memory extras"). */
+export interface FileLayout {
+  /** The header's region descriptors: table offsets and sizes. */
+  regions: Record<'sections' | 'symbols' | 'relocations' | 'tensors' | 'strings' | 'metadata', FileBlock>;
+  /** Byte offset of each section's 64-byte entry (section data: `Section.fileOffset`). */
+  sectionEntries: number[];
+  /** Byte offset of each symbol's 48-byte entry. */
+  symbolEntries: number[];
+  /** Byte offset and length of each symbol's tensor record (undefined: the symbol has none). */
+  tensorRecords: Array<FileBlock | undefined>;
+  /** Byte offset of each relocation's 48-byte entry. */
+  relocationEntries: number[];
 }
 
 export const FORMAT_VERSION = 1;

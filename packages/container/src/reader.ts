@@ -32,6 +32,8 @@ import {
   FORMAT_VERSION,
   type Container,
   type ContainerKind,
+  type FileBlock,
+  type FileLayout,
   type Relocation,
   type Section,
   type SymbolEntry,
@@ -156,10 +158,19 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
   };
   const target = readString(24, 'target');
 
+  const layout: FileLayout = {
+    regions: Object.fromEntries(REGIONS.map((n) => [n, { offset: regions[n].off, size: regions[n].size }])) as FileLayout['regions'],
+    sectionEntries: [],
+    symbolEntries: [],
+    tensorRecords: [],
+    relocationEntries: [],
+  };
+
   // --- sections ---
   const sections: Section[] = [];
   for (let i = 0; i < counts.sections; i++) {
     const o = regions.sections.off + i * SECTION_ENTRY_SIZE;
+    layout.sectionEntries.push(o);
     const w = `section ${i}`;
     const name = readString(o, `${w} name`);
     const kindCode = r.u8(o + 8);
@@ -202,6 +213,8 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
   const symbols: SymbolEntry[] = [];
   for (let i = 0; i < counts.symbols; i++) {
     const o = regions.symbols.off + i * SYMBOL_ENTRY_SIZE;
+    layout.symbolEntries.push(o);
+    let record: FileBlock | undefined;
     const w = `symbol ${i}`;
     const name = readString(o, `${w} name`);
     const kindCode = r.u8(o + 8);
@@ -225,7 +238,9 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
       if (toff > ten.size || tlen > ten.size - toff || tlen < TENSOR_RECORD_FIXED)
         r.fail(o + 32, C.outOfRange, `${w} (${oneLine(name, 40)}): tensor record (offset ${toff}, ${tlen} bytes) is outside the tensor table (${ten.size} bytes)`);
       y.tensor = readTensor(r, ten.off + toff, tlen, `${w} (${oneLine(name, 40)})`, readString);
+      record = { offset: ten.off + toff, size: tlen };
     } else r.zero(o + 32, 16, `${w} (${oneLine(name, 40)}): tensor record fields`);
+    layout.tensorRecords.push(record);
     symbols.push(y);
   }
 
@@ -233,6 +248,7 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
   const relocations: Relocation[] = [];
   for (let i = 0; i < counts.relocations; i++) {
     const o = regions.relocations.off + i * RELOC_ENTRY_SIZE;
+    layout.relocationEntries.push(o);
     const w = `relocation ${i}`;
     const section = r.u32(o);
     if (section >= sections.length) r.fail(o, C.badIndex, `${w}: section index ${section} out of range (${sections.length} sections)`);
@@ -269,7 +285,7 @@ export function readContainer(bytes: Uint8Array, file: string): Container {
     metadata = parsed as Record<string, unknown>;
   }
 
-  return { kind, version, target, sections, symbols, relocations, metadata, ...(meta.size > 0 ? { metadataOffset: meta.off } : {}) };
+  return { kind, version, target, sections, symbols, relocations, metadata, ...(meta.size > 0 ? { metadataOffset: meta.off } : {}), fileLayout: layout };
 }
 
 /** Deepest nesting of objects and arrays accepted in container metadata. */
@@ -314,6 +330,14 @@ function readTensor(r: Reader, o: number, len: number, w: string, readString: (a
   return t;
 }
 
+/** True when the bytes start with a `.pobj` / `.pimg` magic. */
+export function startsWithContainerMagic(bytes: Uint8Array): boolean {
+  return (Object.keys(MAGIC) as ContainerKind[]).some((k) => {
+    for (let i = 0; i < MAGIC_LEN; i++) if (bytes[i] !== MAGIC[k].charCodeAt(i)) return false;
+    return true;
+  });
+}
+
 /**
  * The `target` field of a container, read from the header and string table
  * only (the tools pick a target from their input before the full, validating
@@ -321,11 +345,7 @@ function readTensor(r: Reader, o: number, len: number, w: string, readString: (a
  */
 export function peekContainerTarget(bytes: Uint8Array): string | undefined {
   if (bytes.length < HEADER_SIZE) return undefined;
-  const isMagic = (Object.keys(MAGIC) as ContainerKind[]).some((k) => {
-    for (let i = 0; i < MAGIC_LEN; i++) if (bytes[i] !== MAGIC[k].charCodeAt(i)) return false;
-    return true;
-  });
-  if (!isMagic) return undefined;
+  if (!startsWithContainerMagic(bytes)) return undefined;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = REGION_TABLE_OFFSET + 16 * REGIONS.indexOf('strings');
   const strOff = Number(dv.getBigUint64(at, true));

@@ -30,7 +30,7 @@ function u64(b: Uint8Array, o: number): number {
 }
 /** The model without the reader's `fileOffset`s (not part of the format; absent from models built in memory). */
 function withoutOffsets(c: Container): Container {
-  const { metadataOffset: _m, ...rest } = c;
+  const { metadataOffset: _m, fileLayout: _l, ...rest } = c;
   return { ...rest, sections: c.sections.map(({ fileOffset: _, ...s }) => s) };
 }
 

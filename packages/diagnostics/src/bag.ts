@@ -2,29 +2,49 @@ import { DiagnosticError, type Diagnostic } from './diagnostic.js';
 
 /**
  * Collects diagnostics during a pass so one run reports many problems.
- * `throwIfErrors()` ends the pass when anything fatal was seen.
+ * `throwIfErrors()` ends the pass when anything fatal was seen. Adding is O(1):
+ * a pass may report tens of thousands of warnings.
  */
 export class DiagnosticBag {
   readonly items: Diagnostic[] = [];
+  private errors = 0;
+  /** Errors not collected once the limit was reached (said in a note on the first error, so the count stays honest). */
+  private dropped = 0;
   /** Stop collecting after this many errors (keeps output readable on garbage input). */
   constructor(readonly errorLimit = 200) {}
 
   add(d: Diagnostic): void {
-    if (d.severity === 'error' && this.errorCount >= this.errorLimit) return;
+    if (d.severity === 'error') {
+      if (this.errors >= this.errorLimit) {
+        this.dropped++;
+        return;
+      }
+      this.errors++;
+    }
     this.items.push(d);
   }
   addAll(ds: Iterable<Diagnostic>): void {
     for (const d of ds) this.add(d);
   }
   get errorCount(): number {
-    let n = 0;
-    for (const d of this.items) if (d.severity === 'error') n++;
-    return n;
+    return this.errors;
+  }
+  /** Errors reported past the limit and not collected. */
+  get droppedErrors(): number {
+    return this.dropped;
   }
   get hasErrors(): boolean {
-    return this.items.some((d) => d.severity === 'error');
+    return this.errors > 0;
   }
   throwIfErrors(): void {
-    if (this.hasErrors) throw new DiagnosticError(this.items);
+    if (!this.hasErrors) return;
+    if (this.dropped) {
+      // the first error (always printed) says how many more there were
+      const i = this.items.findIndex((d) => d.severity === 'error');
+      const first = this.items[i]!;
+      this.items[i] = { ...first, notes: [...(first.notes ?? []), `${this.dropped} more error${this.dropped === 1 ? '' : 's'} after the first ${this.errorLimit} were not collected (this pass stops collecting at ${this.errorLimit})`] };
+      this.dropped = 0;
+    }
+    throw new DiagnosticError(this.items);
   }
 }

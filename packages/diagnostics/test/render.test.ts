@@ -81,6 +81,28 @@ describe('DiagnosticBag', () => {
     expect(bag.errorCount).toBe(2);
     expect(() => bag.throwIfErrors()).toThrowError(/e0; e1/);
   });
+  it('says how many errors past the limit it did not collect (on the first error, which is always printed)', () => {
+    const bag = new DiagnosticBag(200);
+    // 30,000 warnings interleaved with 5,000 errors: counts are kept, not recounted per add
+    for (let i = 0; i < 5000; i++) {
+      for (let k = 0; k < 6; k++) bag.add({ severity: 'warning', code: 'W', message: `w${i}.${k}` });
+      bag.add({ severity: 'error', code: 'E', message: `e${i}` });
+    }
+    expect(bag.errorCount).toBe(200);
+    expect(bag.droppedErrors).toBe(4800);
+    expect(bag.items).toHaveLength(30_000 + 200);
+    let thrown: unknown;
+    try {
+      bag.throwIfErrors();
+    } catch (e) {
+      thrown = e;
+    }
+    const ds = (thrown as { diagnostics: Diagnostic[] }).diagnostics;
+    const first = ds.find((d) => d.severity === 'error')!;
+    expect(first.message).toBe('e0');
+    expect(first.notes).toEqual(['4800 more errors after the first 200 were not collected (this pass stops collecting at 200)']);
+    expect(ds.filter((d) => d.notes?.length)).toHaveLength(1);
+  });
 });
 
 describe('bounded human rendering', () => {

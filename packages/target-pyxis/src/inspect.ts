@@ -3,10 +3,12 @@
  * `micro_patch_t` headers, each followed by its 8-byte-padded data; no magic).
  */
 import { extname } from 'node:path';
-import { hexdump } from '@pyxis/container';
+import { decode, loadTable } from '@pyxis/codec';
+import { hexdump, type Container, type InspectRecord } from '@pyxis/container';
 import { DiagnosticError, error } from '@pyxis/diagnostics';
 import type { InspectRequest } from '@pyxis/target';
 import { decodePatchBlob, loadPyxisIsa, type Isa, type MemoryRegion, type MicroPatch } from './asm/index.js';
+import { queueName } from './ld/image.js';
 
 const PATCH_SPEC = 'pyxis-chip-fspec.md §12.6.1';
 /** Extensions under which a file without magic is tried as a patch blob. */
@@ -54,10 +56,19 @@ function hex32(n: number): string {
 
 function printPatchBlob(req: InspectRequest, patches: MicroPatch[], isa: Isa): string {
   const { file, bytes } = req;
+  // File offset of each patch's micro_patch_t header; its data follows the header (§12.6.1).
+  const at: number[] = [];
+  let off = 0;
+  for (const p of patches) {
+    at.push(off);
+    off += isa.patchHeader.bytes + p.data.length;
+  }
   if (req.json) {
-    const list = patches.map((p) => {
+    const list = patches.map((p, i) => {
       const region = patchRegion(isa, p);
       return {
+        headerOffset: at[i]!,
+        dataOffset: at[i]! + isa.patchHeader.bytes,
         target_address: p.target_address,
         reg_size: p.reg_size,
         reg_repeat: p.reg_repeat,
@@ -69,9 +80,10 @@ function printPatchBlob(req: InspectRequest, patches: MicroPatch[], isa: Isa): s
     return JSON.stringify({ file, format: 'patch-blob', bytes: bytes.length, patches: list }, null, 2) + '\n';
   }
   const lines = [`${file}: MPE patch blob (${PATCH_SPEC}), ${patches.length} patch${patches.length === 1 ? '' : 'es'}, ${bytes.length} bytes`];
-  lines.push('  #  target_address  reg_size  reg_repeat  data bytes  writes');
+  lines.push('  #  header@   data@     target_address  reg_size  reg_repeat  data bytes  writes');
   patches.forEach((p, i) => {
-    lines.push(`  ${String(i).padStart(2)}  ${hex32(p.target_address)}      ${String(p.reg_size).padStart(8)}  ${String(p.reg_repeat).padStart(10)}  ${String(p.data.length).padStart(10)}  ${patchRegion(isa, p) ?? '(outside the microcode memories)'}`);
+    const fileAt = `${at[i]!.toString(16).padStart(8, '0')}  ${(at[i]! + isa.patchHeader.bytes).toString(16).padStart(8, '0')}`;
+    lines.push(`  ${String(i).padStart(2)}  ${fileAt}  ${hex32(p.target_address)}      ${String(p.reg_size).padStart(8)}  ${String(p.reg_repeat).padStart(10)}  ${String(p.data.length).padStart(10)}  ${patchRegion(isa, p) ?? '(outside the microcode memories)'}`);
     if (req.data) lines.push(...hexdump(p.data, p.target_address));
   });
   return lines.join('\n') + '\n';
@@ -102,4 +114,40 @@ export function patchBlobHint(bytes: Uint8Array, file: string): string | undefin
     if (e instanceof DiagnosticError) return undefined;
     throw e;
   }
+}
+
+/** A metadata member as a list of plain objects (metadata is only shape-checked for what the simulator reads). */
+function objects(v: unknown): Array<Record<string, unknown>> {
+  return Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x)) : [];
+}
+
+/**
+ * The records of a Pyxis image, each with its place in a section: the enqueue records of `.enqueue` (chip
+ * §11.5.1.1, fields decoded with grammars/pyxis/desc_enqueue_record.json) and every descriptor of every
+ * descriptor list (chip §11.5.1), split by the descriptor count the linker reports in `metadata.pyxis.queues`.
+ */
+export function pyxisRecords(c: Container): InspectRecord[] {
+  if (c.target !== 'pyxis' || c.kind !== 'pimg') return [];
+  const lists = new Map<string, Record<string, unknown>>();
+  const pyxis = c.metadata['pyxis'];
+  if (pyxis && typeof pyxis === 'object')
+    for (const q of objects((pyxis as Record<string, unknown>)['queues'])) for (const l of objects(q['lists'])) if (typeof l['section'] === 'string') lists.set(l['section'], l);
+  const out: InspectRecord[] = [];
+  const enq = loadTable('pyxis', 'desc_enqueue_record');
+  c.sections.forEach((s, section) => {
+    if (s.name === '.enqueue' && s.kind !== 'zero') {
+      for (let o = 0; o + enq.bytes <= s.data.length; o += enq.bytes) {
+        const v = decode(enq, s.data, o);
+        const q = Number(v['queue_id']);
+        out.push({ section, offset: o, size: enq.bytes, what: `enqueue record ${o / enq.bytes}: cluster ${Number(v['cluster'])} queue ${queueName(q)} (0x${q.toString(16)}) list 0x${Number(v['descriptor_list_address']).toString(16)} length ${Number(v['descriptor_list_length'])}` });
+      }
+      return;
+    }
+    const l = lists.get(s.name);
+    const n = l?.['descriptors'];
+    if (s.kind !== 'descriptors' || typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0 || s.size % n) return;
+    const size = s.size / n;
+    for (let k = 0; k < n; k++) out.push({ section, offset: k * size, size, what: `${String(l!['engine'])} descriptor ${k}` });
+  });
+  return out;
 }

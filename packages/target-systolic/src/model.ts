@@ -66,11 +66,7 @@ export function parseTModel(text: string, file: string, archOverride?: Arch, pro
   const o = obj(file, '$', v);
   const prog = programGiven && o['prog'] === undefined ? undefined : obj(file, '$.prog', o['prog']);
   const arch = archOverride ?? parseArch(o['arch'], file, '$.arch');
-  const tensors = (key: 'inputs' | 'outputs') =>
-    list(file, `$.${key}`, o[key] ?? []).map((x, i) => {
-      const e = obj(file, `$.${key}[${i}]`, x);
-      return { name: str(file, `$.${key}[${i}].name`, e['name']), base: int(file, `$.${key}[${i}].base`, e['base']), size: int(file, `$.${key}[${i}].size`, e['size'], 1) };
-    });
+  const tensors = (key: 'inputs' | 'outputs') => tensorRefs(file, `$.${key}`, o[key] ?? [], arch);
   const m: TModel = {
     name: typeof o['name'] === 'string' ? o['name'] : 'model',
     ...(prog ? { prog: { file_name: str(file, '$.prog.file_name', prog['file_name']), size: int(file, '$.prog.size', prog['size']) } } : {}),
@@ -83,12 +79,17 @@ export function parseTModel(text: string, file: string, archOverride?: Arch, pro
     arch,
     load_consts_to_local: o['load_consts_to_local'] === true,
   };
-  const dram = (t: TensorRef, path: string) => {
-    if (t.base + t.size > arch.dram0_depth) fail(file, path, `vectors ${t.base}..${t.base + t.size - 1} outside DRAM0 (${arch.dram0_depth} vectors)`);
-  };
-  m.inputs.forEach((t, i) => dram(t, `$.inputs[${i}]`));
-  m.outputs.forEach((t, i) => dram(t, `$.outputs[${i}]`));
   return m;
+}
+
+/** A manifest's (or an image's metadata) list of input or output tensors: names, DRAM0 vector ranges inside the arch's DRAM0. */
+function tensorRefs(file: string, path: string, v: unknown, arch: Arch): TensorRef[] {
+  return list(file, path, v).map((x, i) => {
+    const e = obj(file, `${path}[${i}]`, x);
+    const t = { name: str(file, `${path}[${i}].name`, e['name']), base: int(file, `${path}[${i}].base`, e['base']), size: int(file, `${path}[${i}].size`, e['size'], 1) };
+    if (t.base + t.size > arch.dram0_depth) fail(file, `${path}[${i}]`, `vectors ${t.base}..${t.base + t.size - 1} outside DRAM0 (${arch.dram0_depth} vectors)`);
+    return t;
+  });
 }
 
 /** Reads a file the manifest names (relative to the manifest); a missing file is a diagnostic at the JSON path. */
@@ -182,7 +183,8 @@ export function imageParts(c: Container, file: string): ImageParts {
   const prog = c.sections.find((s) => s.name === 'program');
   if (!prog) throw new DiagnosticError({ severity: 'error', code: 'SYS0203', message: `${file} has no program section`, span: { file, offset: 0 } });
   const programFile = typeof meta['program_file'] === 'string' ? meta['program_file'] : undefined;
-  const refs = (k: string) => (Array.isArray(meta[k]) ? (meta[k] as TensorRef[]) : []);
+  // the image's manifest is checked as the .tmodel's is (a malformed one is SYS0201 with its JSON path, never a crash)
+  const refs = (k: 'inputs' | 'outputs') => tensorRefs(file, `$.metadata.${k}`, meta[k] === undefined ? [] : meta[k], arch);
   return {
     arch,
     program: prog.data,

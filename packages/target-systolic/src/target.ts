@@ -7,11 +7,11 @@
  * loads alone (entry.ts).
  */
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
-import { FORMAT_VERSION, type Container } from '@pyxis/container';
+import { FORMAT_VERSION, type Container, type InspectRecord } from '@pyxis/container';
 import type { AssembleRequest, Target } from '@pyxis/target';
 import { parseArch } from './arch.js';
 import { SYSTOLIC_TARGET_NAME, systolicOptions } from './entry.js';
-import { decodeProgram } from './isa.js';
+import { decodeProgram, instructionTables } from './isa.js';
 import { imageFromTModel, imageParts, parseTModel } from './model.js';
 import { linkSystolic } from './ld.js';
 import { archOption, systolicMachine, systolicMeta } from './machine-part.js';
@@ -39,6 +39,21 @@ function assemble(req: AssembleRequest) {
       throw new UsageError(`target systolic cannot emit \`${kind}\``);
     },
   };
+}
+
+/** Each instruction of a systolic container's program with its place in the `program` section (inspect's records). */
+function programRecords(c: Container): InspectRecord[] {
+  const section = c.sections.findIndex((s) => s.name === 'program');
+  if (c.target !== SYSTOLIC_TARGET_NAME || section < 0) return [];
+  try {
+    const parts = imageParts(c, 'image');
+    const bytes = instructionTables(parts.arch).layout.bytes;
+    const lines = disassembleProgram(decodeProgram(parts.program, parts.arch, 'image'), parts.arch, false).split('\n');
+    return lines.filter((l) => l).map((l, pc) => ({ section, offset: pc * bytes, size: bytes, what: `instruction ${pc}: ${l.trim()}` }));
+  } catch (e) {
+    if (e instanceof DiagnosticError) return []; // describeContainer says why the program does not decode
+    throw e;
+  }
 }
 
 function disassembleContainer(c: Container, file: string): string {
@@ -81,6 +96,7 @@ export const systolicTarget: Target = {
       }
       return undefined;
     },
+    records: programRecords,
     hint: (_b, file) => (file.toLowerCase().endsWith('.tprog') ? 'a Tensil program: `inspect --target systolic --arch FILE.tarch FILE.tprog`' : undefined),
     describeContainer(c) {
       if (c.target !== SYSTOLIC_TARGET_NAME) return [];

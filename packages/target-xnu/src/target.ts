@@ -9,7 +9,7 @@ import { DiagnosticError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, xnuOptions } from './entry.js';
 import { assembleXnu, disassembleXnu, jobsOf } from './asm.js';
 import { linkXnu, xnuMapJson, xnuMapText } from './ld.js';
-import { jobText } from './grammar.js';
+import { jobTable, jobText } from './grammar.js';
 import { xnuMachine, xnuMeta } from './machine-part.js';
 
 function assemble(req: AssembleRequest): AssembleOutput {
@@ -37,6 +37,8 @@ export const xnuTarget: Target = {
   linker: { scriptExtensions: ['.ld'], options: xnuOptions.ld, link },
   machine: xnuMachine,
   inspect: {
+    // each job descriptor (chip job table, grammars/xnu) at its place in its section
+    records: (c: Container) => (c.target === XNU_TARGET_NAME ? jobsOf(c).map((j) => ({ section: j.section, offset: j.offset, size: jobTable().bytes, what: `xnu job ${j.name}` })) : []),
     describeContainer: (c: Container) => (c.target === XNU_TARGET_NAME ? jobsOf(c).map((j) => `xnu job ${j.name}: ${jobText(j.job)}`) : []),
   },
 };

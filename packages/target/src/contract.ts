@@ -12,7 +12,7 @@
  * so the drivers can refuse before any output exists.
  */
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
-import type { Container, OutputBytes, TargetFlagNames } from '@pyxis/container';
+import type { Container, InspectRecord, OutputBytes, TargetFlagNames } from '@pyxis/container';
 import type { Simulator, TextSink } from '@pyxis/sim';
 
 /**
@@ -215,6 +215,8 @@ export interface InspectHooks {
   sniff?(req: InspectRequest): string | undefined;
   /** For a file no reader accepts: a note saying how this target could read it. */
   hint?(bytes: Uint8Array, file: string): string | undefined;
+  /** Records inside the container's sections (descriptors, enqueue records): printed with their file offsets, text and JSON. */
+  records?(c: Container): InspectRecord[];
   /** Extra lines after the generic container printout (text mode only). */
   describeContainer?(c: Container): string[];
   /** Names of the target's own section flag bits (`{ target0: 'unhashed' }`), shown by inspect. */

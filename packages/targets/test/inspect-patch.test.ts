@@ -62,8 +62,8 @@ describe('inspect patch blobs', () => {
     const t = await capture(runAs, ['inspect', blob]);
     expect(t.code, t.err).toBe(0);
     expect(t.out).toContain(`${blob}: MPE patch blob (pyxis-chip-fspec.md §12.6.1), 4 patches, 160 bytes`);
-    expect(t.out).toMatch(/^\s+0\s+0x40000000\s+26\s+1\s+32\s+amem_read\.control pc 0$/m);
-    expect(t.out).toMatch(/^\s+3\s+0x40000420\s+25\s+1\s+32\s+amem_read\.op pc 1$/m);
+    expect(t.out).toMatch(/^\s+0\s+00000000\s+00000008\s+0x40000000\s+26\s+1\s+32\s+amem_read\.control pc 0$/m);
+    expect(t.out).toMatch(/^\s+3\s+00000078\s+00000080\s+0x40000420\s+25\s+1\s+32\s+amem_read\.op pc 1$/m);
     const j = await capture(runLd, ['inspect', blob, '--json', '--data']);
     const doc = JSON.parse(j.out);
     expect(doc.format).toBe('patch-blob');
