@@ -2,7 +2,7 @@
  * Arithmetic with the formats' special-value rules: MNS accumulation (sticky max,
  * sticky NaN, chip §4.6) and saturating fixed point (systolic-fpga-hardware.md §1).
  */
-import { FormatErrorCode, fail } from './errors.js';
+import { FormatErrorCode, checkEb, fail } from './errors.js';
 import { fixedMacRaw } from './fixed.js';
 import type { FixedPoint, MnsFormat } from './formats.js';
 
@@ -73,6 +73,8 @@ interface PyxisFpLike {
   readonly nanCode: number | undefined;
   decode(code: number, eb?: number): number;
   encode(value: number, opts?: { eb?: number }): number;
+  /** encode() without option validation: no allocation per call (simulator hot loops). */
+  encodeWith(value: number, eb: number, saturate: boolean, rtz: boolean): number;
 }
 
 function isMax(fmt: PyxisFpLike, c: number): number {
@@ -90,7 +92,8 @@ export function rfpAdd(fmt: PyxisFpLike, a: number, b: number, eb = 0): number {
   const ma = isMax(fmt, a);
   const mb = isMax(fmt, b);
   if (ma !== 0 && ma === -mb) return nan;
-  return fmt.encode(fmt.decode(a, eb) + fmt.decode(b, eb), { eb });
+  checkEb(eb);
+  return fmt.encodeWith(fmt.decode(a, eb) + fmt.decode(b, eb), eb, true, false);
 }
 
 /** a - b in RFP8/RFP16: subtracting two maxima of the same sign is NaN (chip §4). */
@@ -106,5 +109,6 @@ export function rfpSub(fmt: PyxisFpLike, a: number, b: number, eb = 0): number {
 export function rfpMul(fmt: PyxisFpLike, a: number, b: number, ebA = 0, ebB = 0, ebOut = ebA + ebB): number {
   const nan = fmt.nanCode!;
   if (a === nan || b === nan) return nan;
-  return fmt.encode(fmt.decode(a, ebA) * fmt.decode(b, ebB), { eb: ebOut });
+  checkEb(ebOut);
+  return fmt.encodeWith(fmt.decode(a, ebA) * fmt.decode(b, ebB), ebOut, true, false);
 }
