@@ -21,9 +21,10 @@ import { DescriptorPrefetchEngine, TripManager } from './control.js';
 import { runtimeError, SimCodes } from './diagnostics.js';
 import { CFG_ENGINE_BASE } from './cfgSpace.js';
 import {
-  BarrierConfigEngine, deliverIcdmaChunk, engineKey, HbmDmaEngine, IcdmaEngine, MpeEngine, PHASE,
+  BarrierConfigEngine, deliverIcdmaChunk, engineKey, IcdmaEngine, MpeEngine, PHASE,
   type IcdmaAck, type IcdmaChunk, type RemoteWrite,
 } from './engines.js';
+import { HbmDmaEngine } from './hbmDma.js';
 import { HbmMemory } from './memory.js';
 import { defaultWindows, NocMap, type RemapWindow } from './noc.js';
 import { PyxisObserver } from './observer.js';
@@ -459,8 +460,10 @@ export class PyxisChip {
       this.quietCheckedAt = now;
       this.quiet = this.noMoreTrips();
     }
-    // AMEM banks (amem/banks.ts): a multi-cycle window also needs every DMA/MPE engine idle (they claim banks)
-    if (this.quiet && this.controlIdle(now)) return 1;
+    // AMEM banks (amem/banks.ts): DMA engines claim banks in their tick / commit, after a UIE may have batched the cycle
+    // (its batch does not claim): while any is busy the UIEs run cycle by cycle, so every claim meets the arbiter
+    if (!this.controlIdle(now)) return 0;
+    if (this.quiet) return 1;
     if (apmOn) return 0;
     return slot.canAccept() ? 0 : 2;
   };

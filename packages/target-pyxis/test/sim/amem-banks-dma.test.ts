@@ -1,0 +1,123 @@
+/**
+ * AMEM bank oracles for the DMA engines (chip §7, §8.1; docs/timing-model.md "AMEM banks", docs/spec-notes.d/banks.md).
+ * Every expected cycle count is derived here from the documented rules and grammars/pyxis/sim_config.json (read in the
+ * test), never by running the model:
+ *
+ *  - every (partition, bank) serves one access per cycle; a 1 KiB H2A/A2H unit is 8 consecutive 128-byte words, i.e.
+ *    8 banks x 8 partitions, in one cycle (chip §8.1.1, §8.1.2); the bank of a word is address [13:7] (unhashed view);
+ *  - round-robin among the UIE ports (client id 5 x uie + port, AMEM Read = port 0) and the bulk DMA clients (h2a = 60,
+ *    a2h = 61, icdma i = 62 + i): 65 clients; at cycle t the client with id t mod 65 has the highest priority, then the
+ *    following ids (mod 65). The loser is served at the next free cycle; an access served late holds its client's port;
+ *  - A2H: the unit's AMEM read is claimed at issue; served d cycles late, its HBM write and commit move d cycles. H2A:
+ *    the unit's AMEM write is claimed when its data arrives from HBM (issue + HBM stack pass + read latency); served d
+ *    late, its engine-port pass and commit move d cycles. Uncontended they are the formulas of timing.test.ts;
+ *  - a UIE Read_SRAM walk with 16 KiB rows in the unhashed view claims bank 0 on every row, row i at cycle i + 1, and
+ *    a trip whose writes are Discard retires L = request_shim + read_latency + switch_convert cycles after its last
+ *    read (amem-banks.test.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BandwidthPort } from '@pyxis/sim';
+import { AMEM_VIEW_BIT } from '../../src/common/amem.js';
+import { Amem } from '../../src/sim/amem/index.js';
+import type { SimConfig } from '../../src/sim/config.js';
+import { HbmDmaEngine } from '../../src/sim/hbmDma.js';
+import { HbmMemory } from '../../src/sim/memory.js';
+import type { Trip } from '../../src/sim/trip.js';
+import { Rig, loops, strides } from './uie-fixture.js';
+
+const cfg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../grammars/pyxis/sim_config.json', import.meta.url)), 'utf8')) as SimConfig;
+const L = cfg.amem.request_shim_cycles! + cfg.amem.read_latency_cycles! + cfg.amem.switch_convert_cycles!;
+const COMMIT = cfg.amem.write_commit_latency_cycles;
+const ROW_16K = 1024;
+/** Round-robin: 12 UIEs x 5 ports + 5 bulk DMA clients (docs/timing-model.md "AMEM banks"). */
+const RR = 12 * 5 + 5;
+const UIE0_READ = 0;
+const H2A = 60;
+const A2H = 61;
+/** Whether client a beats client b in cycle t (round-robin priority key (id - t) mod 65). */
+const beats = (a: number, b: number, t: number) => (((a - t) % RR) + RR) % RR < (((b - t) % RR) + RR) % RR;
+
+const hbmBpc = cfg.hbm.bytes_per_second_per_stack / cfg.clock_hz;
+const portCycles = (bytes: number, bpc: number) => Math.ceil(bytes / bpc - 1e-9);
+/** Uncontended 1 KiB units (timing.test.ts formulas). */
+const h2a1 = portCycles(1024, hbmBpc) + cfg.hbm.read_latency_cycles + portCycles(1024, cfg.h2a.bytes_per_cycle) + COMMIT;
+const a2h1 = portCycles(1024, cfg.a2h.bytes_per_cycle) + portCycles(1024, hbmBpc) + cfg.hbm.write_latency_cycles;
+/** The cycle an H2A unit issued at t0 has its data at the AMEM (its write's bank claim). */
+const h2aArrive = (t0: number) => t0 + portCycles(1024, hbmBpc) + cfg.hbm.read_latency_cycles;
+
+function trip(fields: Record<string, number>): Trip {
+  return { cluster: 0, qid: 0x10, kind: 'h2a', fields, table: 'desc_h2a', tripId: 7, waitBarrierId: 0, notifyList: [], address: 0, trip_power: 0, fetchedAt: 0, waitAt: 0, goAt: 0, startAt: 0, doneAt: 0 };
+}
+
+/**
+ * One cluster: a UIE walking `rows` rows of bank 0 (unhashed, 16 KiB rows) from cycle 0, and an H2A / A2H of one
+ * 1 KiB unit at AMEM 0x200000 (unhashed: banks 0..7) started at `t0`; `dmaFirst` ticks the engine before the UIE.
+ */
+function race(dir: 'h2a' | 'a2h', rows: number, t0: number, dmaFirst: boolean) {
+  const clock = { now: 0 };
+  const amem = new Amem('c0.amem', cfg.amem, clock);
+  const r = new Rig({ index: 0, cfgBase: 0, amem, writeCommitLatency: COMMIT });
+  r.prog('amem_read', 0, loops([{ n: rows }]), { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: strides(ROW_16K) });
+  r.prog('amem_write', 0, loops([{ n: rows }]), { opcd: 'Discard', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read' });
+  r.trip({ trip_id: 1, amem_read_base_address: 0, amem_read_bank_hash_dsbl: 1 });
+  let dmaDone = -1;
+  const eng = new HbmDmaEngine(0, dir, (_t, now) => (dmaDone = now), cfg, new HbmMemory(), amem, new BandwidthPort('hbm', hbmBpc), new BandwidthPort('eng', cfg[dir].bytes_per_cycle));
+  const commits: Array<{ commit(now: number): void }> = [];
+  eng.kernel = { requestCommit: (c) => commits.push(c) };
+  const dma = (t: number) => {
+    if (t === t0) eng.start(trip({ amem_start_address: (0x200000 | AMEM_VIEW_BIT) / 128, hbm_base_address: 0, length: 1 }), t);
+    if (eng.busy) eng.tick(t);
+  };
+  for (let t = 0; t < 5000 && (r.uie.busy || eng.busy || t <= t0); t++) {
+    clock.now = t;
+    if (dmaFirst) dma(t);
+    if (r.uie.busy) r.uie.tick(t);
+    if (!dmaFirst) dma(t);
+    for (const c of commits.splice(0)) c.commit(t);
+  }
+  return { uie: r.done[0]!.cycle, dma: dmaDone, st: amem.banks.stats };
+}
+
+describe('AMEM banks: a DMA competing with a UIE for a bank (round-robin, chip §7, §8.1)', () => {
+  const alone = (rows: number) => rows + L;
+  const cases: Array<[string, 'h2a' | 'a2h', number, number]> = [
+    // A2H read at issue t0 against UIE row t0 - 1 (claimed at t0): t0 = 30 -> a2h has priority; t0 = 65 -> the UIE
+    ['A2H wins', 'a2h', 80, 30],
+    ['A2H loses', 'a2h', 80, 65],
+    // H2A write at its data's arrival a = h2aArrive(t0), against the UIE row claimed at a
+    ['H2A at its arrival', 'h2a', 300, 20],
+    ['H2A at its arrival (other rotation)', 'h2a', 300, 65 - (h2aArrive(0) % RR)],
+  ];
+  for (const [name, dir, rows, t0] of cases) {
+    it(`${name}: the loser is served one cycle late; both pay for it`, () => {
+      const claimAt = dir === 'a2h' ? t0 : h2aArrive(t0);
+      expect(claimAt).toBeGreaterThanOrEqual(1);
+      expect(claimAt).toBeLessThanOrEqual(rows); // the UIE claims bank 0 in that cycle
+      const dmaWins = beats(dir === 'a2h' ? A2H : H2A, UIE0_READ, claimAt);
+      // DMA wins: the UIE's row waits 1 cycle (then streams on). UIE wins: the DMA's word of bank 0 is served at
+      // claimAt + 1, where the UIE's next row claims bank 0 too: that row waits for it, so the UIE loses 1 cycle as well
+      const dmaDone = t0 + (dir === 'a2h' ? a2h1 : h2a1) + (dmaWins ? 0 : 1);
+      const uieDone = alone(rows) + 1;
+      for (const first of [true, false]) {
+        const got = race(dir, rows, t0, first);
+        expect({ dma: got.dma, uie: got.uie }).toEqual({ dma: dmaDone, uie: uieDone });
+        const client = dir === 'a2h' ? A2H : H2A;
+        // per client: the DMA's word of bank 0 counts one conflict when it lost; the UIE's read one (or two: the row it
+        // lost and, when the DMA lost, none — its late word then occupies the cycle the UIE's next row claims)
+        expect(got.st.clientConflicts[client]).toBe(dmaWins ? 0 : 1);
+        expect(got.st.clientConflicts[UIE0_READ]).toBe(1);
+        expect(got.st.bankConflicts[0]).toBe(dmaWins ? 1 : 2);
+      }
+    });
+  }
+
+  it('alone, the DMA units keep the uncontended formulas (no UIE claims its banks)', () => {
+    for (const dir of ['h2a', 'a2h'] as const) {
+      const got = race(dir, 4, 100, true);
+      expect(got.dma).toBe(100 + (dir === 'a2h' ? a2h1 : h2a1));
+      expect(got.uie).toBe(alone(4));
+    }
+  });
+});
