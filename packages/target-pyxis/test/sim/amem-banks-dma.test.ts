@@ -121,3 +121,48 @@ describe('AMEM banks: a DMA competing with a UIE for a bank (round-robin, chip ย
     }
   });
 });
+
+describe('AMEM banks: fixed-priority clients (ICDMA ingress, MPE, DPE) wait only for resources already granted', () => {
+  // ids from docs/timing-model.md "AMEM banks": after the 65 round-robin clients, icdma_in 65, mpe 66, dpe 67, control 68
+  const MPE = 66;
+  const DPE = 67;
+  const CONTROL = 68;
+  const UIE0_WRITE = 1;
+  /** Byte address of a word in bank b (unhashed view: bank = address [13:7]). */
+  const inBank = (b: number) => (0x100000 + b * 128) | AMEM_VIEW_BIT;
+
+  it("the second access of a UIE read-modify-write holds the bank: an MPE word of it is served a cycle later, another bank's at once", () => {
+    const clock = { now: 0 };
+    const amem = new Amem('c0.amem', cfg.amem, clock);
+    const banks = amem.banks;
+    // cycle 0: RMW_Add of one word in bank 5 (two accesses: the bank is held in cycles 0 and 1, chip ยง7.4)
+    expect(banks.claim(UIE0_WRITE, 0, inBank(5), 8, 2)).toBe(true);
+    clock.now = 1;
+    amem.readBytes(inBank(5), 128, MPE);
+    expect(amem.servedAt).toBe(2);
+    amem.readBytes(inBank(6), 128, DPE);
+    expect(amem.servedAt).toBe(1);
+    // the host is never delayed
+    amem.readBytes(inBank(5), 16, CONTROL);
+    expect(amem.servedAt).toBe(1);
+    expect(banks.stats.clientConflicts[MPE]).toBe(1);
+    expect(banks.stats.clientStallCycles[MPE]).toBe(1);
+    expect(banks.stats.clientConflicts[DPE]).toBe(0);
+  });
+
+  it('in its cycle a fixed-priority access is served before a UIE claim of the same bank (order-independent)', () => {
+    for (const uieFirst of [true, false]) {
+      const clock = { now: 3 };
+      const amem = new Amem('c0.amem', cfg.amem, clock);
+      const banks = amem.banks;
+      if (uieFirst) banks.claim(UIE0_READ, 3, inBank(9), 8);
+      amem.writeBytes(inBank(9), new Uint8Array(128), MPE);
+      if (!uieFirst) banks.claim(UIE0_READ, 3, inBank(9), 8);
+      expect(amem.servedAt).toBe(3);
+      banks.sync(4);
+      // the UIE read is served at 4: its port is held until 5
+      expect(banks.freeAt[UIE0_READ]).toBe(5);
+      expect(banks.stats.clientConflicts[UIE0_READ]).toBe(1);
+    }
+  });
+});
