@@ -10,6 +10,7 @@ import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
 import { BandwidthPort, RunAheadWindow, Simulator, TimedLink } from '@pyxis/sim';
 import { Amem } from './amem/index.js';
+import { CLIENT_MPE } from './amem/banks.js';
 import type { AmemAccess } from './amemAccess.js';
 import { Apm } from './apm.js';
 import { BarrierTable } from './barriers.js';
@@ -318,7 +319,8 @@ export class PyxisChip {
       this.notifyLinks.push(this.sim.addLink(new TimedLink<NotifyMsg>(`c${c}.barrier_notify`, notifyLatency, PHASE.tripManager, (m, now) => this.deliverNotify(cl, m, now))));
       // A commit report is sent when the ingress transfer starts and arrives at the commit cycle: at least one cycle later.
       this.icdmaAckLinks.push(this.sim.addLink(new TimedLink<IcdmaAck>(`c${c}.icdma_commit`, 1, PHASE.engines, (m, now) => m.source.ackCommit(now))));
-      this.nocLinks.push(this.sim.addLink(new TimedLink<RemoteWrite>(`c${c}.noc_in`, nocLatency, PHASE.engines, (m) => this.noc.write(m.target, m.data))));
+      // remote MPE writes: bank client `mpe` of the target cluster, their lateness not charged (docs/spec-notes.d/banks.md)
+      this.nocLinks.push(this.sim.addLink(new TimedLink<RemoteWrite>(`c${c}.noc_in`, nocLatency, PHASE.engines, (m) => this.noc.write(m.target, m.data, CLIENT_MPE))));
     }
     for (let c = 0; c < clusters; c++) {
       const amem = this.amem[c]!;
