@@ -10,7 +10,8 @@
  *    following ids (mod 65). The loser is served at the next free cycle; an access served late holds its client's port;
  *  - A2H: the unit's AMEM read is claimed at issue; served d cycles late, its HBM write and commit move d cycles. H2A:
  *    the unit's AMEM write is claimed when its data arrives from HBM (issue + HBM stack pass + read latency); served d
- *    late, its engine-port pass and commit move d cycles. Uncontended they are the formulas of timing.test.ts;
+ *    late, its engine-port pass and commit move d cycles. ICDMA (icdma0 = 62): the chunk read at issue, sent over the
+ *    core switch when the claim is settled (next cycle), d cycles later. Uncontended they are the formulas of timing.test.ts;
  *  - a UIE Read_SRAM walk with 16 KiB rows in the unhashed view claims bank 0 on every row, row i at cycle i + 1, and
  *    a trip whose writes are Discard retires L = request_shim + read_latency + switch_convert cycles after its last
  *    read (amem-banks.test.ts).
@@ -23,6 +24,8 @@ import { AMEM_VIEW_BIT } from '../../src/common/amem.js';
 import { Amem } from '../../src/sim/amem/index.js';
 import type { SimConfig } from '../../src/sim/config.js';
 import { HbmDmaEngine } from '../../src/sim/hbmDma.js';
+import { IcdmaEngine, type IcdmaChunk } from '../../src/sim/engines.js';
+import type { TimedLink } from '@pyxis/sim';
 import { HbmMemory } from '../../src/sim/memory.js';
 import type { Trip } from '../../src/sim/trip.js';
 import { Rig, loops, strides } from './uie-fixture.js';
@@ -165,4 +168,47 @@ describe('AMEM banks: fixed-priority clients (ICDMA ingress, MPE, DPE) wait only
       expect(banks.stats.clientConflicts[UIE0_READ]).toBe(1);
     }
   });
+});
+
+describe('AMEM banks: an ICDMA source read competing with a UIE (round-robin client icdma0 = 62)', () => {
+  const ICDMA0 = 62;
+  const csBpc = cfg.core_switch.bytes_per_second_per_cluster_port / cfg.clock_hz;
+  /**
+   * One 128-byte ICDMA chunk from AMEM 0x200000 (unhashed: bank 0) issued at t0 against the UIE walk of bank 0:
+   * returns the cycle the chunk was sent over the core switch, its delivery cycle, and the UIE's retirement.
+   */
+  function run(t0: number, rows: number) {
+    const clock = { now: 0 };
+    const amem = new Amem('c0.amem', cfg.amem, clock);
+    const r = new Rig({ index: 0, cfgBase: 0, amem, writeCommitLatency: COMMIT });
+    r.prog('amem_read', 0, loops([{ n: rows }]), { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: strides(ROW_16K) });
+    r.prog('amem_write', 0, loops([{ n: rows }]), { opcd: 'Discard', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read' });
+    r.trip({ trip_id: 1, amem_read_base_address: 0, amem_read_bank_hash_dsbl: 1 });
+    const sent: Array<[number, number]> = [];
+    const link = { minLatency: cfg.icdma.latency_cycles, send: (now: number, at: number, _k: number, _m: IcdmaChunk) => sent.push([now, at]) } as unknown as TimedLink<IcdmaChunk>;
+    const eng = new IcdmaEngine(0, 0, 1, () => {}, cfg, amem, link, new BandwidthPort('eng', cfg.icdma.bytes_per_cycle), new BandwidthPort('egress', csBpc));
+    const commits: Array<{ commit(now: number): void }> = [];
+    eng.kernel = { requestCommit: (c) => commits.push(c) };
+    const t = trip({ amem_source_start_address: (0x200000 | AMEM_VIEW_BIT) / 128, amem_dest_start_address: 0, length: 1, core_switch_plane_mask: 0xf });
+    for (let c = 0; c < 3000 && (r.uie.busy || c <= t0 + 2); c++) {
+      clock.now = c;
+      if (c === t0) eng.start(t, c);
+      if (eng.busy) eng.tick(c);
+      if (r.uie.busy) r.uie.tick(c);
+      for (const x of commits.splice(0)) x.commit(c);
+    }
+    return { sent, uie: r.done[0]!.cycle, st: amem.banks.stats };
+  }
+  for (const t0 of [20, 65]) {
+    it(`issued at ${t0}: the chunk leaves one cycle late when it loses bank 0, on time when it wins`, () => {
+      const rows = 80;
+      const wins = beats(ICDMA0, UIE0_READ, t0);
+      // uncontended: engine port and egress pass of 128 bytes, then the core-switch latency (timing.test.ts)
+      const at = t0 + Math.max(portCycles(128, cfg.icdma.bytes_per_cycle), portCycles(128, csBpc)) + cfg.icdma.latency_cycles;
+      const got = run(t0, rows);
+      expect(got.sent).toEqual([[t0 + 1, at + (wins ? 0 : 1)]]);
+      expect(got.uie).toBe(rows + L + 1);
+      expect(got.st.clientConflicts[ICDMA0]).toBe(wins ? 0 : 1);
+    });
+  }
 });
