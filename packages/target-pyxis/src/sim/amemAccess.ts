@@ -4,10 +4,17 @@
  * 0 hashed, 1 unhashed, chip §7.1). The AMEM model itself is the UIE
  * datapath's (`Amem` in targets/pyxis/amem/), which implements this shape.
  */
+import type { AmemBanks } from './amem/banks.js';
+
 /** Bytes of one AMEM (chip §7); the one definition is common/amem.ts. */
 export { AMEM_BYTES as AMEM_SIZE } from '../common/amem.js';
 
 export interface AmemAccess {
-  readBytes(addr: number, len: number): Uint8Array;
-  writeBytes(addr: number, data: Uint8Array): void;
+  /** `client`: the AMEM bank client making the access (amem/banks.ts; default the host/control client). */
+  readBytes(addr: number, len: number, client?: number): Uint8Array;
+  writeBytes(addr: number, data: Uint8Array, client?: number): void;
+  /** The cycle the last access was served by the bank arbiter (-1 or absent: untimed). */
+  readonly servedAt?: number;
+  /** The bank arbiter, for round-robin DMA clients that settle their claims (dmaBankPort.ts). */
+  readonly banks?: AmemBanks;
 }

@@ -10,6 +10,7 @@ import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
 import { BandwidthPort, RunAheadWindow, Simulator, TimedLink } from '@pyxis/sim';
 import { Amem } from './amem/index.js';
+import { CLIENT_MPE } from './amem/banks.js';
 import type { AmemAccess } from './amemAccess.js';
 import { Apm } from './apm.js';
 import { BarrierTable } from './barriers.js';
@@ -21,9 +22,10 @@ import { DescriptorPrefetchEngine, TripManager } from './control.js';
 import { runtimeError, SimCodes } from './diagnostics.js';
 import { CFG_ENGINE_BASE } from './cfgSpace.js';
 import {
-  BarrierConfigEngine, deliverIcdmaChunk, engineKey, HbmDmaEngine, IcdmaEngine, MpeEngine, PHASE,
+  BarrierConfigEngine, deliverIcdmaChunk, engineKey, IcdmaEngine, MpeEngine, PHASE,
   type IcdmaAck, type IcdmaChunk, type RemoteWrite,
 } from './engines.js';
+import { HbmDmaEngine } from './hbmDma.js';
 import { HbmMemory } from './memory.js';
 import { defaultWindows, NocMap, type RemapWindow } from './noc.js';
 import { PyxisObserver } from './observer.js';
@@ -317,7 +319,8 @@ export class PyxisChip {
       this.notifyLinks.push(this.sim.addLink(new TimedLink<NotifyMsg>(`c${c}.barrier_notify`, notifyLatency, PHASE.tripManager, (m, now) => this.deliverNotify(cl, m, now))));
       // A commit report is sent when the ingress transfer starts and arrives at the commit cycle: at least one cycle later.
       this.icdmaAckLinks.push(this.sim.addLink(new TimedLink<IcdmaAck>(`c${c}.icdma_commit`, 1, PHASE.engines, (m, now) => m.source.ackCommit(now))));
-      this.nocLinks.push(this.sim.addLink(new TimedLink<RemoteWrite>(`c${c}.noc_in`, nocLatency, PHASE.engines, (m) => this.noc.write(m.target, m.data))));
+      // remote MPE writes: bank client `mpe` of the target cluster, their lateness not charged (docs/spec-notes.d/banks.md)
+      this.nocLinks.push(this.sim.addLink(new TimedLink<RemoteWrite>(`c${c}.noc_in`, nocLatency, PHASE.engines, (m) => this.noc.write(m.target, m.data, CLIENT_MPE))));
     }
     for (let c = 0; c < clusters; c++) {
       const amem = this.amem[c]!;
@@ -459,8 +462,10 @@ export class PyxisChip {
       this.quietCheckedAt = now;
       this.quiet = this.noMoreTrips();
     }
-    // AMEM banks (amem/banks.ts): a multi-cycle window also needs every DMA/MPE engine idle (they claim banks)
-    if (this.quiet && this.controlIdle(now)) return 1;
+    // AMEM banks (amem/banks.ts): DMA engines claim banks in their tick / commit, after a UIE may have batched the cycle
+    // (its batch does not claim): while any is busy the UIEs run cycle by cycle, so every claim meets the arbiter
+    if (!this.controlIdle(now)) return 0;
+    if (this.quiet) return 1;
     if (apmOn) return 0;
     return slot.canAccept() ? 0 : 2;
   };

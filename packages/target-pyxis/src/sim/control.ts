@@ -11,6 +11,7 @@ import { decode, loadTable, readField, type CompiledTable } from '@pyxis/codec';
 import type { SimEngine } from '@pyxis/sim';
 import { ObjectFifo } from '@pyxis/sim';
 import type { BandwidthPort } from '@pyxis/sim';
+import { CLIENT_DPE } from './amem/banks.js';
 import type { BarrierConsumer, BarrierTable } from './barriers.js';
 import type { SimConfig } from './config.js';
 import { runtimeError, SimCodes, tripError, type MemLocation } from './diagnostics.js';
@@ -83,6 +84,8 @@ interface Fetch {
   noc: number;
   address: number;
   bytes: number;
+  /** The descriptor bytes once read, when the AMEM read was served late (delivered at `ready`). */
+  data?: Uint8Array;
 }
 
 /** Descriptor Prefetch Engine of one cluster (chip §12.5). */
@@ -170,9 +173,16 @@ export class DescriptorPrefetchEngine implements SimEngine {
     let did = false;
     // 1. Deliver descriptors whose NoC read completed (the NoC port is FIFO, so ready times are ordered).
     while (this.inflightHead < this.inflight.length && this.inflight[this.inflightHead]!.ready <= now) {
-      const f = this.inflight[this.inflightHead++]!;
+      const f = this.inflight[this.inflightHead]!;
       const target = this.noc.resolve(f.noc, f.bytes)!;
-      const bytes = this.noc.read(target, f.bytes);
+      // a descriptor in AMEM: a fixed-priority bank access (amem/banks.ts claimFirst); served late, it is delivered then
+      const bytes = f.data ?? this.noc.read(target, f.bytes, CLIENT_DPE);
+      if (f.data === undefined && this.noc.servedAt > now) {
+        f.data = bytes;
+        f.ready = this.noc.servedAt;
+        break;
+      }
+      this.inflightHead++;
       const k = queueKind(f.qid)!;
       const trip = decodeTrip(k.kind, this.cluster, f.qid, bytes, f.address, now, target);
       this.inflightCount[f.qid]--;

@@ -15,13 +15,14 @@ import { decode, loadTable } from '@pyxis/codec';
 import { warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { BandwidthPort, Committer, TimedLink } from '@pyxis/sim';
 import { AMEM_BYTES, AMEM_VIEW_BIT } from '../common/amem.js';
+import { CLIENT_ICDMA, CLIENT_ICDMA_IN, CLIENT_MPE } from './amem/banks.js';
 import type { AmemAccess } from './amemAccess.js';
 import type { Apm } from './apm.js';
+import { DmaBankPort } from './dmaBankPort.js';
 import type { BarrierTable } from './barriers.js';
 import { CtlCodes, overlapsCsr } from './csrs.js';
 import type { SimConfig } from './config.js';
 import { runtimeError, SimCodes, tripError } from './diagnostics.js';
-import type { HbmMemory } from './memory.js';
 import { remapEngineAddress, type NocMap, type NocTarget, type RemapWindow } from './noc.js';
 import type { QueueKind } from './queues.js';
 import type { Trip, TripDone, TripEngine } from './trip.js';
@@ -155,7 +156,7 @@ export class BarrierConfigEngine extends BaseTripEngine {
  * 1/AllowedUtilization (`scale()`), i.e. the engine moves data on that fraction of the port cycles. There is no
  * per-issue bubble gate on top (that throttled twice: 2.7x instead of 2x at AllowedUtilization 0.5, audit D2).
  */
-abstract class ChunkedDmaEngine extends BaseTripEngine {
+export abstract class ChunkedDmaEngine extends BaseTripEngine {
   /** Chunks (H2A/A2H) or bytes (ICDMA) left to issue. */
   protected remaining = 0;
   protected lastCommit = 0;
@@ -180,12 +181,28 @@ abstract class ChunkedDmaEngine extends BaseTripEngine {
     this.unacked--;
     if (cycle > this.lastCommit) this.lastCommit = cycle;
   }
+  /**
+   * The AMEM stage of the units (bank arbitration, dmaBankPort.ts), run at the start of every tick before issuing:
+   * settles last cycle's bank claim and charges its lateness; true when it moved data.
+   */
+  protected stage(_now: number): boolean {
+    return false;
+  }
+  /** The next cycle the AMEM stage needs a tick (Infinity: none). */
+  protected stageWake(): number {
+    return Infinity;
+  }
+  /** Units still in the AMEM stage (the trip is not done while there are). */
+  protected stageBusy(): boolean {
+    return false;
+  }
   tick(now: number): boolean {
     if (!this.trip) return false;
+    const did = this.stage(now);
     if (this.remaining > 0) {
       if (now < this.nextIssue) {
         this.code = 0;
-        return false;
+        return did;
       }
       // The chunk reserves ports shared with other engines of this cluster (HBM: H2A/A2H, core-switch egress: the
       // three ICDMAs): issue it at the end of the phase, in engine-key order, so that same-cycle requests are served
@@ -194,12 +211,12 @@ abstract class ChunkedDmaEngine extends BaseTripEngine {
       this.kernel!.requestCommit(this);
       return true;
     }
-    if (now >= this.lastCommit && this.unacked === 0) {
+    if (now >= this.lastCommit && this.unacked === 0 && !this.stageBusy()) {
       this.finish(now);
       return true;
     }
     this.code = 1;
-    return false;
+    return did;
   }
   override commit(now: number): void {
     const commit = this.issue(now, this.scale());
@@ -209,8 +226,11 @@ abstract class ChunkedDmaEngine extends BaseTripEngine {
   }
   nextWake(now: number): number {
     if (!this.trip) return Infinity;
-    if (this.remaining === 0 && this.unacked > 0) return Infinity; // the commit report arrives over a link
-    return Math.max(now, this.remaining > 0 ? this.nextIssue : this.lastCommit);
+    // with every unit issued and commits unreported (ICDMA: over a link; H2A: its AMEM stage), only the stage wakes it
+    let w = this.remaining > 0 ? this.nextIssue : this.unacked > 0 || this.stageBusy() ? Infinity : this.lastCommit;
+    const s = this.stageWake();
+    if (s < w) w = s;
+    return Math.max(now, w);
   }
   stallCode(): number {
     return this.code;
@@ -220,90 +240,6 @@ abstract class ChunkedDmaEngine extends BaseTripEngine {
     if (!this.trip) return undefined;
     if (this.remaining > 0) return this.pendingWork();
     return this.unacked > 0 ? `waiting for ${this.unacked} chunk commit report(s)` : `waiting for writes to commit at cycle ${this.lastCommit}`;
-  }
-}
-
-/** Which way an HBM DMA moves data. */
-export type HbmDirection = 'h2a' | 'a2h';
-
-/**
- * H2A / A2H (§11.4.3, §11.4.4, §12.1): `length` 1 KiB units; AMEM address
- * [26:7] with the view bit on top, HBM address [35:10], tensor-mode mapping
- * (§8.2.1), so the 1024 bytes at HBM address h are the 8 AMEM words at a.
- */
-export class HbmDmaEngine extends ChunkedDmaEngine {
-  private amemAddr = 0;
-  private hbmAddr = 0;
-  /** Port busy includes the APM stretch of the reservations (chip §13). */
-  readonly stallReasons = ['HBM port busy', 'in flight (latency + write commit)'] as const;
-  /** One 1 KiB unit, reused (no allocation per unit on the HBM side). */
-  private readonly unit = new Uint8Array(1024);
-  constructor(
-    cluster: number,
-    readonly direction: HbmDirection,
-    done: TripDone,
-    private readonly cfg: SimConfig,
-    private readonly hbm: HbmMemory,
-    private readonly amem: AmemAccess,
-    private readonly hbmPort: BandwidthPort,
-    private readonly enginePort: BandwidthPort,
-    apm?: Apm,
-    apmSlot = 0,
-  ) {
-    super(`c${cluster}.${direction}`, direction, cluster, done, apm, apmSlot);
-  }
-  protected begin(trip: Trip, now: number): void {
-    this.amemAddr = Number(trip.fields['amem_start_address']) * 128;
-    this.hbmAddr = Number(trip.fields['hbm_base_address']) * 1024;
-    this.remaining = Number(trip.fields['length']);
-    const end = (this.amemAddr & AMEM_OFFSET_MASK) + this.remaining * 1024;
-    if (end > AMEM_BYTES)
-      throw tripError(
-        SimCodes.badAddress,
-        `${this.name} trip ${trip.tripId}: AMEM range 0x${this.amemAddr.toString(16)} + ${this.remaining} KiB runs past the 64 MiB AMEM`,
-        '§11.4.3',
-        now,
-        trip,
-      );
-    if (this.hbmAddr + this.remaining * 1024 > this.hbm.size)
-      throw tripError(SimCodes.badAddress, `${this.name} trip ${trip.tripId}: HBM range past 2^36 bytes`, '§11.4.3', now, trip);
-    this.startTransfer(now);
-  }
-  protected issue(now: number, sc: number): number {
-    let commit: number;
-    if (this.direction === 'h2a') {
-      // §8.1.2: HBM read, then 8 AMEM words written; commit after the AMEM write latency (§11.7.2).
-      const data = this.unit;
-      this.hbm.read(this.hbmAddr, data, 0, 1024);
-      const t1 = this.hbmPort.reserve(now, 1024, sc) + this.cfg.hbm.read_latency_cycles;
-      const t2 = this.enginePort.reserve(t1, 1024, sc);
-      this.amem.writeBytes(this.amemAddr, data);
-      commit = t2 + this.cfg.amem.write_commit_latency_cycles;
-    } else {
-      // §8.1.1: 8 AMEM words read, 64 B to each of 16 HBM channels; HBM orders its own writes (§11.7).
-      const data = this.amem.readBytes(this.amemAddr, 1024);
-      const t1 = this.enginePort.reserve(now, 1024, sc);
-      const t2 = this.hbmPort.reserve(t1, 1024, sc);
-      this.hbm.write(this.hbmAddr, data, 0, 1024);
-      commit = t2 + this.cfg.hbm.write_latency_cycles;
-    }
-    this.bytesMoved += 1024;
-    this.amemAddr += 1024;
-    this.hbmAddr += 1024;
-    this.remaining--;
-    return commit;
-  }
-  /**
-   * The next unit issues when the shared HBM port frees (keeps H2A and A2H interleaved fairly). H2A's first stage is
-   * the HBM read; A2H's is the AMEM read (the engine port), so an A2H unit issues one engine-stage earlier, and its
-   * HBM write starts as the previous one ends: the stack stays busy, as in H2A (chip §8.1.1, §12.1).
-   */
-  protected portFreeAt(): number {
-    if (this.direction === 'h2a') return this.hbmPort.freeAt;
-    return Math.max(this.enginePort.freeAt, this.hbmPort.freeAt - 1024 / this.enginePort.bytesPerCycle);
-  }
-  protected pendingWork(): string {
-    return `${this.remaining} KiB left, HBM port busy until ${Math.ceil(this.hbmPort.freeAt)}`;
   }
 }
 
@@ -327,6 +263,10 @@ export class IcdmaEngine extends ChunkedDmaEngine {
   private dst = 0;
   /** Reports a warning once per `key` for the whole run (set by the chip). */
   warn?: (key: string, d: Diagnostic) => void;
+  /** The source read's bank port (round-robin client CLIENT_ICDMA + index) and the chunk waiting for it to settle. */
+  private readonly port: DmaBankPort;
+  private held: IcdmaChunk | undefined;
+  private heldAt = 0;
   /** Port busy includes the APM stretch of the reservations (chip §13). */
   readonly stallReasons = ['core switch busy', 'in flight (latency + write commit)'] as const;
   constructor(
@@ -344,6 +284,7 @@ export class IcdmaEngine extends ChunkedDmaEngine {
     apmSlot = 0,
   ) {
     super(`c${cluster}.icdma${index}`, 'icdma', cluster, done, apm, apmSlot);
+    this.port = new DmaBankPort(srcAmem, CLIENT_ICDMA + index);
   }
   protected begin(trip: Trip, now: number): void {
     this.src = Number(trip.fields['amem_source_start_address']) * 128;
@@ -368,10 +309,18 @@ export class IcdmaEngine extends ChunkedDmaEngine {
   }
   protected issue(now: number, sc: number): number {
     const n = Math.min(this.remaining, this.cfg.icdma.chunk_bytes);
-    const data = this.srcAmem.readBytes(this.src, n);
+    // the source read is a round-robin bank claim of its words (MODEL: the chunk's words in its issue cycle); the chunk
+    // leaves when the claim is settled next cycle, `late` cycles later if it was served late (`stage`)
+    const data = this.srcAmem.readBytes(this.src, n, this.port.client);
+    this.port.claimed(now);
     const t1 = this.enginePort.reserve(now, n, sc);
     const t2 = this.egress.reserve(now, n, sc);
-    this.toDest.send(now, Math.max(t1, t2) + this.cfg.icdma.latency_cycles, this.commitKey, { source: this, dst: this.dst, data, scale: sc });
+    const chunk: IcdmaChunk = { source: this, dst: this.dst, data, scale: sc };
+    const at = Math.max(t1, t2) + this.cfg.icdma.latency_cycles;
+    if (this.port.pending) {
+      this.held = chunk;
+      this.heldAt = at;
+    } else this.toDest.send(now, at, this.commitKey, chunk);
     this.bytesMoved += n;
     this.src += n;
     this.dst += n;
@@ -380,6 +329,23 @@ export class IcdmaEngine extends ChunkedDmaEngine {
   }
   protected portFreeAt(): number {
     return Math.min(this.enginePort.freeAt, this.egress.freeAt);
+  }
+  /** Settles the source read of the last chunk and sends it, as many cycles later as the read was served late. */
+  protected override stage(now: number): boolean {
+    const port = this.port;
+    if (!port.pending || now <= port.claimedAt) return false;
+    const at = port.claimedAt;
+    const late = port.settle(now);
+    if (at + 1 + late > this.nextIssue) this.nextIssue = at + 1 + late;
+    this.toDest.send(now, Math.max(now + this.toDest.minLatency, this.heldAt + late), this.commitKey, this.held!);
+    this.held = undefined;
+    return false;
+  }
+  protected override stageWake(): number {
+    return this.port.pending ? this.port.claimedAt + 1 : Infinity;
+  }
+  protected override stageBusy(): boolean {
+    return this.port.pending;
   }
   protected pendingWork(): string {
     return `${this.remaining} bytes left to cluster ${this.dest}`;
@@ -398,8 +364,10 @@ export interface IcdmaAck {
  */
 export function deliverIcdmaChunk(m: IcdmaChunk, now: number, cfg: SimConfig, amem: AmemAccess, ingress: BandwidthPort, back: TimedLink<IcdmaAck>): void {
   const t3 = ingress.reserve(now, m.data.length, m.scale);
-  amem.writeBytes(m.dst, m.data);
-  back.send(now, Math.max(now + back.minLatency, t3 + cfg.amem.write_commit_latency_cycles), m.source.commitKey, { source: m.source });
+  // the destination write: a fixed-priority bank client (amem/banks.ts claimFirst), its lateness known at once
+  amem.writeBytes(m.dst, m.data, CLIENT_ICDMA_IN);
+  const late = amem.servedAt !== undefined && amem.servedAt > now ? amem.servedAt - now : 0;
+  back.send(now, Math.max(now + back.minLatency, t3 + late + cfg.amem.write_commit_latency_cycles), m.source.commitKey, { source: m.source });
 }
 
 interface PendingWrite {
@@ -470,8 +438,8 @@ export class MpeEngine extends BaseTripEngine {
         throw tripError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: DMA-mode addresses must be 8-byte aligned (source 0x${src.toString(16)}, target 0x${dst.toString(16)})`, '§12.6.2.2', now, trip);
       const s = this.target(src, len, 'source_address', trip, now, false);
       const d = this.target(dst, len, 'target_address', trip, now, false);
-      const data = this.noc.read(s, len);
-      t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles;
+      const data = this.noc.read(s, len, CLIENT_MPE);
+      t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles + this.late(now);
       t = Math.max(this.writePort.reserve(t, len), this.nocPort.reserve(t, len));
       // A write into another cluster crosses the NoC: it travels over that cluster's link and lands at the cycle the
       // transfer completes (>= now + noc.latency_cycles, the link's minimum), as a local write would.
@@ -487,8 +455,8 @@ export class MpeEngine extends BaseTripEngine {
       const num = Number(f['num_patches']);
       if (addr % 8) throw tripError(SimCodes.misaligned, `${this.name} trip ${trip.tripId}: blob_address 0x${addr.toString(16)} is not 8-byte aligned`, '§12.6.1.1', now, trip);
       const src = this.target(addr, len, 'blob_address', trip, now, true);
-      const blob = this.noc.read(src, len);
-      t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles;
+      const blob = this.noc.read(src, len, CLIENT_MPE);
+      t = this.nocPort.reserve(now, len) + this.cfg.noc.latency_cycles + this.late(now);
       let off = 0;
       /** A bad patch: located at the patch's bytes in the blob (so at its byte offset in the image). */
       const patchError = (code: string, msg: string, section: string, at: number, bytes: number) =>
@@ -529,10 +497,25 @@ export class MpeEngine extends BaseTripEngine {
     }
     this.doneAt = Math.max(now + 1, t);
   }
+  /** Cycles the last NoC access was served late by the AMEM banks (fixed-priority client, amem/banks.ts claimFirst). */
+  private late(now: number): number {
+    return this.noc.servedAt > now ? this.noc.servedAt - now : 0;
+  }
   tick(now: number): boolean {
     if (!this.trip || now < this.doneAt) return false;
-    for (const w of this.writes) this.noc.write(w.target, w.data);
-    this.writes = [];
+    if (this.writes.length > 0) {
+      // the writes land now; a bank access served late delays the trip's completion by as much
+      let late = 0;
+      for (const w of this.writes) {
+        this.noc.write(w.target, w.data, CLIENT_MPE);
+        late = Math.max(late, this.late(now));
+      }
+      this.writes = [];
+      if (late > 0) {
+        this.doneAt = now + late;
+        return true;
+      }
+    }
     this.finish(now);
     return true;
   }

@@ -10,6 +10,7 @@ export * from './trip.js';
 export * from './apm.js';
 export * from './control.js';
 export * from './engines.js';
+export * from './hbmDma.js';
 export * from './uieSlot.js';
 export * from './clusterCsr.js';
 export * from './observer.js';

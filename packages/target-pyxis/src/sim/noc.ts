@@ -56,15 +56,32 @@ export class NocMap {
     return { space: 'cfg', cluster: c, addr: a };
   }
 
-  read(t: NocTarget, len: number): Uint8Array {
+  /**
+   * The bytes at `t`; an AMEM access is made as bank client `client` (amem/banks.ts) and `servedAt` says when it was
+   * served (the cycle the caller asked for anything that does not touch AMEM).
+   */
+  read(t: NocTarget, len: number, client?: number): Uint8Array {
+    this.servedAt = -1;
     if (t.space === 'hbm') return this.hbm.readBytes(t.addr, len);
-    if (t.space === 'amem') return this.amem[t.cluster]!.readBytes(t.addr, len);
+    if (t.space === 'amem') {
+      const a = this.amem[t.cluster]!;
+      const r = a.readBytes(t.addr, len, client);
+      this.servedAt = a.servedAt ?? -1;
+      return r;
+    }
     return this.cfg[t.cluster]!.readBytes(t.addr, len);
   }
 
-  write(t: NocTarget, data: Uint8Array): void {
+  /** See `read`. */
+  servedAt = -1;
+  write(t: NocTarget, data: Uint8Array, client?: number): void {
+    this.servedAt = -1;
     if (t.space === 'hbm') this.hbm.writeBytes(t.addr, data);
-    else if (t.space === 'amem') this.amem[t.cluster]!.writeBytes(t.addr, data);
+    else if (t.space === 'amem') {
+      const a = this.amem[t.cluster]!;
+      a.writeBytes(t.addr, data, client);
+      this.servedAt = a.servedAt ?? -1;
+    }
     else this.cfg[t.cluster]!.writeBytes(t.addr, data);
   }
 }

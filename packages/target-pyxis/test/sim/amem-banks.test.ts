@@ -106,10 +106,10 @@ describe('AMEM banks: oracles derived from the port model (chip §7, §7.5)', ()
     expect(c.amem.banks.stats.clientConflicts.reduce((a, b) => a + b, 0)).toBe(0);
   });
 
-  it('a DMA access to a bank the UIE reads in the same cycle costs the UIE one cycle per collision', () => {
+  it('a host (control-client) access to a bank the UIE reads in the same cycle costs the UIE one cycle per collision', () => {
     // the UIE claims bank 0 every cycle (16 KiB rows, unhashed) except the cycle after a collision (its port is held
-    // while the late access is served); DMA writes of one word to bank 0 at cycles 5, 9, 13 (each a cycle the UIE
-    // claims) are served first (docs/timing-model.md): three collisions, three cycles
+    // while the late access is served); host writes of one word to bank 0 at cycles 5, 9, 13 (each a cycle the UIE
+    // claims) are served first (docs/timing-model.md; DMA engines: amem-banks-dma.test.ts): three collisions, three cycles
     const dmaAt = [5, 9, 13];
     const run = (dmaFirst: boolean) => {
       const clock = { now: 0 };

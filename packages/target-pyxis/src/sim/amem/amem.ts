@@ -10,7 +10,7 @@
  * = one word-in-bank row across all 128 banks; hashing never leaves a block).
  */
 
-import { AmemBanks, type AmemTiming } from './banks.js';
+import { AmemBanks, CLIENT_CONTROL, type AmemTiming } from './banks.js';
 import { AMEM_BANKS, AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_PARTITION_BYTES, AMEM_PARTITIONS, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemBank, amemPhysical } from '../../common/amem.js';
 
 export { AMEM_BANKS, AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_PARTITION_BYTES, AMEM_PARTITIONS, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemBank, amemPhysical } from '../../common/amem.js';
@@ -299,9 +299,15 @@ export class Amem {
       }
   }
 
-  /** Byte-granular read of `len` bytes from `addr` (view bit honoured), for hosts, DMA and dumps (not checked against the one-view rule, so dumps may use either view). */
-  readBytes(addr: number, len: number): Uint8Array {
-    this.banks.claimControl(addr, len);
+  /** The cycle the last `readBytes` / `writeBytes` was served (`AmemBanks.access`), -1 without a clock. */
+  servedAt = -1;
+
+  /**
+   * Byte-granular read of `len` bytes from `addr` (view bit honoured), for hosts, DMA and dumps (not checked against
+   * the one-view rule, so dumps may use either view), as bank client `client` (amem/banks.ts `access`; `servedAt`).
+   */
+  readBytes(addr: number, len: number, client = CLIENT_CONTROL): Uint8Array {
+    this.servedAt = this.banks.access(client, addr, len);
     const out = new Uint8Array(len);
     const view = addr & AMEM_VIEW_BIT;
     let a = addr & ADDR_MASK;
@@ -317,9 +323,9 @@ export class Amem {
     return out;
   }
 
-  /** Byte-granular write (view bit honoured). */
-  writeBytes(addr: number, data: Uint8Array): void {
-    this.banks.claimControl(addr, data.length);
+  /** Byte-granular write (view bit honoured), as bank client `client` (see `readBytes`). */
+  writeBytes(addr: number, data: Uint8Array, client = CLIENT_CONTROL): void {
+    this.servedAt = this.banks.access(client, addr, data.length);
     const view = addr & AMEM_VIEW_BIT;
     let a = addr & ADDR_MASK;
     for (let i = 0; i < data.length; ) {

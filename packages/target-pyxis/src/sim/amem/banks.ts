@@ -8,10 +8,10 @@
  * of the same resources (read, then write).
  *
  * Arbitration (MODEL): claims are made during a cycle and resolved as a whole at the start of the next cycle in
- * which anybody asks (`sync`), so the outcome never depends on the order in which engines ticked. Control-plane
- * claims (DMA engines, MPE, DPE, host: the `Amem.readBytes/writeBytes` accessors) are served first and are never
- * delayed (they are transaction-level; their conflicts are only counted); the UIE ports are served round-robin: at
- * cycle t the port with client id (t mod UIE_CLIENTS) has the highest priority, then the following ids. A claim is
+ * which anybody asks (`sync`), so the outcome never depends on the order in which engines ticked. Fixed-priority
+ * clients (ICDMA ingress, MPE, DPE, host: `claimFirst`) are served first, delayed only by resources already granted;
+ * the UIE ports and the bulk DMA clients (H2A, A2H, ICDMA source: `claimBurst`, one claim per word) are served
+ * round-robin: at cycle t the client with id (t mod RR_CLIENTS) has the highest priority, then the following ids. A claim is
  * served at the first cycle >= t at which every resource it touches is free; the client's port is then held until
  * that cycle + accesses (`freeAt`), and the difference is counted as stall cycles for the client and for the bank
  * that was busy.
@@ -29,9 +29,25 @@ export const PORT_NAMES = ['amem_read', 'amem_write', 'weights_read', 'itfe_read
 /** UIEs per cluster the arbiter has slots for (chip §6: 12). */
 export const BANK_UIES = 12;
 export const UIE_CLIENTS = BANK_UIES * CLIENTS_PER_UIE;
-/** The control plane (H2A, A2H, ICDMA, MPE, DPE, host): one client, served first. */
-export const CLIENT_CONTROL = UIE_CLIENTS;
-export const N_CLIENTS = UIE_CLIENTS + 1;
+/**
+ * The cluster's DMA engines (chip §8.1, §12; docs/spec-notes.d/banks.md). Round-robin clients after the UIE ports:
+ * the H2A AMEM write, the A2H AMEM read and the three ICDMA source reads (the bulk engines, 1 KiB units). Fixed-priority
+ * clients, served before the round-robin and delayed only by resources already granted: the ICDMA destination write
+ * (core-switch ingress), the MPE channels and the DPE (NoC side), and `control` (host, loader, dumps).
+ */
+export const CLIENT_H2A = UIE_CLIENTS;
+export const CLIENT_A2H = UIE_CLIENTS + 1;
+/** ICDMA engine i's source read: CLIENT_ICDMA + i (i < 3, chip §12.2). */
+export const CLIENT_ICDMA = UIE_CLIENTS + 2;
+/** Clients of the round-robin: the 60 UIE ports and the 5 bulk DMA clients. */
+export const RR_CLIENTS = UIE_CLIENTS + 5;
+export const CLIENT_ICDMA_IN = RR_CLIENTS;
+export const CLIENT_MPE = RR_CLIENTS + 1;
+export const CLIENT_DPE = RR_CLIENTS + 2;
+/** Host accesses, image load, dumps: fixed priority. */
+export const CLIENT_CONTROL = RR_CLIENTS + 3;
+export const N_CLIENTS = RR_CLIENTS + 4;
+const DMA_NAMES = ['h2a', 'a2h', 'icdma0', 'icdma1', 'icdma2', 'icdma_in', 'mpe', 'dpe', 'control'] as const;
 const RES = 128 * 8;
 /** Longest steady-state schedule a UIE publishes (cycles). */
 export const SCHED_MAX = 1024;
@@ -174,13 +190,32 @@ export class AmemBanks {
   }
 
   /**
-   * Control-plane access (DMA / MPE / DPE / host through `Amem.readBytes/writeBytes`) of `len` bytes at `byteAddr`
-   * at the clock's cycle: occupies the touched (bank, partition)s for that cycle, ahead of every UIE claim.
+   * A non-UIE access (`Amem.readBytes/writeBytes`: DMA engines, MPE, DPE, host) of `len` bytes at `byteAddr` by client
+   * `client` at the clock's cycle. Round-robin DMA clients (< RR_CLIENTS): one claim per 128-byte word it touches
+   * (`claimBurst`), resolved with the UIE ports at the next `sync`; the engine settles it (dmaBankPort.ts). Others:
+   * `claimFirst`. Returns the cycle the access is served (the claim cycle for a round-robin client), -1 without clock.
    */
-  claimControl(byteAddr: number, len: number): void {
+  access(client: number, byteAddr: number, len: number): number {
     const clk = this.clock;
-    if (!clk || len <= 0) return;
+    if (!clk) return -1;
     const t = clk.now;
+    if (len <= 0) return t;
+    if (client < RR_CLIENTS) {
+      this.claimBurst(client, t, byteAddr, len);
+      return t;
+    }
+    if (client === CLIENT_CONTROL) {
+      this.claimControl(t, byteAddr, len);
+      return t;
+    }
+    return this.claimFirst(client, t, byteAddr, len);
+  }
+
+  /**
+   * Host accesses, image load, dumps (functional, no timing of their own): the touched (bank, partition)s are taken
+   * for cycle t only (UIE and DMA claims of t on them wait), ahead of everybody, never delayed.
+   */
+  private claimControl(t: number, byteAddr: number, len: number): void {
     if (t !== this.pendCycle) this.sync(t);
     this.pendCycle = t;
     const view = byteAddr & AMEM_VIEW_BIT;
@@ -191,17 +226,78 @@ export class AmemBanks {
       const p0 = (a >>> 4) & 7;
       const k = Math.min(Math.ceil((end - a) / 16), 8 - p0);
       const bank = (amemPhysical(a | view) >>> 7) & 0x7f;
-      const mask = ((1 << k) - 1) << p0;
       if (this.ctrlAt[bank] !== t) {
         this.ctrlAt[bank] = t;
         this.ctrlMask[bank] = 0;
       }
-      this.ctrlMask[bank]! |= mask;
+      this.ctrlMask[bank]! |= ((1 << k) - 1) << p0;
       this.stats.bankAccesses[bank]! += k;
       a += k * 16;
       words++;
     }
     this.stats.clientClaims[CLIENT_CONTROL]!++;
+  }
+
+  /**
+   * Round-robin claims of a DMA burst: one `claim` per 128-byte word of [byteAddr, byteAddr + len) (each word is one
+   * bank in the partitions it covers); the burst is served when its last word is (`freeAt[client]`). False (nothing
+   * claimed) while the client's port is held by an earlier burst served late.
+   */
+  claimBurst(client: number, cycle: number, byteAddr: number, len: number): boolean {
+    if (cycle !== this.pendCycle) this.sync(cycle);
+    if (this.freeAt[client]! > cycle) return false;
+    const view = byteAddr & AMEM_VIEW_BIT;
+    let a = byteAddr & ADDR_MASK & ~15;
+    const end = (byteAddr & ADDR_MASK) + len;
+    while (a < end) {
+      const k = Math.min(Math.ceil((end - a) / 16), 8 - ((a >>> 4) & 7));
+      this.claim(client, cycle, a | view, k);
+      a += k * 16;
+    }
+    return true;
+  }
+
+  /**
+   * Fixed-priority access at cycle `t` (MODEL, docs/spec-notes.d/banks.md): served before every round-robin claim of
+   * its cycle, each word at the first cycle >= t at which its resources are not held by an access granted earlier (a
+   * late-served access, the second half of a read-modify-write, another fixed-priority word of this cycle). Returns
+   * the cycle its last word is served (known at once: it depends only on grants already made); late words count as
+   * conflicts of the client and of the bank.
+   */
+  claimFirst(client: number, t: number, byteAddr: number, len: number): number {
+    if (t !== this.pendCycle) this.sync(t);
+    this.pendCycle = t;
+    const view = byteAddr & AMEM_VIEW_BIT;
+    let a = byteAddr & ADDR_MASK & ~15;
+    const end = (byteAddr & ADDR_MASK) + len;
+    let served = t;
+    while (a < end) {
+      const p0 = (a >>> 4) & 7;
+      const k = Math.min(Math.ceil((end - a) / 16), 8 - p0);
+      const bank = (amemPhysical(a | view) >>> 7) & 0x7f;
+      const mask = ((1 << k) - 1) << p0;
+      let f = this.busyUntil(bank, mask) + 1;
+      if (f <= t) f = this.ctrlAt[bank] === t && (this.ctrlMask[bank]! & mask) !== 0 ? t + 1 : t;
+      if (f === t) {
+        if (this.ctrlAt[bank] !== t) {
+          this.ctrlAt[bank] = t;
+          this.ctrlMask[bank] = 0;
+        }
+        this.ctrlMask[bank]! |= mask;
+      } else {
+        for (let p = 0; p < 8; p++) if ((mask >> p) & 1 && this.busyAt[bank * 8 + p]! < f) this.busyAt[bank * 8 + p] = f;
+        if (f > this.maxBusy) this.maxBusy = f;
+        this.stats.clientConflicts[client]!++;
+        this.stats.clientStallCycles[client]! += f - t;
+        this.stats.bankConflicts[bank]!++;
+        this.stats.bankStallCycles[bank]! += f - t;
+        if (f > served) served = f;
+      }
+      this.stats.bankAccesses[bank]! += k;
+      a += k * 16;
+    }
+    this.stats.clientClaims[client]!++;
+    return served;
   }
 
   /** Resolves the claims of every cycle before `now` (call at the start of a client's cycle; cheap when none). */
@@ -269,16 +365,16 @@ export class AmemBanks {
     }
     // 2. serve in priority order: round-robin over the UIE ports, starting at client (t mod UIE_CLIENTS)
     const ord = this.order;
-    const rot = t % UIE_CLIENTS;
+    const rot = t % RR_CLIENTS;
     for (let i = 0; i < n; i++) ord[i] = i;
-    // priority key (client - rot) mod UIE_CLIENTS; the control client (id UIE_CLIENTS) gets key 0 - rot mod .. as any
-    // other, but its claims are not in this list (claimControl), so only UIE ports are ordered here
+    // priority key (client - rot) mod RR_CLIENTS over the UIE ports and the bulk DMA clients (fixed-priority clients
+    // are not in this list: claimFirst served them already); stable, so the words of one burst keep their order
     const cl = this.cClient;
     for (let i = 1; i < n; i++) {
       const v = ord[i]!;
-      const kv = (cl[v]! - rot + UIE_CLIENTS) % UIE_CLIENTS;
+      const kv = (cl[v]! - rot + RR_CLIENTS) % RR_CLIENTS;
       let j = i - 1;
-      while (j >= 0 && (cl[ord[j]!]! - rot + UIE_CLIENTS) % UIE_CLIENTS > kv) {
+      while (j >= 0 && (cl[ord[j]!]! - rot + RR_CLIENTS) % RR_CLIENTS > kv) {
         ord[j + 1] = ord[j]!;
         j--;
       }
@@ -304,7 +400,8 @@ export class AmemBanks {
       }
       this.occupy(i, s + acc - 1);
       if (s > t) {
-        this.freeAt[c] = s + acc;
+        // max: a DMA burst makes several claims of one client per cycle (claimBurst)
+        if (s + acc > this.freeAt[c]!) this.freeAt[c] = s + acc;
         this.stats.clientConflicts[c]!++;
         this.stats.clientStallCycles[c]! += s - t;
         this.stats.bankConflicts[culprit]!++;
@@ -559,8 +656,8 @@ function st_bank(s: BankStats): Float64Array {
   return s.bankAccesses;
 }
 
-/** `uie3.amem_read`, `control`. */
+/** `uie3.amem_read`, `h2a`, `icdma1`, `control`. */
 export function clientName(c: number): string {
-  if (c === CLIENT_CONTROL) return 'control';
+  if (c >= UIE_CLIENTS) return DMA_NAMES[c - UIE_CLIENTS] ?? `client${c}`;
   return `uie${Math.floor(c / CLIENTS_PER_UIE)}.${PORT_NAMES[c % CLIENTS_PER_UIE]}`;
 }

@@ -72,7 +72,7 @@ export function issueRead(u: Uie, now: number): boolean {
     if (readsSram(opcd)) {
       u.amem.banks.claim(u.rClient, now, ((addr & PTN_MASK) << 4) | view, wide ? 2 * n : n);
       u.lastReadAt = now;
-      u.lastReadSlot = -1; // set below when the flit enters sbReadToWrite
+      u.lastReadSlot = -1; // set below when the flit enters a switchbox FIFO
     }
     // RPSW / RCSW configuration held from the last *_config_vld (seq §5.4, §5.5)
     if (d[at + R_PSWBASE]! >= 0) u.rpswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
@@ -86,10 +86,9 @@ export function issueRead(u: Uie, now: number): boolean {
     if (direct && readsSram(opcd) && n === AMEM_PARTITIONS && (u.rpswCur < 0 || sw.pswIdentity![u.rpswCur] === 1)) {
       // fast path: all partitions read, identity RPSW -> AMEM words straight into the switchbox entry's lanes
       const e = out.pushSlot();
-      if (out === u.sbReadToWrite) {
-        u.sbReadyAt[e] = now + u.readLatency;
-        u.lastReadSlot = e;
-      }
+      out.readyAt[e] = now + u.readLatency;
+      u.lastReadSlot = e;
+      u.lastReadFifo = out;
       readLanesInto(u, addr, view, wide, s0, out.raw32, e * 64);
       u.stats.bytesRead += wide ? 256 : 128;
       const m = e * SB_META;
@@ -113,10 +112,10 @@ export function issueRead(u: Uie, now: number): boolean {
     // deserialize / promote (chip §6.2.1.4) with ReLU (seq §5.1.1) and EB adjust, as one table lookup per column
     if (out) {
       const slot = out.pushSlot();
-      if (out === u.sbReadToWrite) {
-        u.sbReadyAt[slot] = now + u.readLatency;
-        u.lastReadSlot = slot;
-      }
+      // read pipeline (request shim + bank read + switch/converter): the one stamp every consumer honours (headReadyAt)
+      out.readyAt[slot] = now + u.readLatency;
+      u.lastReadSlot = slot;
+      u.lastReadFifo = out;
       const m = slot * SB_META;
       if (direct) {
         const src32 = l2 === u.lanes ? u.lanes32 : u.lanes2_32;
@@ -160,8 +159,15 @@ export function settleClaims(u: Uie): void {
   const banks = u.amem.banks;
   if (u.lastReadAt >= 0) {
     const served = banks.freeAt[u.rClient]! - 1;
-    if (served > u.lastReadAt && u.lastReadSlot >= 0 && u.sbReadyAt[u.lastReadSlot]! < served + u.readLatency) u.sbReadyAt[u.lastReadSlot] = served + u.readLatency;
+    const f = u.lastReadFifo;
+    if (served > u.lastReadAt && u.lastReadSlot >= 0 && f !== undefined && f.readyAt[u.lastReadSlot]! < served + u.readLatency) f.readyAt[u.lastReadSlot] = served + u.readLatency;
     u.lastReadAt = -1;
+  }
+  if (u.lastWtAt >= 0) {
+    // a Weights Read served late: its word reaches the decompressor that much later (weightsRead.ts)
+    const late = banks.freeAt[u.wtClient]! - 1 - u.lastWtAt;
+    if (late > 0 && u.lastWtEntry >= 0) u.cmp.wdc.delayIn(u.lastWtEntry, late);
+    u.lastWtAt = -1;
   }
   if (u.lastWriteAt >= 0) {
     const late = banks.freeAt[u.wClient]! - u.lastWriteAcc - u.lastWriteAt;

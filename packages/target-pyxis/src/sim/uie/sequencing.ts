@@ -119,6 +119,15 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
   }
   // AMEM Weights Read: one word per cycle into the FIFO to the weights decompressor (seq §7), stalling when it is full
   if (s.id === SEQ_AMEM_WEIGHTS_READ) {
+    // port held by an access served late (AMEM bank conflict, amem/banks.ts; tick synced the arbiter)
+    const held = u.amem.banks.freeAt[u.wtClient]!;
+    if (held > u.now) {
+      u.stats.stallCycles[s.id]!++;
+      u.cmp.stats.stallAmemPort++;
+      if (held < u.portWake) u.portWake = held;
+      u.blocked ??= u.blockMsg(s, 3);
+      return false;
+    }
     if (!u.cmp.wdc.canAccept()) {
       u.stats.stallCycles[s.id]!++;
       u.blocked ??= u.blockMsg(s, 1);

@@ -24,15 +24,27 @@ export class SwitchboxFifo extends Fifo {
   readonly meta: Int32Array;
   /** Per entry k: a view of raw32[k*64, k*64+32) (the 128 lane bytes of an 8-bit flit), for block moves without allocation. */
   readonly rawWordView: Uint32Array[];
+  /**
+   * Per entry: the first cycle its data may be consumed (docs/timing-model.md "AMEM banks": an AMEM Read flit is pushed
+   * in its issue cycle and is there request_shim + read_latency + switch_convert cycles after its bank access). The
+   * one producer of the AMEM-read FIFOs stamps it (readPath.ts); every consumer asks `headReadyAt` (0: no latency).
+   */
+  readonly readyAt: Float64Array;
 
   constructor(name: string, depth: number) {
     super(name, depth, 1);
+    this.readyAt = new Float64Array(depth);
     this.flits = new Uint16Array(depth * 128);
     this.raw = new Uint8Array(depth * 256);
     this.raw32 = new Uint32Array(this.raw.buffer);
     this.meta = new Int32Array(depth * SB_META);
     this.rawWordView = [];
     for (let k = 0; k < depth; k++) this.rawWordView.push(this.raw32.subarray(k * 64, k * 64 + 32));
+  }
+
+  /** The cycle the head entry's data is there (`readyAt`); the FIFO must not be empty. */
+  headReadyAt(): number {
+    return this.readyAt[this.peekSlot()]!;
   }
 
   /** Pushes 128 RFP16 columns from src[base..]; false (stall counted) when there is no credit. */
@@ -55,6 +67,17 @@ export class SwitchboxFifo extends Fifo {
     const dt = this.meta[m + 1]!;
     convertLanesTo16(to16Table(dt, this.meta[m + 2]!, this.meta[m + 3] === 1), this.raw, slot * 256, is16bit(dt), dst, base);
   }
+}
+
+/**
+ * The switchbox read-latency rule, for every consumer (AMEM Write, GV, SB2VB): true while the head entry's data is not
+ * there yet (`readyAt` > now; the FIFO must not be empty); the consumer then waits, and wakes at that cycle (`w.portWake`).
+ */
+export function headWaiting(sb: SwitchboxFifo, now: number, w: { portWake: number }): boolean {
+  const r = sb.readyAt[sb.peekSlot()]!;
+  if (r <= now) return false;
+  if (r < w.portWake) w.portWake = r;
+  return true;
 }
 
 /**

@@ -24,7 +24,7 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import type { SimEngine } from '@pyxis/sim';
 import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
-import { PORT_ITFE_READ, PORT_ITFE_WRITE, PORT_READ, PORT_WRITE, uieClient } from '../amem/banks.js';
+import { PORT_ITFE_READ, PORT_ITFE_WRITE, PORT_READ, PORT_WEIGHTS, PORT_WRITE, uieClient } from '../amem/banks.js';
 import { tryTable, UieConfig } from './config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
@@ -88,11 +88,17 @@ export class Uie implements SimEngine {
   readonly wClient: number;
   /** Cycles from a read claim to its data in the AMEM Read -> AMEM Write switchbox FIFO (`Amem.readPipelineCycles`). */
   readonly readLatency: number;
-  /** Per sbReadToWrite entry: the cycle its data is there (read pipeline, docs/timing-model.md). */
+  /** Per sbReadToWrite entry: the cycle its data is there (read pipeline, docs/timing-model.md; = sbReadToWrite.readyAt). */
   readonly sbReadyAt: Float64Array;
-  /** The last bank claims (readPath.ts `settleClaims`): cycle (-1 none), switchbox slot, write accesses and commits. */
+  /** AMEM bank client of the Weights Read port (seq §7). */
+  readonly wtClient: number;
+  /** The last bank claims (readPath.ts `settleClaims`): cycle (-1 none), switchbox FIFO and slot, write accesses and commits. */
   lastReadAt = -1;
   lastReadSlot = -1;
+  lastReadFifo: SwitchboxFifo | undefined;
+  /** The last Weights Read claim: cycle (-1 none) and its entry in the decompressor input FIFO (-1: dropped word). */
+  lastWtAt = -1;
+  lastWtEntry = -1;
   lastWriteAt = -1;
   lastWriteAcc = 1;
   lastWriteN = 0;
@@ -195,9 +201,10 @@ export class Uie implements SimEngine {
     this.decKeyWrite = new Float64Array(decDepth * REC_WORDS).fill(-1);
     const sbDepth = opts.switchboxFifoDepth ?? 4;
     this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
-    this.sbReadyAt = new Float64Array(this.sbReadToWrite.capacity);
+    this.sbReadyAt = this.sbReadToWrite.readyAt;
     this.rClient = uieClient(opts.index, PORT_READ);
     this.wClient = uieClient(opts.index, PORT_WRITE);
+    this.wtClient = uieClient(opts.index, PORT_WEIGHTS);
     this.readLatency = this.amem.readPipelineCycles;
     this.sbReadToGrid = new SwitchboxFifo(`${this.name}.sb.amem_read->grid`, sbDepth);
     this.sbReadToVbuffer = new SwitchboxFifo(`${this.name}.sb.amem_read->vbuffer`, sbDepth);
@@ -329,13 +336,14 @@ export class Uie implements SimEngine {
   // blockedReason texts, built once (the tick records which one applies without building strings)
   private readonly seqMsgs = new Map<SeqState, string[]>();
   private readonly sbMsgs = new Map<SwitchboxFifo, string>();
-  blockMsg(s: SeqState, kind: 0 | 1 | 2): string {
+  blockMsg(s: SeqState, kind: 0 | 1 | 2 | 3): string {
     let m = this.seqMsgs.get(s);
     if (!m) {
       m = [
         `${s.name}: next trip waits for the previous trip's indirect accesses to drain`,
         `${s.name}: decoder FIFO full (datapath backpressure)`,
         `${s.name}: waiting for ITFE index FIFO`,
+        `${s.name}: AMEM port held by an access served late (bank conflict)`,
       ];
       this.seqMsgs.set(s, m);
     }
@@ -414,7 +422,7 @@ export class Uie implements SimEngine {
     this.blocked = undefined;
     this.portWake = Infinity;
     this.amem.banks.sync(now); // last cycle's bank claims resolved before anyone issues (amem/banks.ts)
-    if (this.lastReadAt >= 0 || this.lastWriteAt >= 0) settleClaims(this);
+    if (this.lastReadAt >= 0 || this.lastWriteAt >= 0 || this.lastWtAt >= 0) settleClaims(this);
     let did = false;
     // 1. write commits (chip §11.7.1)
     while (this.cCount > 0 && this.commitAt[this.cHead]! <= now) {

@@ -2,10 +2,10 @@
  * The AMEM Weights Read sequencer's port (seq §7): address calculation of §7.2 (no indirection), post-final ->
  * Read_Const(0) (§7.3), alignment rules of §1.1 / §7.1. Each executed Read_SRAM / Read_SRAM_with_ReLU / Read_Const
  * pushes one 128-byte word with its metadata into the FIFO to the weights decompressor (compute/wdc.ts); Nop pushes
- * nothing. Every AMEM access of the weights port happens in `weightsRead` (one place for a bank/port model).
+ * nothing. Every AMEM access of the weights port happens in `weightsRead`: a bank claim of client `u.wtClient`
+ * (amem/banks.ts); while a claim served late holds the port the sequencer stalls (sequencing.ts).
  */
 import * as amemGeometry from '../../common/amem.js';
-import { CLIENTS_PER_UIE, PORT_WEIGHTS } from '../amem/banks.js';
 import * as codes from './codes.js';
 import { SEQ_WDP } from './compute/seqIds.js';
 import { WeightsCodes } from './compute/wdc.js';
@@ -69,9 +69,13 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
   const params = u.slots[s.slot]?.params;
   if (params && !(params.trip_valid_mask & (1 << SEQ_WDP))) {
     u.warnOnce('noWdp', WeightsCodes.noWdp, 'AMEM Weights Read in a trip without a WDP program: its words are dropped', `${SEQ_SPEC} §7, §9`);
-    if (sram) readWords(u, s, a, n, undefined, 0);
+    if (sram) {
+      readWords(u, s, a, n, undefined, 0);
+      u.lastWtEntry = -1;
+    }
     return;
   }
+  u.lastWtEntry = wdc.inTailIndex();
   const w = wdc.inTail32();
   const d = wdc.in32;
   for (let i = 0; i < 32; i++) d[w + i] = 0;
@@ -89,8 +93,10 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
 /** The AMEM accesses of one Weights Read: partitions a .. a+n-1 into lanes (a+j) & 7 of `dst` (or nowhere). */
 function readWords(u: Uie, s: SeqState, a: number, n: number, dst: Uint32Array | undefined, w: number): void {
   const view = s.view ? AMEM_VIEW_BIT : 0;
-  // bank occupancy (amem/banks.ts); a held port does not stall Weights Read yet
-  u.amem.banks.claim(u.index * CLIENTS_PER_UIE + PORT_WEIGHTS, u.now, (a << 4) | view, n);
+  // the bank claim (amem/banks.ts): the caller checked that the port is not held (sequencing.ts); served late, the
+  // word reaches the decompressor that much later (readPath.ts settleClaims)
+  u.amem.banks.claim(u.wtClient, u.now, (a << 4) | view, n);
+  u.lastWtAt = u.now;
   const out = dst ?? u.weights32;
   for (let j = 0; j < n; j++) {
     const p = (a + j) & PTN_MASK;

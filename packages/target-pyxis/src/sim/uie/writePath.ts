@@ -22,7 +22,7 @@ const { SRC_GRID, SRC_VBUFFER, WR_DISCARD, WR_NOP, WR_RMW_ADD, ZSW_NOP } = codes
 const { addCodes, compositeKey, compositeTable, from16Table, is16bit } = convert;
 const { checkItfeCount, indirectAddr } = addressGen;
 const { CHIP_SPEC_F, F_EOP, F_INDIR, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_VIEW, R_ZSW, SEQ_AMEM_WRITE, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
-const { SB_META } = switchbox;
+const { headWaiting, SB_META } = switchbox;
 const { applyCsw, applyPsw, applyZsw } = switches;
 
 export function issueWrite(u: Uie, now: number): boolean {
@@ -53,11 +53,7 @@ export function issueWrite(u: Uie, now: number): boolean {
       return false;
     }
     // read pipeline (request shim + bank read + switch/converter, docs/timing-model.md): the head's data not there yet
-    if (fifo === u.sbReadToWrite && u.sbReadyAt[fifo.peekSlot()]! > now) {
-      const r = u.sbReadyAt[fifo.peekSlot()]!;
-      if (r < u.portWake) u.portWake = r;
-      return false;
-    }
+    if (headWaiting(fifo, now, u)) return false;
     if (opcd === WR_DISCARD) {
       fifo.pop();
       u.stats.discards++;

@@ -14,7 +14,7 @@ import { linToLogRaw } from '@pyxis/formats';
 import { Fifo } from '@pyxis/sim';
 import type { SeqState } from '../records.js';
 import * as records from '../records.js';
-import type { SwitchboxFifo } from '../switchbox.js';
+import { headWaiting, type SwitchboxFifo } from '../switchbox.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
 import { COLS, GridCodes, type GridState } from './grid.js';
@@ -52,6 +52,7 @@ export class GvUnit implements ComputeUnit {
   private modeSlot = -1;
   private readonly cols = new Uint16Array(COLS);
   private readonly msgSb: string;
+  private readonly msgLat: string;
   private readonly msgVpu: string;
   private readonly msgBack: string;
   private readonly msgRows: string;
@@ -64,6 +65,7 @@ export class GvUnit implements ComputeUnit {
     this.dec = new Fifo(`${u.name}.gv.dec`, this.grid.p.gv_dec_fifo_depth, WORDS);
     this.f = Object.fromEntries(FIELDS.map((n) => [n, NONE])) as F;
     this.msgSb = `gv: Read_AMEM_FIFO waits for switchbox FIFO ${u.sbReadToGrid.name} (empty)`;
+    this.msgLat = `gv: Read_AMEM_FIFO waits for the AMEM read pipeline (${u.sbReadToGrid.name})`;
     this.msgVpu = `gv: Read_VPU_FIFO waits for switchbox FIFO ${u.sbVbufferToGrid.name} (empty)`;
     this.msgBack = 'gv: v_staging back buffer complete, waiting for GX front_staging_done (chip §6.3.1)';
     this.msgRows = 'gv: 3x3 data-row FIFO to GX full';
@@ -111,6 +113,11 @@ export class GvUnit implements ComputeUnit {
     const sb = op === OP_VPU ? u.sbVbufferToGrid : u.sbReadToGrid;
     if (op !== OP_ZERO && sb.empty) {
       u.blocked ??= op === OP_VPU ? this.msgVpu : this.msgSb;
+      return false;
+    }
+    // the read pipeline's latency (switchbox.ts headWaiting; docs/timing-model.md "AMEM banks")
+    if (op !== OP_ZERO && headWaiting(sb, now, u)) {
+      u.blocked ??= this.msgLat;
       return false;
     }
     if (mode === 1) {

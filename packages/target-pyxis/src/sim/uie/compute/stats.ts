@@ -63,6 +63,7 @@ export class ComputeStats {
   /** GWB cycles a Read_WBA waited for a writeback kick from GX (seq §11.4). */
   stallWbKick = 0;
   stallSwitchboxFull = 0;
+  /** AMEM Weights Read cycles its port was held by a bank access served late (amem/banks.ts). */
   stallAmemPort = 0;
   /** Weights path (docs/timing-model.md "Pyxis weights path"): words the decompressor put into wdc_fifo, compressed
    * words it consumed (2 cycles each), cycles it waited for room in wdc_fifo, WR_HBUF cycles waiting for an H-lane

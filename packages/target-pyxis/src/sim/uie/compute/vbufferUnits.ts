@@ -7,7 +7,7 @@
 import { Fifo } from '@pyxis/sim';
 import type { SeqState } from '../records.js';
 import * as records from '../records.js';
-import type { SwitchboxFifo } from '../switchbox.js';
+import { headWaiting, type SwitchboxFifo } from '../switchbox.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
@@ -129,7 +129,7 @@ export class VbufUnit implements ComputeUnit {
     }
   }
 
-  tick(_now: number): boolean {
+  tick(now: number): boolean {
     const dec = this.dec;
     if (dec.empty) return false;
     const d = dec.data;
@@ -149,6 +149,8 @@ export class VbufUnit implements ComputeUnit {
       const fromSnoop = this.kind === 'sb2vb' && port === 2;
       const hasSrc = this.kind === 'vpu2vb' ? vpu.outCount > 0 : fromSnoop ? true : src !== undefined && !src.empty;
       if (!hasSrc) return this.wait(0, st);
+      // an AMEM-read flit is consumable only after the read pipeline's latency (switchbox.ts headWaiting)
+      if (src !== undefined && !fromSnoop && headWaiting(src, now, u)) return this.wait(0, st);
       if (!sp && vb.count[tile]! >= TILE_ROWS) return this.wait(1, st);
       const row = this.row;
       if (this.kind === 'vpu2vb') vpu.popOut(row);

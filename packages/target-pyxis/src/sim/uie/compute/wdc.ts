@@ -143,6 +143,15 @@ export class Wdc {
     this.inCount++;
   }
 
+  /** Index of the entry the next `commitIn` publishes (for `delayIn`). */
+  inTailIndex(): number {
+    return (this.inHead + this.inCount) % this.inDepth;
+  }
+  /** Entry `e` of the input FIFO (still queued) arrives `late` cycles later: its bank access was served late. */
+  delayIn(e: number, late: number): void {
+    this.inMeta[e * I_WORDS + I_READY]! += late;
+  }
+
   /** wdc_fifo head entry index when a word is visible at `now`, else -1 (WDP side). */
   outReady(now: number): number {
     if (this.outCount === 0) return -1;
