@@ -14,7 +14,8 @@
 .const ROW = K / 16
 
 # ---- trip bias_load: one FP16 row (256 bytes) into Vbuffer tile 1, scratchpad entry 0 (no count: the reader
-# of the next trip reads it without a RAW dependency, seq §14.4 "scratchpad_count_decr" not set). RPSW entry 0
+# of the next trip reads it without a RAW dependency, seq §14.4 "scratchpad_count_decr" not set, so that trip
+# must not start before this one completed: `after = [bias_load]` in matmul_bias_relu.ld). RPSW entry 0
 # de-interleaves the AMEM FP16 swizzle (chip §7.3.1) so lane c holds column c.
 .program bl_rd amem_read {
   Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer rpsw_config_vld=1 rpsw_config_idx_base=0

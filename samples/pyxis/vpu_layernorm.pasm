@@ -12,7 +12,7 @@
 #
 # Measured (packages/target-pyxis/test/samples-vpu-norm.test.ts, float64 LayerNorm of the FP16 inputs, ln_x.npy):
 # normwise RMS error 5.3e-4 (1.08 U, U = 2^-11 the FP16 unit roundoff), max |y - y_ref| 5.3e-3 (|y| up to 4.5),
-# every element within 0.71 of its first-order bound; 2 + 16 x 64 = 1026 VPU cycles, 1135 cycles for the two trips.
+# every element within 0.71 of its first-order bound; 2 + 16 x 64 = 1026 VPU cycles, 1140 cycles for the two trips.
 #
 # VPU registers: r14 gamma, r15 beta; r1 mean, r2 d = x - mean, r3 var + eps, r4 1/sqrt, r5 (var + eps)/2,
 # r6 Newton, r7 d / sd, r8 x gamma.
@@ -40,8 +40,8 @@
   ADD   rd=r9 rs1=r8 rs2=r15 out_fifo_push=1
 }
 
-# ---- trip ln_params: two FP16 rows into Vbuffer tile 1, scratchpad rows 0 (gamma) and 1 (beta); no count: the next
-# trip reads them
+# ---- trip ln_params: two FP16 rows into Vbuffer tile 1, scratchpad rows 0 (gamma) and 1 (beta); no count, so the next
+# trip must not start before this one completed (`after = [ln_params]` in vpu_layernorm.ld)
 .program ln_p_rd amem_read {
   loop i0 2 {
     Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer iter_stride[i0]=16 rpsw_config_vld=1 rpsw_config_idx_base=0

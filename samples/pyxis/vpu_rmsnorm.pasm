@@ -12,7 +12,7 @@
 # Measured (packages/target-pyxis/test/samples-vpu-norm.test.ts, float64 RMSNorm of the FP16 inputs, rn_x.npy):
 # max relative error 3.0 U (U = 2^-11, the FP16 unit roundoff), RMS relative 4.0e-4 (0.82 U), max |y - y_ref|
 # 3.7e-3 (|y| up to 4.8);
-# 1 + 12 x 64 = 769 VPU cycles, 876 cycles for the two trips (fill, drain and the 100-cycle write commit).
+# 1 + 12 x 64 = 769 VPU cycles, 878 cycles for the two trips (fill, drain and the 100-cycle write commit).
 #
 # VPU registers: r15 gamma; r1 x^2, r2 v, r3 1/sqrt(v), r4 v/2, r5 Newton, r6 x / rms.
 # FP16 immediates are Pyxis FP16 codes at EB -15 (0x0400 = 2^-14, 0x3e00 = 1.5).
@@ -34,7 +34,8 @@
   MUL   rd=r7 rs1=r6 rs2=r15 out_fifo_push=1
 }
 
-# ---- trip rn_gamma: one FP16 row (256 bytes) into Vbuffer tile 1, scratchpad row 0 (no count: the next trip reads it)
+# ---- trip rn_gamma: one FP16 row (256 bytes) into Vbuffer tile 1, scratchpad row 0 (no count, so the
+# next trip must not start before this one completed: `after = [rn_gamma]` in vpu_rmsnorm.ld)
 .program rn_g_rd amem_read {
   Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer rpsw_config_vld=1 rpsw_config_idx_base=0
 }

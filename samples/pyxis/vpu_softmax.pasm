@@ -15,7 +15,7 @@
 # Measured (packages/target-pyxis/test/samples-vpu-norm.test.ts, float64 softmax of the FP16 inputs, sm_x.npy
 # N(0, 3)): max |p - p_ref| 4.6e-4, RMS relative error 1.2e-3 (2.5 U, U = 2^-11) over p >= 1e-3 (of which 9.4e-4
 # is the FP16 rounding of d = x - max, |d| U relative, inherent to FP16 SUB), rows sum to 1 within 1.1e-3; probabilities
-# below 2^-15 flush to zero (no FP16 subnormals). 13 x 64 = 832 VPU cycles, 939 cycles for the trip (fill, drain
+# below 2^-15 flush to zero (no FP16 subnormals). 13 x 64 = 832 VPU cycles, 941 cycles for the trip (fill, drain
 # and the 100-cycle write commit).
 #
 # VPU registers: r1 max, r2 d, r3 d_hi / exp(d_hi), r4 d_lo / exp(d_lo), r5 e = exp(d), r6 s, r7 1/s, r8 Newton.
