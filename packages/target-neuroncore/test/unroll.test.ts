@@ -15,14 +15,17 @@ import { expansionLowerBound } from '../src/unroll.js';
 
 const HDR = '.tensor x sbuf fp32 [128, 64]\n';
 const nest = (depth: number, trips: number, body: string) => HDR + Array.from({ length: depth }, (_, i) => `loop i${i} ${trips} {\n`).join('') + body + '\n' + '}\n'.repeat(depth);
-const diags = (text: string) => assembleNc([{ file: 'n.ncasm', text }]).diagnostics.map((d) => [d.code, d.span?.line, d.span?.column, d.message] as const);
+const diags = (text: string) => assembleNc([{ file: 'n.ncasm', text }]).diagnostics.map((d) => [d.code, sp(d)?.line, sp(d)?.column, d.message] as const);
+
+/** The source position of a diagnostic (assembler diagnostics carry line/column spans). */
+const sp = (d: { span?: unknown }) => d.span as { line: number; column: number; length: number } | undefined;
 
 describe('loop unrolling limits', () => {
   it('20 nested 2-trip loops: NC0090 at the outermost loop, from the trip counts, with nothing unrolled', () => {
     // iterations 2 + 4 + ... + 2^20, inner loop statements executed 2 + ... + 2^19, innermost statements 2^20
     const expected = 2 ** 21 - 2 + (2 ** 20 - 2) + 2 ** 20;
     const r = assembleNc([{ file: 'n.ncasm', text: nest(20, 2, 'vector.memset x[:, :], value=0') }]);
-    expect(r.diagnostics.map((d) => [d.code, d.span?.line, d.span?.column, d.span?.length])).toEqual([['NC0090', 2, 1, 4]]);
+    expect(r.diagnostics.map((d) => [d.code, sp(d)?.line, sp(d)?.column, sp(d)?.length])).toEqual([['NC0090', 2, 1, 4]]);
     expect(r.diagnostics[0]!.message).toBe(`this loop expands to ${expected} statements or more (each iteration counts one); the limit is ${MAX_UNROLLED}`);
     expect(r.program.insns).toHaveLength(0);
   });
@@ -57,7 +60,7 @@ describe('loop unrolling limits', () => {
     // with the limit lowered to 1000 (the default is MAX_UNROLLED): 100 statements, 1600 transfers
     const text = '.tensor X hbm fp32 [2048, 512]\n.tensor x sbuf fp32 [128, 512]\nloop i 100 {\ndma.copy x, X[0:128, :], queues=16\n}\n';
     const d = assembleNc([{ file: 'n.ncasm', text }], undefined, { maxUnrolled: 1000 }).diagnostics;
-    expect(d.map((x) => [x.code, x.span?.line, x.span?.column])).toEqual([['NC0090', 4, 1]]);
+    expect(d.map((x) => [x.code, sp(x)?.line, sp(x)?.column])).toEqual([['NC0090', 4, 1]]);
     expect(d[0]!.message).toBe('more than 1000 ISA instructions after unrolling loops');
     expect(assembleNc([{ file: 'n.ncasm', text }]).diagnostics).toEqual([]);
   });
