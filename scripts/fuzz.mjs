@@ -75,7 +75,7 @@ if (!isMainThread) {
     counts[r.kind][r.cls]++;
     done++;
     if (lib.FAILURES.includes(r.cls)) failures.push(r);
-    if (progress && done % progress === 0) process.stderr.write(`${done}/${total} cases, ${failures.length} failures, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+    if (progress && done % progress === 0) process.stderr.write(`${done}/${total} cases, ${failures.length} failures, ${((Date.now() - t0) / 1000).toFixed(0)} s; ${kinds.map((k) => `${k}: ${lib.CLASSES.map((c) => `${c} ${counts[k][c]}`).join(', ')}`).join('; ')}\n`);
     else if (process.stderr.isTTY && done % 50 === 0) process.stderr.write(`\r${done}/${total} cases, ${failures.length} failures`);
   };
   const slot = () =>
