@@ -63,6 +63,11 @@ export async function baseInputs() {
   await build('gather', 'gather', 'gather');
   await build('vpu_relu', 'vpu_relu', 'vpu_relu');
   await runLd([join(dir, 'fork_join.ld'), join(dir, 'copy.pobj'), '-o', join(dir, 'fork_join.pimg')], quiet);
+  // a NeuronCore object and image too (its metadata and program section have their own schemas)
+  copyFileSync(join(SAMPLES, 'neuroncore', 'softmax.ncasm'), join(dir, 'softmax.ncasm'));
+  writeFileSync(join(dir, 'nc_softmax.ld'), 'tensor X { zero = true; }\ntensor Y { zero = true; }\n');
+  if ((await runAs([join(dir, 'softmax.ncasm'), '-o', join(dir, 'softmax.pobj')], quiet)) !== 0) throw new Error('fuzz base: cannot assemble softmax.ncasm');
+  if ((await runLd([join(dir, 'nc_softmax.ld'), join(dir, 'softmax.pobj'), '-o', join(dir, 'softmax.pimg')], quiet)) !== 0) throw new Error('fuzz base: cannot link nc_softmax.ld');
   const sources = [];
   for (const t of ['pyxis', 'xnu', 'neuroncore', 'systolic'])
     for (const f of readdirSync(join(SAMPLES, t))) if (/\.(pasm|xasm|ncasm|tasm)$/.test(f) && !f.includes('_big')) sources.push({ name: f, text: readFileSync(join(SAMPLES, t, f), 'utf8'), extra: t === 'systolic' ? ['--arch', join(SAMPLES, 'systolic', 'arch4.tarch')] : [] });
@@ -74,9 +79,10 @@ export async function baseInputs() {
       { name: 'fork_join.ld', text: read('fork_join.ld').toString(), objects: ['copy.pobj'] },
       { name: 'gather.ld', text: read('gather.ld').toString(), objects: ['gather.pobj'] },
       { name: 'vpu_relu.ld', text: read('vpu_relu.ld').toString(), objects: ['vpu_relu.pobj'] },
+      { name: 'nc_softmax.ld', text: read('nc_softmax.ld').toString(), objects: ['softmax.pobj'] },
     ],
-    objects: ['copy.pobj', 'gather.pobj', 'vpu_relu.pobj'].map((f) => ({ name: f, bytes: read(f) })),
-    images: ['copy.pimg', 'gather.pimg', 'vpu_relu.pimg', 'fork_join.pimg'].map((f) => ({ name: f, bytes: read(f) })),
+    objects: ['copy.pobj', 'gather.pobj', 'vpu_relu.pobj', 'softmax.pobj'].map((f) => ({ name: f, bytes: read(f) })),
+    images: ['copy.pimg', 'gather.pimg', 'vpu_relu.pimg', 'fork_join.pimg', 'softmax.pimg'].map((f) => ({ name: f, bytes: read(f) })),
     npy: read('copy_src.npy'),
     data: Object.fromEntries(readdirSync(dir).filter((f) => /\.(npy|bin|blob)$/.test(f)).map((f) => [f, read(f)])),
   };

@@ -7,6 +7,7 @@
 //   PYXIS_FUZZ_CASES=10000 node scripts/fuzz.mjs            the acceptance run (10,000 per kind)
 //   PYXIS_FUZZ_KINDS=pimg,npy PYXIS_FUZZ_SEED=5000 ...      some kinds, other seeds
 //   PYXIS_FUZZ_WORKERS=2 PYXIS_FUZZ_TIMEOUT_MS=60000 ...    parallelism and the hang limit (wall clock)
+//   PYXIS_FUZZ_PROGRESS=500 ...                              a progress line every 500 cases (also when not a terminal)
 //   node scripts/fuzz.mjs --kind pimg --seed 17 [--keep DIR] one case: its class, stderr and (with --keep) its files
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -65,6 +66,8 @@ if (!isMainThread) {
   const counts = Object.fromEntries(kinds.map((k) => [k, Object.fromEntries(lib.CLASSES.map((c) => [c, 0]))]));
   const failures = [];
   const t0 = Date.now();
+  const total = queue.length;
+  const progress = Number(env('PYXIS_FUZZ_PROGRESS', '0'));
   let done = 0;
   const self = fileURLToPath(import.meta.url);
   const root = lib.newRoot(); // the workers' case directories live under it; removed at the end
@@ -72,7 +75,8 @@ if (!isMainThread) {
     counts[r.kind][r.cls]++;
     done++;
     if (lib.FAILURES.includes(r.cls)) failures.push(r);
-    if (process.stderr.isTTY && done % 50 === 0) process.stderr.write(`\r${done}/${queue.length} cases, ${failures.length} failures`);
+    if (progress && done % progress === 0) process.stderr.write(`${done}/${total} cases, ${failures.length} failures, ${((Date.now() - t0) / 1000).toFixed(0)} s; ${kinds.map((k) => `${k}: ${lib.CLASSES.map((c) => `${c} ${counts[k][c]}`).join(', ')}`).join('; ')}\n`);
+    else if (process.stderr.isTTY && done % 50 === 0) process.stderr.write(`\r${done}/${total} cases, ${failures.length} failures`);
   };
   const slot = () =>
     new Promise((resolveSlot) => {
@@ -116,7 +120,7 @@ if (!isMainThread) {
   lib.cleanup(root);
   if (process.stderr.isTTY) process.stderr.write('\n');
   const wall = ((Date.now() - t0) / 1000).toFixed(1);
-  console.log(`fuzz: ${queue.length || done} cases (${cases} per kind from seed ${seed0}), ${workers} worker(s), ${wall} s`);
+  console.log(`fuzz: ${done} cases (${cases} per kind from seed ${seed0}), ${workers} worker(s), ${wall} s`);
   console.log(['kind'.padEnd(8), 'cases'.padStart(7), ...lib.CLASSES.map((c) => c.padStart(11))].join(' '));
   for (const k of kinds) {
     const n = Object.values(counts[k]).reduce((a, b) => a + b, 0);

@@ -8,7 +8,7 @@
  */
 export * from './ast.js';
 export { pasmLexer, lex } from './lexer.js';
-export { PasmParser, parseTokens, pasmErrorProvider, tooDeep, MAX_NESTING } from './parser.js';
+export { PasmParser, parseTokens, pasmErrorProvider, tooDeep, MAX_NESTING, MAX_PENDING_LOOPS } from './parser.js';
 export { jsonPositions, jsonSyntaxErrorOffset, JsonPositions, parentPath, JSON_POSITION_DEPTH, type JsonPos } from './jsonpos.js';
 export * from './expr.js';
 export * from './sources.js';

@@ -456,6 +456,12 @@ let recoveringParser: PasmParser | undefined;
  * deeper input would overflow the call stack; no real program comes near it.
  */
 export const MAX_NESTING = 256;
+/**
+ * `loop` headers still waiting for their `{` (a valid program has at most one at a time). The error-recovering
+ * parser nests every such header into the previous one, recursing per header (issue 15: 1,331 bare `loop` lines
+ * took 35-50 s on a 4 MB stack before overflowing), so more than this many is AS0107 before parsing.
+ */
+export const MAX_PENDING_LOOPS = 16;
 
 const OPEN = new Set<TokenType>([T.LParen, T.LBracket, T.LBrace]);
 const CLOSE = new Set<TokenType>([T.RParen, T.RBracket, T.RBrace]);
@@ -470,11 +476,14 @@ const OPERAND = new Set<TokenType>([T.Identifier, T.DecNumber, T.HexNumber, T.Bi
 export function tooDeep(tokens: readonly IToken[]): IToken | undefined {
   const stack: boolean[] = []; // true: a bracket, false: a prefix operator
   let prevEndsOperand = false;
+  let pendingLoops = 0;
   const dropPrefixes = (): void => {
     while (stack.length && !stack[stack.length - 1]) stack.pop();
   };
   for (const t of tokens) {
     const tt = t.tokenType;
+    if (tt === T.Loop && ++pendingLoops > MAX_PENDING_LOOPS) return t;
+    if (tt === T.LBrace && pendingLoops > 0) pendingLoops--;
     if (OPEN.has(tt)) {
       stack.push(true);
       prevEndsOperand = false;
@@ -505,6 +514,8 @@ function spanOf(t: IToken, file: string): SourceSpan {
 }
 
 function nestingError(file: string, at: IToken | undefined): Diagnostic {
+  if (at?.tokenType === T.Loop)
+    return error('AS0107', `more than ${MAX_PENDING_LOOPS} \`loop\` headers without their \`{\``, { span: spanOf(at, file), label: 'too many', notes: ['every `loop` opens its body with `{`; the rest of this file was not read'] });
   return error('AS0107', `nested deeper than ${MAX_NESTING} levels (brackets, braces and prefix operators)`, {
     ...(at ? { span: spanOf(at, file) } : { span: { file, line: 1, column: 1 } }),
     label: 'too deep',

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import type { Diagnostic } from '@pyxis/diagnostics';
-import { Consts, evalExpr, MAX_NESTING, readSources, type Expr } from '@pyxis/asm';
+import { Consts, evalExpr, MAX_NESTING, MAX_PENDING_LOOPS, readSources, type Expr } from '@pyxis/asm';
 
 const span = { file: 't', line: 1, column: 1 };
 
@@ -114,6 +114,14 @@ describe('evalExpr', () => {
       expect(d.span).toMatchObject({ file: 'c.pasm', line: expect.any(Number), column: expect.any(Number) });
     });
   }
+
+  test(`more than ${MAX_PENDING_LOOPS} \`loop\` headers without their \`{\` is AS0107 at the first one too many (fuzz: 1,331 bare \`loop\` lines)`, () => {
+    // the error-recovering parser nests each bare header into the previous one: a diagnostic before it runs
+    const r = evalConst(`.program p s {\n  x =\n${'loop\n'.repeat(1331)}}\n`);
+    expect(r.diags.map((d) => [d.code, d.message, (d.span as { line: number }).line])).toEqual([['AS0107', `more than ${MAX_PENDING_LOOPS} \`loop\` headers without their \`{\``, 3 + MAX_PENDING_LOOPS]]);
+    // headers on their own line with the brace on the next stay legal
+    expect(evalConst(`.program p s {\n${'loop 2\n{\n'.repeat(40)}Op\n${'}\n'.repeat(40)}}\n`).diags.filter((d) => d.code === 'AS0107')).toEqual([]);
+  });
 
   test(`one level past ${MAX_NESTING} is AS0107, pointing at the token that goes too deep`, () => {
     const r = evalConst(`.const X = ${'('.repeat(MAX_NESTING + 1)}1${')'.repeat(MAX_NESTING + 1)}\n`);

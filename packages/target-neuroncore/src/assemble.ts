@@ -16,10 +16,10 @@ import { DTYPES, dtypeBytes, type DType } from './numerics.js';
 import { checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
 import { AutoSync } from './sync.js';
 import { resolveRawAp } from './source.js';
+import { MAX_UNROLLED, loopLowerBound } from './unroll.js';
 
 import { NC_PROGRAM_SECTION, ProgramError, programOf } from './program.js';
 export { NC_PROGRAM_SECTION, ProgramError, programOf };
-const MAX_INSNS = 4_000_000;
 const streamOf: Record<string, number> = { tensor: 0, vector: 1, scalar: 2, gpsimd: 3 };
 
 export interface NcAssembleResult {
@@ -29,8 +29,12 @@ export interface NcAssembleResult {
 }
 
 class Stop extends Error {}
+/** The unrolling limit was reached (NC0090): ends the assembly of every file. */
+class Overflow extends Error {}
 
-export function assembleNc(inputs: Array<{ file: string; text: string }>, sources?: SourceMap): NcAssembleResult {
+/** `limits.maxUnrolled`: the unrolling limit (default MAX_UNROLLED, unroll.ts; the tests lower it). */
+export function assembleNc(inputs: Array<{ file: string; text: string }>, sources?: SourceMap, limits: { maxUnrolled?: number } = {}): NcAssembleResult {
+  const maxUnrolled = limits.maxUnrolled ?? MAX_UNROLLED;
   const isa = loadIsa();
   const machine = loadMachine();
   const diags: Diagnostic[] = [];
@@ -53,6 +57,10 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   const dmaNext = new Map<number, number>();
   let lastStationary: AP | undefined;
   const pending: Insn[] = [];
+  /** Statements expanded so far (unroll.ts), and the loops whose expansion was estimated before unrolling. */
+  let unrolled = 0;
+  const unrolledMsg = `more than ${maxUnrolled} statements after unrolling loops (each iteration counts one)`;
+  const estimated = new WeakSet<Stmt>();
 
   for (const { file, text } of inputs) {
     sources?.add(file, text);
@@ -243,11 +251,12 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
 
     const emit = (insn: Insn, engine: string, ctx: RuleCtx, col: number): void => {
       checkInsn(insn, engine, ctx, col);
-      if (insns.length + pending.length >= MAX_INSNS) {
-        diags.push(error('NC0090', `more than ${MAX_INSNS} instructions after unrolling loops`, { span: span(insn.line, col) }));
-        throw new Stop();
-      }
       pending.push(insn);
+    };
+    /** NC0090 at a statement, and the end of the assembly. */
+    const overflow = (line: number, col: number, len: number, what: string): never => {
+      diags.push(error('NC0090', what, { span: span(line, col, len), notes: ['every loop is unrolled (the engines have no loop instruction) and nested loops multiply their trip counts; the limit is documented in docs/neuroncore.md'] }));
+      throw new Overflow();
     };
 
     const instruction = (st: Extract<Stmt, { k: 'insn' }>): void => {
@@ -403,6 +412,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
     let loc: { file: string; line: number; col: number } | undefined;
     const walk = (list: Stmt[]): void => {
       for (const st of list) {
+        if (++unrolled > maxUnrolled) overflow(st.line, st.col, st.k === 'loop' ? 4 : 1, unrolledMsg);
         try {
           switch (st.k) {
             case 'const':
@@ -434,8 +444,15 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
             case 'loop': {
               const from = evalInt(st.from, st.line, 'a loop bound');
               const to = evalInt(st.to, st.line, 'a loop bound');
+              if (!estimated.has(st)) {
+                // before unrolling: a loop bound to exceed the limit is refused at once (nested trip counts multiply)
+                estimated.add(st);
+                const n = loopLowerBound(st, (name) => env.get(name));
+                if (unrolled + n > maxUnrolled) overflow(st.line, st.col, 4, `this loop expands to ${n > 1e15 ? n.toExponential(2) : n} statements or more (each iteration counts one); the limit is ${maxUnrolled}`);
+              }
               const had = env.get(st.v);
               for (let i = from; i < to; i++) {
+                if (++unrolled > maxUnrolled) overflow(st.line, st.col, 4, unrolledMsg);
                 env.set(st.v, i);
                 walk(st.body);
                 if (diags.length > 50) throw new Stop();
@@ -450,6 +467,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
               } finally {
                 loc = undefined;
               }
+              if (pending.length > maxUnrolled) overflow(st.line, st.col, st.opEnd - st.col, `more than ${maxUnrolled} ISA instructions after unrolling loops`);
               break;
           }
         } catch (e) {
@@ -461,6 +479,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
     try {
       walk(stmts);
     } catch (e) {
+      if (e instanceof Overflow) break;
       if (!(e instanceof Stop)) throw e;
     }
   }

@@ -14,3 +14,5 @@ export { disassembleNc } from './disasm.js';
 export { sourceNc, numText } from './source.js';
 export { Executor, Memories } from './exec.js';
 export { hbmAddresses } from './run.js';
+export { lexLine, parseNc, type Tok } from './parse.js';
+export { MAX_UNROLLED, MAX_LOOP_DEPTH } from './unroll.js';

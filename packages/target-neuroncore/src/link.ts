@@ -16,6 +16,7 @@ import { BF16 } from '@pyxis/formats';
 import { NC_PROGRAM_SECTION, ProgramError, programOf } from './assemble.js';
 import { decodeTables, dtypeBytes, encodeValue, type DType } from './numerics.js';
 import type { NcProgram } from './ir.js';
+import { checkNcMetadata } from './validate.js';
 
 export interface NcLinkResult {
   image: Container;
@@ -70,6 +71,7 @@ export function linkNc(script: string, scriptFile: string, objects: Array<{ file
   const { file, container } = objs[0]!;
   if (container.target !== 'neuroncore') throw new DiagnosticError(error('NC0702', `\`${file}\` is a \`${container.target}\` object, not a NeuronCore one`));
   let program: NcProgram;
+  checkNcMetadata(container, file);
   try {
     program = programOf(container, file);
   } catch (e) {

@@ -8,6 +8,8 @@ import { writeNpy } from '@pyxis/container';
 import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxis/target';
 import { NC_TARGET_NAME, NC_TITLE, ncOptions } from './entry.js';
 import { ProgramError, programOf } from './program.js';
+import { MAX_SIM_HBM, checkNcMetadata, hbmProblem } from './validate.js';
+import { hbmAddresses } from './run.js';
 import { formatSummary, runImage, stopDiagnostics, type NcRun } from './run.js';
 import { GRAMMARS, SPEC } from './isa.js';
 import { dumpTensor } from './dump.js';
@@ -35,13 +37,22 @@ function dumpSpecs(o: OptionValues): DumpSpec[] {
   });
 }
 
+/** The image's program, after its metadata, program section and HBM layout are validated (validate.ts). */
 function program(req: MachineRequest) {
+  checkNcMetadata(req.image, req.file);
+  let p;
   try {
-    return programOf(req.image, req.file);
+    p = programOf(req.image, req.file);
   } catch (e) {
     if (e instanceof ProgramError) throw new DiagnosticError(error('NC0703', e.message));
     throw e;
   }
+  const bad = hbmProblem(req.image, p, hbmAddresses(req.image, p));
+  if (bad) throw new DiagnosticError(error('NC0703', `\`${req.file}\`: ${bad}`));
+  const hbm = Number(req.image.metadata['hbm_bytes'] ?? 0);
+  if (hbm > MAX_SIM_HBM && !req.options['timingOnly'])
+    throw new DiagnosticError(error('NC0704', `\`${req.file}\` lays out ${hbm} bytes of HBM; the simulator holds at most ${MAX_SIM_HBM} bytes of HBM data (run with --timing-only for the timing alone)`));
+  return p;
 }
 
 function plan(req: MachineRequest): DumpSpec[] {

@@ -6,6 +6,7 @@
  * diagnostics with file:line:col, never exceptions.
  */
 import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
+import { MAX_LOOP_DEPTH } from './unroll.js';
 
 export type Expr =
   | { k: 'num'; v: number; col: number }
@@ -47,15 +48,12 @@ export type Stmt =
   | { k: 'loop'; v: string; from: Expr; to: Expr; body: Stmt[]; line: number; col: number }
   | { k: 'insn'; engine: string; op: string; operands: Operand[]; line: number; col: number; opEnd: number };
 
-interface Tok {
+export interface Tok {
   t: 'id' | 'num' | 'p' | 'dir' | 'str';
   v: string;
   n: number;
   col: number;
 }
-
-const TOKEN_RE = /\s*(?:(\.[A-Za-z_]\w*)|([A-Za-z_]\w*)|(0[xX][0-9a-fA-F_]+|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?)|(\*\*|[-+*/%()[\]{},:=.<>])|("(?:[^"\\]|\\.)*"))/y;
-const BLANK_RE = /\s*/y;
 
 export class ParseError {
   constructor(
@@ -86,33 +84,97 @@ function unquote(q: string, col: number): string {
   }
 }
 
-function lexLine(text: string): Tok[] {
+/** `\s` of a JavaScript regular expression (the dialect's blanks since the first lexer). */
+function isSpace(c: number): boolean {
+  return (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isIdStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isWord = (c: number): boolean => isIdStart(c) || isDigit(c);
+const isHex = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+/** Single-character punctuation: - + * / % ( ) [ ] { } , : = . < > */
+const PUNCT = new Set([...'-+*/%()[]{},:=.<>'].map((ch) => ch.charCodeAt(0)));
+
+/**
+ * Splits one line into tokens with one forward scan: every loop below advances `pos`, and no character is
+ * read more than twice, so the work is linear in the line's length (scripts/bench-nc-lexer.mjs checks the
+ * scaling). Tokens: `.name` (a directive first on the line, else `.` and a name), names `[A-Za-z_]\w*`,
+ * numbers (`0x..`, `1_000`, `1.`, `.5`, `1e-3`), punctuation (`**` and one character of -+* /%()[]{},:=.<>),
+ * strings in double quotes with JSON escapes; `#` or `//` starts a comment outside strings.
+ */
+export function lexLine(text: string): Tok[] {
   const out: Tok[] = [];
   const hash = commentStart(text);
   const s = hash >= 0 ? text.slice(0, hash) : text;
+  const len = s.length;
+  const at = (i: number): number => (i < len ? s.charCodeAt(i) : -1);
   let pos = 0;
-  while (pos < s.length) {
-    BLANK_RE.lastIndex = pos;
-    BLANK_RE.exec(s);
-    if (BLANK_RE.lastIndex >= s.length) break;
-    TOKEN_RE.lastIndex = pos;
-    const m = TOKEN_RE.exec(s);
-    if (!m) {
-      const col = BLANK_RE.lastIndex + 1;
-      throw new ParseError(s[col - 1] === '"' ? 'unterminated string' : `unexpected character \`${s[col - 1]}\``, col);
-    }
-    const col = m.index + m[0].length - (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? '').length + 1;
-    if (m[1] && out.length === 0) out.push({ t: 'dir', v: m[1], n: 0, col });
-    else if (m[1]) {
-      // `.op` after an engine name (`tensor.matmul`): a dot and a name, not a directive.
-      out.push({ t: 'p', v: '.', n: 0, col });
-      out.push({ t: 'id', v: m[1].slice(1), n: 0, col: col + 1 });
-    }
-    else if (m[2]) out.push({ t: 'id', v: m[2], n: 0, col });
-    else if (m[3]) out.push({ t: 'num', v: m[3], n: Number(m[3].replace(/_/g, '')), col });
-    else if (m[4]) out.push({ t: 'p', v: m[4], n: 0, col });
-    else out.push({ t: 'str', v: unquote(m[5]!, col), n: 0, col });
-    pos = TOKEN_RE.lastIndex;
+  for (;;) {
+    while (pos < len && isSpace(s.charCodeAt(pos))) pos++;
+    if (pos >= len) break;
+    const start = pos;
+    const col = start + 1;
+    const c = s.charCodeAt(pos);
+    if (c === 46 && isIdStart(at(pos + 1))) {
+      // `.name`
+      pos += 2;
+      while (isWord(at(pos))) pos++;
+      const name = s.slice(start + 1, pos);
+      if (out.length === 0) out.push({ t: 'dir', v: '.' + name, n: 0, col });
+      else {
+        // `.op` after an engine name (`tensor.matmul`): a dot and a name, not a directive.
+        out.push({ t: 'p', v: '.', n: 0, col });
+        out.push({ t: 'id', v: name, n: 0, col: col + 1 });
+      }
+    } else if (isIdStart(c)) {
+      pos++;
+      while (isWord(at(pos))) pos++;
+      out.push({ t: 'id', v: s.slice(start, pos), n: 0, col });
+    } else if (isDigit(c) || (c === 46 && isDigit(at(pos + 1)))) {
+      if (c === 48 && (at(pos + 1) | 32) === 120 && (isHex(at(pos + 2)) || at(pos + 2) === 95)) {
+        pos += 2;
+        while (isHex(at(pos)) || at(pos) === 95) pos++;
+      } else {
+        // digits [. digits] or . digits, then an optional exponent (taken only when it has a digit)
+        pos++;
+        while (isDigit(at(pos)) || at(pos) === 95) pos++;
+        if (c !== 46 && at(pos) === 46) {
+          pos++;
+          while (isDigit(at(pos)) || at(pos) === 95) pos++;
+        }
+        if ((at(pos) | 32) === 101) {
+          let e = pos + 1;
+          if (at(e) === 43 || at(e) === 45) e++;
+          if (isDigit(at(e))) {
+            pos = e;
+            while (isDigit(at(pos))) pos++;
+          }
+        }
+      }
+      const v = s.slice(start, pos);
+      out.push({ t: 'num', v, n: Number(v.replace(/_/g, '')), col });
+    } else if (c === 42 && at(pos + 1) === 42) {
+      pos += 2;
+      out.push({ t: 'p', v: '**', n: 0, col });
+    } else if (PUNCT.has(c)) {
+      pos++;
+      out.push({ t: 'p', v: s[start]!, n: 0, col });
+    } else if (c === 34) {
+      // a string: any character but `"` and `\`, or `\` and one character that is not a line terminator
+      pos++;
+      for (;;) {
+        const d = at(pos);
+        if (d === -1) throw new ParseError('unterminated string', col);
+        if (d === 34) break;
+        if (d === 92) {
+          const e = at(pos + 1);
+          if (e === -1 || e === 10 || e === 13 || e === 0x2028 || e === 0x2029) throw new ParseError('unterminated string', col);
+          pos += 2;
+        } else pos++;
+      }
+      pos++;
+      out.push({ t: 'str', v: unquote(s.slice(start, pos), col), n: 0, col });
+    } else throw new ParseError(`unexpected character \`${String.fromCodePoint(s.codePointAt(pos)!)}\``, col);
   }
   return out;
 }
@@ -386,7 +448,10 @@ export function parseNc(text: string, file: string, diags: Diagnostic[]): Stmt[]
         c.expectP('{', '`{`');
         if (!c.done()) throw new ParseError('expected end of line after `{`', c.col());
         const st: Stmt = { k: 'loop', v: v.v, from, to, body: [], line, col: first.col };
-        body.push(st);
+        // Too deep: reported once, at the first loop past the limit; its block is still matched with its `}`
+        // but kept out of the program (the loops inside it are not reported again).
+        if (stack.length <= MAX_LOOP_DEPTH) body.push(st);
+        else if (stack.length === MAX_LOOP_DEPTH + 1) diags.push(error('NC0003', `loops nested deeper than ${MAX_LOOP_DEPTH} levels`, { span: span(line, first.col, 4) }));
         stack.push({ body: st.body, line, col: first.col });
         continue;
       }

@@ -9,6 +9,7 @@ import type { Target } from '@pyxis/target';
 import { ncOptions } from './entry.js';
 import { assembleNc, ProgramError, programOf } from './assemble.js';
 import { linkNc } from './link.js';
+import { checkNcMetadata } from './validate.js';
 import { disassembleNc } from './disasm.js';
 import { sourceNc } from './source.js';
 import { ncDocs, ncInspect } from './docs.js';
@@ -28,6 +29,7 @@ export const neuroncoreTarget: Target = {
       return { diagnostics: r.diagnostics, object: r.object, ...(req.listing ? { listing: disassembleNc(r.program) } : {}) };
     },
     disassemble: (object: Container, file: string) => {
+      checkNcMetadata(object, file);
       try {
         return sourceNc(programOf(object, file));
       } catch (e) {
