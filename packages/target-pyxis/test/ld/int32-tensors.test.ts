@@ -116,7 +116,7 @@ describe('int32 / uint32 tensors: no compute consumer (LD0821)', () => {
     const g = codes('amem_read = to_grid; read = idx;');
     expect(g.map((x) => x.code)).toEqual(['LD0821']);
     expect(g[0]!.message).toBe('trip `t`: `idx` is a Int32 tensor (32-bit integers); program `to_grid` sends its rows to the grid (tgt_fifo), which does not take 32-bit integers');
-    expect(g[0]!.span!.line).toBe(6);
+    expect(g[0]!.span).toMatchObject({ line: 6 });
     expect(codes('amem_read = to_vpu; read = idx;')[0]!.message).toMatch(/Vbuffer \(VPU\)/);
     expect(codes('amem_read = relu; amem_write = copy_wr; read = idx; write = out;')[0]!.message).toMatch(/Read_SRAM_with_ReLU/);
   });
