@@ -1,6 +1,6 @@
 /**
  * NumPy `.npy` files (format versions 1.0, 2.0 and 3.0), little-endian,
- * C order, dtypes u1/i1/u2/i2/i4/f2/f4/f8. See docs/tensor-files.md.
+ * C order, dtypes u1/i1/u2/i2/i4/u4/f2/f4/f8. See docs/tensor-files.md.
  *
  * Layout: "\x93NUMPY", major u8, minor u8, HEADER_LEN (u16 LE for v1, u32 LE
  * for v2/v3), then HEADER_LEN bytes of a Python dict literal

@@ -6,9 +6,9 @@
 import { DiagnosticError, error } from '@pyxis/diagnostics';
 import { TensorCodes } from './codes.js';
 
-export type TensorDType = 'uint8' | 'int8' | 'uint16' | 'int16' | 'int32' | 'float16' | 'bfloat16' | 'float32' | 'float64';
+export type TensorDType = 'uint8' | 'int8' | 'uint16' | 'int16' | 'int32' | 'uint32' | 'float16' | 'bfloat16' | 'float32' | 'float64';
 
-export type TensorData = Uint8Array | Int8Array | Uint16Array | Int16Array | Int32Array | Float32Array | Float64Array;
+export type TensorData = Uint8Array | Int8Array | Uint16Array | Int16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 
 export interface Tensor {
   dtype: TensorDType;
@@ -33,6 +33,7 @@ export const DTYPES: Record<TensorDType, DTypeInfo> = {
   uint16: { size: 2, npy: '<u2', safetensors: 'U16', make: (b, n) => new Uint16Array(b, 0, n), ctor: Uint16Array },
   int16: { size: 2, npy: '<i2', safetensors: 'I16', make: (b, n) => new Int16Array(b, 0, n), ctor: Int16Array },
   int32: { size: 4, npy: '<i4', safetensors: 'I32', make: (b, n) => new Int32Array(b, 0, n), ctor: Int32Array },
+  uint32: { size: 4, npy: '<u4', safetensors: 'U32', make: (b, n) => new Uint32Array(b, 0, n), ctor: Uint32Array },
   float16: { size: 2, npy: '<f2', safetensors: 'F16', make: (b, n) => new Uint16Array(b, 0, n), ctor: Uint16Array },
   bfloat16: { size: 2, safetensors: 'BF16', make: (b, n) => new Uint16Array(b, 0, n), ctor: Uint16Array },
   float32: { size: 4, npy: '<f4', safetensors: 'F32', make: (b, n) => new Float32Array(b, 0, n), ctor: Float32Array },

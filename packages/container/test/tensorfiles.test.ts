@@ -85,6 +85,19 @@ describe('.npy golden bytes', () => {
   });
 });
 
+describe('.npy uint32 (<u4, index tables)', () => {
+  it('reads <u4 little-endian words into a Uint32Array, values above 2^31 intact', () => {
+    const dict = "{'descr': '<u4', 'fortran_order': False, 'shape': (2,), }";
+    const hlen = Math.ceil((10 + dict.length + 1) / 64) * 64 - 10;
+    const bytes = new Uint8Array([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, hlen & 0xff, hlen >> 8, ...ascii(dict.padEnd(hlen - 1, ' ') + '\n'), 5, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff]);
+    const t = readNpy(bytes, 'u.npy');
+    expect(t.dtype).toBe('uint32');
+    expect(t.data).toBeInstanceOf(Uint32Array);
+    expect([...t.data]).toEqual([5, 0xfffffffe]);
+    expect(new TextDecoder().decode(writeNpy(t).subarray(10, 30))).toContain("'descr': '<u4'");
+  });
+});
+
 describe('.npy rejects', () => {
   const dict = (descr: string, fortran = 'False', shape = '(2,)') => `{'descr': '${descr}', 'fortran_order': ${fortran}, 'shape': ${shape}, }`;
   it('big-endian', () => {
@@ -134,7 +147,7 @@ describe('.npy rejects', () => {
   });
 });
 
-const NPY_TYPES: TensorDType[] = ['uint8', 'int8', 'uint16', 'int16', 'int32', 'float16', 'float32', 'float64'];
+const NPY_TYPES: TensorDType[] = ['uint8', 'int8', 'uint16', 'int16', 'int32', 'uint32', 'float16', 'float32', 'float64'];
 const ALL_TYPES: TensorDType[] = [...NPY_TYPES, 'bfloat16'];
 const arbTensor = (types: TensorDType[]) =>
   fc.record({ dtype: fc.constantFrom(...types), shape: fc.array(fc.nat(4), { maxLength: 3 }), seed: fc.uint8Array({ minLength: 8 * 64, maxLength: 8 * 64 }) }).map(({ dtype, shape, seed }): Tensor => {

@@ -456,11 +456,13 @@ export class FixedPoint implements FormatDescriptor {
     readonly spec: string,
     /** Round-to-nearest ties: false = to even; true = half up (toward +infinity, Java Math.round, as the Tensil tools). */
     readonly tiesUp = false,
+    /** false: unsigned integers 0 .. 2^W - 1 (UInt32 index tables); true: two's complement. */
+    readonly signed = true,
   ) {
     this.ebits = bits - fbits;
     this.codeLimit = 2 ** bits;
-    this.maxInt = 2 ** (bits - 1) - 1;
-    this.minInt = -(2 ** (bits - 1));
+    this.maxInt = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+    this.minInt = signed ? -(2 ** (bits - 1)) : 0;
     this.maxCode = this.maxInt;
     this.scale = 2 ** fbits;
     this.range = 2 ** bits;
@@ -470,7 +472,7 @@ export class FixedPoint implements FormatDescriptor {
     return false;
   }
   toSigned(code: number): number {
-    return code > this.maxInt ? code - this.range : code;
+    return code > this.maxInt ? code - this.range : code; // unsigned formats: maxInt = 2^W - 1, never above
   }
   fromSigned(q: number): number {
     return q < 0 ? q + this.range : q + 0; // + 0 turns -0 into +0
@@ -515,6 +517,7 @@ export class FixedPoint implements FormatDescriptor {
 }
 
 const NC = 'neuroncore-v2-architecture.md (TensorE data types)';
+const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
 const SYS = 'systolic-fpga-hardware.md §1';
 
 export const RFP8 = new PyxisFloat('RFP8', 4, 3, `${CHIP} §4.1`);
@@ -525,6 +528,9 @@ export const LnsI5F10 = new PyxisLns('LnsI5F10', 5, 10, `${CHIP} §4.4`);
 export const MNS13 = new MnsFormat('MNS13', 13, `${CHIP} §4.6, §6.3.4 (active accumulator 5.1.13)`);
 export const MNS18 = new MnsFormat('MNS18', 18, `${CHIP} §4.6, §6.3.4 (writeback accumulator 5.1.18)`);
 export const Int16 = new FixedPoint('Int16', 16, 0, `${CHIP} §4 (VPU Int16)`);
+/** 32-bit integers of AMEM index tables (indirection mode 1: one little-endian 32-bit index per entry, seq §5.2.2, §8.1; chip §7.6). */
+export const Int32 = new FixedPoint('Int32', 32, 0, `${CHIP} §7.6 (int32 indirection table); ${SEQ_SPEC} §8.1`);
+export const UInt32 = new FixedPoint('UInt32', 32, 0, `${CHIP} §7.6; ${SEQ_SPEC} §5.2.2 (x_fifo_entry[31:0], unsigned)`, false, false);
 export const OCP_E4M3 = new IeeeLike('OCP_E4M3', 4, 3, 7, 'fn', `OFP8 rev 1.0; ${CHIP} §4.10`);
 export const OCP_E5M2 = new IeeeLike('OCP_E5M2', 5, 2, 15, 'ieee', `OFP8 rev 1.0; ${CHIP} §4.10`);
 export const IEEE_FP16 = new IeeeLike('IEEE_FP16', 5, 10, 15, 'ieee', `IEEE 754 binary16; ${CHIP} §4.9`);

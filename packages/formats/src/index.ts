@@ -1,5 +1,5 @@
 /**
- * @pyxis/formats: bit-exact Pyxis (RFP8/16, LNS, MNS, Int16), OCP FP8, IEEE FP16,
+ * @pyxis/formats: bit-exact Pyxis (RFP8/16, LNS, MNS, Int16, Int32/UInt32 index tables), OCP FP8, IEEE FP16,
  * NeuronCore (FP32, BF16, TF32, FP8) and systolic fixed-point number formats.
  * See docs/formats.md.
  */
@@ -15,6 +15,8 @@ export {
   MNS13,
   MNS18,
   Int16,
+  Int32,
+  UInt32,
   OCP_E4M3,
   OCP_E5M2,
   IEEE_FP16,

@@ -13,6 +13,8 @@ export const formats: Readonly<Record<FormatName, FormatDescriptor>> = Object.fr
   MNS13: F.MNS13,
   MNS18: F.MNS18,
   Int16: F.Int16,
+  Int32: F.Int32,
+  UInt32: F.UInt32,
   OCP_E4M3: F.OCP_E4M3,
   OCP_E5M2: F.OCP_E5M2,
   IEEE_FP16: F.IEEE_FP16,

@@ -11,6 +11,8 @@ export type FormatName =
   | 'MNS13'
   | 'MNS18'
   | 'Int16'
+  | 'Int32'
+  | 'UInt32'
   | 'OCP_E4M3'
   | 'OCP_E5M2'
   | 'IEEE_FP16'

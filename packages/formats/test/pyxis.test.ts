@@ -150,7 +150,7 @@ describe('registry', () => {
     const widths: Record<string, number> = {
       RFP8: 8, RFP16: 16, LnsI4F3: 8, LnsI5F3: 9, LnsI5F10: 16, MNS13: 19, MNS18: 24, Int16: 16,
       OCP_E4M3: 8, OCP_E5M2: 8, IEEE_FP16: 16, FP32: 32, BF16: 16, TF32: 32, FP8_E4M3: 8, FP8_E5M2: 8,
-      FP8BP4: 8, FP16BP8: 16, FP18BP10: 18, FP32BP16: 32,
+      FP8BP4: 8, FP16BP8: 16, FP18BP10: 18, FP32BP16: 32, Int32: 32, UInt32: 32,
     };
     expect(Object.keys(formats).sort()).toEqual(Object.keys(widths).sort());
     for (const [n, b] of Object.entries(widths)) expect(getFormat(n).bits).toBe(b);

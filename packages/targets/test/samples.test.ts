@@ -1,6 +1,6 @@
 /** End to end: samples/pyxis copy and gather/scatter, assembled and linked by the real tools, then simulated. */
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,5 +45,30 @@ describe('samples/pyxis end to end', () => {
       exp.set(g.subarray(i * 128, i * 128 + 128), r * 128);
     });
     expect(Array.from(sc)).toEqual(Array.from(exp));
+  });
+
+  it('gather/scatter: the int32 index table (indir_mode 1) and the raw int16 bytes in an RFP8 tensor (indir_mode 0) give the same bytes in the same cycles', async () => {
+    const dir = await build('gather');
+    // the compatibility form: gather_idx.bin (little-endian int16 indices) in an RFP8 [1, 128] tensor, ITFE and sequencers in mode 0
+    const old = join(dir, 'old');
+    mkdirSync(old);
+    for (const f of ['gather_src.bin', 'gather_idx.bin']) copyFileSync(join(dir, f), join(old, f));
+    const blob = new Uint8Array(readFileSync(join(dir, 'gather_itfe.blob')));
+    for (let r = 0; r < blob.length; r += 16) blob[r + 8] = blob[r + 8]! & ~3; // indir_mode [1:0] of each command word (seq §8.1) = 0
+    writeFileSync(join(old, 'gather_itfe.blob'), blob);
+    const ld = readFileSync(join(dir, 'gather.ld'), 'utf8').replace(/^tensor idx .*\n/m, 'tensor idx { format = RFP8; shape = [1, 128]; region = amem0; raw = "gather_idx.bin"; role = indirection; address = 0x100000; }\n');
+    expect(ld).toMatch(/^tensor idx \{ format = RFP8.*raw = "gather_idx.bin"/m);
+    writeFileSync(join(old, 'gather.ld'), ld);
+    writeFileSync(join(old, 'gather.pasm'), readFileSync(join(dir, 'gather.pasm'), 'utf8').replaceAll('indir_mode=1', 'indir_mode=0'));
+    expect(await runAs([join(old, 'gather.pasm'), '-o', join(old, 'gather.pobj')], quiet)).toBe(0);
+    expect(await runLd([join(old, 'gather.ld'), join(old, 'gather.pobj'), '-o', join(old, 'gather.pimg')], quiet)).toBe(0);
+    const run = async (d: string) => {
+      expect(await runSim(['run', join(d, 'gather.pimg'), '--dump', `gathered=${join(d, 'g.npy')}`, '--dump', `scattered=${join(d, 's.npy')}`, '--stats', join(d, 'st.json')], quiet)).toBe(0);
+      return { g: [...readFileSync(join(d, 'g.npy'))], s: [...readFileSync(join(d, 's.npy'))], cycles: JSON.parse(readFileSync(join(d, 'st.json'), 'utf8')).cycles as number };
+    };
+    const a = await run(dir);
+    const b = await run(old);
+    expect(a).toEqual(b);
+    expect(a.cycles).toBeGreaterThan(0);
   });
 });

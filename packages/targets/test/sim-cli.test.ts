@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeContainerFile, readNpy } from '@pyxis/container';
-import { runSim } from '@pyxis/targets';
+import { writeContainerFile, readNpy, writeNpy } from '@pyxis/container';
+import { runLd, runSim } from '@pyxis/targets';
 import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
 
 const desc = ImageBuilder.desc;
@@ -129,5 +129,23 @@ describe('pyxis-sim run', () => {
     expect(existsSync(tr)).toBe(false);
     expect(existsSync(`${tr}.partial`)).toBe(false);
     expect(existsSync(join(dir, 'bad.vcd.partial'))).toBe(false);
+  });
+});
+
+describe('pyxis-sim --dump of 32-bit integer tensors (index tables)', () => {
+  it('int32 dumps as int32, uint32 as uint32 (values >= 2^31 intact), :f32 decodes the integers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-int32-'));
+    writeFileSync(join(dir, 'u.npy'), writeNpy({ dtype: 'uint32', shape: [1, 3], data: Uint32Array.from([1, 0xffffffff, 0x80000000]) }));
+    writeFileSync(join(dir, 'i.npy'), writeNpy({ dtype: 'int32', shape: [1, 3], data: Int32Array.from([1, -1, -7]) }));
+    writeFileSync(join(dir, 'd.ld'), 'memory amem0 { space = amem; cluster = 0; origin = 0; length = 32M; }\ntensor u { format = uint32; shape = [1, 3]; data = "u.npy"; }\ntensor i { format = int32; shape = [1, 3]; data = "i.npy"; }\n');
+    const cap = io();
+    expect(await runLd([join(dir, 'd.ld'), '-o', join(dir, 'd.pimg')], cap.io)).toBe(0);
+    const out = (n: string) => join(dir, `o_${n}.npy`);
+    expect(await runSim(['run', join(dir, 'd.pimg'), '--dump', `u=${out('u')}`, '--dump', `i=${out('i')}`, '--dump', `i:f32=${out('if')}`, '--dump', `u:f32=${out('uf')}`], cap.io)).toBe(0);
+    const get = (n: string) => readNpy(readFileSync(out(n)), n);
+    expect([get('u').dtype, [...get('u').data]]).toEqual(['uint32', [1, 0xffffffff, 0x80000000]]);
+    expect([get('i').dtype, [...get('i').data]]).toEqual(['int32', [1, -1, -7]]);
+    expect([...get('if').data]).toEqual([1, -1, -7]);
+    expect([...get('uf').data]).toEqual([1, 2 ** 32, 2 ** 31]); // float32 of 2^32 - 1 rounds to 2^32
   });
 });

@@ -1,6 +1,9 @@
-/** Static rule checks on resolved trips (seq §1.2-1.3 grid tensor-size rules; partition rotation, seq §5.4, §6.7). */
+/**
+ * Static rule checks on resolved trips (seq §1.2-1.3 grid tensor-size rules; partition rotation, seq §5.4, §6.7;
+ * 32-bit integer index tensors kept away from the grid and the VPU, chip §7.6).
+ */
 import { decode, loadTable } from '@pyxis/codec';
-import { error, warning, type DiagnosticBag } from '@pyxis/diagnostics';
+import { error, warning, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import type { TensorDef, TripDef } from './linkTypes.js';
 
 const SEQ = 'pyxis-uie-sequencers-fspec.md';
@@ -59,13 +62,10 @@ export function checkPartitionRotation(t: TripDef, bag: DiagnosticBag): void {
   if (!rd || !wr || !rp || !wp || rd.t.placed.region.space !== 'amem' || wr.t.placed.region.space !== 'amem') return;
   // opcd codepoints >= 2: Read_SRAM / Read_SRAM_with_ReLU, Write / RMW_Add (grammars/pyxis/amem_*_op.json)
   const scan = (p: { op: Uint8Array; words: number }, table: string, vld: string) => {
-    const tab = loadTable('pyxis', table);
-    const stride = p.words > 0 ? p.op.length / p.words : 0;
     let off: number | undefined;
     let strides: number[] | undefined;
     let switched = false;
-    for (let k = 0; k < p.words; k++) {
-      const v = decode(tab, p.op, k * stride) as Record<string, number | number[] | string>;
+    for (const v of opWords(p, table)) {
       if (Number(v[vld]) === 1) switched = true;
       if (off === undefined && Number(v['opcd']) >= 2) {
         off = Number(v['amem_addr_offset']) & 7;
@@ -89,4 +89,61 @@ export function checkPartitionRotation(t: TripDef, bag: DiagnosticBag): void {
       notes: ['help: place both tensors at the same partition offset, or program RPSW (rpsw_rot_enbl) / WPSW (wpsw_rot_enbl) rotation tables'],
     }),
   );
+}
+
+type OpRecord = Record<string, number | number[] | string>;
+
+/** The decoded operation words of a sequencer program (`table`: its grammars/pyxis operation table). */
+function* opWords(p: { op: Uint8Array; words: number }, table: string): Generator<OpRecord> {
+  const tab = loadTable('pyxis', table);
+  const stride = p.words > 0 ? p.op.length / p.words : 0;
+  for (let k = 0; k < p.words; k++) yield decode(tab, p.op, k * stride) as OpRecord;
+}
+
+/**
+ * 32-bit integer tensors (`format = int32` / `uint32`, index tables of indirection mode 1, chip §7.6, seq §8.1)
+ * are data for the Indirection Table Fetch Engines and for byte moves only: no datapath of the chip takes int32
+ * operands (the grid and the AMEM datapath operate on 8/16-bit Recogni, OCP and IEEE formats, chip §4, §6; the VPU
+ * on its FP16/Int16 lanes, chip §4, §9). LD0821 for a UIE trip that would feed one to a compute consumer: as `weights`
+ * (the weights read port feeds the grid, seq §7) or `rmw_source` (RMW_Add adds values, chip §7.4); as `read` when
+ * its AMEM Read program sends rows to the grid or the Vbuffer (tgt_fifo) or applies ReLU; as `write` when its AMEM
+ * Write program stores rows from the grid or the Vbuffer (src_fifo) or read-modify-writes them. AMEM-to-AMEM copies
+ * (tgt_fifo = AMEM_write with src_fifo = AMEM_read) and DMA trips move bytes and are accepted.
+ */
+export function checkIntegerTensors(t: TripDef, bag: DiagnosticBag): void {
+  if (t.queue.kind !== 'uie') return;
+  const fail = (x: { t: TensorDef; span: SourceSpan }, why: string, spec: string) =>
+    bag.add(
+      error('LD0821', `trip \`${t.name}\`: \`${x.t.name}\` is a ${x.t.format} tensor (32-bit integers); ${why}`, {
+        span: x.span,
+        spec,
+        notes: ['note: int32 / uint32 tensors are index tables for the ITFEs (indirection mode 1); the linker lets them be stored, copied AMEM-to-AMEM and moved by DMA only', 'help: declare the data in a format the consumer computes on (RFP8, RFP16, Int16, ...)'],
+      }),
+    );
+  const port = (k: string) => {
+    const x = t.tensors.get(k);
+    return x?.t.int ? x : undefined;
+  };
+  const wt = port('weights');
+  if (wt) fail(wt, 'the AMEM weights read port feeds the grid, which does not take 32-bit integers', `${SEQ} §7; pyxis-chip-fspec.md §4`);
+  const rmw = port('rmw_source');
+  if (rmw) fail(rmw, 'RMW_Add (InMemAdd) adds values; it does not take 32-bit integers', 'pyxis-chip-fspec.md §7.4');
+  const rd = port('read');
+  const rp = t.programs.get('amem_read')?.prog;
+  if (rd && rp)
+    for (const v of opWords(rp, 'amem_read_op')) {
+      const op = Number(v['opcd']);
+      if (op < 2) continue; // Nop, Read_Const: no data read
+      if (op === 3) return void fail(rd, `program \`${rp.name}\` reads it with Read_SRAM_with_ReLU (ReLU is defined for Recogni FP8/FP16 only)`, `${SEQ} §5.1.1`);
+      if (Number(v['tgt_fifo']) !== 2) return void fail(rd, `program \`${rp.name}\` sends its rows to the ${Number(v['tgt_fifo']) === 1 ? 'Vbuffer (VPU)' : 'grid'} (tgt_fifo), which does not take 32-bit integers`, `${SEQ} §5.1`);
+    }
+  const wr = port('write');
+  const wp = t.programs.get('amem_write')?.prog;
+  if (wr && wp)
+    for (const v of opWords(wp, 'amem_write_op')) {
+      const op = Number(v['opcd']);
+      if (op < 2) continue; // Nop, Discard: nothing stored
+      if (op === 3) return void fail(wr, `program \`${wp.name}\` read-modify-writes it (RMW_Add adds values)`, `${SEQ} §6.1; pyxis-chip-fspec.md §7.4`);
+      if (Number(v['src_fifo']) !== 2) return void fail(wr, `program \`${wp.name}\` stores rows from the ${Number(v['src_fifo']) === 1 ? 'Vbuffer (VPU)' : 'grid'} (src_fifo), which produce no 32-bit integers`, `${SEQ} §6.1`);
+    }
 }

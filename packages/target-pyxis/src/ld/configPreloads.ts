@@ -3,12 +3,12 @@
  * regions of grammars/pyxis/memory_map.json), encoded through their field
  * tables; fields naming tensors are filled after placement (SYMBOL_FIELDS).
  */
-import { didYouMean, type SourceSpan } from '@pyxis/diagnostics';
+import { didYouMean, warning, type SourceSpan } from '@pyxis/diagnostics';
 import { encode, loadGrammarJson, loadTable, validate, type FieldValues } from '@pyxis/codec';
 import type { ScriptValue } from '@pyxis/ld';
 import { clusterCount, queueGroup } from '../common/nocMap.js';
 import { configDataEntries } from './configData.js';
-import { CHIP, SEQ, tensorNames, tensorOrDb, type LinkContext } from './context.js';
+import { CHIP, SEQ, tensorNames, tensorOrDb, type CfgFixup, type LinkContext } from './context.js';
 import type { TensorDef } from './linkTypes.js';
 
 /**
@@ -183,6 +183,7 @@ export function resolveConfigFixups(ctx: LinkContext): void {
       }
     }
     if (!ok) continue;
+    checkIndexWidths(ctx, fx);
     if (fx.autoHash && unhashed !== undefined) fx.values['bank_hash_dsbl'] = unhashed ? 1 : 0;
     const issues = validate(fx.table, fx.values);
     if (issues.length) {
@@ -190,5 +191,28 @@ export function resolveConfigFixups(ctx: LinkContext): void {
       continue;
     }
     encode(fx.table, fx.values, cfgPreloads[fx.preload]!.data, fx.entry * fx.stride);
+  }
+}
+
+/**
+ * An ITFE command naming int32 / uint32 index tables (seq §8.1): 32-bit entries are read only as the X table of
+ * indirection mode 1; modes 0, 2 and 3 read 16-bit entries (LD0162), and mode 1 does not read a 16-bit tensor as
+ * 32-bit indices (LD0162). 8-bit tensors holding raw index bytes stay accepted (the RFP8 compatibility form).
+ * LD0163 warns when the command reads more indices than a 32-bit table holds.
+ */
+function checkIndexWidths(ctx: LinkContext, fx: CfgFixup): void {
+  const mode = Number(fx.values['indir_mode'] ?? 0);
+  if (!Number.isInteger(mode)) return;
+  const n = Number(fx.values['num_indices_per_table_m1'] ?? 0) + 1;
+  for (const r of fx.refs) {
+    const x32 = mode === 1 && r.field === 'x_table_base_addr';
+    const t = r.t;
+    const spec = { spec: `${SEQ} §5.2.2, §8.1; ${CHIP} §7.6` };
+    if (t.int && !x32)
+      ctx.r.err('LD0162', `${fx.table.name}.${r.field}: \`${r.t.name}\` holds 32-bit indices (${t.format}) but indir_mode ${mode} reads ${r.field === 'y_table_base_addr' || mode !== 1 ? '16-bit' : '32-bit'} entries from this table`, r.span, { ...spec, notes: ['help: 32-bit index tables are the X table of indir_mode = 1; use an Int16 tensor for modes 0, 2 and 3'] });
+    else if (x32 && t.elemBytes === 2)
+      ctx.r.err('LD0162', `${fx.table.name}.${r.field}: indir_mode 1 reads 32-bit indices but \`${r.t.name}\` is a 16-bit ${t.format} tensor`, r.span, { ...spec, notes: ['help: declare the table with `format = int32` (or uint32), or use indir_mode = 0'] });
+    else if (t.int && n > t.shape.reduce((a, b) => a * b, 1))
+      ctx.bag.add(warning('LD0163', `${fx.table.name}: reads ${n} indices from \`${r.t.name}\`, which holds ${t.shape.reduce((a, b) => a * b, 1)}`, { span: r.span, ...spec }));
   }
 }

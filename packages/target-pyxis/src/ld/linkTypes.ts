@@ -2,7 +2,7 @@
 import type { SourceSpan } from '@pyxis/diagnostics';
 import type { ScriptBlock, ScriptRef } from '@pyxis/ld';
 import type { QueueInfo } from './image.js';
-import type { TensorLayout } from './tensors.js';
+import type { ElemBytes, TensorLayout } from './tensors.js';
 import type { Placed } from './placement.js';
 import type { ProgramDef } from './microcode.js';
 
@@ -10,7 +10,9 @@ export interface TensorDef {
   name: string;
   span: SourceSpan;
   format: string;
-  elemBytes: 1 | 2;
+  elemBytes: ElemBytes;
+  /** A 32-bit integer index format (int32 / uint32): never a grid or VPU operand (checks.ts). */
+  int?: true;
   eb: number;
   shape: number[];
   layout: TensorLayout;

@@ -5,7 +5,7 @@
 import { didYouMean, type SourceSpan } from '@pyxis/diagnostics';
 import { alignUp } from '@pyxis/container';
 import { clusterCount, queueGroup } from '../common/nocMap.js';
-import { checkSizeRules } from './checks.js';
+import { checkIntegerTensors, checkSizeRules } from './checks.js';
 import { descTables } from './descriptorLists.js';
 import { CHIP, tensorNames, tensorOrDb, type DgramRing, type LinkContext, type QueueDef } from './context.js';
 import { QUEUE_NAMES, icdmaDestination, queueByName } from './image.js';
@@ -214,7 +214,10 @@ export function declareQueues(ctx: LinkContext): void {
       trips.push(trip);
     }
   }
-  for (const t of trips) if (t.op) checkSizeRules(t, bag);
+  for (const t of trips) {
+    if (t.op) checkSizeRules(t, bag);
+    checkIntegerTensors(t, bag);
+  }
   for (const st of ctx.script.afters)
     for (const c of st.consumers) {
       const t = tripByName.get(c.name);

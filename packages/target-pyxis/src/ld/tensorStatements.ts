@@ -9,7 +9,7 @@ import { loadData, readTensorFile, toFloats } from './dataFiles.js';
 import type { TensorDef } from './linkTypes.js';
 import type { Placed } from './placement.js';
 import { defaultRegion, hbmBytes, regionRef } from './regions.js';
-import { ELEMENT_FORMATS, PARTITION, encodeFloats, packTensor, tensorLayout } from './tensors.js';
+import { ELEMENT_FORMATS, PARTITION, codesFromBytes, encodeFloats, packTensor, tensorLayout, type ElementFormat } from './tensors.js';
 
 export function declareTensors(ctx: LinkContext): void {
   const { err, attrsOf, num, ident, bool, named } = ctx.r;
@@ -60,7 +60,7 @@ export function declareTensors(ctx: LinkContext): void {
     const fixed = num(a.get('address')?.value, '`address`', 0, hbmBytes());
     if (!region) continue;
     const placed: Placed = { name, what: 'tensor', region, size: layout.size, align: Math.max(align, minAlign), address: 0, span: b.nameSpan!, ...(fixed !== undefined ? { fixed } : {}) };
-    const t: TensorDef = { name, span: b.nameSpan!, format: fmt.name, elemBytes: fmt.bytes, eb, shape, layout, role, placed };
+    const t: TensorDef = { name, span: b.nameSpan!, format: fmt.name, elemBytes: fmt.bytes, eb, shape, layout, role, placed, ...(fmt.int ? { int: true as const } : {}) };
     // data
     const count = shape.reduce((x, y) => x * y, 1);
     const saturate = bool(a.get('saturate')?.value, '`saturate`') ?? true;
@@ -74,10 +74,7 @@ export function declareTensors(ctx: LinkContext): void {
       if (bytes) {
         if (bytes.length !== count * fmt.bytes)
           err('LD0202', `raw file ${p} has ${bytes.length} bytes; tensor \`${name}\` ${JSON.stringify(shape)} of ${fmt.name} needs ${count * fmt.bytes}`, rawV.span);
-        else {
-          const codes = fmt.bytes === 1 ? bytes : new Uint16Array(count).map((_, i) => bytes[2 * i]! | (bytes[2 * i + 1]! << 8));
-          t.bytes = packTensor(layout, codes);
-        }
+        else t.bytes = packTensor(layout, codesFromBytes(bytes, fmt.bytes));
       }
     } else if (dataV) {
       const got = readTensorFile(ctx, dataV, a.get('key')?.value, '`data`', ', or `raw = "file"` for pre-encoded codes');
@@ -87,7 +84,11 @@ export function declareTensors(ctx: LinkContext): void {
         const sameShape = tensor.shape.length === shape.length ? tensor.shape.every((d, i) => d === shape[i]) : n === count;
         if (!sameShape || n !== count)
           err('LD0206', `${p}: shape ${JSON.stringify(tensor.shape)} does not match tensor \`${name}\` shape ${JSON.stringify(shape)}`, dataV.span);
-        else if (tensor.dtype === 'float32' || tensor.dtype === 'float64' || tensor.dtype === 'float16' || tensor.dtype === 'bfloat16') {
+        else if (fmt.int) {
+          const r = integerCodes(fmt, tensor.data as ArrayLike<number>, tensor.dtype);
+          if (r.error) err(r.code, `${p}: ${r.error}`, dataV.span, { spec: `${CHIP} §7.6; ${SEQ} §8.1` });
+          else t.bytes = packTensor(layout, r.codes!);
+        } else if (tensor.dtype === 'float32' || tensor.dtype === 'float64' || tensor.dtype === 'float16' || tensor.dtype === 'bfloat16') {
           const vals = toFloats(tensor);
           try {
             const r = encodeFloats(fmt.name, vals, eb, saturate);
@@ -106,4 +107,25 @@ export function declareTensors(ctx: LinkContext): void {
     tensors.set(name, t);
     placements.push(placed);
   }
+}
+
+const INT_DTYPES = ['uint8', 'int8', 'uint16', 'int16', 'int32', 'uint32'];
+
+/**
+ * Codes of an int32 / uint32 tensor (index tables, chip §7.6) from integer file data: the values themselves
+ * (two's complement for Int32). Floats are refused (LD0208): an index is an integer; values outside the format's
+ * range are LD0207 (a negative index has no meaning for UInt32, seq §5.2.2 x_fifo_entry[31:0] is unsigned).
+ */
+export function integerCodes(fmt: ElementFormat, data: ArrayLike<number>, dtype: string): { codes?: Uint32Array; code: string; error?: string } {
+  if (!INT_DTYPES.includes(dtype)) return { code: 'LD0208', error: `dtype ${dtype} cannot initialise a ${fmt.name} tensor (give integers: int32 or uint32, or a narrower integer dtype)` };
+  const signed = fmt.name === 'Int32';
+  const lo = signed ? -(2 ** 31) : 0;
+  const hi = signed ? 2 ** 31 - 1 : 2 ** 32 - 1;
+  const codes = new Uint32Array(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    if (v < lo || v > hi) return { code: 'LD0207', error: `element ${i} is ${v}, outside the ${fmt.name} range ${lo}..${hi}${signed ? '' : ' (use `format = int32` for signed values)'}` };
+    codes[i] = v >>> 0;
+  }
+  return { codes, code: '' };
 }

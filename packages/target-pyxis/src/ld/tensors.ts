@@ -3,8 +3,10 @@
  * [..., C, H, W] is stored channels-first, each row of W elements in
  * contiguous bytes (little-endian 16-bit elements, chip §7.1.1, §7.3), rows
  * `row_stride` partitions apart and channels `chan_stride` partitions apart;
- * leading dimensions fold into C. Rows are padded to 16 bytes (8-bit
- * formats) or 32 bytes (16-bit formats, "granularity of 16 logical columns").
+ * leading dimensions fold into C. Rows are padded to 16 bytes (8-bit and
+ * 32-bit formats) or 32 bytes (16-bit formats, "granularity of 16 logical
+ * columns"). 32-bit integer index tables (int32 / uint32, chip §7.6, seq §8.1)
+ * are stored as contiguous little-endian words, the way the ITFE reads them.
  */
 import { alignUp } from '@pyxis/container';
 import * as formats from '@pyxis/formats';
@@ -13,8 +15,21 @@ import { AMEM_PARTITION_BYTES } from '../common/amem.js';
 /** Bytes of one AMEM partition (chip §7.1); the one definition is common/amem.ts. */
 export const PARTITION = AMEM_PARTITION_BYTES;
 
+/** Bytes per stored element: 8-bit and 16-bit data, 32-bit integer index tables. */
+export type ElemBytes = 1 | 2 | 4;
+
+/**
+ * An element format the linker accepts. `int`: a 32-bit integer index format (chip §7.6): stored and moved as
+ * bytes, read by the ITFEs, never fed to the grid or the VPU (checks.ts `checkIntegerTensors`).
+ */
+export interface ElementFormat {
+  name: string;
+  bytes: ElemBytes;
+  int?: true;
+}
+
 /** Element formats the linker accepts (script spelling -> @pyxis/formats name). */
-export const ELEMENT_FORMATS: Record<string, { name: string; bytes: 1 | 2 }> = {
+export const ELEMENT_FORMATS: Record<string, ElementFormat> = {
   RFP8: { name: 'RFP8', bytes: 1 },
   RFP16: { name: 'RFP16', bytes: 2 },
   LnsI4F3: { name: 'LnsI4F3', bytes: 1 },
@@ -26,6 +41,10 @@ export const ELEMENT_FORMATS: Record<string, { name: string; bytes: 1 | 2 }> = {
   OFP8_E5M2: { name: 'OCP_E5M2', bytes: 1 },
   IEEE_FP16: { name: 'IEEE_FP16', bytes: 2 },
   FP16: { name: 'IEEE_FP16', bytes: 2 },
+  Int32: { name: 'Int32', bytes: 4, int: true },
+  int32: { name: 'Int32', bytes: 4, int: true },
+  UInt32: { name: 'UInt32', bytes: 4, int: true },
+  uint32: { name: 'UInt32', bytes: 4, int: true },
 };
 
 export interface TensorLayout {
@@ -33,7 +52,7 @@ export interface TensorLayout {
   C: number;
   H: number;
   W: number;
-  elemBytes: 1 | 2;
+  elemBytes: ElemBytes;
   rowBytes: number;
   /** Strides in partitions. */
   rowStride: number;
@@ -43,7 +62,7 @@ export interface TensorLayout {
 }
 
 /** Layout for `shape` with optional strides [chan_stride, row_stride] in partitions. */
-export function tensorLayout(shape: number[], elemBytes: 1 | 2, strides?: { chan?: number; row?: number }): TensorLayout {
+export function tensorLayout(shape: number[], elemBytes: ElemBytes, strides?: { chan?: number; row?: number }): TensorLayout {
   const W = shape.length ? shape[shape.length - 1]! : 1;
   const H = shape.length >= 2 ? shape[shape.length - 2]! : 1;
   let C = 1;
@@ -122,12 +141,25 @@ export function packTensor(l: TensorLayout, codes: ArrayLike<number>, out?: Uint
       } else if (l.elemBytes === 1) for (let w = 0; w < l.W; w++) buf[p++] = codes[k++]! & 0xff;
       else
         for (let w = 0; w < l.W; w++) {
+          // little-endian (chip §7.1.1, §7.3; 32-bit indices: seq §8.1, the ITFE reads bytes in address order)
           const v = codes[k++]!;
-          buf[p++] = v & 0xff;
-          buf[p++] = (v >>> 8) & 0xff;
+          for (let b = 0; b < l.elemBytes; b++) buf[p++] = (v >>> (8 * b)) & 0xff;
         }
     }
   return buf;
+}
+
+/** Element codes of raw little-endian file bytes (`raw = "file"`): one code per `elemBytes` bytes. */
+export function codesFromBytes(bytes: Uint8Array, elemBytes: ElemBytes): ArrayLike<number> {
+  if (elemBytes === 1) return bytes;
+  const n = Math.floor(bytes.length / elemBytes);
+  const out = elemBytes === 2 ? new Uint16Array(n) : new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    let v = 0;
+    for (let b = elemBytes - 1; b >= 0; b--) v = v * 256 + bytes[i * elemBytes + b]!;
+    out[i] = v;
+  }
+  return out;
 }
 
 export interface EncodeResult {

@@ -205,7 +205,7 @@ export function checkDumpSpecs(container: Container, clusters: number, dumps: re
 
 /**
  * Reads tensor symbol `name` from the final memory state. Raw codes come out
- * as uint8/uint16/int32 (by the format's code width); with `f32` they are
+ * as uint8/uint16/int32 (by the format's code width; uint32 for UInt32); with `f32` they are
  * decoded with the symbol's format and EB into float32. Strides (bytes per
  * dimension) are honoured when present; otherwise the tensor is contiguous.
  */
@@ -214,7 +214,8 @@ export function dumpSymbol(chip: PyxisChip, container: Container, name: string, 
   const n = shape.reduce((a, b) => a * b, 1);
   const bytes =
     loc.space === 'hbm' ? chip.hbm.readBytes(loc.addr, span) : loc.space === 'amem' ? chip.amem[loc.cluster]!.readBytes(loc.addr, span) : chip.cfg[loc.cluster]!.readBytes(loc.addr, span);
-  const codes = eb === 1 ? new Uint8Array(n) : eb === 2 ? new Uint16Array(n) : new Int32Array(n);
+  const unsigned32 = eb === 4 && fmt.name === 'UInt32';
+  const codes = eb === 1 ? new Uint8Array(n) : eb === 2 ? new Uint16Array(n) : unsigned32 ? new Uint32Array(n) : new Int32Array(n);
   const idx = new Array<number>(shape.length).fill(0);
   for (let i = 0; i < n; i++) {
     let off = 0;
@@ -227,7 +228,8 @@ export function dumpSymbol(chip: PyxisChip, container: Container, name: string, 
       idx[d] = 0;
     }
   }
-  if (!f32) return { dtype: eb === 1 ? 'uint8' : eb === 2 ? 'uint16' : 'int32', shape: [...shape], data: codes };
-  const vals = decodeArray(fmt, codes as never, expBias);
+  if (!f32) return { dtype: eb === 1 ? 'uint8' : eb === 2 ? 'uint16' : unsigned32 ? 'uint32' : 'int32', shape: [...shape], data: codes };
+  // codes are unsigned W-bit (@pyxis/formats): a 32-bit pattern held in an Int32Array is reinterpreted, not range-checked
+  const vals = decodeArray(fmt, (codes instanceof Int32Array ? new Uint32Array(codes.buffer) : codes) as never, expBias);
   return { dtype: 'float32', shape: [...shape], data: Float32Array.from(vals) };
 }
