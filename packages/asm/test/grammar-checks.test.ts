@@ -16,10 +16,7 @@ describe('grammar checks skipped at run time', () => {
 
   test('the grammar passes the parser validations, with and without recovery', () => {
     // performSelfAnalysis throws on any definition error (ambiguity, left recursion, ...)
-    for (const recovery of [false, true]) {
-      const p = new PasmParser(recovery, true);
-      expect(p.definitionErrors).toEqual([]);
-    }
+    for (const recovery of [false, true]) expect(() => new PasmParser(recovery, true)).not.toThrow();
   });
 
   test('validated and shipped lexer/parser agree on a sample', () => {
