@@ -7,7 +7,7 @@
  * back end (see @pyxis/target) gives the statements their meaning.
  */
 export * from './ast.js';
-export { pasmLexer, lex } from './lexer.js';
+export { pasmLexer, lex, lexerConfig } from './lexer.js';
 export { PasmParser, parseTokens, pasmErrorProvider, tooDeep, MAX_NESTING, MAX_PENDING_LOOPS } from './parser.js';
 export { jsonPositions, jsonSyntaxErrorOffset, JsonPositions, parentPath, JSON_POSITION_DEPTH, type JsonPos } from './jsonpos.js';
 export * from './expr.js';

@@ -65,8 +65,13 @@ function describe(t: IToken): string {
 export class PasmParser extends EmbeddedActionsParser {
   file = '<input>';
 
-  constructor(recovery = true) {
-    super(T.allTokens, { recoveryEnabled: recovery, maxLookahead: 3, errorMessageProvider: pasmErrorProvider });
+  /**
+   * `validate`: run Chevrotain's grammar checks (ambiguities, left recursion). They cost
+   * every `pyxis-as` run ~40 ms (issue 15) and the grammar is fixed, so the tools skip them
+   * and packages/asm/test/grammar-checks.test.ts runs them.
+   */
+  constructor(recovery = true, validate = false) {
+    super(T.allTokens, { recoveryEnabled: recovery, maxLookahead: 3, errorMessageProvider: pasmErrorProvider, skipValidations: !validate });
     this.performSelfAnalysis();
   }
 

@@ -15,7 +15,9 @@ import { createLogger, type LogFormat } from './logger.js';
 import { registerInspect } from './inspect.js';
 import { configureHelp, helpWidth } from './helpText.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
+
+export { VERSION, answerVersion } from './version.js';
 
 /** Diagnostic code of a broken grammar file (exit 3): @pyxis/codec TableError. */
 export const GRAMMAR_CODE = 'GR0001';

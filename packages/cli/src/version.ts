@@ -1,0 +1,18 @@
+/**
+ * The tools' version, and the start-up fast path of the `bin/` launchers:
+ * `pyxis-as --version` (or `-V`) alone is answered here, before the drivers,
+ * commander and the target registry are loaded (issue 15: CI scripts call the
+ * tools thousands of times; scripts/bench-startup.mjs). This module imports nothing.
+ */
+export const VERSION = '0.1.0';
+
+/**
+ * Answers a command line that asks only for the version (exactly `--version`
+ * or `-V`, as commander would) and returns true; any other command line is
+ * left to the driver (false). `write` is stdout.
+ */
+export function answerVersion(argv: readonly string[], write: (s: string) => void = (s) => void process.stdout.write(s)): boolean {
+  if (argv.length !== 1 || (argv[0] !== '--version' && argv[0] !== '-V')) return false;
+  write(`${VERSION}\n`);
+  return true;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Bundles the three CLIs for start-up time (issue 15; scripts/bench-startup.mjs):
+// the built packages (dist/, from `tsc -b`) and the JavaScript dependencies
+// (commander, chalk, chevrotain) become a few chunks in packages/targets/bundle/,
+// so a run resolves and reads a handful of files instead of ~100 modules.
+// Targets stay lazy: each dynamic import (a target, its assembler, linker or
+// machine) is its own chunk. pino, pino-pretty and cli-progress stay external
+// (loaded only when used). Run by `npm run build` and `prepare`, after tsc.
+//
+// The chunks sit three levels below the repository root like every
+// packages/*/dist/*.js, so the `new URL('../../../grammars/...', import.meta.url)`
+// paths of the packages resolve to the same files.
+//
+// The bin/ launchers use the bundle only while it is fresh: inputs.json lists
+// every bundled file with its size and mtime, and a changed or missing input
+// (say, `tsc -b` after an edit, without this script) makes them load dist/
+// instead (packages/cli/src/launch.ts). Without esbuild (a production
+// install) nothing is bundled and the launchers use dist/.
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = join(root, 'packages/targets/bundle');
+const TOOLS = { as: 'runAs', ld: 'runLd', sim: 'runSim' };
+
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  console.warn('bundle: esbuild is not installed; the launchers load packages/*/dist (slower start-up)');
+  process.exit(0);
+}
+
+/** One entry per tool: the targets registered, that tool's driver, the shared main. */
+const entries = {
+  name: 'pyxis-entries',
+  setup(b) {
+    b.onResolve({ filter: /^pyxis-entry:/ }, (a) => ({ path: a.path.slice('pyxis-entry:'.length), namespace: 'pyxis-entry' }));
+    b.onLoad({ filter: /.*/, namespace: 'pyxis-entry' }, (a) => ({
+      resolveDir: join(root, 'packages/targets/dist'),
+      loader: 'js',
+      contents: `import './register.js';\nimport { main } from '../../cli/dist/tool.js';\nimport { ${TOOLS[a.path]} } from '../../cli/dist/${a.path}.js';\nexport const run = () => main(${TOOLS[a.path]});\n`,
+    }));
+  },
+};
+
+/**
+ * @pyxis/asm loads Chevrotain's one-file build by a computed path (packages/asm/src/chevrotain.ts),
+ * which a bundler cannot follow: here the same file is imported statically instead.
+ */
+const chevrotain = {
+  name: 'chevrotain-one-file',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]asm[\\/]dist[\\/]chevrotain\.js$/ }, async () => {
+      const api = (await b.resolve('chevrotain', { kind: 'import-statement', resolveDir: join(root, 'packages/asm') })).path; // .../chevrotain/lib/src/api.js
+      const oneFile = join(dirname(api), '..', 'chevrotain.mjs');
+      return { loader: 'js', contents: `export { createToken, Lexer, EmbeddedActionsParser, defaultParserErrorProvider } from ${JSON.stringify(oneFile)};\n` };
+    });
+  },
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await esbuild.build({
+  entryPoints: Object.keys(TOOLS).map((t) => ({ in: `pyxis-entry:${t}`, out: t })),
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outdir,
+  external: ['pino', 'pino-pretty', 'cli-progress'],
+  // CommonJS dependencies (commander) call require() for Node's own modules.
+  banner: { js: "import { createRequire as __pyxisCreateRequire } from 'node:module';\nconst require = __pyxisCreateRequire(import.meta.url);" },
+  plugins: [entries, chevrotain],
+  metafile: true,
+  logLevel: 'warning',
+});
+
+const inputs = Object.keys(result.metafile.inputs)
+  .filter((f) => !f.startsWith('pyxis-entry:'))
+  .map((f) => {
+    const s = statSync(join(root, f));
+    return [relative(outdir, join(root, f)), s.size, Math.round(s.mtimeMs)];
+  });
+mkdirSync(outdir, { recursive: true });
+writeFileSync(join(outdir, 'inputs.json'), JSON.stringify(inputs) + '\n');
+const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+console.log(`bundle: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1024).toFixed(0)} KiB from ${inputs.length} inputs -> ${relative(root, outdir)}`);
