@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { decode, loadTable } from '@pyxis/codec';
 import { parseLinkScript } from '@pyxis/ld';
 import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
-import { link } from '@pyxis/target-pyxis/ld';
+import { link, mapText } from '@pyxis/target-pyxis/ld';
 import { linkErr } from './helpers.js';
 import { SAMPLES, runSample } from '../samples-compute.harness.js';
 
@@ -57,6 +57,17 @@ describe('sliced trips: descriptors', () => {
     const u2 = decode(loadTable('pyxis', 'desc_uie'), c.sections.find((s) => s.name === '.desc.c0.q00.0')!.data);
     expect(u2['amem_read_base_address']).toBe((sym(c, 'src') + 8 * 128 + 64) >> 4);
     expect(u2['amem_write_base_address']).toBe((sym(c, 'dst') + 512) >> 4);
+  });
+  it('the link map lists each slice with the address, bytes, [C, H, W] and row pitch derived from the layout', () => {
+    const { image, map } = linkScript('queue uie0 { trip t { amem_read = copy_rd; amem_write = copy_wr; read = src[8:16, 64:128]; write = dst; } }');
+    const base = sym(image, 'src');
+    // rows 8..15, columns 64..127: starts at row 8 column 64; spans 7 full row pitches + the last 64-byte row
+    expect(map.slices).toEqual([{ trip: 't', key: 'read', tensor: 'src', slice: '[8:16, 64:128]', address: base + 8 * 128 + 64, bytes: 7 * 128 + 64, shape: [1, 8, 64], row_pitch: 128, chan_pitch: 32 * 128 }]);
+    const text = mapText(map);
+    const line = text.split('\n').find((l) => l.includes('src[8:16, 64:128]'))!;
+    const [trip, key, addr, bytes] = line.trim().split(/\s+/);
+    expect([trip, key, parseInt(addr!, 16), parseInt(bytes!, 16)]).toEqual(['t', 'read', base + 8 * 128 + 64, 7 * 128 + 64]);
+    expect(text).toMatch(/\nSlices\n/);
   });
   it('16-bit tensors: channel and row slices use the channel and row pitch (rows padded to 32 bytes)', () => {
     const { image } = linkScript('queue uie0 { trip t { amem_read = copy_rd; amem_write = copy_wr; read = w16[2, 4:12]; write = dst; } }');
