@@ -107,6 +107,14 @@ describe('sliced trips: diagnostics', () => {
   });
 });
 
+describe('sliced trips: race check on the view', () => {
+  it('a read of rows 8..15 does not race with a load of rows 0..7; a read of rows 0..7 does (LD0813)', () => {
+    const body = (rows: string) => `queue h2a { trip l { src = hb[0:8]; dst = src[0:8]; } }\nqueue uie0 { trip t { amem_read = copy_rd; amem_write = copy_wr; read = src[${rows}]; write = dst; } }`;
+    expect(linkScript(body('8:16')).diagnostics).toEqual([]);
+    expect(linkScript(body('4:12')).diagnostics.map((d) => d.code)).toEqual(['LD0813']);
+  });
+});
+
 describe('sliced copy through the simulator', () => {
   it('copies rows 16..31 of a 32-row tensor: the output equals those rows of the input', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slices-'));
