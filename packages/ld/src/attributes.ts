@@ -64,6 +64,10 @@ export function scriptReader(bag: DiagnosticBag): ScriptReader {
         err('LD0103', `${what} must be a name, got \`${showValue(v)}\``, v.span);
         return undefined;
       }
+      if (v.kind === 'ident' && v.slice) {
+        err('LD0135', `${what} cannot take a slice (\`${showValue(v)}\`): slices are for the tensors a trip names`, v.slice.span);
+        return undefined;
+      }
       return v.value;
     },
     bool(v, what) {

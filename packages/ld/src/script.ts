@@ -30,6 +30,7 @@ const enum T {
   Comma,
   Equals,
   Colon,
+  At,
 }
 type TokenType = T;
 
@@ -53,11 +54,12 @@ const Semi = T.Semi;
 const Comma = T.Comma;
 const Equals = T.Equals;
 const Colon = T.Colon;
+const At = T.At;
 
 const STRING_RE = /"(?:[^"\\\n]|\\.)*"/y;
 const NUMBER_RE = /-?(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|[0-9][0-9_]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)[kKmMgG]?/y;
 const IDENT_RE = /[A-Za-z_][A-Za-z0-9_.$]*/y;
-const PUNCT: Record<string, T> = { '{': T.LBrace, '}': T.RBrace, '[': T.LBracket, ']': T.RBracket, ';': T.Semi, ',': T.Comma, '=': T.Equals, ':': T.Colon };
+const PUNCT: Record<string, T> = { '{': T.LBrace, '}': T.RBrace, '[': T.LBracket, ']': T.RBracket, ';': T.Semi, ',': T.Comma, '=': T.Equals, ':': T.Colon, '@': T.At };
 
 interface LexError {
   offset: number;
@@ -159,8 +161,25 @@ function tokenize(text: string): { tokens: IToken[]; errors: LexError[] } {
 export type ScriptValue =
   | { kind: 'number'; value: number; span: SourceSpan; text: string }
   | { kind: 'string'; value: string; span: SourceSpan }
-  | { kind: 'ident'; value: string; span: SourceSpan }
+  | { kind: 'ident'; value: string; span: SourceSpan; slice?: ScriptSlice }
   | { kind: 'list'; items: ScriptValue[]; span: SourceSpan };
+
+/**
+ * One dimension of a slice: `a:b`, `a:`, `:b`, `:` or a single index `a` (= `a:a+1`, the dimension is kept).
+ * `start` / `end` undefined = the dimension's bounds.
+ */
+export interface ScriptSliceDim {
+  start?: number;
+  end?: number;
+  span: SourceSpan;
+}
+
+/** `name[d0, d1, ...]` (elements, outermost dimension first) or `name@bytes[a:b]` (a byte range). */
+export interface ScriptSlice {
+  unit: 'elements' | 'bytes';
+  dims: ScriptSliceDim[];
+  span: SourceSpan;
+}
 
 export interface ScriptAttr {
   key: string;
@@ -295,7 +314,9 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
     }
     if (t.tokenType === Ident) {
       pos++;
-      return { kind: 'ident', value: t.image, span: spanOf(file, t) };
+      const id: ScriptValue = { kind: 'ident', value: t.image, span: spanOf(file, t) };
+      if (is(At) || is(LBracket)) id.slice = slice();
+      return id;
     }
     if (t.tokenType === LBracket) {
       if (listDepth >= MAX_SCRIPT_NESTING) tooDeep(t, 'lists');
@@ -315,6 +336,45 @@ export function parseLinkScript(text: string, file = '<script>'): LinkScript {
       return { kind: 'list', items, span: spanOf(file, t) };
     }
     return fail('a value (number, "string", name or [list])', t);
+  };
+
+  // `[d, d, ...]` after a name (a tensor slice), or `@bytes[a:b]`
+  const slice = (): ScriptSlice => {
+    let unit: ScriptSlice['unit'] = 'elements';
+    const first = peek()!;
+    if (is(At)) {
+      pos++;
+      const u = expect(Ident, '`bytes` after `@`');
+      if (u.image !== 'bytes') fail('`bytes` after `@`', u);
+      unit = 'bytes';
+    }
+    const open = expect(LBracket, '`[` (a slice)');
+    const int = (): number => {
+      const n = expect(NumberLit, 'an index');
+      const v = parseNumberLiteral(n.image);
+      if (!Number.isSafeInteger(v) || v < 0) fail('a non-negative integer index', n);
+      return v;
+    };
+    const dims: ScriptSliceDim[] = [];
+    do {
+      if (dims.length) pos++; // the comma
+      const at = peek();
+      if (!at) return fail('a slice `a:b`', at);
+      const d: ScriptSliceDim = { span: spanOf(file, at) };
+      if (!is(Colon)) d.start = int();
+      if (is(Colon)) {
+        pos++;
+        if (is(NumberLit)) d.end = int();
+      } else d.end = d.start! + 1;
+      const last = toks[pos - 1]!;
+      d.span = { ...d.span, length: last.startLine === at.startLine ? last.endColumn - at.startColumn + 1 : d.span.length };
+      dims.push(d);
+    } while (is(Comma));
+    const close = expect(RBracket, '`,` or `]`');
+    const span = spanOf(file, first);
+    if (close.startLine === first.startLine) span.length = close.endColumn - first.startColumn + 1;
+    void open;
+    return { unit, dims, span };
   };
 
   const refList = (): ScriptRef[] => {
@@ -403,8 +463,14 @@ export function showValue(v: ScriptValue): string {
     case 'string':
       return JSON.stringify(v.value);
     case 'ident':
-      return v.value;
+      return v.slice ? v.value + showSlice(v.slice) : v.value;
     case 'list':
       return `[${v.items.map(showValue).join(', ')}]`;
   }
+}
+
+/** `[a:b, :]` / `@bytes[a:b]` as written (normalised). */
+export function showSlice(s: ScriptSlice): string {
+  const d = s.dims.map((x) => (x.start !== undefined && x.end === x.start + 1 ? String(x.start) : `${x.start ?? ''}:${x.end ?? ''}`)).join(', ');
+  return `${s.unit === 'bytes' ? '@bytes' : ''}[${d}]`;
 }

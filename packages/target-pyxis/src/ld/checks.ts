@@ -5,6 +5,7 @@
 import { decode, loadTable } from '@pyxis/codec';
 import { error, warning, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import type { TensorDef, TripDef } from './linkTypes.js';
+import { viewAddress } from './slices.js';
 
 const SEQ = 'pyxis-uie-sequencers-fspec.md';
 
@@ -16,9 +17,14 @@ const SEQ = 'pyxis-uie-sequencers-fspec.md';
  */
 export function checkSizeRules(t: TripDef, bag: DiagnosticBag): void {
   const op = t.op!;
-  const rd = t.tensors.get('read')?.t;
-  const wr = t.tensors.get('write')?.t;
-  const wt = t.tensors.get('weights')?.t;
+  // a slice is checked with its own [C, H, W] (slices.ts)
+  const of = (k: string): TensorDef | undefined => {
+    const x = t.tensors.get(k);
+    return x?.view ? { ...x.t, name: x.t.name + x.view.text, layout: x.view.layout } : x?.t;
+  };
+  const rd = of('read');
+  const wr = of('write');
+  const wt = of('weights');
   const fail = (rule: string, msg: string, spec: string) => bag.add(error('LD0820', `trip \`${t.name}\` (${op.name}): ${msg}`, { span: op.span, spec: `${SEQ} ${spec}`, notes: [`note: ${rule}`, 'help: pad the tensors (or generate pads with post-final reads/discards)'] }));
   const wide = (x?: TensorDef) => (x ? x.elemBytes === 2 : false);
   switch (op.name) {
@@ -77,8 +83,8 @@ export function checkPartitionRotation(t: TripDef, bag: DiagnosticBag): void {
   const r = scan(rp, 'amem_read_op', 'rpsw_config_vld');
   const w = scan(wp, 'amem_write_op', 'wpsw_config_vld');
   if (r.switched || w.switched || r.off === undefined || w.off === undefined) return;
-  const s = ((rd.t.placed.address >> 4) + r.off) & 7;
-  const d = ((wr.t.placed.address >> 4) + w.off) & 7;
+  const s = ((viewAddress(rd) >> 4) + r.off) & 7;
+  const d = ((viewAddress(wr) >> 4) + w.off) & 7;
   const stridesDiffer = r.strides!.some((x, i) => x !== w.strides![i]);
   if (s === d && !stridesDiffer) return;
   const why = s !== d ? `starts at partition offset ${s} (mod 8) and \`${wr.t.name}\` at ${d}: every row moves by ${(d - s + 8) % 8} partition(s)` : 'has per-row partition offsets (iter_stride mod 8) that differ from the destination\'s';

@@ -10,7 +10,8 @@ import type { ListDef } from './descriptorLists.js';
 import { NOC, queueByName, queueName, remapWindows } from './image.js';
 import type { LinkMap } from './map.js';
 import type { MicrocodeLayout } from './overlays.js';
-import { byteStrides } from './tensors.js';
+import { viewAddress } from './slices.js';
+import { byteStrides, PARTITION } from './tensors.js';
 import { sequencerIds, type EncodedDescriptors } from './tripDescriptors.js';
 import type { TripGraph } from './tripGraph.js';
 
@@ -144,6 +145,11 @@ export function buildImageAndMap(ctx: LinkContext, graph: TripGraph, mc: Microco
     lists: listMeta as LinkMap['lists'],
     trips: tripMeta as LinkMap['trips'],
     weights: weightDbs.map((w) => ({ name: w.name, kind: w.kind, address: w.placed.address, bytes: w.bytes.length, report: w.report })),
+    slices: graph.orderedTrips.flatMap((t) =>
+      [...t.tensors].flatMap(([key, x]) =>
+        x.view ? [{ trip: t.name, key, tensor: x.t.name, slice: x.view.text, address: viewAddress(x), bytes: x.view.layout.size, shape: x.view.shape, row_pitch: x.view.layout.rowStride * PARTITION, chan_pitch: x.view.layout.chanStride * PARTITION }] : [],
+      ),
+    ),
   };
   return { image, map };
 }

@@ -12,6 +12,7 @@ import { checkPartitionRotation } from './checks.js';
 import { checkViews } from './placement.js';
 import { intervalsIntersect, rowIntervals } from './tensors.js';
 import type { TripGraph } from './tripGraph.js';
+import { viewAddress, type TensorView } from './slices.js';
 
 export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
   const { err } = ctx.r;
@@ -56,7 +57,9 @@ export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
   interface Access { i: number; t: TensorDef; write: boolean; mem: string; iv: Array<[number, number]> }
   const accesses: Access[] = [];
   const ivCache = new Map<TensorDef, Array<[number, number]>>();
-  const ivOf = (t: TensorDef) => {
+  const ivOf = (x: { t: TensorDef; view?: TensorView }) => {
+    const t = x.t;
+    if (x.view) return rowIntervals(x.view.layout).map(([a, b]) => [viewAddress(x) + a, viewAddress(x) + b] as [number, number]);
     let v = ivCache.get(t);
     if (!v) {
       const base = t.placed.address;
@@ -69,7 +72,7 @@ export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
       const x = t.tensors.get(key);
       if (!x) return;
       const r = x.t.placed.region;
-      accesses.push({ i, t: x.t, write, mem: r.space === 'amem' ? `amem${r.cluster}` : 'hbm', iv: ivOf(x.t) });
+      accesses.push({ i, t: x.t, write, mem: r.space === 'amem' ? `amem${r.cluster}` : 'hbm', iv: ivOf(x) });
     };
     if (t.queue.kind === 'uie') {
       add('write', true);

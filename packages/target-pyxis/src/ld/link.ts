@@ -17,6 +17,7 @@ import { resolveConfigFixups, declareConfig } from './configPreloads.js';
 import { createLinkContext, type LinkOptions } from './context.js';
 import { planDescriptorLists } from './descriptorLists.js';
 import { buildImageAndMap, emitDataSections, emitMicrocode, ImageBuilder } from './emit.js';
+import { checkFifoConsumers } from './fifoConsumers.js';
 import { checkPlacedObjects } from './hazards.js';
 import { declareBlobs, loadObjects } from './inputs.js';
 import type { LinkMap } from './map.js';
@@ -67,6 +68,7 @@ export function link(opts: LinkOptions): LinkResult {
   resolveConfigFixups(ctx);
   // 5. checks that need addresses and the DAG
   checkPlacedObjects(ctx, graph);
+  checkFifoConsumers(ctx);
   // 6. encode and emit
   const out = new ImageBuilder();
   const desc = encodeDescriptors(ctx, graph, mc, lists, out);

@@ -5,6 +5,7 @@ import type { QueueInfo } from './image.js';
 import type { ElemBytes, TensorLayout } from './tensors.js';
 import type { Placed } from './placement.js';
 import type { ProgramDef } from './microcode.js';
+import type { TensorView } from './slices.js';
 
 export interface TensorDef {
   name: string;
@@ -38,7 +39,8 @@ export interface TripDef {
   afters: ScriptRef[];
   /** UIE: seq -> program. */
   programs: Map<string, { prog: ProgramDef; span: SourceSpan }>;
-  tensors: Map<string, { t: TensorDef; span: SourceSpan }>;
+  /** Tensors by key; `view` when the script names a slice (slices.ts). */
+  tensors: Map<string, { t: TensorDef; span: SourceSpan; view?: TensorView }>;
   nums: Map<string, { v: number; span: SourceSpan }>;
   blob?: BlobDef;
   /** Generated (overlay patch) trips carry their own blob. */

@@ -19,6 +19,8 @@ export interface LinkMap {
   lists: Array<{ cluster: number; queue_id: number; engine: string; section: string; space: string; address: number; engine_address: number; descriptors: number; bytes: number }>;
   trips: Array<{ cluster: number; queue_id: number; name: string; trip_id: number; kind: string; noop: boolean; wait: number; notify: number[] }>;
   weights: Array<{ name: string; kind: string; address: number; bytes: number; report: Record<string, unknown> }>;
+  /** Tensor slices named by trips (slices.ts): the address a descriptor gets, the bytes it spans, the view's [C, H, W] and pitches. */
+  slices: Array<{ trip: string; key: string; tensor: string; slice: string; address: number; bytes: number; shape: number[]; row_pitch: number; chan_pitch: number }>;
 }
 
 /** The map as JSON; non-finite numbers (an exact database's `snrDb`) become the strings "Infinity" / "-Infinity" / "NaN" instead of JSON's null. */
@@ -49,6 +51,11 @@ export function mapText(m: LinkMap): string {
     w.row([[String(l.cluster), 8], [`${l.engine}(${hex(l.queue_id, 2)})`, 17], [l.section, 22], [`${l.space}:${hex(l.address)}`, 18], [hex(l.engine_address), 12], [String(l.descriptors), 7]], String(l.bytes));
   w.heading('Trips');
   for (const t of m.trips) w.line(`  ${pad(String(t.trip_id), 6)}c${t.cluster} ${pad(t.kind, 8)} q${hex(t.queue_id, 2)} ${pad(t.name, 24)} wait=${t.wait} notify=[${t.notify.map((g) => `${g >> 10}:${g & 0x3ff}`).join(', ')}]${t.noop ? ' (no-op)' : ''}`);
+  if (m.slices.length) {
+    w.heading('Slices');
+    w.row([['', 2], ['Trip', 16], ['Key', 8], ['Address', 12], ['Bytes', 10], ['Shape [C,H,W]', 18], ['Row pitch', 10]], 'Slice');
+    for (const s of m.slices) w.row([['', 2], [s.trip, 16], [s.key, 8], [hex(s.address), 12], [hex(s.bytes), 10], [JSON.stringify(s.shape), 18], [String(s.row_pitch), 10]], s.tensor + s.slice);
+  }
   w.heading('Barrier allocation');
   w.row([['Cluster', 8], ['Id', 6], ['Notify', 8], ['Wait', 6]], 'Producers -> Consumers');
   for (const b of m.barriers) w.row([[String(b.cluster), 8], [String(b.id), 6], [String(b.notify_count), 8], [String(b.wait_count), 6]], `${b.producers.join(', ')} -> ${b.consumers.join(', ')}${b.config_wait ? `  (id reused: configured after barrier ${b.config_wait})` : ''}`);

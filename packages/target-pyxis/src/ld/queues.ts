@@ -11,6 +11,7 @@ import { CHIP, tensorNames, tensorOrDb, type DgramRing, type LinkContext, type Q
 import { QUEUE_NAMES, icdmaDestination, queueByName } from './image.js';
 import type { TensorDef, TripDef } from './linkTypes.js';
 import { defaultRegion, regionRef } from './regions.js';
+import { checkDmaView, checkUieView, resolveSlice, viewSize } from './slices.js';
 
 /** Grid operations a UIE trip may declare with `op` (seq §1 size rules, checks.ts). */
 const UIE_OPS = ['conv3x3_s1', 'conv3x3_s2', 'conv1x1', 'matmul', 'copy'];
@@ -119,11 +120,18 @@ export function declareQueues(ctx: LinkContext): void {
       tripByName.set(tname, trip);
       const tensorRef = (key: string) => {
         const v = ta.get(key)?.value;
-        const n = ident(v, `\`${key}\``);
+        const n = ident(v && v.kind === 'ident' ? { ...v, slice: undefined } : v, `\`${key}\``);
         if (n === undefined) return;
         const t = tensorOrDb(ctx, n);
         if (!t) err('LD0126', `no tensor or weight database \`${n}\``, v!.span, { notes: didYouMean(n, tensorNames(ctx)) });
-        else trip.tensors.set(key, { t, span: v!.span });
+        else {
+          const sl = v!.kind === 'ident' ? v!.slice : undefined;
+          if (sl && (q.kind === 'rdma_tx' || q.kind === 'rdma_rx')) err('LD0136', `${q.kind} trip \`${tname}\`: an RDMA buffer cannot be a slice (its length is the whole tensor)`, sl.span, { spec: `${CHIP} §11.4.6, §11.4.7` });
+          const view = sl ? resolveSlice(ctx.r, t, sl) : undefined;
+          if (view && q.kind === 'uie') checkUieView(ctx.r, t, view);
+          else if (view) checkDmaView(ctx.r, t, view, q.kind);
+          trip.tensors.set(key, { t, span: v!.span, ...(view ? { view } : {}) });
+        }
       };
       const numAttr = (key: string, min: number, max: number) => {
         const v = ta.get(key)?.value;
@@ -262,7 +270,7 @@ export function checkDmaEndpoints(ctx: LinkContext): void {
         if (x.t.placed.region.space === 'amem' && x.t.placed.region.cluster !== t.cluster)
           err('LD0501', `MPE trip \`${t.name}\`: ${role} tensor \`${x.t.name}\` is in the AMEM of cluster ${x.t.placed.region.cluster}; the MPE windows reach only cluster ${t.cluster}'s AMEM and HBM`, x.span, { spec: `${CHIP} §12.7` });
     }
-    const len = t.nums.get('length')?.v ?? Math.max(src.t.layout.size, dst.t.layout.size);
+    const len = t.nums.get('length')?.v ?? Math.max(src.view ? src.view.layout.size : src.t.layout.size, dst.view ? dst.view.layout.size : dst.t.layout.size);
     const padded = alignUp(len, unit);
     if (padded / unit > 65536) {
       err('LD0509', `${k} trip \`${t.name}\` moves ${padded} bytes; one descriptor moves at most ${65536 * unit} (16-bit length in ${unit}-byte units, N-1 encoded): split the transfer`, t.span, { spec: k === 'mpe' ? `${CHIP} §12.6.2.1` : k === 'icdma' ? `${CHIP} §11.4.5` : `${CHIP} §11.4.3, §11.4.4` });
@@ -270,8 +278,13 @@ export function checkDmaEndpoints(ctx: LinkContext): void {
     }
     // Transfers are whole units: make both allocations cover them.
     for (const x of [src, dst]) {
-      if (x.t.placed.size < padded) x.t.placed.size = padded;
+      const off = x.view?.offset ?? 0;
+      if (x.t.placed.size < off + padded) x.t.placed.size = off + padded;
+      if (x.view && padded > viewSize(x) && x.view.offset + padded > x.t.layout.size)
+        err('LD0509', `${k} trip \`${t.name}\` moves ${padded} bytes from slice \`${x.t.name}${x.view.text}\` (${viewSize(x)} bytes), past the end of the tensor`, x.view.span, { spec: `${CHIP} §11.4.3, §11.4.4` });
       const al = x.t.placed.region.space === 'hbm' ? (k === 'mpe' ? 8 : 1024) : k === 'mpe' ? 8 : 128;
+      if (x.view && x.view.offset % al)
+        err('LD0502', `${k} trip \`${t.name}\`: slice \`${x.t.name}${x.view.text}\` starts ${x.view.offset} bytes into the tensor, not a multiple of ${al} bytes`, x.view.span, { spec: k === 'mpe' ? `${CHIP} §12.6.2.2` : `${CHIP} §12.1, §12.2` });
       if (x.t.placed.fixed !== undefined && x.t.placed.fixed % al)
         err('LD0502', `${k} trip \`${t.name}\`: tensor \`${x.t.name}\` at 0x${x.t.placed.fixed.toString(16)} is not ${al}-byte aligned`, x.span, { spec: k === 'mpe' ? `${CHIP} §12.6.2.2` : `${CHIP} §12.1, §12.2` });
       x.t.placed.align = Math.max(x.t.placed.align, al);

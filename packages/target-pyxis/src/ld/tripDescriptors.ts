@@ -16,6 +16,7 @@ import { queueByName, queueName } from './image.js';
 import type { MicrocodeLayout } from './overlays.js';
 import type { Placed } from './placement.js';
 import type { TripGraph } from './tripGraph.js';
+import { viewAddress, viewPlaced } from './slices.js';
 
 /** Sequencer ids by name (the bit of trip_valid_mask and the start_pc slot), when any UIE trip exists. */
 export function sequencerIds(ctx: LinkContext, mc: MicrocodeLayout): Map<string, number> {
@@ -90,7 +91,7 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
         for (const [port, field] of [['read', 'amem_read'], ['write', 'amem_write'], ['weights', 'amem_weights']] as const) {
           const x = t.tensors.get(port);
           if (!x) continue;
-          v[`${field}_base_address`] = amemPartitionAddress(x.t.placed);
+          v[`${field}_base_address`] = amemPartitionAddress({ address: viewAddress(x) });
           v[`${field}_bank_hash_dsbl`] = x.t.placed.region.unhashed ? 1 : 0;
         }
         const ri = t.nums.get('read_indirect');
@@ -107,13 +108,13 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
       }
       enc(descTables.uie, v);
     } else if (q.kind === 'h2a' || q.kind === 'a2h') {
-      const src = t!.tensors.get('src')!.t.placed;
-      const dst = t!.tensors.get('dst')!.t.placed;
+      const src = viewPlaced(t!.tensors.get('src')!);
+      const dst = viewPlaced(t!.tensors.get('dst')!);
       const [am, hb] = q.kind === 'h2a' ? [dst, src] : [src, dst];
       enc(q.kind === 'h2a' ? descTables.h2a : descTables.a2h, { ...h, amem_start_address: amemWordAddress(am), hbm_base_address: Math.floor(hb.address / 1024), length: t!.nums.get('length')!.v / 1024, trip_power: t!.nums.get('trip_power')?.v ?? 0 });
     } else if (q.kind === 'icdma') {
-      const src = t!.tensors.get('src')!.t.placed;
-      const dst = t!.tensors.get('dst')!.t.placed;
+      const src = viewPlaced(t!.tensors.get('src')!);
+      const dst = viewPlaced(t!.tensors.get('dst')!);
       enc(descTables.icdma, { ...h, amem_source_start_address: amemWordAddress(src), amem_dest_start_address: amemWordAddress(dst), length: t!.nums.get('length')!.v / 128, core_switch_plane_mask: t!.nums.get('plane_mask')?.v ?? 15, trip_power: t!.nums.get('trip_power')?.v ?? 0 });
     } else if (q.kind === 'rdma_tx' || q.kind === 'rdma_rx') {
       const x = t!.tensors.get(q.kind === 'rdma_tx' ? 'src' : 'dst')!.t.placed;
@@ -131,8 +132,8 @@ export function encodeDescriptors(ctx: LinkContext, graph: TripGraph, mc: Microc
         const b = t!.blob;
         enc(descTables.mpe_patch, { ...h, blob_address: engineAddr(b.placed), blob_length: Math.ceil(b.bytes.length / 8), num_patches: b.patches });
       } else {
-        const src = t!.tensors.get('src')!.t.placed;
-        const dst = t!.tensors.get('dst')!.t.placed;
+        const src = viewPlaced(t!.tensors.get('src')!);
+        const dst = viewPlaced(t!.tensors.get('dst')!);
         enc(descTables.mpe_dma, { ...h, source_address: engineAddr(src), target_address: engineAddr(dst), length: t!.nums.get('length')!.v / 8 });
       }
     }
