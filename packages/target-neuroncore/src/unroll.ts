@@ -1,5 +1,5 @@
 /**
- * Limits of `loop` unrolling (docs/neuroncore.md "Assembly", docs/spec-notes.d/nc-fuzz.md). The guide's
+ * Limits of `loop` unrolling (docs/neuroncore.md "Assembly", docs/spec-notes.md). The guide's
  * engines execute flat instruction streams (no loop or branch instruction), so the assembler unrolls every
  * `loop`; nested loops multiply their trip counts, and 20 nested 2-trip loops are a million statements.
  * The assembler therefore (1) estimates a loop's expansion from its trip counts before unrolling it and

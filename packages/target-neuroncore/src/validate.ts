@@ -21,7 +21,7 @@ const str: JsonSchema = { type: 'string' };
 /** The device's HBM (grammars/neuroncore/machine.json `hbm.bytes`: 2 stacks, 32 GiB). */
 const HBM_BYTES = 32 * 2 ** 30;
 
-/** HBM bytes the simulator holds (one dense array; docs/spec-notes.d/nc-fuzz.md): larger images run --timing-only. */
+/** HBM bytes the simulator holds (one dense array; docs/spec-notes.md): larger images run --timing-only. */
 export const MAX_SIM_HBM = 2 ** 30;
 
 /** `.pobj` metadata (pyxis-as --target neuroncore). */

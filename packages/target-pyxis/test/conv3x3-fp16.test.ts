@@ -1,5 +1,5 @@
 /**
- * FP16 3x3 convolution rate (chip §6.3 "Grid Structure"; ambiguity 7 of the coverage audit; docs/spec-notes.d/hbuf.md):
+ * FP16 3x3 convolution rate (chip §6.3 "Grid Structure"; ambiguity 7 of the coverage audit; docs/spec-notes.md):
  * the grid executes 3x3 with FP16 vertical data every cycle, the external datapath delivers an FP16 row of 128
  * columns (256 bytes, 16 AMEM partitions) in two AMEM Read port cycles. A 3x3 input channel needs 10 data rows for 8
  * output rows (2 Exec_Bubble + 8 Exec_Valid, chip §6.1.1 item 8), so FP16 takes 10 x 2 = 20 cycles per input channel

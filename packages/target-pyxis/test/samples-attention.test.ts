@@ -3,7 +3,7 @@
  * S^T = K Q^T / 8 on the grid with the diagonal mask of chip §6.2.2.1.3 and a column mask (§6.2.2.1.4), softmax down
  * the columns on the VPU (max from the SB2VB snooping register, exp and 1/x through LUTs), O^T = V^T P^T on the grid
  * with P^T streamed from the VPU through the Vbuffer (docs/simulator.md "Causal attention tile",
- * docs/spec-notes.d/attention.md). The reference is float64 softmax(Q K^T / 8 + causal mask) V computed here.
+ * docs/spec-notes.md). The reference is float64 softmax(Q K^T / 8 + causal mask) V computed here.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -160,7 +160,7 @@ function checkSoftmax(P: Float64Array, ref: ReturnType<typeof reference>, g: num
  * O^T = V^T P^T on the grid: normwise per element against (the VPU's P) x V (docs/spec-notes.md "error figures and
  * bounds"), at most `g` (a product's relative error) + 16 Exec_Valid roundings of the partial sums to MNS 5.1.13
  * (16 x 2^-14 = 0.1%) + the FP16 output (U). GV eb_adj 8 keeps every product above 2^EB_MNS (products below it
- * vanish: with eb_adj 0 that alone is a 0.24% error, docs/spec-notes.d/attention.md). End to end against the
+ * vanish: with eb_adj 0 that alone is a 0.24% error, docs/spec-notes.md). End to end against the
  * reference: the propagated P error (|P^ - p| summed against |V|) plus the same bound.
  */
 function checkPV(P: Float64Array, O: Float64Array, v: Float64Array, ref: ReturnType<typeof reference>, g: number): { gridMax: number; rms: number } {

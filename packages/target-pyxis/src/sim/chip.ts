@@ -319,7 +319,7 @@ export class PyxisChip {
       this.notifyLinks.push(this.sim.addLink(new TimedLink<NotifyMsg>(`c${c}.barrier_notify`, notifyLatency, PHASE.tripManager, (m, now) => this.deliverNotify(cl, m, now))));
       // A commit report is sent when the ingress transfer starts and arrives at the commit cycle: at least one cycle later.
       this.icdmaAckLinks.push(this.sim.addLink(new TimedLink<IcdmaAck>(`c${c}.icdma_commit`, 1, PHASE.engines, (m, now) => m.source.ackCommit(now))));
-      // remote MPE writes: bank client `mpe` of the target cluster, their lateness not charged (docs/spec-notes.d/banks.md)
+      // remote MPE writes: bank client `mpe` of the target cluster, their lateness not charged (docs/spec-notes.md)
       this.nocLinks.push(this.sim.addLink(new TimedLink<RemoteWrite>(`c${c}.noc_in`, nocLatency, PHASE.engines, (m) => this.noc.write(m.target, m.data, CLIENT_MPE))));
     }
     for (let c = 0; c < clusters; c++) {

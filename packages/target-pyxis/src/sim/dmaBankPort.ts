@@ -1,6 +1,6 @@
 /**
  * The AMEM bank port of a bulk DMA engine (H2A write, A2H read, ICDMA source read; docs/timing-model.md "AMEM banks",
- * docs/spec-notes.d/banks.md). The engine's AMEM access of a unit is a round-robin bank claim (`AmemBanks.claimBurst`
+ * docs/spec-notes.md). The engine's AMEM access of a unit is a round-robin bank claim (`AmemBanks.claimBurst`
  * through `Amem.readBytes/writeBytes` with this port's client) at the cycle the unit's AMEM stage runs; the claims of a
  * cycle are resolved together at the next cycle (`sync`), so the engine learns one cycle later (`settle`) how many
  * cycles the access was served late, and charges them to the unit (its commit, the next unit's issue).

@@ -1,5 +1,5 @@
 /**
- * AMEM bank oracles for the DMA engines (chip §7, §8.1; docs/timing-model.md "AMEM banks", docs/spec-notes.d/banks.md).
+ * AMEM bank oracles for the DMA engines (chip §7, §8.1; docs/timing-model.md "AMEM banks", docs/spec-notes.md).
  * Every expected cycle count is derived here from the documented rules and grammars/pyxis/sim_config.json (read in the
  * test), never by running the model:
  *

@@ -1,6 +1,6 @@
 /**
  * The Hbuf between WDP and GH (seq §9.1.4-§9.1.5, §10.1.1-§10.1.2; chip §6.2.4.6): the block rule for 3x3 kernels
- * (SIM0628) and the bank port model (docs/spec-notes.d/hbuf.md: one read port and one write port per 8-byte bank).
+ * (SIM0628) and the bank port model (docs/spec-notes.md: one read port and one write port per 8-byte bank).
  */
 import { describe, expect, it } from 'vitest';
 import { GridCodes } from '../../src/sim/uie/compute/grid.js';

@@ -30,7 +30,7 @@ export const PORT_NAMES = ['amem_read', 'amem_write', 'weights_read', 'itfe_read
 export const BANK_UIES = 12;
 export const UIE_CLIENTS = BANK_UIES * CLIENTS_PER_UIE;
 /**
- * The cluster's DMA engines (chip §8.1, §12; docs/spec-notes.d/banks.md). Round-robin clients after the UIE ports:
+ * The cluster's DMA engines (chip §8.1, §12; docs/spec-notes.md). Round-robin clients after the UIE ports:
  * the H2A AMEM write, the A2H AMEM read and the three ICDMA source reads (the bulk engines, 1 KiB units). Fixed-priority
  * clients, served before the round-robin and delayed only by resources already granted: the ICDMA destination write
  * (core-switch ingress), the MPE channels and the DPE (NoC side), and `control` (host, loader, dumps).
@@ -258,7 +258,7 @@ export class AmemBanks {
   }
 
   /**
-   * Fixed-priority access at cycle `t` (MODEL, docs/spec-notes.d/banks.md): served before every round-robin claim of
+   * Fixed-priority access at cycle `t` (MODEL, docs/spec-notes.md): served before every round-robin claim of
    * its cycle, each word at the first cycle >= t at which its resources are not held by an access granted earlier (a
    * late-served access, the second half of a read-modify-write, another fixed-priority word of this cycle). Returns
    * the cycle its last word is served (known at once: it depends only on grants already made); late words count as

@@ -13,8 +13,8 @@
  * rdCredits -= size, wrCredits += size (bytes; hbuf_block_size is in 16-byte units). With hbuf_block_iter_mask = 0
  * the start/end bits alone decide (the §10.1 field text; docs/spec-notes.md).
  * An RD_3X3 whose 9 bytes are not inside the block opened by the last block start (a kernel straddling the block end:
- * its last bytes belong to a block GH holds no credits for, seq §10.1.2) is SIM0628 (docs/spec-notes.d/hbuf.md).
- * Hbuf ports: each bank reads one word and writes one word per cycle (docs/spec-notes.d/hbuf.md); `Hbuf.ports`, when
+ * its last bytes belong to a block GH holds no credits for, seq §10.1.2) is SIM0628 (docs/spec-notes.md).
+ * Hbuf ports: each bank reads one word and writes one word per cycle (docs/spec-notes.md); `Hbuf.ports`, when
  * set, counts the words each read touches per (grid-row, bank) to check that no read needs a bank twice.
  */
 import { Fifo } from '@pyxis/sim';

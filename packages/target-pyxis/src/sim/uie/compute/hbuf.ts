@@ -25,7 +25,7 @@ export class Hbuf {
 }
 
 /**
- * Debug check of the Hbuf port model (docs/spec-notes.d/hbuf.md "Hbuf bank ports"): every 8-byte bank of a grid-row
+ * Debug check of the Hbuf port model (docs/spec-notes.md "Hbuf bank ports"): every 8-byte bank of a grid-row
  * has one read port and one write port, so a cycle may carry one word read and one word written per bank. The WDP
  * and GH note the words they touch (writes at the cycle the H-lane unload delay or the tbuf drain puts them in the
  * bank); `conflicts` counts (grid-row, bank, cycle) that would need a port twice. Off by default (`Hbuf.ports`
