@@ -10,64 +10,20 @@
  * Build first: npx tsc -b
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assemble, loadPyxisIsa } from '../packages/target-pyxis/dist/asm/index.js';
-import { link } from '../packages/target-pyxis/dist/ld/index.js';
-import { PyxisChip, loadSimConfig, inspectImage, loadImage, makeUieFactory, uieStats } from '../packages/target-pyxis/dist/sim/index.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const samples = join(root, 'samples', 'pyxis');
-const arg = (name, d) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : d;
-};
+import { join } from 'node:path';
+import { arg, buildSample, cpu, npyF32, samples, simulateBest } from './bench-pyxis-lib.mjs';
 const K = arg('k', 4096);
 const CIN = arg('cin', 128);
 const REPS = arg('reps', 1);
 const tmp = mkdtempSync(join(tmpdir(), 'bench-grid-'));
-const isa = loadPyxisIsa();
 
-/** Float32 .npy writer (C order). */
-function npy(file, shape, data) {
-  let h = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  h += ' '.repeat((64 - ((10 + h.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.alloc(10);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1;
-  head.writeUInt16LE(h.length, 8);
-  writeFileSync(join(tmp, file), Buffer.concat([head, Buffer.from(h, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
-}
-
-/** Assemble + link a sample with text edits; data files resolve against `tmp` (where the edited script is written). */
-function build(pasm, ld, edit) {
-  const obj = assemble([{ file: pasm, text: edit(readFileSync(join(samples, pasm), 'utf8'), pasm) }], { isa, listing: false }).object;
-  const script = edit(readFileSync(join(samples, ld), 'utf8'), ld);
-  writeFileSync(join(tmp, ld), script);
-  return link({ script, scriptFile: join(tmp, ld), objects: [{ file: 'x.pobj', container: obj }] }).image;
-}
-
-function cpu() {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
+const npy = (file, shape, data) => npyF32(join(tmp, file), shape, data);
+const build = (pasm, ld, edit) => buildSample(pasm, ld, edit, tmp);
 
 function simulate(image, timingOnly) {
-  let best;
-  const info = inspectImage(image, 'bench.pimg');
-  for (let r = 0; r < REPS; r++) {
-    const chip = new PyxisChip({ clusters: 1, uies: 1, config: loadSimConfig(), uieFactory: makeUieFactory({ timingOnly }) });
-    loadImage(chip, info);
-    const t0 = cpu();
-    const res = chip.sim.run();
-    const s = cpu() - t0;
-    if (res.reason !== 'done') throw new Error(`bench-grid: the run stopped with ${res.reason}`);
-    const c = uieStats(chip.uies[0].model)?.compute;
-    if (!best || s < best.s) best = { s, macs: c?.macs ?? 0, cycles: res.cycles, util: c?.grid_utilisation ?? 0 };
-  }
-  return best;
+  return simulateBest(image, { reps: REPS, uie: { timingOnly }, tag: 'bench-grid', pick: (c) => ({ macs: c?.macs ?? 0, util: c?.grid_utilisation ?? 0 }) });
 }
 
 function line(name, r) {

@@ -11,66 +11,28 @@
  * Options: --rows N (default 2048), --n N (VPU instructions per row, 2..64, default 16), --reps N (best of, default 3).
  * Build first: npx tsc -b
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assemble, loadPyxisIsa } from '../packages/target-pyxis/dist/asm/index.js';
-import { link } from '../packages/target-pyxis/dist/ld/index.js';
-import { PyxisChip, loadSimConfig, inspectImage, loadImage, makeUieFactory, uieStats } from '../packages/target-pyxis/dist/sim/index.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const samples = join(root, 'samples', 'pyxis');
-const arg = (name, d) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : d;
-};
+import { join } from 'node:path';
+import { arg, buildSample, cpu, npyF32, samples, simulateBest } from './bench-pyxis-lib.mjs';
 const ROWS = arg('rows', 2048);
 const N = arg('n', 16);
 const REPS = arg('reps', 3);
 if (!(N >= 2 && N <= 64)) throw new Error('bench-vpu: --n must be in 2..64');
 const tmp = mkdtempSync(join(tmpdir(), 'bench-vpu-'));
-const isa = loadPyxisIsa();
 
-/** Float32 .npy writer (C order). */
-function npy(file, shape, data) {
-  let h = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  h += ' '.repeat((64 - ((10 + h.length + 1) % 64)) % 64) + '\n';
-  const head = Buffer.alloc(10);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1;
-  head.writeUInt16LE(h.length, 8);
-  writeFileSync(join(tmp, file), Buffer.concat([head, Buffer.from(h, 'latin1'), Buffer.from(data.buffer, data.byteOffset, data.byteLength)]));
-}
-
-/** Assemble + link a sample with text edits; data files resolve against `dir` (where the edited script is written). */
-function build(pasm, ld, edit, dir) {
-  const obj = assemble([{ file: pasm, text: edit(readFileSync(join(samples, pasm), 'utf8'), pasm) }], { isa, listing: false }).object;
-  const script = edit(readFileSync(join(samples, ld), 'utf8'), ld);
-  writeFileSync(join(dir, ld), script);
-  return link({ script, scriptFile: join(dir, ld), objects: [{ file: 'x.pobj', container: obj }] }).image;
-}
-
-function cpu() {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
+const npy = (file, shape, data) => npyF32(join(tmp, file), shape, data);
+const build = buildSample;
 
 function simulate(image) {
-  let best;
-  const info = inspectImage(image, 'bench.pimg');
-  for (let r = 0; r < REPS; r++) {
-    const chip = new PyxisChip({ clusters: 1, uies: 1, config: loadSimConfig(), uieFactory: makeUieFactory() });
-    loadImage(chip, info);
-    const t0 = cpu();
-    const res = chip.sim.run();
-    const s = cpu() - t0;
-    if (res.reason !== 'done') throw new Error(`bench-vpu: the run stopped with ${res.reason}`);
-    const v = uieStats(chip.uies[0].model)?.compute?.vpu;
-    if (!v) throw new Error('bench-vpu: the VPU did not run');
-    if (!best || s < best.s) best = { s, laneOps: v.lane_ops, cycles: res.cycles, util: v.lane_utilisation };
-  }
-  return best;
+  return simulateBest(image, {
+    reps: REPS,
+    tag: 'bench-vpu',
+    pick: (c) => {
+      if (!c?.vpu) throw new Error('bench-vpu: the VPU did not run');
+      return { laneOps: c.vpu.lane_ops, util: c.vpu.lane_utilisation };
+    },
+  });
 }
 
 function line(name, r) {
