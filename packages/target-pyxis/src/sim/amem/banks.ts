@@ -17,46 +17,14 @@
  * that was busy.
  */
 import { AMEM_BYTES, AMEM_VIEW_BIT, amemPhysical } from '../../common/amem.js';
+import { BANK_UIES, CLIENT_CONTROL, CLIENTS_PER_UIE, N_CLIENTS, PORT_READ, PORT_WRITE, RR_CLIENTS, UIE_CLIENTS, clientName, uieClient } from './clients.js';
 
-/** Bank-claiming ports of one UIE (chip §6.2, seq §5-§8): client id = uie * CLIENTS_PER_UIE + port. */
-export const PORT_READ = 0;
-export const PORT_WRITE = 1;
-export const PORT_WEIGHTS = 2;
-export const PORT_ITFE_READ = 3;
-export const PORT_ITFE_WRITE = 4;
-export const CLIENTS_PER_UIE = 5;
-export const PORT_NAMES = ['amem_read', 'amem_write', 'weights_read', 'itfe_read', 'itfe_write'] as const;
-/** UIEs per cluster the arbiter has slots for (chip §6: 12). */
-export const BANK_UIES = 12;
-export const UIE_CLIENTS = BANK_UIES * CLIENTS_PER_UIE;
-/**
- * The cluster's DMA engines (chip §8.1, §12; docs/spec-notes.md). Round-robin clients after the UIE ports:
- * the H2A AMEM write, the A2H AMEM read and the three ICDMA source reads (the bulk engines, 1 KiB units). Fixed-priority
- * clients, served before the round-robin and delayed only by resources already granted: the ICDMA destination write
- * (core-switch ingress), the MPE channels and the DPE (NoC side), and `control` (host, loader, dumps).
- */
-export const CLIENT_H2A = UIE_CLIENTS;
-export const CLIENT_A2H = UIE_CLIENTS + 1;
-/** ICDMA engine i's source read: CLIENT_ICDMA + i (i < 3, chip §12.2). */
-export const CLIENT_ICDMA = UIE_CLIENTS + 2;
-/** Clients of the round-robin: the 60 UIE ports and the 5 bulk DMA clients. */
-export const RR_CLIENTS = UIE_CLIENTS + 5;
-export const CLIENT_ICDMA_IN = RR_CLIENTS;
-export const CLIENT_MPE = RR_CLIENTS + 1;
-export const CLIENT_DPE = RR_CLIENTS + 2;
-/** Host accesses, image load, dumps: fixed priority. */
-export const CLIENT_CONTROL = RR_CLIENTS + 3;
-export const N_CLIENTS = RR_CLIENTS + 4;
-const DMA_NAMES = ['h2a', 'a2h', 'icdma0', 'icdma1', 'icdma2', 'icdma_in', 'mpe', 'dpe', 'control'] as const;
+export * from './clients.js';
+
 const RES = 128 * 8;
 /** Longest steady-state schedule a UIE publishes (cycles). */
 export const SCHED_MAX = 1024;
 const ADDR_MASK = AMEM_BYTES - 1;
-
-/** Client id of port `port` of UIE `uie`. */
-export function uieClient(uie: number, port: number): number {
-  return uie * CLIENTS_PER_UIE + port;
-}
 
 /** Read latency and pipeline parameters (grammars/pyxis/sim_config.json `amem`, docs/timing-model.md). */
 export interface AmemTiming {
@@ -654,10 +622,4 @@ export class AmemBanks {
 
 function st_bank(s: BankStats): Float64Array {
   return s.bankAccesses;
-}
-
-/** `uie3.amem_read`, `h2a`, `icdma1`, `control`. */
-export function clientName(c: number): string {
-  if (c >= UIE_CLIENTS) return DMA_NAMES[c - UIE_CLIENTS] ?? `client${c}`;
-  return `uie${Math.floor(c / CLIENTS_PER_UIE)}.${PORT_NAMES[c % CLIENTS_PER_UIE]}`;
 }
