@@ -222,18 +222,12 @@ export class Simulator {
       this.steps++;
       this.now = now; // live during the run (observers such as the uninitialised-read watch read it)
       let progressed = false;
-      // something other than a skip-replay happened in this step (a tick, a link delivery, a commit)
-      let acted = false;
       const passive = this.passive;
       const awake = this.awake;
       const skipUntil = this.skipUntil;
       for (let pi = 0; pi < nPhases; pi++) {
         const links = phaseLinks[pi]!;
-        for (let l = 0; l < links.length; l++)
-          if (links[l]!.nextAt <= now) {
-            acted = true;
-            if (links[l]!.deliverDue(now) > 0) progressed = true;
-          }
+        for (let l = 0; l < links.length; l++) if (links[l]!.nextAt <= now && links[l]!.deliverDue(now) > 0) progressed = true;
         const end = phaseEnd[pi]!;
         for (let k = phaseStart[pi]!; k < end; k++) {
           const i = order[k]!;
@@ -247,7 +241,6 @@ export class Simulator {
             continue;
           }
           const e = engines[i]!;
-          acted = true;
           if (e.tick(now)) {
             this.busyC[i]++;
             progressed = true;
@@ -260,24 +253,6 @@ export class Simulator {
         if (this.commitN > 0) {
           this.runCommits(now);
           progressed = true;
-          acted = true;
-        }
-      }
-      // A step in which every awake engine only replayed promised progress (`attachSkip`) and no link was due: the
-      // following steps are the same replays (nothing ran that could wake, promise or deliver) until the earliest
-      // promise ends or link falls due, so they are accounted at once (busy / idle cycles and steps as one by one).
-      if (!acted && progressed && opts.onProgress === undefined) {
-        let next = maxCycles;
-        for (let i = 0; i < n; i++) if (awake[i] !== 0 && skipUntil[i]! < next) next = skipUntil[i]!;
-        for (let l = 0; l < links.length; l++) if (links[l]!.nextAt < next) next = links[l]!.nextAt;
-        const d = next - now - 1;
-        if (d > 0) {
-          for (let i = 0; i < n; i++) {
-            if (awake[i] !== 0) this.busyC[i] += d;
-            else this.idleC[i] += d;
-          }
-          this.steps += d;
-          now += d;
         }
       }
       if (opts.onProgress && ++sinceProgress >= every) {
