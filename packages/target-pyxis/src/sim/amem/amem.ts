@@ -30,12 +30,18 @@ export interface AmemStats {
   readonly bankAccesses: Uint32Array;
 }
 
+/** 16 KiB blocks per backing allocation (`Amem.block`). */
+const SLAB_BLOCKS = 16;
+
 export class Amem {
   private readonly blocks: Array<Uint8Array | undefined> = new Array(BLOCKS);
   /** 32-bit views of `blocks` (same buffers) for the UIE's word-wide partition copies. */
   private readonly blocks32: Array<Uint32Array | undefined> = new Array(BLOCKS);
   /** Per 16 KiB block: -1 never accessed, else the view bit (0/1) of the first access. */
   private readonly blockView = new Int8Array(BLOCKS).fill(-1);
+  /** The slab new blocks are carved from (`block`) and the blocks of it handed out. */
+  private slab: ArrayBuffer | undefined;
+  private slabUsed = SLAB_BLOCKS;
   readonly stats: AmemStats = { bytesRead: 0, bytesWritten: 0, uninitReads: 0, viewConflicts: 0, bankAccesses: new Uint32Array(AMEM_BANKS) };
   /** First view conflict seen (message for diagnostics), if any. */
   firstViewConflict: string | undefined;
@@ -92,9 +98,16 @@ export class Amem {
     const i = phys >>> 14;
     let b = this.blocks[i];
     if (!b && create) {
-      b = new Uint8Array(AMEM_BLOCK_BYTES);
+      // blocks are carved from slabs of SLAB_BLOCKS (one ArrayBuffer, zero-filled, per slab: far fewer backing-store
+      // allocations and GC work than one per block; at most SLAB_BLOCKS - 1 blocks allocated ahead of use)
+      if (this.slabUsed === SLAB_BLOCKS) {
+        this.slab = new ArrayBuffer(SLAB_BLOCKS * AMEM_BLOCK_BYTES);
+        this.slabUsed = 0;
+      }
+      const off = this.slabUsed++ * AMEM_BLOCK_BYTES;
+      b = new Uint8Array(this.slab!, off, AMEM_BLOCK_BYTES);
       this.blocks[i] = b;
-      this.blocks32[i] = new Uint32Array(b.buffer);
+      this.blocks32[i] = new Uint32Array(this.slab!, off, AMEM_BLOCK_BYTES >> 2);
     }
     return b;
   }

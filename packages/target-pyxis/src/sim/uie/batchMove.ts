@@ -150,7 +150,12 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
     // 2. AMEM Write of the switchbox head (issueWrite / doWrite fast path, postWrite)
     const wp = addrW[j]!;
     const dst = amem.writeWordAt(wp, wView);
-    if (direct && j >= occ) {
+    // a whole-word write that the next cycle's write overwrites is dead when no read of the window can see it
+    // (j < fill: only direct windows, whose reads before `fill` read no word written in the window); its
+    // bookkeeping above still happens at its cycle
+    if (j < fill && j + 1 < k && addrW[j + 1] === wp) {
+      // dead store: the next write covers the whole word
+    } else if (direct && j >= occ) {
       const rp = addrR[j - occ]!;
       copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
     } else copyWord(dst, (wp & 16383) >> 2, raw32, sb.peekSlot() * 64);
