@@ -61,21 +61,30 @@ const chevrotain = {
 };
 
 rmSync(outdir, { recursive: true, force: true });
-const result = await esbuild.build({
-  entryPoints: Object.keys(TOOLS).map((t) => ({ in: `pyxis-entry:${t}`, out: t })),
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  outdir,
-  external: ['pino', 'pino-pretty', 'cli-progress'],
-  // CommonJS dependencies (commander) call require() for Node's own modules.
-  banner: { js: "import { createRequire as __pyxisCreateRequire } from 'node:module';\nconst require = __pyxisCreateRequire(import.meta.url);" },
-  plugins: [entries, chevrotain],
-  metafile: true,
-  logLevel: 'warning',
-});
+let result;
+try {
+  result = await esbuild.build({
+    entryPoints: Object.keys(TOOLS).map((t) => ({ in: `pyxis-entry:${t}`, out: t })),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outdir,
+    external: ['pino', 'pino-pretty', 'cli-progress'],
+    // CommonJS dependencies (commander) call require() for Node's own modules.
+    banner: { js: "import { createRequire as __pyxisCreateRequire } from 'node:module';\nconst require = __pyxisCreateRequire(import.meta.url);" },
+    plugins: [entries, chevrotain],
+    metafile: true,
+    logLevel: 'warning',
+  });
+} catch (e) {
+  // a bundle is only a start-up optimisation: without one (esbuild binary missing on this platform, say) the
+  // launchers load packages/*/dist; never leave a partial bundle behind
+  rmSync(outdir, { recursive: true, force: true });
+  console.warn(`bundle: not built (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); the launchers load packages/*/dist (slower start-up)`);
+  process.exit(0);
+}
 
 const inputs = Object.keys(result.metafile.inputs)
   .filter((f) => !f.startsWith('pyxis-entry:'))
