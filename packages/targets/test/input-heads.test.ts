@@ -11,17 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { peekContainerTargetFile, readContainerInput, writeContainer, FORMAT_VERSION } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
+import { call, type Run } from './cli-call.js';
 
 const samples = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
 const GiB3 = 3 * 1024 ** 3;
 
-type Run = (argv: string[], io?: { stdout(s: string): void; stderr(s: string): void }) => Promise<number>;
-async function call(tool: Run, args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await tool(['--no-color', ...args], { stdout: (s) => (out += s), stderr: (s) => (err += s) });
-  return { code, out, err };
-}
 
 let dir: string;
 let obj: string;

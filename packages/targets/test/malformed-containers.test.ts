@@ -11,15 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkSchema, MAX_METADATA_DEPTH, readContainer, writeContainer, type Container, type JsonSchema } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
+import { call, type Run } from './cli-call.js';
 
 const samples = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
-type Run = (argv: string[], io?: { stdout(s: string): void; stderr(s: string): void }) => Promise<number>;
-async function call(tool: Run, args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await tool(['--no-color', ...args], { stdout: (s) => (out += s), stderr: (s) => (err += s) });
-  return { code, out, err };
-}
 
 let dir: string;
 let obj: string;

@@ -5,14 +5,8 @@
 import { describe, expect, test } from 'vitest';
 import { parseRanged, rangeText, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetEntries, type OptionSpec } from '@pyxis/target';
 import { runAs, runLd, runSim } from '@pyxis/targets';
+import { call, type Run } from './cli-call.js';
 
-type Run = (argv: string[], io?: { stdout(s: string): void; stderr(s: string): void }) => Promise<number>;
-async function call(tool: Run, args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await tool(['--no-color', ...args], { stdout: (s) => (out += s), stderr: (s) => (err += s) });
-  return { code, out, err };
-}
 const tools: Record<string, { run: Run; pre: string[] }> = {
   as: { run: runAs, pre: [] },
   ld: { run: runLd, pre: [] },

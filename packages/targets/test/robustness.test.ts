@@ -10,16 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAs, runLd, runSim } from '@pyxis/targets';
+import { call, type Run } from './cli-call.js';
 
 const samples = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
 
-type Run = (argv: string[], io?: { stdout(s: string): void; stderr(s: string): void }) => Promise<number>;
-async function call(tool: Run, args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await tool(['--no-color', ...args], { stdout: (s) => (out += s), stderr: (s) => (err += s) });
-  return { code, out, err };
-}
 const as = (a: string[]) => call(runAs, a);
 const ld = (a: string[]) => call(runLd, a);
 const sim = (a: string[]) => call(runSim as Run, ['run', ...a]);
