@@ -26,7 +26,7 @@ import type { Compute } from './index.js';
 import { GridCodes, GridState, H_OPS, KERNEL, PTNS } from './grid.js';
 import { I5F3_OP, toOp, ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
-import { H_PC, H_SLOT, HDR_WORDS, retireHead, type ComputeUnit, opFieldArrays } from './unit.js';
+import { H_PC, H_SLOT, HDR_WORDS, retireHead, type ComputeUnit, noOpFields, opFieldArrays } from './unit.js';
 
 const { SEQ_SPEC } = records;
 
@@ -55,7 +55,6 @@ const FIELDS = [
   'hbuf_stride_iter_id_dim3',
 ] as const;
 type F = Record<(typeof FIELDS)[number], Int32Array>;
-const NONE = new Int32Array(32);
 const ZERO = ZERO_OP;
 
 export class GhUnit implements ComputeUnit {
@@ -76,7 +75,7 @@ export class GhUnit implements ComputeUnit {
   ) {
     this.grid = new GridState();
     this.dec = new Fifo(`${u.name}.gh.dec`, this.grid.p.gh_dec_fifo_depth, WORDS);
-    this.f = Object.fromEntries(FIELDS.map((n) => [n, NONE])) as F;
+    this.f = noOpFields(FIELDS);
     this.msgCredits = 'gh: HBUF_RD_VLD block start waits for hbuf_rd_credits from WDP (seq §10.1.2)';
     this.msgFull = 'gh: h_data FIFO to GX full (seq §10)';
     this.msgKernel = 'gh: 3x3 kernel back buffer full, waiting for GX front_staging_done (seq §10.1 h_staging_done_en)';

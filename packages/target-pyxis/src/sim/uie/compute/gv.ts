@@ -20,7 +20,7 @@ import type { Compute } from './index.js';
 import { COLS, GridCodes, type GridState } from './grid.js';
 import { toOp, ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
-import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit, opFieldArrays } from './unit.js';
+import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit, noOpFields, opFieldArrays } from './unit.js';
 
 const { SEQ_SPEC } = records;
 
@@ -38,7 +38,6 @@ const WORDS = HDR_WORDS + 6;
 
 const FIELDS = ['opcd', 'conv3x3_mode', 'staging_start_iter_mask', 'dsbl_mapping_corr', 'fbits_truncate_amt', 'eb_adj'] as const;
 type F = Record<(typeof FIELDS)[number], Int32Array>;
-const NONE = new Int32Array(32);
 
 export class GvUnit implements ComputeUnit {
   readonly seqId = seqIdOf('gv');
@@ -63,7 +62,7 @@ export class GvUnit implements ComputeUnit {
   ) {
     this.grid = cmp.gh.grid;
     this.dec = new Fifo(`${u.name}.gv.dec`, this.grid.p.gv_dec_fifo_depth, WORDS);
-    this.f = Object.fromEntries(FIELDS.map((n) => [n, NONE])) as F;
+    this.f = noOpFields(FIELDS);
     this.msgSb = `gv: Read_AMEM_FIFO waits for switchbox FIFO ${u.sbReadToGrid.name} (empty)`;
     this.msgLat = `gv: Read_AMEM_FIFO waits for the AMEM read pipeline (${u.sbReadToGrid.name})`;
     this.msgVpu = `gv: Read_VPU_FIFO waits for switchbox FIFO ${u.sbVbufferToGrid.name} (empty)`;

@@ -23,7 +23,7 @@ import type { Compute } from './index.js';
 import { llcRow1x1, llcRow3x3, productTables, splitSum, WIN_PTN, WIN_ROW } from './llc.js';
 import { ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
-import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit, opFieldArrays } from './unit.js';
+import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit, noOpFields, opFieldArrays } from './unit.js';
 
 const { SEQ_SPEC } = records;
 
@@ -52,7 +52,6 @@ const FIELDS = [
   'log2_ptns_per_filter', 'odd_col_exec_en', 'even_col_exec_en',
 ] as const;
 type F = Record<(typeof FIELDS)[number], Int32Array>;
-const NONE = new Int32Array(32);
 
 /** `mask` != 0 and every masked iterator bit is set in `flags`. */
 function all(mask: number, flags: number): number {
@@ -110,7 +109,7 @@ export class GxUnit implements ComputeUnit {
   ) {
     this.grid = cmp.gh.grid;
     this.dec = new Fifo(`${u.name}.gx.dec`, this.grid.p.gx_dec_fifo_depth, WORDS);
-    this.f = Object.fromEntries(FIELDS.map((n) => [n, NONE])) as F;
+    this.f = noOpFields(FIELDS);
     this.msgH = 'gx: Exec waits for h_data (GH h_data FIFO / 3x3 kernel front buffer, seq §10.3)';
     this.msgV = 'gx: Exec waits for v_data (v_staging front buffer / 3x3 data row, seq §10.3)';
     this.msgCredits = 'gx: split accumulation waits for writeback credits from GWB (seq §10.3.2)';

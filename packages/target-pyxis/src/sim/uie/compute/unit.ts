@@ -63,6 +63,15 @@ export function retireHead(u: Uie, unit: ComputeUnit): boolean {
   return true;
 }
 
+const NO_OP_FIELD = new Int32Array(32);
+
+/** Placeholder field arrays of `names` (every field 0) until a trip binds the op memory (`opFieldArrays`). */
+export function noOpFields<K extends string>(names: readonly K[]): Record<K, Int32Array> {
+  const f = {} as Record<K, Int32Array>;
+  for (const n of names) f[n] = NO_OP_FIELD;
+  return f;
+}
+
 /** The decoded op-memory arrays of `names` (one per field, indexed by pc), bound at trip start; undefined without an op memory. */
 export function opFieldArrays<K extends string>(op: OpStore | undefined, names: readonly K[]): Record<K, Int32Array> | undefined {
   if (!op) return undefined;
