@@ -82,14 +82,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
   const isWrite = s.id === SEQ_AMEM_WRITE;
   if (isRead || isWrite) {
     const dec = isRead ? u.readDec : u.writeDec;
-    if (dec.full) {
-      u.stats.stallCycles[s.id]!++;
-      u.blocked ??= u.blockMsg(s, 1);
-      return false;
-    }
-    if (!core.step()) return coreFault(u, s);
-    u.stats.busyCycles[s.id]!++;
-    u.stats.instructions[s.id]!++;
+    if (!stepUnlessFull(u, s, dec.full)) return false;
     if (u.fastPaths) decodeFast(u, s, dec, isRead);
     else if (isRead) decodeRead(u, s, dec);
     else decodeWrite(u, s, dec);
@@ -99,14 +92,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
   const unit = u.cmp.bySeq[s.id];
   if (unit !== undefined) {
     const dec = unit.dec;
-    if (dec.full) {
-      u.stats.stallCycles[s.id]!++;
-      u.blocked ??= u.blockMsg(s, 1);
-      return false;
-    }
-    if (!core.step()) return coreFault(u, s);
-    u.stats.busyCycles[s.id]!++;
-    u.stats.instructions[s.id]!++;
+    if (!stepUnlessFull(u, s, dec.full)) return false;
     const rec = dec.pushSlot(); // word offset of the record in dec.data
     const d = dec.data;
     d[rec + H_SLOT] = s.slot;
@@ -128,14 +114,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
       u.blocked ??= u.blockMsg(s, 3);
       return false;
     }
-    if (!u.cmp.wdc.canAccept()) {
-      u.stats.stallCycles[s.id]!++;
-      u.blocked ??= u.blockMsg(s, 1);
-      return false;
-    }
-    if (!core.step()) return coreFault(u, s);
-    u.stats.busyCycles[s.id]!++;
-    u.stats.instructions[s.id]!++;
+    if (!stepUnlessFull(u, s, !u.cmp.wdc.canAccept())) return false;
     if (s.kf) weightsRead(u, s, s.kf);
     u.cmp.quiet = false;
     if (core.done) u.seqDone(s.id, s.slot);
@@ -150,6 +129,22 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
   u.stats.busyCycles[s.id]!++;
   u.stats.instructions[s.id]!++;
   if (core.done) u.seqDone(s.id, s.slot);
+  return true;
+}
+
+/**
+ * Issue of one instruction (seq §3): while the sequencer's consumer (decoder FIFO, decompressor input) is full the
+ * sequencer stalls (counted, with the block reason); otherwise its core steps, counted busy. False when nothing issued.
+ */
+function stepUnlessFull(u: Uie, s: SeqState, full: boolean): boolean {
+  if (full) {
+    u.stats.stallCycles[s.id]!++;
+    u.blocked ??= u.blockMsg(s, 1);
+    return false;
+  }
+  if (!s.core.step()) return coreFault(u, s);
+  u.stats.busyCycles[s.id]!++;
+  u.stats.instructions[s.id]!++;
   return true;
 }
 
