@@ -5,6 +5,7 @@ import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type Ma
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
+import { addReportCommand, reportCollector, reportHtml, TeeSink } from './report.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget, specOption } from './targetOptions.js';
 
 interface RunOptions {
@@ -13,6 +14,7 @@ interface RunOptions {
   trace?: string;
   vcd?: string;
   stats?: string;
+  report?: string;
   progress: boolean;
   target?: string;
 }
@@ -54,6 +56,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
       .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
+      .option('--report <file.html>', 'write the HTML run report: one self-contained file of charts (docs/report.md)')
       .option('--no-progress', 'never show a progress bar');
     addTargetOption(run);
     addTargetOptions(run, 'sim');
@@ -80,7 +83,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (clockHz !== undefined) req.clockHz = clockHz;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
       const planned = machine.plan(req);
-      checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...planned.outputs], [image]);
+      checkOutputPaths([opts.trace, opts.vcd, opts.stats, opts.report, ...planned.outputs], [image]);
       // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
       const t0 = Date.now();
       let bar: cliProgressModule.SingleBar | undefined;
@@ -99,7 +102,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
           bar?.update(cycle);
         };
       const sink = (f: string) => (f === '-' ? new StdoutSink(c.out) : new FileSink(f));
-      if (opts.trace) req.trace = sink(opts.trace);
+      const collector = opts.report ? reportCollector() : undefined;
+      if (opts.trace) req.trace = collector ? new TeeSink([sink(opts.trace), collector]) : sink(opts.trace);
+      else if (collector) req.trace = collector;
       if (opts.vcd) req.vcd = sink(opts.vcd);
       let result;
       try {
@@ -109,7 +114,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       }
       const wall = (Date.now() - t0) / 1000;
       if (result.diagnostics.length) c.report(result.diagnostics);
-      const statsText = JSON.stringify({ image, target: target.name, host_seconds: wall, ...result.stats }, null, 2) + '\n';
+      const statsObject = { image, target: target.name, host_seconds: wall, ...result.stats };
+      const statsText = JSON.stringify(statsObject, null, 2) + '\n';
       if (opts.stats === '-') {
         c.out(statsText);
         stderr(result.summary);
@@ -120,10 +126,13 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         c.out(result.summary);
         if (opts.stats) writeFileAtomic(opts.stats, statsText);
       }
+      // The report shows stopped runs too (where the time went before a deadlock is what one wants to see).
+      if (opts.report) writeFileAtomic(opts.report, reportHtml(target, statsObject, collector?.model()));
       if (result.stop) throw new DiagnosticError(result.stop as Diagnostic[]);
       // Dumps were produced in memory by the machine; written atomically only after a completed run.
       for (const [f, bytes] of result.outputs) writeFileAtomic(f, bytes);
       c.log.info({ cycles: result.cycles, wall }, 'simulated');
     });
+    addReportCommand(program, ctx);
   }, argv, io);
 }

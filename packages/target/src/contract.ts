@@ -14,6 +14,7 @@
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
 import type { Container, InspectRecord, OutputBytes, TargetFlagNames } from '@pyxis/container';
 import type { Simulator, TextSink } from '@pyxis/sim';
+import type { ReportInput, ReportSection } from '@pyxis/report';
 
 /**
  * A target-specific command-line option, as data (the drivers turn it into a
@@ -193,6 +194,23 @@ export interface MachineBackend {
    * target claims (`TargetEntry.sourceExtensions`) and that has no container magic.
    */
   loadImage?(file: string, bytes: Uint8Array): Container;
+  /**
+   * The HTML run report's sections of this machine (`pyxis-sim run --report`, `pyxis-sim report`), from the run's
+   * statistics and its summarised trace; the report adds the kernel's engine figures and the trace's timeline
+   * (docs/report.md). Must accept statistics read back from a file: check every field it reads.
+   */
+  report?(input: ReportInput): MachineReport;
+}
+
+/** What a machine's report hook returns. */
+export interface MachineReport {
+  sections: ReportSection[];
+  /** What the run's figures model, when its statistics have no `model` field. */
+  model?: string;
+  /** Trace tracks (by name) the sections already draw: left out of the generic timeline. */
+  skipTracks?: (trackName: string) => boolean;
+  /** Leave out the generic per-engine bars (the sections draw the engines). */
+  noEngineSection?: boolean;
 }
 
 // ---------------------------------------------------------------- inspect, docs

@@ -1,0 +1,119 @@
+/**
+ * The HTML run report in the simulator driver: `pyxis-sim run IMAGE --report FILE.html` (the trace is summarised
+ * while the run writes it, docs/report.md) and `pyxis-sim report STATS.json [TRACE.json] -o FILE.html` (from the
+ * files of an earlier run). The machine's own sections come from its `report` hook (the Target contract); this
+ * module names no target.
+ */
+import type { Command } from 'commander';
+import { DiagnosticError } from '@pyxis/diagnostics';
+import { checkOutputPaths, readInputText, writeFileAtomic } from '@pyxis/container';
+import { buildReport, collectTraceText, TraceCollector, type TraceModel } from '@pyxis/report';
+import type { TextSink } from '@pyxis/sim';
+import { findTargetEntry, loadTarget, targetEntries, type Target } from '@pyxis/target';
+import type { ToolContext } from './tool.js';
+
+/** Diagnostic codes of the report (docs/report.md). */
+export const REPORT_CODES = {
+  /** The statistics file is not JSON, or not an object. */
+  badStats: 'CLI0030',
+  /** The statistics name no registered target. */
+  unknownTarget: 'CLI0031',
+  /** The trace file is not a trace-event JSON file. */
+  badTrace: 'CLI0032',
+} as const;
+
+/** Writes to every sink (the trace file and the report's collector). */
+export class TeeSink implements TextSink {
+  constructor(private readonly sinks: TextSink[]) {}
+  write(s: string): void {
+    for (const k of this.sinks) k.write(s);
+  }
+  close(): void {
+    for (const k of this.sinks) k.close();
+  }
+  abort(): void {
+    for (const k of this.sinks) k.abort();
+  }
+}
+
+/** The report of a run: the target's sections, the engines, the trace. */
+export function reportHtml(target: Target | undefined, stats: Record<string, unknown>, trace?: TraceModel): string {
+  const mine = target?.machine?.report?.(trace ? { stats, trace } : { stats });
+  const skip = mine?.skipTracks;
+  return buildReport({
+    stats,
+    ...(trace ? { trace } : {}),
+    sections: mine?.sections ?? [],
+    ...(mine?.model ? { model: mine.model } : {}),
+    ...(skip ? { skipTracks: (t) => skip(t.name) } : {}),
+    ...(mine?.noEngineSection ? { noEngineSection: true } : {}),
+  });
+}
+
+/** A trace collector for `run --report`. */
+export function reportCollector(): TraceCollector {
+  return new TraceCollector();
+}
+
+/** `pyxis-sim report STATS.json [TRACE.json] -o FILE.html`. */
+export function addReportCommand(program: Command, ctx: () => ToolContext): void {
+  program
+    .command('report')
+    .description('write the HTML run report of an earlier run from its --stats JSON (and its --trace JSON, for the timeline)')
+    .argument('<stats.json>', 'statistics of a run (pyxis-sim run --stats)')
+    .argument('[trace.json]', 'its Perfetto/Chrome trace (pyxis-sim run --trace)')
+    .requiredOption('-o, --output <file.html>', 'the report (one self-contained HTML file)')
+    .action(async (statsFile: string, traceFile: string | undefined, opts: { output: string }) => {
+      const c = ctx();
+      checkOutputPaths([opts.output], [statsFile, ...(traceFile ? [traceFile] : [])]);
+      const stats = parseStats(statsFile, readInputText(statsFile));
+      const name = stats['target'];
+      if (typeof name !== 'string' || !findTargetEntry(name))
+        throw new DiagnosticError({
+          severity: 'error',
+          code: REPORT_CODES.unknownTarget,
+          message: `$.target ${typeof name === 'string' ? `\`${name}\` is not a registered target` : 'is missing'} (known: ${targetEntries().map((e) => e.name).join(', ')})`,
+          span: { file: statsFile, line: 1, column: 1 },
+        });
+      const target = await loadTarget(name, 'sim');
+      let trace: TraceModel | undefined;
+      if (traceFile) {
+        const text = readInputText(traceFile);
+        try {
+          trace = collectTraceText(text);
+        } catch (e) {
+          throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badTrace, message: `not a trace-event JSON file (${(e as Error).message})`, span: jsonErrorSpan(traceFile, text, e as Error) });
+        }
+        if (trace.events === 0) throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badTrace, message: `no trace events (expected {"traceEvents": [...]})`, span: { file: traceFile, line: 1, column: 1 } });
+      }
+      const html = reportHtml(target, stats, trace);
+      writeFileAtomic(opts.output, html);
+      c.log.info({ bytes: html.length, file: opts.output }, 'report written');
+    });
+}
+
+function parseStats(file: string, text: string): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badStats, message: `not JSON (${(e as Error).message})`, span: jsonErrorSpan(file, text, e as Error) });
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badStats, message: `$ is not an object of statistics`, span: { file, line: 1, column: 1 } });
+  return v as Record<string, unknown>;
+}
+
+/** Where JSON.parse stopped (its message names the position), as line and column. */
+function jsonErrorSpan(file: string, text: string, e: Error): { file: string; line: number; column: number } {
+  const m = /position (\d+)/.exec(e.message);
+  const pos = m ? Math.min(Number(m[1]), text.length) : 0;
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < pos; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      col = 1;
+    } else col++;
+  }
+  return { file, line, column: col };
+}
