@@ -30,9 +30,9 @@ export function engineSections(stats: Record<string, unknown>, model: string): R
       unit: 'cycles',
       categories: shown.map((e) => e.name),
       series: [
-        { name: 'busy', values: shown.map((e) => e.busy) },
-        { name: 'stall', values: shown.map((e) => e.stall) },
-        { name: 'idle', values: shown.map((e) => e.idle) },
+        { name: 'busy', values: shown.map((e) => e.busy), color: '#59a14f' },
+        { name: 'stall', values: shown.map((e) => e.stall), color: '#f28e2b' },
+        { name: 'idle', values: shown.map((e) => e.idle), color: '#d9d9d9' },
       ],
       note: list.length > shown.length ? `${list.length - shown.length} engines never busy nor stalled are left out.` : undefined,
     },

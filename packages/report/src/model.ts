@@ -29,7 +29,7 @@ export type Chart =
   | { kind: 'gantt'; title: string; unit: string; tracks: GanttTrack[]; note?: string }
   | { kind: 'lines'; title: string; xLabel: string; yLabel: string; series: Series[]; yMax?: number; note?: string }
   /** Horizontal stacked bars: one bar per category, one segment per series. */
-  | { kind: 'bars'; title: string; unit: string; categories: string[]; series: Array<{ name: string; values: number[] }>; note?: string }
+  | { kind: 'bars'; title: string; unit: string; categories: string[]; series: Array<{ name: string; values: number[]; color?: string }>; note?: string }
   | { kind: 'heatmap'; title: string; rows: string[]; cols: string[]; values: number[][]; unit: string; xLabel?: string; max?: number; note?: string }
   /** Log-log roofline: attainable performance = min(peak, bandwidth x intensity) per roof; one dot per point. */
   | {

@@ -122,6 +122,8 @@ function gantt(c: Extract<Chart, { kind: 'gantt' }>): string {
       const w = Math.max(0.6, ((right - left) * (s.end - s.start)) / max);
       const col = colourOf(s.group ?? s.label, colours);
       parts.push(`<rect class="mark" x="${r1(x)}" y="${y + 1}" width="${r1(w)}" height="${rowH - 2}" fill="${col}"><title>${esc(`${t.name}: ${s.label} ${fmt(s.start)}-${fmt(s.end)} ${c.unit}`)}</title></rect>`);
+      // the name inside the bar when it fits (6 px per character at 11 px)
+      if (rowH >= 12 && w > 6 * s.label.length + 8) parts.push(`<text x="${r1(x + 4)}" y="${y + rowH - 4}" fill="#fff" style="fill:#fff">${esc(s.label)}</text>`);
     }
   });
   const axisY = top + tracks.length * rowH + 4;
@@ -193,6 +195,7 @@ function bars(c: Extract<Chart, { kind: 'bars' }>): string {
   });
   if (!(max > 0)) max = 1;
   const colours = new Map<string, string>();
+  for (const se of c.series) if (se.color) colours.set(se.name, se.color);
   for (const se of c.series) colourOf(se.name, colours);
   const parts: string[] = [];
   c.categories.forEach((cat, i) => {

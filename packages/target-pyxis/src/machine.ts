@@ -7,6 +7,7 @@
 import { writeNpy, type OutputBytes } from '@pyxis/container';
 import type { MachineBackend, MachineRequest, OptionValues } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
+import { pyxisReport } from './report.js';
 import { intOption, strings } from './options.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
@@ -61,6 +62,7 @@ function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: Simulation
 export const pyxisMachine: MachineBackend = {
   options: pyxisOptions.sim,
   checkOptions: (o) => void parseRunOptions(o),
+  report: pyxisReport,
   plan(req) {
     const p = planRun(req);
     return { outputs: [...p.dumps.map((d) => d.file), ...p.regions.map((r) => r.file)] };

@@ -83,6 +83,8 @@ export interface SimReport {
   kernel_steps: number;
   trips_by_kind: Record<string, number>;
   trips_total: number;
+  /** The link script's trip names by trip_id (image metadata), for reports. */
+  trip_names: Record<string, string>;
   engines: EngineReport[];
   ports: Array<{ name: string; bytes: number; busy_cycles: number; utilization: number }>;
   barriers: Array<{
@@ -125,6 +127,8 @@ export interface SimReport {
       /** AMEM bank arbitration (amem/banks.ts): banks with conflicts, and every client that claimed. */
       bank_conflicts?: Array<{ bank: number; conflicts: number; stall_cycles: number; accesses: number }>;
       clients?: Array<{ client: string; claims: number; conflicts: number; stall_cycles: number }>;
+      /** Partition accesses of every bank (index = bank), all clients. */
+      bank_accesses?: number[];
     }>;
   };
   wait_graph: string[];
@@ -180,6 +184,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
   const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
   const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz) : undefined;
   const observer = new PyxisObserver(trace, vcd);
+  observer.tripName = (id) => info.tripNames.get(id);
   try {
     const quantum = trace || vcd || opts.warnUninit ? 1 : (opts.quantum ?? DEFAULT_QUANTUM);
     if (!(Number.isInteger(quantum) && quantum >= 1 && quantum <= 1 << 20))
@@ -204,7 +209,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
         const seqs = sequencerRunning(u.model);
         if (!seqs) continue;
         seqTracer ??= new SequencerTracer(trace);
-        seqs.forEach((q, i) => seqTracer!.add(u.name, i, u.group, `${u.name}.${q.name}`, q.name, q.running, q.pc, q.slot));
+        seqs.forEach((q, i) => seqTracer!.add(u.name, i, u.group, `${u.name}.${q.name}`, q.name, q.running, q.pc, q.slot, programAt(info, `${u.name}.${q.name}`)));
       }
       if (seqTracer) {
         chip.sim.add(seqTracer);
@@ -244,6 +249,16 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     attachImageSpan(e, info);
     throw e;
   }
+}
+
+/** The linked program (one name; overlaid programs sharing the PC joined by `/`) at a PC of a sequencer track. */
+function programAt(info: ImageInfo, key: string): ((pc: number) => string | undefined) | undefined {
+  const list = info.programs?.get(key);
+  if (!list?.length) return undefined;
+  return (pc) => {
+    const hit = list.filter((p) => pc >= p.pc && pc < p.pc + Math.max(1, p.words)).map((p) => p.name);
+    return hit.length ? [...new Set(hit)].join('/') : undefined;
+  };
 }
 
 function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
@@ -384,6 +399,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
     kernel_steps: steps,
     trips_by_kind: { ...chip.tripsByKind },
     trips_total: tripsTotal,
+    trip_names: Object.fromEntries(chip.tripNames),
     engines,
     ports: chip.ports.map((p) => ({ name: p.name, bytes: p.bytes, busy_cycles: Math.round(p.busyCycles), utilization: cycles > 0 ? Math.min(1, p.busyCycles / cycles) : 0 })),
     barriers: chip.barriers.map((b) => ({

@@ -54,11 +54,13 @@ interface TripRecord {
   start_cycle: number;
   end_cycle: number;
   counters: Record<string, number>;
+  /** AMEM bytes the UIE read and wrote while the trip was open (overlapping trips each count the shared traffic). */
+  amem_bytes: number;
 }
 
 /** Per-UIE bookkeeping of the compute statistics by trip (trip start/retire wrap the model's hooks). */
 class ComputeTrips {
-  readonly open = new Map<number, { start: number; snap: number[] }>();
+  readonly open = new Map<number, { start: number; snap: number[]; bytes: number }>();
   /** Trips accepted whose programs have not started yet: [trip id, trip slot]. */
   pending: Array<[number, number]> = [];
   /** Per open trip: the ATTRIBUTED counters (BY_GX, BY_GWB, BY_VI) attributed to it. */
@@ -74,8 +76,8 @@ class ComputeTrips {
   snapshot(s: ComputeStats): number[] {
     return COUNTERS.map((k) => s[k] as number);
   }
-  start(tripId: number, slot: number, s: ComputeStats): void {
-    this.open.set(tripId, { start: -1, snap: this.snapshot(s) });
+  start(tripId: number, slot: number, s: ComputeStats, bytes: number): void {
+    this.open.set(tripId, { start: -1, snap: this.snapshot(s), bytes });
     this.own.set(tripId, new Float64Array(ATTRIBUTED.length));
     this.pending.push([tripId, slot]);
   }
@@ -140,7 +142,7 @@ class ComputeTrips {
     if (o) o.start = cycle;
     if (this.inflight++ === 0) this.since = cycle;
   }
-  retire(tripId: number, cycle: number, s: ComputeStats): void {
+  retire(tripId: number, cycle: number, s: ComputeStats, bytes: number): void {
     this.settle(tripId, cycle);
     if (this.inflight > 0 && --this.inflight === 0) this.activeCycles += cycle + 1 - this.since;
     const o = this.open.get(tripId);
@@ -153,7 +155,7 @@ class ComputeTrips {
     const counters: Record<string, number> = {};
     COUNTERS.forEach((k, i) => (counters[k] = now[i]! - o.snap[i]!));
     if (own) ATTRIBUTED.forEach((k, i) => (counters[k] = own[i]!));
-    this.done.push({ trip_id: tripId, start_cycle: o.start, end_cycle: cycle, counters });
+    this.done.push({ trip_id: tripId, start_cycle: o.start, end_cycle: cycle, counters, amem_bytes: bytes - o.bytes });
   }
   /** Active cycles including a trip still in flight at `now`. */
   active(now: number): number {
@@ -169,7 +171,7 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
     const book = new ComputeTrips(opts.timingOnly ?? false);
     let u: Uie | undefined;
     const onTripDone = (tripId: number, cycle: number) => {
-      if (u) book.retire(tripId, cycle, u.cmp.stats);
+      if (u) book.retire(tripId, cycle, u.cmp.stats, u.stats.bytesRead + u.stats.bytesWritten);
       o.onTripDone(tripId, cycle);
     };
     const model = new Uie({
@@ -180,7 +182,7 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
     const start = model.startTrip.bind(model);
     model.startTrip = (t) => {
       const ok = start(t);
-      if (ok) book.start(t.trip_id, model.slots.findIndex((x) => x.active && x.tripId === t.trip_id), model.cmp.stats);
+      if (ok) book.start(t.trip_id, model.slots.findIndex((x) => x.active && x.tripId === t.trip_id), model.cmp.stats, model.stats.bytesRead + model.stats.bytesWritten);
       return ok;
     };
     // the trip of the instruction at the head of a unit's decoder FIFO (what it executes next), else -1
@@ -297,7 +299,7 @@ function computeStats(u: Uie, clockHz: number): Record<string, unknown> | undefi
     hbuf_reads: s.hbufReads,
     trips: (book?.done ?? [])
       .filter((t) => (t.counters['execValid'] ?? 0) + (t.counters['macs'] ?? 0) + (t.counters['wbFlits'] ?? 0) > 0 || vpuWorked(t.counters))
-      .map((t) => ({ trip_id: t.trip_id, start_cycle: t.start_cycle, end_cycle: t.end_cycle, ...figures(t.counters, t.end_cycle + 1 - t.start_cycle, clockHz) })),
+      .map((t) => ({ trip_id: t.trip_id, start_cycle: t.start_cycle, end_cycle: t.end_cycle, ...figures(t.counters, t.end_cycle + 1 - t.start_cycle, clockHz), amem_bytes: t.amem_bytes })),
     ...(book && book.tripsDone > MAX_TRIP_RECORDS ? { trips_truncated: book.tripsDone - MAX_TRIP_RECORDS } : {}),
   };
 }

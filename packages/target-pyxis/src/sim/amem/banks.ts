@@ -607,8 +607,8 @@ export class AmemBanks {
     for (const a of Object.values(this.stats) as Float64Array[]) a.fill(0);
   }
 
-  /** Statistics for the report: per bank and per client, non-zero entries only. */
-  report(): { bank_conflicts: Array<{ bank: number; conflicts: number; stall_cycles: number; accesses: number }>; clients: Array<{ client: string; claims: number; conflicts: number; stall_cycles: number }> } {
+  /** Statistics for the report: per bank and per client, non-zero entries only; accesses of every bank. */
+  report(): { bank_conflicts: Array<{ bank: number; conflicts: number; stall_cycles: number; accesses: number }>; clients: Array<{ client: string; claims: number; conflicts: number; stall_cycles: number }>; bank_accesses: number[] } {
     const st = this.stats;
     const banks = [];
     for (let b = 0; b < 128; b++) if (st.bankConflicts[b]! > 0) banks.push({ bank: b, conflicts: st.bankConflicts[b]!, stall_cycles: st.bankStallCycles[b]!, accesses: st.bankAccesses[b]! });
@@ -616,7 +616,8 @@ export class AmemBanks {
     for (let c = 0; c < N_CLIENTS; c++)
       if (st.clientClaims[c]! > 0 || st.clientConflicts[c]! > 0)
         clients.push({ client: clientName(c), claims: st.clientClaims[c]!, conflicts: st.clientConflicts[c]!, stall_cycles: st.clientStallCycles[c]! });
-    return { bank_conflicts: banks, clients };
+    // every bank's partition accesses (the report's bank heatmap), zeros included: 128 numbers
+    return { bank_conflicts: banks, clients, bank_accesses: Array.from(st.bankAccesses) };
   }
 }
 
