@@ -66,7 +66,7 @@ export function addReportCommand(program: Command, ctx: () => ToolContext): void
     .action(async (statsFile: string, traceFile: string | undefined, opts: { output: string }) => {
       const c = ctx();
       checkOutputPaths([opts.output], [statsFile, ...(traceFile ? [traceFile] : [])]);
-      const stats = parseStats(statsFile, readInputText(statsFile));
+      const stats = await parseStats(statsFile, readInputText(statsFile));
       const name = stats['target'];
       if (typeof name !== 'string' || !findTargetEntry(name))
         throw new DiagnosticError({
@@ -82,7 +82,7 @@ export function addReportCommand(program: Command, ctx: () => ToolContext): void
         try {
           trace = collectTraceText(text);
         } catch (e) {
-          throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badTrace, message: `not a trace-event JSON file (${(e as Error).message})`, span: jsonErrorSpan(traceFile, text, e as Error) });
+          throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badTrace, message: `not a trace-event JSON file (${(e as Error).message})`, span: await jsonErrorSpan(traceFile, text, e as Error) });
         }
         if (trace.events === 0) throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badTrace, message: `no trace events (expected {"traceEvents": [...]})`, span: { file: traceFile, line: 1, column: 1 } });
       }
@@ -92,21 +92,22 @@ export function addReportCommand(program: Command, ctx: () => ToolContext): void
     });
 }
 
-function parseStats(file: string, text: string): Record<string, unknown> {
+async function parseStats(file: string, text: string): Promise<Record<string, unknown>> {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badStats, message: `not JSON (${(e as Error).message})`, span: jsonErrorSpan(file, text, e as Error) });
+    throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badStats, message: `not JSON (${(e as Error).message})`, span: await jsonErrorSpan(file, text, e as Error) });
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badStats, message: `$ is not an object of statistics`, span: { file, line: 1, column: 1 } });
   return v as Record<string, unknown>;
 }
 
-/** Where JSON.parse stopped (its message names the position), as line and column. */
-function jsonErrorSpan(file: string, text: string, e: Error): { file: string; line: number; column: number } {
+/** Where the JSON syntax error is, as line and column (the scanner of @pyxis/asm, loaded only on this error path). */
+async function jsonErrorSpan(file: string, text: string, e: Error): Promise<{ file: string; line: number; column: number }> {
+  const { jsonSyntaxErrorOffset } = await import('@pyxis/asm');
   const m = /position (\d+)/.exec(e.message);
-  const pos = m ? Math.min(Number(m[1]), text.length) : 0;
+  const pos = Math.min(jsonSyntaxErrorOffset(text) ?? (m ? Number(m[1]) : 0), text.length);
   let line = 1;
   let col = 1;
   for (let i = 0; i < pos; i++) {

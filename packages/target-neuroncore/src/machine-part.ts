@@ -13,6 +13,7 @@ import { hbmAddresses } from './run.js';
 import { formatSummary, runImage, stopDiagnostics, type NcRun } from './run.js';
 import { GRAMMARS, SPEC } from './isa.js';
 import { dumpTensor } from './dump.js';
+import { neuroncoreReport } from './report.js';
 
 /** The Target's fields every part carries. */
 export const ncMeta = {
@@ -67,6 +68,7 @@ function plan(req: MachineRequest): DumpSpec[] {
 }
 
 export const ncMachine: MachineBackend = {
+  report: neuroncoreReport,
   options: ncOptions.sim,
   checkOptions: (o) => void dumpSpecs(o),
   plan(req) {

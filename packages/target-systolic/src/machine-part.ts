@@ -14,6 +14,7 @@ import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.j
 import { fixedType, readFixed } from './fixed.js';
 import { imageFromTModel, imageParts } from './model.js';
 import { readOutput, simulate } from './run.js';
+import { systolicReport } from './report.js';
 
 /** The Target's fields every part carries. */
 export const systolicMeta = {
@@ -70,6 +71,7 @@ function readTensor(file: string, arch: Arch): Tensor {
 }
 
 export const systolicMachine: MachineBackend = {
+  report: systolicReport,
   options: systolicOptions.sim,
   checkOptions(o) {
     parsePairs(o, 'input', '--input');

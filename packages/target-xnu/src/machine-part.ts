@@ -9,6 +9,7 @@ import { UsageError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
 import { checkDumps, dumpBytes, parseDumpSpec, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
 import type { TimingModel } from './grammar.js';
+import { xnuReport } from './report.js';
 
 /** The Target's fields every part carries. */
 export const xnuMeta = {
@@ -30,6 +31,7 @@ function parseRun(o: OptionValues): { dumps: DumpSpec[]; timing: TimingModel } {
 }
 
 export const xnuMachine: MachineBackend = {
+  report: xnuReport,
   options: xnuOptions.sim,
   checkOptions: (o) => void parseRun(o),
   plan(req: MachineRequest) {
