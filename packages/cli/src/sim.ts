@@ -4,6 +4,7 @@ import { FileSink, type TextSink } from '@pyxis/sim';
 import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
+import { Option } from 'commander';
 import { runTool, services, type ToolIO } from './tool.js';
 import { addReportCommand, reportCollector, reportHtml, TeeSink } from './report.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget, specOption } from './targetOptions.js';
@@ -15,6 +16,7 @@ interface RunOptions {
   vcd?: string;
   stats?: string;
   report?: string;
+  vcdTimeUnit?: 'ps' | 'cycle';
   progress: boolean;
   target?: string;
 }
@@ -56,6 +58,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
       .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
+      .addOption(new Option('--vcd-time-unit <unit>', 'VCD time unit: ps of simulated time, or one unit per clock cycle').choices(['ps', 'cycle']).default('ps'))
       .option('--report <file.html>', 'write the HTML run report: one self-contained file of charts (docs/report.md)')
       .option('--no-progress', 'never show a progress bar');
     addTargetOption(run);
@@ -106,6 +109,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (opts.trace) req.trace = collector ? new TeeSink([sink(opts.trace), collector]) : sink(opts.trace);
       else if (collector) req.trace = collector;
       if (opts.vcd) req.vcd = sink(opts.vcd);
+      if (opts.vcdTimeUnit === 'cycle') req.vcdTimeUnit = 'cycle';
       let result;
       try {
         result = machine.create(req).run();

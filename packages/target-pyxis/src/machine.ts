@@ -46,6 +46,7 @@ function planRun(req: MachineRequest): PyxisRunPlan {
   if (req.onProgress) so.onProgress = req.onProgress;
   if (req.trace) so.trace = req.trace;
   if (req.vcd) so.vcd = req.vcd;
+  if (req.vcdTimeUnit) so.vcdTimeUnit = req.vcdTimeUnit;
   return { timingOnly: !!o['timingOnly'], dumps, regions, options: so };
 }
 

@@ -54,6 +54,7 @@ export const xnuMachine: MachineBackend = {
           ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
           ...(req.trace ? { trace: req.trace } : {}),
           ...(req.vcd ? { vcd: req.vcd } : {}),
+          ...(req.vcdTimeUnit ? { vcdTimeUnit: req.vcdTimeUnit } : {}),
           ...(req.onProgress ? { onProgress: req.onProgress } : {}),
         });
         result = r;

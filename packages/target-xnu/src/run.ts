@@ -4,7 +4,7 @@
  */
 import { DiagnosticError, UsageError, error, type Diagnostic } from '@pyxis/diagnostics';
 import { writeNpy, type Container } from '@pyxis/container';
-import { Simulator, TraceWriter, VcdWriter, type TextSink } from '@pyxis/sim';
+import { Simulator, TraceWriter, VcdWriter, type TextSink, type VcdTimeUnit } from '@pyxis/sim';
 import { DDR_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
 import { resetFpFlags, fpFlags, FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from './fp32.js';
 import { SPEC, defaultClockHz, enumOf, jobTable, opName, phaseCycles, type TimingModel } from './grammar.js';
@@ -17,6 +17,7 @@ export interface XnuRunOptions {
   maxCycles?: number;
   trace?: TextSink;
   vcd?: TextSink;
+  vcdTimeUnit?: VcdTimeUnit;
   onProgress?: (cycle: number) => void;
 }
 
@@ -100,7 +101,7 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
   const jobs = machineJobs(image, file);
   const kernel = new Simulator();
   const trace = o.trace ? new TraceWriter(o.trace, clockHz) : undefined;
-  const vcd = o.vcd ? new VcdWriter(o.vcd, clockHz, 'pyxis-sim --target xnu') : undefined;
+  const vcd = o.vcd ? new VcdWriter(o.vcd, clockHz, 'pyxis-sim --target xnu', o.vcdTimeUnit ?? 'ps') : undefined;
   const engine = new Pex8Engine(jobs, timing, trace, vcd);
   addEngine(kernel, engine);
   resetFpFlags();

@@ -13,7 +13,7 @@
  */
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
 import type { Container, InspectRecord, OutputBytes, TargetFlagNames } from '@pyxis/container';
-import type { Simulator, TextSink } from '@pyxis/sim';
+import type { Simulator, TextSink, VcdTimeUnit } from '@pyxis/sim';
 import type { ReportInput, ReportSection } from '@pyxis/report';
 
 /**
@@ -150,6 +150,8 @@ export interface MachineRequest {
   clockHz?: number;
   trace?: TextSink;
   vcd?: TextSink;
+  /** VCD time unit: picoseconds (default) or one unit per cycle (`--vcd-time-unit cycle`). */
+  vcdTimeUnit?: VcdTimeUnit;
   onProgress?: (cycle: number) => void;
   options: OptionValues;
   services: ToolServices;

@@ -9,7 +9,7 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import { descriptorBytes } from './control.js';
 import { remapEngineAddress } from './noc.js';
 import type { Container } from '@pyxis/container';
-import type { TextSink } from '@pyxis/sim';
+import type { TextSink, VcdTimeUnit } from '@pyxis/sim';
 import { TraceWriter } from '@pyxis/sim';
 import { VcdWriter } from '@pyxis/sim';
 import type { StopReason } from '@pyxis/sim';
@@ -24,6 +24,7 @@ import { BaseTripEngine } from './engines.js';
 import { UninitWatch } from './uninit.js';
 import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault.js';
 import { vpuCounter, VpuTracer, vpuVcdProbes } from './vpuTrace.js';
+import { gridCounter, gridVcdProbes, stallCounter } from './gridTrace.js';
 
 /** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
 const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
@@ -36,6 +37,8 @@ export interface SimulateOptions {
   config?: SimConfig;
   trace?: TextSink;
   vcd?: TextSink;
+  /** VCD time unit (`--vcd-time-unit`). */
+  vcdTimeUnit?: VcdTimeUnit;
   uieFactory?: UieFactory;
   onProgress?: (cycle: number) => void;
   /** Cycles between trace counter samples (default 1024). */
@@ -182,7 +185,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     throw e;
   }
   const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
-  const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz) : undefined;
+  const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz, 'pyxis-sim', opts.vcdTimeUnit ?? 'ps') : undefined;
   const observer = new PyxisObserver(trace, vcd);
   observer.tripName = (id) => info.tripNames.get(id);
   try {
@@ -201,6 +204,10 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
         if (fifos) counters.push({ group: u.group, name: `${u.name} FIFO occupancy`, sample: () => Object.fromEntries(fifos.map(([n, get]) => [n, get()])) });
         const vc = vpuCounter(u.model, u.name, u.group);
         if (vc) counters.push(vc);
+        const gc = gridCounter(u.model, u.name, u.group);
+        if (gc) counters.push(gc);
+        const sc = stallCounter(u.model, u.name, u.group);
+        if (sc) counters.push(sc);
       }
       sampler = new TraceSampler(trace, opts.traceSamplePeriod ?? 1024, config.clock_hz, chip.ports, counters);
       chip.sim.add(sampler);
@@ -281,6 +288,7 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
       pcs.forEach((get, s) => probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], `${SEQUENCER_NAMES[s] ?? `seq${s}`}_pc`, 5), get));
       for (const [name, get] of uieFifos(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, 8), get);
       for (const [name, width, get] of vpuVcdProbes(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, width), get);
+      for (const [name, width, get] of gridVcdProbes(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, width), get);
     }
   }
   // Barriers: those the image lists, plus every barrier_id of the barrier-config lists found in memory at load.

@@ -16,7 +16,7 @@ export interface DefaultUieOptions {
 const MAX_TRIP_RECORDS = 256;
 
 /** Stall counters of `ComputeStats` by the name the report gives them (docs/timing-model.md "Pyxis compute statistics"). */
-const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
+export const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
   ['hbuf_write_credits', 'stallHbufWrCredits'],
   ['hbuf_read_credits', 'stallHbufRdCredits'],
   ['wdc_empty', 'stallWdcEmpty'],
