@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { Option } from 'commander';
 import { runTool, services, type ToolIO } from './tool.js';
+import { checkCompare, parseCompareSpec, readReference } from './compare.js';
 import { addReportCommand, reportCollector, reportHtml, TeeSink } from './report.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget, specOption } from './targetOptions.js';
 
@@ -16,6 +17,7 @@ interface RunOptions {
   vcd?: string;
   stats?: string;
   report?: string;
+  compare?: string[];
   vcdTimeUnit?: 'ps' | 'cycle';
   progress: boolean;
   target?: string;
@@ -59,6 +61,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
       .addOption(new Option('--vcd-time-unit <unit>', 'VCD time unit: ps of simulated time, or one unit per clock cycle').choices(['ps', 'cycle']).default('ps'))
+      .option('--compare <spec>', 'after the run, compare tensor NAME with a reference: NAME=REF.npy[,rtol=R][,atol=A] (numpy.allclose; default rtol=1e-5, atol=1e-8); prints max/RMS error, exits 1 outside the tolerance; repeatable', (v: string, p: string[] | undefined) => [...(p ?? []), v])
       .option('--report <file.html>', 'write the HTML run report: one self-contained file of charts (docs/report.md)')
       .option('--no-progress', 'never show a progress bar');
     addTargetOption(run);
@@ -82,6 +85,10 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (container.target !== target.name)
         throw new DiagnosticError({ severity: 'error', code: 'CLI0002', message: `${image} is an image for target \`${container.target}\`, not \`${target.name}\``, span: { file: image, offset: 24 } });
       const req: MachineRequest = { image: container, file: image, options, services: services(c) };
+      // references read before the run: a missing or malformed file never costs a simulation
+      const compares = (opts.compare ?? []).map(parseCompareSpec);
+      const refs = compares.map(readReference);
+      if (compares.length) req.compare = compares.map((s) => s.name);
       if (maxCycles !== undefined) req.maxCycles = maxCycles;
       if (clockHz !== undefined) req.clockHz = clockHz;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
@@ -135,6 +142,19 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (result.stop) throw new DiagnosticError(result.stop as Diagnostic[]);
       // Dumps were produced in memory by the machine; written atomically only after a completed run.
       for (const [f, bytes] of result.outputs) writeFileAtomic(f, bytes);
+      if (compares.length) {
+        if (!result.readTensor) throw new UsageError(`--compare: target ${target.name} cannot give tensors after a run`);
+        const failed: Diagnostic[] = [];
+        compares.forEach((spec, i) => {
+          try {
+            (toStdout.length ? stderr : c.out)(checkCompare(spec, result.readTensor!(spec.name), refs[i]!));
+          } catch (e) {
+            if (e instanceof DiagnosticError) failed.push(...e.diagnostics);
+            else throw e;
+          }
+        });
+        if (failed.length) throw new DiagnosticError(failed);
+      }
       c.log.info({ cycles: result.cycles, wall }, 'simulated');
     });
     addReportCommand(program, ctx);

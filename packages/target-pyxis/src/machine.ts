@@ -5,6 +5,7 @@
  * `pyxis-sim` never loads them (scripts/bench-startup.mjs).
  */
 import { writeNpy, type OutputBytes } from '@pyxis/container';
+import { DiagnosticError } from '@pyxis/diagnostics';
 import type { MachineBackend, MachineRequest, OptionValues } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
 import { pyxisReport } from './report.js';
@@ -66,6 +67,14 @@ export const pyxisMachine: MachineBackend = {
   report: pyxisReport,
   plan(req) {
     const p = planRun(req);
+    if (req.compare?.length)
+      try {
+        checkDumpSpecs(req.image, p.options.clusters ?? inspectImage(req.image, req.file).clusters, req.compare.map((symbol) => ({ symbol, f32: true, file: '' })), []);
+      } catch (e) {
+        // the same checks as --dump's, named by the option the user gave
+        if (e instanceof DiagnosticError) throw new DiagnosticError(e.diagnostics.map((d) => ({ ...d, message: d.message.replace(/^--dump/, '--compare') })));
+        throw e;
+      }
     return { outputs: [...p.dumps.map((d) => d.file), ...p.regions.map((r) => r.file)] };
   },
   create(req) {
@@ -88,6 +97,7 @@ export const pyxisMachine: MachineBackend = {
           ...(stop ? { stop: stop.diagnostics } : {}),
           outputs,
           cycles: report.cycles,
+          readTensor: (name: string) => dumpSymbol(result.chip, req.image, name, true),
         };
       },
     };

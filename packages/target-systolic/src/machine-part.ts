@@ -82,6 +82,8 @@ export const systolicMachine: MachineBackend = {
   },
   plan(req) {
     const p = planRun(req);
+    for (const n of req.compare ?? [])
+      if (!p.parts.outputs.some((r) => r.name === n)) throw new UsageError(`--compare ${n}: the model's outputs are ${p.parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
     return { outputs: [...p.outputs.map((o) => o.file), ...(p.samples ? [p.samples] : [])] };
   },
   create(req) {
@@ -115,6 +117,12 @@ export const systolicMachine: MachineBackend = {
           ...(o.stop !== 'done' ? { stop: [{ severity: 'error' as const, code: 'SYS0402', message: `run stopped (${o.stop}) at cycle ${o.cycles}, instruction ${o.machine.pc}`, span: { file: req.file, offset: 0 } }] } : {}),
           outputs,
           cycles: o.cycles,
+          readTensor: (name: string) => {
+            const ref = plan.parts.outputs.find((r) => r.name === name);
+            if (!ref) throw new UsageError(`--compare ${name}: the model's outputs are ${plan.parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
+            const t = readOutput(o.machine, ref);
+            return { shape: t.shape, data: t.data as Float32Array };
+          },
         };
       },
     };

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxis/target';
 import { UsageError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
-import { checkDumps, dumpBytes, parseDumpSpec, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
+import { checkDumps, dumpBytes, parseDumpSpec, readResults, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
 import type { TimingModel } from './grammar.js';
 import { xnuReport } from './report.js';
 
@@ -37,6 +37,7 @@ export const xnuMachine: MachineBackend = {
   plan(req: MachineRequest) {
     const p = parseRun(req.options);
     checkDumps(req.image, p.dumps);
+    if (req.compare?.length) checkDumps(req.image, req.compare.map((n) => parseDumpSpec(`${n}=x.npy`)));
     return { outputs: p.dumps.map((d) => d.file) };
   },
   create(req: MachineRequest) {
@@ -68,6 +69,7 @@ export const xnuMachine: MachineBackend = {
           diagnostics: r.warnings,
           ...(stop ? { stop } : {}),
           outputs: r.stop === 'done' ? p.dumps.map((d) => [d.file, dumpBytes(r, d)] as [string, Uint8Array]) : [],
+          readTensor: (name: string) => readResults(r, name),
           cycles: r.cycles,
         };
       },

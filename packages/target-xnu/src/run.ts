@@ -196,6 +196,19 @@ export function dumpBytes(r: XnuRunResult, d: DumpSpec): Uint8Array {
   return j.job.use_int ? writeNpy({ dtype: 'int32', shape: [buf.length], data: new Int32Array(buf.buffer) }) : writeNpy({ dtype: 'float32', shape: [buf.length], data: new Float32Array(buf.buffer) });
 }
 
+/** A job's results (or its top-k indices, `JOB.topk`) as numbers: `--compare`. */
+export function readResults(r: XnuRunResult, name: string): { shape: number[]; data: ArrayLike<number> } {
+  const d = parseDumpSpec(`${name}=x.npy`);
+  const j = r.jobs.find((x) => x.name === d.job);
+  if (!j) throw new UsageError(`--compare: no job \`${d.job}\` (jobs: ${r.jobs.map((x) => x.name).join(', ')})`);
+  if (d.what === 'topk') {
+    const t = r.topk.get(d.job)!;
+    return { shape: [t.length], data: t };
+  }
+  const buf = j.results.slice();
+  return { shape: [buf.length], data: j.job.use_int ? new Int32Array(buf.buffer) : new Float32Array(buf.buffer) };
+}
+
 /** Checks dump specs against the image before the run. */
 export function checkDumps(image: Container, dumps: DumpSpec[]): void {
   const jobs = jobsOf(image);

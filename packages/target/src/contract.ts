@@ -153,8 +153,19 @@ export interface MachineRequest {
   /** VCD time unit: picoseconds (default) or one unit per cycle (`--vcd-time-unit cycle`). */
   vcdTimeUnit?: VcdTimeUnit;
   onProgress?: (cycle: number) => void;
+  /**
+   * Tensors the driver reads after the run (`--compare NAME=REF.npy`): `plan` checks that the machine can produce
+   * each (a usage or input error before the run), `MachineResult.readTensor` gives them.
+   */
+  compare?: string[];
   options: OptionValues;
   services: ToolServices;
+}
+
+/** A tensor after a run, as float values in C order. */
+export interface RunTensor {
+  shape: number[];
+  data: ArrayLike<number>;
 }
 
 export interface MachineResult {
@@ -169,6 +180,8 @@ export interface MachineResult {
   /** Files the run produces (dumps), written atomically by the driver after a completed run; large ones as chunks. */
   outputs: Array<[file: string, bytes: OutputBytes]>;
   cycles: number;
+  /** A tensor of a completed run as floats (what the target's float dump writes): `--compare`. */
+  readTensor?(name: string): RunTensor;
 }
 
 /** A machine built from an image: engines on the shared kernel. */
