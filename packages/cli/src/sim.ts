@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { Option } from 'commander';
 import { runTool, services, type ToolIO } from './tool.js';
+import { progressView } from './progress.js';
 import { checkCompare, parseCompareSpec, readReference } from './compare.js';
 import { addReportCommand, reportCollector, reportHtml, TeeSink } from './report.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget, specOption } from './targetOptions.js';
@@ -99,17 +100,16 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       let bar: cliProgressModule.SingleBar | undefined;
       const wantBar = opts.progress && !io?.stderr && process.stderr.isTTY && !process.env['CI'];
       if (wantBar)
-        req.onProgress = (cycle) => {
+        req.onProgress = (cycle, work) => {
+          const v = progressView('pyxis-sim', cycle, work, maxCycles);
           if (!bar && Date.now() - t0 > 1000) {
             // loaded only when a bar is shown (CommonJS, so synchronously): most runs never need it
             const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressModule;
-            bar = new cliProgress.SingleBar(
-              { stream: process.stderr, format: maxCycles ? 'pyxis-sim |{bar}| {value}/{total} cycles' : 'pyxis-sim {value} cycles simulated', hideCursor: true, clearOnComplete: true },
-              cliProgress.Presets.shades_classic,
-            );
-            bar.start(maxCycles ?? 0, cycle);
+            bar = new cliProgress.SingleBar({ stream: process.stderr, format: v.format, hideCursor: true, clearOnComplete: true, etaBuffer: 50 }, cliProgress.Presets.shades_classic);
+            bar.start(v.total, v.value, { cycle });
           }
-          bar?.update(cycle);
+          if (bar && v.total && v.total !== bar.getTotal()) bar.setTotal(v.total);
+          bar?.update(v.value, { cycle });
         };
       const sink = (f: string) => (f === '-' ? new StdoutSink(c.out) : new FileSink(f));
       const collector = opts.report ? reportCollector() : undefined;

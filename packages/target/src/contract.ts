@@ -152,7 +152,8 @@ export interface MachineRequest {
   vcd?: TextSink;
   /** VCD time unit: picoseconds (default) or one unit per cycle (`--vcd-time-unit cycle`). */
   vcdTimeUnit?: VcdTimeUnit;
-  onProgress?: (cycle: number) => void;
+  /** Called every so many kernel steps; `work`, when the machine can count it, is units done of a known total (trips). */
+  onProgress?: (cycle: number, work?: ProgressWork) => void;
   /**
    * Tensors the driver reads after the run (`--compare NAME=REF.npy`): `plan` checks that the machine can produce
    * each (a usage or input error before the run), `MachineResult.readTensor` gives them.
@@ -160,6 +161,14 @@ export interface MachineRequest {
   compare?: string[];
   options: OptionValues;
   services: ToolServices;
+}
+
+/** Work of a run a progress bar can show with a total and an ETA. */
+export interface ProgressWork {
+  done: number;
+  total: number;
+  /** What is counted (`trips`). */
+  unit: string;
 }
 
 /** A tensor after a run, as float values in C order. */

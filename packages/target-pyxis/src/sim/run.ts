@@ -40,7 +40,7 @@ export interface SimulateOptions {
   /** VCD time unit (`--vcd-time-unit`). */
   vcdTimeUnit?: VcdTimeUnit;
   uieFactory?: UieFactory;
-  onProgress?: (cycle: number) => void;
+  onProgress?: (cycle: number, work?: { done: number; total: number; unit: string }) => void;
   /** Cycles between trace counter samples (default 1024). */
   traceSamplePeriod?: number;
   /** Report reads of uninitialised AMEM/HBM as warnings with addresses (`--warn-uninit`; uninit.ts). */
@@ -238,7 +238,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     }
     const res = chip.sim.run({
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
-      ...(opts.onProgress ? { onProgress: opts.onProgress, progressEvery: 1024 } : {}),
+      ...(opts.onProgress ? { onProgress: progress(chip, info, opts.onProgress), progressEvery: 1024 } : {}),
     });
     watch?.stop();
     if (trace && res.reason !== 'done') traceUnfinished(chip, observer, res.cycles);
@@ -256,6 +256,21 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     attachImageSpan(e, info);
     throw e;
   }
+}
+
+/**
+ * Progress in trips: done (every engine kind) of the trips the image's descriptor lists hold
+ * (metadata.pyxis.queues[].lists[].descriptors; lists written at run time raise the total as they run).
+ */
+function progress(chip: PyxisChip, info: ImageInfo, report: NonNullable<SimulateOptions['onProgress']>): (cycle: number) => void {
+  let total = 0;
+  const meta = info.container.metadata['pyxis'] as { queues?: Array<{ lists?: Array<{ descriptors?: unknown }> }> } | undefined;
+  for (const q of meta?.queues ?? []) for (const l of q.lists ?? []) if (typeof l.descriptors === 'number') total += l.descriptors;
+  return (cycle) => {
+    let done = 0;
+    for (const k in chip.tripsByKind) done += chip.tripsByKind[k]!;
+    report(cycle, total > 0 ? { done, total: Math.max(total, done), unit: 'trips' } : undefined);
+  };
 }
 
 /** The linked program (one name; overlaid programs sharing the PC joined by `/`) at a PC of a sequencer track. */
