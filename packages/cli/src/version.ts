@@ -19,7 +19,7 @@ export function versionText(tool: string, targets: readonly string[]): string {
 export function answerVersion(
   argv: readonly string[],
   write: (s: string) => void = (s) => void process.stdout.write(s),
-  tool = 'pyxis',
+  tool = 'the tool',
   targets: readonly string[] = [],
 ): boolean {
   if (argv.length !== 1 || (argv[0] !== '--version' && argv[0] !== '-V')) return false;
