@@ -73,9 +73,9 @@ _pyxis_sim() {
       ;;
     report)
       case "$prev" in
-        --output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --output|--sweep|--x|--y|--group) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--output -o --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--output -o --sweep --x --y --group --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
       ;;
     inspect)
       case "$prev" in

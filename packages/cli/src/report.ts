@@ -5,9 +5,9 @@
  * module names no target.
  */
 import type { Command } from 'commander';
-import { DiagnosticError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import { checkOutputPaths, readInputText, writeFileAtomic } from '@pyxis/container';
-import { buildReport, collectTraceText, TraceCollector, type TraceModel } from '@pyxis/report';
+import { buildReport, collectTraceText, readResults, renderReport, sweepSection, TraceCollector, type ReportSection, type TraceModel } from '@pyxis/report';
 import type { TextSink } from '@pyxis/sim';
 import { findTargetEntry, loadTarget, targetEntries, type Target } from '@pyxis/target';
 import type { ToolContext } from './tool.js';
@@ -20,6 +20,8 @@ export const REPORT_CODES = {
   unknownTarget: 'CLI0031',
   /** The trace file is not a trace-event JSON file. */
   badTrace: 'CLI0032',
+  /** The sweep results table cannot be read, or names no such column. */
+  badSweep: 'CLI0035',
 } as const;
 
 /** Writes to every sink (the trace file and the report's collector). */
@@ -37,13 +39,13 @@ export class TeeSink implements TextSink {
 }
 
 /** The report of a run: the target's sections, the engines, the trace. */
-export function reportHtml(target: Target | undefined, stats: Record<string, unknown>, trace?: TraceModel): string {
+export function reportHtml(target: Target | undefined, stats: Record<string, unknown>, trace?: TraceModel, extra: ReportSection[] = []): string {
   const mine = target?.machine?.report?.(trace ? { stats, trace } : { stats });
   const skip = mine?.skipTracks;
   return buildReport({
     stats,
     ...(trace ? { trace } : {}),
-    sections: mine?.sections ?? [],
+    sections: [...(mine?.sections ?? []), ...extra],
     ...(mine?.model ? { model: mine.model } : {}),
     ...(skip ? { skipTracks: (t) => skip(t.name) } : {}),
     ...(mine?.noEngineSection ? { noEngineSection: true } : {}),
@@ -59,13 +61,24 @@ export function reportCollector(): TraceCollector {
 export function addReportCommand(program: Command, ctx: () => ToolContext): void {
   program
     .command('report')
-    .description('write the HTML run report of an earlier run from its --stats JSON (and its --trace JSON, for the timeline)')
-    .argument('<stats.json>', 'statistics of a run (pyxis-sim run --stats)')
+    .description('write the HTML run report of an earlier run from its --stats JSON (and its --trace JSON, for the timeline), and/or the charts of a sweep\'s results table (--sweep)')
+    .argument('[stats.json]', 'statistics of a run (pyxis-sim run --stats)')
     .argument('[trace.json]', 'its Perfetto/Chrome trace (pyxis-sim run --trace)')
     .requiredOption('-o, --output <file.html>', 'the report (one self-contained HTML file)')
-    .action(async (statsFile: string, traceFile: string | undefined, opts: { output: string }) => {
+    .option('--sweep <results>', 'a results table (CSV with a header row, JSON Lines, or a JSON array): each figure charted against a parameter')
+    .option('--x <column>', 'the sweep parameter on the x axis (default: the first numeric column that varies)')
+    .option('--y <columns>', 'comma-separated figures to chart (default: every other numeric column that varies)')
+    .option('--group <column>', 'one series per value of this column')
+    .action(async (statsFile: string | undefined, traceFile: string | undefined, opts: { output: string; sweep?: string; x?: string; y?: string; group?: string }) => {
       const c = ctx();
-      checkOutputPaths([opts.output], [statsFile, ...(traceFile ? [traceFile] : [])]);
+      if (!statsFile && !opts.sweep) throw new UsageError('report: give a stats.json, a --sweep results table, or both');
+      checkOutputPaths([opts.output], [...(statsFile ? [statsFile] : []), ...(traceFile ? [traceFile] : []), ...(opts.sweep ? [opts.sweep] : [])]);
+      const sweep = opts.sweep ? sweepOf(opts.sweep, opts) : undefined;
+      if (!statsFile) {
+        const html = renderReport({ title: `sweep report: ${opts.sweep}`, facts: [['results', opts.sweep!], ['runs', String(sweep!.rows)]], model: 'each row of the table is one run; its figures model what that run\'s statistics say (docs/timing-model.md)', sections: [sweep!.section] });
+        writeFileAtomic(opts.output, html);
+        return;
+      }
       const stats = await parseStats(statsFile, readInputText(statsFile));
       const name = stats['target'];
       if (typeof name !== 'string' || !findTargetEntry(name))
@@ -86,10 +99,23 @@ export function addReportCommand(program: Command, ctx: () => ToolContext): void
         }
         if (trace.events === 0) throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badTrace, message: `no trace events (expected {"traceEvents": [...]})`, span: { file: traceFile, line: 1, column: 1 } });
       }
-      const html = reportHtml(target, stats, trace);
+      const html = reportHtml(target, stats, trace, sweep ? [sweep.section] : []);
       writeFileAtomic(opts.output, html);
       c.log.info({ bytes: html.length, file: opts.output }, 'report written');
     });
+}
+
+/** The sweep section of a results table (CLI0035 for what cannot be read or drawn). */
+function sweepOf(file: string, o: { x?: string; y?: string; group?: string }): { section: ReportSection; rows: number } {
+  const text = readInputText(file);
+  try {
+    const t = readResults(text);
+    if (!t.rows.length) throw new Error('no rows');
+    const section = sweepSection(t, { source: file, ...(o.x ? { x: o.x } : {}), ...(o.y ? { y: o.y.split(',').map((s) => s.trim()).filter(Boolean) } : {}), ...(o.group ? { group: o.group } : {}) });
+    return { section, rows: t.rows.length };
+  } catch (e) {
+    throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badSweep, message: `sweep results: ${(e as Error).message}`, span: { file, line: Number(/line (\d+)/.exec((e as Error).message)?.[1] ?? 1), column: 1 } });
+  }
 }
 
 async function parseStats(file: string, text: string): Promise<Record<string, unknown>> {

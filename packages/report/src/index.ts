@@ -5,3 +5,4 @@ export { renderChart, boundGantt, downsample, fmt, esc, MAX_GANTT_MARKS, MAX_GAN
 export { renderReport, traceSections, MAX_COUNTER_CHARTS } from './html.js';
 export { engineSections, headerFacts } from './generic.js';
 export { buildReport } from './build.js';
+export { readResults, sweepSection, type ResultsTable, type Cell } from './sweep.js';

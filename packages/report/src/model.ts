@@ -27,7 +27,8 @@ export interface GanttTrack {
 /** A chart as data; rendered to inline SVG by svg.ts (no script, nothing fetched). */
 export type Chart =
   | { kind: 'gantt'; title: string; unit: string; tracks: GanttTrack[]; note?: string }
-  | { kind: 'lines'; title: string; xLabel: string; yLabel: string; series: Series[]; yMax?: number; note?: string }
+  /** Step lines (counters hold their value), or straight lines through marked points (`style: 'points'`, sweeps). */
+  | { kind: 'lines'; title: string; xLabel: string; yLabel: string; series: Series[]; yMax?: number; style?: 'step' | 'points'; note?: string }
   /** Horizontal stacked bars: one bar per category, one segment per series. */
   | { kind: 'bars'; title: string; unit: string; categories: string[]; series: Array<{ name: string; values: number[]; color?: string }>; note?: string }
   | { kind: 'heatmap'; title: string; rows: string[]; cols: string[]; values: number[][]; unit: string; xLabel?: string; max?: number; note?: string }

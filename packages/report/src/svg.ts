@@ -171,11 +171,18 @@ function lines(c: Extract<Chart, { kind: 'lines' }>): string {
   parts.push(`<text x="12" y="${top + h / 2}" transform="rotate(-90 12 ${top + h / 2})" text-anchor="middle" class="axis">${esc(c.yLabel)}</text>`);
   for (const s of series) {
     if (!s.points.length) continue;
+    const col = colourOf(s.name, colours);
+    if (c.style === 'points') {
+      const d = s.points.map(([x, y], i) => `${i ? 'L' : 'M'}${X(x)} ${Y(y)}`).join('');
+      parts.push(`<path class="mark" d="${d}" fill="none" stroke="${col}" stroke-width="1.5"><title>${esc(s.name)}</title></path>`);
+      for (const [x, y] of s.points) parts.push(`<circle class="mark" cx="${X(x)}" cy="${Y(y)}" r="3" fill="${col}"><title>${esc(`${s.name}: ${c.xLabel} ${fmt(x)}, ${c.yLabel} ${fmt(y)}`)}</title></circle>`);
+      continue;
+    }
     // steps: a counter holds its value until the next sample
     let d = `M${X(s.points[0]![0])} ${Y(s.points[0]![1])}`;
     for (let i = 1; i < s.points.length; i++) d += `H${X(s.points[i]![0])}V${Y(s.points[i]![1])}`;
     d += `H${X(xmax)}`;
-    parts.push(`<path class="mark" d="${d}" fill="none" stroke="${colourOf(s.name, colours)}" stroke-width="1.5"><title>${esc(s.name)}</title></path>`);
+    parts.push(`<path class="mark" d="${d}" fill="none" stroke="${col}" stroke-width="1.5"><title>${esc(s.name)}</title></path>`);
   }
   parts.push(xAxis(left, right, top + h, xmax, c.xLabel));
   const lg = legend(series.map((s) => s.name).slice(0, 24), colours, top + h + 40);

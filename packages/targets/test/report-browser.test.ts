@@ -6,7 +6,7 @@
  * With CI=true a missing chromium fails the test (.ci/run installs it); elsewhere the browser part is skipped.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -49,7 +49,12 @@ beforeAll(async () => {
   expect((await call(runLd, [join(dir, 'softmax.ld'), join(dir, 'sm.pobj'), '-o', join(dir, 'sm.pimg')])).code).toBe(0);
   r = await call(runSim, ['run', join(dir, 'sm.pimg'), '--report', (reports['neuroncore'] = join(dir, 'neuroncore.html'))]);
   expect(r.code, r.err).toBe(0);
+  // a sweep's results table (CSV with a header row)
+  writeFileSync(join(dir, 'sweep.csv'), 'rows,clusters,cycles,tflops\n1024,1,5000,1.5\n2048,1,9800,1.6\n1024,2,2600,2.9\n2048,2,5100,3.0\n');
+  r = await call(runSim, ['report', '--sweep', join(dir, 'sweep.csv'), '--group', 'clusters', '-o', (sweepReport = join(dir, 'sweep.html'))]);
+  expect(r.code, r.err).toBe(0);
 }, 60_000);
+let sweepReport = '';
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -102,7 +107,7 @@ describe.skipIf(!have && process.env['CI'] !== 'true')('HTML run report in headl
     await ctx?.close();
   });
 
-  for (const t of ['pyxis', 'systolic', 'xnu', 'neuroncore'])
+  for (const t of ['pyxis', 'systolic', 'xnu', 'neuroncore', 'sweep'])
     it(`${t}: loads without errors, every chart drawn, screenshot not blank`, async () => {
       const page = await ctx.newPage();
       const problems: string[] = [];
@@ -110,7 +115,7 @@ describe.skipIf(!have && process.env['CI'] !== 'true')('HTML run report in headl
         if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
       });
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-      const url = pathToFileURL(reports[t]!).href;
+      const url = pathToFileURL(t === 'sweep' ? sweepReport : reports[t]!).href;
       page.on('request', (req) => {
         if (req.url() !== url) problems.push(`request: ${req.url()}`);
       });
