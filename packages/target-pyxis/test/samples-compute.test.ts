@@ -162,6 +162,11 @@ describe('samples/pyxis/matmul_transposed_fp8: A^T transposed on the fly (chip ย
     const s = r.compute();
     expect(s.trips).toHaveLength(4);
     expect(s.exec_valid).toBe(4 * 4096);
+    // overlapping trips (tile n+1 computes while tile n writes back): each trip's own split, Exec_Valid and
+    // writeback, attributed to the trip whose GX / GWB instruction ran (issue 25: not [0, 2, ...])
+    const own = s.trips as unknown as Array<{ splits: number; exec_valid: number; writebacks: number; start_cycle: number; end_cycle: number }>;
+    expect(own.map((t) => [t.splits, t.exec_valid, t.writebacks])).toEqual(Array.from({ length: 4 }, () => [1, 4096, 1]));
+    expect(own[1]!.start_cycle).toBeLessThan(own[0]!.end_cycle); // they do overlap
     // writeback, write commit and the next tile's fill overlap the next tile (double-buffered accumulators, chip ยง6.1.3 step 5)
     expect(s.tflops).toBeGreaterThanOrEqual(0.95 * 44);
     expect(s.grid_utilisation).toBeGreaterThanOrEqual(0.95);

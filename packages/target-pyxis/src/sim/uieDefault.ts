@@ -46,6 +46,8 @@ const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execB
 const BY_GX: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits'];
 const BY_GWB: ReadonlyArray<keyof ComputeStats> = ['writebacks', 'wbFlits'];
 const ATTRIBUTED: ReadonlyArray<keyof ComputeStats> = [...BY_GX, ...BY_GWB, ...BY_VI];
+/** Index of `splits` in ATTRIBUTED (attributed to the trip of the last Exec_Valid, ComputeTrips.attribute). */
+const SPLITS = ATTRIBUTED.indexOf('splits');
 /** Unit of each ATTRIBUTED counter: 0 GX, 1 GWB, 2 VI. */
 const ATTRIBUTED_TO = Int8Array.from(ATTRIBUTED, (_k, i) => (i < BY_GX.length ? 0 : i < BY_GX.length + BY_GWB.length ? 1 : 2));
 
@@ -103,16 +105,23 @@ class ComputeTrips {
     const b = this.before;
     return s.macs !== b[0] || s.execValid !== b[1] || s.execBubble !== b[2] || s.execConfig !== b[3] || s.execNop !== b[4] || s.splits !== b[5] || s.writebacks !== b[6] || s.wbFlits !== b[7] || s.vpuBusy !== b[8] || s.vpuInstructions !== b[9] || s.vpuLaneOps !== b[10] || s.vpuPrograms !== b[11];
   }
-  /** After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none). */
+  /** Trip whose GX instruction began the running split (-1 none): the split is its work, whenever it completes. */
+  splitTrip = -1;
+  /**
+   * After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none); a split
+   * (AA -> WBA) to the trip whose GX instruction began it: it runs 8 slot steps, while GX may already issue the next
+   * trip's Exec_Valid (tile n+1 overlapping tile n).
+   */
   attribute(s: ComputeStats, gxTrip: number, gwbTrip: number, viTrip: number): void {
     const g = this.own.get(gxTrip);
     const w = this.own.get(gwbTrip);
     const v = this.own.get(viTrip);
+    const sp = this.own.get(this.splitTrip >= 0 ? this.splitTrip : gxTrip);
     for (let i = 0; i < this.before.length; i++) {
       const d = (s[ATTRIBUTED[i]!] as number) - this.before[i]!;
       if (d === 0) continue;
       const unit = ATTRIBUTED_TO[i];
-      const to = unit === 0 ? g : unit === 1 ? w : v;
+      const to = i === SPLITS ? sp : unit === 0 ? g : unit === 1 ? w : v;
       if (to) to[i]! += d;
     }
   }
@@ -210,7 +219,9 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
       if (w >= 0) lastGwb = w;
       if (v >= 0) lastVi = v;
       book.mark(st);
+      const splitBefore = gx.splitRunning;
       const r = tick(now);
+      if (!splitBefore && gx.splitRunning) book.splitTrip = g >= 0 ? g : lastGx;
       if (book.changed(st)) {
         // an instruction decoded and executed within this cycle (FIFO empty before): the trip now at the head, else the last
         if (g < 0) g = tripOf(gx) >= 0 ? tripOf(gx) : lastGx;
