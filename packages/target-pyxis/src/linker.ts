@@ -14,7 +14,7 @@ function linkPyxis(req: LinkRequest) {
     ...(maxList !== undefined ? { maxListDescriptors: maxList } : {}),
   });
   for (const w of result.map.weights) req.services.log.info({ weights: w.name, kind: w.kind, bytes: w.bytes, ...w.report }, 'weight database');
-  for (const q of result.map.quantisation) req.services.log.info({ tensor: q.name, ...q }, 'quantised');
+  for (const { name, ...q } of result.map.quantisation) req.services.log.info({ tensor: name, ...q }, 'quantised');
   req.services.log.info({ sections: result.image.sections.length, trips: result.map.trips.length, barriers: result.map.barriers.length }, 'linked');
   return { image: result.image, diagnostics: result.diagnostics, mapText: () => mapText(result.map), mapJson: () => mapJson(result.map) };
 }

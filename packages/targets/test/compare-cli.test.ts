@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,13 @@ describe('--compare', () => {
   it('pyxis: the copy output against its source: ok; a moved value fails with exit 1 and names it', async () => {
     const s = join(root, 'samples/pyxis');
     expect((await call(runAs, [join(s, 'copy.pasm'), '-o', join(dir, 'copy.pobj')])).code).toBe(0);
-    expect((await call(runLd, [join(s, 'copy.ld'), join(dir, 'copy.pobj'), '-o', join(dir, 'copy.pimg')])).code).toBe(0);
+    // (the real launcher: logs go to the process's stderr)
+    const ld = spawnSync(process.execPath, [join(root, 'bin/pyxis-ld'), join(s, 'copy.ld'), join(dir, 'copy.pobj'), '-o', join(dir, 'copy.pimg'), '--log-level', 'info', '--log-format', 'json'], { encoding: 'utf8' });
+    expect(ld.status, ld.stderr).toBe(0);
+    // the linker's quantisation record of the converted float tensor (exact at the sample's eb = -3)
+    const q = ld.stderr.split('\n').filter((l) => l.includes('"quantised"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(q).toHaveLength(1);
+    expect(q[0]).toMatchObject({ tensor: 'src_hbm', format: 'RFP8', eb: -3, elements: 1024, max_rel_error: 0, rms_rel_error: 0, saturated: 0, flushed_to_zero: 0 });
     const img = join(dir, 'copy.pimg');
     let r = await call(runSim, ['run', img, '--compare', `out_hbm=${join(s, 'copy_src.npy')}`]);
     expect(r.code, r.err).toBe(0);
