@@ -64,7 +64,7 @@ export function addReportCommand(program: Command, ctx: () => ToolContext): void
     .description('write the HTML run report of an earlier run from its --stats JSON (and its --trace JSON, for the timeline), and/or the charts of a sweep\'s results table (--sweep)')
     .argument('[stats.json]', 'statistics of a run (pyxis-sim run --stats)')
     .argument('[trace.json]', 'its Perfetto/Chrome trace (pyxis-sim run --trace)')
-    .requiredOption('-o, --output <file.html>', 'the report (one self-contained HTML file)')
+    .requiredOption('-o, --output <file.html>', 'the report (one self-contained HTML file; `-` = stdout)')
     .option('--sweep <results>', 'a results table (CSV with a header row, JSON Lines, or a JSON array): each figure charted against a parameter')
     .option('--x <column>', 'the sweep parameter on the x axis (default: the first numeric column that varies)')
     .option('--y <columns>', 'comma-separated figures to chart (default: every other numeric column that varies)')
@@ -76,7 +76,8 @@ export function addReportCommand(program: Command, ctx: () => ToolContext): void
       const sweep = opts.sweep ? sweepOf(opts.sweep, opts) : undefined;
       if (!statsFile) {
         const html = renderReport({ title: `sweep report: ${opts.sweep}`, facts: [['results', opts.sweep!], ['runs', String(sweep!.rows)]], model: 'each row of the table is one run; its figures model what that run\'s statistics say (docs/timing-model.md)', sections: [sweep!.section] });
-        writeFileAtomic(opts.output, html);
+        if (opts.output === '-') c.out(html);
+        else writeFileAtomic(opts.output, html);
         return;
       }
       const stats = await parseStats(statsFile, readInputText(statsFile));
@@ -100,7 +101,8 @@ export function addReportCommand(program: Command, ctx: () => ToolContext): void
         if (trace.events === 0) throw new DiagnosticError({ severity: 'error', code: REPORT_CODES.badTrace, message: `no trace events (expected {"traceEvents": [...]})`, span: { file: traceFile, line: 1, column: 1 } });
       }
       const html = reportHtml(target, stats, trace, sweep ? [sweep.section] : []);
-      writeFileAtomic(opts.output, html);
+      if (opts.output === '-') c.out(html);
+      else writeFileAtomic(opts.output, html);
       c.log.info({ bytes: html.length, file: opts.output }, 'report written');
     });
 }

@@ -63,13 +63,13 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
       .addOption(new Option('--vcd-time-unit <unit>', 'VCD time unit: ps of simulated time, or one unit per clock cycle').choices(['ps', 'cycle']).default('ps'))
       .option('--compare <spec>', 'after the run, compare tensor NAME with a reference: NAME=REF.npy[,rtol=R][,atol=A] (numpy.allclose; default rtol=1e-5, atol=1e-8); prints max/RMS error, exits 1 outside the tolerance; repeatable', (v: string, p: string[] | undefined) => [...(p ?? []), v])
-      .option('--report <file.html>', 'write the HTML run report: one self-contained file of charts (docs/report.md)')
+      .option('--report <file.html>', 'write the HTML run report: one self-contained file of charts (docs/report.md; `-` = stdout)')
       .option('--no-progress', 'never show a progress bar');
     addTargetOption(run);
     addTargetOptions(run, 'sim');
     run.action(async (image: string, opts: RunOptions) => {
       const c = ctx();
-      const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats]].filter(([, v]) => v === '-').map(([k]) => k);
+      const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats], ['--report', opts.report]].filter(([, v]) => v === '-').map(([k]) => k);
       if (toStdout.length > 1) throw new UsageError(`${toStdout.join(' and ')} would ${toStdout.length === 2 ? 'both' : 'all'} write to standard output (\`-\`); give all but one of them a file`);
       // Parsed and range-checked by commander (specOption): numbers here.
       const { clockHz, maxCycles } = opts;
@@ -138,7 +138,11 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         if (opts.stats) writeFileAtomic(opts.stats, statsText);
       }
       // The report shows stopped runs too (where the time went before a deadlock is what one wants to see).
-      if (opts.report) writeFileAtomic(opts.report, reportHtml(target, statsObject, collector?.model()));
+      if (opts.report) {
+        const html = reportHtml(target, statsObject, collector?.model());
+        if (opts.report === '-') c.out(html);
+        else writeFileAtomic(opts.report, html);
+      }
       if (result.stop) throw new DiagnosticError(result.stop as Diagnostic[]);
       // Dumps were produced in memory by the machine; written atomically only after a completed run.
       for (const [f, bytes] of result.outputs) writeFileAtomic(f, bytes);

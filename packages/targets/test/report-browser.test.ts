@@ -69,6 +69,14 @@ describe('HTML run report, without a browser', () => {
       expect(statSync(f).size, t).toBeLessThan(2_000_000);
     }
   });
+  it('`--report -` and `report -o -` write the page to stdout (the summary then goes to stderr)', async () => {
+    const r = await call(runSim, ['run', join(dir, 'mbr.pimg'), '--report', '-']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^<!DOCTYPE html>[\s\S]*<\/html>\n$/);
+    expect(r.err).toMatch(/completed after \d+ cycles/);
+    const x = await call(runSim, ['report', join(dir, 'nn.stats.json'), '-o', '-']);
+    expect(x.out).toMatch(/^<!DOCTYPE html>/);
+  });
   it('draws the sections each target promises', () => {
     const html = (t: string) => readFileSync(reports[t]!, 'utf8');
     expect(html('pyxis')).toMatch(/Trips per engine/);
