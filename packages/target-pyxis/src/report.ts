@@ -35,6 +35,8 @@ interface TripFigures {
   util: number;
   stalls: Record<string, number>;
   amem_bytes: number;
+  /** VPU busy cycles / trip cycles (vpuStats.ts), when the VPU ran. */
+  vpu?: number;
 }
 
 function computeTrips(stats: Obj): TripFigures[] {
@@ -62,6 +64,7 @@ function computeTrips(stats: Obj): TripFigures[] {
         util: num(to['grid_utilisation']),
         stalls,
         amem_bytes: num(to['amem_bytes']),
+        ...(obj(to['vpu']) ? { vpu: num(obj(to['vpu'])!['utilisation']) } : {}),
       });
     }
   }
@@ -122,6 +125,19 @@ function computeSection(stats: Obj, peaks: Peaks): ReportSection | undefined {
       series: reasons.map((r) => ({ name: r, values: trips.map((t) => t.stalls[r] ?? 0) })),
       note: 'each compute unit (weights path, GX, GWB, VPU) counts its own stall cycles: units stall in the same cycle, so a bar can be longer than the trip (and the reasons of overlapping trips on one UIE count each trip\'s open cycles).',
     });
+  const vpuTrips = trips.filter((t) => t.vpu !== undefined);
+  if (vpuTrips.length)
+    charts.push({
+      kind: 'bars',
+      title: 'Utilisation per trip: LLC grid (Exec_Valid cycles) and VPU (busy cycles), of the trip\'s cycles',
+      unit: 'fraction of the trip',
+      categories: vpuTrips.map(label),
+      series: [
+        { name: 'grid', values: vpuTrips.map((t) => t.util) },
+        { name: 'VPU', values: vpuTrips.map((t) => t.vpu ?? 0) },
+      ],
+      note: 'stacked: each segment is its own unit\'s fraction (docs/timing-model.md "Pyxis VPU and Vbuffer statistics").',
+    });
   const clock = num(stats['clock_hz']) || 1.33e9;
   const bw = peaks.uie_amem_bytes_per_cycle * clock; // bytes/s
   const points = trips.filter((t) => t.macs > 0 && t.amem_bytes > 0).map((t) => ({ name: label(t), intensity: (2 * t.macs) / t.amem_bytes, perf: t.tflops }));
@@ -153,7 +169,13 @@ function computeSection(stats: Obj, peaks: Peaks): ReportSection | undefined {
       points: [{ name: 'run', intensity: flops / hbm, perf: flops / seconds / 1e12 }],
       note: `chip §1: ${peaks.chip_tflops.fp8} TFLOPS FP8, HBM ${peaks.chip_hbm_bytes_per_second / 1e9} GB/s (4 stacks); FLOPs of the recorded compute trips over the whole run.`,
     });
-  return { title: 'Compute (LLC grid, VPU)', model: 'cycle-level: the weights path, LLC grid, accumulators and writeback per cycle; MACs counted per Exec_Valid cycle', charts };
+  const timingOnly = stats['timing_only'] === true;
+  return {
+    title: 'Compute (LLC grid, VPU)',
+    model: 'cycle-level: the weights path, LLC grid, accumulators, writeback, Vbuffer and VPU per cycle; MACs counted per Exec_Valid cycle',
+    charts,
+    ...(timingOnly ? { notes: ['timing-only run (--timing-only): the LLC arithmetic was skipped; cycles, MACs and stalls are those of a full run, grid outputs were not computed.'] } : {}),
+  };
 }
 
 function memorySection(stats: Obj): ReportSection | undefined {
