@@ -42,5 +42,5 @@ export * from './tables.js';
 export { encodeArray, decodeArray, convertArray, ebForRange, type ConvertOptions, type DecodeOptions } from './arrays.js';
 export { mnsAccumulate, mnsAdd, mnsConvert, fixedAdd, fixedMul, rfpAdd, rfpSub, rfpMul } from './ops.js';
 export { mnsGrid, mnsRoundValue, mnsRoundWith, twoSum } from './mnsRound.js';
-export { rfp16EncodeScaled, rfp16Scale } from './rfp16Fast.js';
+export { rfp16Encode } from './rfp16Fast.js';
 export { fixedSaturate, fixedMac, fixedMacRaw, fixedMatVec, fixedMatVec16, encodeFixedInt32, decodeFixedInt32 } from './fixed.js';

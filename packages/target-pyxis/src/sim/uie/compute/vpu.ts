@@ -11,7 +11,7 @@
  * are two's complement with saturating add/sub/mul (@pyxis/formats fixedAdd/fixedMul on Int16).
  */
 import { loadGrammarJson, readField } from '@pyxis/codec';
-import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfp16EncodeScaled, rfp16Scale } from '@pyxis/formats';
+import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfp16Encode } from '@pyxis/formats';
 import { loadMemoryMap } from '../../../common/memoryMap.js';
 import type { UieConfig } from '../config.js';
 
@@ -49,8 +49,7 @@ const DEC = new Float64Array(1 << 16);
 for (let c = 0; c < 1 << 16; c++) DEC[c] = RFP16.decode(c, EB_VPU);
 
 /** RFP16.encodeWith(x, EB_VPU, true, false) (nearest-even, saturating), the lane-loop form of @pyxis/formats. */
-const SCALE = rfp16Scale(EB_VPU);
-const enc = (x: number): number => rfp16EncodeScaled(x * SCALE);
+const enc = (x: number): number => rfp16Encode(x, EB_VPU);
 const FP16_MAXN = FP16_SIGN | FP16_MAG;
 const s16 = (c: number): number => (c << 16) >> 16;
 const u16 = (v: number): number => v & 0xffff;
@@ -287,13 +286,13 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
 function add16(x: number, y: number): number {
   if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
   if ((x === FP16_MAG && y === FP16_MAXN) || (x === FP16_MAXN && y === FP16_MAG)) return FP16_NAN;
-  return rfp16EncodeScaled((DEC[x]! + DEC[y]!) * SCALE); // exact: both at EB_VPU, 43 bits at most
+  return rfp16Encode(DEC[x]! + DEC[y]!, EB_VPU); // exact: both at EB_VPU, 43 bits at most
 }
 
 /** rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU): NaN sticky, the exact product rounded once, saturating. */
 function mul16(x: number, y: number): number {
   if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
-  return rfp16EncodeScaled(DEC[x]! * DEC[y]! * SCALE); // exact: 11-bit x 11-bit mantissas
+  return rfp16Encode(DEC[x]! * DEC[y]!, EB_VPU); // exact: 11-bit x 11-bit mantissas
 }
 
 /** `u <cond> v` for cmp_cond 0..5 (EQ NE LT LE GT GE); NaN compares false except NE. */
