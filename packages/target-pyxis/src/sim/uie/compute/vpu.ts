@@ -258,13 +258,19 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
       return true;
     case VpuOp.MIN:
     case VpuOp.MAX: {
-      const min = op === VpuOp.MIN;
+      // branch-free on the data (random signs mispredict): the sign-magnitude code orders like its value at one EB
+      // (no -0: that code is NaN), so the signed key +-magnitude compares the values; NaN in -> NaN out
+      const min = op === VpuOp.MIN ? 1 : 0;
       for (let l = 0; l < LANES; l++) {
         const x = A[ab + l]!;
         const y = B[bb + l]!;
-        const u = DEC[x]!;
-        const v = DEC[y]!;
-        d[l] = u !== u || v !== v ? FP16_NAN : (min ? u <= v : u >= v) ? x : y;
+        const kx = (x & FP16_MAG) * (1 - 2 * (x >>> 15));
+        const ky = (y & FP16_MAG) * (1 - 2 * (y >>> 15));
+        // takeX: MAX x >= y, MIN x <= y
+        const takeX = (((min ? ky - kx : kx - ky) >>> 31) ^ 1) & 1;
+        const nan = ((((x ^ FP16_SIGN) - 1) >>> 31) | (((y ^ FP16_SIGN) - 1) >>> 31)) & 1;
+        const r = y ^ ((x ^ y) & -takeX);
+        d[l] = (r & (nan - 1)) | (FP16_NAN & -nan);
       }
       return true;
     }
@@ -274,7 +280,9 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
     case VpuOp.RELU:
       for (let l = 0; l < LANES; l++) {
         const x = A[ab + l]!;
-        d[l] = x === FP16_NAN ? x : x & FP16_SIGN ? 0 : x;
+        // x when positive or NaN, else 0 (branch-free)
+        const keep = (1 - (x >>> 15)) | ((((x ^ FP16_SIGN) - 1) >>> 31) & 1);
+        d[l] = x & -keep;
       }
       return true;
     default:
