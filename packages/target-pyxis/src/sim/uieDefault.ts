@@ -46,10 +46,9 @@ const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execB
 const BY_GX: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits'];
 const BY_GWB: ReadonlyArray<keyof ComputeStats> = ['writebacks', 'wbFlits'];
 const ATTRIBUTED: ReadonlyArray<keyof ComputeStats> = [...BY_GX, ...BY_GWB, ...BY_VI];
-/** Index of `splits` in ATTRIBUTED (attributed to the trip of the last Exec_Valid, ComputeTrips.attribute). */
-const SPLITS = ATTRIBUTED.indexOf('splits');
-/** Unit of each ATTRIBUTED counter: 0 GX, 1 GWB, 2 VI. */
-const ATTRIBUTED_TO = Int8Array.from(ATTRIBUTED, (_k, i) => (i < BY_GX.length ? 0 : i < BY_GX.length + BY_GWB.length ? 1 : 2));
+/** `ComputeTrips.mark` / `attribute` read the ATTRIBUTED counters as fields in this order. */
+const ATTRIBUTED_ORDER = 'macs execValid execBubble execConfig execNop splits writebacks wbFlits vpuBusy vpuInstructions vpuLaneOps vpuPrograms';
+if (ATTRIBUTED.join(' ') !== ATTRIBUTED_ORDER) throw new Error(`uieDefault: ATTRIBUTED is not in the order of ComputeTrips.mark (${ATTRIBUTED.join(' ')})`);
 
 interface TripRecord {
   trip_id: number;
@@ -108,21 +107,55 @@ class ComputeTrips {
   /** Trip whose GX instruction began the running split (-1 none): the split is its work, whenever it completes. */
   splitTrip = -1;
   /**
-   * After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none); a split
-   * (AA -> WBA) to the trip whose GX instruction began it: it runs 8 slot steps, while GX may already issue the next
-   * trip's Exec_Valid (tile n+1 overlapping tile n).
+   * After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none). Plain field
+   * reads in `mark`'s order (ATTRIBUTED): a keyed read per counter and a map look-up per unit cost more per cycle
+   * than the rest of the bookkeeping; a unit's trip is looked up only when one of its counters moved.
    */
   attribute(s: ComputeStats, gxTrip: number, gwbTrip: number, viTrip: number): void {
-    const g = this.own.get(gxTrip);
-    const w = this.own.get(gwbTrip);
-    const v = this.own.get(viTrip);
-    const sp = this.own.get(this.splitTrip >= 0 ? this.splitTrip : gxTrip);
-    for (let i = 0; i < this.before.length; i++) {
-      const d = (s[ATTRIBUTED[i]!] as number) - this.before[i]!;
-      if (d === 0) continue;
-      const unit = ATTRIBUTED_TO[i];
-      const to = i === SPLITS ? sp : unit === 0 ? g : unit === 1 ? w : v;
-      if (to) to[i]! += d;
+    const b = this.before;
+    const dMacs = s.macs - b[0]!;
+    const dValid = s.execValid - b[1]!;
+    const dBubble = s.execBubble - b[2]!;
+    const dConfig = s.execConfig - b[3]!;
+    const dNop = s.execNop - b[4]!;
+    const dSplits = s.splits - b[5]!;
+    if (dMacs !== 0 || dValid !== 0 || dBubble !== 0 || dConfig !== 0 || dNop !== 0) {
+      const g = this.own.get(gxTrip);
+      if (g) {
+        g[0]! += dMacs;
+        g[1]! += dValid;
+        g[2]! += dBubble;
+        g[3]! += dConfig;
+        g[4]! += dNop;
+      }
+    }
+    if (dSplits !== 0) {
+      // a split (AA -> WBA, 8 slot steps) is the work of the trip whose GX instruction began it: GX may already
+      // issue the next trip's Exec_Valid while it runs (tile n+1 overlapping tile n)
+      const sp = this.own.get(this.splitTrip >= 0 ? this.splitTrip : gxTrip);
+      if (sp) sp[5]! += dSplits;
+    }
+    const dWb = s.writebacks - b[6]!;
+    const dFlits = s.wbFlits - b[7]!;
+    if (dWb !== 0 || dFlits !== 0) {
+      const w = this.own.get(gwbTrip);
+      if (w) {
+        w[6]! += dWb;
+        w[7]! += dFlits;
+      }
+    }
+    const dBusy = s.vpuBusy - b[8]!;
+    const dInstr = s.vpuInstructions - b[9]!;
+    const dLanes = s.vpuLaneOps - b[10]!;
+    const dProg = s.vpuPrograms - b[11]!;
+    if (dBusy !== 0 || dInstr !== 0 || dLanes !== 0 || dProg !== 0) {
+      const v = this.own.get(viTrip);
+      if (v) {
+        v[8]! += dBusy;
+        v[9]! += dInstr;
+        v[10]! += dLanes;
+        v[11]! += dProg;
+      }
     }
   }
   /**
