@@ -48,6 +48,7 @@ export function reportHtml(target: Target | undefined, stats: Record<string, unk
     sections: [...(mine?.sections ?? []), ...extra],
     ...(mine?.model ? { model: mine.model } : {}),
     ...(skip ? { skipTracks: (t) => skip(t.name) } : {}),
+    ...(mine?.skipCounters ? { skipCounters: mine.skipCounters } : {}),
     ...(mine?.noEngineSection ? { noEngineSection: true } : {}),
   });
 }

@@ -12,6 +12,8 @@ export interface BuildRequest extends ReportInput {
   model?: string;
   /** Trace tracks the target's sections already draw (left out of the generic timeline). */
   skipTracks?: (t: TraceTrack) => boolean;
+  /** Trace counters the target's sections already draw (left out of the generic counter charts). */
+  skipCounters?: (name: string) => boolean;
   /** Leave out the generic engine bars (the target draws its own). */
   noEngineSection?: boolean;
 }
@@ -20,7 +22,7 @@ export function buildReport(req: BuildRequest): string {
   const model = typeof req.stats['model'] === 'string' ? req.stats['model'] : (req.model ?? 'not stated by the target');
   const sections = [...req.sections];
   if (!req.noEngineSection) sections.push(...engineSections(req.stats, model));
-  if (req.trace) sections.push(...traceSections(req.trace, req.skipTracks ? { skipTracks: req.skipTracks } : {}));
+  if (req.trace) sections.push(...traceSections(req.trace, { ...(req.skipTracks ? { skipTracks: req.skipTracks } : {}), ...(req.skipCounters ? { skipCounters: req.skipCounters } : {}) }));
   const target = typeof req.stats['target'] === 'string' ? req.stats['target'] : 'run';
   return renderReport({ title: `${target} run report${typeof req.stats['image'] === 'string' ? `: ${req.stats['image']}` : ''}`, facts: headerFacts(req.stats), model, sections });
 }

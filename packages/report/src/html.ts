@@ -16,7 +16,7 @@ table{border-collapse:collapse;margin:4px 0}td,th{border:1px solid #ddd;padding:
 svg{display:block;font-size:11px;fill:#333}svg text{fill:#333}svg .axis{font-size:11px;fill:#555}svg .small{font-size:8px}dl{display:grid;grid-template-columns:max-content auto;gap:0 12px;margin:6px 0}dt{color:#666}dd{margin:0}`;
 
 /** The Gantt, busy-over-time and counter sections of a trace (what any target's trace shows). */
-export function traceSections(trace: TraceModel, opts: { skipTracks?: (t: TraceTrack) => boolean } = {}): ReportSection[] {
+export function traceSections(trace: TraceModel, opts: { skipTracks?: (t: TraceTrack) => boolean; skipCounters?: (name: string) => boolean } = {}): ReportSection[] {
   const tracks = trace.tracks.filter((t) => t.total > 0 && !opts.skipTracks?.(t));
   const model = 'as the trace: each slice is one simulated interval of an engine or sequencer (trace-event time, µs)';
   const out: ReportSection[] = [];
@@ -57,7 +57,7 @@ export function traceSections(trace: TraceModel, opts: { skipTracks?: (t: TraceT
     });
     out.push({ title: 'Timeline', model, charts });
   }
-  const counters = trace.counters.filter((c) => c.series.size > 0);
+  const counters = trace.counters.filter((c) => c.series.size > 0 && !opts.skipCounters?.(c.name));
   if (counters.length) {
     const charts: Chart[] = counters.slice(0, MAX_COUNTER_CHARTS).map((c) => ({
       kind: 'lines',

@@ -178,10 +178,47 @@ function computeSection(stats: Obj, peaks: Peaks): ReportSection | undefined {
   };
 }
 
-function memorySection(stats: Obj): ReportSection | undefined {
+/** Name of the per-cluster bank counter of the trace (sim/gridTrace.ts bankCounter). */
+const BANK_COUNTER = /^c(\d+) AMEM bank accesses$/;
+
+/** Bank x time heatmaps from the trace's bank counters: partition accesses per bank in each of 64 time columns. */
+function bankTimeCharts(input: ReportInput): Chart[] {
+  const trace = input.trace;
+  if (!trace) return [];
+  const out: Chart[] = [];
+  const cols = 32; // 128 banks x 32 columns per cluster: the report stays small (docs/report.md "Size")
+  const end = trace.end > 0 ? trace.end : 1;
+  for (const c of trace.counters) {
+    const m = BANK_COUNTER.exec(c.name);
+    if (!m) continue;
+    const rows = new Map<number, number[]>();
+    for (const [key, s] of c.series) {
+      const bank = Number(key.slice(1));
+      if (!(bank >= 0 && bank < 128)) continue;
+      const row = rows.get(bank) ?? new Array<number>(cols).fill(0);
+      s.t.forEach((t, i) => (row[Math.min(cols - 1, Math.floor((t / end) * cols))]! += s.v[i]!));
+      rows.set(bank, row);
+    }
+    const banks = [...rows.keys()].filter((b) => rows.get(b)!.some((v) => v > 0)).sort((a, b) => a - b);
+    if (!banks.length) continue;
+    out.push({
+      kind: 'heatmap',
+      title: `AMEM banks over time, cluster ${m[1]}: partition accesses per bank`,
+      rows: banks.map((b) => `bank ${b}`),
+      cols: Array.from({ length: cols }, (_, j) => (j * end / cols).toPrecision(3)),
+      values: banks.map((b) => rows.get(b)!),
+      unit: 'accesses',
+      xLabel: 'time (µs)',
+      note: 'from the trace counter of bank arbitration (sampled every 1024 cycles, placed at the period start); banks never accessed are left out.',
+    });
+  }
+  return out;
+}
+
+function memorySection(stats: Obj, input: ReportInput): ReportSection | undefined {
   const mem = obj(stats['memory']);
   const amem = arr(mem?.['amem']).map(obj).filter((a): a is Obj => !!a);
-  const charts: Chart[] = [];
+  const charts: Chart[] = [...bankTimeCharts(input)];
   const rows: string[] = [];
   const values: number[][] = [];
   for (const a of amem) {
@@ -243,6 +280,6 @@ let peaksCache: Peaks | undefined;
 export function pyxisReport(input: ReportInput): MachineReport {
   const stats = input.stats;
   peaksCache ??= loadGrammarJson<Peaks>('pyxis', 'report_peaks');
-  const sections = [tripsSection(input, stats), computeSection(stats, peaksCache), memorySection(stats)].filter((s): s is ReportSection => !!s);
-  return { sections, model: PYXIS_MODEL };
+  const sections = [tripsSection(input, stats), computeSection(stats, peaksCache), memorySection(stats, input)].filter((s): s is ReportSection => !!s);
+  return { sections, model: PYXIS_MODEL, skipCounters: (n) => BANK_COUNTER.test(n) };
 }

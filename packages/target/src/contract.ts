@@ -233,6 +233,8 @@ export interface MachineReport {
   model?: string;
   /** Trace tracks (by name) the sections already draw: left out of the generic timeline. */
   skipTracks?: (trackName: string) => boolean;
+  /** Trace counters (by name) the sections already draw: left out of the generic counter charts. */
+  skipCounters?: (counterName: string) => boolean;
   /** Leave out the generic per-engine bars (the sections draw the engines). */
   noEngineSection?: boolean;
 }

@@ -70,6 +70,12 @@ describe('trace and VCD names', () => {
     const stalls: Record<string, number> = {};
     for (const e of ev.filter((x) => x.ph === 'C' && x.name === 'c0.uie0 compute stalls')) for (const [k, v] of Object.entries(e.args ?? {})) stalls[k] = (stalls[k] ?? 0) + Number(v);
     expect(stalls).toEqual(c.stall_cycles);
+    // the bank counter (bank x time in the report) adds up to the stats' accesses of every bank
+    const banks = new Array<number>(128).fill(0);
+    for (const e of ev.filter((x) => x.ph === 'C' && x.name === 'c0 AMEM bank accesses')) for (const [k, v] of Object.entries(e.args ?? {})) banks[Number(k.slice(1))]! += Number(v);
+    const st = stats as unknown as { memory: { amem: Array<{ bank_accesses: number[] }> } };
+    expect(banks).toEqual(st.memory.amem[0]!.bank_accesses);
+    expect(banks.some((v) => v > 0)).toBe(true);
     const vcd = readFileSync(join(dir, 'mbr.vcd'), 'utf8');
     expect(vcd).toMatch(/\$timescale 1ns \$end/);
     expect(vcd).toMatch(/\$comment one time unit = one clock cycle/);

@@ -11,6 +11,35 @@ import type { CounterSource } from './observer.js';
 import { STALLS } from './uieDefault.js';
 import { stateOf } from './vpuTrace.js';
 
+/**
+ * `c<C> AMEM bank accesses`: partition accesses per bank within each sample period (keys `b<bank>`, banks not
+ * accessed in the period left out; bank arbitration's counts, amem/banks.ts), for the report's bank x time heatmap.
+ */
+export function bankCounter(bankAccesses: Float64Array, cluster: number, group: string): CounterSource {
+  const last = new Float64Array(bankAccesses.length);
+  let wasZero = true;
+  return {
+    group,
+    name: `c${cluster} AMEM bank accesses`,
+    rate: true,
+    sample: () => {
+      const out: Record<string, number> = {};
+      let any = false;
+      for (let b = 0; b < bankAccesses.length; b++) {
+        const d = bankAccesses[b]! - last[b]!;
+        last[b] = bankAccesses[b]!;
+        if (d > 0) {
+          out[`b${b}`] = d;
+          any = true;
+        }
+      }
+      if (!any && wasZero) return undefined;
+      wasZero = !any;
+      return any ? out : { b0: 0 };
+    },
+  };
+}
+
 /** `<uie> grid utilisation`: exec_valid_pct of each period; nothing while the grid stays idle. */
 export function gridCounter(m: UieModel | undefined, uieName: string, group: string): CounterSource | undefined {
   if (!(m instanceof Uie)) return undefined;

@@ -24,7 +24,7 @@ import { BaseTripEngine } from './engines.js';
 import { UninitWatch } from './uninit.js';
 import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault.js';
 import { vpuCounter, VpuTracer, vpuVcdProbes } from './vpuTrace.js';
-import { gridCounter, gridVcdProbes, stallCounter } from './gridTrace.js';
+import { bankCounter, gridCounter, gridVcdProbes, stallCounter } from './gridTrace.js';
 
 /** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
 const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
@@ -209,6 +209,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
         const sc = stallCounter(u.model, u.name, u.group);
         if (sc) counters.push(sc);
       }
+      chip.amem.forEach((a, c) => counters.push(bankCounter(a.banks.stats.bankAccesses, c, `cluster ${c}`)));
       sampler = new TraceSampler(trace, opts.traceSamplePeriod ?? 1024, config.clock_hz, chip.ports, counters);
       chip.sim.add(sampler);
       for (const d of chip.dpe) d.onDequeue = (qid, now) => observer.instant(d.group, d.name, now, `dequeue q0x${qid.toString(16)}`, { queue_id: qid, head: d.queues[qid]!.head });
