@@ -4,6 +4,7 @@ import { FileSink, type TextSink } from '@pyxis/sim';
 import { missingPart, paramRecord, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { machineParams } from './params.js';
 import { registerParams } from './paramsCommand.js';
+import { registerSweep } from './sweep/command.js';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
@@ -64,6 +65,13 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
     addTargetOption(run);
     addTargetOptions(run, 'sim');
     registerParams(program, ctx);
+    registerSweep(program, ctx, async (url, attempts) => (await import('./sweep/queue.js')).queueEngine(url, attempts));
+    program
+      .command('worker')
+      .description('process sweep runs from a BullMQ queue on Redis (docs/sweeps.md); stops on SIGINT/SIGTERM')
+      .requiredOption('--queue <redis-url>', 'redis://HOST:PORT')
+      .option('-j, --jobs <n>', 'runs at a time', '1')
+      .action(async (o: { queue: string; jobs: string }) => (await import('./sweep/queue.js')).runWorker(o.queue, Number(o.jobs) || 1, ctx().out));
     run.action(async (image: string, opts: RunOptions) => {
       const c = ctx();
       const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats]].filter(([, v]) => v === '-').map(([k]) => k);

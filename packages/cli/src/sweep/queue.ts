@@ -1,0 +1,149 @@
+/**
+ * The distributed engine (docs/sweeps.md): runs travel as BullMQ jobs on Redis. The submitter adds one job per run
+ * with the run's content key as its job id (a key is never queued twice), uploads each image once as a
+ * content-addressed blob (`pyxis-sweep:blob:SHA256`, up to MAX_BLOB_BYTES; larger images travel by path and need a
+ * shared file system), and polls the jobs' states: a completed job's return value is the row, a job that failed
+ * every attempt becomes a failed row, a job that vanished (Redis restarted without its data) is queued again.
+ * Workers (`pyxis-sim worker --queue URL`) run each job as a child process (runOne.ts). A worker killed mid-job loses
+ * its lock; BullMQ's stalled-job check gives the job to another worker, at most `attempts` times.
+ */
+import { mkdirSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { Queue, Worker, type Job } from 'bullmq';
+import { UsageError } from '@pyxis/diagnostics';
+import { RetryableError, runOne, type RunJob } from './runOne.js';
+import type { Engine } from './command.js';
+import type { RunResult } from './table.js';
+
+export const QUEUE_NAME = 'pyxis-sweep';
+/** Images up to this size travel through Redis; larger ones by path (a shared file system). */
+export const MAX_BLOB_BYTES = 64 << 20;
+/** A worker that stops renewing its lock this long is considered dead (its job stalls and is retried). */
+export const LOCK_MS = 3000;
+const POLL_MS = 100;
+
+interface QueuedJob extends RunJob {
+  /** sha256 of the image when it travels as a blob, with its extension (the worker's file name). */
+  blob?: { hash: string; ext: string };
+}
+
+export function parseRedisUrl(url: string): { host: string; port: number } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UsageError(`--queue expects redis://HOST:PORT, got \`${url}\``);
+  }
+  if (u.protocol !== 'redis:' || !u.hostname) throw new UsageError(`--queue expects redis://HOST:PORT, got \`${url}\``);
+  return { host: u.hostname, port: u.port ? Number(u.port) : 6379 };
+}
+
+const blobKey = (hash: string) => `${QUEUE_NAME}:blob:${hash}`;
+
+/** The ioredis calls the blob store uses (BullMQ's client type names only its own). */
+interface BlobClient {
+  exists(key: string): Promise<number>;
+  set(key: string, value: Buffer): Promise<unknown>;
+  getBuffer(key: string): Promise<Buffer | null>;
+}
+
+export async function queueEngine(url: string, attempts: number): Promise<Engine> {
+  const connection = { ...parseRedisUrl(url), maxRetriesPerRequest: null };
+  const queue = new Queue(QUEUE_NAME, { connection });
+  queue.on('error', () => {}); // reconnects by itself; polling reports progress
+  const blobs = new Map<string, { hash: string; ext: string } | undefined>();
+  const blobOf = (image: string) => {
+    if (!blobs.has(image)) {
+      const bytes = readFileSync(image);
+      blobs.set(image, bytes.length <= MAX_BLOB_BYTES ? { hash: createHash('sha256').update(bytes).digest('hex'), ext: extname(image) } : undefined);
+    }
+    return blobs.get(image);
+  };
+  const submit = async (job: RunJob) => {
+    const client = (await queue.client) as unknown as BlobClient;
+    const blob = blobOf(job.image);
+    if (blob && !(await client.exists(blobKey(blob.hash)))) await client.set(blobKey(blob.hash), readFileSync(job.image));
+    const data: QueuedJob = { ...job, ...(blob ? { blob } : {}) };
+    await queue.add('run', data, { jobId: job.key, attempts, removeOnComplete: false, removeOnFail: false });
+  };
+  return {
+    async run(list, done) {
+      const pending = new Map(list.map((j) => [j.key, j]));
+      for (;;) {
+        try {
+          for (const j of pending.values()) if (!(await queue.getJob(j.key))) await submit(j);
+          break;
+        } catch {
+          await sleep(POLL_MS * 5);
+        }
+      }
+      while (pending.size) {
+        await sleep(POLL_MS);
+        try {
+          for (const [key, j] of [...pending]) {
+            const job = await queue.getJob(key);
+            if (!job) {
+              await submit(j); // Redis lost it (restart without persistence): queue it again
+              continue;
+            }
+            const state = await job.getState();
+            if (state === 'completed') {
+              pending.delete(key);
+              done(job.returnvalue as RunResult);
+            } else if (state === 'failed' && job.attemptsMade >= attempts) {
+              pending.delete(key);
+              done({ key, status: 'failed', exit: -1, diagnostic: `SWP0007: failed ${job.attemptsMade} attempt(s): ${job.failedReason ?? ''}`.slice(0, 500), host_seconds: 0, figures: {} });
+            }
+          }
+        } catch {
+          // Redis unreachable (restarting): try again on the next poll
+        }
+      }
+    },
+    async close() {
+      await queue.close();
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** `pyxis-sim worker --queue URL`: processes jobs until SIGINT/SIGTERM. */
+export async function runWorker(url: string, concurrency: number, say: (s: string) => void): Promise<void> {
+  const connection = { ...parseRedisUrl(url), maxRetriesPerRequest: null };
+  const cache = join(tmpdir(), 'pyxis-sweep-cache');
+  mkdirSync(cache, { recursive: true });
+  let worker: Worker | undefined;
+  const imageOf = async (data: QueuedJob): Promise<string> => {
+    if (!data.blob) return data.image;
+    const file = join(cache, `${data.blob.hash}${data.blob.ext}`);
+    if (existsSync(file)) return file;
+    const client = (await worker!.client) as unknown as BlobClient;
+    const bytes = await client.getBuffer(blobKey(data.blob.hash));
+    if (!bytes) throw new RetryableError(`image blob ${data.blob.hash} is not in Redis`);
+    const tmp = `${file}.${process.pid}.partial`;
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, file);
+    return file;
+  };
+  worker = new Worker(
+    QUEUE_NAME,
+    async (job: Job<QueuedJob>) => {
+      const image = await imageOf(job.data);
+      // a deterministic failure is a result (a row), not an error BullMQ would retry
+      return runOne({ ...job.data, image });
+    },
+    { connection, concurrency, lockDuration: LOCK_MS, stalledInterval: LOCK_MS / 2, maxStalledCount: 2 },
+  );
+  worker.on('error', () => {}); // reconnects by itself
+  say(`pyxis-sim worker: processing ${QUEUE_NAME} on ${url} (${concurrency} at a time)\n`);
+  await new Promise<void>((resolveP) => {
+    const stop = () => void worker!.close().then(() => resolveP());
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
