@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { Option, type Command } from 'commander';
@@ -31,13 +32,13 @@ function intArg(flag: string, v: string | undefined, def: number, max: number): 
   return n;
 }
 
-/** Runs the generator once per parameter combination (in order; a failure stops the sweep before any run). */
+/** Runs the generator once per parameter combination, in the sweep file's directory (in order; a failure stops the sweep before any run). */
 function generate(spec: SweepSpec): void {
   const g = spec.generator;
   if (!g) return;
   for (const input of spec.inputs) {
     const argv = g.command.map((a) => substitute(a, input.params));
-    const r = spawnSync(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const r = spawnSync(argv[0]!, argv.slice(1), { cwd: dirname(resolve(spec.file)), stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
     if (r.status !== 0)
       throw new DiagnosticError({ severity: 'error', code: 'SWP0006', message: `generator \`${argv.join(' ')}\` ${r.error ? `could not start: ${r.error.message}` : `exited with ${r.status ?? r.signal}`}: ${(r.stderr ?? '').trim().split('\n').slice(-1)[0] ?? ''}`, span: { file: spec.file, offset: 0 } });
   }

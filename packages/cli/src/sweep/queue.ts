@@ -134,8 +134,11 @@ export async function runWorker(url: string, concurrency: number, say: (s: strin
     QUEUE_NAME,
     async (job: Job<QueuedJob>) => {
       const image = await imageOf(job.data);
+      say(`start ${job.id} attempt ${job.attemptsMade + 1}\n`);
       // a deterministic failure is a result (a row), not an error BullMQ would retry
-      return runOne({ ...job.data, image });
+      const r = await runOne({ ...job.data, image });
+      say(`done ${job.id} ${r.status}\n`);
+      return r;
     },
     { connection, concurrency, lockDuration: LOCK_MS, stalledInterval: LOCK_MS / 2, maxStalledCount: 2 },
   );

@@ -260,12 +260,13 @@ export function expandRuns(spec: SweepSpec, imageHash: (path: string) => string,
   const runs: SweepRun[] = [];
   for (const input of spec.inputs) {
     const h = imageHash(input.image);
-    for (const params of spec.points) {
+    for (const point of spec.points) {
+      const params = { ...input.params, ...point };
       const key = createHash('sha256')
-        .update(JSON.stringify({ v: version, t: spec.target ?? '', h, p: Object.entries(params).sort(), o: spec.options }))
+        .update(JSON.stringify({ v: version, t: spec.target ?? '', i: input.name, h, p: Object.entries(params).sort(), o: spec.options }))
         .digest('hex')
         .slice(0, 32);
-      runs.push({ key, index: runs.length, input, params: { ...input.params, ...params } });
+      runs.push({ key, index: runs.length, input, params });
     }
   }
   return runs;
