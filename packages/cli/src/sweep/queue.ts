@@ -115,7 +115,8 @@ function sleep(ms: number): Promise<void> {
 /** `pyxis-sim worker --queue URL`: processes jobs until SIGINT/SIGTERM. */
 export async function runWorker(url: string, concurrency: number, say: (s: string) => void): Promise<void> {
   const connection = { ...parseRedisUrl(url), maxRetriesPerRequest: null };
-  const cache = join(tmpdir(), 'pyxis-sweep-cache');
+  // images fetched from Redis, by content hash (PYXIS_SWEEP_CACHE, default TMPDIR/pyxis-sweep-cache)
+  const cache = process.env['PYXIS_SWEEP_CACHE'] ?? join(tmpdir(), 'pyxis-sweep-cache');
   mkdirSync(cache, { recursive: true });
   let worker: Worker | undefined;
   const imageOf = async (data: QueuedJob): Promise<string> => {

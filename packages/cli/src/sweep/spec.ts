@@ -106,11 +106,10 @@ function axis(file: string, v: unknown, path: string): AxisValue[] {
 }
 
 function cartesian(axes: Array<[string, AxisValue[]]>): Array<Record<string, AxisValue>> {
+  const size = axes.reduce((n, [, vs]) => n * vs.length, 1);
+  if (size > MAX_RUNS) throw new RangeError(String(size));
   let out: Array<Record<string, AxisValue>> = [{}];
-  for (const [k, vs] of axes) {
-    if (out.length * vs.length > MAX_RUNS) throw new RangeError(String(out.length * vs.length));
-    out = out.flatMap((p) => vs.map((v) => ({ ...p, [k]: v })));
-  }
+  for (const [k, vs] of axes) out = out.flatMap((p) => vs.map((v) => ({ ...p, [k]: v })));
   return out;
 }
 
