@@ -87,8 +87,17 @@ describe('pyxis-sim sweep (local pool)', () => {
     writeFileSync(join(dir, 'lat.jsonl'), readFileSync(join(dir, 'lat.jsonl'), 'utf8').split('\n')[0] + '\n{"run":1,"ke');
     r = await call(runSim, ['sweep', f, '-o', join(dir, 'lat'), '--no-progress']);
     expect(r.out).toMatch(/2 runs: 1 ok, 0 failed, 1 already in/);
-    // a parameter the machine does not have: each run fails with the did-you-mean diagnostic, exactly once
+    // a parameter the machine does not have, or a value outside its range: one diagnostic before anything runs
     const g = sweepFile('typo.json', { inputs: ['copy.pimg'], axes: { 'hbm.read_latency': [1, 2] } });
+    r = await call(runSim, ['sweep', g, '-o', join(dir, 'typo'), '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/SWP0009.*\$\.axes\.hbm\.read_latency: unknown parameter `hbm.read_latency` of target pyxis; did you mean `hbm.read_latency_cycles`\?/);
+    writeFileSync(g, JSON.stringify({ inputs: ['copy.pimg'], axes: { 'grid.h_fifo_depth': [4, 0] } }));
+    r = await call(runSim, ['sweep', g, '-o', join(dir, 'typo'), '--no-progress']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/SWP0009.*\$\.axes\.grid\.h_fifo_depth: must be an integer 1..1024 entries, got 0/);
+    // values each in range but inconsistent together fail in the run (exit 2): recorded with the diagnostic, once
+    writeFileSync(g, JSON.stringify({ inputs: ['copy.pimg'], axes: { 'apm.min_granted_power': [5000, 6000] } }));
     r = await call(runSim, ['sweep', g, '-o', join(dir, 'typo'), '--no-progress']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/SWP0008.*2 of 2 runs failed/);
@@ -97,7 +106,7 @@ describe('pyxis-sim sweep (local pool)', () => {
     for (const x of t) {
       expect(x.status).toBe('failed');
       expect(x.exit).toBe(2);
-      expect(x.diagnostic).toMatch(/did you mean `hbm.read_latency_cycles`/);
+      expect(x.diagnostic).toMatch(/must not exceed apm.max_granted_power/);
     }
     r = await call(runSim, ['sweep', g, '-o', join(dir, 'typo'), '--no-progress']);
     expect(r.out).toMatch(/2 runs: 0 ok, 0 failed, 2 already in/);

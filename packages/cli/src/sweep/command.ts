@@ -1,7 +1,8 @@
 /**
  * `pyxis-sim sweep SWEEP.json`: expands a sweep file into runs, skips the ones its table already holds (resume),
  * runs the rest on a local pool of child processes (`--jobs N`) and appends each row as it completes
- * (docs/sweeps.md). Diagnostic codes: SWP0006 (a generator command failed), SWP0007 (a run failed every attempt).
+ * (docs/sweeps.md). Diagnostic codes: SWP0006 (a generator command failed), SWP0007 (a run failed every attempt),
+ * SWP0008 (some runs failed), SWP0009 (an axis names a parameter the machine lacks, or a value outside its range).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -12,6 +13,8 @@ import { Option, type Command } from 'commander';
 import type cliProgressModule from 'cli-progress';
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import { readInputFile } from '@pyxis/container';
+import { findTargetEntry, loadTarget, resolveParams, type ParamTable } from '@pyxis/target';
+import { chooseTargetName, headerTarget } from '../targetOptions.js';
 import type { ToolContext } from '../tool.js';
 import { VERSION } from '../version.js';
 import { expandRuns, parseSweep, substitute, type SweepRun, type SweepSpec } from './spec.js';
@@ -42,6 +45,41 @@ function generate(spec: SweepSpec): void {
     if (r.status !== 0)
       throw new DiagnosticError({ severity: 'error', code: 'SWP0006', message: `generator \`${argv.join(' ')}\` ${r.error ? `could not start: ${r.error.message}` : `exited with ${r.status ?? r.signal}`}: ${(r.stderr ?? '').trim().split('\n').slice(-1)[0] ?? ''}`, span: { file: spec.file, offset: 0 } });
   }
+}
+
+/**
+ * Every parameter axis checked against the machine parameter table of each input's target before anything runs:
+ * a typo costs one diagnostic with its JSON path, not one failed run per point.
+ */
+async function checkAxes(spec: SweepSpec): Promise<void> {
+  const tables = new Map<string, ParamTable | undefined>();
+  const pathOf = (k: string) => (spec.randomKeys.includes(k) ? `$.random.axes.${k}` : `$.axes.${k}`);
+  for (const input of spec.inputs) {
+    const name = chooseTargetName(spec.target, [input.image], headerTarget);
+    if (!findTargetEntry(name)) continue; // the run reports an unknown target itself
+    if (!tables.has(name)) tables.set(name, (await loadTarget(name, 'sim')).machine?.parameters?.());
+    const table = tables.get(name);
+    if (!spec.paramKeys.length) continue;
+    for (const k of spec.paramKeys) {
+      if (!table) throw new DiagnosticError({ severity: 'error', code: 'SWP0009', message: `${pathOf(k)}: target ${name} (${input.name}) has no machine parameters`, span: { file: spec.file, offset: 0 } });
+      const seen = new Set<string>();
+      for (const p of spec.points) {
+        const v = String(p[k]);
+        if (seen.has(v)) continue;
+        seen.add(v);
+        try {
+          resolveParams(table, { sets: [`${k}=${v}`] });
+        } catch (e) {
+          if (!(e instanceof UsageError)) throw e;
+          throw new DiagnosticError({ severity: 'error', code: 'SWP0009', message: `${pathOf(k)}: ${stripKey(e.message.replace(/^--set:? ?/, ''), k)}`, span: { file: spec.file, offset: 0 } });
+        }
+      }
+    }
+  }
+}
+
+function stripKey(msg: string, k: string): string {
+  return msg.startsWith(`${k}: `) ? msg.slice(k.length + 2) : msg;
 }
 
 export function jobOf(spec: SweepSpec, run: SweepRun): RunJob {
@@ -87,6 +125,7 @@ export function imageHash(path: string): string {
 /** Runs a sweep with an engine; returns the counts. Shared by the local pool and the Redis submitter. */
 export async function runSweep(spec: SweepSpec, out: string, engine: Engine, ctx: { progress: boolean; say: (s: string) => void }): Promise<{ total: number; skipped: number; ok: number; failed: number }> {
   generate(spec);
+  await checkAxes(spec);
   const runs = expandRuns(spec, imageHash, VERSION);
   const table = new ResultTable(spec, `${out}.csv`, `${out}.jsonl`);
   const todo = runs.filter((r) => !table.has(r.key));

@@ -41,6 +41,8 @@ export interface SweepSpec {
   figures: Record<string, string>;
   /** Parameter columns in order. */
   paramKeys: string[];
+  /** The parameter keys that are random axes (their JSON path is `$.random.axes.KEY`). */
+  randomKeys: string[];
   genKeys: string[];
 }
 
@@ -140,7 +142,7 @@ export function parseSweep(file: string, text: string = readInputText(file)): Sw
   const base = dirname(resolve(file));
   const top = obj(file, raw, '$');
   known(file, top, '$', TOP);
-  const spec: SweepSpec = { file, inputs: [], points: [], options: [], figures: {}, paramKeys: [], genKeys: [] };
+  const spec: SweepSpec = { file, inputs: [], points: [], options: [], figures: {}, paramKeys: [], randomKeys: [], genKeys: [] };
   if (top['target'] !== undefined) spec.target = str(file, top['target'], '$.target');
   if ((top['inputs'] === undefined) === (top['generator'] === undefined)) fail(file, 'SWP0002', '$', 'give exactly one of `inputs` (images) and `generator` (a command that makes them)');
   if (top['inputs'] !== undefined) {
@@ -224,6 +226,7 @@ export function parseSweep(file: string, text: string = readInputText(file)): Sw
       }),
     );
     spec.paramKeys.push(...ra.map((a) => a.k));
+    spec.randomKeys = ra.map((a) => a.k);
   }
   spec.points = points;
   if (top['options'] !== undefined) {
