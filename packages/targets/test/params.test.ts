@@ -140,3 +140,66 @@ describe('pyxis-sim run --set / --sim-config', () => {
     expect(JSON.parse(r.out).some((p: { key: string }) => p.key === 'dram_latency_cycles')).toBe(true);
   });
 });
+
+describe('other targets at non-default parameters', () => {
+  const root = join(__dirname, '../../../');
+  it('systolic: decode_cycles is paid once per instruction (docs/timing-model.md "## systolic")', async () => {
+    const run = async (...a: string[]) => {
+      const r = await call(runSim, ['run', join(root, 'samples/systolic/fc.tmodel'), '--stats', '-', ...a]);
+      expect(r.code, r.err).toBe(0);
+      return JSON.parse(r.out);
+    };
+    const base = await run();
+    const d0 = base.parameters['decode_cycles'].value as number;
+    const s = await run('--set', `decode_cycles=${d0 + 5}`);
+    expect(s.parameters['decode_cycles']).toEqual({ value: d0 + 5, source: 'set' });
+    expect(s.cycles).toBe(base.cycles + 5 * base.instructions);
+    // the clock converts cycles to seconds and nothing else
+    const c = await run('--set', 'clock_hz=2e8');
+    expect(c.cycles).toBe(base.cycles);
+    expect(c.seconds).toBeCloseTo(base.cycles / 2e8, 15);
+  });
+  it('xnu: a phase of the cycle table costs its change once per beat of every job of that op_type', async () => {
+    const as = (await import('@pyxis/targets')).runAs;
+    const ld = (await import('@pyxis/targets')).runLd;
+    const obj = join(dir, 'nn.pobj');
+    const img2 = join(dir, 'nn.pimg');
+    expect((await call(as, [join(root, 'samples/xnu/nn.xasm'), '-o', obj])).code).toBe(0);
+    expect((await call(ld, [join(root, 'samples/xnu/nn.ld'), obj, '-o', img2])).code).toBe(0);
+    const run = async (...a: string[]) => {
+      const r = await call(runSim, ['run', img2, '--stats', '-', ...a]);
+      expect(r.code, r.err).toBe(0);
+      return JSON.parse(r.out);
+    };
+    const base = await run();
+    // beats of a job: num_vectors x vec_len / 16 (16 elements per beat: 8 PEs x 2, xnu spec, docs/xnu.md)
+    const beats = (op: string) => base.jobs.filter((j: any) => j.op_type === op).reduce((n: number, j: any) => n + (j.num_vectors * j.vec_len) / 16, 0);
+    expect(beats('L2')).toBeGreaterThan(0);
+    expect(beats('L1')).toBeGreaterThan(0);
+    const agg = base.parameters['cycles.L2.aggregation'].value as number;
+    const op1 = base.parameters['cycles.L1.operation'].value as number;
+    const s = await run('--set', `cycles.L2.aggregation=${agg + 3}`, '--set', `cycles.L1.operation=${op1 + 7}`);
+    expect(s.cycles).toBe(base.cycles + 3 * beats('L2') + 7 * beats('L1'));
+  });
+  it('neuroncore: the DMA transfer overhead adds to an HBM->SBUF copy once (its transfers run in parallel)', async () => {
+    const t = await loadTarget('neuroncore', 'sim');
+    const keys = t.machine!.parameters!().params.map((p) => p.key);
+    expect(keys).not.toContain('cost.PE_ROWS'); // geometry: fixed
+    writeFileSync(join(dir, 'd.ncasm'), '.tensor X hbm fp32 [128, 512]\n.tensor x sbuf fp32 [128, 512]\ndma.copy x, X\n');
+    writeFileSync(join(dir, 'd.ld'), 'tensor X { zero = true; }\n');
+    const { runAs, runLd } = await import('@pyxis/targets');
+    expect((await call(runAs, [join(dir, 'd.ncasm'), '-o', join(dir, 'd.pobj')])).code).toBe(0);
+    expect((await call(runLd, [join(dir, 'd.ld'), join(dir, 'd.pobj'), '-o', join(dir, 'd.pimg')])).code).toBe(0);
+    const ticks = async (...a: string[]) => {
+      const r = await call(runSim, ['run', join(dir, 'd.pimg'), '--timing-only', '--stats', '-', ...a]);
+      expect(r.code, r.err).toBe(0);
+      return JSON.parse(r.out) as { ticks: number; tick_ghz: number; parameters: Record<string, { value: number }> };
+    };
+    const base = await ticks();
+    const o = base.parameters['cost.DMA_TRANSFER_OVERHEAD_NS']!.value;
+    // the copy is split over at most 16 queues that start together: one overhead more per transfer moves the end by
+    // the overhead once; 500 ns is a whole number of 5.6 GHz ticks (no rounding)
+    const s2 = await ticks('--set', `cost.DMA_TRANSFER_OVERHEAD_NS=${o + 500}`);
+    expect(s2.ticks).toBe(base.ticks + 500 * base.tick_ghz);
+  });
+});
