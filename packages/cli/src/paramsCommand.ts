@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander';
 import { missingPart, paramRangeText } from '@pyxis/target';
 import type { ToolContext } from './tool.js';
-import { addTargetOption, resolveTarget } from './targetOptions.js';
+import { addTargetOption, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
 
 export function registerParams(program: Command, ctx: () => ToolContext): void {
   const cmd = program
@@ -12,7 +12,7 @@ export function registerParams(program: Command, ctx: () => ToolContext): void {
   addTargetOption(cmd);
   cmd.action(async (opts: { target?: string; json?: boolean }) => {
     const c = ctx();
-    const { target } = await resolveTarget(opts.target ?? 'pyxis', 'sim', cmd);
+    const { target } = await resolveTarget(chooseTargetName(opts.target, [], headerTarget), 'sim', cmd);
     if (!target.machine) throw missingPart(target, 'simulator');
     const table = target.machine.parameters?.();
     if (!table) {

@@ -47,7 +47,7 @@ export interface ParamDescription {
   /** Rules, first match wins. */
   params: ParamRule[];
   /** Numeric leaves that are not parameters (geometry other tables depend on): patterns as in `match`. */
-  fixed?: string[];
+  not_parameters?: string[];
 }
 
 export interface ParamTable {
@@ -115,9 +115,9 @@ function at(o: unknown, path: string | undefined): unknown {
  * `fixed` pattern, every rule must match a leaf, and every default must satisfy its own rule.
  */
 export function deriveParamTable(target: string, source: string, defaults: unknown, desc: ParamDescription): ParamTable {
-  const where = `grammars/${target}/params.json`;
+  const where = `the parameter description of target ${target}`;
   const rules = desc.params.map((r) => ({ r, re: globRe(r.match), used: false }));
-  const fixed = (desc.fixed ?? []).map(globRe);
+  const fixed = (desc.not_parameters ?? []).map(globRe);
   const found: Array<[string, unknown]> = [];
   leaves(at(defaults, desc.root), '', found);
   const params: ParamSpec[] = [];
@@ -130,7 +130,7 @@ export function deriveParamTable(target: string, source: string, defaults: unkno
         fixedValues.set(key, v);
         continue;
       }
-      throw tableError(where, `\`${key}\` of ${source} has no parameter rule (add one, or list it under "fixed")`);
+      throw tableError(where, `\`${key}\` of ${source} has no parameter rule (add one, or list it under "not_parameters")`);
     }
     rule.used = true;
     const { r } = rule;

@@ -55,7 +55,7 @@ describe('parameter tables', () => {
     expect(() => deriveParamTable('t', 'd.json', data, { params: [{ match: 'a.x', type: 'int' }] })).toThrow(/`a.y` of d.json has no parameter rule/);
     expect(() => deriveParamTable('t', 'd.json', data, { params: [{ match: 'a.*', type: 'int' }, { match: 'b', type: 'int' }] })).toThrow(/rule `b` matches no parameter/);
     expect(() => deriveParamTable('t', 'd.json', data, { params: [{ match: 'a.*', type: 'int', max: 1 }] })).toThrow(/default of `a.y`.*integer \.\.1|default of `a.y`/);
-    const t = deriveParamTable('t', 'd.json', data, { params: [{ match: 'a.x', type: 'int' }], fixed: ['a.y'] });
+    const t = deriveParamTable('t', 'd.json', data, { params: [{ match: 'a.x', type: 'int' }], not_parameters: ['a.y'] });
     expect(t.params.map((p) => p.key)).toEqual(['a.x']);
     // a copy of the defaults file keeps its fixed entries unchanged; changing one is refused
     expect(resolveParams(t, { file: { name: 'f.json', data: { a: { x: 5, y: 2 } } } }).values.get('a.x')).toBe(5);
