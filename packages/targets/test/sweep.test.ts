@@ -47,6 +47,11 @@ describe('sweep files', () => {
       expect(r.code).toBe(1);
       expect(r.err).toMatch(re);
     });
+  it('refuses a table in a missing directory before anything runs (IO0002)', async () => {
+    const r = await call(runSim, ['sweep', sweepFile('ok.json', { inputs: ['copy.pimg'] }), '-o', join(dir, 'no/such/dir/t')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/IO0002/);
+  });
   it('expands lists, ranges, cartesian and zipped axes, and seeded random samples', () => {
     const f = join(dir, 'x.json');
     const s = parseSweep(f, JSON.stringify({ inputs: ['copy.pimg'], axes: { a: [1, 2, 3], b: { from: 0.5, to: 1.5, step: 0.5 } } }));

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { Option, type Command } from 'commander';
 import type cliProgressModule from 'cli-progress';
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
-import { readInputFile } from '@pyxis/container';
+import { checkOutputPaths, readInputFile } from '@pyxis/container';
 import { findTargetEntry, loadTarget, resolveParams, type ParamTable } from '@pyxis/target';
 import { chooseTargetName, headerTarget } from '../targetOptions.js';
 import type { ToolContext } from '../tool.js';
@@ -124,6 +124,8 @@ export function imageHash(path: string): string {
 
 /** Runs a sweep with an engine; returns the counts. Shared by the local pool and the Redis submitter. */
 export async function runSweep(spec: SweepSpec, out: string, engine: Engine, ctx: { progress: boolean; say: (s: string) => void }): Promise<{ total: number; skipped: number; ok: number; failed: number }> {
+  // the table's files: writable, and neither the sweep file nor an image (IO0002/IO0003) before anything runs
+  checkOutputPaths([`${out}.csv`, `${out}.jsonl`], [spec.file, ...spec.inputs.map((i) => i.image)]);
   generate(spec);
   await checkAxes(spec);
   const runs = expandRuns(spec, imageHash, VERSION);
