@@ -4,6 +4,8 @@
  * The runs are child processes of bin/pyxis-sim (the built dist/, as CI builds it before the tests).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { DiagnosticError } from '@pyxis/diagnostics';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +53,23 @@ describe('sweep files', () => {
     const r = await call(runSim, ['sweep', sweepFile('ok.json', { inputs: ['copy.pimg'] }), '-o', join(dir, 'no/such/dir/t')]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/IO0002/);
+  });
+  it('property: any JSON value as a sweep file is accepted or refused with a diagnostic, never a crash', () => {
+    const field = fc.constantFrom('target', 'inputs', 'generator', 'axes', 'combine', 'random', 'options', 'figures', 'axis');
+    const sub = fc.constantFrom('from', 'to', 'step', 'samples', 'seed', 'axes', 'min', 'max', 'command', 'image', 'params', 'name');
+    const leaf = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.dictionary(sub, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }));
+    const doc = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(field, fc.oneof(leaf, fc.dictionary(fc.string({ maxLength: 6 }), leaf, { maxKeys: 3 }), fc.array(leaf, { maxLength: 3 })), { maxKeys: 6 }));
+    fc.assert(
+      fc.property(doc, (d) => {
+        try {
+          parseSweep(join(dir, 'p.json'), JSON.stringify(d) ?? 'null');
+        } catch (e) {
+          if (!(e instanceof DiagnosticError)) throw e;
+          expect(e.diagnostics[0]!.code).toMatch(/^SWP000[1-5]$/);
+        }
+      }),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 300) },
+    );
   });
   it('expands lists, ranges, cartesian and zipped axes, and seeded random samples', () => {
     const f = join(dir, 'x.json');
