@@ -192,7 +192,7 @@ export class Uie implements SimEngine {
     this.amem = opts.amem;
     this.config = new UieConfig(opts.cfg, opts.index, opts.cfgBase);
     this.itfeOverride = this.config.itfeOverride;
-    this.commitLatency = opts.writeCommitLatency ?? 100;
+    this.commitLatency = opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles;
     this.onTripDone = opts.onTripDone;
     this.onDiagnostic = opts.onDiagnostic;
     this.onPartialWrite = opts.onPartialWrite;
