@@ -71,7 +71,11 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .description('process sweep runs from a BullMQ queue on Redis (docs/sweeps.md); stops on SIGINT/SIGTERM')
       .requiredOption('--queue <redis-url>', 'redis://HOST:PORT')
       .option('-j, --jobs <n>', 'runs at a time', '1')
-      .action(async (o: { queue: string; jobs: string }) => (await import('./sweep/queue.js')).runWorker(o.queue, Number(o.jobs) || 1, ctx().out));
+      .action(async (o: { queue: string; jobs: string }) => {
+        const n = Number(o.jobs);
+        if (!Number.isInteger(n) || n < 1 || n > 1024) throw new UsageError(`--jobs expects an integer 1..1024, got \`${o.jobs}\``);
+        await (await import('./sweep/queue.js')).runWorker(o.queue, n, ctx().out);
+      });
     run.action(async (image: string, opts: RunOptions) => {
       const c = ctx();
       const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats]].filter(([, v]) => v === '-').map(([k]) => k);

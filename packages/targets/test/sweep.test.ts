@@ -71,6 +71,18 @@ describe('sweep files', () => {
       { numRuns: Number(process.env['FC_RUNS'] ?? 300) },
     );
   });
+  it('--queue without a Redis server answering is SWP0010 at once (sweep and worker), never a silent wait', async () => {
+    const { freePort } = await import('./redis-server.js');
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    let r = await call(runSim, ['sweep', sweepFile('q.json', { inputs: ['copy.pimg'] }), '-o', join(dir, 'q'), '--queue', url]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/SWP0010.*cannot reach Redis/);
+    r = await call(runSim, ['worker', '--queue', url]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/SWP0010/);
+    r = await call(runSim, ['worker', '--queue', 'http://x']);
+    expect(r.code).toBe(2);
+  });
   it('expands lists, ranges, cartesian and zipped axes, and seeded random samples', () => {
     const f = join(dir, 'x.json');
     const s = parseSweep(f, JSON.stringify({ inputs: ['copy.pimg'], axes: { a: [1, 2, 3], b: { from: 0.5, to: 1.5, step: 0.5 } } }));

@@ -11,8 +11,9 @@ import { mkdirSync, existsSync, readFileSync, renameSync, writeFileSync } from '
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { connect } from 'node:net';
 import { Queue, Worker, type Job } from 'bullmq';
-import { UsageError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import { RetryableError, runOne, type RunJob } from './runOne.js';
 import type { Engine } from './command.js';
 import type { RunResult } from './table.js';
@@ -23,6 +24,35 @@ export const MAX_BLOB_BYTES = 64 << 20;
 /** A worker that stops renewing its lock this long is considered dead (its job stalls and is retried). */
 export const LOCK_MS = 3000;
 const POLL_MS = 100;
+/** How long the first PING may take before the sweep or worker gives up (SWP0010). */
+export const CONNECT_MS = 10_000;
+
+/**
+ * The server answers PING within CONNECT_MS, or SWP0010: a server that is not there is a diagnostic, not a silent
+ * wait (BullMQ's client would retry forever, and cannot even be closed before it has connected once).
+ */
+function ping(host: string, port: number, url: string): Promise<void> {
+  return new Promise((resolveP, reject) => {
+    const fail = (why: string) => {
+      sock.destroy();
+      clearTimeout(timer);
+      reject(new DiagnosticError({ severity: 'error', code: 'SWP0010', message: `cannot reach Redis at ${url}: ${why}` }));
+    };
+    const sock = connect({ host, port });
+    const timer = setTimeout(() => fail(`no answer within ${CONNECT_MS / 1000} s`), CONNECT_MS);
+    let got = '';
+    sock.on('connect', () => sock.write('PING\r\n'));
+    sock.on('data', (b) => {
+      got += b.toString('latin1');
+      if (!got.includes('\r\n')) return;
+      clearTimeout(timer);
+      sock.destroy();
+      if (got.startsWith('+PONG')) resolveP();
+      else fail(`it answered PING with \`${got.trim().split('\n')[0]!.trim().slice(0, 80)}\` (not a Redis server?)`);
+    });
+    sock.on('error', (e) => fail(e.message));
+  });
+}
 
 interface QueuedJob extends RunJob {
   /** sha256 of the image when it travels as a blob, with its extension (the worker's file name). */
@@ -51,6 +81,7 @@ interface BlobClient {
 
 export async function queueEngine(url: string, attempts: number): Promise<Engine> {
   const connection = { ...parseRedisUrl(url), maxRetriesPerRequest: null };
+  await ping(connection.host, connection.port, url);
   const queue = new Queue(QUEUE_NAME, { connection });
   queue.on('error', () => {}); // reconnects by itself; polling reports progress
   const blobs = new Map<string, { hash: string; ext: string } | undefined>();
@@ -71,11 +102,21 @@ export async function queueEngine(url: string, attempts: number): Promise<Engine
   return {
     async run(list, done) {
       const pending = new Map(list.map((j) => [j.key, j]));
+      let lastOk = Date.now();
+      let warned = 0;
+      const unreachable = () => {
+        // Redis away (restarting): keep trying, and say so every 10 s on stderr
+        if (Date.now() - lastOk > 10_000 && Date.now() - warned > 10_000) {
+          warned = Date.now();
+          process.stderr.write(`pyxis-sim sweep: waiting for Redis at ${url} (${pending.size} runs pending)\n`);
+        }
+      };
       for (;;) {
         try {
           for (const j of pending.values()) if (!(await queue.getJob(j.key))) await submit(j);
           break;
         } catch {
+          unreachable();
           await sleep(POLL_MS * 5);
         }
       }
@@ -84,6 +125,7 @@ export async function queueEngine(url: string, attempts: number): Promise<Engine
         try {
           for (const [key, j] of [...pending]) {
             const job = await queue.getJob(key);
+            lastOk = Date.now();
             if (!job) {
               await submit(j); // Redis lost it (restart without persistence): queue it again
               continue;
@@ -98,7 +140,7 @@ export async function queueEngine(url: string, attempts: number): Promise<Engine
             }
           }
         } catch {
-          // Redis unreachable (restarting): try again on the next poll
+          unreachable(); // Redis unreachable (restarting): try again on the next poll
         }
       }
     },
@@ -115,6 +157,7 @@ function sleep(ms: number): Promise<void> {
 /** `pyxis-sim worker --queue URL`: processes jobs until SIGINT/SIGTERM. */
 export async function runWorker(url: string, concurrency: number, say: (s: string) => void): Promise<void> {
   const connection = { ...parseRedisUrl(url), maxRetriesPerRequest: null };
+  await ping(connection.host, connection.port, url);
   // images fetched from Redis, by content hash (PYXIS_SWEEP_CACHE, default TMPDIR/pyxis-sweep-cache)
   const cache = process.env['PYXIS_SWEEP_CACHE'] ?? join(tmpdir(), 'pyxis-sweep-cache');
   mkdirSync(cache, { recursive: true });
@@ -143,7 +186,12 @@ export async function runWorker(url: string, concurrency: number, say: (s: strin
     },
     { connection, concurrency, lockDuration: LOCK_MS, stalledInterval: LOCK_MS / 2, maxStalledCount: 2 },
   );
-  worker.on('error', () => {}); // reconnects by itself
+  let lastErr = 0;
+  worker.on('error', (e) => {
+    // reconnects by itself; one line every 10 s at most
+    if (Date.now() - lastErr > 10_000) process.stderr.write(`pyxis-sim worker: ${e.message}\n`);
+    lastErr = Date.now();
+  });
   say(`pyxis-sim worker: processing ${QUEUE_NAME} on ${url} (${concurrency} at a time)\n`);
   await new Promise<void>((resolveP) => {
     const stop = () => void worker!.close().then(() => resolveP());
