@@ -156,6 +156,9 @@ export async function runSweep(spec: SweepSpec, out: string, engine: Engine, ctx
     bar?.stop();
     await engine.close?.();
   }
+  // every run has its row (an engine that returned without one is a bug of ours, not a result)
+  const lost = todo.filter((r) => !table.has(r.key)).length;
+  if (lost) throw new Error(`${lost} run(s) ended without a row (engine fault); re-run the sweep to complete them`);
   const secs = (Date.now() - t0) / 1000;
   ctx.say(`pyxis-sim sweep: ${runs.length} runs: ${ok} ok, ${failed} failed, ${runs.length - todo.length} already in ${out}.jsonl; ${secs.toFixed(1)} s (${todo.length ? (todo.length / Math.max(secs, 1e-3)).toFixed(2) : '0'} runs/s)\n`);
   return { total: runs.length, skipped: runs.length - todo.length, ok, failed };

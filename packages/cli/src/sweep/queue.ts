@@ -130,13 +130,18 @@ export async function queueEngine(url: string, attempts: number): Promise<Engine
               await submit(j); // Redis lost it (restart without persistence): queue it again
               continue;
             }
-            const state = await job.getState();
-            if (state === 'completed') {
+            // the job's hash is read in one go: a return value there is the finished result (a state read separately
+            // could say "completed" for a job fetched just before it completed, without its return value)
+            const rv = job.returnvalue as RunResult | null | undefined;
+            if (job.finishedOn && rv && typeof rv === 'object' && rv.key === key) {
+              done(rv);
               pending.delete(key);
-              done(job.returnvalue as RunResult);
-            } else if (state === 'failed' && job.attemptsMade >= attempts) {
-              pending.delete(key);
-              done({ key, status: 'failed', exit: -1, diagnostic: `SWP0007: failed ${job.attemptsMade} attempt(s): ${job.failedReason ?? ''}`.slice(0, 500), host_seconds: 0, figures: {} });
+            } else if ((await job.getState()) === 'failed') {
+              const f = await queue.getJob(key);
+              if (f && f.attemptsMade >= attempts) {
+                done({ key, status: 'failed', exit: -1, diagnostic: `SWP0007: failed ${f.attemptsMade} attempt(s): ${f.failedReason ?? ''}`.slice(0, 500), host_seconds: 0, figures: {} });
+                pending.delete(key);
+              }
             }
           }
         } catch {
