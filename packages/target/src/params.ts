@@ -59,6 +59,8 @@ export interface ParamTable {
   byKey: Map<string, ParamSpec>;
   /** Leaves of the defaults file that are not parameters, with their values (a copied file may keep them unchanged). */
   fixed: Map<string, unknown>;
+  /** Where the parameters live in the defaults file (ParamDescription.root). */
+  root?: string;
 }
 
 /** The resolved parameters of one machine instance. */
@@ -144,7 +146,7 @@ export function deriveParamTable(target: string, source: string, defaults: unkno
   }
   const unused = rules.find((x) => !x.used);
   if (unused) throw tableError(where, `rule \`${unused.r.match}\` matches no parameter of ${source}`);
-  return { target, source, params, byKey: new Map(params.map((p) => [p.key, p])), fixed: fixedValues };
+  return { target, source, params, byKey: new Map(params.map((p) => [p.key, p])), fixed: fixedValues, ...(desc.root ? { root: desc.root } : {}) };
 }
 
 /** `integer 1..1024 entries`, `boolean`: how messages and docs state what a parameter accepts. */
@@ -204,7 +206,10 @@ export function resolveParams(table: ParamTable, o: ParamOverrides = {}): ParamS
     const { name, data } = o.file;
     if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UsageError(`${name}: $: a parameter file must be a JSON object`);
     const found: Array<[string, unknown]> = [];
-    leaves(data, '', found);
+    // a copy of a defaults file whose parameters sit under a root (`meta`): only that part is read
+    const sub = table.root ? at(data, table.root) : undefined;
+    const rootPath = sub && typeof sub === 'object' && !Array.isArray(sub) ? `${table.root}.` : '';
+    leaves(rootPath ? sub : data, '', found);
     for (const [path, v] of found) {
       // a flat file may name keys with dots (`{"hbm.read_latency_cycles": 300}`): the same path
       const key = table.byKey.has(path) ? path : path.endsWith('.value') && table.byKey.has(path.slice(0, -6)) ? path.slice(0, -6) : path;
@@ -213,13 +218,13 @@ export function resolveParams(table: ParamTable, o: ParamOverrides = {}): ParamS
         // a copy of the defaults file may keep its fixed (non-parameter) entries, unchanged
         if (table.fixed.has(key)) {
           if (table.fixed.get(key) === v) continue;
-          throw new UsageError(`${name}: $.${path}: \`${key}\` is not a parameter of target ${table.target} (fixed at ${JSON.stringify(table.fixed.get(key))})`);
+          throw new UsageError(`${name}: $.${rootPath}${path}: \`${key}\` is not a parameter of target ${table.target} (fixed at ${JSON.stringify(table.fixed.get(key))})`);
         }
         if (typeof v === 'string') continue; // documentation strings of a copied file
-        throw unknownKey(table, key, `${name}: $.${path}: `);
+        throw unknownKey(table, key, `${name}: $.${rootPath}${path}: `);
       }
       const bad = checkValue(p, v);
-      if (bad) throw new UsageError(`${name}: $.${path}: \`${key}\` ${bad}`);
+      if (bad) throw new UsageError(`${name}: $.${rootPath}${path}: \`${key}\` ${bad}`);
       set.values.set(key, v as ParamValue);
       set.sources.set(key, 'file');
     }

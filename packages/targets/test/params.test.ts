@@ -180,6 +180,10 @@ describe('other targets at non-default parameters', () => {
     const op1 = base.parameters['cycles.L1.operation'].value as number;
     const s = await run('--set', `cycles.L2.aggregation=${agg + 3}`, '--set', `cycles.L1.operation=${op1 + 7}`);
     expect(s.cycles).toBe(base.cycles + 3 * beats('L2') + 7 * beats('L1'));
+    // a copy of the defaults file (parameters under `meta`, field tables beside them) is a valid parameter file
+    const copy = await run('--sim-config', join(root, 'grammars/xnu/pex8_fsm.json'));
+    expect(copy.cycles).toBe(base.cycles);
+    expect(copy.parameters['cycles.L2.aggregation'].source).toBe('file');
   });
   it('neuroncore: the DMA transfer overhead adds to an HBM->SBUF copy once (its transfers run in parallel)', async () => {
     const t = await loadTarget('neuroncore', 'sim');
