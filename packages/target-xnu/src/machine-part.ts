@@ -51,7 +51,9 @@ export const xnuMachine: MachineBackend = {
         const r = runXnu(req.image, req.file, {
           timing: p.timing,
           // this instance's parameters (the driver resolved --sim-config/--set/--clock-hz into them)
-          ...(req.params ? { params: xnuTimingFrom(req.params) } : req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
+          ...(req.params
+            ? { params: xnuTimingFrom(req.params), ...(req.params.sources.get('clock_hz') !== 'default' ? { clockHz: Number(req.params.values.get('clock_hz')) } : {}) }
+            : req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
           ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
           ...(req.trace ? { trace: req.trace } : {}),
           ...(req.vcd ? { vcd: req.vcd } : {}),

@@ -125,7 +125,7 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
       '; functional: datapath values computed bit-exactly once per beat, not per pipeline stage; top-k is host post-processing',
     timing,
     clock_hz: clockHz,
-    clock_note: o.clockHz === undefined && !o.params ? 'MODEL: the spec gives no clock frequency (grammars/xnu/pex8_fsm.json clock_hz)' : 'from --clock-hz / --set / --sim-config (stats `parameters`)',
+    clock_note: o.clockHz === undefined ? 'MODEL: the spec gives no clock frequency (grammars/xnu/pex8_fsm.json clock_hz)' : 'from --clock-hz / --set / --sim-config (stats `parameters`)',
     stop: res.reason,
     cycles: res.cycles,
     simulated_seconds: seconds,
