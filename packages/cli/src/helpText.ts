@@ -42,7 +42,7 @@ const EXAMPLES: Record<string, Examples> = {
     ['pyxis-sim sweep s.json --queue redis://host:6379', 'the runs as BullMQ jobs; pyxis-sim worker runs them'],
   ],
   'pyxis-sim params': [
-    ['pyxis-sim params --target systolic', "a target's machine parameters: key, default, range, unit, spec"],
+    ['pyxis-sim params --target NAME', "a target's machine parameters: key, default, range, unit, spec"],
   ],
   inspect: [
     ['inspect prog.pobj', 'a container: sections, symbols, relocations, metadata'],
