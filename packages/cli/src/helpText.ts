@@ -35,7 +35,7 @@ const EXAMPLES: Record<string, Examples> = {
     ['pyxis-sim run prog.pimg --stats - > stats.json', 'statistics on stdout (summary on stderr)'],
     ['pyxis-sim run prog.pimg --trace - | gzip > t.json.gz', 'any one of --trace/--vcd/--stats may be -'],
     ['pyxis-sim run prog.pimg --dump out:f32=out.npy', 'a tensor decoded to float32 after the run'],
-    ['pyxis-sim run prog.pimg --set hbm.read_latency_cycles=300', 'another machine parameter (pyxis-sim params lists them)'],
+    ['pyxis-sim run prog.pimg --set KEY=VALUE', 'another machine parameter value (pyxis-sim params lists the keys)'],
   ],
   'pyxis-sim sweep': [
     ['pyxis-sim sweep samples/sweeps/hotbank.json -o out/hb', 'every input x parameter point: out/hb.csv, out/hb.jsonl'],
