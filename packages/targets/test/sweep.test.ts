@@ -101,20 +101,16 @@ describe('sweep files', () => {
 
 describe('pyxis-sim sweep (local pool)', () => {
   it('writes one row per run with its figures, resumes, and records a deterministic failure once', async () => {
-    const f = sweepFile('lat.json', { inputs: ['copy.pimg'], axes: { 'hbm.read_latency_cycles': [100, 300] }, figures: { cycles: 'cycles', rd: 'parameters["hbm.read_latency_cycles"]' } });
-    // a figure path with a quoted key is not a stats path: refused before anything runs
-    let r = await call(runSim, ['sweep', f, '-o', join(dir, 'lat')]);
-    expect(r.code).toBe(1);
-    writeFileSync(f, JSON.stringify({ inputs: ['copy.pimg'], axes: { 'hbm.read_latency_cycles': [100, 300] }, figures: { cycles: 'cycles', trips: 'trips_by_kind.h2a' } }));
-    r = await call(runSim, ['sweep', f, '-o', join(dir, 'lat'), '--jobs', '2', '--no-progress']);
+    const f = sweepFile('lat.json', { inputs: ['copy.pimg'], axes: { 'hbm.read_latency_cycles': [100, 300] }, figures: { cycles: 'cycles', trips: 'trips_by_kind.h2a', rd: 'parameters["hbm.read_latency_cycles"].value' } });
+    let r = await call(runSim, ['sweep', f, '-o', join(dir, 'lat'), '--jobs', '2', '--no-progress']);
     expect(r.code, r.err).toBe(0);
     const got = rows(join(dir, 'lat')).sort((a, b) => a.run - b.run);
-    expect(got.map((x) => [x.params['hbm.read_latency_cycles'], x.status])).toEqual([[100, 'ok'], [300, 'ok']]);
+    expect(got.map((x) => [x.params['hbm.read_latency_cycles'], x.status, x.figures.rd])).toEqual([[100, 'ok', 100], [300, 'ok', 300]]);
     // one HBM read latency per copy (params.test.ts): the two rows differ by exactly the latency difference
     expect(got[1].figures.cycles - got[0].figures.cycles).toBe(200);
     expect(got[0].figures.trips).toBe(1);
     const csv = readFileSync(join(dir, 'lat.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]).toBe('run,input,hbm.read_latency_cycles,status,exit,host_seconds,cycles,trips,diagnostic,key');
+    expect(csv[0]).toBe('run,input,hbm.read_latency_cycles,status,exit,host_seconds,cycles,trips,rd,diagnostic,key');
     expect(csv.length).toBe(3);
     // resume: nothing runs again
     r = await call(runSim, ['sweep', f, '-o', join(dir, 'lat'), '--no-progress']);

@@ -238,7 +238,7 @@ export function parseSweep(file: string, text: string = readInputText(file)): Sw
   const figs = obj(file, top['figures'] ?? { cycles: 'cycles' }, '$.figures');
   for (const [k, v] of Object.entries(figs)) {
     const p = str(file, v, `$.figures.${k}`);
-    if (!/^[A-Za-z_$][\w$]*(\.[\w$]+|\[\d+\])*$/.test(p)) fail(file, 'SWP0002', `$.figures.${k}`, `\`${p}\` is not a stats path (a.b[0].c)`);
+    if (!/^[A-Za-z_$][\w$]*(\.[\w$]+|\[\d+\]|\["[^"\\]*"\])*$/.test(p)) fail(file, 'SWP0002', `$.figures.${k}`, `\`${p}\` is not a stats path (a.b[0].c, ["key.with.dots"])`);
     spec.figures[k] = p;
   }
   const clash = [...spec.genKeys, ...spec.paramKeys].find((k) => k in spec.figures || ['run', 'input', 'status', 'host_seconds', 'diagnostic', 'key'].includes(k));
@@ -247,12 +247,12 @@ export function parseSweep(file: string, text: string = readInputText(file)): Sw
   return spec;
 }
 
-/** A figure out of a stats object (`engines[0].uie.compute.tflops`); undefined when absent. */
+/** A figure out of a stats object (`engines[0].uie.compute.tflops`, `parameters["hbm.read_latency_cycles"].value`); undefined when absent. */
 export function statPath(stats: unknown, path: string): unknown {
   let cur = stats;
-  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+  for (const m of path.matchAll(/\["([^"]*)"\]|\[(\d+)\]|([^.[\]]+)/g)) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[m[1] ?? m[2]!];
+    cur = (cur as Record<string, unknown>)[m[1] ?? m[2] ?? m[3]!];
   }
   return cur;
 }
