@@ -106,8 +106,14 @@ export class GridState {
   vHead = 0;
   vCount = 0;
 
-  /** The grid parameters of this machine instance (sim_config.json `grid`). */
-  constructor(readonly p: GridParams) {
+  /**
+   * `p`: the grid parameters of this machine instance (sim_config.json `grid`). `timingOnly` (`--timing-only`):
+   * operand data are not kept (only GX's arithmetic reads them), only the handshakes.
+   */
+  constructor(
+    readonly p: GridParams,
+    readonly timingOnly = false,
+  ) {
     this.hDepth = this.p.h_fifo_depth;
     this.h = new Int32Array(this.hDepth * GRID_ROWS * H_OPS).fill(ZERO_OP);
     this.hN = new Int32Array(this.hDepth);
@@ -149,6 +155,7 @@ export class GridState {
     this.vBackFull = false;
     this.vBackCount = 0;
     this.vFrontValid = true;
+    if (this.timingOnly) return true;
     const f = this.vFront;
     const sp = this.vSpan;
     for (let c = 0; c < COLS; c++) sp[c] = opSpan(f, c * 8, 8, 1);

@@ -82,6 +82,8 @@ export class Wdc {
   // ---- wdc_fifo (post-decompression), popped by WDP WR_HBUF
   readonly outDepth: number;
   readonly outBytes: Uint8Array;
+  /** 32-bit view of `outBytes` (whole-word copies without a `subarray` view per word). */
+  private readonly out32: Uint32Array;
   readonly outMeta: Int32Array;
   outHead = 0;
   outCount = 0;
@@ -112,7 +114,8 @@ export class Wdc {
     this.in32 = new Uint32Array(this.inDepth * 32);
     this.inBytes = new Uint8Array(this.in32.buffer);
     this.inMeta = new Int32Array(this.inDepth * I_WORDS);
-    this.outBytes = new Uint8Array(this.outDepth * 128);
+    this.out32 = new Uint32Array(this.outDepth * 32);
+    this.outBytes = new Uint8Array(this.out32.buffer);
     this.outMeta = new Int32Array(this.outDepth * O_WORDS);
     // the reset codebook (all 0x00 = zero) hydrates every index to zero: `lut` starts as zeros
   }
@@ -243,7 +246,14 @@ export class Wdc {
             const b = inb[src + i]!;
             out[o + i] = b & 0x80 && b & 0x7f ? 0 : b;
           }
-      } else out.set(inb.subarray(src, src + 128), o);
+      } else if (!this.cmp.timingOnly) {
+        // (--timing-only: WDP writes no Hbuf bytes, wdpDatapath.ts)
+        const i32 = this.in32;
+        const o32 = this.out32;
+        const a = src >> 2;
+        const b = o >> 2;
+        for (let i = 0; i < 32; i++) o32[b + i] = i32[a + i]!;
+      }
       st.wdcWords++;
       st.wdcOutWords++;
       this.popIn();

@@ -149,7 +149,7 @@ export class WdpUnit implements ComputeUnit {
     const p = u.params.weights_path;
     this.latency = p.wdp_latency_cycles;
     this.dec = new Fifo(`${u.name}.wdp.dec`, p.wdp_dec_fifo_depth, REC);
-    this.datapath = new WdpDatapath(u, cmp.hbuf, cmp.stats, this.zeroMasks);
+    this.datapath = new WdpDatapath(u, cmp.hbuf, cmp.stats, this.zeroMasks, cmp.timingOnly);
     this.msgCredits = `${u.name}: wdp: block start waits for hbuf_wr_credits (seq §9.1.5)`;
     this.msgData = `${u.name}: wdp: WR_HBUF waits for a word in wdc_fifo`;
     this.msgHlane = `${u.name}: wdp: WR_HBUF waits for an H-lane unload buffer (seq §9.1.1)`;
