@@ -61,15 +61,33 @@ _pyxis_sim() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   sub=""
-  for ((i = 1; i < COMP_CWORD; i++)); do case "${COMP_WORDS[i]}" in run|report|inspect) sub="${COMP_WORDS[i]}"; break ;; esac; done
+  for ((i = 1; i < COMP_CWORD; i++)); do case "${COMP_WORDS[i]}" in run|params|sweep|worker|report|inspect) sub="${COMP_WORDS[i]}"; break ;; esac; done
   case "$sub" in
     run)
       case "$prev" in
         --vcd-time-unit) COMPREPLY=($(compgen -W "ps cycle" -- "$cur")); return ;;
         --timing) COMPREPLY=($(compgen -W "spec rtl" -- "$cur")); return ;;
-        --clock-hz|--max-cycles|--trace|--vcd|--stats|--compare|--report|--target|--clusters|--uies|--dump|--dump-region|--quantum|--arch|--input|--output|--samples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --clock-hz|--max-cycles|--trace|--vcd|--stats|--compare|--report|--set|--sim-config|--target|--clusters|--uies|--dump|--dump-region|--quantum|--arch|--input|--output|--samples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--clock-hz --max-cycles --trace --vcd --stats --vcd-time-unit --compare --report --no-progress --target --clusters --uies --dump --dump-region --warn-uninit --timing-only --quantum --arch --input --output --samples --timing --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--clock-hz --max-cycles --trace --vcd --stats --vcd-time-unit --compare --report --no-progress --set --sim-config --target --clusters --uies --dump --dump-region --warn-uninit --timing-only --quantum --arch --input --output --samples --timing --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+      ;;
+    params)
+      case "$prev" in
+        --target) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--json --target --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+      ;;
+    sweep)
+      case "$prev" in
+        --output|--jobs|--attempts|--queue) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--output -o --jobs -j --attempts --queue --no-progress --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+      ;;
+    worker)
+      case "$prev" in
+        --queue|--jobs) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+      esac
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--queue --jobs -j --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
       ;;
     report)
       case "$prev" in
@@ -89,7 +107,7 @@ _pyxis_sim() {
         --log-format) COMPREPLY=($(compgen -W "pretty json" -- "$cur")); return ;;
         --diagnostics-format) COMPREPLY=($(compgen -W "human json" -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -W "run report inspect help" -- "$cur") $(compgen -f -- "$cur")); fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -W "run params sweep worker report inspect help" -- "$cur") $(compgen -f -- "$cur")); fi
       ;;
   esac
 }

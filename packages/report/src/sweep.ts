@@ -110,17 +110,22 @@ export function readResults(text: string): ResultsTable {
   return { columns, rows: flat };
 }
 
-const numeric = (t: ResultsTable, c: string) => t.rows.some((r) => typeof r[c] === 'number') && t.rows.every((r) => r[c] === null || typeof r[c] === 'number');
+const numeric = (t: ResultsTable, c: string) => t.rows.some((r) => typeof r[c] === 'number') && t.rows.every((r) => r[c] === null || r[c] === undefined || typeof r[c] === 'number');
 const varies = (t: ResultsTable, c: string) => new Set(t.rows.map((r) => r[c])).size > 1;
 
 /** The sweep section: each figure against the parameter, a series per group value, and the table. */
 export function sweepSection(t: ResultsTable, opts: { x?: string; y?: string[]; group?: string; source: string }): ReportSection {
   for (const c of [opts.x, opts.group, ...(opts.y ?? [])]) if (c !== undefined && !t.columns.includes(c)) throw new Error(`no column \`${c}\` (columns: ${t.columns.join(', ')})`);
   const nums = t.columns.filter((c) => numeric(t, c) && varies(t, c));
-  const x = opts.x ?? nums[0];
+  // `pyxis-sim sweep`'s table (docs/sweeps.md): `params.*` are the parameters, `figures.*` the figures (JSON lines);
+  // the bookkeeping columns (run index, exit code, host time) are neither
+  const meta = (c: string) => ['run', 'exit', 'host_seconds', 'key', 'status', 'diagnostic', 'input'].includes(c);
+  const params = nums.filter((c) => c.startsWith('params.'));
+  const figures = nums.filter((c) => c.startsWith('figures.'));
+  const x = opts.x ?? params[0] ?? nums.find((c) => !meta(c));
   if (x === undefined) throw new Error('no numeric column varies: nothing to draw against');
   if (!numeric(t, x)) throw new Error(`column \`${x}\` is not numeric`);
-  const ys = opts.y ?? nums.filter((c) => c !== x && c !== opts.group);
+  const ys = opts.y ?? (figures.length ? figures : nums.filter((c) => c !== x && c !== opts.group && !meta(c) && !c.startsWith('params.')));
   for (const y of ys) if (!numeric(t, y)) throw new Error(`column \`${y}\` is not numeric`);
   const groups = opts.group ? [...new Set(t.rows.map((r) => String(r[opts.group!])))] : [''];
   const MAX = 24;

@@ -38,6 +38,22 @@ describe('sweepSection', () => {
     ]);
     expect(s.charts.at(-1)!.kind).toBe('table');
   });
+  it("pyxis-sim sweep's table: x = the first varying params.* column, y = the figures.*; run/exit/host_seconds are neither", () => {
+    const jl = readResults(
+      [
+        { run: 0, key: 'a', input: 'm.pimg', params: { k: 512, q: 1 }, status: 'ok', exit: 0, host_seconds: 0.4, figures: { cycles: 900, tflops: 20 } },
+        { run: 1, key: 'b', input: 'm.pimg', params: { k: 1024, q: 1 }, status: 'ok', exit: 0, host_seconds: 0.7, figures: { cycles: 1500, tflops: 25 } },
+        { run: 2, key: 'c', input: 'm.pimg', params: { k: 2048, q: 1 }, status: 'failed', exit: 1, host_seconds: 0.1, figures: {}, diagnostic: 'SIM0001: x' },
+      ]
+        .map((o) => JSON.stringify(o))
+        .join('\n'),
+    );
+    const s = sweepSection(jl, { source: 'b.jsonl' });
+    expect(s.charts.filter((c) => c.kind === 'lines').map((c) => c.title)).toEqual(['figures.cycles against params.k', 'figures.tflops against params.k']);
+    const c = s.charts[0]!;
+    if (c.kind !== 'lines') throw new Error('lines');
+    expect(c.series[0]!.points).toEqual([[512, 900], [1024, 1500]]); // the failed run has no figures
+  });
   it('refuses unknown and non-numeric columns', () => {
     expect(() => sweepSection(t, { source: 'r', x: 'nope' })).toThrow(/no column `nope`/);
     expect(() => sweepSection(t, { source: 'r', y: ['label'] })).toThrow(/`label` is not numeric/);
