@@ -1,0 +1,283 @@
+/**
+ * GEMM generator: C[M, N] = epilogue(A[M, K] x B[K, N]) (+ R), FP8 or FP16, tiled in 128 x 128 output tiles over a
+ * set of UIEs and clusters, operands streamed from HBM with double buffering. The microcode of one tile is that of
+ * samples/pyxis/matmul_fp8.pasm (row-shifted A, seq §9.3, §10.1.3), matmul_fp16.pasm (FP16, LnsI5F10 operands) or
+ * matmul_transposed_fp8.pasm (A stored transposed, seq §9.4.1, §10.1.4); the VPU epilogue is that of
+ * matmul_bias_relu.pasm (chip §6.1.4) and the residual add is conv1x1_residual.pasm's RMW_Add (chip §7.4.1).
+ *
+ * Schedule (docs/generators.md "GEMM"): tile t = (mi, ni) goes to worker t mod W (workers = UIEs, cluster-minor).
+ * Every worker owns two AMEM buffer sets (A, B, C) in its cluster; tile j of a worker uses set j mod 2:
+ *   h2a:  load A_j, B_j (and R_j into C_j)      after mm_{j-2} (set free), R after store_{j-2}
+ *   uie:  mm_j                                  after the loads of j (and store_{j-2}: C_j is free)
+ *   a2h:  store C_j -> HBM                      after mm_j
+ * so the H2A loads of tile j+1 overlap the compute of tile j. HBM layouts (all contiguous DMA views, LD0136):
+ *   a_hbm [M, K] (row block mi = rows 128 mi..), transposed: at_hbm [M/128, K, 128] (block mi = A^T[:, 128 mi..]);
+ *   b_hbm [N/128, K, 128] (column block ni of B); c_hbm and r_hbm [N/128, M, 128] (column block ni of C).
+ */
+import { GenError, chipLimits, requireInt, requireMultiple, workers, type Worker } from './errors.js';
+import { columnBlocks, floatValues } from './inputs.js';
+import type { GenKernel } from './kernel.js';
+
+export type Epilogue = 'none' | 'bias' | 'relu' | 'bias_relu' | 'gelu' | 'bias_gelu';
+export const EPILOGUES: readonly Epilogue[] = ['none', 'bias', 'relu', 'bias_relu', 'gelu', 'bias_gelu'];
+
+export interface GemmParams {
+  name?: string;
+  m: number;
+  k: number;
+  n: number;
+  dtype?: 'fp8' | 'fp16';
+  /** A stored transposed (A^T [K, M]) and transposed by the weights path (FP8 only). */
+  transposed?: boolean;
+  clusters?: number[];
+  /** UIEs per cluster (the first `uies` of each cluster). */
+  uies?: number;
+  epilogue?: Epilogue;
+  /** C = ... + R, by InMemAdd (RMW_Add, chip §7.4.1). */
+  residual?: boolean;
+  seed?: number;
+}
+
+export const TILE = 128;
+
+/** Bytes of a [rows, cols] tensor: rows padded to 16-byte partitions (docs/linker.md tensor strides). */
+const bytesOf = (rows: number, cols: number, eb: number) => rows * Math.ceil((cols * eb) / 16) * 16;
+
+export function gemm(p: GemmParams): GenKernel {
+  const lim = chipLimits();
+  const name = p.name ?? 'gemm';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  const dtype = p.dtype ?? 'fp8';
+  if (dtype !== 'fp8' && dtype !== 'fp16') throw new GenError('GEN0006', 'dtype', `must be fp8 or fp16 (got ${String(dtype)})`, 2);
+  const fp16 = dtype === 'fp16';
+  const tr = p.transposed ?? false;
+  if (tr && fp16) throw new GenError('GEN0007', 'transposed', 'the transposed flow is generated for FP8 only (samples/pyxis/matmul_transposed_fp8.pasm); use the row-shifted FP16 flow');
+  const epi = p.epilogue ?? 'none';
+  if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
+  const M = requireInt('m', p.m, TILE);
+  const N = requireInt('n', p.n, TILE);
+  requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
+  requireMultiple('n', N, TILE, 'one tile is the 128 grid columns (pad N to 128)');
+  // seq §1.2 rule 3 (8 for FP8, 4 for FP16 horizontal operands); the row-shifted flow fills one Hbuf block of 128 bytes
+  // per row of A (seq §9.3): K a multiple of 128 FP8 / 64 FP16 values; the transposed flow a multiple of 8.
+  const kMul = tr ? 8 : fp16 ? 64 : 128;
+  // loop counts (12 bits, seq §2.1): GX runs K/8 (FP8) or K/4 (FP16) groups; the B read runs K/8 x 8
+  const kMax = fp16 ? 4 * lim.maxLoop : 8 * lim.maxLoop;
+  const K = requireInt('k', p.k, kMul, kMax);
+  requireMultiple('k', K, kMul, tr ? 'seq §1.2 rule 3: FP8 horizontal operand' : `seq §9.3: one Hbuf block = 128 bytes of each row of A (${128 / (fp16 ? 2 : 1)} values)`);
+  const ws = workers(p.clusters ?? [0], p.uies ?? 1);
+  const eb = fp16 ? 2 : 1;
+  const vpu = epi !== 'none';
+  // AMEM per cluster: two buffer sets per worker (+ the bias row)
+  const setBytes = bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2);
+  const perCluster = new Map<number, number>();
+  for (const w of ws) perCluster.set(w.cluster, (perCluster.get(w.cluster) ?? 0) + 2 * setBytes);
+  for (const [c, b] of perCluster) {
+    const total = b + (vpu ? bytesOf(1, N, 2) : 0);
+    if (total > lim.amemBytes - 1024 * 1024)
+      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${total} bytes of AMEM in cluster ${c} (limit ${lim.amemBytes - 1024 * 1024}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`);
+  }
+
+  const seed = p.seed ?? 1;
+  const fb = fp16 ? 10 : 3;
+  const a = floatValues(M * K, seed, fb);
+  const b = floatValues(K * N, seed + 1, fb);
+  const inputs: GenKernel['inputs'] = [];
+  // A^T [K, M] in column blocks = [M/128, K, 128]; A itself [M, K]
+  if (tr) {
+    const at = new Float32Array(K * M);
+    for (let i = 0; i < M; i++) for (let q = 0; q < K; q++) at[q * M + i] = a[i * K + q]!;
+    inputs.push({ file: `${name}_at.npy`, shape: [M / TILE, K, TILE], data: columnBlocks(at, K, M, TILE) });
+  } else inputs.push({ file: `${name}_a.npy`, shape: [M, K], data: a });
+  inputs.push({ file: `${name}_b.npy`, shape: [N / TILE, K, TILE], data: columnBlocks(b, K, N, TILE) });
+  // reference-layout copies (not linked): the checker's float64 product reads these
+  inputs.push({ file: `${name}_ref_a.npy`, shape: [M, K], data: a });
+  inputs.push({ file: `${name}_ref_b.npy`, shape: [K, N], data: b });
+  const hasBias = epi.startsWith('bias');
+  if (hasBias) inputs.push({ file: `${name}_bias.npy`, shape: [1, N], data: floatValues(N, seed + 2, 10, -2, 2) });
+  if (p.residual) {
+    const r = floatValues(M * N, seed + 3, 10, -2, 2);
+    inputs.push({ file: `${name}_r.npy`, shape: [N / TILE, M, TILE], data: columnBlocks(r, M, N, TILE) });
+    inputs.push({ file: `${name}_ref_r.npy`, shape: [M, N], data: r });
+  }
+  const luts: GenKernel['luts'] = epi.endsWith('gelu') ? [{ file: `${name}_gelu_lut.npy`, fn: 'gelu' }] : [];
+
+  const pasm = gemmPasm(name, K, fp16, tr, epi, !!p.residual);
+  const ld = gemmLd(name, M, K, N, fp16, tr, epi, !!p.residual, ws, luts[0]?.file);
+  const tiles = (M / TILE) * (N / TILE);
+  const hbmBytes = tiles * (bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2) * (p.residual ? 2 : 1));
+  return {
+    name,
+    pasm,
+    ld,
+    inputs,
+    luts,
+    meta: {
+      kind: 'gemm',
+      m: M, k: K, n: N, dtype, transposed: tr, epilogue: epi, residual: !!p.residual,
+      workers: ws.map((w) => `c${w.cluster}.uie${w.uie}`),
+      tiles,
+      flops: 2 * M * N * K,
+      hbmBytes,
+      outputs: ['c_hbm'],
+      layout: { c_hbm: `[N/128, M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8})` },
+    },
+  };
+}
+
+/** The microcode of one 128 x 128 x K tile (shared by every trip of the kernel). */
+function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean): string {
+  const vpu = epi !== 'none';
+  const L: string[] = [];
+  const e = (s: string) => L.push(s);
+  e(`# Generated by pyxis-gen gemm (packages/target-pyxis/src/gen/gemm.ts; docs/generators.md): one 128 x 128 x ${K} tile,`);
+  e(`# ${fp16 ? 'FP16' : 'FP8'} ${tr ? 'transposed A (seq §9.4.1, §10.1.4; samples/pyxis/matmul_transposed_fp8.pasm)' : `row-shifted A (seq §9.3, §10.1.3; samples/pyxis/matmul_${fp16 ? 'fp16' : 'fp8'}.pasm)`},`);
+  e(`# epilogue ${epi}${residual ? ', residual add by RMW_Add (chip §7.4.1)' : ''}. EBs: A, B eb -12 -> EB_MNS -8${vpu ? '; GWB eb_adj 7 -> VPU EB -15' : ''}.`);
+  e(`.const K = ${K}`);
+  const w = fp16 ? 2 : 1;
+  if (tr) {
+    e(`# AMEM Weights Read: row k of A^T (128 bytes) per cycle; K/8 x 8 so that the loop counts stay 12-bit (seq §2.1)`);
+    e(`.program ${nm}_wr amem_weights_read {\n  loop i0 K / 8 {\n    loop i1 8 {\n      Read_SRAM wdc_type=Uncompressed iter_stride[i0]=64 iter_stride[i1]=8\n    }\n  }\n}`);
+    e(`# WDP, Figure 9-3: i1 tbuf, i2 tbuf column; LD_2ROWS_8B_TRANS, 64-byte blocks`);
+    e(`.program ${nm}_wdp wdp {\n  loop i0 K / 8 {\n    loop i1 2 {\n      loop i2 4 {\n        WR_HBUF hbuf_wr_control=LD_2ROWS_8B_TRANS log2_ptns_per_hlane=0 tbuf_idx_iter_id=i1 tbuf_col_idx_iter_id=i2 \\\n                dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i1 \\\n                hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2]\n      }\n    }\n  }\n}`);
+    e(`# GH, Figure 10-2: VGR = 2*i1 + i2`);
+    e(`.program ${nm}_gh gh {\n  loop i0 K / 8 {\n    loop i1 4 {\n      loop i2 2 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_TRANS_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=4 hbuf_stride_dim2=16 \\\n                    hbuf_stride_iter_id_dim1=i2 hbuf_stride_iter_id_dim2=i1\n      }\n    }\n  }\n}`);
+  } else {
+    const blk = fp16 ? 64 : 128;
+    e(`.const KBLK = K / ${blk}            # Hbuf blocks: 128 bytes of each of the 128 rows of A`);
+    e(`.const ROW = K / ${16 / w}              # partitions per row of A`);
+    e(`# AMEM Weights Read (seq §9.3 table): i0 Hbuf block, i1 VGR in grid-row, i2 grid-row in h-lane pair, i3 h-lane`);
+    e(`.program ${nm}_wr amem_weights_read {\n  loop i0 KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          Read_SRAM ${fp16 ? 'is_16bit=1 ' : ''}wdc_type=Uncompressed iter_stride[i0]=8 iter_stride[i1]=ROW iter_stride[i2]=8*ROW iter_stride[i3]=16*ROW\n        }\n      }\n    }\n  }\n}`);
+    e(`# WDP (seq §9.3): LD_1ROW_16B, 8 partitions per h-lane, lin2log; block = 1024 B`);
+    e(`.program ${nm}_wdp wdp {\n  loop i0 KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          WR_HBUF ${fp16 ? 'is_16bit=1 ' : ''}hbuf_wr_control=LD_1ROW_16B log2_ptns_per_hlane=3 hlane_iter_id=i3 grip_iter_id=i2 \\\n                  dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                  hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2, i3] \\\n                  hbuf_stride_dim1=16 hbuf_stride_iter_id_dim1=i1\n        }\n      }\n    }\n  }\n}`);
+    e(`# GH (seq §10.1.3): i1 octobyte of the 128-byte row, i2 VGR`);
+    e(`.program ${nm}_gh gh {\n  loop i0 KBLK {\n    loop i1 16 {\n      loop i2 8 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_${fp16 ? 'FP16' : 'FP8'} end_grid_row_idx=15 hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=8 hbuf_stride_dim2=128 \\\n                    hbuf_stride_iter_id_dim1=i1 hbuf_stride_iter_id_dim2=i2\n      }\n    }\n  }\n}`);
+  }
+  // B: one row per cycle; FP16 rows are de-interleaved by RPSW entry 0 (chip §7.3.1)
+  const g = fp16 ? 4 : 8;
+  const sw = fp16 ? ' rpsw_config_vld=1 rpsw_config_idx_base=0' : vpu ? ' rpsw_config_vld=1 rpsw_config_idx_base=1' : '';
+  e(`# AMEM Read: row k of B per cycle to the grid (K/${g} x ${g}: 12-bit loop counts)`);
+  e(`.program ${nm}_rd amem_read {\n  loop i0 K / ${g} {\n    loop i1 ${g} {\n      Read_SRAM data_type=Recogni_${fp16 ? 'FP16' : 'FP8'} tgt_fifo=Grid${sw} iter_stride[i0]=${g * 8 * w} iter_stride[i1]=${8 * w}\n    }\n  }\n}`);
+  if (fp16) {
+    e(`# GV (FP16): 4 rows of B per staging, padded with zero rows as in matmul_fp16.pasm`);
+    e(`.program ${nm}_gv gv {\n  loop i0 K / 4 {\n    loop i1 3 {\n      Read_Zero conv3x3_mode=0 staging_start_iter_mask=[i1]\n    }\n    loop i1 4 {\n      Read_AMEM_FIFO conv3x3_mode=0 dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n    Read_Zero conv3x3_mode=0\n  }\n}`);
+  } else {
+    e(`# GV: 8 rows of B per staging`);
+    e(`.program ${nm}_gv gv {\n  loop i0 K / 8 {\n    loop i1 8 {\n      Read_AMEM_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n  }\n}`);
+  }
+  e(`# GX: K/${g} groups x 8 VGRs; zero on the first group, split + writeback kick after the last (seq §10.3)`);
+  e(`.program ${nm}_gx gx {\n  Exec_Config conv3x3_mode=0 end_grid_row_idx=15 log2_active_ptns=3 odd_col_exec_en=1 even_col_exec_en=1\n  loop i0 K / ${g} {\n    loop i1 8 {\n      Exec_Valid conv3x3_mode=0 accum_idx_iter_id=i1 front_staging_done_iter_mask=[i1] zero_accum_iter_mask=[i0] \\\n                 split_accum_iter_mask=[i0, i1] wb_kick_iter_mask=[i0, i1]\n    }\n  }\n}`);
+  e(`# GWB (seq §11): 16 grid-rows x 8 slots${vpu ? ' to the VPU (EB -8 + 7 = -15)' : ''}`);
+  e(`.program ${nm}_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=${vpu ? 'VPU' : 'AMEM'} diagonal_mask_mode=Disabled eb_adj=${vpu ? 7 : 0} grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}`);
+  const hasBias = epi.startsWith('bias');
+  if (vpu) {
+    if (hasBias) {
+      e(`# bias row (FP16, 128 columns) -> Vbuffer tile 1, scratchpad row 0 (matmul_bias_relu.pasm)`);
+      e(`.program ${nm}_bl_rd amem_read {\n  Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer rpsw_config_vld=1 rpsw_config_idx_base=0\n}`);
+      e(`.program ${nm}_bl_in sb2vb {\n  WR_VLD wr_tile_idx=1 src_select=AMEM_FIFO scratchpad_mode=1 scratchpad_count_incr_amt=0 wr_addr_base=0\n}`);
+      e(`.vpu ${nm}_load_bias {\n  MOV rd=r15 src1_sel=IN_FIFO wr_gpr_en=1 in_fifo_pop=1\n}`);
+    }
+    const body: string[] = [];
+    let src = 'src1_sel=IN_FIFO';
+    let pop = ' in_fifo_pop=1';
+    if (hasBias) {
+      body.push(`ADD rd=r1 src1_sel=IN_FIFO rs2=r15 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1`);
+      src = 'rs1=r1 src1_sel=GPR';
+      pop = '';
+    }
+    if (epi.endsWith('relu')) body.push(`RELU rd=r2 ${src}${pop} out_fifo_push=1`);
+    else if (epi.endsWith('gelu')) body.push(`LUT rd=r2 ${src} lut_idx=0${pop} out_fifo_push=1`);
+    else body.push(`MOV rd=r2 rs1=r1 src1_sel=GPR out_fifo_push=1`);
+    e(`# VPU epilogue (one 128-lane row per program run, chip §6.1.4)`);
+    e(`.vpu ${nm}_row {\n${body.map((s) => '  ' + s).join('\n')}\n}`);
+    e(`.program ${nm}_in sb2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=0 src_select=Grid_FIFO\n  }\n}`);
+    e(`.program ${nm}_feed vb2vpu {\n${hasBias ? '  RD_VLD rd_tile_idx=1 scratchpad_mode=1 scratchpad_count_decr=0 rd_addr_base=0\n' : ''}  loop i0 128 {\n    RD_VLD rd_tile_idx=0\n  }\n}`);
+    e(`.program ${nm}_vi vi {\n${hasBias ? `  Generate_VPU_Program vpv_pgm_start_addr=${nm}_load_bias\n` : ''}  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_row\n  }\n}`);
+    e(`.program ${nm}_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=2\n  }\n}`);
+    e(`.program ${nm}_drain vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=2 tgt_select=AMEM_FIFO\n  }\n}`);
+  }
+  const op = residual ? 'RMW_Add' : 'Write';
+  e(`# AMEM Write: 128 RFP16 rows of C (WPSW entry 0 re-interleaves into the chip §7.3.1 storage order)${residual ? '; RMW_Add: C = R + product (chip §7.4.1)' : ''}`);
+  e(`.program ${nm}_wr_c amem_write {\n  loop i0 128 {\n    ${op} src_fifo=${vpu ? 'Vbuffer' : 'Grid'} data_type=Recogni_FP16${residual ? ' rmw_rd_addr_offset=0' : ''} wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`);
+  return L.join('\n') + '\n';
+}
+
+function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ws: Worker[], lut?: string): string {
+  const vpu = epi !== 'none';
+  const hasBias = epi.startsWith('bias');
+  const fmt = fp16 ? 'RFP16' : 'RFP8';
+  const ceb = vpu ? -15 : -8;
+  const L: string[] = [];
+  const e = (s: string) => L.push(s);
+  e(`/*\n * Generated by pyxis-gen gemm (docs/generators.md): C[${M}, ${N}] = A[${M}, ${K}] x B[${K}, ${N}], ${fp16 ? 'FP16' : 'FP8'}${tr ? ' (A transposed)' : ''}, epilogue ${epi}${residual ? ' + R' : ''},`);
+  e(` * ${(M / TILE) * (N / TILE)} tiles of 128 x 128 on ${ws.length} UIE(s); operands in HBM, double-buffered in AMEM.\n */`);
+  const clusters = [...new Set(ws.map((w) => w.cluster))].sort((x, y) => x - y);
+  for (const c of clusters) e(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
+  e(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
+  e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${M / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor a_hbm { format = ${fmt}; shape = [${M}, ${K}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
+  e(`tensor b_hbm { format = ${fmt}; shape = [${N / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_b.npy"; }`);
+  e(`tensor c_hbm { format = RFP16; shape = [${N / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; zero = true; }`);
+  if (residual) e(`tensor r_hbm { format = RFP16; shape = [${N / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
+  for (const c of clusters) if (hasBias) e(`tensor bias${c} { format = RFP16; shape = [1, ${N}]; eb = -15; region = amem${c}; data = "${nm}_bias.npy"; }`);
+  ws.forEach((w, i) => {
+    for (const s of [0, 1]) {
+      e(tr ? `tensor a${i}_${s} { format = ${fmt}; shape = [${K}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }` : `tensor a${i}_${s} { format = ${fmt}; shape = [128, ${K}]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      e(`tensor b${i}_${s} { format = ${fmt}; shape = [${K}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      e(`tensor c${i}_${s} { format = RFP16; shape = [128, 128]; eb = ${ceb}; region = amem${w.cluster}; zero = true; }`);
+    }
+  });
+  // switch tables per UIE (chip §7.3.1): WPSW 0 re-interleaves FP16 writes; RPSW 0 de-interleaves FP16 reads, RPSW 1 is
+  // the identity the FP8 B read selects after a bias read (the switch configuration is held across trips)
+  for (const w of ws) {
+    e(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
+    if (fp16 || hasBias) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 2, 4, 6, 1, 3, 5, 7]; } }`);
+    if (vpu && !fp16) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`);
+    if (lut) e(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; data = "${lut}"; }`);
+  }
+  // tiles round-robin over the workers
+  const jobs: Array<Array<{ mi: number; ni: number }>> = ws.map(() => []);
+  let t = 0;
+  for (let ni = 0; ni < N / TILE; ni++) for (let mi = 0; mi < M / TILE; mi++) jobs[t++ % ws.length]!.push({ mi, ni });
+  const rounds = Math.max(...jobs.map((j) => j.length));
+  const progs = `amem_weights_read = ${nm}_wr; wdp = ${nm}_wdp; gh = ${nm}_gh; amem_read = ${nm}_rd; gv = ${nm}_gv; gx = ${nm}_gx; gwb = ${nm}_gwb; amem_write = ${nm}_wr_c;` +
+    (vpu ? ` sb2vb = ${nm}_in; vb2vpu = ${nm}_feed; vi = ${nm}_vi; vpu2vb = ${nm}_out; vb2sb = ${nm}_drain;` : '');
+  const deps: string[] = [];
+  for (const c of clusters) {
+    const h2a: string[] = [];
+    const a2h: string[] = [];
+    for (let j = 0; j < rounds; j++)
+      ws.forEach((w, i) => {
+        if (w.cluster !== c || j >= jobs[i]!.length) return;
+        const { mi, ni } = jobs[i]![j]!;
+        const s = j % 2;
+        const id = `${i}_${j}`;
+        const aSrc = tr ? `at_hbm[${mi}]` : `a_hbm[${mi * TILE}:${(mi + 1) * TILE}]`;
+        h2a.push(`  trip lda${id} { src = ${aSrc}; dst = a${i}_${s}; trip_power = 4; }`);
+        h2a.push(`  trip ldb${id} { src = b_hbm[${ni}]; dst = b${i}_${s}; trip_power = 4; }`);
+        if (residual) h2a.push(`  trip ldr${id} { src = r_hbm[${ni}, ${mi * TILE}:${(mi + 1) * TILE}]; dst = c${i}_${s}; trip_power = 4; }`);
+        a2h.push(`  trip st${id} { src = c${i}_${s}; dst = c_hbm[${ni}, ${mi * TILE}:${(mi + 1) * TILE}]; trip_power = 4; }`);
+        deps.push(`mm${id} after lda${id}, ldb${id}${residual ? `, ldr${id}` : ''}${!residual && j >= 2 ? `, st${i}_${j - 2}` : ''};`);
+        if (j >= 2) deps.push(`lda${id}, ldb${id} after mm${i}_${j - 2};`);
+        if (j >= 2 && residual) deps.push(`ldr${id} after st${i}_${j - 2};`);
+        deps.push(`st${id} after mm${id};`);
+      });
+    e(`queue h2a { cluster = ${c};\n${h2a.join('\n')}\n}`);
+    e(`queue a2h { cluster = ${c};\n${a2h.join('\n')}\n}`);
+  }
+  ws.forEach((w, i) => {
+    const trips: string[] = [];
+    jobs[i]!.forEach(({ mi, ni }, j) => {
+      const s = j % 2;
+      const id = `${i}_${j}`;
+      if (hasBias) {
+        // the bias row sits in the scratchpad without a count: the next tile's bias waits for this tile (sample rule)
+        trips.push(`  trip bl${id} { amem_read = ${nm}_bl_rd; sb2vb = ${nm}_bl_in; read = bias${w.cluster}[:, ${ni * TILE}:${(ni + 1) * TILE}]; trip_power = 4;${j > 0 ? ` after = [mm${i}_${j - 1}];` : ''} }`);
+      }
+      trips.push(`  trip mm${id} { ${progs} weights = a${i}_${s}; read = b${i}_${s}; write = c${i}_${s};${residual ? ` rmw_source = c${i}_${s};` : ''} op = matmul; trip_power = 32;${hasBias ? ` after = [bl${id}];` : ''} }`);
+      void mi;
+    });
+    e(`queue uie${w.uie} { cluster = ${w.cluster};\n${trips.join('\n')}\n}`);
+  });
+  e(deps.join('\n'));
+  return L.join('\n') + '\n';
+}

@@ -1,0 +1,5 @@
+/** Kernel generators (docs/generators.md): `.pasm` + link script + seeded `.npy` inputs for GEMM, convolutions, VPU rows, attention. */
+export * from './errors.js';
+export * from './kernel.js';
+export * from './inputs.js';
+export * from './gemm.js';

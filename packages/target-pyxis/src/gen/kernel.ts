@@ -1,0 +1,23 @@
+/** What a generator returns: the files of one kernel (written by the CLI, or used in-process by tests). */
+export interface GenTensorFile {
+  /** File name (relative to the output directory). */
+  file: string;
+  shape: number[];
+  data: Float32Array;
+}
+
+/** A VPU lookup table the kernel loads: scripts/make-vpu-lut.mjs --fn FN -o FILE (computed by the CLI). */
+export interface GenLut {
+  file: string;
+  fn: 'gelu' | 'exp' | 'recip' | 'rsqrt';
+}
+
+export interface GenKernel {
+  name: string;
+  pasm: string;
+  ld: string;
+  inputs: GenTensorFile[];
+  luts: GenLut[];
+  /** What the kernel computes, for the checker and the figures (FLOPs, bytes moved, shapes, layouts). */
+  meta: Record<string, unknown> & { kind: string; flops: number; hbmBytes: number; outputs: string[] };
+}
