@@ -54,8 +54,8 @@ export function gemm(p: GemmParams): GenKernel {
   if (tr && fp16) throw new GenError('GEN0007', 'transposed', 'the transposed flow is generated for FP8 only (samples/pyxis/matmul_transposed_fp8.pasm); use the row-shifted FP16 flow');
   const epi = p.epilogue ?? 'none';
   if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
-  const M = requireInt('m', p.m, TILE);
-  const N = requireInt('n', p.n, TILE);
+  const M = requireInt('m', p.m, 1);
+  const N = requireInt('n', p.n, 1);
   requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
   requireMultiple('n', N, TILE, 'one tile is the 128 grid columns (pad N to 128)');
   // seq §1.2 rule 3 (8 for FP8, 4 for FP16 horizontal operands); the row-shifted flow fills one Hbuf block of 128 bytes
@@ -63,8 +63,9 @@ export function gemm(p: GemmParams): GenKernel {
   const kMul = tr ? 8 : fp16 ? 64 : 128;
   // loop counts (12 bits, seq §2.1): GX runs K/8 (FP8) or K/4 (FP16) groups; the B read runs K/8 x 8
   const kMax = fp16 ? 4 * lim.maxLoop : 8 * lim.maxLoop;
-  const K = requireInt('k', p.k, kMul, kMax);
+  const K = requireInt('k', p.k, 1);
   requireMultiple('k', K, kMul, tr ? 'seq §1.2 rule 3: FP8 horizontal operand' : `seq §9.3: one Hbuf block = 128 bytes of each row of A (${128 / (fp16 ? 2 : 1)} values)`);
+  requireInt('k', K, kMul, kMax);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';

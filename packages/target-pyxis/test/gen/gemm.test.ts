@@ -38,3 +38,66 @@ describe('pyxis-gen gemm: tiled over UIEs and clusters, operands streamed from H
     expect(k.meta.flops).toBe(2 * 256 ** 3);
   });
 });
+
+describe('pyxis-gen gemm: flows and epilogues', () => {
+  const cases: Array<[string, GemmParams, 'fp8' | 'fp16']> = [
+    ['FP16 row-shifted 128 x 128 x 128, 2 clusters', { m: 128, k: 128, n: 256, dtype: 'fp16', clusters: [0, 1] }, 'fp16'],
+    ['FP8 transposed A 256 x 136 x 128', { m: 256, k: 136, n: 128, transposed: true, uies: 2 }, 'fp8'],
+    ['FP8 residual add (RMW_Add)', { m: 128, k: 128, n: 256, residual: true }, 'fp8'],
+  ];
+  for (const [title, p, dt] of cases)
+    it(title, () => {
+      const { k, c64, c, abs } = check(p);
+      if (p.residual) {
+        const rr = input(k, `${k.name}_ref_r.npy`);
+        for (let i = 0; i < c.length; i++) c[i]! += rr[i]!;
+      }
+      const e = errors(c64, c, abs);
+      expect(e.bad).toBe(0);
+      expect(e.max).toBeLessThanOrEqual(BOUND[dt].max);
+      expect(e.rms).toBeLessThanOrEqual(BOUND[dt].rms);
+    });
+
+  const epis: Array<[GemmParams['epilogue'], (x: number, bias: number) => number]> = [
+    ['bias_relu', (x, b) => Math.max(0, x + b)],
+    ['relu', (x) => Math.max(0, x)],
+    ['bias', (x, b) => x + b],
+  ];
+  for (const [epi, f] of epis)
+    it(`VPU epilogue ${epi} (FP16 at EB -15)`, () => {
+      const p: GemmParams = { m: 128, k: 128, n: 256, epilogue: epi };
+      const { k, c64, c, abs } = check(p);
+      const bias = epi!.startsWith('bias') ? input(k, `${k.name}_bias.npy`) : new Float64Array(p.n);
+      for (let i = 0; i < c.length; i++) c[i] = f(c[i]!, bias[i % p.n]!);
+      // bias / ReLU are exact on the VPU up to the FP16 rounding of the sum (2^-11 relative of |x + bias|)
+      const scale = abs.map((s, i) => s + Math.abs(bias[i % p.n]!));
+      const e = errors(c64, c, scale);
+      expect(e.bad).toBe(0);
+      expect(e.max).toBeLessThanOrEqual(BOUND.fp8.max);
+    });
+});
+
+describe('pyxis-gen gemm: parameters the hardware cannot run are errors naming the parameter and the limit', () => {
+  const bad: Array<[GemmParams, string, RegExp]> = [
+    [{ m: 100, k: 128, n: 128 }, 'GEN0003', /^GEN0003: m: must be a multiple of 128/],
+    [{ m: 128, k: 100, n: 128 }, 'GEN0003', /k: must be a multiple of 128 .*seq §9.3/],
+    [{ m: 128, k: 132, n: 128, transposed: true }, 'GEN0003', /k: must be a multiple of 8 .*seq §1.2 rule 3/],
+    [{ m: 128, k: 64, n: 128, dtype: 'fp16', transposed: true }, 'GEN0007', /transposed/],
+    [{ m: 128, k: 128, n: 128, uies: 13 }, 'GEN0004', /uies: must be 1..12/],
+    [{ m: 128, k: 128, n: 128, clusters: [4] }, 'GEN0004', /cluster 4 does not exist/],
+    [{ m: 128, k: 65536, n: 128 }, 'GEN0002', /k: must be in 128..32768/],
+    [{ m: 128, k: 32768, n: 128, uies: 12 }, 'GEN0008', /AMEM in cluster 0/],
+  ];
+  for (const [p, code, re] of bad)
+    it(`${code}: ${JSON.stringify(p)}`, () => {
+      let err: unknown;
+      try {
+        gemm(p);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(GenError);
+      expect((err as GenError).code).toBe(code);
+      expect((err as GenError).message).toMatch(re);
+    });
+});
