@@ -101,3 +101,46 @@ describe('pyxis-gen gemm: parameters the hardware cannot run are errors naming t
       expect((err as GenError).message).toMatch(re);
     });
 });
+
+/** erf to ~1e-12 (series below 2.5, continued fraction above), for the float64 GELU reference. */
+function erf(x: number): number {
+  const a = Math.abs(x);
+  let r: number;
+  if (a < 2.5) {
+    let term = a;
+    let sum = a;
+    for (let n = 1; n < 80; n++) {
+      term *= (-a * a) / n;
+      sum += term / (2 * n + 1);
+      if (Math.abs(term) < 1e-17) break;
+    }
+    r = (2 / Math.sqrt(Math.PI)) * sum;
+  } else {
+    let f = 0;
+    for (let n = 60; n >= 1; n--) f = n / 2 / (a + f);
+    r = 1 - Math.exp(-a * a) / Math.sqrt(Math.PI) / (a + f);
+  }
+  return x < 0 ? -r : r;
+}
+
+describe('pyxis-gen gemm: GELU epilogue through the VPU LUT (scripts/make-vpu-lut.mjs --fn gelu)', () => {
+  for (const epi of ['gelu', 'bias_gelu'] as const)
+    it(epi, () => {
+      const p: GemmParams = { m: 128, k: 128, n: 128, epilogue: epi };
+      const { k, c64, c, abs } = check(p);
+      const bias = epi === 'bias_gelu' ? input(k, `${k.name}_bias.npy`) : new Float64Array(p.n);
+      // Bound: |GELU'| <= 1.13, so the grid's normwise error (<= 0.06 sum|ab|) passes through scaled by 1.13; the LUT's
+      // interpolation error <= 0.0034 and the FP16 roundings (2^-11 of base, slope and result) as in samples-vpu.test.ts
+      let worst = 0;
+      let nonzero = 0;
+      for (let i = 0; i < c.length; i++) {
+        const x = c[i]! + bias[i % p.n]!;
+        const g = 0.5 * x * (1 + erf(x / Math.SQRT2));
+        const allowed = 1.13 * 0.06 * (abs[i]! + Math.abs(bias[i % p.n]!)) + 0.0034 + 3 * 2 ** -11 * Math.abs(g);
+        worst = Math.max(worst, Math.abs(c64[i]! - g) / allowed);
+        if (c64[i] !== 0) nonzero++;
+      }
+      expect(worst).toBeLessThanOrEqual(1);
+      expect(nonzero).toBeGreaterThan(c.length / 3);
+    });
+});
