@@ -17,6 +17,7 @@
 import { GenError, chipLimits, requireInt, requireMultiple, workers, type Worker } from './errors.js';
 import { columnBlocks, floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
+import { errorOf, fromColumnBlocks, gelu64, matmul64 } from './reference.js';
 
 export type Epilogue = 'none' | 'bias' | 'relu' | 'bias_relu' | 'gelu' | 'bias_gelu';
 export const EPILOGUES: readonly Epilogue[] = ['none', 'bias', 'relu', 'bias_relu', 'gelu', 'bias_gelu'];
@@ -107,12 +108,28 @@ export function gemm(p: GemmParams): GenKernel {
   const ld = gemmLd(name, M, K, N, fp16, tr, epi, !!p.residual, ws, luts[0]?.file);
   const tiles = (M / TILE) * (N / TILE);
   const hbmBytes = tiles * (bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2) * (p.residual ? 2 : 1));
+  const bias = inputs.find((f) => f.file === `${name}_bias.npy`)?.data;
+  const resid = inputs.find((f) => f.file === `${name}_ref_r.npy`)?.data;
+  const check = (read: (s: string) => Float32Array) => {
+    const { c, abs } = matmul64(a, b, M, K, N);
+    for (let i = 0; i < c.length; i++) {
+      const bi = bias ? bias[i % N]! : 0;
+      let x = c[i]! + bi;
+      if (epi.endsWith('relu')) x = Math.max(0, x);
+      if (epi.endsWith('gelu')) x = gelu64(x);
+      c[i] = x + (resid ? resid[i]! : 0);
+      abs[i]! += Math.abs(bi);
+    }
+    const e = errorOf(fromColumnBlocks(read('c_hbm'), M, N), c, abs);
+    return { ...e, bound: fp16 ? 0.01 : 0.06, what: 'max |c - ref| / sum|a b| (normwise, per element)' };
+  };
   return {
     name,
     pasm,
     ld,
     inputs,
     luts,
+    check,
     meta: {
       kind: 'gemm',
       m: M, k: K, n: N, dtype, transposed: tr, epilogue: epi, residual: !!p.residual,

@@ -3,3 +3,7 @@ export * from './errors.js';
 export * from './kernel.js';
 export * from './inputs.js';
 export * from './gemm.js';
+export * from './figures.js';
+export * from './reference.js';
+export * from './kinds.js';
+export * from './cli.js';

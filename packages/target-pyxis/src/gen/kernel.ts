@@ -19,5 +19,10 @@ export interface GenKernel {
   inputs: GenTensorFile[];
   luts: GenLut[];
   /** What the kernel computes, for the checker and the figures (FLOPs, bytes moved, shapes, layouts). */
-  meta: Record<string, unknown> & { kind: string; flops: number; hbmBytes: number; outputs: string[] };
+  meta: Record<string, unknown> & { kind: string; flops: number; hbmBytes: number; outputs: string[]; dtype: 'fp8' | 'fp16' };
+  /**
+   * The CLI's `--run` check: error of the simulated outputs (read by symbol name, float32) against a float64
+   * reference of the inputs (src/gen/reference.ts), and the documented bound (docs/generators.md "Error bounds").
+   */
+  check?: (read: (symbol: string) => Float32Array) => { max: number; rms: number; bound: number; what: string };
 }

@@ -1,0 +1,65 @@
+/** The kernel kinds of `pyxis-gen` and their command-line options (docs/generators.md). */
+import { GenError } from './errors.js';
+import { EPILOGUES, gemm, type Epilogue } from './gemm.js';
+import type { GenKernel } from './kernel.js';
+
+type Values = Record<string, string | boolean | undefined>;
+interface KindSpec {
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  make(v: Values): GenKernel;
+}
+
+/** An integer option (GEN0001 with exit 2 when it is not a number). */
+export function intOpt(v: Values, key: string, dflt: number): number {
+  const s = v[key];
+  if (s === undefined) return dflt;
+  const n = Number(s);
+  if (typeof s !== 'string' || s.trim() === '' || !Number.isInteger(n)) throw new GenError('GEN0001', key, `must be an integer (got "${String(s)}")`, 2);
+  return n;
+}
+
+/** `--clusters 0,1,2,3` (or a count `--clusters 4` = 0..3 when given as `all`/a single number N > 1 prefixed by `n`). */
+export function clusterOpt(v: Values): number[] {
+  const s = v['clusters'];
+  if (s === undefined) return [0];
+  if (typeof s !== 'string' || !/^\d+(,\d+)*$/.test(s)) throw new GenError('GEN0001', 'clusters', `must be a comma-separated list of cluster ids, e.g. 0,1,2,3 (got "${String(s)}")`, 2);
+  return s.split(',').map(Number);
+}
+
+const common = { name: { type: 'string' }, seed: { type: 'string' }, clusters: { type: 'string' }, uies: { type: 'string' } } as const;
+
+export const KINDS: Record<string, KindSpec> = {
+  gemm: {
+    options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' } },
+    make: (v) => {
+      const epi = (v['epilogue'] as string | undefined) ?? 'none';
+      if (!EPILOGUES.includes(epi as Epilogue)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${epi})`, 2);
+      return gemm({
+        name: v['name'] as string | undefined,
+        m: intOpt(v, 'm', 128),
+        k: intOpt(v, 'k', 256),
+        n: intOpt(v, 'n', 128),
+        dtype: ((v['dtype'] as string | undefined) ?? 'fp8') as 'fp8',
+        transposed: !!v['transposed'],
+        epilogue: epi as Epilogue,
+        residual: !!v['residual'],
+        clusters: clusterOpt(v),
+        uies: intOpt(v, 'uies', 1),
+        seed: intOpt(v, 'seed', 1),
+      });
+    },
+  },
+};
+
+export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]]
+
+Writes KIND.pasm, KIND.ld, seeded .npy inputs, VPU LUTs and KIND.json (what it computes, layouts) to DIR
+(docs/generators.md). --run also assembles, links and simulates it and prints the chip-level figures and the
+error against float64; --timing-only skips the arithmetic (cycles only).
+
+kinds and options:
+  gemm  --m M --k K --n N [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual]
+        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed)
+common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
+
+exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;
