@@ -70,16 +70,7 @@ export function gemm(p: GemmParams): GenKernel {
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';
-  // AMEM per cluster: two buffer sets per worker (+ the bias row)
-  const setBytes = bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2);
-  const perCluster = new Map<number, number>();
-  for (const w of ws) perCluster.set(w.cluster, (perCluster.get(w.cluster) ?? 0) + 2 * setBytes);
-  for (const [c, b] of perCluster) {
-    const total = b + (vpu ? bytesOf(1, N, 2) : 0);
-    if (total > lim.amemBytes - 1024 * 1024)
-      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${total} bytes of AMEM in cluster ${c} (limit ${lim.amemBytes - 1024 * 1024}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`);
-  }
-
+  const plan = planTiles(M, N, ws, bytesOf(TILE, K, eb), bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2), vpu ? bytesOf(1, N, 2) : 0);
   const seed = p.seed ?? 1;
   const fb = fp16 ? 10 : 3;
   const a = floatValues(M * K, seed, fb);
@@ -105,9 +96,17 @@ export function gemm(p: GemmParams): GenKernel {
   const luts: GenKernel['luts'] = epi.endsWith('gelu') ? [{ file: `${name}_gelu_lut.npy`, fn: 'gelu' }] : [];
 
   const pasm = gemmPasm(name, K, fp16, tr, epi, !!p.residual);
-  const ld = gemmLd(name, M, K, N, fp16, tr, epi, !!p.residual, ws, luts[0]?.file);
+  const ld = gemmLd(name, M, K, N, fp16, tr, epi, !!p.residual, ws, plan, luts[0]?.file);
   const tiles = (M / TILE) * (N / TILE);
-  const hbmBytes = tiles * (bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2) * (p.residual ? 2 : 1));
+  // bytes the H2A / A2H trips move: A and B loads (reused while a worker's consecutive tiles share them), C stores, R loads
+  let loadsA = 0;
+  let loadsB = 0;
+  plan.jobs.forEach((jobs, i) => {
+    if (!plan.residentA.has(ws[i]!.cluster)) loadsA += new Set(loadSeq(jobs.map((t) => t.mi)).map((x) => x.index)).size;
+    loadsB += new Set(loadSeq(jobs.map((t) => t.ni)).map((x) => x.index)).size;
+  });
+  for (const v of plan.residentA.values()) loadsA += v.length;
+  const hbmBytes = loadsA * bytesOf(TILE, K, eb) + loadsB * bytesOf(K, TILE, eb) + tiles * bytesOf(TILE, TILE, 2) * (p.residual ? 2 : 1);
   const bias = inputs.find((f) => f.file === `${name}_bias.npy`)?.data;
   const resid = inputs.find((f) => f.file === `${name}_ref_r.npy`)?.data;
   const check = (read: (s: string) => Float32Array) => {
@@ -220,7 +219,7 @@ function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilog
   return L.join('\n') + '\n';
 }
 
-function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ws: Worker[], lut?: string): string {
+function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ws: Worker[], plan: Plan, lut?: string): string {
   const vpu = epi !== 'none';
   const hasBias = epi.startsWith('bias');
   const fmt = fp16 ? 'RFP16' : 'RFP8';
@@ -237,9 +236,12 @@ function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: 
   e(`tensor c_hbm { format = RFP16; shape = [${N / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; zero = true; }`);
   if (residual) e(`tensor r_hbm { format = RFP16; shape = [${N / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
   for (const c of clusters) if (hasBias) e(`tensor bias${c} { format = RFP16; shape = [1, ${N}]; eb = -15; region = amem${c}; data = "${nm}_bias.npy"; }`);
+  const aSrc = (mi: number) => (tr ? `at_hbm[${mi}]` : `a_hbm[${mi * TILE}:${(mi + 1) * TILE}]`);
+  const aShape = tr ? `[${K}, 128]` : `[128, ${K}]`;
+  for (const c of clusters) for (const mi of plan.residentA.get(c) ?? []) e(`tensor acl${c}_${mi} { format = ${fmt}; shape = ${aShape}; eb = -12; region = amem${c}; zero = true; }`);
   ws.forEach((w, i) => {
     for (const s of [0, 1]) {
-      e(tr ? `tensor a${i}_${s} { format = ${fmt}; shape = [${K}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }` : `tensor a${i}_${s} { format = ${fmt}; shape = [128, ${K}]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      if (!plan.residentA.has(w.cluster)) e(`tensor a${i}_${s} { format = ${fmt}; shape = ${aShape}; eb = -12; region = amem${w.cluster}; zero = true; }`);
       e(`tensor b${i}_${s} { format = ${fmt}; shape = [${K}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
       e(`tensor c${i}_${s} { format = RFP16; shape = [128, 128]; eb = ${ceb}; region = amem${w.cluster}; zero = true; }`);
     }
@@ -252,50 +254,117 @@ function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: 
     if (vpu && !fp16) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`);
     if (lut) e(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; data = "${lut}"; }`);
   }
-  // tiles round-robin over the workers
-  const jobs: Array<Array<{ mi: number; ni: number }>> = ws.map(() => []);
-  let t = 0;
-  for (let ni = 0; ni < N / TILE; ni++) for (let mi = 0; mi < M / TILE; mi++) jobs[t++ % ws.length]!.push({ mi, ni });
-  const rounds = Math.max(...jobs.map((j) => j.length));
+  const deps: string[] = [];
+  const h2a = new Map<number, string[]>(clusters.map((c) => [c, []]));
+  const a2h = new Map<number, string[]>(clusters.map((c) => [c, []]));
+  // cluster-resident A row blocks: loaded once, first in the cluster's H2A queue
+  for (const c of clusters)
+    for (const mi of plan.residentA.get(c) ?? []) h2a.get(c)!.push(`  trip lda_c${c}_${mi} { src = ${aSrc(mi)}; dst = acl${c}_${mi}; trip_power = 4; }`);
+  const rounds = Math.max(...plan.jobs.map((j) => j.length));
+  // per worker and operand: the load feeding each tile (-1: reuse the previous one) and the last tile using each load
+  const loads = plan.jobs.map((jobs, i) => ({
+    a: plan.residentA.has(ws[i]!.cluster) ? [] : loadSeq(jobs.map((t) => t.mi)),
+    b: loadSeq(jobs.map((t) => t.ni)),
+  }));
+  for (let j = 0; j < rounds; j++)
+    ws.forEach((w, i) => {
+      const jobs = plan.jobs[i]!;
+      if (j >= jobs.length) return;
+      const { mi, ni } = jobs[j]!;
+      const id = `${i}_${j}`;
+      const q = h2a.get(w.cluster)!;
+      const pre: string[] = [];
+      for (const [op, seq] of [['a', loads[i]!.a], ['b', loads[i]!.b]] as const) {
+        const ld = seq[j];
+        if (ld === undefined) continue; // resident A
+        if (ld.first === j) {
+          q.push(`  trip ld${op}${id} { src = ${op === 'a' ? aSrc(mi) : `b_hbm[${ni}]`}; dst = ${op}${i}_${ld.index % 2}; trip_power = 4; }`);
+          // the buffer is free once the last tile using the load two back has run
+          const prev = seq.find((x) => x.index === ld.index - 2);
+          if (prev) deps.push(`ld${op}${id} after mm${i}_${prev.last};`);
+        }
+        pre.push(`ld${op}${i}_${ld.first}`);
+      }
+      if (plan.residentA.has(w.cluster)) pre.push(`ra${i}`); // same queue: ordering, no barrier
+      const s = j % 2;
+      if (residual) {
+        q.push(`  trip ldr${id} { src = r_hbm[${ni}, ${mi * TILE}:${(mi + 1) * TILE}]; dst = c${i}_${s}; trip_power = 4; }`);
+        if (j >= 2) deps.push(`ldr${id} after st${i}_${j - 2};`);
+        pre.push(`ldr${id}`);
+      } else if (j >= 2) pre.push(`st${i}_${j - 2}`);
+      a2h.get(w.cluster)!.push(`  trip st${id} { src = c${i}_${s}; dst = c_hbm[${ni}, ${mi * TILE}:${(mi + 1) * TILE}]; trip_power = 4; }`);
+      deps.push(`mm${id} after ${[...new Set(pre)].join(', ')};`);
+      deps.push(`st${id} after mm${id};`);
+    });
+  for (const c of clusters) {
+    e(`queue h2a { cluster = ${c};\n${h2a.get(c)!.join('\n')}\n}`);
+    e(`queue a2h { cluster = ${c};\n${a2h.get(c)!.join('\n')}\n}`);
+  }
   const progs = `amem_weights_read = ${nm}_wr; wdp = ${nm}_wdp; gh = ${nm}_gh; amem_read = ${nm}_rd; gv = ${nm}_gv; gx = ${nm}_gx; gwb = ${nm}_gwb; amem_write = ${nm}_wr_c;` +
     (vpu ? ` sb2vb = ${nm}_in; vb2vpu = ${nm}_feed; vi = ${nm}_vi; vpu2vb = ${nm}_out; vb2sb = ${nm}_drain;` : '');
-  const deps: string[] = [];
-  for (const c of clusters) {
-    const h2a: string[] = [];
-    const a2h: string[] = [];
-    for (let j = 0; j < rounds; j++)
-      ws.forEach((w, i) => {
-        if (w.cluster !== c || j >= jobs[i]!.length) return;
-        const { mi, ni } = jobs[i]![j]!;
-        const s = j % 2;
-        const id = `${i}_${j}`;
-        const aSrc = tr ? `at_hbm[${mi}]` : `a_hbm[${mi * TILE}:${(mi + 1) * TILE}]`;
-        h2a.push(`  trip lda${id} { src = ${aSrc}; dst = a${i}_${s}; trip_power = 4; }`);
-        h2a.push(`  trip ldb${id} { src = b_hbm[${ni}]; dst = b${i}_${s}; trip_power = 4; }`);
-        if (residual) h2a.push(`  trip ldr${id} { src = r_hbm[${ni}, ${mi * TILE}:${(mi + 1) * TILE}]; dst = c${i}_${s}; trip_power = 4; }`);
-        a2h.push(`  trip st${id} { src = c${i}_${s}; dst = c_hbm[${ni}, ${mi * TILE}:${(mi + 1) * TILE}]; trip_power = 4; }`);
-        deps.push(`mm${id} after lda${id}, ldb${id}${residual ? `, ldr${id}` : ''}${!residual && j >= 2 ? `, st${i}_${j - 2}` : ''};`);
-        if (j >= 2) deps.push(`lda${id}, ldb${id} after mm${i}_${j - 2};`);
-        if (j >= 2 && residual) deps.push(`ldr${id} after st${i}_${j - 2};`);
-        deps.push(`st${id} after mm${id};`);
-      });
-    e(`queue h2a { cluster = ${c};\n${h2a.join('\n')}\n}`);
-    e(`queue a2h { cluster = ${c};\n${a2h.join('\n')}\n}`);
-  }
   ws.forEach((w, i) => {
     const trips: string[] = [];
-    jobs[i]!.forEach(({ mi, ni }, j) => {
+    // a no-op trip waits for the cluster's resident A blocks (one barrier for all the cluster's UIEs: a DMA descriptor
+    // notifies at most 8 barriers, docs/linker.md "Dependencies"); the UIE queue starts its tiles after it
+    const res = plan.residentA.get(w.cluster);
+    if (res) trips.push(`  trip ra${i} { after = [${res.map((mi) => `lda_c${w.cluster}_${mi}`).join(', ')}]; }`);
+    plan.jobs[i]!.forEach(({ mi, ni }, j) => {
       const s = j % 2;
       const id = `${i}_${j}`;
+      const aBuf = plan.residentA.has(w.cluster) ? `acl${w.cluster}_${mi}` : `a${i}_${loads[i]!.a[j]!.index % 2}`;
+      const bBuf = `b${i}_${loads[i]!.b[j]!.index % 2}`;
       if (hasBias) {
         // the bias row sits in the scratchpad without a count: the next tile's bias waits for this tile (sample rule)
         trips.push(`  trip bl${id} { amem_read = ${nm}_bl_rd; sb2vb = ${nm}_bl_in; read = bias${w.cluster}[:, ${ni * TILE}:${(ni + 1) * TILE}]; trip_power = 4;${j > 0 ? ` after = [mm${i}_${j - 1}];` : ''} }`);
       }
-      trips.push(`  trip mm${id} { ${progs} weights = a${i}_${s}; read = b${i}_${s}; write = c${i}_${s};${residual ? ` rmw_source = c${i}_${s};` : ''} op = matmul; trip_power = 32;${hasBias ? ` after = [bl${id}];` : ''} }`);
-      void mi;
+      trips.push(`  trip mm${id} { ${progs} weights = ${aBuf}; read = ${bBuf}; write = c${i}_${s};${residual ? ` rmw_source = c${i}_${s};` : ''} op = matmul; trip_power = 32;${hasBias ? ` after = [bl${id}];` : ''} }`);
     });
     e(`queue uie${w.uie} { cluster = ${w.cluster};\n${trips.join('\n')}\n}`);
   });
   e(deps.join('\n'));
   return L.join('\n') + '\n';
+}
+
+interface Plan {
+  /** Tiles of each worker, in order. */
+  jobs: Array<Array<{ mi: number; ni: number }>>;
+  /** Clusters whose A row blocks are loaded once into AMEM (shared by the cluster's UIEs), with the blocks. */
+  residentA: Map<number, number[]>;
+}
+
+/**
+ * Tiles in column-block-major order (t = ni * M/128 + mi), contiguous chunks per worker: consecutive tiles of a
+ * worker share the B column block (loaded once per change); the A row blocks a cluster's UIEs use are loaded once into
+ * the cluster's AMEM when they fit next to the workers' double buffers, else streamed per worker like B.
+ */
+function planTiles(M: number, N: number, ws: Worker[], aBytes: number, setBytes: number, biasBytes: number): Plan {
+  const lim = chipLimits();
+  const budget = lim.amemBytes - 1024 * 1024; // 1 MiB left for descriptor lists and the barrier tables
+  const T = (M / TILE) * (N / TILE);
+  const jobs: Plan['jobs'] = ws.map(() => []);
+  for (let i = 0; i < ws.length; i++) {
+    for (let t = Math.floor((i * T) / ws.length); t < Math.floor(((i + 1) * T) / ws.length); t++) jobs[i]!.push({ mi: t % (M / TILE), ni: Math.floor(t / (M / TILE)) });
+  }
+  const residentA = new Map<number, number[]>();
+  for (const c of new Set(ws.map((w) => w.cluster))) {
+    const mine = ws.map((w, i) => (w.cluster === c ? i : -1)).filter((i) => i >= 0);
+    const buffers = mine.length * 2 * setBytes + biasBytes;
+    if (buffers > budget)
+      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${buffers} bytes of AMEM in cluster ${c} (limit ${budget}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`);
+    const blocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.mi)))].sort((a, b) => a - b);
+    if (blocks.length > 0 && buffers - mine.length * 2 * aBytes + blocks.length * aBytes <= budget) residentA.set(c, blocks);
+  }
+  return { jobs, residentA };
+}
+
+/** For each tile, the load that feeds it: a new load (index q, buffer q mod 2) whenever the block changes. */
+function loadSeq(blocks: number[]): Array<{ index: number; first: number; last: number }> {
+  const out: Array<{ index: number; first: number; last: number }> = [];
+  let cur: { index: number; first: number; last: number } | undefined;
+  blocks.forEach((b, j) => {
+    if (!cur || blocks[j - 1] !== b) cur = { index: cur ? cur.index + 1 : 0, first: j, last: j };
+    cur.last = j;
+    out.push(cur);
+  });
+  return out;
 }
