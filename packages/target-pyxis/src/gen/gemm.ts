@@ -36,10 +36,19 @@ export interface GemmParams {
   epilogue?: Epilogue;
   /** C = ... + R, by InMemAdd (RMW_Add, chip §7.4.1). */
   residual?: boolean;
+  /** Independent GEMMs of the same shape (e.g. attention heads): A [batch*M, K], B [batch, K, N], C [batch, M, N]. */
+  batch?: number;
   seed?: number;
 }
 
 export const TILE = 128;
+
+/** batch x [rows, cols] -> batch x column blocks [cols / 128, rows, 128]. */
+function batched(x: Float32Array, bt: number, rows: number, cols: number): Float32Array {
+  const out = new Float32Array(x.length);
+  for (let z = 0; z < bt; z++) out.set(columnBlocks(x.subarray(z * rows * cols, (z + 1) * rows * cols), rows, cols, TILE), z * rows * cols);
+  return out;
+}
 
 /** Bytes of a [rows, cols] tensor: rows padded to 16-byte partitions (docs/linker.md tensor strides). */
 const bytesOf = (rows: number, cols: number, eb: number) => rows * Math.ceil((cols * eb) / 16) * 16;
@@ -68,36 +77,42 @@ export function gemm(p: GemmParams): GenKernel {
   requireMultiple('k', K, kMul, tr ? 'seq §1.2 rule 3: FP8 horizontal operand' : `seq §9.3: one Hbuf block = 128 bytes of each row of A (${128 / (fp16 ? 2 : 1)} values)`);
   requireInt('k', K, kMul, kMax);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
+  const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';
-  const plan = planTiles(M, N, ws, bytesOf(TILE, K, eb), bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2), vpu ? bytesOf(1, N, 2) : 0);
+  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2), vpu ? bytesOf(1, N, 2) : 0);
   const seed = p.seed ?? 1;
   const fb = fp16 ? 10 : 3;
-  const a = floatValues(M * K, seed, fb);
-  const b = floatValues(K * N, seed + 1, fb);
+  // batch x [M, K] and batch x [K, N]; C = batch x [M, N] (batch 1: one GEMM)
+  const a = floatValues(BT * M * K, seed, fb);
+  const b = floatValues(BT * K * N, seed + 1, fb);
   const inputs: GenKernel['inputs'] = [];
   // A^T [K, M] in column blocks = [M/128, K, 128]; A itself [M, K]
   if (tr) {
-    const at = new Float32Array(K * M);
-    for (let i = 0; i < M; i++) for (let q = 0; q < K; q++) at[q * M + i] = a[i * K + q]!;
-    inputs.push({ file: `${name}_at.npy`, shape: [M / TILE, K, TILE], data: columnBlocks(at, K, M, TILE) });
-  } else inputs.push({ file: `${name}_a.npy`, shape: [M, K], data: a });
-  inputs.push({ file: `${name}_b.npy`, shape: [N / TILE, K, TILE], data: columnBlocks(b, K, N, TILE) });
+    const at = new Float32Array(BT * K * M);
+    for (let z = 0; z < BT; z++) {
+      const t = new Float32Array(K * M);
+      for (let i = 0; i < M; i++) for (let q = 0; q < K; q++) t[q * M + i] = a[z * M * K + i * K + q]!;
+      at.set(columnBlocks(t, K, M, TILE), z * K * M);
+    }
+    inputs.push({ file: `${name}_at.npy`, shape: [(BT * M) / TILE, K, TILE], data: at });
+  } else inputs.push({ file: `${name}_a.npy`, shape: [BT * M, K], data: a });
+  inputs.push({ file: `${name}_b.npy`, shape: [(BT * N) / TILE, K, TILE], data: batched(b, BT, K, N) });
   // reference-layout copies (not linked): the checker's float64 product reads these
-  inputs.push({ file: `${name}_ref_a.npy`, shape: [M, K], data: a });
-  inputs.push({ file: `${name}_ref_b.npy`, shape: [K, N], data: b });
+  inputs.push({ file: `${name}_ref_a.npy`, shape: BT > 1 ? [BT, M, K] : [M, K], data: a });
+  inputs.push({ file: `${name}_ref_b.npy`, shape: BT > 1 ? [BT, K, N] : [K, N], data: b });
   const hasBias = epi.startsWith('bias');
   if (hasBias) inputs.push({ file: `${name}_bias.npy`, shape: [1, N], data: floatValues(N, seed + 2, 10, -2, 2) });
   if (p.residual) {
-    const r = floatValues(M * N, seed + 3, 10, -2, 2);
-    inputs.push({ file: `${name}_r.npy`, shape: [N / TILE, M, TILE], data: columnBlocks(r, M, N, TILE) });
-    inputs.push({ file: `${name}_ref_r.npy`, shape: [M, N], data: r });
+    const r = floatValues(BT * M * N, seed + 3, 10, -2, 2);
+    inputs.push({ file: `${name}_r.npy`, shape: [(BT * N) / TILE, M, TILE], data: batched(r, BT, M, N) });
+    inputs.push({ file: `${name}_ref_r.npy`, shape: BT > 1 ? [BT, M, N] : [M, N], data: r });
   }
   const luts: GenKernel['luts'] = epi.endsWith('gelu') ? [{ file: `${name}_gelu_lut.npy`, fn: 'gelu' }] : [];
 
   const pasm = gemmPasm(name, K, fp16, tr, epi, !!p.residual);
-  const ld = gemmLd(name, M, K, N, fp16, tr, epi, !!p.residual, ws, plan, luts[0]?.file);
-  const tiles = (M / TILE) * (N / TILE);
+  const ld = gemmLd(name, BT, M, K, N, fp16, tr, epi, !!p.residual, ws, plan, luts[0]?.file);
+  const tiles = (BT * M * N) / TILE / TILE;
   // bytes the H2A / A2H trips move: A and B loads (reused while a worker's consecutive tiles share them), C stores, R loads
   let loadsA = 0;
   let loadsB = 0;
@@ -110,7 +125,16 @@ export function gemm(p: GemmParams): GenKernel {
   const bias = inputs.find((f) => f.file === `${name}_bias.npy`)?.data;
   const resid = inputs.find((f) => f.file === `${name}_ref_r.npy`)?.data;
   const check = (read: (s: string) => Float32Array) => {
-    const { c, abs } = matmul64(a, b, M, K, N);
+    const c = new Float64Array(BT * M * N);
+    const abs = new Float64Array(BT * M * N);
+    const got = new Float64Array(BT * M * N);
+    const cAll = read('c_hbm');
+    for (let z = 0; z < BT; z++) {
+      const r = matmul64(a.subarray(z * M * K, (z + 1) * M * K), b.subarray(z * K * N, (z + 1) * K * N), M, K, N);
+      c.set(r.c, z * M * N);
+      abs.set(r.abs, z * M * N);
+      got.set(fromColumnBlocks(cAll.subarray(z * M * N, (z + 1) * M * N), M, N), z * M * N);
+    }
     for (let i = 0; i < c.length; i++) {
       const bi = bias ? bias[i % N]! : 0;
       let x = c[i]! + bi;
@@ -119,7 +143,7 @@ export function gemm(p: GemmParams): GenKernel {
       c[i] = x + (resid ? resid[i]! : 0);
       abs[i]! += Math.abs(bi);
     }
-    const e = errorOf(fromColumnBlocks(read('c_hbm'), M, N), c, abs);
+    const e = errorOf(got, c, abs);
     return { ...e, bound: fp16 ? 0.01 : 0.06, what: 'max |c - ref| / sum|a b| (normwise, per element)' };
   };
   return {
@@ -131,10 +155,10 @@ export function gemm(p: GemmParams): GenKernel {
     check,
     meta: {
       kind: 'gemm',
-      m: M, k: K, n: N, dtype, transposed: tr, epilogue: epi, residual: !!p.residual,
+      batch: BT, m: M, k: K, n: N, dtype, transposed: tr, epilogue: epi, residual: !!p.residual,
       workers: ws.map((w) => `c${w.cluster}.uie${w.uie}`),
       tiles,
-      flops: 2 * M * N * K,
+      flops: 2 * BT * M * N * K,
       hbmBytes,
       outputs: ['c_hbm'],
       layout: { c_hbm: `[N/128, M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8})` },
@@ -219,7 +243,7 @@ function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilog
   return L.join('\n') + '\n';
 }
 
-function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ws: Worker[], plan: Plan, lut?: string): string {
+function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ws: Worker[], plan: Plan, lut?: string): string {
   const vpu = epi !== 'none';
   const hasBias = epi.startsWith('bias');
   const fmt = fp16 ? 'RFP16' : 'RFP8';
@@ -231,10 +255,10 @@ function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: 
   const clusters = [...new Set(ws.map((w) => w.cluster))].sort((x, y) => x - y);
   for (const c of clusters) e(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
   e(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
-  e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${M / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor a_hbm { format = ${fmt}; shape = [${M}, ${K}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
-  e(`tensor b_hbm { format = ${fmt}; shape = [${N / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_b.npy"; }`);
-  e(`tensor c_hbm { format = RFP16; shape = [${N / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; zero = true; }`);
-  if (residual) e(`tensor r_hbm { format = RFP16; shape = [${N / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
+  e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${(BT * M) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor a_hbm { format = ${fmt}; shape = [${BT * M}, ${K}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
+  e(`tensor b_hbm { format = ${fmt}; shape = [${(BT * N) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_b.npy"; }`);
+  e(`tensor c_hbm { format = RFP16; shape = [${(BT * N) / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; zero = true; }`);
+  if (residual) e(`tensor r_hbm { format = RFP16; shape = [${(BT * N) / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
   for (const c of clusters) if (hasBias) e(`tensor bias${c} { format = RFP16; shape = [1, ${N}]; eb = -15; region = amem${c}; data = "${nm}_bias.npy"; }`);
   const aSrc = (mi: number) => (tr ? `at_hbm[${mi}]` : `a_hbm[${mi * TILE}:${(mi + 1) * TILE}]`);
   const aShape = tr ? `[${K}, 128]` : `[128, ${K}]`;
@@ -254,6 +278,8 @@ function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: 
     if (vpu && !fp16) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`);
     if (lut) e(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; data = "${lut}"; }`);
   }
+  const MB = M / TILE;
+  const NB = N / TILE;
   const deps: string[] = [];
   const h2a = new Map<number, string[]>(clusters.map((c) => [c, []]));
   const a2h = new Map<number, string[]>(clusters.map((c) => [c, []]));
@@ -288,11 +314,11 @@ function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: 
       if (plan.residentA.has(w.cluster)) pre.push(`ra${i}`); // same queue: ordering, no barrier
       const s = j % 2;
       if (residual) {
-        q.push(`  trip ldr${id} { src = r_hbm[${ni}, ${mi * TILE}:${(mi + 1) * TILE}]; dst = c${i}_${s}; trip_power = 4; }`);
+        q.push(`  trip ldr${id} { src = r_hbm[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]; dst = c${i}_${s}; trip_power = 4; }`);
         if (j >= 2) deps.push(`ldr${id} after st${i}_${j - 2};`);
         pre.push(`ldr${id}`);
       } else if (j >= 2) pre.push(`st${i}_${j - 2}`);
-      a2h.get(w.cluster)!.push(`  trip st${id} { src = c${i}_${s}; dst = c_hbm[${ni}, ${mi * TILE}:${(mi + 1) * TILE}]; trip_power = 4; }`);
+      a2h.get(w.cluster)!.push(`  trip st${id} { src = c${i}_${s}; dst = c_hbm[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]; trip_power = 4; }`);
       deps.push(`mm${id} after ${[...new Set(pre)].join(', ')};`);
       deps.push(`st${id} after mm${id};`);
     });
@@ -315,7 +341,7 @@ function gemmLd(nm: string, M: number, K: number, N: number, fp16: boolean, tr: 
       const bBuf = `b${i}_${loads[i]!.b[j]!.index % 2}`;
       if (hasBias) {
         // the bias row sits in the scratchpad without a count: the next tile's bias waits for this tile (sample rule)
-        trips.push(`  trip bl${id} { amem_read = ${nm}_bl_rd; sb2vb = ${nm}_bl_in; read = bias${w.cluster}[:, ${ni * TILE}:${(ni + 1) * TILE}]; trip_power = 4;${j > 0 ? ` after = [mm${i}_${j - 1}];` : ''} }`);
+        trips.push(`  trip bl${id} { amem_read = ${nm}_bl_rd; sb2vb = ${nm}_bl_in; read = bias${w.cluster}[:, ${(ni % NB) * TILE}:${((ni % NB) + 1) * TILE}]; trip_power = 4;${j > 0 ? ` after = [mm${i}_${j - 1}];` : ''} }`);
       }
       trips.push(`  trip mm${id} { ${progs} weights = ${aBuf}; read = ${bBuf}; write = c${i}_${s};${residual ? ` rmw_source = c${i}_${s};` : ''} op = matmul; trip_power = 32;${hasBias ? ` after = [bl${id}];` : ''} }`);
     });
@@ -337,13 +363,19 @@ interface Plan {
  * worker share the B column block (loaded once per change); the A row blocks a cluster's UIEs use are loaded once into
  * the cluster's AMEM when they fit next to the workers' double buffers, else streamed per worker like B.
  */
-function planTiles(M: number, N: number, ws: Worker[], aBytes: number, setBytes: number, biasBytes: number): Plan {
+function planTiles(BT: number, M: number, N: number, ws: Worker[], aBytes: number, setBytes: number, biasBytes: number): Plan {
   const lim = chipLimits();
   const budget = lim.amemBytes - 1024 * 1024; // 1 MiB left for descriptor lists and the barrier tables
-  const T = (M / TILE) * (N / TILE);
+  const MB = M / TILE;
+  const NB = N / TILE;
+  const T = BT * MB * NB;
   const jobs: Plan['jobs'] = ws.map(() => []);
   for (let i = 0; i < ws.length; i++) {
-    for (let t = Math.floor((i * T) / ws.length); t < Math.floor(((i + 1) * T) / ws.length); t++) jobs[i]!.push({ mi: t % (M / TILE), ni: Math.floor(t / (M / TILE)) });
+    for (let t = Math.floor((i * T) / ws.length); t < Math.floor(((i + 1) * T) / ws.length); t++) {
+      // t = (bi * NB + ni) * MB + mi: global row block bi*MB + mi, global column block bi*NB + ni
+      const g = Math.floor(t / MB);
+      jobs[i]!.push({ mi: Math.floor(g / NB) * MB + (t % MB), ni: g });
+    }
   }
   const residentA = new Map<number, number[]>();
   for (const c of new Set(ws.map((w) => w.cluster))) {

@@ -30,7 +30,7 @@ const common = { name: { type: 'string' }, seed: { type: 'string' }, clusters: {
 
 export const KINDS: Record<string, KindSpec> = {
   gemm: {
-    options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' } },
+    options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' }, batch: { type: 'string' } },
     make: (v) => {
       const epi = (v['epilogue'] as string | undefined) ?? 'none';
       if (!EPILOGUES.includes(epi as Epilogue)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${epi})`, 2);
@@ -43,6 +43,7 @@ export const KINDS: Record<string, KindSpec> = {
         transposed: !!v['transposed'],
         epilogue: epi as Epilogue,
         residual: !!v['residual'],
+        batch: intOpt(v, 'batch', 1),
         clusters: clusterOpt(v),
         uies: intOpt(v, 'uies', 1),
         seed: intOpt(v, 'seed', 1),
@@ -58,8 +59,8 @@ Writes KIND.pasm, KIND.ld, seeded .npy inputs, VPU LUTs and KIND.json (what it c
 error against float64; --timing-only skips the arithmetic (cycles only).
 
 kinds and options:
-  gemm  --m M --k K --n N [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual]
-        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed)
+  gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual]
+        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;

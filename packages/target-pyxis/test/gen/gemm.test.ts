@@ -144,3 +144,25 @@ describe('pyxis-gen gemm: GELU epilogue through the VPU LUT (scripts/make-vpu-lu
       expect(nonzero).toBeGreaterThan(c.length / 3);
     });
 });
+
+describe('pyxis-gen gemm --batch: independent GEMMs of one shape (attention heads)', () => {
+  it('3 x (128 x 128 x 256) on 2 UIEs of 2 clusters, with the residual add', () => {
+    const p: GemmParams = { m: 128, k: 128, n: 256, batch: 3, uies: 2, clusters: [0, 1], residual: true };
+    const k = gemm(p);
+    const r = runKernel(k);
+    expect(r.report.stop).toBe('done');
+    expect(r.warnings).toEqual([]);
+    const a = input(k, `${k.name}_ref_a.npy`);
+    const b = input(k, `${k.name}_ref_b.npy`);
+    const rr = input(k, `${k.name}_ref_r.npy`);
+    const cAll = r.tensor('c_hbm');
+    const MN = 128 * 256;
+    for (let z = 0; z < 3; z++) {
+      const { c, abs } = matmul64(a.subarray(z * 128 * 128), b.subarray(z * 128 * 256), 128, 128, 256);
+      for (let i = 0; i < MN; i++) c[i]! += rr[z * MN + i]!;
+      const e = errors(fromColumnBlocks(cAll.subarray(z * MN, (z + 1) * MN), 128, 256), c, abs);
+      expect(e.bad).toBe(0);
+      expect(e.max).toBeLessThanOrEqual(BOUND.fp8.max);
+    }
+  });
+});
