@@ -7,3 +7,4 @@ export * from './figures.js';
 export * from './reference.js';
 export * from './kinds.js';
 export * from './cli.js';
+export * from './rows.js';

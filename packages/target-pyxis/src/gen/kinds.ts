@@ -2,6 +2,7 @@
 import { GenError } from './errors.js';
 import { EPILOGUES, gemm, type Epilogue } from './gemm.js';
 import type { GenKernel } from './kernel.js';
+import { ROW_OPS, rows, type RowOp } from './rows.js';
 
 type Values = Record<string, string | boolean | undefined>;
 interface KindSpec {
@@ -50,6 +51,14 @@ export const KINDS: Record<string, KindSpec> = {
       });
     },
   },
+  rows: {
+    options: { ...common, op: { type: 'string' }, rows: { type: 'string' } },
+    make: (v) => {
+      const op = (v['op'] as string | undefined) ?? 'softmax';
+      if (!ROW_OPS.includes(op as RowOp)) throw new GenError('GEN0006', 'op', `must be one of ${ROW_OPS.join(', ')} (got ${op})`, 2);
+      return rows({ name: v['name'] as string | undefined, op: op as RowOp, rows: intOpt(v, 'rows', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+    },
+  },
 };
 
 export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]]
@@ -61,6 +70,8 @@ error against float64; --timing-only skips the arithmetic (cycles only).
 kinds and options:
   gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual]
         C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed)
+  rows  --op softmax|rmsnorm|layernorm --rows R
+        rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;
