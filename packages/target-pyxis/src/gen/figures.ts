@@ -30,6 +30,8 @@ export interface ChipFigures {
   uies: Array<{ name: string; execValid: number; utilisation: number }>;
   clusters: Array<{ cluster: number; uies: number; utilisation: number }>;
   stalls: Array<[string, number]>;
+  /** Every stall reason (the top five are `stalls`). */
+  allStalls?: Array<[string, number]>;
   timingOnly: boolean;
 }
 
@@ -65,6 +67,7 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
     uies,
     clusters: [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, p]) => ({ cluster, uies: p.n, utilisation: r.cycles > 0 ? p.ev / p.n / r.cycles : 0 })),
     stalls: [...stalls].sort((a, b) => b[1] - a[1]).slice(0, 5),
+    allStalls: [...stalls].sort((a, b) => b[1] - a[1]),
     timingOnly,
   };
 }
@@ -81,4 +84,44 @@ export function formatFigures(f: ChipFigures): string[] {
   for (let i = 0; i < u.length; i += 8) out.push(`  ${u.slice(i, i + 8).join(', ')}`);
   out.push(`top stalls (cycles summed over UIEs): ${f.stalls.map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
   return out;
+}
+
+/**
+ * Figures of stages run one after the other on the same chip: cycles, FLOPs and HBM bytes add up; a UIE's utilisation
+ * is its Exec_Valid cycles over all stages / the total cycles; stalls add up.
+ */
+export function sumFigures(parts: Array<{ figures: ChipFigures; flops: number }>): ChipFigures {
+  const cycles = parts.reduce((a, p) => a + p.figures.cycles, 0);
+  const seconds = parts.reduce((a, p) => a + p.figures.seconds, 0);
+  const flops = parts.reduce((a, p) => a + p.flops, 0);
+  const hbmBytes = parts.reduce((a, p) => a + p.figures.hbmBytes, 0);
+  const ev = new Map<string, number>();
+  const stalls = new Map<string, number>();
+  for (const p of parts) {
+    for (const u of p.figures.uies) ev.set(u.name, (ev.get(u.name) ?? 0) + u.execValid);
+    for (const [k, v] of p.figures.allStalls ?? p.figures.stalls) stalls.set(k, (stalls.get(k) ?? 0) + v);
+  }
+  const uies = [...ev].map(([name, execValid]) => ({ name, execValid, utilisation: cycles > 0 ? execValid / cycles : 0 }));
+  const perCluster = new Map<number, { n: number; ev: number }>();
+  for (const u of uies) {
+    const c = Number(/^c(\d+)/.exec(u.name)![1]);
+    const q = perCluster.get(c) ?? { n: 0, ev: 0 };
+    q.n++;
+    q.ev += u.execValid;
+    perCluster.set(c, q);
+  }
+  const all = [...stalls].sort((a, b) => b[1] - a[1]);
+  return {
+    cycles,
+    seconds,
+    tflops: seconds > 0 ? flops / seconds / 1e12 : 0,
+    peakTflops: Math.max(...parts.map((p) => p.figures.peakTflops)),
+    hbmGBps: seconds > 0 ? hbmBytes / seconds / 1e9 : 0,
+    hbmBytes,
+    uies,
+    clusters: [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, q]) => ({ cluster, uies: q.n, utilisation: cycles > 0 ? q.ev / q.n / cycles : 0 })),
+    stalls: all.slice(0, 5),
+    allStalls: all,
+    timingOnly: parts.some((p) => p.figures.timingOnly),
+  };
 }

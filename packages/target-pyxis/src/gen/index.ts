@@ -8,3 +8,5 @@ export * from './reference.js';
 export * from './kinds.js';
 export * from './cli.js';
 export * from './rows.js';
+export * from './transformer.js';
+export * from './runner.js';

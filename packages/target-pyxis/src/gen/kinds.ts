@@ -3,11 +3,14 @@ import { GenError } from './errors.js';
 import { EPILOGUES, gemm, type Epilogue } from './gemm.js';
 import type { GenKernel } from './kernel.js';
 import { ROW_OPS, rows, type RowOp } from './rows.js';
+import { transformer, type Composite } from './transformer.js';
 
 type Values = Record<string, string | boolean | undefined>;
 interface KindSpec {
   options: Record<string, { type: 'string' | 'boolean' }>;
-  make(v: Values): GenKernel;
+  make?(v: Values): GenKernel;
+  /** Chip-scale samples: several kernels run one after the other. */
+  composite?(v: Values): Composite;
 }
 
 /** An integer option (GEN0001 with exit 2 when it is not a number). */
@@ -59,6 +62,11 @@ export const KINDS: Record<string, KindSpec> = {
       return rows({ name: v['name'] as string | undefined, op: op as RowOp, rows: intOpt(v, 'rows', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
     },
   },
+  transformer: {
+    options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
+    composite: (v) =>
+      transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
+  },
 };
 
 export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]]
@@ -72,6 +80,8 @@ kinds and options:
         C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed)
   rows  --op softmax|rmsnorm|layernorm --rows R
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
+  transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
+        the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;

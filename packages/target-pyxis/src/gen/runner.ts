@@ -4,10 +4,18 @@ import { performance } from 'node:perf_hooks';
 import { assemble, loadPyxisIsa } from '../asm/index.js';
 import { link } from '../ld/index.js';
 import { dumpSymbol, makeUieFactory, simulateImage } from '../sim/index.js';
-import { chipFigures, formatFigures } from './figures.js';
+import { chipFigures, formatFigures, type ChipFigures } from './figures.js';
 import type { GenKernel } from './kernel.js';
 
-export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: boolean; maxCycles?: number }): { ok: boolean; lines: string[] } {
+export interface KernelRun {
+  ok: boolean;
+  lines: string[];
+  figures: ChipFigures;
+  hostSeconds: number;
+  error?: { max: number; rms: number; bound: number; what: string };
+}
+
+export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: boolean; maxCycles?: number }): KernelRun {
   const lines: string[] = [];
   const t0 = performance.now();
   const obj = assemble([{ file: join(dir, `${k.name}.pasm`), text: k.pasm }], { isa: loadPyxisIsa(), listing: false }).object;
@@ -21,11 +29,13 @@ export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: b
   const f = chipFigures(r, k.meta.flops, k.meta.dtype);
   lines.push(...formatFigures(f));
   let ok = r.stop === 'done' && linked.diagnostics.length === 0;
+  let error: KernelRun['error'];
   if (k.check && !opts.timingOnly && r.stop === 'done') {
     const e = k.check((s) => dumpSymbol(res.chip, linked.image, s, true).data as Float32Array);
+    error = e;
     const pass = e.max <= e.bound;
     ok &&= pass;
     lines.push(`error vs float64: max ${e.max.toExponential(3)} (bound ${e.bound}; ${e.what}), RMS relative ${e.rms.toExponential(3)}: ${pass ? 'ok' : 'ABOVE THE BOUND'}`);
   } else if (opts.timingOnly) lines.push('error vs float64: not computed (--timing-only skips the arithmetic)');
-  return { ok, lines };
+  return { ok, lines, figures: f, hostSeconds: (t2 - t0) / 1e3, error };
 }
