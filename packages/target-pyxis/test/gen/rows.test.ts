@@ -8,37 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GenError, rows, type RowOp } from '../../src/gen/index.js';
-import { runKernel } from './gen.harness.js';
-
-const U = 2 ** -11;
-
-function softmaxWorst(x: Float32Array, p: Float32Array): number {
-  let worst = 0;
-  for (let r = 0; r < x.length / 128; r++) {
-    const row = x.subarray(r * 128, (r + 1) * 128);
-    let m = -Infinity;
-    for (const v of row) m = Math.max(m, v);
-    let s = 0;
-    for (const v of row) s += Math.exp(v - m);
-    const ref = Array.from(row, (v) => Math.exp(v - m) / s);
-    const e = Array.from(row, (v) => U * (m - v) + (((m - v) / 16) ** 2 / 8) * Math.exp((m - v) / 16) + 4 * U);
-    const S = U + ref.reduce((a, q, c) => a + q * e[c]!, 0);
-    for (let c = 0; c < 128; c++) worst = Math.max(worst, Math.abs(p[r * 128 + c]! - ref[c]!) / (ref[c]! * (e[c]! + S + 4.5 * U) + 2 ** -15));
-  }
-  return worst;
-}
-
-function normRef(op: RowOp, x: Float32Array, prm: Float32Array): Float64Array {
-  const out = new Float64Array(x.length);
-  for (let r = 0; r < x.length / 128; r++) {
-    let mean = 0;
-    if (op === 'layernorm') for (let c = 0; c < 128; c++) mean += x[r * 128 + c]! / 128;
-    let v = 0;
-    for (let c = 0; c < 128; c++) v += (x[r * 128 + c]! - mean) ** 2 / 128;
-    for (let c = 0; c < 128; c++) out[r * 128 + c] = ((x[r * 128 + c]! - mean) / Math.sqrt(v + 2 ** -14)) * prm[c]! + (op === 'layernorm' ? prm[128 + c]! : 0);
-  }
-  return out;
-}
+import { U, normRef, runKernel, softmaxWorst } from './gen.harness.js';
 
 describe('pyxis-gen rows: VPU rows streamed from HBM over UIEs and clusters', () => {
   it('softmax, 256 rows on 2 clusters x 2 UIEs: within the sample-derived bound; rows sum to 1', () => {
