@@ -10,3 +10,4 @@ export * from './cli.js';
 export * from './rows.js';
 export * from './transformer.js';
 export * from './runner.js';
+export * from './conv.js';

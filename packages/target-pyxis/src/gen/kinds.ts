@@ -4,6 +4,7 @@ import { EPILOGUES, gemm, type Epilogue } from './gemm.js';
 import type { GenKernel } from './kernel.js';
 import { ROW_OPS, rows, type RowOp } from './rows.js';
 import { transformer, type Composite } from './transformer.js';
+import { conv3x3 } from './conv.js';
 
 type Values = Record<string, string | boolean | undefined>;
 interface KindSpec {
@@ -62,6 +63,10 @@ export const KINDS: Record<string, KindSpec> = {
       return rows({ name: v['name'] as string | undefined, op: op as RowOp, rows: intOpt(v, 'rows', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
     },
   },
+  conv3x3: {
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, residual: { type: 'boolean' } },
+    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
+  },
   transformer: {
     options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
     composite: (v) =>
@@ -82,6 +87,8 @@ kinds and options:
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
         the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
+  conv3x3 --images N --cin C --height H [--residual]
+        3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 64), H of 8
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;
