@@ -131,7 +131,7 @@ function runComposite(c: Composite, outDir: string, values: Record<string, strin
     io.out(`${s.label.padEnd(44)} ${String(f.cycles).padStart(8)} cycles, ${f.tflops.toFixed(1).padStart(7)} TFLOPS, HBM ${f.hbmGBps.toFixed(0).padStart(5)} GB/s, host ${r.hostSeconds.toFixed(1)} s${err}`);
     for (const l of r.lines) if (l.startsWith('link warning') || l.startsWith('simulation: deadlock') || l.startsWith('simulation: max')) io.out(`  ${l}`);
   }
-  io.out(`whole layer (stages back to back), host time ${host.toFixed(1)} s ${timingOnly ? '(--timing-only)' : '(bit-exact)'}:`);
+  io.out(`whole ${c.name === 'transformer' ? 'layer' : 'block'} (stages back to back), host time ${host.toFixed(1)} s ${timingOnly ? '(--timing-only)' : '(bit-exact)'}:`);
   for (const l of formatFigures(sumFigures(parts))) io.out(l);
   return ok ? 0 : 1;
 }

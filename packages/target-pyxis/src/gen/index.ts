@@ -11,3 +11,4 @@ export * from './rows.js';
 export * from './transformer.js';
 export * from './runner.js';
 export * from './conv.js';
+export * from './resnet.js';

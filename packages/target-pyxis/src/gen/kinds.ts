@@ -5,6 +5,7 @@ import type { GenKernel } from './kernel.js';
 import { ROW_OPS, rows, type RowOp } from './rows.js';
 import { transformer, type Composite } from './transformer.js';
 import { conv3x3 } from './conv.js';
+import { resnetBlock } from './resnet.js';
 
 type Values = Record<string, string | boolean | undefined>;
 interface KindSpec {
@@ -72,6 +73,10 @@ export const KINDS: Record<string, KindSpec> = {
     composite: (v) =>
       transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
   },
+  resnet: {
+    options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, images: { type: 'string' }, height: { type: 'string' } },
+    composite: (v) => resnetBlock({ images: intOpt(v, 'images', 96), height: intOpt(v, 'height', 32), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
+  },
 };
 
 export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]]
@@ -89,6 +94,8 @@ kinds and options:
         the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
   conv3x3 --images N --cin C --height H [--residual]
         3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 64), H of 8
+  resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
+        a ResNet-style block: two 3x3 convolutions of 16 channels and the residual add
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;
