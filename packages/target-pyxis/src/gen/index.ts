@@ -12,3 +12,4 @@ export * from './transformer.js';
 export * from './runner.js';
 export * from './conv.js';
 export * from './resnet.js';
+export * from './conv1x1.js';

@@ -6,6 +6,7 @@ import { ROW_OPS, rows, type RowOp } from './rows.js';
 import { transformer, type Composite } from './transformer.js';
 import { conv3x3 } from './conv.js';
 import { resnetBlock } from './resnet.js';
+import { WEIGHTS_1X1, conv1x1, type Weights1x1 } from './conv1x1.js';
 
 type Values = Record<string, string | boolean | undefined>;
 interface KindSpec {
@@ -68,6 +69,14 @@ export const KINDS: Record<string, KindSpec> = {
     options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, residual: { type: 'boolean' } },
     make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
   },
+  conv1x1: {
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
+    make: (v) => {
+      const wk = (v['weights'] as string | undefined) ?? 'linear8';
+      if (!WEIGHTS_1X1.includes(wk as Weights1x1)) throw new GenError('GEN0006', 'weights', `must be one of ${WEIGHTS_1X1.join(', ')} (got ${wk})`, 2);
+      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+    },
+  },
   transformer: {
     options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
     composite: (v) =>
@@ -96,6 +105,8 @@ kinds and options:
         3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 64), H of 8
   resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
         a ResNet-style block: two 3x3 convolutions of 16 channels and the residual add
+  conv1x1 --images N --cin C --rows P [--weights linear8|compressed] [--residual]
+        1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8, P <= 31
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;

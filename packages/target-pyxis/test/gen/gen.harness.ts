@@ -23,6 +23,8 @@ export interface GenRun {
   report: SimReport;
   warnings: Diagnostic[];
   tensor(name: string): Float32Array;
+  /** The bytes the linker placed for a symbol (e.g. a weight database), from the image. */
+  raw(name: string): Uint8Array;
 }
 
 export function runKernel(k: GenKernel, opts: { timingOnly?: boolean; maxCycles?: number } = {}): GenRun {
@@ -33,7 +35,18 @@ export function runKernel(k: GenKernel, opts: { timingOnly?: boolean; maxCycles?
     const obj = assemble([{ file: `${k.name}.pasm`, text: k.pasm }], { isa, listing: false }).object;
     const linked = link({ script: k.ld, scriptFile: join(dir, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] });
     const res = simulateImage(linked.image, `${k.name}.pimg`, { uieFactory: makeUieFactory({ timingOnly: opts.timingOnly ?? false }), maxCycles: opts.maxCycles ?? 5_000_000 });
-    return { report: res.report, warnings: linked.diagnostics, tensor: (name) => dumpSymbol(res.chip, linked.image, name, true).data as Float32Array };
+    const image = linked.image;
+    return {
+      report: res.report,
+      warnings: linked.diagnostics,
+      tensor: (name) => dumpSymbol(res.chip, image, name, true).data as Float32Array,
+      raw: (name) => {
+        const sym = image.symbols.find((x) => x.name === name);
+        const sec = sym ? image.sections[sym.section] : undefined;
+        if (!sym || !sec?.data) throw new Error(`no placed symbol ${name}`);
+        return sec.data.subarray(sym.offset, sym.offset + sym.size);
+      },
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
