@@ -13,3 +13,4 @@ export * from './runner.js';
 export * from './conv.js';
 export * from './resnet.js';
 export * from './conv1x1.js';
+export * from './attention.js';

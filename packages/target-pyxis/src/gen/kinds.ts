@@ -6,6 +6,7 @@ import { ROW_OPS, rows, type RowOp } from './rows.js';
 import { transformer, type Composite } from './transformer.js';
 import { conv3x3 } from './conv.js';
 import { resnetBlock } from './resnet.js';
+import { attention } from './attention.js';
 import { WEIGHTS_1X1, conv1x1, type Weights1x1 } from './conv1x1.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -77,6 +78,10 @@ export const KINDS: Record<string, KindSpec> = {
       return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
     },
   },
+  attention: {
+    options: { ...common, tiles: { type: 'string' }, dk: { type: 'string' }, tokens: { type: 'string' } },
+    make: (v) => attention({ name: v['name'] as string | undefined, tiles: intOpt(v, 'tiles', 1), dk: intOpt(v, 'dk', 64), tokens: intOpt(v, 'tokens', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
+  },
   transformer: {
     options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
     composite: (v) =>
@@ -107,6 +112,8 @@ kinds and options:
         a ResNet-style block: two 3x3 convolutions of 16 channels and the residual add
   conv1x1 --images N --cin C --rows P [--weights linear8|compressed] [--residual]
         1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8, P <= 31
+  attention --tiles N --dk D [--tokens T]
+        causal attention tiles of 128 tokens (T valid), head dimension D (a multiple of 8, <= 128), O^T per tile
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;
