@@ -107,7 +107,7 @@ kinds and options:
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
         the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
   conv3x3 --images N --cin C --height H [--residual]
-        3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 64), H of 8
+        3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 224), H of 8 (<= 248)
   resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
         a ResNet-style block: two 3x3 convolutions of 16 channels and the residual add
   conv1x1 --images N --cin C --rows P [--weights linear8|compressed] [--residual]

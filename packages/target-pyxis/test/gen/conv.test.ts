@@ -38,6 +38,7 @@ function ref3x3(x: Float64Array, w: Float64Array, n: number, cin: number, h: num
 describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
   const cases: Array<[string, ConvParams]> = [
     ['one 8-row image, Cin 16 (the conv3x3_pad sample generalised)', { images: 1, cin: 16, height: 8 }],
+    ['Cin 224: the kernels fill 2016 of the 2048 Hbuf bytes the LD_2ROWS_8B flow addresses per grid-row', { images: 1, cin: 224, height: 8 }],
     ['3 images of 24 rows (top, middle, bottom row-groups), Cin 32, 2 UIEs of 2 clusters, residual add', { images: 3, cin: 32, height: 24, clusters: [0, 1], residual: true }],
   ];
   for (const [title, p] of cases)
@@ -64,6 +65,6 @@ describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
     expect(() => conv3x3({ images: 1, cin: 24, height: 8 })).toThrow(/GEN0003: cin: must be a multiple of 16/);
     expect(() => conv3x3({ images: 1, cin: 16, height: 12 })).toThrow(/GEN0003: height: must be a multiple of 8 .*seq §1.3 rule 1/);
     expect(() => conv3x3({ images: 1, cin: 16, height: 256 })).toThrow(/GEN0002: height: must be in 8..248/);
-    expect(() => conv3x3({ images: 1, cin: 128, height: 8 })).toThrow(/GEN0002: cin: must be in 1..64/);
+    expect(() => conv3x3({ images: 1, cin: 240, height: 8 })).toThrow(/GEN0009: cin: 240 input channels need 2160 bytes .* addresses 2048/);
   });
 });
