@@ -1,6 +1,6 @@
 /**
  * pyxis-gen transformer (packages/target-pyxis/src/gen/transformer.ts) at a small bit-exact configuration (seq 128,
- * d_model 256, 2 heads, FFN 256, on 2 clusters x 2 UIEs): every stage assembled, linked without warnings, simulated
+ * d_model 128, 1 head, FFN 128, on 2 clusters x 1 UIE): every stage assembled, linked without warnings, simulated
  * bit-exact and checked against a float64 reference written here (bounds of gemm.test.ts and rows.test.ts). The
  * default size (seq 512, d_model 1024, 8 heads, FFN 4096, 48 UIEs) is the documented command of docs/generators.md.
  */
@@ -29,7 +29,7 @@ function erf(x: number): number {
 }
 
 describe('pyxis-gen transformer: the stages of a decoder layer, small bit-exact configuration', () => {
-  const c = transformer({ seq: 128, dModel: 256, heads: 2, ffn: 256, clusters: [0, 1], uies: 2 });
+  const c = transformer({ seq: 128, dModel: 128, heads: 1, ffn: 128, clusters: [0, 1], uies: 1 });
   it('has the nine stages of the layer', () => {
     expect(c.stages.map((s) => s.kernel.name)).toEqual(['ln1', 'qkv', 'scores', 'smax', 'pv', 'wo', 'ln2', 'ffn1', 'ffn2']);
   });
