@@ -30,6 +30,9 @@ export interface ChipFigures {
   uies: Array<{ name: string; execValid: number; utilisation: number }>;
   clusters: Array<{ cluster: number; uies: number; utilisation: number }>;
   stalls: Array<[string, number]>;
+  /** APM (chip §13): UIE cycles denied by the power manager, and the peak requested power. */
+  apmBubbles: number;
+  apmPeak: number;
   /** Every stall reason (the top five are `stalls`). */
   allStalls?: Array<[string, number]>;
   timingOnly: boolean;
@@ -68,6 +71,8 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
     clusters: [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, p]) => ({ cluster, uies: p.n, utilisation: r.cycles > 0 ? p.ev / p.n / r.cycles : 0 })),
     stalls: [...stalls].sort((a, b) => b[1] - a[1]).slice(0, 5),
     allStalls: [...stalls].sort((a, b) => b[1] - a[1]),
+    apmBubbles: r.apm.bubbles,
+    apmPeak: r.apm.peak_requested_power,
     timingOnly,
   };
 }
@@ -83,6 +88,8 @@ export function formatFigures(f: ChipFigures): string[] {
   const u = f.uies.map((x) => `${x.name} ${pct(x.utilisation)}`);
   for (let i = 0; i < u.length; i += 8) out.push(`  ${u.slice(i, i + 8).join(', ')}`);
   out.push(`top stalls (cycles summed over UIEs): ${f.stalls.map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+  // the power manager ramps GrantedPower toward the requested sum of trip_power (chip §13, sim_config.json apm)
+  out.push(`APM (chip §13): ${f.apmBubbles} UIE bubble cycles inserted, peak requested power ${f.apmPeak}`);
   return out;
 }
 
@@ -122,6 +129,8 @@ export function sumFigures(parts: Array<{ figures: ChipFigures; flops: number }>
     clusters: [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, q]) => ({ cluster, uies: q.n, utilisation: cycles > 0 ? q.ev / q.n / cycles : 0 })),
     stalls: all.slice(0, 5),
     allStalls: all,
+    apmBubbles: parts.reduce((a, p) => a + p.figures.apmBubbles, 0),
+    apmPeak: Math.max(...parts.map((p) => p.figures.apmPeak)),
     timingOnly: parts.some((p) => p.figures.timingOnly),
   };
 }

@@ -80,7 +80,7 @@ export function gemm(p: GemmParams): GenKernel {
   const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';
-  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(TILE, K, eb) + bytesOf(K, TILE, eb) + bytesOf(TILE, TILE, 2), vpu ? bytesOf(1, N, 2) : 0);
+  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, 2), vpu ? bytesOf(1, N, 2) : 0);
   const seed = p.seed ?? 1;
   const fb = fp16 ? 10 : 3;
   // batch x [M, K] and batch x [K, N]; C = batch x [M, N] (batch 1: one GEMM)
@@ -118,9 +118,10 @@ export function gemm(p: GemmParams): GenKernel {
   let loadsB = 0;
   plan.jobs.forEach((jobs, i) => {
     if (!plan.residentA.has(ws[i]!.cluster)) loadsA += new Set(loadSeq(jobs.map((t) => t.mi)).map((x) => x.index)).size;
-    loadsB += new Set(loadSeq(jobs.map((t) => t.ni)).map((x) => x.index)).size;
+    if (!plan.residentB.has(ws[i]!.cluster)) loadsB += new Set(loadSeq(jobs.map((t) => t.ni)).map((x) => x.index)).size;
   });
-  for (const v of plan.residentA.values()) loadsA += v.length;
+  for (const v of plan.residentA.values()) for (const r of v) loadsA += r.len;
+  for (const v of plan.residentB.values()) for (const r of v) loadsB += r.len;
   const hbmBytes = loadsA * bytesOf(TILE, K, eb) + loadsB * bytesOf(K, TILE, eb) + tiles * bytesOf(TILE, TILE, 2) * (p.residual ? 2 : 1);
   const bias = inputs.find((f) => f.file === `${name}_bias.npy`)?.data;
   const resid = inputs.find((f) => f.file === `${name}_ref_r.npy`)?.data;
@@ -262,11 +263,16 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   for (const c of clusters) if (hasBias) e(`tensor bias${c} { format = RFP16; shape = [1, ${N}]; eb = -15; region = amem${c}; data = "${nm}_bias.npy"; }`);
   const aSrc = (mi: number) => (tr ? `at_hbm[${mi}]` : `a_hbm[${mi * TILE}:${(mi + 1) * TILE}]`);
   const aShape = tr ? `[${K}, 128]` : `[128, ${K}]`;
-  for (const c of clusters) for (const mi of plan.residentA.get(c) ?? []) e(`tensor acl${c}_${mi} { format = ${fmt}; shape = ${aShape}; eb = -12; region = amem${c}; zero = true; }`);
+  // cluster-resident runs of blocks: A rows [len*128, K] (transposed: [len, K, 128]), B [len, K, 128]
+  for (const c of clusters) {
+    (plan.residentA.get(c) ?? []).forEach((r, q) => e(`tensor acl${c}_${q} { format = ${fmt}; shape = ${tr ? `[${r.len}, ${K}, 128]` : `[${r.len * TILE}, ${K}]`}; eb = -12; region = amem${c}; zero = true; }`));
+    (plan.residentB.get(c) ?? []).forEach((r, q) => e(`tensor bcl${c}_${q} { format = ${fmt}; shape = [${r.len}, ${K}, 128]; eb = -12; region = amem${c}; zero = true; }`));
+  }
   ws.forEach((w, i) => {
+    if (plan.jobs[i]!.length === 0) return;
     for (const s of [0, 1]) {
       if (!plan.residentA.has(w.cluster)) e(`tensor a${i}_${s} { format = ${fmt}; shape = ${aShape}; eb = -12; region = amem${w.cluster}; zero = true; }`);
-      e(`tensor b${i}_${s} { format = ${fmt}; shape = [${K}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      if (!plan.residentB.has(w.cluster)) e(`tensor b${i}_${s} { format = ${fmt}; shape = [${K}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
       e(`tensor c${i}_${s} { format = RFP16; shape = [128, 128]; eb = ${ceb}; region = amem${w.cluster}; zero = true; }`);
     }
   });
@@ -283,14 +289,24 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   const deps: string[] = [];
   const h2a = new Map<number, string[]>(clusters.map((c) => [c, []]));
   const a2h = new Map<number, string[]>(clusters.map((c) => [c, []]));
-  // cluster-resident A row blocks: loaded once, first in the cluster's H2A queue
-  for (const c of clusters)
-    for (const mi of plan.residentA.get(c) ?? []) h2a.get(c)!.push(`  trip lda_c${c}_${mi} { src = ${aSrc(mi)}; dst = acl${c}_${mi}; trip_power = 4; }`);
+  // cluster-resident runs: loaded once, first in the cluster's H2A queue (one trip per run of contiguous blocks)
+  const resLoads = new Map<number, string[]>(clusters.map((c) => [c, []]));
+  for (const c of clusters) {
+    (plan.residentA.get(c) ?? []).forEach((r, q) => {
+      h2a.get(c)!.push(`  trip lda_c${c}_${q} { src = ${tr ? `at_hbm[${r.start}:${r.start + r.len}]` : `a_hbm[${r.start * TILE}:${(r.start + r.len) * TILE}]`}; dst = acl${c}_${q}; trip_power = 4; }`);
+      resLoads.get(c)!.push(`lda_c${c}_${q}`);
+    });
+    (plan.residentB.get(c) ?? []).forEach((r, q) => {
+      h2a.get(c)!.push(`  trip ldb_c${c}_${q} { src = b_hbm[${r.start}:${r.start + r.len}]; dst = bcl${c}_${q}; trip_power = 4; }`);
+      resLoads.get(c)!.push(`ldb_c${c}_${q}`);
+    });
+  }
+  const resident = (c: number) => resLoads.get(c)!.length > 0;
   const rounds = Math.max(...plan.jobs.map((j) => j.length));
   // per worker and operand: the load feeding each tile (-1: reuse the previous one) and the last tile using each load
   const loads = plan.jobs.map((jobs, i) => ({
     a: plan.residentA.has(ws[i]!.cluster) ? [] : loadSeq(jobs.map((t) => t.mi)),
-    b: loadSeq(jobs.map((t) => t.ni)),
+    b: plan.residentB.has(ws[i]!.cluster) ? [] : loadSeq(jobs.map((t) => t.ni)),
   }));
   for (let j = 0; j < rounds; j++)
     ws.forEach((w, i) => {
@@ -311,7 +327,7 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
         }
         pre.push(`ld${op}${i}_${ld.first}`);
       }
-      if (plan.residentA.has(w.cluster)) pre.push(`ra${i}`); // same queue: ordering, no barrier
+      if (resident(w.cluster)) pre.push(`ra${i}`); // same queue: ordering, no barrier
       const s = j % 2;
       if (residual) {
         q.push(`  trip ldr${id} { src = r_hbm[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]; dst = c${i}_${s}; trip_power = 4; }`);
@@ -332,13 +348,16 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
     const trips: string[] = [];
     // a no-op trip waits for the cluster's resident A blocks (one barrier for all the cluster's UIEs: a DMA descriptor
     // notifies at most 8 barriers, docs/linker.md "Dependencies"); the UIE queue starts its tiles after it
-    const res = plan.residentA.get(w.cluster);
-    if (res) trips.push(`  trip ra${i} { after = [${res.map((mi) => `lda_c${w.cluster}_${mi}`).join(', ')}]; }`);
+    if (resident(w.cluster) && plan.jobs[i]!.length > 0) trips.push(`  trip ra${i} { after = [${resLoads.get(w.cluster)!.join(', ')}]; }`);
     plan.jobs[i]!.forEach(({ mi, ni }, j) => {
       const s = j % 2;
       const id = `${i}_${j}`;
-      const aBuf = plan.residentA.has(w.cluster) ? `acl${w.cluster}_${mi}` : `a${i}_${loads[i]!.a[j]!.index % 2}`;
-      const bBuf = `b${i}_${loads[i]!.b[j]!.index % 2}`;
+      const ra = plan.residentA.get(w.cluster);
+      const rb = plan.residentB.get(w.cluster);
+      const ar = ra ? runOf(ra, mi) : undefined;
+      const br = rb ? runOf(rb, ni) : undefined;
+      const aBuf = ar ? (tr ? `acl${w.cluster}_${ar.run}[${ar.at}]` : `acl${w.cluster}_${ar.run}[${ar.at * TILE}:${(ar.at + 1) * TILE}]`) : `a${i}_${loads[i]!.a[j]!.index % 2}`;
+      const bBuf = br ? `bcl${w.cluster}_${br.run}[${br.at}]` : `b${i}_${loads[i]!.b[j]!.index % 2}`;
       if (hasBias) {
         // the bias row sits in the scratchpad without a count: the next tile's bias waits for this tile (sample rule)
         trips.push(`  trip bl${id} { amem_read = ${nm}_bl_rd; sb2vb = ${nm}_bl_in; read = bias${w.cluster}[:, ${(ni % NB) * TILE}:${((ni % NB) + 1) * TILE}]; trip_power = 4;${j > 0 ? ` after = [mm${i}_${j - 1}];` : ''} }`);
@@ -351,42 +370,76 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   return L.join('\n') + '\n';
 }
 
+interface Run {
+  /** First block and number of consecutive blocks loaded by one H2A trip. */
+  start: number;
+  len: number;
+}
+
 interface Plan {
   /** Tiles of each worker, in order. */
   jobs: Array<Array<{ mi: number; ni: number }>>;
-  /** Clusters whose A row blocks are loaded once into AMEM (shared by the cluster's UIEs), with the blocks. */
-  residentA: Map<number, number[]>;
+  /** Clusters whose A row blocks / B column blocks are loaded once into AMEM (shared by the cluster's UIEs). */
+  residentA: Map<number, Run[]>;
+  residentB: Map<number, Run[]>;
+}
+
+/** Consecutive blocks grouped into runs (one H2A trip each: the blocks are contiguous in HBM). */
+function runsOf(blocks: number[]): Run[] {
+  const out: Run[] = [];
+  for (const b of blocks) {
+    const last = out[out.length - 1];
+    if (last && last.start + last.len === b) last.len++;
+    else out.push({ start: b, len: 1 });
+  }
+  return out;
+}
+
+/** The run holding `block` and the block's index in it. */
+export function runOf(runs: Run[], block: number): { run: number; at: number } {
+  const run = runs.findIndex((r) => block >= r.start && block < r.start + r.len);
+  return { run, at: block - runs[run]!.start };
 }
 
 /**
- * Tiles in column-block-major order (t = ni * M/128 + mi), contiguous chunks per worker: consecutive tiles of a
- * worker share the B column block (loaded once per change); the A row blocks a cluster's UIEs use are loaded once into
- * the cluster's AMEM when they fit next to the workers' double buffers, else streamed per worker like B.
+ * Tiles in column-block-major order (t = ni * M/128 + mi), contiguous chunks per worker, the workers of a cluster
+ * taking consecutive chunks: consecutive tiles of a worker share the B column block and a cluster's tiles cover a
+ * contiguous range of column blocks. The A row blocks and the B column blocks of a cluster are loaded once into its
+ * AMEM (a few large H2A trips, shared by the cluster's 12 UIEs) when they fit next to the C double buffers; else they
+ * are streamed per worker through double buffers, reloaded whenever the block changes.
  */
-function planTiles(BT: number, M: number, N: number, ws: Worker[], aBytes: number, setBytes: number, biasBytes: number): Plan {
+function planTiles(BT: number, M: number, N: number, ws: Worker[], aBytes: number, bBytes: number, cBytes: number, biasBytes: number): Plan {
   const lim = chipLimits();
   const budget = lim.amemBytes - 1024 * 1024; // 1 MiB left for descriptor lists and the barrier tables
   const MB = M / TILE;
   const NB = N / TILE;
   const T = BT * MB * NB;
   const jobs: Plan['jobs'] = ws.map(() => []);
-  for (let i = 0; i < ws.length; i++) {
-    for (let t = Math.floor((i * T) / ws.length); t < Math.floor(((i + 1) * T) / ws.length); t++) {
+  const order = ws.map((_, i) => i).sort((x, y) => ws[x]!.cluster - ws[y]!.cluster || ws[x]!.uie - ws[y]!.uie);
+  order.forEach((i, k) => {
+    for (let t = Math.floor((k * T) / ws.length); t < Math.floor(((k + 1) * T) / ws.length); t++) {
       // t = (bi * NB + ni) * MB + mi: global row block bi*MB + mi, global column block bi*NB + ni
       const g = Math.floor(t / MB);
       jobs[i]!.push({ mi: Math.floor(g / NB) * MB + (t % MB), ni: g });
     }
-  }
-  const residentA = new Map<number, number[]>();
+  });
+  const residentA = new Map<number, Run[]>();
+  const residentB = new Map<number, Run[]>();
   for (const c of new Set(ws.map((w) => w.cluster))) {
-    const mine = ws.map((w, i) => (w.cluster === c ? i : -1)).filter((i) => i >= 0);
-    const buffers = mine.length * 2 * setBytes + biasBytes;
-    if (buffers > budget)
-      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${buffers} bytes of AMEM in cluster ${c} (limit ${budget}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`);
-    const blocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.mi)))].sort((a, b) => a - b);
-    if (blocks.length > 0 && buffers - mine.length * 2 * aBytes + blocks.length * aBytes <= budget) residentA.set(c, blocks);
+    const mine = ws.map((w, i) => (w.cluster === c ? i : -1)).filter((i) => i >= 0 && jobs[i]!.length > 0);
+    const streamed = mine.length * 2 * (aBytes + bBytes + cBytes) + biasBytes;
+    if (streamed > budget)
+      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`);
+    const aBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.mi)))].sort((x, y) => x - y);
+    const bBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.ni)))].sort((x, y) => x - y);
+    let used = streamed;
+    if (aBlocks.length > 0 && used - mine.length * 2 * aBytes + aBlocks.length * aBytes <= budget) {
+      used += aBlocks.length * aBytes - mine.length * 2 * aBytes;
+      residentA.set(c, runsOf(aBlocks));
+    }
+    if (bBlocks.length > 0 && used - mine.length * 2 * bBytes + bBlocks.length * bBytes <= budget) residentB.set(c, runsOf(bBlocks));
   }
-  return { jobs, residentA };
+  return { jobs, residentA, residentB };
 }
 
 /** For each tile, the load that feeds it: a new load (index q, buffer q mod 2) whenever the block changes. */

@@ -86,7 +86,7 @@ describe('pyxis-gen gemm: parameters the hardware cannot run are errors naming t
     [{ m: 128, k: 128, n: 128, uies: 13 }, 'GEN0004', /uies: must be 1..12/],
     [{ m: 128, k: 128, n: 128, clusters: [4] }, 'GEN0004', /cluster 4 does not exist/],
     [{ m: 128, k: 65536, n: 128 }, 'GEN0002', /k: must be in 128..32768/],
-    [{ m: 128, k: 32768, n: 128, uies: 12 }, 'GEN0008', /AMEM in cluster 0/],
+    [{ m: 1536, k: 32768, n: 128, uies: 12 }, 'GEN0008', /k: double-buffered tiles need 202113024 bytes of AMEM in cluster 0 \(limit 66060288/],
   ];
   for (const [p, code, re] of bad)
     it(`${code}: ${JSON.stringify(p)}`, () => {
