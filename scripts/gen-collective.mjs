@@ -143,8 +143,10 @@ export function plan(o, c) {
       for (let s = 0; s < N - 1; s++) {
         const id = nextId();
         tx.push({ name: `ag_tx${s}`, src: `x_c${mod(own - s)}`, id, peer: ringPeers.next, after: lastRx ? [lastRx] : [] });
-        // the chunk received in place was last read by the reduce-scatter's send of the same step
-        const after = rs ? [`rs_tx${s}`] : [];
+        // the chunk received in place was last read by the reduce-scatter's send of the same step; without a
+        // reduce-scatter, at most two Rx jobs are set up ahead (an Rx job's timers run from its CTS, chip §10.3.1:
+        // a job set up long before its data would time out)
+        const after = rs ? [`rs_tx${s}`] : s >= 2 ? [`ag_rx${s - 2}`] : [];
         rx.push({ name: `ag_rx${s}`, dst: `x_c${mod(own - s - 1)}`, id, peer: ringPeers.prev, after });
         lastRx = `ag_rx${s}`;
       }
