@@ -150,6 +150,7 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
   const clusterVpfe: number[][] = Array.from({ length: chips }, (_, c) => Array.from({ length: cpc }, (_, k) => legalVpfe(c * cpc + k)));
   const cv = r.value(['cluster_vpfe']);
   if (cv !== undefined) {
+    const errorsBefore = r.diags.length;
     if (!Array.isArray(cv) || cv.length !== chips) r.fail(['cluster_vpfe'], `must be an array of ${chips} arrays (one per chip) of ${cpc} VPFEs`);
     else
       cv.forEach((row, c) => {
@@ -161,7 +162,8 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
         });
       });
     const seen = new Map<number, string>();
-    clusterVpfe.forEach((row, c) =>
+    // Duplicates only among valid entries (an invalid one keeps its default and would be reported twice).
+    if (r.diags.length === errorsBefore) clusterVpfe.forEach((row, c) =>
       row.forEach((v, k) => {
         const prev = seen.get(v);
         if (prev) r.fail(['cluster_vpfe', c, k], `VPFE ${v} is already ${prev}: each VPFE is one cluster of one chip`, FabricCodes.badVpfe, 'pyxis-chip-fspec.md §10.2');
