@@ -5,6 +5,7 @@
  * `pyxis-sim` never loads them (scripts/bench-startup.mjs).
  */
 import { writeNpy, type OutputBytes } from '@pyxis/container';
+import { UsageError } from '@pyxis/diagnostics';
 import type { MachineBackend, MachineRequest, OptionValues } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
 import { intOption, strings } from './options.js';
@@ -35,6 +36,7 @@ function parseRunOptions(o: OptionValues) {
 
 function planRun(req: MachineRequest): PyxisRunPlan {
   const o = req.options;
+  if (o['fabricFaults'] !== undefined) throw new UsageError(`--fabric-faults applies to systems (a .psys linked from a system description, docs/system.md); ${req.file} is a single-chip image`);
   const { dumps, regions, clusters, uies, quantum } = parseRunOptions(o);
   checkDumpSpecs(req.image, clusters ?? inspectImage(req.image, req.file).clusters, dumps, regions);
   const so: SimulateOptions = { uieFactory: makeUieFactory({ timingOnly: !!o['timingOnly'] }) };

@@ -67,6 +67,9 @@ describe('systems: pyxis-ld and pyxis-sim run', () => {
     const f = await sim(['run', join(dir, 'one.psys'), '--fabric-faults', 'drop:data:rate=3']);
     expect(f.code).toBe(2);
     expect(f.err).toMatch(/position 16/);
+    const single = await sim(['run', join(dir, 'chip.pimg'), '--fabric-faults', 'drop:data']);
+    expect(single.code).toBe(2);
+    expect(single.err).toMatch(/applies to systems/);
     const d = await sim(['run', join(dir, 'one.psys'), '--dump', `chip5:y=${join(dir, 'n.npy')}`]);
     expect(d.code).toBe(2);
     expect(existsSync(join(dir, 'n.npy'))).toBe(false);
