@@ -97,7 +97,12 @@ export function runSystem(inputs: ChipBuildInput[], opts: SystemRunOptions): Sys
   const route = vpfeRoute(opts.clusterVpfe, opts.fabric.system.clusters_per_chip, opts.fabric.system.vpfe_bits);
   const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
   const sinks = built.map((_, k) =>
-    trace ? { span: (track: string, name: string, start: number, dur: number, args?: Record<string, unknown>) => trace.slice(trace.track(`chip${k}`, `fabric ${track}`), start, start + dur, name, args as never, 'fabric') } : null,
+    trace
+      ? {
+          span: (track: string, name: string, start: number, dur: number, args?: Record<string, unknown>) => trace.slice(trace.track(`chip${k}`, `fabric ${track}`), start, start + dur, name, args as never, 'fabric'),
+          counter: (name: string, at: number, values: Record<string, number>) => trace.counter(`chip${k}`, at, name, values),
+        }
+      : null,
   );
   const { wires, crossLinks } = createWires(built.map((b) => b.chip.sim), params, route, opts.faults ?? null, sinks);
   wires.forEach((w, k) => {
