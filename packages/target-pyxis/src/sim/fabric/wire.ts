@@ -18,7 +18,7 @@
  */
 import { TimedLink } from '@pyxis/sim';
 import type { Simulator } from '@pyxis/sim';
-import { error, type Diagnostic } from '@pyxis/diagnostics';
+import { warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { ChipFabricSide, FabricEgress, FabricEnqueue, FabricPage, FabricPageType } from './port.js';
 import { cellify, type FabricParams } from './wireParams.js';
 import { emptyChipStats, type WireChipStats, type WireLinkStats } from './wireStats.js';
@@ -145,7 +145,7 @@ export class ChipWire implements FabricEgress {
       this.stats.unroutable++;
       if (this.diagnostics.length < 100)
         this.diagnostics.push(
-          error(FabricCodes.unroutable, `chip ${this.chip} cluster ${req.srcCluster}: VOQ ${req.voq} maps to VPFE ${req.dest.vpfe}, which no chip/cluster of the system is; the ${req.type} page is not delivered`, {
+          warning(FabricCodes.unroutable, `chip ${this.chip} cluster ${req.srcCluster}: VOQ ${req.voq} maps to VPFE ${req.dest.vpfe}, which no chip/cluster of the system is; the ${req.type} page is not delivered`, {
             spec: 'pyxis-chip-fspec.md §10.2',
           }),
         );
