@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeContainerFile, readNpy } from '@pyxis/container';
-import { runLd, runSim } from '@pyxis/targets';
+import { runAs, runLd, runSim } from '@pyxis/targets';
 import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
 import { call } from './cli-call.js';
 
@@ -52,6 +52,14 @@ describe('systems: pyxis-ld and pyxis-sim run', () => {
     expect(s.links).toEqual([]);
     const y = readNpy(readFileSync(join(dir, 'y2.npy')), 'y2.npy');
     expect([...(y.data as Uint8Array)]).toEqual([...bytesOf(1024, (i) => i)]);
+  });
+
+  it('a system description with objects is a usage error', async () => {
+    const copy = new URL('../../../samples/pyxis/copy.pasm', import.meta.url).pathname;
+    expect((await call(runAs, [copy, '-o', join(dir, 'x.pobj')])).code).toBe(0);
+    const r = await ld([join(dir, 'ring.json'), join(dir, 'x.pobj'), '-o', join(dir, 'never.psys')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/takes no objects/);
   });
 
   it('embeds an image used by several chips once', async () => {
