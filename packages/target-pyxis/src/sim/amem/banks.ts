@@ -557,6 +557,19 @@ export class AmemBanks {
         fm[r >> 5]! |= 1 << (r & 31);
         fm[w >> 5]! |= 1 << (w & 31);
       }
+      // without followers, a cycle whose batchers access the banks of the cycle before is conflict-free as that one
+      // was (the same pairwise-distinct banks, held resources only released as t grows): not checked again
+      if (nfl === 0 && j > 0) {
+        let same = true;
+        for (let i = 0; i < nbl; i++) {
+          const o = bo[i]! + d;
+          if (P[o] !== P[o - 2] || P[o + 1] !== P[o - 1]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) continue;
+      }
       let clash = false;
       for (let i = 0; i < nbl && !clash; i++) {
         for (let s2 = 0; s2 < 2; s2++) {
