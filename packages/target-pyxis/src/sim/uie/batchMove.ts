@@ -31,11 +31,11 @@ export const moveCounts = { direct: 0, staged: 0 };
  * Physical byte addresses (chip §7.5 hash of the view applied) of the next `k` whole-word accesses of sequencer `s`
  * (AMEM Read or Write in a repeatable strided loop, `SequencerCore.repeatable`) into dst[off + step * j]: its decoder
  * FIFO's queued records, then the odometer's addresses (`stridedAddr` of `cnt`, a copy of the core's counts that is
- * left advanced past the last of them, as `advance` would). Runs: while the innermost end-of-loop iterator (the one
+ * left advanced past the last of them, as `advance` would; dst undefined: only that). Runs: while the innermost end-of-loop iterator (the one
  * `advance` steps) does not carry, the address moves by its stride (0: one address for the whole run); a run stops
  * where that count's 12 address bits (`stridedAddr`: count & 0xfff) wrap. Changes no state but `cnt`.
  */
-export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array, off: number, step: number): void {
+export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array | undefined, off: number, step: number): void {
   const core = s.core;
   const x = s.aux!;
   const pc = core.pc;
@@ -46,11 +46,13 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
   const data = dec.data;
   let at = dec.peekSlot();
   let j = 0;
-  for (; j < dn && j < k; j++) {
-    dst[off + step * j] = amemPhysical(((data[at + R_ADDR]! & PTN_MASK) << 4) | view);
-    at += REC_WORDS;
-    if (at >= data.length) at = 0;
-  }
+  if (dst === undefined) j = dn < k ? dn : k;
+  else
+    for (; j < dn && j < k; j++) {
+      dst[off + step * j] = amemPhysical(((data[at + R_ADDR]! & PTN_MASK) << 4) | view);
+      at += REC_WORDS;
+      if (at >= data.length) at = 0;
+    }
   const inner = 31 - Math.clz32(core.eolMask[pc]!);
   const n = core.store.numloops[pc * NUM_ITERS + inner]!;
   const stride = ((x[b + A_NZ]! >> inner) & 1) === 0 ? 0 : x[b + A_STRIDE + inner]!;
@@ -60,7 +62,9 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
     let run = n - c0;
     if (stride !== 0 && run > 4096 - (c0 & 0xfff)) run = 4096 - (c0 & 0xfff);
     if (run > k - j) run = k - j;
-    if (stride === 0) {
+    if (dst === undefined) {
+      // odometer only (the addresses are known)
+    } else if (stride === 0) {
       const p = amemPhysical(((a & PTN_MASK) << 4) | view);
       for (let t = 0; t < run; t++) dst[off + step * (j + t)] = p;
     } else for (let t = 0; t < run; t++) dst[off + step * (j + t)] = amemPhysical((((a + t * stride) & PTN_MASK) << 4) | view);
@@ -72,8 +76,8 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
 }
 
 // scratch (one batch at a time on the host thread; no allocation per batch)
-const addrR = new Int32Array(MOVE_MAX);
-const addrW = new Int32Array(MOVE_MAX);
+const scratchR = new Int32Array(MOVE_MAX);
+const scratchW = new Int32Array(MOVE_MAX);
 /** Per AMEM word: the epoch of the last batch that writes it (the read/write disjointness test of `moveBatch`). */
 const written = new Int32Array(AMEM_BYTES / AMEM_WORD_BYTES);
 let epoch = 0;
@@ -115,8 +119,12 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   if (k > MOVE_MAX) throw new Error(`moveBatch: ${k} cycles > ${MOVE_MAX}`);
   const rs = u.seqs[records.SEQ_AMEM_READ]!;
   const ws = u.seqs[records.SEQ_AMEM_WRITE]!;
-  fillAddrs(rs, u.readDec, rCnt, k, addrR, 0, 1);
-  fillAddrs(ws, u.writeDec, wCnt, k, addrW, 0, 1);
+  // the addresses: those `fillSchedule` computed from this state, if it did (then only the odometers advance)
+  const cached = u.addrAt === c && u.addrGen === u.stateGen && k <= u.addrLen;
+  const addrR = cached ? u.addrR! : scratchR;
+  const addrW = cached ? u.addrW! : scratchW;
+  fillAddrs(rs, u.readDec, rCnt, k, cached ? undefined : addrR, 0, 1);
+  fillAddrs(ws, u.writeDec, wCnt, k, cached ? undefined : addrW, 0, 1);
   const sb = u.sbReadToWrite;
   const occ = sb.occupancy;
   // direct moves need every read word of the window unwritten in it
@@ -177,8 +185,8 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   tripRec.writes += dTrip;
   u.cHead = cHead;
   u.cCount = cCount;
-  if (direct && rView === wView) directMoves(u, c, k, occ, nW, nR, wView, rdt, reb, rl);
-  else stagedMoves(u, c, k, occ, fill, direct, rView, wView, rdt, reb, rl);
+  if (direct && rView === wView) directMoves(u, c, k, addrR, addrW, occ, nW, nR, wView, rdt, reb, rl);
+  else stagedMoves(u, c, k, addrR, addrW, occ, fill, direct, rView, wView, rdt, reb, rl);
 }
 
 /** Starts of the runs of equal values in a[0..k) into out (out[n] = k); returns n. */
@@ -204,7 +212,7 @@ function runs(a: Int32Array, k: number, out: Int32Array): number {
  * cycles earlier, unwritten in the window) or from the entries queued in the switchbox, and the reads of the last
  * `occ` cycles into the switchbox, in cycle order.
  */
-function directMoves(u: Uie, c: number, k: number, occ: number, nW: number, nR: number, view: number, rdt: number, reb: number, rl: number): void {
+function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int32Array, occ: number, nW: number, nR: number, view: number, rdt: number, reb: number, rl: number): void {
   const amem = u.amem;
   // the cycle each block is first written in the window (blocks created by the window's writes)
   for (let i = 0; i < nW; i++) {
@@ -273,7 +281,7 @@ function directMoves(u: Uie, c: number, k: number, occ: number, nW: number, nR: 
 }
 
 /** The AMEM / switchbox part of `moveBatch` cycle by cycle (staged windows, or reads and writes in two views). */
-function stagedMoves(u: Uie, c: number, k: number, occ: number, fill: number, direct: boolean, rView: number, wView: number, rdt: number, reb: number, rl: number): void {
+function stagedMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int32Array, occ: number, fill: number, direct: boolean, rView: number, wView: number, rdt: number, reb: number, rl: number): void {
   const amem = u.amem;
   const sb = u.sbReadToWrite;
   const raw32 = sb.raw32;
@@ -322,11 +330,17 @@ const schedW = new Int32Array(NUM_ITERS);
  * accesses of a state that `steadyCheck` accepted at `c`, into dst[off + 2j] (read) and dst[off + 2j + 1] (write):
  * the addresses `moveBatch` will access. Changes no state.
  */
-export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number): void {
-  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.readDec, schedR, k, addrR, 0, 1);
-  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, addrW, 0, 1);
+export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number, at: number): void {
+  // the addresses are kept for a `moveBatch` from the same state (at `at`, no tick in between): computed once
+  const aR = (u.addrR ??= new Int32Array(MOVE_MAX));
+  const aW = (u.addrW ??= new Int32Array(MOVE_MAX));
+  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.readDec, schedR, k, aR, 0, 1);
+  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, aW, 0, 1);
+  u.addrAt = at;
+  u.addrLen = k;
+  u.addrGen = u.stateGen;
   for (let j = 0; j < k; j++) {
-    dst[off + 2 * j] = (addrR[j]! >>> 7) & 0x7f;
-    dst[off + 2 * j + 1] = (addrW[j]! >>> 7) & 0x7f;
+    dst[off + 2 * j] = (aR[j]! >>> 7) & 0x7f;
+    dst[off + 2 * j + 1] = (aW[j]! >>> 7) & 0x7f;
   }
 }
