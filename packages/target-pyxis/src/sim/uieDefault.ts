@@ -208,7 +208,7 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
       o.onTripDone(tripId, cycle);
     };
     const model = new Uie({
-      cluster: o.cluster, index: o.index, amem: o.amem, cfg: o.cfg, cfgBase: o.cfgBase, writeCommitLatency: o.writeCommitLatency, onTripDone, onPartialWrite: o.onPartialWrite,
+      cluster: o.cluster, index: o.index, amem: o.amem, cfg: o.cfg, cfgBase: o.cfgBase, writeCommitLatency: o.writeCommitLatency, params: o.params, onTripDone, onPartialWrite: o.onPartialWrite,
       ...(opts.timingOnly ? { timingOnly: true } : {}),
     });
     u = model;

@@ -73,7 +73,7 @@ export class GhUnit implements ComputeUnit {
     readonly u: Uie,
     readonly cmp: Compute,
   ) {
-    this.grid = new GridState(cmp.timingOnly);
+    this.grid = new GridState(u.params.grid, cmp.timingOnly);
     this.dec = new Fifo(`${u.name}.gh.dec`, this.grid.p.gh_dec_fifo_depth, WORDS);
     this.f = noOpFields(FIELDS);
     this.msgCredits = 'gh: HBUF_RD_VLD block start waits for hbuf_rd_credits from WDP (seq §10.1.2)';

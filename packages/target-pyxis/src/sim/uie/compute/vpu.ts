@@ -86,7 +86,7 @@ export class Vpu {
   laneOps = 0;
   instructions = 0;
 
-  constructor(readonly fifoDepth = 4) {
+  constructor(readonly fifoDepth: number) {
     const m = {} as Record<Field, Int32Array>;
     for (const f of FIELDS) m[f] = new Int32Array(IMEM_WORDS);
     this.imem = m;

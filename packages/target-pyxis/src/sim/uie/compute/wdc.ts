@@ -21,7 +21,6 @@ import { decompressWeight } from '@pyxis/formats';
 import { SEQ_AMEM_WEIGHTS_READ, SEQ_SPEC } from '../records.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
-import { weightsPathParams } from './weightsParams.js';
 
 const CHIP_SPEC = 'pyxis-chip-fspec.md';
 
@@ -107,7 +106,7 @@ export class Wdc {
     readonly u: Uie,
     readonly cmp: Compute,
   ) {
-    const p = weightsPathParams();
+    const p = u.params.weights_path;
     this.inDepth = p.wdc_in_fifo_depth;
     this.outDepth = p.wdc_fifo_depth;
     this.latency = p.wdc_latency_cycles;
