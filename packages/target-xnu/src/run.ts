@@ -7,7 +7,7 @@ import { writeNpy, type Container } from '@pyxis/container';
 import { Simulator, TraceWriter, VcdWriter, type TextSink } from '@pyxis/sim';
 import { DDR_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
 import { resetFpFlags, fpFlags, FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from './fp32.js';
-import { SPEC, defaultClockHz, enumOf, jobTable, opName, phaseCycles, type TimingModel } from './grammar.js';
+import { SPEC, defaultClockHz, enumOf, opName, phaseCycles, unnamedRoundingWarning, type TimingModel } from './grammar.js';
 import { OP_L1, OP_L2 } from './datapath.js';
 import { PHASES, Pex8Engine, addEngine, type MachineJob } from './machine.js';
 
@@ -34,7 +34,7 @@ export function parseDumpSpec(s: string): DumpSpec {
 }
 
 /** The jobs of an image with their vectors; a malformed image is a diagnostic at its byte offset. */
-export function machineJobs(image: Container, file: string): MachineJob[] {
+export function machineJobs(image: Container, file: string, warnings: Diagnostic[] = []): MachineJob[] {
   const out: MachineJob[] = [];
   for (const { name, job, section } of jobsOf(image)) {
     const find = (sym: string, space: string) => {
@@ -51,9 +51,8 @@ export function machineJobs(image: Container, file: string): MachineJob[] {
     };
     if (job.vec_len === 0 || job.vec_len % 16 !== 0 || job.num_vectors === 0)
       throw new DiagnosticError(error('XNU0303', `job \`${name}\`: vec_len ${job.vec_len} / num_vectors ${job.num_vectors} cannot run (vec_len a positive multiple of 16, a non-empty database)`, { span: { file, offset: image.sections[section]?.fileOffset ?? 0 }, spec: SPEC }));
-    const rounding = jobTable().byName.get('rounding')!;
-    if (!job.use_int && !rounding.enumNames?.has(job.rounding))
-      throw new DiagnosticError(error('XNU0305', `job \`${name}\`: rounding ${job.rounding} (0b${job.rounding.toString(2).padStart(3, '0')}) is not a rounding mode`, { span: { file, offset: image.sections[section]?.fileOffset ?? 0 }, notes: [`legal: ${[...rounding.enumNames!].map(([v, n]) => `${n}=${v}`).join(', ')}`], spec: `${SPEC} "rounding"` }));
+    const rw = unnamedRoundingWarning('XNU0305', job, { file, offset: image.sections[section]?.fileOffset ?? 0 }, `job \`${name}\`: `);
+    if (rw) warnings.push(rw);
     need(q, job.vec_len, 'the query');
     need(db, job.vec_len * job.num_vectors, 'the database');
     const copy = (d: Uint8Array) => {
@@ -97,7 +96,8 @@ export interface XnuRunResult {
 export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): XnuRunResult {
   const timing = o.timing ?? 'spec';
   const clockHz = o.clockHz ?? defaultClockHz();
-  const jobs = machineJobs(image, file);
+  const warnings: Diagnostic[] = [];
+  const jobs = machineJobs(image, file, warnings);
   const kernel = new Simulator();
   const trace = o.trace ? new TraceWriter(o.trace, clockHz) : undefined;
   const vcd = o.vcd ? new VcdWriter(o.vcd, clockHz, 'pyxis-sim --target xnu') : undefined;
@@ -152,7 +152,7 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
       inexact: (flags & FLAG_INEXACT) !== 0,
     },
   };
-  return { kernel, jobs, topk, stop: res.reason, cycles: res.cycles, stats, summary: summaryText(jobs, topk, stats), warnings: [] };
+  return { kernel, jobs, topk, stop: res.reason, cycles: res.cycles, stats, summary: summaryText(jobs, topk, stats), warnings };
 }
 
 function beatCycles(op: number, timing: TimingModel): number {

@@ -181,11 +181,6 @@ describe('a corrupted image is a diagnostic at its byte offset, never a crash', 
     }
     return 'ran';
   };
-  it('rounding 0b101 (not a HardFloat mode)', () => {
-    const img = fresh();
-    img.sections[0]!.data[0] = (img.sections[0]!.data[0]! & ~0x38) | (5 << 3);
-    expect(code(img)).toBe('XNU0305');
-  });
   it('a database shorter than the job', () => {
     const img = fresh();
     img.sections[2]!.data = img.sections[2]!.data.subarray(0, 32);
@@ -196,4 +191,28 @@ describe('a corrupted image is a diagnostic at its byte offset, never a crash', 
     img.sections[0]!.data[1] = 8;
     expect(code(img)).toBe('XNU0303');
   });
+});
+
+describe('rounding codes 0b101 and 0b111 (no HardFloat name; the 3-bit port takes them)', () => {
+  // RoundAnyRawFNToRecFN decodes its mode flags by equality with the six named codes; 5 and 7 set none of them,
+  // so no increment, no odd jamming, overflow to the largest finite and +0 for exact cancellation: round_minMag.
+  const files = { '/x/q.npy': f32npy([16], Array(16).fill(1 / 3)), '/x/db.npy': f32npy([2, 16], Array(32).fill(0.1)) };
+  const src = (rm: string) => `.program p pex8 { job op_type=DOT, rounding=${rm}, vec_len=16, num_vectors=2 }`;
+  const script = 'job p { query = "q.npy"; database = "db.npy"; }';
+  for (const code of [5, 7])
+    it(`rounding=${code}: assembled, linked and run as round_minMag, each tool warning once`, () => {
+      const a = asm(src(String(code)));
+      expect(a.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['warning XNU0118']);
+      expect(a.diagnostics[0]!.message).toMatch(/round_minMag/);
+      expect(decodeJob(a.programs[0]!.bytes).rounding).toBe(code);
+      expect(disassembleXnu(a.object, 't.pobj')).toMatch(new RegExp(`rounding=${code},`));
+      const l = linkXnu({ script, scriptFile: '/x/s.ld', objects: [{ file: 'o.pobj', container: a.object }], readFile: (p) => files[p as keyof typeof files] });
+      expect(l.diagnostics.map((d) => d.code)).toEqual(['XNU0218']);
+      const r = runXnu(l.image, 'x.pimg');
+      expect(r.warnings.map((d) => d.code)).toEqual(['XNU0305']);
+      const ref = runXnu(image(src('round_minMag'), script, files).image, 'y.pimg');
+      expect(Array.from(r.jobs[0]!.results)).toEqual(Array.from(ref.jobs[0]!.results));
+      const near = runXnu(image(src('round_near_even'), script, files).image, 'z.pimg');
+      expect(Array.from(r.jobs[0]!.results)).not.toEqual(Array.from(near.jobs[0]!.results)); // the case tells modes apart
+    });
 });
