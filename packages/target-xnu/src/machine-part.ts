@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxis/target';
 import { UsageError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
-import { checkDumps, dumpBytes, parseDumpSpec, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
+import { checkDumps, dumpAllSpecs, dumpBytes, parseDumpSpec, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
 import type { TimingModel } from './grammar.js';
 
 /** The Target's fields every part carries. */
@@ -23,10 +23,16 @@ function strings(o: OptionValues, key: string): string[] {
   return Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)];
 }
 
-function parseRun(o: OptionValues): { dumps: DumpSpec[]; timing: TimingModel } {
+function parseRun(o: OptionValues): { dumps: DumpSpec[]; dumpAll: string | undefined; timing: TimingModel } {
   const t = o['timing'] === undefined ? 'spec' : String(o['timing']);
   if (t !== 'spec' && t !== 'rtl') throw new UsageError(`--timing expects spec or rtl, got \`${t}\``);
-  return { dumps: strings(o, 'dump').map(parseDumpSpec), timing: t };
+  const all = o['dumpAll'];
+  return { dumps: strings(o, 'dump').map(parseDumpSpec), dumpAll: all === undefined ? undefined : String(all), timing: t };
+}
+
+/** The --dump specs and, with --dump-all, one per job of the image. */
+function allDumps(p: ReturnType<typeof parseRun>, req: MachineRequest): DumpSpec[] {
+  return p.dumpAll === undefined ? p.dumps : [...p.dumps, ...dumpAllSpecs(req.image, p.dumpAll)];
 }
 
 export const xnuMachine: MachineBackend = {
@@ -34,8 +40,9 @@ export const xnuMachine: MachineBackend = {
   checkOptions: (o) => void parseRun(o),
   plan(req: MachineRequest) {
     const p = parseRun(req.options);
-    checkDumps(req.image, p.dumps);
-    return { outputs: p.dumps.map((d) => d.file) };
+    const dumps = allDumps(p, req);
+    checkDumps(req.image, dumps);
+    return { outputs: dumps.map((d) => d.file) };
   },
   create(req: MachineRequest) {
     const p = parseRun(req.options);
@@ -64,7 +71,7 @@ export const xnuMachine: MachineBackend = {
           stats: r.stats,
           diagnostics: r.warnings,
           ...(stop ? { stop } : {}),
-          outputs: r.stop === 'done' ? p.dumps.map((d) => [d.file, dumpBytes(r, d)] as [string, Uint8Array]) : [],
+          outputs: r.stop === 'done' ? allDumps(p, req).map((d) => [d.file, dumpBytes(r, d)] as [string, Uint8Array]) : [],
           cycles: r.cycles,
         };
       },

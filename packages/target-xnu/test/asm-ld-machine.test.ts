@@ -216,3 +216,25 @@ describe('rounding codes 0b101 and 0b111 (no HardFloat name; the 3-bit port take
       expect(Array.from(r.jobs[0]!.results)).not.toEqual(Array.from(near.jobs[0]!.results)); // the case tells modes apart
     });
 });
+
+describe('fp_flags per job (the sticky flags of one job, as its results would be read)', () => {
+  it('an overflowing job does not colour the next; the run-level flags are their union', () => {
+    const files = {
+      '/x/q0.npy': f32npy([16], Array(16).fill(3e38)),
+      '/x/d0.npy': f32npy([1, 16], Array(16).fill(3e38)),
+      '/x/q1.npy': f32npy([16], Array(16).fill(1)),
+      '/x/d1.npy': f32npy([1, 16], Array(16).fill(2)),
+    };
+    const src = '.program big pex8 { job op_type=DOT, vec_len=16, num_vectors=1 }\n.program small pex8 { job op_type=DOT, vec_len=16, num_vectors=1 }';
+    const script = 'job big { query = "q0.npy"; database = "d0.npy"; }\njob small { query = "q1.npy"; database = "d1.npy"; }';
+    const r = runXnu(image(src, script, files).image, 'x.pimg');
+    const jobs = r.stats['jobs'] as Array<{ name: string; fp_flags: Record<string, boolean> }>;
+    // 3e38 * 3e38 overflows (and is inexact); 1 * 2 summed sixteen times is exact.
+    expect(jobs.map((j) => [j.name, j.fp_flags])).toEqual([
+      ['big', { invalid: false, overflow: true, underflow: false, inexact: true }],
+      ['small', { invalid: false, overflow: false, underflow: false, inexact: false }],
+    ]);
+    expect(r.stats['fp_flags']).toMatchObject({ overflow: true, inexact: true, invalid: false, underflow: false });
+    expect(r.summary).toMatch(/big .*\n\s+fp_flags: overflow, inexact/);
+  });
+});
