@@ -165,6 +165,21 @@ describe('issue 14 rules: each violation gives its exact diagnostic', () => {
     expect(r.ticks).toBeLessThanOrEqual(vec + 512 * 4 + 60 * 4 + 1);
   });
 
+  it('a VectorE PSUM -> SBUF evacuation claims the PSUM port as well as the SBUF port (every port it uses)', () => {
+    // VectorE copies PSUM columns 0..511 to SBUF (512 cycles x 5 ticks); ScalarE's PSUM activation must wait for it,
+    // then 512 cycles x 4 ticks, then the 60-cycle result latency x 4 ticks: the same timeline as two PSUM writers.
+    const src = '.tensor p psum fp32 [128, 1024]\n.tensor s sbuf fp32 [128, 512]\nvector.tensor_copy s, p[:, 0:512]\nscalar.activation p[:, 512:1024], p[:, 512:1024], func=copy';
+    const r = run(src, {}, { timingOnly: true }).run.report;
+    expect(r.port_conflicts).toEqual({ sbuf_vector_gpsimd: 0, psum_vector_scalar: 1 });
+    const vec = 512 * (5.6 / 1.12);
+    expect(r.engines['scalar']!.port_conflict_ns).toBeCloseTo(vec / 5.6, 9);
+    expect(r.ticks).toBeGreaterThanOrEqual(vec + 512 * 4 + 60 * 4);
+    expect(r.ticks).toBeLessThanOrEqual(vec + 512 * 4 + 60 * 4 + 1);
+    // and the SBUF side still excludes GpSimd while the evacuation runs
+    const g = run('.tensor p psum fp32 [128, 512]\n.tensor s sbuf fp32 [128, 512]\n.tensor t sbuf fp32 [128, 512]\nvector.tensor_copy s, p\ngpsimd.memset t, value=1', {}, { timingOnly: true }).run.report;
+    expect(g.port_conflicts).toEqual({ sbuf_vector_gpsimd: 1, psum_vector_scalar: 0 });
+  });
+
   it('a read of never-written memory is NaN and, with --warn-uninit, a warning at the instruction', () => {
     const r = run('.tensor Y hbm fp32 [4, 8]\n.tensor x sbuf fp32 [4, 8]\n.tensor y sbuf fp32 [4, 8]\nvector.tensor_copy y, x\ndma.copy Y, y', {}, { warnUninit: true });
     expect([...r.out('Y')].every((v) => Number.isNaN(v))).toBe(true);
