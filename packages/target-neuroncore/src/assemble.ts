@@ -13,7 +13,7 @@ import { loadIsa, loadMachine, SPEC } from './isa.js';
 import { DMA0, STREAMS, freeSize, type AP, type AttrValue, type Insn, type Mem, type NcProgram, type TensorDecl } from './ir.js';
 import { parseNc, type Expr, type Operand, type Slice, type Stmt, type Value } from './parse.js';
 import { DTYPES, dtypeBytes, type DType } from './numerics.js';
-import { checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
+import { S_PSUM, checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
 import { AutoSync } from './sync.js';
 import { resolveRawAp } from './source.js';
 import { MAX_UNROLLED, loopLowerBound } from './unroll.js';
@@ -56,6 +56,31 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   // Round-robin cursor of the DMA queues per queue range (`qrange=[first, last]`, default all 16).
   const dmaNext = new Map<number, number>();
   let lastStationary: AP | undefined;
+  // PSUM accumulation groups (guide "PSUM"): a bank holds one group at a time; bank -> the region of the group
+  // started last in it, and region -> the line that started it (docs/spec-notes.md "one accumulation group per bank").
+  const bankGroup = new Map<number, string>();
+  const groupLine = new Map<string, number>();
+  const trackGroup = (out: AP | undefined, attrs: Record<string, AttrValue>, line: number, ctx: RuleCtx) => {
+    if (!out || out.mem !== 'psum') return;
+    const bank = Math.floor(out.offset / machine.psumBankBytes);
+    const region = String(out.offset); // the group's first byte in the partition (its partitions may grow or shrink)
+    const acc = typeof attrs['accumulate'] === 'number' && attrs['accumulate'] !== 0;
+    if (!acc) {
+      bankGroup.set(bank, region);
+      groupLine.set(region, line);
+      return;
+    }
+    const open = bankGroup.get(bank);
+    if (open === undefined || open === region) return;
+    const own = groupLine.get(region);
+    diags.push(
+      error(
+        'NC0209',
+        `PSUM bank ${bank} holds one accumulation group at a time: this matmul accumulates into ${own === undefined ? 'a region where no group was started' : `the group started at line ${own}`}, but line ${groupLine.get(open)} started another group in the same bank (up to eight outstanding groups, one per bank)`,
+        { span: ctx.span(ctx.colOf(out)), spec: S_PSUM },
+      ),
+    );
+  };
   const pending: Insn[] = [];
   /** Statements expanded so far (unroll.ts), and the loops whose expansion was estimated before unrolling. */
   let unrolled = 0;
@@ -333,6 +358,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           if (mn === 'tensor.matmul') {
             emit(mk('tensor.multiply_moving', 0, aps['out'], [aps['moving']!], attrs), 'tensor', ctx, st.col);
             checkPair(stat, aps['moving']!, aps['out']!, ctx);
+            trackGroup(aps['out'], attrs, st.line, ctx);
           } else {
             // Transpose = matmul(in, identity[P, P]): out[F, P] (Tensor Engine, Alternative Use Case).
             const out = aps['out']!;
@@ -354,6 +380,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           }
           emit(mk(mn, 0, aps['out'], [aps['moving']!], attrs), 'tensor', ctx, st.col);
           checkPair(lastStationary, aps['moving']!, aps['out']!, ctx);
+          trackGroup(aps['out'], attrs, st.line, ctx);
           return;
         case 'dma.copy': {
           const out = aps['out']!;
