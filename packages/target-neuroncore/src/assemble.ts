@@ -399,10 +399,9 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
             qhi = qr[1]!;
           }
           const width = qhi - qlo + 1;
-          // Default split: transfers of >= 64 KiB over up to 16 queues (the guide: amortise the per-transfer
-          // overhead with large transfers, use as many DMA engines as possible; docs/spec-notes.md).
-          const total = inp.np * freeSize(inp) * dtypeBytes(inp.dtype);
-          let nq = typeof q === 'number' ? 1 : typeof qn === 'number' ? qn : Math.max(1, Math.min(16, Math.ceil(total / 65536)));
+          // Default split: one transfer per DMA engine of the range, rows spread evenly (the guide's example: a
+          // 128x512 FP32 load is 16 transfers of 8 DMA buffers; docs/spec-notes.md "the default DMA split").
+          let nq = typeof q === 'number' ? 1 : typeof qn === 'number' ? qn : width;
           if (typeof q === 'number' && (!Number.isInteger(q) || q < 0 || q > 15)) {
             diags.push(error('NC0404', `DMA queue ${q} does not exist (0..15)`, { span: span(st.line, bound.get('queue')!.col), spec: `${SPEC} §Data movement between HBM and SBUF using DMAs: 16 parallel DMA engines` }));
             return;

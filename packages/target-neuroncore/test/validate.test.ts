@@ -14,7 +14,7 @@ import { runAs, runLd, runSim } from '@pyxis/targets';
 import { assembleNc, linkNc, NC_PROGRAM_SECTION } from '../src/index.js';
 import { MAX_SIM_HBM } from '../src/validate.js';
 
-const SRC = '.tensor X hbm fp32 [128, 64]\n.tensor x sbuf fp32 [128, 64]\ndma.copy x, X\nvector.tensor_scalar x, x, op0=mult, operand0=2.0\ndma.copy X, x\n';
+const SRC = '.tensor X hbm fp32 [128, 64]\n.tensor x sbuf fp32 [128, 64]\ndma.copy x, X, queue=0\nvector.tensor_scalar x, x, op0=mult, operand0=2.0\ndma.copy X, x\n';
 const object = (): Container => assembleNc([{ file: 'k.ncasm', text: SRC }]).object;
 const image = (): Container => linkNc('tensor X { zero = true; }\n', '/mem/k.ld', [{ file: 'k.pobj', container: object() }], () => {
   throw new Error('no objects');
