@@ -94,7 +94,7 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         if (result.diagnostics.length) c.report(result.diagnostics);
         c.log.info({ target: target.name }, 'assembled');
         // `.include`d files are known only now: no output may replace one either (IO0003).
-        checkOutputPaths([mainOut, opts.listing], [...sources, ...c.sources.files().filter((f) => !f.startsWith('<'))]);
+        checkOutputPaths([mainOut, opts.listing], [...sources, ...c.sources.files().filter((f) => !f.startsWith('<'))], { recheck: true });
         // Produce every output in memory first, then write: no partial outputs on error.
         const writes: Array<() => void> = [];
         if (!emit) writes.push(() => writeContainerFile(mainOut!, result.object));

@@ -1,5 +1,5 @@
 import { UsageError } from '@pyxis/diagnostics';
-import { checkOutputPaths, readContainer, readContainerFile, readContainerInput, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
+import { checkNotRead, checkOutputPaths, readContainer, readContainerFile, readContainerInput, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
 import { missingPart } from '@pyxis/target';
 import { runTool, services, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, containerTargetOf, resolveTarget } from './targetOptions.js';
@@ -45,6 +45,8 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       const objects = objectBytes.map(({ file, bytes }) => ({ file, container: readContainer(bytes, file) }));
       const result = target.linker.link({ script: text, scriptFile, objects, readObject: (p) => readContainerFile(p), options, services: services(c) });
       if (result.diagnostics.length) c.report(result.diagnostics);
+      // files the script or a manifest named were read during the link: none may be replaced (IO0003)
+      checkNotRead([out, opts.map, opts.mapJson]);
       writeContainerFile(out, result.image);
       const emit = (file: string | undefined, make: () => string) => {
         if (!file) return;

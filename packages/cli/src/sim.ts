@@ -1,5 +1,5 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
-import { checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic } from '@pyxis/container';
+import { checkNotRead, checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic } from '@pyxis/container';
 import { FileSink, type TextSink } from '@pyxis/sim';
 import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
@@ -109,6 +109,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       }
       const wall = (Date.now() - t0) / 1000;
       if (result.diagnostics.length) c.report(result.diagnostics);
+      // files read during the run (inputs named by options or a manifest): no output may replace one (IO0003)
+      checkNotRead([opts.stats, ...result.outputs.map(([f]) => f)]);
       const statsText = JSON.stringify({ image, target: target.name, host_seconds: wall, ...result.stats }, null, 2) + '\n';
       if (opts.stats === '-') {
         c.out(statsText);

@@ -1,3 +1,4 @@
+import { beginRunFileLog } from '@pyxis/container';
 import { Command, CommanderError, Option } from 'commander';
 import {
   DiagnosticError,
@@ -127,6 +128,8 @@ export async function runTool(
   }
   // Examples, exit codes and documentation after the options; wrapped to the terminal.
   configureHelp(name, program);
+  // every file this invocation reads is protected from its outputs (@pyxis/container beginRunFileLog)
+  const endFileLog = beginRunFileLog();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
@@ -165,6 +168,8 @@ export async function runTool(
     stderr(`${name}: internal error: ${err?.message ?? String(e)}\n`);
     stderr(debug ? `${err?.stack ?? ''}\n` : `(this is a bug in ${name}; rerun with --log-level debug for a stack trace and report it)\n`);
     return ExitCode.internal;
+  } finally {
+    endFileLog();
   }
 }
 

@@ -75,3 +75,77 @@ describe('.tmodel consts: overlaps and repeated entries', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('no output overwrites a file the run reads, or another output (IO0003), whoever names it', () => {
+  const as = (a: string[]) => call(runAs, a);
+  let d: string;
+  const same = (a: string, b: string) => Buffer.compare(readFileSync(a), readFileSync(b)) === 0;
+  beforeAll(() => {
+    d = mkdtempSync(join(dir, 'ow-'));
+    for (const f of ['arch4.tarch', 'fc.tasm', 'fc.tmodel', 'fc.tprog', 'fc.tdata', 'fc_x.npy']) copyFileSync(join(systolic, f), join(d, f));
+  });
+  const refused = (r: { code: number; err: string }) => {
+    expect(r.err).toMatch(/IO0003/);
+    expect(r.code).toBe(1);
+  };
+  test('pyxis-as --arch a.tarch -o a.tarch (an option\'s input)', async () => {
+    copyFileSync(join(d, 'arch4.tarch'), join(d, 'a.tarch'));
+    refused(await as(['--target', 'systolic', '--arch', join(d, 'a.tarch'), join(d, 'fc.tasm'), '-o', join(d, 'a.tarch')]));
+    expect(same(join(d, 'a.tarch'), join(d, 'arch4.tarch'))).toBe(true);
+  });
+  test('pyxis-ld fc.tmodel -o fc.tprog (the manifest\'s own program)', async () => {
+    const before = readFileSync(join(d, 'fc.tprog'));
+    refused(await ld([join(d, 'fc.tmodel'), '-o', join(d, 'fc.tprog')]));
+    expect(readFileSync(join(d, 'fc.tprog'))).toEqual(before);
+  });
+  test('pyxis-sim --output y:0=F onto an --input F, and --stats onto the manifest\'s .tprog', async () => {
+    copyFileSync(join(d, 'fc_x.npy'), join(d, 'in.npy'));
+    refused(await sim(['run', join(d, 'fc.tmodel'), '--input', `x:0=${join(d, 'in.npy')}`, '--output', `y:0=${join(d, 'in.npy')}`]));
+    expect(same(join(d, 'in.npy'), join(d, 'fc_x.npy'))).toBe(true);
+    const before = readFileSync(join(d, 'fc.tprog'));
+    refused(await sim(['run', join(d, 'fc.tmodel'), '--input', `x:0=${join(d, 'fc_x.npy')}`, '--stats', join(d, 'fc.tprog')]));
+    expect(readFileSync(join(d, 'fc.tprog'))).toEqual(before);
+  });
+  test('pyxis-ld -o x --dram0 x and --map m --dram1 m (a target\'s outputs against the driver\'s)', async () => {
+    refused(await ld([join(d, 'fc.tmodel'), '-o', join(d, 'x.pimg'), '--dram0', join(d, 'x.pimg'), '--input', `x:0=${join(d, 'fc_x.npy')}`]));
+    refused(await ld([join(d, 'fc.tmodel'), '-o', join(d, 'y.pimg'), '--map', join(d, 'm.txt'), '--dram1', join(d, 'm.txt')]));
+    expect(readdirSync(d).filter((n) => /^(x|y)\.pimg|^m\.txt|\.partial$|\.tmp$/.test(n))).toEqual([]);
+  });
+  test('an XNU link -o onto a .npy its script reads, a NeuronCore --map onto one', async () => {
+    const x = fileURLToPath(new URL('../../../samples/xnu/', import.meta.url));
+    for (const f of ['nn.xasm', 'nn.ld', 'nn_query.npy', 'nn_db.npy']) copyFileSync(join(x, f), join(d, f));
+    expect((await as([join(d, 'nn.xasm'), '-o', join(d, 'nn.pobj')])).code).toBe(0);
+    refused(await ld([join(d, 'nn.ld'), join(d, 'nn.pobj'), '-o', join(d, 'nn_query.npy')]));
+    expect(same(join(d, 'nn_query.npy'), join(x, 'nn_query.npy'))).toBe(true);
+    writeFileSync(join(d, 'k.ncasm'), '.tensor X hbm fp32 [4, 8]\n.tensor x sbuf fp32 [4, 8]\ndma.copy x, X\ndma.copy X, x\n');
+    writeFileSync(join(d, 'k.ld'), 'tensor X { data = "kx.npy"; }\n');
+    copyFileSync(join(d, 'nn_query.npy'), join(d, 'kx.npy')); // 32 float32 values: [32], reshaped below
+    writeFileSync(join(d, 'kx.npy'), npy32([4, 8]));
+    const kx = readFileSync(join(d, 'kx.npy'));
+    expect((await as([join(d, 'k.ncasm'), '-o', join(d, 'k.pobj')])).code).toBe(0);
+    refused(await ld([join(d, 'k.ld'), join(d, 'k.pobj'), '-o', join(d, 'k.pimg'), '--map', join(d, 'kx.npy')]));
+    expect(readFileSync(join(d, 'kx.npy'))).toEqual(kx);
+    expect(readdirSync(d).filter((n) => n === 'k.pimg')).toEqual([]);
+  });
+  test('the Pyxis linker: -o and --map onto a .npy its script reads', async () => {
+    const p = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
+    for (const f of ['gather.pasm', 'gather.ld', 'gather_idx.npy', 'gather_src.bin', 'gather_itfe.blob']) copyFileSync(join(p, f), join(d, f));
+    expect((await as([join(d, 'gather.pasm'), '-o', join(d, 'gather.pobj')])).code).toBe(0);
+    const idx = readFileSync(join(d, 'gather_idx.npy'));
+    refused(await ld([join(d, 'gather.ld'), join(d, 'gather.pobj'), '-o', join(d, 'gather_idx.npy')]));
+    refused(await ld([join(d, 'gather.ld'), join(d, 'gather.pobj'), '-o', join(d, 'g.pimg'), '--map', join(d, 'gather_idx.npy')]));
+    expect(readFileSync(join(d, 'gather_idx.npy'))).toEqual(idx);
+    expect(readdirSync(d).filter((n) => n === 'g.pimg')).toEqual([]);
+  });
+});
+
+/** A float32 .npy of zeros. */
+function npy32(shape: number[]): Buffer {
+  let h = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}), }`;
+  h += ' '.repeat(63 - ((10 + h.length) % 64)) + '\n';
+  const head = Buffer.alloc(10);
+  head.write('\x93NUMPY', 0, 'latin1');
+  head[6] = 1;
+  head.writeUInt16LE(h.length, 8);
+  return Buffer.concat([head, Buffer.from(h, 'latin1'), Buffer.alloc(4 * shape.reduce((a, b) => a * b, 1))]);
+}
