@@ -52,7 +52,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .addOption(specOption(SIM_CLOCK_HZ))
       .addOption(specOption(SIM_MAX_CYCLES))
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
-      .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
+      .option('--vcd <file.vcd>', 'write a VCD waveform of the target\'s signals (each target\'s page lists them; refused by a target that writes none) (`-` = stdout)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
       .option('--no-progress', 'never show a progress bar');
     addTargetOption(run);
@@ -67,6 +67,11 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       const { target, options } = await resolveTarget(chooseTargetName(opts.target, [image], headerTarget), 'sim', run);
       const machine = target.machine;
       if (!machine) throw missingPart(target, 'simulator');
+      // An output the target does not write is refused, not ignored (MachineCapabilities; nothing read or created yet).
+      const caps = machine.capabilities ?? {};
+      for (const [flag, given, has, what] of [['--trace', opts.trace, caps.trace, 'trace'], ['--vcd', opts.vcd, caps.vcd, 'VCD waveform']] as const)
+        if (given !== undefined && has === false)
+          throw new UsageError(`${flag}: target \`${target.name}\` writes no ${what}; its run writes ${[caps.trace !== false ? '--trace' : '', caps.vcd !== false ? '--vcd' : '', '--stats'].filter(Boolean).join(', ')} and the outputs of its own options (\`pyxis-sim run --target ${target.name} --help\`)`);
       machine.checkOptions?.(options);
       // A target's own input format (no container magic, an extension it claims) runs as it is; anything else
       // must be a container, refused from its first bytes when it is not one (no gigabyte read first).
@@ -98,15 +103,27 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
           }
           bar?.update(cycle);
         };
-      const sink = (f: string) => (f === '-' ? new StdoutSink(c.out) : new FileSink(f));
+      const sinks: TextSink[] = [];
+      const sink = (f: string) => {
+        const k = f === '-' ? new StdoutSink(c.out) : new FileSink(f);
+        sinks.push(k);
+        return k;
+      };
       if (opts.trace) req.trace = sink(opts.trace);
       if (opts.vcd) req.vcd = sink(opts.vcd);
       let result;
       try {
         result = machine.create(req).run();
+      } catch (e) {
+        // an error (malformed image found late, runtime rule): no trace or VCD at all, never a `.partial`
+        for (const k of sinks) k.abort();
+        throw e;
       } finally {
         bar?.stop();
       }
+      // A completed or stopped run keeps its trace and VCD (complete up to the stop): a sink the target left open is
+      // closed here, so no target can leave a `.partial` behind (docs/simulator.md "what a stopped run keeps").
+      for (const k of sinks) k.close();
       const wall = (Date.now() - t0) / 1000;
       if (result.diagnostics.length) c.report(result.diagnostics);
       // files read during the run (inputs named by options or a manifest): no output may replace one (IO0003)

@@ -67,6 +67,8 @@ function plan(req: MachineRequest): DumpSpec[] {
 }
 
 export const ncMachine: MachineBackend = {
+  // a Perfetto trace of the engines and DMA queues; no VCD (refused by the driver: docs/neuroncore.md)
+  capabilities: { trace: true, vcd: false },
   options: ncOptions.sim,
   checkOptions: (o) => void dumpSpecs(o),
   plan(req) {

@@ -59,6 +59,7 @@ function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: Simulation
 }
 
 export const pyxisMachine: MachineBackend = {
+  capabilities: { trace: true, vcd: true },
   options: pyxisOptions.sim,
   checkOptions: (o) => void parseRunOptions(o),
   plan(req) {

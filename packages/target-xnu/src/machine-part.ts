@@ -36,6 +36,7 @@ function allDumps(p: ReturnType<typeof parseRun>, req: MachineRequest): DumpSpec
 }
 
 export const xnuMachine: MachineBackend = {
+  capabilities: { trace: true, vcd: true },
   options: xnuOptions.sim,
   checkOptions: (o) => void parseRun(o),
   plan(req: MachineRequest) {

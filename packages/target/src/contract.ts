@@ -175,8 +175,22 @@ export interface MachineInstance {
   run(): MachineResult;
 }
 
+/**
+ * The shared outputs a machine writes (`pyxis-sim run --trace/--vcd`): an option whose capability is
+ * `false` is refused by the driver (usage error, exit 2) before any file is read or created, instead of the
+ * target ignoring it. Absent = supported.
+ */
+export interface MachineCapabilities {
+  /** Writes a Perfetto trace to `MachineRequest.trace`. */
+  trace?: boolean;
+  /** Writes a VCD waveform to `MachineRequest.vcd`. */
+  vcd?: boolean;
+}
+
 export interface MachineBackend {
   options?: readonly OptionSpec[];
+  /** What this machine writes of the shared outputs (trace, VCD). */
+  capabilities?: MachineCapabilities;
   /** Checks the syntax of this target's option values before any file is read (usage errors come first). */
   checkOptions?(options: OptionValues): void;
   /**

@@ -149,3 +149,56 @@ function npy32(shape: number[]): Buffer {
   head.writeUInt16LE(h.length, 8);
   return Buffer.concat([head, Buffer.from(h, 'latin1'), Buffer.alloc(4 * shape.reduce((a, b) => a * b, 1))]);
 }
+
+describe('--vcd where a target writes none is refused (exit 2) before any file exists; no run leaves a .partial', () => {
+  let d: string;
+  beforeAll(() => {
+    d = mkdtempSync(join(dir, 'partial-'));
+    for (const f of ['fc.tmodel', 'fc.tprog', 'fc.tdata', 'fc_x.npy']) copyFileSync(join(systolic, f), join(d, f));
+  });
+  const leftovers = () => readdirSync(d).filter((n) => n.endsWith('.partial') || n.startsWith('w.') || n.startsWith('t.'));
+  test('systolic: --vcd is a usage error naming the target and the options it has', async () => {
+    const r = await sim(['run', join(d, 'fc.tmodel'), '--input', `x:0=${join(d, 'fc_x.npy')}`, '--vcd', join(d, 'w.vcd')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--vcd.*systolic/);
+    expect(leftovers()).toEqual([]);
+  });
+  test('neuroncore: --vcd is a usage error too', async () => {
+    writeFileSync(join(d, 'k.ncasm'), '.tensor X hbm fp32 [4, 8]\n.tensor x sbuf fp32 [4, 8]\ndma.copy x, X\n');
+    writeFileSync(join(d, 'k.ld'), 'tensor X { zero = true; }\n');
+    expect((await call(runAs, [join(d, 'k.ncasm'), '-o', join(d, 'k.pobj')])).code).toBe(0);
+    expect((await ld([join(d, 'k.ld'), join(d, 'k.pobj'), '-o', join(d, 'k.pimg')])).code).toBe(0);
+    const r = await sim(['run', join(d, 'k.pimg'), '--vcd', join(d, 'w.vcd')]);
+    expect(r.code).toBe(2);
+    expect(leftovers()).toEqual([]);
+  });
+  test('a systolic --max-cycles stop keeps a complete trace (as Pyxis does), never a .partial', async () => {
+    const r = await sim(['run', join(d, 'fc.tmodel'), '--input', `x:0=${join(d, 'fc_x.npy')}`, '--max-cycles', '3', '--trace', join(d, 't.json')]);
+    expect(r.code).toBe(1);
+    expect(readdirSync(d).filter((n) => n.endsWith('.partial'))).toEqual([]);
+    expect(() => JSON.parse(readFileSync(join(d, 't.json'), 'utf8'))).not.toThrow();
+    rmSync(join(d, 't.json'));
+  });
+  test('a malformed .tprog or XNU image with --trace: a diagnostic, and no trace at all', async () => {
+    writeFileSync(join(d, 'bad.tprog'), Buffer.alloc(5, 0xff));
+    const m = JSON.parse(readFileSync(join(d, 'fc.tmodel'), 'utf8'));
+    m.prog = { file_name: 'bad.tprog', size: 5 };
+    writeFileSync(join(d, 'bad.tmodel'), JSON.stringify(m));
+    const r = await sim(['run', join(d, 'bad.tmodel'), '--trace', join(d, 't.json')]);
+    expect(r.code).toBe(1);
+    expect(leftovers()).toEqual([]);
+    const x = fileURLToPath(new URL('../../../samples/xnu/', import.meta.url));
+    for (const f of ['nn.xasm', 'nn.ld', 'nn_query.npy', 'nn_db.npy']) copyFileSync(join(x, f), join(d, f));
+    expect((await call(runAs, [join(d, 'nn.xasm'), '-o', join(d, 'nn.pobj')])).code).toBe(0);
+    expect((await ld([join(d, 'nn.ld'), join(d, 'nn.pobj'), '-o', join(d, 'nn.pimg')])).code).toBe(0);
+    const img = readFileSync(join(d, 'nn.pimg'));
+    // the first job descriptor's vec_len (bits 23:8) := 8, not a multiple of 16: XNU0303 at run time
+    const sec = img.indexOf(Buffer.from([0x00, 0x20, 0x00, 0x00]));
+    expect(sec).toBeGreaterThan(0);
+    img[sec + 1] = 8;
+    writeFileSync(join(d, 'bad.pimg'), img);
+    const x1 = await sim(['run', join(d, 'bad.pimg'), '--trace', join(d, 't.json'), '--vcd', join(d, 'w.vcd')]);
+    expect(x1.code).toBe(1);
+    expect(leftovers()).toEqual([]);
+  });
+});
