@@ -43,6 +43,11 @@ export class TraceWriter {
     return Math.round(cycle * this.usPerCycle * 1e6) / 1e6;
   }
 
+  /** A slice's duration as the difference of its rounded end and start: back-to-back slices meet exactly (rounded separately they could overlap by 1e-6 us). */
+  private dur(start: number, end: number): number {
+    return end <= start ? 0 : Math.round((this.ts(end) - this.ts(start)) * 1e6) / 1e6;
+  }
+
   /** The process id of a group (created with a process_name record on first use). */
   group(name: string): number {
     let pid = this.groups.get(name);
@@ -74,7 +79,7 @@ export class TraceWriter {
   slice(track: TraceTrack, start: number, end: number, name: string, args?: TraceArgs, cat = 'trip'): void {
     const a = { ...(args ?? {}), start_cycle: start, end_cycle: end };
     this.emit(
-      JSON.stringify({ ph: 'X', cat, name, pid: track.pid, tid: track.tid, ts: this.ts(start), dur: this.ts(Math.max(0, end - start)), args: a }),
+      JSON.stringify({ ph: 'X', cat, name, pid: track.pid, tid: track.tid, ts: this.ts(start), dur: this.dur(start, end), args: a }),
     );
   }
 
