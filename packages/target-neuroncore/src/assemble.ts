@@ -6,7 +6,7 @@
  * MultiplyMoving and `dma.copy` into transfers over the 16 queues, and inserts semaphores
  * (sync.ts). Output: an NcProgram in a `.pobj` container.
  */
-import { didYouMean, error, type Diagnostic, type SourceMap } from '@pyxis/diagnostics';
+import { CappedDiagnostics, didYouMean, error, type Diagnostic, type SourceMap } from '@pyxis/diagnostics';
 import { sortDiagnostics } from '@pyxis/asm';
 import { FORMAT_VERSION, type Container } from '@pyxis/container';
 import { loadIsa, loadMachine, SPEC } from './isa.js';
@@ -37,7 +37,10 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   const maxUnrolled = limits.maxUnrolled ?? MAX_UNROLLED;
   const isa = loadIsa();
   const machine = loadMachine();
-  const diags: Diagnostic[] = [];
+  // capped like the shared front end (200 errors, the first saying how many more): garbage input stays cheap
+  const diags = new CappedDiagnostics();
+  // did-you-mean only for diagnostics that will be kept (it is the costly part of an error on garbage input)
+  const hint = (word: string, candidates: readonly string[]): string[] => (diags.full ? [] : didYouMean(word, candidates));
   const tensors: TensorDecl[] = [];
   const tensorByName = new Map<string, number>();
   /** Row-major element strides of each declared tensor's dimensions (computed on first access). */
@@ -99,7 +102,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         case 'name': {
           const v = env.get(e.name);
           if (v === undefined) {
-            diags.push(error('NC0010', `unknown name \`${e.name}\``, { span: span(line, e.col, e.name.length), notes: didYouMean(e.name, [...env.keys()]) }));
+            diags.push(error('NC0010', `unknown name \`${e.name}\``, { span: span(line, e.col, e.name.length), notes: hint(e.name, [...env.keys()]) }));
             throw new Stop();
           }
           return v;
@@ -148,7 +151,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         return;
       }
       if (!(DTYPES as readonly string[]).includes(st.dtype)) {
-        diags.push(error('NC0022', `unknown dtype \`${st.dtype}\``, { span: span(st.line, st.dtypeCol, st.dtype.length), notes: [`known: ${DTYPES.join(', ')}`, ...didYouMean(st.dtype, [...DTYPES])] }));
+        diags.push(error('NC0022', `unknown dtype \`${st.dtype}\``, { span: span(st.line, st.dtypeCol, st.dtype.length), notes: [`known: ${DTYPES.join(', ')}`, ...hint(st.dtype, [...DTYPES])] }));
         return;
       }
       const dtype = st.dtype as DType;
@@ -188,7 +191,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
     const resolveAp = (name: string, slices: Slice[] | undefined, line: number, col: number, len = name.length): AP => {
       const ti = tensorByName.get(name);
       if (ti === undefined) {
-        diags.push(error('NC0030', `unknown tensor \`${name}\``, { span: span(line, col, name.length), notes: didYouMean(name, [...tensorByName.keys()]) }));
+        diags.push(error('NC0030', `unknown tensor \`${name}\``, { span: span(line, col, name.length), notes: hint(name, [...tensorByName.keys()]) }));
         throw new Stop();
       }
       const t = tensors[ti]!;
@@ -249,7 +252,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
     const resolveRaw = (v: Extract<Value, { k: 'raw' }>, line: number): AP => {
       const ti = tensorByName.get(v.name);
       if (ti === undefined) {
-        diags.push(error('NC0030', `unknown tensor \`${v.name}\``, { span: span(line, v.col, v.name.length), notes: didYouMean(v.name, [...tensorByName.keys()]) }));
+        diags.push(error('NC0030', `unknown tensor \`${v.name}\``, { span: span(line, v.col, v.name.length), notes: hint(v.name, [...tensorByName.keys()]) }));
         throw new Stop();
       }
       const fields = v.fields.map((e) => evalInt(e, line, 'an access-pattern field'));
@@ -292,7 +295,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       const isSem = st.op === 'sem_signal' || st.op === 'sem_wait';
       const def = isSem ? { operands: [], attrs: ['sem', 'value', 'queue'], spec: '' } : isa.instructions[mn];
       if (!def || (!(st.engine in streamOf) && st.engine !== 'dma')) {
-        diags.push(error('NC0040', `unknown instruction \`${mn}\``, { span: span(st.line, st.col, st.opEnd - st.col), notes: didYouMean(mn, [...Object.keys(isa.instructions)]) }));
+        diags.push(error('NC0040', `unknown instruction \`${mn}\``, { span: span(st.line, st.col, st.opEnd - st.col), notes: hint(mn, [...Object.keys(isa.instructions)]) }));
         return;
       }
       // Bind operands: positional in the ISA's operand order, then key=value.
@@ -306,7 +309,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           return;
         }
         if (!names.includes(key) && !def.attrs.includes(key)) {
-          diags.push(error('NC0042', `\`${mn}\` has no operand \`${key}\` (operands: ${[...names, ...def.attrs].join(', ')})`, { span: span(st.line, o.col, key.length), notes: didYouMean(key, [...names, ...def.attrs]) }));
+          diags.push(error('NC0042', `\`${mn}\` has no operand \`${key}\` (operands: ${[...names, ...def.attrs].join(', ')})`, { span: span(st.line, o.col, key.length), notes: hint(key, [...names, ...def.attrs]) }));
           return;
         }
         bound.set(key, o);
@@ -333,7 +336,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         const sem = attrs['sem'];
         const si = typeof sem === 'string' ? semByName.get(sem) : undefined;
         if (si === undefined) {
-          diags.push(error('NC0050', `unknown semaphore \`${String(sem)}\` (declare it with \`.semaphore NAME\`)`, { span: span(st.line, bound.get('sem')!.col), notes: didYouMean(String(sem), [...semByName.keys()]) }));
+          diags.push(error('NC0050', `unknown semaphore \`${String(sem)}\` (declare it with \`.semaphore NAME\`)`, { span: span(st.line, bound.get('sem')!.col), notes: hint(String(sem), [...semByName.keys()]) }));
           return;
         }
         const value = attrs['value'];
@@ -525,7 +528,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   }
   const program: NcProgram = { tensors, semaphores, autoBase, sync, insns };
   const object = programObject(program, inputs.map((i) => i.file));
-  return { program, diagnostics: sortDiagnostics(diags), object };
+  return { program, diagnostics: sortDiagnostics(diags.finish()), object };
 }
 
 /** Rows r0..r1 of an access pattern (partitions for SBUF, outer rows for HBM). */

@@ -132,3 +132,13 @@ describe('bf16 bit patterns in a uint16 .npy (the usual way NumPy stores bf16)',
     expect(r.map.tensors.find((t) => t.name === 'V')!.init).toBe('data');
   });
 });
+
+describe('garbage input: the diagnostic cap of the shared front end (DiagnosticBag)', () => {
+  it('60,000 erroneous lines collect 200 errors, the first saying how many more there were', () => {
+    const text = Array.from({ length: 60_000 }, (_, i) => `vector.nope${i % 7} a, b`).join('\n');
+    const r = assembleNc([{ file: 'g.ncasm', text }]);
+    const errors = r.diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.length).toBe(200);
+    expect(errors[0]!.notes?.at(-1)).toBe('59800 more errors after the first 200 were not collected (this pass stops collecting at 200)');
+  });
+});
