@@ -15,6 +15,7 @@ import { parseNc, type Expr, type Operand, type Slice, type Stmt, type Value } f
 import { DTYPES, dtypeBytes, type DType } from './numerics.js';
 import { S_PSUM, checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
 import { AutoSync } from './sync.js';
+import { tensorAliases } from './aliases.js';
 import { resolveRawAp } from './source.js';
 import { MAX_UNROLLED, loopLowerBound } from './unroll.js';
 
@@ -515,12 +516,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
 
   const autoBase = semaphores.length;
   for (const s of STREAMS) semaphores.push(`auto.${s}`);
-  const aliases = tensors.map((t, i) =>
-    tensors
-      .map((u, j) => ({ u, j }))
-      .filter(({ u, j }) => j === i || (t.mem !== 'hbm' && u.mem === t.mem && u.partition < t.partition + t.shape[0]! && t.partition < u.partition + u.shape[0]! && u.offset < t.offset + t.bytes && t.offset < u.offset + u.bytes))
-      .map(({ j }) => j),
-  );
+  const aliases = tensorAliases(tensors);
   const syncer = new AutoSync(STREAMS.length, autoBase, (t) => hbmBases[t] ?? 0, aliases);
   for (const insn of pending) {
     syncer.add(insn, insns.length, sync === 'explicit');
