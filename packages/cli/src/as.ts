@@ -3,7 +3,7 @@ import { UsageError } from '@pyxis/diagnostics';
 import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
 import type { Command } from 'commander';
 import { missingPart, targetEntries } from '@pyxis/target';
-import { runTool, services, type ToolContext, type ToolIO } from './tool.js';
+import { firstPositional, runTool, services, type ToolContext, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
 
 interface AsOptions {
@@ -122,5 +122,11 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
     },
     argv,
     io,
+    (a) => {
+      // a link script given to the assembler (the shared link-script form, @pyxis/ld): name the linker
+      const first = firstPositional(a);
+      if (first !== undefined && first.toLowerCase().endsWith('.ld'))
+        throw new UsageError(`${first} is a link script: link it with \`pyxis-ld ${first} OBJ.pobj ...\` (pyxis-as assembles sources: ${sourceExtensionsHelp()})`);
+    },
   );
 }

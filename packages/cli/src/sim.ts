@@ -1,10 +1,11 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
-import { checkNotRead, checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic } from '@pyxis/container';
+import { checkNotRead, checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic, INPUT_HEAD_BYTES, readInputHead, startsWithContainerMagic } from '@pyxis/container';
 import { FileSink, type TextSink } from '@pyxis/sim';
 import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
-import { runTool, services, type ToolIO } from './tool.js';
+import { firstPositional, runTool, services, type ToolIO } from './tool.js';
+import { existsSync } from 'node:fs';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget, specOption } from './targetOptions.js';
 
 interface RunOptions {
@@ -75,7 +76,12 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       machine.checkOptions?.(options);
       // A target's own input format (no container magic, an extension it claims) runs as it is; anything else
       // must be a container, refused from its first bytes when it is not one (no gigabyte read first).
-      const own = machine.loadImage && targetForSourceFile(image) === target.name;
+      // A target's own input format runs as it is (`imageExtensions`); another file a target claims as a source is
+      // an assembly source given to the simulator: name the tools that make an image of it.
+      const loadable = !!machine.loadImage && (machine.imageExtensions ?? []).some((x) => image.toLowerCase().endsWith(x.toLowerCase()));
+      if (!loadable && targetForSourceFile(image) !== undefined && !startsWithContainerMagic(readInputHead(image, INPUT_HEAD_BYTES).head))
+        throw new UsageError(`${image} is an assembly source: assemble it with \`pyxis-as ${image} -o OBJ.pobj\`, then link the object with \`pyxis-ld\` and run the image`);
+      const own = loadable;
       const bytes = own ? readInputFile(image) : readContainerInput(image);
       const container = own && peekContainerTarget(bytes) === undefined ? machine.loadImage!(image, bytes) : readContainer(bytes, image);
       if (container.target !== target.name)
@@ -144,5 +150,10 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       for (const [f, bytes] of result.outputs) writeFileAtomic(f, bytes);
       c.log.info({ cycles: result.cycles, wall }, 'simulated');
     });
-  }, argv, io);
+  }, argv, io, (a) => {
+    // `pyxis-sim IMAGE` (forgetting `run`): the likeliest first mistake gets the command that was meant
+    const first = firstPositional(a);
+    if (first !== undefined && !['run', 'inspect', 'help'].includes(first) && existsSync(first))
+      throw new UsageError(`unknown command \`${first}\``, [`did you mean \`pyxis-sim run ${first}\`?`]);
+  });
 }

@@ -207,6 +207,8 @@ export interface MachineBackend {
    * target claims (`TargetEntry.sourceExtensions`) and that has no container magic.
    */
   loadImage?(file: string, bytes: Uint8Array): Container;
+  /** Extensions of the files `loadImage` reads (`.tmodel`); any other source extension of the target is refused with a hint. */
+  imageExtensions?: readonly string[];
 }
 
 // ---------------------------------------------------------------- inspect, docs

@@ -202,3 +202,38 @@ describe('--vcd where a target writes none is refused (exit 2) before any file e
     expect(leftovers()).toEqual([]);
   });
 });
+
+describe('first mistakes get a hint', () => {
+  let d: string;
+  beforeAll(() => {
+    d = mkdtempSync(join(dir, 'hint-'));
+    for (const f of ['fc.tmodel', 'fc.tprog', 'fc.tdata', 'fc_x.npy', 'fc.tasm']) copyFileSync(join(systolic, f), join(d, f));
+  });
+  test('--dump on systolic names every target that has it and the options systolic has instead', async () => {
+    const r = await sim(['run', join(d, 'fc.tmodel'), '--dump', `y=${join(d, 'o.npy')}`]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--dump is not an option of target systolic \(it is one of pyxis, xnu, neuroncore\)/);
+    expect(r.err).toMatch(/--output/);
+  });
+  test('pyxis-sim IMAGE without `run` suggests `pyxis-sim run IMAGE` (and in JSON, as a note)', async () => {
+    const r = await sim([join(d, 'fc.tmodel')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`did you mean \`pyxis-sim run ${join(d, 'fc.tmodel')}\`?`);
+    const j = await sim(['--diagnostics-format', 'json', join(d, 'fc.tmodel')]);
+    const line = JSON.parse(j.err.trim().split('\n')[0]!) as { code: string; notes?: string[] };
+    expect(line.notes).toEqual([`did you mean \`pyxis-sim run ${join(d, 'fc.tmodel')}\`?`]);
+  });
+  test('a link script given to pyxis-as, a source to pyxis-ld or pyxis-sim: the right tool is named', async () => {
+    const x = fileURLToPath(new URL('../../../samples/xnu/', import.meta.url));
+    copyFileSync(join(x, 'nn.ld'), join(d, 'nn.ld'));
+    const a = await call(runAs, [join(d, 'nn.ld')]);
+    expect(a.code).toBe(2);
+    expect(a.err).toMatch(/nn\.ld is a link script: link it with `pyxis-ld/);
+    const l = await ld([join(d, 'fc.tasm')]);
+    expect(l.code).toBe(2);
+    expect(l.err).toMatch(/fc\.tasm is an assembly source: assemble it with `pyxis-as/);
+    const s2 = await sim(['run', join(d, 'fc.tasm')]);
+    expect(s2.code).toBe(2);
+    expect(s2.err).toMatch(/fc\.tasm is an assembly source: assemble it with `pyxis-as.*then link/);
+  });
+});
