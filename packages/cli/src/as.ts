@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { UsageError } from '@pyxis/diagnostics';
-import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
+import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic, readInputFile, readContainer, startsWithContainerMagic } from '@pyxis/container';
 import type { Command } from 'commander';
 import { missingPart, targetEntries } from '@pyxis/target';
 import { firstPositional, runTool, services, type ToolContext, type ToolIO } from './tool.js';
@@ -28,7 +28,16 @@ function defaultOutput(src: string, ext: string): string {
 
 async function doDisassemble(file: string, output: string | undefined, explicit: string | undefined, c: ToolContext, cmd: Command): Promise<void> {
   checkOutputPaths([output], [file]);
-  const object = readContainerFile(file);
+  const bytes = readInputFile(file);
+  if (!startsWithContainerMagic(bytes)) {
+    // not a container: the target's own raw format (`pyxis-as disassemble p.tprog --target systolic --arch a.tarch`)
+    const { target, options } = await resolveTarget(chooseTargetName(explicit, [], () => undefined), 'as', cmd);
+    const text = target.assembler?.disassembleRaw?.(file, bytes, options);
+    if (text === undefined) readContainer(bytes, file); // reports the bad magic (CT0001)
+    writeText(output, text!, c);
+    return;
+  }
+  const object = readContainer(bytes, file);
   const { target } = await resolveTarget(explicit ?? object.target, 'as', cmd);
   const be = target.assembler;
   if (!be?.disassemble) throw missingPart(target, 'disassembler');
@@ -77,6 +86,10 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         const { target, options } = await resolveTarget(name, 'as', program);
         const be = target.assembler;
         if (!be) throw missingPart(target, 'assembler');
+        // Without --emit, an output named with an emit kind's extension is that kind (`-o p.tprog` is a .tprog, as
+        // `-o x.o` is an object for a C compiler); --emit given explicitly wins.
+        const byExt = opts.emit === 'object' && opts.output && opts.output !== '-' && !opts.output.toLowerCase().endsWith('.pobj') ? be.emitKinds?.find((k) => !k.text && opts.output!.toLowerCase().endsWith(k.ext.toLowerCase())) : undefined;
+        if (byExt) opts.emit = byExt.name;
         const emit = opts.emit === 'object' ? undefined : be.emitKinds?.find((k) => k.name === opts.emit);
         if (opts.emit !== 'object' && !emit)
           throw new UsageError(`--emit ${opts.emit}: target ${target.name} emits ${['object', ...(be.emitKinds ?? []).map((k) => k.name)].join(', ')}`);

@@ -108,6 +108,11 @@ export interface AssemblerBackend {
   disassemble?(object: Container, file: string): string;
   /** The same text as `disassemble`, as chunks the driver writes as they are produced (large objects); preferred when given. */
   disassembleChunks?(object: Container, file: string): Iterable<string>;
+  /**
+   * A file of the target's own binary format that is not a container (a raw Tensil `.tprog`), disassembled with
+   * the target's options (`--arch`); undefined when the file is not one (the driver then reports the bad magic).
+   */
+  disassembleRaw?(file: string, bytes: Uint8Array, options: OptionValues): string | undefined;
 }
 
 // ---------------------------------------------------------------- linker

@@ -237,3 +237,21 @@ describe('first mistakes get a hint', () => {
     expect(s2.err).toMatch(/fc\.tasm is an assembly source: assemble it with `pyxis-as.*then link/);
   });
 });
+
+describe('an output named .tprog is a .tprog; a raw .tprog disassembles', () => {
+  test('pyxis-as --target systolic fc.tasm -o p.tprog writes the raw program (the bytes of --emit tprog)', async () => {
+    const d = mkdtempSync(join(dir, 'tprog-'));
+    for (const f of ['fc.tasm', 'arch4.tarch']) copyFileSync(join(systolic, f), join(d, f));
+    const a = await call(runAs, ['--target', 'systolic', '--arch', join(d, 'arch4.tarch'), join(d, 'fc.tasm'), '-o', join(d, 'p.tprog')]);
+    expect(a.err).toBe('');
+    const b = await call(runAs, ['--target', 'systolic', '--arch', join(d, 'arch4.tarch'), join(d, 'fc.tasm'), '--emit', 'tprog', '-o', join(d, 'q.bin')]);
+    expect(b.code).toBe(0);
+    expect(readFileSync(join(d, 'p.tprog'))).toEqual(readFileSync(join(d, 'q.bin')));
+    expect(readFileSync(join(d, 'p.tprog')).subarray(0, 3).toString('latin1')).not.toBe('PYX');
+    // and it disassembles with --arch (no container header to carry the architecture)
+    const dis = await call(runAs, ['disassemble', join(d, 'p.tprog'), '--target', 'systolic', '--arch', join(d, 'arch4.tarch')]);
+    expect(dis.err).toBe('');
+    expect(dis.code).toBe(0);
+    expect(dis.out).toMatch(/MatMul|matmul|LoadWeights|DataMove/i);
+  });
+});
