@@ -255,3 +255,22 @@ describe('an output named .tprog is a .tprog; a raw .tprog disassembles', () => 
     expect(dis.out).toMatch(/MatMul|matmul|LoadWeights|DataMove/i);
   });
 });
+
+describe('--dump NAME=FILE follows the extension', () => {
+  test('.bin: the tensor\'s raw little-endian codes (samples/pyxis/gather.ld documents it); .npy: the same bytes in an .npy', async () => {
+    const d = mkdtempSync(join(dir, 'bin-'));
+    const p = fileURLToPath(new URL('../../../samples/pyxis/', import.meta.url));
+    for (const f of ['gather.pasm', 'gather.ld', 'gather_idx.npy', 'gather_src.bin', 'gather_itfe.blob']) copyFileSync(join(p, f), join(d, f));
+    expect((await call(runAs, [join(d, 'gather.pasm'), '-o', join(d, 'g.pobj')])).code).toBe(0);
+    expect((await ld([join(d, 'gather.ld'), join(d, 'g.pobj'), '-o', join(d, 'g.pimg')])).code).toBe(0);
+    const r = await sim(['run', join(d, 'g.pimg'), '--dump', `gathered=${join(d, 'g.bin')}`, '--dump', `gathered=${join(d, 'g.npy')}`]);
+    expect(r.code).toBe(0);
+    const bin = readFileSync(join(d, 'g.bin'));
+    const npy = readFileSync(join(d, 'g.npy'));
+    expect(bin.subarray(0, 6).toString('latin1')).not.toBe('\x93NUMPY');
+    expect(npy.subarray(npy.length - bin.length)).toEqual(bin);
+    const bad = await sim(['run', join(d, 'g.pimg'), '--dump', `gathered=${join(d, 'g.txt')}`]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/SIM0013.*\.npy.*\.bin/);
+  });
+});
