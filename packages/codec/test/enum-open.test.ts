@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileTable, decode, encode, enumName, validate } from '@pyxis/codec';
+import { compileTable, decode, encode, enumName, validate, type FieldTable } from '@pyxis/codec';
 
 // `enum_open`: a hardware port wider than its named codes (the XNU `rounding` port: 3 bits, six HardFloat names).
-const spec = { name: 't', fields: [{ name: 'rm', width: 3, enum: { a: 0, b: 1, d: 6 }, enum_open: true }, { name: 'k', width: 3, enum: { a: 0, b: 1 } }] };
+const spec: FieldTable = { name: 't', fields: [{ name: 'rm', width: 3, enum: { a: 0, b: 1, d: 6 }, enum_open: true }, { name: 'k', width: 3, enum: { a: 0, b: 1 } }] };
 
 describe('enum_open fields', () => {
   it('take every codepoint of the width, named or not; the unnamed ones print as numbers', () => {

@@ -49,7 +49,7 @@ describe('the hardware converters check their options objects', () => {
     expect(code(() => logToLin(0x3c00, { mappingCorrection: 'no' } as never))).toBe('FMT0004');
     expect(code(() => fp8ToLnsI5F3(0x38, { fbitsTruncateAmt: 1 } as never))).toBe('FMT0004');
     expect(code(() => importToRfp16('IEEE_FP16', 0x3c00, { saturated: true } as never))).toBe('FMT0004');
-    expect(code(() => exportFromRfp16('OFP8_E4M3', 0x3c00, { maxToInf: true }))).toBe('FMT0004'); // IEEE FP16 only
+    expect(code(() => exportFromRfp16('OCP_E4M3', 0x3c00, { maxToInf: true }))).toBe('FMT0004'); // IEEE FP16 only
     expect(code(() => exportFromRfp16('IEEE_FP16', 0x3c00, { saturate: true }))).toBe('FMT0004'); // FP16 always overflows to infinity
     expect(exportFromRfp16('IEEE_FP16', 0x3c00, { saturate: false })).toBe(exportFromRfp16('IEEE_FP16', 0x3c00));
     expect(linToLog(0x3c00, { ebAdj: 0, mappingCorrection: true, fbitsTruncateAmt: 0 })).toBe(linToLog(0x3c00));
