@@ -30,3 +30,26 @@ describe('samples/neuroncore/make-inputs.mjs DIR', () => {
     }
   });
 });
+
+describe('docs:check refuses citations of source files that no longer exist', () => {
+  it('the repository cites none; a moved file is reported with the citing document', async () => {
+    const { staleCitations } = await import('../../../scripts/gen-docs.mjs');
+    expect(staleCitations()).toEqual([]);
+    const base = mkdtempSync(join(tmpdir(), 'cite-'));
+    try {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      mkdirSync(join(base, 'docs'));
+      mkdirSync(join(base, 'grammars/t'), { recursive: true });
+      mkdirSync(join(base, 'packages/a/src'), { recursive: true });
+      writeFileSync(join(base, 'packages/a/src/here.ts'), '');
+      writeFileSync(join(base, 'docs/x.md'), 'Implemented in packages/a/src/here.ts and packages/a/src/gone.ts.\n');
+      writeFileSync(join(base, 'grammars/t/w.json'), '{"doc": "see packages/b/src/old.ts"}');
+      expect(staleCitations(base)).toEqual([
+        ['docs/x.md', 'packages/a/src/gone.ts'],
+        ['grammars/t/w.json', 'packages/b/src/old.ts'],
+      ]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
