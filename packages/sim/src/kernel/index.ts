@@ -7,3 +7,4 @@ export * from './vcd.js';
 export * from './simulator.js';
 export * from './link.js';
 export * from './runAhead.js';
+export * from './partitioned.js';

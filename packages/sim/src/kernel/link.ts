@@ -41,10 +41,47 @@ export class TimedLink<T> {
     return this.at.length ? this.at[0]! : Infinity;
   }
 
+  /**
+   * A link between two partitions (partitioned.ts): `send` only records the message in an outbox, which the
+   * partitioned runner moves into the heap between windows (`flushOutbox`), so that what the receiving partition sees
+   * inside a window never depends on which partition ran first (or on which thread). Sender keys must then name the
+   * sender uniquely across partitions.
+   */
+  crossPartition = false;
+  private outbox: Array<{ at: number; key: number; msg: T }> = [];
+
   /** Sends `msg` from sender `key` at `now`, delivered at `deliverAt` (>= now + minLatency). */
   send(now: number, deliverAt: number, key: number, msg: T): void {
     if (!(deliverAt >= now + this.minLatency))
       throw new RangeError(`link ${this.name}: message sent at cycle ${now} for cycle ${deliverAt} violates the minimum latency of ${this.minLatency}`);
+    if (this.crossPartition) {
+      this.outbox.push({ at: deliverAt, key, msg });
+      return;
+    }
+    this.insert(deliverAt, key, msg);
+  }
+
+  /** Messages sent across partitions in the current window, not yet in the heap. */
+  get outboxSize(): number {
+    return this.outbox.length;
+  }
+
+  /**
+   * Moves the window's cross-partition messages into the heap. Their order is (at, key, send order per key), as for
+   * direct sends: the heap's sequence numbers are given here in the outbox order sorted by (at, key), and a stable
+   * sort keeps each sender's own order.
+   */
+  flushOutbox(): number {
+    const box = this.outbox;
+    const n = box.length;
+    if (n === 0) return 0;
+    box.sort((a, b) => a.at - b.at || a.key - b.key);
+    for (let i = 0; i < n; i++) this.insert(box[i]!.at, box[i]!.key, box[i]!.msg);
+    this.outbox = [];
+    return n;
+  }
+
+  private insert(deliverAt: number, key: number, msg: T): void {
     const a = this.at;
     let i = a.length;
     a.push(deliverAt);

@@ -199,9 +199,86 @@ export class Simulator {
 
   /** Runs until every engine is idle, a deadlock, or `maxCycles`. */
   run(opts: RunOptions = {}): RunResult {
-    this.prepare();
     const maxCycles = opts.maxCycles ?? Infinity;
-    this.runLimit = maxCycles;
+    const r = this.loop(maxCycles, Infinity, false, opts);
+    if (r === 'max-cycles') return { reason: 'max-cycles', cycles: this.now, steps: this.steps, waitGraph: this.waitGraph() };
+    if (r === 'deadlock') return { reason: 'deadlock', cycles: this.now, steps: this.steps, waitGraph: this.waitGraph() };
+    return { reason: 'done', cycles: this.now, steps: this.steps, waitGraph: [] };
+  }
+
+  /**
+   * Partitioned runs (partitioned.ts): true when this simulator ran out of work at `now` (its own done cycle) and
+   * waits only for messages from other partitions; none of its cycles from `now` on is accounted yet.
+   */
+  quiescent = false;
+  /** Partitioned runs: the earliest cycle this simulator may act at, as its last pause found it (links aside). */
+  private pausedNext = 0;
+
+  /** The earliest cycle at which this partition can change state (Infinity: none, unless a message comes). */
+  nextEventAt(): number {
+    let t = this.quiescent ? Infinity : Math.max(this.pausedNext, this.now);
+    const links = this.links;
+    for (let l = 0; l < links.length; l++) {
+      const w = links[l]!.nextAt;
+      if (w < t) t = w;
+    }
+    return t;
+  }
+
+  /** True when some engine is still busy (a quiescent partition with a busy engine is waiting for a message). */
+  anyBusy(): boolean {
+    for (const e of this.engines) if (e.busy) return true;
+    return false;
+  }
+
+  /**
+   * Partitioned runs: simulates every cycle < `limit` that this partition has to (a quiescent partition stays so
+   * unless a message is due before `limit`); returns 'quiescent' or 'window'. `maxCycles` bounds run-ahead.
+   */
+  advance(limit: number, opts: RunOptions = {}): 'quiescent' | 'window' {
+    this.prepare();
+    const target = Math.min(this.nextEventAt(), limit);
+    if (this.quiescent) {
+      if (target >= limit) return 'quiescent';
+      this.quiescent = false;
+    }
+    if (target > this.now) {
+      this.accountSkipped(target - this.now);
+      this.now = target;
+      if (target >= limit) return 'window';
+    }
+    const r = this.loop(opts.maxCycles ?? Infinity, limit, true, opts);
+    return r === 'quiescent' ? 'quiescent' : 'window';
+  }
+
+  /** Partitioned runs: accounts the cycles from `now` to `end` (the run's end) as skipped ones. */
+  finishAt(end: number): void {
+    this.prepare();
+    if (end > this.now) this.accountSkipped(end - this.now);
+    this.now = end;
+  }
+
+  /** `cycles` cycles in which nothing moved: busy engines stall, the others idle. */
+  private accountSkipped(cycles: number): void {
+    const n = this.engines.length;
+    for (let i = 0; i < n; i++) {
+      if (this.awake[i] === 0) {
+        this.idleC[i] += cycles;
+        continue;
+      }
+      const e = this.engines[i]!;
+      if (e.busy) this.accountStall(i, e, cycles);
+      else this.idleC[i] += cycles;
+    }
+  }
+
+  /**
+   * The cycle loop, from `this.now`: stops at `maxCycles`, at `windowEnd` (partitioned runs: 'window'), or when
+   * nothing can move any more ('done' / 'deadlock'; partitioned: 'quiescent', the undecided case).
+   */
+  private loop(maxCycles: number, windowEnd: number, partitioned: boolean, opts: RunOptions): StopReason | 'window' | 'quiescent' {
+    this.prepare();
+    this.runLimit = Math.min(maxCycles, windowEnd);
     const engines = this.engines;
     const n = engines.length;
     const every = opts.progressEvery ?? 1 << 14;
@@ -214,10 +291,16 @@ export class Simulator {
     const phaseEnd = this.phaseEnd;
     const phaseLinks = this.phaseLinks;
     const links = this.links;
+    let resumeAt = -1;
     for (;;) {
       if (now >= maxCycles) {
         this.now = now;
-        return { reason: 'max-cycles', cycles: now, steps: this.steps, waitGraph: this.waitGraph() };
+        return 'max-cycles';
+      }
+      if (now >= windowEnd) {
+        this.now = now;
+        this.pausedNext = resumeAt > now ? resumeAt : now;
+        return 'window';
       }
       this.steps++;
       this.now = now; // live during the run (observers such as the uninitialised-read watch read it)
@@ -288,10 +371,18 @@ export class Simulator {
           if (awake[i] !== 0 && e.busy) this.accountStall(i, e, -1);
           else this.idleC[i]--;
         }
-        if (!anyBusy) return { reason: 'done', cycles: now, steps: this.steps, waitGraph: [] };
-        return { reason: 'deadlock', cycles: now, steps: this.steps, waitGraph: this.waitGraph() };
+        if (partitioned) {
+          this.quiescent = true;
+          return 'quiescent';
+        }
+        return anyBusy ? 'deadlock' : 'done';
       }
       if (next > maxCycles) next = maxCycles;
+      if (next > windowEnd) {
+        // Paused inside a skip: remember where the work resumes (no step is spent at the window boundary).
+        resumeAt = next;
+        next = windowEnd;
+      }
       const skipped = next - now - 1;
       if (skipped > 0) {
         for (let i = 0; i < n; i++) {

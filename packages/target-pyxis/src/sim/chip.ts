@@ -34,6 +34,7 @@ import type { Trip, TripEngine } from './trip.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
 import { installControlCsrs } from './uieCsr.js';
 import { loadMemoryMap } from '../common/memoryMap.js';
+import type { ChipFabricOptions, ChipFabricSide } from './fabric/port.js';
 
 export const MAX_CLUSTERS = 4;
 export const MAX_UIES = 12;
@@ -67,6 +68,8 @@ export interface ChipOptions {
    * order. Results must not change (docs/timing-model.md "Kernel semantics").
    */
   registrationSeed?: number;
+  /** A chip of a multi-chip system (fabric/port.ts): its fabric adapter talks to the system's fabric. */
+  fabric?: ChipFabricOptions;
 }
 
 /** A barrier notification on its way to the barrier table of its cluster (§11.6.4). */
@@ -241,6 +244,8 @@ export class HostAgent implements SimEngine {
 
 export class PyxisChip {
   readonly sim = new Simulator();
+  /** The fabric adapter's face to the system's fabric (chip §10); null outside a system. */
+  fabric: ChipFabricSide | null = null;
   readonly hbm = new HbmMemory();
   readonly amem: Amem[] = [];
   readonly cfg: CsrCfgSpace[] = [];
@@ -361,6 +366,7 @@ export class PyxisChip {
           cfg: this.cfg[c]!,
           cfgBase: u * UIE_CFG_STRIDE,
           writeCommitLatency: config.amem.write_commit_latency_cycles,
+          params: config,
           onTripDone: (tripId, cycle) => slot.retire(tripId, cycle),
           onPartialWrite: (byteAddr, tripId, cycle) => {
             const t = slot.inflightTrip(tripId);

@@ -24,8 +24,6 @@ export interface DumpSpec {
 export function parseDumpSpec(s: string): DumpSpec {
   const m = /^([^=:]+)(?::(f32|raw))?=(.+)$/.exec(s);
   if (!m) throw bad(`--dump expects SYMBOL=FILE.npy or SYMBOL:f32=FILE.npy, got \`${s}\``);
-  // the extension says what is written: an .npy, or the raw little-endian data (.bin); anything else is refused
-  if (!/\.(npy|bin)$/i.test(m[3]!)) throw bad(`--dump ${m[1]}=${m[3]}: the file must end in .npy (an .npy tensor) or .bin (the raw little-endian data)`);
   return { symbol: m[1]!, f32: m[2] === 'f32', file: m[3]! };
 }
 

@@ -77,3 +77,19 @@ export interface FabricAdapterRx {
   /** A whole page arrived for `dstCluster` (decoded from the VPFE by the system) in output queue `page.dest.oq`. */
   receive(now: number, dstCluster: number, page: FabricPage): void;
 }
+
+/**
+ * What a chip of a system is given (ChipOptions.fabric): its index, the system's fabric as seen from it, and its
+ * Pyxis_VOQ_to_VPFE_map (§10.2: 2K x 11 bits, indexed by Pyxis_VOQ[12:2]; 0xFFFF = entry not configured).
+ */
+export interface ChipFabricOptions {
+  chip: number;
+  egress: FabricEgress;
+  voqToVpfe: Uint16Array;
+}
+
+/** What a chip of a system offers the fabric (PyxisChip.fabric, null for a chip outside a system). */
+export interface ChipFabricSide {
+  tx: FabricAdapterTx;
+  rx: FabricAdapterRx;
+}
