@@ -1,7 +1,7 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
 import { checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic } from '@pyxis/container';
-import { FileSink, type TextSink } from '@pyxis/sim';
-import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
+import { FileSink, singlePartitionStats, type TextSink } from '@pyxis/sim';
+import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, SIM_THREADS, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
@@ -10,6 +10,7 @@ import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, reso
 interface RunOptions {
   clockHz?: number;
   maxCycles?: number;
+  threads?: number;
   trace?: string;
   vcd?: string;
   stats?: string;
@@ -51,6 +52,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .argument('<image>', '.pimg image')
       .addOption(specOption(SIM_CLOCK_HZ))
       .addOption(specOption(SIM_MAX_CYCLES))
+      .addOption(specOption(SIM_THREADS))
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
       .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
@@ -62,7 +64,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats]].filter(([, v]) => v === '-').map(([k]) => k);
       if (toStdout.length > 1) throw new UsageError(`${toStdout.join(' and ')} would ${toStdout.length === 2 ? 'both' : 'all'} write to standard output (\`-\`); give all but one of them a file`);
       // Parsed and range-checked by commander (specOption): numbers here.
-      const { clockHz, maxCycles } = opts;
+      const { clockHz, maxCycles, threads } = opts;
       // The target (from the image header when it can be read) checks its option syntax before the full read: usage errors first.
       const { target, options } = await resolveTarget(chooseTargetName(opts.target, [image], headerTarget), 'sim', run);
       const machine = target.machine;
@@ -78,6 +80,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       const req: MachineRequest = { image: container, file: image, options, services: services(c) };
       if (maxCycles !== undefined) req.maxCycles = maxCycles;
       if (clockHz !== undefined) req.clockHz = clockHz;
+      if (threads !== undefined) req.threads = threads;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
       const planned = machine.plan(req);
       checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...planned.outputs], [image]);
@@ -109,7 +112,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       }
       const wall = (Date.now() - t0) / 1000;
       if (result.diagnostics.length) c.report(result.diagnostics);
-      const statsText = JSON.stringify({ image, target: target.name, host_seconds: wall, ...result.stats }, null, 2) + '\n';
+      // A machine that ran partitions on threads reports `parallel` itself; any other run is one partition.
+      const parallel = result.stats['parallel'] ?? singlePartitionStats(threads);
+      const statsText = JSON.stringify({ image, target: target.name, host_seconds: wall, ...result.stats, parallel }, null, 2) + '\n';
       if (opts.stats === '-') {
         c.out(statsText);
         stderr(result.summary);

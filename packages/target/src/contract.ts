@@ -147,6 +147,8 @@ export interface MachineRequest {
   file: string;
   maxCycles?: number;
   clockHz?: number;
+  /** `--threads`: threads for a run of several partitions (kernel/threaded.ts); absent = the default (defaultThreads). */
+  threads?: number;
   trace?: TextSink;
   vcd?: TextSink;
   onProgress?: (cycle: number) => void;

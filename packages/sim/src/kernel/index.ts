@@ -10,3 +10,4 @@ export * from './runAhead.js';
 export * from './partitioned.js';
 export * from './partitionHost.js';
 export * from './threaded.js';
+export * from './parallelStats.js';
