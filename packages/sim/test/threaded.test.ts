@@ -14,7 +14,7 @@ import { PartitionFailure, runThreaded, type PartitionSpec } from '@pyxis/sim';
 import { buildTokenPartition } from './fixtures/tokenRing.mjs';
 
 interface Case { lats: number[]; timers: number[]; tokens: Array<{ at: number; hops: number; work: number }> }
-type Fault = { node: number; at: number; kind: 'throw' | 'exit' };
+type Fault = { node: number; at: number; kind: 'throw' | 'exit' | 'diag' };
 const MODULE = new URL('./fixtures/tokenRing.mjs', import.meta.url).href;
 
 const specsOf = (c: Case, part: number[], fault?: Fault): PartitionSpec[] =>
@@ -87,6 +87,9 @@ describe('runThreaded', () => {
       // 10 cycles per hop (work % 3 = 0 extra): at n1 at 22, at n2 at 34, past the fault's cycle 30
       if (kind === 'throw') expect([f.partition, f.index, f.detail]).toEqual(['part2', 2, 'node n2 fails at cycle 34']);
     }
+    // a model error carrying diagnostics (input errors) keeps them across the thread
+    const d = await runThreaded(specsOf(c, [0, 1, 2, 3], { node: 3, at: 0, kind: 'diag' }), { threads: 2 }).then(() => null, (x: unknown) => x);
+    expect((d as PartitionFailure).diagnostics).toEqual([{ severity: 'error', code: 'SIM0001', message: 'node n3: bad input' }]);
     // in-process (1 thread): the same failure, the same name
     const one = await runThreaded(specsOf(c, [0, 1, 2, 3], { node: 1, at: 5, kind: 'throw' }), { threads: 1 }).then(() => null, (x: unknown) => x);
     expect(one).toBeInstanceOf(PartitionFailure);

@@ -85,8 +85,11 @@ export class PartitionFailure extends Error {
     readonly index: number,
     readonly detail: string,
     readonly stackText = '',
+    /** The diagnostics of a model error that carried some (a DiagnosticError thrown inside the partition): input errors. */
+    readonly diagnostics: unknown[] | null = null,
   ) {
-    super(`partition ${partition} (#${index}) failed: ${detail}`);
+    super(`partition ${partition}${index >= 0 ? ` (#${index})` : ''} failed: ${detail}`);
+    this.name = 'PartitionFailure';
   }
 }
 
@@ -238,6 +241,11 @@ export class PartitionHost {
 
 function failure(name: string, index: number, e: unknown): PartitionFailure {
   if (e instanceof PartitionFailure) return e;
-  const detail = e instanceof Error ? e.message : String(e);
-  return new PartitionFailure(name, index, detail, e instanceof Error ? (e.stack ?? '') : '');
+  return new PartitionFailure(name, index, e instanceof Error ? e.message : String(e), e instanceof Error ? (e.stack ?? '') : '', diagnosticsOf(e));
+}
+
+/** The diagnostics a DiagnosticError carries (duck-typed: the kernel names no diagnostics package), or null. */
+export function diagnosticsOf(e: unknown): unknown[] | null {
+  const d = (e as { diagnostics?: unknown } | null)?.diagnostics;
+  return Array.isArray(d) ? (structuredClone(d) as unknown[]) : null;
 }

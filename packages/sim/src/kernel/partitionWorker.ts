@@ -4,7 +4,7 @@
  * naming the partition whose code was running, so the coordinator ends the run instead of waiting.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PartitionFailure, PartitionHost, type CrossMessages, type PartitionSpec } from './partitionHost.js';
+import { diagnosticsOf, PartitionFailure, PartitionHost, type CrossMessages, type PartitionSpec } from './partitionHost.js';
 
 type Request = { t: 'window'; end: number; inbound: CrossMessages; maxCycles: number } | { t: 'finish'; end: number; inbound: CrossMessages };
 
@@ -16,8 +16,8 @@ function fail(e: unknown): void {
   const f =
     e instanceof PartitionFailure
       ? e
-      : new PartitionFailure(running?.name ?? '(this thread\'s partitions)', running?.index ?? -1, e instanceof Error ? e.message : String(e), e instanceof Error ? (e.stack ?? '') : '');
-  port.postMessage({ t: 'error', partition: f.partition, index: f.index, detail: f.detail, stack: f.stackText });
+      : new PartitionFailure(running?.name ?? "(this thread's partitions)", running?.index ?? -1, e instanceof Error ? e.message : String(e), e instanceof Error ? (e.stack ?? '') : '', diagnosticsOf(e));
+  port.postMessage({ t: 'error', partition: f.partition, index: f.index, detail: f.detail, stack: f.stackText, diagnostics: f.diagnostics });
 }
 
 port.on('message', (r: Request) => {

@@ -62,7 +62,7 @@ type WorkerReply =
   | { t: 'ready'; ready: HostReady }
   | { t: 'window'; reply: HostWindowReply }
   | { t: 'results'; results: PartitionResult[] }
-  | { t: 'error'; partition: string; index: number; detail: string; stack: string };
+  | { t: 'error'; partition: string; index: number; detail: string; stack: string; diagnostics: unknown[] | null };
 
 /** A host on a worker thread. A worker that throws or exits rejects the pending call with the partition named. */
 export class WorkerTransport implements PartitionTransport {
@@ -78,7 +78,7 @@ export class WorkerTransport implements PartitionTransport {
     w.on('message', (m: WorkerReply) => {
       const p = this.pending;
       this.pending = null;
-      if (m.t === 'error') this.fail(new PartitionFailure(m.partition, m.index, m.detail, m.stack), p);
+      if (m.t === 'error') this.fail(new PartitionFailure(m.partition, m.index, m.detail, m.stack, m.diagnostics), p);
       else p?.resolve(m);
     });
     w.on('error', (e) => this.fail(new PartitionFailure(this.names, -1, e instanceof Error ? e.message : String(e), e instanceof Error ? (e.stack ?? '') : ''), this.pending));
