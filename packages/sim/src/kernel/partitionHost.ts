@@ -11,7 +11,7 @@
  * `collect()` giving its results (dumps, trace events...) after the run.
  */
 import type { TimedLink } from './link.js';
-import type { EngineStats, RunOptions, Simulator } from './simulator.js';
+import type { EngineStats, RunOptions, Simulator, StopReason } from './simulator.js';
 
 /** How to build one partition, from data only (it may be sent to a worker thread or, later, another process). */
 export interface PartitionSpec {
@@ -32,8 +32,14 @@ export interface PartitionBuild {
   inbound: Record<string, TimedLink<unknown>>;
   /** Stand-ins for other partitions' inbound links (`crossPartition = true`, not registered): sends are shipped. */
   outbound: Record<string, TimedLink<unknown>>;
-  /** Results after the run (structured-cloneable): dumps, trace events, model counters. */
-  collect?: () => unknown;
+  /** Results after the run (structured-cloneable): dumps, trace events, model counters; told how the run ended. */
+  collect?: (end: RunEnd) => unknown;
+}
+
+/** How the whole run ended (every partition's `collect` is told). */
+export interface RunEnd {
+  reason: StopReason;
+  cycles: number;
 }
 
 export interface PartitionContext {
@@ -73,6 +79,7 @@ export interface PartitionResult {
   busy: boolean;
   waitGraph: string[];
   stats: EngineStats[];
+  /** What the partition's `collect` returned (filled in after the run's end is known). */
   collected: unknown;
   /** Host milliseconds spent simulating (all windows). */
   busyMs: number;
@@ -189,9 +196,20 @@ export class PartitionHost {
           busy: p.build.sim.anyBusy(),
           waitGraph: p.build.sim.anyBusy() ? p.build.sim.waitGraph() : [],
           stats: p.build.sim.engineStats(),
-          collected: p.build.collect?.() ?? null,
+          collected: null,
           busyMs: p.busyMs,
         };
+      } catch (e) {
+        throw failure(p.name, p.index, e);
+      }
+    });
+  }
+
+  /** After `finish`: every partition's `collect` (null without one), in partition order. */
+  collect(end: RunEnd): unknown[] {
+    return this.parts.map((p) => {
+      try {
+        return p.build.collect?.(end) ?? null;
       } catch (e) {
         throw failure(p.name, p.index, e);
       }

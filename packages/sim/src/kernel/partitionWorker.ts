@@ -4,9 +4,12 @@
  * naming the partition whose code was running, so the coordinator ends the run instead of waiting.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { diagnosticsOf, PartitionFailure, PartitionHost, type CrossMessages, type PartitionSpec } from './partitionHost.js';
+import { diagnosticsOf, PartitionFailure, PartitionHost, type CrossMessages, type PartitionSpec, type RunEnd } from './partitionHost.js';
 
-type Request = { t: 'window'; end: number; inbound: CrossMessages; maxCycles: number } | { t: 'finish'; end: number; inbound: CrossMessages };
+type Request =
+  | { t: 'window'; end: number; inbound: CrossMessages; maxCycles: number }
+  | { t: 'finish'; end: number; inbound: CrossMessages }
+  | { t: 'collect'; end: RunEnd };
 
 const port = parentPort!;
 const host = new PartitionHost();
@@ -23,7 +26,8 @@ function fail(e: unknown): void {
 port.on('message', (r: Request) => {
   try {
     if (r.t === 'window') port.postMessage({ t: 'window', reply: host.window(r.end, r.inbound, { maxCycles: r.maxCycles }) });
-    else port.postMessage({ t: 'results', results: host.finish(r.end, r.inbound) });
+    else if (r.t === 'finish') port.postMessage({ t: 'results', results: host.finish(r.end, r.inbound) });
+    else port.postMessage({ t: 'collected', collected: host.collect(r.end) });
   } catch (e) {
     fail(e);
   }

@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { PartitionFailure, PartitionHost, type CrossMessages, type HostReady, type HostWindowReply, type PartitionResult, type PartitionSpec } from './partitionHost.js';
+import { PartitionFailure, PartitionHost, type CrossMessages, type HostReady, type HostWindowReply, type PartitionResult, type PartitionSpec, type RunEnd } from './partitionHost.js';
 import type { RunOptions, StopReason } from './simulator.js';
 
 /** One host of partitions, as the coordinator sees it: every call is a message exchange. */
@@ -28,6 +28,8 @@ export interface PartitionTransport {
   window(end: number, inbound: CrossMessages, opts: { maxCycles: number }): Promise<HostWindowReply>;
   /** Ends the run at `end`; the host's partition results, in partition order. */
   finish(end: number, inbound: CrossMessages): Promise<PartitionResult[]>;
+  /** Then: every partition's collected results (how the run ended is known only once every host finished). */
+  collect(end: RunEnd): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,9 @@ export class InProcessTransport implements PartitionTransport {
   }
   finish(end: number, inbound: CrossMessages): Promise<PartitionResult[]> {
     return Promise.resolve(this.host.finish(end, structuredClone(inbound)));
+  }
+  collect(end: RunEnd): Promise<unknown[]> {
+    return Promise.resolve(structuredClone(this.host.collect(end)));
   }
   close(): Promise<void> {
     return Promise.resolve();
@@ -62,6 +67,7 @@ type WorkerReply =
   | { t: 'ready'; ready: HostReady }
   | { t: 'window'; reply: HostWindowReply }
   | { t: 'results'; results: PartitionResult[] }
+  | { t: 'collected'; collected: unknown[] }
   | { t: 'error'; partition: string; index: number; detail: string; stack: string; diagnostics: unknown[] | null };
 
 /** A host on a worker thread. A worker that throws or exits rejects the pending call with the partition named. */
@@ -95,6 +101,10 @@ export class WorkerTransport implements PartitionTransport {
 
   finish(end: number, inbound: CrossMessages): Promise<PartitionResult[]> {
     return this.call({ t: 'finish', end, inbound }, (m) => (m.t === 'results' ? m.results : undefined));
+  }
+
+  collect(end: RunEnd): Promise<unknown[]> {
+    return this.call({ t: 'collect', end }, (m) => (m.t === 'collected' ? m.collected : undefined));
   }
 
   async close(): Promise<void> {
@@ -220,9 +230,12 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
         const ended = T === Infinity;
         // Every partition's clock: the latest done cycle (as in partitioned.ts); finish accounts up to it.
         const end = ended ? Math.max(0, ...clock) : maxCycles;
-        const parts = (await Promise.all(hosts.map((t, h) => t.finish(end, takeInbox(inbox, h))))).flat().sort((a, b) => a.index - b.index);
+        const perHost = await Promise.all(hosts.map((t, h) => t.finish(end, takeInbox(inbox, h))));
+        const reason: StopReason = !ended ? 'max-cycles' : perHost.flat().some((p) => p.busy) ? 'deadlock' : 'done';
+        const collected = await Promise.all(hosts.map((t) => t.collect({ reason, cycles: end })));
+        perHost.forEach((ps, h) => ps.forEach((p, k) => (p.collected = collected[h]![k])));
+        const parts = perHost.flat().sort((a, b) => a.index - b.index);
         const wallMs = performance.now() - t0;
-        const reason: StopReason = !ended ? 'max-cycles' : parts.some((p) => p.busy) ? 'deadlock' : 'done';
         const busySum = hostBusyMs.reduce((a, b) => a + b, 0);
         return {
           reason,
