@@ -106,7 +106,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (opts.vcd) req.vcd = sink(opts.vcd);
       let result;
       try {
-        result = machine.create(req).run();
+        const instance = machine.create(req);
+        result = instance.runAsync ? await instance.runAsync() : instance.run();
       } finally {
         bar?.stop();
       }

@@ -175,6 +175,11 @@ export interface MachineInstance {
   /** The kernel the engines run on (tests and tools read stats and the engine list from it). */
   readonly kernel: Simulator;
   run(): MachineResult;
+  /**
+   * A run that may use worker threads (several partitions: docs/simulator.md "Parallel runs"); the driver prefers it
+   * when present. Same result as `run()` for any `MachineRequest.threads`.
+   */
+  runAsync?(): Promise<MachineResult>;
 }
 
 export interface MachineBackend {
