@@ -12,6 +12,10 @@
  * Workload: scripts/parallel/synthetic.mjs (Pyxis-free): --parts P partitions of --engines E engines doing --macs M
  * multiply-adds per cycle for --cycles C cycles, a courier per partition sending every --every cycles over a cross
  * link of latency --lat cycles (the lookahead) to the next partition.
+ * System part (--chips N, default 8; --rows R, default 2048; --system-threads LIST): an N-chip Pyxis system whose
+ * chips each run the busy 48-UIE copy image of bench-sim.mjs (scripts/parallel/system.mjs), in process (the system
+ * runner's single-thread path, the reference) and with the chips on worker threads; skipped, and said so, when the
+ * system runner is not in this build. --skip-synthetic / --skip-system run one part only.
  * Build first: npx tsc -b
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -29,6 +33,11 @@ const { values: a } = parseArgs({
     lat: { type: 'string', default: '1000' },
     threads: { type: 'string' },
     reps: { type: 'string', default: '1' },
+    chips: { type: 'string', default: '8' },
+    rows: { type: 'string', default: '2048' },
+    'system-threads': { type: 'string' },
+    'skip-synthetic': { type: 'boolean', default: false },
+    'skip-system': { type: 'boolean', default: false },
   },
 });
 const w = { parts: +a.parts, engines: +a.engines, macs: +a.macs, cycles: +a.cycles, every: +a.every, lat: +a.lat };
@@ -38,6 +47,10 @@ const MODULE = new URL('./parallel/synthetic.mjs', import.meta.url).href;
 const byName = (s) => [...s].sort((x, y) => x.name.localeCompare(y.name));
 const sortK = (c) => [...c].sort((x, y) => x[0] - y[0]).map((x) => x.slice(0, 3));
 
+if (!a['skip-synthetic']) await synthetic();
+if (!a['skip-system']) await system();
+
+async function synthetic() {
 console.log(`bench-parallel: ${w.parts} partitions x ${w.engines} engines x ${w.macs} MAC/cycle, ${w.cycles} cycles, lookahead ${w.lat} cycles; host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 
 function reference() {
@@ -77,4 +90,55 @@ for (const threads of threadList) {
 if (!ok) {
   console.error('bench-parallel: a threaded run differs from the reference');
   process.exit(1);
+}
+}
+
+async function system() {
+  let mods;
+  try {
+    mods = {
+      run: await import('../packages/target-pyxis/dist/sim/fabric/systemRun.js'),
+      sys: await import('../packages/target-pyxis/dist/sim/fabric/system.js'),
+      par: await import('../packages/target-pyxis/dist/sim/parallel/index.js'),
+      uie: await import('../packages/target-pyxis/dist/sim/uieDefault.js'),
+      img: await import('./parallel/system.mjs'),
+    };
+  } catch (e) {
+    console.log(`bench-parallel: no system runner in this build (${e.code ?? e.message}); system part skipped`);
+    return;
+  }
+  const chips = +a.chips;
+  const rows = +a.rows;
+  const image = mods.img.busyCopyImageBytes(rows);
+  const { system: sys, diagnostics } = mods.sys.parseSystem('bench.json', JSON.stringify({ chips, image: 'busy48.pimg' }));
+  if (!sys) throw new Error(diagnostics.map((d) => d.message).join('\n'));
+  const inputs = Array.from({ length: chips }, (_, k) => ({ chip: k, image, imageFile: 'busy48.pimg', voqToVpfe: sys.voqToVpfe[k] }));
+  const list = a['system-threads'] ? a['system-threads'].split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= chips)];
+  console.log(`bench-parallel: ${chips}-chip system, each chip the busy48 copy (48 UIEs x ${rows} rows); host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  // The reference keeps only its figures: 8 chips' memories held alive would slow every later run (GC).
+  const ref = (() => {
+    const t0 = performance.now();
+    const r = mods.run.runSystem(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, uieFactory: mods.uie.makeUieFactory({}) });
+    return { s: (performance.now() - t0) / 1000, cycles: r.cycles, stop: r.stop, windows: r.windows, reports: JSON.stringify(r.chips.map((c) => c.report)) };
+  })();
+  const refS = ref.s;
+  const refReports = ref.reports;
+  const rate = (s) => `${((ref.cycles * chips) / s / 1e3).toFixed(1)} k chip-cycles/s`;
+  console.log(`  in process (reference)      ${refS.toFixed(3)} s  ${rate(refS)}  (${ref.cycles} cycles, ${ref.windows} windows)`);
+  let ok = true;
+  for (const threads of list) {
+    const t1 = performance.now();
+    const r = await mods.par.runSystemThreaded(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, faults: null, timingOnly: false, threads });
+    const s = (performance.now() - t1) / 1000; // workers started and chips built inside them included
+    const same = r.cycles === ref.cycles && r.stop === ref.stop && JSON.stringify(r.chips.map((c) => c.report)) === refReports;
+    ok &&= same;
+    const p = r.parallel;
+    console.log(
+      `  chips on --threads ${String(threads).padEnd(3)}   ${s.toFixed(3)} s  ${rate(s)}  x${(refS / s).toFixed(2)} vs reference  (threads used ${p.threads}, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows, wait ${p.hostWaitMs.map((x) => x.toFixed(0)).join('/')} ms)  ${same ? 'identical' : 'RESULTS DIFFER'}`,
+    );
+  }
+  if (!ok) {
+    console.error('bench-parallel: a threaded system run differs from the reference');
+    process.exit(1);
+  }
 }
