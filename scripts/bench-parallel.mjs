@@ -15,7 +15,8 @@
  * System part (--chips N, default 8; --rows R, default 2048; --system-threads LIST): an N-chip Pyxis system whose
  * chips each run the busy 48-UIE copy image of bench-sim.mjs (scripts/parallel/system.mjs), in process (the system
  * runner's single-thread path, the reference) and with the chips on worker threads; skipped, and said so, when the
- * system runner is not in this build. --skip-synthetic / --skip-system run one part only.
+ * system runner is not in this build. --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of
+ * scripts/gen-collective.mjs). --skip-synthetic / --skip-system run one part only.
  * Build first: npx tsc -b
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -36,6 +37,7 @@ const { values: a } = parseArgs({
     chips: { type: 'string', default: '8' },
     rows: { type: 'string', default: '2048' },
     'system-threads': { type: 'string' },
+    psys: { type: 'string' },
     'skip-synthetic': { type: 'boolean', default: false },
     'skip-system': { type: 'boolean', default: false },
   },
@@ -107,24 +109,40 @@ async function system() {
     console.log(`bench-parallel: no system runner in this build (${e.code ?? e.message}); system part skipped`);
     return;
   }
-  const chips = +a.chips;
+  let chips = +a.chips;
   const rows = +a.rows;
-  const image = mods.img.busyCopyImageBytes(rows);
-  const { system: sys, diagnostics } = mods.sys.parseSystem('bench.json', JSON.stringify({ chips, image: 'busy48.pimg' }));
-  if (!sys) throw new Error(diagnostics.map((d) => d.message).join('\n'));
-  const inputs = Array.from({ length: chips }, (_, k) => ({ chip: k, image, imageFile: 'busy48.pimg', voqToVpfe: sys.voqToVpfe[k] }));
+  let sys;
+  let inputs;
+  let what;
+  if (a.psys) {
+    const { readContainer } = await import('../packages/container/dist/index.js');
+    const { readFileSync } = await import('node:fs');
+    const { readSystemContainer } = await import('../packages/target-pyxis/dist/sim/fabric/systemImage.js');
+    const s = readSystemContainer(readContainer(readFileSync(a.psys), a.psys), a.psys);
+    chips = s.manifest.chips;
+    sys = { fabric: s.manifest.fabric, clusterVpfe: s.manifest.cluster_vpfe };
+    inputs = s.manifest.image_of_chip.map((i, k) => ({ chip: k, image: s.images[i].bytes, imageFile: s.images[i].file, voqToVpfe: s.voqToVpfe[k] }));
+    what = `${a.psys} (${chips} chips)`;
+  } else {
+    const image = mods.img.busyCopyImageBytes(rows);
+    const parsed = mods.sys.parseSystem('bench.json', JSON.stringify({ chips, image: 'busy48.pimg' }));
+    if (!parsed.system) throw new Error(parsed.diagnostics.map((d) => d.message).join('\n'));
+    sys = parsed.system;
+    inputs = Array.from({ length: chips }, (_, k) => ({ chip: k, image, imageFile: 'busy48.pimg', voqToVpfe: sys.voqToVpfe[k] }));
+    what = `${chips}-chip system, each chip the busy48 copy (48 UIEs x ${rows} rows)`;
+  }
   const list = a['system-threads'] ? a['system-threads'].split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= chips)];
-  console.log(`bench-parallel: ${chips}-chip system, each chip the busy48 copy (48 UIEs x ${rows} rows); host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(`bench-parallel: ${what}; host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   // The reference keeps only its figures: 8 chips' memories held alive would slow every later run (GC).
   const ref = (() => {
     const t0 = performance.now();
     const r = mods.run.runSystem(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, uieFactory: mods.uie.makeUieFactory({}) });
-    return { s: (performance.now() - t0) / 1000, cycles: r.cycles, stop: r.stop, windows: r.windows, reports: JSON.stringify(r.chips.map((c) => c.report)) };
+    return { s: (performance.now() - t0) / 1000, cycles: r.cycles, stop: r.stop, windows: r.windows, crossMessages: r.crossMessages, reports: JSON.stringify(r.chips.map((c) => c.report)) };
   })();
   const refS = ref.s;
   const refReports = ref.reports;
   const rate = (s) => `${((ref.cycles * chips) / s / 1e3).toFixed(1)} k chip-cycles/s`;
-  console.log(`  in process (reference)      ${refS.toFixed(3)} s  ${rate(refS)}  (${ref.cycles} cycles, ${ref.windows} windows)`);
+  console.log(`  in process (reference)      ${refS.toFixed(3)} s  ${rate(refS)}  (${ref.cycles} cycles, ${ref.windows} windows, ${ref.crossMessages} cross messages)`);
   let ok = true;
   for (const threads of list) {
     const t1 = performance.now();
