@@ -10,7 +10,7 @@ import type { MachineBackend, MachineRequest, OptionValues } from '@pyxis/target
 import { pyxisOptions } from './entry.js';
 import { intOption, strings } from './options.js';
 import { isSystemContainer } from './sim/fabric/systemImage.js';
-import { planSystem, runSystemMachine, stripChipPrefix } from './systemMachine.js';
+import { planSystem, runSystemMachine, runSystemMachineAsync, stripChipPrefix } from './systemMachine.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
   makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
@@ -82,6 +82,9 @@ export const pyxisMachine: MachineBackend = {
         },
         run() {
           return (result ??= runSystemMachine(req));
+        },
+        async runAsync() {
+          return (result ??= await runSystemMachineAsync(req));
         },
       };
     }
