@@ -2,6 +2,8 @@
  * `pyxis-sim run SYSTEM --threads N` (issue 22): a system's chips on 1, 2 and 3 worker threads give the same summary,
  * stats (but the `parallel` block and host time) and dumps; the `parallel` block says what ran where.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,5 +55,13 @@ describe('pyxis-sim run SYSTEM --threads', () => {
     }
     expect(slow[1]).toBe(slow[0]);
     expect(slow[0]).toBeGreaterThan(runs[0]!.stats.cycles);
+    // the launcher, from the CLI bundle and from dist: the workers find their script and the chip builder either way
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    for (const env of [{}, { PYXIS_NO_BUNDLE: '1' }]) {
+      const r = spawnSync(process.execPath, [`${root}bin/pyxis-sim`, 'run', join(dir, 'sys.psys'), '--threads', '2', '--stats', '-'], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
+      expect(r.status, r.stderr).toBe(0);
+      const st = JSON.parse(r.stdout);
+      expect([st.cycles, st.parallel.threads_used]).toEqual([runs[0]!.stats.cycles, 2]);
+    }
   });
 });

@@ -57,8 +57,7 @@ export class InProcessTransport implements PartitionTransport {
 export function partitionWorkerUrl(): URL {
   const here = new URL('./partitionWorker.js', import.meta.url);
   if (existsSync(fileURLToPath(here))) return here;
-  const dist = new URL(import.meta.url.replace(/\/src\/kernel\/threaded\.ts$/, '/dist/kernel/partitionWorker.js'));
-  if (existsSync(fileURLToPath(dist))) return dist;
+  if (/\/src\/kernel\/threaded\.ts$/.test(import.meta.url)) return new URL(import.meta.url.replace(/\/src\/kernel\/threaded\.ts$/, '/dist/kernel/partitionWorker.js'));
   // the CLI bundle sits in packages/targets/bundle/
   return new URL('../../sim/dist/kernel/partitionWorker.js', import.meta.url);
 }
