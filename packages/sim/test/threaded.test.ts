@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PartitionFailure, runThreaded, type PartitionSpec } from '@pyxis/sim';
+import { defaultThreads, PartitionFailure, runThreaded, type PartitionSpec } from '@pyxis/sim';
 // @ts-expect-error -- a plain JavaScript fixture (worker threads load it as it is)
 import { buildTokenPartition } from './fixtures/tokenRing.mjs';
 
@@ -94,6 +94,12 @@ describe('runThreaded', () => {
     const one = await runThreaded(specsOf(c, [0, 1, 2, 3], { node: 1, at: 5, kind: 'throw' }), { threads: 1 }).then(() => null, (x: unknown) => x);
     expect(one).toBeInstanceOf(PartitionFailure);
     expect((one as PartitionFailure).partition).toBe('part1');
+  });
+
+  it('defaults to one thread per partition, at most the free cores (cores minus the load average)', () => {
+    // [partitions, cores, load] -> threads
+    const cases: Array<[number, number, number, number]> = [[1, 8, 0, 1], [8, 2, 0, 2], [3, 8, 0, 3], [8, 8, 2.4, 6], [8, 2, 5, 1], [8, 2, 0.6, 1], [8, 2, 0.4, 2], [0, 4, 0, 1]];
+    for (const [p, cores, load, want] of cases) expect(defaultThreads(p, cores, load), `${p} partitions, ${cores} cores, load ${load}`).toBe(want);
   });
 
   it('refuses bad thread counts and a link nobody receives on', async () => {

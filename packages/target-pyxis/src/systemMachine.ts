@@ -115,7 +115,7 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
 }
 
 /**
- * The system run with its chips on worker threads (`--threads N`, default min(host cores, chips); sim/parallel/):
+ * The system run with its chips on worker threads (`--threads N`, default defaultThreads(chips); sim/parallel/):
  * the same result as runSystemMachine for any N (docs/simulator.md "Parallel runs"). A trace has one writer for every
  * chip: with `--trace`, one thread or one chip the run stays in process.
  */

@@ -51,7 +51,7 @@ export const SIM_CLOCK_HZ: OptionSpec = {
 export const SIM_THREADS: OptionSpec = {
   flags: '--threads <n>',
   description:
-    'threads for a run of several partitions (the chips of a system): default min(host cores, partitions); a run of one partition (one chip) stays on the single-thread path. Results are identical for any value (docs/simulator.md "Parallel runs")',
+    'threads for a run of several partitions (the chips of a system): default one per partition, at most the host\'s free cores (cores minus the load average); a run of one partition (one chip) stays on the single-thread path. Results are identical for any value (docs/simulator.md "Parallel runs")',
   range: { min: 1, max: 256, unit: 'threads' },
 };
 export const SIM_MAX_CYCLES: OptionSpec = {

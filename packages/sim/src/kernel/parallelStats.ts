@@ -4,12 +4,16 @@
  * waiting time, and the parallel efficiency. Host times are measured wall-clock milliseconds of this run (they vary
  * from run to run; the simulated results never do).
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type { ThreadedRunResult } from './threaded.js';
 
-/** The default thread count: one per partition, at most one per host core (1 for a single partition). */
-export function defaultThreads(partitions: number): number {
-  return Math.max(1, Math.min(availableParallelism(), partitions));
+/**
+ * The default thread count: one per partition, at most one per FREE host core: the cores minus the 1-minute load
+ * average, rounded (on a machine whose cores are taken by other jobs, threads only slow a run down; 1 for a single
+ * partition). Results never depend on it.
+ */
+export function defaultThreads(partitions: number, cores = availableParallelism(), load = loadavg()[0] ?? 0): number {
+  return Math.max(1, Math.min(partitions, cores, Math.round(cores - load)));
 }
 
 const ms = (x: number) => Math.round(x * 1000) / 1000;
