@@ -1,7 +1,7 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
 import { checkNotRead, checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic, INPUT_HEAD_BYTES, readInputHead, startsWithContainerMagic } from '@pyxis/container';
-import { FileSink, type TextSink } from '@pyxis/sim';
-import { missingPart, paramRecord, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
+import { FileSink, singlePartitionStats, type TextSink } from '@pyxis/sim';
+import { missingPart, paramRecord, SIM_CLOCK_HZ, SIM_MAX_CYCLES, SIM_THREADS, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { machineParams } from './params.js';
 import { registerParams } from './paramsCommand.js';
 import { registerSweep } from './sweep/command.js';
@@ -18,6 +18,7 @@ import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, reso
 interface RunOptions {
   clockHz?: number;
   maxCycles?: number;
+  threads?: number;
   trace?: string;
   vcd?: string;
   stats?: string;
@@ -64,6 +65,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .argument('<image>', '.pimg image')
       .addOption(specOption(SIM_CLOCK_HZ))
       .addOption(specOption(SIM_MAX_CYCLES))
+      .addOption(specOption(SIM_THREADS))
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
       .option('--vcd <file.vcd>', 'write a VCD waveform of the target\'s signals (each target\'s page lists them; refused by a target that writes none) (`-` = stdout)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
@@ -92,7 +94,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats], ['--report', opts.report]].filter(([, v]) => v === '-').map(([k]) => k);
       if (toStdout.length > 1) throw new UsageError(`${toStdout.join(' and ')} would ${toStdout.length === 2 ? 'both' : 'all'} write to standard output (\`-\`); give all but one of them a file`);
       // Parsed and range-checked by commander (specOption): numbers here.
-      const { clockHz, maxCycles } = opts;
+      const { clockHz, maxCycles, threads } = opts;
       // The target (from the image header when it can be read) checks its option syntax before the full read: usage errors first.
       const { target, options } = await resolveTarget(chooseTargetName(opts.target, [image], headerTarget), 'sim', run);
       const machine = target.machine;
@@ -124,6 +126,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (params) req.params = params;
       if (maxCycles !== undefined) req.maxCycles = maxCycles;
       if (clockHz !== undefined) req.clockHz = clockHz;
+      if (threads !== undefined) req.threads = threads;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
       const planned = machine.plan(req);
       checkOutputPaths([opts.trace, opts.vcd, opts.stats, opts.report, ...planned.outputs], [image, ...(opts.simConfig ? [opts.simConfig] : [])]);
@@ -156,7 +159,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (opts.vcdTimeUnit === 'cycle') req.vcdTimeUnit = 'cycle';
       let result;
       try {
-        result = machine.create(req).run();
+        const instance = machine.create(req);
+        result = instance.runAsync ? await instance.runAsync() : instance.run();
       } catch (e) {
         // an error (malformed image found late, runtime rule): no trace or VCD at all, never a `.partial`
         for (const k of sinks) k.abort();
@@ -171,7 +175,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (result.diagnostics.length) c.report(result.diagnostics);
       // files read during the run (inputs named by options or a manifest): no output may replace one (IO0003)
       checkNotRead([opts.stats, opts.report, ...result.outputs.map(([f]) => f)]);
-      const statsObject = { image, target: target.name, host_seconds: wall, ...result.stats, ...(params ? { parameters: paramRecord(params) } : {}) };
+            // A machine that ran partitions on threads reports `parallel` itself; any other run is one partition.
+      const parallel = result.stats['parallel'] ?? singlePartitionStats(threads);
+      const statsObject = { image, target: target.name, host_seconds: wall, ...result.stats, ...(params ? { parameters: paramRecord(params) } : {}), parallel };
       const statsText = JSON.stringify(statsObject, null, 2) + '\n';
       if (opts.stats === '-') {
         c.out(statsText);

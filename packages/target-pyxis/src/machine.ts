@@ -11,7 +11,7 @@ import { pyxisOptions } from './entry.js';
 import { pyxisReport } from './report.js';
 import { intOption, strings } from './options.js';
 import { isSystemContainer } from './sim/fabric/systemImage.js';
-import { planSystem, runSystemMachine, stripChipPrefix } from './systemMachine.js';
+import { planSystem, runSystemMachine, runSystemMachineAsync, stripChipPrefix } from './systemMachine.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
   makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
@@ -98,6 +98,9 @@ export const pyxisMachine: MachineBackend = {
         },
         run() {
           return (result ??= runSystemMachine(req));
+        },
+        async runAsync() {
+          return (result ??= await runSystemMachineAsync(req));
         },
       };
     }

@@ -154,6 +154,8 @@ export interface MachineRequest {
   file: string;
   maxCycles?: number;
   clockHz?: number;
+  /** `--threads`: threads for a run of several partitions (kernel/threaded.ts); absent = the default (defaultThreads). */
+  threads?: number;
   trace?: TextSink;
   vcd?: TextSink;
   /** VCD time unit: picoseconds (default) or one unit per cycle (`--vcd-time-unit cycle`). */
@@ -210,6 +212,11 @@ export interface MachineInstance {
   /** The kernel the engines run on (tests and tools read stats and the engine list from it). */
   readonly kernel: Simulator;
   run(): MachineResult;
+  /**
+   * A run that may use worker threads (several partitions: docs/simulator.md "Parallel runs"); the driver prefers it
+   * when present. Same result as `run()` for any `MachineRequest.threads`.
+   */
+  runAsync?(): Promise<MachineResult>;
 }
 
 /**
