@@ -172,7 +172,7 @@ function simulate(w: Workload, quantum: number, tickControlEveryCycle = false): 
   };
   const chip = loadedChip(w, quantum, observer);
   // the kernel reads `passive` when a run starts: not passive = ticked every cycle, as before issue 23's third round
-  if (tickControlEveryCycle) for (const e of [...chip.dpe, ...chip.tm]) Object.defineProperty(e, 'passive', { value: false });
+  if (tickControlEveryCycle) for (const e of [chip.host, ...chip.dpe, ...chip.tm]) Object.defineProperty(e, 'passive', { value: false });
   const r = chip.sim.run({ maxCycles: 200000 });
   return {
     reason: r.reason,
@@ -201,7 +201,7 @@ describe('temporal decoupling (quantum)', () => {
     );
   });
 
-  it('passive DPEs and trip managers (asleep while idle, woken by enqueues, deliveries and completions) change nothing', () => {
+  it('a passive host, DPEs and trip managers (asleep while idle, woken by records, enqueues, deliveries and completions) change nothing', () => {
     fc.assert(
       fc.property(workload, fc.constantFrom(1, 64, 256), (w, q) => {
         const a = simulate(w, q, true);
