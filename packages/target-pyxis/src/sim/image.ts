@@ -279,7 +279,7 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
   chip.addEnqueueRecords(info.records);
   for (const a of info.hostActions)
     if (a.cluster >= chip.clusters) throw imageError(info.file, SimCodes.noEngine, `metadata.pyxis.host_actions: cluster ${a.cluster} is not simulated (see --clusters)`);
-  chip.host.actions.push(...info.hostActions);
+  chip.host.addActions(info.hostActions);
   for (const [id, n] of info.tripNames) chip.tripNames.set(id, n);
   for (const b of info.barriers) if (b.producers || b.consumers) chip.barrierRoles.set(b.cluster * 1024 + b.id, { producers: b.producers ?? [], consumers: b.consumers ?? [] });
 }
