@@ -506,7 +506,7 @@ export class PyxisChip {
     if (r.cluster >= this.clusters)
       throw runtimeError(SimCodes.noEngine, `enqueue to cluster ${r.cluster}, but only ${this.clusters} cluster(s) are simulated (see --clusters)`, '§11.5.1', now);
     if (r.queue_id >= TRIP_QUEUES || !queueKind(r.queue_id))
-      throw runtimeError(SimCodes.badEnqueue, `enqueue to queue 0x${r.queue_id.toString(16)}: not a trip descriptor queue (Table 11-1: 0x00-0x22)`, '§11.5', now);
+      throw runtimeError(SimCodes.badEnqueue, `enqueue to queue 0x${r.queue_id.toString(16)}: not a trip descriptor queue (Table 11-1: 0x00-0x${(TRIP_QUEUES - 1).toString(16)})`, '§11.5', now);
     if (r.descriptor_list_address % 8 !== 0)
       throw runtimeError(SimCodes.misaligned, `descriptor list address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, '§11.5.1.1', now);
     return this.dpe[r.cluster]!.enqueue(r.queue_id, r.descriptor_list_address, r.descriptor_list_length);

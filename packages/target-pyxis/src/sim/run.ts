@@ -18,6 +18,7 @@ import { loadSimConfig, type SimConfig } from './config.js';
 import { SimCodes, CHIP_SPEC } from './diagnostics.js';
 import { attachImageSpan, inspectImage, loadImage, type ImageInfo } from './image.js';
 import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe, type CounterSource } from './observer.js';
+import { loadMemoryMap } from '../common/memoryMap.js';
 import { queueKind, TRIP_QUEUES } from './queues.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
 import { BaseTripEngine } from './engines.js';
@@ -25,8 +26,12 @@ import { UninitWatch } from './uninit.js';
 import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault.js';
 import { vpuCounter, VpuTracer, vpuVcdProbes } from './vpuTrace.js';
 
-/** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
-const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
+/** Sequencer names by id, the order of `trip_valid_mask` / `start_pc` (grammars/pyxis/memory_map.json, isa.json order). */
+export const SEQUENCER_NAMES: readonly string[] = (() => {
+  const out: string[] = [];
+  for (const q of loadMemoryMap().sequencers) out[q.id] = q.name;
+  return out;
+})();
 
 export interface SimulateOptions {
   clusters?: number;
