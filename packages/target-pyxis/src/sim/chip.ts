@@ -29,6 +29,7 @@ import { HbmDmaEngine } from './hbmDma.js';
 import { HbmMemory } from './memory.js';
 import { defaultWindows, NocMap, type RemapWindow } from './noc.js';
 import { PyxisObserver } from './observer.js';
+import { tripQueueId } from '../common/nocMap.js';
 import { icdmaDestination, queueKind, TRIP_QUEUES } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
@@ -376,25 +377,25 @@ export class PyxisChip {
         slot.window = new RunAheadWindow(opts.quantum ?? 1, this.sim);
         slot.gate = this.runAheadGate;
         this.uies.push(slot);
-        add(u, slot);
+        add(tripQueueId('uie', u), slot);
       }
-      add(0x10, new HbmDmaEngine(c, 'h2a', done(`c${c}.h2a`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.h2a`, config.h2a.bytes_per_cycle), this.apm, apmSlot++));
-      add(0x11, new HbmDmaEngine(c, 'a2h', done(`c${c}.a2h`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.a2h`, config.a2h.bytes_per_cycle), this.apm, apmSlot++));
+      add(tripQueueId('h2a'), new HbmDmaEngine(c, 'h2a', done(`c${c}.h2a`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.h2a`, config.h2a.bytes_per_cycle), this.apm, apmSlot++));
+      add(tripQueueId('a2h'), new HbmDmaEngine(c, 'a2h', done(`c${c}.a2h`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.a2h`, config.a2h.bytes_per_cycle), this.apm, apmSlot++));
       for (let i = 0; i < ICDMAS_PER_CLUSTER; i++) {
         const dest = icdmaDestination(c, i);
         if (dest >= clusters) continue;
         const icdma = new IcdmaEngine(c, i, dest, done(`c${c}.icdma${i}`), config, this.amem[c]!, this.icdmaLinks[dest]!, port(`c${c}.icdma${i}`, config.icdma.bytes_per_cycle), egress[c]!, this.apm, apmSlot++);
         icdma.warn = (k, d) => this.warnOnce(k, d);
-        add(0x12 + i, icdma);
+        add(tripQueueId('icdma', i), icdma);
       }
       const windows = opts.remap?.[c];
       const mpeWrite = port(`c${c}.mpe_write`, config.mpe.write_bytes_per_cycle * MPES_PER_CLUSTER);
       for (let i = 0; i < MPES_PER_CLUSTER; i++) {
         const m = new MpeEngine(c, i, done(`c${c}.mpe${i}`), config, this.noc, nocPort, mpeWrite, windows?.mpe ?? defaultWindows(c), this.nocLinks);
         this.mpes.push(m);
-        add(0x15 + i, m);
+        add(tripQueueId('mpe', i), m);
       }
-      add(0x22, new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
+      add(tripQueueId('barrier_config'), new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
       const dpe = new DescriptorPrefetchEngine(c, config, this.noc, nocPort, windows?.dpe ?? defaultWindows(c), (q) => engines.has(q));
       this.dpe.push(dpe);
       tm = new TripManager(c, config, dpe, bt, engines, (g, now, at, engine, trip) => this.sendNotify(g, now, at, engine, trip), this.observer);

@@ -19,6 +19,7 @@ import { SimCodes, CHIP_SPEC } from './diagnostics.js';
 import { attachImageSpan, inspectImage, loadImage, type ImageInfo } from './image.js';
 import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe, type CounterSource } from './observer.js';
 import { loadMemoryMap } from '../common/memoryMap.js';
+import { tripQueueId } from '../common/nocMap.js';
 import { queueKind, TRIP_QUEUES } from './queues.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
 import { BaseTripEngine } from './engines.js';
@@ -278,8 +279,9 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
   for (const b of info.barriers) ids.set(b.cluster * 1024 + b.id, b);
   const bc = loadTable('pyxis', 'desc_barrier_config');
   const size = descriptorBytes('barrier_config');
+  const barrierQueue = tripQueueId('barrier_config');
   for (const r of info.records) {
-    if (r.queue_id !== 0x22 || r.cluster >= chip.clusters) continue;
+    if (r.queue_id !== barrierQueue || r.cluster >= chip.clusters) continue;
     const noc = remapEngineAddress(r.descriptor_list_address, chip.dpe[r.cluster]!.windows);
     const t = chip.noc.resolve(noc, r.descriptor_list_length * 8);
     if (!t) continue;

@@ -11,6 +11,7 @@ import * as codes from '../../src/sim/uie/codes.js';
 import { diagonalMasked } from '../../src/sim/uie/compute/gwb.js';
 import { SEQUENCER_NAMES } from '../../src/sim/run.js';
 import { TRIP_QUEUES } from '../../src/sim/queues.js';
+import { tripQueueId } from '../../src/common/nocMap.js';
 
 type Field = { name: string; enum?: Record<string, number> };
 function grammar(name: string): { fields: Field[]; meta?: Record<string, unknown>; [k: string]: unknown } {
@@ -70,5 +71,11 @@ describe('names and ranges tied to the grammars', () => {
     const table = (grammar('noc_map')['queues'] as { table: Array<{ first: number; count: number; trip: boolean }> }).table;
     const ends = table.filter((g) => g.trip).map((g) => g.first + g.count);
     expect(TRIP_QUEUES).toBe(Math.max(...ends));
+  });
+
+  it('the queue id of each engine the chip registers (chip.ts, run.ts) is its noc_map.json row', () => {
+    const table = (grammar('noc_map')['queues'] as { table: Array<{ kind: string; first: number; count: number; trip: boolean }> }).table;
+    for (const g of table.filter((x) => x.trip)) for (let i = 0; i < g.count; i++) expect(tripQueueId(g.kind, i), `${g.kind}${i}`).toBe(g.first + i);
+    expect(() => tripQueueId('dgram_tx')).toThrow(/noc_map/);
   });
 });
