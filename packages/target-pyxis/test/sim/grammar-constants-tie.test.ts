@@ -12,6 +12,7 @@ import { diagonalMasked } from '../../src/sim/uie/compute/gwb.js';
 import { SEQUENCER_NAMES } from '../../src/sim/run.js';
 import { TRIP_QUEUES } from '../../src/sim/queues.js';
 import { tripQueueId } from '../../src/common/nocMap.js';
+import { BARRIER_COUNT_RANGE } from '../../src/sim/barriers.js';
 
 type Field = { name: string; enum?: Record<string, number> };
 function grammar(name: string): { fields: Field[]; meta?: Record<string, unknown>; [k: string]: unknown } {
@@ -63,6 +64,14 @@ describe('UIE op codepoints tied to the grammars', () => {
 });
 
 describe('names and ranges tied to the grammars', () => {
+  it('barrier counts span the signed width of barrier_bt_barrier.json notify_count / wait_count', () => {
+    const f = grammar('barrier_bt_barrier').fields as Array<{ name: string; width: number }>;
+    for (const n of ['notify_count', 'wait_count']) {
+      const w = f.find((x) => x.name === n)!.width;
+      expect({ ...BARRIER_COUNT_RANGE }, n).toEqual({ min: -(2 ** (w - 1)), max: 2 ** (w - 1) - 1 });
+    }
+  });
+
   it('sequencer names in trip_valid_mask order are desc_uie.json meta.sequencers', () => {
     expect([...SEQUENCER_NAMES]).toEqual(grammar('desc_uie').meta!['sequencers']);
   });
