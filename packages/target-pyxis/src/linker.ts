@@ -3,8 +3,15 @@ import type { LinkerBackend, LinkRequest } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
 import { intOption } from './options.js';
 import { link, mapJson, mapText } from './ld/index.js';
+import { linkSystem } from './sim/fabric/systemLink.js';
 
 function linkPyxis(req: LinkRequest) {
+  // A system description (docs/system.md) links into one system container of chip images.
+  if (req.scriptFile.toLowerCase().endsWith('.json')) {
+    const r = linkSystem(req.scriptFile, req.script, req.readObject);
+    req.services.log.info({ chips: r.system.chips, images: r.image.sections.length }, 'linked system');
+    return { image: r.image, diagnostics: [], mapText: r.mapText, mapJson: r.mapJson };
+  }
   const maxList = intOption(req.options, 'maxListDescriptors', '--max-list-descriptors', 1, 65536);
   const result = link({
     script: req.script,
@@ -19,7 +26,7 @@ function linkPyxis(req: LinkRequest) {
 }
 
 export const pyxisLinker: LinkerBackend = {
-  scriptExtensions: ['.ld'],
+  scriptExtensions: ['.ld', '.json'],
   options: pyxisOptions.ld,
   link: linkPyxis,
 };

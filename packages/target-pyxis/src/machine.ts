@@ -8,6 +8,8 @@ import { writeNpy, type OutputBytes } from '@pyxis/container';
 import type { MachineBackend, MachineRequest, OptionValues } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
 import { intOption, strings } from './options.js';
+import { isSystemContainer } from './sim/fabric/systemImage.js';
+import { planSystem, runSystemMachine, stripChipPrefix } from './systemMachine.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
   makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
@@ -62,13 +64,25 @@ function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: Simulation
 
 export const pyxisMachine: MachineBackend = {
   options: pyxisOptions.sim,
-  checkOptions: (o) => void parseRunOptions(o),
+  checkOptions: (o) => void parseRunOptions(stripChipPrefix(o)),
   parameters: pyxisParamTable,
   plan(req) {
+    if (isSystemContainer(req.image)) return planSystem(req);
     const p = planRun(req);
     return { outputs: [...p.dumps.map((d) => d.file), ...p.regions.map((r) => r.file)] };
   },
   create(req) {
+    if (isSystemContainer(req.image)) {
+      let result: ReturnType<typeof runSystemMachine> | undefined;
+      return {
+        get kernel(): never {
+          throw new Error('a system run has one kernel per chip (docs/system.md)');
+        },
+        run() {
+          return (result ??= runSystemMachine(req));
+        },
+      };
+    }
     const plan = planRun(req);
     let kernel: SimulationResult['chip']['sim'] | undefined;
     return {

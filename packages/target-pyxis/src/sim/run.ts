@@ -303,7 +303,7 @@ function traceUnfinished(chip: PyxisChip, observer: PyxisObserver, end: number):
     for (const s of tm.slots) if (s.trip && s.trip.waitAt >= 0 && s.trip.goAt < 0 && s.engine) observer.unfinished(s.engine.name, tm.cluster, s.trip, end, 'waiting');
 }
 
-function resetMemoryCounters(chip: PyxisChip): void {
+export function resetMemoryCounters(chip: PyxisChip): void {
   chip.hbm.bytesRead = chip.hbm.bytesWritten = chip.hbm.uninitReads = 0;
   for (const a of chip.amem) {
     a.stats.bytesRead = a.stats.bytesWritten = a.stats.uninitReads = 0;
@@ -312,7 +312,7 @@ function resetMemoryCounters(chip: PyxisChip): void {
   }
 }
 
-function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[], watch?: UninitWatch): SimReport {
+export function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[], watch?: UninitWatch): SimReport {
   const byName = new Map(chip.allEngines.map((e) => [e.name, e]));
   const engines: EngineReport[] = chip.sim
     .engineStats()

@@ -1,0 +1,106 @@
+/**
+ * `pyxis-sim run x.psys`: the system path of the Pyxis machine (docs/system.md): every chip of the linked system
+ * container, the wire between them, `--fabric-faults`, per-chip dumps (`--dump chip3:NAME=FILE.npy`), per-chip and
+ * per-link stats, a summary naming chips, cycles and fabric traffic, and the cross-chip deadlock explainer.
+ */
+import { writeNpy, type Container, type OutputBytes } from '@pyxis/container';
+import { UsageError, error } from '@pyxis/diagnostics';
+import type { MachineRequest, MachineResult, OptionValues } from '@pyxis/target';
+import { strings } from './options.js';
+import { checkDumpSpecs, dumpSymbol, makeUieFactory, parseDumpSpec, type DumpSpec } from './sim/index.js';
+import { parseFaultSpec } from './sim/fabric/faults.js';
+import { readSystemContainer } from './sim/fabric/systemImage.js';
+import { runSystem } from './sim/fabric/systemRun.js';
+import { FabricCodes } from './sim/fabric/codes.js';
+
+interface SystemDump extends DumpSpec {
+  chip: number;
+}
+
+/** `chipK:SYMBOL[:f32]=FILE.npy`. */
+export function parseSystemDump(s: string, chips: number): SystemDump {
+  const m = /^chip(\d{1,3}):(.+)$/.exec(s);
+  if (!m) throw new UsageError(`--dump for a system expects chipK:SYMBOL=FILE.npy (K = 0..${chips - 1}), got \`${s}\``);
+  const chip = Number(m[1]);
+  if (chip >= chips) throw new UsageError(`--dump \`${s}\`: the system has chips 0..${chips - 1}`);
+  return { chip, ...parseDumpSpec(m[2]!) };
+}
+
+function plan(req: MachineRequest) {
+  const sys = readSystemContainer(req.image, req.file);
+  const chips = sys.manifest.chips;
+  const dumps = strings(req.options, 'dump').map((s) => parseSystemDump(s, chips));
+  const faultsText = req.options['fabricFaults'];
+  const faults = typeof faultsText === 'string' ? parseFaultSpec(faultsText) : null;
+  for (const d of dumps) {
+    const img = sys.images[sys.manifest.image_of_chip[d.chip]!]!;
+    checkDumpSpecs(img.container, 4, [d], []);
+  }
+  return { sys, dumps, faults };
+}
+
+export function planSystem(req: MachineRequest): { outputs: string[] } {
+  return { outputs: plan(req).dumps.map((d) => d.file) };
+}
+
+export function runSystemMachine(req: MachineRequest): MachineResult {
+  const { sys, dumps, faults } = plan(req);
+  const m = sys.manifest;
+  const inputs = m.image_of_chip.map((i, k) => ({
+    chip: k,
+    image: sys.images[i]!.bytes,
+    imageFile: sys.images[i]!.file,
+    voqToVpfe: sys.voqToVpfe[k]!,
+    ...(req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
+  }));
+  const r = runSystem(inputs, {
+    fabric: m.fabric,
+    clusterVpfe: m.cluster_vpfe,
+    faults,
+    uieFactory: makeUieFactory({ timingOnly: !!req.options['timingOnly'] }),
+    ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
+    ...(req.trace ? { trace: req.trace } : {}),
+  });
+  const outputs: Array<[string, OutputBytes]> = [];
+  if (r.stop === 'done') for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
+  const clock = r.chips[0]!.report.clock_hz;
+  const pages = r.links.reduce((a, l) => a + l.pages, 0);
+  const bytes = r.links.reduce((a, l) => a + l.bytes, 0);
+  const cells = r.links.reduce((a, l) => a + l.cells, 0);
+  const dropped = r.wire.reduce((a, w) => a + Object.values(w.faults.dropped).reduce((x, y) => x + y, 0), 0);
+  const corrupted = r.wire.reduce((a, w) => a + Object.values(w.faults.corrupted).reduce((x, y) => x + y, 0), 0);
+  const status = r.stop === 'done' ? 'completed' : r.stop === 'deadlock' ? 'DEADLOCK' : 'stopped at the cycle limit';
+  const lines = [
+    `pyxis-sim: system of ${m.chips} chip(s) ${status} after ${r.cycles} cycles = ${((r.cycles / clock) * 1e6).toFixed(3)} us at ${(clock / 1e9).toFixed(2)} GHz`,
+    `fabric (wire: transaction-level per page, cell-exact pipe occupancy): ${pages} page(s), ${bytes} B, ${cells} cells over ${r.links.length} link(s); RTT ${r.params.rttCycles} cycles; ${r.windows} window(s)` +
+      (faults ? `; faults injected: ${dropped} dropped, ${corrupted} corrupted` : ''),
+    ...r.chips.map((c, k) => `chip${k}: ${c.report.trips_total} trip(s), ${c.info.clusters} cluster(s) x ${c.info.uies} UIE(s)`),
+  ];
+  const perPipe = (busy: number[]) => busy.map((b) => (r.cycles > 0 ? b / r.cycles : 0));
+  const stats = {
+    model: 'system: each chip cycle-level as in a single-chip run; the fabric wire transaction-level per page with cell-exact pipe occupancy (docs/timing-model.md "Fabric (wire)")',
+    stop: r.stop,
+    cycles: r.cycles,
+    clock_hz: clock,
+    chips: r.chips.map((c, k) => ({ chip: k, ...c.report, fabric: { ...r.wire[k]!, fo_utilization: perPipe(r.wire[k]!.foBusy), fi_utilization: perPipe(r.wire[k]!.fiBusy) } })),
+    links: r.links.map((l) => ({ ...l, utilization: r.cycles > 0 ? l.busyCycles / (r.cycles * r.params.pipes) : 0 })),
+    fabric: { pages, bytes, cells, rtt_cycles: r.params.rttCycles, one_way_cycles: r.params.oneWayCycles, windows: r.windows, cross_messages: r.crossMessages, faults_dropped: dropped, faults_corrupted: corrupted },
+    wait_graph: r.waitGraph,
+  };
+  const stop =
+    r.stop === 'done'
+      ? undefined
+      : [
+          error(r.stop === 'deadlock' ? 'SIM0010' : 'SIM0011', `system ${r.stop === 'deadlock' ? 'deadlock' : 'cycle limit'} at cycle ${r.cycles}:\n  ${r.waitGraph.join('\n  ')}`),
+        ];
+  return { summary: lines.join('\n'), stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
+}
+
+/** checkOptions for a run whose input may be a system: a `chipK:` dump prefix is checked later, with the system. */
+export function stripChipPrefix(o: OptionValues): OptionValues {
+  const d = o['dump'];
+  if (!Array.isArray(d)) return o;
+  return { ...o, dump: d.map((s) => String(s).replace(/^chip\d{1,3}:/, '')) };
+}
+
+export { FabricCodes };
