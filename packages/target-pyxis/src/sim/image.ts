@@ -264,6 +264,15 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
       else chip.cfg[loc.cluster]!.writeBytes(loc.addr, data);
     }
   });
+  // Datagram rings (chip §11.5.2, docs/image-layout.md): the linker writes every descriptor valid plus one spare slot
+  if (chip.fabricAdapter)
+    for (const s of info.container.sections) {
+      const m = /^\.dgram\.c(\d+)\.dgram_(tx|rx)([01])$/.exec(s.name);
+      const loc = sectionLocation(s);
+      if (!m || !loc || loc.space === 'cfg' || s.size < 16) continue;
+      const entries = s.size / 8;
+      chip.fabricAdapter.configureRing(Number(m[1]), (m[2] === 'tx' ? 0x23 : 0x25) + Number(m[3]), { space: loc.space, cluster: loc.cluster, address: loc.addr, entries, tail: entries - 1 });
+    }
   chip.addEnqueueRecords(info.records);
   for (const a of info.hostActions)
     if (a.cluster >= chip.clusters) throw imageError(info.file, SimCodes.noEngine, `metadata.pyxis.host_actions: cluster ${a.cluster} is not simulated (see --clusters)`);

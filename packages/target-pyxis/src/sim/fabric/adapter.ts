@@ -111,6 +111,8 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   private readonly txbufUsed: number[] = [];
   private readonly txbufWords: number;
   private rrCluster = 0;
+  /** Per (cluster, VOQ): the cycle of the last page handed to the fabric (pages of one VOQ leave in grant order). */
+  private readonly lastTransmit = new Map<number, number>();
   private readonly voqToVpfe: Uint16Array;
   readonly tx: FabricAdapterTx;
   readonly rx: FabricAdapterRx;
@@ -292,6 +294,10 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
             this.schedule(ready - t.encap_latency_cycles, () => tx.datagramRead(txq, slot));
           }
         }
+        // pages of one VOQ are handed to the fabric in grant order (MODEL: the fabric's reorder, §10.8 [3], keeps VOQ order)
+        const key = q.cluster * 8192 + q.voq;
+        ready = Math.max(ready, this.lastTransmit.get(key) ?? 0);
+        this.lastTransmit.set(key, ready);
         const header = encodeHeader({ page_type: q.type, tjid: q.tjid, rjid: q.rjid, epoch: q.epoch, retry: q.retry, last_page: q.last, rxq_index: q.rxq, page_size_bytes: data ? q.payloadBytes : 0, page_seq_num: q.seq & 0x7ff });
         const page: FabricPage = {
           srcChip: this.chip, srcCluster: q.cluster, voq: q.voq, dest: q.dest, qpage: q.id,
