@@ -24,7 +24,7 @@ export interface StubOptions {
   /** Chip order of the partitions given to runPartitioned (a permutation of 0..n-1). */
   partitionOrder?: number[];
   /** Fault hook: the copies of page number `n` (in transmit order on its source chip) to deliver, each with an extra delay. */
-  deliver?: (page: FabricPage, n: number, src: number) => Array<{ page: FabricPage; delay: number }>;
+  deliver?: (page: FabricPage, n: number, src: number, now: number) => Array<{ page: FabricPage; delay: number }>;
   maxCycles?: number;
 }
 
@@ -56,7 +56,7 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
         const idx = sent[chip]!.length;
         sent[chip]!.push(page);
         dequeueLinks[chip]!.send(now, now + 1, 0, page);
-        const copies = o.deliver ? o.deliver(page, idx, chip) : [{ page, delay: 0 }];
+        const copies = o.deliver ? o.deliver(page, idx, chip, now) : [{ page, delay: 0 }];
         for (const c of copies) dataLinks[c.page.dest.vpfe >> 2]!.send(now, now + o.latency + c.delay, chip, c.page);
       },
     };

@@ -64,6 +64,8 @@ export class RxCluster {
   private trackingInUse = 0;
   private trackingWaitSince = -1;
   private readonly active = new Set<RxJob>();
+  /** Per RJID: the last job completed (its TJID, epoch and message VOQ), to re-ACK a retried job whose ACK was lost. */
+  private readonly lastDone: Array<{ tjid: number; epoch: number; msgVoq: number; msgDest: FabricDestination } | null>;
   tx!: TxCluster;
 
   constructor(
@@ -75,6 +77,7 @@ export class RxCluster {
     this.jobs = new Array<RxJob | null>(n).fill(null);
     this.epoch = new Uint8Array(n);
     this.failedVector = new Uint8Array(n);
+    this.lastDone = new Array(n).fill(null);
   }
 
   get busy(): boolean {
@@ -133,6 +136,7 @@ export class RxCluster {
     this.active.delete(j);
     this.jobs[j.rjid] = null;
     this.epoch[j.rjid] ^= 1;
+    this.lastDone[j.rjid] = { tjid: j.tjid, epoch: j.epoch, msgVoq: j.msgVoq, msgDest: j.msgDest };
     this.core.stats(this.cluster).rx_jobs_completed++;
     this.core.slice(this.cluster, 'rx', j.startAt, now, `RJID ${j.rjid} <- TJID ${j.tjid}`, { tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, retry: j.retry, words: j.totalWords, trip_id: j.trip.tripId });
     this.core.tripDone(j.trip, now);
@@ -163,6 +167,7 @@ export class RxCluster {
       this.rdmaFifo[q]!.shift();
       this.rrQueue = (q + 1) % 2;
       this.jobs[rjid] = j;
+      this.lastDone[rjid] = null;
       this.active.add(j);
       this.core.stats(this.cluster).rx_jobs_started++;
       this.message(j, 'cts', 0); // CTS when the Rx Job Table entry is written (§10.8.1.1)
@@ -224,7 +229,23 @@ export class RxCluster {
     if (h.page_type === 'datagram') return this.datagram(page, h.rxq_index, now), true;
     const st = this.core.stats(this.cluster);
     const j = h.rjid < this.jobs.length ? this.jobs[h.rjid] : null;
-    if (!j) return this.drop('no_rx_job'), true;
+    if (!j) {
+      // the last page of a retried job that already completed here: its ACK was lost, ACK again (MODEL, spec notes)
+      const d = h.rjid < this.jobs.length ? this.lastDone[h.rjid] : null;
+      if (d && d.tjid === h.tjid && d.epoch === h.epoch) {
+        if (h.last_page && h.retry === 1) this.core.sendMessage(this.cluster, { type: 'ack', tjid: d.tjid, rjid: h.rjid, epoch: d.epoch, retry: 1, voq: d.msgVoq, dest: d.msgDest });
+        return this.drop('stale'), true;
+      }
+      return this.drop('no_rx_job'), true;
+    }
+    // a page of the retried job while this side still waits for the first attempt (the Tx side's ACK-wait timer
+    // expired first, as §10.8.1.1 intends): the job restarts with the retry (MODEL, spec notes)
+    if (h.retry === 1 && j.retry === 0 && j.tjid === h.tjid && j.epoch === h.epoch && (j.state === RxState.DataWait || j.state === RxState.Active)) {
+      j.retry = 1;
+      j.wordsReceived = 0;
+      j.nextSeq = 0;
+      j.error = false;
+    }
     if (j.state === RxState.Failed || j.state === RxState.Commit || j.tjid !== h.tjid || j.epoch !== h.epoch || j.retry !== h.retry) return this.drop('stale'), true;
     const pw = h.page_size_bytes / 128;
     j.state = RxState.Active;
@@ -258,8 +279,6 @@ export class RxCluster {
       else {
         j.state = RxState.Commit;
         j.deadline = Infinity;
-        this.active.delete(j);
-        this.active.add(j);
         if (j.pendingCommits === 0) this.finish(j, now);
       }
     }
