@@ -57,10 +57,10 @@ export class DatagramRing {
     return out;
   }
   /** Fetches the descriptor at the prefetch pointer and advances it; its ring index and fields. */
-  fetch(): { index: number; fields: Record<string, number> } {
+  fetch(peek = false): { index: number; fields: Record<string, number> } {
     const index = this.prefetch;
     const v = decode(this.name.includes('tx') ? DGRAM_TX : DGRAM_RX, this.bytes(index));
-    this.prefetch = (index + 1) % this.entries;
+    if (!peek) this.prefetch = (index + 1) % this.entries;
     const fields: Record<string, number> = {};
     for (const [k, x] of Object.entries(v)) fields[k] = Number(x);
     return { index, fields };

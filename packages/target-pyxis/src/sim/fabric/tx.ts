@@ -265,7 +265,9 @@ export class TxCluster {
     }
     const r = this.txq[q - 2];
     if (!r || r.unfetched === 0) return true;
-    return this.dgOutstanding[q - 2]! >= this.core.params.datagrams.tx_reorder_ids;
+    if (this.dgOutstanding[q - 2]! >= this.core.params.datagrams.tx_reorder_ids) return true;
+    // datagrams to one VOQ stay in order: the VOQ-Active lock (§10.7.1.1)
+    return this.voqLock[r.fetch(true).fields['dest_voq']!] === 1;
   }
 
   /** Job manager: one job from the four queues, round-robin (§10.7.1.1). */
@@ -289,6 +291,7 @@ export class TxCluster {
         const t = q - 2;
         if (this.dgDone[t]!.length !== ring.entries) this.dgDone[t] = new Uint8Array(ring.entries);
         this.dgOutstanding[t]!++;
+        this.voqLock[voq] = 1;
         this.channels.push({ job: null, msg: null, dg: { txq: t, slot: index, addr: fields['amem_address']! * 128, bytes, rxq: fields['rxq_index']!, voq, dest } });
       }
       return true;
@@ -370,6 +373,7 @@ export class TxCluster {
       const d = c.dg;
       Object.assign(qp, { type: 'datagram', addr: d.addr, payloadBytes: d.bytes, tjid: 0, rjid: 0, epoch: 0, retry: 0, rxq: d.rxq, txq: d.txq, slot: d.slot, dest: d.dest });
       st.tx_datagrams++;
+      this.voqLock[d.voq] = 0;
       this.channels.splice(pick, 1);
     } else {
       const j = c.job!;
