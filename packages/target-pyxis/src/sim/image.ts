@@ -58,10 +58,11 @@ function parseHostActions(file: string, v: unknown, clusters: number): HostActio
       const entry = ai['entry'];
       const count = ai['count'] ?? 1;
       const timeout = entry === 'timeout';
-      if (!timeout && (typeof entry !== 'number' || !(entry >= 0 && entry < 8)))
-        throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5) or "timeout" (the barrier timeout interrupt, chip §11.6.7)');
+      const fabric = entry === 'fabric_job_failed';
+      if (!timeout && !fabric && (typeof entry !== 'number' || !(entry >= 0 && entry < 8)))
+        throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5), "timeout" (the barrier timeout interrupt, chip §11.6.7) or "fabric_job_failed" (the RDMA Job Failed interrupt, chip §10.7.1.2, §10.8.1.2)');
       if (typeof count !== 'number' || count < 1) throw bad(i, 'after_interrupt.count must be >= 1');
-      a.afterInterrupt = { entry: timeout ? -1 : (entry as number), count };
+      a.afterInterrupt = { entry: timeout ? -1 : fabric ? -2 : (entry as number), count };
     }
     const po = o['poll'] as Record<string, unknown> | undefined;
     if (po !== undefined) {
