@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encode, loadTable } from '@pyxis/codec';
-import { CFG_ENGINE_BASE, CSR_ENQUEUE, decodeHeader, FABRIC_JOB_FAILED_INTERRUPT, type FabricAdapterOverrides, type FabricPage } from '@pyxis/target-pyxis/sim';
+import { CFG_ENGINE_BASE, CSR_ENQUEUE, decodeHeader, FABRIC_JOB_FAILED_INTERRUPT, PyxisObserver, TraceWriter, type FabricAdapterOverrides, type FabricPage } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
 import { DST, firstDiff, rdmaImages, type Rdma } from './fabric-rdma-lib.js';
@@ -21,10 +21,23 @@ const L = 500;
 type Deliver = (page: FabricPage, n: number, src: number, now: number) => Array<{ page: FabricPage; delay: number }>;
 const pass = (p: FabricPage) => [{ page: p, delay: 0 }];
 
-function runJob(r: Rdma, deliver: Deliver) {
+/** An in-memory Perfetto trace per chip. */
+function traces(n: number): { observers: PyxisObserver[]; events: () => Array<Array<Record<string, unknown>>> } {
+  const bufs = Array.from({ length: n }, () => ({ s: '' }));
+  const writers = bufs.map((b) => new TraceWriter({ write: (x) => void (b.s += x), close: () => {}, abort: () => {} }, 1.33e9));
+  return {
+    observers: writers.map((w) => new PyxisObserver(w)),
+    events: () => {
+      writers.forEach((w) => w.close({}));
+      return bufs.map((b) => (JSON.parse(b.s) as { traceEvents: Array<Record<string, unknown>> }).traceEvents);
+    },
+  };
+}
+
+function runJob(r: Rdma, deliver: Deliver, trace?: ReturnType<typeof traces>) {
   const data = bytesOf(r.words * 128, (i) => (i * 13 + (i >> 8)) & 0xff);
   const { tx, rx } = rdmaImages(r, data);
-  const sys = buildSystem([tx.build(), rx.build()], { grantDelay: G, latency: L, adapter: SHORT, deliver });
+  const sys = buildSystem([tx.build(), rx.build()], { grantDelay: G, latency: L, adapter: SHORT, deliver, ...(trace ? { observers: trace.observers } : {}) });
   const res = sys.run();
   const got = sys.chips[1]!.amem[0]!.readBytes(DST, data.length);
   return { sys, res, exact: firstDiff(got, data) === -1, tx: sys.chips[0]!.fabricAdapter!.report(), rx: sys.chips[1]!.fabricAdapter!.report() };
@@ -36,7 +49,8 @@ const dataDrop = (drop: number[]): Deliver => (p, n, src) => (src === 0 && drop.
 
 describe('reliable RDMA transport', () => {
   it('one lost data page: sequence gap, NACK at the last page, the whole job retried, byte-exact', () => {
-    const { res, exact, tx, rx, sys } = runJob(JOB, dataDrop([1]));
+    const tr = traces(2);
+    const { res, exact, tx, rx, sys } = runJob(JOB, dataDrop([1]), tr);
     expect(res.reason).toBe('done');
     expect(exact).toBe(true);
     expect(tx.clusters[0]!.tx_retries).toBe(1);
@@ -50,6 +64,15 @@ describe('reliable RDMA transport', () => {
     const h = sys.sent[0]!.map((p) => decodeHeader(p.header)!);
     expect(h.map((x) => [x.page_seq_num, x.retry])).toEqual([[0, 0], [1, 0], [2, 0], [3, 0], [0, 1], [1, 1], [2, 1], [3, 1]]);
     expect(sys.chips[0]!.tripsByKind['rdma_tx']).toBe(1);
+    // Perfetto: one slice per job on the cluster's Tx / Rx job-manager tracks, the retry in its args
+    const ev = tr.events();
+    const trackName = (evs: Array<Record<string, unknown>>, tid: unknown) => evs.find((e) => e['ph'] === 'M' && e['name'] === 'thread_name' && e['tid'] === tid && (e['args'] as { name: string }).name.includes('fabric'));
+    const txSlice = ev[0]!.find((e) => e['ph'] === 'X' && e['name'] === 'TJID 3 -> RJID 7')!;
+    expect(txSlice['args']).toMatchObject({ tjid: 3, rjid: 7, retry: 1, words: 400 });
+    expect((trackName(ev[0]!, txSlice['tid'])!['args'] as { name: string }).name).toBe('c0.fabric_tx_jobs');
+    const rxSlice = ev[1]!.find((e) => e['ph'] === 'X' && e['name'] === 'RJID 7 <- TJID 3')!;
+    expect(rxSlice['args']).toMatchObject({ retry: 1 });
+    expect((trackName(ev[1]!, rxSlice['tid'])!['args'] as { name: string }).name).toBe('c0.fabric_rx_jobs');
   });
 
   it('a corrupted header (CRC) is dropped and counted, then recovered like a loss', () => {

@@ -11,7 +11,7 @@
 import type { Container } from '@pyxis/container';
 import {
   inspectImage, loadImage, loadSimConfig, PHASE, PyxisChip, runPartitioned, TimedLink,
-  type FabricAdapterOverrides, type FabricEnqueue, type FabricPage,
+  type FabricAdapterOverrides, type FabricEnqueue, type FabricPage, type PyxisObserver,
 } from '@pyxis/target-pyxis/sim';
 
 export interface StubOptions {
@@ -26,6 +26,8 @@ export interface StubOptions {
   /** Fault hook: the copies of page number `n` (in transmit order on its source chip) to deliver, each with an extra delay. */
   deliver?: (page: FabricPage, n: number, src: number, now: number) => Array<{ page: FabricPage; delay: number }>;
   maxCycles?: number;
+  /** Per chip: a trace observer (Perfetto tracks of the job managers). */
+  observers?: PyxisObserver[];
 }
 
 export const voqOf = (chip: number, cluster: number, oq = 0): number => 4 * (4 * chip + cluster) + oq;
@@ -62,6 +64,7 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
     };
     chips.push(new PyxisChip({
       clusters: o.clusters ?? 1, uies: 0, config,
+      ...(o.observers?.[k] ? { observer: o.observers[k] } : {}),
       fabric: { chip: k, egress, voqToVpfe: map, ...(o.adapter ? { adapter: o.adapter } : {}), ...(o.timingOnly ? { timingOnly: true } : {}) },
       ...(o.registrationSeed !== undefined ? { registrationSeed: o.registrationSeed + k } : {}),
     }));
