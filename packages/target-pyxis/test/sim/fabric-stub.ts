@@ -36,6 +36,8 @@ export interface StubSystem {
   chips: PyxisChip[];
   /** Pages transmitted, per source chip, in order. */
   sent: FabricPage[][];
+  /** VOQ enqueues and dequeues as the fabric saw them, per source chip, in order (cycle, +1 / -1, VOQ, cluster, type). */
+  log: Array<Array<{ t: number; d: 1 | -1; voq: number; cluster: number; type: string }>>;
   run(): { reason: string; cycles: number };
 }
 
@@ -46,14 +48,19 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
   for (let k = 0; k < n * 4; k++) if ((k & 3) !== 3) map[k] = k;
   const chips: PyxisChip[] = [];
   const sent: FabricPage[][] = [];
+  const log: StubSystem['log'] = [];
   const dataLinks: Array<TimedLink<FabricPage>> = [];
   const grantLinks: Array<TimedLink<FabricEnqueue>> = [];
   const dequeueLinks: Array<TimedLink<FabricPage>> = [];
   for (let k = 0; k < n; k++) {
     sent.push([]);
+    log.push([]);
     const chip = k;
     const egress = {
-      enqueue: (now: number, req: FabricEnqueue) => grantLinks[chip]!.send(now, now + o.grantDelay, 0, req),
+      enqueue: (now: number, req: FabricEnqueue) => {
+        log[chip]!.push({ t: now, d: 1, voq: req.voq, cluster: req.srcCluster, type: req.type });
+        grantLinks[chip]!.send(now, now + o.grantDelay, 0, req);
+      },
       transmit: (now: number, page: FabricPage) => {
         const idx = sent[chip]!.length;
         sent[chip]!.push(page);
@@ -73,7 +80,10 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
     const chip = chips[k]!;
     let pipe = 0;
     grantLinks.push(chip.sim.addLink(new TimedLink<FabricEnqueue>(`chip${k}.grant`, o.grantDelay, PHASE.engines, (req, now) => chip.fabric!.tx.granted(now, req.srcCluster, req.qpage, pipe++ % 4))));
-    dequeueLinks.push(chip.sim.addLink(new TimedLink<FabricPage>(`chip${k}.dequeue`, 1, PHASE.engines, (p, now) => chip.fabric!.tx.dequeued(now, p.srcCluster, p.qpage))));
+    dequeueLinks.push(chip.sim.addLink(new TimedLink<FabricPage>(`chip${k}.dequeue`, 1, PHASE.engines, (p, now) => {
+      log[k]!.push({ t: now, d: -1, voq: p.voq, cluster: p.srcCluster, type: p.type });
+      chip.fabric!.tx.dequeued(now, p.srcCluster, p.qpage);
+    })));
     const l = new TimedLink<FabricPage>(`chip${k}.fabric_in`, o.latency, PHASE.engines, (p, now) => chip.fabric!.rx.receive(now, p.dest.vpfe & 3, p));
     l.crossPartition = true;
     dataLinks.push(chip.sim.addLink(l));
@@ -82,6 +92,7 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
   return {
     chips,
     sent,
+    log,
     run() {
       const order = o.partitionOrder ?? chips.map((_, i) => i);
       const r = runPartitioned(order.map((i) => chips[i]!.sim), order.map((i) => dataLinks[i]!) as Array<TimedLink<unknown>>, { lookahead: o.latency, maxCycles: o.maxCycles ?? 50_000_000 });

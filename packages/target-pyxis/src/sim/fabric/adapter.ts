@@ -255,9 +255,9 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
     q.job = null;
     this.freeQ.push(id);
   }
-  private receive(_now: number, cluster: number, page: FabricPage): void {
+  private receive(now: number, cluster: number, page: FabricPage): void {
     if (cluster >= this.rxc.length) throw new RangeError(`chip ${this.chip}: a fabric page for cluster ${cluster}, but the chip has ${this.rxc.length} cluster(s)`);
-    this.rxc[cluster]!.receive(page);
+    this.rxc[cluster]!.receive(page, now);
   }
 
   /** TxDMA of granted pages (§10.7.7, §12.3): a Tx page context and TxBuf space per page, one word per cycle per pipe. */

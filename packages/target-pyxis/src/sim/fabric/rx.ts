@@ -55,14 +55,13 @@ export class RxCluster {
   readonly rxq: Array<DatagramRing | null> = [null, null];
   private readonly rxqFifo: Array<Array<{ index: number; fields: Record<string, number> }>> = [[], []];
   /** The cluster's four OQs (§10.8.5): pages whole in the Rx CBUF, waiting for the page reader / Rx DMA. */
-  private readonly oq: FabricPage[][] = [[], [], [], []];
+  private readonly oq: Array<Array<{ page: FabricPage; at: number }>> = [[], [], [], []];
   private rrOq = 0;
   private rrQueue = 0;
   private nextAccept = 0;
   private rxdmaFreeAt = 0;
   private lastCommit = 0;
   private trackingInUse = 0;
-  private trackingWaitSince = -1;
   private readonly active = new Set<RxJob>();
   /** Per RJID: the last job completed (its TJID, epoch and message VOQ), to re-ACK a retried job whose ACK was lost. */
   private readonly lastDone: Array<{ tjid: number; epoch: number; msgVoq: number; msgDest: FabricDestination } | null>;
@@ -92,8 +91,8 @@ export class RxCluster {
   }
 
   /** A whole page arrived for this cluster in OQ `page.dest.oq` (§10.8 [5]). */
-  receive(page: FabricPage): void {
-    this.oq[page.dest.oq & 3]!.push(page);
+  receive(page: FabricPage, now: number): void {
+    this.oq[page.dest.oq & 3]!.push({ page, at: now });
   }
 
   clearFailed(rjid: number): void {
@@ -206,16 +205,12 @@ export class RxCluster {
         break;
       }
     }
-    const page = this.oq[q]![0]!;
+    const { page, at } = this.oq[q]![0]!;
     const needsId = page.type === 'rdma_data' || page.type === 'datagram';
-    if (needsId && this.trackingInUse >= this.core.params.rxdma.tracking_ids) {
-      if (this.trackingWaitSince < 0) this.trackingWaitSince = now;
-      return false;
-    }
-    if (this.trackingWaitSince >= 0) {
-      this.core.stats(this.cluster).rx_tracking_stall_cycles += now - this.trackingWaitSince;
-      this.trackingWaitSince = -1;
-    }
+    if (needsId && this.trackingInUse >= this.core.params.rxdma.tracking_ids) return false;
+    // the page could have started at max(arrival, engine free): any later start waited for a tracking id (§10.8.8)
+    const could = Math.max(at, this.rxdmaFreeAt);
+    if (now > could) this.core.stats(this.cluster).rx_tracking_stall_cycles += now - could;
     this.oq[q]!.shift();
     this.rrOq = (q + 1) % 4;
     const words = Math.ceil(page.payloadBytes / 128);
@@ -308,6 +303,9 @@ export class RxCluster {
 
   private timers(now: number): boolean {
     let did = false;
+    let due = false;
+    for (const j of this.active) if (now >= j.deadline) due = true;
+    if (!due) return false;
     for (const j of [...this.active]) {
       if (now < j.deadline) continue;
       did = true;

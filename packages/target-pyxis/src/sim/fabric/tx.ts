@@ -302,18 +302,20 @@ export class TxCluster {
   /** PGen channel allocation: retry jobs first, then round-robin over TJIDs (§10.7.1.1). */
   private allocChannel(): boolean {
     const p = this.core.params.page_generator;
-    const jobsOnChannels = this.channels.length - this.channels.filter((c) => c.msg).length;
+    let jobsOnChannels = 0;
+    for (const c of this.channels) if (!c.msg) jobsOnChannels++;
     if (jobsOnChannels >= p.channels - p.message_channels_reserved) return false;
-    let pick: TxJob | null = null;
     const n = this.jobs.length;
-    for (let pass = 0; pass < 2 && !pick; pass++)
-      for (let i = 0; i < n; i++) {
-        const j = this.jobs[(this.rrPgen + i) % n];
-        if (j && j.state === TxState.PgenWait && (pass === 1 || j.retry === 1)) {
-          pick = j;
-          break;
-        }
+    let pick: TxJob | null = null;
+    let best = Infinity;
+    for (const j of this.active) {
+      if (j.state !== TxState.PgenWait) continue;
+      const rank = (j.retry === 1 ? 0 : n) + ((j.tjid - this.rrPgen + n) % n);
+      if (rank < best) {
+        best = rank;
+        pick = j;
       }
+    }
     if (!pick) return false;
     this.rrPgen = (pick.tjid + 1) % n;
     pick.state = TxState.Active;
@@ -322,11 +324,11 @@ export class TxCluster {
     return true;
   }
 
-  private inhibited(voq: number, high: boolean, profile: number): boolean {
+  private inhibited(voq: number, high: boolean): boolean {
     const o = this.core.params.occupancy;
     if (this.voqXoff[voq]) return true;
     if (this.groupCount[high ? 1 : 0]! >= (high ? o.high_group_limit : o.low_group_limit)) return true;
-    return this.total >= this.core.params.qpages.cluster_limit || (profile < 0);
+    return this.total >= this.core.params.qpages.cluster_limit;
   }
 
   private chanVoq(c: Channel): { voq: number; high: boolean; profile: number } {
@@ -343,7 +345,7 @@ export class TxCluster {
       for (let i = 0; i < this.channels.length; i++) {
         const k = (this.rrChannel + i) % this.channels.length;
         const v = this.chanVoq(this.channels[k]!);
-        if (v.high !== (pass === 0) || this.inhibited(v.voq, v.high, v.profile)) continue;
+        if (v.high !== (pass === 0) || this.inhibited(v.voq, v.high)) continue;
         pick = k;
         break;
       }
@@ -466,16 +468,17 @@ export class TxCluster {
   }
 
   private timers(now: number): boolean {
-    let did = false;
+    let due = false;
+    for (const j of this.active) if (now >= j.deadline) due = true;
+    if (!due) return false;
     for (const j of [...this.active]) {
       if (now < j.deadline) continue;
-      did = true;
       if (j.state === TxState.CtsWait) this.fail(j, now, 'CTS-wait timeout (no CTS from the Rx chip)');
       else if (j.state === TxState.AckWait) this.retryOrFail(j, now, 'ACK-wait timeout');
       else if (j.state === TxState.Active || j.state === TxState.Drain) this.fail(j, now, 'Tx-active timeout (the VOQ made no progress)');
       else j.deadline = Infinity;
     }
-    return did;
+    return true;
   }
 
   /** The next cycle the rate limits (one job, one page per interval) let pending work go on; Infinity when none. */
