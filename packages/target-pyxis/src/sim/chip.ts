@@ -309,7 +309,7 @@ export class PyxisChip {
     }
     this.noc = new NocMap(this.hbm, this.amem as AmemAccess[], this.cfg);
     // Engine slots per cluster: UIEs, H2A, A2H, 3 ICDMA, 13 MPE, barrier config.
-    this.ordering = new OrderingTracker(clusters * (uies + 2 + ICDMAS_PER_CLUSTER + MPES_PER_CLUSTER + 1), (i) => this.allEngines[i]?.name ?? `engine ${i}`);
+    this.ordering = new OrderingTracker(clusters * (uies + 2 + ICDMAS_PER_CLUSTER + MPES_PER_CLUSTER + 1 + (opts.fabric ? 4 : 0)), (i) => this.allEngines[i]?.name ?? `engine ${i}`);
     const apmSlots = clusters * (uies + 5);
     this.apm = new Apm(config.apm, apmSlots);
     let apmSlot = 0;

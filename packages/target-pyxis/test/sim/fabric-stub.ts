@@ -26,6 +26,8 @@ export interface StubOptions {
   /** Fault hook: the copies of page number `n` (in transmit order on its source chip) to deliver, each with an extra delay. */
   deliver?: (page: FabricPage, n: number, src: number, now: number) => Array<{ page: FabricPage; delay: number }>;
   maxCycles?: number;
+  /** Pyxis_VOQ_to_VPFE_map entries to override (entry -> VPFE). */
+  mapPatch?: Record<number, number>;
   /** Per chip: a trace observer (Perfetto tracks of the job managers). */
   observers?: PyxisObserver[];
 }
@@ -46,6 +48,7 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
   const n = images.length;
   const map = new Uint16Array(2048).fill(0xffff);
   for (let k = 0; k < n * 4; k++) if ((k & 3) !== 3) map[k] = k;
+  for (const [e, v] of Object.entries(o.mapPatch ?? {})) map[Number(e)] = v;
   const chips: PyxisChip[] = [];
   const sent: FabricPage[][] = [];
   const log: StubSystem['log'] = [];
