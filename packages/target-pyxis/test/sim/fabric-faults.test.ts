@@ -9,7 +9,7 @@ import { encode, loadTable } from '@pyxis/codec';
 import { CFG_ENGINE_BASE, CSR_ENQUEUE, decodeHeader, FABRIC_JOB_FAILED_INTERRUPT, PyxisObserver, TraceWriter, type FabricAdapterOverrides, type FabricPage } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
-import { DST, firstDiff, rdmaImages, type Rdma } from './fabric-rdma-lib.js';
+import { DST, expectedTimes, firstDiff, rdmaImages, watchTrips, type Rdma } from './fabric-rdma-lib.js';
 
 /** Short timers so that timeouts happen within a few thousand cycles (the defaults are tens of microseconds). */
 const SHORT: FabricAdapterOverrides = {
@@ -38,9 +38,11 @@ function runJob(r: Rdma, deliver: Deliver, trace?: ReturnType<typeof traces>) {
   const data = bytesOf(r.words * 128, (i) => (i * 13 + (i >> 8)) & 0xff);
   const { tx, rx } = rdmaImages(r, data);
   const sys = buildSystem([tx.build(), rx.build()], { grantDelay: G, latency: L, adapter: SHORT, deliver, ...(trace ? { observers: trace.observers } : {}) });
+  const txTrip = watchTrips(sys.chips[0]!);
+  const rxTrip = watchTrips(sys.chips[1]!);
   const res = sys.run();
   const got = sys.chips[1]!.amem[0]!.readBytes(DST, data.length);
-  return { sys, res, exact: firstDiff(got, data) === -1, tx: sys.chips[0]!.fabricAdapter!.report(), rx: sys.chips[1]!.fabricAdapter!.report() };
+  return { txTrip: txTrip[0]!, rxTrip: rxTrip[0]!, sys, res, exact: firstDiff(got, data) === -1, tx: sys.chips[0]!.fabricAdapter!.report(), rx: sys.chips[1]!.fabricAdapter!.report() };
 }
 
 const JOB: Rdma = { tjid: 3, rjid: 7, words: 400, page: 100 };
@@ -104,8 +106,12 @@ describe('reliable RDMA transport', () => {
     expect(rx.clusters[0]!.rx_jobs_completed).toBe(1);
   });
 
-  it('a lost CTS: the Rx data-wait timeout re-sends the CTS with the retry bit', () => {
-    const { res, exact, rx, sys } = runJob(JOB, (p, n, src) => (src === 1 && n === 0 ? [] : pass(p)));
+  it('a lost CTS: the Rx data-wait timeout re-sends the CTS with the retry bit (completion from the parameters)', () => {
+    const { res, exact, rx, sys, txTrip, rxTrip } = runJob(JOB, (p, n, src) => (src === 1 && n === 0 ? [] : pass(p)));
+    // the retried CTS leaves when the data-wait timer expires: the job then runs as if set up that much later
+    const e = expectedTimes(JOB, rxTrip.startAt + SHORT.timers!.rx_data_wait_timeout_cycles!, txTrip.startAt, G, L);
+    expect(rxTrip.doneAt).toBe(e.rxDone);
+    expect(txTrip.doneAt).toBe(e.txDone);
     expect(res.reason).toBe('done');
     expect(exact).toBe(true);
     expect(rx.clusters[0]!.rx_cts_retries).toBe(1);

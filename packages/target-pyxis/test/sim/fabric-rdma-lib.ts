@@ -1,10 +1,12 @@
 /** Test helper: RDMA Tx / Rx images for two chips (fabric-*.test.ts). */
-import { encode, loadTable } from '@pyxis/codec';
-import type { Trip } from '@pyxis/target-pyxis/sim';
+import { encode, loadGrammarJson, loadTable } from '@pyxis/codec';
+import { loadSimConfig, type Trip } from '@pyxis/target-pyxis/sim';
 import { ImageBuilder } from './pyxisImage.js';
 import { voqOf } from './fabric-stub.js';
 
 const desc = ImageBuilder.desc;
+const P = loadGrammarJson<any>('pyxis', 'fabric_adapter');
+const COMMIT = loadSimConfig().amem.write_commit_latency_cycles;
 export const SRC = 0x10000;
 export const DST = 0x40000;
 
@@ -65,3 +67,34 @@ export function firstDiff(a: Uint8Array, b: Uint8Array): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
   return -1;
 }
+
+/** Reference timing of one RDMA job over the stub fabric (docs/timing-model.md "Fabric adapter"), at most 4 pages. */
+export function expectedTimes(r: Rdma, R: number, T: number, G: number, L: number): { rxDone: number; txDone: number; pages: number[] } {
+  const t = P.txdma;
+  const x = P.rxdma;
+  const pages: number[] = [];
+  for (let w = r.words; w > 0; w -= r.page) pages.push(Math.min(r.page, w));
+  // CTS: enqueued when the Rx job is set up (R), granted G later, header encapsulated, L on the wire
+  const C = Math.max(R + G + t.encap_latency_cycles + L, T);
+  // page i generated at C + i, granted G later on pipe i, read at one word per cycle after the TxDMA latency; pages of
+  // one VOQ leave in order
+  let lastTx = 0;
+  const arrive = pages.map((w, i) => {
+    const ready = Math.max(C + i + G + t.latency_cycles + w + t.encap_latency_cycles, lastTx);
+    lastTx = ready;
+    return ready + L;
+  });
+  // Rx DMA: one word per cycle after decap, commit latency after the last word; pages in order
+  let free = 0;
+  let commit = 0;
+  arrive.forEach((a, i) => {
+    const s = Math.max(a, free);
+    free = s + pages[i]!;
+    commit = Math.max(commit, s + x.decap_latency_cycles + pages[i]! + COMMIT);
+  });
+  const rxDone = commit;
+  // ACK: enqueued at rxDone, granted, encapsulated, on the wire; the Tx job retires when it is received
+  const txDone = rxDone + G + t.encap_latency_cycles + L;
+  return { rxDone, txDone, pages };
+}
+

@@ -315,8 +315,8 @@ export class RxCluster {
           this.core.stats(this.cluster).rx_cts_retries++;
           this.message(j, 'cts', 1);
           j.deadline = now + this.core.params.timers.rx_data_wait_timeout_cycles;
-        } else this.fail(j, now, 'second Rx data-wait timeout after the retried CTS');
-      } else if (j.state === RxState.Active) this.nack(j, now, 'job-completion timeout');
+        } else this.fail(j, now, `second Rx data-wait timeout after the retried CTS (no data within timers.rx_data_wait_timeout_cycles = ${this.core.params.timers.rx_data_wait_timeout_cycles})`);
+      } else if (j.state === RxState.Active) this.nack(j, now, `job-completion timeout (no page within timers.rx_job_completion_timeout_cycles = ${this.core.params.timers.rx_job_completion_timeout_cycles})`);
       else j.deadline = Infinity;
     }
     return did;

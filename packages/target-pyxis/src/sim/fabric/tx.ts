@@ -473,9 +473,9 @@ export class TxCluster {
     if (!due) return false;
     for (const j of [...this.active]) {
       if (now < j.deadline) continue;
-      if (j.state === TxState.CtsWait) this.fail(j, now, 'CTS-wait timeout (no CTS from the Rx chip)');
-      else if (j.state === TxState.AckWait) this.retryOrFail(j, now, 'ACK-wait timeout');
-      else if (j.state === TxState.Active || j.state === TxState.Drain) this.fail(j, now, 'Tx-active timeout (the VOQ made no progress)');
+      if (j.state === TxState.CtsWait) this.fail(j, now, `CTS-wait timeout (no CTS from the Rx chip within timers.tx_cts_wait_timeout_cycles = ${this.core.params.timers.tx_cts_wait_timeout_cycles})`);
+      else if (j.state === TxState.AckWait) this.retryOrFail(j, now, `ACK-wait timeout (timers.tx_ack_wait_timeout_cycles = ${this.core.params.timers.tx_ack_wait_timeout_cycles})`);
+      else if (j.state === TxState.Active || j.state === TxState.Drain) this.fail(j, now, `Tx-active timeout (the VOQ made no progress for timers.tx_active_timeout_cycles = ${this.core.params.timers.tx_active_timeout_cycles})`);
       else j.deadline = Infinity;
     }
     return true;
