@@ -36,6 +36,7 @@ import { installControlCsrs } from './uieCsr.js';
 import { loadMemoryMap } from '../common/memoryMap.js';
 import type { ChipFabricOptions, ChipFabricSide } from './fabric/port.js';
 import { FabricAdapter } from './fabric/adapter.js';
+import { installFabricCsrs } from './fabric/csr.js';
 
 export const MAX_CLUSTERS = 4;
 export const MAX_UIES = 12;
@@ -422,6 +423,7 @@ export class PyxisChip {
       tm.onFlushQuiescent = (now) => bt.reinitialize(now);
       this.tm.push(tm);
       this.installCsrHooks(c);
+      if (this.fabricAdapter) installFabricCsrs(this.cfg[c]!, c, this.fabricAdapter);
       const d = dpe;
       installControlCsrs({
         cluster: c,

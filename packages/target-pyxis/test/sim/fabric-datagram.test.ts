@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decode, encode, loadTable } from '@pyxis/codec';
-import { decodeHeader } from '@pyxis/target-pyxis/sim';
+import { CFG_ENGINE_BASE, clusterCsrRegion, decodeHeader } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
 import { firstDiff } from './fabric-rdma-lib.js';
@@ -66,9 +66,15 @@ describe('datagrams', () => {
     const r = sys.chips[1]!.fabricAdapter!.rxc[0]!.rxq[0]!;
     r.setTail(0);
     sys.chips[1]!.amem[0]!.writeBytes(0x3000, encode(RX, { amem_address: 0x40000 >> 7, buffer_size_bytes: 128 }));
-    r.setTail(1);
+    // software advances the tail through cluster.dgram_tail word 2 (dgram_rx0) at cycle 5
+    const TAIL = clusterCsrRegion('cluster.dgram_tail').offset;
+    const HEAD = clusterCsrRegion('cluster.dgram_head').offset;
+    sys.chips[1]!.host.actions.push({ cluster: 0, address: CFG_ENGINE_BASE + TAIL + 16, value: 1n, atCycle: 5 });
     expect(sys.run().reason).toBe('done');
     expect(firstDiff(sys.chips[1]!.amem[0]!.readBytes(0x40000, 100), pkt)).toBe(-1);
     expect(r.head).toBe(1);
+    expect(sys.chips[1]!.cfg[0]!.read64(HEAD + 16)).toBe(1n);
+    expect(sys.chips[1]!.cfg[0]!.read64(TAIL + 16)).toBe(1n);
+    expect(sys.chips[0]!.cfg[0]!.read64(HEAD)).toBe(1n); // dgram_tx0 head past its one descriptor
   });
 });

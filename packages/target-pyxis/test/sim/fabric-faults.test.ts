@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encode, loadTable } from '@pyxis/codec';
-import { CFG_ENGINE_BASE, CSR_ENQUEUE, decodeHeader, FABRIC_JOB_FAILED_INTERRUPT, PyxisObserver, TraceWriter, type FabricAdapterOverrides, type FabricPage } from '@pyxis/target-pyxis/sim';
+import { CFG_ENGINE_BASE, clusterCsrRegion, CSR_ENQUEUE, decodeHeader, FABRIC_JOB_FAILED_INTERRUPT, PyxisObserver, TraceWriter, type FabricAdapterOverrides, type FabricPage } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
 import { DST, expectedTimes, firstDiff, rdmaImages, watchTrips, type Rdma } from './fabric-rdma-lib.js';
@@ -135,6 +135,9 @@ describe('reliable RDMA transport', () => {
     const sys = buildSystem([tx.build(), rx.build()], { grantDelay: G, latency: L, adapter: SHORT, deliver: dataDrop([1, 5]) });
     // software on chip 0 waits for the Job Failed interrupt, then writes a (scratch) CSR word
     sys.chips[0]!.host.actions.push({ cluster: 0, address: CFG_ENGINE_BASE + 0x100, value: 0x55n, atCycle: 0, afterInterrupt: { entry: FABRIC_JOB_FAILED_INTERRUPT, count: 1 } });
+    // chip 1's software polls its Rx failed-job vector for RJID 7 (word 0, bit 7), then clears it (write 1)
+    const RXF = CFG_ENGINE_BASE + clusterCsrRegion('cluster.fabric_rx_failed').offset;
+    sys.chips[1]!.host.actions.push({ cluster: 0, address: RXF, value: 0x80n, atCycle: 0, poll: { address: RXF, mask: 0x80n, value: 0x80n } });
     const res = sys.run();
     expect(res.reason).toBe('done');
     const a0 = sys.chips[0]!.fabricAdapter!;
@@ -146,17 +149,26 @@ describe('reliable RDMA transport', () => {
     expect(a0.failedInterrupts[0]).toBe(1);
     expect(a1.failedInterrupts[0]).toBe(1);
     expect(a0.txc[0]!.failedVector[3]).toBe(1);
-    expect(a1.rxc[0]!.failedVector[7]).toBe(1);
+    // cleared by chip 1's software through cluster.fabric_rx_failed (write 1 to clear): the entry is idle again
+    expect(a1.rxc[0]!.failedVector[7]).toBe(0);
+    expect(a1.rxc[0]!.jobs[7]).toBeNull();
+    expect(sys.chips[1]!.host.actionsDone).toBe(1);
+    const TXF = clusterCsrRegion('cluster.fabric_tx_failed').offset;
+    expect(sys.chips[0]!.cfg[0]!.read64(TXF)).toBe(1n << 3n);
+    expect(sys.chips[0]!.cfg[0]!.read64(TXF + 8)).toBe(0n);
     expect(sys.chips[0]!.host.actionsDone).toBe(1);
     expect(sys.chips[0]!.cfg[0]!.readWord(0x100)[0]).toBe(0x55);
     expect(a0.explain()[0]).toMatch(/SIM0754: chip 0 cluster 0 Tx job TJID=3 RJID=7 \(epoch 0, trip 1\) failed at cycle \d+: NACK received on the retried job/);
     // no notifications: the trips never completed
     expect(sys.chips[0]!.tripsByKind['rdma_tx']).toBeUndefined();
     expect(sys.chips[1]!.tripsByKind['rdma_rx']).toBeUndefined();
-    // software clears the sticky state (§10.7.1.2): the entry is idle again
-    a0.txc[0]!.clearFailed(3);
+    // software clears the sticky state (§10.7.1.2) by writing 1 to its bit: the entry is idle again
+    const one = new Uint8Array(8);
+    one[0] = 1 << 3;
+    sys.chips[0]!.cfg[0]!.write(TXF, one, 0, 8);
     expect(a0.txc[0]!.failedVector[3]).toBe(0);
     expect(a0.txc[0]!.jobs[3]).toBeNull();
+    expect(sys.chips[0]!.cfg[0]!.read64(TXF)).toBe(0n);
   });
 
   it('a page of the previous job (old epoch) arriving during the next job on the same TJID/RJID is dropped as stale', () => {
