@@ -57,6 +57,27 @@ describe('fabric adapter diagnostics', () => {
   });
 });
 
+describe('Tx / Rx NumWords that disagree between the chips (§10.8.8)', () => {
+  for (const [txWords, rxWords, why] of [
+    [300, 200, /overrun: the Tx job sends more than the Rx job's NumWords \(200\)/],
+    [200, 300, /short job: the last page came after 200 of the Rx job's 300 words/],
+  ] as const)
+    it(`Tx ${txWords} words, Rx ${rxWords}: NACK, the retry fails the same way, Job Failed on both sides with the reason`, () => {
+      const tx = new ImageBuilder();
+      const rx = new ImageBuilder();
+      tx.list(0x0c, 0x1000, [desc('desc_rdma_tx', { trip_id: 1, tjid: 1, rjid: 2, dest_voq: voqOf(1, 0), amem_address: 0x10000 >> 7, num_words: txWords, page_size_words: 100 })]);
+      rx.list(0x0e, 0x1000, [desc('desc_rdma_rx', { trip_id: 2, tjid: 1, rjid: 2, msg_voq: voqOf(0, 0), amem_address: 0x40000 >> 7, num_words: rxWords })]);
+      const sys = buildSystem([tx.build(), rx.build()], { grantDelay: 100, latency: 500 });
+      expect(sys.run().reason).toBe('done');
+      const rf = sys.chips[1]!.fabricAdapter!.failures;
+      const tf = sys.chips[0]!.fabricAdapter!.failures;
+      expect(rf.map((f) => [f.side, f.tjid, f.rjid])).toEqual([['rx', 1, 2]]);
+      expect(rf[0]!.reason).toMatch(why);
+      expect(tf.map((f) => [f.side, f.tjid, f.rjid])).toEqual([['tx', 1, 2]]);
+      expect(sys.chips[1]!.fabricAdapter!.report().clusters[0]!.rx_nacks_sent).toBe(2);
+    });
+});
+
 describe('two clusters per chip', () => {
   it('cluster 0 and cluster 1 of chip 0 each send to the same cluster of chip 1, byte-exact', () => {
     const d = (k: number) => bytesOf(300 * 128, (i) => (i * (k + 2)) & 0xff);

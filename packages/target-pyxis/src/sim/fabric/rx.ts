@@ -43,6 +43,8 @@ export interface RxJob {
   nextSeq: number;
   /** A page of this attempt was lost (sequence gap) or overran the job: NACK at its end (§10.8.8). */
   error: boolean;
+  /** What the error was (for the failure report). */
+  errorWhy: string;
   pendingCommits: number;
   startAt: number;
 }
@@ -126,6 +128,7 @@ export class RxCluster {
     j.wordsReceived = 0;
     j.nextSeq = 0;
     j.error = false;
+    j.errorWhy = '';
     j.state = RxState.Active;
     j.deadline = now + this.core.params.timers.rx_job_completion_timeout_cycles;
   }
@@ -161,7 +164,7 @@ export class RxCluster {
       const j: RxJob = {
         trip, rjid, tjid: Number(f['tjid']), msgVoq, msgDest: this.core.dest(msgVoq, what, now), base, totalWords: words, epoch: this.epoch[rjid]!, retry: 0,
         state: RxState.DataWait, ctsRetried: false, deadline: now + this.core.params.timers.rx_data_wait_timeout_cycles,
-        wordsReceived: 0, nextSeq: 0, error: false, pendingCommits: 0, startAt: now,
+        wordsReceived: 0, nextSeq: 0, error: false, errorWhy: '', pendingCommits: 0, startAt: now,
       };
       this.rdmaFifo[q]!.shift();
       this.rrQueue = (q + 1) % 2;
@@ -240,6 +243,7 @@ export class RxCluster {
       j.wordsReceived = 0;
       j.nextSeq = 0;
       j.error = false;
+      j.errorWhy = '';
     }
     if (j.state === RxState.Failed || j.state === RxState.Commit || j.tjid !== h.tjid || j.epoch !== h.epoch || j.retry !== h.retry) return this.drop('stale'), true;
     const pw = h.page_size_bytes / 128;
@@ -247,10 +251,12 @@ export class RxCluster {
     j.deadline = now + this.core.params.timers.rx_job_completion_timeout_cycles;
     if (h.page_seq_num !== j.nextSeq) {
       st.rx_sequence_gaps++;
+      if (!j.error) j.errorWhy = `lost or out-of-sequence page (sequence number ${h.page_seq_num}, expected ${j.nextSeq})`;
       j.error = true;
     }
     j.nextSeq = h.page_seq_num + 1;
     if (j.wordsReceived + pw > j.totalWords) {
+      if (!j.error) j.errorWhy = `overrun: the Tx job sends more than the Rx job's NumWords (${j.totalWords}) (§10.8.8)`;
       j.error = true;
       this.drop('overrun');
     } else if (j.error) {
@@ -270,7 +276,7 @@ export class RxCluster {
       });
     }
     if (h.last_page) {
-      if (j.error || j.wordsReceived !== j.totalWords) this.nack(j, now, j.error ? 'lost or out-of-sequence page' : `short job (${j.wordsReceived} of ${j.totalWords} words)`);
+      if (j.error || j.wordsReceived !== j.totalWords) this.nack(j, now, j.error ? j.errorWhy : `short job: the last page came after ${j.wordsReceived} of the Rx job's ${j.totalWords} words (lost pages, or the Tx job's NumWords is smaller)`);
       else {
         j.state = RxState.Commit;
         j.deadline = Infinity;

@@ -287,6 +287,8 @@ export class TxCluster {
         const bytes = fields['num_bytes']!;
         const what = `c${this.cluster}.dgram_tx${q - 2} descriptor ${index}`;
         if (!(bytes >= 1 && bytes <= 16256)) throw runtimeError(FabricCodes.badRdmaDescriptor, `${what}: NumBytes ${bytes} is outside [1, 16256]`, '§11.4.8', now);
+        const addr = fields['amem_address']! * 128;
+        if ((addr & (AMEM_VIEW_BIT - 1)) + bytes > AMEM_BYTES) throw runtimeError(FabricCodes.badRange, `${what}: AMEM range 0x${addr.toString(16)} + ${bytes} bytes runs past the 64 MiB AMEM`, '§11.4.8', now);
         const dest = this.core.dest(voq, what, now);
         const t = q - 2;
         if (this.dgDone[t]!.length !== ring.entries) this.dgDone[t] = new Uint8Array(ring.entries);
