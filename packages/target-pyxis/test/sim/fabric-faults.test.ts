@@ -145,7 +145,7 @@ describe('reliable RDMA transport', () => {
     expect(a0.failures.map((f) => [f.chip, f.cluster, f.side, f.tjid, f.rjid])).toEqual([[0, 0, 'tx', 3, 7]]);
     expect(a1.failures.map((f) => [f.chip, f.cluster, f.side, f.tjid, f.rjid])).toEqual([[1, 0, 'rx', 3, 7]]);
     expect(a0.failures[0]!.reason).toMatch(/NACK received on the retried job/);
-    expect(a1.failures[0]!.reason).toMatch(/lost or out-of-sequence page on the retried job/);
+    expect(a1.failures[0]!.reason).toMatch(/lost or out-of-sequence page \(sequence number 2, expected 1\) on the retried job/);
     expect(a0.failedInterrupts[0]).toBe(1);
     expect(a1.failedInterrupts[0]).toBe(1);
     expect(a0.txc[0]!.failedVector[3]).toBe(1);
