@@ -6,7 +6,7 @@
  * resolved in one fixed order (clusters round-robin from a rotating start, §10.7.3 "cross-cluster round-robin"),
  * never by registration order. Transaction-level per page (docs/timing-model.md "Fabric adapter").
  */
-import type { SimEngine } from '@pyxis/sim';
+import type { BandwidthPort, SimEngine } from '@pyxis/sim';
 import type { AmemAccess } from '../amemAccess.js';
 import { CLIENT_TXDMA } from '../amem/clients.js';
 import { runtimeError } from '../diagnostics.js';
@@ -82,6 +82,8 @@ export interface FabricAdapterDeps {
   amem: AmemAccess[];
   hbm: HbmMemory;
   commitLatency: number;
+  /** The clusters' core-switch ports (chip §9): the TxDMA reads leave through egress, the Rx DMA writes enter through ingress. */
+  coreSwitch?: { egress: BandwidthPort[]; ingress: BandwidthPort[] };
   observer?: PyxisObserver;
 }
 
@@ -176,6 +178,9 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   // ---- AdapterCore ----
   amem(cluster: number): AmemAccess {
     return this.deps.amem[cluster]!;
+  }
+  ingress(cluster: number, now: number, bytes: number): number {
+    return this.deps.coreSwitch ? this.deps.coreSwitch.ingress[cluster]!.reserve(now, bytes) : now;
   }
   stats(cluster: number): FabricClusterStats {
     return this.clusterStats[cluster]!;
@@ -284,7 +289,9 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
           } else if (amem.banks?.clock) served = Math.max(now, amem.banks.access(CLIENT_TXDMA, q.addr, q.payloadBytes));
           const dur = Math.ceil(words / t.words_per_cycle_per_pipe);
           this.pipeFreeAt[p] = served + dur;
-          ready = served + t.latency_cycles + dur + t.encap_latency_cycles;
+          // the words cross the cluster's core-switch egress (shared with the ICDMA engines, chip §9, §12.3)
+          const out = this.deps.coreSwitch ? this.deps.coreSwitch.egress[q.cluster]!.reserve(served, q.payloadBytes) : served;
+          ready = Math.max(served + dur, out) + t.latency_cycles + t.encap_latency_cycles;
           this.clusterStats[q.cluster]!.txdma_words += words;
           if (q.type === 'rdma_data') this.clusterStats[q.cluster]!.tx_data_bytes += q.payloadBytes;
           if (q.type === 'datagram') {

@@ -53,6 +53,8 @@ export interface AdapterCore {
   readonly egress: FabricEgress;
   readonly timingOnly: boolean;
   amem(cluster: number): AmemAccess;
+  /** Reserves `bytes` of the cluster's core-switch ingress from `now`; the cycle the last byte has passed. */
+  ingress(cluster: number, now: number, bytes: number): number;
   /** Destination of a Pyxis VOQ (§10.2); throws SIM0751 when unmapped. */
   dest(voq: number, what: string, now: number): FabricDestination;
   /** A free QPage, or undefined when the table is full. */

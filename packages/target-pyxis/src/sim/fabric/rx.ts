@@ -191,7 +191,9 @@ export class RxCluster {
       served = Math.max(now, amem.servedAt ?? now);
     } else if (amem.banks?.clock) served = Math.max(now, amem.banks.access(CLIENT_RXDMA, addr, page.payloadBytes));
     const r = this.core.params.rxdma;
-    const commit = Math.max(this.lastCommit, served + r.decap_latency_cycles + Math.ceil(words / r.words_per_cycle) + this.commitLatency);
+    // the flits cross the cluster's core-switch ingress (shared with incoming ICDMA, chip §9, §12.4)
+    const last = Math.max(served + r.decap_latency_cycles + Math.ceil(words / r.words_per_cycle), this.core.ingress(this.cluster, served + r.decap_latency_cycles, page.payloadBytes));
+    const commit = Math.max(this.lastCommit, last + this.commitLatency);
     this.lastCommit = commit;
     this.core.stats(this.cluster).rxdma_words += words;
     return commit;
