@@ -113,8 +113,11 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   private readonly txbufUsed: number[] = [];
   private readonly txbufWords: number;
   private rrCluster = 0;
-  /** Per (cluster, VOQ): the cycle of the last page handed to the fabric (pages of one VOQ leave in grant order). */
-  private readonly lastTransmit = new Map<number, number>();
+  /**
+   * Per (cluster, VOQ): granted pages in grant order, each with its ready cycle once its TxDMA has started, and the
+   * cycle the last one was handed to the fabric: pages of one VOQ leave in grant order (MODEL, spec notes).
+   */
+  private readonly voqOrder = new Map<number, { pages: Array<{ ready: number; pipe: number; words: number; page: FabricPage | null }>; last: number }>();
   private readonly voqToVpfe: Uint16Array;
   readonly tx: FabricAdapterTx;
   readonly rx: FabricAdapterRx;
@@ -251,7 +254,32 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
     return q;
   }
   private granted(_now: number, cluster: number, id: number, pipe: number): void {
-    this.pipeQueue[pipe % this.pipeQueue.length]!.push(this.qpage(cluster, id, 'grant'));
+    const q = this.qpage(cluster, id, 'grant');
+    const key = q.cluster * 8192 + q.voq;
+    let o = this.voqOrder.get(key);
+    if (!o) this.voqOrder.set(key, (o = { pages: [], last: 0 }));
+    const slot = { ready: -1, pipe: pipe % this.pipeQueue.length, words: 0, page: null };
+    o.pages.push(slot);
+    this.slotOf.set(q, slot);
+    this.pipeQueue[slot.pipe]!.push(q);
+  }
+  private readonly slotOf = new Map<QPage, { ready: number; pipe: number; words: number; page: FabricPage | null }>();
+
+  /** Hands the pages at the head of VOQ `key`'s grant order whose data are ready to the fabric, in order. */
+  private release(key: number): void {
+    const o = this.voqOrder.get(key)!;
+    while (o.pages.length > 0 && o.pages[0]!.page) {
+      const sl = o.pages.shift()!;
+      const at = Math.max(sl.ready, o.last);
+      o.last = at;
+      const page = sl.page!;
+      const p = sl.pipe;
+      const words = sl.words;
+      this.schedule(at, (t) => {
+        this.txbufUsed[p]! -= words;
+        this.egress.transmit(t, page);
+      });
+    }
   }
   private dequeuedPage(now: number, cluster: number, id: number): void {
     const q = this.qpage(cluster, id, 'dequeue');
@@ -301,20 +329,19 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
             this.schedule(ready - t.encap_latency_cycles, () => tx.datagramRead(txq, slot));
           }
         }
-        // pages of one VOQ are handed to the fabric in grant order (MODEL: the fabric's reorder, §10.8 [3], keeps VOQ order)
-        const key = q.cluster * 8192 + q.voq;
-        ready = Math.max(ready, this.lastTransmit.get(key) ?? 0);
-        this.lastTransmit.set(key, ready);
         const header = encodeHeader({ page_type: q.type, tjid: q.tjid, rjid: q.rjid, epoch: q.epoch, retry: q.retry, last_page: q.last, rxq_index: q.rxq, page_size_bytes: data ? q.payloadBytes : 0, page_seq_num: q.seq & 0x7ff });
         const page: FabricPage = {
           srcChip: this.chip, srcCluster: q.cluster, voq: q.voq, dest: q.dest, qpage: q.id,
           wireBytes: data ? 16 + q.payloadBytes : this.params.messages.page_bytes, type: q.type,
           header, payload, payloadBytes: data ? q.payloadBytes : 0,
         };
-        this.schedule(ready, (at) => {
-          this.txbufUsed[p]! -= words;
-          this.egress.transmit(at, page);
-        });
+        // pages of one VOQ are handed to the fabric in grant order (MODEL: the fabric's reorder, §10.8 [3], keeps VOQ order)
+        const sl = this.slotOf.get(q)!;
+        this.slotOf.delete(q);
+        sl.ready = ready;
+        sl.words = words;
+        sl.page = page;
+        this.release(q.cluster * 8192 + q.voq);
         did = true;
       }
     }
