@@ -171,6 +171,27 @@ describe('reliable RDMA transport', () => {
     expect(sys.chips[0]!.cfg[0]!.read64(TXF)).toBe(0n);
   });
 
+  it('a partner that never comes: Tx CTS-wait timeout and Rx data-wait timeouts (one CTS retry) fail at the derived cycles', () => {
+    // chip 0 runs only its Tx job, chip 1 only its Rx job, with different ids: neither ever hears from the other
+    const data = bytesOf(JOB.words * 128, (i) => i & 0xff);
+    const a = rdmaImages(JOB, data);
+    const b = rdmaImages({ ...JOB, tjid: 4, rjid: 8 }, data);
+    const sys = buildSystem([a.tx.build(), b.rx.build()], { grantDelay: G, latency: L, adapter: SHORT });
+    const txT = watchTrips(sys.chips[0]!);
+    const rxT = watchTrips(sys.chips[1]!);
+    expect(sys.run().reason).toBe('done');
+    const tf = sys.chips[0]!.fabricAdapter!.failures;
+    const rf = sys.chips[1]!.fabricAdapter!.failures;
+    const T = SHORT.timers!;
+    expect(tf.map((f) => [f.side, f.tjid, f.cycle])).toEqual([['tx', 3, txT[0]!.startAt + T.tx_cts_wait_timeout_cycles!]]);
+    expect(tf[0]!.reason).toMatch(/CTS-wait timeout \(no CTS from the Rx chip within timers.tx_cts_wait_timeout_cycles = 40000\)/);
+    expect(rf.map((f) => [f.side, f.rjid, f.cycle])).toEqual([['rx', 8, rxT[0]!.startAt + 2 * T.rx_data_wait_timeout_cycles!]]);
+    expect(rf[0]!.reason).toMatch(/second Rx data-wait timeout after the retried CTS/);
+    // chip 0 saw two CTS for TJID 4, kept as a CTS before its job (§10.3), the second with the retry bit
+    expect(sys.chips[0]!.fabricAdapter!.report().clusters[0]!.rx_messages).toMatchObject({ cts: 2, stale: 0 });
+    expect(sys.sent[1]!.map((p) => decodeHeader(p.header)!.retry)).toEqual([0, 1]);
+  });
+
   it('a page of the previous job (old epoch) arriving during the next job on the same TJID/RJID is dropped as stale', () => {
     const words = 200;
     const a = bytesOf(words * 128, (i) => i & 0xff);
