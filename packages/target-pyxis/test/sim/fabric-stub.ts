@@ -26,6 +26,8 @@ export interface StubOptions {
   /** Fault hook: the copies of page number `n` (in transmit order on its source chip) to deliver, each with an extra delay. */
   deliver?: (page: FabricPage, n: number, src: number, now: number) => Array<{ page: FabricPage; delay: number }>;
   maxCycles?: number;
+  /** Report each page dequeued when it is granted (the CLIST dequeue of §10.7 [5b]) instead of after its transmission. */
+  dequeueAtGrant?: boolean;
   /** Pyxis_VOQ_to_VPFE_map entries to override (entry -> VPFE). */
   mapPatch?: Record<number, number>;
   /** Per chip: a trace observer (Perfetto tracks of the job managers). */
@@ -67,7 +69,7 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
       transmit: (now: number, page: FabricPage) => {
         const idx = sent[chip]!.length;
         sent[chip]!.push(page);
-        dequeueLinks[chip]!.send(now, now + 1, 0, page);
+        if (!o.dequeueAtGrant) dequeueLinks[chip]!.send(now, now + 1, 0, page);
         const copies = o.deliver ? o.deliver(page, idx, chip, now) : [{ page, delay: 0 }];
         for (const c of copies) dataLinks[c.page.dest.vpfe >> 2]!.send(now, now + o.latency + c.delay, chip, c.page);
       },
@@ -82,7 +84,10 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
   for (let k = 0; k < n; k++) {
     const chip = chips[k]!;
     let pipe = 0;
-    grantLinks.push(chip.sim.addLink(new TimedLink<FabricEnqueue>(`chip${k}.grant`, o.grantDelay, PHASE.engines, (req, now) => chip.fabric!.tx.granted(now, req.srcCluster, req.qpage, pipe++ % 4))));
+    grantLinks.push(chip.sim.addLink(new TimedLink<FabricEnqueue>(`chip${k}.grant`, o.grantDelay, PHASE.engines, (req, now) => {
+      chip.fabric!.tx.granted(now, req.srcCluster, req.qpage, pipe++ % 4);
+      if (o.dequeueAtGrant) chip.fabric!.tx.dequeued(now, req.srcCluster, req.qpage);
+    })));
     dequeueLinks.push(chip.sim.addLink(new TimedLink<FabricPage>(`chip${k}.dequeue`, 1, PHASE.engines, (p, now) => {
       log[k]!.push({ t: now, d: -1, voq: p.voq, cluster: p.srcCluster, type: p.type });
       chip.fabric!.tx.dequeued(now, p.srcCluster, p.qpage);

@@ -71,6 +71,13 @@ describe('fabric systems', () => {
     }
   });
 
+  it('a fabric that reports the QPage dequeued at its grant (before the data left): still byte-exact', () => {
+    const { res, exact, sys } = runPlan(4, ring, { dequeueAtGrant: true });
+    expect(res.reason).toBe('done');
+    expect(exact).toBe(true);
+    for (const c of sys.chips) expect(c.fabricAdapter!.report().qpages_in_use).toBe(0);
+  });
+
   it('--timing-only: no payload on the wire, nothing written, the same cycles and stats', () => {
     const full = runPlan(4, ring);
     const t = runPlan(4, ring, { timingOnly: true });

@@ -254,7 +254,8 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
     return q;
   }
   private granted(_now: number, cluster: number, id: number, pipe: number): void {
-    const q = this.qpage(cluster, id, 'grant');
+    // a snapshot: the Tx page context (§10.7.7) lives on even if the fabric reports the QPage dequeued before the data left
+    const q = { ...this.qpage(cluster, id, 'grant') };
     const key = q.cluster * 8192 + q.voq;
     let o = this.voqOrder.get(key);
     if (!o) this.voqOrder.set(key, (o = { pages: [], last: 0 }));
