@@ -47,14 +47,15 @@ export function buildSample(pasm, ld, edit, dir) {
 }
 
 /**
- * Runs `image` `reps` times on a fresh one-UIE chip (building the chip and loading the image are not timed) and
+ * Runs `image` `reps` times on a fresh one-UIE chip (building the chip and loading the image are not timed; run-ahead
+ * quantum `--quantum N`, default 1 = lockstep as the figures in docs/timing-model.md; `pyxis-sim run` uses 256) and
  * returns the fastest run as `{ s, cycles, ...pick(computeStats) }`; `tag` names the benchmark in errors.
  */
-export function simulateBest(image, { reps, uie = {}, pick, tag }) {
+export function simulateBest(image, { reps, uie = {}, pick, tag, quantum = arg('quantum', 1) }) {
   let best;
   const info = inspectImage(image, 'bench.pimg');
   for (let r = 0; r < reps; r++) {
-    const chip = new PyxisChip({ clusters: 1, uies: 1, config: loadSimConfig(), uieFactory: makeUieFactory(uie) });
+    const chip = new PyxisChip({ clusters: 1, uies: 1, config: loadSimConfig(), uieFactory: makeUieFactory(uie), quantum });
     loadImage(chip, info);
     const t0 = cpu();
     const res = chip.sim.run();

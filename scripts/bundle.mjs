@@ -4,7 +4,7 @@
 // (commander, chalk, chevrotain) become a few chunks in packages/targets/bundle/,
 // so a run resolves and reads a handful of files instead of ~100 modules.
 // Targets stay lazy: each dynamic import (a target, its assembler, linker or
-// machine) is its own chunk. pino, pino-pretty and cli-progress stay external
+// machine) is its own chunk. pino, pino-pretty, cli-progress and bullmq stay external
 // (loaded only when used). Run by `npm run build` and `prepare`, after tsc.
 //
 // The chunks sit three levels below the repository root like every
@@ -71,7 +71,7 @@ try {
     platform: 'node',
     target: 'node20',
     outdir,
-    external: ['pino', 'pino-pretty', 'cli-progress'],
+    external: ['pino', 'pino-pretty', 'cli-progress', 'bullmq'],
     // CommonJS dependencies (commander) call require() for Node's own modules.
     banner: { js: "import { createRequire as __pyxisCreateRequire } from 'node:module';\nconst require = __pyxisCreateRequire(import.meta.url);" },
     plugins: [entries, chevrotain],

@@ -293,7 +293,7 @@ export function mutateNpy(bytes, r) {
 // ------------------------------------------------------------------ cases
 
 const OPTION_VALUES = ['0', '-1', '1', '4', '13', '1e300', '1e6', 'NaN', 'Infinity', '0x10', '', ' ', 'abc', '9007199254740993', '-', '.', '/', '/nonexistent/dir/f', 'x'.repeat(300), 'a/'];
-const SIM_OPTIONS = ['--clock-hz', '--max-cycles', '--trace', '--vcd', '--stats', '--clusters', '--uies', '--quantum', '--dump', '--dump-region', '--warn-uninit', '--target', '--timing', '--timing-only', '--arch', '--input', '--output', '--samples', '--diagnostics-format', '--log-level'];
+const SIM_OPTIONS = ['--clock-hz', '--max-cycles', '--trace', '--vcd', '--stats', '--clusters', '--uies', '--quantum', '--dump', '--dump-region', '--warn-uninit', '--target', '--timing', '--timing-only', '--arch', '--input', '--output', '--samples', '--diagnostics-format', '--log-level', '--set', '--sim-config'];
 const LD_OPTIONS = ['-o', '--map', '--map-json', '--max-list-descriptors', '--target', '--arch', '--input', '--diagnostics-format'];
 const AS_OPTIONS = ['-o', '--listing', '--emit', '--input', '-I', '--disassemble', '--target', '--arch'];
 
@@ -347,7 +347,7 @@ export async function makeCase(kind, seed) {
       const extra = [];
       for (let k = 0; k < 1 + r.int(3); k++) {
         const o = r.pick(pool);
-        const v = r.chance(0.7) ? r.pick(OPTION_VALUES) : r.pick(['in.pimg', 'copy.pasm', 'copy.ld', 'copy.pobj', 'out.x', 'hbm:0:16=out.bin', 'src_hbm=out.npy', 'pyxis', 'xnu', 'bogus']);
+        const v = r.chance(0.7) ? r.pick(OPTION_VALUES) : r.pick(['in.pimg', 'copy.pasm', 'copy.ld', 'copy.pobj', 'out.x', 'hbm:0:16=out.bin', 'src_hbm=out.npy', 'pyxis', 'xnu', 'bogus', 'hbm.read_latency_cycles=300', 'grid.h_fifo_depth=0', 'apm.enabled=maybe', 'uie.vpu_fifo_depth=1', 'cost.HBM_GBPS=1', 'clock_hz=1e300', '=', 'x=']);
         if (['--warn-uninit', '--timing-only', '--disassemble'].includes(o)) extra.push(o);
         else if (r.chance(0.2)) extra.push(`${o}=${v}`);
         else extra.push(o, v);

@@ -106,6 +106,17 @@ export const DATA_RENDERERS = [
   { file: 'noc_map.json', place: 'after', render: (json) => renderNocMap(json) },
 ];
 
+/** A target's machine parameter table (MachineBackend.parameters, @pyxis/target params.ts): the keys of --set. */
+function renderParameters(target, src, table) {
+  const fmt = (n) => (Math.abs(n) >= 1e6 && n % 10 ** Math.floor(Math.log10(Math.abs(n))) === 0 ? n.toExponential().replace('e+', 'e') : String(n));
+  const accepts = (p) => (p.type === 'bool' ? 'true / false' : `${p.type === 'int' ? 'integer' : 'number'} ${p.min !== undefined ? fmt(p.min) : '-inf'}..${p.max !== undefined ? fmt(p.max) : 'inf'}`);
+  const L = [`# ${target} machine parameters`, ''];
+  L.push(`Every timing and size parameter of the ${target} machine: defaults from \`${src}/${table.source}\`, types, ranges, units and spec sections from \`${src}/params.json\`. Change them per run with \`pyxis-sim run --set KEY=VALUE\` (repeatable) or \`--sim-config FILE.json\`, or sweep them with \`pyxis-sim sweep\` (docs/sweeps.md); the stats JSON records every effective value and its source under \`parameters\`.`, '');
+  L.push('| key | default | accepts | unit | spec |', '|---|---|---|---|---|');
+  for (const p of table.params) L.push(`| \`${p.key}\` | ${typeof p.default === 'number' ? fmt(p.default) : String(p.default)} | ${accepts(p)} | ${cell(p.unit ?? '')} | ${cell(p.spec)} |`);
+  return L.join('\n') + '\n';
+}
+
 /** How a folder is named in generated text: relative to the repository when inside it. */
 function shownDir(dir) {
   const rel = relative(ROOT, dir).split('\\').join('/');
@@ -148,6 +159,10 @@ export function renderTarget(codec, grammarsRoot, target, opts = {}) {
   const other = data.filter((f) => !DATA_RENDERERS.some((r) => r.file === f));
   if (other.length) idx.push('## Other data files', '', ...other.map((f) => `- \`${src}/${f}\``), '');
   const pages = [...(opts.docs?.generate() ?? [])];
+  const params = opts.parameters?.();
+  if (params) {
+    pages.unshift(['parameters.md', renderParameters(target, src, params)]);
+  }
   if (pages.length) idx.push('## Reference pages (the target\'s docs hook)', '', ...pages.map(([rel, md]) => `- [${cell(/^# (.*)$/m.exec(md)?.[1] ?? rel)}](${rel})`), '');
   out.set(`${target}/README.md`, HEADER(`${src}/`) + idx.join('\n'));
   for (const [rel, md] of pages) {
@@ -167,7 +182,8 @@ export function renderAll(codec, grammarsRoot = codec.grammarsDir(), targets = [
   const claimed = new Set();
   for (const t of targets) {
     claimed.add(t.name);
-    for (const [k, v] of renderTarget(codec, grammarsRoot, t.name, { dir: t.grammars, ...(t.docs ? { docs: t.docs } : {}) })) out.set(k, v);
+    const parameters = t.machine?.parameters ? () => t.machine.parameters() : undefined;
+    for (const [k, v] of renderTarget(codec, grammarsRoot, t.name, { dir: t.grammars, ...(t.docs ? { docs: t.docs } : {}), ...(parameters ? { parameters } : {}) })) out.set(k, v);
   }
   for (const target of existsSync(grammarsRoot) ? readdirSync(grammarsRoot).sort() : []) {
     if (claimed.has(target) || !statSync(join(grammarsRoot, target)).isDirectory()) continue;

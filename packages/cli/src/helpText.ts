@@ -35,6 +35,14 @@ const EXAMPLES: Record<string, Examples> = {
     ['pyxis-sim run prog.pimg --stats - > stats.json', 'statistics on stdout (summary on stderr)'],
     ['pyxis-sim run prog.pimg --trace - | gzip > t.json.gz', 'any one of --trace/--vcd/--stats may be -'],
     ['pyxis-sim run prog.pimg --dump out:f32=out.npy', 'a tensor decoded to float32 after the run'],
+    ['pyxis-sim run prog.pimg --set KEY=VALUE', 'another machine parameter value (pyxis-sim params lists the keys)'],
+  ],
+  'pyxis-sim sweep': [
+    ['pyxis-sim sweep samples/sweeps/hotbank.json -o out/hb', 'every input x parameter point: out/hb.csv, out/hb.jsonl'],
+    ['pyxis-sim sweep s.json --queue redis://host:6379', 'the runs as BullMQ jobs; pyxis-sim worker runs them'],
+  ],
+  'pyxis-sim params': [
+    ['pyxis-sim params --target NAME', "a target's machine parameters: key, default, range, unit, spec"],
   ],
   inspect: [
     ['inspect prog.pobj', 'a container: sections, symbols, relocations, metadata'],
@@ -47,6 +55,9 @@ const DOCS: Record<string, string> = {
   'pyxis-as': 'docs/assembler.md',
   'pyxis-ld': 'docs/linker.md',
   'pyxis-sim': 'docs/simulator.md',
+  'pyxis-sim sweep': 'docs/sweeps.md',
+  'pyxis-sim worker': 'docs/sweeps.md',
+  'pyxis-sim params': 'docs/sweeps.md, docs/isa/<target>/parameters.md',
   inspect: 'docs/container-format.md, docs/tensor-files.md',
 };
 

@@ -1,7 +1,10 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
 import { checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic } from '@pyxis/container';
 import { FileSink, type TextSink } from '@pyxis/sim';
-import { missingPart, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
+import { missingPart, paramRecord, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
+import { machineParams } from './params.js';
+import { registerParams } from './paramsCommand.js';
+import { registerSweep } from './sweep/command.js';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { runTool, services, type ToolIO } from './tool.js';
@@ -15,6 +18,8 @@ interface RunOptions {
   stats?: string;
   progress: boolean;
   target?: string;
+  set?: string[];
+  simConfig?: string;
 }
 
 /** A trace or VCD on standard output (`--trace -`): streamed in 64 KiB chunks through the tool's stdout writer. */
@@ -54,9 +59,23 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
       .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
-      .option('--no-progress', 'never show a progress bar');
+      .option('--no-progress', 'never show a progress bar')
+      .option('--set <key=value>', "set a machine parameter (repeatable; `pyxis-sim params` lists every key with its default, range and unit); applied after --sim-config", (v: string, prev: string[] = []) => [...prev, v])
+      .option('--sim-config <file.json>', "machine parameters from a JSON file: nested like the target's config file or flat dotted keys (docs/sweeps.md)");
     addTargetOption(run);
     addTargetOptions(run, 'sim');
+    registerParams(program, ctx);
+    registerSweep(program, ctx, async (url, attempts) => (await import('./sweep/queue.js')).queueEngine(url, attempts));
+    program
+      .command('worker')
+      .description('process sweep runs from a BullMQ queue on Redis (docs/sweeps.md); stops on SIGINT/SIGTERM')
+      .requiredOption('--queue <redis-url>', 'redis://HOST:PORT')
+      .option('-j, --jobs <n>', 'runs at a time', '1')
+      .action(async (o: { queue: string; jobs: string }) => {
+        const n = Number(o.jobs);
+        if (!Number.isInteger(n) || n < 1 || n > 1024) throw new UsageError(`--jobs expects an integer 1..1024, got \`${o.jobs}\``);
+        await (await import('./sweep/queue.js')).runWorker(o.queue, n, ctx().out);
+      });
     run.action(async (image: string, opts: RunOptions) => {
       const c = ctx();
       const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats]].filter(([, v]) => v === '-').map(([k]) => k);
@@ -76,11 +95,13 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (container.target !== target.name)
         throw new DiagnosticError({ severity: 'error', code: 'CLI0002', message: `${image} is an image for target \`${container.target}\`, not \`${target.name}\``, span: { file: image, offset: 24 } });
       const req: MachineRequest = { image: container, file: image, options, services: services(c) };
+      const params = machineParams(target, machine, { ...(opts.set ? { set: opts.set } : {}), ...(opts.simConfig ? { simConfig: opts.simConfig } : {}), ...(clockHz !== undefined ? { clockHz } : {}) });
+      if (params) req.params = params;
       if (maxCycles !== undefined) req.maxCycles = maxCycles;
       if (clockHz !== undefined) req.clockHz = clockHz;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
       const planned = machine.plan(req);
-      checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...planned.outputs], [image]);
+      checkOutputPaths([opts.trace, opts.vcd, opts.stats, ...planned.outputs], [image, ...(opts.simConfig ? [opts.simConfig] : [])]);
       // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
       const t0 = Date.now();
       let bar: cliProgressModule.SingleBar | undefined;
@@ -109,7 +130,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       }
       const wall = (Date.now() - t0) / 1000;
       if (result.diagnostics.length) c.report(result.diagnostics);
-      const statsText = JSON.stringify({ image, target: target.name, host_seconds: wall, ...result.stats }, null, 2) + '\n';
+      const statsText = JSON.stringify({ image, target: target.name, host_seconds: wall, ...result.stats, ...(params ? { parameters: paramRecord(params) } : {}) }, null, 2) + '\n';
       if (opts.stats === '-') {
         c.out(statsText);
         stderr(result.summary);

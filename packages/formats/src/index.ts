@@ -41,5 +41,6 @@ export * from './hw.js';
 export * from './tables.js';
 export { encodeArray, decodeArray, convertArray, ebForRange, type ConvertOptions, type DecodeOptions } from './arrays.js';
 export { mnsAccumulate, mnsAdd, mnsConvert, fixedAdd, fixedMul, rfpAdd, rfpSub, rfpMul } from './ops.js';
-export { mnsRoundValue, twoSum } from './mnsRound.js';
+export { mnsGrid, mnsRoundValue, mnsRoundWith, twoSum } from './mnsRound.js';
+export { rfp16Encode } from './rfp16Fast.js';
 export { fixedSaturate, fixedMac, fixedMacRaw, fixedMatVec, fixedMatVec16, encodeFixedInt32, decodeFixedInt32 } from './fixed.js';

@@ -13,48 +13,59 @@
  */
 import { pow2 } from './bits.js';
 
-const f64 = new Float64Array(1);
-const u32 = new Uint32Array(f64.buffer);
-const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
-
 /** Per fbits (0..52) and binade e (0..31): 1.5 * 2^(52 + e - fbits); (a + C) - C rounds a in [2^e, 2^(e+1)) to the MNS grid. */
 const RC: Float64Array[] = [];
-function rcTable(fbits: number): Float64Array {
+const MAXV: number[] = [];
+const TWO32 = 4294967296;
+
+/**
+ * The rounding constants of MNS 5.1.fbits for `mnsRoundWith`: per binade e (0..31) 1.5 * 2^(52 + e - fbits), and
+ * the first value that overflows, (2 - 2^-fbits) * 2^31. A hot loop fetches them once (module constants).
+ */
+export function mnsGrid(fbits: number): { rc: Float64Array; max: number } {
   let t = RC[fbits];
   if (!t) {
     t = new Float64Array(32);
     for (let e = 0; e < 32; e++) t[e] = 1.5 * pow2(52 + e - fbits);
     RC[fbits] = t;
+    MAXV[fbits] = (2 - pow2(-fbits)) * pow2(31);
   }
-  return t;
+  return { rc: t, max: MAXV[fbits]! };
 }
-const MAXV: number[] = [];
 
 /** Rounds s + err (exact) to MNS 5.1.fbits (EB 0) and returns the value of the result (see module doc). */
 export function mnsRoundValue(s: number, err: number, fbits: number): number {
-  if (s !== s) return NaN;
-  const neg = s < 0;
-  const a = neg ? -s : s;
-  f64[0] = a;
-  const e = ((u32[HI]! >>> 20) & 0x7ff) - 1023; // floor(log2 a) for normal a; 0 and subnormals give e < 0
+  const rc = RC[fbits];
+  if (rc) return mnsRoundWith(s, err, rc, MAXV[fbits]!);
+  const g = mnsGrid(fbits);
+  return mnsRoundWith(s, err, g.rc, g.max);
+}
+
+/**
+ * `mnsRoundValue` with the constants of `mnsGrid(fbits)`. Branch-free on the sign (a mispredicted branch per value
+ * dominated the LLC grid's host time): the MNS grid of a binade is the same for both signs (a negative binade
+ * (2^e, 2^(e+1)] only differs at 2^e, which is on both grids), and s + C - C with C = 1.5 * 2^(52 + e - fbits) rounds
+ * s itself to it, ties to even: C is an even multiple of the grid step, so the parity of the rounded s + C is the
+ * parity of the rounded magnitude (= an even two's complement code).
+ */
+export function mnsRoundWith(s: number, err: number, rc: Float64Array, max: number): number {
+  const a = Math.abs(s);
   // a < 1: the result is at most 1.0 * 2^0, which is the zero code (positive) or underflows (negative: -2.0 * 2^-1)
-  if (e < 0) return 0;
-  if (e > 31) return neg ? -Infinity : Infinity; // also +-Infinity
-  // The MNS grid of a's binade has step 2^(e - fbits) for both signs (a negative binade (2^e, 2^(e+1)] only differs
-  // at a = 2^e, which is on both grids): IEEE round-to-nearest-even of a + C does the rounding, ties to an even
-  // mantissa (= an even two's complement code).
-  const C = (RC[fbits] ?? rcTable(fbits))[e]!;
-  let v = a + C - C;
+  if (!(a >= 1)) return s !== s ? NaN : 0;
+  if (a >= TWO32) return s < 0 ? -Infinity : Infinity; // binade above 31, also +-Infinity
+  // floor(log2 a) for 1 <= a < 2^32: ToUint32 truncates a to an integer of the same binade (no bit aliasing)
+  const C = rc[31 - Math.clz32(a)]!;
+  let v = s + C - C;
   if (err !== 0) {
-    // the exact value is a + r: it only matters when a is exactly halfway between two grid points
-    const d = a - v;
+    // the exact value is s + err: it only matters when s is exactly halfway between two grid points
+    const d = s - v;
     const half = (C / 3) * 2 ** -52; // 2^(e - fbits - 1), exact
-    if ((d === half || d === -half) && d > 0 === (neg ? -err : err) > 0) v = a + d;
+    if ((d === half || d === -half) && d > 0 === err > 0) v = s + d;
   }
-  const max = MAXV[fbits] ?? (MAXV[fbits] = (2 - pow2(-fbits)) * pow2(31));
-  if (v <= 1) return 0; // +1.0 * 2^0 = the zero code; -1.0 * 2^0 underflows (chip §4.6)
-  if (v >= max) return neg ? -Infinity : Infinity; // the sticky codes, -2.0 * 2^31 (NaN pattern) and overflow
-  return neg ? -v : v;
+  const m = Math.abs(v);
+  if (m <= 1) return 0; // +1.0 * 2^0 = the zero code; -1.0 * 2^0 underflows (chip §4.6)
+  if (m >= max) return s < 0 ? -Infinity : Infinity; // the sticky codes, -2.0 * 2^31 (NaN pattern) and overflow
+  return v;
 }
 
 /**

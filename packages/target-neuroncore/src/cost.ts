@@ -22,8 +22,11 @@ import { freeSize, innerStrideBytes, type AP, type Insn } from './ir.js';
 import { loadMachine } from './isa.js';
 import { dtypeBytes } from './numerics.js';
 
-function strideFactor(aps: Array<AP | undefined>): number {
-  const lim = loadMachine().cost['STRIDE_PENALTY_BYTES']!;
+/** The cost-model constants of one machine instance (machine.json `cost`, by name; --set cost.NAME=VALUE). */
+export type CostParams = Readonly<Record<string, number>>;
+
+function strideFactor(aps: Array<AP | undefined>, c: CostParams): number {
+  const lim = c['STRIDE_PENALTY_BYTES']!;
   for (const ap of aps) if (ap && ap.mem !== 'hbm' && innerStrideBytes(ap, dtypeBytes(ap.dtype)) > lim) return 2;
   return 1;
 }
@@ -34,8 +37,7 @@ export function fp32Rate(ap: AP | undefined): boolean {
 }
 
 /** Engine cycles an instruction occupies its engine (the initiation interval for TensorE). */
-export function engineCycles(insn: Insn, stationaryFp32: boolean): number {
-  const c = loadMachine().cost;
+export function engineCycles(insn: Insn, stationaryFp32: boolean, c: CostParams = loadMachine().cost): number {
   const op = insn.op;
   if (op.endsWith('sem_signal') || op.endsWith('sem_wait')) return 0;
   if (op === 'tensor.load_stationary') {
@@ -61,7 +63,7 @@ export function engineCycles(insn: Insn, stationaryFp32: boolean): number {
     const inputs = insn.ins.length;
     cycles = N * Math.max(1, inputs);
   }
-  cycles *= strideFactor([out, ...insn.ins]);
+  cycles *= strideFactor([out, ...insn.ins], c);
   if (N <= c['SHORT_N']! || insn.depPrev) cycles += c['STATIC_OVERHEAD']!;
   return cycles;
 }
@@ -82,8 +84,7 @@ export function dmaBuffers(ap: AP): number {
 }
 
 /** DMA transfer time in ns given the number of transfers in flight (including this one). */
-export function dmaNs(insn: Insn, active: number): { ns: number; bytes: number; buffers: number } {
-  const c = loadMachine().cost;
+export function dmaNs(insn: Insn, active: number, c: CostParams = loadMachine().cost): { ns: number; bytes: number; buffers: number } {
   const src = insn.ins[0]!;
   const bytes = src.np * freeSize(src) * dtypeBytes(src.dtype);
   const buffers = Math.max(dmaBuffers(src), dmaBuffers(insn.out!));

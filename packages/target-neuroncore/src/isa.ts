@@ -3,6 +3,7 @@
  * parameters (machine.json: memory geometry, engine clocks, cost-model parameters with their
  * sources). Validated once; every other module reads the figures from here.
  */
+import { deriveParamTable, type ParamDescription, type ParamSet, type ParamTable } from '@pyxis/target';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -85,3 +86,16 @@ export function loadMachine(): Machine {
 }
 
 export const SPEC = 'neuroncore-v2-architecture.md';
+
+let table: ParamTable | undefined;
+/** The machine parameter table: machine.json (defaults; `cost.NAME` objects carry value, unit, spec) joined with params.json. */
+export function ncParamTable(): ParamTable {
+  return (table ??= deriveParamTable('neuroncore', 'machine.json', readJson('machine.json'), readJson('params.json') as unknown as ParamDescription));
+}
+
+/** The cost constants of a resolved parameter set, by name (`cost.MM_INIT_LATENCY` -> `MM_INIT_LATENCY`). */
+export function costFrom(set: ParamSet): Record<string, number> {
+  const cost = { ...loadMachine().cost };
+  for (const [k, v] of set.values) if (k.startsWith('cost.')) cost[k.slice(5)] = Number(v);
+  return cost;
+}

@@ -3,6 +3,7 @@
  * target.ts so that simulating loads neither the assembler nor the linker
  * (@pyxis/asm, @pyxis/ld, Chevrotain): entry.ts loads this module alone for `sim`.
  */
+import { costFrom, ncParamTable } from './isa.js';
 import { DiagnosticError, UsageError, error } from '@pyxis/diagnostics';
 import { writeNpy } from '@pyxis/container';
 import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxis/target';
@@ -69,6 +70,7 @@ function plan(req: MachineRequest): DumpSpec[] {
 export const ncMachine: MachineBackend = {
   options: ncOptions.sim,
   checkOptions: (o) => void dumpSpecs(o),
+  parameters: ncParamTable,
   plan(req) {
     return { outputs: plan(req).map((d) => d.file) };
   },
@@ -84,6 +86,7 @@ export const ncMachine: MachineBackend = {
         run = runImage(req.image, req.file, {
           timingOnly: !!req.options['timingOnly'],
           warnUninit: !!req.options['warnUninit'],
+          ...(req.params ? { cost: costFrom(req.params) } : {}),
           ...(req.maxCycles !== undefined ? { maxTicks: req.maxCycles } : {}),
           ...(req.trace ? { trace: req.trace } : {}),
           ...(req.onProgress ? { onProgress: req.onProgress } : {}),

@@ -11,7 +11,7 @@
  */
 import type { SimEngine, TraceTrack, TraceWriter } from '@pyxis/sim';
 import { DMA0, STREAMS, type Insn, type NcProgram } from './ir.js';
-import { engineCycles, dmaNs, fp32Rate } from './cost.js';
+import { engineCycles, dmaNs, fp32Rate, type CostParams } from './cost.js';
 import { loadMachine } from './isa.js';
 import type { Executor } from './exec.js';
 
@@ -42,6 +42,8 @@ export class Shared {
     readonly program: NcProgram,
     readonly exec: Executor | undefined,
     readonly trace: TraceWriter | undefined,
+    /** This machine instance's cost-model constants (machine.json `cost` with --set/--sim-config applied). */
+    readonly cost: CostParams = loadMachine().cost,
   ) {
     this.sems = new Float64Array(program.semaphores.length);
   }
@@ -85,7 +87,7 @@ export class StreamEngine implements SimEngine {
     this.ringI = new Int32Array(indices.length + 1);
     const m = loadMachine();
     this.tpc = stream < DMA0 ? m.ticksPerCycle[stream]! : 1;
-    this.latency = stream < DMA0 ? m.cost['ACCESS_OVERHEAD']! * this.tpc : 0;
+    this.latency = stream < DMA0 ? sh.cost['ACCESS_OVERHEAD']! * this.tpc : 0;
   }
 
   get busy(): boolean {
@@ -175,13 +177,13 @@ export class StreamEngine implements SimEngine {
     else if (this.stream >= DMA0) {
       let active = 1;
       for (let q = 0; q < 16; q++) if (q !== this.stream - DMA0 && sh.dmaBusyUntil[q]! > now) active++;
-      const d = dmaNs(insn, active);
+      const d = dmaNs(insn, active, this.sh.cost);
       dur = Math.ceil(d.ns * loadMachine().baseGhz);
       bytes = d.bytes;
       sh.dmaBusyUntil[this.stream - DMA0] = now + dur;
     } else {
       const isMM = insn.op === 'tensor.multiply_moving';
-      dur = engineCycles(insn, isMM && this.statFp32) * this.tpc;
+      dur = engineCycles(insn, isMM && this.statFp32, this.sh.cost) * this.tpc;
     }
     const end = now + dur;
     if (this.stream === 0) {

@@ -12,12 +12,14 @@ import { DMA0, STREAMS, type NcProgram } from './ir.js';
 import { Executor, Memories } from './exec.js';
 import { Shared, StreamEngine } from './machine.js';
 import { loadMachine } from './isa.js';
-import { peakFlops } from './cost.js';
+import { peakFlops, type CostParams } from './cost.js';
 
 export const MODEL_LABEL =
   'cost model: the guide\'s per-instruction rules of thumb (initiation intervals, N-proportional costs, DMA bandwidth) with engine concurrency and semaphores; not cycle-accurate (docs/timing-model.md#neuroncore). Numbers: functional, bit-exact to docs/neuroncore.md "Numbers".';
 
 export interface RunOptions {
+  /** Cost-model constants of this machine instance (default: machine.json `cost`). */
+  cost?: CostParams;
   timingOnly?: boolean;
   warnUninit?: boolean;
   maxTicks?: number;
@@ -78,7 +80,7 @@ export function runImage(image: Container, file: string, opts: RunOptions = {}):
     exec = new Executor(memories, program, hbmAddr);
   }
   const trace = opts.trace ? new TraceWriter(opts.trace, m.baseGhz * 1e9) : undefined;
-  const shared = new Shared(program, exec, trace);
+  const shared = new Shared(program, exec, trace, opts.cost ?? m.cost);
   const kernel = new Simulator();
   const perStream: number[][] = STREAMS.map(() => []);
   program.insns.forEach((insn, i) => perStream[insn.stream]!.push(i));

@@ -18,10 +18,10 @@ const srcText = () => readdirSync(new URL('packages/target-neuroncore/src/', ROO
 describe('docs hook', () => {
   const files = renderAll(codec, codec.grammarsDir(), [neuroncoreTarget]);
 
-  it('generates instructions, machine and rules pages, linked from the README, identical to docs/isa/neuroncore/', () => {
-    expect([...files.keys()].filter((k) => k.startsWith('neuroncore/'))).toEqual(['neuroncore/README.md', 'neuroncore/instructions.md', 'neuroncore/machine.md', 'neuroncore/rules.md']);
+  it('generates instructions, machine, parameters and rules pages, linked from the README, identical to docs/isa/neuroncore/', () => {
+    expect([...files.keys()].filter((k) => k.startsWith('neuroncore/'))).toEqual(['neuroncore/README.md', 'neuroncore/instructions.md', 'neuroncore/machine.md', 'neuroncore/parameters.md', 'neuroncore/rules.md']);
     const readme = files.get('neuroncore/README.md')!;
-    for (const p of ['instructions.md', 'machine.md', 'rules.md']) expect(readme).toContain(`](${p})`);
+    for (const p of ['instructions.md', 'machine.md', 'parameters.md', 'rules.md']) expect(readme).toContain(`](${p})`);
     for (const [rel, md] of files) if (rel.startsWith('neuroncore/')) expect(md, `${rel} is stale: run npm run docs`).toBe(read(`docs/isa/${rel}`));
   });
 

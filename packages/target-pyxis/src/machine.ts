@@ -10,7 +10,7 @@ import { pyxisOptions } from './entry.js';
 import { intOption, strings } from './options.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
-  makeUieFactory, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
+  makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
 } from './sim/index.js';
 
 interface PyxisRunPlan {
@@ -40,7 +40,9 @@ function planRun(req: MachineRequest): PyxisRunPlan {
   if (uies !== undefined) so.uies = uies;
   if (quantum !== undefined) so.quantum = quantum;
   if (req.maxCycles !== undefined) so.maxCycles = req.maxCycles;
-  if (req.clockHz !== undefined) so.clockHz = req.clockHz;
+  // the parameters of this machine instance (the driver resolved --sim-config/--set/--clock-hz into them)
+  if (req.params) so.config = simConfigFrom(req.params);
+  else if (req.clockHz !== undefined) so.clockHz = req.clockHz;
   if (o['warnUninit']) so.warnUninit = true;
   if (req.onProgress) so.onProgress = req.onProgress;
   if (req.trace) so.trace = req.trace;
@@ -61,6 +63,7 @@ function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: Simulation
 export const pyxisMachine: MachineBackend = {
   options: pyxisOptions.sim,
   checkOptions: (o) => void parseRunOptions(o),
+  parameters: pyxisParamTable,
   plan(req) {
     const p = planRun(req);
     return { outputs: [...p.dumps.map((d) => d.file), ...p.regions.map((r) => r.file)] };

@@ -5,6 +5,7 @@
  * "## systolic"). Loaded once; nothing else in the package spells a code point.
  */
 import { loadGrammarJson } from '@pyxis/codec';
+import { deriveParamTable, type ParamDescription, type ParamTable } from '@pyxis/target';
 
 export interface IsaData {
   header: { opcode_bits: number; flags_bits: number };
@@ -34,6 +35,12 @@ export interface TimingData {
 
 export const ISA: IsaData = loadGrammarJson<IsaData>('systolic', 'instruction_set');
 export const TIMING: TimingData = loadGrammarJson<TimingData>('systolic', 'timing');
+
+let table: ParamTable | undefined;
+/** The machine parameter table: timing.json (defaults) joined with params.json (types, ranges, units, spec). */
+export function systolicParamTable(): ParamTable {
+  return (table ??= deriveParamTable('systolic', 'timing.json', TIMING, loadGrammarJson<ParamDescription>('systolic', 'params')));
+}
 
 const invert = (r: Record<string, number>) => {
   const m = new Map<number, string>();

@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import { makeTensor, readInputFile, readInputText, readNpyFile, writeNpy, type Tensor } from '@pyxis/container';
-import type { MachineRequest, MachineBackend, OptionValues, Target } from '@pyxis/target';
+import { paramTree, type MachineRequest, type MachineBackend, type OptionValues, type Target } from '@pyxis/target';
+import { systolicParamTable, TIMING, type TimingData } from './grammar.js';
 import { parseArchText, type Arch } from './arch.js';
 import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.js';
 import { fixedType, readFixed } from './fixed.js';
@@ -75,6 +76,7 @@ export const systolicMachine: MachineBackend = {
     parsePairs(o, 'input', '--input');
     parsePairs(o, 'output', '--output');
   },
+  parameters: systolicParamTable,
   loadImage(file, bytes) {
     return imageFromTModel(new TextDecoder().decode(bytes), file);
   },
@@ -95,7 +97,8 @@ export const systolicMachine: MachineBackend = {
       run() {
         const o = (outcome = simulate({
           parts: plan.parts, file: req.file, inputs: tensors,
-          ...(req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
+          // this instance's parameters (the driver resolved --sim-config/--set/--clock-hz into them)
+          ...(req.params ? { timing: paramTree<TimingData>(req.params, TIMING) } : req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
           ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
           ...(req.trace ? { trace: req.trace } : {}),
         }));

@@ -9,7 +9,7 @@ import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { makeTensor, type Tensor } from '@pyxis/container';
 import { Simulator, TraceWriter, type TextSink } from '@pyxis/sim';
 import { fixedType, fromFloat, readFixed, toFloat, type FixedType } from './fixed.js';
-import { TIMING, OPCODE_NAME } from './grammar.js';
+import { TIMING, OPCODE_NAME, type TimingData } from './grammar.js';
 import { decodeProgram } from './isa.js';
 import { dramExtent, SystolicMachine } from './machine.js';
 import type { ImageParts, TensorRef } from './model.js';
@@ -20,6 +20,8 @@ export interface RunSetup {
   file: string;
   inputs: Map<string, Tensor>;
   clockHz?: number;
+  /** The cycle-model parameters of this run (default: grammars/systolic/timing.json). */
+  timing?: TimingData;
   maxCycles?: number;
   trace?: TextSink;
   /** Run only the first `limit` instructions (tests of program prefixes). */
@@ -72,7 +74,7 @@ export function readOutput(m: SystolicMachine, ref: TensorRef): Tensor {
   return makeTensor('float32', [ref.size, N], out);
 }
 
-export function buildMachine(parts: ImageParts, file: string): SystolicMachine {
+export function buildMachine(parts: ImageParts, file: string, timing: TimingData = TIMING): SystolicMachine {
   const program = decodeProgram(parts.program, parts.arch, file);
   const ext = dramExtent(program, parts.arch);
   const vbytes = parts.arch.array_size * fixedType(parts.arch.data_type).bytes;
@@ -82,7 +84,7 @@ export function buildMachine(parts: ImageParts, file: string): SystolicMachine {
     if (d.space === 'dram0') ext.dram0Vectors = Math.max(ext.dram0Vectors, end);
     if (d.space === 'dram1') ext.dram1Vectors = Math.max(ext.dram1Vectors, end);
   }
-  const m = new SystolicMachine(parts.arch, program, TIMING, ext);
+  const m = new SystolicMachine(parts.arch, program, timing, ext);
   for (const d of parts.data) {
     const mem = d.space === 'dram0' ? m.dram0 : d.space === 'dram1' ? m.dram1 : d.space === 'local' ? m.local : undefined;
     if (!mem) continue;
@@ -96,12 +98,13 @@ export function buildMachine(parts: ImageParts, file: string): SystolicMachine {
 
 export function simulate(s: RunSetup): RunOutcome {
   const { parts, file } = s;
-  const m = buildMachine(parts, file);
+  const T = s.timing ?? TIMING;
+  const m = buildMachine(parts, file, T);
   for (const [name, t] of s.inputs) placeInput(m.dram0, m.n, m.t, findRef(parts.inputs, name, 'input', file), t, file);
   const warnings: Diagnostic[] = [];
   const missing = parts.inputs.filter((r) => !s.inputs.has(r.name) && !parts.data.some((d) => d.name === `input:${r.name}`));
   for (const r of missing) warnings.push({ severity: 'warning', code: 'SYS0304', message: `input \`${r.name}\` not given (--input ${r.name}=FILE.npy): its ${r.size} vectors are zero`, span: { file, offset: 0 } });
-  const clockHz = s.clockHz ?? TIMING.clock_hz;
+  const clockHz = s.clockHz ?? T.clock_hz;
   let writer: TraceWriter | undefined;
   if (s.trace) {
     const tw = (writer = new TraceWriter(s.trace, clockHz));
@@ -126,7 +129,7 @@ export function simulate(s: RunSetup): RunOutcome {
   for (const h of m.hazards)
     warnings.push({
       severity: 'warning', code: 'SYS0401',
-      message: `instruction ${h.pc}: DataMove reads an accumulator vector ${h.pc - h.simdPc} instruction(s) after the SIMD write to it at ${h.simdPc}; the spec asks for ${TIMING.simd_write_to_datamove_gap} instructions in between (spec §4 SIMD notes); simulated as a decoder wait, the read sees the written value`,
+      message: `instruction ${h.pc}: DataMove reads an accumulator vector ${h.pc - h.simdPc} instruction(s) after the SIMD write to it at ${h.simdPc}; the spec asks for ${T.simd_write_to_datamove_gap} instructions in between (spec §4 SIMD notes); simulated as a decoder wait, the read sees the written value`,
       span: { file: parts.programFile ?? file, offset: parts.programOffset + h.pc * m.program.bytesPerInstruction }, spec: 'systolic-fpga-hardware.md §4',
     });
   if (m.hazardCount > m.hazards.length) warnings.push({ severity: 'warning', code: 'SYS0401', message: `${m.hazardCount - m.hazards.length} more SIMD-write/DataMove hazards not listed`, span: { file, offset: 0 } });

@@ -3,7 +3,8 @@
  * descriptor and the controller's dbg_fsm states with the spec's cycle table.
  * Nothing here hard-codes a field position or a cycle count.
  */
-import { decode, encode, enumName, loadTable, type CompiledTable } from '@pyxis/codec';
+import { decode, encode, enumName, loadGrammarJson, loadTable, type CompiledTable } from '@pyxis/codec';
+import { deriveParamTable, paramTree, type ParamDescription, type ParamSet, type ParamTable } from '@pyxis/target';
 
 export const XNU = 'xnu';
 export const SPEC = 'xnu-pe-similarity-engine.md';
@@ -66,16 +67,38 @@ export interface PhaseCycles {
 
 export type TimingModel = 'spec' | 'rtl';
 
+/** The timing parameters of one machine instance: pex8_fsm.json `meta` (clock, cycle table, RTL aggregation count). */
+export interface XnuTimingParams {
+  clock_hz: number;
+  cycles: Record<string, PhaseCycles>;
+  rtl_aggregation: number;
+}
+
+/** The shipped values (pex8_fsm.json `meta`). */
+export function defaultXnuTiming(): XnuTimingParams {
+  return fsmTable().meta as unknown as XnuTimingParams;
+}
+
+let table: ParamTable | undefined;
+/** The machine parameter table: pex8_fsm.json `meta` (defaults) joined with params.json. */
+export function xnuParamTable(): ParamTable {
+  return (table ??= deriveParamTable(XNU, 'pex8_fsm.json', { meta: defaultXnuTiming() }, loadGrammarJson<ParamDescription>(XNU, 'params')));
+}
+
+/** The timing parameters of a resolved parameter set. */
+export function xnuTimingFrom(set: ParamSet): XnuTimingParams {
+  return paramTree<{ meta: XnuTimingParams }>(set, { meta: defaultXnuTiming() }, 'meta').meta;
+}
+
 /** The cycle table row of an op_type; `rtl` replaces the aggregation count by the controller's. */
-export function phaseCycles(op: number, timing: TimingModel): PhaseCycles {
-  const meta = fsmTable().meta as { cycles: Record<string, PhaseCycles>; rtl_aggregation: number };
+export function phaseCycles(op: number, timing: TimingModel, meta: XnuTimingParams = defaultXnuTiming()): PhaseCycles {
   const row = meta.cycles[opName(op)];
   if (!row) throw new Error(`grammars/xnu/pex8_fsm.json: no cycle row for ${opName(op)}`);
   return timing === 'rtl' ? { ...row, aggregation: meta.rtl_aggregation } : { ...row };
 }
 
 export function defaultClockHz(): number {
-  return Number((fsmTable().meta as { clock_hz: number }).clock_hz);
+  return Number(defaultXnuTiming().clock_hz);
 }
 
 /** dbg_fsm codepoint of a state name. */

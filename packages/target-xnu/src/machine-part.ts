@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxis/target';
+import { xnuParamTable, xnuTimingFrom } from './grammar.js';
 import { UsageError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
 import { checkDumps, dumpBytes, parseDumpSpec, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
@@ -32,6 +33,7 @@ function parseRun(o: OptionValues): { dumps: DumpSpec[]; timing: TimingModel } {
 export const xnuMachine: MachineBackend = {
   options: xnuOptions.sim,
   checkOptions: (o) => void parseRun(o),
+  parameters: xnuParamTable,
   plan(req: MachineRequest) {
     const p = parseRun(req.options);
     checkDumps(req.image, p.dumps);
@@ -48,7 +50,10 @@ export const xnuMachine: MachineBackend = {
       run() {
         const r = runXnu(req.image, req.file, {
           timing: p.timing,
-          ...(req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
+          // this instance's parameters (the driver resolved --sim-config/--set/--clock-hz into them)
+          ...(req.params
+            ? { params: xnuTimingFrom(req.params), ...(req.params.sources.get('clock_hz') !== 'default' ? { clockHz: Number(req.params.values.get('clock_hz')) } : {}) }
+            : req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
           ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
           ...(req.trace ? { trace: req.trace } : {}),
           ...(req.vcd ? { vcd: req.vcd } : {}),

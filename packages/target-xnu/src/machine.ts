@@ -14,7 +14,7 @@
  */
 import type { Simulator, SimEngine, TraceTrack, TraceWriter, VcdWriter } from '@pyxis/sim';
 import { LANES, Pex8Datapath } from './datapath.js';
-import { dbgFsm, opName, phaseCycles, type Job, type PhaseCycles, type TimingModel } from './grammar.js';
+import { dbgFsm, defaultXnuTiming, opName, phaseCycles, type Job, type PhaseCycles, type TimingModel, type XnuTimingParams } from './grammar.js';
 
 export const PHASES = ['startup', 'init', 'operation', 'aggregation', 'addition', 'output'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -61,12 +61,13 @@ export class Pex8Engine implements SimEngine {
     timing: TimingModel,
     private readonly trace?: TraceWriter,
     private readonly vcd?: VcdWriter,
+    params: XnuTimingParams = defaultXnuTiming(),
   ) {
     loadDbgIds();
     this.paths = jobs.map((j) => new Pex8Datapath({ op: j.job.op_type, useInt: j.job.use_int === 1, rounding: j.job.rounding, tininess: j.job.tininess, l1Abs: j.job.l1_mode === 1 }));
     this.cycles = new Int32Array(jobs.length * PHASES.length);
     jobs.forEach((j, i) => {
-      const c: PhaseCycles = phaseCycles(j.job.op_type, timing);
+      const c: PhaseCycles = phaseCycles(j.job.op_type, timing, params);
       PHASES.forEach((p, k) => (this.cycles[i * PHASES.length + k] = c[p]));
     });
     this.done = jobs.length === 0;
@@ -170,8 +171,8 @@ export function loadDbgIds(): void {
 }
 
 /** Cycles a job takes by the cycle table (startup counted once per run, by the first job). */
-export function jobCycles(job: Job, timing: TimingModel, first: boolean): number {
-  const c = phaseCycles(job.op_type, timing);
+export function jobCycles(job: Job, timing: TimingModel, first: boolean, params: XnuTimingParams = defaultXnuTiming()): number {
+  const c = phaseCycles(job.op_type, timing, params);
   const perBeat = c.init + c.operation + c.aggregation + c.addition + c.output;
   return (first ? c.startup : 0) + job.num_vectors * (job.vec_len / LANES) * perBeat;
 }

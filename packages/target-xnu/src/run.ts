@@ -7,12 +7,14 @@ import { writeNpy, type Container } from '@pyxis/container';
 import { Simulator, TraceWriter, VcdWriter, type TextSink } from '@pyxis/sim';
 import { DDR_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
 import { resetFpFlags, fpFlags, FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from './fp32.js';
-import { SPEC, defaultClockHz, enumOf, jobTable, opName, phaseCycles, type TimingModel } from './grammar.js';
+import { SPEC, defaultXnuTiming, enumOf, jobTable, opName, phaseCycles, type TimingModel, type XnuTimingParams } from './grammar.js';
 import { OP_L1, OP_L2 } from './datapath.js';
 import { PHASES, Pex8Engine, addEngine, type MachineJob } from './machine.js';
 
 export interface XnuRunOptions {
   timing?: TimingModel;
+  /** This machine instance's timing parameters (default: pex8_fsm.json `meta`). */
+  params?: XnuTimingParams;
   clockHz?: number;
   maxCycles?: number;
   trace?: TextSink;
@@ -96,12 +98,13 @@ export interface XnuRunResult {
 
 export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): XnuRunResult {
   const timing = o.timing ?? 'spec';
-  const clockHz = o.clockHz ?? defaultClockHz();
+  const params = o.params ?? defaultXnuTiming();
+  const clockHz = o.clockHz ?? params.clock_hz;
   const jobs = machineJobs(image, file);
   const kernel = new Simulator();
   const trace = o.trace ? new TraceWriter(o.trace, clockHz) : undefined;
   const vcd = o.vcd ? new VcdWriter(o.vcd, clockHz, 'pyxis-sim --target xnu') : undefined;
-  const engine = new Pex8Engine(jobs, timing, trace, vcd);
+  const engine = new Pex8Engine(jobs, timing, trace, vcd, params);
   addEngine(kernel, engine);
   resetFpFlags();
   const res = kernel.run({ ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
@@ -122,7 +125,7 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
       '; functional: datapath values computed bit-exactly once per beat, not per pipeline stage; top-k is host post-processing',
     timing,
     clock_hz: clockHz,
-    clock_note: o.clockHz === undefined ? 'MODEL: the spec gives no clock frequency (grammars/xnu/pex8_fsm.json clock_hz)' : 'from --clock-hz',
+    clock_note: o.clockHz === undefined ? 'MODEL: the spec gives no clock frequency (grammars/xnu/pex8_fsm.json clock_hz)' : 'from --clock-hz / --set / --sim-config (stats `parameters`)',
     stop: res.reason,
     cycles: res.cycles,
     simulated_seconds: seconds,
@@ -139,7 +142,7 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
       vec_len: j.job.vec_len,
       num_vectors: j.job.num_vectors,
       beats_per_vector: j.job.vec_len / 16,
-      cycles_per_beat: beatCycles(j.job.op_type, timing),
+      cycles_per_beat: beatCycles(j.job.op_type, timing, params),
       start_cycle: j.startCycle,
       end_cycle: j.endCycle,
       vectors_per_second: j.endCycle > j.startCycle ? j.job.num_vectors / ((j.endCycle - j.startCycle) / clockHz) : 0,
@@ -155,8 +158,8 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
   return { kernel, jobs, topk, stop: res.reason, cycles: res.cycles, stats, summary: summaryText(jobs, topk, stats), warnings: [] };
 }
 
-function beatCycles(op: number, timing: TimingModel): number {
-  const c = phaseCycles(op, timing);
+function beatCycles(op: number, timing: TimingModel, params: XnuTimingParams): number {
+  const c = phaseCycles(op, timing, params);
   return c.init + c.operation + c.aggregation + c.addition + c.output;
 }
 

@@ -14,6 +14,7 @@
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
 import type { Container, InspectRecord, OutputBytes, TargetFlagNames } from '@pyxis/container';
 import type { Simulator, TextSink } from '@pyxis/sim';
+import type { ParamSet, ParamTable } from './params.js';
 
 /**
  * A target-specific command-line option, as data (the drivers turn it into a
@@ -150,6 +151,12 @@ export interface MachineRequest {
   trace?: TextSink;
   vcd?: TextSink;
   onProgress?: (cycle: number) => void;
+  /**
+   * The machine's parameters, resolved once by the driver (defaults <- `--sim-config` <- `--set`) and validated
+   * against `MachineBackend.parameters()`. Absent: the defaults. The machine builds this instance from them and
+   * from nothing else (no process-wide parameter state).
+   */
+  params?: ParamSet;
   options: OptionValues;
   services: ToolServices;
 }
@@ -177,6 +184,12 @@ export interface MachineInstance {
 
 export interface MachineBackend {
   options?: readonly OptionSpec[];
+  /**
+   * The machine's parameter table (timing and size parameters: name, default, type, range, unit, spec), derived
+   * from the target's configuration data (params.ts). `--set` and `--sim-config` are validated against it and the
+   * stats JSON records every effective value with its source.
+   */
+  parameters?(): ParamTable;
   /** Checks the syntax of this target's option values before any file is read (usage errors come first). */
   checkOptions?(options: OptionValues): void;
   /**

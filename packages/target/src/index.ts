@@ -2,3 +2,4 @@
 export * from './contract.js';
 export * from './registry.js';
 export * from './options.js';
+export * from './params.js';

@@ -380,6 +380,7 @@ export class PyxisChip {
           cfg: this.cfg[c]!,
           cfgBase: u * UIE_CFG_STRIDE,
           writeCommitLatency: config.amem.write_commit_latency_cycles,
+          params: config,
           onTripDone: (tripId, cycle) => slot.retire(tripId, cycle),
           onPartialWrite: (byteAddr, tripId, cycle) => {
             const t = slot.inflightTrip(tripId);

@@ -46,8 +46,9 @@ const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execB
 const BY_GX: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits'];
 const BY_GWB: ReadonlyArray<keyof ComputeStats> = ['writebacks', 'wbFlits'];
 const ATTRIBUTED: ReadonlyArray<keyof ComputeStats> = [...BY_GX, ...BY_GWB, ...BY_VI];
-/** Unit of each ATTRIBUTED counter: 0 GX, 1 GWB, 2 VI. */
-const ATTRIBUTED_TO = Int8Array.from(ATTRIBUTED, (_k, i) => (i < BY_GX.length ? 0 : i < BY_GX.length + BY_GWB.length ? 1 : 2));
+/** `ComputeTrips.mark` / `attribute` read the ATTRIBUTED counters as fields in this order. */
+const ATTRIBUTED_ORDER = 'macs execValid execBubble execConfig execNop splits writebacks wbFlits vpuBusy vpuInstructions vpuLaneOps vpuPrograms';
+if (ATTRIBUTED.join(' ') !== ATTRIBUTED_ORDER) throw new Error(`uieDefault: ATTRIBUTED is not in the order of ComputeTrips.mark (${ATTRIBUTED.join(' ')})`);
 
 interface TripRecord {
   trip_id: number;
@@ -101,17 +102,51 @@ class ComputeTrips {
     const b = this.before;
     return s.macs !== b[0] || s.execValid !== b[1] || s.execBubble !== b[2] || s.execConfig !== b[3] || s.execNop !== b[4] || s.splits !== b[5] || s.writebacks !== b[6] || s.wbFlits !== b[7] || s.vpuBusy !== b[8] || s.vpuInstructions !== b[9] || s.vpuLaneOps !== b[10] || s.vpuPrograms !== b[11];
   }
-  /** After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none). */
+  /**
+   * After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none). Plain field
+   * reads in `mark`'s order (ATTRIBUTED): a keyed read per counter and a map look-up per unit cost more per cycle
+   * than the rest of the bookkeeping; a unit's trip is looked up only when one of its counters moved.
+   */
   attribute(s: ComputeStats, gxTrip: number, gwbTrip: number, viTrip: number): void {
-    const g = this.own.get(gxTrip);
-    const w = this.own.get(gwbTrip);
-    const v = this.own.get(viTrip);
-    for (let i = 0; i < this.before.length; i++) {
-      const d = (s[ATTRIBUTED[i]!] as number) - this.before[i]!;
-      if (d === 0) continue;
-      const unit = ATTRIBUTED_TO[i];
-      const to = unit === 0 ? g : unit === 1 ? w : v;
-      if (to) to[i]! += d;
+    const b = this.before;
+    const dMacs = s.macs - b[0]!;
+    const dValid = s.execValid - b[1]!;
+    const dBubble = s.execBubble - b[2]!;
+    const dConfig = s.execConfig - b[3]!;
+    const dNop = s.execNop - b[4]!;
+    const dSplits = s.splits - b[5]!;
+    if (dMacs !== 0 || dValid !== 0 || dBubble !== 0 || dConfig !== 0 || dNop !== 0 || dSplits !== 0) {
+      const g = this.own.get(gxTrip);
+      if (g) {
+        g[0]! += dMacs;
+        g[1]! += dValid;
+        g[2]! += dBubble;
+        g[3]! += dConfig;
+        g[4]! += dNop;
+        g[5]! += dSplits;
+      }
+    }
+    const dWb = s.writebacks - b[6]!;
+    const dFlits = s.wbFlits - b[7]!;
+    if (dWb !== 0 || dFlits !== 0) {
+      const w = this.own.get(gwbTrip);
+      if (w) {
+        w[6]! += dWb;
+        w[7]! += dFlits;
+      }
+    }
+    const dBusy = s.vpuBusy - b[8]!;
+    const dInstr = s.vpuInstructions - b[9]!;
+    const dLanes = s.vpuLaneOps - b[10]!;
+    const dProg = s.vpuPrograms - b[11]!;
+    if (dBusy !== 0 || dInstr !== 0 || dLanes !== 0 || dProg !== 0) {
+      const v = this.own.get(viTrip);
+      if (v) {
+        v[8]! += dBusy;
+        v[9]! += dInstr;
+        v[10]! += dLanes;
+        v[11]! += dProg;
+      }
     }
   }
   /**
@@ -173,7 +208,7 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
       o.onTripDone(tripId, cycle);
     };
     const model = new Uie({
-      cluster: o.cluster, index: o.index, amem: o.amem, cfg: o.cfg, cfgBase: o.cfgBase, writeCommitLatency: o.writeCommitLatency, onTripDone, onPartialWrite: o.onPartialWrite,
+      cluster: o.cluster, index: o.index, amem: o.amem, cfg: o.cfg, cfgBase: o.cfgBase, writeCommitLatency: o.writeCommitLatency, params: o.params, onTripDone, onPartialWrite: o.onPartialWrite,
       ...(opts.timingOnly ? { timingOnly: true } : {}),
     });
     u = model;

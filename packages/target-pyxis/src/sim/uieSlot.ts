@@ -10,6 +10,7 @@ import type { Diagnostic } from '@pyxis/diagnostics';
 import type { Amem } from './amem/index.js';
 import type { Apm } from './apm.js';
 import type { CfgSpace } from './cfgSpace.js';
+import type { UieParams } from './config.js';
 import { runtimeError, SimCodes, tripError } from './diagnostics.js';
 import { BaseTripEngine } from './engines.js';
 import type { Trip, TripDone } from './trip.js';
@@ -50,6 +51,8 @@ export interface UieModelOptions {
   /** Byte offset of this UIE's block in the cfg space (memory_map.json uie_stride * index). */
   cfgBase: number;
   writeCommitLatency: number;
+  /** This machine instance's UIE parameters (its SimConfig). */
+  params: UieParams;
   /** The model calls this when a trip retires (sequencers done and writes committed, chip §11.7.1). */
   onTripDone: (tripId: number, cycle: number) => void;
   /** The model calls this for every partial (< 16 byte) partition write (chip §11.7 ordering check). */

@@ -5,6 +5,7 @@
  * (2 Exec_Bubble + 8 Exec_Valid), accumulators against the independent reference.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { linToLog, lnsI5F3ToI5F10 } from '@pyxis/formats';
 import { decodeExecConfig, PtnConfig } from '../../src/sim/uie/compute/grid.js';
 import { llcRef, splitRef } from './compute-grid-ref.js';
@@ -142,11 +143,18 @@ describe('LLC grid: 3x3 convolution', () => {
     expect(mismatches(r.uie.cmp.acc.aa, aa)).toEqual([]);
   });
 
-  it('timingOnly keeps the cycles', () => {
-    const a = conv3x3({ Cin: 2, N: 2 });
-    const b = conv3x3({ Cin: 2, N: 2, timingOnly: true });
-    expect(b.cycles).toBe(a.cycles);
-    expect(b.r.uie.cmp.stats).toEqual(a.r.uie.cmp.stats);
+  it('timingOnly keeps the cycles and statistics (random input channels and filters per grid-row, FC_RUNS)', () => {
+    const runs = Math.max(1, Math.round(Number(process.env['FC_RUNS'] ?? 200) / 50));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.constantFrom(1, 2, 4, 8), (Cin, N) => {
+        const a = conv3x3({ Cin, N });
+        const b = conv3x3({ Cin, N, timingOnly: true });
+        expect(b.cycles).toBe(a.cycles);
+        expect(b.r.uie.cmp.stats).toEqual(a.r.uie.cmp.stats);
+        expect(b.r.uie.stats).toEqual(a.r.uie.stats);
+      }),
+      { numRuns: runs },
+    );
   });
 
   it('stride 2 (even columns, Exec_Bubble on odd rows): 8 output rows from 17 input rows per channel', () => {

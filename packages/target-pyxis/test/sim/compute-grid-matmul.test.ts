@@ -4,6 +4,7 @@
  * accumulators checked against the independent reference (compute-grid-ref.ts).
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { fp8ToFp16Raw, fp8ToLnsI5F3Raw, linToLog, lnsI5F3ToI5F10 } from '@pyxis/formats';
 import { loops, strides } from './uie-fixture.js';
 import { llcRef, splitRef } from './compute-grid-ref.js';
@@ -269,6 +270,24 @@ describe('LLC grid: 1x1 / MatMul', () => {
     expect(b.cycles).toBe(a.cycles);
     expect(b.r.uie.cmp.stats).toEqual(a.r.uie.cmp.stats);
     expect(b.r.uie.cmp.acc.aa.every((x) => x === 0)).toBe(true);
+  });
+
+  it('timingOnly on random shapes: every kind of horizontal data, K and split chunk give the full run\'s cycles and statistics (FC_RUNS)', () => {
+    const runs = Math.max(1, Math.round(Number(process.env['FC_RUNS'] ?? 200) / 50));
+    fc.assert(
+      fc.property(fc.constantFrom('fp8', 'fp16', 'trans', 'trans16') as fc.Arbitrary<MatMulCase['kind']>, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), (kind, m, cdiv, corr) => {
+        const per = kind === 'fp16' || kind === 'trans16' ? 4 : 8;
+        const K = per * m * (kind === 'trans16' ? 2 : 1);
+        const groups = K / per;
+        const chunk = 8 * (groups % (cdiv + 1) === 0 ? groups / (cdiv + 1) : groups);
+        const a = matmul({ K, kind, chunk, corr });
+        const b = matmul({ K, kind, chunk, corr, timingOnly: true });
+        expect(b.cycles).toBe(a.cycles);
+        expect(b.r.uie.cmp.stats).toEqual(a.r.uie.cmp.stats);
+        expect(b.r.uie.stats).toEqual(a.r.uie.stats);
+      }),
+      { numRuns: runs },
+    );
   });
 
   it('chip §17.1: A^T x I with mapping correction disabled gives A^T exactly (FP8 A through lin2log, transposed reads)', () => {

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Vpu } from '../../src/sim/uie/compute/vpu.js';
+import { defaultSimConfig } from '../../src/sim/config.js';
 
 const OPS = ['NOP', 'MOV', 'ADD', 'SUB', 'MUL', 'MAC', 'MIN', 'MAX', 'ABS', 'NEG', 'RELU', 'CMP', 'SEL', 'LUT', 'CVT_F2I', 'CVT_I2F', 'SCALE', 'AND', 'OR', 'XOR', 'SHL', 'SHR', 'RMAX', 'RSUM'];
 const op = (name: string) => OPS.indexOf(name);
@@ -167,7 +168,7 @@ describe('VPU model ISA: every opcode against an independent reference (grammars
       it(`${name} ${dtype === 0 ? 'FP16' : 'INT16'}`, () => {
         fc.assert(
           fc.property(fc.array(fpCode, { minLength: 384, maxLength: 384 }), fc.integer({ min: 0, max: 5 }), fc.integer({ min: -8, max: 8 }), (vals, cond, eb) => {
-            const v = new Vpu();
+            const v = new Vpu(defaultSimConfig().uie.vpu_fifo_depth);
             for (let l = 0; l < 128; l++) {
               v.gpr[1 * 128 + l] = vals[l]!;
               v.gpr[2 * 128 + l] = vals[128 + l]!;
@@ -216,7 +217,7 @@ describe('VPU model ISA: every opcode against an independent reference (grammars
   }
 
   it('pred_en keeps the old rd in lanes whose predicate is clear; the counter steps and the VI override zeroes it', () => {
-    const v = new Vpu();
+    const v = new Vpu(defaultSimConfig().uie.vpu_fifo_depth);
     v.written = 0b10;
     for (let l = 0; l < 128; l++) {
       v.gpr[128 + l] = 0x3c00; // 1.0 at EB -15
@@ -239,7 +240,7 @@ describe('VPU model ISA: every opcode against an independent reference (grammars
   });
 
   it('bit operations on FP16 lanes are a program error', () => {
-    const v = new Vpu();
+    const v = new Vpu(defaultSimConfig().uie.vpu_fifo_depth);
     v.written = 0b110;
     v.imem.opcode[0] = op('AND');
     v.imem.rs1[0] = 1;

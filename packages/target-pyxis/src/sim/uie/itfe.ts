@@ -44,7 +44,7 @@ export class Itfe {
   constructor(
     readonly name: string,
     private readonly amem: Amem,
-    fifoDepth = 128,
+    fifoDepth: number,
     /** Bank client id (amem/banks.ts `uieClient(uie, PORT_ITFE_*)`); -1: no bank claims (tests). */
     private readonly client = -1,
   ) {

@@ -13,6 +13,7 @@ import type { OpStore } from './tables.js';
 import { TGT_AMEM, TGT_GRID, TGT_VBUFFER } from './codes.js';
 import type { Amem } from '../amem/amem.js';
 import type { Diagnostic } from '@pyxis/diagnostics';
+import type { UieParams } from '../config.js';
 
 export const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
 export const CHIP_SPEC_F = 'pyxis-chip-fspec.md';
@@ -87,6 +88,8 @@ export interface UieOptions {
   /** Cycles from AMEM write issue to commit (sim_config amem.write_commit_latency_cycles). */
   writeCommitLatency?: number;
   decoderFifoDepth?: number;
+  /** The machine instance's UIE parameters (default: the shipped sim_config.json). */
+  params?: UieParams;
   /**
    * The grid model (compute/) consumes `sbReadToGrid` and fills `sbGridToWrite`. Default true; false drops the
    * flits sent to the grid (counted) and leaves AMEM Write waiting on the grid FIFO blocked (tests of the seams).

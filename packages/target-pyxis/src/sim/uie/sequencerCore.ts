@@ -180,9 +180,11 @@ export class SequencerCore {
     let z = 0;
     let n = 0;
     for (let i = 0; i < NUM_ITERS; i++) {
+      // branch-free (the counts change every step: compares as branches mispredict): x === 0 as ((x | -x) >>> 31) ^ 1
       const c = ec[i]!;
-      if (c === 0) z |= 1 << i;
-      if (c === numloops[base + i]! - 1) n |= 1 << i;
+      const e = c - (numloops[base + i]! - 1);
+      z |= ((((c | -c) >>> 31) ^ 1) << i);
+      n |= ((((e | -e) >>> 31) ^ 1) << i);
     }
     this.eqZero = z;
     this.eqN = n;

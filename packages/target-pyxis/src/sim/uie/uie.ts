@@ -26,6 +26,7 @@ import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
 import { PORT_ITFE_READ, PORT_ITFE_WRITE, PORT_READ, PORT_WEIGHTS, PORT_WRITE, uieClient } from '../amem/banks.js';
 import { tryTable, UieConfig } from './config.js';
+import { defaultSimConfig, type UieParams } from '../config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
 import { Compute } from './compute/index.js';
@@ -114,6 +115,8 @@ export class Uie implements SimEngine {
   /** ITFE command registers set directly (tests/tools without a cfg space), by side and index 0..3. */
   readonly itfeOverride: { read: Array<ItfeCommand | undefined>; write: Array<ItfeCommand | undefined> };
   readonly commitLatency: number;
+  /** This machine instance's UIE parameters (sim_config.json `uie`, `grid`, `weights_path`). */
+  readonly params: UieParams;
   private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
   readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number) => void) | undefined;
@@ -189,17 +192,18 @@ export class Uie implements SimEngine {
     this.amem = opts.amem;
     this.config = new UieConfig(opts.cfg, opts.index, opts.cfgBase);
     this.itfeOverride = this.config.itfeOverride;
-    this.commitLatency = opts.writeCommitLatency ?? 100;
+    this.commitLatency = opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles;
     this.onTripDone = opts.onTripDone;
     this.onDiagnostic = opts.onDiagnostic;
     this.onPartialWrite = opts.onPartialWrite;
-    const decDepth = opts.decoderFifoDepth ?? 4;
+    this.params = opts.params ?? defaultSimConfig();
+    const decDepth = opts.decoderFifoDepth ?? this.params.uie.amem_dec_fifo_depth;
     this.readDec = new Fifo(`${this.name}.amem_read.dec`, decDepth, REC_WORDS);
     this.writeDec = new Fifo(`${this.name}.amem_write.dec`, decDepth, REC_WORDS);
     // indexed by the slot's word offset in the FIFO's data (no division per decode)
     this.decKeyRead = new Float64Array(decDepth * REC_WORDS).fill(-1);
     this.decKeyWrite = new Float64Array(decDepth * REC_WORDS).fill(-1);
-    const sbDepth = opts.switchboxFifoDepth ?? 4;
+    const sbDepth = opts.switchboxFifoDepth ?? this.params.uie.switchbox_fifo_depth;
     this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
     this.sbReadyAt = this.sbReadToWrite.readyAt;
     this.rClient = uieClient(opts.index, PORT_READ);
@@ -215,8 +219,8 @@ export class Uie implements SimEngine {
     this.attachGrid = opts.attachGrid ?? true;
     this.attachVbuffer = opts.attachVbuffer ?? true;
     this.fastPaths = opts.fastPaths ?? true;
-    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? 128, uieClient(opts.index, PORT_ITFE_READ));
-    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? 128, uieClient(opts.index, PORT_ITFE_WRITE));
+    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth, uieClient(opts.index, PORT_ITFE_READ));
+    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth, uieClient(opts.index, PORT_ITFE_WRITE));
     // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
     let ring = 64; // small: the ring is walked every cycle, a 48-UIE chip keeps 48 of them hot
     while (ring < 2 * this.commitLatency + 16) ring *= 2;

@@ -98,7 +98,10 @@ function readWords(u: Uie, s: SeqState, a: number, n: number, dst: Uint32Array |
   u.amem.banks.claim(u.wtClient, u.now, (a << 4) | view, n);
   u.lastWtAt = u.now;
   const out = dst ?? u.weights32;
-  for (let j = 0; j < n; j++) {
+  if (n === 8 && (a & 7) === 0) {
+    // one aligned whole word: the same bytes and statistics as the 8 partition reads (Amem.readWord32), one block move
+    u.amem.readWord32((a << 4) | view, out, w);
+  } else for (let j = 0; j < n; j++) {
     const p = (a + j) & PTN_MASK;
     u.amem.readPartition32((p << 4) | view, out, w + (p & 7) * 4);
   }

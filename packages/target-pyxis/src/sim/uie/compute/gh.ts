@@ -73,7 +73,7 @@ export class GhUnit implements ComputeUnit {
     readonly u: Uie,
     readonly cmp: Compute,
   ) {
-    this.grid = new GridState();
+    this.grid = new GridState(u.params.grid, cmp.timingOnly);
     this.dec = new Fifo(`${u.name}.gh.dec`, this.grid.p.gh_dec_fifo_depth, WORDS);
     this.f = noOpFields(FIELDS);
     this.msgCredits = 'gh: HBUF_RD_VLD block start waits for hbuf_rd_credits from WDP (seq §10.1.2)';
@@ -155,7 +155,8 @@ export class GhUnit implements ComputeUnit {
       const j = d[r + W_FILT]! & (nf - 1);
       const pp = PTNS / nf; // partitions per filter
       const kb = g.hkBack;
-      for (let row = 0; row <= end; row++) {
+      // (--timing-only: the kernels are GX's arithmetic operands only)
+      for (let row = 0; row <= end && !g.timingOnly; row++) {
         const rb = row * HBUF_BYTES;
         const k0 = (row * PTNS + j * pp) * KERNEL;
         for (let t = 0; t < KERNEL; t++) {
@@ -181,7 +182,8 @@ export class GhUnit implements ComputeUnit {
       g.hN[e] = wide ? 4 : 8;
       g.hSlot[e] = d[r + H_SLOT]!;
       g.hReady[e] = now + g.p.hbuf_read_latency_cycles;
-      for (let row = 0; row < GRID_ROWS; row++) {
+      // (--timing-only: the operands are GX's arithmetic inputs only)
+      for (let row = 0; row < GRID_ROWS && !g.timingOnly; row++) {
         const o = (e * GRID_ROWS + row) * H_OPS;
         if (row > end) {
           // inactive grid-row: not read, its h_staging is undefined (seq §10.1): modelled as zeros

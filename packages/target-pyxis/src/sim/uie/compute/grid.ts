@@ -6,7 +6,6 @@
  *
  * All operands are in the grid-internal form of llc.ts (`toOp`). Nothing here allocates after construction.
  */
-import { loadGrammarJson } from '@pyxis/codec';
 import { GRID_ROWS } from './hbuf.js';
 import { opSpan, ZERO_OP } from './llc.js';
 
@@ -37,45 +36,8 @@ export const GridCodes = {
   kernelStraddle: 'SIM0628',
 } as const;
 
-export interface GridParams {
-  h_fifo_depth: number;
-  hbuf_read_latency_cycles: number;
-  v_fifo_depth: number;
-  grid_fill_latency_cycles: number;
-  llc_pipeline_latency_cycles: number;
-  gh_dec_fifo_depth: number;
-  gv_dec_fifo_depth: number;
-  gx_dec_fifo_depth: number;
-}
-
-const DEFAULTS: GridParams = {
-  h_fifo_depth: 4,
-  hbuf_read_latency_cycles: 1,
-  v_fifo_depth: 4,
-  grid_fill_latency_cycles: 4,
-  llc_pipeline_latency_cycles: 4,
-  gh_dec_fifo_depth: 4,
-  gv_dec_fifo_depth: 4,
-  gx_dec_fifo_depth: 4,
-};
-
-let params: GridParams | undefined;
-/** The "grid" block of grammars/pyxis/sim_config.json (defaults for missing keys). */
-export function gridParams(): GridParams {
-  if (params) return params;
-  let g: Partial<GridParams> = {};
-  try {
-    g = (loadGrammarJson<{ grid?: Partial<GridParams> }>('pyxis', 'sim_config').grid ?? {}) as Partial<GridParams>;
-  } catch {
-    g = {};
-  }
-  const p = { ...DEFAULTS };
-  for (const k of Object.keys(DEFAULTS) as Array<keyof GridParams>) {
-    const v = g[k];
-    if (typeof v === 'number' && Number.isInteger(v) && v >= (k.endsWith('depth') || k === 'hbuf_read_latency_cycles' ? 1 : 0)) p[k] = v;
-  }
-  return (params = p);
-}
+import type { GridParams } from '../../config.js';
+export type { GridParams };
 
 /** Operands per grid-row of one h_data entry (8 LnsI5F3 or 4 LnsI5F10 used). */
 export const H_OPS = 8;
@@ -105,7 +67,6 @@ export function decodeExecConfig(log2ActivePtns: number, log2PtnsPerFilter: numb
 }
 
 export class GridState {
-  readonly p = gridParams();
   // ---- h_data FIFO GH -> GX (1x1 / MatMul), seq §10.1: entry e, grid-row r, operand k at h[(e * 16 + r) * 8 + k]
   readonly hDepth: number;
   readonly h: Int32Array;
@@ -145,7 +106,14 @@ export class GridState {
   vHead = 0;
   vCount = 0;
 
-  constructor() {
+  /**
+   * `p`: the grid parameters of this machine instance (sim_config.json `grid`). `timingOnly` (`--timing-only`):
+   * operand data are not kept (only GX's arithmetic reads them), only the handshakes.
+   */
+  constructor(
+    readonly p: GridParams,
+    readonly timingOnly = false,
+  ) {
     this.hDepth = this.p.h_fifo_depth;
     this.h = new Int32Array(this.hDepth * GRID_ROWS * H_OPS).fill(ZERO_OP);
     this.hN = new Int32Array(this.hDepth);
@@ -187,6 +155,7 @@ export class GridState {
     this.vBackFull = false;
     this.vBackCount = 0;
     this.vFrontValid = true;
+    if (this.timingOnly) return true;
     const f = this.vFront;
     const sp = this.vSpan;
     for (let c = 0; c < COLS; c++) sp[c] = opSpan(f, c * 8, 8, 1);

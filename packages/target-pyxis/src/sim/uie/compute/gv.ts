@@ -157,6 +157,7 @@ export class GvUnit implements ComputeUnit {
 
   /** One row of 128 columns (head of switchbox FIFO `sb`, or zeros) through Lin2Log into dst[base + c * stride]. */
   private convert(sb: SwitchboxFifo | undefined, r: number, dst: Int32Array, base: number, stride: number): void {
+    if (this.cmp.timingOnly) return; // v data are GX's arithmetic operands only
     if (!sb) {
       for (let c = 0; c < COLS; c++) dst[base + c * stride] = ZERO_OP;
       return;

@@ -34,7 +34,7 @@ export class Compute {
   readonly acc = new Accumulators();
   readonly stats = new ComputeStats();
   readonly vbuffer = new Vbuffer();
-  readonly vpu = new Vpu();
+  readonly vpu: Vpu;
   readonly timingOnly: boolean;
   readonly wdc: Wdc;
   readonly wdp: WdpUnit;
@@ -57,6 +57,7 @@ export class Compute {
     opts: ComputeOptions = {},
   ) {
     this.timingOnly = opts.timingOnly ?? false;
+    this.vpu = new Vpu(u.params.uie.vpu_fifo_depth);
     this.wdc = new Wdc(u, this);
     this.wdp = new WdpUnit(u, this);
     this.gh = new GhUnit(u, this);

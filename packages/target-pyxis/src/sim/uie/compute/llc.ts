@@ -6,20 +6,24 @@
  * Arithmetic definition (the spec leaves the adder-tree precision open, docs/spec-notes.md "adder tree"): every
  * product is exact (`llcProduct` of @pyxis/formats: I.F sums, 1.M10 from the §4.7 map, nominal exponent
  * I_a + I_b - 16); the products of one LLC-cycle and the accumulator value are summed EXACTLY and the exact sum is
- * rounded ONCE to MNS 5.1.13, nearest-even on the two's complement mantissa (`mnsRoundValue`). The exact sum is
+ * rounded ONCE to MNS 5.1.13, nearest-even on the two's complement mantissa (`mnsRoundWith`). The exact sum is
  * computed as an integer part H (sum of the terms rounded to integers, |H| < 2^53) plus a fraction part L (sum of the
  * remainders, multiples of 2^-26 in [-0.5, 0.5] each), both exact in doubles, and TwoSum(H, L) gives the double and its residual.
  *
  * Operands are held in a grid-internal form of LnsI5F10 (`toOp`): magnitude 0..0x7fff, ZERO_OP for zero, NAN_OP for the
- * NaN code, plus SIGN_OP; the product of operands a and b is PT[((a + b) & IDX_MASK) | ((a ^ b) & SIGN_OP)], a
- * Float32 table (products are at most 12 significant bits and 2^-26 .. 2^48: exact in float32).
+ * NaN code, plus SIGN_OP; the product of operands a and b is PT[(a + b) & PX], a Float32 table (products are at most
+ * 12 significant bits and 2^-26 .. 2^48: exact in float32). (a + b) & PX = ((a + b) & IDX_MASK) | ((a ^ b) & SIGN_OP):
+ * the sentinel-or-magnitude parts sum to at most 0x30000 (no carry into bit 18), so bit 18 of the sum is the XOR of
+ * the signs and the carry of two signs (bit 19) is masked off.
  */
-import { log2linFraction, mnsRoundValue, pow2 } from '@pyxis/formats';
+import { log2linFraction, mnsGrid, mnsRoundWith, pow2 } from '@pyxis/formats';
 
 export const ZERO_OP = 0x10000;
 export const NAN_OP = 0x18000;
 export const SIGN_OP = 0x40000;
 const IDX_MASK = 0x3ffff;
+/** Product-table index mask: (a + b) & PX indexes PT (see the module doc). */
+const PX = SIGN_OP | IDX_MASK;
 
 function buildTable(corr: boolean): Float32Array {
   const t = new Float32Array(SIGN_OP + IDX_MASK + 1);
@@ -58,8 +62,12 @@ for (let c = 0; c < 512; c++) {
 
 /** 1.5 * 2^52: (t + RI) - RI rounds |t| < 2^51 to an integer exactly (the integer/fraction split of the exact sum). */
 const RI = 6755399441055744;
-const N13 = 13;
-const N18 = 18;
+const G13 = mnsGrid(13);
+const RC13 = G13.rc;
+const MAX13 = G13.max;
+const G18 = mnsGrid(18);
+const RC18 = G18.rc;
+const MAX18 = G18.max;
 
 /**
  * Rounds acc + (H + L) where H, L are the exact integer/fraction partial sums of the products; `a` is the
@@ -78,7 +86,7 @@ function finish(a: number, H: number, L: number): number {
   const bv = s - H;
   const av = s - bv;
   const err = H - av + (L - bv);
-  return mnsRoundValue(s, err, N13);
+  return mnsRoundWith(s, err, RC13, MAX13);
 }
 
 /** Like `finish` for a products sum S that is already exact (fast path). */
@@ -90,7 +98,7 @@ function finishS(a: number, S: number): number {
   const s = S + a;
   const bv = s - S;
   const av = s - bv;
-  return mnsRoundValue(s, S - av + (a - bv), N13);
+  return mnsRoundWith(s, S - av + (a - bv), RC13, MAX13);
 }
 
 /**
@@ -130,28 +138,28 @@ export function llcRow1x1(
       let x = v[vb]!;
       if (vSpan[c]! <= lim) {
         // exact plain sum (see opSpan)
-        let S = T[((h0 + x) & IDX_MASK) | ((h0 ^ x) & SIGN_OP)]!;
-        x = v[vb + 1]!; S += T[((h1 + x) & IDX_MASK) | ((h1 ^ x) & SIGN_OP)]!;
-        x = v[vb + 2]!; S += T[((h2 + x) & IDX_MASK) | ((h2 ^ x) & SIGN_OP)]!;
-        x = v[vb + 3]!; S += T[((h3 + x) & IDX_MASK) | ((h3 ^ x) & SIGN_OP)]!;
-        x = v[vb + 4]!; S += T[((h4 + x) & IDX_MASK) | ((h4 ^ x) & SIGN_OP)]!;
-        x = v[vb + 5]!; S += T[((h5 + x) & IDX_MASK) | ((h5 ^ x) & SIGN_OP)]!;
-        x = v[vb + 6]!; S += T[((h6 + x) & IDX_MASK) | ((h6 ^ x) & SIGN_OP)]!;
-        x = v[vb + 7]!; S += T[((h7 + x) & IDX_MASK) | ((h7 ^ x) & SIGN_OP)]!;
+        let S = T[(h0 + x) & PX]!;
+        x = v[vb + 1]!; S += T[(h1 + x) & PX]!;
+        x = v[vb + 2]!; S += T[(h2 + x) & PX]!;
+        x = v[vb + 3]!; S += T[(h3 + x) & PX]!;
+        x = v[vb + 4]!; S += T[(h4 + x) & PX]!;
+        x = v[vb + 5]!; S += T[(h5 + x) & PX]!;
+        x = v[vb + 6]!; S += T[(h6 + x) & PX]!;
+        x = v[vb + 7]!; S += T[(h7 + x) & PX]!;
         acc[ab + c] = finishS(zero ? 0 : acc[ab + c]!, S);
         continue;
       }
-      let t = T[((h0 + x) & IDX_MASK) | ((h0 ^ x) & SIGN_OP)]!;
+      let t = T[(h0 + x) & PX]!;
       let f = t + RI - RI;
       let H = f;
       let L = t - f;
-      x = v[vb + 1]!; t = T[((h1 + x) & IDX_MASK) | ((h1 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = v[vb + 2]!; t = T[((h2 + x) & IDX_MASK) | ((h2 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = v[vb + 3]!; t = T[((h3 + x) & IDX_MASK) | ((h3 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = v[vb + 4]!; t = T[((h4 + x) & IDX_MASK) | ((h4 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = v[vb + 5]!; t = T[((h5 + x) & IDX_MASK) | ((h5 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = v[vb + 6]!; t = T[((h6 + x) & IDX_MASK) | ((h6 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = v[vb + 7]!; t = T[((h7 + x) & IDX_MASK) | ((h7 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
+      x = v[vb + 1]!; t = T[(h1 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = v[vb + 2]!; t = T[(h2 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = v[vb + 3]!; t = T[(h3 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = v[vb + 4]!; t = T[(h4 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = v[vb + 5]!; t = T[(h5 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = v[vb + 6]!; t = T[(h6 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = v[vb + 7]!; t = T[(h7 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
       acc[ab + c] = finish(zero ? 0 : acc[ab + c]!, H, L);
     }
     return;
@@ -161,20 +169,20 @@ export function llcRow1x1(
     const vb = (c << 3) + voff;
     let x = v[vb]!;
     if (vSpan[c]! <= lim) {
-      let S = T[((h0 + x) & IDX_MASK) | ((h0 ^ x) & SIGN_OP)]!;
-      x = v[vb + 1]!; S += T[((h1 + x) & IDX_MASK) | ((h1 ^ x) & SIGN_OP)]!;
-      x = v[vb + 2]!; S += T[((h2 + x) & IDX_MASK) | ((h2 ^ x) & SIGN_OP)]!;
-      x = v[vb + 3]!; S += T[((h3 + x) & IDX_MASK) | ((h3 ^ x) & SIGN_OP)]!;
+      let S = T[(h0 + x) & PX]!;
+      x = v[vb + 1]!; S += T[(h1 + x) & PX]!;
+      x = v[vb + 2]!; S += T[(h2 + x) & PX]!;
+      x = v[vb + 3]!; S += T[(h3 + x) & PX]!;
       acc[ab + c] = finishS(zero ? 0 : acc[ab + c]!, S);
       continue;
     }
-    let t = T[((h0 + x) & IDX_MASK) | ((h0 ^ x) & SIGN_OP)]!;
+    let t = T[(h0 + x) & PX]!;
     let f = t + RI - RI;
     let H = f;
     let L = t - f;
-    x = v[vb + 1]!; t = T[((h1 + x) & IDX_MASK) | ((h1 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-    x = v[vb + 2]!; t = T[((h2 + x) & IDX_MASK) | ((h2 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-    x = v[vb + 3]!; t = T[((h3 + x) & IDX_MASK) | ((h3 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
+    x = v[vb + 1]!; t = T[(h1 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+    x = v[vb + 2]!; t = T[(h2 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+    x = v[vb + 3]!; t = T[(h3 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
     acc[ab + c] = finish(zero ? 0 : acc[ab + c]!, H, L);
   }
 }
@@ -203,30 +211,30 @@ export function llcRow3x3(
       const s = cc + WIN_ROW;
       let x = w[n]!;
       if (fast) {
-        let S = T[((k0 + x) & IDX_MASK) | ((k0 ^ x) & SIGN_OP)]!;
-        x = w[n + 1]!; S += T[((k1 + x) & IDX_MASK) | ((k1 ^ x) & SIGN_OP)]!;
-        x = w[n + 2]!; S += T[((k2 + x) & IDX_MASK) | ((k2 ^ x) & SIGN_OP)]!;
-        x = w[cc]!; S += T[((k3 + x) & IDX_MASK) | ((k3 ^ x) & SIGN_OP)]!;
-        x = w[cc + 1]!; S += T[((k4 + x) & IDX_MASK) | ((k4 ^ x) & SIGN_OP)]!;
-        x = w[cc + 2]!; S += T[((k5 + x) & IDX_MASK) | ((k5 ^ x) & SIGN_OP)]!;
-        x = w[s]!; S += T[((k6 + x) & IDX_MASK) | ((k6 ^ x) & SIGN_OP)]!;
-        x = w[s + 1]!; S += T[((k7 + x) & IDX_MASK) | ((k7 ^ x) & SIGN_OP)]!;
-        x = w[s + 2]!; S += T[((k8 + x) & IDX_MASK) | ((k8 ^ x) & SIGN_OP)]!;
+        let S = T[(k0 + x) & PX]!;
+        x = w[n + 1]!; S += T[(k1 + x) & PX]!;
+        x = w[n + 2]!; S += T[(k2 + x) & PX]!;
+        x = w[cc]!; S += T[(k3 + x) & PX]!;
+        x = w[cc + 1]!; S += T[(k4 + x) & PX]!;
+        x = w[cc + 2]!; S += T[(k5 + x) & PX]!;
+        x = w[s]!; S += T[(k6 + x) & PX]!;
+        x = w[s + 1]!; S += T[(k7 + x) & PX]!;
+        x = w[s + 2]!; S += T[(k8 + x) & PX]!;
         acc[ab + p * 16 + j] = finishS(zero ? 0 : acc[ab + p * 16 + j]!, S);
         continue;
       }
-      let t = T[((k0 + x) & IDX_MASK) | ((k0 ^ x) & SIGN_OP)]!;
+      let t = T[(k0 + x) & PX]!;
       let f = t + RI - RI;
       let H = f;
       let L = t - f;
-      x = w[n + 1]!; t = T[((k1 + x) & IDX_MASK) | ((k1 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = w[n + 2]!; t = T[((k2 + x) & IDX_MASK) | ((k2 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = w[cc]!; t = T[((k3 + x) & IDX_MASK) | ((k3 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = w[cc + 1]!; t = T[((k4 + x) & IDX_MASK) | ((k4 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = w[cc + 2]!; t = T[((k5 + x) & IDX_MASK) | ((k5 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = w[s]!; t = T[((k6 + x) & IDX_MASK) | ((k6 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = w[s + 1]!; t = T[((k7 + x) & IDX_MASK) | ((k7 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
-      x = w[s + 2]!; t = T[((k8 + x) & IDX_MASK) | ((k8 ^ x) & SIGN_OP)]!; f = t + RI - RI; H += f; L += t - f;
+      x = w[n + 1]!; t = T[(k1 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = w[n + 2]!; t = T[(k2 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = w[cc]!; t = T[(k3 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = w[cc + 1]!; t = T[(k4 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = w[cc + 2]!; t = T[(k5 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = w[s]!; t = T[(k6 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = w[s + 1]!; t = T[(k7 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
+      x = w[s + 2]!; t = T[(k8 + x) & PX]!; f = t + RI - RI; H += f; L += t - f;
       const c = p * 16 + j;
       acc[ab + c] = finish(zero ? 0 : acc[ab + c]!, H, L);
     }
@@ -247,5 +255,5 @@ export function splitSum(aa: number, wba: number): number {
   }
   const bv = s - aa;
   const av = s - bv;
-  return mnsRoundValue(s, aa - av + (wba - bv), N18);
+  return mnsRoundWith(s, aa - av + (wba - bv), RC18, MAX18);
 }

@@ -40,10 +40,13 @@ export class Vbuffer {
   /** Copies entry `e` of tile `t` into dst[base..base+128). */
   readRow(t: number, e: number, dst: Uint16Array, base = 0): void {
     const o = (t * TILE_ROWS + e) * VB_COLS;
-    dst.set(this.data.subarray(o, o + VB_COLS), base);
+    const d = this.data;
+    for (let c = 0; c < VB_COLS; c++) dst[base + c] = d[o + c]!; // (no subarray view per row)
   }
   /** Writes src[base..base+128) to entry `e` of tile `t`. */
   writeRow(t: number, e: number, src: Uint16Array, base = 0): void {
-    this.data.set(src.subarray(base, base + VB_COLS), (t * TILE_ROWS + e) * VB_COLS);
+    const o = (t * TILE_ROWS + e) * VB_COLS;
+    const d = this.data;
+    for (let c = 0; c < VB_COLS; c++) d[o + c] = src[base + c]!; // (no subarray view per row)
   }
 }

@@ -68,7 +68,7 @@ export class VbufUnit implements ComputeUnit {
   ) {
     this.seqId = seqIdOf(kind);
     this.writer = kind === 'sb2vb' || kind === 'vpu2vb';
-    this.dec = new Fifo(`${u.name}.${kind}.dec`, 4, WORDS);
+    this.dec = new Fifo(`${u.name}.${kind}.dec`, u.params.uie.vbuffer_dec_fifo_depth, WORDS);
     this.keys = counterKeys(kind);
     this.msgs = [`${kind}: waiting for its source (empty FIFO or tile, seq §13.1)`, `${kind}: waiting for room in its target (full FIFO or tile, seq §13.1)`, `${kind}: waiting for scratchpad_count > 0 (seq §13.2)`];
   }

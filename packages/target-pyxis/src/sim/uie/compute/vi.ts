@@ -38,7 +38,7 @@ export class ViUnit implements ComputeUnit {
     readonly u: Uie,
     readonly cmp: Compute,
   ) {
-    this.dec = new Fifo(`${u.name}.vi.dec`, 4, WORDS);
+    this.dec = new Fifo(`${u.name}.vi.dec`, u.params.uie.vi_dec_fifo_depth, WORDS);
     this.msgIn = `vi: VPU instruction waits for the VPU InFIFO (VB2VPU, seq §14.4)`;
     this.msgOut = `vi: VPU instruction waits for room in the VPU OutFIFO (VPU2VB, seq §14.3)`;
   }

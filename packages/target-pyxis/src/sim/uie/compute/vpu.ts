@@ -11,7 +11,7 @@
  * are two's complement with saturating add/sub/mul (@pyxis/formats fixedAdd/fixedMul on Int16).
  */
 import { loadGrammarJson, readField } from '@pyxis/codec';
-import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfpAdd, rfpMul, rfpSub } from '@pyxis/formats';
+import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfp16Encode } from '@pyxis/formats';
 import { loadMemoryMap } from '../../../common/memoryMap.js';
 import type { UieConfig } from '../config.js';
 
@@ -48,7 +48,9 @@ type Field = (typeof FIELDS)[number];
 const DEC = new Float64Array(1 << 16);
 for (let c = 0; c < 1 << 16; c++) DEC[c] = RFP16.decode(c, EB_VPU);
 
-const enc = (x: number): number => RFP16.encodeWith(x, EB_VPU, true, false);
+/** RFP16.encodeWith(x, EB_VPU, true, false) (nearest-even, saturating), the lane-loop form of @pyxis/formats. */
+const enc = (x: number): number => rfp16Encode(x, EB_VPU);
+const FP16_MAXN = FP16_SIGN | FP16_MAG;
 const s16 = (c: number): number => (c << 16) >> 16;
 const u16 = (v: number): number => v & 0xffff;
 const i16 = (v: number): number => Int16.fromSigned(Math.max(-32768, Math.min(32767, v)));
@@ -84,7 +86,7 @@ export class Vpu {
   laneOps = 0;
   instructions = 0;
 
-  constructor(readonly fifoDepth = 4) {
+  constructor(readonly fifoDepth: number) {
     const m = {} as Record<Field, Int32Array>;
     for (const f of FIELDS) m[f] = new Int32Array(IMEM_WORDS);
     this.imem = m;
@@ -115,7 +117,9 @@ export class Vpu {
   pushIn(src: Uint16Array, base = 0): boolean {
     if (this.inCount === this.fifoDepth) return false;
     const slot = (this.inHead + this.inCount) % this.fifoDepth;
-    this.inRows.set(src.subarray(base, base + LANES), slot * LANES);
+    const rows = this.inRows;
+    const o = slot * LANES;
+    for (let l = 0; l < LANES; l++) rows[o + l] = src[base + l]!;
     this.inCount++;
     return true;
   }
@@ -125,7 +129,9 @@ export class Vpu {
   /** Pops the OutFIFO head into dst; false when empty. */
   popOut(dst: Uint16Array, base = 0): boolean {
     if (this.outCount === 0) return false;
-    dst.set(this.outRows.subarray(this.outHead * LANES, this.outHead * LANES + LANES), base);
+    const rows = this.outRows;
+    const o = this.outHead * LANES;
+    for (let l = 0; l < LANES; l++) dst[base + l] = rows[o + l]!;
     this.outHead = (this.outHead + 1) % this.fifoDepth;
     this.outCount--;
     return true;
@@ -151,22 +157,26 @@ export class Vpu {
     const op = m.opcode[pc]!;
     const fp = m.dtype[pc] === 0;
     const rd = m.rd[pc]!;
-    let err: string | undefined;
     if (op !== VpuOp.NOP) {
       const e1 = this.operand(m.src1_sel[pc]!, m.rs1[pc]!, m.imm[pc]!, fp, this.a);
+      const ab = this.srcBase;
+      const A = this.src;
       const needsB = op === VpuOp.ADD || op === VpuOp.SUB || op === VpuOp.MUL || op === VpuOp.MAC || op === VpuOp.MIN || op === VpuOp.MAX || op === VpuOp.CMP || op === VpuOp.SEL || (op >= VpuOp.AND && op <= VpuOp.SHR);
       const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
+      const bb = needsB ? this.srcBase : 0;
+      const B = needsB ? this.src : this.b;
       const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
       const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
-      err = e1 ?? e2 ?? e3;
+      const err = e1 ?? e2 ?? e3;
       if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
       if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
-      this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!);
       const d = this.d;
+      if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LANES, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
       const g = rd * LANES;
-      if (m.pred_en[pc] === 1) for (let l = 0; l < LANES; l++) if (!this.pred[l]) d[l] = this.gpr[g + l]!;
+      const gpr = this.gpr;
+      if (m.pred_en[pc] === 1) for (let l = 0; l < LANES; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
       if (m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP) {
-        this.gpr.set(d, g);
+        gpr.set(d, g);
         this.written |= 1 << rd;
       }
       if (m.out_fifo_push[pc] === 1) {
@@ -188,32 +198,109 @@ export class Vpu {
     return undefined;
   }
 
-  /** Fills `dst` with operand values (codes); returns the GPR name when it reads an unwritten GPR. */
-  private operand(sel: number, r: number, imm: number, fp: boolean, dst: Uint16Array): string | undefined {
+  /** Operand source of the last `operand` call: lanes at src[srcBase ..] (a GPR, the InFIFO head, or `tmp` filled). */
+  private src: Uint16Array = this.a;
+  private srcBase = 0;
+
+  /** Points `src`/`srcBase` at the operand's lanes (codes), filling `tmp` for an immediate or the counter; returns the GPR name when it reads an unwritten GPR. */
+  private operand(sel: number, r: number, imm: number, fp: boolean, tmp: Uint16Array): string | undefined {
+    this.src = tmp;
+    this.srcBase = 0;
     if (sel === SRC_GPR) {
       if (!((this.written >> r) & 1)) return `r${r}`;
-      dst.set(this.gpr.subarray(r * LANES, r * LANES + LANES));
-    } else if (sel === SRC_IMM) dst.fill(imm & 0xffff);
-    else if (sel === SRC_IN) dst.set(this.inRows.subarray(this.inHead * LANES, this.inHead * LANES + LANES));
-    else if (sel === SRC_CNTR) dst.fill(fp ? enc(s16(this.cntr)) : this.cntr & 0xffff);
+      this.src = this.gpr;
+      this.srcBase = r * LANES;
+    } else if (sel === SRC_IMM) tmp.fill(imm & 0xffff);
+    else if (sel === SRC_IN) {
+      this.src = this.inRows;
+      this.srcBase = this.inHead * LANES;
+    } else if (sel === SRC_CNTR) tmp.fill(fp ? enc(s16(this.cntr)) : this.cntr & 0xffff);
     return undefined;
   }
 
-  private compute(op: number, fp: boolean, rd: number, cond: number, lutIdx: number, eb: number): void {
-    const a = this.a;
-    const b = this.b;
+  /** The lane loop of the operations without a specialised FP16 row (fpRow), one lane operation per call. */
+  private compute(op: number, fp: boolean, rd: number, cond: number, lutIdx: number, eb: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number): void {
     const d = this.d;
     if (op === VpuOp.RMAX || op === VpuOp.RSUM) {
-      d.fill(op === VpuOp.RMAX ? reduceMax(a, fp) : reduceSum(a, fp));
+      d.fill(op === VpuOp.RMAX ? reduceMax(A, ab, fp) : reduceSum(A, ab, fp));
       return;
     }
     const g = rd * LANES;
     for (let l = 0; l < LANES; l++) {
-      const x = a[l]!;
-      const y = b[l]!;
+      const x = A[ab + l]!;
+      const y = B[bb + l]!;
       d[l] = fp ? fpOp(op, x, y, this.gpr[g + l]!, cond, this, l, lutIdx, eb) : intOp(op, x, y, this.gpr[g + l]!, cond, this, l, eb);
     }
   }
+}
+
+/**
+ * The FP16 arithmetic rows (one loop per opcode, the per-lane rules of fpOp): a + b, a - b, a * b, old + a * b
+ * (two roundings), MIN / MAX, MOV, RELU into d. NaN is sticky; (+max) + (-max) is NaN (chip §4, rfpAdd). Returns
+ * false for an opcode without a row (fpOp lane by lane).
+ */
+function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number, G: Uint16Array, gb: number, d: Uint16Array): boolean {
+  switch (op) {
+    case VpuOp.ADD:
+      for (let l = 0; l < LANES; l++) d[l] = add16(A[ab + l]!, B[bb + l]!);
+      return true;
+    case VpuOp.SUB:
+      for (let l = 0; l < LANES; l++) {
+        const y = B[bb + l]!;
+        d[l] = y === FP16_NAN ? FP16_NAN : add16(A[ab + l]!, y === 0 ? 0 : y ^ FP16_SIGN);
+      }
+      return true;
+    case VpuOp.MUL:
+      for (let l = 0; l < LANES; l++) d[l] = mul16(A[ab + l]!, B[bb + l]!);
+      return true;
+    case VpuOp.MAC:
+      for (let l = 0; l < LANES; l++) d[l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
+      return true;
+    case VpuOp.MIN:
+    case VpuOp.MAX: {
+      // branch-free on the data (random signs mispredict): the sign-magnitude code orders like its value at one EB
+      // (no -0: that code is NaN), so the signed key +-magnitude compares the values; NaN in -> NaN out
+      const min = op === VpuOp.MIN ? 1 : 0;
+      for (let l = 0; l < LANES; l++) {
+        const x = A[ab + l]!;
+        const y = B[bb + l]!;
+        const kx = (x & FP16_MAG) * (1 - 2 * (x >>> 15));
+        const ky = (y & FP16_MAG) * (1 - 2 * (y >>> 15));
+        // takeX: MAX x >= y, MIN x <= y
+        const takeX = (((min ? ky - kx : kx - ky) >>> 31) ^ 1) & 1;
+        const nan = ((((x ^ FP16_SIGN) - 1) >>> 31) | (((y ^ FP16_SIGN) - 1) >>> 31)) & 1;
+        const r = y ^ ((x ^ y) & -takeX);
+        d[l] = (r & (nan - 1)) | (FP16_NAN & -nan);
+      }
+      return true;
+    }
+    case VpuOp.MOV:
+      for (let l = 0; l < LANES; l++) d[l] = A[ab + l]!;
+      return true;
+    case VpuOp.RELU:
+      for (let l = 0; l < LANES; l++) {
+        const x = A[ab + l]!;
+        // x when positive or NaN, else 0 (branch-free)
+        const keep = (1 - (x >>> 15)) | ((((x ^ FP16_SIGN) - 1) >>> 31) & 1);
+        d[l] = x & -keep;
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** rfpAdd(RFP16, x, y, EB_VPU): NaN sticky, (+max) + (-max) = NaN, else the exact sum rounded once, saturating. */
+function add16(x: number, y: number): number {
+  if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
+  if ((x === FP16_MAG && y === FP16_MAXN) || (x === FP16_MAXN && y === FP16_MAG)) return FP16_NAN;
+  return rfp16Encode(DEC[x]! + DEC[y]!, EB_VPU); // exact: both at EB_VPU, 43 bits at most
+}
+
+/** rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU): NaN sticky, the exact product rounded once, saturating. */
+function mul16(x: number, y: number): number {
+  if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
+  return rfp16Encode(DEC[x]! * DEC[y]!, EB_VPU); // exact: 11-bit x 11-bit mantissas
 }
 
 /** `u <cond> v` for cmp_cond 0..5 (EQ NE LT LE GT GE); NaN compares false except NE. */
@@ -243,13 +330,13 @@ export function fpOp(op: number, x: number, y: number, old: number, cond: number
     case VpuOp.MOV:
       return x;
     case VpuOp.ADD:
-      return rfpAdd(RFP16, x, y, EB_VPU);
+      return add16(x, y);
     case VpuOp.SUB:
-      return rfpSub(RFP16, x, y, EB_VPU);
+      return y === FP16_NAN ? FP16_NAN : add16(x, y === 0 ? 0 : y ^ FP16_SIGN);
     case VpuOp.MUL:
-      return rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU);
+      return mul16(x, y);
     case VpuOp.MAC:
-      return rfpAdd(RFP16, old, rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU), EB_VPU);
+      return add16(old, mul16(x, y));
     case VpuOp.MIN:
     case VpuOp.MAX: {
       const u = DEC[x]!;
@@ -342,10 +429,10 @@ export function intOp(op: number, x: number, y: number, old: number, cond: numbe
 }
 
 /** RMAX over the lanes: FP16 NaN if any lane is NaN, else the largest value's code; Int16 signed. */
-function reduceMax(a: Uint16Array, fp: boolean): number {
-  let best = a[0]!;
+function reduceMax(a: Uint16Array, ab: number, fp: boolean): number {
+  let best = a[ab]!;
   for (let l = 0; l < LANES; l++) {
-    const x = a[l]!;
+    const x = a[ab + l]!;
     if (fp) {
       if (x === FP16_NAN) return FP16_NAN;
       if (DEC[x]! > DEC[best]!) best = x;
@@ -355,17 +442,17 @@ function reduceMax(a: Uint16Array, fp: boolean): number {
 }
 
 /** RSUM over the lanes: FP16 exact sum rounded once (NaN sticky, +max with -max is NaN, saturating); Int16 saturating. */
-function reduceSum(a: Uint16Array, fp: boolean): number {
+function reduceSum(a: Uint16Array, ab: number, fp: boolean): number {
   if (!fp) {
     let s = 0;
-    for (let l = 0; l < LANES; l++) s += s16(a[l]!);
+    for (let l = 0; l < LANES; l++) s += s16(a[ab + l]!);
     return i16(s);
   }
   let s = 0;
   let pmax = false;
   let nmax = false;
   for (let l = 0; l < LANES; l++) {
-    const x = a[l]!;
+    const x = a[ab + l]!;
     if (x === FP16_NAN) return FP16_NAN;
     if ((x & FP16_MAG) === FP16_MAG) {
       if (x & FP16_SIGN) nmax = true;

@@ -21,7 +21,6 @@ import { decompressWeight } from '@pyxis/formats';
 import { SEQ_AMEM_WEIGHTS_READ, SEQ_SPEC } from '../records.js';
 import type { Uie } from '../uie.js';
 import type { Compute } from './index.js';
-import { weightsPathParams } from './weightsParams.js';
 
 const CHIP_SPEC = 'pyxis-chip-fspec.md';
 
@@ -83,6 +82,8 @@ export class Wdc {
   // ---- wdc_fifo (post-decompression), popped by WDP WR_HBUF
   readonly outDepth: number;
   readonly outBytes: Uint8Array;
+  /** 32-bit view of `outBytes` (whole-word copies without a `subarray` view per word). */
+  private readonly out32: Uint32Array;
   readonly outMeta: Int32Array;
   outHead = 0;
   outCount = 0;
@@ -105,7 +106,7 @@ export class Wdc {
     readonly u: Uie,
     readonly cmp: Compute,
   ) {
-    const p = weightsPathParams();
+    const p = u.params.weights_path;
     this.inDepth = p.wdc_in_fifo_depth;
     this.outDepth = p.wdc_fifo_depth;
     this.latency = p.wdc_latency_cycles;
@@ -113,7 +114,8 @@ export class Wdc {
     this.in32 = new Uint32Array(this.inDepth * 32);
     this.inBytes = new Uint8Array(this.in32.buffer);
     this.inMeta = new Int32Array(this.inDepth * I_WORDS);
-    this.outBytes = new Uint8Array(this.outDepth * 128);
+    this.out32 = new Uint32Array(this.outDepth * 32);
+    this.outBytes = new Uint8Array(this.out32.buffer);
     this.outMeta = new Int32Array(this.outDepth * O_WORDS);
     // the reset codebook (all 0x00 = zero) hydrates every index to zero: `lut` starts as zeros
   }
@@ -244,7 +246,14 @@ export class Wdc {
             const b = inb[src + i]!;
             out[o + i] = b & 0x80 && b & 0x7f ? 0 : b;
           }
-      } else out.set(inb.subarray(src, src + 128), o);
+      } else if (!this.cmp.timingOnly) {
+        // (--timing-only: WDP writes no Hbuf bytes, wdpDatapath.ts)
+        const i32 = this.in32;
+        const o32 = this.out32;
+        const a = src >> 2;
+        const b = o >> 2;
+        for (let i = 0; i < 32; i++) o32[b + i] = i32[a + i]!;
+      }
       st.wdcWords++;
       st.wdcOutWords++;
       this.popIn();

@@ -27,7 +27,6 @@ import { SEQ_WDP } from './seqIds.js';
 import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit } from './unit.js';
 import { LD_1ROW_16B, LD_1ROW_16B_TRANS, LD_2ROWS_8B, LD_2ROWS_8B_TRANS, WdpDatapath, WdpOp } from './wdpDatapath.js';
 import { O_16, O_DECOMP, O_ROT, WeightsCodes } from './wdc.js';
-import { weightsPathParams } from './weightsParams.js';
 import { ZeroMasks } from './zeroMask.js';
 
 const wdpTable = loadTable('pyxis', 'wdp_op');
@@ -147,10 +146,10 @@ export class WdpUnit implements ComputeUnit {
     readonly u: Uie,
     readonly cmp: Compute,
   ) {
-    const p = weightsPathParams();
+    const p = u.params.weights_path;
     this.latency = p.wdp_latency_cycles;
     this.dec = new Fifo(`${u.name}.wdp.dec`, p.wdp_dec_fifo_depth, REC);
-    this.datapath = new WdpDatapath(u, cmp.hbuf, cmp.stats, this.zeroMasks);
+    this.datapath = new WdpDatapath(u, cmp.hbuf, cmp.stats, this.zeroMasks, cmp.timingOnly);
     this.msgCredits = `${u.name}: wdp: block start waits for hbuf_wr_credits (seq §9.1.5)`;
     this.msgData = `${u.name}: wdp: WR_HBUF waits for a word in wdc_fifo`;
     this.msgHlane = `${u.name}: wdp: WR_HBUF waits for an H-lane unload buffer (seq §9.1.1)`;

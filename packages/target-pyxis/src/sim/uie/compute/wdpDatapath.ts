@@ -72,6 +72,8 @@ export class WdpDatapath {
     readonly hbuf: Hbuf,
     readonly stats: ComputeStats,
     readonly zm: ZeroMasks,
+    /** `--timing-only`: no Lin2Log and no Hbuf bytes (GH's reads feed GX's arithmetic only); counts, port checks and tbuf rules stay. */
+    readonly timingOnly = false,
   ) {}
 
   /** H-lane of logical partition L (seq §9.6). */
@@ -85,7 +87,8 @@ export class WdpDatapath {
     const kMask = (1 << log2) - 1;
     const is16 = op.is16;
     const key = (op.ebAdj & 63) * 2 + (op.dsblCorr ? 1 : 0);
-    if (!is16 && key !== this.lutKey) {
+    const dataOn = !this.timingOnly;
+    if (dataOn && !is16 && key !== this.lutKey) {
       for (let c = 0; c < 256; c++) this.lut8[c] = fp8ToLnsI5F3Raw(c, op.ebAdj, !op.dsblCorr);
       this.lutKey = key;
     }
@@ -102,7 +105,9 @@ export class WdpDatapath {
       // zero mask (seq §9.1.6): entry B only for LD_1ROW_16B_TRANS partitions to grid_row_in_pair 1
       const mask = op.zmEn ? this.zm.masks[(wr === LD_1ROW_16B_TRANS && g === 1 ? op.zmB : op.zmA) * 8 + h]! : 0;
       const p = off + lane * 16;
-      if (is16) {
+      if (!dataOn) {
+        // (timing only: no values)
+      } else if (is16) {
         for (let i = 0; i < 8; i++) {
           // VGR of value i: 8 * grid_row_in_pair + index among the values that grid-row receives
           const bit = g >= 0 ? 8 * g + i : 8 * (i >> 2) + (i & 3);
@@ -115,7 +120,7 @@ export class WdpDatapath {
       if (wr === LD_1ROW_16B) {
         const row = 2 * h + g;
         const d = row * HBUF_BYTES + ((((op.addr9 >> 1) + k) & 255) << 4);
-        for (let b = 0; b < 16; b++) data[d + b] = lb[b]!;
+        if (dataOn) for (let b = 0; b < 16; b++) data[d + b] = lb[b]!;
         this.stats.hbufBytesWritten += 16;
         // one word in each bank of one grid-row, k cycles after the instruction (the H-lane unload delay)
         if (ports) for (let bank = 0; bank < 2; bank++) ports.note(row, d - row * HBUF_BYTES + 8 * bank, op.now + k, 1);
@@ -123,7 +128,7 @@ export class WdpDatapath {
         const a = ((op.addr9 + k) & 511) << 3;
         const d0 = 2 * h * HBUF_BYTES + a;
         const d1 = d0 + HBUF_BYTES;
-        for (let b = 0; b < 8; b++) {
+        for (let b = 0; b < 8 && dataOn; b++) {
           data[d0 + b] = lb[b]!;
           data[d1 + b] = lb[8 + b]!;
         }
@@ -143,7 +148,7 @@ export class WdpDatapath {
       this.u.ruleError(WeightsCodes.tbufOverwrite, `tbuf ${op.tbufIdx & 1} slot ${slot} of grid-row ${row} written again before the tbuf was full`, `${SEQ_SPEC} §9.1.2, §9.4`, s, op.pc);
     const tb = this.tbuf;
     const base = t * 32 + slot * 8;
-    for (let b = 0; b < 8 * n; b++) tb[base + b] = lb[from + b]!;
+    if (!this.timingOnly) for (let b = 0; b < 8 * n; b++) tb[base + b] = lb[from + b]!;
     this.tbufFill[t] = this.tbufFill[t]! | bits;
     if (this.tbufFill[t] !== 15) return;
     this.tbufFill[t] = 0;
@@ -157,6 +162,7 @@ export class WdpDatapath {
       const d = row * HBUF_BYTES + ((((aib + w) & 255) << 4) | (bank << 3));
       // the full tbuf drains one word per cycle from the next cycle on while its ping-pong twin fills (seq §9.1.2)
       if (ports) ports.note(row, d - row * HBUF_BYTES, op.now + k + 1 + w, 1);
+      if (this.timingOnly) continue;
       if (op.wrCtl === LD_2ROWS_8B_TRANS)
         // Table 9-7: word w byte b = slot (b & 3), element 2w + (b >> 2)
         for (let b = 0; b < 8; b++) data[d + b] = tb[t0 + (b & 3) * 8 + 2 * w + (b >> 2)]!;
