@@ -192,6 +192,27 @@ describe('reliable RDMA transport', () => {
     expect(sys.sent[1]!.map((p) => decodeHeader(p.header)!.retry)).toEqual([0, 1]);
   });
 
+  it('a TJID re-used for another Rx chip desynchronises the epochs (§10.4): the failure report says so', () => {
+    const desc = ImageBuilder.desc;
+    const words = 64;
+    const tx = new ImageBuilder();
+    tx.list(0x0c, 0x1000, [desc('desc_rdma_tx', { trip_id: 1, tjid: 3, rjid: 1, dest_voq: voqOf(2, 0), amem_address: 0x10000 >> 7, num_words: words, page_size_words: 32 })]);
+    tx.data('amem', 0x2000, desc('desc_rdma_tx', { trip_id: 2, tjid: 3, rjid: 1, dest_voq: voqOf(1, 0), amem_address: 0x10000 >> 7, num_words: words, page_size_words: 32 }));
+    const rx = (src: number) => {
+      const b = new ImageBuilder();
+      b.list(0x0e, 0x1000, [desc('desc_rdma_rx', { trip_id: 3, tjid: 3, rjid: 1, msg_voq: voqOf(src, 0), amem_address: 0x40000 >> 7, num_words: words })]);
+      return b.build();
+    };
+    const sys = buildSystem([tx.build(), rx(0), rx(0)], { grantDelay: G, latency: L, adapter: SHORT });
+    const w = encode(loadTable('pyxis', 'desc_enqueue_record'), { queue_id: 0x0c, descriptor_list_address: 0x2000, descriptor_list_length: 4, cluster: 0 });
+    sys.chips[0]!.host.actions.push({ cluster: 0, address: CFG_ENGINE_BASE + CSR_ENQUEUE, value: new DataView(w.buffer).getBigUint64(0, true), atCycle: 10000 });
+    expect(sys.run().reason).toBe('done');
+    const f = sys.chips[0]!.fabricAdapter!.failures;
+    expect(f.map((x) => [x.side, x.tjid, x.epoch])).toEqual([['tx', 3, 1]]);
+    expect(f[0]!.reason).toMatch(/an unexpected CTS for TJID 3 \(epoch 0\) arrived at cycle \d+ and this job has epoch 1: did Tx and Rx use the TJID \/ RJID pair a different number of times/);
+    expect(sys.chips[1]!.fabricAdapter!.failures[0]!.reason).toMatch(/second Rx data-wait timeout/);
+  });
+
   it('a page of the previous job (old epoch) arriving during the next job on the same TJID/RJID is dropped as stale', () => {
     const words = 200;
     const a = bytesOf(words * 128, (i) => i & 0xff);

@@ -45,6 +45,8 @@ export interface RxJob {
   error: boolean;
   /** What the error was (for the failure report). */
   errorWhy: string;
+  /** Pages with this job's TJID but another epoch (dropped as stale; named in a failure report). */
+  otherEpochPages: number;
   pendingCommits: number;
   startAt: number;
 }
@@ -164,7 +166,7 @@ export class RxCluster {
       const j: RxJob = {
         trip, rjid, tjid: Number(f['tjid']), msgVoq, msgDest: this.core.dest(msgVoq, what, now), base, totalWords: words, epoch: this.epoch[rjid]!, retry: 0,
         state: RxState.DataWait, ctsRetried: false, deadline: now + this.core.params.timers.rx_data_wait_timeout_cycles,
-        wordsReceived: 0, nextSeq: 0, error: false, errorWhy: '', pendingCommits: 0, startAt: now,
+        wordsReceived: 0, nextSeq: 0, error: false, errorWhy: '', otherEpochPages: 0, pendingCommits: 0, startAt: now,
       };
       this.rdmaFifo[q]!.shift();
       this.rrQueue = (q + 1) % 2;
@@ -247,7 +249,10 @@ export class RxCluster {
       j.error = false;
       j.errorWhy = '';
     }
-    if (j.state === RxState.Failed || j.state === RxState.Commit || j.tjid !== h.tjid || j.epoch !== h.epoch || j.retry !== h.retry) return this.drop('stale'), true;
+    if (j.state === RxState.Failed || j.state === RxState.Commit || j.tjid !== h.tjid || j.epoch !== h.epoch || j.retry !== h.retry) {
+      if (j.tjid === h.tjid && j.epoch !== h.epoch) j.otherEpochPages++;
+      return this.drop('stale'), true;
+    }
     const pw = h.page_size_bytes / 128;
     j.state = RxState.Active;
     j.deadline = now + this.core.params.timers.rx_job_completion_timeout_cycles;
@@ -323,7 +328,10 @@ export class RxCluster {
           this.core.stats(this.cluster).rx_cts_retries++;
           this.message(j, 'cts', 1);
           j.deadline = now + this.core.params.timers.rx_data_wait_timeout_cycles;
-        } else this.fail(j, now, `second Rx data-wait timeout after the retried CTS (no data within timers.rx_data_wait_timeout_cycles = ${this.core.params.timers.rx_data_wait_timeout_cycles})`);
+        } else {
+          const hint = j.otherEpochPages ? `; ${j.otherEpochPages} page(s) of TJID ${j.tjid} with epoch ${j.epoch ^ 1} arrived (this job has epoch ${j.epoch}): Tx and Rx used the TJID / RJID pair a different number of times (§10.4)` : '';
+          this.fail(j, now, `second Rx data-wait timeout after the retried CTS (no data within timers.rx_data_wait_timeout_cycles = ${this.core.params.timers.rx_data_wait_timeout_cycles})${hint}`);
+        }
       } else if (j.state === RxState.Active) this.nack(j, now, `job-completion timeout (no page within timers.rx_job_completion_timeout_cycles = ${this.core.params.timers.rx_job_completion_timeout_cycles})`);
       else j.deadline = Infinity;
     }

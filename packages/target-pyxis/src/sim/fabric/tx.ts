@@ -64,6 +64,9 @@ export class TxCluster {
   readonly epoch: Uint8Array;
   /** CTS received before its job (§10.3: 'before or after'): the epoch + 1 of the CTS per TJID, 0 = none. */
   private readonly earlyCts: Uint8Array;
+  /** Per TJID: the last unexpected CTS (a duplicate, or one of the wrong epoch): cycle + 1 and epoch, for failure reports. */
+  private readonly staleCtsAt: Float64Array;
+  private readonly staleCtsEpoch: Uint8Array;
   /** Sticky Job Failed vector (§10.7.1.2), one bit per TJID. */
   readonly failedVector: Uint8Array;
   /** The shallow descriptor FIFOs of the RDMA Tx queues (after the barrier wait, §10.7.1). */
@@ -97,6 +100,8 @@ export class TxCluster {
     this.jobs = new Array<TxJob | null>(n).fill(null);
     this.epoch = new Uint8Array(n);
     this.earlyCts = new Uint8Array(n);
+    this.staleCtsAt = new Float64Array(n);
+    this.staleCtsEpoch = new Uint8Array(n);
     this.failedVector = new Uint8Array(n);
   }
 
@@ -186,11 +191,11 @@ export class TxCluster {
             j.state = TxState.PgenWait;
             j.deadline = Infinity;
           }
-        } else s.stale++; // a retried CTS for a job already running
+        } else this.unexpectedCts(tjid, epoch, now); // a retried CTS for a job already running
         return;
       }
       if (!j && this.epoch[tjid] === epoch) this.earlyCts[tjid] = epoch + 1; // CTS before its Tx job (§10.3)
-      else s.stale++;
+      else this.unexpectedCts(tjid, epoch, now);
       return;
     }
     // ACK / NACK: epoch must match the current job; an ACK of either attempt completes it (all data arrived)
@@ -210,6 +215,12 @@ export class TxCluster {
     }
     if (j.state !== TxState.AckWait && j.state !== TxState.Drain) return void s.stale++;
     this.retryOrFail(j, now, 'NACK received');
+  }
+
+  private unexpectedCts(tjid: number, epoch: number, now: number): void {
+    this.core.stats(this.cluster).rx_messages.stale++;
+    this.staleCtsAt[tjid] = now + 1;
+    this.staleCtsEpoch[tjid] = epoch;
   }
 
   /** RDMA Tx descriptor -> Tx Job Table entry (§10.7.1.1), the VOQ-Active lock already taken. */
@@ -475,7 +486,11 @@ export class TxCluster {
     if (!due) return false;
     for (const j of [...this.active]) {
       if (now < j.deadline) continue;
-      if (j.state === TxState.CtsWait) this.fail(j, now, `CTS-wait timeout (no CTS from the Rx chip within timers.tx_cts_wait_timeout_cycles = ${this.core.params.timers.tx_cts_wait_timeout_cycles})`);
+      if (j.state === TxState.CtsWait) {
+        const at = this.staleCtsAt[j.tjid]!;
+        const hint = at ? `; an unexpected CTS for TJID ${j.tjid} (epoch ${this.staleCtsEpoch[j.tjid]}) arrived at cycle ${at - 1} and this job has epoch ${j.epoch}: did Tx and Rx use the TJID / RJID pair a different number of times (a TJID re-used for another RJID or Rx chip? §10.4)` : '';
+        this.fail(j, now, `CTS-wait timeout (no CTS from the Rx chip within timers.tx_cts_wait_timeout_cycles = ${this.core.params.timers.tx_cts_wait_timeout_cycles})${hint}`);
+      }
       else if (j.state === TxState.AckWait) this.retryOrFail(j, now, `ACK-wait timeout (timers.tx_ack_wait_timeout_cycles = ${this.core.params.timers.tx_ack_wait_timeout_cycles})`);
       else if (j.state === TxState.Active || j.state === TxState.Drain) this.fail(j, now, `Tx-active timeout (the VOQ made no progress for timers.tx_active_timeout_cycles = ${this.core.params.timers.tx_active_timeout_cycles})`);
       else j.deadline = Infinity;
