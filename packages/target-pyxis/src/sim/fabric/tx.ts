@@ -201,10 +201,8 @@ export class TxCluster {
     // ACK / NACK: epoch must match the current job; an ACK of either attempt completes it (all data arrived)
     if (!j || j.state === TxState.Failed || j.epoch !== epoch || (type === 'nack' && retry !== j.retry)) return void s.stale++;
     if (type === 'ack') {
-      if (j.outstanding > 0 || j.state === TxState.Active || j.state === TxState.PgenWait) {
-        // the ACK of the first attempt while the retry is generating: complete once its pages have left
-        j.retry = 1;
-      }
+      // even while a retry is generating (the first attempt's ACK was late): the Rx side has every byte; pages still
+      // in the VOQ are dequeued later (dequeued() tolerates a retired job)
       this.releaseChannel(j);
       if (j.lockHeld) {
         this.voqLock[j.voq] = 0;
