@@ -201,20 +201,23 @@ export class RxCluster {
     return commit;
   }
 
+  /** Round-robin over the OQs whose head page can go now (a data page needs a write-completion tracking id, §10.8.8); -1 if none. */
+  private eligibleOq(): number {
+    const idFree = this.trackingInUse < this.core.params.rxdma.tracking_ids;
+    for (let i = 0; i < 4; i++) {
+      const k = (this.rrOq + i) % 4;
+      const head = this.oq[k]![0];
+      if (head && (idFree || !(head.page.type === 'rdma_data' || head.page.type === 'datagram'))) return k;
+    }
+    return -1;
+  }
+
   /** The Rx DMA takes the next page from the OQs (round-robin, §10.8.5) and processes it (§10.8.7-10.8.8). */
   private rxdma(now: number): boolean {
     if (now < this.rxdmaFreeAt || this.queuedPages() === 0) return false;
-    let q = -1;
-    for (let i = 0; i < 4; i++) {
-      const k = (this.rrOq + i) % 4;
-      if (this.oq[k]!.length > 0) {
-        q = k;
-        break;
-      }
-    }
+    const q = this.eligibleOq();
+    if (q < 0) return false;
     const { page, at } = this.oq[q]![0]!;
-    const needsId = page.type === 'rdma_data' || page.type === 'datagram';
-    if (needsId && this.trackingInUse >= this.core.params.rxdma.tracking_ids) return false;
     // the page could have started at max(arrival, engine free): any later start waited for a tracking id (§10.8.8)
     const could = Math.max(at, this.rxdmaFreeAt);
     if (now > could) this.core.stats(this.cluster).rx_tracking_stall_cycles += now - could;
@@ -353,7 +356,7 @@ export class RxCluster {
     let w = Infinity;
     for (const j of this.active) if (j.deadline < w) w = j.deadline;
     if (this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 && this.nextAccept > now && this.nextAccept < w) w = this.nextAccept;
-    if (this.queuedPages() > 0 && this.rxdmaFreeAt < w && this.trackingInUse < this.core.params.rxdma.tracking_ids) w = Math.max(now, this.rxdmaFreeAt);
+    if (this.queuedPages() > 0 && this.rxdmaFreeAt < w && this.eligibleOq() >= 0) w = Math.max(now, this.rxdmaFreeAt);
     return w;
   }
 
