@@ -77,4 +77,34 @@ describe('datagrams', () => {
     expect(sys.chips[1]!.cfg[0]!.read64(TAIL + 16)).toBe(1n);
     expect(sys.chips[0]!.cfg[0]!.read64(HEAD)).toBe(1n); // dgram_tx0 head past its one descriptor
   });
+
+  it('TxQ head advances in ring order when a later datagram is read first (§10.7.1.4 reorder)', () => {
+    const big = bytesOf(16000, (i) => i & 0xff);
+    const small = bytesOf(100, (i) => 255 - i);
+    const tx = new ImageBuilder();
+    tx.data('amem', 0x10000, big);
+    tx.data('amem', 0x20000, small);
+    tx.data('amem', 0x3000, ring(TX, [
+      { dest_voq: voqOf(1, 0, 2), amem_address: 0x10000 >> 7, num_bytes: big.length, rxq_index: 0 },
+      { dest_voq: voqOf(2, 0, 2), amem_address: 0x20000 >> 7, num_bytes: small.length, rxq_index: 0 },
+    ]), 0, '.dgram.c0.dgram_tx0');
+    const rx = () => {
+      const b = new ImageBuilder();
+      b.data('amem', 0x3000, ring(RX, [{ amem_address: 0x40000 >> 7, buffer_size_bytes: 16256 }]), 0, '.dgram.c0.dgram_rx0');
+      return b.build();
+    };
+    const sys = buildSystem([tx.build(), rx(), rx()], { grantDelay: 100, latency: 400 });
+    const t = sys.chips[0]!.fabricAdapter!.txc[0]!;
+    const seen: number[][] = [];
+    const orig = t.datagramRead.bind(t);
+    t.datagramRead = (q: number, slot: number) => {
+      orig(q, slot);
+      seen.push([slot, t.txq[0]!.head]);
+    };
+    expect(sys.run().reason).toBe('done');
+    // the small datagram (slot 1) is read first: the head stays at 0 until slot 0 is read, then moves past both
+    expect(seen).toEqual([[1, 0], [0, 2]]);
+    expect(firstDiff(sys.chips[1]!.amem[0]!.readBytes(0x40000, big.length), big)).toBe(-1);
+    expect(firstDiff(sys.chips[2]!.amem[0]!.readBytes(0x40000, small.length), small)).toBe(-1);
+  });
 });
