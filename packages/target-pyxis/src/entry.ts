@@ -27,7 +27,7 @@ export const pyxisOptions = {
     { flags: '--dump-region <SPACE:ADDR:LEN=FILE.bin>', description: 'dump raw bytes (SPACE = hbm, hbm_striped, amem[C], cfg[C]; repeatable)', repeatable: true },
     {
       flags: '--fabric-faults <SPEC>',
-      description: 'systems (.psys): inject seeded fabric faults, e.g. seed=7,drop:data:rate=0.01,corrupt:ack:nth=0 (docs/system.md "Faults")',
+      description: 'systems (.psys): seeded fabric faults, e.g. drop:data:rate=0.01 (docs/system.md "Faults")',
     },
     { flags: '--warn-uninit', description: 'report reads of uninitialised AMEM/HBM as warnings with their addresses' },
     {

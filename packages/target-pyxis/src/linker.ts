@@ -10,7 +10,7 @@ function linkPyxis(req: LinkRequest) {
   if (req.scriptFile.toLowerCase().endsWith('.json')) {
     const r = linkSystem(req.scriptFile, req.script, req.readObject);
     req.services.log.info({ chips: r.system.chips, images: r.image.sections.length }, 'linked system');
-    return { image: r.image, diagnostics: [], mapText: r.mapText, mapJson: r.mapJson };
+    return { image: r.image, diagnostics: r.diagnostics, mapText: r.mapText, mapJson: r.mapJson };
   }
   const maxList = intOption(req.options, 'maxListDescriptors', '--max-list-descriptors', 1, 65536);
   const result = link({

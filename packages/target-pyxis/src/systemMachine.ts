@@ -83,7 +83,7 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
     cycles: r.cycles,
     clock_hz: clock,
     chips: r.chips.map((c, k) => ({ chip: k, ...c.report, fabric: { ...r.wire[k]!, fo_utilization: perPipe(r.wire[k]!.foBusy), fi_utilization: perPipe(r.wire[k]!.fiBusy) } })),
-    links: r.links.map((l) => ({ ...l, utilization: r.cycles > 0 ? l.busyCycles / (r.cycles * r.params.pipes) : 0 })),
+    links: r.links.map((l) => ({ ...l, utilization: r.cycles > 0 ? l.busyCycles / (r.cycles * r.params.pipes) : 0, grant_wait_cycles: r.wire[l.dst]?.grantWaitFrom[l.src] ?? 0 })),
     fabric: { pages, bytes, cells, rtt_cycles: r.params.rttCycles, one_way_cycles: r.params.oneWayCycles, windows: r.windows, cross_messages: r.crossMessages, faults_dropped: dropped, faults_corrupted: corrupted },
     wait_graph: r.waitGraph,
   };

@@ -100,6 +100,18 @@ const RULE_KEYS = ['group', 'count', 'chip', 'cluster', 'vpfe', 'on', 'doc'];
 
 /** Parses and validates a system description; returns the system or the diagnostics. */
 export function parseSystem(file: string, text: string): { system: SystemDesc | null; diagnostics: Diagnostic[] } {
+  // jsonc-parser recurses per nesting level: refuse deep nesting first, by one linear scan (strings skipped).
+  const MAX_DEPTH = 12;
+  for (let i = 0, depth = 0, inStr = false; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inStr) {
+      if (ch === 92) i++;
+      else if (ch === 34) inStr = false;
+    } else if (ch === 34) inStr = true;
+    else if (ch === 123 || ch === 91) {
+      if (++depth > MAX_DEPTH) return { system: null, diagnostics: [error(FabricCodes.badSystem, `nested too deeply (at most ${MAX_DEPTH} levels)`, { span: spanAt(file, text, i) })] };
+    } else if (ch === 125 || ch === 93) depth--;
+  }
   const errs: ParseError[] = [];
   const root = parseTree(text, errs, { allowTrailingComma: false, disallowComments: false });
   if (errs.length || !root) {

@@ -77,6 +77,13 @@ export function readSystemContainer(c: Container, file: string): { manifest: Sys
   if (!Array.isArray(m.image_of_chip) || m.image_of_chip.length !== m.chips) bad('`image_of_chip` must have one entry per chip');
   if (!Array.isArray(m.voq_map) || m.voq_map.length !== m.chips) bad('`voq_map` must have one entry per chip');
   if (!Array.isArray(m.cluster_vpfe) || m.cluster_vpfe.length !== m.chips) bad('`cluster_vpfe` must have one entry per chip');
+  m.cluster_vpfe.forEach((row, c) => {
+    if (!Array.isArray(row) || row.length !== 4 || !row.every((v) => Number.isInteger(v) && v >= 0 && v < 2048 && (v & 3) !== 3)) bad(`cluster_vpfe[${c}] must be 4 legal VPFEs (§10.2)`);
+  });
+  if (!Array.isArray(m.image_files)) bad('`image_files` must be an array');
+  m.voq_map.forEach((pairs, c) => {
+    if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && p.length === 2)) bad(`voq_map[${c}] must be an array of [group, VPFE] pairs`);
+  });
   try {
     validateFabricJson(m.fabric);
   } catch (e) {

@@ -5,13 +5,16 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Container } from '@pyxis/container';
-import { DiagnosticError } from '@pyxis/diagnostics';
+import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { checkSystem, fabricDescriptors, type FabricDescriptor } from './systemChecks.js';
 import { parseSystem, type SystemDesc } from './system.js';
 import { buildSystemContainer } from './systemImage.js';
 
 export interface SystemLinkResult {
   image: Container;
   system: SystemDesc;
+  /** Warnings of the static checks (errors are thrown). */
+  diagnostics: Diagnostic[];
   mapText(): string;
   mapJson(): string;
 }
@@ -27,6 +30,15 @@ export function linkSystem(scriptFile: string, text: string, readObject: (path: 
     if (!c) cache.set(path, (c = readObject(path)));
     return { file: path, container: c };
   });
+  // Static checks (systemChecks.ts): each distinct image's fabric descriptors are decoded once.
+  const perImage = new Map<string, FabricDescriptor[]>();
+  const descs = images.map((im) => {
+    let x = perImage.get(im.file);
+    if (!x) perImage.set(im.file, (x = fabricDescriptors(im.container, im.file)));
+    return x;
+  });
+  const checks = checkSystem(system, descs);
+  if (checks.some((d) => d.severity === 'error')) throw new DiagnosticError(checks);
   const image = buildSystemContainer(system, images);
   const rows = () =>
     system.images.map((_, c) => ({
@@ -38,6 +50,7 @@ export function linkSystem(scriptFile: string, text: string, readObject: (path: 
   return {
     image,
     system,
+    diagnostics: checks,
     mapText: () =>
       [
         `System ${scriptFile}: ${system.chips} chip(s), fabric RTT ${system.fabric.rtt_ns} ns, ${system.fabric.pipes_per_chip} pipes x ${system.fabric.pipe_bytes_per_cycle} B/cycle, grant ${system.fabric.grant.scheduler}`,

@@ -13,7 +13,7 @@ import { inspectImage, loadImage, type ImageInfo } from '../image.js';
 import { PyxisObserver } from '../observer.js';
 import { buildReport, DEFAULT_QUANTUM, resetMemoryCounters, type SimReport } from '../run.js';
 import type { UieFactory } from '../uieSlot.js';
-import type { FabricEgress, FabricEnqueue, FabricPage } from './port.js';
+import type { ChipFabricSide, FabricEgress, FabricEnqueue, FabricPage } from './port.js';
 import { fabricParams, type FabricJson, type FabricParams } from './wireParams.js';
 import { vpfeRoute } from './vpfe.js';
 import { createWires } from './wireSet.js';
@@ -68,6 +68,11 @@ export interface SystemRunOptions {
   faults?: FaultSpec | null;
   uieFactory?: UieFactory;
   trace?: TextSink;
+  /**
+   * Tests: the fabric side of a chip that has no adapter of its own (`chip.fabric` null), e.g. a stub that sends
+   * pages through `egress` and records arrivals. Called after every chip and the wire exist.
+   */
+  stubAdapter?: (k: number, chip: PyxisChip, egress: FabricEgress) => ChipFabricSide;
 }
 
 export interface SystemRunResult {
@@ -97,7 +102,7 @@ export function runSystem(inputs: ChipBuildInput[], opts: SystemRunOptions): Sys
   const { wires, crossLinks } = createWires(built.map((b) => b.chip.sim), params, route, opts.faults ?? null, sinks);
   wires.forEach((w, k) => {
     egress[k]!.target = w;
-    w.side = built[k]!.chip.fabric;
+    w.side = built[k]!.chip.fabric ?? opts.stubAdapter?.(k, built[k]!.chip, w) ?? null;
   });
   try {
     const r = runPartitioned(

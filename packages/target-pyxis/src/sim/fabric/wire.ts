@@ -246,6 +246,7 @@ export class ChipWire implements FabricEgress {
       this.stats.grants++;
       this.stats.grantWaitCycles += wait;
       if (wait > this.stats.grantWaitMax) this.stats.grantWaitMax = wait;
+      this.stats.grantWaitFrom[m.src] = (this.stats.grantWaitFrom[m.src] ?? 0) + wait;
       // A backlogged scheduler keeps its fractional budget (grants every 45.5 cycles for 182-cycle pages on 4
       // pipes); an idle one restarts from now.
       this.budgetFree = (this.budgetFree > now - 1 ? this.budgetFree : now) + m.pipeCycles / perPipe;

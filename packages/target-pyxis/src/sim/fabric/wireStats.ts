@@ -23,6 +23,8 @@ export interface WireChipStats {
   grants: number;
   grantWaitCycles: number;
   grantWaitMax: number;
+  /** Grant-wait cycles at this chip's OQs by source chip (the per-link figure). */
+  grantWaitFrom: Record<number, number>;
   /** Pages whose VPFE named no chip of the system (SIM0701). */
   unroutable: number;
   faults: { dropped: Record<string, number>; corrupted: Record<string, number> };
@@ -36,6 +38,7 @@ export function emptyChipStats(chip: number, pipes: number): WireChipStats {
     grants: 0,
     grantWaitCycles: 0,
     grantWaitMax: 0,
+    grantWaitFrom: {},
     unroutable: 0,
     faults: { dropped: {}, corrupted: {} },
   };

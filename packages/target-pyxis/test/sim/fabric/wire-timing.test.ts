@@ -37,6 +37,7 @@ interface Log {
   granted: Map<string, number>;
   dequeued: Map<string, number>;
   received: Array<{ chip: number; at: number; src: number; qpage: number; corrupt: boolean }>;
+  stats?: Array<{ grants: number; grantWaitCycles: number; grantWaitFrom: Record<number, number> }>;
 }
 
 function run(nChips: number, sends: Sent[], opts: { json?: FabricJson; order?: number[]; faults?: string } = {}): Log {
@@ -77,6 +78,7 @@ function run(nChips: number, sends: Sent[], opts: { json?: FabricJson; order?: n
   const r = runPartitioned(order.map((i) => sims[i]!), order.map((i) => crossLinks[i]!), { lookahead: p.oneWayCycles });
   expect(r.reason).toBe('done');
   log.received.sort((a, b) => a.at - b.at || a.src - b.src || a.qpage - b.qpage);
+  log.stats = wires.map((w) => w.stats);
   return log;
 }
 
@@ -118,6 +120,11 @@ describe('fabric wire timing (§10.1, §10.7 [5a])', () => {
       expect(log.received.map((r) => r.at)).toEqual(expected);
       // Round robin over the source chips: 1, 2, .., N, 1, 2, ...
       expect(log.received.map((r) => r.src)).toEqual(Array.from({ length: N * P }, (_, j) => 1 + (j % N)));
+      // Grant waits at chip 0: grant j happens ceil(j * c / 4) cycles after every request arrived (at L).
+      const waits = Array.from({ length: N * P }, (_, j) => Math.ceil((j * c) / 4));
+      expect(log.stats![0]!.grants).toBe(N * P);
+      expect(log.stats![0]!.grantWaitCycles).toBe(waits.reduce((a, b) => a + b, 0));
+      for (let s = 1; s <= N; s++) expect(log.stats![0]!.grantWaitFrom[s]).toBe(waits.filter((_, j) => 1 + (j % N) === s).reduce((a, b) => a + b, 0));
     });
   }
 
