@@ -5,6 +5,9 @@
  * collective-check.ts and agree bitwise on every chip.
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildCollective, runCollective } from './collective-run.js';
 import { disagreements, mismatches } from './collective-check.js';
 
@@ -46,5 +49,18 @@ describe('ring and halving-doubling collectives compute the float64 sums', () =>
     expect(disagreements(r)).toEqual([]);
     // rounding does happen (the check is not vacuous): some element differs from the float64 sum
     expect(mismatches(r, true).length).toBeGreaterThan(0);
+  }, T);
+});
+
+describe('samples/pyxis/collectives', () => {
+  const sample = fileURLToPath(new URL('../../../samples/pyxis/collectives/ring_allreduce4/', import.meta.url));
+  it('ring_allreduce4 is what the generator writes (README command) and computes the float64 sums', async () => {
+    const built = await buildCollective({ chips: 4, algorithm: 'ring-allreduce', rows: 2 });
+    for (const f of readdirSync(sample).filter((x) => /\.(ld|pasm|npy|json)$/.test(x) && !x.startsWith('out') && x !== 'stats.json'))
+      expect(readFileSync(join(built.dir, f)), f).toEqual(readFileSync(join(sample, f)));
+    expect(readdirSync(built.dir).filter((x) => /\.(ld|npy|json)$/.test(x)).length).toBe(readdirSync(sample).filter((x) => /\.(ld|npy|json)$/.test(x) && !x.startsWith('out') && x !== 'stats.json').length);
+    const r = await runCollective(built);
+    expect(r.code).toBe(0);
+    expect(mismatches(r, true)).toEqual([]);
   }, T);
 });
