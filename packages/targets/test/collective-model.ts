@@ -138,7 +138,11 @@ export function modelCycles(
         });
         return dma + p.decap + last + p.commit;
       });
-      queue(plans[c].tx, false, (t) => msg(get(end, key(...(rxOf.get(key(c, t.name))! as [number, Trip]).map((x, i) => (i === 0 ? x : (x as Trip).name)) as [number, string]))));
+      // a Tx job ends when the ACK its partner Rx sends at its end reaches it
+      queue(plans[c].tx, false, (t) => {
+        const [d, r] = rxOf.get(key(c, t.name))!;
+        return msg(get(end, key(d, r.name)));
+      });
       queue(plans[c].red, true, (_t, s) => s + reduceCycles);
     }
   }
