@@ -59,7 +59,7 @@ describe('collectives: independent of chip build and run order (property)', () =
       const sys = readSystemContainer(readContainer(new Uint8Array(readFileSync(file)), file), file);
       const base = run(sys, [0, 1, 2, 3], [0, 1, 2, 3]);
       expect(base.reason).toBe('done');
-      const perm = fc.constantFrom<number[]>([0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2], [3, 0, 1, 2]);
+      const perm = fc.shuffledSubarray([0, 1, 2, 3], { minLength: 4, maxLength: 4 });
       fc.assert(
         fc.property(perm, perm, (bo, ro) => {
           const r = run(sys, bo, ro);
