@@ -10,14 +10,14 @@ import {
   type DiagnosticsFormat,
 } from '@pyxis/diagnostics';
 import type { ToolLogger } from './logger.js';
-import type { ToolServices } from '@pyxis/target';
+import { targetEntries, type ToolServices } from '@pyxis/target';
 import { createLogger, type LogFormat } from './logger.js';
 import { registerInspect } from './inspect.js';
 import { configureHelp, helpWidth } from './helpText.js';
 
-import { VERSION } from './version.js';
+import { versionText } from './version.js';
 
-export { VERSION, answerVersion } from './version.js';
+export { VERSION, answerVersion, versionText } from './version.js';
 
 /** Diagnostic code of a broken grammar file (exit 3): @pyxis/codec TableError. */
 export const GRAMMAR_CODE = 'GR0001';
@@ -90,7 +90,7 @@ export async function runTool(
   const program = new Command(name);
   program
     .description(description)
-    .version(VERSION, '-V, --version')
+    .version(versionText(name, targetEntries().map((e) => e.name)), '-V, --version', 'print the tool, its version and the registered targets')
     .exitOverride()
     .showHelpAfterError(hint)
     .configureOutput(output);

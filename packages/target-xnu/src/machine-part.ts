@@ -8,8 +8,9 @@ import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxi
 import { xnuParamTable, xnuTimingFrom } from './grammar.js';
 import { UsageError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
-import { checkDumps, dumpBytes, parseDumpSpec, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
+import { checkDumps, dumpBytes, parseDumpSpec, readResults, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
 import type { TimingModel } from './grammar.js';
+import { xnuReport } from './report.js';
 
 /** The Target's fields every part carries. */
 export const xnuMeta = {
@@ -31,12 +32,14 @@ function parseRun(o: OptionValues): { dumps: DumpSpec[]; timing: TimingModel } {
 }
 
 export const xnuMachine: MachineBackend = {
+  report: xnuReport,
   options: xnuOptions.sim,
   checkOptions: (o) => void parseRun(o),
   parameters: xnuParamTable,
   plan(req: MachineRequest) {
     const p = parseRun(req.options);
     checkDumps(req.image, p.dumps);
+    if (req.compare?.length) checkDumps(req.image, req.compare.map((n) => parseDumpSpec(`${n}=x.npy`)));
     return { outputs: p.dumps.map((d) => d.file) };
   },
   create(req: MachineRequest) {
@@ -57,6 +60,7 @@ export const xnuMachine: MachineBackend = {
           ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
           ...(req.trace ? { trace: req.trace } : {}),
           ...(req.vcd ? { vcd: req.vcd } : {}),
+          ...(req.vcdTimeUnit ? { vcdTimeUnit: req.vcdTimeUnit } : {}),
           ...(req.onProgress ? { onProgress: req.onProgress } : {}),
         });
         result = r;
@@ -70,6 +74,7 @@ export const xnuMachine: MachineBackend = {
           diagnostics: r.warnings,
           ...(stop ? { stop } : {}),
           outputs: r.stop === 'done' ? p.dumps.map((d) => [d.file, dumpBytes(r, d)] as [string, Uint8Array]) : [],
+          readTensor: (name: string) => readResults(r, name),
           cycles: r.cycles,
         };
       },

@@ -503,10 +503,24 @@ export class PyxisChip {
   private controlIdle(now: number): boolean {
     if (this.idleCheckedAt !== now) {
       this.idleCheckedAt = now;
-      this.idle = this.allEngines.every((e) => e instanceof UieSlot || !e.busy) && !this.fabricAdapter?.busy;
+      // the engines other than the UIEs, listed once (all are registered in the constructor)
+      if (this.controlEngines.length + this.uieCount !== this.allEngines.length) {
+        this.controlEngines = this.allEngines.filter((e) => !(e instanceof UieSlot));
+        this.uieCount = this.allEngines.length - this.controlEngines.length;
+      }
+      const ce = this.controlEngines;
+      let idle = true;
+      for (let i = 0; i < ce.length; i++)
+        if (ce[i]!.busy) {
+          idle = false;
+          break;
+        }
+      this.idle = idle && !this.fabricAdapter?.busy;
     }
     return this.idle;
   }
+  private controlEngines: TripEngine[] = [];
+  private uieCount = 0;
 
   private register(e: SimEngine): void {
     this.sim.add(e);

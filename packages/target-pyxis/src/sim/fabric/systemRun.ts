@@ -68,9 +68,11 @@ export interface SystemRunOptions {
   faults?: FaultSpec | null;
   uieFactory?: UieFactory;
   trace?: TextSink;
+  /** The chips' configuration (machine parameters, `--set` / `--sim-config`); default sim_config.json. */
+  config?: SimConfig;
   /**
-   * Tests: the fabric side of a chip that has no adapter of its own (`chip.fabric` null), e.g. a stub that sends
-   * pages through `egress` and records arrivals. Called after every chip and the wire exist.
+   * Tests: a fabric side that replaces the chip's adapter (`chip.fabric`) on the wire, e.g. a stub that sends pages
+   * through `egress` and records arrivals. Called after every chip and the wire exist.
    */
   stubAdapter?: (k: number, chip: PyxisChip, egress: FabricEgress) => ChipFabricSide;
 }
@@ -91,18 +93,23 @@ export interface SystemRunResult {
 
 export function runSystem(inputs: ChipBuildInput[], opts: SystemRunOptions): SystemRunResult {
   const egress = inputs.map(() => new DeferredEgress());
-  const built = inputs.map((inp, k) => buildSystemChip(inp, egress[k]!, opts.uieFactory));
+  const built = inputs.map((inp, k) => buildSystemChip(inp, egress[k]!, opts.uieFactory, opts.config));
   const config = built[0]!.config;
   const params = fabricParams(opts.fabric, config.clock_hz);
   const route = vpfeRoute(opts.clusterVpfe, opts.fabric.system.clusters_per_chip, opts.fabric.system.vpfe_bits);
   const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
   const sinks = built.map((_, k) =>
-    trace ? { span: (track: string, name: string, start: number, dur: number, args?: Record<string, unknown>) => trace.slice(trace.track(`chip${k}`, `fabric ${track}`), start, start + dur, name, args as never, 'fabric') } : null,
+    trace
+      ? {
+          span: (track: string, name: string, start: number, dur: number, args?: Record<string, unknown>) => trace.slice(trace.track(`chip${k}`, `fabric ${track}`), start, start + dur, name, args as never, 'fabric'),
+          counter: (name: string, at: number, values: Record<string, number>) => trace.counter(`chip${k}`, at, name, values),
+        }
+      : null,
   );
   const { wires, crossLinks } = createWires(built.map((b) => b.chip.sim), params, route, opts.faults ?? null, sinks);
   wires.forEach((w, k) => {
     egress[k]!.target = w;
-    w.side = built[k]!.chip.fabric ?? opts.stubAdapter?.(k, built[k]!.chip, w) ?? null;
+    w.side = opts.stubAdapter ? opts.stubAdapter(k, built[k]!.chip, w) : built[k]!.chip.fabric;
   });
   try {
     const r = runPartitioned(

@@ -18,7 +18,7 @@
  */
 import { TimedLink } from '@pyxis/sim';
 import type { Simulator } from '@pyxis/sim';
-import { error, type Diagnostic } from '@pyxis/diagnostics';
+import { warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { ChipFabricSide, FabricEgress, FabricEnqueue, FabricPage, FabricPageType } from './port.js';
 import { cellify, type FabricParams } from './wireParams.js';
 import { emptyChipStats, type WireChipStats, type WireLinkStats } from './wireStats.js';
@@ -78,6 +78,8 @@ export type WireSend = (dstChip: number, now: number, deliverAt: number, msg: Wi
 export interface TraceSink {
   /** A complete event on a track of this chip (Perfetto `X`). */
   span(track: string, name: string, start: number, dur: number, args?: Record<string, unknown>): void;
+  /** A counter sample of this chip (Perfetto `C`). */
+  counter(name: string, at: number, values: Record<string, number>): void;
 }
 
 export class ChipWire implements FabricEgress {
@@ -92,6 +94,9 @@ export class ChipWire implements FabricEgress {
   private wakeAt = -1;
   private commitAt = -1;
   private lastOq = -1;
+  /** Pages enqueued and waiting for their grant / granted and not yet dequeued (trace counter). */
+  private waitingGrant = 0;
+  private granted = 0;
   private readonly lastSrc: Int32Array;
   readonly stats: WireChipStats;
   /** Per destination chip: the link from this chip. */
@@ -140,7 +145,7 @@ export class ChipWire implements FabricEgress {
       this.stats.unroutable++;
       if (this.diagnostics.length < 100)
         this.diagnostics.push(
-          error(FabricCodes.unroutable, `chip ${this.chip} cluster ${req.srcCluster}: VOQ ${req.voq} maps to VPFE ${req.dest.vpfe}, which no chip/cluster of the system is; the ${req.type} page is not delivered`, {
+          warning(FabricCodes.unroutable, `chip ${this.chip} cluster ${req.srcCluster}: VOQ ${req.voq} maps to VPFE ${req.dest.vpfe}, which no chip/cluster of the system is; the ${req.type} page is not delivered`, {
             spec: 'pyxis-chip-fspec.md §10.2',
           }),
         );
@@ -161,6 +166,12 @@ export class ChipWire implements FabricEgress {
       arrived: 0,
     };
     this.send(dstChip, now, now + this.p.oneWayCycles, msg);
+    this.waitingGrant++;
+    this.sampleVoq(now);
+  }
+
+  private sampleVoq(now: number): void {
+    this.trace?.counter('fabric VOQ pages', now, { waiting_grant: this.waitingGrant, granted: this.granted });
   }
 
   transmit(now: number, page: FabricPage): void {
@@ -204,6 +215,9 @@ export class ChipWire implements FabricEgress {
       let pipe = 0;
       for (let i = 1; i < this.foFree.length; i++) if (this.foFree[i]! < this.foFree[pipe]!) pipe = i;
       o.pipe = pipe;
+      this.waitingGrant--;
+      this.granted++;
+      this.sampleVoq(now);
       this.side?.tx.granted(now, m.srcCluster, m.qpage, pipe);
     } else {
       let pipe = 0;
@@ -220,6 +234,8 @@ export class ChipWire implements FabricEgress {
   private fire(t: Timer, now: number): void {
     if (t.kind === 0) {
       this.out.delete(this.key(t.srcCluster, t.qpage));
+      this.granted--;
+      this.sampleVoq(now);
       this.side?.tx.dequeued(now, t.srcCluster, t.qpage);
     } else if (t.kind === 1) this.side?.rx.receive(now, t.dstCluster, t.page!);
     else {

@@ -96,6 +96,8 @@ describe('runSystem (2 chips, stub adapter)', () => {
     const t = JSON.parse(trace) as { traceEvents: Array<{ ph: string; name: string; args?: { name?: string } }> };
     const names = t.traceEvents.filter((e) => e.ph === 'M').map((e) => e.args?.name);
     expect(names).toEqual(expect.arrayContaining(['chip0', 'chip1', 'fabric FO pipe 0', 'fabric FI pipe 0']));
+    const voq = t.traceEvents.filter((e) => e.ph === 'C' && e.name === 'fabric VOQ pages');
+    expect(voq.length).toBe(6); // 2 enqueues, 2 grants, 2 dequeues on chip 0
   });
 
   it('a dropped page: counted, and the deadlock explainer names both chips', () => {

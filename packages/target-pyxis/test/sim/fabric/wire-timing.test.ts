@@ -151,6 +151,16 @@ describe('fabric wire timing (§10.1, §10.7 [5a])', () => {
     expect(log.dequeued.size).toBe(4);
   });
 
+  it('a page whose VPFE is no cluster of the system is not delivered and reported (SIM0701)', () => {
+    const p = fabricParams(loadFabricJson(), clockHz);
+    const sim = new Simulator();
+    const { wires } = createWires([sim], p, vpfeRoute([[0, 1, 2, 4]], 4));
+    wires[0]!.enqueue(0, { srcChip: 0, srcCluster: 0, voq: 40, dest: { vpfe: 40, oq: 0 }, qpage: 1, wireBytes: 96, type: 'cts' });
+    expect(wires[0]!.stats.unroutable).toBe(1);
+    expect(wires[0]!.diagnostics.map((d) => [d.code, d.severity])).toEqual([['SIM0701', 'warning']]);
+    expect(wires[0]!.outstanding).toBe(0);
+  });
+
   it('results do not depend on the order the chips are run in (property)', () => {
     fc.assert(
       fc.property(
