@@ -43,11 +43,21 @@ describe('a ring all-reduce under fabric faults', () => {
     expect(existsSync(join(b.dir, 'lost_o0_0.npy'))).toBe(false);
   }, T);
 
-  // Known gap (fadapter, packages/target-pyxis/src/sim/fabric/tx.ts): the adapter does not set the FabricPage's
-  // tjid / rjid / seq (port.ts, an fsys addition), so job-targeted fault rules never match. Remove `.fails` then.
-  it.fails('drop:data:tjid=0 hits the pages of job 0', async () => {
+  // The adapter sets the FabricPage's tjid / rjid / seq (port.ts, an fsys addition) so job-targeted rules match.
+  it('drop:data:tjid=0:seq=0:nth=0 hits the first page of job 0 (and the retry delivers it: exact)', async () => {
     const b = await buildCollective({ chips: 2, algorithm: 'ring-reducescatter', rows: 1 });
-    const r = await runCollective(b, ['--fabric-faults', 'drop:data:chip=0:tjid=0:seq=0'], 'tjid');
+    const r = await runCollective(b, ['--fabric-faults', 'drop:data:chip=0:tjid=0:seq=0:nth=0'], 'tjid');
     expect(r.out).toMatch(/faults injected: 1 dropped/);
+    expect(r.code).toBe(0);
+    expect(mismatches(r, true)).toEqual([]);
+  }, T);
+
+  it('drop:data:tjid=0:seq=0 without nth also hits the retried page: job 0 fails on both chips (second loss)', async () => {
+    const b = await buildCollective({ chips: 2, algorithm: 'ring-reducescatter', rows: 1 });
+    const r = await runCollective(b, ['--fabric-faults', 'drop:data:chip=0:tjid=0:seq=0'], 'tjid2');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/faults injected: 2 dropped/);
+    expect(r.out + r.err).toMatch(/chip0: SIM0754: chip 0 cluster 0 Tx job TJID=0 RJID=0 .*on the retried job/);
+    expect(r.out + r.err).toMatch(/chip1: SIM0754: chip 1 cluster 0 Rx job TJID=0 RJID=0 .*failed/);
   }, T);
 });
