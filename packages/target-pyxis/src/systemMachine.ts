@@ -113,7 +113,7 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
       : [
           error(r.stop === 'deadlock' ? 'SIM0010' : 'SIM0011', `system ${r.stop === 'deadlock' ? 'deadlock' : 'cycle limit'} at cycle ${r.cycles}:\n  ${r.waitGraph.join('\n  ')}`),
         ];
-  return { summary: lines.join('\n'), stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
+  return { summary: lines.join('\n') + '\n', stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
 }
 
 /** checkOptions for a run whose input may be a system: a `chipK:` dump prefix is checked later, with the system. */
