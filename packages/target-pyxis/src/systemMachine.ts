@@ -173,7 +173,7 @@ function systemResult(p: ReturnType<typeof prepare>, r: SystemOutcome, outputs: 
       : [
           error(r.stop === 'deadlock' ? 'SIM0010' : 'SIM0011', `system ${r.stop === 'deadlock' ? 'deadlock' : 'cycle limit'} at cycle ${r.cycles}:\n  ${r.waitGraph.join('\n  ')}`),
         ];
-  return { summary: lines.join('\n') + (parallelLine ? `\n${parallelLine.trimEnd()}` : ''), stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
+  return { summary: lines.join('\n') + (parallelLine ? `\n${parallelLine.trimEnd()}` : '') + '\n', stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
 }
 
 /** checkOptions for a run whose input may be a system: a `chipK:` dump prefix is checked later, with the system. */
