@@ -52,13 +52,11 @@ describe('ring and halving-doubling collectives compute the float64 sums', () =>
   }, T);
 });
 
-describe('known wire bug (fsys, packages/target-pyxis/src/sim/fabric/wire.ts): pages of one job reordered over FO pipes', () => {
-  // A job of 5+ pages: the wire picks each page's FO pipe at its grant from foFree, which only counts pages already
-  // transmitted, so pages 0-3 (granted ~45 cycles apart, before the first transmit) all get the same pipe and page 4
-  // another one; transmit() starts page 4 at max(now, foFree[its pipe]), before page 3, and it arrives first. The Rx
-  // job sees sequence 4 while expecting 3 (chip §10.3.1: a NACK), the retry is reordered again and the job fails
-  // (SIM0754), so the reduce-scatter deadlocks. Remove `.fails` when wire.ts keeps a flow's pages in order.
-  it.fails('ring-reducescatter on 2 chips with 5-page chunks (312 rows = 624 words: 4 x 125 + 124) is exact', async () => {
+describe('jobs of many pages (the wire spreads a job over the FO pipes and keeps a chip pair in order)', () => {
+  // A job of 5+ pages: its pages go out on all four FO pipes (pipes chosen by the work granted to them, §10.7 [5a]),
+  // and the fabric delivers a chip pair's pages in order (FI reorder, §10.8.3-10.8.4): the Rx job sees sequence
+  // numbers 0, 1, 2, ... (chip §10.3.1) and the job completes without a NACK.
+  it('ring-reducescatter on 2 chips with 5-page chunks (312 rows = 624 words: 4 x 125 + 124) is exact', async () => {
     const r = await runCollective(await buildCollective({ chips: 2, algorithm: 'ring-reducescatter', rows: 312 }));
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
