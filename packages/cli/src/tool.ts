@@ -11,14 +11,14 @@ import {
   type DiagnosticsFormat,
 } from '@pyxis/diagnostics';
 import type { ToolLogger } from './logger.js';
-import type { ToolServices } from '@pyxis/target';
+import { targetEntries, type ToolServices } from '@pyxis/target';
 import { createLogger, type LogFormat } from './logger.js';
 import { registerInspect } from './inspect.js';
 import { configureHelp, helpWidth } from './helpText.js';
 
-import { VERSION } from './version.js';
+import { versionText } from './version.js';
 
-export { VERSION, answerVersion } from './version.js';
+export { VERSION, answerVersion, versionText } from './version.js';
 
 /** Diagnostic code of a broken grammar file (exit 3): @pyxis/codec TableError. */
 export const GRAMMAR_CODE = 'GR0001';
@@ -93,7 +93,7 @@ export async function runTool(
   const program = new Command(name);
   program
     .description(description)
-    .version(VERSION, '-V, --version')
+    .version(versionText(name, targetEntries().map((e) => e.name)), '-V, --version', 'print the tool, its version and the registered targets')
     .exitOverride()
     .showHelpAfterError(hint)
     .configureOutput(output);
@@ -150,6 +150,19 @@ export async function runTool(
     if (e instanceof UsageError) {
       stderr(jsonUsage ? usageJson(e.message, e.notes) : `${name}: error: ${e.message}\n${e.notes.map((n) => `  = help: ${n}\n`).join('')}(run with --help for usage)\n`);
       return ExitCode.usage;
+    }
+    // duck-typed: the kernel is not loaded by every tool (start-up time)
+    if (e instanceof Error && e.name === 'PartitionFailure') {
+      const f = e as Error & { diagnostics: unknown[] | null; stackText: string };
+      // A partition of a parallel run (kernel/threaded.ts) failed on its thread: its input errors are input errors
+      // (exit 1); anything else is a fault of the model, named by partition (exit 3), never a hang.
+      if (f.diagnostics) {
+        render(f.diagnostics as Diagnostic[]);
+        return ExitCode.input;
+      }
+      render([{ severity: 'error', code: 'SIM0800', message: e.message, notes: ['this is a bug in the simulator model of that partition; rerun with --threads 1 to reproduce it on one thread'] }]);
+      if (globals().logLevel === 'debug' || globals().logLevel === 'trace') stderr(`${f.stackText}\n`);
+      return ExitCode.internal;
     }
     if (isTableError(e)) {
       // The target's own data is broken (or PYXIS_GRAMMARS points at a bad copy): not the user's input, but no bug

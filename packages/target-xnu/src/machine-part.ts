@@ -8,8 +8,9 @@ import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxi
 import { xnuParamTable, xnuTimingFrom } from './grammar.js';
 import { UsageError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
-import { checkDumps, dumpAllSpecs, dumpBytes, parseDumpSpec, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
+import { checkDumps, dumpAllSpecs, dumpBytes, parseDumpSpec, readResults, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
 import type { TimingModel } from './grammar.js';
+import { xnuReport } from './report.js';
 
 /** The Target's fields every part carries. */
 export const xnuMeta = {
@@ -37,6 +38,7 @@ function allDumps(p: ReturnType<typeof parseRun>, req: MachineRequest): DumpSpec
 }
 
 export const xnuMachine: MachineBackend = {
+  report: xnuReport,
   capabilities: { trace: true, vcd: true },
   options: xnuOptions.sim,
   checkOptions: (o) => void parseRun(o),
@@ -45,6 +47,7 @@ export const xnuMachine: MachineBackend = {
     const p = parseRun(req.options);
     const dumps = allDumps(p, req);
     checkDumps(req.image, dumps);
+    if (req.compare?.length) checkDumps(req.image, req.compare.map((n) => parseDumpSpec(`${n}=x.npy`)));
     return { outputs: dumps.map((d) => d.file) };
   },
   create(req: MachineRequest) {
@@ -65,6 +68,7 @@ export const xnuMachine: MachineBackend = {
           ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
           ...(req.trace ? { trace: req.trace } : {}),
           ...(req.vcd ? { vcd: req.vcd } : {}),
+          ...(req.vcdTimeUnit ? { vcdTimeUnit: req.vcdTimeUnit } : {}),
           ...(req.onProgress ? { onProgress: req.onProgress } : {}),
         });
         result = r;
@@ -78,6 +82,7 @@ export const xnuMachine: MachineBackend = {
           diagnostics: r.warnings,
           ...(stop ? { stop } : {}),
           outputs: r.stop === 'done' ? allDumps(p, req).map((d) => [d.file, dumpBytes(r, d)] as [string, Uint8Array]) : [],
+          readTensor: (name: string) => readResults(r, name),
           cycles: r.cycles,
         };
       },

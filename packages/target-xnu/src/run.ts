@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { DiagnosticError, UsageError, error, type Diagnostic } from '@pyxis/diagnostics';
 import { writeNpy, type Container } from '@pyxis/container';
-import { Simulator, TraceWriter, VcdWriter, type TextSink } from '@pyxis/sim';
+import { Simulator, TraceWriter, VcdWriter, type TextSink, type VcdTimeUnit } from '@pyxis/sim';
 import { DDR_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
 import { FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from './fp32.js';
 import { SPEC, defaultXnuTiming, enumOf, opName, phaseCycles, unnamedRoundingWarning, type TimingModel, type XnuTimingParams } from './grammar.js';
@@ -20,6 +20,7 @@ export interface XnuRunOptions {
   maxCycles?: number;
   trace?: TextSink;
   vcd?: TextSink;
+  vcdTimeUnit?: VcdTimeUnit;
   onProgress?: (cycle: number) => void;
 }
 
@@ -104,7 +105,7 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
   const jobs = machineJobs(image, file, warnings);
   const kernel = new Simulator();
   const trace = o.trace ? new TraceWriter(o.trace, clockHz) : undefined;
-  const vcd = o.vcd ? new VcdWriter(o.vcd, clockHz, 'pyxis-sim --target xnu') : undefined;
+  const vcd = o.vcd ? new VcdWriter(o.vcd, clockHz, 'pyxis-sim --target xnu', o.vcdTimeUnit ?? 'ps') : undefined;
   const engine = new Pex8Engine(jobs, timing, trace, vcd, params);
   addEngine(kernel, engine);
   const res = kernel.run({ ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
@@ -201,6 +202,19 @@ export function dumpBytes(r: XnuRunResult, d: DumpSpec): Uint8Array {
   }
   const buf = j.results.slice();
   return j.job.use_int ? writeNpy({ dtype: 'int32', shape: [buf.length], data: new Int32Array(buf.buffer) }) : writeNpy({ dtype: 'float32', shape: [buf.length], data: new Float32Array(buf.buffer) });
+}
+
+/** A job's results (or its top-k indices, `JOB.topk`) as numbers: `--compare`. */
+export function readResults(r: XnuRunResult, name: string): { shape: number[]; data: ArrayLike<number> } {
+  const d = parseDumpSpec(`${name}=x.npy`);
+  const j = r.jobs.find((x) => x.name === d.job);
+  if (!j) throw new UsageError(`--compare: no job \`${d.job}\` (jobs: ${r.jobs.map((x) => x.name).join(', ')})`);
+  if (d.what === 'topk') {
+    const t = r.topk.get(d.job)!;
+    return { shape: [t.length], data: t };
+  }
+  const buf = j.results.slice();
+  return { shape: [buf.length], data: j.job.use_int ? new Int32Array(buf.buffer) : new Float32Array(buf.buffer) };
 }
 
 /** `--dump-all DIR`: one results dump per job (DIR/JOB.npy) and one top-k dump per job that has top_k. */

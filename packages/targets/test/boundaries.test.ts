@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const SHARED = ['diagnostics', 'codec', 'formats', 'container', 'asm', 'ld', 'sim', 'target', 'cli'] as const;
+const SHARED = ['diagnostics', 'codec', 'formats', 'container', 'asm', 'ld', 'sim', 'report', 'target', 'cli'] as const;
 /** Packages whose string literals are user-facing text for every target (rule 4). */
 const DRIVERS = new Set(['target', 'cli']);
 

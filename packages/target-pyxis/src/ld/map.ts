@@ -5,6 +5,7 @@
 import type { TensorInfo } from '@pyxis/container';
 import { MapTextWriter, mapHex as hex, mapPad as pad } from '@pyxis/ld';
 import type { AppliedRelocation } from './link.js';
+import type { TensorQuantisation } from './quantReport.js';
 
 export interface LinkMap {
   script: string;
@@ -19,6 +20,8 @@ export interface LinkMap {
   lists: Array<{ cluster: number; queue_id: number; engine: string; section: string; space: string; address: number; engine_address: number; descriptors: number; bytes: number }>;
   trips: Array<{ cluster: number; queue_id: number; name: string; trip_id: number; kind: string; noop: boolean; wait: number; notify: number[] }>;
   weights: Array<{ name: string; kind: string; address: number; bytes: number; report: Record<string, unknown> }>;
+  /** Float tensors converted to their element format: the error of the conversion (quantReport.ts). */
+  quantisation: TensorQuantisation[];
   /** Tensor slices named by trips (slices.ts): the address a descriptor gets, the bytes it spans, the view's [C, H, W] and pitches. */
   slices: Array<{ trip: string; key: string; tensor: string; slice: string; address: number; bytes: number; shape: number[]; row_pitch: number; chan_pitch: number }>;
 }
@@ -75,6 +78,15 @@ export function mapText(m: LinkMap): string {
       if (n('betaMaxRelError') !== undefined) err += ` beta_max_rel_err=${n('betaMaxRelError')!.toExponential(3)}`;
       w.row([['', 2], [x.name, 20], [x.kind, 12], [hex(x.address), 12], [hex(x.bytes), 12]], err);
     }
+  }
+  if (m.quantisation.length) {
+    w.heading('Float tensors converted');
+    w.row([['', 2], ['Name', 20], ['Format', 10], ['EB', 5], ['Elements', 10]], 'Error against the float data (relative errors over non-zero values)');
+    for (const q of m.quantisation)
+      w.row(
+        [['', 2], [q.name, 20], [q.format, 10], [String(q.eb), 5], [String(q.elements), 10]],
+        `max_rel_err=${q.max_rel_error.toExponential(3)} rms_rel_err=${q.rms_rel_error.toExponential(3)} snr=${q.snr_db.toFixed(2)} dB saturated=${q.saturated} flushed_to_zero=${q.flushed_to_zero}`,
+      );
   }
   w.heading('Microcode placement');
   w.row([['Cluster', 8], ['UIE', 5], ['Sequencer', 20], ['PC', 5], ['Words', 7], ['Phase', 9]], 'Program');

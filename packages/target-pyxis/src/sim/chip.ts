@@ -140,6 +140,20 @@ export class HostAgent implements SimEngine {
   readonly group = 'chip';
   /** First: what the host writes at cycle t is seen by the whole chip at t (as the CPU's writes precede the cycle). */
   readonly phase = PHASE.host;
+  /**
+   * Passive: not busy means every record enqueued and every action done, so `tick` does nothing and `nextWake` is
+   * Infinity; records and actions added later (`PyxisChip.addEnqueueRecords`, `addActions`) wake it.
+   */
+  readonly passive = true;
+  wake: () => void = () => {};
+  attachWake(wake: () => void): void {
+    this.wake = wake;
+  }
+  /** Appends host actions (image load). */
+  addActions(actions: readonly HostAction[]): void {
+    this.actions.push(...actions);
+    this.wake();
+  }
   /** Per (cluster, queue) in order of first appearance: record indexes and the next one to enqueue. */
   private readonly pending: Array<{ recs: number[]; next: number }> = [];
   private readonly byQueue = new Map<number, { recs: number[]; next: number }>();
@@ -482,10 +496,24 @@ export class PyxisChip {
   private controlIdle(now: number): boolean {
     if (this.idleCheckedAt !== now) {
       this.idleCheckedAt = now;
-      this.idle = this.allEngines.every((e) => e instanceof UieSlot || !e.busy);
+      // the engines other than the UIEs, listed once (all are registered in the constructor)
+      if (this.controlEngines.length + this.uieCount !== this.allEngines.length) {
+        this.controlEngines = this.allEngines.filter((e) => !(e instanceof UieSlot));
+        this.uieCount = this.allEngines.length - this.controlEngines.length;
+      }
+      const ce = this.controlEngines;
+      let idle = true;
+      for (let i = 0; i < ce.length; i++)
+        if (ce[i]!.busy) {
+          idle = false;
+          break;
+        }
+      this.idle = idle;
     }
     return this.idle;
   }
+  private controlEngines: TripEngine[] = [];
+  private uieCount = 0;
 
   private register(e: SimEngine): void {
     this.sim.add(e);
@@ -499,6 +527,7 @@ export class PyxisChip {
   /** Queues the image's enqueue records for the host agent. */
   addEnqueueRecords(records: EnqueueRecord[]): void {
     this.records.push(...records);
+    this.host.wake();
   }
 
   /** The enqueue CSR (§11.5.1.1): false when the ring is full. */

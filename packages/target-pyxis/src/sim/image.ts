@@ -32,6 +32,8 @@ export interface ImageInfo {
   barriers: Array<{ cluster: number; id: number; producers?: string[]; consumers?: string[] }>;
   /** Trip names by trip_id (metadata.pyxis.trips), for reports. */
   tripNames: Map<number, string>;
+  /** Linked programs by `c<cluster>.uie<n>.<sequencer>` (metadata.pyxis.programs): PC range and name, for trace names. */
+  programs: Map<string, Array<{ pc: number; words: number; name: string }>>;
   /** Host CPU actions (metadata.pyxis.host_actions). */
   hostActions: HostAction[];
 }
@@ -229,9 +231,19 @@ export function inspectImage(container: Container, file: string): ImageInfo {
   const tripNames = new Map<number, string>();
   if (Array.isArray(meta['trips']))
     for (const t of meta['trips'] as Array<Record<string, unknown>>) if (typeof t['trip_id'] === 'number' && typeof t['name'] === 'string') tripNames.set(t['trip_id'], t['name']);
+  const programs = new Map<string, Array<{ pc: number; words: number; name: string }>>();
+  if (Array.isArray(meta['programs']))
+    for (const p of meta['programs'] as Array<Record<string, unknown>>) {
+      const name = p['name'] ?? p['program'];
+      if (typeof p['cluster'] !== 'number' || typeof p['uie'] !== 'number' || typeof p['seq'] !== 'string' || typeof p['pc'] !== 'number' || typeof name !== 'string') continue;
+      const k = `c${p['cluster']}.uie${p['uie']}.${p['seq']}`;
+      let list = programs.get(k);
+      if (!list) programs.set(k, (list = []));
+      list.push({ pc: p['pc'], words: typeof p['words'] === 'number' ? p['words'] : 1, name });
+    }
   const hostActions = parseHostActions(file, meta['host_actions'], clusters);
   for (const a of hostActions) clusters = Math.max(clusters, a.cluster + 1);
-  return { file, container, clusters: Math.min(4, clusters), uies: Math.min(12, uies), records, ...(remap ? { remap } : {}), barriers, tripNames, hostActions };
+  return { file, container, clusters: Math.min(4, clusters), uies: Math.min(12, uies), records, ...(remap ? { remap } : {}), barriers, tripNames, programs, hostActions };
 }
 
 /** Address of a section in its memory: AMEM view address (view bit for unhashed sections), cfg offset, HBM address. */
@@ -267,7 +279,7 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
   chip.addEnqueueRecords(info.records);
   for (const a of info.hostActions)
     if (a.cluster >= chip.clusters) throw imageError(info.file, SimCodes.noEngine, `metadata.pyxis.host_actions: cluster ${a.cluster} is not simulated (see --clusters)`);
-  chip.host.actions.push(...info.hostActions);
+  chip.host.addActions(info.hostActions);
   for (const [id, n] of info.tripNames) chip.tripNames.set(id, n);
   for (const b of info.barriers) if (b.producers || b.consumers) chip.barrierRoles.set(b.cluster * 1024 + b.id, { producers: b.producers ?? [], consumers: b.consumers ?? [] });
 }

@@ -87,6 +87,10 @@ export class GxUnit implements ComputeUnit {
   private readonly snap = new Float64Array(ACC_WORDS);
   /** Next slot the running split writes (0..7), -1 when no split runs. */
   private splitStep = -1;
+  /** A split accumulation (AA -> WBA, 8 slot steps) is running: the statistics attribute it to the trip that began it. */
+  get splitRunning(): boolean {
+    return this.splitStep >= 0;
+  }
   private splitFirst = false;
   private splitKick = false;
   /** Exec_Valid instructions that must still zero their AA reads after the last split (seq §10.3.1). */
