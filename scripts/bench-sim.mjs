@@ -14,10 +14,11 @@
  *      lockstep) and the default quantum; both runs must agree on cycles.
  * Every figure is CPU time of this process (process.cpuUsage; wall time printed where useful), next to a fixed plain-JS
  * reference workload measured in the same run (`reference`), since the host is shared.
- * Options: --rounds N --rows N --overhead-cycles N --busy48-rows N --busy48-reps N --busy48-quanta 1,256 --only busy48
+ * Options: --rounds N --rows N --overhead-cycles N --busy48-rows N --busy48-reps N --busy48-quanta 1,256 --only busy48 --write-image FILE
  * Build first: npx tsc -b
  */
 import { encode, loadGrammarJson, loadTable } from '../packages/codec/dist/index.js';
+import { writeContainerFile } from '../packages/container/dist/index.js';
 import { simulateImage, defaultUieFactory, PyxisChip, loadSimConfig, inspectImage, loadImage, DEFAULT_QUANTUM } from '../packages/target-pyxis/dist/sim/index.js';
 
 const tables = new Map();
@@ -182,6 +183,16 @@ const only = (() => {
   const i = process.argv.indexOf('--only');
   return i > 0 ? process.argv[i + 1] : undefined;
 })();
+
+// --write-image FILE: write the busy48 image (--busy48-rows rows per trip) and stop; `pyxis-sim run FILE --report R.html`
+// measures the HTML report of a big run (docs/report.md "Size").
+{
+  const i = process.argv.indexOf('--write-image');
+  if (i > 0) {
+    writeContainerFile(process.argv[i + 1], busyCopyImage(arg('--busy48-rows', 65536)));
+    process.exit(0);
+  }
+}
 
 // 4. busy48: cycles per CPU-second of the run alone (the chip is built and the image loaded outside the measurement).
 function busy48(rowsPerTrip, quantum) {

@@ -16,7 +16,7 @@
 // (say, `tsc -b` after an edit, without this script) makes them load dist/
 // instead (packages/cli/src/launch.ts). Without esbuild (a production
 // install) nothing is bundled and the launchers use dist/.
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,7 +64,8 @@ rmSync(outdir, { recursive: true, force: true });
 let result;
 try {
   result = await esbuild.build({
-    entryPoints: Object.keys(TOOLS).map((t) => ({ in: `pyxis-entry:${t}`, out: t })),
+    // the three tools, and the JavaScript API of the installed package (docs/api.md)
+    entryPoints: [...Object.keys(TOOLS).map((t) => ({ in: `pyxis-entry:${t}`, out: t })), { in: join(root, 'packages/targets/dist/api-entry.js'), out: 'api' }],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -72,6 +73,9 @@ try {
     target: 'node20',
     outdir,
     external: ['pino', 'pino-pretty', 'cli-progress', 'bullmq'],
+    // jsonc-parser's main is a UMD build whose require('./impl/...') calls esbuild cannot follow: bundle its ES module
+    // build instead (so the installed package needs no copy of it either).
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     // CommonJS dependencies (commander) call require() for Node's own modules.
     banner: { js: "import { createRequire as __pyxisCreateRequire } from 'node:module';\nconst require = __pyxisCreateRequire(import.meta.url);" },
     plugins: [entries, chevrotain],
@@ -94,5 +98,7 @@ const inputs = Object.keys(result.metafile.inputs)
   });
 mkdirSync(outdir, { recursive: true });
 writeFileSync(join(outdir, 'inputs.json'), JSON.stringify(inputs) + '\n');
+// the API's types: api.ts declares every exported type itself, so its .d.ts stands alone beside api.js
+copyFileSync(join(root, 'packages/targets/dist/api.d.ts'), join(outdir, 'api.d.ts'));
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
 console.log(`bundle: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 1024).toFixed(0)} KiB from ${inputs.length} inputs -> ${relative(root, outdir)}`);

@@ -3,7 +3,8 @@
 // (packages/targets/test/fuzz.test.ts) and the long run (scripts/fuzz.mjs, PYXIS_FUZZ_CASES=10000).
 //
 //   kinds:   pasm (sources of every target), ld (link scripts), pobj (objects), pimg (images), npy (tensor
-//            files), options (option values of the three tools)
+//            files), options (option values of the three tools), report (`pyxis-sim report`: mutated stats JSON,
+//            trace JSON and sweep results tables), system (system descriptions, fault SPECs)
 //   classes: ok (exit 0), diagnostic (exit 1 with a coded diagnostic), usage (exit 2), internal (exit 3, or
 //            exit 1 without a diagnostic), hang (over the time limit), stack (a stack trace printed or an
 //            exception out of the driver), partial (an output file left behind by a failed run, or a
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { readContainer, writeContainer } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 
-export const KINDS = ['pasm', 'ld', 'pobj', 'pimg', 'npy', 'options'];
+export const KINDS = ['pasm', 'ld', 'pobj', 'pimg', 'npy', 'options', 'report', 'system'];
 export const CLASSES = ['ok', 'diagnostic', 'usage', 'internal', 'hang', 'stack', 'partial'];
 /** Classes that are failures. */
 export const FAILURES = ['internal', 'hang', 'stack', 'partial'];
@@ -71,8 +72,13 @@ export async function baseInputs() {
   const sources = [];
   for (const t of ['pyxis', 'xnu', 'neuroncore', 'systolic'])
     for (const f of readdirSync(join(SAMPLES, t))) if (/\.(pasm|xasm|ncasm|tasm)$/.test(f) && !f.includes('_big')) sources.push({ name: f, text: readFileSync(join(SAMPLES, t, f), 'utf8'), extra: t === 'systolic' ? ['--arch', join(SAMPLES, 'systolic', 'arch4.tarch')] : [] });
+  // a run's stats and trace for the `report` kind
+  await runSim(['run', join(dir, 'copy.pimg'), '--stats', join(dir, 'copy.stats.json'), '--trace', join(dir, 'copy.trace.json')], quiet);
   const read = (f) => readFileSync(join(dir, f));
   base = {
+    stats: read('copy.stats.json').toString(),
+    trace: read('copy.trace.json').toString(),
+    results: 'rows,clusters,cycles,tflops,label\n1024,1,5000,1.5,"a, b"\n2048,1,9800,1.6,c\n1024,2,2600,2.9,d\n2048,2,5100,3.0,e\n',
     sources,
     scripts: [
       { name: 'copy.ld', text: read('copy.ld').toString(), objects: ['copy.pobj'] },
@@ -293,7 +299,7 @@ export function mutateNpy(bytes, r) {
 // ------------------------------------------------------------------ cases
 
 const OPTION_VALUES = ['0', '-1', '1', '4', '13', '1e300', '1e6', 'NaN', 'Infinity', '0x10', '', ' ', 'abc', '9007199254740993', '-', '.', '/', '/nonexistent/dir/f', 'x'.repeat(300), 'a/'];
-const SIM_OPTIONS = ['--clock-hz', '--max-cycles', '--trace', '--vcd', '--stats', '--clusters', '--uies', '--quantum', '--dump', '--dump-region', '--warn-uninit', '--target', '--timing', '--timing-only', '--arch', '--input', '--output', '--samples', '--diagnostics-format', '--log-level', '--set', '--sim-config'];
+const SIM_OPTIONS = ['--clock-hz', '--max-cycles', '--trace', '--vcd', '--stats', '--report', '--compare', '--vcd-time-unit', '--clusters', '--uies', '--quantum', '--dump', '--dump-region', '--warn-uninit', '--target', '--timing', '--timing-only', '--arch', '--input', '--output', '--samples', '--diagnostics-format', '--log-level', '--set', '--sim-config', '--fabric-faults'];
 const LD_OPTIONS = ['-o', '--map', '--map-json', '--max-list-descriptors', '--target', '--arch', '--input', '--diagnostics-format'];
 const AS_OPTIONS = ['-o', '--listing', '--emit', '--input', '-I', '--disassemble', '--target', '--arch'];
 
@@ -341,6 +347,20 @@ export async function makeCase(kind, seed) {
       const s = b.scripts[0];
       return { tool: 'ld', files: { [s.name]: s.text, 'copy.pobj': b.objects[0].bytes, ...b.data, 'copy_src.npy': bytes }, args: [s.name, 'copy.pobj', '-o', 'out.pimg'], outputs: ['out.pimg'] };
     }
+    case 'report': {
+      const mode = r.int(3);
+      if (mode === 0) return { tool: 'sim', files: { 'in.stats.json': mutateText(b.stats, r) }, args: ['report', 'in.stats.json', '-o', 'out.html'], outputs: ['out.html'] };
+      if (mode === 1) return { tool: 'sim', files: { 'in.stats.json': b.stats, 'in.trace.json': mutateText(b.trace, r) }, args: ['report', 'in.stats.json', 'in.trace.json', '-o', 'out.html'], outputs: ['out.html'] };
+      const opts = r.chance(0.5) ? [r.pick(['--x', '--y', '--group']), r.pick(['rows', 'cycles', 'label', 'nope', '', 'rows,tflops'])] : [];
+      return { tool: 'sim', files: { 'in.csv': mutateText(b.results, r) }, args: ['report', '--sweep', 'in.csv', ...opts, '-o', 'out.html'], outputs: ['out.html'] };
+    }
+    case 'system': {
+      // a system description (docs/system.md), mutated, linked into a .psys; or a good one run with a mutated fault SPEC
+      const sys = JSON.stringify({ chips: 3, image: 'copy.pimg', voq_map: [{ group: 1, chip: '+1', cluster: 0 }, { group: 2, chip: 'all' }, { group: 9, vpfe: 6, on: [0, 2] }], fabric: { rtt_ns: 1000, grant: { scheduler: 'fifo' } } }, null, 1);
+      if (r.chance(0.7)) return { tool: 'ld', files: { 'sys.json': mutateText(sys, r), 'copy.pimg': b.images[0].bytes }, args: ['sys.json', '-o', 'out.psys', ...(r.chance(0.3) ? ['--map', 'out.map'] : [])], outputs: ['out.psys', 'out.map'] };
+      const spec = mutateText('seed=7,drop:data:rate=0.5,corrupt:ack:chip=1:nth=0', r);
+      return { tool: 'ld+sim', files: { 'sys.json': sys, 'copy.pimg': b.images[0].bytes }, pre: ['sys.json', '-o', 'in.psys'], args: ['run', 'in.psys', ...maxCycles, '--no-progress', '--fabric-faults', spec, '--stats', 'out.json'], outputs: ['out.json'], stopOutputs: ['out.json'] };
+    }
     default: { // options
       const tool = r.pick(['as', 'ld', 'sim']);
       const pool = tool === 'as' ? AS_OPTIONS : tool === 'ld' ? LD_OPTIONS : SIM_OPTIONS;
@@ -362,12 +382,12 @@ export async function makeCase(kind, seed) {
 
 // ------------------------------------------------------------------ running and classifying
 
-const TOOLS = { as: runAs, ld: runLd, sim: runSim };
-const FILEISH = /^(?:[\w.-]+\.(?:pasm|ld|pobj|pimg|npy|bin|blob|lst|map|json|vcd|x|xasm|ncasm|tasm)|out\.[\w.]+)$/;
+const TOOLS = { as: runAs, ld: runLd, sim: runSim, 'ld+sim': runSim };
+const FILEISH = /^(?:[\w.-]+\.(?:pasm|ld|pobj|pimg|psys|npy|bin|blob|lst|map|json|vcd|x|xasm|ncasm|tasm|csv|html)|out\.[\w.]+)$/;
 
 /** Options whose value is a path (an output or input file), and those whose value ends in `=FILE`. */
-const PATH_OPTIONS = new Set(['-o', '--output', '--listing', '--map', '--map-json', '--trace', '--vcd', '--stats', '--samples', '--arch', '-I', '--include-dir']);
-const SPEC_OPTIONS = new Set(['--dump', '--dump-region', '--input', '--output']);
+const PATH_OPTIONS = new Set(['-o', '--output', '--listing', '--map', '--map-json', '--trace', '--vcd', '--stats', '--report', '--sweep', '--samples', '--arch', '-I', '--include-dir']);
+const SPEC_OPTIONS = new Set(['--dump', '--dump-region', '--input', '--output', '--compare']);
 
 /**
  * Makes file arguments absolute inside `dir`: known file names, and every value of a path option (whatever
@@ -405,6 +425,8 @@ const stopped = (err) => /error\[(?:SIM0010|SIM0011)\]|deadlock|max-cycles|cycle
 export async function runCase(c, root, timeoutMs = 20_000) {
   const dir = mkdtempSync(join(root, 'case-'));
   for (const [f, data] of Object.entries(c.files)) writeFileSync(join(dir, f), data);
+  // a case that needs a linked input first (system: pyxis-ld sys.json -o in.psys)
+  if (c.pre) await runLd(['--no-color', ...absolutize(c.pre, dir)], { stdout: () => {}, stderr: () => {} });
   const before = new Set(readdirSync(dir));
   const cwdBefore = new Set(readdirSync(process.cwd()));
   let out = '';

@@ -14,6 +14,7 @@ import { hbmAddresses } from './run.js';
 import { formatSummary, runImage, stopDiagnostics, type NcRun } from './run.js';
 import { GRAMMARS, SPEC } from './isa.js';
 import { dumpTensor } from './dump.js';
+import { neuroncoreReport } from './report.js';
 
 /** The Target's fields every part carries. */
 export const ncMeta = {
@@ -58,21 +59,31 @@ function program(req: MachineRequest) {
 
 function plan(req: MachineRequest): DumpSpec[] {
   const dumps = dumpSpecs(req.options);
-  const p = program(req);
-  for (const d of dumps) {
-    const t = p.tensors.find((x) => x.name === d.tensor);
-    if (!t || t.mem !== 'hbm') throw new UsageError(`--dump ${d.tensor}: ${t ? `\`${d.tensor}\` is in ${t.mem.toUpperCase()}; only HBM tensors are dumped` : `the image has no tensor \`${d.tensor}\` (HBM tensors: ${p.tensors.filter((x) => x.mem === 'hbm').map((x) => x.name).join(', ')})`}`);
-    if (req.options['timingOnly']) throw new UsageError('--dump needs the arithmetic: drop --timing-only');
-  }
+  checkDumps(req, dumps.map((d) => d.tensor));
   return dumps;
 }
 
+/** HBM tensors of the image that a run can dump (or compare, `--compare`): usage errors before the run. */
+function checkDumps(req: MachineRequest, names: readonly string[], flag = '--dump'): void {
+  const p = program(req); // validates the image even without names
+  for (const name of names) {
+    const t = p.tensors.find((x) => x.name === name);
+    if (!t || t.mem !== 'hbm') throw new UsageError(`${flag} ${name}: ${t ? `\`${name}\` is in ${t.mem.toUpperCase()}; only HBM tensors are dumped` : `the image has no tensor \`${name}\` (HBM tensors: ${p.tensors.filter((x) => x.mem === 'hbm').map((x) => x.name).join(', ')})`}`);
+    if (req.options['timingOnly']) throw new UsageError(`${flag} needs the arithmetic: drop --timing-only`);
+  }
+}
+
 export const ncMachine: MachineBackend = {
+  report: neuroncoreReport,
+  // a Perfetto trace of the engines and DMA queues; no VCD (refused by the driver: docs/neuroncore.md)
+  capabilities: { trace: true, vcd: false },
   options: ncOptions.sim,
   checkOptions: (o) => void dumpSpecs(o),
   parameters: ncParamTable,
   plan(req) {
-    return { outputs: plan(req).map((d) => d.file) };
+    const outputs = plan(req).map((d) => d.file);
+    if (req.compare?.length) checkDumps(req, req.compare, '--compare');
+    return { outputs };
   },
   create(req) {
     const dumps = plan(req);
@@ -102,6 +113,7 @@ export const ncMachine: MachineBackend = {
           ...(stop ? { stop } : {}),
           outputs,
           cycles: r.report.ticks,
+          readTensor: (name: string) => dumpTensor(r, name),
         };
       },
     };

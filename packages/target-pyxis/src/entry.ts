@@ -23,8 +23,12 @@ export const pyxisOptions = {
   sim: [
     { flags: '--clusters <n>', description: 'clusters to simulate (default: what the image uses; full chip 4)', range: { min: 1, max: 4 } },
     { flags: '--uies <n>', description: 'UIEs per cluster (default: what the image uses; full chip 12)', range: { min: 0, max: 12 } },
-    { flags: '--dump <SYMBOL[:f32]=FILE.npy>', description: 'dump a tensor symbol after the run (repeatable)', repeatable: true },
+    { flags: '--dump <SYMBOL[:f32]=FILE.npy>', description: 'dump a tensor symbol after the run (repeatable; systems: chipK:SYMBOL=FILE.npy)', repeatable: true },
     { flags: '--dump-region <SPACE:ADDR:LEN=FILE.bin>', description: 'dump raw bytes (SPACE = hbm, hbm_striped, amem[C], cfg[C]; repeatable)', repeatable: true },
+    {
+      flags: '--fabric-faults <SPEC>',
+      description: 'systems (.psys): seeded fabric faults, e.g. drop:data:rate=0.01 (docs/system.md "Faults")',
+    },
     { flags: '--warn-uninit', description: 'report reads of uninitialised AMEM/HBM as warnings with their addresses' },
     {
       flags: '--timing-only',

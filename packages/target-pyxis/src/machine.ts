@@ -5,9 +5,13 @@
  * `pyxis-sim` never loads them (scripts/bench-startup.mjs).
  */
 import { writeNpy, type OutputBytes } from '@pyxis/container';
+import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import type { MachineBackend, MachineRequest, OptionValues } from '@pyxis/target';
 import { pyxisOptions } from './entry.js';
+import { pyxisReport } from './report.js';
 import { intOption, strings } from './options.js';
+import { isSystemContainer } from './sim/fabric/systemImage.js';
+import { planSystem, runSystemMachine, runSystemMachineAsync, stripChipPrefix } from './systemMachine.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
   makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
@@ -33,6 +37,7 @@ function parseRunOptions(o: OptionValues) {
 
 function planRun(req: MachineRequest): PyxisRunPlan {
   const o = req.options;
+  if (o['fabricFaults'] !== undefined) throw new UsageError(`--fabric-faults applies to systems (a .psys linked from a system description, docs/system.md); ${req.file} is a single-chip image`);
   const { dumps, regions, clusters, uies, quantum } = parseRunOptions(o);
   checkDumpSpecs(req.image, clusters ?? inspectImage(req.image, req.file).clusters, dumps, regions);
   const so: SimulateOptions = { uieFactory: makeUieFactory({ timingOnly: !!o['timingOnly'] }) };
@@ -47,6 +52,7 @@ function planRun(req: MachineRequest): PyxisRunPlan {
   if (req.onProgress) so.onProgress = req.onProgress;
   if (req.trace) so.trace = req.trace;
   if (req.vcd) so.vcd = req.vcd;
+  if (req.vcdTimeUnit) so.vcdTimeUnit = req.vcdTimeUnit;
   return { timingOnly: !!o['timingOnly'], dumps, regions, options: so };
 }
 
@@ -54,21 +60,50 @@ function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: Simulation
   const result = simulateImage(req.image, req.file, plan.options);
   const outputs: Array<[string, OutputBytes]> = [];
   if (result.report.stop === 'done') {
-    for (const d of plan.dumps) outputs.push([d.file, writeNpy(dumpSymbol(result.chip, req.image, d.symbol, d.f32))]);
+    for (const d of plan.dumps) {
+      const t = dumpSymbol(result.chip, req.image, d.symbol, d.f32);
+      // FILE.bin: the raw little-endian data (the codes, or float32 with :f32); FILE.npy: the same in an .npy
+      outputs.push([d.file, d.file.toLowerCase().endsWith('.bin') ? new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice() : writeNpy(t)]);
+    }
     for (const r of plan.regions) outputs.push([r.file, dumpRegion(result.chip, r)]);
   }
   return { result, outputs };
 }
 
 export const pyxisMachine: MachineBackend = {
+  capabilities: { trace: true, vcd: true },
   options: pyxisOptions.sim,
-  checkOptions: (o) => void parseRunOptions(o),
+  checkOptions: (o) => void parseRunOptions(stripChipPrefix(o)),
+  report: pyxisReport,
   parameters: pyxisParamTable,
   plan(req) {
+    if (isSystemContainer(req.image)) return planSystem(req);
     const p = planRun(req);
+    if (req.compare?.length)
+      try {
+        checkDumpSpecs(req.image, p.options.clusters ?? inspectImage(req.image, req.file).clusters, req.compare.map((symbol) => ({ symbol, f32: true, file: '' })), []);
+      } catch (e) {
+        // the same checks as --dump's, named by the option the user gave
+        if (e instanceof DiagnosticError) throw new DiagnosticError(e.diagnostics.map((d) => ({ ...d, message: d.message.replace(/^--dump/, '--compare') })));
+        throw e;
+      }
     return { outputs: [...p.dumps.map((d) => d.file), ...p.regions.map((r) => r.file)] };
   },
   create(req) {
+    if (isSystemContainer(req.image)) {
+      let result: ReturnType<typeof runSystemMachine> | undefined;
+      return {
+        get kernel(): never {
+          throw new Error('a system run has one kernel per chip (docs/system.md)');
+        },
+        run() {
+          return (result ??= runSystemMachine(req));
+        },
+        async runAsync() {
+          return (result ??= await runSystemMachineAsync(req));
+        },
+      };
+    }
     const plan = planRun(req);
     let kernel: SimulationResult['chip']['sim'] | undefined;
     return {
@@ -88,6 +123,7 @@ export const pyxisMachine: MachineBackend = {
           ...(stop ? { stop: stop.diagnostics } : {}),
           outputs,
           cycles: report.cycles,
+          readTensor: (name: string) => dumpSymbol(result.chip, req.image, name, true),
         };
       },
     };

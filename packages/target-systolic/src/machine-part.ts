@@ -15,6 +15,7 @@ import { SYSTOLIC_TARGET_NAME, SYSTOLIC_TITLE, systolicOptions } from './entry.j
 import { fixedType, readFixed } from './fixed.js';
 import { imageFromTModel, imageParts } from './model.js';
 import { readOutput, simulate } from './run.js';
+import { systolicReport } from './report.js';
 
 /** The Target's fields every part carries. */
 export const systolicMeta = {
@@ -71,6 +72,10 @@ function readTensor(file: string, arch: Arch): Tensor {
 }
 
 export const systolicMachine: MachineBackend = {
+  report: systolicReport,
+  // a Perfetto trace of the decoder and units; no VCD (refused by the driver: docs/systolic.md)
+  capabilities: { trace: true, vcd: false },
+  imageExtensions: ['.tmodel'],
   options: systolicOptions.sim,
   checkOptions(o) {
     parsePairs(o, 'input', '--input');
@@ -82,6 +87,8 @@ export const systolicMachine: MachineBackend = {
   },
   plan(req) {
     const p = planRun(req);
+    for (const n of req.compare ?? [])
+      if (!p.parts.outputs.some((r) => r.name === n)) throw new UsageError(`--compare ${n}: the model's outputs are ${p.parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
     return { outputs: [...p.outputs.map((o) => o.file), ...(p.samples ? [p.samples] : [])] };
   },
   create(req) {
@@ -116,6 +123,12 @@ export const systolicMachine: MachineBackend = {
           ...(o.stop !== 'done' ? { stop: [{ severity: 'error' as const, code: 'SYS0402', message: `run stopped (${o.stop}) at cycle ${o.cycles}, instruction ${o.machine.pc}`, span: { file: req.file, offset: 0 } }] } : {}),
           outputs,
           cycles: o.cycles,
+          readTensor: (name: string) => {
+            const ref = plan.parts.outputs.find((r) => r.name === name);
+            if (!ref) throw new UsageError(`--compare ${name}: the model's outputs are ${plan.parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
+            const t = readOutput(o.machine, ref);
+            return { shape: t.shape, data: t.data as Float32Array };
+          },
         };
       },
     };

@@ -13,7 +13,8 @@
  */
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
 import type { Container, InspectRecord, OutputBytes, TargetFlagNames } from '@pyxis/container';
-import type { Simulator, TextSink } from '@pyxis/sim';
+import type { Simulator, TextSink, VcdTimeUnit } from '@pyxis/sim';
+import type { ReportInput, ReportSection } from '@pyxis/report';
 import type { ParamSet, ParamTable } from './params.js';
 
 /**
@@ -109,6 +110,11 @@ export interface AssemblerBackend {
   disassemble?(object: Container, file: string): string;
   /** The same text as `disassemble`, as chunks the driver writes as they are produced (large objects); preferred when given. */
   disassembleChunks?(object: Container, file: string): Iterable<string>;
+  /**
+   * A file of the target's own binary format that is not a container (a raw Tensil `.tprog`), disassembled with
+   * the target's options (`--arch`); undefined when the file is not one (the driver then reports the bad magic).
+   */
+  disassembleRaw?(file: string, bytes: Uint8Array, options: OptionValues): string | undefined;
 }
 
 // ---------------------------------------------------------------- linker
@@ -148,9 +154,19 @@ export interface MachineRequest {
   file: string;
   maxCycles?: number;
   clockHz?: number;
+  /** `--threads`: threads for a run of several partitions (kernel/threaded.ts); absent = the default (defaultThreads). */
+  threads?: number;
   trace?: TextSink;
   vcd?: TextSink;
-  onProgress?: (cycle: number) => void;
+  /** VCD time unit: picoseconds (default) or one unit per cycle (`--vcd-time-unit cycle`). */
+  vcdTimeUnit?: VcdTimeUnit;
+  /** Called every so many kernel steps; `work`, when the machine can count it, is units done of a known total (trips). */
+  onProgress?: (cycle: number, work?: ProgressWork) => void;
+  /**
+   * Tensors the driver reads after the run (`--compare NAME=REF.npy`): `plan` checks that the machine can produce
+   * each (a usage or input error before the run), `MachineResult.readTensor` gives them.
+   */
+  compare?: string[];
   /**
    * The machine's parameters, resolved once by the driver (defaults <- `--sim-config` <- `--set`) and validated
    * against `MachineBackend.parameters()`. Absent: the defaults. The machine builds this instance from them and
@@ -159,6 +175,20 @@ export interface MachineRequest {
   params?: ParamSet;
   options: OptionValues;
   services: ToolServices;
+}
+
+/** Work of a run a progress bar can show with a total and an ETA. */
+export interface ProgressWork {
+  done: number;
+  total: number;
+  /** What is counted (`trips`). */
+  unit: string;
+}
+
+/** A tensor after a run, as float values in C order. */
+export interface RunTensor {
+  shape: number[];
+  data: ArrayLike<number>;
 }
 
 export interface MachineResult {
@@ -173,6 +203,8 @@ export interface MachineResult {
   /** Files the run produces (dumps), written atomically by the driver after a completed run; large ones as chunks. */
   outputs: Array<[file: string, bytes: OutputBytes]>;
   cycles: number;
+  /** A tensor of a completed run as floats (what the target's float dump writes): `--compare`. */
+  readTensor?(name: string): RunTensor;
 }
 
 /** A machine built from an image: engines on the shared kernel. */
@@ -180,10 +212,29 @@ export interface MachineInstance {
   /** The kernel the engines run on (tests and tools read stats and the engine list from it). */
   readonly kernel: Simulator;
   run(): MachineResult;
+  /**
+   * A run that may use worker threads (several partitions: docs/simulator.md "Parallel runs"); the driver prefers it
+   * when present. Same result as `run()` for any `MachineRequest.threads`.
+   */
+  runAsync?(): Promise<MachineResult>;
+}
+
+/**
+ * The shared outputs a machine writes (`pyxis-sim run --trace/--vcd`): an option whose capability is
+ * `false` is refused by the driver (usage error, exit 2) before any file is read or created, instead of the
+ * target ignoring it. Absent = supported.
+ */
+export interface MachineCapabilities {
+  /** Writes a Perfetto trace to `MachineRequest.trace`. */
+  trace?: boolean;
+  /** Writes a VCD waveform to `MachineRequest.vcd`. */
+  vcd?: boolean;
 }
 
 export interface MachineBackend {
   options?: readonly OptionSpec[];
+  /** What this machine writes of the shared outputs (trace, VCD). */
+  capabilities?: MachineCapabilities;
   /**
    * The machine's parameter table (timing and size parameters: name, default, type, range, unit, spec), derived
    * from the target's configuration data (params.ts). `--set` and `--sim-config` are validated against it and the
@@ -206,6 +257,27 @@ export interface MachineBackend {
    * target claims (`TargetEntry.sourceExtensions`) and that has no container magic.
    */
   loadImage?(file: string, bytes: Uint8Array): Container;
+  /**
+   * The HTML run report's sections of this machine (`pyxis-sim run --report`, `pyxis-sim report`), from the run's
+   * statistics and its summarised trace; the report adds the kernel's engine figures and the trace's timeline
+   * (docs/report.md). Must accept statistics read back from a file: check every field it reads.
+   */
+  report?(input: ReportInput): MachineReport;
+  /** Extensions of the files `loadImage` reads (`.tmodel`); any other source extension of the target is refused with a hint. */
+  imageExtensions?: readonly string[];
+}
+
+/** What a machine's report hook returns. */
+export interface MachineReport {
+  sections: ReportSection[];
+  /** What the run's figures model, when its statistics have no `model` field. */
+  model?: string;
+  /** Trace tracks (by name) the sections already draw: left out of the generic timeline. */
+  skipTracks?: (trackName: string) => boolean;
+  /** Trace counters (by name) the sections already draw: left out of the generic counter charts. */
+  skipCounters?: (counterName: string) => boolean;
+  /** Leave out the generic per-engine bars (the sections draw the engines). */
+  noEngineSection?: boolean;
 }
 
 // ---------------------------------------------------------------- inspect, docs

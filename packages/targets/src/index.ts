@@ -4,5 +4,6 @@
  * load it (or its bundle, scripts/bundle.mjs) before the drivers run.
  */
 export { BUILTIN_TARGETS, registerBuiltinTargets } from './register.js';
+export { BUILTIN_TARGET_NAMES } from './names.js';
 
 export * from '@pyxis/cli';

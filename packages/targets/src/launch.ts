@@ -6,7 +6,7 @@
  * inputs.json, so a `tsc -b` after an edit is never shadowed by an old bundle.
  * PYXIS_NO_BUNDLE=1 always uses dist/. This module loads nothing but node:fs.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export type ToolName = 'as' | 'ld' | 'sim';
@@ -31,9 +31,15 @@ export function bundleFresh(dir: URL): boolean {
   return true;
 }
 
-/** Which code a launcher runs: 'bundle' or 'dist' (exported for the tests). */
-export function launchSource(env: NodeJS.ProcessEnv = process.env, dir: URL = new URL('../bundle/', import.meta.url)): 'bundle' | 'dist' {
-  return env['PYXIS_NO_BUNDLE'] !== '1' && bundleFresh(dir) ? 'bundle' : 'dist';
+/**
+ * Which code a launcher runs: 'bundle' or 'dist' (exported for the tests). An installed package (`npm pack`,
+ * docs/api.md) ships the bundle and no sources: there it is always the bundle (packing resets every mtime, and
+ * nothing can be stale against sources that are not there).
+ */
+export function launchSource(env: NodeJS.ProcessEnv = process.env, dir: URL = new URL('../bundle/', import.meta.url), sources: URL = new URL('../src/', import.meta.url)): 'bundle' | 'dist' {
+  if (env['PYXIS_NO_BUNDLE'] === '1') return 'dist';
+  if (!existsSync(sources) && existsSync(new URL('sim.js', dir))) return 'bundle';
+  return bundleFresh(dir) ? 'bundle' : 'dist';
 }
 
 /** Runs `tool` with process.argv (the exit code is set by the driver's main). */

@@ -31,7 +31,7 @@ describe('CLI conventions shared by the three tools', () => {
     it(`${name} --version prints the version`, async () => {
       const r = await capture(run, ['--version']);
       expect(r.code).toBe(0);
-      expect(r.out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(r.out.trim()).toMatch(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(targets: pyxis, systolic, xnu, neuroncore\\)$`));
     });
     it(`${name} rejects an unknown option with exit 2 and a usage hint`, async () => {
       const r = await capture(run, ['--definitely-not-an-option']);

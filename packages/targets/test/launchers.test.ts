@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { VERSION, answerVersion, runAs, runLd, runSim } from '@pyxis/targets';
+import { BUILTIN_TARGETS, BUILTIN_TARGET_NAMES, VERSION, answerVersion, runAs, runLd, runSim } from '@pyxis/targets';
 import { bundleFresh, launchSource } from '../src/launch.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -21,18 +21,21 @@ describe('answerVersion (the launchers\' fast path)', () => {
   it('answers exactly `--version` or `-V` alone, nothing else', () => {
     for (const argv of [['--version'], ['-V']]) {
       let out = '';
-      expect(answerVersion(argv, (s) => void (out += s))).toBe(true);
-      expect(out).toBe(`${VERSION}\n`);
+      expect(answerVersion(argv, (s) => void (out += s), 'pyxis-as', ['a', 'b'])).toBe(true);
+      expect(out).toBe(`pyxis-as ${VERSION} (targets: a, b)\n`);
     }
     for (const argv of [[], ['--help'], ['run', '--version'], ['--version', 'x.pasm'], ['-V', '-V'], ['--versions'], ['-v']])
       expect(answerVersion(argv, () => expect.unreachable())).toBe(false);
   });
 
-  it('prints what the driver prints for --version', async () => {
-    for (const run of [runAs, runLd, runSim]) {
+  it('prints what the driver prints for --version: the tool, the version, the registered targets', async () => {
+    for (const [tool, run] of [['pyxis-as', runAs], ['pyxis-ld', runLd], ['pyxis-sim', runSim]] as const) {
       let out = '';
       expect(await run(['--version'], { stdout: (s) => void (out += s), stderr: () => undefined })).toBe(0);
-      expect(out).toBe(`${VERSION}\n`);
+      let fast = '';
+      answerVersion(['--version'], (s) => void (fast += s), tool, BUILTIN_TARGET_NAMES);
+      expect(out).toBe(fast);
+      expect(out).toBe(`${tool} ${VERSION} (targets: ${BUILTIN_TARGETS.map((e) => e.name).join(', ')})\n`);
     }
   });
 });
@@ -43,7 +46,7 @@ describe('bin/ launchers', () => {
       for (const flag of ['--version', '-V']) {
         const r = bin(tool, [flag]);
         expect(r.status).toBe(0);
-        expect(r.stdout).toBe(`${VERSION}\n`);
+        expect(r.stdout).toBe(`${tool} ${VERSION} (targets: ${BUILTIN_TARGET_NAMES.join(', ')})\n`);
         expect(r.stderr).toBe('');
       }
     });

@@ -291,6 +291,8 @@ export class Simulator {
     const phaseEnd = this.phaseEnd;
     const phaseLinks = this.phaseLinks;
     const links = this.links;
+    const busyC = this.busyC;
+    const idleC = this.idleC;
     let resumeAt = -1;
     for (;;) {
       if (now >= maxCycles) {
@@ -315,21 +317,21 @@ export class Simulator {
         for (let k = phaseStart[pi]!; k < end; k++) {
           const i = order[k]!;
           if (awake[i] === 0) {
-            this.idleC[i]++;
+            idleC[i]++;
             continue;
           }
           if (skipUntil[i]! > now) {
-            this.busyC[i]++;
+            busyC[i]++;
             progressed = true;
             continue;
           }
           const e = engines[i]!;
           if (e.tick(now)) {
-            this.busyC[i]++;
+            busyC[i]++;
             progressed = true;
           } else if (e.busy) this.accountStall(i, e, 1);
           else {
-            this.idleC[i]++;
+            idleC[i]++;
             if (passive[i] === 1) awake[i] = 0;
           }
         }

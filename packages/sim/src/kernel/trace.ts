@@ -43,6 +43,16 @@ export class TraceWriter {
     return Math.round(cycle * this.usPerCycle * 1e6) / 1e6;
   }
 
+  /**
+   * A slice's `ts` and `dur`: start and end rounded to whole picoseconds (integers), the duration their difference,
+   * so consecutive slices on one track never overlap through rounding (ts + dur of one <= ts of the next).
+   */
+  private span(start: number, end: number): { ts: number; dur: number } {
+    const a = Math.round(start * this.usPerCycle * 1e6);
+    const b = Math.max(a, Math.round(end * this.usPerCycle * 1e6));
+    return { ts: a / 1e6, dur: (b - a) / 1e6 };
+  }
+
   /** The process id of a group (created with a process_name record on first use). */
   group(name: string): number {
     let pid = this.groups.get(name);
@@ -74,7 +84,7 @@ export class TraceWriter {
   slice(track: TraceTrack, start: number, end: number, name: string, args?: TraceArgs, cat = 'trip'): void {
     const a = { ...(args ?? {}), start_cycle: start, end_cycle: end };
     this.emit(
-      JSON.stringify({ ph: 'X', cat, name, pid: track.pid, tid: track.tid, ts: this.ts(start), dur: this.ts(Math.max(0, end - start)), args: a }),
+      JSON.stringify({ ph: 'X', cat, name, pid: track.pid, tid: track.tid, ...this.span(start, end), args: a }),
     );
   }
 

@@ -4,7 +4,9 @@
  * records a change only when the value differs from the last one written; the
  * header is emitted at the first change. Time unit: picoseconds of simulated
  * time (one cycle = 1e12/clockHz ps, rounded), so waveform viewers show real
- * time; the cycle number is recoverable as time/period. The header carries the
+ * time; the cycle number is recoverable as time/period. With `unit: 'cycle'`
+ * (`pyxis-sim run --vcd-time-unit cycle`) one time unit is one cycle: the
+ * header says `$timescale 1ns` (VCD has no cycle unit) and a `$comment` says so. The header carries the
  * real `$date` (SOURCE_DATE_EPOCH when set) and a `$dumpvars` block at #0.
  */
 import type { TextSink } from './sink.js';
@@ -32,6 +34,9 @@ function vcdDate(): string {
   return (Number.isFinite(epoch) && process.env['SOURCE_DATE_EPOCH'] !== '' ? new Date(epoch * 1000) : new Date()).toUTCString();
 }
 
+/** VCD time unit: picoseconds of simulated time (default), or one unit per clock cycle. */
+export type VcdTimeUnit = 'ps' | 'cycle';
+
 export class VcdWriter {
   private readonly signals: Signal[] = [];
   private last = new Float64Array(64);
@@ -45,9 +50,12 @@ export class VcdWriter {
     private readonly sink: TextSink,
     clockHz: number,
     private readonly comment = 'pyxis-sim',
+    private readonly unit: VcdTimeUnit = 'ps',
   ) {
-    this.psPerCycle = 1e12 / clockHz;
+    this.psPerCycle = unit === 'cycle' ? 1 : 1e12 / clockHz;
+    this.clockHz = clockHz;
   }
+  private readonly clockHz: number;
 
   /** Declares a signal (before the first `set`); returns its handle. */
   signal(scope: string[], name: string, width: number): number {
@@ -67,7 +75,9 @@ export class VcdWriter {
   private header(): void {
     this.started = true;
     const out: string[] = [];
-    out.push(`$date ${vcdDate()} $end\n`, `$version ${this.comment} $end\n`, '$timescale 1ps $end\n');
+    out.push(`$date ${vcdDate()} $end\n`, `$version ${this.comment} $end\n`);
+    if (this.unit === 'cycle') out.push(`$comment one time unit = one clock cycle (${this.clockHz} Hz); VCD has no cycle unit, so the timescale says 1ns $end\n`, '$timescale 1ns $end\n');
+    else out.push('$timescale 1ps $end\n');
     // Build the scope tree (declaration order preserved) so each module is opened once.
     interface Node {
       name: string;

@@ -145,6 +145,7 @@ export function buildImageAndMap(ctx: LinkContext, graph: TripGraph, mc: Microco
     lists: listMeta as LinkMap['lists'],
     trips: tripMeta as LinkMap['trips'],
     weights: weightDbs.map((w) => ({ name: w.name, kind: w.kind, address: w.placed.address, bytes: w.bytes.length, report: w.report })),
+    quantisation: [...tensors.values()].flatMap((t) => (t.quant ? [t.quant] : [])),
     slices: graph.orderedTrips.flatMap((t) =>
       [...t.tensors].flatMap(([key, x]) =>
         x.view ? [{ trip: t.name, key, tensor: x.t.name, slice: x.view.text, address: viewAddress(x), bytes: x.view.layout.size, shape: x.view.shape, row_pitch: x.view.layout.rowStride * PARTITION, chan_pitch: x.view.layout.chanStride * PARTITION }] : [],

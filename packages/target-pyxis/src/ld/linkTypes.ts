@@ -6,6 +6,7 @@ import type { ElemBytes, TensorLayout } from './tensors.js';
 import type { Placed } from './placement.js';
 import type { ProgramDef } from './microcode.js';
 import type { TensorView } from './slices.js';
+import type { TensorQuantisation } from './quantReport.js';
 
 export interface TensorDef {
   name: string;
@@ -20,6 +21,8 @@ export interface TensorDef {
   role: string;
   placed: Placed;
   bytes?: Uint8Array;
+  /** Float data converted to the element format: the error of the conversion (quantReport.ts). */
+  quant?: TensorQuantisation;
 }
 
 export interface BlobDef {

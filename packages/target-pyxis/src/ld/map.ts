@@ -5,6 +5,7 @@
 import type { TensorInfo } from '@pyxis/container';
 import { MapTextWriter, mapHex as hex, mapPad as pad } from '@pyxis/ld';
 import type { AppliedRelocation } from './link.js';
+import type { TensorQuantisation } from './quantReport.js';
 
 export interface LinkMap {
   script: string;
@@ -19,6 +20,8 @@ export interface LinkMap {
   lists: Array<{ cluster: number; queue_id: number; engine: string; section: string; space: string; address: number; engine_address: number; descriptors: number; bytes: number }>;
   trips: Array<{ cluster: number; queue_id: number; name: string; trip_id: number; kind: string; noop: boolean; wait: number; notify: number[] }>;
   weights: Array<{ name: string; kind: string; address: number; bytes: number; report: Record<string, unknown> }>;
+  /** Float tensors converted to their element format: the error of the conversion (quantReport.ts). */
+  quantisation: TensorQuantisation[];
   /** Tensor slices named by trips (slices.ts): the address a descriptor gets, the bytes it spans, the view's [C, H, W] and pitches. */
   slices: Array<{ trip: string; key: string; tensor: string; slice: string; address: number; bytes: number; shape: number[]; row_pitch: number; chan_pitch: number }>;
 }
@@ -37,18 +40,22 @@ export function mapText(m: LinkMap): string {
   for (const r of m.regions)
     w.row([[r.name, 12], [r.space, 8], [r.cluster < 0 ? '-' : String(r.cluster), 8], [r.space === 'amem' ? r.view : '-', 10], [hex(r.origin), 12], [hex(r.length), 12], [hex(r.used), 12]], `${((100 * r.used) / r.length).toFixed(2)}%`);
   w.heading('Sections');
-  w.row([['Name', 36], ['Kind', 12], ['Space', 8], ['Cl', 4], ['Address', 12]], 'Size');
-  for (const s of [...m.sections].sort((a, b) => a.space.localeCompare(b.space) || a.cluster - b.cluster || a.address - b.address))
-    w.row([[s.name, 36], [s.kind, 12], [s.space + (s.unhashed ? '/u' : ''), 8], [s.cluster < 0 ? '-' : String(s.cluster), 4], [hex(s.address), 12]], hex(s.size));
+  w.table(
+    [['Name', 36], ['Kind', 12], ['Space', 8], ['Cl', 4], ['Address', 12]],
+    'Size',
+    [...m.sections].sort((a, b) => a.space.localeCompare(b.space) || a.cluster - b.cluster || a.address - b.address).map((s) => [[s.name, s.kind, s.space + (s.unhashed ? '/u' : ''), s.cluster < 0 ? '-' : String(s.cluster), hex(s.address)], hex(s.size)] as const),
+  );
   w.heading('Symbols');
   for (const s of [...m.symbols].sort((a, b) => a.space.localeCompare(b.space) || a.cluster - b.cluster || a.address - b.address)) {
     const t = s.tensor ? `  ${s.tensor.format}${JSON.stringify(s.tensor.shape)} eb=${s.tensor.eb} strides=${JSON.stringify(s.tensor.strides ?? [])}` : '';
     w.row([['', 2], [hex(s.address), 12], [hex(s.size), 12], [s.kind, 8], [`${s.space}${s.cluster >= 0 ? ':' + s.cluster : ''}`, 8]], s.name + t);
   }
   w.heading('Descriptor lists');
-  w.row([['Cluster', 8], ['Queue', 17], ['Section', 22], ['Address', 18], ['Engine addr', 12], ['Count', 7]], 'Bytes');
-  for (const l of m.lists)
-    w.row([[String(l.cluster), 8], [`${l.engine}(${hex(l.queue_id, 2)})`, 17], [l.section, 22], [`${l.space}:${hex(l.address)}`, 18], [hex(l.engine_address), 12], [String(l.descriptors), 7]], String(l.bytes));
+  w.table(
+    [['Cluster', 8], ['Queue', 17], ['Section', 22], ['Address', 18], ['Engine addr', 12], ['Count', 7]],
+    'Bytes',
+    m.lists.map((l) => [[String(l.cluster), `${l.engine}(${hex(l.queue_id, 2)})`, l.section, `${l.space}:${hex(l.address)}`, hex(l.engine_address), String(l.descriptors)], String(l.bytes)] as const),
+  );
   w.heading('Trips');
   for (const t of m.trips) w.line(`  ${pad(String(t.trip_id), 6)}c${t.cluster} ${pad(t.kind, 8)} q${hex(t.queue_id, 2)} ${pad(t.name, 24)} wait=${t.wait} notify=[${t.notify.map((g) => `${g >> 10}:${g & 0x3ff}`).join(', ')}]${t.noop ? ' (no-op)' : ''}`);
   if (m.slices.length) {
@@ -71,6 +78,15 @@ export function mapText(m: LinkMap): string {
       if (n('betaMaxRelError') !== undefined) err += ` beta_max_rel_err=${n('betaMaxRelError')!.toExponential(3)}`;
       w.row([['', 2], [x.name, 20], [x.kind, 12], [hex(x.address), 12], [hex(x.bytes), 12]], err);
     }
+  }
+  if (m.quantisation.length) {
+    w.heading('Float tensors converted');
+    w.row([['', 2], ['Name', 20], ['Format', 10], ['EB', 5], ['Elements', 10]], 'Error against the float data (relative errors over non-zero values)');
+    for (const q of m.quantisation)
+      w.row(
+        [['', 2], [q.name, 20], [q.format, 10], [String(q.eb), 5], [String(q.elements), 10]],
+        `max_rel_err=${q.max_rel_error.toExponential(3)} rms_rel_err=${q.rms_rel_error.toExponential(3)} snr=${q.snr_db.toFixed(2)} dB saturated=${q.saturated} flushed_to_zero=${q.flushed_to_zero}`,
+      );
   }
   w.heading('Microcode placement');
   w.row([['Cluster', 8], ['UIE', 5], ['Sequencer', 20], ['PC', 5], ['Words', 7], ['Phase', 9]], 'Program');

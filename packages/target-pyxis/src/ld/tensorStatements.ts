@@ -9,6 +9,7 @@ import { loadData, readTensorFile, toFloats } from './dataFiles.js';
 import type { TensorDef } from './linkTypes.js';
 import type { Placed } from './placement.js';
 import { defaultRegion, hbmBytes, regionRef } from './regions.js';
+import { quantisationProblems, tensorQuantisation } from './quantReport.js';
 import { ELEMENT_FORMATS, PARTITION, codesFromBytes, encodeFloats, packTensor, tensorLayout, type ElementFormat } from './tensors.js';
 
 export function declareTensors(ctx: LinkContext): void {
@@ -93,7 +94,19 @@ export function declareTensors(ctx: LinkContext): void {
           try {
             const r = encodeFloats(fmt.name, vals, eb, saturate);
             if (r.error) err('LD0207', `tensor \`${name}\`: ${r.error}`, dataV.span);
-            else t.bytes = packTensor(layout, r.codes);
+            else {
+              t.bytes = packTensor(layout, r.codes);
+              const q = (t.quant = tensorQuantisation(name, fmt.name, vals, r.codes, eb));
+              const problems = quantisationProblems(q);
+              if (problems.length)
+                bag.add(
+                  warning(
+                    'RPT0001',
+                    `tensor \`${name}\`: the float data lose precision in ${fmt.name} at EB ${eb}: ${problems.join(', ')}; max relative error ${(100 * q.max_rel_error).toFixed(2)}% (${q.saturated ? 'raise' : q.flushed_to_zero ? 'lower' : 'check'} \`eb\`)`,
+                    { span: (a.get('eb') ?? a.get('data'))!.value.span, spec: `${CHIP} §4` },
+                  ),
+                );
+            }
           } catch (e) {
             if (e instanceof DiagnosticError) bag.addAll(e.diagnostics.map((d) => ({ ...d, span: dataV.span })));
             else err('LD0207', `tensor \`${name}\`: cannot convert to ${fmt.name}: ${(e as Error).message}`, dataV.span);

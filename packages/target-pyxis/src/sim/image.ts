@@ -15,6 +15,7 @@ import { CFG_ENGINE_BASE, CFG_WINDOW_SIZE } from './cfgSpace.js';
 import { HBM_SIZE } from './memory.js';
 import type { RemapWindow } from './noc.js';
 import type { EnqueueRecord, HostAction, PyxisChip } from './chip.js';
+import { TRIP_QUEUES } from './queues.js';
 import { AMEM_VIEW_BIT } from '../common/amem.js';
 import { checkPyxisMetadata } from '../common/metadata.js';
 
@@ -32,6 +33,8 @@ export interface ImageInfo {
   barriers: Array<{ cluster: number; id: number; producers?: string[]; consumers?: string[] }>;
   /** Trip names by trip_id (metadata.pyxis.trips), for reports. */
   tripNames: Map<number, string>;
+  /** Linked programs by `c<cluster>.uie<n>.<sequencer>` (metadata.pyxis.programs): PC range and name, for trace names. */
+  programs: Map<string, Array<{ pc: number; words: number; name: string }>>;
   /** Host CPU actions (metadata.pyxis.host_actions). */
   hostActions: HostAction[];
 }
@@ -192,7 +195,7 @@ export function inspectImage(container: Container, file: string): ImageInfo {
             // Record-level rules checked here so the diagnostic names the record's byte offset in the image.
             const bad = (msg: string, spec: string) =>
               new DiagnosticError({ severity: 'error', code: SimCodes.badEnqueue, message: `.enqueue record ${o / 8}: ${msg}`, span: sectionSpan(file, s, o, 8), spec });
-            if (r.queue_id > 0x22) throw bad(`queue_id 0x${r.queue_id.toString(16)} is not a trip descriptor queue (Table 11-1: 0x00-0x22)`, 'pyxis-chip-fspec.md §11.5');
+            if (r.queue_id >= TRIP_QUEUES) throw bad(`queue_id 0x${r.queue_id.toString(16)} is not a trip descriptor queue (Table 11-1: 0x00-0x${(TRIP_QUEUES - 1).toString(16)})`, 'pyxis-chip-fspec.md §11.5');
             if (r.descriptor_list_address % 8) throw bad(`descriptor_list_address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, 'pyxis-chip-fspec.md §11.5.1.1');
             records.push(r);
           }
@@ -230,9 +233,19 @@ export function inspectImage(container: Container, file: string): ImageInfo {
   const tripNames = new Map<number, string>();
   if (Array.isArray(meta['trips']))
     for (const t of meta['trips'] as Array<Record<string, unknown>>) if (typeof t['trip_id'] === 'number' && typeof t['name'] === 'string') tripNames.set(t['trip_id'], t['name']);
+  const programs = new Map<string, Array<{ pc: number; words: number; name: string }>>();
+  if (Array.isArray(meta['programs']))
+    for (const p of meta['programs'] as Array<Record<string, unknown>>) {
+      const name = p['name'] ?? p['program'];
+      if (typeof p['cluster'] !== 'number' || typeof p['uie'] !== 'number' || typeof p['seq'] !== 'string' || typeof p['pc'] !== 'number' || typeof name !== 'string') continue;
+      const k = `c${p['cluster']}.uie${p['uie']}.${p['seq']}`;
+      let list = programs.get(k);
+      if (!list) programs.set(k, (list = []));
+      list.push({ pc: p['pc'], words: typeof p['words'] === 'number' ? p['words'] : 1, name });
+    }
   const hostActions = parseHostActions(file, meta['host_actions'], clusters);
   for (const a of hostActions) clusters = Math.max(clusters, a.cluster + 1);
-  return { file, container, clusters: Math.min(4, clusters), uies: Math.min(12, uies), records, ...(remap ? { remap } : {}), barriers, tripNames, hostActions };
+  return { file, container, clusters: Math.min(4, clusters), uies: Math.min(12, uies), records, ...(remap ? { remap } : {}), barriers, tripNames, programs, hostActions };
 }
 
 /** Address of a section in its memory: AMEM view address (view bit for unhashed sections), cfg offset, HBM address. */
@@ -277,7 +290,7 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
   chip.addEnqueueRecords(info.records);
   for (const a of info.hostActions)
     if (a.cluster >= chip.clusters) throw imageError(info.file, SimCodes.noEngine, `metadata.pyxis.host_actions: cluster ${a.cluster} is not simulated (see --clusters)`);
-  chip.host.actions.push(...info.hostActions);
+  chip.host.addActions(info.hostActions);
   for (const [id, n] of info.tripNames) chip.tripNames.set(id, n);
   for (const b of info.barriers) if (b.producers || b.consumers) chip.barrierRoles.set(b.cluster * 1024 + b.id, { producers: b.producers ?? [], consumers: b.consumers ?? [] });
 }

@@ -35,6 +35,12 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
     return t;
   }
 
+  /** The link script's name of a trip (image metadata), for slice names in the user's words. */
+  tripName?: (tripId: number) => string | undefined;
+  private tripLabel(trip: Trip): string {
+    return this.tripName?.(trip.tripId) ?? `${trip.kind} trip ${trip.tripId}`;
+  }
+
   /** Sequencer tracks of the UIEs (set when tracing with the UIE datapath model). */
   seqTracer?: SequencerTracer;
 
@@ -74,8 +80,9 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
     const g = this.engineGroup.get(engine) ?? `cluster ${trip.cluster}`;
     if (trip.waitBarrierId !== 0 && trip.goAt > trip.waitAt)
       this.trace.slice(this.laneTrack(g, `${engine} wait`, trip.waitAt, trip.goAt), trip.waitAt, trip.goAt, `wait barrier ${trip.waitBarrierId}`, { trip_id: trip.tripId, barrier_id: trip.waitBarrierId }, 'barrier');
-    this.trace.slice(this.laneTrack(g, engine, trip.startAt, trip.doneAt), trip.startAt, trip.doneAt, `${trip.kind} trip ${trip.tripId}`, {
+    this.trace.slice(this.laneTrack(g, engine, trip.startAt, trip.doneAt), trip.startAt, trip.doneAt, this.tripLabel(trip), {
       trip_id: trip.tripId,
+      kind: trip.kind,
       queue_id: trip.qid,
       descriptor: trip.table,
       wait_barrier_id: trip.waitBarrierId,
@@ -89,7 +96,7 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
   tripFlushed(engine: string, trip: Trip, now: number): void {
     if (!this.trace) return;
     const g = this.engineGroup.get(engine) ?? `cluster ${trip.cluster}`;
-    this.trace.instant(this.track(g, engine), now, `flushed ${trip.kind} trip ${trip.tripId}`, { trip_id: trip.tripId, queue_id: trip.qid, wait_barrier_id: trip.waitBarrierId }, 'trip');
+    this.trace.instant(this.track(g, engine), now, `flushed ${this.tripLabel(trip)}`, { trip_id: trip.tripId, queue_id: trip.qid, wait_barrier_id: trip.waitBarrierId }, 'trip');
   }
 
   /** Trip flush mode set / completed / cleared in a cluster (chip §11.8): an instant on the cluster's trip-manager track. */
@@ -107,8 +114,9 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
     if (what === 'waiting')
       this.trace.slice(this.laneTrack(g, `${engine} wait`, trip.waitAt, end), trip.waitAt, end, `wait barrier ${trip.waitBarrierId} (not released)`, { trip_id: trip.tripId, barrier_id: trip.waitBarrierId, unfinished: 1 }, 'barrier');
     else
-      this.trace.slice(this.laneTrack(g, engine, trip.startAt, end), trip.startAt, end, `${trip.kind} trip ${trip.tripId} (unfinished)`, {
+      this.trace.slice(this.laneTrack(g, engine, trip.startAt, end), trip.startAt, end, `${this.tripLabel(trip)} (unfinished)`, {
         trip_id: trip.tripId,
+        kind: trip.kind,
         queue_id: trip.qid,
         descriptor: trip.table,
         wait_barrier_id: trip.waitBarrierId,
@@ -263,11 +271,13 @@ interface SeqItem {
   startPc: number;
   lastSlot: number;
   tripId: number;
+  /** The linked program at a PC (image metadata `programs`), for slice names. */
+  programAt?: (pc: number) => string | undefined;
 }
 
 /**
  * One trace track per UIE sequencer: a slice per trip the sequencer ran
- * (name = start PC, args `trip_id`, `start_pc`), sampled after every kernel
+ * (name = the linked program at its start PC, else `<sequencer> pc N`; args `trip_id`, `start_pc`), sampled after every kernel
  * step. A sequencer runs its trips in the order they were started, so the
  * k-th run of sequencer s belongs to the k-th started trip whose
  * `trip_valid_mask` has bit s (seq §3).
@@ -281,8 +291,8 @@ export class SequencerTracer implements SimEngine {
   private readonly byUie = new Map<string, SeqItem[]>();
   constructor(private readonly trace: TraceWriter) {}
   /** Registers sequencer `seq` (bit `seq` of trip_valid_mask) of the UIE `uie`. */
-  add(uie: string, seq: number, group: string, trackName: string, label: string, running: () => boolean, pc: () => number, slot: () => number): void {
-    const it: SeqItem = { group, trackName, label, running, pc, slot, trips: [], since: -1, startPc: 0, lastSlot: -1, tripId: -1 };
+  add(uie: string, seq: number, group: string, trackName: string, label: string, running: () => boolean, pc: () => number, slot: () => number, programAt?: (pc: number) => string | undefined): void {
+    const it: SeqItem = { group, trackName, label, running, pc, slot, trips: [], since: -1, startPc: 0, lastSlot: -1, tripId: -1, ...(programAt ? { programAt } : {}) };
     this.items.push(it);
     let list = this.byUie.get(uie);
     if (!list) this.byUie.set(uie, (list = []));
@@ -321,9 +331,11 @@ export class SequencerTracer implements SimEngine {
   }
   private emit(it: SeqItem, now: number): void {
     it.track ??= this.trace.track(it.group, it.trackName);
-    const args: Record<string, number> = { start_pc: it.startPc };
+    const args: Record<string, number | string> = { start_pc: it.startPc };
     if (it.tripId >= 0) args['trip_id'] = it.tripId;
-    this.trace.slice(it.track, it.since, now, `${it.label} pc ${it.startPc}`, args, 'sequencer');
+    const program = it.programAt?.(it.startPc);
+    if (program !== undefined) args['sequencer'] = it.label;
+    this.trace.slice(it.track, it.since, now, program ?? `${it.label} pc ${it.startPc}`, args, 'sequencer');
     it.since = -1;
   }
 }

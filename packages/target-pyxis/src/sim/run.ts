@@ -9,7 +9,7 @@ import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnos
 import { descriptorBytes } from './control.js';
 import { remapEngineAddress } from './noc.js';
 import type { Container } from '@pyxis/container';
-import type { TextSink } from '@pyxis/sim';
+import type { TextSink, VcdTimeUnit } from '@pyxis/sim';
 import { TraceWriter } from '@pyxis/sim';
 import { VcdWriter } from '@pyxis/sim';
 import type { StopReason } from '@pyxis/sim';
@@ -18,15 +18,22 @@ import { loadSimConfig, type SimConfig } from './config.js';
 import { SimCodes, CHIP_SPEC } from './diagnostics.js';
 import { attachImageSpan, inspectImage, loadImage, type ImageInfo } from './image.js';
 import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe, type CounterSource } from './observer.js';
+import { loadMemoryMap } from '../common/memoryMap.js';
+import { tripQueueId } from '../common/nocMap.js';
 import { queueKind, TRIP_QUEUES } from './queues.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
 import { BaseTripEngine } from './engines.js';
 import { UninitWatch } from './uninit.js';
 import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault.js';
 import { vpuCounter, VpuTracer, vpuVcdProbes } from './vpuTrace.js';
+import { bankCounter, gridCounter, gridVcdProbes, stallCounter } from './gridTrace.js';
 
-/** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
-const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
+/** Sequencer names by id, the order of `trip_valid_mask` / `start_pc` (grammars/pyxis/memory_map.json, isa.json order). */
+export const SEQUENCER_NAMES: readonly string[] = (() => {
+  const out: string[] = [];
+  for (const q of loadMemoryMap().sequencers) out[q.id] = q.name;
+  return out;
+})();
 
 export interface SimulateOptions {
   clusters?: number;
@@ -36,8 +43,10 @@ export interface SimulateOptions {
   config?: SimConfig;
   trace?: TextSink;
   vcd?: TextSink;
+  /** VCD time unit (`--vcd-time-unit`). */
+  vcdTimeUnit?: VcdTimeUnit;
   uieFactory?: UieFactory;
-  onProgress?: (cycle: number) => void;
+  onProgress?: (cycle: number, work?: { done: number; total: number; unit: string }) => void;
   /** Cycles between trace counter samples (default 1024). */
   traceSamplePeriod?: number;
   /** Report reads of uninitialised AMEM/HBM as warnings with addresses (`--warn-uninit`; uninit.ts). */
@@ -83,6 +92,8 @@ export interface SimReport {
   kernel_steps: number;
   trips_by_kind: Record<string, number>;
   trips_total: number;
+  /** The link script's trip names by trip_id (image metadata), for reports. */
+  trip_names: Record<string, string>;
   engines: EngineReport[];
   ports: Array<{ name: string; bytes: number; busy_cycles: number; utilization: number }>;
   barriers: Array<{
@@ -125,6 +136,8 @@ export interface SimReport {
       /** AMEM bank arbitration (amem/banks.ts): banks with conflicts, and every client that claimed. */
       bank_conflicts?: Array<{ bank: number; conflicts: number; stall_cycles: number; accesses: number }>;
       clients?: Array<{ client: string; claims: number; conflicts: number; stall_cycles: number }>;
+      /** Partition accesses of every bank (index = bank), all clients. */
+      bank_accesses?: number[];
     }>;
   };
   wait_graph: string[];
@@ -178,8 +191,9 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     throw e;
   }
   const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
-  const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz) : undefined;
+  const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz, 'pyxis-sim', opts.vcdTimeUnit ?? 'ps') : undefined;
   const observer = new PyxisObserver(trace, vcd);
+  observer.tripName = (id) => info.tripNames.get(id);
   try {
     const quantum = trace || vcd || opts.warnUninit ? 1 : (opts.quantum ?? DEFAULT_QUANTUM);
     if (!(Number.isInteger(quantum) && quantum >= 1 && quantum <= 1 << 20))
@@ -196,7 +210,12 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
         if (fifos) counters.push({ group: u.group, name: `${u.name} FIFO occupancy`, sample: () => Object.fromEntries(fifos.map(([n, get]) => [n, get()])) });
         const vc = vpuCounter(u.model, u.name, u.group);
         if (vc) counters.push(vc);
+        const gc = gridCounter(u.model, u.name, u.group);
+        if (gc) counters.push(gc);
+        const sc = stallCounter(u.model, u.name, u.group);
+        if (sc) counters.push(sc);
       }
+      chip.amem.forEach((a, c) => counters.push(bankCounter(a.banks.stats.bankAccesses, c, `cluster ${c}`)));
       sampler = new TraceSampler(trace, opts.traceSamplePeriod ?? 1024, config.clock_hz, chip.ports, counters);
       chip.sim.add(sampler);
       for (const d of chip.dpe) d.onDequeue = (qid, now) => observer.instant(d.group, d.name, now, `dequeue q0x${qid.toString(16)}`, { queue_id: qid, head: d.queues[qid]!.head });
@@ -204,7 +223,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
         const seqs = sequencerRunning(u.model);
         if (!seqs) continue;
         seqTracer ??= new SequencerTracer(trace);
-        seqs.forEach((q, i) => seqTracer!.add(u.name, i, u.group, `${u.name}.${q.name}`, q.name, q.running, q.pc, q.slot));
+        seqs.forEach((q, i) => seqTracer!.add(u.name, i, u.group, `${u.name}.${q.name}`, q.name, q.running, q.pc, q.slot, programAt(info, `${u.name}.${q.name}`)));
       }
       if (seqTracer) {
         chip.sim.add(seqTracer);
@@ -226,7 +245,7 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     }
     const res = chip.sim.run({
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
-      ...(opts.onProgress ? { onProgress: opts.onProgress, progressEvery: 1024 } : {}),
+      ...(opts.onProgress ? { onProgress: progress(chip, info, opts.onProgress), progressEvery: 1024 } : {}),
     });
     watch?.stop();
     if (trace && res.reason !== 'done') traceUnfinished(chip, observer, res.cycles);
@@ -244,6 +263,31 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
     attachImageSpan(e, info);
     throw e;
   }
+}
+
+/**
+ * Progress in trips: done (every engine kind) of the trips the image's descriptor lists hold
+ * (metadata.pyxis.queues[].lists[].descriptors; lists written at run time raise the total as they run).
+ */
+function progress(chip: PyxisChip, info: ImageInfo, report: NonNullable<SimulateOptions['onProgress']>): (cycle: number) => void {
+  let total = 0;
+  const meta = info.container.metadata['pyxis'] as { queues?: Array<{ lists?: Array<{ descriptors?: unknown }> }> } | undefined;
+  for (const q of meta?.queues ?? []) for (const l of q.lists ?? []) if (typeof l.descriptors === 'number') total += l.descriptors;
+  return (cycle) => {
+    let done = 0;
+    for (const k in chip.tripsByKind) done += chip.tripsByKind[k]!;
+    report(cycle, total > 0 ? { done, total: Math.max(total, done), unit: 'trips' } : undefined);
+  };
+}
+
+/** The linked program (one name; overlaid programs sharing the PC joined by `/`) at a PC of a sequencer track. */
+function programAt(info: ImageInfo, key: string): ((pc: number) => string | undefined) | undefined {
+  const list = info.programs?.get(key);
+  if (!list?.length) return undefined;
+  return (pc) => {
+    const hit = list.filter((p) => pc >= p.pc && pc < p.pc + Math.max(1, p.words)).map((p) => p.name);
+    return hit.length ? [...new Set(hit)].join('/') : undefined;
+  };
 }
 
 function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
@@ -266,6 +310,7 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
       pcs.forEach((get, s) => probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], `${SEQUENCER_NAMES[s] ?? `seq${s}`}_pc`, 5), get));
       for (const [name, get] of uieFifos(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, 8), get);
       for (const [name, width, get] of vpuVcdProbes(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, width), get);
+      for (const [name, width, get] of gridVcdProbes(u.model) ?? []) probe.add(vcd.signal([`cluster${c}`, `uie${u.index}`], name, width), get);
     }
   }
   // Barriers: those the image lists, plus every barrier_id of the barrier-config lists found in memory at load.
@@ -273,8 +318,9 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
   for (const b of info.barriers) ids.set(b.cluster * 1024 + b.id, b);
   const bc = loadTable('pyxis', 'desc_barrier_config');
   const size = descriptorBytes('barrier_config');
+  const barrierQueue = tripQueueId('barrier_config');
   for (const r of info.records) {
-    if (r.queue_id !== 0x22 || r.cluster >= chip.clusters) continue;
+    if (r.queue_id !== barrierQueue || r.cluster >= chip.clusters) continue;
     const noc = remapEngineAddress(r.descriptor_list_address, chip.dpe[r.cluster]!.windows);
     const t = chip.noc.resolve(noc, r.descriptor_list_length * 8);
     if (!t) continue;
@@ -303,7 +349,7 @@ function traceUnfinished(chip: PyxisChip, observer: PyxisObserver, end: number):
     for (const s of tm.slots) if (s.trip && s.trip.waitAt >= 0 && s.trip.goAt < 0 && s.engine) observer.unfinished(s.engine.name, tm.cluster, s.trip, end, 'waiting');
 }
 
-function resetMemoryCounters(chip: PyxisChip): void {
+export function resetMemoryCounters(chip: PyxisChip): void {
   chip.hbm.bytesRead = chip.hbm.bytesWritten = chip.hbm.uninitReads = 0;
   for (const a of chip.amem) {
     a.stats.bytesRead = a.stats.bytesWritten = a.stats.uninitReads = 0;
@@ -312,7 +358,7 @@ function resetMemoryCounters(chip: PyxisChip): void {
   }
 }
 
-function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[], watch?: UninitWatch): SimReport {
+export function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[], watch?: UninitWatch): SimReport {
   const byName = new Map(chip.allEngines.map((e) => [e.name, e]));
   const engines: EngineReport[] = chip.sim
     .engineStats()
@@ -384,6 +430,7 @@ function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycle
     kernel_steps: steps,
     trips_by_kind: { ...chip.tripsByKind },
     trips_total: tripsTotal,
+    trip_names: Object.fromEntries(chip.tripNames),
     engines,
     ports: chip.ports.map((p) => ({ name: p.name, bytes: p.bytes, busy_cycles: Math.round(p.busyCycles), utilization: cycles > 0 ? Math.min(1, p.busyCycles / cycles) : 0 })),
     barriers: chip.barriers.map((b) => ({

@@ -59,6 +59,9 @@ function computeLines(r: SimReport): string[] {
       out.push(`${e.name} grid: ${figures(c)}`);
       if (trips.length > 1) for (const t of trips.slice(0, 8)) out.push(`  trip ${t.trip_id}: ${figures(t)}`);
       if (trips.length > 8) out.push(`  ... ${trips.length - 8} more trips (see --stats)`);
+      const sumStalls = (f: ComputeFigures) => Object.values(f.stall_cycles).reduce((x, y) => x + y, 0);
+      if (trips.length > 1 && trips.reduce((x, t) => x + sumStalls(t), 0) > sumStalls(c))
+        out.push('  (the trips\' stall cycles add up to more than the UIE\'s: trips open at the same time each count the stalls of the cycles they share; docs/timing-model.md "Pyxis compute statistics")');
     }
     const v = vpuSummaryLines(e.name, c.cycles, c.vpu, c.vbuffer);
     vpu ||= v.length > 0;

@@ -16,7 +16,7 @@ export interface DefaultUieOptions {
 const MAX_TRIP_RECORDS = 256;
 
 /** Stall counters of `ComputeStats` by the name the report gives them (docs/timing-model.md "Pyxis compute statistics"). */
-const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
+export const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
   ['hbuf_write_credits', 'stallHbufWrCredits'],
   ['hbuf_read_credits', 'stallHbufRdCredits'],
   ['wdc_empty', 'stallWdcEmpty'],
@@ -55,11 +55,13 @@ interface TripRecord {
   start_cycle: number;
   end_cycle: number;
   counters: Record<string, number>;
+  /** AMEM bytes the UIE read and wrote while the trip was open (overlapping trips each count the shared traffic). */
+  amem_bytes: number;
 }
 
 /** Per-UIE bookkeeping of the compute statistics by trip (trip start/retire wrap the model's hooks). */
 class ComputeTrips {
-  readonly open = new Map<number, { start: number; snap: number[] }>();
+  readonly open = new Map<number, { start: number; snap: number[]; bytes: number }>();
   /** Trips accepted whose programs have not started yet: [trip id, trip slot]. */
   pending: Array<[number, number]> = [];
   /** Per open trip: the ATTRIBUTED counters (BY_GX, BY_GWB, BY_VI) attributed to it. */
@@ -75,8 +77,8 @@ class ComputeTrips {
   snapshot(s: ComputeStats): number[] {
     return COUNTERS.map((k) => s[k] as number);
   }
-  start(tripId: number, slot: number, s: ComputeStats): void {
-    this.open.set(tripId, { start: -1, snap: this.snapshot(s) });
+  start(tripId: number, slot: number, s: ComputeStats, bytes: number): void {
+    this.open.set(tripId, { start: -1, snap: this.snapshot(s), bytes });
     this.own.set(tripId, new Float64Array(ATTRIBUTED.length));
     this.pending.push([tripId, slot]);
   }
@@ -102,6 +104,8 @@ class ComputeTrips {
     const b = this.before;
     return s.macs !== b[0] || s.execValid !== b[1] || s.execBubble !== b[2] || s.execConfig !== b[3] || s.execNop !== b[4] || s.splits !== b[5] || s.writebacks !== b[6] || s.wbFlits !== b[7] || s.vpuBusy !== b[8] || s.vpuInstructions !== b[9] || s.vpuLaneOps !== b[10] || s.vpuPrograms !== b[11];
   }
+  /** Trip whose GX instruction began the running split (-1 none): the split is its work, whenever it completes. */
+  splitTrip = -1;
   /**
    * After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none). Plain field
    * reads in `mark`'s order (ATTRIBUTED): a keyed read per counter and a map look-up per unit cost more per cycle
@@ -115,7 +119,7 @@ class ComputeTrips {
     const dConfig = s.execConfig - b[3]!;
     const dNop = s.execNop - b[4]!;
     const dSplits = s.splits - b[5]!;
-    if (dMacs !== 0 || dValid !== 0 || dBubble !== 0 || dConfig !== 0 || dNop !== 0 || dSplits !== 0) {
+    if (dMacs !== 0 || dValid !== 0 || dBubble !== 0 || dConfig !== 0 || dNop !== 0) {
       const g = this.own.get(gxTrip);
       if (g) {
         g[0]! += dMacs;
@@ -123,8 +127,13 @@ class ComputeTrips {
         g[2]! += dBubble;
         g[3]! += dConfig;
         g[4]! += dNop;
-        g[5]! += dSplits;
       }
+    }
+    if (dSplits !== 0) {
+      // a split (AA -> WBA, 8 slot steps) is the work of the trip whose GX instruction began it: GX may already
+      // issue the next trip's Exec_Valid while it runs (tile n+1 overlapping tile n)
+      const sp = this.own.get(this.splitTrip >= 0 ? this.splitTrip : gxTrip);
+      if (sp) sp[5]! += dSplits;
     }
     const dWb = s.writebacks - b[6]!;
     const dFlits = s.wbFlits - b[7]!;
@@ -175,7 +184,7 @@ class ComputeTrips {
     if (o) o.start = cycle;
     if (this.inflight++ === 0) this.since = cycle;
   }
-  retire(tripId: number, cycle: number, s: ComputeStats): void {
+  retire(tripId: number, cycle: number, s: ComputeStats, bytes: number): void {
     this.settle(tripId, cycle);
     if (this.inflight > 0 && --this.inflight === 0) this.activeCycles += cycle + 1 - this.since;
     const o = this.open.get(tripId);
@@ -188,7 +197,7 @@ class ComputeTrips {
     const counters: Record<string, number> = {};
     COUNTERS.forEach((k, i) => (counters[k] = now[i]! - o.snap[i]!));
     if (own) ATTRIBUTED.forEach((k, i) => (counters[k] = own[i]!));
-    this.done.push({ trip_id: tripId, start_cycle: o.start, end_cycle: cycle, counters });
+    this.done.push({ trip_id: tripId, start_cycle: o.start, end_cycle: cycle, counters, amem_bytes: bytes - o.bytes });
   }
   /** Active cycles including a trip still in flight at `now`. */
   active(now: number): number {
@@ -204,7 +213,7 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
     const book = new ComputeTrips(opts.timingOnly ?? false);
     let u: Uie | undefined;
     const onTripDone = (tripId: number, cycle: number) => {
-      if (u) book.retire(tripId, cycle, u.cmp.stats);
+      if (u) book.retire(tripId, cycle, u.cmp.stats, u.stats.bytesRead + u.stats.bytesWritten);
       o.onTripDone(tripId, cycle);
     };
     const model = new Uie({
@@ -215,7 +224,7 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
     const start = model.startTrip.bind(model);
     model.startTrip = (t) => {
       const ok = start(t);
-      if (ok) book.start(t.trip_id, model.slots.findIndex((x) => x.active && x.tripId === t.trip_id), model.cmp.stats);
+      if (ok) book.start(t.trip_id, model.slots.findIndex((x) => x.active && x.tripId === t.trip_id), model.cmp.stats, model.stats.bytesRead + model.stats.bytesWritten);
       return ok;
     };
     // the trip of the instruction at the head of a unit's decoder FIFO (what it executes next), else -1
@@ -243,7 +252,9 @@ export function makeUieFactory(opts: DefaultUieOptions = {}): UieFactory {
       if (w >= 0) lastGwb = w;
       if (v >= 0) lastVi = v;
       book.mark(st);
+      const splitBefore = gx.splitRunning;
       const r = tick(now);
+      if (!splitBefore && gx.splitRunning) book.splitTrip = g >= 0 ? g : lastGx;
       if (book.changed(st)) {
         // an instruction decoded and executed within this cycle (FIFO empty before): the trip now at the head, else the last
         if (g < 0) g = tripOf(gx) >= 0 ? tripOf(gx) : lastGx;
@@ -332,7 +343,7 @@ function computeStats(u: Uie, clockHz: number): Record<string, unknown> | undefi
     hbuf_reads: s.hbufReads,
     trips: (book?.done ?? [])
       .filter((t) => (t.counters['execValid'] ?? 0) + (t.counters['macs'] ?? 0) + (t.counters['wbFlits'] ?? 0) > 0 || vpuWorked(t.counters))
-      .map((t) => ({ trip_id: t.trip_id, start_cycle: t.start_cycle, end_cycle: t.end_cycle, ...figures(t.counters, t.end_cycle + 1 - t.start_cycle, clockHz) })),
+      .map((t) => ({ trip_id: t.trip_id, start_cycle: t.start_cycle, end_cycle: t.end_cycle, ...figures(t.counters, t.end_cycle + 1 - t.start_cycle, clockHz), amem_bytes: t.amem_bytes })),
     ...(book && book.tripsDone > MAX_TRIP_RECORDS ? { trips_truncated: book.tripsDone - MAX_TRIP_RECORDS } : {}),
   };
 }

@@ -134,7 +134,7 @@ export function vpuCounter(m: UieModel | undefined, uieName: string, group: stri
 }
 
 /** A 2-bit activity state sampled once per cycle from counters: 1 / 2 / 3 when counter a / b / c moved, else 0. */
-function stateOf(st: ComputeStats, a: Counter, b: Counter, c: readonly Counter[]): () => number {
+export function stateOf(st: ComputeStats, a: Counter, b: Counter, c: readonly Counter[]): () => number {
   const last = new Float64Array(2 + c.length);
   const read = (i: number): number => (st[i === 0 ? a : i === 1 ? b : c[i - 2]!] as number);
   for (let i = 0; i < last.length; i++) last[i] = read(i);

@@ -125,7 +125,7 @@ describe('sliced copy through the simulator', () => {
         file.endsWith('.pasm')
           ? text.replace(/loop i0 8/g, 'loop i0 16')
           : text
-              .replace(/tensor src_hbm \{[^}]*\}/, `tensor src_hbm { format = RFP8; shape = [32, 128]; region = hbm; raw = "${join(dir, 'src32.bin')}"; }`)
+              .replace(/tensor src_hbm \{[^}]*\}/, `tensor src_hbm { format = RFP8; shape = [32, 128]; eb = -3; region = hbm; raw = "${join(dir, 'src32.bin')}"; }`)
               .replace(/tensor src +\{ format = RFP8; shape = \[8, 128\]/, 'tensor src { format = RFP8; shape = [32, 128]')
               .replace(/(tensor (dst|out_hbm) +\{ format = RFP8; shape = )\[8, 128\]/g, '$1[16, 128]')
               .replace('read = src;', 'read = src[16:32];'),

@@ -65,4 +65,19 @@ describe('steady-state batch moves (uie/batchMove.ts) are invisible', () => {
     expect(moveCounts.direct).toBeGreaterThan(before.direct);
     expect(moveCounts.staged).toBeGreaterThan(before.staged);
   });
+
+  it('a direct window reading a never-written 16 KiB block that its own writes create: the same uninitialised reads', () => {
+    // writes from 0x1b800 (block 6, never written) cross into block 7 at their 17th row, inside a batched window;
+    // reads from 0x1e000 (other words of block 7): those before that write find no block, the later ones find the
+    // block it created (batchMove.ts directMoves: the first write cycle per block)
+    const p: Copy = { rows: 48, reps: 4, innerR: 0, innerW: 0, rowR: 1, rowW: 1, rdWord: 960, dest: 'disjoint', shift: 0, wrWord: 304, rdView: false, wrView: false, latency: 2, sbDepth: 4, quantum: 256, seed: 7 };
+    const before = moveCounts.direct;
+    const ahead = rig(p, true);
+    const a = observe(ahead, p.quantum, 0x40000) as { stats: { amem: { uninitReads: number } } };
+    expect(ahead.uie.batchedCycles).toBeGreaterThan(0);
+    expect(moveCounts.direct).toBeGreaterThan(before);
+    expect(a.stats.amem.uninitReads).toBeGreaterThan(0);
+    expect(a.stats.amem.uninitReads).toBeLessThan(8 * 48 * 4);
+    expect(a).toEqual(observe(rig(p, false), 0, 0x40000));
+  });
 });

@@ -276,6 +276,26 @@ export class Amem {
     return this.blocks32[phys >>> 14];
   }
 
+  /**
+   * Batch fast path: the bookkeeping of `n` whole-word accesses in a row of physical `phys` through `view` — `n`
+   * `writeWordAt` (write) or `readWordAt` calls, `uninit` of the reads finding no block — without moving data or
+   * creating blocks. One view-rule note for the run: the accesses after the first find the view the first left.
+   */
+  noteWords(phys: number, view: number, n: number, write: boolean, uninit: number): void {
+    this.noteView(phys | view, AMEM_PARTITIONS * n);
+    this.stats.bankAccesses[(phys >>> 7) & 0x7f]! += AMEM_PARTITIONS * n;
+    if (write) this.stats.bytesWritten += AMEM_WORD_BYTES * n;
+    else {
+      this.stats.bytesRead += AMEM_WORD_BYTES * n;
+      if (uninit > 0) this.stats.uninitReads += AMEM_PARTITIONS * uninit;
+    }
+  }
+
+  /** Batch fast path: the 32-bit block holding physical `phys`, created when never written (no bookkeeping). */
+  writeBlockAt(phys: number): Uint32Array {
+    return this.blocks32[phys >>> 14] ?? this.newBlock32(phys);
+  }
+
   /** Full-partition write from a 32-bit view (see `readPartition32`). */
   writePartition32(addr: number, src32: Uint32Array, w: number): void {
     this.noteView(addr);

@@ -548,37 +548,82 @@ export class AmemBanks {
       else fo[nfl++] = o;
     }
     const stamp = this.stampAt;
-    for (let j = 0; j < k; j++) {
-      const t = c + j;
-      const d = 2 * j;
-      for (let i = 0; i < nfl; i++) {
-        const r = P[fo[i]! + d]!;
-        const w = P[fo[i]! + d + 1]!;
-        fm[r >> 5]! |= 1 << (r & 31);
-        fm[w >> 5]! |= 1 << (w & 31);
-      }
-      let clash = false;
-      for (let i = 0; i < nbl && !clash; i++) {
-        for (let s2 = 0; s2 < 2; s2++) {
-          const b = P[bo[i]! + d + s2]!;
-          if (stamp[b] === t || (held && hb[b]! >= t) || (fm[b >> 5]! >>> (b & 31)) & 1) {
-            clash = true;
-            break;
+    if (nfl === 0 && k > 0) k = this.batchersWindow(c, k, nbl, held);
+    else
+      for (let j = 0; j < k; j++) {
+        const t = c + j;
+        const d = 2 * j;
+        for (let i = 0; i < nfl; i++) {
+          const r = P[fo[i]! + d]!;
+          const w = P[fo[i]! + d + 1]!;
+          fm[r >> 5]! |= 1 << (r & 31);
+          fm[w >> 5]! |= 1 << (w & 31);
+        }
+        let clash = false;
+        for (let i = 0; i < nbl && !clash; i++) {
+          for (let s2 = 0; s2 < 2; s2++) {
+            const b = P[bo[i]! + d + s2]!;
+            if (stamp[b] === t || (held && hb[b]! >= t) || (fm[b >> 5]! >>> (b & 31)) & 1) {
+              clash = true;
+              break;
+            }
+            stamp[b] = t;
           }
-          stamp[b] = t;
+        }
+        if (clash) {
+          k = j;
+          break;
         }
       }
-      if (clash) {
-        k = j;
-        break;
-      }
-    }
     for (let b = 0; b < 128; b++) this.stampAt[b] = -1;
     if (k === 0) for (let u = 0; u < BANK_UIES; u++) this.batcher[u] = 0;
     this.jointAt = c;
     this.jointLimit = limit;
     this.jointK = k;
     return k;
+  }
+
+  /** Batchers using each bank in the cycle `batchersWindow` is at (all zero between calls). */
+  private readonly useCnt = new Int32Array(128);
+
+  /**
+   * `jointWindow`'s scan when there are no followers (the only resources to avoid are the other batchers' and the
+   * held ones, whose set only shrinks as t grows): the first cycle j < k at which two accesses of the batchers share
+   * a bank or one meets a held bank, else k. Incremental: per bank the number of batcher accesses in the current
+   * cycle; from one cycle to the next only the accesses whose bank changed are moved (and checked against held ones).
+   */
+  private batchersWindow(c: number, k: number, nbl: number, held: boolean): number {
+    const P = this.propBank;
+    const bo = this.listB;
+    const hb = this.heldBank;
+    const cnt = this.useCnt;
+    let over = 0;
+    let clashAt = k;
+    for (let i = 0; i < nbl && clashAt === k; i++)
+      for (let s2 = 0; s2 < 2; s2++) {
+        const b = P[bo[i]! + s2]!;
+        if (held && hb[b]! >= c) clashAt = 0;
+        if (++cnt[b]! === 2) over++;
+      }
+    if (over > 0) clashAt = 0;
+    for (let j = 1; j < clashAt; j++) {
+      const t = c + j;
+      const d = 2 * j;
+      for (let i = 0; i < nbl; i++) {
+        const o = bo[i]! + d;
+        for (let s2 = 0; s2 < 2; s2++) {
+          const nb = P[o + s2]!;
+          const ob = P[o + s2 - 2]!;
+          if (nb === ob) continue;
+          if (--cnt[ob]! === 1) over--;
+          if (++cnt[nb]! === 2) over++;
+          if (held && hb[nb]! >= t) clashAt = j;
+        }
+      }
+      if (over > 0) clashAt = j;
+    }
+    cnt.fill(0);
+    return clashAt;
   }
 
   /** Accounts the bank accesses of a batched window (whole words: 8 partitions each). */
@@ -607,8 +652,8 @@ export class AmemBanks {
     for (const a of Object.values(this.stats) as Float64Array[]) a.fill(0);
   }
 
-  /** Statistics for the report: per bank and per client, non-zero entries only. */
-  report(): { bank_conflicts: Array<{ bank: number; conflicts: number; stall_cycles: number; accesses: number }>; clients: Array<{ client: string; claims: number; conflicts: number; stall_cycles: number }> } {
+  /** Statistics for the report: per bank and per client, non-zero entries only; accesses of every bank. */
+  report(): { bank_conflicts: Array<{ bank: number; conflicts: number; stall_cycles: number; accesses: number }>; clients: Array<{ client: string; claims: number; conflicts: number; stall_cycles: number }>; bank_accesses: number[] } {
     const st = this.stats;
     const banks = [];
     for (let b = 0; b < 128; b++) if (st.bankConflicts[b]! > 0) banks.push({ bank: b, conflicts: st.bankConflicts[b]!, stall_cycles: st.bankStallCycles[b]!, accesses: st.bankAccesses[b]! });
@@ -616,7 +661,8 @@ export class AmemBanks {
     for (let c = 0; c < N_CLIENTS; c++)
       if (st.clientClaims[c]! > 0 || st.clientConflicts[c]! > 0)
         clients.push({ client: clientName(c), claims: st.clientClaims[c]!, conflicts: st.clientConflicts[c]!, stall_cycles: st.clientStallCycles[c]! });
-    return { bank_conflicts: banks, clients };
+    // every bank's partition accesses (the report's bank heatmap), zeros included: 128 numbers
+    return { bank_conflicts: banks, clients, bank_accesses: Array.from(st.bankAccesses) };
   }
 }
 

@@ -56,6 +56,14 @@ export interface FabricPage extends FabricEnqueue {
   payloadBytes: number;
   /** Set by the fault injector: the page arrives with a bad header CRC (§10.8.7) and must be dropped. */
   corrupt?: boolean;
+  /**
+   * Addition (fsys): the header's TJID / RJID / page sequence number as plain numbers, when the adapter sets them, so
+   * that the fault injector can target a named job or page (`--fabric-faults drop:data:tjid=5:seq=3`) and traces can
+   * name them without decoding the header. Optional: the wire never needs them.
+   */
+  tjid?: number;
+  rjid?: number;
+  seq?: number;
 }
 
 /** The system's fabric, as seen from one chip. */

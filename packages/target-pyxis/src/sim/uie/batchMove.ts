@@ -16,7 +16,7 @@ import type { SeqState } from './records.js';
 import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants (V8 checks every read of an imported binding for TDZ; see steadyBatch.ts).
-const { AMEM_BYTES, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemPhysical } = amemGeometry;
+const { AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemPhysical } = amemGeometry;
 const { stridedAddr } = addressGen;
 const { A_NZ, A_STRIDE, AUX_WORDS, PTN_MASK, R_ADDR, REC_WORDS } = records;
 const { SB_META } = switchbox;
@@ -31,11 +31,11 @@ export const moveCounts = { direct: 0, staged: 0 };
  * Physical byte addresses (chip §7.5 hash of the view applied) of the next `k` whole-word accesses of sequencer `s`
  * (AMEM Read or Write in a repeatable strided loop, `SequencerCore.repeatable`) into dst[off + step * j]: its decoder
  * FIFO's queued records, then the odometer's addresses (`stridedAddr` of `cnt`, a copy of the core's counts that is
- * left advanced past the last of them, as `advance` would). Runs: while the innermost end-of-loop iterator (the one
+ * left advanced past the last of them, as `advance` would; dst undefined: only that). Runs: while the innermost end-of-loop iterator (the one
  * `advance` steps) does not carry, the address moves by its stride (0: one address for the whole run); a run stops
  * where that count's 12 address bits (`stridedAddr`: count & 0xfff) wrap. Changes no state but `cnt`.
  */
-export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array, off: number, step: number): void {
+export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array | undefined, off: number, step: number): void {
   const core = s.core;
   const x = s.aux!;
   const pc = core.pc;
@@ -46,11 +46,13 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
   const data = dec.data;
   let at = dec.peekSlot();
   let j = 0;
-  for (; j < dn && j < k; j++) {
-    dst[off + step * j] = amemPhysical(((data[at + R_ADDR]! & PTN_MASK) << 4) | view);
-    at += REC_WORDS;
-    if (at >= data.length) at = 0;
-  }
+  if (dst === undefined) j = dn < k ? dn : k;
+  else
+    for (; j < dn && j < k; j++) {
+      dst[off + step * j] = amemPhysical(((data[at + R_ADDR]! & PTN_MASK) << 4) | view);
+      at += REC_WORDS;
+      if (at >= data.length) at = 0;
+    }
   const inner = 31 - Math.clz32(core.eolMask[pc]!);
   const n = core.store.numloops[pc * NUM_ITERS + inner]!;
   const stride = ((x[b + A_NZ]! >> inner) & 1) === 0 ? 0 : x[b + A_STRIDE + inner]!;
@@ -60,7 +62,9 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
     let run = n - c0;
     if (stride !== 0 && run > 4096 - (c0 & 0xfff)) run = 4096 - (c0 & 0xfff);
     if (run > k - j) run = k - j;
-    if (stride === 0) {
+    if (dst === undefined) {
+      // odometer only (the addresses are known)
+    } else if (stride === 0) {
       const p = amemPhysical(((a & PTN_MASK) << 4) | view);
       for (let t = 0; t < run; t++) dst[off + step * (j + t)] = p;
     } else for (let t = 0; t < run; t++) dst[off + step * (j + t)] = amemPhysical((((a + t * stride) & PTN_MASK) << 4) | view);
@@ -72,11 +76,18 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
 }
 
 // scratch (one batch at a time on the host thread; no allocation per batch)
-const addrR = new Int32Array(MOVE_MAX);
-const addrW = new Int32Array(MOVE_MAX);
+const scratchR = new Int32Array(MOVE_MAX);
+const scratchW = new Int32Array(MOVE_MAX);
 /** Per AMEM word: the epoch of the last batch that writes it (the read/write disjointness test of `moveBatch`). */
 const written = new Int32Array(AMEM_BYTES / AMEM_WORD_BYTES);
 let epoch = 0;
+/** Run starts of the window's write / read addresses (`runs`), the never-written-block reads per read run. */
+const runW = new Int32Array(MOVE_MAX + 1);
+const runR = new Int32Array(MOVE_MAX + 1);
+const runUninit = new Int32Array(MOVE_MAX);
+/** Per 16 KiB block: the epoch of the last window writing it, and the window cycle of its first write then. */
+const blockStamp = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
+const blockFirstW = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
 
 /** Copies one 128-byte word (32 x 32 bits); `src` undefined: zeros (a never-written block). */
 function copyWord(dst: Uint32Array, d: number, src: Uint32Array | undefined, s: number): void {
@@ -108,27 +119,34 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   if (k > MOVE_MAX) throw new Error(`moveBatch: ${k} cycles > ${MOVE_MAX}`);
   const rs = u.seqs[records.SEQ_AMEM_READ]!;
   const ws = u.seqs[records.SEQ_AMEM_WRITE]!;
-  fillAddrs(rs, u.readDec, rCnt, k, addrR, 0, 1);
-  fillAddrs(ws, u.writeDec, wCnt, k, addrW, 0, 1);
+  // the addresses: those `fillSchedule` computed from this state, if it did (then only the odometers advance)
+  const cached = u.addrAt === c && u.addrGen === u.stateGen && k <= u.addrLen;
+  const addrR = cached ? u.addrR! : scratchR;
+  const addrW = cached ? u.addrW! : scratchW;
+  fillAddrs(rs, u.readDec, rCnt, k, cached ? undefined : addrR, 0, 1);
+  fillAddrs(ws, u.writeDec, wCnt, k, cached ? undefined : addrW, 0, 1);
   const sb = u.sbReadToWrite;
   const occ = sb.occupancy;
   // direct moves need every read word of the window unwritten in it
   if (++epoch > 0x7fffffff) {
     written.fill(0);
+    blockStamp.fill(0);
     epoch = 1;
   }
-  for (let j = 0; j < k; j++) written[addrW[j]! >>> 7] = epoch;
+  // runs of equal addresses (a row read or written several times in a row: one test / one bookkeeping call per run)
+  const nW = runs(addrW, k, runW);
+  const nR = runs(addrR, k, runR);
+  for (let i = 0; i < nW; i++) written[addrW[runW[i]!]! >>> 7] = epoch;
   let direct = true;
-  for (let j = 0; j < k - occ && direct; j++) if (written[addrR[j]! >>> 7] === epoch) direct = false;
+  for (let i = 0; i < nR && runR[i]! < k - occ; i++)
+    if (written[addrR[runR[i]!]! >>> 7] === epoch) {
+      direct = false;
+      break;
+    }
   if (direct) moveCounts.direct++;
   else moveCounts.staged++;
-  const amem = u.amem;
   const rView = rs.view ? AMEM_VIEW_BIT : 0;
   const wView = ws.view ? AMEM_VIEW_BIT : 0;
-  const raw32 = sb.raw32;
-  const meta = sb.meta;
-  const readyAt = u.sbReadyAt;
-  const rlat = u.readLatency;
   const commitAt = u.commitAt;
   const commitSlot = u.commitSlot;
   const cm = u.commitMask;
@@ -137,17 +155,145 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   const tripRec = u.slots[tripSlot]!;
   const slots = u.slots;
   const fill = direct ? k - occ : 0;
+  // 1. the write-commit ring (tick step 1 at each t, then the posted commit of the write at t): locals only; the
+  // trip's `writes` count takes the net of its pushes and pops at the end (nothing reads it inside the window)
   let cHead = u.cHead;
   let cCount = u.cCount;
+  let dTrip = k;
+  let due = cCount > 0 ? commitAt[cHead]! : Infinity;
   for (let j = 0; j < k; j++) {
     const t = c + j;
-    // 1. write commits due at t (tick)
-    while (cCount > 0 && commitAt[cHead]! <= t) {
-      slots[commitSlot[cHead]!]!.writes--;
+    while (due <= t) {
+      const s = commitSlot[cHead]!;
+      if (s === tripSlot) dTrip--;
+      else slots[s]!.writes--;
       cHead = (cHead + 1) & cm;
-      cCount--;
+      due = --cCount > 0 ? commitAt[cHead]! : Infinity;
     }
-    // 2. AMEM Write of the switchbox head (issueWrite / doWrite fast path, postWrite)
+    if (cCount > cm) {
+      const s = commitSlot[cHead]!;
+      if (s === tripSlot) dTrip--;
+      else slots[s]!.writes--;
+      cHead = (cHead + 1) & cm;
+      due = --cCount > 0 ? commitAt[cHead]! : Infinity;
+    }
+    const q = (cHead + cCount) & cm;
+    commitAt[q] = t + lat;
+    commitSlot[q] = tripSlot;
+    if (cCount++ === 0) due = t + lat;
+  }
+  tripRec.writes += dTrip;
+  u.cHead = cHead;
+  u.cCount = cCount;
+  if (direct && rView === wView) directMoves(u, c, k, addrR, addrW, occ, nW, nR, wView, rdt, reb, rl);
+  else stagedMoves(u, c, k, addrR, addrW, occ, fill, direct, rView, wView, rdt, reb, rl);
+}
+
+/** Starts of the runs of equal values in a[0..k) into out (out[n] = k); returns n. */
+function runs(a: Int32Array, k: number, out: Int32Array): number {
+  let n = 0;
+  let prev = -1;
+  for (let j = 0; j < k; j++) {
+    const x = a[j]!;
+    if (x !== prev || j === 0) out[n++] = j;
+    prev = x;
+  }
+  out[n] = k;
+  return n;
+}
+
+/**
+ * The AMEM / switchbox part of a direct window (`moveBatch`) whose reads and writes use one view, by runs: the
+ * bookkeeping of each run of equal addresses in one call (`Amem.noteWords`, in the cycle order of the runs' first
+ * accesses, writes before reads in a cycle as `tick` does them: the same statistics and the same first view
+ * conflict, since every access of the window has one view, a block's conflict status is the one it had before the
+ * window), a read finding no block unless a write of the window created it at or before its cycle; then the data:
+ * the live writes (a write the next cycle overwrites is dead when no read sees it), from AMEM (the word read `occ`
+ * cycles earlier, unwritten in the window) or from the entries queued in the switchbox, and the reads of the last
+ * `occ` cycles into the switchbox, in cycle order.
+ */
+function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int32Array, occ: number, nW: number, nR: number, view: number, rdt: number, reb: number, rl: number): void {
+  const amem = u.amem;
+  // the cycle each block is first written in the window (blocks created by the window's writes)
+  for (let i = 0; i < nW; i++) {
+    const blk = addrW[runW[i]!]! >>> 14;
+    if (blockStamp[blk] !== epoch) {
+      blockStamp[blk] = epoch;
+      blockFirstW[blk] = runW[i]!;
+    }
+  }
+  // reads finding no block, per read run (before any block of the window is created)
+  for (let i = 0; i < nR; i++) {
+    const s = runR[i]!;
+    const e = runR[i + 1]!;
+    const rp = addrR[s]!;
+    let un = 0;
+    if (amem.blockAt(rp) === undefined) {
+      const blk = rp >>> 14;
+      const f = blockStamp[blk] === epoch ? blockFirstW[blk]! : e;
+      un = f <= s ? 0 : f >= e ? e - s : f - s;
+    }
+    runUninit[i] = un;
+  }
+  // bookkeeping in cycle order of the runs' first accesses (a write first in its cycle)
+  for (let iw = 0, ir = 0; iw < nW || ir < nR; ) {
+    if (iw < nW && (ir >= nR || runW[iw]! <= runR[ir]!)) {
+      amem.noteWords(addrW[runW[iw]!]!, view, runW[iw + 1]! - runW[iw]!, true, 0);
+      iw++;
+    } else {
+      amem.noteWords(addrR[runR[ir]!]!, view, runR[ir + 1]! - runR[ir]!, false, runUninit[ir]!);
+      ir++;
+    }
+  }
+  const sb = u.sbReadToWrite;
+  const raw32 = sb.raw32;
+  const meta = sb.meta;
+  const readyAt = u.sbReadyAt;
+  const rlat = u.readLatency;
+  const fill = k - occ;
+  const stamp = k - sb.capacity;
+  for (let j = 0; j < k; j++) {
+    const wp = addrW[j]!;
+    if (j < fill && j + 1 < k && addrW[j + 1] === wp) {
+      // dead store (its block exists by the run's last write)
+    } else {
+      const dst = amem.writeBlockAt(wp);
+      if (j >= occ) {
+        const rp = addrR[j - occ]!;
+        copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
+      } else copyWord(dst, (wp & 16383) >> 2, raw32, sb.peekSlot() * 64);
+    }
+    sb.pop();
+    const e = sb.pushSlot();
+    if (j >= fill) {
+      const rp = addrR[j]!;
+      copyWord(raw32, e * 64, amem.blockAt(rp), (rp & 16383) >> 2);
+    }
+    if (j >= stamp) {
+      readyAt[e] = c + j + rlat;
+      const m = e * SB_META;
+      meta[m] = 1;
+      meta[m + 1] = rdt;
+      meta[m + 2] = reb;
+      meta[m + 3] = rl;
+    }
+  }
+}
+
+/** The AMEM / switchbox part of `moveBatch` cycle by cycle (staged windows, or reads and writes in two views). */
+function stagedMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int32Array, occ: number, fill: number, direct: boolean, rView: number, wView: number, rdt: number, reb: number, rl: number): void {
+  const amem = u.amem;
+  const sb = u.sbReadToWrite;
+  const raw32 = sb.raw32;
+  const meta = sb.meta;
+  const readyAt = u.sbReadyAt;
+  const rlat = u.readLatency;
+  // per cycle t: the AMEM Write of the switchbox head (issueWrite / doWrite fast path), then the AMEM Read into the
+  // switchbox (issueRead fast path). A switchbox slot's readyAt / meta keep only their last push's values, so only
+  // the last `capacity` pushes write them (the same final arrays)
+  const stamp = k - sb.capacity;
+  for (let j = 0; j < k; j++) {
+    const t = c + j;
     const wp = addrW[j]!;
     const dst = amem.writeWordAt(wp, wView);
     // a whole-word write that the next cycle's write overwrites is dead when no read of the window can see it
@@ -160,30 +306,19 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
       copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
     } else copyWord(dst, (wp & 16383) >> 2, raw32, sb.peekSlot() * 64);
     sb.pop();
-    if (cCount > cm) {
-      slots[commitSlot[cHead]!]!.writes--;
-      cHead = (cHead + 1) & cm;
-      cCount--;
-    }
-    const q = (cHead + cCount) & cm;
-    commitAt[q] = t + lat;
-    commitSlot[q] = tripSlot;
-    cCount++;
-    tripRec.writes++;
-    // 3. AMEM Read into the switchbox (issueRead fast path)
     const rp = addrR[j]!;
     const src = amem.readWordAt(rp, rView);
     const e = sb.pushSlot();
-    readyAt[e] = t + rlat;
     if (j >= fill) copyWord(raw32, e * 64, src, (rp & 16383) >> 2);
-    const m = e * SB_META;
-    meta[m] = 1;
-    meta[m + 1] = rdt;
-    meta[m + 2] = reb;
-    meta[m + 3] = rl;
+    if (j >= stamp) {
+      readyAt[e] = t + rlat;
+      const m = e * SB_META;
+      meta[m] = 1;
+      meta[m + 1] = rdt;
+      meta[m + 2] = reb;
+      meta[m + 3] = rl;
+    }
   }
-  u.cHead = cHead;
-  u.cCount = cCount;
 }
 
 /** Scratch odometers of `fillSchedule`. */
@@ -195,11 +330,17 @@ const schedW = new Int32Array(NUM_ITERS);
  * accesses of a state that `steadyCheck` accepted at `c`, into dst[off + 2j] (read) and dst[off + 2j + 1] (write):
  * the addresses `moveBatch` will access. Changes no state.
  */
-export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number): void {
-  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.readDec, schedR, k, addrR, 0, 1);
-  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, addrW, 0, 1);
+export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number, at: number): void {
+  // the addresses are kept for a `moveBatch` from the same state (at `at`, no tick in between): computed once
+  const aR = (u.addrR ??= new Int32Array(MOVE_MAX));
+  const aW = (u.addrW ??= new Int32Array(MOVE_MAX));
+  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.readDec, schedR, k, aR, 0, 1);
+  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, aW, 0, 1);
+  u.addrAt = at;
+  u.addrLen = k;
+  u.addrGen = u.stateGen;
   for (let j = 0; j < k; j++) {
-    dst[off + 2 * j] = (addrR[j]! >>> 7) & 0x7f;
-    dst[off + 2 * j + 1] = (addrW[j]! >>> 7) & 0x7f;
+    dst[off + 2 * j] = (aR[j]! >>> 7) & 0x7f;
+    dst[off + 2 * j + 1] = (aW[j]! >>> 7) & 0x7f;
   }
 }

@@ -152,6 +152,16 @@ export class Uie implements SimEngine {
   /** Odometer copies of the AMEM Read / Write cores' counts during a batch. */
   readonly batchCntR = new Int32Array(NUM_ITERS);
   readonly batchCntW = new Int32Array(NUM_ITERS);
+  /**
+   * Speed only (batchMove.ts): the AMEM Read / Write addresses `fillSchedule` computed at cycle `addrAt` for the
+   * next `addrLen` cycles, valid while `stateGen` (bumped by every `tick`, trip start and batch) is `addrGen`.
+   */
+  addrR: Int32Array | undefined;
+  addrW: Int32Array | undefined;
+  addrAt = -1;
+  addrLen = 0;
+  addrGen = -1;
+  stateGen = 0;
   /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
   private seqActive = 0;
   /** Bit tgt set once the dropped-flit warning for switchbox target tgt was issued (no string building per flit). */
@@ -294,6 +304,7 @@ export class Uie implements SimEngine {
    */
   startTrip(trip: UieTripParams): boolean {
     if (!this.canStartTrip()) return false;
+    this.stateGen++;
     const slotId = this.nextSlot;
     const slot = this.slots[slotId]!;
     slot.active = true;
@@ -423,6 +434,7 @@ export class Uie implements SimEngine {
 
   tick(now: number): boolean {
     this.now = now;
+    this.stateGen++;
     this.blocked = undefined;
     this.portWake = Infinity;
     this.amem.banks.sync(now); // last cycle's bank claims resolved before anyone issues (amem/banks.ts)

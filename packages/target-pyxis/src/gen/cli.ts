@@ -1,0 +1,137 @@
+/**
+ * `pyxis-gen` (scripts/pyxis-gen.mjs): write a generated kernel (.pasm, .ld, seeded .npy inputs, VPU LUTs) to a
+ * directory and, with --run, assemble, link, simulate it in-process and print the chip-level figures and the error
+ * against float64 (docs/generators.md). Exit codes: 0 ok, 1 bad parameter (GENxxxx), 2 usage, 3 internal.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeNpyFile } from '@pyxis/container';
+import { DiagnosticError } from '@pyxis/diagnostics';
+import { GenError } from './errors.js';
+import { KINDS, USAGE } from './kinds.js';
+import type { GenKernel } from './kernel.js';
+import { runKernelFiles } from './runner.js';
+import { formatFigures, sumFigures } from './figures.js';
+import type { Composite } from './transformer.js';
+
+export interface CliIo {
+  out(s: string): void;
+  err(s: string): void;
+  /** Writes a VPU LUT (scripts/make-vpu-lut.mjs). */
+  makeLut(fn: string, path: string): void;
+}
+
+export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'>): string[] {
+  mkdirSync(dir, { recursive: true });
+  const files = [`${k.name}.pasm`, `${k.name}.ld`];
+  writeFileSync(join(dir, files[0]!), k.pasm);
+  writeFileSync(join(dir, files[1]!), k.ld);
+  for (const f of k.inputs) {
+    writeNpyFile(join(dir, f.file), { dtype: 'float32', shape: f.shape, data: f.data });
+    files.push(f.file);
+  }
+  for (const l of k.luts) {
+    io.makeLut(l.fn, join(dir, l.file));
+    files.push(l.file);
+  }
+  const meta = { ...k.meta };
+  writeFileSync(join(dir, `${k.name}.json`), JSON.stringify(meta, null, 2) + '\n');
+  files.push(`${k.name}.json`);
+  return files;
+}
+
+export function genMain(argv: string[], io: CliIo): number {
+  const kind = argv[0];
+  if (!kind || kind === '--help' || kind === '-h') {
+    (kind ? io.out : io.err)(USAGE);
+    return kind ? 0 : 2;
+  }
+  const spec = KINDS[kind];
+  if (!spec) {
+    io.err(`pyxis-gen: unknown kernel kind "${kind}" (one of ${Object.keys(KINDS).join(', ')})\n\n${USAGE}`);
+    return 2;
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv.slice(1),
+      options: {
+        out: { type: 'string', short: 'o' },
+        run: { type: 'boolean' },
+        'timing-only': { type: 'boolean' },
+        'max-cycles': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(Object.entries(spec.options).map(([k, o]) => [k, { type: o.type }])),
+      },
+      strict: true,
+    }).values as Record<string, string | boolean | undefined>;
+  } catch (e) {
+    io.err(`pyxis-gen ${kind}: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values['help']) {
+    io.out(USAGE);
+    return 0;
+  }
+  const outDir = typeof values['out'] === 'string' ? resolve(values['out']) : undefined;
+  if (!outDir) {
+    io.err(`pyxis-gen ${kind}: --out DIR is required`);
+    return 2;
+  }
+  try {
+    if (spec.composite) return runComposite(spec.composite(values), outDir, values, io);
+    const k = spec.make!(values);
+    const files = writeKernel(k, outDir, io);
+    io.out(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
+    io.out(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);
+    if (values['run']) {
+      const maxCycles = values['max-cycles'] !== undefined ? Number(values['max-cycles']) : undefined;
+      if (maxCycles !== undefined && !(Number.isInteger(maxCycles) && maxCycles > 0)) {
+        io.err(`pyxis-gen: --max-cycles must be a positive integer`);
+        return 2;
+      }
+      const r = runKernelFiles(k, outDir, { timingOnly: !!values['timing-only'], maxCycles });
+      for (const l of r.lines) io.out(l);
+      return r.ok ? 0 : 1;
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof GenError) {
+      io.err(`pyxis-gen ${kind}: error ${e.message}`);
+      return e.exitCode;
+    }
+    if (e instanceof DiagnosticError) {
+      io.err(`pyxis-gen ${kind}: ${e.message}`);
+      return 1;
+    }
+    io.err(`pyxis-gen ${kind}: internal error: ${(e as Error).stack ?? String(e)}`);
+    return 3;
+  }
+}
+
+function runComposite(c: Composite, outDir: string, values: Record<string, string | boolean | undefined>, io: CliIo): number {
+  for (const n of c.notes) io.out(n);
+  for (const s of c.stages) {
+    const files = writeKernel(s.kernel, join(outDir, s.kernel.name), io);
+    io.out(`  ${s.kernel.name}/: ${files.length} files (${s.label})`);
+  }
+  if (!values['run']) return 0;
+  const timingOnly = !!values['timing-only'];
+  const parts: Array<{ figures: ReturnType<typeof runKernelFiles>['figures']; flops: number }> = [];
+  let ok = true;
+  let host = 0;
+  for (const s of c.stages) {
+    const r = runKernelFiles(s.kernel, join(outDir, s.kernel.name), { timingOnly });
+    ok &&= r.ok;
+    host += r.hostSeconds;
+    parts.push({ figures: r.figures, flops: s.kernel.meta.flops });
+    const f = r.figures;
+    const err = r.error ? `, error ${r.error.max.toExponential(2)} (bound ${r.error.bound})${r.error.max <= r.error.bound ? '' : ' ABOVE THE BOUND'}` : '';
+    io.out(`${s.label.padEnd(44)} ${String(f.cycles).padStart(8)} cycles, ${f.tflops.toFixed(1).padStart(7)} TFLOPS, HBM ${f.hbmGBps.toFixed(0).padStart(5)} GB/s, host ${r.hostSeconds.toFixed(1)} s${err}`);
+    for (const l of r.lines) if (l.startsWith('link warning') || l.startsWith('simulation: deadlock') || l.startsWith('simulation: max')) io.out(`  ${l}`);
+  }
+  io.out(`whole ${c.name === 'transformer' ? 'layer' : 'block'} (stages back to back), host time ${host.toFixed(1)} s ${timingOnly ? '(--timing-only)' : '(bit-exact)'}:`);
+  for (const l of formatFigures(sumFigures(parts))) io.out(l);
+  return ok ? 0 : 1;
+}

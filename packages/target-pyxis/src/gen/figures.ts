@@ -1,0 +1,136 @@
+/**
+ * Chip-level figures of a simulated generated kernel (docs/generators.md "Figures"): achieved TFLOPS against the chip
+ * §1 peak (2,100 FP8 / 1,050 FP16 for 48 UIEs: 2048 LLCs x 8 MACs x 2 FLOPs x 1.33 GHz per UIE, half in FP16), HBM
+ * GB/s against 4,915 (4 stacks x 1,229 GB/s, grammars/pyxis/sim_config.json), per-cluster and per-UIE grid
+ * utilisation and the top stall reasons summed over UIEs. FLOPs are the kernel's useful FLOPs (2 M N K for a GEMM),
+ * time is the simulated cycles of the whole run (fill and drain included) at the report's clock.
+ */
+import type { SimReport } from '../sim/run.js';
+
+export const PEAK_TFLOPS_PER_UIE = { fp8: (2048 * 8 * 2 * 1.33e9) / 1e12, fp16: (2048 * 4 * 2 * 1.33e9) / 1e12 };
+/** chip §1: 4,915 GB/s (4 HBM3E stacks; sim_config.json models 1,229 GB/s each). */
+export const HBM_PEAK_GBPS = 4915;
+const UIES = 48;
+
+interface UieCompute {
+  cycles: number;
+  macs: number;
+  exec_valid: number;
+  stall_cycles: Record<string, number>;
+  timing_only: boolean;
+}
+
+export interface ChipFigures {
+  cycles: number;
+  seconds: number;
+  tflops: number;
+  peakTflops: number;
+  hbmGBps: number;
+  hbmBytes: number;
+  uies: Array<{ name: string; execValid: number; utilisation: number }>;
+  clusters: Array<{ cluster: number; uies: number; utilisation: number }>;
+  stalls: Array<[string, number]>;
+  /** APM (chip §13): UIE cycles denied by the power manager, and the peak requested power. */
+  apmBubbles: number;
+  apmPeak: number;
+  /** Every stall reason (the top five are `stalls`). */
+  allStalls?: Array<[string, number]>;
+  timingOnly: boolean;
+}
+
+export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'): ChipFigures {
+  const seconds = r.cycles / r.clock_hz;
+  const uies: ChipFigures['uies'] = [];
+  const stalls = new Map<string, number>();
+  const perCluster = new Map<number, { n: number; ev: number }>();
+  let timingOnly = false;
+  // one Exec_Valid = one grid cycle of useful work; FP16 needs 2 per FP8-equivalent MAC (chip §6.1.3)
+  for (const e of r.engines) {
+    const c = e.uie?.['compute'] as UieCompute | undefined;
+    const m = /^c(\d+)\.uie(\d+)$/.exec(e.name);
+    if (!c || !m) continue;
+    timingOnly ||= c.timing_only;
+    const util = r.cycles > 0 ? c.exec_valid / r.cycles : 0;
+    uies.push({ name: e.name, execValid: c.exec_valid, utilisation: util });
+    const cl = Number(m[1]);
+    const p = perCluster.get(cl) ?? { n: 0, ev: 0 };
+    p.n++;
+    p.ev += c.exec_valid;
+    perCluster.set(cl, p);
+    for (const [k, v] of Object.entries(c.stall_cycles)) if (k !== 'writeback_kick') stalls.set(k, (stalls.get(k) ?? 0) + v);
+  }
+  const hbmBytes = r.memory.hbm_bytes_read + r.memory.hbm_bytes_written;
+  return {
+    cycles: r.cycles,
+    seconds,
+    tflops: seconds > 0 ? flops / seconds / 1e12 : 0,
+    peakTflops: PEAK_TFLOPS_PER_UIE[dtype] * UIES,
+    hbmGBps: seconds > 0 ? hbmBytes / seconds / 1e9 : 0,
+    hbmBytes,
+    uies,
+    clusters: [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, p]) => ({ cluster, uies: p.n, utilisation: r.cycles > 0 ? p.ev / p.n / r.cycles : 0 })),
+    stalls: [...stalls].sort((a, b) => b[1] - a[1]).slice(0, 5),
+    allStalls: [...stalls].sort((a, b) => b[1] - a[1]),
+    apmBubbles: r.apm.bubbles,
+    apmPeak: r.apm.peak_requested_power,
+    timingOnly,
+  };
+}
+
+export function formatFigures(f: ChipFigures): string[] {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const out = [
+    `chip: ${f.cycles} cycles = ${(f.seconds * 1e6).toFixed(2)} us at 1.33 GHz${f.timingOnly ? ' (timing-only: cycles modelled, outputs NOT computed)' : ''}`,
+    `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time)`,
+    `HBM: ${(f.hbmBytes / 1e6).toFixed(2)} MB moved, ${f.hbmGBps.toFixed(0)} GB/s of ${HBM_PEAK_GBPS} (${pct(f.hbmGBps / HBM_PEAK_GBPS)})`,
+    `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ')}`,
+  ];
+  const u = f.uies.map((x) => `${x.name} ${pct(x.utilisation)}`);
+  for (let i = 0; i < u.length; i += 8) out.push(`  ${u.slice(i, i + 8).join(', ')}`);
+  out.push(`top stalls (cycles summed over UIEs): ${f.stalls.map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
+  // the power manager ramps GrantedPower toward the requested sum of trip_power (chip §13, sim_config.json apm)
+  out.push(`APM (chip §13): ${f.apmBubbles} UIE bubble cycles inserted, peak requested power ${f.apmPeak}`);
+  return out;
+}
+
+/**
+ * Figures of stages run one after the other on the same chip: cycles, FLOPs and HBM bytes add up; a UIE's utilisation
+ * is its Exec_Valid cycles over all stages / the total cycles; stalls add up.
+ */
+export function sumFigures(parts: Array<{ figures: ChipFigures; flops: number }>): ChipFigures {
+  const cycles = parts.reduce((a, p) => a + p.figures.cycles, 0);
+  const seconds = parts.reduce((a, p) => a + p.figures.seconds, 0);
+  const flops = parts.reduce((a, p) => a + p.flops, 0);
+  const hbmBytes = parts.reduce((a, p) => a + p.figures.hbmBytes, 0);
+  const ev = new Map<string, number>();
+  const stalls = new Map<string, number>();
+  for (const p of parts) {
+    for (const u of p.figures.uies) ev.set(u.name, (ev.get(u.name) ?? 0) + u.execValid);
+    for (const [k, v] of p.figures.allStalls ?? p.figures.stalls) stalls.set(k, (stalls.get(k) ?? 0) + v);
+  }
+  const uies = [...ev].map(([name, execValid]) => ({ name, execValid, utilisation: cycles > 0 ? execValid / cycles : 0 }));
+  const perCluster = new Map<number, { n: number; ev: number }>();
+  for (const u of uies) {
+    const c = Number(/^c(\d+)/.exec(u.name)![1]);
+    const q = perCluster.get(c) ?? { n: 0, ev: 0 };
+    q.n++;
+    q.ev += u.execValid;
+    perCluster.set(c, q);
+  }
+  const all = [...stalls].sort((a, b) => b[1] - a[1]);
+  return {
+    cycles,
+    seconds,
+    tflops: seconds > 0 ? flops / seconds / 1e12 : 0,
+    peakTflops: Math.max(...parts.map((p) => p.figures.peakTflops)),
+    hbmGBps: seconds > 0 ? hbmBytes / seconds / 1e9 : 0,
+    hbmBytes,
+    uies,
+    clusters: [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, q]) => ({ cluster, uies: q.n, utilisation: cycles > 0 ? q.ev / q.n / cycles : 0 })),
+    stalls: all.slice(0, 5),
+    allStalls: all,
+    apmBubbles: parts.reduce((a, p) => a + p.figures.apmBubbles, 0),
+    apmPeak: Math.max(...parts.map((p) => p.figures.apmPeak)),
+    timingOnly: parts.some((p) => p.figures.timingOnly),
+  };
+}

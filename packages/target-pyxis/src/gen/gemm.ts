@@ -1,0 +1,455 @@
+/**
+ * GEMM generator: C[M, N] = epilogue(A[M, K] x B[K, N]) (+ R), FP8 or FP16, tiled in 128 x 128 output tiles over a
+ * set of UIEs and clusters, operands streamed from HBM with double buffering. The microcode of one tile is that of
+ * samples/pyxis/matmul_fp8.pasm (row-shifted A, seq §9.3, §10.1.3), matmul_fp16.pasm (FP16, LnsI5F10 operands) or
+ * matmul_transposed_fp8.pasm (A stored transposed, seq §9.4.1, §10.1.4); the VPU epilogue is that of
+ * matmul_bias_relu.pasm (chip §6.1.4) and the residual add is conv1x1_residual.pasm's RMW_Add (chip §7.4.1).
+ *
+ * Schedule (docs/generators.md "GEMM"): tile t = (mi, ni) goes to worker t mod W (workers = UIEs, cluster-minor).
+ * Every worker owns two AMEM buffer sets (A, B, C) in its cluster; tile j of a worker uses set j mod 2:
+ *   h2a:  load A_j, B_j (and R_j into C_j)      after mm_{j-2} (set free), R after store_{j-2}
+ *   uie:  mm_j                                  after the loads of j (and store_{j-2}: C_j is free)
+ *   a2h:  store C_j -> HBM                      after mm_j
+ * so the H2A loads of tile j+1 overlap the compute of tile j. HBM layouts (all contiguous DMA views, LD0136):
+ *   a_hbm [M, K] (row block mi = rows 128 mi..), transposed: at_hbm [M/128, K, 128] (block mi = A^T[:, 128 mi..]);
+ *   b_hbm [N/128, K, 128] (column block ni of B); c_hbm and r_hbm [N/128, M, 128] (column block ni of C).
+ */
+import { GenError, chipLimits, requireInt, requireMultiple, workers, type Worker } from './errors.js';
+import { columnBlocks, floatValues } from './inputs.js';
+import type { GenKernel } from './kernel.js';
+import { errorOf, fromColumnBlocks, gelu64, matmul64 } from './reference.js';
+
+export type Epilogue = 'none' | 'bias' | 'relu' | 'bias_relu' | 'gelu' | 'bias_gelu';
+export const EPILOGUES: readonly Epilogue[] = ['none', 'bias', 'relu', 'bias_relu', 'gelu', 'bias_gelu'];
+
+export interface GemmParams {
+  name?: string;
+  m: number;
+  k: number;
+  n: number;
+  dtype?: 'fp8' | 'fp16';
+  /** A stored transposed (A^T [K, M]) and transposed by the weights path (FP8 only). */
+  transposed?: boolean;
+  clusters?: number[];
+  /** UIEs per cluster (the first `uies` of each cluster). */
+  uies?: number;
+  epilogue?: Epilogue;
+  /** C = ... + R, by InMemAdd (RMW_Add, chip §7.4.1). */
+  residual?: boolean;
+  /** Independent GEMMs of the same shape (e.g. attention heads): A [batch*M, K], B [batch, K, N], C [batch, M, N]. */
+  batch?: number;
+  seed?: number;
+}
+
+export const TILE = 128;
+
+/** batch x [rows, cols] -> batch x column blocks [cols / 128, rows, 128]. */
+function batched(x: Float32Array, bt: number, rows: number, cols: number): Float32Array {
+  const out = new Float32Array(x.length);
+  for (let z = 0; z < bt; z++) out.set(columnBlocks(x.subarray(z * rows * cols, (z + 1) * rows * cols), rows, cols, TILE), z * rows * cols);
+  return out;
+}
+
+/** Bytes of a [rows, cols] tensor: rows padded to 16-byte partitions (docs/linker.md tensor strides). */
+const bytesOf = (rows: number, cols: number, eb: number) => rows * Math.ceil((cols * eb) / 16) * 16;
+
+export function gemm(p: GemmParams): GenKernel {
+  const lim = chipLimits();
+  const name = p.name ?? 'gemm';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  const dtype = p.dtype ?? 'fp8';
+  if (dtype !== 'fp8' && dtype !== 'fp16') throw new GenError('GEN0006', 'dtype', `must be fp8 or fp16 (got ${String(dtype)})`, 2);
+  const fp16 = dtype === 'fp16';
+  const tr = p.transposed ?? false;
+  if (tr && fp16) throw new GenError('GEN0007', 'transposed', 'the transposed flow is generated for FP8 only (samples/pyxis/matmul_transposed_fp8.pasm); use the row-shifted FP16 flow');
+  const epi = p.epilogue ?? 'none';
+  if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
+  const M = requireInt('m', p.m, 1);
+  const N = requireInt('n', p.n, 1);
+  requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
+  requireMultiple('n', N, TILE, 'one tile is the 128 grid columns (pad N to 128)');
+  // seq §1.2 rule 3 (8 for FP8, 4 for FP16 horizontal operands); the row-shifted flow fills one Hbuf block of 128 bytes
+  // per row of A (seq §9.3): K a multiple of 128 FP8 / 64 FP16 values; the transposed flow a multiple of 8.
+  const kMul = tr ? 8 : fp16 ? 64 : 128;
+  // loop counts (12 bits, seq §2.1): GX runs K/8 (FP8) or K/4 (FP16) groups; the B read runs K/8 x 8
+  const kMax = fp16 ? 4 * lim.maxLoop : 8 * lim.maxLoop;
+  const K = requireInt('k', p.k, 1);
+  requireMultiple('k', K, kMul, tr ? 'seq §1.2 rule 3: FP8 horizontal operand' : `seq §9.3: one Hbuf block = 128 bytes of each row of A (${128 / (fp16 ? 2 : 1)} values)`);
+  requireInt('k', K, kMul, kMax);
+  const ws = workers(p.clusters ?? [0], p.uies ?? 1);
+  const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
+  const eb = fp16 ? 2 : 1;
+  const vpu = epi !== 'none';
+  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, 2), vpu ? bytesOf(1, N, 2) : 0);
+  const seed = p.seed ?? 1;
+  const fb = fp16 ? 10 : 3;
+  // batch x [M, K] and batch x [K, N]; C = batch x [M, N] (batch 1: one GEMM)
+  const a = floatValues(BT * M * K, seed, fb);
+  const b = floatValues(BT * K * N, seed + 1, fb);
+  const inputs: GenKernel['inputs'] = [];
+  // A^T [K, M] in column blocks = [M/128, K, 128]; A itself [M, K]
+  if (tr) {
+    const at = new Float32Array(BT * K * M);
+    for (let z = 0; z < BT; z++) {
+      const t = new Float32Array(K * M);
+      for (let i = 0; i < M; i++) for (let q = 0; q < K; q++) t[q * M + i] = a[z * M * K + i * K + q]!;
+      at.set(columnBlocks(t, K, M, TILE), z * K * M);
+    }
+    inputs.push({ file: `${name}_at.npy`, shape: [(BT * M) / TILE, K, TILE], data: at });
+  } else inputs.push({ file: `${name}_a.npy`, shape: [BT * M, K], data: a });
+  inputs.push({ file: `${name}_b.npy`, shape: [(BT * N) / TILE, K, TILE], data: batched(b, BT, K, N) });
+  // reference-layout copies (not linked): the checker's float64 product reads these
+  inputs.push({ file: `${name}_ref_a.npy`, shape: BT > 1 ? [BT, M, K] : [M, K], data: a });
+  inputs.push({ file: `${name}_ref_b.npy`, shape: BT > 1 ? [BT, K, N] : [K, N], data: b });
+  const hasBias = epi.startsWith('bias');
+  if (hasBias) inputs.push({ file: `${name}_bias.npy`, shape: [1, N], data: floatValues(N, seed + 2, 10, -2, 2) });
+  if (p.residual) {
+    const r = floatValues(BT * M * N, seed + 3, 10, -2, 2);
+    inputs.push({ file: `${name}_r.npy`, shape: [(BT * N) / TILE, M, TILE], data: batched(r, BT, M, N) });
+    inputs.push({ file: `${name}_ref_r.npy`, shape: BT > 1 ? [BT, M, N] : [M, N], data: r });
+  }
+  const luts: GenKernel['luts'] = epi.endsWith('gelu') ? [{ file: `${name}_gelu_lut.npy`, fn: 'gelu' }] : [];
+
+  const pasm = gemmPasm(name, K, fp16, tr, epi, !!p.residual);
+  const ld = gemmLd(name, BT, M, K, N, fp16, tr, epi, !!p.residual, ws, plan, luts[0]?.file);
+  const tiles = (BT * M * N) / TILE / TILE;
+  // bytes the H2A / A2H trips move: A and B loads (reused while a worker's consecutive tiles share them), C stores, R loads
+  let loadsA = 0;
+  let loadsB = 0;
+  plan.jobs.forEach((jobs, i) => {
+    if (!plan.residentA.has(ws[i]!.cluster)) loadsA += new Set(loadSeq(jobs.map((t) => t.mi)).map((x) => x.index)).size;
+    if (!plan.residentB.has(ws[i]!.cluster)) loadsB += new Set(loadSeq(jobs.map((t) => t.ni)).map((x) => x.index)).size;
+  });
+  for (const v of plan.residentA.values()) for (const r of v) loadsA += r.len;
+  for (const v of plan.residentB.values()) for (const r of v) loadsB += r.len;
+  const hbmBytes = loadsA * bytesOf(TILE, K, eb) + loadsB * bytesOf(K, TILE, eb) + tiles * bytesOf(TILE, TILE, 2) * (p.residual ? 2 : 1);
+  const bias = inputs.find((f) => f.file === `${name}_bias.npy`)?.data;
+  const resid = inputs.find((f) => f.file === `${name}_ref_r.npy`)?.data;
+  const check = (read: (s: string) => Float32Array) => {
+    const c = new Float64Array(BT * M * N);
+    const abs = new Float64Array(BT * M * N);
+    const got = new Float64Array(BT * M * N);
+    const cAll = read('c_hbm');
+    for (let z = 0; z < BT; z++) {
+      const r = matmul64(a.subarray(z * M * K, (z + 1) * M * K), b.subarray(z * K * N, (z + 1) * K * N), M, K, N);
+      c.set(r.c, z * M * N);
+      abs.set(r.abs, z * M * N);
+      got.set(fromColumnBlocks(cAll.subarray(z * M * N, (z + 1) * M * N), M, N), z * M * N);
+    }
+    for (let i = 0; i < c.length; i++) {
+      const bi = bias ? bias[i % N]! : 0;
+      let x = c[i]! + bi;
+      if (epi.endsWith('relu')) x = Math.max(0, x);
+      if (epi.endsWith('gelu')) x = gelu64(x);
+      c[i] = x + (resid ? resid[i]! : 0);
+      abs[i]! += Math.abs(bi);
+    }
+    const e = errorOf(got, c, abs);
+    return { ...e, bound: fp16 ? 0.01 : 0.06, what: 'max |c - ref| / sum|a b| (normwise, per element)' };
+  };
+  return {
+    name,
+    pasm,
+    ld,
+    inputs,
+    luts,
+    check,
+    meta: {
+      kind: 'gemm',
+      batch: BT, m: M, k: K, n: N, dtype, transposed: tr, epilogue: epi, residual: !!p.residual,
+      workers: ws.map((w) => `c${w.cluster}.uie${w.uie}`),
+      tiles,
+      flops: 2 * BT * M * N * K,
+      hbmBytes,
+      outputs: ['c_hbm'],
+      layout: { c_hbm: `[N/128, M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8})` },
+    },
+  };
+}
+
+/** The microcode of one 128 x 128 x K tile (shared by every trip of the kernel). */
+function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean): string {
+  const vpu = epi !== 'none';
+  const L: string[] = [];
+  const e = (s: string) => L.push(s);
+  e(`# Generated by pyxis-gen gemm (packages/target-pyxis/src/gen/gemm.ts; docs/generators.md): one 128 x 128 x ${K} tile,`);
+  e(`# ${fp16 ? 'FP16' : 'FP8'} ${tr ? 'transposed A (seq §9.4.1, §10.1.4; samples/pyxis/matmul_transposed_fp8.pasm)' : `row-shifted A (seq §9.3, §10.1.3; samples/pyxis/matmul_${fp16 ? 'fp16' : 'fp8'}.pasm)`},`);
+  e(`# epilogue ${epi}${residual ? ', residual add by RMW_Add (chip §7.4.1)' : ''}. EBs: A, B eb -12 -> EB_MNS -8${vpu ? '; GWB eb_adj 7 -> VPU EB -15' : ''}.`);
+  e(`.const K = ${K}`);
+  const w = fp16 ? 2 : 1;
+  if (tr) {
+    e(`# AMEM Weights Read: row k of A^T (128 bytes) per cycle; K/8 x 8 so that the loop counts stay 12-bit (seq §2.1)`);
+    e(`.program ${nm}_wr amem_weights_read {\n  loop i0 K / 8 {\n    loop i1 8 {\n      Read_SRAM wdc_type=Uncompressed iter_stride[i0]=64 iter_stride[i1]=8\n    }\n  }\n}`);
+    e(`# WDP, Figure 9-3: i1 tbuf, i2 tbuf column; LD_2ROWS_8B_TRANS, 64-byte blocks`);
+    e(`.program ${nm}_wdp wdp {\n  loop i0 K / 8 {\n    loop i1 2 {\n      loop i2 4 {\n        WR_HBUF hbuf_wr_control=LD_2ROWS_8B_TRANS log2_ptns_per_hlane=0 tbuf_idx_iter_id=i1 tbuf_col_idx_iter_id=i2 \\\n                dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i1 \\\n                hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2]\n      }\n    }\n  }\n}`);
+    e(`# GH, Figure 10-2: VGR = 2*i1 + i2`);
+    e(`.program ${nm}_gh gh {\n  loop i0 K / 8 {\n    loop i1 4 {\n      loop i2 2 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_TRANS_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=4 hbuf_stride_dim2=16 \\\n                    hbuf_stride_iter_id_dim1=i2 hbuf_stride_iter_id_dim2=i1\n      }\n    }\n  }\n}`);
+  } else {
+    const blk = fp16 ? 64 : 128;
+    e(`.const KBLK = K / ${blk}            # Hbuf blocks: 128 bytes of each of the 128 rows of A`);
+    e(`.const ROW = K / ${16 / w}              # partitions per row of A`);
+    e(`# AMEM Weights Read (seq §9.3 table): i0 Hbuf block, i1 VGR in grid-row, i2 grid-row in h-lane pair, i3 h-lane`);
+    e(`.program ${nm}_wr amem_weights_read {\n  loop i0 KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          Read_SRAM ${fp16 ? 'is_16bit=1 ' : ''}wdc_type=Uncompressed iter_stride[i0]=8 iter_stride[i1]=ROW iter_stride[i2]=8*ROW iter_stride[i3]=16*ROW\n        }\n      }\n    }\n  }\n}`);
+    e(`# WDP (seq §9.3): LD_1ROW_16B, 8 partitions per h-lane, lin2log; block = 1024 B`);
+    e(`.program ${nm}_wdp wdp {\n  loop i0 KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          WR_HBUF ${fp16 ? 'is_16bit=1 ' : ''}hbuf_wr_control=LD_1ROW_16B log2_ptns_per_hlane=3 hlane_iter_id=i3 grip_iter_id=i2 \\\n                  dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                  hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2, i3] \\\n                  hbuf_stride_dim1=16 hbuf_stride_iter_id_dim1=i1\n        }\n      }\n    }\n  }\n}`);
+    e(`# GH (seq §10.1.3): i1 octobyte of the 128-byte row, i2 VGR`);
+    e(`.program ${nm}_gh gh {\n  loop i0 KBLK {\n    loop i1 16 {\n      loop i2 8 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_${fp16 ? 'FP16' : 'FP8'} end_grid_row_idx=15 hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=8 hbuf_stride_dim2=128 \\\n                    hbuf_stride_iter_id_dim1=i1 hbuf_stride_iter_id_dim2=i2\n      }\n    }\n  }\n}`);
+  }
+  // B: one row per cycle; FP16 rows are de-interleaved by RPSW entry 0 (chip §7.3.1)
+  const g = fp16 ? 4 : 8;
+  const sw = fp16 ? ' rpsw_config_vld=1 rpsw_config_idx_base=0' : vpu ? ' rpsw_config_vld=1 rpsw_config_idx_base=1' : '';
+  e(`# AMEM Read: row k of B per cycle to the grid (K/${g} x ${g}: 12-bit loop counts)`);
+  e(`.program ${nm}_rd amem_read {\n  loop i0 K / ${g} {\n    loop i1 ${g} {\n      Read_SRAM data_type=Recogni_${fp16 ? 'FP16' : 'FP8'} tgt_fifo=Grid${sw} iter_stride[i0]=${g * 8 * w} iter_stride[i1]=${8 * w}\n    }\n  }\n}`);
+  if (fp16) {
+    e(`# GV (FP16): 4 rows of B per staging, padded with zero rows as in matmul_fp16.pasm`);
+    e(`.program ${nm}_gv gv {\n  loop i0 K / 4 {\n    loop i1 3 {\n      Read_Zero conv3x3_mode=0 staging_start_iter_mask=[i1]\n    }\n    loop i1 4 {\n      Read_AMEM_FIFO conv3x3_mode=0 dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n    Read_Zero conv3x3_mode=0\n  }\n}`);
+  } else {
+    e(`# GV: 8 rows of B per staging`);
+    e(`.program ${nm}_gv gv {\n  loop i0 K / 8 {\n    loop i1 8 {\n      Read_AMEM_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n  }\n}`);
+  }
+  e(`# GX: K/${g} groups x 8 VGRs; zero on the first group, split + writeback kick after the last (seq §10.3)`);
+  e(`.program ${nm}_gx gx {\n  Exec_Config conv3x3_mode=0 end_grid_row_idx=15 log2_active_ptns=3 odd_col_exec_en=1 even_col_exec_en=1\n  loop i0 K / ${g} {\n    loop i1 8 {\n      Exec_Valid conv3x3_mode=0 accum_idx_iter_id=i1 front_staging_done_iter_mask=[i1] zero_accum_iter_mask=[i0] \\\n                 split_accum_iter_mask=[i0, i1] wb_kick_iter_mask=[i0, i1]\n    }\n  }\n}`);
+  e(`# GWB (seq §11): 16 grid-rows x 8 slots${vpu ? ' to the VPU (EB -8 + 7 = -15)' : ''}`);
+  e(`.program ${nm}_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=${vpu ? 'VPU' : 'AMEM'} diagonal_mask_mode=Disabled eb_adj=${vpu ? 7 : 0} grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}`);
+  const hasBias = epi.startsWith('bias');
+  if (vpu) {
+    if (hasBias) {
+      e(`# bias row (FP16, 128 columns) -> Vbuffer tile 1, scratchpad row 0 (matmul_bias_relu.pasm)`);
+      e(`.program ${nm}_bl_rd amem_read {\n  Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer rpsw_config_vld=1 rpsw_config_idx_base=0\n}`);
+      e(`.program ${nm}_bl_in sb2vb {\n  WR_VLD wr_tile_idx=1 src_select=AMEM_FIFO scratchpad_mode=1 scratchpad_count_incr_amt=0 wr_addr_base=0\n}`);
+      e(`.vpu ${nm}_load_bias {\n  MOV rd=r15 src1_sel=IN_FIFO wr_gpr_en=1 in_fifo_pop=1\n}`);
+    }
+    const body: string[] = [];
+    let src = 'src1_sel=IN_FIFO';
+    let pop = ' in_fifo_pop=1';
+    if (hasBias) {
+      body.push(`ADD rd=r1 src1_sel=IN_FIFO rs2=r15 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1`);
+      src = 'rs1=r1 src1_sel=GPR';
+      pop = '';
+    }
+    if (epi.endsWith('relu')) body.push(`RELU rd=r2 ${src}${pop} out_fifo_push=1`);
+    else if (epi.endsWith('gelu')) body.push(`LUT rd=r2 ${src} lut_idx=0${pop} out_fifo_push=1`);
+    else body.push(`MOV rd=r2 rs1=r1 src1_sel=GPR out_fifo_push=1`);
+    e(`# VPU epilogue (one 128-lane row per program run, chip §6.1.4)`);
+    e(`.vpu ${nm}_row {\n${body.map((s) => '  ' + s).join('\n')}\n}`);
+    e(`.program ${nm}_in sb2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=0 src_select=Grid_FIFO\n  }\n}`);
+    e(`.program ${nm}_feed vb2vpu {\n${hasBias ? '  RD_VLD rd_tile_idx=1 scratchpad_mode=1 scratchpad_count_decr=0 rd_addr_base=0\n' : ''}  loop i0 128 {\n    RD_VLD rd_tile_idx=0\n  }\n}`);
+    e(`.program ${nm}_vi vi {\n${hasBias ? `  Generate_VPU_Program vpv_pgm_start_addr=${nm}_load_bias\n` : ''}  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_row\n  }\n}`);
+    e(`.program ${nm}_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=2\n  }\n}`);
+    e(`.program ${nm}_drain vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=2 tgt_select=AMEM_FIFO\n  }\n}`);
+  }
+  const op = residual ? 'RMW_Add' : 'Write';
+  e(`# AMEM Write: 128 RFP16 rows of C (WPSW entry 0 re-interleaves into the chip §7.3.1 storage order)${residual ? '; RMW_Add: C = R + product (chip §7.4.1)' : ''}`);
+  e(`.program ${nm}_wr_c amem_write {\n  loop i0 128 {\n    ${op} src_fifo=${vpu ? 'Vbuffer' : 'Grid'} data_type=Recogni_FP16${residual ? ' rmw_rd_addr_offset=0' : ''} wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`);
+  return L.join('\n') + '\n';
+}
+
+function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ws: Worker[], plan: Plan, lut?: string): string {
+  const vpu = epi !== 'none';
+  const hasBias = epi.startsWith('bias');
+  const fmt = fp16 ? 'RFP16' : 'RFP8';
+  const ceb = vpu ? -15 : -8;
+  const L: string[] = [];
+  const e = (s: string) => L.push(s);
+  e(`/*\n * Generated by pyxis-gen gemm (docs/generators.md): C[${M}, ${N}] = A[${M}, ${K}] x B[${K}, ${N}], ${fp16 ? 'FP16' : 'FP8'}${tr ? ' (A transposed)' : ''}, epilogue ${epi}${residual ? ' + R' : ''},`);
+  e(` * ${(M / TILE) * (N / TILE)} tiles of 128 x 128 on ${ws.length} UIE(s); operands in HBM, double-buffered in AMEM.\n */`);
+  const clusters = [...new Set(ws.map((w) => w.cluster))].sort((x, y) => x - y);
+  for (const c of clusters) e(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
+  e(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
+  e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${(BT * M) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor a_hbm { format = ${fmt}; shape = [${BT * M}, ${K}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
+  e(`tensor b_hbm { format = ${fmt}; shape = [${(BT * N) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_b.npy"; }`);
+  e(`tensor c_hbm { format = RFP16; shape = [${(BT * N) / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; zero = true; }`);
+  if (residual) e(`tensor r_hbm { format = RFP16; shape = [${(BT * N) / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
+  for (const c of clusters) if (hasBias) e(`tensor bias${c} { format = RFP16; shape = [1, ${N}]; eb = -15; region = amem${c}; data = "${nm}_bias.npy"; }`);
+  const aSrc = (mi: number) => (tr ? `at_hbm[${mi}]` : `a_hbm[${mi * TILE}:${(mi + 1) * TILE}]`);
+  const aShape = tr ? `[${K}, 128]` : `[128, ${K}]`;
+  // cluster-resident runs of blocks: A rows [len*128, K] (transposed: [len, K, 128]), B [len, K, 128]
+  for (const c of clusters) {
+    (plan.residentA.get(c) ?? []).forEach((r, q) => e(`tensor acl${c}_${q} { format = ${fmt}; shape = ${tr ? `[${r.len}, ${K}, 128]` : `[${r.len * TILE}, ${K}]`}; eb = -12; region = amem${c}; zero = true; }`));
+    (plan.residentB.get(c) ?? []).forEach((r, q) => e(`tensor bcl${c}_${q} { format = ${fmt}; shape = [${r.len}, ${K}, 128]; eb = -12; region = amem${c}; zero = true; }`));
+  }
+  ws.forEach((w, i) => {
+    if (plan.jobs[i]!.length === 0) return;
+    for (const s of [0, 1]) {
+      if (!plan.residentA.has(w.cluster)) e(`tensor a${i}_${s} { format = ${fmt}; shape = ${aShape}; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      if (!plan.residentB.has(w.cluster)) e(`tensor b${i}_${s} { format = ${fmt}; shape = [${K}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      e(`tensor c${i}_${s} { format = RFP16; shape = [128, 128]; eb = ${ceb}; region = amem${w.cluster}; zero = true; }`);
+    }
+  });
+  // switch tables per UIE (chip §7.3.1): WPSW 0 re-interleaves FP16 writes; RPSW 0 de-interleaves FP16 reads, RPSW 1 is
+  // the identity the FP8 B read selects after a bias read (the switch configuration is held across trips)
+  for (const w of ws) {
+    e(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
+    if (fp16 || hasBias) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 2, 4, 6, 1, 3, 5, 7]; } }`);
+    if (vpu && !fp16) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`);
+    if (lut) e(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; data = "${lut}"; }`);
+  }
+  const MB = M / TILE;
+  const NB = N / TILE;
+  const deps: string[] = [];
+  const h2a = new Map<number, string[]>(clusters.map((c) => [c, []]));
+  const a2h = new Map<number, string[]>(clusters.map((c) => [c, []]));
+  // cluster-resident runs: loaded once, first in the cluster's H2A queue (one trip per run of contiguous blocks)
+  const resLoads = new Map<number, string[]>(clusters.map((c) => [c, []]));
+  for (const c of clusters) {
+    (plan.residentA.get(c) ?? []).forEach((r, q) => {
+      h2a.get(c)!.push(`  trip lda_c${c}_${q} { src = ${tr ? `at_hbm[${r.start}:${r.start + r.len}]` : `a_hbm[${r.start * TILE}:${(r.start + r.len) * TILE}]`}; dst = acl${c}_${q}; trip_power = 4; }`);
+      resLoads.get(c)!.push(`lda_c${c}_${q}`);
+    });
+    (plan.residentB.get(c) ?? []).forEach((r, q) => {
+      h2a.get(c)!.push(`  trip ldb_c${c}_${q} { src = b_hbm[${r.start}:${r.start + r.len}]; dst = bcl${c}_${q}; trip_power = 4; }`);
+      resLoads.get(c)!.push(`ldb_c${c}_${q}`);
+    });
+  }
+  const resident = (c: number) => resLoads.get(c)!.length > 0;
+  const rounds = Math.max(...plan.jobs.map((j) => j.length));
+  // per worker and operand: the load feeding each tile (-1: reuse the previous one) and the last tile using each load
+  const loads = plan.jobs.map((jobs, i) => ({
+    a: plan.residentA.has(ws[i]!.cluster) ? [] : loadSeq(jobs.map((t) => t.mi)),
+    b: plan.residentB.has(ws[i]!.cluster) ? [] : loadSeq(jobs.map((t) => t.ni)),
+  }));
+  for (let j = 0; j < rounds; j++)
+    ws.forEach((w, i) => {
+      const jobs = plan.jobs[i]!;
+      if (j >= jobs.length) return;
+      const { mi, ni } = jobs[j]!;
+      const id = `${i}_${j}`;
+      const q = h2a.get(w.cluster)!;
+      const pre: string[] = [];
+      for (const [op, seq] of [['a', loads[i]!.a], ['b', loads[i]!.b]] as const) {
+        const ld = seq[j];
+        if (ld === undefined) continue; // resident A
+        if (ld.first === j) {
+          q.push(`  trip ld${op}${id} { src = ${op === 'a' ? aSrc(mi) : `b_hbm[${ni}]`}; dst = ${op}${i}_${ld.index % 2}; trip_power = 4; }`);
+          // the buffer is free once the last tile using the load two back has run
+          const prev = seq.find((x) => x.index === ld.index - 2);
+          if (prev) deps.push(`ld${op}${id} after mm${i}_${prev.last};`);
+        }
+        pre.push(`ld${op}${i}_${ld.first}`);
+      }
+      if (resident(w.cluster)) pre.push(`ra${i}`); // same queue: ordering, no barrier
+      const s = j % 2;
+      if (residual) {
+        q.push(`  trip ldr${id} { src = r_hbm[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]; dst = c${i}_${s}; trip_power = 4; }`);
+        if (j >= 2) deps.push(`ldr${id} after st${i}_${j - 2};`);
+        pre.push(`ldr${id}`);
+      } else if (j >= 2) pre.push(`st${i}_${j - 2}`);
+      a2h.get(w.cluster)!.push(`  trip st${id} { src = c${i}_${s}; dst = c_hbm[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]; trip_power = 4; }`);
+      deps.push(`mm${id} after ${[...new Set(pre)].join(', ')};`);
+      deps.push(`st${id} after mm${id};`);
+    });
+  for (const c of clusters) {
+    e(`queue h2a { cluster = ${c};\n${h2a.get(c)!.join('\n')}\n}`);
+    e(`queue a2h { cluster = ${c};\n${a2h.get(c)!.join('\n')}\n}`);
+  }
+  const progs = `amem_weights_read = ${nm}_wr; wdp = ${nm}_wdp; gh = ${nm}_gh; amem_read = ${nm}_rd; gv = ${nm}_gv; gx = ${nm}_gx; gwb = ${nm}_gwb; amem_write = ${nm}_wr_c;` +
+    (vpu ? ` sb2vb = ${nm}_in; vb2vpu = ${nm}_feed; vi = ${nm}_vi; vpu2vb = ${nm}_out; vb2sb = ${nm}_drain;` : '');
+  ws.forEach((w, i) => {
+    const trips: string[] = [];
+    // a no-op trip waits for the cluster's resident A blocks (one barrier for all the cluster's UIEs: a DMA descriptor
+    // notifies at most 8 barriers, docs/linker.md "Dependencies"); the UIE queue starts its tiles after it
+    if (resident(w.cluster) && plan.jobs[i]!.length > 0) trips.push(`  trip ra${i} { after = [${resLoads.get(w.cluster)!.join(', ')}]; }`);
+    plan.jobs[i]!.forEach(({ mi, ni }, j) => {
+      const s = j % 2;
+      const id = `${i}_${j}`;
+      const ra = plan.residentA.get(w.cluster);
+      const rb = plan.residentB.get(w.cluster);
+      const ar = ra ? runOf(ra, mi) : undefined;
+      const br = rb ? runOf(rb, ni) : undefined;
+      const aBuf = ar ? (tr ? `acl${w.cluster}_${ar.run}[${ar.at}]` : `acl${w.cluster}_${ar.run}[${ar.at * TILE}:${(ar.at + 1) * TILE}]`) : `a${i}_${loads[i]!.a[j]!.index % 2}`;
+      const bBuf = br ? `bcl${w.cluster}_${br.run}[${br.at}]` : `b${i}_${loads[i]!.b[j]!.index % 2}`;
+      if (hasBias) {
+        // the bias row sits in the scratchpad without a count: the next tile's bias waits for this tile (sample rule)
+        trips.push(`  trip bl${id} { amem_read = ${nm}_bl_rd; sb2vb = ${nm}_bl_in; read = bias${w.cluster}[:, ${(ni % NB) * TILE}:${((ni % NB) + 1) * TILE}]; trip_power = 4;${j > 0 ? ` after = [mm${i}_${j - 1}];` : ''} }`);
+      }
+      trips.push(`  trip mm${id} { ${progs} weights = ${aBuf}; read = ${bBuf}; write = c${i}_${s};${residual ? ` rmw_source = c${i}_${s};` : ''} op = matmul; trip_power = 32;${hasBias ? ` after = [bl${id}];` : ''} }`);
+    });
+    e(`queue uie${w.uie} { cluster = ${w.cluster};\n${trips.join('\n')}\n}`);
+  });
+  e(deps.join('\n'));
+  return L.join('\n') + '\n';
+}
+
+interface Run {
+  /** First block and number of consecutive blocks loaded by one H2A trip. */
+  start: number;
+  len: number;
+}
+
+interface Plan {
+  /** Tiles of each worker, in order. */
+  jobs: Array<Array<{ mi: number; ni: number }>>;
+  /** Clusters whose A row blocks / B column blocks are loaded once into AMEM (shared by the cluster's UIEs). */
+  residentA: Map<number, Run[]>;
+  residentB: Map<number, Run[]>;
+}
+
+/** Consecutive blocks grouped into runs (one H2A trip each: the blocks are contiguous in HBM). */
+function runsOf(blocks: number[]): Run[] {
+  const out: Run[] = [];
+  for (const b of blocks) {
+    const last = out[out.length - 1];
+    if (last && last.start + last.len === b) last.len++;
+    else out.push({ start: b, len: 1 });
+  }
+  return out;
+}
+
+/** The run holding `block` and the block's index in it. */
+export function runOf(runs: Run[], block: number): { run: number; at: number } {
+  const run = runs.findIndex((r) => block >= r.start && block < r.start + r.len);
+  return { run, at: block - runs[run]!.start };
+}
+
+/**
+ * Tiles in column-block-major order (t = ni * M/128 + mi), contiguous chunks per worker, the workers of a cluster
+ * taking consecutive chunks: consecutive tiles of a worker share the B column block and a cluster's tiles cover a
+ * contiguous range of column blocks. The A row blocks and the B column blocks of a cluster are loaded once into its
+ * AMEM (a few large H2A trips, shared by the cluster's 12 UIEs) when they fit next to the C double buffers; else they
+ * are streamed per worker through double buffers, reloaded whenever the block changes.
+ */
+function planTiles(BT: number, M: number, N: number, ws: Worker[], aBytes: number, bBytes: number, cBytes: number, biasBytes: number): Plan {
+  const lim = chipLimits();
+  const budget = lim.amemBytes - 1024 * 1024; // 1 MiB left for descriptor lists and the barrier tables
+  const MB = M / TILE;
+  const NB = N / TILE;
+  const T = BT * MB * NB;
+  const jobs: Plan['jobs'] = ws.map(() => []);
+  const order = ws.map((_, i) => i).sort((x, y) => ws[x]!.cluster - ws[y]!.cluster || ws[x]!.uie - ws[y]!.uie);
+  order.forEach((i, k) => {
+    for (let t = Math.floor((k * T) / ws.length); t < Math.floor(((k + 1) * T) / ws.length); t++) {
+      // t = (bi * NB + ni) * MB + mi: global row block bi*MB + mi, global column block bi*NB + ni
+      const g = Math.floor(t / MB);
+      jobs[i]!.push({ mi: Math.floor(g / NB) * MB + (t % MB), ni: g });
+    }
+  });
+  const residentA = new Map<number, Run[]>();
+  const residentB = new Map<number, Run[]>();
+  for (const c of new Set(ws.map((w) => w.cluster))) {
+    const mine = ws.map((w, i) => (w.cluster === c ? i : -1)).filter((i) => i >= 0 && jobs[i]!.length > 0);
+    const streamed = mine.length * 2 * (aBytes + bBytes + cBytes) + biasBytes;
+    if (streamed > budget)
+      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`);
+    const aBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.mi)))].sort((x, y) => x - y);
+    const bBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.ni)))].sort((x, y) => x - y);
+    let used = streamed;
+    if (aBlocks.length > 0 && used - mine.length * 2 * aBytes + aBlocks.length * aBytes <= budget) {
+      used += aBlocks.length * aBytes - mine.length * 2 * aBytes;
+      residentA.set(c, runsOf(aBlocks));
+    }
+    if (bBlocks.length > 0 && used - mine.length * 2 * bBytes + bBlocks.length * bBytes <= budget) residentB.set(c, runsOf(bBlocks));
+  }
+  return { jobs, residentA, residentB };
+}
+
+/** For each tile, the load that feeds it: a new load (index q, buffer q mod 2) whenever the block changes. */
+function loadSeq(blocks: number[]): Array<{ index: number; first: number; last: number }> {
+  const out: Array<{ index: number; first: number; last: number }> = [];
+  let cur: { index: number; first: number; last: number } | undefined;
+  blocks.forEach((b, j) => {
+    if (!cur || blocks[j - 1] !== b) cur = { index: cur ? cur.index + 1 : 0, first: j, last: j };
+    cur.last = j;
+    out.push(cur);
+  });
+  return out;
+}

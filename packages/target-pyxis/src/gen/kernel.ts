@@ -1,0 +1,28 @@
+/** What a generator returns: the files of one kernel (written by the CLI, or used in-process by tests). */
+export interface GenTensorFile {
+  /** File name (relative to the output directory). */
+  file: string;
+  shape: number[];
+  data: Float32Array;
+}
+
+/** A VPU lookup table the kernel loads: scripts/make-vpu-lut.mjs --fn FN -o FILE (computed by the CLI). */
+export interface GenLut {
+  file: string;
+  fn: 'gelu' | 'exp' | 'recip' | 'rsqrt';
+}
+
+export interface GenKernel {
+  name: string;
+  pasm: string;
+  ld: string;
+  inputs: GenTensorFile[];
+  luts: GenLut[];
+  /** What the kernel computes, for the checker and the figures (FLOPs, bytes moved, shapes, layouts). */
+  meta: Record<string, unknown> & { kind: string; flops: number; hbmBytes: number; outputs: string[]; dtype: 'fp8' | 'fp16' };
+  /**
+   * The CLI's `--run` check: error of the simulated outputs (read by symbol name, float32) against a float64
+   * reference of the inputs (src/gen/reference.ts), and the documented bound (docs/generators.md "Error bounds").
+   */
+  check?: (read: (symbol: string) => Float32Array) => { max: number; rms: number; bound: number; what: string };
+}

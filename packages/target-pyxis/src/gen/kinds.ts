@@ -1,0 +1,119 @@
+/** The kernel kinds of `pyxis-gen` and their command-line options (docs/generators.md). */
+import { GenError } from './errors.js';
+import { EPILOGUES, gemm, type Epilogue } from './gemm.js';
+import type { GenKernel } from './kernel.js';
+import { ROW_OPS, rows, type RowOp } from './rows.js';
+import { transformer, type Composite } from './transformer.js';
+import { conv3x3 } from './conv.js';
+import { resnetBlock } from './resnet.js';
+import { attention } from './attention.js';
+import { WEIGHTS_1X1, conv1x1, type Weights1x1 } from './conv1x1.js';
+
+type Values = Record<string, string | boolean | undefined>;
+interface KindSpec {
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  make?(v: Values): GenKernel;
+  /** Chip-scale samples: several kernels run one after the other. */
+  composite?(v: Values): Composite;
+}
+
+/** An integer option (GEN0001 with exit 2 when it is not a number). */
+export function intOpt(v: Values, key: string, dflt: number): number {
+  const s = v[key];
+  if (s === undefined) return dflt;
+  const n = Number(s);
+  if (typeof s !== 'string' || s.trim() === '' || !Number.isInteger(n)) throw new GenError('GEN0001', key, `must be an integer (got "${String(s)}")`, 2);
+  return n;
+}
+
+/** `--clusters 0,1,2,3` (or a count `--clusters 4` = 0..3 when given as `all`/a single number N > 1 prefixed by `n`). */
+export function clusterOpt(v: Values): number[] {
+  const s = v['clusters'];
+  if (s === undefined) return [0];
+  if (typeof s !== 'string' || !/^\d+(,\d+)*$/.test(s)) throw new GenError('GEN0001', 'clusters', `must be a comma-separated list of cluster ids, e.g. 0,1,2,3 (got "${String(s)}")`, 2);
+  return s.split(',').map(Number);
+}
+
+const common = { name: { type: 'string' }, seed: { type: 'string' }, clusters: { type: 'string' }, uies: { type: 'string' } } as const;
+
+export const KINDS: Record<string, KindSpec> = {
+  gemm: {
+    options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' }, batch: { type: 'string' } },
+    make: (v) => {
+      const epi = (v['epilogue'] as string | undefined) ?? 'none';
+      if (!EPILOGUES.includes(epi as Epilogue)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${epi})`, 2);
+      return gemm({
+        name: v['name'] as string | undefined,
+        m: intOpt(v, 'm', 128),
+        k: intOpt(v, 'k', 256),
+        n: intOpt(v, 'n', 128),
+        dtype: ((v['dtype'] as string | undefined) ?? 'fp8') as 'fp8',
+        transposed: !!v['transposed'],
+        epilogue: epi as Epilogue,
+        residual: !!v['residual'],
+        batch: intOpt(v, 'batch', 1),
+        clusters: clusterOpt(v),
+        uies: intOpt(v, 'uies', 1),
+        seed: intOpt(v, 'seed', 1),
+      });
+    },
+  },
+  rows: {
+    options: { ...common, op: { type: 'string' }, rows: { type: 'string' } },
+    make: (v) => {
+      const op = (v['op'] as string | undefined) ?? 'softmax';
+      if (!ROW_OPS.includes(op as RowOp)) throw new GenError('GEN0006', 'op', `must be one of ${ROW_OPS.join(', ')} (got ${op})`, 2);
+      return rows({ name: v['name'] as string | undefined, op: op as RowOp, rows: intOpt(v, 'rows', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+    },
+  },
+  conv3x3: {
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, residual: { type: 'boolean' } },
+    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
+  },
+  conv1x1: {
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
+    make: (v) => {
+      const wk = (v['weights'] as string | undefined) ?? 'linear8';
+      if (!WEIGHTS_1X1.includes(wk as Weights1x1)) throw new GenError('GEN0006', 'weights', `must be one of ${WEIGHTS_1X1.join(', ')} (got ${wk})`, 2);
+      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+    },
+  },
+  attention: {
+    options: { ...common, tiles: { type: 'string' }, dk: { type: 'string' }, tokens: { type: 'string' } },
+    make: (v) => attention({ name: v['name'] as string | undefined, tiles: intOpt(v, 'tiles', 1), dk: intOpt(v, 'dk', 64), tokens: intOpt(v, 'tokens', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
+  },
+  transformer: {
+    options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
+    composite: (v) =>
+      transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
+  },
+  resnet: {
+    options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, images: { type: 'string' }, height: { type: 'string' } },
+    composite: (v) => resnetBlock({ images: intOpt(v, 'images', 96), height: intOpt(v, 'height', 32), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
+  },
+};
+
+export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]]
+
+Writes KIND.pasm, KIND.ld, seeded .npy inputs, VPU LUTs and KIND.json (what it computes, layouts) to DIR
+(docs/generators.md). --run also assembles, links and simulates it and prints the chip-level figures and the
+error against float64; --timing-only skips the arithmetic (cycles only).
+
+kinds and options:
+  gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual]
+        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed)
+  rows  --op softmax|rmsnorm|layernorm --rows R
+        rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
+  transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
+        the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
+  conv3x3 --images N --cin C --height H [--residual]
+        3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 224), H of 8 (<= 248)
+  resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
+        a ResNet-style block: two 3x3 convolutions of 16 channels and the residual add
+  conv1x1 --images N --cin C --rows P [--weights linear8|compressed] [--residual]
+        1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8, P <= 31
+  attention --tiles N --dk D [--tokens T]
+        causal attention tiles of 128 tokens (T valid), head dimension D (a multiple of 8, <= 128), O^T per tile
+common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
+
+exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;

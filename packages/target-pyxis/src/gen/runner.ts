@@ -1,0 +1,41 @@
+/** `pyxis-gen --run`: assemble, link and simulate a written kernel in-process; figures and the float64 check. */
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { assemble, loadPyxisIsa } from '../asm/index.js';
+import { link } from '../ld/index.js';
+import { dumpSymbol, makeUieFactory, simulateImage } from '../sim/index.js';
+import { chipFigures, formatFigures, type ChipFigures } from './figures.js';
+import type { GenKernel } from './kernel.js';
+
+export interface KernelRun {
+  ok: boolean;
+  lines: string[];
+  figures: ChipFigures;
+  hostSeconds: number;
+  error?: { max: number; rms: number; bound: number; what: string };
+}
+
+export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: boolean; maxCycles?: number }): KernelRun {
+  const lines: string[] = [];
+  const t0 = performance.now();
+  const obj = assemble([{ file: join(dir, `${k.name}.pasm`), text: k.pasm }], { isa: loadPyxisIsa(), listing: false }).object;
+  const linked = link({ script: k.ld, scriptFile: join(dir, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] });
+  const t1 = performance.now();
+  for (const d of linked.diagnostics) lines.push(`link warning ${d.code}: ${d.message}`);
+  const res = simulateImage(linked.image, `${k.name}.pimg`, { uieFactory: makeUieFactory({ timingOnly: opts.timingOnly ?? false }), maxCycles: opts.maxCycles ?? 50_000_000 });
+  const t2 = performance.now();
+  const r = res.report;
+  lines.push(`simulation: ${r.stop} (${r.clusters} cluster(s) x ${r.uies} UIE(s), ${r.trips_total} trips); host time: assemble + link ${((t1 - t0) / 1e3).toFixed(2)} s, simulate ${((t2 - t1) / 1e3).toFixed(2)} s${opts.timingOnly ? ' (--timing-only)' : ' (bit-exact)'}`);
+  const f = chipFigures(r, k.meta.flops, k.meta.dtype);
+  lines.push(...formatFigures(f));
+  let ok = r.stop === 'done' && linked.diagnostics.length === 0;
+  let error: KernelRun['error'];
+  if (k.check && !opts.timingOnly && r.stop === 'done') {
+    const e = k.check((s) => dumpSymbol(res.chip, linked.image, s, true).data as Float32Array);
+    error = e;
+    const pass = e.max <= e.bound;
+    ok &&= pass;
+    lines.push(`error vs float64: max ${e.max.toExponential(3)} (bound ${e.bound}; ${e.what}), RMS relative ${e.rms.toExponential(3)}: ${pass ? 'ok' : 'ABOVE THE BOUND'}`);
+  } else if (opts.timingOnly) lines.push('error vs float64: not computed (--timing-only skips the arithmetic)');
+  return { ok, lines, figures: f, hostSeconds: (t2 - t0) / 1e3, error };
+}

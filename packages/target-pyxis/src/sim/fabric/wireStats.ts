@@ -1,0 +1,45 @@
+/**
+ * Figures of the wire model (fsys): per chip egress (FO pipes) and ingress (FI pipes), per directed link
+ * (source chip -> destination chip), grant waits and injected faults. Plain data: a worker thread can post it.
+ */
+export interface WireLinkStats {
+  src: number;
+  dst: number;
+  pages: number;
+  /** Bytes on the wire: 16-byte header + payload (messages: padded to the minimum packet). */
+  bytes: number;
+  cells: number;
+  /** Pipe cycles the link's pages occupied on the source's FO pipes. */
+  busyCycles: number;
+  /** By §10.6 page type. */
+  byType: Record<string, number>;
+}
+
+export interface WireChipStats {
+  chip: number;
+  foBusy: number[];
+  fiBusy: number[];
+  /** Requests granted at this chip's OQs, and the cycles they waited there for a grant (contention). */
+  grants: number;
+  grantWaitCycles: number;
+  grantWaitMax: number;
+  /** Grant-wait cycles at this chip's OQs by source chip (the per-link figure). */
+  grantWaitFrom: Record<number, number>;
+  /** Pages whose VPFE named no chip of the system (SIM0701). */
+  unroutable: number;
+  faults: { dropped: Record<string, number>; corrupted: Record<string, number> };
+}
+
+export function emptyChipStats(chip: number, pipes: number): WireChipStats {
+  return {
+    chip,
+    foBusy: new Array<number>(pipes).fill(0),
+    fiBusy: new Array<number>(pipes).fill(0),
+    grants: 0,
+    grantWaitCycles: 0,
+    grantWaitMax: 0,
+    grantWaitFrom: {},
+    unroutable: 0,
+    faults: { dropped: {}, corrupted: {} },
+  };
+}

@@ -1,0 +1,64 @@
+/** scripts/pyxis-gen.mjs's entry (genMain): usage, bad parameters, files written, --run (docs/generators.md exit codes). */
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { genMain } from '../../src/gen/index.js';
+
+const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
+
+function call(args: string[]): { code: number; out: string; err: string } {
+  let out = '';
+  let err = '';
+  const code = genMain(args, {
+    out: (s) => (out += s + '\n'),
+    err: (s) => (err += s + '\n'),
+    makeLut: (fn, path) => execFileSync(process.execPath, [LUT, '--fn', fn, '-o', path], { stdio: 'ignore' }),
+  });
+  return { code, out, err };
+}
+
+describe('pyxis-gen command line', () => {
+  it('usage: no kind, unknown kind, unknown option, a non-number, missing --out -> exit 2 with the usage', () => {
+    expect(call([]).code).toBe(2);
+    expect(call(['--help']).code).toBe(0);
+    expect(call(['conv5x5', '--out', '/tmp/x']).err).toMatch(/unknown kernel kind "conv5x5"/);
+    expect(call(['gemm', '--bogus', '--out', '/tmp/x']).code).toBe(2);
+    const nan = call(['gemm', '--m', 'abc', '--out', '/tmp/x']);
+    expect(nan.code).toBe(2);
+    expect(nan.err).toMatch(/GEN0001: m: must be an integer/);
+    expect(call(['gemm', '--m', '128']).err).toMatch(/--out DIR is required/);
+  });
+
+  it('a parameter the hardware cannot run -> exit 1, the parameter and the limit named, no files written', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'pyxis-gen-cli-')), 'out');
+    try {
+      const r = call(['gemm', '--m', '128', '--k', '200', '--n', '128', '--out', dir]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/GEN0003: k: must be a multiple of 128 \(got 200\)/);
+      expect(existsSync(dir)).toBe(false);
+      expect(call(['gemm', '--uies', '13', '--out', dir]).err).toMatch(/GEN0004: uies: must be 1..12 UIEs per cluster/);
+      expect(call(['transformer', '--heads', '3', '--out', dir]).err).toMatch(/GEN0003: heads/);
+    } finally {
+      rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('writes .pasm, .ld, inputs, LUTs and .json; --run simulates and checks against float64 (exit 0)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-cli-'));
+    try {
+      const r = call(['gemm', '--m', '128', '--k', '128', '--n', '128', '--epilogue', 'gelu', '--out', dir, '--run']);
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      for (const f of ['gemm.pasm', 'gemm.ld', 'gemm_a.npy', 'gemm_b.npy', 'gemm_gelu_lut.npy', 'gemm.json']) expect(existsSync(join(dir, f)), f).toBe(true);
+      expect(JSON.parse(readFileSync(join(dir, 'gemm.json'), 'utf8')).flops).toBe(2 * 128 ** 3);
+      expect(r.out).toMatch(/compute: [\d.]+ TFLOPS of 2092 peak/);
+      expect(r.out).toMatch(/HBM: [\d.]+ MB moved, \d+ GB\/s of 4915/);
+      expect(r.out).toMatch(/error vs float64: max [\d.e-]+ \(bound 0.06.*: ok/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * pyxis-gen conv3x3 (packages/target-pyxis/src/gen/conv.ts): 3x3 convolution, stride 1, zero padding 1, images
+ * streamed from HBM over UIEs, assembled, linked without warnings and simulated bit-exact; Y against a float64
+ * convolution written here. Bound: the FP8 bound of the conv3x3_pad sample (samples-compute-more.test.ts),
+ * max |y - ref| / sum |w x| <= 0.06, RMS relative <= 0.04. Cycles (chip §6.1.1 step 8): per input channel of a
+ * row-group, 2 Exec_Bubble + 8 Exec_Valid, so Exec_Valid = images x H/8 x Cin x 8 per UIE.
+ */
+import { describe, expect, it } from 'vitest';
+import { conv3x3, type ConvParams } from '../../src/gen/index.js';
+import { errors, input, runKernel } from './gen.harness.js';
+
+function ref3x3(x: Float64Array, w: Float64Array, n: number, cin: number, h: number): { ref: Float64Array; abs: Float64Array } {
+  const W = 128;
+  const ref = new Float64Array(n * 16 * h * W);
+  const abs = new Float64Array(ref.length);
+  for (let b = 0; b < n; b++)
+    for (let o = 0; o < 16; o++)
+      for (let row = 0; row < h; row++)
+        for (let col = 0; col < W; col++) {
+          let s = 0;
+          let a = 0;
+          for (let i = 0; i < cin; i++)
+            for (let dy = -1; dy <= 1; dy++)
+              for (let dx = -1; dx <= 1; dx++) {
+                const y = row + dy;
+                const xx = col + dx;
+                if (y < 0 || y >= h || xx < 0 || xx >= W) continue;
+                const p = w[((o * cin + i) * 3 + dy + 1) * 3 + dx + 1]! * x[((b * cin + i) * h + y) * W + xx]!;
+                s += p;
+                a += Math.abs(p);
+              }
+          ref[((b * 16 + o) * h + row) * W + col] = s;
+          abs[((b * 16 + o) * h + row) * W + col] = a;
+        }
+  return { ref, abs };
+}
+
+describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
+  const cases: Array<[string, ConvParams]> = [
+    ['one 8-row image, Cin 16 (the conv3x3_pad sample generalised)', { images: 1, cin: 16, height: 8 }],
+    ['Cin 224: the kernels fill 2016 of the 2048 Hbuf bytes the LD_2ROWS_8B flow addresses per grid-row', { images: 1, cin: 224, height: 8 }],
+    ['3 images of 24 rows (top, middle, bottom row-groups), Cin 32, 2 UIEs of 2 clusters, residual add', { images: 3, cin: 32, height: 24, clusters: [0, 1], residual: true }],
+  ];
+  for (const [title, p] of cases)
+    it(title, () => {
+      const k = conv3x3(p);
+      const r = runKernel(k);
+      expect(r.report.stop).toBe('done');
+      expect(r.warnings).toEqual([]);
+      const { ref, abs } = ref3x3(input(k, `${k.name}_x.npy`), input(k, `${k.name}_w.npy`), p.images, p.cin, p.height);
+      if (p.residual) {
+        const rr = input(k, `${k.name}_r.npy`);
+        for (let i = 0; i < ref.length; i++) ref[i]! += rr[i]!;
+      }
+      const e = errors(r.tensor('y_hbm'), ref, abs);
+      expect(e.bad).toBe(0);
+      expect(e.max).toBeLessThanOrEqual(0.06);
+      expect(e.rms).toBeLessThanOrEqual(0.04);
+      let ev = 0;
+      for (const x of r.report.engines) ev += ((x.uie?.['compute'] as { exec_valid?: number } | undefined)?.exec_valid ?? 0);
+      expect(ev).toBe(p.images * (p.height / 8) * p.cin * 8);
+    });
+
+  it('bad parameters name the parameter and the rule', () => {
+    expect(() => conv3x3({ images: 1, cin: 24, height: 8 })).toThrow(/GEN0003: cin: must be a multiple of 16/);
+    expect(() => conv3x3({ images: 1, cin: 16, height: 12 })).toThrow(/GEN0003: height: must be a multiple of 8 .*seq §1.3 rule 1/);
+    expect(() => conv3x3({ images: 1, cin: 16, height: 256 })).toThrow(/GEN0002: height: must be in 8..248/);
+    expect(() => conv3x3({ images: 1, cin: 240, height: 8 })).toThrow(/GEN0009: cin: 240 input channels need 2160 bytes .* addresses 2048/);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * Shared by the generator tests (test/gen/*.test.ts): write a generated kernel's inputs to a temporary directory,
+ * assemble + link + simulate it in-process, read tensors back. The float64 references are written in the tests
+ * themselves (never taken from the generator or the model).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { writeNpyFile } from '@pyxis/container';
+import type { Diagnostic } from '@pyxis/diagnostics';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+import { link } from '@pyxis/target-pyxis/ld';
+import { dumpSymbol, makeUieFactory, simulateImage, type SimReport } from '@pyxis/target-pyxis/sim';
+import type { GenKernel } from '../../src/gen/kernel.js';
+import type { RowOp } from '../../src/gen/rows.js';
+
+const isa = loadPyxisIsa();
+const LUT_SCRIPT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
+
+export interface GenRun {
+  report: SimReport;
+  warnings: Diagnostic[];
+  tensor(name: string): Float32Array;
+  /** The bytes the linker placed for a symbol (e.g. a weight database), from the image. */
+  raw(name: string): Uint8Array;
+}
+
+export function runKernel(k: GenKernel, opts: { timingOnly?: boolean; maxCycles?: number } = {}): GenRun {
+  const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-'));
+  try {
+    for (const f of k.inputs) writeNpyFile(join(dir, f.file), { dtype: 'float32', shape: f.shape, data: f.data });
+    for (const l of k.luts) execFileSync(process.execPath, [LUT_SCRIPT, '--fn', l.fn, '-o', join(dir, l.file)], { stdio: 'ignore' });
+    const obj = assemble([{ file: `${k.name}.pasm`, text: k.pasm }], { isa, listing: false }).object;
+    const linked = link({ script: k.ld, scriptFile: join(dir, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] });
+    const res = simulateImage(linked.image, `${k.name}.pimg`, { uieFactory: makeUieFactory({ timingOnly: opts.timingOnly ?? false }), maxCycles: opts.maxCycles ?? 5_000_000 });
+    const image = linked.image;
+    return {
+      report: res.report,
+      warnings: linked.diagnostics,
+      tensor: (name) => dumpSymbol(res.chip, image, name, true).data as Float32Array,
+      raw: (name) => {
+        const sym = image.symbols.find((x) => x.name === name);
+        const sec = sym ? image.sections[sym.section] : undefined;
+        if (!sym || !sec?.data) throw new Error(`no placed symbol ${name}`);
+        return sec.data.subarray(sym.offset, sym.offset + sym.size);
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** input tensor `file` of a kernel (as written to disk). */
+export function input(k: GenKernel, file: string): Float64Array {
+  const f = k.inputs.find((x) => x.file === file);
+  if (!f) throw new Error(`kernel ${k.name} has no input ${file}`);
+  return Float64Array.from(f.data);
+}
+
+/** float64 C[m,n] = A[m,k] x B[k,n] and sum_k |a||b| per element (the normwise scale of a dot product). */
+export function matmul64(a: ArrayLike<number>, b: ArrayLike<number>, m: number, k: number, n: number): { c: Float64Array; abs: Float64Array } {
+  const c = new Float64Array(m * n);
+  const abs = new Float64Array(m * n);
+  for (let i = 0; i < m; i++)
+    for (let p = 0; p < k; p++) {
+      const x = a[i * k + p]!;
+      const ax = Math.abs(x);
+      for (let j = 0; j < n; j++) {
+        const y = b[p * n + j]!;
+        c[i * n + j]! += x * y;
+        abs[i * n + j]! += ax * Math.abs(y);
+      }
+    }
+  return { c, abs };
+}
+
+/** [nb, rows, w] column blocks -> [rows, nb * w] row-major. */
+export function fromColumnBlocks(t: ArrayLike<number>, rows: number, cols: number, w = 128): Float64Array {
+  const out = new Float64Array(rows * cols);
+  for (let b = 0; b < cols / w; b++) for (let r = 0; r < rows; r++) for (let c = 0; c < w; c++) out[r * cols + b * w + c] = t[(b * rows + r) * w + c]!;
+  return out;
+}
+
+/** max |got - ref| / scale (scale 1 where 0), RMS relative error, non-finite count (docs/generators.md "Error bounds"). */
+export function errors(got: ArrayLike<number>, ref: Float64Array, scale: Float64Array): { max: number; rms: number; bad: number } {
+  let max = 0;
+  let num = 0;
+  let den = 0;
+  let bad = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const g = got[i]!;
+    if (!Number.isFinite(g)) bad++;
+    const d = Math.abs(g - ref[i]!);
+    max = Math.max(max, d / (scale[i]! > 0 ? scale[i]! : 1));
+    num += d * d;
+    den += ref[i]! * ref[i]!;
+  }
+  return { max, rms: Math.sqrt(num / (den || 1)), bad };
+}
+
+/** FP16 unit roundoff. */
+export const U = 2 ** -11;
+
+/** softmax: worst |p - ref| / bound (rows.test.ts header gives the bound). */
+export function softmaxWorst(x: Float32Array, p: Float32Array): number {
+  let worst = 0;
+  for (let r = 0; r < x.length / 128; r++) {
+    const row = x.subarray(r * 128, (r + 1) * 128);
+    let m = -Infinity;
+    for (const v of row) m = Math.max(m, v);
+    let s = 0;
+    for (const v of row) s += Math.exp(v - m);
+    const ref = Array.from(row, (v) => Math.exp(v - m) / s);
+    const e = Array.from(row, (v) => U * (m - v) + (((m - v) / 16) ** 2 / 8) * Math.exp((m - v) / 16) + 4 * U);
+    const S = U + ref.reduce((a, q, c) => a + q * e[c]!, 0);
+    for (let c = 0; c < 128; c++) worst = Math.max(worst, Math.abs(p[r * 128 + c]! - ref[c]!) / (ref[c]! * (e[c]! + S + 4.5 * U) + 2 ** -15));
+  }
+  return worst;
+}
+
+/** float64 RMSNorm / LayerNorm of 128-value rows, eps 2^-14; prm = gamma (, beta). */
+export function normRef(op: RowOp, x: Float32Array, prm: Float32Array): Float64Array {
+  const out = new Float64Array(x.length);
+  for (let r = 0; r < x.length / 128; r++) {
+    let mean = 0;
+    if (op === 'layernorm') for (let c = 0; c < 128; c++) mean += x[r * 128 + c]! / 128;
+    let v = 0;
+    for (let c = 0; c < 128; c++) v += (x[r * 128 + c]! - mean) ** 2 / 128;
+    for (let c = 0; c < 128; c++) out[r * 128 + c] = ((x[r * 128 + c]! - mean) / Math.sqrt(v + 2 ** -14)) * prm[c]! + (op === 'layernorm' ? prm[128 + c]! : 0);
+  }
+  return out;
+}
+
