@@ -32,11 +32,14 @@ describe('collective over the fabric adapters', () => {
         expect(await runLd([join(dir, `chip${c}.ld`), join(dir, 'collective.pobj'), '-o', join(dir, `chip${c}.pimg`)], io)).toBe(0);
         images.push(readContainer(readFileSync(join(dir, `chip${c}.pimg`)), `chip${c}.pimg`));
       }
-      const system = JSON.parse(readFileSync(join(dir, 'system.json'), 'utf8')) as { chips: Array<{ voq_map: Array<{ voq_group: number; chip: number; cluster: number }> }> };
-      // each chip's Pyxis_VOQ_to_VPFE_map: VOQ group g -> the VPFE of (chip, cluster) in the stub's convention
-      const maps = system.chips.map((ch) => {
+      // system.json voq_map: VOQ group -> peer chip (absolute, or relative "+k" / "-k") and cluster (docs/system.md)
+      const system = JSON.parse(readFileSync(join(dir, 'system.json'), 'utf8')) as { voq_map: Array<{ group: number; chip: number | string; cluster: number }> };
+      const maps = Array.from({ length: N }, (_, c) => {
         const m = new Uint16Array(2048).fill(0xffff);
-        for (const e of ch.voq_map) m[e.voq_group] = 4 * e.chip + e.cluster;
+        for (const e of system.voq_map) {
+          const peer = typeof e.chip === 'string' ? (((c + Number(e.chip)) % N) + N) % N : e.chip;
+          m[e.group] = 4 * peer + e.cluster;
+        }
         return m;
       });
       const sys = buildSystem(images, { grantDelay: 300, latency: 1000, uies: 1, uieFactory: makeUieFactory(), maps });
@@ -44,14 +47,15 @@ describe('collective over the fabric adapters', () => {
         const s = images[c]!.symbols.find((y) => y.name === `x_c${j}`)!;
         return images[c]!.sections[s.section]!.address + s.offset;
       };
+      const BYTES = images[0]!.symbols.find((y) => y.name === 'x_c0')!.size;
       // chip j's own chunk j as the linker stored it (RFP16), before the run
-      const own = Array.from({ length: N }, (_, j) => sys.chips[j]!.amem[0]!.readBytes(at(j, j), ROWS * 128));
+      const own = Array.from({ length: N }, (_, j) => sys.chips[j]!.amem[0]!.readBytes(at(j, j), BYTES));
       expect(sys.run().reason).toBe('done');
       for (let j = 0; j < N; j++) {
-        const want = decodeArray('RFP16', new Uint16Array(own[j]!.buffer, own[j]!.byteOffset, ROWS * 64), 0);
+        const want = decodeArray('RFP16', new Uint16Array(own[j]!.buffer, own[j]!.byteOffset, BYTES / 2), 0);
         expect(want.some((v) => v !== 0)).toBe(true);
         for (let c = 0; c < N; c++) {
-          const bytes = sys.chips[c]!.amem[0]!.readBytes(at(c, j), ROWS * 128);
+          const bytes = sys.chips[c]!.amem[0]!.readBytes(at(c, j), BYTES);
           const bad = bytes.findIndex((b, i) => b !== own[j]![i]);
           expect(bad, `chip ${c} chunk ${j}: byte ${bad} differs`).toBe(-1);
         }
