@@ -71,7 +71,8 @@ try {
     platform: 'node',
     target: 'node20',
     outdir,
-    external: ['pino', 'pino-pretty', 'cli-progress', 'bullmq'],
+    // jsonc-parser's main is a UMD build whose require('./impl/...') calls esbuild cannot follow: Node loads it.
+    external: ['pino', 'pino-pretty', 'cli-progress', 'bullmq', 'jsonc-parser'],
     // CommonJS dependencies (commander) call require() for Node's own modules.
     banner: { js: "import { createRequire as __pyxisCreateRequire } from 'node:module';\nconst require = __pyxisCreateRequire(import.meta.url);" },
     plugins: [entries, chevrotain],
