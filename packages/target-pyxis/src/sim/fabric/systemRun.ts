@@ -69,8 +69,8 @@ export interface SystemRunOptions {
   uieFactory?: UieFactory;
   trace?: TextSink;
   /**
-   * Tests: the fabric side of a chip that has no adapter of its own (`chip.fabric` null), e.g. a stub that sends
-   * pages through `egress` and records arrivals. Called after every chip and the wire exist.
+   * Tests: a fabric side that replaces the chip's adapter (`chip.fabric`) on the wire, e.g. a stub that sends pages
+   * through `egress` and records arrivals. Called after every chip and the wire exist.
    */
   stubAdapter?: (k: number, chip: PyxisChip, egress: FabricEgress) => ChipFabricSide;
 }
@@ -107,7 +107,7 @@ export function runSystem(inputs: ChipBuildInput[], opts: SystemRunOptions): Sys
   const { wires, crossLinks } = createWires(built.map((b) => b.chip.sim), params, route, opts.faults ?? null, sinks);
   wires.forEach((w, k) => {
     egress[k]!.target = w;
-    w.side = built[k]!.chip.fabric ?? opts.stubAdapter?.(k, built[k]!.chip, w) ?? null;
+    w.side = opts.stubAdapter ? opts.stubAdapter(k, built[k]!.chip, w) : built[k]!.chip.fabric;
   });
   try {
     const r = runPartitioned(
