@@ -1,5 +1,6 @@
 /** The Pyxis linker back end: link script + objects -> image and map (./ld). */
 import type { LinkerBackend, LinkRequest } from '@pyxis/target';
+import { UsageError } from '@pyxis/diagnostics';
 import { pyxisOptions } from './entry.js';
 import { intOption } from './options.js';
 import { link, mapJson, mapText } from './ld/index.js';
@@ -8,6 +9,7 @@ import { linkSystem } from './sim/fabric/systemLink.js';
 function linkPyxis(req: LinkRequest) {
   // A system description (docs/system.md) links into one system container of chip images.
   if (req.scriptFile.toLowerCase().endsWith('.json')) {
+    if (req.objects.length) throw new UsageError(`${req.scriptFile} is a system description: it names its chips' images itself and takes no objects (docs/system.md)`);
     const r = linkSystem(req.scriptFile, req.script, req.readObject);
     req.services.log.info({ chips: r.system.chips, images: r.image.sections.length }, 'linked system');
     return { image: r.image, diagnostics: r.diagnostics, mapText: r.mapText, mapJson: r.mapJson };

@@ -12,6 +12,7 @@ import { parseFaultSpec } from './sim/fabric/faults.js';
 import { readSystemContainer } from './sim/fabric/systemImage.js';
 import { runSystem } from './sim/fabric/systemRun.js';
 import { FabricCodes } from './sim/fabric/codes.js';
+import { simConfigFrom } from './sim/config.js';
 
 interface SystemDump extends DumpSpec {
   chip: number;
@@ -26,7 +27,20 @@ export function parseSystemDump(s: string, chips: number): SystemDump {
   return { chip, ...parseDumpSpec(m[2]!) };
 }
 
+/** Single-chip options a system run does not take (yet): refused rather than ignored. */
+const SINGLE_CHIP_ONLY: Array<[string, string]> = [
+  ['clusters', '--clusters'],
+  ['uies', '--uies'],
+  ['dumpRegion', '--dump-region'],
+  ['warnUninit', '--warn-uninit'],
+  ['quantum', '--quantum'],
+];
+
 function plan(req: MachineRequest) {
+  for (const [k, flag] of SINGLE_CHIP_ONLY) {
+    const v = req.options[k];
+    if (v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)) throw new UsageError(`${flag} is a single-chip option; ${req.file} is a system (docs/system.md lists what a system run takes)`);
+  }
   const sys = readSystemContainer(req.image, req.file);
   const chips = sys.manifest.chips;
   const dumps = strings(req.options, 'dump').map((s) => parseSystemDump(s, chips));
@@ -44,6 +58,11 @@ export function planSystem(req: MachineRequest): { outputs: string[] } {
 }
 
 export function runSystemMachine(req: MachineRequest): MachineResult {
+  if (req.vcd) {
+    req.vcd.abort();
+    req.trace?.abort();
+    throw new UsageError(`--vcd is not available for systems yet; ${req.file} is a system (use --trace)`);
+  }
   const { sys, dumps, faults } = plan(req);
   const m = sys.manifest;
   const inputs = m.image_of_chip.map((i, k) => ({
@@ -54,6 +73,7 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
     ...(req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
   }));
   const r = runSystem(inputs, {
+    ...(req.params ? { config: simConfigFrom(req.params) } : {}),
     fabric: m.fabric,
     clusterVpfe: m.cluster_vpfe,
     faults,

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync, existsSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeContainerFile, readNpy } from '@pyxis/container';
-import { runLd, runSim } from '@pyxis/targets';
+import { runAs, runLd, runSim } from '@pyxis/targets';
 import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
 import { call } from './cli-call.js';
 
@@ -50,8 +50,23 @@ describe('systems: pyxis-ld and pyxis-sim run', () => {
     expect(s.chips).toHaveLength(3);
     expect(s.chips.map((c: { trips_total: number }) => c.trips_total)).toEqual([3, 3, 3]);
     expect(s.links).toEqual([]);
+    expect(s.fabric.one_way_cycles).toBe(1330);
+    // machine parameters reach every chip and the wire: at 1 GHz the 1-us one-way latency is 1000 cycles
+    const g = await sim(['run', join(dir, 'ring.psys'), '--clock-hz', '1e9', '--stats', join(dir, 's1.json')]);
+    expect(g.code).toBe(0);
+    const s1 = JSON.parse(readFileSync(join(dir, 's1.json'), 'utf8'));
+    expect(s1.fabric.one_way_cycles).toBe(1000);
+    expect(s1.chips.map((c: { clock_hz: number }) => c.clock_hz)).toEqual([1e9, 1e9, 1e9]);
     const y = readNpy(readFileSync(join(dir, 'y2.npy')), 'y2.npy');
     expect([...(y.data as Uint8Array)]).toEqual([...bytesOf(1024, (i) => i)]);
+  });
+
+  it('a system description with objects is a usage error', async () => {
+    const copy = new URL('../../../samples/pyxis/copy.pasm', import.meta.url).pathname;
+    expect((await call(runAs, [copy, '-o', join(dir, 'x.pobj')])).code).toBe(0);
+    const r = await ld([join(dir, 'ring.json'), join(dir, 'x.pobj'), '-o', join(dir, 'never.psys')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/takes no objects/);
   });
 
   it('embeds an image used by several chips once', async () => {
@@ -70,6 +85,12 @@ describe('systems: pyxis-ld and pyxis-sim run', () => {
     const single = await sim(['run', join(dir, 'chip.pimg'), '--fabric-faults', 'drop:data']);
     expect(single.code).toBe(2);
     expect(single.err).toMatch(/applies to systems/);
+    const cl = await sim(['run', join(dir, 'one.psys'), '--clusters', '2']);
+    expect(cl.code).toBe(2);
+    expect(cl.err).toMatch(/--clusters is a single-chip option/);
+    const v = await sim(['run', join(dir, 'one.psys'), '--vcd', join(dir, 'w.vcd'), '--trace', join(dir, 't.json')]);
+    expect(v.code).toBe(2);
+    expect(existsSync(join(dir, 'w.vcd')) || existsSync(join(dir, 't.json'))).toBe(false);
     const d = await sim(['run', join(dir, 'one.psys'), '--dump', `chip5:y=${join(dir, 'n.npy')}`]);
     expect(d.code).toBe(2);
     expect(existsSync(join(dir, 'n.npy'))).toBe(false);

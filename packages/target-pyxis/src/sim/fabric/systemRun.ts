@@ -68,6 +68,8 @@ export interface SystemRunOptions {
   faults?: FaultSpec | null;
   uieFactory?: UieFactory;
   trace?: TextSink;
+  /** The chips' configuration (machine parameters, `--set` / `--sim-config`); default sim_config.json. */
+  config?: SimConfig;
   /**
    * Tests: a fabric side that replaces the chip's adapter (`chip.fabric`) on the wire, e.g. a stub that sends pages
    * through `egress` and records arrivals. Called after every chip and the wire exist.
@@ -91,7 +93,7 @@ export interface SystemRunResult {
 
 export function runSystem(inputs: ChipBuildInput[], opts: SystemRunOptions): SystemRunResult {
   const egress = inputs.map(() => new DeferredEgress());
-  const built = inputs.map((inp, k) => buildSystemChip(inp, egress[k]!, opts.uieFactory));
+  const built = inputs.map((inp, k) => buildSystemChip(inp, egress[k]!, opts.uieFactory, opts.config));
   const config = built[0]!.config;
   const params = fabricParams(opts.fabric, config.clock_hz);
   const route = vpfeRoute(opts.clusterVpfe, opts.fabric.system.clusters_per_chip, opts.fabric.system.vpfe_bits);
