@@ -35,6 +35,8 @@ import { UieSlot, type UieFactory } from './uieSlot.js';
 import { installControlCsrs } from './uieCsr.js';
 import { loadMemoryMap } from '../common/memoryMap.js';
 import type { ChipFabricOptions, ChipFabricSide } from './fabric/port.js';
+import { FabricAdapter } from './fabric/adapter.js';
+import { installFabricCsrs } from './fabric/csr.js';
 
 export const MAX_CLUSTERS = 4;
 export const MAX_UIES = 12;
@@ -104,6 +106,9 @@ function linkLatency(v: number, key: string): number {
   return v;
 }
 
+/** HostAction.afterInterrupt.entry of the fabric adapter's RDMA Job Failed interrupt (chip §10.7.1.2, §10.8.1.2). */
+export const FABRIC_JOB_FAILED_INTERRUPT = -2;
+
 /**
  * A host (CPU) action from the image (`metadata.pyxis.host_actions`): an
  * 8-byte write to a cluster's CSR/config window (engine address
@@ -119,8 +124,9 @@ export interface HostAction {
   value: bigint;
   atCycle: number;
   /**
-   * Wait for the n-th (1-based) interrupt of `cluster`: entry 0..7 of barrier_interrupt_config (§11.6.5), or -1 for
-   * the barrier timeout interrupt (§11.6.7).
+   * Wait for the n-th (1-based) interrupt of `cluster`: entry 0..7 of barrier_interrupt_config (§11.6.5), -1 for
+   * the barrier timeout interrupt (§11.6.7), or -2 (FABRIC_JOB_FAILED_INTERRUPT) for the fabric adapter's RDMA
+   * Job Failed interrupt (§10.7.1.2, §10.8.1.2).
    */
   afterInterrupt?: { entry: number; count: number };
   /** Software polling (§11.8 "Software must monitor ..."): wait until (CSR word at `address` & mask) == value. */
@@ -182,7 +188,8 @@ export class HostAgent implements SimEngine {
     if (a.afterInterrupt) {
       const { entry, count } = a.afterInterrupt;
       // the timeout interrupt of the walk at the end of cycle W is seen from cycle W + 1 (barriers.ts)
-      if ((entry < 0 ? bt.timeoutInterruptsBefore(now) : bt.interruptCount[entry]!) < count) return false;
+      const n = entry === FABRIC_JOB_FAILED_INTERRUPT ? (this.chip.fabricAdapter?.failedInterrupts[a.cluster] ?? 0) : entry < 0 ? bt.timeoutInterruptsBefore(now) : bt.interruptCount[entry]!;
+      if (n < count) return false;
     }
     if (a.poll) {
       const p = a.poll;
@@ -224,7 +231,7 @@ export class HostAgent implements SimEngine {
     if (now < a.atCycle) return a.atCycle;
     // A poll or a timeout interrupt may become true without any engine progressing: at the next timeout walk
     // (lazily evaluated, barriers.ts); every other change comes with a kernel step.
-    if ((a.afterInterrupt && a.afterInterrupt.entry < 0) || a.poll) return Math.max(now, this.chip.barriers[a.cluster]!.nextTimeoutWalk() + 1);
+    if ((a.afterInterrupt && a.afterInterrupt.entry === -1) || a.poll) return Math.max(now, this.chip.barriers[a.cluster]!.nextTimeoutWalk() + 1);
     if (a.afterInterrupt) return Infinity;
     return now;
   }
@@ -235,7 +242,7 @@ export class HostAgent implements SimEngine {
     if (r) return `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)`;
     const a = this.actions[this.nextAction];
     if (a?.afterInterrupt)
-      return `host action ${this.nextAction} waits for ${a.afterInterrupt.entry < 0 ? 'the barrier timeout interrupt' : `interrupt ${a.afterInterrupt.entry}`} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
+      return `host action ${this.nextAction} waits for ${a.afterInterrupt.entry === FABRIC_JOB_FAILED_INTERRUPT ? 'the fabric Job Failed interrupt' : a.afterInterrupt.entry < 0 ? 'the barrier timeout interrupt' : `interrupt ${a.afterInterrupt.entry}`} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
     if (a?.poll) return `host action ${this.nextAction} polls CSR 0x${a.poll.address.toString(16)} of cluster ${a.cluster} until (value & 0x${a.poll.mask.toString(16)}) == 0x${a.poll.value.toString(16)}`;
     if (a) return `host action ${this.nextAction} scheduled at cycle ${a.atCycle}`;
     return undefined;
@@ -246,6 +253,8 @@ export class PyxisChip {
   readonly sim = new Simulator();
   /** The fabric adapter's face to the system's fabric (chip §10); null outside a system. */
   fabric: ChipFabricSide | null = null;
+  /** The fabric adapter itself (fabric/adapter.ts: job managers, stats, failures); null outside a system. */
+  fabricAdapter: FabricAdapter | null = null;
   readonly hbm = new HbmMemory();
   readonly amem: Amem[] = [];
   readonly cfg: CsrCfgSpace[] = [];
@@ -301,7 +310,7 @@ export class PyxisChip {
     }
     this.noc = new NocMap(this.hbm, this.amem as AmemAccess[], this.cfg);
     // Engine slots per cluster: UIEs, H2A, A2H, 3 ICDMA, 13 MPE, barrier config.
-    this.ordering = new OrderingTracker(clusters * (uies + 2 + ICDMAS_PER_CLUSTER + MPES_PER_CLUSTER + 1), (i) => this.allEngines[i]?.name ?? `engine ${i}`);
+    this.ordering = new OrderingTracker(clusters * (uies + 2 + ICDMAS_PER_CLUSTER + MPES_PER_CLUSTER + 1 + (opts.fabric ? 4 : 0)), (i) => this.allEngines[i]?.name ?? `engine ${i}`);
     const apmSlots = clusters * (uies + 5);
     this.apm = new Apm(config.apm, apmSlots);
     let apmSlot = 0;
@@ -335,6 +344,11 @@ export class PyxisChip {
           new TimedLink<IcdmaChunk>(`c${c}.core_switch_in`, icdmaLatency, PHASE.engines, (m, now) => deliverIcdmaChunk(m, now, config, amem, inPort, this.icdmaAckLinks[m.source.cluster]!)),
         ),
       );
+    }
+    if (opts.fabric) {
+      // chip §10: one fabric adapter per chip (Tx / Rx job managers per cluster, the shared QPage table, FO pipes)
+      this.fabricAdapter = new FabricAdapter({ clusters, fabric: opts.fabric, amem: this.amem, hbm: this.hbm, commitLatency: config.amem.write_commit_latency_cycles, coreSwitch: { egress, ingress }, observer: this.observer });
+      this.fabric = this.fabricAdapter;
     }
     for (let c = 0; c < clusters; c++) {
       const bt = new BarrierTable(c, this.observer, config.barrier_timeout_cycles);
@@ -395,6 +409,7 @@ export class PyxisChip {
         add(0x15 + i, m);
       }
       add(0x22, new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
+      if (this.fabricAdapter) for (const e of this.fabricAdapter.makeQueueEngines(c, (qid) => done(`c${c}.${queueKind(qid)!.kind}${queueKind(qid)!.index}`))) add(e.kind === 'rdma_tx' ? 0x0c + Number(e.name.slice(-1)) : 0x0e + Number(e.name.slice(-1)), e);
       const dpe = new DescriptorPrefetchEngine(c, config, this.noc, nocPort, windows?.dpe ?? defaultWindows(c), (q) => engines.has(q));
       this.dpe.push(dpe);
       tm = new TripManager(c, config, dpe, bt, engines, (g, now, at, engine, trip) => this.sendNotify(g, now, at, engine, trip), this.observer);
@@ -409,6 +424,7 @@ export class PyxisChip {
       tm.onFlushQuiescent = (now) => bt.reinitialize(now);
       this.tm.push(tm);
       this.installCsrHooks(c);
+      if (this.fabricAdapter) installFabricCsrs(this.cfg[c]!, c, this.fabricAdapter);
       const d = dpe;
       installControlCsrs({
         cluster: c,
@@ -429,8 +445,13 @@ export class PyxisChip {
     const all: SimEngine[] = [this.host];
     for (let c = 0; c < clusters; c++) all.push(this.dpe[c]!, this.tm[c]!);
     all.push(...this.allEngines, this.apm);
+    if (this.fabricAdapter) all.push(this.fabricAdapter);
     for (const e of opts.registrationSeed === undefined ? all : shuffled(all, opts.registrationSeed)) this.register(e);
     this.sim.addExplainer(() => this.explainBarriers());
+    if (this.fabricAdapter) {
+      const fa = this.fabricAdapter;
+      this.sim.addExplainer(() => fa.explain());
+    }
   }
 
   /** Set once no trip can ever be started again on the chip (absorbing; re-checked at most once per cycle). */
@@ -494,7 +515,7 @@ export class PyxisChip {
           idle = false;
           break;
         }
-      this.idle = idle;
+      this.idle = idle && !this.fabricAdapter?.busy;
     }
     return this.idle;
   }

@@ -19,10 +19,13 @@ import { remapEngineAddress, type NocMap, type RemapWindow } from './noc.js';
 import { DescriptorQueue, queueKind, TRIP_QUEUES, type QueueKind } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
 import { engineKey, PHASE } from './engines.js';
+import { FabricCodes } from './fabric/params.js';
 
 /** Descriptor table per queue kind (docs/image-layout.md); MPE chooses patch/dma by `mode`. */
 const KIND_TABLE: Partial<Record<QueueKind, string>> = {
   uie: 'desc_uie',
+  rdma_tx: 'desc_rdma_tx',
+  rdma_rx: 'desc_rdma_rx',
   h2a: 'desc_h2a',
   a2h: 'desc_a2h',
   icdma: 'desc_icdma',
@@ -163,6 +166,12 @@ export class DescriptorPrefetchEngine implements SimEngine {
     const at = this.noc.resolve(remapEngineAddress(q.headAddress(), this.windows), q.headBytes());
     const fail = (code: string, msg: string, section: string) => runtimeError(code, `${where}: ${msg}`, section, now, [], at, q.headBytes());
     if (!k || this.descBytes[q.qid] === 0) throw fail(SimCodes.noEngine, `queue 0x${q.qid.toString(16)} (${k?.kind ?? 'unknown'}) is not modelled by pyxis-sim`, '§11.5');
+    if (!this.hasEngine(q.qid) && (k.kind === 'rdma_tx' || k.kind === 'rdma_rx'))
+      throw fail(
+        FabricCodes.noFabric,
+        `${k.kind}${k.index} is an RDMA queue: it needs the fabric adapter of a chip in a multi-chip system (pyxis-sim run SYSTEM, docs/system.md); a single-chip run has no fabric to send to or receive from`,
+        k.kind === 'rdma_tx' ? '§10.7.1' : '§10.8.1',
+      );
     if (!this.hasEngine(q.qid)) throw fail(SimCodes.noEngine, `no ${k.kind}${k.index} engine in the simulated chip (see --clusters/--uies)`, '§11.5');
     if (q.headAddress() % 8 !== 0) throw fail(SimCodes.misaligned, 'list address is not 8-byte aligned', '§11.5.1.1');
     if (q.headBytes() % this.descBytes[q.qid]! !== 0)

@@ -48,6 +48,13 @@ export class CsrCfgSpace extends CfgSpace {
     SparseMemory.prototype.write.call(this, addr, this.word, 0, 8);
   }
 
+  /** Stores a live 64-bit register value from its 32-bit halves (no write side effects). */
+  storeHalves(addr: number, lo: number, hi: number): void {
+    this.wordView.setUint32(0, lo >>> 0, true);
+    this.wordView.setUint32(4, hi >>> 0, true);
+    SparseMemory.prototype.write.call(this, addr, this.word, 0, 8);
+  }
+
   /** Reads the 64-bit word at `addr` through the read hooks into `lastWord` (low, high halves). */
   readWord(addr: number): Uint32Array {
     this.read(addr, this.word, 0, 8);

@@ -60,10 +60,11 @@ function parseHostActions(file: string, v: unknown, clusters: number): HostActio
       const entry = ai['entry'];
       const count = ai['count'] ?? 1;
       const timeout = entry === 'timeout';
-      if (!timeout && (typeof entry !== 'number' || !(entry >= 0 && entry < 8)))
-        throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5) or "timeout" (the barrier timeout interrupt, chip §11.6.7)');
+      const fabric = entry === 'fabric_job_failed';
+      if (!timeout && !fabric && (typeof entry !== 'number' || !(entry >= 0 && entry < 8)))
+        throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5), "timeout" (the barrier timeout interrupt, chip §11.6.7) or "fabric_job_failed" (the RDMA Job Failed interrupt, chip §10.7.1.2, §10.8.1.2)');
       if (typeof count !== 'number' || count < 1) throw bad(i, 'after_interrupt.count must be >= 1');
-      a.afterInterrupt = { entry: timeout ? -1 : (entry as number), count };
+      a.afterInterrupt = { entry: timeout ? -1 : fabric ? -2 : (entry as number), count };
     }
     const po = o['poll'] as Record<string, unknown> | undefined;
     if (po !== undefined) {
@@ -276,6 +277,15 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
       else chip.cfg[loc.cluster]!.writeBytes(loc.addr, data);
     }
   });
+  // Datagram rings (chip §11.5.2, docs/image-layout.md): the linker writes every descriptor valid plus one spare slot
+  if (chip.fabricAdapter)
+    for (const s of info.container.sections) {
+      const m = /^\.dgram\.c(\d+)\.dgram_(tx|rx)([01])$/.exec(s.name);
+      const loc = sectionLocation(s);
+      if (!m || !loc || loc.space === 'cfg' || s.size < 16) continue;
+      const entries = s.size / 8;
+      chip.fabricAdapter.configureRing(Number(m[1]), (m[2] === 'tx' ? 0x23 : 0x25) + Number(m[3]), { space: loc.space, cluster: loc.cluster, address: loc.addr, entries, tail: entries - 1 });
+    }
   chip.addEnqueueRecords(info.records);
   for (const a of info.hostActions)
     if (a.cluster >= chip.clusters) throw imageError(info.file, SimCodes.noEngine, `metadata.pyxis.host_actions: cluster ${a.cluster} is not simulated (see --clusters)`);

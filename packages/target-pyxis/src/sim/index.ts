@@ -28,3 +28,4 @@ export { FLUSH_CSR, FLUSH_STATUS_CSR, TIMEOUT_STATUS_CSR, seqStatus } from './ui
 export * from '@pyxis/sim';
 export * as uie from './uie/index.js';
 export * as amem from './amem/index.js';
+export * from './fabric/index.js';

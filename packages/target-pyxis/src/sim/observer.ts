@@ -70,6 +70,11 @@ export class PyxisObserver implements BarrierObserver, TripObserver {
     if (this.trace) this.trace.instant(this.track(group, trackName), now, name, args, cat);
   }
 
+  /** A fabric adapter job (Tx or Rx, chip §10.7-10.8) as a slice on its cluster's job-manager track (lanes for overlaps). */
+  fabricSlice(group: string, trackName: string, start: number, end: number, name: string, args: Record<string, string | number>): void {
+    if (this.trace) this.trace.slice(this.laneTrack(group, trackName, start, end), start, end, name, args, 'fabric');
+  }
+
   tripDone(engine: string, trip: Trip, now: number): void {
     if (!this.trace) return;
     const g = this.engineGroup.get(engine) ?? `cluster ${trip.cluster}`;

@@ -24,6 +24,10 @@ describe('cluster CSRs from memory_map.json', () => {
       'cluster.trip_flush',
       'cluster.trip_flush_status',
       'cluster.barrier_timeout_status',
+      'cluster.fabric_tx_failed',
+      'cluster.fabric_rx_failed',
+      'cluster.dgram_tail',
+      'cluster.dgram_head',
     ]);
     for (const r of csr) expect(r.address).toBe(0x4000_0000 + r.offset);
     expect(clusterCsrAddress('cluster.enqueue')).toBe(0x4000_0000 + CSR_ENQUEUE);

@@ -30,8 +30,15 @@ export const CLIENT_MPE = RR_CLIENTS + 1;
 export const CLIENT_DPE = RR_CLIENTS + 2;
 /** Host accesses, image load, dumps: fixed priority. */
 export const CLIENT_CONTROL = RR_CLIENTS + 3;
-export const N_CLIENTS = RR_CLIENTS + 4;
-const DMA_NAMES = ['h2a', 'a2h', 'icdma0', 'icdma1', 'icdma2', 'icdma_in', 'mpe', 'dpe', 'control'] as const;
+/**
+ * The fabric adapter's TxDMA page read (chip §10.7.7, §12.3) and Rx DMA page write (§10.8.8, §12.4), both through the
+ * core switch: fixed-priority clients like the ICDMA destination write (MODEL, docs/spec-notes.md fadapter). After
+ * `control` so that the round-robin order of the other clients is unchanged.
+ */
+export const CLIENT_TXDMA = RR_CLIENTS + 4;
+export const CLIENT_RXDMA = RR_CLIENTS + 5;
+export const N_CLIENTS = RR_CLIENTS + 6;
+const DMA_NAMES = ['h2a', 'a2h', 'icdma0', 'icdma1', 'icdma2', 'icdma_in', 'mpe', 'dpe', 'control', 'fabric_txdma', 'fabric_rxdma'] as const;
 /** Client id of port `port` of UIE `uie`. */
 export function uieClient(uie: number, port: number): number {
   return uie * CLIENTS_PER_UIE + port;

@@ -16,6 +16,8 @@
  *   fabric : `FabricAdapterRx.receive(now, page)` on the destination chip (the page is whole in the Rx CBUF, §10.8.3)
  */
 
+import type { FabricAdapterOverrides } from './params.js';
+
 /** §10.6 page types. */
 export type FabricPageType = 'rdma_data' | 'datagram' | 'cts' | 'ack' | 'nack';
 
@@ -94,6 +96,13 @@ export interface ChipFabricOptions {
   chip: number;
   egress: FabricEgress;
   voqToVpfe: Uint16Array;
+  /**
+   * Added by the adapter (fadapter): overrides of grammars/pyxis/fabric_adapter.json (timers, QPages, occupancy
+   * profiles, ...), e.g. short timers in tests. Optional: the defaults are the grammar's.
+   */
+  adapter?: FabricAdapterOverrides;
+  /** Added by the adapter: `--timing-only`, pages carry no payload (`payload: null`), the cycles are the same. */
+  timingOnly?: boolean;
 }
 
 /** What a chip of a system offers the fabric (PyxisChip.fabric, null for a chip outside a system). */

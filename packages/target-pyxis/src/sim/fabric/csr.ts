@@ -1,0 +1,51 @@
+/**
+ * The fabric adapter's cluster CSRs (PROJECT-DEFINED addresses in grammars/pyxis/memory_map.json; the spec defers
+ * registers to the programming guide): the Tx / Rx failed-job vectors (chip §10.7.1.2, §10.8.1.2: "a software-visible
+ * vector register of all jobs in the Failed state ... write the register to clear the sticky failed state"), 256 bits
+ * each as four 64-bit words, write-1-to-clear; the datagram ring tail (software) and head (hardware) pointers
+ * (§11.5.2). Reads return the live values.
+ */
+import { clusterCsrRegion } from '../csrs.js';
+import type { CsrCfgSpace } from '../csrSpace.js';
+import type { FabricAdapter } from './adapter.js';
+
+const TX_FAILED = clusterCsrRegion('cluster.fabric_tx_failed');
+const RX_FAILED = clusterCsrRegion('cluster.fabric_rx_failed');
+const TAIL = clusterCsrRegion('cluster.dgram_tail');
+const HEAD = clusterCsrRegion('cluster.dgram_head');
+const LO = Math.min(TX_FAILED.offset, RX_FAILED.offset, TAIL.offset, HEAD.offset);
+const HI = Math.max(...[TX_FAILED, RX_FAILED, TAIL, HEAD].map((r) => r.offset + r.words * r.stride));
+
+function vectorHalves(v: Uint8Array, word: number): [number, number] {
+  let lo = 0;
+  let hi = 0;
+  for (let j = 0; j < 32; j++) if (v[word * 64 + j]) lo |= 1 << j;
+  for (let j = 0; j < 32; j++) if (v[word * 64 + 32 + j]) hi |= 1 << j;
+  return [lo >>> 0, hi >>> 0];
+}
+
+export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: FabricAdapter): void {
+  const tx = adapter.txc[cluster]!;
+  const rx = adapter.rxc[cluster]!;
+  const ring = (k: number) => (k < 2 ? tx.txq[k] : rx.rxq[k - 2]) ?? null;
+  cfg.watch(LO, HI, (addr, src, off, len) => {
+    for (let a = addr - (addr % 8); a < addr + len; a += 8) {
+      const byte = (i: number) => (a + i >= addr && a + i < addr + len ? src[off + a + i - addr]! : cfg.byte(a + i));
+      if (a >= TX_FAILED.offset && a < TX_FAILED.offset + 32) {
+        const w = (a - TX_FAILED.offset) / 8;
+        for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) if ((byte(i) >> j) & 1) tx.clearFailed(w * 64 + i * 8 + j);
+      } else if (a >= RX_FAILED.offset && a < RX_FAILED.offset + 32) {
+        const w = (a - RX_FAILED.offset) / 8;
+        for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) if ((byte(i) >> j) & 1) rx.clearFailed(w * 64 + i * 8 + j);
+      } else if (a >= TAIL.offset && a < TAIL.offset + 32) ring((a - TAIL.offset) / 8)?.setTail(byte(0) | (byte(1) << 8));
+    }
+  });
+  cfg.onRead(LO, HI, (addr, len) => {
+    for (let a = Math.max(LO, addr - (addr % 8)); a < Math.min(HI, addr + len); a += 8) {
+      if (a >= TX_FAILED.offset && a < TX_FAILED.offset + 32) cfg.storeHalves(a, ...vectorHalves(tx.failedVector, (a - TX_FAILED.offset) / 8));
+      else if (a >= RX_FAILED.offset && a < RX_FAILED.offset + 32) cfg.storeHalves(a, ...vectorHalves(rx.failedVector, (a - RX_FAILED.offset) / 8));
+      else if (a >= TAIL.offset && a < TAIL.offset + 32) cfg.storeWord(a, ring((a - TAIL.offset) / 8)?.tail ?? 0);
+      else if (a >= HEAD.offset && a < HEAD.offset + 32) cfg.storeWord(a, ring((a - HEAD.offset) / 8)?.head ?? 0);
+    }
+  });
+}
