@@ -12,6 +12,7 @@ import { parseFaultSpec } from './sim/fabric/faults.js';
 import { readSystemContainer } from './sim/fabric/systemImage.js';
 import { runSystem } from './sim/fabric/systemRun.js';
 import { FabricCodes } from './sim/fabric/codes.js';
+import { collectFailures, rxDrops } from './sim/fabric/systemFailures.js';
 import { simConfigFrom } from './sim/config.js';
 
 interface SystemDump extends DumpSpec {
@@ -81,21 +82,27 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
     ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
     ...(req.trace ? { trace: req.trace } : {}),
   });
-  const outputs: Array<[string, OutputBytes]> = [];
-  if (r.stop === 'done') for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
   const clock = r.chips[0]!.report.clock_hz;
   const pages = r.links.reduce((a, l) => a + l.pages, 0);
   const bytes = r.links.reduce((a, l) => a + l.bytes, 0);
   const cells = r.links.reduce((a, l) => a + l.cells, 0);
   const dropped = r.wire.reduce((a, w) => a + Object.values(w.faults.dropped).reduce((x, y) => x + y, 0), 0);
   const corrupted = r.wire.reduce((a, w) => a + Object.values(w.faults.corrupted).reduce((x, y) => x + y, 0), 0);
-  const status = r.stop === 'done' ? 'completed' : r.stop === 'deadlock' ? 'DEADLOCK' : 'stopped at the cycle limit';
+  const failures = collectFailures(r.chips.map((c) => c.chip));
+  const unrecovered = failures.filter((f) => !f.recovered);
+  const drops = rxDrops(r.chips.map((c) => c.chip));
+  const dropTotal = Object.values(drops).reduce((a, b) => a + b, 0);
+  const status = r.stop === 'done' ? (unrecovered.length ? 'FAILED (RDMA job failed)' : 'completed') : r.stop === 'deadlock' ? 'DEADLOCK' : 'stopped at the cycle limit';
   const lines = [
     `pyxis-sim: system of ${m.chips} chip(s) ${status} after ${r.cycles} cycles = ${((r.cycles / clock) * 1e6).toFixed(3)} us at ${(clock / 1e9).toFixed(2)} GHz`,
     `fabric (wire: transaction-level per page, cell-exact pipe occupancy): ${pages} page(s), ${bytes} B, ${cells} cells over ${r.links.length} link(s); RTT ${r.params.rttCycles} cycles; ${r.windows} window(s)` +
       (faults ? `; faults injected: ${dropped} dropped, ${corrupted} corrupted` : ''),
     ...r.chips.map((c, k) => `chip${k}: ${c.report.trips_total} trip(s), ${c.info.clusters} cluster(s) x ${c.info.uies} UIE(s)`),
+    `fabric Rx drops: ${dropTotal} page(s)/datagram(s)` + (dropTotal ? ` (${Object.entries(drops).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''),
+    ...failures.map((f) => `${f.recovered ? 'recovered (a host action waited on the Job Failed interrupt)' : 'FAILED'}: ${f.text}`),
   ];
+  const outputs: Array<[string, OutputBytes]> = [];
+  if (r.stop === 'done' && !unrecovered.length) for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
   const perPipe = (busy: number[]) => busy.map((b) => (r.cycles > 0 ? b / r.cycles : 0));
   const stats = {
     model: 'system: each chip cycle-level as in a single-chip run; the fabric wire transaction-level per page with cell-exact pipe occupancy (docs/timing-model.md "Fabric (wire)")',
@@ -106,10 +113,14 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
     links: r.links.map((l) => ({ ...l, utilization: r.cycles > 0 ? l.busyCycles / (r.cycles * r.params.pipes) : 0, grant_wait_cycles: r.wire[l.dst]?.grantWaitFrom[l.src] ?? 0 })),
     fabric: { pages, bytes, cells, rtt_cycles: r.params.rttCycles, one_way_cycles: r.params.oneWayCycles, windows: r.windows, cross_messages: r.crossMessages, faults_dropped: dropped, faults_corrupted: corrupted },
     wait_graph: r.waitGraph,
+    failed_jobs: failures.map(({ text: _t, ...f }) => f),
+    rx_drops: drops,
   };
   const stop =
     r.stop === 'done'
-      ? undefined
+      ? unrecovered.length
+        ? [error(FabricCodes.jobFailedUnrecovered, `${unrecovered.length} RDMA job(s) failed and no host action waited on the Job Failed interrupt (chip §10.7.1.2, §10.8.1.2):\n  ${unrecovered.map((f) => f.text).join('\n  ')}`)]
+        : undefined
       : [
           error(r.stop === 'deadlock' ? 'SIM0010' : 'SIM0011', `system ${r.stop === 'deadlock' ? 'deadlock' : 'cycle limit'} at cycle ${r.cycles}:\n  ${r.waitGraph.join('\n  ')}`),
         ];
