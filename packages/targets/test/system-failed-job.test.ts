@@ -8,46 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readContainerFile, writeContainerFile, writeNpy } from '@pyxis/container';
+import { readContainerFile, writeContainerFile } from '@pyxis/container';
 import { runLd, runSim } from '@pyxis/targets';
 import { call } from './cli-call.js';
-
-const ROWS = 48;
-const MEM = `memory amem0 { space = amem; cluster = 0; origin = 0; length = 32M; }
-memory hbm { space = hbm; origin = 0; length = 1G; }
-`;
+import { linkPair } from './system-pair.js';
 
 describe('system runs with a failed RDMA job', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pyxis-sysfail-'));
-  const data = new Float32Array(ROWS * 128).map((_, i) => ((i * 37) % 23) - 11);
-  writeFileSync(join(dir, 'x.npy'), writeNpy({ dtype: 'float32', shape: [ROWS, 128], data }));
-  // VOQ group 1 = VOQs 4..7 -> the next chip ("+1"); on two chips both directions reach the other chip
-  writeFileSync(
-    join(dir, 'chip0.ld'),
-    MEM +
-      `tensor x_hbm { format = RFP8; shape = [${ROWS}, 128]; region = hbm; data = "x.npy"; }
-tensor x { format = RFP8; shape = [${ROWS}, 128]; region = amem0; zero = true; }
-queue h2a { trip load { src = x_hbm; dst = x; } }
-queue rdma_tx0 { trip send { src = x; tjid = 12; rjid = 34; dest_voq = 4; page_size_words = 32; } }
-send after load;
-`,
-  );
-  writeFileSync(
-    join(dir, 'chip1.ld'),
-    MEM +
-      `tensor y { format = RFP8; shape = [${ROWS}, 128]; region = amem0; zero = true; }
-queue rdma_rx0 { trip recv { dst = y; tjid = 12; rjid = 34; msg_voq = 4; } }
-`,
-  );
-  writeFileSync(join(dir, 'pair.json'), JSON.stringify({ chips: 2, images: ['chip0.pimg', 'chip1.pimg'], voq_map: [{ group: 1, chip: '+1' }] }));
-
   it('two losses of one job: FAILED, named, listed in the stats, exit 1 with SIM0720, no dump; one loss completes', async () => {
-    for (const k of [0, 1]) {
-      const l = await call(runLd, [join(dir, `chip${k}.ld`), '-o', join(dir, `chip${k}.pimg`)]);
-      expect(l.code).toBe(0);
-    }
-    const l = await call(runLd, [join(dir, 'pair.json'), '-o', join(dir, 'pair.psys')]);
-    expect(l.code).toBe(0);
+    await linkPair(dir);
     // 48 rows of 128 B at 32 words a page: 2 pages an attempt; pages 0 and 2 are the first of each attempt
     const bad = await call(runSim, ['run', join(dir, 'pair.psys'), '--fabric-faults', 'drop:data:nth=0,drop:data:nth=2', '--stats', join(dir, 'bad.json'), '--dump', `chip1:y=${join(dir, 'y.npy')}`]);
     expect(bad.code).toBe(1);

@@ -4,20 +4,14 @@
  * byte-identical whichever order the chips are built in. The system: chip 0 H2A + RDMA Tx -> chip 1 RDMA Rx.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readContainerFile, writeNpy } from '@pyxis/container';
+import { readContainerFile } from '@pyxis/container';
 import { StringSink } from '@pyxis/sim';
-import { runLd } from '@pyxis/targets';
-import { call } from './cli-call.js';
+import { linkPair } from './system-pair.js';
 import { readSystemContainer } from '../../target-pyxis/src/sim/fabric/systemImage.js';
 import { runSystem } from '../../target-pyxis/src/sim/fabric/systemRun.js';
-
-const ROWS = 48;
-const MEM = `memory amem0 { space = amem; cluster = 0; origin = 0; length = 32M; }
-memory hbm { space = hbm; origin = 0; length = 1G; }
-`;
 
 interface Ev {
   ph: string;
@@ -30,22 +24,8 @@ interface Ev {
 describe('system traces', () => {
   it('one process per chip with its engine and fabric tracks; byte-identical for any chip build order', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pyxis-systrace-'));
-    writeFileSync(join(dir, 'x.npy'), writeNpy({ dtype: 'float32', shape: [ROWS, 128], data: new Float32Array(ROWS * 128).fill(1) }));
-    writeFileSync(
-      join(dir, 'chip0.ld'),
-      MEM +
-        `tensor x_hbm { format = RFP8; shape = [${ROWS}, 128]; region = hbm; data = "x.npy"; }
-tensor x { format = RFP8; shape = [${ROWS}, 128]; region = amem0; zero = true; }
-queue h2a { trip load { src = x_hbm; dst = x; } }
-queue rdma_tx0 { trip send { src = x; tjid = 12; rjid = 34; dest_voq = 4; page_size_words = 32; } }
-send after load;
-`,
-    );
-    writeFileSync(join(dir, 'chip1.ld'), MEM + `tensor y { format = RFP8; shape = [${ROWS}, 128]; region = amem0; zero = true; }\nqueue rdma_rx0 { trip recv { dst = y; tjid = 12; rjid = 34; msg_voq = 4; } }\n`);
-    writeFileSync(join(dir, 'pair.json'), JSON.stringify({ chips: 2, images: ['chip0.pimg', 'chip1.pimg'], voq_map: [{ group: 1, chip: '+1' }] }));
-    for (const k of [0, 1]) expect((await call(runLd, [join(dir, `chip${k}.ld`), '-o', join(dir, `chip${k}.pimg`)])).code).toBe(0);
-    expect((await call(runLd, [join(dir, 'pair.json'), '-o', join(dir, 'pair.psys')])).code).toBe(0);
-    const sys = readSystemContainer(readContainerFile(join(dir, 'pair.psys')), 'pair.psys');
+    const psys = await linkPair(dir);
+    const sys = readSystemContainer(readContainerFile(psys), 'pair.psys');
     const m = sys.manifest;
     const run = (buildOrder: number[]) => {
       const sink = new StringSink();
