@@ -31,6 +31,8 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts'],
     setupFiles: ['./vitest.setup.ts'],
+    // one temporary folder per run for everything the tests create (removed at the end: vitest.global-setup.ts)
+    globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 60_000,
     pool: 'threads',
   },

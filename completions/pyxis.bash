@@ -67,9 +67,9 @@ _pyxis_sim() {
       case "$prev" in
         --vcd-time-unit) COMPREPLY=($(compgen -W "ps cycle" -- "$cur")); return ;;
         --timing) COMPREPLY=($(compgen -W "spec rtl" -- "$cur")); return ;;
-        --clock-hz|--max-cycles|--trace|--vcd|--stats|--compare|--report|--set|--sim-config|--target|--clusters|--uies|--dump|--dump-region|--quantum|--arch|--input|--output|--samples) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --clock-hz|--max-cycles|--threads|--trace|--vcd|--stats|--compare|--report|--set|--sim-config|--target|--clusters|--uies|--dump|--dump-region|--fabric-faults|--quantum|--arch|--input|--output|--samples|--dump-all) COMPREPLY=($(compgen -f -- "$cur")); return ;;
       esac
-      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--clock-hz --max-cycles --trace --vcd --stats --vcd-time-unit --compare --report --no-progress --set --sim-config --target --clusters --uies --dump --dump-region --warn-uninit --timing-only --quantum --arch --input --output --samples --timing --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
+      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--clock-hz --max-cycles --threads --trace --vcd --stats --vcd-time-unit --compare --report --no-progress --set --sim-config --target --clusters --uies --dump --dump-region --fabric-faults --warn-uninit --timing-only --quantum --arch --input --output --samples --dump-all --timing --help -h --version -V --log-level --log-format --diagnostics-format --no-color --help -h" -- "$cur")); else COMPREPLY=($(compgen -f -- "$cur")); fi
       ;;
     params)
       case "$prev" in

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { imageFromTModel, imageParts, decodeProgram, simulate } from '../packages/target-systolic/dist/index.js';
+import { intArg } from './args.mjs';
 
 const DIR = fileURLToPath(new URL('../../shared/fixtures/tensil/resnet20-zcu104-uram/', import.meta.url));
 const MODEL = DIR + 'resnet20v2_cifar_onnx_zcu104_uram.tmodel';
@@ -16,7 +17,13 @@ if (!existsSync(MODEL)) {
   console.log(`SKIP: fixture not found at ${DIR}`);
   process.exit(0);
 }
-const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] || 3);
+let runs;
+try {
+  runs = intArg(process.argv.slice(2), '--runs', 3);
+} catch (e) {
+  console.error(`bench-systolic: ${e.message}`);
+  process.exit(2);
+}
 
 function image() {
   const out = new Float32Array(1024 * 32);

@@ -72,8 +72,10 @@ try {
     platform: 'node',
     target: 'node20',
     outdir,
-    // jsonc-parser's main is a UMD build whose require('./impl/...') calls esbuild cannot follow: Node loads it.
-    external: ['pino', 'pino-pretty', 'cli-progress', 'bullmq', 'jsonc-parser'],
+    external: ['pino', 'pino-pretty', 'cli-progress', 'bullmq'],
+    // jsonc-parser's main is a UMD build whose require('./impl/...') calls esbuild cannot follow: bundle its ES module
+    // build instead (so the installed package needs no copy of it either).
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     // CommonJS dependencies (commander) call require() for Node's own modules.
     banner: { js: "import { createRequire as __pyxisCreateRequire } from 'node:module';\nconst require = __pyxisCreateRequire(import.meta.url);" },
     plugins: [entries, chevrotain],

@@ -101,6 +101,7 @@ try {
       process.exit(1);
     }
   }
+  console.log(`outputs (object, image, stats, C) in ${mout}`);
   if (process.env.CI) rmSync(mout, { recursive: true, force: true });
 }
 
@@ -122,5 +123,6 @@ try {
   const same = want.length === y.length && want.every((v, i) => v === y[i]);
   console.log(`\ncheck: y:0 ${same ? '==' : '!='} samples/systolic/fc.expected.txt (${y.length} values)`);
   if (!same) process.exit(1);
+  console.log(`outputs (.tprog, image, y.npy) in ${sout}`);
   if (process.env.CI) rmSync(sout, { recursive: true, force: true });
 }

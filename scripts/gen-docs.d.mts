@@ -22,3 +22,5 @@ export function renderNocMap(nm: unknown): string;
 export function renderTarget(codec: CodecLike, grammarsRoot: string, target: string, opts?: { dir?: string; docs?: DocsHooksLike }): Map<string, string>;
 export function renderAll(codec: CodecLike, grammarsRoot?: string, targets?: Array<{ name: string; grammars: string; docs?: DocsHooksLike }>): Map<string, string>;
 export function compareDocs(files: Map<string, string>, docsDir: string): { stale: string[]; missing: string[]; orphaned: string[] };
+/** Cited source paths that do not exist: [citing file, cited path]. */
+export function staleCitations(root?: string): Array<[string, string]>;

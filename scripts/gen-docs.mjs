@@ -224,8 +224,33 @@ export function compareDocs(files, docsDir) {
   return { stale, missing, orphaned };
 }
 
+/**
+ * Source paths cited by the hand-written docs and the grammars (`packages/.../x.ts`) that no longer exist:
+ * [file, path] pairs. A moved file must take its citations along (docs:check fails on them).
+ */
+export function staleCitations(root = ROOT) {
+  const out = [];
+  const files = [...listMd(join(root, 'docs')).filter((f) => !f.startsWith('isa/')).map((f) => join('docs', f)), 'README.md', 'CONTRIBUTING.md'];
+  for (const g of readdirSync(join(root, 'grammars'), { withFileTypes: true }))
+    if (g.isDirectory()) for (const f of readdirSync(join(root, 'grammars', g.name))) if (f.endsWith('.json')) files.push(join('grammars', g.name, f));
+  const pat = /packages\/[A-Za-z0-9_./-]+?\.(?:ts|mjs|json|md)(?![A-Za-z0-9_])/g;
+  for (const f of files) {
+    if (!existsSync(join(root, f))) continue;
+    for (const m of readFileSync(join(root, f), 'utf8').matchAll(pat)) if (!existsSync(join(root, m[0]))) out.push([f, m[0]]);
+  }
+  return out;
+}
+
 async function main() {
   const check = process.argv.includes('--check');
+  if (check) {
+    const cited = staleCitations();
+    for (const [f, p] of cited) console.error(`stale citation: ${f} cites ${p}, which does not exist`);
+    if (cited.length) {
+      console.error(`docs:check: ${cited.length} cited source path(s) no longer exist; point them at the files' new places`);
+      process.exit(1);
+    }
+  }
   const dist = join(ROOT, 'packages/codec/dist/index.js');
   if (!existsSync(dist)) {
     console.error('gen-docs: packages/codec/dist/index.js not found; run `npx tsc -b` first');

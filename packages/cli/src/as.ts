@@ -1,9 +1,9 @@
 import { Option } from 'commander';
 import { UsageError } from '@pyxis/diagnostics';
-import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
+import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic, readInputFile, readContainer, startsWithContainerMagic } from '@pyxis/container';
 import type { Command } from 'commander';
 import { missingPart, targetEntries } from '@pyxis/target';
-import { runTool, services, type ToolContext, type ToolIO } from './tool.js';
+import { firstPositional, runTool, services, type ToolContext, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, resolveTarget } from './targetOptions.js';
 
 interface AsOptions {
@@ -28,7 +28,16 @@ function defaultOutput(src: string, ext: string): string {
 
 async function doDisassemble(file: string, output: string | undefined, explicit: string | undefined, c: ToolContext, cmd: Command): Promise<void> {
   checkOutputPaths([output], [file]);
-  const object = readContainerFile(file);
+  const bytes = readInputFile(file);
+  if (!startsWithContainerMagic(bytes)) {
+    // not a container: the target's own raw format (`pyxis-as disassemble p.tprog --target systolic --arch a.tarch`)
+    const { target, options } = await resolveTarget(chooseTargetName(explicit, [], () => undefined), 'as', cmd);
+    const text = target.assembler?.disassembleRaw?.(file, bytes, options);
+    if (text === undefined) readContainer(bytes, file); // reports the bad magic (CT0001)
+    writeText(output, text!, c);
+    return;
+  }
+  const object = readContainer(bytes, file);
   const { target } = await resolveTarget(explicit ?? object.target, 'as', cmd);
   const be = target.assembler;
   if (!be?.disassemble) throw missingPart(target, 'disassembler');
@@ -77,6 +86,10 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         const { target, options } = await resolveTarget(name, 'as', program);
         const be = target.assembler;
         if (!be) throw missingPart(target, 'assembler');
+        // Without --emit, an output named with an emit kind's extension is that kind (`-o p.tprog` is a .tprog, as
+        // `-o x.o` is an object for a C compiler); --emit given explicitly wins.
+        const byExt = opts.emit === 'object' && opts.output && opts.output !== '-' && !opts.output.toLowerCase().endsWith('.pobj') ? be.emitKinds?.find((k) => !k.text && opts.output!.toLowerCase().endsWith(k.ext.toLowerCase())) : undefined;
+        if (byExt) opts.emit = byExt.name;
         const emit = opts.emit === 'object' ? undefined : be.emitKinds?.find((k) => k.name === opts.emit);
         if (opts.emit !== 'object' && !emit)
           throw new UsageError(`--emit ${opts.emit}: target ${target.name} emits ${['object', ...(be.emitKinds ?? []).map((k) => k.name)].join(', ')}`);
@@ -94,7 +107,7 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         if (result.diagnostics.length) c.report(result.diagnostics);
         c.log.info({ target: target.name }, 'assembled');
         // `.include`d files are known only now: no output may replace one either (IO0003).
-        checkOutputPaths([mainOut, opts.listing], [...sources, ...c.sources.files().filter((f) => !f.startsWith('<'))]);
+        checkOutputPaths([mainOut, opts.listing], [...sources, ...c.sources.files().filter((f) => !f.startsWith('<'))], { recheck: true });
         // Produce every output in memory first, then write: no partial outputs on error.
         const writes: Array<() => void> = [];
         if (!emit) writes.push(() => writeContainerFile(mainOut!, result.object));
@@ -122,5 +135,11 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
     },
     argv,
     io,
+    (a) => {
+      // a link script given to the assembler (the shared link-script form, @pyxis/ld): name the linker
+      const first = firstPositional(a);
+      if (first !== undefined && first.toLowerCase().endsWith('.ld'))
+        throw new UsageError(`${first} is a link script: link it with \`pyxis-ld ${first} OBJ.pobj ...\` (pyxis-as assembles sources: ${sourceExtensionsHelp()})`);
+    },
   );
 }

@@ -81,7 +81,8 @@ async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Pr
   const isContainer = bytes[0] === 0x50 && bytes[1] === 0x59 && bytes[2] === 0x58; // "PYX"
   // The target whose hooks apply: --target, else the container's own (when registered: any container prints), else the default.
   const fromHeader = peekContainerTarget(bytes);
-  const name = chooseTargetName(opts.target, [], () => undefined);
+  // without --target, an extension a target claims (`MODEL.tmodel`) names it, as for `run`
+  const name = chooseTargetName(opts.target, [path], () => undefined);
   const { target, options } = await resolveTarget(opts.target === undefined && fromHeader && findTargetEntry(fromHeader) ? fromHeader : name, 'inspect', cmd);
   const req: InspectRequest = { file: path, bytes, json: !!opts.json, data: !!opts.data, options };
   const hooks = target.inspect;

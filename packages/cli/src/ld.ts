@@ -1,6 +1,6 @@
 import { UsageError } from '@pyxis/diagnostics';
-import { checkOutputPaths, readContainer, readContainerFile, readContainerInput, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
-import { missingPart } from '@pyxis/target';
+import { checkNotRead, checkOutputPaths, readContainer, readContainerFile, readContainerInput, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
+import { missingPart, targetForSourceFile } from '@pyxis/target';
 import { runTool, services, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, containerTargetOf, resolveTarget } from './targetOptions.js';
 
@@ -40,11 +40,16 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       const name = chooseTargetName(opts.target, [...objs, scriptFile], (f) => { const o = objectBytes.find((x) => x.file === f); return o ? containerTargetOf(o.bytes) : undefined; });
       const { target, options } = await resolveTarget(name, 'ld', program);
       if (!target.linker) throw missingPart(target, 'linker');
+      // an assembly source given as the link script: name the tool that makes the object
+      if (targetForSourceFile(scriptFile) !== undefined && !target.linker.scriptExtensions.some((x) => scriptFile.toLowerCase().endsWith(x.toLowerCase())))
+        throw new UsageError(`${scriptFile} is an assembly source: assemble it with \`pyxis-as ${scriptFile} -o OBJ.pobj\`, then link the object with a link script (${target.linker.scriptExtensions.join(', ')})`);
       const text = readInputText(scriptFile);
       c.sources.add(scriptFile, text);
       const objects = objectBytes.map(({ file, bytes }) => ({ file, container: readContainer(bytes, file) }));
       const result = target.linker.link({ script: text, scriptFile, objects, readObject: (p) => readContainerFile(p), options, services: services(c) });
       if (result.diagnostics.length) c.report(result.diagnostics);
+      // files the script or a manifest named were read during the link: none may be replaced (IO0003)
+      checkNotRead([out, opts.map, opts.mapJson]);
       writeContainerFile(out, result.image);
       const emit = (file: string | undefined, make: () => string) => {
         if (!file) return;

@@ -1,14 +1,15 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
-import { checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic } from '@pyxis/container';
-import { FileSink, type TextSink } from '@pyxis/sim';
-import { missingPart, paramRecord, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetForSourceFile, type MachineRequest } from '@pyxis/target';
+import { checkNotRead, checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic, INPUT_HEAD_BYTES, readInputHead, startsWithContainerMagic } from '@pyxis/container';
+import { FileSink, singlePartitionStats, type TextSink } from '@pyxis/sim';
+import { missingPart, paramRecord, SIM_CLOCK_HZ, SIM_MAX_CYCLES, SIM_THREADS, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { machineParams } from './params.js';
 import { registerParams } from './paramsCommand.js';
 import { registerSweep } from './sweep/command.js';
 import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { Option } from 'commander';
-import { runTool, services, type ToolIO } from './tool.js';
+import { firstPositional, runTool, services, type ToolIO } from './tool.js';
+import { existsSync } from 'node:fs';
 import { progressView } from './progress.js';
 import { checkCompare, parseCompareSpec, readReference } from './compare.js';
 import { addReportCommand, reportCollector, reportHtml, TeeSink } from './report.js';
@@ -17,6 +18,7 @@ import { addTargetOption, addTargetOptions, chooseTargetName, headerTarget, reso
 interface RunOptions {
   clockHz?: number;
   maxCycles?: number;
+  threads?: number;
   trace?: string;
   vcd?: string;
   stats?: string;
@@ -63,8 +65,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       .argument('<image>', '.pimg image')
       .addOption(specOption(SIM_CLOCK_HZ))
       .addOption(specOption(SIM_MAX_CYCLES))
+      .addOption(specOption(SIM_THREADS))
       .option('--trace <file.json>', 'write a Perfetto/Chrome trace-event JSON file (`-` = stdout)')
-      .option('--vcd <file.vcd>', 'write a VCD waveform: FIFO occupancies, sequencer PCs, barrier counts (`-` = stdout)')
+      .option('--vcd <file.vcd>', 'write a VCD waveform of the target\'s signals (each target\'s page lists them; refused by a target that writes none) (`-` = stdout)')
       .option('--stats <file.json>', 'write statistics as JSON (`-` = stdout; with any `-` the summary goes to stderr)')
       .addOption(new Option('--vcd-time-unit <unit>', 'VCD time unit: ps of simulated time, or one unit per clock cycle').choices(['ps', 'cycle']).default('ps'))
       .option('--compare <spec>', 'after the run, compare tensor NAME with a reference: NAME=REF.npy[,rtol=R][,atol=A] (numpy.allclose; default rtol=1e-5, atol=1e-8); prints max/RMS error, exits 1 outside the tolerance; repeatable', (v: string, p: string[] | undefined) => [...(p ?? []), v])
@@ -91,15 +94,25 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       const toStdout = [['--trace', opts.trace], ['--vcd', opts.vcd], ['--stats', opts.stats], ['--report', opts.report]].filter(([, v]) => v === '-').map(([k]) => k);
       if (toStdout.length > 1) throw new UsageError(`${toStdout.join(' and ')} would ${toStdout.length === 2 ? 'both' : 'all'} write to standard output (\`-\`); give all but one of them a file`);
       // Parsed and range-checked by commander (specOption): numbers here.
-      const { clockHz, maxCycles } = opts;
+      const { clockHz, maxCycles, threads } = opts;
       // The target (from the image header when it can be read) checks its option syntax before the full read: usage errors first.
       const { target, options } = await resolveTarget(chooseTargetName(opts.target, [image], headerTarget), 'sim', run);
       const machine = target.machine;
       if (!machine) throw missingPart(target, 'simulator');
+      // An output the target does not write is refused, not ignored (MachineCapabilities; nothing read or created yet).
+      const caps = machine.capabilities ?? {};
+      for (const [flag, given, has, what] of [['--trace', opts.trace, caps.trace, 'trace'], ['--vcd', opts.vcd, caps.vcd, 'VCD waveform']] as const)
+        if (given !== undefined && has === false)
+          throw new UsageError(`${flag}: target \`${target.name}\` writes no ${what}; its run writes ${[caps.trace !== false ? '--trace' : '', caps.vcd !== false ? '--vcd' : '', '--stats'].filter(Boolean).join(', ')} and the outputs of its own options (\`pyxis-sim run --target ${target.name} --help\`)`);
       machine.checkOptions?.(options);
       // A target's own input format (no container magic, an extension it claims) runs as it is; anything else
       // must be a container, refused from its first bytes when it is not one (no gigabyte read first).
-      const own = machine.loadImage && targetForSourceFile(image) === target.name;
+      // A target's own input format runs as it is (`imageExtensions`); another file a target claims as a source is
+      // an assembly source given to the simulator: name the tools that make an image of it.
+      const loadable = !!machine.loadImage && (machine.imageExtensions ?? []).some((x) => image.toLowerCase().endsWith(x.toLowerCase()));
+      if (!loadable && targetForSourceFile(image) !== undefined && !startsWithContainerMagic(readInputHead(image, INPUT_HEAD_BYTES).head))
+        throw new UsageError(`${image} is an assembly source: assemble it with \`pyxis-as ${image} -o OBJ.pobj\`, then link the object with \`pyxis-ld\` and run the image`);
+      const own = loadable;
       const bytes = own ? readInputFile(image) : readContainerInput(image);
       const container = own && peekContainerTarget(bytes) === undefined ? machine.loadImage!(image, bytes) : readContainer(bytes, image);
       if (container.target !== target.name)
@@ -113,6 +126,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (params) req.params = params;
       if (maxCycles !== undefined) req.maxCycles = maxCycles;
       if (clockHz !== undefined) req.clockHz = clockHz;
+      if (threads !== undefined) req.threads = threads;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
       const planned = machine.plan(req);
       checkOutputPaths([opts.trace, opts.vcd, opts.stats, opts.report, ...planned.outputs], [image, ...(opts.simConfig ? [opts.simConfig] : [])]);
@@ -132,7 +146,12 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
           if (bar && v.total && v.total !== bar.getTotal()) bar.setTotal(v.total);
           bar?.update(v.value, { cycle });
         };
-      const sink = (f: string) => (f === '-' ? new StdoutSink(c.out) : new FileSink(f));
+      const sinks: TextSink[] = [];
+      const sink = (f: string) => {
+        const k = f === '-' ? new StdoutSink(c.out) : new FileSink(f);
+        sinks.push(k);
+        return k;
+      };
       const collector = opts.report ? reportCollector() : undefined;
       if (opts.trace) req.trace = collector ? new TeeSink([sink(opts.trace), collector]) : sink(opts.trace);
       else if (collector) req.trace = collector;
@@ -140,13 +159,25 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (opts.vcdTimeUnit === 'cycle') req.vcdTimeUnit = 'cycle';
       let result;
       try {
-        result = machine.create(req).run();
+        const instance = machine.create(req);
+        result = instance.runAsync ? await instance.runAsync() : instance.run();
+      } catch (e) {
+        // an error (malformed image found late, runtime rule): no trace or VCD at all, never a `.partial`
+        for (const k of sinks) k.abort();
+        throw e;
       } finally {
         bar?.stop();
       }
+      // A completed or stopped run keeps its trace and VCD (complete up to the stop): a sink the target left open is
+      // closed here, so no target can leave a `.partial` behind (docs/simulator.md "what a stopped run keeps").
+      for (const k of sinks) k.close();
       const wall = (Date.now() - t0) / 1000;
       if (result.diagnostics.length) c.report(result.diagnostics);
-      const statsObject = { image, target: target.name, host_seconds: wall, ...result.stats, ...(params ? { parameters: paramRecord(params) } : {}) };
+      // files read during the run (inputs named by options or a manifest): no output may replace one (IO0003)
+      checkNotRead([opts.stats, opts.report, ...result.outputs.map(([f]) => f)]);
+            // A machine that ran partitions on threads reports `parallel` itself; any other run is one partition.
+      const parallel = result.stats['parallel'] ?? singlePartitionStats(threads);
+      const statsObject = { image, target: target.name, host_seconds: wall, ...result.stats, ...(params ? { parameters: paramRecord(params) } : {}), parallel };
       const statsText = JSON.stringify(statsObject, null, 2) + '\n';
       if (opts.stats === '-') {
         c.out(statsText);
@@ -183,5 +214,10 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       c.log.info({ cycles: result.cycles, wall }, 'simulated');
     });
     addReportCommand(program, ctx);
-  }, argv, io);
+  }, argv, io, (a) => {
+    // `pyxis-sim IMAGE` (forgetting `run`): the likeliest first mistake gets the command that was meant
+    const first = firstPositional(a);
+    if (first !== undefined && !['run', 'inspect', 'help', 'params', 'sweep', 'worker', 'report'].includes(first) && existsSync(first))
+      throw new UsageError(`unknown command \`${first}\``, [`did you mean \`pyxis-sim run ${first}\`?`]);
+  });
 }

@@ -93,7 +93,12 @@ export async function resolveTarget(name: string, tool: ToolKind, cmd: Command):
       const key = optionKey(spec.flags);
       if (all[key] === undefined) continue;
       if (!mine.has(key)) {
-        if (cmd.getOptionValueSource(key) === 'cli') throw new UsageError(`${/--[a-z0-9-]+/i.exec(spec.flags)?.[0] ?? spec.flags} is an option of target ${e.name}, not of ${name}`);
+        if (cmd.getOptionValueSource(key) === 'cli') {
+          const flag = /--[a-z0-9-]+/i.exec(spec.flags)?.[0] ?? spec.flags;
+          const owners = targetEntries().filter((x) => (x.options[tool] ?? []).some((o) => optionKey(o.flags) === key)).map((x) => x.name);
+          const own = (entry.options[tool] ?? []).map((o) => /--[a-z0-9-]+/i.exec(o.flags)?.[0] ?? o.flags);
+          throw new UsageError(`${flag} is not an option of target ${name} (it is one of ${owners.join(', ')})${own.length ? `; ${name}'s own options: ${own.join(', ')}` : ''}`);
+        }
         continue;
       }
       options[key] = all[key];

@@ -1,3 +1,4 @@
+import { beginRunFileLog } from '@pyxis/container';
 import { Command, CommanderError, Option } from 'commander';
 import {
   DiagnosticError,
@@ -70,6 +71,8 @@ export async function runTool(
   configure: (program: Command, ctx: () => ToolContext) => void,
   argv: string[] = process.argv.slice(2),
   io: ToolIO = {},
+  /** Checks the command line before commander parses it (first-mistake hints as UsageErrors with notes). */
+  preflight?: (argv: readonly string[]) => void,
 ): Promise<number> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
@@ -78,7 +81,7 @@ export async function runTool(
   // Usage errors are found while parsing, before the options are known: look at argv so that
   // `--diagnostics-format json` makes them JSON lines too (CI parses stderr line by line).
   const jsonUsage = argv.some((a, i) => a === '--diagnostics-format=json' || (a === '--diagnostics-format' && argv[i + 1] === 'json'));
-  const usageJson = (message: string) => JSON.stringify({ severity: 'error', code: USAGE_CODE, message }) + '\n';
+  const usageJson = (message: string, notes: readonly string[] = []) => JSON.stringify({ severity: 'error', code: USAGE_CODE, message, ...(notes.length ? { notes } : {}) }) + '\n';
   const output = {
     writeOut: stdout,
     writeErr: stderr,
@@ -127,7 +130,10 @@ export async function runTool(
   }
   // Examples, exit codes and documentation after the options; wrapped to the terminal.
   configureHelp(name, program);
+  // every file this invocation reads is protected from its outputs (@pyxis/container beginRunFileLog)
+  const endFileLog = beginRunFileLog();
   try {
+    preflight?.(argv);
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (e) {
@@ -142,8 +148,21 @@ export async function runTool(
       return ExitCode.input;
     }
     if (e instanceof UsageError) {
-      stderr(jsonUsage ? usageJson(e.message) : `${name}: error: ${e.message}\n(run with --help for usage)\n`);
+      stderr(jsonUsage ? usageJson(e.message, e.notes) : `${name}: error: ${e.message}\n${e.notes.map((n) => `  = help: ${n}\n`).join('')}(run with --help for usage)\n`);
       return ExitCode.usage;
+    }
+    // duck-typed: the kernel is not loaded by every tool (start-up time)
+    if (e instanceof Error && e.name === 'PartitionFailure') {
+      const f = e as Error & { diagnostics: unknown[] | null; stackText: string };
+      // A partition of a parallel run (kernel/threaded.ts) failed on its thread: its input errors are input errors
+      // (exit 1); anything else is a fault of the model, named by partition (exit 3), never a hang.
+      if (f.diagnostics) {
+        render(f.diagnostics as Diagnostic[]);
+        return ExitCode.input;
+      }
+      render([{ severity: 'error', code: 'SIM0800', message: e.message, notes: ['this is a bug in the simulator model of that partition; rerun with --threads 1 to reproduce it on one thread'] }]);
+      if (globals().logLevel === 'debug' || globals().logLevel === 'trace') stderr(`${f.stackText}\n`);
+      return ExitCode.internal;
     }
     if (isTableError(e)) {
       // The target's own data is broken (or PYXIS_GRAMMARS points at a bad copy): not the user's input, but no bug
@@ -165,6 +184,8 @@ export async function runTool(
     stderr(`${name}: internal error: ${err?.message ?? String(e)}\n`);
     stderr(debug ? `${err?.stack ?? ''}\n` : `(this is a bug in ${name}; rerun with --log-level debug for a stack trace and report it)\n`);
     return ExitCode.internal;
+  } finally {
+    endFileLog();
   }
 }
 
@@ -191,4 +212,21 @@ export async function main(run: (argv: string[]) => Promise<number>): Promise<vo
     });
   const code = await run(process.argv.slice(2));
   process.exitCode = code;
+}
+
+/** Global options that take a value (the first positional argument is found past them). */
+const VALUE_OPTIONS = new Set(['--log-level', '--log-format', '--diagnostics-format']);
+
+/** The first positional argument of a command line, if any (options and their values skipped). */
+export function firstPositional(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv[i + 1];
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
 }

@@ -233,7 +233,7 @@ function fastUser(f: CompiledField, elem: FieldScalar): number | undefined {
   if (f.width > FAST_BITS) return undefined;
   if (typeof elem === 'string') return enumCode(f, elem);
   if (typeof elem !== 'number' || !Number.isInteger(elem)) return undefined;
-  if (f.enumNames) return f.enumNames.has(elem) ? elem : undefined;
+  if (f.enumNames && !f.enum_open) return f.enumNames.has(elem) ? elem : undefined;
   const span = 2 ** f.width;
   if (f.signed) return elem >= -span / 2 && elem < span / 2 ? elem : undefined;
   if (f.minus_one || f.zero_means_max) return elem >= 1 && elem <= span ? elem : undefined;

@@ -103,6 +103,7 @@ export function compileTable(t: FieldTable, source?: string): CompiledTable {
         enumNames.set(v, k);
       }
     }
+    if (f.enum_open !== undefined && (typeof f.enum_open !== 'boolean' || !f.enum)) failF(f.name, `enum_open must be true or false, on an enum field`);
     if (f.enum_aliases !== undefined) {
       const ea = f.enum_aliases;
       if (ea === null || typeof ea !== 'object' || Array.isArray(ea)) failF(f.name, `enum_aliases must be an object of alias: enum name`);
@@ -179,7 +180,7 @@ export function defaultUserValue(f: CompiledField): bigint {
 
 /** Describes the legal values of a field, for messages. */
 export function legalRange(f: CompiledField): string {
-  if (f.enumNames) return `one of ${[...f.enumNames].map(([v, n]) => `${n}=${v}`).join(', ')} (${f.width}-bit enum)`;
+  if (f.enumNames) return `${f.enum_open ? `0..${f.max}, named` : 'one of'} ${[...f.enumNames].map(([v, n]) => `${n}=${v}`).join(', ')} (${f.width}-bit enum)`;
   const kind = f.signed ? 'signed' : f.minus_one ? 'unsigned, encoded as N-1' : f.zero_means_max ? 'unsigned, 0 encodes the maximum' : 'unsigned';
   return `${f.min}..${f.max} (${f.width}-bit ${kind})`;
 }
@@ -216,7 +217,7 @@ export function resolveScalar(f: CompiledField, v: unknown): bigint | string {
   } else {
     return `value of \`${f.name}\` must be a number${f.enum ? ' or enum name' : ''}, got ${typeof v}`;
   }
-  if (f.enumNames && (n < 0n || n > f.max || n > BigInt(Number.MAX_SAFE_INTEGER) || !f.enumNames.has(Number(n)))) return `${n} is not a codepoint of \`${f.name}\`; expected ${legalRange(f)}`;
+  if (f.enumNames && !f.enum_open && (n < 0n || n > f.max || n > BigInt(Number.MAX_SAFE_INTEGER) || !f.enumNames.has(Number(n)))) return `${n} is not a codepoint of \`${f.name}\`; expected ${legalRange(f)}`;
   if (n < f.min || n > f.max) return `value ${n} out of range for \`${f.name}\`: legal ${legalRange(f)}`;
   return n;
 }

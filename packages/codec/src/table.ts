@@ -32,6 +32,12 @@ export interface FieldSpec {
    * equal an enum name, and its target must be one.
    */
   enum_aliases?: Record<string, string>;
+  /**
+   * The enum names only some codepoints: every value of the width is legal
+   * (a hardware port wider than its named codes, e.g. the XNU `rounding`
+   * port); unnamed values are written and printed as numbers.
+   */
+  enum_open?: boolean;
   /** Value taken when the user omits the field (number, enum name, or array for array fields). */
   default?: number | string | number[];
   /** "Encoded as N-1": the user writes N in 1..2^width, the word stores N-1. */

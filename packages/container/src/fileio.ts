@@ -10,6 +10,46 @@ import type { Container } from './model.js';
 
 let counter = 0;
 
+/**
+ * What one tool run has read and which outputs it has declared (`beginRunFileLog`, the CLI driver, once per
+ * invocation): every file read through `readInputFile`/`readInputHead`/`readInputText`/`readContainerInput`
+ * (named on the command line, by a link script, a manifest or an option) is protected from being overwritten,
+ * and outputs declared by `checkOutputPaths` (the driver's and a target's own) may not name one another.
+ */
+interface RunFileLog {
+  reads: Array<{ p: string; id: { real: string; stat?: Stats } }>;
+  outputs: Array<{ p: string; id: { real: string; stat?: Stats } }>;
+}
+let runLog: RunFileLog | undefined;
+
+/** Starts the file log of a tool run (ending any previous one); returns the function that ends it. */
+export function beginRunFileLog(): () => void {
+  const log: RunFileLog = { reads: [], outputs: [] };
+  runLog = log;
+  return () => {
+    if (runLog === log) runLog = undefined;
+  };
+}
+
+function noteRead(path: string): void {
+  if (!runLog) return;
+  const id = fileIdentity(path);
+  if (!runLog.reads.some((r) => sameFile(r.id, id))) runLog.reads.push({ p: path, id });
+}
+
+/** IO0003 for each output path (undefined and `-` skipped) that is a file this run has read. */
+export function checkNotRead(paths: ReadonlyArray<string | undefined>): void {
+  if (!runLog) return;
+  const ds: Diagnostic[] = [];
+  for (const p of paths) {
+    if (p === undefined || p === '-') continue;
+    const id = fileIdentity(p);
+    const r = runLog.reads.find((x) => sameFile(x.id, id));
+    if (r) ds.push(error(FileCodes.sameFile, `output \`${p}\` is the input \`${r.p}\` (read by this run): refusing to overwrite an input`));
+  }
+  if (ds.length) throw new DiagnosticError(ds);
+}
+
 /** Longest file name (one path component, in bytes) accepted for an output: POSIX NAME_MAX on common file systems. */
 export const MAX_FILE_NAME_BYTES = 255;
 
@@ -70,10 +110,14 @@ function sameFile(a: { real: string; stat?: Stats }, b: { real: string; stat?: S
  * the same file as an input (`inputs`) or as another output (compared by
  * resolved real path, and by device/inode for existing files).
  */
-export function checkOutputPaths(paths: ReadonlyArray<string | undefined>, inputs: ReadonlyArray<string> = []): void {
+export function checkOutputPaths(paths: ReadonlyArray<string | undefined>, inputs: ReadonlyArray<string> = [], opts: { recheck?: boolean } = {}): void {
   const ds: Diagnostic[] = [];
-  const ins = inputs.filter((p) => p !== '-').map((p) => ({ p, id: fileIdentity(p) }));
-  const outs: Array<{ p: string; id: { real: string; stat?: Stats } }> = [];
+  // the inputs given, and every file the run has read so far (a script's, a manifest's, an option's)
+  const ins = [...inputs.filter((p) => p !== '-').map((p) => ({ p, id: fileIdentity(p) })), ...(runLog?.reads ?? [])];
+  // outputs declared earlier in this run (the driver's, when a target checks its own) count as other outputs
+  // (`recheck`: the same outputs checked again against inputs found since, e.g. `.include`d files)
+  const earlier = opts.recheck ? [] : (runLog?.outputs ?? []);
+  const outs: Array<{ p: string; id: { real: string; stat?: Stats } }> = [...earlier];
   for (const p of paths) {
     if (p === undefined || p === '-') continue;
     const problem = outputPathProblem(p);
@@ -89,6 +133,7 @@ export function checkOutputPaths(paths: ReadonlyArray<string | undefined>, input
     outs.push({ p, id });
   }
   if (ds.length) throw new DiagnosticError(ds);
+  if (runLog && !opts.recheck) runLog.outputs = outs;
 }
 
 function writeErrorReason(e: unknown): string {
@@ -125,6 +170,7 @@ export type OutputBytes = Uint8Array | Iterable<Uint8Array | number>;
  * `path` (not the temporary file).
  */
 export function writeFileAtomic(path: string, data: OutputBytes | string): void {
+  checkNotRead([path]); // the last line of defence: a file this run read is never replaced
   const suffix = `.${process.pid}.${++counter}.tmp`;
   // the temporary name must fit where the output's name fits
   const tmpName = Buffer.byteLength(basename(path)) + suffix.length + 1 <= MAX_FILE_NAME_BYTES ? `.${basename(path)}${suffix}` : `.pyxis${suffix}`;
@@ -208,6 +254,7 @@ function readRegularPart(path: string, limit: number, max: number): { bytes: Uin
       if (n === 0) break;
       done += n;
     }
+    noteRead(path);
     return { bytes: done === out.length ? out : out.subarray(0, done), size: fst.size };
   } finally {
     closeSync(fd);

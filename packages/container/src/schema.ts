@@ -55,7 +55,8 @@ function typeOf(v: unknown): JsonType {
   return typeof v as JsonType;
 }
 
-function describe(v: unknown): string {
+/** A short description of a JSON value for messages: its type and, for a scalar, its first 40 characters (never the whole of a huge or deeply nested value). */
+export function describeJson(v: unknown): string {
   const t = typeOf(v);
   if (t === 'object' || t === 'array') return `an ${t}`;
   if (t === 'null') return 'null';
@@ -91,9 +92,9 @@ export function checkSchema(value: unknown, schema: JsonSchema, root = '$', max 
     const t = typeOf(v);
     if (s.type !== undefined) {
       const want = typeof s.type === 'string' ? [s.type] : s.type;
-      if (!want.some((w) => typeOk(t, w))) return bad(`expected ${want.map((w) => (w === 'integer' ? 'an integer' : w === 'object' || w === 'array' ? `an ${w}` : w === 'null' ? 'null' : `a ${w}`)).join(' or ')}, got ${describe(v)}`);
+      if (!want.some((w) => typeOk(t, w))) return bad(`expected ${want.map((w) => (w === 'integer' ? 'an integer' : w === 'object' || w === 'array' ? `an ${w}` : w === 'null' ? 'null' : `a ${w}`)).join(' or ')}, got ${describeJson(v)}`);
     }
-    if (s.enum && !s.enum.includes(v)) return bad(`expected one of ${s.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${describe(v)}`);
+    if (s.enum && !s.enum.includes(v)) return bad(`expected one of ${s.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${describeJson(v)}`);
     if (t === 'integer' || t === 'number') {
       const n = v as number;
       if (s.minimum !== undefined && n < s.minimum) return bad(`${n} is below the minimum ${s.minimum}`);
@@ -104,7 +105,7 @@ export function checkSchema(value: unknown, schema: JsonSchema, root = '$', max 
       if (s.pattern !== undefined) {
         let re = patterns.get(s.pattern);
         if (!re) patterns.set(s.pattern, (re = new RegExp(s.pattern)));
-        if (!re.test(str)) return bad(`${describe(v)} does not match ${s.description ?? `/${s.pattern}/`}`);
+        if (!re.test(str)) return bad(`${describeJson(v)} does not match ${s.description ?? `/${s.pattern}/`}`);
       }
     } else if (t === 'array') {
       const a = v as unknown[];

@@ -48,3 +48,45 @@ export class DiagnosticBag {
     throw new DiagnosticError(this.items);
   }
 }
+
+/**
+ * The same cap as `DiagnosticBag` for a pass that collects into a plain array (`diags.push(...)`): at most
+ * `errorLimit` errors are kept, the rest counted; `finish()` notes the count on the first error. `full` lets
+ * a pass skip building diagnostics nobody will see (did-you-mean searches on garbage input).
+ */
+export class CappedDiagnostics extends Array<Diagnostic> {
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+  private errorsKept = 0;
+  private dropped = 0;
+  constructor(readonly errorLimit = 200) {
+    super();
+  }
+  override push(...ds: Diagnostic[]): number {
+    for (const d of ds) {
+      if (d.severity === 'error') {
+        if (this.errorsKept >= this.errorLimit) {
+          this.dropped++;
+          continue;
+        }
+        this.errorsKept++;
+      }
+      super.push(d);
+    }
+    return this.length;
+  }
+  get full(): boolean {
+    return this.errorsKept >= this.errorLimit;
+  }
+  /** The kept diagnostics as a plain array, the first error noting the errors not collected. */
+  finish(): Diagnostic[] {
+    const out = [...this];
+    if (this.dropped) {
+      const i = out.findIndex((d) => d.severity === 'error');
+      const first = out[i]!;
+      out[i] = { ...first, notes: [...(first.notes ?? []), `${this.dropped} more error${this.dropped === 1 ? '' : 's'} after the first ${this.errorLimit} were not collected (this pass stops collecting at ${this.errorLimit})`] };
+    }
+    return out;
+  }
+}

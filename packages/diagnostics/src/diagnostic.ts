@@ -73,7 +73,11 @@ export class DiagnosticError extends Error {
 
 /** Thrown for command-line misuse; CLIs exit 2. */
 export class UsageError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Hints (`did you mean ...`): printed after the message, and the `notes` of the JSON line. */
+    readonly notes: readonly string[] = [],
+  ) {
     super(message);
     this.name = 'UsageError';
   }

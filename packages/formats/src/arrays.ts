@@ -1,5 +1,5 @@
 /** Array-in / array-out encode, decode and convert on typed arrays. */
-import { FormatErrorCode, checkEb, checkOptions, fail } from './errors.js';
+import { FormatErrorCode, checkEb, checkNoEb, checkOptions, fail } from './errors.js';
 import { IeeeLike } from './formats.js';
 import { getFormat } from './registry.js';
 import { type CodeArray, applyTable, codeArrayFor, convertTable, decodeTable } from './tables.js';
@@ -29,6 +29,7 @@ export function encodeArray(
   const fmt = getFormat(format);
   checkOptions(opts, 'encode', 'encodeArray');
   if (opts.eb !== undefined) checkEb(opts.eb);
+  checkNoEb(getFormat(format), opts.eb, 'encodeArray');
   if (!values || typeof values.length !== 'number') fail(FormatErrorCode.badArray, 'encodeArray: values must be an array of numbers');
   const n = values.length;
   const out = codeArrayFor(fmt.bits, n);
@@ -45,7 +46,8 @@ export function encodeArray(
     encodeIeeeFast(fmt, src, out, sat, rtz, (x) => fmt.encodeWith(x, 0, sat, rtz));
     return out;
   }
-  for (let i = 0; i < n; i++) out[i] = fmt.encodeWith(values[i]!, eb, sat, rtz);
+  const tiesEven = opts.rounding === 'rne' ? true : undefined;
+  for (let i = 0; i < n; i++) out[i] = fmt.encodeWith(values[i]!, eb, sat, rtz, tiesEven);
   return out;
 }
 
@@ -126,6 +128,7 @@ export function decodeArray(format: FormatDescriptor | string, codes: CodeArray,
   const fmt = getFormat(format);
   const opts: DecodeOptions = typeof ebOrOpts === 'number' ? { eb: ebOrOpts, ...(outArg ? { out: outArg } : {}) } : (checkOptions(ebOrOpts, 'decode', 'decodeArray'), ebOrOpts ?? {});
   checkCodes(fmt, codes);
+  checkNoEb(fmt, opts.eb, 'decodeArray');
   if (opts.eb === undefined && fmt.hasEb)
     fail(FormatErrorCode.badOption, `decodeArray: ${fmt.name} codes need their exponent bias: decodeArray(${fmt.name}, codes, { eb })`, fmt.spec);
   const eb = opts.eb ?? 0;
@@ -195,6 +198,8 @@ export function convertArray(
   const f = getFormat(from);
   const t = getFormat(to);
   checkOptions(opts, 'convert', 'convertArray');
+  checkNoEb(f, opts.fromEb, 'convertArray', 'fromEb');
+  checkNoEb(t, opts.eb, 'convertArray');
   checkCodes(f, codes);
   if (f.bits <= 16) {
     const table = convertTable(f, t, opts);
@@ -202,8 +207,9 @@ export function convertArray(
   }
   const fromEb = opts.fromEb ?? 0;
   checkEb(fromEb);
-  const o: EncodeOptions = { eb: opts.eb ?? 0, saturate: opts.saturate, rounding: opts.rounding ?? 'rne' };
+  const o: EncodeOptions = { eb: opts.eb ?? 0, saturate: opts.saturate, rounding: opts.rounding };
   if (o.saturate === undefined) delete o.saturate;
+  if (o.rounding === undefined) delete o.rounding; // the target's own rounding (half up for the Tensil types)
   const out = codeArrayFor(t.bits, codes.length);
   for (let i = 0, n = codes.length; i < n; i++) out[i] = t.encode(f.decode(codes[i]!, fromEb), o);
   return out;

@@ -52,13 +52,23 @@ const OPTION_KEYS: Record<string, readonly string[]> = {
   encode: ['eb', 'saturate', 'rounding'],
   convert: ['eb', 'saturate', 'rounding', 'fromEb'],
   decode: ['eb', 'out', 'float32'],
+  mapping: ['ebAdj', 'mappingCorrection', 'fbitsTruncateAmt'],
+  fp8map: ['ebAdj', 'mappingCorrection'],
+  import: ['ebAdj', 'saturate'],
+  export: ['ebAdj', 'saturate', 'maxToInf'],
 };
+
+/** An exponent bias given to a format without one would be silently ignored: FMT0004 unless it is 0. */
+export function checkNoEb(fmt: { name: string; hasEb: boolean }, eb: unknown, fn: string, what = 'eb'): void {
+  if (!fmt.hasEb && eb !== undefined && eb !== 0)
+    fail(FormatErrorCode.badOption, `${fn}: ${fmt.name} has no exponent bias; \`${what}: ${String(eb)}\` would be ignored`, undefined, undefined, [`leave \`${what}\` out (or 0) for ${fmt.name}`]);
+}
 
 /**
  * Options objects are checked, not trusted: a bare number (`encode(x, -8)`), a misspelt key (`{ EB: -8 }`)
  * or a value of the wrong type is FMT0004 instead of silently meaning the defaults.
  */
-export function checkOptions(opts: unknown, kind: 'encode' | 'convert' | 'decode', fn: string): void {
+export function checkOptions(opts: unknown, kind: 'encode' | 'convert' | 'decode' | 'mapping' | 'fp8map' | 'import' | 'export', fn: string): void {
   if (opts === undefined) return;
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts))
     fail(FormatErrorCode.badOption, `${fn}: options must be an object like { ${OPTION_KEYS[kind]!.join(', ')} }, got ${typeof opts === 'number' ? `the number ${opts}` : String(opts)}`, undefined, undefined,
@@ -72,8 +82,8 @@ export function checkOptions(opts: unknown, kind: 'encode' | 'convert' | 'decode
     const v = o[k];
     if (v === undefined) continue;
     const bad = (want: string) => fail(FormatErrorCode.badOption, `${fn}: option \`${k}\` must be ${want}, got ${JSON.stringify(v) ?? String(v)}`);
-    if ((k === 'eb' || k === 'fromEb') && typeof v !== 'number') bad('an integer');
-    if ((k === 'saturate' || k === 'float32') && typeof v !== 'boolean') bad('true or false');
+    if ((k === 'eb' || k === 'fromEb' || k === 'ebAdj' || k === 'fbitsTruncateAmt') && typeof v !== 'number') bad('an integer');
+    if ((k === 'saturate' || k === 'float32' || k === 'mappingCorrection' || k === 'maxToInf') && typeof v !== 'boolean') bad('true or false');
     if (k === 'rounding' && v !== 'rne' && v !== 'rtz') bad("'rne' or 'rtz'");
     if (k === 'out' && !(v instanceof Float64Array || v instanceof Float32Array)) bad('a Float64Array or Float32Array');
   }

@@ -5,7 +5,7 @@
  * systolic-fpga-hardware.md §1.
  */
 import { ilogb, pow2, rne } from './bits.js';
-import { CHIP, checkCode, checkEb, checkOptions } from './errors.js';
+import { CHIP, checkCode, checkEb, checkNoEb, checkOptions } from './errors.js';
 import { lnsBoundaries, type LnsBoundaries } from './lnsBounds.js';
 import type { EncodeOptions, FormatDescriptor, FormatFamily, FormatName, ReservedCode } from './types.js';
 
@@ -388,6 +388,7 @@ export class IeeeLike implements FormatDescriptor {
   }
   encode(x: number, opts?: EncodeOptions): number {
     checkOptions(opts, 'encode', `${this.name}.encode`);
+    checkNoEb(this, opts?.eb, `${this.name}.encode`);
     return this.encodeWith(x, 0, opts?.saturate ?? false, opts?.rounding === 'rtz');
   }
   encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean): number {
@@ -491,9 +492,10 @@ export class FixedPoint implements FormatDescriptor {
    */
   encode(x: number, opts?: EncodeOptions): number {
     checkOptions(opts, 'encode', `${this.name}.encode`);
-    return this.encodeWith(x, 0, opts?.saturate ?? true, opts?.rounding === 'rtz');
+    checkNoEb(this, opts?.eb, `${this.name}.encode`);
+    return this.encodeWith(x, 0, opts?.saturate ?? true, opts?.rounding === 'rtz', opts?.rounding === 'rne' ? true : undefined);
   }
-  encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean): number {
+  encodeWith(x: number, _eb: number, saturate: boolean, rtz: boolean, tiesEven = !this.tiesUp): number {
     if (x !== x) return 0;
     if (x === Infinity) return saturate ? this.maxInt : 0;
     if (x === -Infinity) return saturate ? this.fromSigned(this.minInt) : 0;
@@ -507,10 +509,10 @@ export class FixedPoint implements FormatDescriptor {
       // first (fmod is exact, and rounding commutes with adding a multiple of the even modulus).
       const m = this.range;
       const r = (x % (m / this.scale)) * this.scale;
-      const q = rtz ? Math.trunc(r) : this.tiesUp ? halfUp(r) : rne(r);
+      const q = rtz ? Math.trunc(r) : tiesEven ? rne(r) : halfUp(r);
       return ((q % m) + m) % m;
     }
-    let q = rtz ? Math.trunc(sc) : this.tiesUp ? halfUp(sc) : rne(sc);
+    let q = rtz ? Math.trunc(sc) : tiesEven ? rne(sc) : halfUp(sc);
     q = Math.min(this.maxInt, Math.max(this.minInt, q));
     return this.fromSigned(q);
   }

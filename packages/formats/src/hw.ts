@@ -5,7 +5,7 @@
  * type, exponent underflow -> zero (chip §6.5).
  */
 import { pow2, rneDiv, rneShift } from './bits.js';
-import { CHIP, FormatErrorCode, SEQ, checkCode, checkEbAdj, fail } from './errors.js';
+import { CHIP, FormatErrorCode, SEQ, checkCode, checkEbAdj, checkOptions, fail } from './errors.js';
 import { MNS18, type MnsFormat } from './formats.js';
 
 // ---------------------------------------------------------------------------
@@ -174,6 +174,7 @@ function checkTrunc(t: number): void {
  * then `fbits_truncate_amt` LSBs forced to zero.
  */
 export function linToLog(code: number, opts: MappingOptions = {}): number {
+  checkOptions(opts, 'mapping', 'linToLog');
   const ebAdj = opts.ebAdj ?? 0;
   const t = opts.fbitsTruncateAmt ?? 0;
   checkEbAdj(ebAdj);
@@ -199,6 +200,7 @@ export function linToLogRaw(code: number, ebAdj: number, corr: boolean, trunc: n
  * (a carry increments E5); `fbitsTruncateAmt` = 7 clips the result to 3 fraction bits (chip §4.7 last paragraph).
  */
 export function logToLin(code: number, opts: MappingOptions = {}): number {
+  checkOptions(opts, 'mapping', 'logToLin');
   const ebAdj = opts.ebAdj ?? 0;
   const t = opts.fbitsTruncateAmt ?? 0;
   checkEbAdj(ebAdj);
@@ -225,6 +227,7 @@ export function logToLinRaw(code: number, ebAdj: number, corr: boolean, trunc: n
  * {M3, 7'b0} is rounded to 3 bits with the §6.2.2.2.2 round-to-even rule (carry -> I5+1).
  */
 export function fp8ToLnsI5F3(code: number, opts: Omit<MappingOptions, 'fbitsTruncateAmt'> = {}): number {
+  checkOptions(opts, 'fp8map', 'fp8ToLnsI5F3');
   const ebAdj = opts.ebAdj ?? 0;
   checkEbAdj(ebAdj, 'EB_Adj_I4I5');
   checkCode(code, 8, 'RFP8');
@@ -340,6 +343,7 @@ export interface ImportOptions {
 
 /** IEEE FP16 / OFP8 -> RFP16 (chip §4.9.1, §4.10.1). */
 export function importToRfp16(format: ExtFormat, code: number, opts: ImportOptions = {}): number {
+  checkOptions(opts, 'import', 'importToRfp16');
   const ebAdj = opts.ebAdj ?? 0;
   checkEbAdj(ebAdj);
   const l = extLayout(format);
@@ -387,6 +391,12 @@ export interface ExportOptions {
 
 /** RFP16 -> IEEE FP16 / OFP8 (chip §4.9.2, §4.10.2): round-to-even, subnormal outputs. */
 export function exportFromRfp16(format: ExtFormat, code: number, opts: ExportOptions = {}): number {
+  checkOptions(opts, 'export', 'exportFromRfp16');
+  // chip §4.9.2: IEEE FP16 overflows to infinity (no saturating mode); maxToInf is its CSR option alone
+  if (format === 'IEEE_FP16' && opts.saturate === true)
+    fail(FormatErrorCode.badOption, 'exportFromRfp16: IEEE_FP16 has no saturating mode (overflow is always +-infinity); saturate: true would be ignored', `${CHIP} §4.9.2`);
+  if (format !== 'IEEE_FP16' && opts.maxToInf === true)
+    fail(FormatErrorCode.badOption, `exportFromRfp16: maxToInf is the IEEE FP16 option; ${format} would ignore it`, `${CHIP} §4.10.2`);
   const ebAdj = opts.ebAdj ?? 0;
   checkEbAdj(ebAdj);
   const l = extLayout(format);

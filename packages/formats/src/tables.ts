@@ -87,11 +87,11 @@ export function convertTable(
   const eb = opts.eb ?? 0;
   checkEb(fromEb);
   checkEb(eb);
-  const key = `cvt:${f.name}:${t.name}:${fromEb}:${eb}:${opts.saturate}:${opts.rounding ?? 'rne'}`;
+  const key = `cvt:${f.name}:${t.name}:${fromEb}:${eb}:${opts.saturate}:${opts.rounding ?? 'native'}`;
   return cached(key, () => {
     const n = 2 ** f.bits;
     const out = codeArrayFor(t.bits, n);
-    const o = { eb, saturate: opts.saturate, rounding: opts.rounding ?? 'rne' } as const;
+    const o = { eb, ...(opts.saturate !== undefined ? { saturate: opts.saturate } : {}), ...(opts.rounding ? { rounding: opts.rounding } : {}) };
     for (let c = 0; c < n; c++) out[c] = t.encode(f.decode(c, fromEb), o);
     return out;
   });

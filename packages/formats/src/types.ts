@@ -38,7 +38,11 @@ export interface EncodeOptions {
    * fixed-point formats (the hardware always saturates), false for IEEE/OCP/NeuronCore.
    */
   saturate?: boolean;
-  /** 'rne' round to nearest, ties to even (default); 'rtz' truncate toward zero (log domain for LNS). */
+  /**
+   * 'rne' round to nearest, ties to even; 'rtz' truncate toward zero (log domain for LNS). Default: the
+   * format's own rounding, which is 'rne' except for the Tensil fixed-point types (ties half up, as the
+   * Tensil tools); an explicit 'rne' is honoured by them too.
+   */
   rounding?: Rounding;
 }
 
@@ -67,7 +71,11 @@ export interface FormatDescriptor {
   readonly maxCode: number;
   decode(code: number, eb?: number): number;
   encode(value: number, opts?: EncodeOptions): number;
-  /** encode() with explicit, already validated options (array hot loops). */
-  encodeWith(value: number, eb: number, saturate: boolean, rtz: boolean): number;
+  /**
+   * encode() with explicit, already validated options (array hot loops). `tiesEven` (an explicit
+   * `rounding: 'rne'`) overrides a format whose native ties differ (the Tensil fixed-point types round
+   * half up); undefined keeps the format's own rounding.
+   */
+  encodeWith(value: number, eb: number, saturate: boolean, rtz: boolean, tiesEven?: boolean): number;
   isNaN(code: number): boolean;
 }

@@ -31,6 +31,18 @@ export class MapTextWriter {
     return this;
   }
 
+  /**
+   * A table: a header row (`columns`: title and minimum width, then `lastTitle` unpadded) and `rows` of cells and
+   * a last unpadded cell; each column is as wide as its longest cell plus one space (at least its minimum), so a
+   * long name shifts the whole column instead of one row.
+   */
+  table(columns: ReadonlyArray<readonly [string, number]>, lastTitle: string, rows: ReadonlyArray<readonly [readonly string[], string]>): this {
+    const widths = columns.map(([t, min], i) => Math.max(min, t.length + 1, ...rows.map(([cells]) => (cells[i] ?? '').length + 1)));
+    this.row(columns.map(([t], i) => [t, widths[i]!] as const), lastTitle);
+    for (const [cells, last] of rows) this.row(cells.map((c, i) => [c, widths[i]!] as const), last);
+    return this;
+  }
+
   /** A free-form line. */
   line(text: string): this {
     this.lines.push(text);

@@ -11,3 +11,20 @@ describe('MapTextWriter', () => {
     expect(mapPad('ab', 2)).toBe('ab ');
   });
 });
+
+describe('MapTextWriter.table: columns widen to their longest cell, so every row stays aligned', () => {
+  it('a 40-character section name widens the Name column for every row (header included)', () => {
+    const long = 'weights.fc8.superblock_group_0.amem0_part';
+    const w = new MapTextWriter();
+    w.table([['Name', 12], ['Kind', 6]], 'Size', [
+      [['a', 'code'], '0x10'],
+      [[long, 'data'], '0x20'],
+    ]);
+    const rows = w.text().split('\n').filter(Boolean);
+    const col = long.length + 1;
+    expect(rows).toEqual([`${'Name'.padEnd(col)}Kind  Size`, `${'a'.padEnd(col)}code  0x10`, `${long} data  0x20`]);
+    // without long cells the minimum widths are kept (the shipped maps do not change)
+    const v = new MapTextWriter().table([['Name', 12], ['Kind', 6]], 'Size', [[['a', 'code'], '0x10']]);
+    expect(v.text()).toBe('Name        Kind  Size\na           code  0x10\n');
+  });
+});

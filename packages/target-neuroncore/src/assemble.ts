@@ -6,15 +6,16 @@
  * MultiplyMoving and `dma.copy` into transfers over the 16 queues, and inserts semaphores
  * (sync.ts). Output: an NcProgram in a `.pobj` container.
  */
-import { didYouMean, error, type Diagnostic, type SourceMap } from '@pyxis/diagnostics';
+import { CappedDiagnostics, didYouMean, error, type Diagnostic, type SourceMap } from '@pyxis/diagnostics';
 import { sortDiagnostics } from '@pyxis/asm';
 import { FORMAT_VERSION, type Container } from '@pyxis/container';
 import { loadIsa, loadMachine, SPEC } from './isa.js';
 import { DMA0, STREAMS, freeSize, type AP, type AttrValue, type Insn, type Mem, type NcProgram, type TensorDecl } from './ir.js';
 import { parseNc, type Expr, type Operand, type Slice, type Stmt, type Value } from './parse.js';
 import { DTYPES, dtypeBytes, type DType } from './numerics.js';
-import { checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
+import { S_PSUM, checkAp, checkDecl, checkInsn, type RuleCtx } from './rules.js';
 import { AutoSync } from './sync.js';
+import { tensorAliases } from './aliases.js';
 import { resolveRawAp } from './source.js';
 import { MAX_UNROLLED, loopLowerBound } from './unroll.js';
 
@@ -37,7 +38,10 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   const maxUnrolled = limits.maxUnrolled ?? MAX_UNROLLED;
   const isa = loadIsa();
   const machine = loadMachine();
-  const diags: Diagnostic[] = [];
+  // capped like the shared front end (200 errors, the first saying how many more): garbage input stays cheap
+  const diags = new CappedDiagnostics();
+  // did-you-mean only for diagnostics that will be kept (it is the costly part of an error on garbage input)
+  const hint = (word: string, candidates: readonly string[]): string[] => (diags.full ? [] : didYouMean(word, candidates));
   const tensors: TensorDecl[] = [];
   const tensorByName = new Map<string, number>();
   /** Row-major element strides of each declared tensor's dimensions (computed on first access). */
@@ -56,6 +60,31 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   // Round-robin cursor of the DMA queues per queue range (`qrange=[first, last]`, default all 16).
   const dmaNext = new Map<number, number>();
   let lastStationary: AP | undefined;
+  // PSUM accumulation groups (guide "PSUM"): a bank holds one group at a time; bank -> the region of the group
+  // started last in it, and region -> the line that started it (docs/spec-notes.md "one accumulation group per bank").
+  const bankGroup = new Map<number, string>();
+  const groupLine = new Map<string, number>();
+  const trackGroup = (out: AP | undefined, attrs: Record<string, AttrValue>, line: number, ctx: RuleCtx) => {
+    if (!out || out.mem !== 'psum') return;
+    const bank = Math.floor(out.offset / machine.psumBankBytes);
+    const region = String(out.offset); // the group's first byte in the partition (its partitions may grow or shrink)
+    const acc = typeof attrs['accumulate'] === 'number' && attrs['accumulate'] !== 0;
+    if (!acc) {
+      bankGroup.set(bank, region);
+      groupLine.set(region, line);
+      return;
+    }
+    const open = bankGroup.get(bank);
+    if (open === undefined || open === region) return;
+    const own = groupLine.get(region);
+    diags.push(
+      error(
+        'NC0209',
+        `PSUM bank ${bank} holds one accumulation group at a time: this matmul accumulates into ${own === undefined ? 'a region where no group was started' : `the group started at line ${own}`}, but line ${groupLine.get(open)} started another group in the same bank (up to eight outstanding groups, one per bank)`,
+        { span: ctx.span(ctx.colOf(out)), spec: S_PSUM },
+      ),
+    );
+  };
   const pending: Insn[] = [];
   /** Statements expanded so far (unroll.ts), and the loops whose expansion was estimated before unrolling. */
   let unrolled = 0;
@@ -74,7 +103,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         case 'name': {
           const v = env.get(e.name);
           if (v === undefined) {
-            diags.push(error('NC0010', `unknown name \`${e.name}\``, { span: span(line, e.col, e.name.length), notes: didYouMean(e.name, [...env.keys()]) }));
+            diags.push(error('NC0010', `unknown name \`${e.name}\``, { span: span(line, e.col, e.name.length), notes: hint(e.name, [...env.keys()]) }));
             throw new Stop();
           }
           return v;
@@ -123,7 +152,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         return;
       }
       if (!(DTYPES as readonly string[]).includes(st.dtype)) {
-        diags.push(error('NC0022', `unknown dtype \`${st.dtype}\``, { span: span(st.line, st.dtypeCol, st.dtype.length), notes: [`known: ${DTYPES.join(', ')}`, ...didYouMean(st.dtype, [...DTYPES])] }));
+        diags.push(error('NC0022', `unknown dtype \`${st.dtype}\``, { span: span(st.line, st.dtypeCol, st.dtype.length), notes: [`known: ${DTYPES.join(', ')}`, ...hint(st.dtype, [...DTYPES])] }));
         return;
       }
       const dtype = st.dtype as DType;
@@ -163,7 +192,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
     const resolveAp = (name: string, slices: Slice[] | undefined, line: number, col: number, len = name.length): AP => {
       const ti = tensorByName.get(name);
       if (ti === undefined) {
-        diags.push(error('NC0030', `unknown tensor \`${name}\``, { span: span(line, col, name.length), notes: didYouMean(name, [...tensorByName.keys()]) }));
+        diags.push(error('NC0030', `unknown tensor \`${name}\``, { span: span(line, col, name.length), notes: hint(name, [...tensorByName.keys()]) }));
         throw new Stop();
       }
       const t = tensors[ti]!;
@@ -224,7 +253,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
     const resolveRaw = (v: Extract<Value, { k: 'raw' }>, line: number): AP => {
       const ti = tensorByName.get(v.name);
       if (ti === undefined) {
-        diags.push(error('NC0030', `unknown tensor \`${v.name}\``, { span: span(line, v.col, v.name.length), notes: didYouMean(v.name, [...tensorByName.keys()]) }));
+        diags.push(error('NC0030', `unknown tensor \`${v.name}\``, { span: span(line, v.col, v.name.length), notes: hint(v.name, [...tensorByName.keys()]) }));
         throw new Stop();
       }
       const fields = v.fields.map((e) => evalInt(e, line, 'an access-pattern field'));
@@ -267,7 +296,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
       const isSem = st.op === 'sem_signal' || st.op === 'sem_wait';
       const def = isSem ? { operands: [], attrs: ['sem', 'value', 'queue'], spec: '' } : isa.instructions[mn];
       if (!def || (!(st.engine in streamOf) && st.engine !== 'dma')) {
-        diags.push(error('NC0040', `unknown instruction \`${mn}\``, { span: span(st.line, st.col, st.opEnd - st.col), notes: didYouMean(mn, [...Object.keys(isa.instructions)]) }));
+        diags.push(error('NC0040', `unknown instruction \`${mn}\``, { span: span(st.line, st.col, st.opEnd - st.col), notes: hint(mn, [...Object.keys(isa.instructions)]) }));
         return;
       }
       // Bind operands: positional in the ISA's operand order, then key=value.
@@ -281,7 +310,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           return;
         }
         if (!names.includes(key) && !def.attrs.includes(key)) {
-          diags.push(error('NC0042', `\`${mn}\` has no operand \`${key}\` (operands: ${[...names, ...def.attrs].join(', ')})`, { span: span(st.line, o.col, key.length), notes: didYouMean(key, [...names, ...def.attrs]) }));
+          diags.push(error('NC0042', `\`${mn}\` has no operand \`${key}\` (operands: ${[...names, ...def.attrs].join(', ')})`, { span: span(st.line, o.col, key.length), notes: hint(key, [...names, ...def.attrs]) }));
           return;
         }
         bound.set(key, o);
@@ -308,7 +337,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
         const sem = attrs['sem'];
         const si = typeof sem === 'string' ? semByName.get(sem) : undefined;
         if (si === undefined) {
-          diags.push(error('NC0050', `unknown semaphore \`${String(sem)}\` (declare it with \`.semaphore NAME\`)`, { span: span(st.line, bound.get('sem')!.col), notes: didYouMean(String(sem), [...semByName.keys()]) }));
+          diags.push(error('NC0050', `unknown semaphore \`${String(sem)}\` (declare it with \`.semaphore NAME\`)`, { span: span(st.line, bound.get('sem')!.col), notes: hint(String(sem), [...semByName.keys()]) }));
           return;
         }
         const value = attrs['value'];
@@ -333,6 +362,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           if (mn === 'tensor.matmul') {
             emit(mk('tensor.multiply_moving', 0, aps['out'], [aps['moving']!], attrs), 'tensor', ctx, st.col);
             checkPair(stat, aps['moving']!, aps['out']!, ctx);
+            trackGroup(aps['out'], attrs, st.line, ctx);
           } else {
             // Transpose = matmul(in, identity[P, P]): out[F, P] (Tensor Engine, Alternative Use Case).
             const out = aps['out']!;
@@ -354,6 +384,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
           }
           emit(mk(mn, 0, aps['out'], [aps['moving']!], attrs), 'tensor', ctx, st.col);
           checkPair(lastStationary, aps['moving']!, aps['out']!, ctx);
+          trackGroup(aps['out'], attrs, st.line, ctx);
           return;
         case 'dma.copy': {
           const out = aps['out']!;
@@ -372,10 +403,9 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
             qhi = qr[1]!;
           }
           const width = qhi - qlo + 1;
-          // Default split: transfers of >= 64 KiB over up to 16 queues (the guide: amortise the per-transfer
-          // overhead with large transfers, use as many DMA engines as possible; docs/spec-notes.md).
-          const total = inp.np * freeSize(inp) * dtypeBytes(inp.dtype);
-          let nq = typeof q === 'number' ? 1 : typeof qn === 'number' ? qn : Math.max(1, Math.min(16, Math.ceil(total / 65536)));
+          // Default split: one transfer per DMA engine of the range, rows spread evenly (the guide's example: a
+          // 128x512 FP32 load is 16 transfers of 8 DMA buffers; docs/spec-notes.md "the default DMA split").
+          let nq = typeof q === 'number' ? 1 : typeof qn === 'number' ? qn : width;
           if (typeof q === 'number' && (!Number.isInteger(q) || q < 0 || q > 15)) {
             diags.push(error('NC0404', `DMA queue ${q} does not exist (0..15)`, { span: span(st.line, bound.get('queue')!.col), spec: `${SPEC} §Data movement between HBM and SBUF using DMAs: 16 parallel DMA engines` }));
             return;
@@ -486,12 +516,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
 
   const autoBase = semaphores.length;
   for (const s of STREAMS) semaphores.push(`auto.${s}`);
-  const aliases = tensors.map((t, i) =>
-    tensors
-      .map((u, j) => ({ u, j }))
-      .filter(({ u, j }) => j === i || (t.mem !== 'hbm' && u.mem === t.mem && u.partition < t.partition + t.shape[0]! && t.partition < u.partition + u.shape[0]! && u.offset < t.offset + t.bytes && t.offset < u.offset + u.bytes))
-      .map(({ j }) => j),
-  );
+  const aliases = tensorAliases(tensors);
   const syncer = new AutoSync(STREAMS.length, autoBase, (t) => hbmBases[t] ?? 0, aliases);
   for (const insn of pending) {
     syncer.add(insn, insns.length, sync === 'explicit');
@@ -499,7 +524,7 @@ export function assembleNc(inputs: Array<{ file: string; text: string }>, source
   }
   const program: NcProgram = { tensors, semaphores, autoBase, sync, insns };
   const object = programObject(program, inputs.map((i) => i.file));
-  return { program, diagnostics: sortDiagnostics(diags), object };
+  return { program, diagnostics: sortDiagnostics(diags.finish()), object };
 }
 
 /** Rows r0..r1 of an access pattern (partitions for SBUF, outer rows for HBM). */

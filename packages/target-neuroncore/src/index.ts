@@ -16,3 +16,4 @@ export { Executor, Memories } from './exec.js';
 export { hbmAddresses } from './run.js';
 export { lexLine, parseNc, type Tok } from './parse.js';
 export { MAX_UNROLLED, MAX_LOOP_DEPTH } from './unroll.js';
+export { tensorAliases } from './aliases.js';

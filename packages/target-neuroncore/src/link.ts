@@ -79,7 +79,7 @@ export function linkNc(script: string, scriptFile: string, objects: Array<{ file
     throw e;
   }
   const byName = new Map(program.tensors.map((t, i) => [t.name, i]));
-  const init = new Map<number, { kind: 'data' | 'zero'; data?: Uint8Array; span: SourceSpan }>();
+  const init = new Map<number, { kind: 'data' | 'zero'; data?: Uint8Array; span: SourceSpan; note?: string }>();
   const diags: Diagnostic[] = [];
   for (const b of ls.blocks) {
     if (b.kind !== 'tensor' || !b.name) {
@@ -110,7 +110,10 @@ export function linkNc(script: string, scriptFile: string, objects: Array<{ file
           diags.push(error('NC0712', `\`${a.value.value}\` has shape [${tensor.shape.join(', ')}]; \`${t.name}\` is declared [${t.shape.join(', ')}]`, { span: a.value.span }));
           continue;
         }
-        init.set(ti, { kind: 'data', data: encodeTensor(t.dtype, npyValues(tensor)), span: a.value.span });
+        // A uint16 .npy for a bf16 tensor holds bf16 bit patterns (NumPy has no bfloat16; ml_dtypes/torch exports
+        // store them so): its words are the tensor's bytes, not integers to convert (docs/neuroncore.md).
+        if (t.dtype === 'bf16' && tensor.dtype === 'uint16') init.set(ti, { kind: 'data', note: 'uint16 read as bf16 bit patterns', data: new Uint8Array((tensor.data as Uint16Array).slice().buffer), span: a.value.span });
+        else init.set(ti, { kind: 'data', data: encodeTensor(t.dtype, npyValues(tensor)), span: a.value.span });
       } else if (a.key === 'zero' && a.value.kind === 'ident' && a.value.value === 'true') init.set(ti, { kind: 'zero', span: a.value.span });
       else diags.push(error('NC0713', `unknown tensor attribute \`${a.key}\` (data = "file.npy"; zero = true;)`, { span: a.keySpan }));
     }
@@ -130,7 +133,7 @@ export function linkNc(script: string, scriptFile: string, objects: Array<{ file
     const it = init.get(i);
     if (it?.kind === 'data') sections.push({ name: `hbm.${t.name}`, kind: 'data', space: 'hbm', address: addr, size: t.bytes, align: HBM_ALIGN, flags: 0, data: it.data! });
     else if (it?.kind === 'zero') sections.push({ name: `hbm.${t.name}`, kind: 'zero', space: 'hbm', address: addr, size: t.bytes, align: HBM_ALIGN, flags: 0, data: new Uint8Array(0) });
-    map.tensors.push({ name: t.name, address: addr, bytes: t.bytes, dtype: t.dtype, shape: t.shape, init: it?.kind ?? 'none (never written: reads are NaN)' });
+    map.tensors.push({ name: t.name, address: addr, bytes: t.bytes, dtype: t.dtype, shape: t.shape, init: it ? (it.note ? `${it.kind} (${it.note})` : it.kind) : 'none (never written: reads are NaN)' });
     addr += t.bytes;
   });
   const image: Container = {

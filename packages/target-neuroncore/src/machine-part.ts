@@ -75,6 +75,8 @@ function checkDumps(req: MachineRequest, names: readonly string[], flag = '--dum
 
 export const ncMachine: MachineBackend = {
   report: neuroncoreReport,
+  // a Perfetto trace of the engines and DMA queues; no VCD (refused by the driver: docs/neuroncore.md)
+  capabilities: { trace: true, vcd: false },
   options: ncOptions.sim,
   checkOptions: (o) => void dumpSpecs(o),
   parameters: ncParamTable,

@@ -6,8 +6,9 @@
  * effects happen at issue (every producer has completed by then: waits are on completion).
  *
  * Shared-port rule (Concurrent SBUF/PSUM accesses): VectorE and GpSimd never access SBUF at
- * the same time, VectorE and ScalarE never PSUM; an instruction that would overlap waits for
- * the port and the wait is counted as a conflict stall.
+ * the same time, VectorE and ScalarE never PSUM; an instruction claims every port it uses (a
+ * VectorE PSUM -> SBUF evacuation holds both), waits until all are free, and the wait is
+ * counted as a conflict stall.
  */
 import type { SimEngine, TraceTrack, TraceWriter } from '@pyxis/sim';
 import { DMA0, STREAMS, type Insn, type NcProgram } from './ir.js';
@@ -111,14 +112,23 @@ export class StreamEngine implements SimEngine {
     return true;
   }
 
-  private port(insn: Insn): Port | undefined {
-    if (this.stream === 1 || this.stream === 3) {
-      const touchesSbuf = insn.out?.mem === 'sbuf' || insn.ins.some((a) => a.mem === 'sbuf');
-      const touchesPsum = insn.out?.mem === 'psum' || insn.ins.some((a) => a.mem === 'psum');
-      if (touchesSbuf) return this.sh.sbufVG;
-      if (this.stream === 1 && touchesPsum) return this.sh.psumVS;
-    }
-    if (this.stream === 2 && (insn.out?.mem === 'psum' || insn.ins.some((a) => a.mem === 'psum'))) return this.sh.psumVS;
+  /** The shared ports an instruction of this stream uses (computed once per instruction: no allocation per tick). */
+  private ports(insn: Insn): readonly Port[] {
+    let p = this.portCache.get(insn);
+    if (p) return p;
+    const touches = (mem: string) => insn.out?.mem === mem || insn.ins.some((a) => a.mem === mem);
+    const list: Port[] = [];
+    if ((this.stream === 1 || this.stream === 3) && touches('sbuf')) list.push(this.sh.sbufVG);
+    if ((this.stream === 1 || this.stream === 2) && touches('psum')) list.push(this.sh.psumVS);
+    p = list;
+    this.portCache.set(insn, p);
+    return p;
+  }
+  private readonly portCache = new Map<Insn, readonly Port[]>();
+
+  /** The first of `ports` another stream holds past `at`, if any. */
+  private heldPort(ports: readonly Port[], at: number): Port | undefined {
+    for (const p of ports) if (p.owner !== this.stream && p.busyUntil > at) return p;
     return undefined;
   }
 
@@ -148,11 +158,12 @@ export class StreamEngine implements SimEngine {
       if (sh.trace) sh.trace.instant(this.tr(), now, 'semaphore wait done', { waited_ticks: now - this.waitingSince, line: insn.line }, 'semaphore');
       this.waitingSince = -1;
     }
-    const port = this.port(insn);
-    if (port && port.owner !== this.stream && port.busyUntil > now) {
+    const ports = this.ports(insn);
+    const held = this.heldPort(ports, now);
+    if (held) {
       if (this.conflictSince < 0) {
         this.conflictSince = now;
-        port.conflicts++;
+        held.conflicts++;
       }
       this.blocked = 1;
       return progressed;
@@ -161,7 +172,7 @@ export class StreamEngine implements SimEngine {
       this.stats.conflictTicks += now - this.conflictSince;
       this.conflictSince = -1;
     }
-    this.issue(insn, now, port);
+    this.issue(insn, now, ports);
     return true;
   }
 
@@ -169,7 +180,7 @@ export class StreamEngine implements SimEngine {
     return (this.track ??= this.sh.trace!.track('neuroncore', this.stream < DMA0 ? `${this.name} engine` : `DMA queue ${this.stream - DMA0}`));
   }
 
-  private issue(insn: Insn, now: number, port: Port | undefined): void {
+  private issue(insn: Insn, now: number, ports: readonly Port[]): void {
     const sh = this.sh;
     let dur: number;
     let bytes = 0;
@@ -197,7 +208,7 @@ export class StreamEngine implements SimEngine {
       }
       this.nextFree = now + 1;
     } else this.nextFree = end;
-    if (port) {
+    for (const port of ports) {
       port.busyUntil = end;
       port.owner = this.stream;
     }
@@ -244,8 +255,7 @@ export class StreamEngine implements SimEngine {
       if (e > now - 1 || this.waitsOk(insn)) {
         let w = Math.max(e, now);
         if (this.waitsOk(insn)) {
-          const p = this.port(insn);
-          if (p && p.owner !== this.stream && p.busyUntil > w) w = p.busyUntil;
+          for (let h = this.heldPort(this.ports(insn), w); h; h = this.heldPort(this.ports(insn), w)) w = h.busyUntil;
           if (w < t) t = w;
         } else if (e >= now && e < t) t = e;
       }

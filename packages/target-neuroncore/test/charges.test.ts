@@ -119,11 +119,20 @@ describe('DMA', () => {
     expect(par.dma.bytes).toBe(128 * 4096 * 2);
   });
 
-  it('the default split: transfers of >= 64 KiB over up to 16 queues', () => {
+  it('the default split follows the guide: one transfer per DMA engine, rows spread evenly', () => {
+    // The guide's example: a 128x512 FP32 load is 16 transfers (one per DMA engine) of 8 DMA buffers (rows) each.
+    const g = ticks('.tensor H hbm fp32 [128, 512]\n.tensor h sbuf fp32 [128, 512]\ndma.copy h, H');
+    expect(g.dma.queues_used).toBe(16);
+    expect(g.ticks).toBe(dmaTicks(8 * 512 * 4, 8));
+    expect(g.dma.active_ns).toBeCloseTo((16 * dmaTicks(8 * 512 * 4, 8)) / TICK_GHZ, 6);
+    // 512 KiB of BF16 rows: 16 transfers of 8 rows, all in parallel.
     const r = ticks('.tensor H hbm bf16 [128, 2048]\n.tensor h sbuf bf16 [128, 2048]\ndma.copy h, H');
-    // 512 KiB -> 8 transfers of 16 rows (64 KiB) on queues 0..7, all in parallel.
-    expect(r.ticks).toBe(dmaTicks(16 * 2048 * 2, 16));
-    expect(r.dma.queues_used).toBe(8);
-    expect(r.dma.active_ns).toBeCloseTo((8 * dmaTicks(16 * 2048 * 2, 16)) / TICK_GHZ, 6);
+    expect(r.ticks).toBe(dmaTicks(8 * 2048 * 2, 8));
+    expect(r.dma.queues_used).toBe(16);
+    // fewer rows than engines: one transfer per row; qrange narrows the engines
+    expect(ticks('.tensor H hbm fp32 [4, 512]\n.tensor h sbuf fp32 [4, 512]\ndma.copy h, H').dma.queues_used).toBe(4);
+    const q = ticks('.tensor H hbm fp32 [128, 512]\n.tensor h sbuf fp32 [128, 512]\ndma.copy h, H, qrange=[4, 7]');
+    expect(q.dma.queues_used).toBe(4);
+    expect(q.ticks).toBe(dmaTicks(32 * 512 * 4, 32));
   });
 });

@@ -81,6 +81,18 @@ describe('DMA cost model', () => {
     // 31 transfers in flight would share 820 GB/s below the per-queue 27 GiB/s.
     expect(dmaNs(p.insns[0]!, 31).ns).toBeCloseTo(1000 + 256 + 65536 / (820 / 31), 6);
   });
+
+  it('a transfer pays for the side with more buffers: the destination when its rows are cut into more runs', () => {
+    // Source: 4 HBM rows of 64 contiguous FP32 (4 buffers). Destination: 4 partitions, each two runs of 32 (the first
+    // half of each 64-wide row of a [4, 2, 64] tensor) = 8 buffers. The transfer's buffer count is 8, not 4.
+    const p = assemble('.tensor H hbm fp32 [4, 64]\n.tensor h sbuf fp32 [4, 2, 64]\ndma.copy h[:, :, 0:32], H, queue=0').program;
+    const d = dmaNs(p.insns[0]!, 1);
+    expect(d.buffers).toBe(8);
+    expect(d.ns).toBeCloseTo(1000 + 8 * 2 + 1024 / ((27 * 2 ** 30) / 1e9), 6);
+    // and the other way round: the HBM side cut into more runs than the SBUF side
+    const q = assemble('.tensor H hbm fp32 [4, 2, 64]\n.tensor h sbuf fp32 [4, 64]\ndma.copy h, H[:, :, 0:32], queue=0').program;
+    expect(dmaNs(q.insns[0]!, 1).buffers).toBe(8);
+  });
 });
 
 describe('engine concurrency', () => {

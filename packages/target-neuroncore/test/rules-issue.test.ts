@@ -165,6 +165,41 @@ describe('issue 14 rules: each violation gives its exact diagnostic', () => {
     expect(r.ticks).toBeLessThanOrEqual(vec + 512 * 4 + 60 * 4 + 1);
   });
 
+  it('one accumulation group per PSUM bank: a group started in a bank ends the previous group there', () => {
+    const head = '.tensor a sbuf bf16 [128, 128]\n.tensor b sbuf bf16 [128, 256]\n.tensor p psum fp32 [128, 8, 512]\n.tensor q psum fp32 [128, 2, 256], bank=0\n';
+    // nine groups open at once: eight banks of p, and two halves of bank 0 through q (q aliases bank 0 of p).
+    const open9 = head + 'tensor.matmul q[:, 0, :], a, b, accumulate=0\ntensor.matmul q[:, 1, :], a, b, accumulate=0\ntensor.matmul q[:, 0, :], a, b, accumulate=1\n';
+    expect(diags(open9)).toEqual([
+      {
+        code: 'NC0209',
+        line: 7,
+        col: 15,
+        len: 10,
+        message: 'PSUM bank 0 holds one accumulation group at a time: this matmul accumulates into the group started at line 5, but line 6 started another group in the same bank (up to eight outstanding groups, one per bank)',
+        spec: `${G}Near-memory accumulation in PSUM`,
+      },
+    ]);
+    // one bank used by one group after another, and eight groups in eight banks, are fine
+    expect(diags(head + 'tensor.matmul q[:, 0, :], a, b, accumulate=0\ntensor.matmul q[:, 0, :], a, b, accumulate=1\ntensor.matmul q[:, 1, :], a, b, accumulate=0\ntensor.matmul q[:, 1, :], a, b, accumulate=1\n')).toEqual([]);
+    const p8 = '.tensor a sbuf bf16 [128, 128]\n.tensor b sbuf bf16 [128, 512]\n.tensor p psum fp32 [128, 8, 512]\nloop k 2 {\n  loop g 8 {\n    tensor.matmul p[:, g, :], a, b, accumulate=k\n  }\n}\n';
+    expect(diags(p8)).toEqual([]);
+  });
+
+  it('a VectorE PSUM -> SBUF evacuation claims the PSUM port as well as the SBUF port (every port it uses)', () => {
+    // VectorE copies PSUM columns 0..511 to SBUF (512 cycles x 5 ticks); ScalarE's PSUM activation must wait for it,
+    // then 512 cycles x 4 ticks, then the 60-cycle result latency x 4 ticks: the same timeline as two PSUM writers.
+    const src = '.tensor p psum fp32 [128, 1024]\n.tensor s sbuf fp32 [128, 512]\nvector.tensor_copy s, p[:, 0:512]\nscalar.activation p[:, 512:1024], p[:, 512:1024], func=copy';
+    const r = run(src, {}, { timingOnly: true }).run.report;
+    expect(r.port_conflicts).toEqual({ sbuf_vector_gpsimd: 0, psum_vector_scalar: 1 });
+    const vec = 512 * (5.6 / 1.12);
+    expect(r.engines['scalar']!.port_conflict_ns).toBeCloseTo(vec / 5.6, 9);
+    expect(r.ticks).toBeGreaterThanOrEqual(vec + 512 * 4 + 60 * 4);
+    expect(r.ticks).toBeLessThanOrEqual(vec + 512 * 4 + 60 * 4 + 1);
+    // and the SBUF side still excludes GpSimd while the evacuation runs
+    const g = run('.tensor p psum fp32 [128, 512]\n.tensor s sbuf fp32 [128, 512]\n.tensor t sbuf fp32 [128, 512]\nvector.tensor_copy s, p\ngpsimd.memset t, value=1', {}, { timingOnly: true }).run.report;
+    expect(g.port_conflicts).toEqual({ sbuf_vector_gpsimd: 1, psum_vector_scalar: 0 });
+  });
+
   it('a read of never-written memory is NaN and, with --warn-uninit, a warning at the instruction', () => {
     const r = run('.tensor Y hbm fp32 [4, 8]\n.tensor x sbuf fp32 [4, 8]\n.tensor y sbuf fp32 [4, 8]\nvector.tensor_copy y, x\ndma.copy Y, y', {}, { warnUninit: true });
     expect([...r.out('Y')].every((v) => Number.isNaN(v))).toBe(true);

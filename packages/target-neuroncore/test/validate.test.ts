@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeContainer, type Container } from '@pyxis/container';
+import { writeContainer, writeNpy, type Container } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { assembleNc, linkNc, NC_PROGRAM_SECTION } from '../src/index.js';
 import { MAX_SIM_HBM } from '../src/validate.js';
 
-const SRC = '.tensor X hbm fp32 [128, 64]\n.tensor x sbuf fp32 [128, 64]\ndma.copy x, X\nvector.tensor_scalar x, x, op0=mult, operand0=2.0\ndma.copy X, x\n';
+const SRC = '.tensor X hbm fp32 [128, 64]\n.tensor x sbuf fp32 [128, 64]\ndma.copy x, X, queue=0\nvector.tensor_scalar x, x, op0=mult, operand0=2.0\ndma.copy X, x\n';
 const object = (): Container => assembleNc([{ file: 'k.ncasm', text: SRC }]).object;
 const image = (): Container => linkNc('tensor X { zero = true; }\n', '/mem/k.ld', [{ file: 'k.pobj', container: object() }], () => {
   throw new Error('no objects');
@@ -110,5 +110,35 @@ describe('NeuronCore container validation', () => {
     const prog = await tool('ld', withProgram(object(), (p) => (p.insns[0].ins[0].tensor = -1)), (f, dir) => [join(dir, 'k.ld'), f, '-o', join(dir, 'out.pimg')]);
     expect(prog.code).toBe(1);
     expect(prog.err).toContain('$.insns[0].ins[0].tensor: -1 is below the minimum 0');
+  });
+});
+
+describe('bf16 bit patterns in a uint16 .npy (the usual way NumPy stores bf16)', () => {
+  const obj = () => assembleNc([{ file: 'b.ncasm', text: '.tensor W hbm bf16 [2, 4]\n.tensor V hbm fp32 [2, 4]\n' }]).object;
+  // 1.0 = 0x3f80, -2.5 = 0xc020, 0.1 ~ 0x3dcd, +inf = 0x7f80 as bf16 bit patterns.
+  const bits = Uint16Array.of(0x3f80, 0xc020, 0x3dcd, 0x7f80, 0, 0x8000, 0x4000, 0x3f00);
+  const npy = writeNpy({ dtype: 'uint16', shape: [2, 4], data: bits });
+  const link = (script: string) => linkNc(script, '/m/k.ld', [{ file: 'k.pobj', container: obj() }], () => obj(), () => npy);
+  it('is read as bf16 bit patterns when the tensor is declared bf16: its bytes are the patterns', () => {
+    const r = link('tensor W { data = "w.npy"; }\n');
+    const sec = r.image.sections.find((s) => s.data.length === 16 && s.name !== NC_PROGRAM_SECTION)!;
+    expect(Array.from(new Uint16Array(sec.data.slice().buffer))).toEqual(Array.from(bits));
+    expect(r.map.tensors.find((t) => t.name === 'W')!.init).toMatch(/bf16 bit patterns/);
+  });
+  it('a uint16 .npy for a tensor of another dtype still holds integers (cast to the dtype)', () => {
+    const r = link('tensor V { data = "w.npy"; }\n');
+    const sec = r.image.sections.find((s) => s.data.length === 32)!;
+    expect(Array.from(new Float32Array(sec.data.slice().buffer))).toEqual(Array.from(bits));
+    expect(r.map.tensors.find((t) => t.name === 'V')!.init).toBe('data');
+  });
+});
+
+describe('garbage input: the diagnostic cap of the shared front end (DiagnosticBag)', () => {
+  it('60,000 erroneous lines collect 200 errors, the first saying how many more there were', () => {
+    const text = Array.from({ length: 60_000 }, (_, i) => `vector.nope${i % 7} a, b`).join('\n');
+    const r = assembleNc([{ file: 'g.ncasm', text }]);
+    const errors = r.diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.length).toBe(200);
+    expect(errors[0]!.notes?.at(-1)).toBe('59800 more errors after the first 200 were not collected (this pass stops collecting at 200)');
   });
 });

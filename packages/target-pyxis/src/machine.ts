@@ -11,7 +11,7 @@ import { pyxisOptions } from './entry.js';
 import { pyxisReport } from './report.js';
 import { intOption, strings } from './options.js';
 import { isSystemContainer } from './sim/fabric/systemImage.js';
-import { planSystem, runSystemMachine, stripChipPrefix } from './systemMachine.js';
+import { planSystem, runSystemMachine, runSystemMachineAsync, stripChipPrefix } from './systemMachine.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
   makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
@@ -60,13 +60,18 @@ function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: Simulation
   const result = simulateImage(req.image, req.file, plan.options);
   const outputs: Array<[string, OutputBytes]> = [];
   if (result.report.stop === 'done') {
-    for (const d of plan.dumps) outputs.push([d.file, writeNpy(dumpSymbol(result.chip, req.image, d.symbol, d.f32))]);
+    for (const d of plan.dumps) {
+      const t = dumpSymbol(result.chip, req.image, d.symbol, d.f32);
+      // FILE.bin: the raw little-endian data (the codes, or float32 with :f32); FILE.npy: the same in an .npy
+      outputs.push([d.file, d.file.toLowerCase().endsWith('.bin') ? new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice() : writeNpy(t)]);
+    }
     for (const r of plan.regions) outputs.push([r.file, dumpRegion(result.chip, r)]);
   }
   return { result, outputs };
 }
 
 export const pyxisMachine: MachineBackend = {
+  capabilities: { trace: true, vcd: true },
   options: pyxisOptions.sim,
   checkOptions: (o) => void parseRunOptions(stripChipPrefix(o)),
   report: pyxisReport,
@@ -93,6 +98,9 @@ export const pyxisMachine: MachineBackend = {
         },
         run() {
           return (result ??= runSystemMachine(req));
+        },
+        async runAsync() {
+          return (result ??= await runSystemMachineAsync(req));
         },
       };
     }

@@ -4,15 +4,20 @@
  * per-link stats, a summary naming chips, cycles and fabric traffic, and the cross-chip deadlock explainer.
  */
 import { writeNpy, type Container, type OutputBytes } from '@pyxis/container';
-import { UsageError, error } from '@pyxis/diagnostics';
+import { UsageError, error, type Diagnostic } from '@pyxis/diagnostics';
+import { defaultThreads, parallelStats, parallelSummary, type StopReason } from '@pyxis/sim';
 import type { MachineRequest, MachineResult, OptionValues } from '@pyxis/target';
 import { strings } from './options.js';
 import { checkDumpSpecs, dumpSymbol, makeUieFactory, parseDumpSpec, type DumpSpec } from './sim/index.js';
 import { parseFaultSpec } from './sim/fabric/faults.js';
 import { readSystemContainer } from './sim/fabric/systemImage.js';
 import { runSystem } from './sim/fabric/systemRun.js';
+import { fabricParams, type FabricParams } from './sim/fabric/wireParams.js';
+import type { WireChipStats, WireLinkStats } from './sim/fabric/wireStats.js';
+import type { SimReport } from './sim/run.js';
+import { runSystemThreaded } from './sim/parallel/threadedSystem.js';
 import { FabricCodes } from './sim/fabric/codes.js';
-import { collectFailures, rxDrops } from './sim/fabric/systemFailures.js';
+import { chipFabricOutcome, systemFabricOutcome, type ChipFabricOutcome } from './sim/fabric/systemFailures.js';
 import { simConfigFrom } from './sim/config.js';
 
 interface SystemDump extends DumpSpec {
@@ -58,7 +63,7 @@ export function planSystem(req: MachineRequest): { outputs: string[] } {
   return { outputs: plan(req).dumps.map((d) => d.file) };
 }
 
-export function runSystemMachine(req: MachineRequest): MachineResult {
+function prepare(req: MachineRequest) {
   if (req.vcd) {
     req.vcd.abort();
     req.trace?.abort();
@@ -73,36 +78,92 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
     voqToVpfe: sys.voqToVpfe[k]!,
     ...(req.clockHz !== undefined ? { clockHz: req.clockHz } : {}),
   }));
-  const r = runSystem(inputs, {
-    ...(req.params ? { config: simConfigFrom(req.params) } : {}),
+  return { sys, dumps, faults, m, inputs, timingOnly: !!req.options['timingOnly'], config: req.params ? simConfigFrom(req.params) : undefined };
+}
+
+/** What the report needs from a system run, in process (systemRun.ts) or with the chips on threads (sim/parallel/). */
+interface SystemOutcome {
+  stop: StopReason;
+  cycles: number;
+  windows: number;
+  crossMessages: number;
+  params: FabricParams;
+  chips: Array<{ report: SimReport; clusters: number; uies: number; fabric?: ChipFabricOutcome }>;
+  wire: WireChipStats[];
+  links: WireLinkStats[];
+  waitGraph: string[];
+  diagnostics: Diagnostic[];
+}
+
+export function runSystemMachine(req: MachineRequest): MachineResult {
+  const p = prepare(req);
+  const { sys, dumps, m } = p;
+  const r = runSystem(p.inputs, {
+    ...(p.config ? { config: p.config } : {}),
     fabric: m.fabric,
     clusterVpfe: m.cluster_vpfe,
-    faults,
-    uieFactory: makeUieFactory({ timingOnly: !!req.options['timingOnly'] }),
+    faults: p.faults,
+    uieFactory: makeUieFactory({ timingOnly: p.timingOnly }),
     ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
     ...(req.trace ? { trace: req.trace } : {}),
   });
+  const fabric = r.chips.map((c) => chipFabricOutcome(c.chip));
+  const failed = fabric.some((f) => f.failures.some((x) => !x.recovered));
+  const outputs: Array<[string, OutputBytes]> = [];
+  if (r.stop === 'done' && !failed) for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
+  const asked = req.threads;
+  const note = asked !== undefined && asked > 1 && m.chips > 1 && req.trace ? 'a trace has one writer for every chip: ran on the calling thread' : 'every chip on the calling thread';
+  const parallel = { threads_asked: asked ?? null, threads_used: 1, partitions: m.chips, lookahead_cycles: r.params.oneWayCycles, windows: r.windows, cross_messages: r.crossMessages, note };
+  return systemResult(p, { ...r, chips: r.chips.map((c, k) => ({ report: c.report, clusters: c.info.clusters, uies: c.info.uies, fabric: fabric[k]! })) }, outputs, parallel);
+}
+
+/**
+ * The system run with its chips on worker threads (`--threads N`, default defaultThreads(chips); sim/parallel/):
+ * the same result as runSystemMachine for any N (docs/simulator.md "Parallel runs"). A trace has one writer for every
+ * chip: with `--trace`, one thread or one chip the run stays in process.
+ */
+export async function runSystemMachineAsync(req: MachineRequest): Promise<MachineResult> {
+  const p = prepare(req);
+  const threads = req.threads ?? defaultThreads(p.m.chips);
+  if (threads <= 1 || req.trace || p.m.chips === 1) return runSystemMachine(req);
+  const perChip = p.m.image_of_chip.map((_, k) => p.dumps.filter((d) => d.chip === k).map((d) => ({ symbol: d.symbol, f32: d.f32, file: d.file })));
+  const r = await runSystemThreaded(p.inputs, {
+    ...(p.config ? { config: p.config } : {}),
+    fabric: p.m.fabric,
+    clusterVpfe: p.m.cluster_vpfe,
+    faults: p.faults,
+    timingOnly: p.timingOnly,
+    threads,
+    dumps: perChip,
+    ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
+  });
+  const params = fabricParams(p.m.fabric, r.chips[0]!.report.clock_hz);
+  const failed = r.chips.some((c) => c.fabric?.failures.some((x) => !x.recovered));
+  const outputs: Array<[string, OutputBytes]> = r.stop === 'done' && !failed ? r.chips.flatMap((c) => c.dumps) : [];
+  const outcome: SystemOutcome = { ...r, windows: r.parallel.windows, crossMessages: r.parallel.crossMessages, params };
+  return systemResult(p, outcome, outputs, parallelStats(r.parallel, req.threads), parallelSummary(r.parallel));
+}
+
+function systemResult(p: ReturnType<typeof prepare>, r: SystemOutcome, outputs: Array<[string, OutputBytes]>, parallel: Record<string, unknown>, parallelLine = ''): MachineResult {
+  const { m, faults } = p;
   const clock = r.chips[0]!.report.clock_hz;
   const pages = r.links.reduce((a, l) => a + l.pages, 0);
   const bytes = r.links.reduce((a, l) => a + l.bytes, 0);
   const cells = r.links.reduce((a, l) => a + l.cells, 0);
   const dropped = r.wire.reduce((a, w) => a + Object.values(w.faults.dropped).reduce((x, y) => x + y, 0), 0);
   const corrupted = r.wire.reduce((a, w) => a + Object.values(w.faults.corrupted).reduce((x, y) => x + y, 0), 0);
-  const failures = collectFailures(r.chips.map((c) => c.chip));
+  const { failures, rx_drops: drops } = systemFabricOutcome(r.chips.map((c) => c.fabric));
   const unrecovered = failures.filter((f) => !f.recovered);
-  const drops = rxDrops(r.chips.map((c) => c.chip));
   const dropTotal = Object.values(drops).reduce((a, b) => a + b, 0);
   const status = r.stop === 'done' ? (unrecovered.length ? 'FAILED (RDMA job failed)' : 'completed') : r.stop === 'deadlock' ? 'DEADLOCK' : 'stopped at the cycle limit';
   const lines = [
     `pyxis-sim: system of ${m.chips} chip(s) ${status} after ${r.cycles} cycles = ${((r.cycles / clock) * 1e6).toFixed(3)} us at ${(clock / 1e9).toFixed(2)} GHz`,
     `fabric (wire: transaction-level per page, cell-exact pipe occupancy): ${pages} page(s), ${bytes} B, ${cells} cells over ${r.links.length} link(s); RTT ${r.params.rttCycles} cycles; ${r.windows} window(s)` +
       (faults ? `; faults injected: ${dropped} dropped, ${corrupted} corrupted` : ''),
-    ...r.chips.map((c, k) => `chip${k}: ${c.report.trips_total} trip(s), ${c.info.clusters} cluster(s) x ${c.info.uies} UIE(s)`),
+    ...r.chips.map((c, k) => `chip${k}: ${c.report.trips_total} trip(s), ${c.clusters} cluster(s) x ${c.uies} UIE(s)`),
     `fabric Rx drops: ${dropTotal} page(s)/datagram(s)` + (dropTotal ? ` (${Object.entries(drops).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''),
     ...failures.map((f) => `${f.recovered ? 'recovered (a host action waited on the Job Failed interrupt)' : 'FAILED'}: ${f.text}`),
   ];
-  const outputs: Array<[string, OutputBytes]> = [];
-  if (r.stop === 'done' && !unrecovered.length) for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
   const perPipe = (busy: number[]) => busy.map((b) => (r.cycles > 0 ? b / r.cycles : 0));
   const stats = {
     model: 'system: each chip cycle-level as in a single-chip run; the fabric wire transaction-level per page with cell-exact pipe occupancy (docs/timing-model.md "Fabric (wire)")',
@@ -115,6 +176,7 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
     wait_graph: r.waitGraph,
     failed_jobs: failures.map(({ text: _t, ...f }) => f),
     rx_drops: drops,
+    parallel,
   };
   const stop =
     r.stop === 'done'
@@ -124,7 +186,7 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
       : [
           error(r.stop === 'deadlock' ? 'SIM0010' : 'SIM0011', `system ${r.stop === 'deadlock' ? 'deadlock' : 'cycle limit'} at cycle ${r.cycles}:\n  ${r.waitGraph.join('\n  ')}`),
         ];
-  return { summary: lines.join('\n'), stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
+  return { summary: lines.join('\n') + (parallelLine ? `\n${parallelLine.trimEnd()}` : '') + '\n', stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
 }
 
 /** checkOptions for a run whose input may be a system: a `chipK:` dump prefix is checked later, with the system. */

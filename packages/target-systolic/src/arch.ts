@@ -8,6 +8,14 @@
  * up to whole bytes, the 4-bit opcode and 4-bit flags in the top byte.
  */
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { describeJson } from '@pyxis/container';
+
+/** A JSON value in a message: a scalar as written (cut at 40 characters), an object or array by its kind only (never a huge or 100,000-deep value). */
+export function shown(v: unknown): string {
+  if (typeof v === 'object' && v !== null) return describeJson(v);
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 40 ? s.slice(0, 39) + '…' : s;
+}
 import { ISA } from './grammar.js';
 
 export type DataTypeName = 'FP16BP8' | 'FP32BP16' | 'FP8BP4' | 'FP18BP10';
@@ -135,11 +143,11 @@ export function parseArch(v: unknown, file: string, where = '$'): Arch {
       continue;
     }
     if (kind === 'dtype') {
-      if (typeof x !== 'string' || !(x in DATA_TYPES)) bad(p, `expected one of ${Object.keys(DATA_TYPES).join(', ')}, got ${JSON.stringify(x)}`);
+      if (typeof x !== 'string' || !(x in DATA_TYPES)) bad(p, `expected one of ${Object.keys(DATA_TYPES).join(', ')}, got ${shown(x)}`);
       continue;
     }
     if (typeof x !== 'number' || !Number.isSafeInteger(x)) {
-      bad(p, `expected an integer, got ${JSON.stringify(x)}`);
+      bad(p, `expected an integer, got ${shown(x)}`);
       continue;
     }
     if (x < min || x > max) bad(p, `${x} out of range ${min}..${max}`);

@@ -17,7 +17,7 @@ import type { LinkOutput, LinkRequest } from '@pyxis/target';
 import { SYSTOLIC_TARGET_NAME } from './entry.js';
 import { fixedType } from './fixed.js';
 import { decodeProgram } from './isa.js';
-import { loadTModel, type PackedRef } from './model.js';
+import { loadTModel, overlaps, type PackedRef } from './model.js';
 import { archOption, parsePairs } from './machine-part.js';
 import { packFile } from './pack.js';
 
@@ -42,17 +42,9 @@ export function memoryImage(items: PackedRef[], vbytes: number): Uint8Array {
   return img;
 }
 
-/** Two items of one memory sharing a vector: SYS0205 naming both. */
-function overlaps(items: PackedRef[], file: string): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const sorted = [...items].sort((a, b) => a.base - b.base);
-  for (let i = 1; i < sorted.length; i++) {
-    const p = sorted[i - 1]!;
-    const q = sorted[i]!;
-    if (p.space === q.space && q.base < p.base + p.packed.vectors)
-      out.push({ severity: 'error', code: 'SYS0205', message: `${q.name} (${q.space} vectors ${q.base}..${q.base + q.packed.vectors - 1}) overlaps ${p.name} (vectors ${p.base}..${p.base + p.packed.vectors - 1})`, span: { file, offset: 0 } });
-  }
-  return out;
+/** Two items of one memory sharing a vector (model.ts `overlaps`). */
+function packedOverlaps(items: PackedRef[], file: string): Diagnostic[] {
+  return overlaps(items.map((r) => ({ name: r.name, space: r.space, base: r.base, vectors: r.packed.vectors })), file);
 }
 
 const fmt = (x: number) => (x === 0 ? '0' : x.toPrecision(4));
@@ -74,7 +66,7 @@ export function linkSystolic(req: LinkRequest): LinkOutput {
     image.sections.push({ name: `input:${ref.name}`, kind: 'data', space: 'dram0', address: ref.base, size: packed.bytes.length, align: 1, flags: 0, data: packed.bytes });
   }
   const all = [...loaded.consts, ...inputs];
-  const bad = overlaps(all, req.scriptFile);
+  const bad = packedOverlaps(all, req.scriptFile);
   if (bad.length) throw new DiagnosticError(bad);
   const diagnostics: Diagnostic[] = [];
   for (const r of all) {

@@ -73,6 +73,9 @@ function readTensor(file: string, arch: Arch): Tensor {
 
 export const systolicMachine: MachineBackend = {
   report: systolicReport,
+  // a Perfetto trace of the decoder and units; no VCD (refused by the driver: docs/systolic.md)
+  capabilities: { trace: true, vcd: false },
+  imageExtensions: ['.tmodel'],
   options: systolicOptions.sim,
   checkOptions(o) {
     parsePairs(o, 'input', '--input');

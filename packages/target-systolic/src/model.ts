@@ -12,7 +12,7 @@ import { readInputFile } from '@pyxis/container';
 import { dirname, resolve } from 'node:path';
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, type Container, type Section } from '@pyxis/container';
-import { parseArch, type Arch } from './arch.js';
+import { parseArch, shown, type Arch } from './arch.js';
 import { packFile, type Packed } from './pack.js';
 
 export interface TensorRef {
@@ -37,22 +37,22 @@ function fail(file: string, path: string, message: string): never {
 }
 
 function int(file: string, path: string, v: unknown, min = 0): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) fail(file, path, `expected an integer >= ${min}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) fail(file, path, `expected an integer >= ${min}, got ${shown(v)}`);
   return v;
 }
 
 function str(file: string, path: string, v: unknown): string {
-  if (typeof v !== 'string' || v === '') fail(file, path, `expected a non-empty string, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || v === '') fail(file, path, `expected a non-empty string, got ${shown(v)}`);
   return v;
 }
 
 function list(file: string, path: string, v: unknown): unknown[] {
-  if (!Array.isArray(v)) fail(file, path, `expected an array, got ${JSON.stringify(v)}`);
+  if (!Array.isArray(v)) fail(file, path, `expected an array, got ${shown(v)}`);
   return v;
 }
 
 function obj(file: string, path: string, v: unknown): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(file, path, `expected an object, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(file, path, `expected an object, got ${shown(v)}`);
   return v as Record<string, unknown>;
 }
 
@@ -99,6 +99,19 @@ function readSibling(manifest: string, name: string, path: string): Uint8Array {
   return readInputFile(p); // regular files only, size-capped (a device or FIFO is an IO0001 diagnostic)
 }
 
+/** Two items of one memory sharing a vector: SYS0205 naming both (sorted by base: O(n log n)). */
+export function overlaps(items: ReadonlyArray<{ name: string; space: string; base: number; vectors: number }>, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const sorted = [...items].sort((a, b) => (a.space < b.space ? -1 : a.space > b.space ? 1 : a.base - b.base));
+  let reach: (typeof sorted)[number] | undefined; // the item reaching furthest so far in this space
+  for (const q of sorted) {
+    if (reach && reach.space === q.space && q.base < reach.base + reach.vectors)
+      out.push({ severity: 'error', code: 'SYS0205', message: `${q.name} (${q.space} vectors ${q.base}..${q.base + q.vectors - 1}) overlaps ${reach.name} (vectors ${reach.base}..${reach.base + reach.vectors - 1})`, span: { file, offset: 0 } });
+    if (!reach || reach.space !== q.space || q.base + q.vectors > reach.base + reach.vectors) reach = q;
+  }
+  return out;
+}
+
 /** One constant or input placed in a memory, with how it was packed. */
 export interface PackedRef {
   name: string;
@@ -131,14 +144,21 @@ export function loadTModel(text: string, file: string, archOverride?: Arch, prog
   const diags: Diagnostic[] = [];
   const sections: Section[] = [{ name: 'program', kind: 'code', space: 'program', address: 0, size: prog.length, align: 1, flags: 0, data: prog }];
   const consts: PackedRef[] = [];
+  const space = m.load_consts_to_local ? 'local' : 'dram1';
+  // Overlapping consts are refused from the manifest's sizes, before any file is read (pyxis-ld and pyxis-sim alike).
+  const clash = overlaps(m.consts.map((c, i) => ({ name: `consts${i}`, space, base: c.base, vectors: c.size })), file);
+  if (clash.length) throw new DiagnosticError(clash);
+  // A file named by several entries is read and packed once per size.
+  const packedOf = new Map<string, Packed>();
   m.consts.forEach((c, i) => {
-    const space = m.load_consts_to_local ? 'local' : 'dram1';
     const depth = m.load_consts_to_local ? m.arch.local_depth : m.arch.dram1_depth;
     if (c.base + c.size > depth) diags.push({ severity: 'error', code: 'SYS0202', message: `$.consts[${i}]: vectors ${c.base}..${c.base + c.size - 1} outside ${space} (${depth} vectors)`, span: { file, offset: 0 } });
     const path = resolve(dirname(file), c.file_name);
     let packed: Packed;
     try {
-      packed = packFile(readSibling(file, c.file_name, `$.consts[${i}].file_name`), c.size, m.arch, path, `$.consts[${i}]`);
+      const key = `${c.size}:${path}`;
+      packed = packedOf.get(key) ?? packFile(readSibling(file, c.file_name, `$.consts[${i}].file_name`), c.size, m.arch, path, `$.consts[${i}]`);
+      packedOf.set(key, packed);
     } catch (e) {
       if (!(e instanceof DiagnosticError)) throw e;
       diags.push(...e.diagnostics);

@@ -70,6 +70,12 @@ export const systolicTarget: Target = {
     options: systolicOptions.as,
     assemble,
     disassemble: disassembleContainer,
+    disassembleRaw(file, bytes, options) {
+      if (!file.toLowerCase().endsWith('.tprog')) return undefined;
+      const arch = archOption(options);
+      if (!arch) throw new UsageError('a bare .tprog needs --arch FILE.tarch to be decoded (or disassemble its object)');
+      return disassembleProgram(decodeProgram(bytes, arch, file), arch);
+    },
   },
   linker: {
     scriptExtensions: ['.tmodel'],

@@ -93,6 +93,18 @@ describe('sample programs', () => {
     expect(out).toEqual(expected);
   });
 
+  test('MatMul accumulate saturates the sum in the accumulator (each channel alone already at the limit)', () => {
+    // Every patch value 127.99 (32767) against taps of 2.0 (512): each channel's layer saturates at +32767 (row 0 of
+    // each block: bias 0), and accumulating the second channel onto the first must stay at +32767, not 65534;
+    // the negated taps give -32768 the same way.
+    for (const [tap, want] of [[512, 32767], [-512, -32768]] as const) {
+      const patches = Array(8 * N).fill(32767);
+      const taps = Array.from({ length: 10 * N }, (_, i) => (i % (5 * N) < N ? 0 : tap)); // rows 0 and 5: zero bias
+      const { out } = run('conv.tasm', patches, taps, 8, 4);
+      expect(out).toEqual(Array.from({ length: 4 }, () => Array(N).fill(want)));
+    }
+  });
+
   test('SIMD ReLU', () => {
     const x = values(7, 4 * N, true);
     const { out } = run('relu.tasm', x, [], 8, 4);

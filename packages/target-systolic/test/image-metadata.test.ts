@@ -41,7 +41,7 @@ describe('systolic image metadata', () => {
     ['outputs', [{ name: 'y:0', base: 'x', size: 3 }], '$.metadata.outputs[0].base: expected an integer >= 0, got "x"'],
     ['inputs', [{ name: 'x:0', base: 1e300, size: 3 }], '$.metadata.inputs[0].base: expected an integer >= 0, got 1e+300'],
     ['inputs', [{ name: 'x:0', base: 2 ** 40, size: 3 }], `$.metadata.inputs[0]: vectors ${2 ** 40}..${2 ** 40 + 2} outside DRAM0`],
-    ['outputs', {}, '$.metadata.outputs: expected an array, got {}'],
+    ['outputs', {}, '$.metadata.outputs: expected an array, got an object'],
     ['inputs', null, '$.metadata.inputs: expected an array, got null'],
   ])('%s = %j: SYS0201 with the JSON path', async (key, value, message) => {
     const r = await sim(withMeta({ [key]: value }));

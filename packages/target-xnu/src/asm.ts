@@ -16,7 +16,7 @@ import { FORMAT_VERSION, type Container } from '@pyxis/container';
 import { encode, validate, type FieldValues } from '@pyxis/codec';
 import { compileFlatProgram, flatListing, readSources, sortDiagnostics, type OpSpace, type SourceInput } from '@pyxis/asm';
 import type { SourceMap } from '@pyxis/diagnostics';
-import { SPEC, XNU, decodeJob, jobTable, jobText, type Job } from './grammar.js';
+import { SPEC, XNU, decodeJob, jobTable, jobText, unnamedRoundingWarning, type Job } from './grammar.js';
 import { OP_L1, OP_L2 } from './datapath.js';
 
 export const UNIT = 'pex8';
@@ -88,6 +88,8 @@ function checkJob(j: Job, given: Record<string, SourceSpan>, insnSpan: SourceSpa
   if (j.top_k > 0 && j.op_type === OP_L1 && j.l1_mode === 0)
     diags.push(warning('XNU0117', 'top_k ranks the signed L1 sums the hardware computes, not distances; l1_mode=abs gives the textbook |x - y|', { span: spanOf('top_k') }));
   if (j.l1_mode !== 0 && j.op_type !== OP_L1) diags.push(warning('XNU0114', 'l1_mode only affects op_type L1', { span: spanOf('l1_mode') }));
+  const rw = unnamedRoundingWarning('XNU0118', j, spanOf('rounding'), '');
+  if (rw) diags.push(rw);
   if (j.use_int === 1)
     for (const f of ['rounding', 'tininess'])
       if (given[f]) diags.push(warning('XNU0115', `${f} is not used for integer inputs`, { span: spanOf(f), spec: `${SPEC} "ONLY for INT inputs"` }));

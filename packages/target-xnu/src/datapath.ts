@@ -9,9 +9,13 @@
  *   L2 out_k = (X_k - Y_k)^2; L1 out_k = X_k - Y_k (signed, no absolute value:
  *   the waveforms' -32/-64/-128/-256; `l1_abs` is the textbook |X_k - Y_k|);
  *   DOT out_k = X_k * Y_k; S-V out_0 = X_0*Y_0 + X_1*Y_1 inside the PE, out_1 = 0.
- * - Aggregation is a balanced pairwise tree: each PE's out_0 + out_1, then PE
- *   pairs (0+1, 2+3, 4+5, 6+7), then quads, then the final addition in PE_0 —
- *   the only order that gives the waveforms' partials 2080, 4160, 8320, 16640.
+ * - Aggregation follows the PE_8IP netlist (rtl/PE_CTRL_8IP.v of the published
+ *   design, hand-traced in docs/spec-notes.md "order in which PE_0 sums"): in
+ *   the aggregation state every PE adds its aggr inputs (out_0 = aggr_0 + aggr_1,
+ *   out_1 = aggr_2 + aggr_3); PE_0's aggr ports loop back its own out_0/out_1
+ *   next to PE_1's out_1/out_0, PE_1 collects PE_2/PE_3, PE_2 PE_4/PE_5, PE_3
+ *   PE_6/PE_7, PE_4..7 collect constant 0. Three waves reach PE_0, then
+ *   io_out = PE_0's out_0 + out_1 (waveform partials 2080, 4160, 8320, 16640).
  * - Integers (`use_int`): 32-bit two's complement, every add/sub/mul wraps
  *   modulo 2^32 (Chisel SInt +/- keep 32 bits; the 64-bit product is cut to the
  *   32-bit output register). Rounding and tininess are unused (spec "ONLY for INT inputs").
@@ -47,8 +51,8 @@ export interface DatapathConfig {
 export class Pex8Datapath {
   /** out_0/out_1 of each PE for the last beat (lane 2p = out_0 of PE p). */
   readonly peOut = new Uint32Array(LANES);
-  /** Tree partials of the last beat: [PE sums 0..7, pairs 0..3, quads 0..1, total] (15 words). */
-  readonly tree = new Uint32Array(15);
+  /** io_out of the last beat before the aggregation (PE_0's out_0 + out_1) and after each of the three waves. */
+  readonly waves = new Uint32Array(4);
 
   constructor(readonly cfg: DatapathConfig) {}
 
@@ -102,16 +106,40 @@ export class Pex8Datapath {
     }
   }
 
-  /** Tree aggregation of `peOut` through PE_0; returns the beat's `out` word. */
+  /**
+   * The aggregation of `peOut` through PE_0; returns the beat's `out` word.
+   * p_k / q_k = out_0 / out_1 of PE k (lanes 2k, 2k+1). Wave by wave:
+   *   wave 1: PE_0 (p0+q1, q0+p1); PE_1 (p2+q2, p3+q3); PE_2 (p4+q4, p5+q5); PE_3 (p6+q6, p7+q7); PE_4..7 (0, 0)
+   *   wave 2: PE_0 (w1.PE_0.out_0 + w1.PE_1.out_1, w1.PE_0.out_1 + w1.PE_1.out_0); PE_1 (w1.PE_2 sum, w1.PE_3 sum)
+   *   wave 3: PE_0 (w2.PE_0.out_0 + w2.PE_1.out_1, w2.PE_0.out_1 + w2.PE_1.out_0)
+   * then io_out = out_0 + out_1 (PE_8IP's addsubModule_0). Later waves add PE_1's +0 to PE_0 and are not
+   * modelled: the 38-cycle window holds three 12-cycle loop trips (docs/spec-notes.md).
+   */
   aggregate(): number {
     const o = this.peOut;
-    const t = this.tree;
-    for (let p = 0; p < PES; p++) t[p] = this.add(o[2 * p]!, o[2 * p + 1]!);
-    for (let k = 0; k < 4; k++) t[8 + k] = this.add(t[2 * k]!, t[2 * k + 1]!);
-    t[12] = this.add(t[8]!, t[9]!);
-    t[13] = this.add(t[10]!, t[11]!);
-    t[14] = this.add(t[12]!, t[13]!);
-    return t[14]!;
+    const w = this.waves;
+    w[0] = this.add(o[0]!, o[1]!);
+    // wave 1
+    let a0 = this.add(o[0]!, o[3]!); // PE_0 out_0 = aggr_0 (own out_0) + aggr_1 (PE_1 out_1)
+    let a1 = this.add(o[1]!, o[2]!); // PE_0 out_1 = aggr_2 (own out_1) + aggr_3 (PE_1 out_0)
+    const b0 = this.add(o[4]!, o[5]!); // PE_1 out_0 = PE_2 out_0 + out_1
+    const b1 = this.add(o[6]!, o[7]!); // PE_1 out_1 = PE_3 out_0 + out_1
+    const c0 = this.add(o[8]!, o[9]!); // PE_2 (PE_4)
+    const c1 = this.add(o[10]!, o[11]!); // PE_2 (PE_5)
+    const d0 = this.add(o[12]!, o[13]!); // PE_3 (PE_6)
+    const d1 = this.add(o[14]!, o[15]!); // PE_3 (PE_7)
+    w[1] = this.add(a0, a1);
+    // wave 2
+    a0 = this.add(a0, b1);
+    a1 = this.add(a1, b0);
+    const e0 = this.add(c0, c1); // PE_1 out_0 = PE_2's wave-1 out_0 + out_1
+    const e1 = this.add(d0, d1); // PE_1 out_1 = PE_3's wave-1 out_0 + out_1
+    w[2] = this.add(a0, a1);
+    // wave 3
+    a0 = this.add(a0, e1);
+    a1 = this.add(a1, e0);
+    w[3] = this.add(a0, a1);
+    return w[3]!;
   }
 
   /** One database vector of `len` words (a multiple of 16) against the local-memory vector: the result word. */

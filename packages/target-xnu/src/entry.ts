@@ -15,6 +15,7 @@ export const xnuOptions = {
     // The flag string is shared with the other targets' --dump (the drivers declare each flag once): for XNU the
     // SYMBOL is a job name (its results, float32/int32 [num_vectors]) or JOB.topk (the top-k indices, int32 [k]).
     { flags: '--dump <SYMBOL[:f32]=FILE.npy>', description: "write a job's results (SYMBOL = JOB) or top-k indices (SYMBOL = JOB.topk) as .npy (repeatable)", repeatable: true },
+    { flags: '--dump-all <DIR>', description: "write every job's results as DIR/JOB.npy and, for a job with top_k, its indices as DIR/JOB.topk.npy (DIR must exist)" },
     {
       flags: '--timing <model>',
       description: "aggregation cycles: `spec` = the spec's cycle table (56/53), `rtl` = the controller's own counter (39); see docs/timing-model.md",

@@ -4,6 +4,7 @@
  * Nothing here hard-codes a field position or a cycle count.
  */
 import { decode, encode, enumName, loadGrammarJson, loadTable, type CompiledTable } from '@pyxis/codec';
+import { warning, type Diagnostic, type Span } from '@pyxis/diagnostics';
 import { deriveParamTable, paramTree, type ParamDescription, type ParamSet, type ParamTable } from '@pyxis/target';
 
 export const XNU = 'xnu';
@@ -112,4 +113,19 @@ export function dbgFsm(name: string): number {
 /** The enum name of a job field's codepoint. */
 export function enumOf(field: string, code: number): string {
   return enumName(jobTable(), field, code);
+}
+
+/**
+ * The warning for an fp32 job whose `rounding` has no HardFloat name (0b101, 0b111: the 3-bit port takes
+ * them). RoundAnyRawFNToRecFN sets each mode flag by equality with a named code; none is set, so results
+ * are those of round_minMag (docs/spec-notes.md "rounding codes 0b101/0b111"). Undefined for a named code.
+ */
+export function unnamedRoundingWarning(code: string, j: Job, span: Span, who: string): Diagnostic | undefined {
+  if (j.use_int || jobTable().byName.get('rounding')!.enumNames?.has(j.rounding)) return undefined;
+  const bits = `0b${j.rounding.toString(2).padStart(3, '0')}`;
+  return warning(code, `${who}rounding ${j.rounding} (${bits}) names no HardFloat rounding mode: the PE's rounders set none of their mode flags and truncate, as round_minMag`, {
+    span,
+    notes: ['the model computes it as round_minMag (bit-exact with the RTL); write rounding=round_minMag to say so'],
+    spec: `${SPEC} "Option to select different rounding types ( rounding )"`,
+  });
 }

@@ -17,7 +17,7 @@ import { DiagnosticError, didYouMean, error, type Diagnostic, type SourceSpan } 
 import { FORMAT_VERSION, alignUp, readContainer, readInputFile, readNpy, type Container, type Section, type SymbolEntry, type Tensor } from '@pyxis/container';
 import { parseLinkScript, type ScriptBlock, type ScriptValue } from '@pyxis/ld';
 import { DDR_SPACE, JOB_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
-import { SPEC, XNU, jobTable, jobText, opName, type Job } from './grammar.js';
+import { SPEC, XNU, jobTable, jobText, opName, unnamedRoundingWarning, type Job } from './grammar.js';
 import { encode } from '@pyxis/codec';
 
 export { LMEM_SPACE, DDR_SPACE };
@@ -111,7 +111,11 @@ export function linkXnu(opts: XnuLinkOptions): XnuLinkResult {
     }
     for (const j of jobsOf(o.container)) {
       if (available.has(j.name)) diags.push(error('XNU0208', `program \`${j.name}\` is defined by ${available.get(j.name)!.file} and ${o.file}`, { span: { file: o.file, offset: 0 } }));
-      else available.set(j.name, { job: j.job, file: o.file });
+      else {
+        available.set(j.name, { job: j.job, file: o.file });
+        const rw = unnamedRoundingWarning('XNU0218', j.job, { file: o.file, offset: (o.container.sections[j.section]?.fileOffset ?? 0) + j.offset }, `program \`${j.name}\`: `);
+        if (rw) diags.push(rw);
+      }
     }
   }
   if (available.size === 0 && !diags.length) diags.push(error('XNU0209', 'no XNU program to link: give the objects on the command line or as `input "x.pobj";`', { span: { file: opts.scriptFile, line: 1, column: 1, length: 1 } }));

@@ -8,7 +8,7 @@ import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxi
 import { xnuParamTable, xnuTimingFrom } from './grammar.js';
 import { UsageError } from '@pyxis/diagnostics';
 import { XNU_TARGET_NAME, XNU_TITLE, xnuOptions } from './entry.js';
-import { checkDumps, dumpBytes, parseDumpSpec, readResults, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
+import { checkDumps, dumpAllSpecs, dumpBytes, parseDumpSpec, readResults, runXnu, type DumpSpec, type XnuRunResult } from './run.js';
 import type { TimingModel } from './grammar.js';
 import { xnuReport } from './report.js';
 
@@ -25,22 +25,30 @@ function strings(o: OptionValues, key: string): string[] {
   return Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)];
 }
 
-function parseRun(o: OptionValues): { dumps: DumpSpec[]; timing: TimingModel } {
+function parseRun(o: OptionValues): { dumps: DumpSpec[]; dumpAll: string | undefined; timing: TimingModel } {
   const t = o['timing'] === undefined ? 'spec' : String(o['timing']);
   if (t !== 'spec' && t !== 'rtl') throw new UsageError(`--timing expects spec or rtl, got \`${t}\``);
-  return { dumps: strings(o, 'dump').map(parseDumpSpec), timing: t };
+  const all = o['dumpAll'];
+  return { dumps: strings(o, 'dump').map(parseDumpSpec), dumpAll: all === undefined ? undefined : String(all), timing: t };
+}
+
+/** The --dump specs and, with --dump-all, one per job of the image. */
+function allDumps(p: ReturnType<typeof parseRun>, req: MachineRequest): DumpSpec[] {
+  return p.dumpAll === undefined ? p.dumps : [...p.dumps, ...dumpAllSpecs(req.image, p.dumpAll)];
 }
 
 export const xnuMachine: MachineBackend = {
   report: xnuReport,
+  capabilities: { trace: true, vcd: true },
   options: xnuOptions.sim,
   checkOptions: (o) => void parseRun(o),
   parameters: xnuParamTable,
   plan(req: MachineRequest) {
     const p = parseRun(req.options);
-    checkDumps(req.image, p.dumps);
+    const dumps = allDumps(p, req);
+    checkDumps(req.image, dumps);
     if (req.compare?.length) checkDumps(req.image, req.compare.map((n) => parseDumpSpec(`${n}=x.npy`)));
-    return { outputs: p.dumps.map((d) => d.file) };
+    return { outputs: dumps.map((d) => d.file) };
   },
   create(req: MachineRequest) {
     const p = parseRun(req.options);
@@ -73,7 +81,7 @@ export const xnuMachine: MachineBackend = {
           stats: r.stats,
           diagnostics: r.warnings,
           ...(stop ? { stop } : {}),
-          outputs: r.stop === 'done' ? p.dumps.map((d) => [d.file, dumpBytes(r, d)] as [string, Uint8Array]) : [],
+          outputs: r.stop === 'done' ? allDumps(p, req).map((d) => [d.file, dumpBytes(r, d)] as [string, Uint8Array]) : [],
           readTensor: (name: string) => readResults(r, name),
           cycles: r.cycles,
         };

@@ -14,6 +14,7 @@
  */
 import type { Simulator, SimEngine, TraceTrack, TraceWriter, VcdWriter } from '@pyxis/sim';
 import { LANES, Pex8Datapath } from './datapath.js';
+import { fpFlags, resetFpFlags } from './fp32.js';
 import { dbgFsm, defaultXnuTiming, opName, phaseCycles, type Job, type PhaseCycles, type TimingModel, type XnuTimingParams } from './grammar.js';
 
 export const PHASES = ['startup', 'init', 'operation', 'aggregation', 'addition', 'output'] as const;
@@ -32,6 +33,8 @@ export interface MachineJob {
   /** First and last cycle of the job (filled by the run). */
   startCycle: number;
   endCycle: number;
+  /** HardFloat's sticky exception flags of this job's operations (fp32.ts FLAG_*; filled by the run). */
+  fpFlags: number;
 }
 
 export class Pex8Engine implements SimEngine {
@@ -133,9 +136,11 @@ export class Pex8Engine implements SimEngine {
   private finishBeat(j: MachineJob, now: number): void {
     const dp = this.paths[this.jobIdx]!;
     const len = j.job.vec_len;
+    resetFpFlags(); // per job: the flags of this beat are ORed into its job below
     dp.operate(j.database, this.vec * len + this.beat * LANES, j.query, this.beat * LANES);
     const r = dp.aggregate();
     this.acc = this.beat === 0 ? r : dp.add(this.acc, r);
+    j.fpFlags |= fpFlags;
     if (this.vcd) this.vcd.set(this.vcdOut, this.acc, now);
     if (++this.beat * LANES < len) return;
     j.results[this.vec] = this.acc;

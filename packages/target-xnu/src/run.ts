@@ -2,12 +2,13 @@
  * Running an XNU image: the jobs and their vectors out of the image, the
  * PEx8 engine on the kernel, then results, top-k, statistics and dumps.
  */
+import { join } from 'node:path';
 import { DiagnosticError, UsageError, error, type Diagnostic } from '@pyxis/diagnostics';
 import { writeNpy, type Container } from '@pyxis/container';
 import { Simulator, TraceWriter, VcdWriter, type TextSink, type VcdTimeUnit } from '@pyxis/sim';
 import { DDR_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
-import { resetFpFlags, fpFlags, FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from './fp32.js';
-import { SPEC, defaultXnuTiming, enumOf, jobTable, opName, phaseCycles, type TimingModel, type XnuTimingParams } from './grammar.js';
+import { FLAG_INEXACT, FLAG_INVALID, FLAG_OVERFLOW, FLAG_UNDERFLOW } from './fp32.js';
+import { SPEC, defaultXnuTiming, enumOf, opName, phaseCycles, unnamedRoundingWarning, type TimingModel, type XnuTimingParams } from './grammar.js';
 import { OP_L1, OP_L2 } from './datapath.js';
 import { PHASES, Pex8Engine, addEngine, type MachineJob } from './machine.js';
 
@@ -37,7 +38,7 @@ export function parseDumpSpec(s: string): DumpSpec {
 }
 
 /** The jobs of an image with their vectors; a malformed image is a diagnostic at its byte offset. */
-export function machineJobs(image: Container, file: string): MachineJob[] {
+export function machineJobs(image: Container, file: string, warnings: Diagnostic[] = []): MachineJob[] {
   const out: MachineJob[] = [];
   for (const { name, job, section } of jobsOf(image)) {
     const find = (sym: string, space: string) => {
@@ -54,9 +55,8 @@ export function machineJobs(image: Container, file: string): MachineJob[] {
     };
     if (job.vec_len === 0 || job.vec_len % 16 !== 0 || job.num_vectors === 0)
       throw new DiagnosticError(error('XNU0303', `job \`${name}\`: vec_len ${job.vec_len} / num_vectors ${job.num_vectors} cannot run (vec_len a positive multiple of 16, a non-empty database)`, { span: { file, offset: image.sections[section]?.fileOffset ?? 0 }, spec: SPEC }));
-    const rounding = jobTable().byName.get('rounding')!;
-    if (!job.use_int && !rounding.enumNames?.has(job.rounding))
-      throw new DiagnosticError(error('XNU0305', `job \`${name}\`: rounding ${job.rounding} (0b${job.rounding.toString(2).padStart(3, '0')}) is not a rounding mode`, { span: { file, offset: image.sections[section]?.fileOffset ?? 0 }, notes: [`legal: ${[...rounding.enumNames!].map(([v, n]) => `${n}=${v}`).join(', ')}`], spec: `${SPEC} "rounding"` }));
+    const rw = unnamedRoundingWarning('XNU0305', job, { file, offset: image.sections[section]?.fileOffset ?? 0 }, `job \`${name}\`: `);
+    if (rw) warnings.push(rw);
     need(q, job.vec_len, 'the query');
     need(db, job.vec_len * job.num_vectors, 'the database');
     const copy = (d: Uint8Array) => {
@@ -64,7 +64,7 @@ export function machineJobs(image: Container, file: string): MachineJob[] {
       new Uint8Array(w.buffer).set(d);
       return w;
     };
-    out.push({ name, job, query: copy(q.data), database: copy(db.data), results: new Uint32Array(job.num_vectors), startCycle: 0, endCycle: 0 });
+    out.push({ name, job, query: copy(q.data), database: copy(db.data), results: new Uint32Array(job.num_vectors), startCycle: 0, endCycle: 0, fpFlags: 0 });
   }
   if (out.length === 0) throw new DiagnosticError(error('XNU0304', 'image holds no XNU job', { span: { file, offset: 0 } }));
   return out;
@@ -101,15 +101,15 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
   const timing = o.timing ?? 'spec';
   const params = o.params ?? defaultXnuTiming();
   const clockHz = o.clockHz ?? params.clock_hz;
-  const jobs = machineJobs(image, file);
+  const warnings: Diagnostic[] = [];
+  const jobs = machineJobs(image, file, warnings);
   const kernel = new Simulator();
   const trace = o.trace ? new TraceWriter(o.trace, clockHz) : undefined;
   const vcd = o.vcd ? new VcdWriter(o.vcd, clockHz, 'pyxis-sim --target xnu', o.vcdTimeUnit ?? 'ps') : undefined;
   const engine = new Pex8Engine(jobs, timing, trace, vcd, params);
   addEngine(kernel, engine);
-  resetFpFlags();
   const res = kernel.run({ ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
-  const flags = fpFlags;
+  const flags = jobs.reduce((f, j) => f | j.fpFlags, 0);
   trace?.close({ model: 'xnu: cycle-level controller FSM, functional bit-exact datapath' });
   vcd?.close(res.cycles);
   const topk = new Map<string, Int32Array>();
@@ -147,16 +147,19 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
       start_cycle: j.startCycle,
       end_cycle: j.endCycle,
       vectors_per_second: j.endCycle > j.startCycle ? j.job.num_vectors / ((j.endCycle - j.startCycle) / clockHz) : 0,
+      fp_flags: flagRecord(j.fpFlags),
     })),
     fp_flags: {
-      note: 'sticky HardFloat exception flags of all fp32 operations (the PE does not output them; tininess shows only in underflow)',
-      invalid: (flags & FLAG_INVALID) !== 0,
-      overflow: (flags & FLAG_OVERFLOW) !== 0,
-      underflow: (flags & FLAG_UNDERFLOW) !== 0,
-      inexact: (flags & FLAG_INEXACT) !== 0,
+      note: 'sticky HardFloat exception flags of all fp32 operations, the union of the jobs\' fp_flags (the PE does not output them; tininess shows only in underflow)',
+      ...flagRecord(flags),
     },
   };
-  return { kernel, jobs, topk, stop: res.reason, cycles: res.cycles, stats, summary: summaryText(jobs, topk, stats), warnings: [] };
+  return { kernel, jobs, topk, stop: res.reason, cycles: res.cycles, stats, summary: summaryText(jobs, topk, stats), warnings };
+}
+
+/** The four HardFloat flags the fp32 model raises, by name. */
+function flagRecord(f: number): { invalid: boolean; overflow: boolean; underflow: boolean; inexact: boolean } {
+  return { invalid: (f & FLAG_INVALID) !== 0, overflow: (f & FLAG_OVERFLOW) !== 0, underflow: (f & FLAG_UNDERFLOW) !== 0, inexact: (f & FLAG_INEXACT) !== 0 };
 }
 
 function beatCycles(op: number, timing: TimingModel, params: XnuTimingParams): number {
@@ -180,6 +183,8 @@ function summaryText(jobs: MachineJob[], topk: Map<string, Int32Array>, s: Recor
     const n = Math.min(8, j.results.length);
     const vals = Array.from(j.results.subarray(0, n), (w) => showWord(w, j.job.use_int === 1));
     lines.push(`  ${j.name} (${opName(j.job.op_type)}, ${j.job.use_int ? 'int32' : 'fp32 ' + enumOf('rounding', j.job.rounding)}): [${vals.join(', ')}${j.results.length > n ? ', ...' : ''}]`);
+    const flags = Object.entries(flagRecord(j.fpFlags)).filter(([, v]) => v).map(([k]) => k);
+    if (flags.length) lines.push(`    fp_flags: ${flags.join(', ')}`);
     const t = topk.get(j.name);
     if (t) lines.push(`    top-${t.length} (host post-processing): [${Array.from(t).join(', ')}]`);
   }
@@ -210,6 +215,16 @@ export function readResults(r: XnuRunResult, name: string): { shape: number[]; d
   }
   const buf = j.results.slice();
   return { shape: [buf.length], data: j.job.use_int ? new Int32Array(buf.buffer) : new Float32Array(buf.buffer) };
+}
+
+/** `--dump-all DIR`: one results dump per job (DIR/JOB.npy) and one top-k dump per job that has top_k. */
+export function dumpAllSpecs(image: Container, dir: string): DumpSpec[] {
+  const out: DumpSpec[] = [];
+  for (const { name, job } of jobsOf(image)) {
+    out.push({ job: name, what: 'results', file: join(dir, `${name}.npy`) });
+    if (job.top_k > 0 && (job.op_type === OP_L2 || job.op_type === OP_L1)) out.push({ job: name, what: 'topk', file: join(dir, `${name}.topk.npy`) });
+  }
+  return out;
 }
 
 /** Checks dump specs against the image before the run. */

@@ -181,11 +181,6 @@ describe('a corrupted image is a diagnostic at its byte offset, never a crash', 
     }
     return 'ran';
   };
-  it('rounding 0b101 (not a HardFloat mode)', () => {
-    const img = fresh();
-    img.sections[0]!.data[0] = (img.sections[0]!.data[0]! & ~0x38) | (5 << 3);
-    expect(code(img)).toBe('XNU0305');
-  });
   it('a database shorter than the job', () => {
     const img = fresh();
     img.sections[2]!.data = img.sections[2]!.data.subarray(0, 32);
@@ -195,5 +190,51 @@ describe('a corrupted image is a diagnostic at its byte offset, never a crash', 
     const img = fresh();
     img.sections[0]!.data[1] = 8;
     expect(code(img)).toBe('XNU0303');
+  });
+});
+
+describe('rounding codes 0b101 and 0b111 (no HardFloat name; the 3-bit port takes them)', () => {
+  // RoundAnyRawFNToRecFN decodes its mode flags by equality with the six named codes; 5 and 7 set none of them,
+  // so no increment, no odd jamming, overflow to the largest finite and +0 for exact cancellation: round_minMag.
+  const files = { '/x/q.npy': f32npy([16], Array(16).fill(1 / 3)), '/x/db.npy': f32npy([2, 16], Array(32).fill(0.1)) };
+  const src = (rm: string) => `.program p pex8 { job op_type=DOT, rounding=${rm}, vec_len=16, num_vectors=2 }`;
+  const script = 'job p { query = "q.npy"; database = "db.npy"; }';
+  for (const code of [5, 7])
+    it(`rounding=${code}: assembled, linked and run as round_minMag, each tool warning once`, () => {
+      const a = asm(src(String(code)));
+      expect(a.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['warning XNU0118']);
+      expect(a.diagnostics[0]!.message).toMatch(/round_minMag/);
+      expect(decodeJob(a.programs[0]!.bytes).rounding).toBe(code);
+      expect(disassembleXnu(a.object, 't.pobj')).toMatch(new RegExp(`rounding=${code},`));
+      const l = linkXnu({ script, scriptFile: '/x/s.ld', objects: [{ file: 'o.pobj', container: a.object }], readFile: (p) => files[p as keyof typeof files] });
+      expect(l.diagnostics.map((d) => d.code)).toEqual(['XNU0218']);
+      const r = runXnu(l.image, 'x.pimg');
+      expect(r.warnings.map((d) => d.code)).toEqual(['XNU0305']);
+      const ref = runXnu(image(src('round_minMag'), script, files).image, 'y.pimg');
+      expect(Array.from(r.jobs[0]!.results)).toEqual(Array.from(ref.jobs[0]!.results));
+      const near = runXnu(image(src('round_near_even'), script, files).image, 'z.pimg');
+      expect(Array.from(r.jobs[0]!.results)).not.toEqual(Array.from(near.jobs[0]!.results)); // the case tells modes apart
+    });
+});
+
+describe('fp_flags per job (the sticky flags of one job, as its results would be read)', () => {
+  it('an overflowing job does not colour the next; the run-level flags are their union', () => {
+    const files = {
+      '/x/q0.npy': f32npy([16], Array(16).fill(3e38)),
+      '/x/d0.npy': f32npy([1, 16], Array(16).fill(3e38)),
+      '/x/q1.npy': f32npy([16], Array(16).fill(1)),
+      '/x/d1.npy': f32npy([1, 16], Array(16).fill(2)),
+    };
+    const src = '.program big pex8 { job op_type=DOT, vec_len=16, num_vectors=1 }\n.program small pex8 { job op_type=DOT, vec_len=16, num_vectors=1 }';
+    const script = 'job big { query = "q0.npy"; database = "d0.npy"; }\njob small { query = "q1.npy"; database = "d1.npy"; }';
+    const r = runXnu(image(src, script, files).image, 'x.pimg');
+    const jobs = r.stats['jobs'] as Array<{ name: string; fp_flags: Record<string, boolean> }>;
+    // 3e38 * 3e38 overflows (and is inexact); 1 * 2 summed sixteen times is exact.
+    expect(jobs.map((j) => [j.name, j.fp_flags])).toEqual([
+      ['big', { invalid: false, overflow: true, underflow: false, inexact: true }],
+      ['small', { invalid: false, overflow: false, underflow: false, inexact: false }],
+    ]);
+    expect(r.stats['fp_flags']).toMatchObject({ overflow: true, inexact: true, invalid: false, underflow: false });
+    expect(r.summary).toMatch(/big .*\n\s+fp_flags: overflow, inexact/);
   });
 });

@@ -19,9 +19,9 @@ function beat(x0: number, y0: number, x1: number, y1: number): { x: Uint32Array;
   return { x, y };
 }
 
-/** PE 0's sum, pair 0-1, quad 0-3 and the total: the partials the waveforms show on io_out. */
+/** io_out = PE_0's out_0 + out_1 before the aggregation and after each of its three waves: the partials the waveforms show. */
 function partials(dp: Pex8Datapath): number[] {
-  return [dp.tree[0]!, dp.tree[8]!, dp.tree[12]!, dp.tree[14]!].map((w) => w | 0);
+  return [...dp.waves].map((w) => w | 0);
 }
 
 describe('the spec waveforms (int, use_int = 1)', () => {
@@ -71,17 +71,48 @@ describe('the spec waveforms (int, use_int = 1)', () => {
 
 const f = (x: number) => u(new Uint32Array(new Float32Array([x]).buffer)[0]!);
 
-describe('fp32 aggregation order', () => {
-  it('the tree (not a running sum) decides the fp32 result: lanes 2^24, 1, 1, 1', () => {
-    // DOT with Y = 1: PE0 = 2^24 + 1 -> 2^24 (tie to even), PE1 = 1 + 1 = 2, pair = 2^24 + 2 (exact).
-    // A left-to-right running sum would give 2^24 (each +1 is a tie that rounds back).
+describe('fp32 aggregation order (the PE_8IP netlist, PE_0 loop-back)', () => {
+  const dot = (rounding: number) => new Pex8Datapath({ op: OP_DOT, useInt: false, rounding, tininess: 1, l1Abs: false });
+  const ones = new Uint32Array(16).fill(f(1));
+
+  // Hand trace of rtl/PE_CTRL_8IP.v (imocanu/pe_fpu): PE_8IP wires PE_0's aggr_0..3 to its own out_0, PE_1's out_1,
+  // its own out_1, PE_1's out_0; PE_1's to PE_2's and PE_3's out_0/out_1, PE_2's to PE_4/5, PE_3's to PE_6/7, PE_4..7's
+  // to 0; in the aggregation state every PE's out_0 = aggr_0 + aggr_1 and out_1 = aggr_2 + aggr_3 (m_4..m_7 = 2,
+  // m_8/m_9 = 0, adders add); io_out = PE_0's out_0 + out_1. With p_k, q_k the out_0, out_1 of PE k after the
+  // operation, PE_0 ends with out_0 = ((p0+q1) + (p3+q3)) + ((p6+q6) + (p7+q7)) and
+  // out_1 = ((q0+p1) + (p2+q2)) + ((p4+q4) + (p5+q5)).
+  it('PE_0 adds its out_0 to PE_1 out_1 (not to its own out_1): lanes 2^24, 1, 1 give 2^24 + 2', () => {
+    // p0 = 2^24, q0 = 1, p1 = 1: out_0 = 2^24 + q1 (0) = 2^24, out_1 = q0 + p1 = 2, io_out = 2^24 + 2 (exact).
+    // The balanced tree (p0+q0 first) loses q0 to a tie-to-even and ends at 2^24.
     const x = new Uint32Array(16);
-    const y = new Uint32Array(16).fill(f(1));
     x[0] = f(2 ** 24);
-    x[1] = x[2] = x[3] = f(1);
-    const dp = new Pex8Datapath({ op: OP_DOT, useInt: false, rounding: RMODES.near_even, tininess: 1, l1Abs: false });
-    dp.operate(x, 0, y, 0);
+    x[1] = f(1);
+    x[2] = f(1);
+    const dp = dot(RMODES.near_even);
+    dp.operate(x, 0, ones, 0);
     expect(dp.aggregate()).toBe(f(2 ** 24 + 2));
+  });
+
+  it('PE 6 joins the out_0 half and PE 4 the out_1 half: lanes p0 = 2^24, p4 = 1, p6 = 1 give 2^24', () => {
+    // out_0 = 2^24 + p6 = 2^24 + 1 -> 2^24 (tie to even); out_1 = p4 = 1; io_out = 2^24 + 1 -> 2^24.
+    // The balanced tree adds PE 4..7 first (1 + 1 = 2) and ends at 2^24 + 2.
+    const x = new Uint32Array(16);
+    x[0] = f(2 ** 24);
+    x[8] = f(1);
+    x[12] = f(1);
+    const dp = dot(RMODES.near_even);
+    dp.operate(x, 0, ones, 0);
+    expect(dp.aggregate()).toBe(f(2 ** 24));
+  });
+
+  it('the waves on io_out: p0 + q0, then the first wave of PE_0, then the second, then the result', () => {
+    // Every lane k holds 2^k (exact sums): wave 0 = p0+q0 = 3; wave 1 = (p0+q1) + (q0+p1) = 1+8 + 2+4 = 15;
+    // wave 2 adds PE_1's first wave (p2+q2, p3+q3): 15 + 16+32 + 64+128 = 255; wave 3 adds PE 4..7: 65535.
+    const x = Uint32Array.from({ length: 16 }, (_, k) => f(2 ** k));
+    const dp = dot(RMODES.near_even);
+    dp.operate(x, 0, ones, 0);
+    expect(dp.aggregate()).toBe(f(65535));
+    expect([...dp.waves]).toEqual([3, 15, 255, 65535].map(f));
   });
 
   it('S-V adds the constant 0 of out_1: a -0 PE sum becomes +0 (except under round_min)', () => {
@@ -92,9 +123,9 @@ describe('fp32 aggregation order', () => {
       sv.operate(x, 0, y, 0);
       expect(sv.aggregate()).toBe(want);
     }
-    const dot = new Pex8Datapath({ op: OP_DOT, useInt: false, rounding: RMODES.near_even, tininess: 1, l1Abs: false });
-    dot.operate(x, 0, y, 0);
-    expect(dot.aggregate()).toBe(0x80000000); // -0 + -0 stays -0 all the way up the tree
+    const d = dot(RMODES.near_even);
+    d.operate(x, 0, y, 0);
+    expect(d.aggregate()).toBe(0x80000000); // -0 + -0 stays -0 all the way through PE_0
   });
 
   // The independent reference: the documented composition (docs/xnu.md) over the BigInt operations.
@@ -119,10 +150,14 @@ describe('fp32 aggregation order', () => {
           o0 = refAdd(refMul(x[i]!, y[i]!, rm), refMul(x[i + 1]!, y[i + 1]!, rm), rm);
           o1 = 0;
         }
-        pe.push(refAdd(o0, o1, rm));
+        pe.push(o0, o1);
       }
-      const pairs = [0, 2, 4, 6].map((k) => refAdd(pe[k]!, pe[k + 1]!, rm));
-      const total = refAdd(refAdd(pairs[0]!, pairs[1]!, rm), refAdd(pairs[2]!, pairs[3]!, rm), rm);
+      // The hand-traced netlist order (see above): p_k = pe[2k], q_k = pe[2k+1].
+      const A = (a: number, c: number) => refAdd(a, c, rm);
+      const p = (k: number) => pe[2 * k]!, q = (k: number) => pe[2 * k + 1]!;
+      const out0 = A(A(A(p(0), q(1)), A(p(3), q(3))), A(A(p(6), q(6)), A(p(7), q(7))));
+      const out1 = A(A(A(q(0), p(1)), A(p(2), q(2))), A(A(p(4), q(4)), A(p(5), q(5))));
+      const total = A(out0, out1);
       acc = b === 0 ? total : refAdd(acc, total, rm);
     }
     return acc;

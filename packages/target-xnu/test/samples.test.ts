@@ -6,7 +6,7 @@
  * (PYXIS_UPDATE_GOLDEN=1 rewrites those; review the diff).
  */
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,19 @@ describe('samples/xnu end to end', () => {
     expect(s.phase_cycles).toEqual({ startup: 1, init: 8, operation: 2 * (15 + 10 + 10 + 15), aggregation: 2 * (56 + 53 + 53 + 56), addition: 16, output: 8 });
     expect(s.model).toMatch(/cycle-level.*functional/);
     golden('waveform', c.out);
+  });
+
+  it('--dump-all DIR writes every job\'s results (JOB.npy) and top-k (JOB.topk.npy) without one --dump per job', async () => {
+    const dir = await build('nn');
+    const out = join(dir, 'all');
+    mkdirSync(out);
+    const c = capture();
+    expect(await runSim(['run', join(dir, 'nn.pimg'), '--dump-all', out, '--dump', `nn_l2=${join(dir, 'one.npy')}`], c.io), c.err).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['nn_l1.npy', 'nn_l1.topk.npy', 'nn_l2.npy', 'nn_l2.topk.npy']);
+    expect(readFileSync(join(out, 'nn_l2.npy'))).toEqual(readFileSync(join(dir, 'one.npy')));
+    const missing = capture();
+    expect(await runSim(['run', join(dir, 'nn.pimg'), '--dump-all', join(dir, 'nope')], missing.io)).toBe(1);
+    expect(missing.err).toMatch(/IO0002/);
   });
 
   it('nn.xasm: L2 and |x-y| L1 nearest neighbours match a float64 reference, top-k included', async () => {

@@ -110,6 +110,11 @@ export interface AssemblerBackend {
   disassemble?(object: Container, file: string): string;
   /** The same text as `disassemble`, as chunks the driver writes as they are produced (large objects); preferred when given. */
   disassembleChunks?(object: Container, file: string): Iterable<string>;
+  /**
+   * A file of the target's own binary format that is not a container (a raw Tensil `.tprog`), disassembled with
+   * the target's options (`--arch`); undefined when the file is not one (the driver then reports the bad magic).
+   */
+  disassembleRaw?(file: string, bytes: Uint8Array, options: OptionValues): string | undefined;
 }
 
 // ---------------------------------------------------------------- linker
@@ -149,6 +154,8 @@ export interface MachineRequest {
   file: string;
   maxCycles?: number;
   clockHz?: number;
+  /** `--threads`: threads for a run of several partitions (kernel/threaded.ts); absent = the default (defaultThreads). */
+  threads?: number;
   trace?: TextSink;
   vcd?: TextSink;
   /** VCD time unit: picoseconds (default) or one unit per cycle (`--vcd-time-unit cycle`). */
@@ -205,10 +212,29 @@ export interface MachineInstance {
   /** The kernel the engines run on (tests and tools read stats and the engine list from it). */
   readonly kernel: Simulator;
   run(): MachineResult;
+  /**
+   * A run that may use worker threads (several partitions: docs/simulator.md "Parallel runs"); the driver prefers it
+   * when present. Same result as `run()` for any `MachineRequest.threads`.
+   */
+  runAsync?(): Promise<MachineResult>;
+}
+
+/**
+ * The shared outputs a machine writes (`pyxis-sim run --trace/--vcd`): an option whose capability is
+ * `false` is refused by the driver (usage error, exit 2) before any file is read or created, instead of the
+ * target ignoring it. Absent = supported.
+ */
+export interface MachineCapabilities {
+  /** Writes a Perfetto trace to `MachineRequest.trace`. */
+  trace?: boolean;
+  /** Writes a VCD waveform to `MachineRequest.vcd`. */
+  vcd?: boolean;
 }
 
 export interface MachineBackend {
   options?: readonly OptionSpec[];
+  /** What this machine writes of the shared outputs (trace, VCD). */
+  capabilities?: MachineCapabilities;
   /**
    * The machine's parameter table (timing and size parameters: name, default, type, range, unit, spec), derived
    * from the target's configuration data (params.ts). `--set` and `--sim-config` are validated against it and the
@@ -237,6 +263,8 @@ export interface MachineBackend {
    * (docs/report.md). Must accept statistics read back from a file: check every field it reads.
    */
   report?(input: ReportInput): MachineReport;
+  /** Extensions of the files `loadImage` reads (`.tmodel`); any other source extension of the target is refused with a hint. */
+  imageExtensions?: readonly string[];
 }
 
 /** What a machine's report hook returns. */

@@ -48,6 +48,12 @@ export const SIM_CLOCK_HZ: OptionSpec = {
     "clock frequency (default: the machine's own). Converts cycles to simulated time; a machine whose bandwidths are given in bytes per second converts them to bytes per cycle with it, so its cycle counts change too (docs/simulator.md)",
   range: { min: 1e6, max: 1e11, integer: false, unit: 'Hz' },
 };
+export const SIM_THREADS: OptionSpec = {
+  flags: '--threads <n>',
+  description:
+    'threads for a run of several partitions (the chips of a system): default one per partition, at most the host\'s free cores (cores minus the load average); a run of one partition (one chip) stays on the single-thread path. Results are identical for any value (docs/simulator.md "Parallel runs")',
+  range: { min: 1, max: 256, unit: 'threads' },
+};
 export const SIM_MAX_CYCLES: OptionSpec = {
   flags: '--max-cycles <n>',
   description: 'stop (exit 1, with the wait graph) after this many cycles',

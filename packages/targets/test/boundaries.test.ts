@@ -148,3 +148,62 @@ describe('shared packages name no target', () => {
     expect(violations('fine.ts', fine, targets, data, true)).toEqual([]);
   });
 });
+
+/**
+ * Target semantics that live in shared packages on purpose (docs/architecture.md "Shared on purpose"): number formats
+ * with their machine arithmetic, and the sequencer-program syntax of the shared parser. A file that starts to carry
+ * such meaning fails here until it is declared in both places.
+ */
+const SHARED_ON_PURPOSE: Record<string, readonly string[]> = {
+  formats: ['errors.ts', 'fixed.ts', 'formats.ts', 'hw.ts', 'mnsRound.ts', 'ops.ts', 'registry.ts', 'rfp16Fast.ts', 'tables.ts', 'types.ts'],
+  asm: ['ast.ts', 'fastparse.ts', 'parser.ts', 'sources.ts', 'tokens.ts'],
+};
+/** A machine's spec cited in a comment (the Pyxis chip and sequencer specs, the Tensil, NeuronCore and XNU documents). */
+const MACHINE_SPEC = /\b(?:chip|seq) §|systolic-fpga-hardware|neuroncore-v2-architecture|xnu-pe-similarity/;
+/** The sequencer-program syntax: the `.vpu` directive and the loop's last-iteration keywords, in code (not comments). */
+function sequencerSyntax(file: string, text: string): boolean {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if ((ts.isStringLiteralLike(n) || ts.isRegularExpressionLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) && /\.vpu\b|\bpost_final\b|^final$/.test(n.text)) found = true;
+    else if ((ts.isPropertySignature(n) || ts.isPropertyAssignment(n)) && n.name && ts.isIdentifier(n.name) && /^(?:vpu|final|postFinal)$/.test(n.name.text)) found = true;
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+describe('target semantics shared on purpose are declared', () => {
+  const arch = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+  const section = arch.slice(arch.indexOf('## Shared on purpose'), arch.indexOf('\n## ', arch.indexOf('## Shared on purpose') + 3));
+
+  test('docs/architecture.md has the section and names every declared file; every shared file it names is declared', () => {
+    expect(section.length).toBeGreaterThan(100);
+    for (const [pkg, files] of Object.entries(SHARED_ON_PURPOSE))
+      for (const f of files) {
+        expect(existsSync(join(root, 'packages', pkg, 'src', f)), `${pkg}/src/${f} exists`).toBe(true);
+        expect(section, `the section names packages/${pkg}/src/${f}`).toContain(`packages/${pkg}/src/${f}`);
+      }
+    for (const m of section.matchAll(/packages\/(formats|asm)\/src\/([\w.]+\.ts)/g))
+      if (!(m[1] === 'asm' && m[2] === 'flat.ts')) expect(SHARED_ON_PURPOSE[m[1]!], `${m[0]} declared in the test`).toContain(m[2]);
+  });
+
+  test('@pyxis/formats: every file citing a machine spec is declared', () => {
+    const found = sourceFiles(join(root, 'packages', 'formats', 'src'))
+      .filter((f) => MACHINE_SPEC.test(readFileSync(f, 'utf8')))
+      .map((f) => f.slice(f.lastIndexOf('/') + 1));
+    expect(found.filter((f) => !SHARED_ON_PURPOSE.formats!.includes(f))).toEqual([]);
+  });
+
+  test('@pyxis/asm: every file with the sequencer-program syntax is declared', () => {
+    const found = sourceFiles(join(root, 'packages', 'asm', 'src'))
+      .filter((f) => sequencerSyntax(f, readFileSync(f, 'utf8')))
+      .map((f) => f.slice(f.lastIndexOf('/') + 1));
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.filter((f) => !SHARED_ON_PURPOSE.asm!.includes(f))).toEqual([]);
+    // the detector sees the syntax in code and not in comments
+    expect(sequencerSyntax('a.ts', "const k = new Set(['loop', 'final']);")).toBe(true);
+    expect(sequencerSyntax('b.ts', '// a `.vpu NAME { }` program, loop ... final\nconst x = 1;')).toBe(false);
+  });
+});

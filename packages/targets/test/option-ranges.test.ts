@@ -3,7 +3,7 @@
  * enforced before any file is read: out of range is a usage error (exit 2) naming the range.
  */
 import { describe, expect, test } from 'vitest';
-import { parseRanged, rangeText, SIM_CLOCK_HZ, SIM_MAX_CYCLES, targetEntries, type OptionSpec } from '@pyxis/target';
+import { parseRanged, rangeText, SIM_CLOCK_HZ, SIM_MAX_CYCLES, SIM_THREADS, targetEntries, type OptionSpec } from '@pyxis/target';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { call, type Run } from './cli-call.js';
 
@@ -19,6 +19,7 @@ function specs(): Array<{ tool: string; spec: OptionSpec }> {
   const out: Array<{ tool: string; spec: OptionSpec }> = [
     { tool: 'sim', spec: SIM_CLOCK_HZ },
     { tool: 'sim', spec: SIM_MAX_CYCLES },
+    { tool: 'sim', spec: SIM_THREADS },
   ];
   for (const e of targetEntries()) for (const [tool, list] of Object.entries(e.options)) for (const spec of list ?? []) out.push({ tool, spec });
   return out;

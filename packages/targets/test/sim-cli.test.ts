@@ -44,6 +44,8 @@ describe('pyxis-sim run', () => {
     const stats = JSON.parse(readFileSync(join(dir, 's.json'), 'utf8'));
     expect(stats.stop).toBe('done');
     expect(stats.trips_by_kind.a2h).toBe(1);
+    // one chip is one partition: the single-thread path, said so
+    expect(stats.parallel).toEqual({ threads_asked: null, threads_used: 1, partitions: 1, note: 'one partition (a single-chip image): the single-thread path' });
     JSON.parse(readFileSync(join(dir, 't.json'), 'utf8'));
     expect(readFileSync(join(dir, 'w.vcd'), 'utf8')).toMatch(/\$enddefinitions \$end/);
     const y = readNpy(readFileSync(join(dir, 'y.npy')), 'y.npy');
@@ -57,6 +59,11 @@ describe('pyxis-sim run', () => {
     const cap = io();
     expect(await runSim(['run', 'x.pimg', '--max-cycles', 'ten'], cap.io)).toBe(2);
     expect(cap.err).toMatch(/--max-cycles expects an integer/);
+    for (const v of ['0', '-2', '100000', 'many']) {
+      const c = io();
+      expect(await runSim(['run', 'x.pimg', '--threads', v], c.io)).toBe(2);
+      expect(c.err).toContain('--threads expects an integer 1..256 threads');
+    }
     expect(await runSim(['run', 'x.pimg', '--dump-region', 'sram:0:4=f.bin'], cap.io)).toBe(1);
     expect(cap.err).toMatch(/SIM0013/);
   });

@@ -8,3 +8,6 @@ export * from './simulator.js';
 export * from './link.js';
 export * from './runAhead.js';
 export * from './partitioned.js';
+export * from './partitionHost.js';
+export * from './threaded.js';
+export * from './parallelStats.js';

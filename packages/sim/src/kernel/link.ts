@@ -81,6 +81,21 @@ export class TimedLink<T> {
     return n;
   }
 
+  /**
+   * Threaded runs (threaded.ts): drains the window's outbox without delivering it, for a link that stands in, in the
+   * sending partition, for another partition's inbound link (the messages cross to that partition's thread).
+   */
+  takeOutbox(): Array<{ at: number; key: number; msg: T }> {
+    const box = this.outbox;
+    this.outbox = [];
+    return box;
+  }
+
+  /** Threaded runs: a message sent by another partition, placed in the outbox; `flushOutbox` orders it with the rest. */
+  acceptRemote(at: number, key: number, msg: T): void {
+    this.outbox.push({ at, key, msg });
+  }
+
   private insert(deliverAt: number, key: number, msg: T): void {
     const a = this.at;
     let i = a.length;

@@ -73,6 +73,13 @@ export function tripQueueIds(): readonly TripQueueId[] {
     .sort((a, b) => a.id - b.id));
 }
 
+/** The trip-descriptor queue id of engine `index` of `kind` (Table 11-1, noc_map.json); throws when the table has none. */
+export function tripQueueId(kind: string, index = 0): number {
+  const q = tripQueueIds().find((x) => x.kind === kind && x.index === index);
+  if (!q) throw new Error(`grammars/pyxis/noc_map.json has no trip-descriptor queue ${kind}${index}`);
+  return q.id;
+}
+
 /**
  * Destination cluster of ICDMA engine `index` in source cluster `src` (chip
  * Table 12-1; `icdma_destinations` of noc_map.json). Outside the table is a

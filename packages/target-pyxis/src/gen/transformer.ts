@@ -13,9 +13,11 @@
  * What this is NOT (stated in the output): the stages take their own seeded inputs (the output of one stage is not
  * fed to the next: the GEMM writes C in column blocks and RFP16, the next GEMM reads row-major RFP8); the VPU row
  * programs normalise 128-value rows (the lane width), not whole d_model rows, and the softmax is over 128-key groups
- * without the causal mask. The figures are those of the layer's work at its shapes on the whole chip.
+ * without the causal mask, except at seq 128 where one causal attention stage per head (the attn_causal flow) replaces
+ * scores / softmax / pv. The figures are those of the layer's work at its shapes on the whole chip.
  */
 import { GenError, requireInt, requireMultiple } from './errors.js';
+import { attention } from './attention.js';
 import { gemm } from './gemm.js';
 import type { GenKernel } from './kernel.js';
 import { rows } from './rows.js';
@@ -50,12 +52,21 @@ export function transformer(p: TransformerParams): Composite {
   const u = p.uies ?? 12;
   const seed = p.seed ?? 1;
   const common = { clusters: cl, uies: u };
+  // seq 128: one causal attention tile per head (the attn_causal flow: the softmax over the whole 128-token row with
+  // the causal mask, chip §6.2.2.1.4). Longer sequences need the online-softmax flow across key blocks (not generated):
+  // there the stages stay the batched scores GEMM, 128-value softmax rows without the mask and the P V GEMM.
+  const causal = S === 128;
+  const attentionStages: Composite['stages'] = causal
+    ? [{ label: `attn: ${H} causal head(s) (${S} tokens, d_k ${dh})`, kernel: attention({ name: 'attn', tiles: H, dk: dh, tokens: S, seed: seed + 2, ...common }) }]
+    : [
+        { label: `scores: ${H} x (${S} x ${dh} x ${S})`, kernel: gemm({ name: 'scores', batch: H, m: S, k: dh, n: S, seed: seed + 2, ...common }) },
+        { label: `softmax rows (${(H * S * S) / 128} x 128)`, kernel: rows({ name: 'smax', op: 'softmax', rows: (H * S * S) / 128, seed: seed + 3, ...common }) },
+        { label: `pv: ${H} x (${S} x ${S} x ${dh})`, kernel: gemm({ name: 'pv', batch: H, m: S, k: S, n: dh, seed: seed + 4, ...common }) },
+      ];
   const stages: Composite['stages'] = [
     { label: `ln1: LayerNorm rows (${(S * D) / 128} x 128)`, kernel: rows({ name: 'ln1', op: 'layernorm', rows: (S * D) / 128, seed, ...common }) },
     { label: `qkv: ${S} x ${D} x ${3 * D}`, kernel: gemm({ name: 'qkv', m: S, k: D, n: 3 * D, seed: seed + 1, ...common }) },
-    { label: `scores: ${H} x (${S} x ${dh} x ${S})`, kernel: gemm({ name: 'scores', batch: H, m: S, k: dh, n: S, seed: seed + 2, ...common }) },
-    { label: `softmax rows (${(H * S * S) / 128} x 128)`, kernel: rows({ name: 'smax', op: 'softmax', rows: (H * S * S) / 128, seed: seed + 3, ...common }) },
-    { label: `pv: ${H} x (${S} x ${S} x ${dh})`, kernel: gemm({ name: 'pv', batch: H, m: S, k: S, n: dh, seed: seed + 4, ...common }) },
+    ...attentionStages,
     { label: `out: ${S} x ${D} x ${D} + residual`, kernel: gemm({ name: 'wo', m: S, k: D, n: D, residual: true, seed: seed + 5, ...common }) },
     { label: `ln2: LayerNorm rows`, kernel: rows({ name: 'ln2', op: 'layernorm', rows: (S * D) / 128, seed: seed + 6, ...common }) },
     { label: `ffn1: GELU(${S} x ${D} x ${F} + b)`, kernel: gemm({ name: 'ffn1', m: S, k: D, n: F, epilogue: 'bias_gelu', seed: seed + 7, ...common }) },
@@ -67,7 +78,7 @@ export function transformer(p: TransformerParams): Composite {
     stages,
     notes: [
       `transformer layer stages: seq ${S}, d_model ${D}, ${H} heads (dh ${dh}), FFN ${F}, FP8 GEMMs, on ${cl.length} cluster(s) x ${u} UIE(s); stages run one after the other`,
-      'NOT a chained layer: each stage takes its own seeded inputs; norms and softmax work on 128-value rows (the VPU lane width), the softmax without the causal mask (docs/generators.md "Transformer layer")',
+      `NOT a chained layer: each stage takes its own seeded inputs; norms work on 128-value rows (the VPU lane width); ${causal ? 'attention is causal over the whole 128-token sequence (the attn_causal flow, one tile per head)' : 'the softmax works on 128-key groups without the causal mask (a sequence above 128 tokens needs the online-softmax flow, not generated)'} (docs/generators.md "Transformer layer")`,
     ],
   };
 }

@@ -15,6 +15,7 @@ import type { Diagnostic } from '@pyxis/diagnostics';
 import type { Container } from '@pyxis/container';
 import { resolveConfigFixups, declareConfig } from './configPreloads.js';
 import { createLinkContext, type LinkOptions } from './context.js';
+import { checkRdmaJobIds } from './rdmaChecks.js';
 import { planDescriptorLists } from './descriptorLists.js';
 import { buildImageAndMap, emitDataSections, emitMicrocode, ImageBuilder } from './emit.js';
 import { checkFifoConsumers } from './fifoConsumers.js';
@@ -60,6 +61,7 @@ export function link(opts: LinkOptions): LinkResult {
   const extraDeps = addOverlayTrips(ctx, mc);
   // 3. barriers
   const graph = planTripGraph(ctx, extraDeps);
+  checkRdmaJobIds(ctx, graph);
   // 4. memory
   const lists = planDescriptorLists(ctx, graph);
   bag.throwIfErrors();

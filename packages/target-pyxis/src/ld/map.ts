@@ -40,18 +40,22 @@ export function mapText(m: LinkMap): string {
   for (const r of m.regions)
     w.row([[r.name, 12], [r.space, 8], [r.cluster < 0 ? '-' : String(r.cluster), 8], [r.space === 'amem' ? r.view : '-', 10], [hex(r.origin), 12], [hex(r.length), 12], [hex(r.used), 12]], `${((100 * r.used) / r.length).toFixed(2)}%`);
   w.heading('Sections');
-  w.row([['Name', 36], ['Kind', 12], ['Space', 8], ['Cl', 4], ['Address', 12]], 'Size');
-  for (const s of [...m.sections].sort((a, b) => a.space.localeCompare(b.space) || a.cluster - b.cluster || a.address - b.address))
-    w.row([[s.name, 36], [s.kind, 12], [s.space + (s.unhashed ? '/u' : ''), 8], [s.cluster < 0 ? '-' : String(s.cluster), 4], [hex(s.address), 12]], hex(s.size));
+  w.table(
+    [['Name', 36], ['Kind', 12], ['Space', 8], ['Cl', 4], ['Address', 12]],
+    'Size',
+    [...m.sections].sort((a, b) => a.space.localeCompare(b.space) || a.cluster - b.cluster || a.address - b.address).map((s) => [[s.name, s.kind, s.space + (s.unhashed ? '/u' : ''), s.cluster < 0 ? '-' : String(s.cluster), hex(s.address)], hex(s.size)] as const),
+  );
   w.heading('Symbols');
   for (const s of [...m.symbols].sort((a, b) => a.space.localeCompare(b.space) || a.cluster - b.cluster || a.address - b.address)) {
     const t = s.tensor ? `  ${s.tensor.format}${JSON.stringify(s.tensor.shape)} eb=${s.tensor.eb} strides=${JSON.stringify(s.tensor.strides ?? [])}` : '';
     w.row([['', 2], [hex(s.address), 12], [hex(s.size), 12], [s.kind, 8], [`${s.space}${s.cluster >= 0 ? ':' + s.cluster : ''}`, 8]], s.name + t);
   }
   w.heading('Descriptor lists');
-  w.row([['Cluster', 8], ['Queue', 17], ['Section', 22], ['Address', 18], ['Engine addr', 12], ['Count', 7]], 'Bytes');
-  for (const l of m.lists)
-    w.row([[String(l.cluster), 8], [`${l.engine}(${hex(l.queue_id, 2)})`, 17], [l.section, 22], [`${l.space}:${hex(l.address)}`, 18], [hex(l.engine_address), 12], [String(l.descriptors), 7]], String(l.bytes));
+  w.table(
+    [['Cluster', 8], ['Queue', 17], ['Section', 22], ['Address', 18], ['Engine addr', 12], ['Count', 7]],
+    'Bytes',
+    m.lists.map((l) => [[String(l.cluster), `${l.engine}(${hex(l.queue_id, 2)})`, l.section, `${l.space}:${hex(l.address)}`, hex(l.engine_address), String(l.descriptors)], String(l.bytes)] as const),
+  );
   w.heading('Trips');
   for (const t of m.trips) w.line(`  ${pad(String(t.trip_id), 6)}c${t.cluster} ${pad(t.kind, 8)} q${hex(t.queue_id, 2)} ${pad(t.name, 24)} wait=${t.wait} notify=[${t.notify.map((g) => `${g >> 10}:${g & 0x3ff}`).join(', ')}]${t.noop ? ' (no-op)' : ''}`);
   if (m.slices.length) {

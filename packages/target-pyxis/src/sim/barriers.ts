@@ -14,11 +14,22 @@
  * in the software-readable `barrier_timeout_status` register. A barrier first used at cycle t0 is thus marked by the
  * walk at W1 = max(N, ceil(t0/N)*N) and times out at the walk of W1 + N if it is not freed by then.
  */
+import { loadTable } from '@pyxis/codec';
 import { runtimeError, SimCodes } from './diagnostics.js';
 
 export const BARRIERS_PER_CLUSTER = 1024;
-const COUNT_MIN = -32;
-const COUNT_MAX = 31;
+/**
+ * Range of a barrier's signed notify/wait counts: the width of `notify_count` and `wait_count` in a barrier-table
+ * entry (grammars/pyxis/barrier_bt_barrier.json, two's complement).
+ */
+export const BARRIER_COUNT_RANGE: { readonly min: number; readonly max: number } = (() => {
+  const t = loadTable('pyxis', 'barrier_bt_barrier');
+  const w = t.byName.get('notify_count')?.width;
+  if (w === undefined || t.byName.get('wait_count')?.width !== w) throw new Error('grammars/pyxis/barrier_bt_barrier.json: notify_count and wait_count must exist with one width');
+  return { min: -(2 ** (w - 1)), max: 2 ** (w - 1) - 1 };
+})();
+const COUNT_MIN = BARRIER_COUNT_RANGE.min;
+const COUNT_MAX = BARRIER_COUNT_RANGE.max;
 
 /** A thread waiting on a barrier (a trip at the head of a trip manager queue). */
 export interface BarrierConsumer {

@@ -29,6 +29,7 @@ import { HbmDmaEngine } from './hbmDma.js';
 import { HbmMemory } from './memory.js';
 import { defaultWindows, NocMap, type RemapWindow } from './noc.js';
 import { PyxisObserver } from './observer.js';
+import { tripQueueId } from '../common/nocMap.js';
 import { icdmaDestination, queueKind, TRIP_QUEUES } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
@@ -146,6 +147,20 @@ export class HostAgent implements SimEngine {
   readonly group = 'chip';
   /** First: what the host writes at cycle t is seen by the whole chip at t (as the CPU's writes precede the cycle). */
   readonly phase = PHASE.host;
+  /**
+   * Passive: not busy means every record enqueued and every action done, so `tick` does nothing and `nextWake` is
+   * Infinity; records and actions added later (`PyxisChip.addEnqueueRecords`, `addActions`) wake it.
+   */
+  readonly passive = true;
+  wake: () => void = () => {};
+  attachWake(wake: () => void): void {
+    this.wake = wake;
+  }
+  /** Appends host actions (image load). */
+  addActions(actions: readonly HostAction[]): void {
+    this.actions.push(...actions);
+    this.wake();
+  }
   /** Per (cluster, queue) in order of first appearance: record indexes and the next one to enqueue. */
   private readonly pending: Array<{ recs: number[]; next: number }> = [];
   private readonly byQueue = new Map<number, { recs: number[]; next: number }>();
@@ -390,26 +405,26 @@ export class PyxisChip {
         slot.window = new RunAheadWindow(opts.quantum ?? 1, this.sim);
         slot.gate = this.runAheadGate;
         this.uies.push(slot);
-        add(u, slot);
+        add(tripQueueId('uie', u), slot);
       }
-      add(0x10, new HbmDmaEngine(c, 'h2a', done(`c${c}.h2a`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.h2a`, config.h2a.bytes_per_cycle), this.apm, apmSlot++));
-      add(0x11, new HbmDmaEngine(c, 'a2h', done(`c${c}.a2h`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.a2h`, config.a2h.bytes_per_cycle), this.apm, apmSlot++));
+      add(tripQueueId('h2a'), new HbmDmaEngine(c, 'h2a', done(`c${c}.h2a`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.h2a`, config.h2a.bytes_per_cycle), this.apm, apmSlot++));
+      add(tripQueueId('a2h'), new HbmDmaEngine(c, 'a2h', done(`c${c}.a2h`), config, this.hbm, this.amem[c]!, hbmPort, port(`c${c}.a2h`, config.a2h.bytes_per_cycle), this.apm, apmSlot++));
       for (let i = 0; i < ICDMAS_PER_CLUSTER; i++) {
         const dest = icdmaDestination(c, i);
         if (dest >= clusters) continue;
         const icdma = new IcdmaEngine(c, i, dest, done(`c${c}.icdma${i}`), config, this.amem[c]!, this.icdmaLinks[dest]!, port(`c${c}.icdma${i}`, config.icdma.bytes_per_cycle), egress[c]!, this.apm, apmSlot++);
         icdma.warn = (k, d) => this.warnOnce(k, d);
-        add(0x12 + i, icdma);
+        add(tripQueueId('icdma', i), icdma);
       }
       const windows = opts.remap?.[c];
       const mpeWrite = port(`c${c}.mpe_write`, config.mpe.write_bytes_per_cycle * MPES_PER_CLUSTER);
       for (let i = 0; i < MPES_PER_CLUSTER; i++) {
         const m = new MpeEngine(c, i, done(`c${c}.mpe${i}`), config, this.noc, nocPort, mpeWrite, windows?.mpe ?? defaultWindows(c), this.nocLinks);
         this.mpes.push(m);
-        add(0x15 + i, m);
+        add(tripQueueId('mpe', i), m);
       }
-      add(0x22, new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
-      if (this.fabricAdapter) for (const e of this.fabricAdapter.makeQueueEngines(c, (qid) => done(`c${c}.${queueKind(qid)!.kind}${queueKind(qid)!.index}`))) add(e.kind === 'rdma_tx' ? 0x0c + Number(e.name.slice(-1)) : 0x0e + Number(e.name.slice(-1)), e);
+      add(tripQueueId('barrier_config'), new BarrierConfigEngine(c, done(`c${c}.barrier_config`), bt, config.barrier_config.latency_cycles));
+      if (this.fabricAdapter) for (const e of this.fabricAdapter.makeQueueEngines(c, (qid) => done(`c${c}.${queueKind(qid)!.kind}${queueKind(qid)!.index}`))) add(tripQueueId(e.kind === 'rdma_tx' ? 'rdma_tx' : 'rdma_rx', Number(e.name.slice(-1))), e);
       const dpe = new DescriptorPrefetchEngine(c, config, this.noc, nocPort, windows?.dpe ?? defaultWindows(c), (q) => engines.has(q));
       this.dpe.push(dpe);
       tm = new TripManager(c, config, dpe, bt, engines, (g, now, at, engine, trip) => this.sendNotify(g, now, at, engine, trip), this.observer);
@@ -534,6 +549,7 @@ export class PyxisChip {
   /** Queues the image's enqueue records for the host agent. */
   addEnqueueRecords(records: EnqueueRecord[]): void {
     this.records.push(...records);
+    this.host.wake();
   }
 
   /** The enqueue CSR (§11.5.1.1): false when the ring is full. */
@@ -541,7 +557,7 @@ export class PyxisChip {
     if (r.cluster >= this.clusters)
       throw runtimeError(SimCodes.noEngine, `enqueue to cluster ${r.cluster}, but only ${this.clusters} cluster(s) are simulated (see --clusters)`, '§11.5.1', now);
     if (r.queue_id >= TRIP_QUEUES || !queueKind(r.queue_id))
-      throw runtimeError(SimCodes.badEnqueue, `enqueue to queue 0x${r.queue_id.toString(16)}: not a trip descriptor queue (Table 11-1: 0x00-0x22)`, '§11.5', now);
+      throw runtimeError(SimCodes.badEnqueue, `enqueue to queue 0x${r.queue_id.toString(16)}: not a trip descriptor queue (Table 11-1: 0x00-0x${(TRIP_QUEUES - 1).toString(16)})`, '§11.5', now);
     if (r.descriptor_list_address % 8 !== 0)
       throw runtimeError(SimCodes.misaligned, `descriptor list address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, '§11.5.1.1', now);
     return this.dpe[r.cluster]!.enqueue(r.queue_id, r.descriptor_list_address, r.descriptor_list_length);

@@ -97,6 +97,14 @@ export class DescriptorPrefetchEngine implements SimEngine {
   readonly group: string;
   /** After the host (enqueue records seen in the same cycle), before the trip manager (which pops the prefetch queues). */
   readonly phase = PHASE.dpe;
+  /**
+   * Passive (kernel skips it while idle): not busy means no list to fetch and no read in flight, so `tick` does
+   * nothing and `nextWake` is Infinity; only `enqueue` makes it busy, and wakes it (issue 23 speed).
+   */
+  readonly passive = true;
+  private wake: () => void = () => {};
+  /** Also called when an enqueue or a delivered trip gives the trip manager work (it is passive too). */
+  onWork: () => void = () => {};
   readonly queues: DescriptorQueue[] = [];
   readonly prefetch: Array<ObjectFifo<Trip>> = [];
   private readonly inflightCount = new Int32Array(TRIP_QUEUES);
@@ -150,8 +158,14 @@ export class DescriptorPrefetchEngine implements SimEngine {
     if (ok) {
       this.lists++;
       this.dirty = true;
+      this.wake();
+      this.onWork();
     }
     return ok;
+  }
+
+  attachWake(wake: () => void): void {
+    this.wake = wake;
   }
 
   private level(q: number): number {
@@ -197,6 +211,7 @@ export class DescriptorPrefetchEngine implements SimEngine {
       this.inflightCount[f.qid]--;
       this.prefetch[f.qid]!.push(trip);
       this.queued++;
+      this.onWork();
       this.fetched++;
       this.dirty = true;
       did = true;
@@ -332,6 +347,13 @@ export class TripManager implements SimEngine {
   readonly group: string;
   /** After the DPE (takes the trips it delivered in the same cycle), before the engines (which start them at once). */
   readonly phase = PHASE.tripManager;
+  /**
+   * Passive (kernel skips it while asleep): a tick that is not busy only does work when the DPE has trips or lists
+   * (prefetched trips to take; in flush mode, lists to discard), so the DPE wakes it on enqueue and on each delivered
+   * trip (`onWork`); completions, CSR launches and the flush CSR wake it too. Not busy: `nextWake` is Infinity.
+   */
+  readonly passive = true;
+  private wake: () => void = () => {};
   readonly slots: TripSlot[] = [];
   readonly launchLatency: number;
   private readonly notifyLatency: number;
@@ -381,6 +403,11 @@ export class TripManager implements SimEngine {
     this.launchLatency = cfg.trip_manager.launch_latency_cycles;
     this.notifyLatency = cfg.trip_manager.notify_latency_cycles;
     for (let q = 0; q < TRIP_QUEUES; q++) this.slots.push(new TripSlot(this, q, engines.get(q)));
+    dpe.onWork = () => this.wake();
+  }
+
+  attachWake(wake: () => void): void {
+    this.wake = wake;
   }
 
   get busy(): boolean {
@@ -393,6 +420,7 @@ export class TripManager implements SimEngine {
     this.flushMode = on;
     this.flushDone = false;
     this.flushDiscarded = 0;
+    this.wake();
     this.observer?.flushEvent?.(this.cluster, on ? 'start' : 'end', now, 0);
   }
   private flushDiscarded = 0;
@@ -412,6 +440,7 @@ export class TripManager implements SimEngine {
   /** `csr.trip_start` of UIE queue `qid` (a per-UIE CSR, project-defined): the trip starts when the UIE accepts it. */
   launchFromCsr(qid: number, trip: Trip): void {
     this.csrLaunches.push({ qid, trip });
+    this.wake();
   }
 
   private discard(s: TripSlot | undefined, trip: Trip, now: number): void {
@@ -473,6 +502,7 @@ export class TripManager implements SimEngine {
       i--;
     }
     p[i] = { at, key, trip, engine };
+    this.wake();
   }
 
   tick(now: number): boolean {

@@ -15,6 +15,7 @@ import { CFG_ENGINE_BASE, CFG_WINDOW_SIZE } from './cfgSpace.js';
 import { HBM_SIZE } from './memory.js';
 import type { RemapWindow } from './noc.js';
 import type { EnqueueRecord, HostAction, PyxisChip } from './chip.js';
+import { TRIP_QUEUES } from './queues.js';
 import { AMEM_VIEW_BIT } from '../common/amem.js';
 import { checkPyxisMetadata } from '../common/metadata.js';
 
@@ -194,7 +195,7 @@ export function inspectImage(container: Container, file: string): ImageInfo {
             // Record-level rules checked here so the diagnostic names the record's byte offset in the image.
             const bad = (msg: string, spec: string) =>
               new DiagnosticError({ severity: 'error', code: SimCodes.badEnqueue, message: `.enqueue record ${o / 8}: ${msg}`, span: sectionSpan(file, s, o, 8), spec });
-            if (r.queue_id > 0x22) throw bad(`queue_id 0x${r.queue_id.toString(16)} is not a trip descriptor queue (Table 11-1: 0x00-0x22)`, 'pyxis-chip-fspec.md §11.5');
+            if (r.queue_id >= TRIP_QUEUES) throw bad(`queue_id 0x${r.queue_id.toString(16)} is not a trip descriptor queue (Table 11-1: 0x00-0x${(TRIP_QUEUES - 1).toString(16)})`, 'pyxis-chip-fspec.md §11.5');
             if (r.descriptor_list_address % 8) throw bad(`descriptor_list_address 0x${r.descriptor_list_address.toString(16)} is not 8-byte aligned`, 'pyxis-chip-fspec.md §11.5.1.1');
             records.push(r);
           }
@@ -289,7 +290,7 @@ export function loadImage(chip: PyxisChip, info: ImageInfo): void {
   chip.addEnqueueRecords(info.records);
   for (const a of info.hostActions)
     if (a.cluster >= chip.clusters) throw imageError(info.file, SimCodes.noEngine, `metadata.pyxis.host_actions: cluster ${a.cluster} is not simulated (see --clusters)`);
-  chip.host.actions.push(...info.hostActions);
+  chip.host.addActions(info.hostActions);
   for (const [id, n] of info.tripNames) chip.tripNames.set(id, n);
   for (const b of info.barriers) if (b.producers || b.consumers) chip.barrierRoles.set(b.cluster * 1024 + b.id, { producers: b.producers ?? [], consumers: b.consumers ?? [] });
 }

@@ -18,6 +18,8 @@ import { loadSimConfig, type SimConfig } from './config.js';
 import { SimCodes, CHIP_SPEC } from './diagnostics.js';
 import { attachImageSpan, inspectImage, loadImage, type ImageInfo } from './image.js';
 import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe, type CounterSource } from './observer.js';
+import { loadMemoryMap } from '../common/memoryMap.js';
+import { tripQueueId } from '../common/nocMap.js';
 import { queueKind, TRIP_QUEUES } from './queues.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
 import { BaseTripEngine } from './engines.js';
@@ -26,8 +28,12 @@ import { sequencerPcs, sequencerRunning, uieFifos, uieStats } from './uieDefault
 import { vpuCounter, VpuTracer, vpuVcdProbes } from './vpuTrace.js';
 import { bankCounter, gridCounter, gridVcdProbes, stallCounter } from './gridTrace.js';
 
-/** Sequencer order of `trip_valid_mask` / `start_pc` (grammars/pyxis/desc_uie.json meta.sequencers). */
-const SEQUENCER_NAMES = ['amem_read', 'amem_write', 'amem_weights_read', 'wdp', 'gh', 'gv', 'gx', 'gwb', 'vi', 'sb2vb', 'vb2sb', 'vpu2vb', 'vb2vpu'];
+/** Sequencer names by id, the order of `trip_valid_mask` / `start_pc` (grammars/pyxis/memory_map.json, isa.json order). */
+export const SEQUENCER_NAMES: readonly string[] = (() => {
+  const out: string[] = [];
+  for (const q of loadMemoryMap().sequencers) out[q.id] = q.name;
+  return out;
+})();
 
 export interface SimulateOptions {
   clusters?: number;
@@ -312,8 +318,9 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
   for (const b of info.barriers) ids.set(b.cluster * 1024 + b.id, b);
   const bc = loadTable('pyxis', 'desc_barrier_config');
   const size = descriptorBytes('barrier_config');
+  const barrierQueue = tripQueueId('barrier_config');
   for (const r of info.records) {
-    if (r.queue_id !== 0x22 || r.cluster >= chip.clusters) continue;
+    if (r.queue_id !== barrierQueue || r.cluster >= chip.clusters) continue;
     const noc = remapEngineAddress(r.descriptor_list_address, chip.dpe[r.cluster]!.windows);
     const t = chip.noc.resolve(noc, r.descriptor_list_length * 8);
     if (!t) continue;

@@ -128,9 +128,27 @@ export class UieSlot extends BaseTripEngine {
   }
   private complete(t: Trip, now: number): void {
     this.tripsDone++;
-    this.powerCycles += t.trip_power * (now - t.startAt);
-    this.apm?.request(-t.trip_power, now);
+    this.report(now);
     this.done(t, now);
+  }
+  /** The trip power this UIE reports to the APM (chip §13) and since when. */
+  private reported = 0;
+  private reportedSince = 0;
+  /**
+   * A UIE reports one trip power (chip §13: "the configured trip power is reported by every UIE"), the full-rate
+   * power of the trips it holds: the largest `trip_power` among its started, unretired trips (docs/spec-notes.md
+   * "APM: a UIE reports one trip power"). Trips queued behind the running one do not add: one engine runs at most
+   * at full rate. `powerCycles` integrates the reported value.
+   */
+  private report(now: number): void {
+    let p = 0;
+    for (const t of this.inflight) if (t.trip_power > p) p = t.trip_power;
+    for (const t of this.noopPending) if (t.trip_power > p) p = t.trip_power;
+    if (p === this.reported) return;
+    this.powerCycles += this.reported * (now - this.reportedSince);
+    this.apm?.request(p - this.reported, now);
+    this.reported = p;
+    this.reportedSince = now;
   }
   override canAccept(): boolean {
     // While the model is ahead of the global clock the trip manager sees its state as of the global cycle: it can
@@ -141,8 +159,8 @@ export class UieSlot extends BaseTripEngine {
   }
   override start(trip: Trip, now: number): void {
     this.wake?.();
-    this.apm?.request(trip.trip_power, now);
     this.begin(trip, now);
+    this.report(now);
   }
   protected begin(trip: Trip, now: number): void {
     // The run-ahead gate guarantees this never happens (docs/simulator.md "Quantum"); fail loudly rather than diverge.
@@ -170,8 +188,9 @@ export class UieSlot extends BaseTripEngine {
     if (this.noopPending.length) {
       // A no-op trip retires after the trips started before it (trip order, §11.7.2).
       if (this.inflight.length === 0) {
-        for (const t of this.noopPending) this.complete(t, now);
+        const noops = this.noopPending;
         this.noopPending = [];
+        for (const t of noops) this.complete(t, now);
         did = true;
       }
     }

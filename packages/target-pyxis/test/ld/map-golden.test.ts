@@ -66,12 +66,16 @@ describe('weights_1x1.expected.map against the image (independent parse)', () =>
     }
   });
 
-  it('Symbols lie inside their sections', () => {
-    for (const [addr, size, , where, name] of table(text, 'Symbols')) {
-      const space = where!.split(':')[0]!;
-      const a = num(addr!);
-      const s = image.sections.find((x) => x.space === space && a >= x.address && a + num(size!) <= x.address + x.size);
-      expect(s, name).toBeDefined();
+  it('every Symbols row is an image symbol of that name, kind and size, at that address inside its section', () => {
+    const rows = table(text, 'Symbols');
+    expect(rows.length).toBe(image.symbols.length);
+    for (const [addr, size, kind, where, name] of rows) {
+      const sym = name!.split(' ')[0]!;
+      const e = image.symbols.find((x) => x.name === sym);
+      expect(e, sym).toBeDefined();
+      const sec = image.sections[e!.section]!;
+      expect([e!.kind, sec.space, sec.address + e!.offset, e!.size], sym).toEqual([kind, where!.split(':')[0], num(addr!), num(size!)]);
+      expect(e!.offset + e!.size, sym).toBeLessThanOrEqual(sec.size);
     }
   });
 

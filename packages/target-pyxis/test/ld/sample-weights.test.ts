@@ -150,6 +150,26 @@ describe('fittedEb and quantisationReport', () => {
   });
 });
 
+describe('saturation counts only weights that saturation changed (LD0706)', () => {
+  // LnsI4F3 at EB -18: the largest code 0x7f is 2^(15 + 7/8 - 18); the next code would be 2^(1/8) above it, so a
+  // weight rounds to the maximum anyway (nearest in the log domain) up to the log midpoint top * 2^(1/16).
+  const top = LnsI4F3.decode(0x7f, -18);
+  const enc = (w: Float64Array) => Uint8Array.from(w, (x) => LnsI4F3.encode(x, { eb: -18 }));
+  it('a weight just above the maximum that rounds to it anyway is not saturated; one past the midpoint is', () => {
+    const w = Float64Array.of(top, top * (1 + 1e-9), Math.fround(top), -top * 2 ** (1 / 16) * 0.999, top * 2 ** (1 / 16) * 1.001, -1e6);
+    expect(Array.from(enc(w))).toEqual([0x7f, 0x7f, 0x7f, 0xff, 0x7f, 0xff]);
+    expect(quantisationReport(w, enc(w), LnsI4F3, -18).saturated).toBe(2);
+  });
+  it('exact LNS values below the maximum (the 1x1 linear8 database) link without LD0706 at any EB', () => {
+    // float32 weights 2^(e + f/8), the largest 2^(1 + 7/8): not a power of two, so its float32 is not its float64 value.
+    const vals = Float32Array.from({ length: 8 * 16 }, (_, k) => (k % 2 ? -1 : 1) * 2 ** (((k * 7) % 40) / 8 - 3));
+    vals[5] = 2 ** (1 + 7 / 8);
+    const files = vfs({ 'w.npy': writeNpy({ dtype: 'float32', shape: [8, 16], data: vals }) });
+    for (const eb of ['', 'eb = -14; '])
+      expect(link({ script: `weights w { kind = linear8; data = "w.npy"; ${eb}}\n`, scriptFile: 's.ld', readFile: files }).diagnostics.map((d) => d.code)).toEqual([]);
+  });
+});
+
 describe('EB warnings and region diagnostics name the spec', () => {
   const npy = (data: Float32Array, shape: number[]) => writeNpy({ dtype: 'float32', shape, data });
   const files = vfs({ 'w.npy': npy(Float32Array.from({ length: 8 * 16 }, (_, k) => ((k % 5) - 2) / 8), [8, 16]) });

@@ -122,11 +122,15 @@ describe('decompressor vs the linker (chip §6.2.4.1, §14.1, §14.2)', () => {
   });
 
   it('SIM0622 compressed data before the codebook; SIM0621 more data words than the superblock holds', () => {
-    const r = rig();
-    r.prog('amem_weights_read', 0, { eopgm: 1 }, { opcd: 'Read_SRAM', wdc_type: 'Compressed_Data' });
-    wdpLoop(r, [{ n: 2 }], {});
-    r.trip({ trip_valid_mask: WR_WDP });
-    expect(() => runTicks(r)).toThrow(/before any codebook/);
+    const rigNoHeader = () => {
+      const r = rig();
+      r.prog('amem_weights_read', 0, { eopgm: 1 }, { opcd: 'Read_SRAM', wdc_type: 'Compressed_Data' });
+      wdpLoop(r, [{ n: 2 }], {});
+      r.trip({ trip_valid_mask: WR_WDP });
+      return r;
+    };
+    expect(() => runTicks(rigNoHeader())).toThrow(/before any codebook/);
+    expect(codeOf(() => runTicks(rigNoHeader()))).toBe('SIM0622');
     const r2 = rig();
     r2.prog('amem_weights_read', 0, { eopgm: 0 }, { opcd: 'Read_SRAM', wdc_type: 'Codebook' });
     r2.prog('amem_weights_read', 1, { eopgm: 0 }, { opcd: 'Read_SRAM', wdc_type: 'Scaling_Factors' });
@@ -134,6 +138,22 @@ describe('decompressor vs the linker (chip §6.2.4.1, §14.1, §14.2)', () => {
     wdpLoop(r2, [{ n: 10 }], {});
     r2.trip({ trip_valid_mask: WR_WDP });
     expect(() => runTicks(r2)).toThrow(/128 blocks/);
-    expect(P.wdc_fifo_depth).toBeGreaterThan(0);
+    const r3 = rig();
+    r3.prog('amem_weights_read', 0, { eopgm: 0 }, { opcd: 'Read_SRAM', wdc_type: 'Codebook' });
+    r3.prog('amem_weights_read', 1, { eopgm: 0 }, { opcd: 'Read_SRAM', wdc_type: 'Scaling_Factors' });
+    r3.prog('amem_weights_read', 2, { eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 2, iter0_numloops: 5 }, { opcd: 'Read_SRAM', wdc_type: 'Compressed_Data', wdc_block_size: 'Blocksize_8' });
+    wdpLoop(r3, [{ n: 10 }], {});
+    r3.trip({ trip_valid_mask: WR_WDP });
+    expect(codeOf(() => runTicks(r3))).toBe('SIM0621');
   });
 });
+
+/** The code of the diagnostic `f` throws (undefined when it throws something else or nothing). */
+function codeOf(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (e) {
+    return (e as { diagnostics?: Array<{ code?: string }> }).diagnostics?.[0]?.code;
+  }
+  return undefined;
+}

@@ -11,7 +11,7 @@
 import type { Container } from '@pyxis/container';
 import {
   inspectImage, loadImage, loadSimConfig, PHASE, PyxisChip, runPartitioned, TimedLink,
-  type FabricAdapterOverrides, type FabricEnqueue, type FabricPage, type PyxisObserver,
+  type FabricAdapterOverrides, type FabricEnqueue, type FabricPage, type PyxisObserver, type UieFactory,
 } from '@pyxis/target-pyxis/sim';
 
 export interface StubOptions {
@@ -26,6 +26,11 @@ export interface StubOptions {
   /** Fault hook: the copies of page number `n` (in transmit order on its source chip) to deliver, each with an extra delay. */
   deliver?: (page: FabricPage, n: number, src: number, now: number) => Array<{ page: FabricPage; delay: number }>;
   maxCycles?: number;
+  /** UIEs per cluster (default 0) and their model factory (makeUieFactory for real microcode). */
+  uies?: number;
+  uieFactory?: UieFactory;
+  /** Per chip: its own Pyxis_VOQ_to_VPFE_map (default: the identity convention above). */
+  maps?: Uint16Array[];
   /** Report each page dequeued when it is granted (the CLIST dequeue of §10.7 [5b]) instead of after its transmission. */
   dequeueAtGrant?: boolean;
   /** Pyxis_VOQ_to_VPFE_map entries to override (entry -> VPFE). */
@@ -75,9 +80,10 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
       },
     };
     chips.push(new PyxisChip({
-      clusters: o.clusters ?? 1, uies: 0, config,
+      clusters: o.clusters ?? 1, uies: o.uies ?? 0, config,
+      ...(o.uieFactory ? { uieFactory: o.uieFactory } : {}),
       ...(o.observers?.[k] ? { observer: o.observers[k] } : {}),
-      fabric: { chip: k, egress, voqToVpfe: map, ...(o.adapter ? { adapter: o.adapter } : {}), ...(o.timingOnly ? { timingOnly: true } : {}) },
+      fabric: { chip: k, egress, voqToVpfe: o.maps?.[k] ?? map, ...(o.adapter ? { adapter: o.adapter } : {}), ...(o.timingOnly ? { timingOnly: true } : {}) },
       ...(o.registrationSeed !== undefined ? { registrationSeed: o.registrationSeed + k } : {}),
     }));
   }

@@ -117,8 +117,6 @@ export function fittedEb(formatName: 'LnsI4F3' | 'LnsI5F10', ...arrays: Array<Fl
 export function quantisationReport(w: Floats, codes: Uint8Array | Uint16Array, format: typeof LnsI4F3 | typeof LnsI5F10, eb: number): QuantisationReport {
   const dec = decodeArray(format, codes, eb);
   let zeros = 0, nonzero = 0, maxRel = 0, sr2 = 0, sw2 = 0, se2 = 0, flushed = 0, saturated = 0;
-  let top = 0;
-  for (let p = 0; p < dec.length; p++) top = Math.max(top, Math.abs(dec[p]!));
   for (let p = 0; p < w.length; p++) {
     const x = w[p]!, y = dec[p]!;
     const e = y - x;
@@ -133,7 +131,9 @@ export function quantisationReport(w: Floats, codes: Uint8Array | Uint16Array, f
     if (r > maxRel) maxRel = r;
     sr2 += r * r;
     if (y === 0) flushed++;
-    else if (Math.abs(y) === top && Math.abs(x) > top) saturated++;
+    // saturated = changed by saturation: without it the value overflows the format (NaN code), i.e. it lies past the
+    // log midpoint above the largest magnitude; a weight that rounds to the largest code anyway is not counted
+    else if (format.isNaN(format.encodeWith(x, eb, false, false))) saturated++;
   }
   return { weights: w.length, zeroWeights: zeros, maxRelError: maxRel, ...errorFigures(sw2, se2, sr2, nonzero), flushedToZero: flushed, saturated };
 }

@@ -334,7 +334,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
         const page: FabricPage = {
           srcChip: this.chip, srcCluster: q.cluster, voq: q.voq, dest: q.dest, qpage: q.id,
           wireBytes: data ? 16 + q.payloadBytes : this.params.messages.page_bytes, type: q.type,
-          header, payload, payloadBytes: data ? q.payloadBytes : 0,
+          header, payload, payloadBytes: data ? q.payloadBytes : 0, tjid: q.tjid, rjid: q.rjid, seq: q.seq,
         };
         // pages of one VOQ are handed to the fabric in grant order (MODEL: the fabric's reorder, §10.8 [3], keeps VOQ order)
         const sl = this.slotOf.get(q)!;

@@ -14,32 +14,39 @@ export interface SystemFailure extends FabricJobFailure {
   text: string;
 }
 
-/** Every failed job of every chip, in (chip, cycle, cluster) order, each marked recovered or not. */
-export function collectFailures(chips: readonly PyxisChip[]): SystemFailure[] {
-  const out: SystemFailure[] = [];
-  chips.forEach((chip) => {
-    const fa = chip.fabricAdapter;
-    if (!fa) return;
-    const host = chip.host;
-    // the highest Job Failed occurrence each cluster's host has waited for (actions run strictly in order)
-    const waited = new Map<number, number>();
-    for (let i = 0; i < host.actionsDone; i++) {
-      const a = host.actions[i]!;
-      if (a.afterInterrupt?.entry === FABRIC_JOB_FAILED_INTERRUPT) waited.set(a.cluster, Math.max(waited.get(a.cluster) ?? 0, a.afterInterrupt.count));
-    }
-    const seen = new Map<number, number>();
-    for (const f of fa.failures) {
-      const occ = (seen.get(f.cluster) ?? 0) + 1;
-      seen.set(f.cluster, occ);
-      out.push({ ...f, recovered: (waited.get(f.cluster) ?? 0) >= occ, text: describeFailure(f) });
-    }
-  });
-  return out;
+/** What a system's report needs from one chip's fabric adapter (plain data: crosses worker threads). */
+export interface ChipFabricOutcome {
+  failures: SystemFailure[];
+  /** Pages (and datagrams) the chip's Rx sides dropped, per reason. */
+  rx_drops: Record<string, number>;
 }
 
-/** Pages the chips' Rx sides dropped, per reason (datagrams with no free Rx ring descriptor included), summed. */
-export function rxDrops(chips: readonly PyxisChip[]): Record<string, number> {
-  const out: Record<string, number> = Object.fromEntries(DROP_REASONS.map((r) => [r, 0]));
-  for (const chip of chips) for (const c of chip.fabricAdapter?.clusterStats ?? []) for (const r of DROP_REASONS) out[r]! += c.rx_drops[r];
-  return out;
+/** The failed jobs of one chip, each marked recovered or not, and its Rx drops by reason. */
+export function chipFabricOutcome(chip: PyxisChip): ChipFabricOutcome {
+  const failures: SystemFailure[] = [];
+  const rx_drops: Record<string, number> = Object.fromEntries(DROP_REASONS.map((r) => [r, 0]));
+  const fa = chip.fabricAdapter;
+  if (!fa) return { failures, rx_drops };
+  const host = chip.host;
+  // the highest Job Failed occurrence each cluster's host has waited for (actions run strictly in order)
+  const waited = new Map<number, number>();
+  for (let i = 0; i < host.actionsDone; i++) {
+    const a = host.actions[i]!;
+    if (a.afterInterrupt?.entry === FABRIC_JOB_FAILED_INTERRUPT) waited.set(a.cluster, Math.max(waited.get(a.cluster) ?? 0, a.afterInterrupt.count));
+  }
+  const seen = new Map<number, number>();
+  for (const f of fa.failures) {
+    const occ = (seen.get(f.cluster) ?? 0) + 1;
+    seen.set(f.cluster, occ);
+    failures.push({ ...f, recovered: (waited.get(f.cluster) ?? 0) >= occ, text: describeFailure(f) });
+  }
+  for (const c of fa.clusterStats) for (const r of DROP_REASONS) rx_drops[r]! += c.rx_drops[r];
+  return { failures, rx_drops };
+}
+
+/** Every chip's failures in chip order, and the Rx drops summed over the chips. */
+export function systemFabricOutcome(chips: ReadonlyArray<ChipFabricOutcome | undefined>): ChipFabricOutcome {
+  const rx_drops: Record<string, number> = Object.fromEntries(DROP_REASONS.map((r) => [r, 0]));
+  for (const c of chips) for (const r of DROP_REASONS) rx_drops[r]! += c?.rx_drops[r] ?? 0;
+  return { failures: chips.flatMap((c) => c?.failures ?? []), rx_drops };
 }

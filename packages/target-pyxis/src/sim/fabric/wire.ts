@@ -88,6 +88,19 @@ export class ChipWire implements FabricEgress {
   side: ChipFabricSide | null = null;
   private readonly out = new Map<number, Outstanding>();
   private readonly foFree: Float64Array;
+  /**
+   * Per FO pipe: the end of the work granted to it (a granted page's cycles are counted at its grant, before the
+   * Tx DMA has read it): FO load-balances pages over the pipes at grant time (§10.7 [5a]), so the pages of one job
+   * spread over the four pipes instead of all finding the same pipe idle.
+   */
+  private readonly foReserved: Float64Array;
+  /**
+   * Per destination chip: the latest cycle a page sent to it arrives there; per source chip: the latest cycle a page
+   * from it is whole at this chip. The fabric delivers the pages of a chip pair in the order they were sent (the FI
+   * reorder per chip pair, §10.8.3-10.8.4; docs/spec-notes.md): a page on a less busy pipe waits for the earlier ones.
+   */
+  private readonly lastArriveAt = new Map<number, number>();
+  private readonly lastWholeFrom = new Map<number, number>();
   private readonly fiFree: Float64Array;
   private readonly pending: ReqMsg[] = [];
   private budgetFree = 0;
@@ -115,6 +128,7 @@ export class ChipWire implements FabricEgress {
     private readonly trace: TraceSink | null = null,
   ) {
     this.foFree = new Float64Array(p.pipes);
+    this.foReserved = new Float64Array(p.pipes);
     this.fiFree = new Float64Array(p.pipes);
     this.lastSrc = new Int32Array(p.json.system.clusters_per_chip * p.json.system.oqs_per_cluster).fill(-1);
     this.stats = emptyChipStats(chip, p.pipes);
@@ -197,7 +211,9 @@ export class ChipWire implements FabricEgress {
         this.stats.faults.corrupted[page.type] = (this.stats.faults.corrupted[page.type] ?? 0) + 1;
         page.corrupt = true;
       }
-      this.send(o.dstChip, now, start + this.p.oneWayCycles, { t: 2, page, dstCluster: o.dstCluster, pipeCycles: o.pipeCycles });
+      const arrive = Math.max(start + this.p.oneWayCycles, this.lastArriveAt.get(o.dstChip) ?? 0);
+      this.lastArriveAt.set(o.dstChip, arrive);
+      this.send(o.dstChip, now, arrive, { t: 2, page, dstCluster: o.dstCluster, pipeCycles: o.pipeCycles });
     }
     this.timer.send(now, end, this.chip, { kind: 0, srcCluster: page.srcCluster, qpage: page.qpage, dstCluster: 0, page: null });
   }
@@ -213,7 +229,8 @@ export class ChipWire implements FabricEgress {
       const o = this.out.get(this.key(m.srcCluster, m.qpage));
       if (!o) return;
       let pipe = 0;
-      for (let i = 1; i < this.foFree.length; i++) if (this.foFree[i]! < this.foFree[pipe]!) pipe = i;
+      for (let i = 1; i < this.foReserved.length; i++) if (this.foReserved[i]! < this.foReserved[pipe]!) pipe = i;
+      this.foReserved[pipe] = Math.max(now, this.foReserved[pipe]!) + o.pipeCycles;
       o.pipe = pipe;
       this.waitingGrant--;
       this.granted++;
@@ -223,8 +240,10 @@ export class ChipWire implements FabricEgress {
       let pipe = 0;
       for (let i = 1; i < this.fiFree.length; i++) if (this.fiFree[i]! < this.fiFree[pipe]!) pipe = i;
       const start = Math.max(now, this.fiFree[pipe]!);
-      const end = start + m.pipeCycles;
-      this.fiFree[pipe] = end;
+      this.fiFree[pipe] = start + m.pipeCycles;
+      // whole no earlier than the chip pair's previous page (reorder per chip pair)
+      const end = Math.max(start + m.pipeCycles, this.lastWholeFrom.get(m.page.srcChip) ?? 0);
+      this.lastWholeFrom.set(m.page.srcChip, end);
       this.stats.fiBusy[pipe]! += m.pipeCycles;
       this.trace?.span(`FI pipe ${pipe}`, `${m.page.type} chip${m.page.srcChip}->c${m.dstCluster}`, start, m.pipeCycles, { qpage: m.page.qpage, corrupt: m.page.corrupt ?? false });
       this.timer.send(now, end, this.chip, { kind: 1, srcCluster: m.page.srcCluster, qpage: m.page.qpage, dstCluster: m.dstCluster, page: m.page });

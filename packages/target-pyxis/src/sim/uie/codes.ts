@@ -1,7 +1,7 @@
 /**
  * Enum codepoints and per-codepoint properties of the UIE op words, looked up once at load by NAME from the
  * grammar tables (grammars/pyxis/amem_read_op.json, amem_write_op.json, amem_weights_read_op.json, rcsw_entry.json,
- * rcsw_col_mask.json) so that the datapath compares against named constants and a grammar change cannot silently
+ * rcsw_col_mask.json, gx_op.json, gv_op.json, gwb_op.json, gwb_col_mask.json, vpu_instr.json) so that the datapath compares against named constants and a grammar change cannot silently
  * change behaviour: a missing name or property is a load-time error naming the table and field.
  *
  * Table metadata read here (documented in docs/field-tables.md "Table metadata read by tools"):
@@ -78,6 +78,47 @@ export const MUX_NEXT = code(csw, 'col_mux_sel', 'Next_Ptn');
 export const MASK_NONE = code(colMask, 'col_override', 'No_Mask');
 export const MASK_ZERO = code(colMask, 'col_override', 'Zero');
 export const MASK_MAX_NEG = code(colMask, 'col_override', 'Max_Negative');
+
+const gxOp = table('gx_op');
+const gvOp = table('gv_op');
+const gwbOp = table('gwb_op');
+const gwbColMask = table('gwb_col_mask');
+const vpuInstr = table('vpu_instr');
+
+/** GX `opcd` (seq §10.1). */
+export const GX_VALID = code(gxOp, 'opcd', 'Exec_Valid');
+export const GX_BUBBLE = code(gxOp, 'opcd', 'Exec_Bubble');
+export const GX_CONFIG = code(gxOp, 'opcd', 'Exec_Config');
+/** GV `opcd` (seq §9.1). */
+export const GV_ZERO = code(gvOp, 'opcd', 'Read_Zero');
+export const GV_AMEM = code(gvOp, 'opcd', 'Read_AMEM_FIFO');
+export const GV_VPU = code(gvOp, 'opcd', 'Read_VPU_FIFO');
+/** GWB `opcd`, `tgt_fifo`, `diagonal_mask_mode`, `diagonal_mask_override_sel` (seq §11.1) and `col_override` (gwb_col_mask). */
+export const GWB_READ_WBA = code(gwbOp, 'opcd', 'Read_WBA');
+export const GWB_TGT_VPU = code(gwbOp, 'tgt_fifo', 'VPU');
+export const GWB_DIAG = {
+  colLeRow: code(gwbOp, 'diagonal_mask_mode', 'Col_LE_Row'),
+  colLtRow: code(gwbOp, 'diagonal_mask_mode', 'Col_LT_Row'),
+  colEqRow: code(gwbOp, 'diagonal_mask_mode', 'Col_EQ_Row'),
+  colNeRow: code(gwbOp, 'diagonal_mask_mode', 'Col_NE_Row'),
+  colGeRow: code(gwbOp, 'diagonal_mask_mode', 'Col_GE_Row'),
+  colGtRow: code(gwbOp, 'diagonal_mask_mode', 'Col_GT_Row'),
+} as const;
+export const GWB_OVR_MAX_NEG = code(gwbOp, 'diagonal_mask_override_sel', 'Max_Negative');
+export const GWB_COL_ZERO = code(gwbColMask, 'col_override', 'Zero');
+export const GWB_COL_MAX_NEG = code(gwbColMask, 'col_override', 'Max_Negative');
+/** VPU source selectors (`src1_sel`/`src2_sel`, one encoding) and `cntr_ctrl` (chip §6.4, vpu_instr.json). */
+export const VPU_SRC = {
+  gpr: code(vpuInstr, 'src1_sel', 'GPR'),
+  imm: code(vpuInstr, 'src1_sel', 'IMM'),
+  in: code(vpuInstr, 'src1_sel', 'IN_FIFO'),
+  cntr: code(vpuInstr, 'src1_sel', 'CNTR'),
+} as const;
+for (const [k, v] of Object.entries({ GPR: VPU_SRC.gpr, IMM: VPU_SRC.imm, IN_FIFO: VPU_SRC.in, CNTR: VPU_SRC.cntr }))
+  if (code(vpuInstr, 'src2_sel', k) !== v) throw new Error(`grammars/pyxis/vpu_instr.json: src1_sel and src2_sel encode ${k} differently (the VPU model decodes both with one table)`);
+export const VPU_CNTR_INCR = code(vpuInstr, 'cntr_ctrl', 'CNTR_CTRL_INCR');
+export const VPU_CNTR_DECR = code(vpuInstr, 'cntr_ctrl', 'CNTR_CTRL_DECR');
+export const VPU_CNTR_ZERO = code(vpuInstr, 'cntr_ctrl', 'CNTR_CTRL_SET_TO_0');
 
 /** Bits per element by `data_type` codepoint (table metadata `data_type_bits`), one array per op table. */
 function dataTypeBits(t: CompiledTable): Uint8Array {

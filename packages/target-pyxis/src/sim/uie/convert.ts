@@ -60,6 +60,9 @@ function extFormat(dt: number): ExtFormat | undefined {
 /** Run-time CSR settings of the import/export converters (chip §4.9, §4.10), fixed here (docs/spec-notes.md). */
 const IMPORT_OPTS = { saturate: true } as const;
 const EXPORT_OPTS = { saturate: true, maxToInf: false } as const;
+/** IEEE FP16 export has no saturating mode (chip §4.9.2: overflow is +-infinity); only maxToInf applies. */
+const IEEE_EXPORT_OPTS = { maxToInf: false } as const;
+const exportOpts = (ext: ExtFormat) => (ext === 'IEEE_FP16' ? IEEE_EXPORT_OPTS : EXPORT_OPTS);
 
 function widen(t: Uint8Array | Uint16Array): Uint16Array {
   return t instanceof Uint16Array ? t : Uint16Array.from(t);
@@ -152,7 +155,7 @@ export function from16Table(dt: number, ebAdj: number): Uint16Array {
     const ext = extFormat(dt);
     if (dt === DT_RFP8) t = widen(fp16ToFp8Table(ebAdj));
     else if (dt === DT_RFP16) t = fp16ScaleTable(ebAdj);
-    else if (ext) t = Uint16Array.from(exportTable(ext, { ebAdj, ...EXPORT_OPTS }));
+    else if (ext) t = Uint16Array.from(exportTable(ext, { ebAdj, ...exportOpts(ext) }));
     else if (dt === DT_OPAQUE8) t = lowByteTable();
     else t = identityTable(65536);
     from16Cache.set(key, t);
@@ -190,7 +193,7 @@ export function addCodes(a: number, b: number, dt: number): number {
       const ext = extFormat(dt);
       if (!ext) return (a + b) & 0xffff;
       const s = rfpAdd(RFP16, importToRfp16(ext, a, IMPORT_OPTS), importToRfp16(ext, b, IMPORT_OPTS), 0);
-      return exportFromRfp16(ext, s, EXPORT_OPTS);
+      return exportFromRfp16(ext, s, exportOpts(ext));
     }
   }
 }

@@ -21,12 +21,14 @@ import { COLS, GridCodes, type GridState } from './grid.js';
 import { toOp, ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
 import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit, noOpFields, opFieldArrays } from './unit.js';
+import { GV_AMEM, GV_VPU, GV_ZERO } from '../codes.js';
 
 const { SEQ_SPEC } = records;
 
-const OP_ZERO = 1;
-const OP_AMEM = 2;
-const OP_VPU = 3;
+/** gv_op `opcd` codepoints, by name from the grammar (codes.ts). */
+const OP_ZERO = GV_ZERO;
+const OP_AMEM = GV_AMEM;
+const OP_VPU = GV_VPU;
 
 const W_OP = HDR_WORDS;
 const W_MODE = HDR_WORDS + 1;

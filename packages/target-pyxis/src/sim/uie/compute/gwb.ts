@@ -22,6 +22,7 @@ import { GRID_ROWS } from './hbuf.js';
 import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
 import { HDR_WORDS, opFieldArrays, retireHead, type ComputeUnit } from './unit.js';
+import { GWB_COL_MAX_NEG, GWB_COL_ZERO, GWB_DIAG, GWB_OVR_MAX_NEG, GWB_READ_WBA, GWB_TGT_VPU } from '../codes.js';
 
 const { SEQ_SPEC, CHIP_SPEC_F } = records;
 
@@ -37,11 +38,11 @@ const W_DONE = HDR_WORDS + 7;
 const WORDS = HDR_WORDS + 8;
 
 /** gwb_op codepoints by name (grammars/pyxis/gwb_op.json). */
-const OP_READ_WBA = 1;
-const TGT_VPU = 1;
+const OP_READ_WBA = GWB_READ_WBA;
+const TGT_VPU = GWB_TGT_VPU;
 /** col_override codes of gwb_col_mask.json: 0 no mask, 1 zero, 2 -max. */
-const COL_ZERO = 1;
-const COL_MAXNEG = 2;
+const COL_ZERO = GWB_COL_ZERO;
+const COL_MAXNEG = GWB_COL_MAX_NEG;
 /** FP16 override values: zero, and -max (sign bit + all-ones magnitude, chip §4.2). */
 const FP16_SIGN = 1 << (RFP16.bits - 1);
 const FP16_ZERO = 0;
@@ -51,24 +52,15 @@ const FP16_NAN = FP16_SIGN; // "negative zero" (chip §6.2.2.1.1 step 3)
 /** GWB rule violations (seq §11.3). */
 export const GwbCodes = { gridRowRange: 'SIM0640', vpuTarget: 'SIM0641' } as const;
 
-/** Diagonal mask predicate of chip §6.2.2.1.3 / seq §11.1 diagonal_mask_mode (0 disabled .. 6). */
+/** Diagonal mask predicate of chip §6.2.2.1.3 / seq §11.1 diagonal_mask_mode (codepoints by name from gwb_op.json; Disabled and unknown codes mask nothing). */
 export function diagonalMasked(mode: number, row: number, col: number): boolean {
-  switch (mode) {
-    case 1:
-      return col <= row;
-    case 2:
-      return col < row;
-    case 3:
-      return col === row;
-    case 4:
-      return col !== row;
-    case 5:
-      return col >= row;
-    case 6:
-      return col > row;
-    default:
-      return false;
-  }
+  if (mode === GWB_DIAG.colLeRow) return col <= row;
+  if (mode === GWB_DIAG.colLtRow) return col < row;
+  if (mode === GWB_DIAG.colEqRow) return col === row;
+  if (mode === GWB_DIAG.colNeRow) return col !== row;
+  if (mode === GWB_DIAG.colGeRow) return col >= row;
+  if (mode === GWB_DIAG.colGtRow) return col > row;
+  return false;
 }
 
 /** One WBA value (the exact value of an MNS 5.1.18 code; ±Infinity = sticky max, NaN) to FP16 (chip §6.2.2.1.1-2). */
@@ -188,7 +180,7 @@ export class GwbUnit implements ComputeUnit {
     const base = (row * SLOTS + slot) * COLS;
     const out = this.out;
     const mrow = row * SLOTS + slot;
-    const diagVal = ovr === 1 ? FP16_MAX_NEG : FP16_ZERO;
+    const diagVal = ovr === GWB_OVR_MAX_NEG ? FP16_MAX_NEG : FP16_ZERO;
     const cm = this.colMask;
     const cmBase = cmask * COLS;
     for (let c = 0; c < COLS; c++) {

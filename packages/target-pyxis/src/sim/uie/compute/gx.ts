@@ -24,12 +24,14 @@ import { llcRow1x1, llcRow3x3, productTables, splitSum, WIN_PTN, WIN_ROW } from 
 import { ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
 import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit, noOpFields, opFieldArrays } from './unit.js';
+import { GX_BUBBLE, GX_CONFIG, GX_VALID } from '../codes.js';
 
 const { SEQ_SPEC } = records;
 
-const OP_VALID = 1;
-const OP_BUBBLE = 2;
-const OP_CONFIG = 3;
+/** gx_op `opcd` codepoints, by name from the grammar (codes.ts). */
+const OP_VALID = GX_VALID;
+const OP_BUBBLE = GX_BUBBLE;
+const OP_CONFIG = GX_CONFIG;
 
 const W_OP = HDR_WORDS;
 const W_MODE = HDR_WORDS + 1;

@@ -14,6 +14,7 @@ import { loadGrammarJson, readField } from '@pyxis/codec';
 import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfp16Encode } from '@pyxis/formats';
 import { loadMemoryMap } from '../../../common/memoryMap.js';
 import type { UieConfig } from '../config.js';
+import { VPU_CNTR_DECR, VPU_CNTR_INCR, VPU_CNTR_ZERO, VPU_SRC } from '../codes.js';
 
 /** The model's parameters as grammars/pyxis/vpu_instr.json states them (meta), written once there. */
 const META = loadGrammarJson<{ meta: { lanes: number; gprs: number; eb: number } }>('pyxis', 'vpu_instr').meta;
@@ -33,13 +34,13 @@ export const VpuOp = {
   NOP: 0, MOV: 1, ADD: 2, SUB: 3, MUL: 4, MAC: 5, MIN: 6, MAX: 7, ABS: 8, NEG: 9, RELU: 10, CMP: 11, SEL: 12, LUT: 13,
   CVT_F2I: 14, CVT_I2F: 15, SCALE: 16, AND: 17, OR: 18, XOR: 19, SHL: 20, SHR: 21, RMAX: 22, RSUM: 23,
 } as const;
-const SRC_GPR = 0;
-const SRC_IMM = 1;
-const SRC_IN = 2;
-const SRC_CNTR = 3;
-const CNTR_INCR = 1;
-const CNTR_DECR = 2;
-const CNTR_ZERO = 3;
+const SRC_GPR = VPU_SRC.gpr;
+const SRC_IMM = VPU_SRC.imm;
+const SRC_IN = VPU_SRC.in;
+const SRC_CNTR = VPU_SRC.cntr;
+const CNTR_INCR = VPU_CNTR_INCR;
+const CNTR_DECR = VPU_CNTR_DECR;
+const CNTR_ZERO = VPU_CNTR_ZERO;
 
 const FIELDS = ['opcode', 'dtype', 'rd', 'rs1', 'rs2', 'src1_sel', 'src2_sel', 'wr_gpr_en', 'out_fifo_push', 'in_fifo_pop', 'pred_en', 'cmp_cond', 'lut_idx', 'eb_adj', 'cntr_ctrl', 'imm'] as const;
 type Field = (typeof FIELDS)[number];

@@ -1,0 +1,39 @@
+/**
+ * The worker-thread entry of a threaded run (threaded.ts): hosts its share of the partitions (PartitionHost) and
+ * answers the coordinator's requests, one at a time, over the worker's port. Every failure is reported as a message
+ * naming the partition whose code was running, so the coordinator ends the run instead of waiting.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { diagnosticsOf, PartitionFailure, PartitionHost, type CrossMessages, type PartitionSpec, type RunEnd } from './partitionHost.js';
+
+type Request =
+  | { t: 'window'; end: number; inbound: CrossMessages; maxCycles: number }
+  | { t: 'finish'; end: number; inbound: CrossMessages }
+  | { t: 'collect'; end: RunEnd };
+
+const port = parentPort!;
+const host = new PartitionHost();
+
+function fail(e: unknown): void {
+  const running = host.running();
+  const f =
+    e instanceof PartitionFailure
+      ? e
+      : new PartitionFailure(running?.name ?? "(this thread's partitions)", running?.index ?? -1, e instanceof Error ? e.message : String(e), e instanceof Error ? (e.stack ?? '') : '', diagnosticsOf(e));
+  port.postMessage({ t: 'error', partition: f.partition, index: f.index, detail: f.detail, stack: f.stackText, diagnostics: f.diagnostics });
+}
+
+port.on('message', (r: Request) => {
+  try {
+    if (r.t === 'window') port.postMessage({ t: 'window', reply: host.window(r.end, r.inbound, { maxCycles: r.maxCycles }) });
+    else if (r.t === 'finish') port.postMessage({ t: 'results', results: host.finish(r.end, r.inbound) });
+    else port.postMessage({ t: 'collected', collected: host.collect(r.end) });
+  } catch (e) {
+    fail(e);
+  }
+});
+
+host.start((workerData as { specs: Array<PartitionSpec & { index: number }> }).specs).then(
+  (ready) => port.postMessage({ t: 'ready', ready }),
+  fail,
+);

@@ -1,0 +1,2 @@
+export * from './chipPartition.js';
+export * from './threadedSystem.js';

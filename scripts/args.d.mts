@@ -1,0 +1,1 @@
+export function intArg(argv: readonly string[], name: string, dflt: number): number;

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+/**
+ * Parallel-run benchmark (issue 22; not a test): the same partitioned workload run
+ *   - as ONE Simulator (every engine in one kernel, plain links): the single-thread reference of this build, this run;
+ *   - with runThreaded at 1 thread (the partitions in windows on the calling thread: the cost of the windows alone),
+ *     2 threads, and 4 / 8 where the host has the cores (--threads LIST overrides),
+ * and checks that every run gives the reference's cycles, per-engine statistics and results. Figures: wall seconds
+ * (the threads run concurrently, so CPU time of this process would not show a speed-up), simulated cycles per host
+ * second, speed-up over the reference, the runner's parallel efficiency, windows and cross messages. The host's
+ * load average is printed: on a shared machine the figures move with it.
+ *
+ * Workload: scripts/parallel/synthetic.mjs (Pyxis-free): --parts P partitions of --engines E engines doing --macs M
+ * multiply-adds per cycle for --cycles C cycles, a courier per partition sending every --every cycles over a cross
+ * link of latency --lat cycles (the lookahead) to the next partition.
+ * System part (--chips N, default 8; --rows R, default 2048; --system-threads LIST): an N-chip Pyxis system whose
+ * chips each run the busy 48-UIE copy image of bench-sim.mjs (scripts/parallel/system.mjs), in process (the system
+ * runner's single-thread path, the reference) and with the chips on worker threads; skipped, and said so, when the
+ * system runner is not in this build. --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of
+ * scripts/gen-collective.mjs). --skip-synthetic / --skip-system run one part only.
+ * Build first: npx tsc -b
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { runThreaded } from '../packages/sim/dist/index.js';
+import { buildSynthetic } from './parallel/synthetic.mjs';
+
+const { values: a } = parseArgs({
+  options: {
+    parts: { type: 'string', default: '4' },
+    engines: { type: 'string', default: '12' },
+    macs: { type: 'string', default: '64' },
+    cycles: { type: 'string', default: '40000' },
+    every: { type: 'string', default: '50' },
+    lat: { type: 'string', default: '1000' },
+    threads: { type: 'string' },
+    reps: { type: 'string', default: '1' },
+    chips: { type: 'string', default: '8' },
+    rows: { type: 'string', default: '2048' },
+    'system-threads': { type: 'string' },
+    psys: { type: 'string' },
+    'skip-synthetic': { type: 'boolean', default: false },
+    'skip-system': { type: 'boolean', default: false },
+  },
+});
+const w = { parts: +a.parts, engines: +a.engines, macs: +a.macs, cycles: +a.cycles, every: +a.every, lat: +a.lat };
+const cores = availableParallelism();
+const threadList = a.threads ? a.threads.split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= w.parts)];
+const MODULE = new URL('./parallel/synthetic.mjs', import.meta.url).href;
+const byName = (s) => [...s].sort((x, y) => x.name.localeCompare(y.name));
+const sortK = (c) => [...c].sort((x, y) => x[0] - y[0]).map((x) => x.slice(0, 3));
+
+if (!a['skip-synthetic']) await synthetic();
+if (!a['skip-system']) await system();
+
+async function synthetic() {
+console.log(`bench-parallel: ${w.parts} partitions x ${w.engines} engines x ${w.macs} MAC/cycle, ${w.cycles} cycles, lookahead ${w.lat} cycles; host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+
+function reference() {
+  const b = buildSynthetic({ ...w, me: 0, all: true });
+  const t0 = performance.now();
+  const r = b.sim.run();
+  const s = (performance.now() - t0) / 1000;
+  return { s, cycles: r.cycles, stats: byName(b.sim.engineStats()), collected: sortK(b.collect()) };
+}
+
+const reps = +a.reps;
+let ref = reference();
+for (let i = 1; i < reps; i++) {
+  const r = reference();
+  if (r.s < ref.s) ref = r;
+}
+const rate = (s) => `${((ref.cycles / s) / 1e3).toFixed(1)} k cycles/s`;
+console.log(`  one Simulator (reference)   ${ref.s.toFixed(3)} s  ${rate(ref.s)}`);
+let ok = true;
+for (const threads of threadList) {
+  let best = null;
+  for (let i = 0; i < reps; i++) {
+    const specs = Array.from({ length: w.parts }, (_, me) => ({ name: `p${me}`, module: MODULE, builder: 'buildSynthetic', args: { ...w, me } }));
+    const t0 = performance.now();
+    const r = await runThreaded(specs, { threads });
+    const s = (performance.now() - t0) / 1000; // includes starting the workers and building the partitions in them
+    if (!best || s < best.s) best = { s, r };
+  }
+  const { s, r } = best;
+  const same = r.cycles === ref.cycles && JSON.stringify(byName(r.parts.flatMap((p) => p.stats))) === JSON.stringify(ref.stats) && JSON.stringify(sortK(r.parts.flatMap((p) => p.collected))) === JSON.stringify(ref.collected);
+  ok &&= same;
+  console.log(
+    `  runThreaded --threads ${String(threads).padEnd(3)} ${s.toFixed(3)} s  ${rate(s)}  x${(ref.s / s).toFixed(2)} vs reference  ` +
+      `(threads used ${r.threads}, efficiency ${(r.efficiency * 100).toFixed(0)}%, ${r.windows} windows, ${r.crossMessages} cross messages, wait ${r.hostWaitMs.map((x) => x.toFixed(0)).join('/')} ms)  ${same ? 'identical' : 'RESULTS DIFFER'}${r.note ? `  [${r.note}]` : ''}`,
+  );
+}
+if (!ok) {
+  console.error('bench-parallel: a threaded run differs from the reference');
+  process.exit(1);
+}
+}
+
+async function system() {
+  let mods;
+  try {
+    mods = {
+      run: await import('../packages/target-pyxis/dist/sim/fabric/systemRun.js'),
+      sys: await import('../packages/target-pyxis/dist/sim/fabric/system.js'),
+      par: await import('../packages/target-pyxis/dist/sim/parallel/index.js'),
+      uie: await import('../packages/target-pyxis/dist/sim/uieDefault.js'),
+      img: await import('./parallel/system.mjs'),
+    };
+  } catch (e) {
+    console.log(`bench-parallel: no system runner in this build (${e.code ?? e.message}); system part skipped`);
+    return;
+  }
+  let chips = +a.chips;
+  const rows = +a.rows;
+  let sys;
+  let inputs;
+  let what;
+  if (a.psys) {
+    const { readContainer } = await import('../packages/container/dist/index.js');
+    const { readFileSync } = await import('node:fs');
+    const { readSystemContainer } = await import('../packages/target-pyxis/dist/sim/fabric/systemImage.js');
+    const s = readSystemContainer(readContainer(readFileSync(a.psys), a.psys), a.psys);
+    chips = s.manifest.chips;
+    sys = { fabric: s.manifest.fabric, clusterVpfe: s.manifest.cluster_vpfe };
+    inputs = s.manifest.image_of_chip.map((i, k) => ({ chip: k, image: s.images[i].bytes, imageFile: s.images[i].file, voqToVpfe: s.voqToVpfe[k] }));
+    what = `${a.psys} (${chips} chips)`;
+  } else {
+    const image = mods.img.busyCopyImageBytes(rows);
+    const parsed = mods.sys.parseSystem('bench.json', JSON.stringify({ chips, image: 'busy48.pimg' }));
+    if (!parsed.system) throw new Error(parsed.diagnostics.map((d) => d.message).join('\n'));
+    sys = parsed.system;
+    inputs = Array.from({ length: chips }, (_, k) => ({ chip: k, image, imageFile: 'busy48.pimg', voqToVpfe: sys.voqToVpfe[k] }));
+    what = `${chips}-chip system, each chip the busy48 copy (48 UIEs x ${rows} rows)`;
+  }
+  const list = a['system-threads'] ? a['system-threads'].split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= chips)];
+  console.log(`bench-parallel: ${what}; host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  // The reference keeps only its figures: 8 chips' memories held alive would slow every later run (GC).
+  const ref = (() => {
+    const t0 = performance.now();
+    const r = mods.run.runSystem(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, uieFactory: mods.uie.makeUieFactory({}) });
+    return { s: (performance.now() - t0) / 1000, cycles: r.cycles, stop: r.stop, windows: r.windows, crossMessages: r.crossMessages, reports: JSON.stringify(r.chips.map((c) => c.report)) };
+  })();
+  const refS = ref.s;
+  const refReports = ref.reports;
+  const rate = (s) => `${((ref.cycles * chips) / s / 1e3).toFixed(1)} k chip-cycles/s`;
+  console.log(`  in process (reference)      ${refS.toFixed(3)} s  ${rate(refS)}  (${ref.cycles} cycles, ${ref.windows} windows, ${ref.crossMessages} cross messages)`);
+  let ok = true;
+  for (const threads of list) {
+    const t1 = performance.now();
+    const r = await mods.par.runSystemThreaded(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, faults: null, timingOnly: false, threads });
+    const s = (performance.now() - t1) / 1000; // workers started and chips built inside them included
+    const same = r.cycles === ref.cycles && r.stop === ref.stop && JSON.stringify(r.chips.map((c) => c.report)) === refReports;
+    ok &&= same;
+    const p = r.parallel;
+    console.log(
+      `  chips on --threads ${String(threads).padEnd(3)}   ${s.toFixed(3)} s  ${rate(s)}  x${(refS / s).toFixed(2)} vs reference  (threads used ${p.threads}, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows, wait ${p.hostWaitMs.map((x) => x.toFixed(0)).join('/')} ms)  ${same ? 'identical' : 'RESULTS DIFFER'}`,
+    );
+  }
+  if (!ok) {
+    console.error('bench-parallel: a threaded system run differs from the reference');
+    process.exit(1);
+  }
+}
