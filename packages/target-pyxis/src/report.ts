@@ -6,6 +6,7 @@
 import { loadGrammarJson } from '@pyxis/codec';
 import type { Chart, GanttTrack, ReportInput, ReportSection } from '@pyxis/report';
 import type { MachineReport } from '@pyxis/target';
+import { isSystemStats, systemSections } from './systemReport.js';
 
 /** What the Pyxis figures model (docs/timing-model.md). */
 export const PYXIS_MODEL =
@@ -280,6 +281,7 @@ let peaksCache: Peaks | undefined;
 export function pyxisReport(input: ReportInput): MachineReport {
   const stats = input.stats;
   peaksCache ??= loadGrammarJson<Peaks>('pyxis', 'report_peaks');
+  if (isSystemStats(stats)) return { sections: [...systemSections(input), tripsSection(input, stats)].filter((s): s is ReportSection => !!s), model: String(stats['model'] ?? PYXIS_MODEL), skipCounters: (n) => BANK_COUNTER.test(n) };
   const sections = [tripsSection(input, stats), computeSection(stats, peaksCache), memorySection(stats, input)].filter((s): s is ReportSection => !!s);
   return { sections, model: PYXIS_MODEL, skipCounters: (n) => BANK_COUNTER.test(n) };
 }

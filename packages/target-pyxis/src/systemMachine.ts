@@ -17,6 +17,7 @@ import type { WireChipStats, WireLinkStats } from './sim/fabric/wireStats.js';
 import type { SimReport } from './sim/run.js';
 import { runSystemThreaded } from './sim/parallel/threadedSystem.js';
 import { FabricCodes } from './sim/fabric/codes.js';
+import { chipFabricOutcome, systemFabricOutcome, type ChipFabricOutcome } from './sim/fabric/systemFailures.js';
 import { simConfigFrom } from './sim/config.js';
 
 interface SystemDump extends DumpSpec {
@@ -87,7 +88,7 @@ interface SystemOutcome {
   windows: number;
   crossMessages: number;
   params: FabricParams;
-  chips: Array<{ report: SimReport; clusters: number; uies: number }>;
+  chips: Array<{ report: SimReport; clusters: number; uies: number; fabric?: ChipFabricOutcome }>;
   wire: WireChipStats[];
   links: WireLinkStats[];
   waitGraph: string[];
@@ -106,12 +107,14 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
     ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
     ...(req.trace ? { trace: req.trace } : {}),
   });
+  const fabric = r.chips.map((c) => chipFabricOutcome(c.chip));
+  const failed = fabric.some((f) => f.failures.some((x) => !x.recovered));
   const outputs: Array<[string, OutputBytes]> = [];
-  if (r.stop === 'done') for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
+  if (r.stop === 'done' && !failed) for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
   const asked = req.threads;
   const note = asked !== undefined && asked > 1 && m.chips > 1 && req.trace ? 'a trace has one writer for every chip: ran on the calling thread' : 'every chip on the calling thread';
   const parallel = { threads_asked: asked ?? null, threads_used: 1, partitions: m.chips, lookahead_cycles: r.params.oneWayCycles, windows: r.windows, cross_messages: r.crossMessages, note };
-  return systemResult(p, { ...r, chips: r.chips.map((c) => ({ report: c.report, clusters: c.info.clusters, uies: c.info.uies })) }, outputs, parallel);
+  return systemResult(p, { ...r, chips: r.chips.map((c, k) => ({ report: c.report, clusters: c.info.clusters, uies: c.info.uies, fabric: fabric[k]! })) }, outputs, parallel);
 }
 
 /**
@@ -135,7 +138,8 @@ export async function runSystemMachineAsync(req: MachineRequest): Promise<Machin
     ...(req.maxCycles !== undefined ? { maxCycles: req.maxCycles } : {}),
   });
   const params = fabricParams(p.m.fabric, r.chips[0]!.report.clock_hz);
-  const outputs: Array<[string, OutputBytes]> = r.stop === 'done' ? r.chips.flatMap((c) => c.dumps) : [];
+  const failed = r.chips.some((c) => c.fabric?.failures.some((x) => !x.recovered));
+  const outputs: Array<[string, OutputBytes]> = r.stop === 'done' && !failed ? r.chips.flatMap((c) => c.dumps) : [];
   const outcome: SystemOutcome = { ...r, windows: r.parallel.windows, crossMessages: r.parallel.crossMessages, params };
   return systemResult(p, outcome, outputs, parallelStats(r.parallel, req.threads), parallelSummary(r.parallel));
 }
@@ -148,12 +152,17 @@ function systemResult(p: ReturnType<typeof prepare>, r: SystemOutcome, outputs: 
   const cells = r.links.reduce((a, l) => a + l.cells, 0);
   const dropped = r.wire.reduce((a, w) => a + Object.values(w.faults.dropped).reduce((x, y) => x + y, 0), 0);
   const corrupted = r.wire.reduce((a, w) => a + Object.values(w.faults.corrupted).reduce((x, y) => x + y, 0), 0);
-  const status = r.stop === 'done' ? 'completed' : r.stop === 'deadlock' ? 'DEADLOCK' : 'stopped at the cycle limit';
+  const { failures, rx_drops: drops } = systemFabricOutcome(r.chips.map((c) => c.fabric));
+  const unrecovered = failures.filter((f) => !f.recovered);
+  const dropTotal = Object.values(drops).reduce((a, b) => a + b, 0);
+  const status = r.stop === 'done' ? (unrecovered.length ? 'FAILED (RDMA job failed)' : 'completed') : r.stop === 'deadlock' ? 'DEADLOCK' : 'stopped at the cycle limit';
   const lines = [
     `pyxis-sim: system of ${m.chips} chip(s) ${status} after ${r.cycles} cycles = ${((r.cycles / clock) * 1e6).toFixed(3)} us at ${(clock / 1e9).toFixed(2)} GHz`,
     `fabric (wire: transaction-level per page, cell-exact pipe occupancy): ${pages} page(s), ${bytes} B, ${cells} cells over ${r.links.length} link(s); RTT ${r.params.rttCycles} cycles; ${r.windows} window(s)` +
       (faults ? `; faults injected: ${dropped} dropped, ${corrupted} corrupted` : ''),
     ...r.chips.map((c, k) => `chip${k}: ${c.report.trips_total} trip(s), ${c.clusters} cluster(s) x ${c.uies} UIE(s)`),
+    `fabric Rx drops: ${dropTotal} page(s)/datagram(s)` + (dropTotal ? ` (${Object.entries(drops).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''),
+    ...failures.map((f) => `${f.recovered ? 'recovered (a host action waited on the Job Failed interrupt)' : 'FAILED'}: ${f.text}`),
   ];
   const perPipe = (busy: number[]) => busy.map((b) => (r.cycles > 0 ? b / r.cycles : 0));
   const stats = {
@@ -165,11 +174,15 @@ function systemResult(p: ReturnType<typeof prepare>, r: SystemOutcome, outputs: 
     links: r.links.map((l) => ({ ...l, utilization: r.cycles > 0 ? l.busyCycles / (r.cycles * r.params.pipes) : 0, grant_wait_cycles: r.wire[l.dst]?.grantWaitFrom[l.src] ?? 0 })),
     fabric: { pages, bytes, cells, rtt_cycles: r.params.rttCycles, one_way_cycles: r.params.oneWayCycles, windows: r.windows, cross_messages: r.crossMessages, faults_dropped: dropped, faults_corrupted: corrupted },
     wait_graph: r.waitGraph,
+    failed_jobs: failures.map(({ text: _t, ...f }) => f),
+    rx_drops: drops,
     parallel,
   };
   const stop =
     r.stop === 'done'
-      ? undefined
+      ? unrecovered.length
+        ? [error(FabricCodes.jobFailedUnrecovered, `${unrecovered.length} RDMA job(s) failed and no host action waited on the Job Failed interrupt (chip §10.7.1.2, §10.8.1.2):\n  ${unrecovered.map((f) => f.text).join('\n  ')}`)]
+        : undefined
       : [
           error(r.stop === 'deadlock' ? 'SIM0010' : 'SIM0011', `system ${r.stop === 'deadlock' ? 'deadlock' : 'cycle limit'} at cycle ${r.cycles}:\n  ${r.waitGraph.join('\n  ')}`),
         ];

@@ -14,6 +14,7 @@ import { writeNpyFile } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { call } from './cli-call.js';
+import { linkPair } from './system-pair.js';
 import { sampleInputs } from '../../../samples/neuroncore/inputs.mjs';
 
 const CHROMIUM = process.env['PYXIS_CHROMIUM'] ?? '/usr/bin/chromium';
@@ -31,6 +32,9 @@ beforeAll(async () => {
   expect((await call(runAs, [join(s, 'matmul_bias_relu.pasm'), '-o', join(dir, 'mbr.pobj')])).code).toBe(0);
   expect((await call(runLd, [join(s, 'matmul_bias_relu.ld'), join(dir, 'mbr.pobj'), '-o', join(dir, 'mbr.pimg')])).code).toBe(0);
   let r = await call(runSim, ['run', join(dir, 'mbr.pimg'), '--report', (reports['pyxis'] = join(dir, 'pyxis.html'))]);
+  expect(r.code, r.err).toBe(0);
+  // a Pyxis system: chip 0 sends a tensor to chip 1 by RDMA (per-chip and per-link sections)
+  r = await call(runSim, ['run', await linkPair(dir), '--report', (reports['system'] = join(dir, 'system.html'))]);
   expect(r.code, r.err).toBe(0);
   // systolic: the Tensil model as it is
   r = await call(runSim, ['run', join(root, 'samples/systolic/fc.tmodel'), '--input', `x:0=${join(root, 'samples/systolic/fc_x.npy')}`, '--report', (reports['systolic'] = join(dir, 'systolic.html'))]);
@@ -83,6 +87,10 @@ describe('HTML run report, without a browser', () => {
     expect(html('pyxis')).toMatch(/Stall cycles per trip by reason/);
     expect(html('pyxis')).toMatch(/data-kind="roofline"/);
     expect(html('pyxis')).toMatch(/AMEM banks/);
+    expect(html('system')).toMatch(/Chips over time: engine utilisation/);
+    expect(html('system')).toMatch(/Links: utilisation/);
+    expect(html('system')).toMatch(/chip0 → chip1/);
+    expect(html('system')).toMatch(/data-kind="heatmap"/);
     expect(html('systolic')).toMatch(/Cycles per layer/);
     expect(html('systolic')).toMatch(/MAC efficiency per layer/);
     expect(html('systolic')).toMatch(/DRAM: \d+ of \d+ cycles/);
@@ -115,7 +123,7 @@ describe.skipIf(!have && process.env['CI'] !== 'true')('HTML run report in headl
     await ctx?.close();
   });
 
-  for (const t of ['pyxis', 'systolic', 'xnu', 'neuroncore', 'sweep'])
+  for (const t of ['pyxis', 'system', 'systolic', 'xnu', 'neuroncore', 'sweep'])
     it(`${t}: loads without errors, every chart drawn, screenshot not blank`, async () => {
       const page = await ctx.newPage();
       const problems: string[] = [];

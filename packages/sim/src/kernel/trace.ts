@@ -31,7 +31,7 @@ export class TraceWriter {
     sink.write('{"displayTimeUnit":"ns","traceEvents":[\n');
   }
 
-  private emit(json: string): void {
+  protected emit(json: string): void {
     if (this.closed) return;
     if (!this.first) this.sink.write(',\n');
     this.first = false;

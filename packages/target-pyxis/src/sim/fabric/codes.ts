@@ -6,6 +6,8 @@ export const FabricCodes = {
   unroutable: 'SIM0701',
   /** A bad --fabric-faults SPEC (usage). */
   badFaultSpec: 'SIM0702',
+  /** An RDMA job of the system ended in Job Failed and no host action recovered it (§10.7.1.2, §10.8.1.2). */
+  jobFailedUnrecovered: 'SIM0720',
   /** The system description is invalid (JSON path). */
   badSystem: 'LD0900',
   /** Pyxis_VOQ_to_VPFE_map entry with VPFE[1:0] == 3 or out of range (§10.2). */

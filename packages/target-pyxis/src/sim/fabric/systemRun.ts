@@ -16,6 +16,7 @@ import type { UieFactory } from '../uieSlot.js';
 import type { ChipFabricSide, FabricEgress, FabricEnqueue, FabricPage } from './port.js';
 import { fabricParams, type FabricJson, type FabricParams } from './wireParams.js';
 import { vpfeRoute } from './vpfe.js';
+import { ChipTraceWriter, writeSystemTrace } from './systemTrace.js';
 import { createWires } from './wireSet.js';
 import type { FaultSpec } from './faults.js';
 import type { WireChipStats, WireLinkStats } from './wireStats.js';
@@ -42,15 +43,27 @@ export class DeferredEgress implements FabricEgress {
   }
 }
 
-export function buildSystemChip(input: ChipBuildInput, egress: FabricEgress, uieFactory?: UieFactory, config?: SimConfig): { chip: PyxisChip; info: ImageInfo; config: SimConfig } {
+/**
+ * Builds chip k. `traceFor` (a trace for the chip's own engine tracks, given the clock) makes the chip run with a
+ * quantum of 1, as a traced single-chip run does (run.ts).
+ */
+export function buildSystemChip(
+  input: ChipBuildInput,
+  egress: FabricEgress,
+  uieFactory?: UieFactory,
+  config?: SimConfig,
+  traceFor?: (clockHz: number) => TraceWriter,
+): { chip: PyxisChip; info: ImageInfo; config: SimConfig } {
   const cfg = config ?? loadSimConfig(input.clockHz !== undefined ? { clockHz: input.clockHz } : {});
   const info = inspectImage(readContainer(input.image, input.imageFile), input.imageFile);
+  const observer = new PyxisObserver(traceFor?.(cfg.clock_hz));
+  observer.tripName = (id) => info.tripNames.get(id);
   const chip = new PyxisChip({
     clusters: info.clusters,
     uies: info.uies,
     config: cfg,
-    observer: new PyxisObserver(),
-    quantum: input.quantum ?? DEFAULT_QUANTUM,
+    observer,
+    quantum: input.quantum ?? (traceFor ? 1 : DEFAULT_QUANTUM),
     ...(uieFactory ? { uieFactory } : {}),
     ...(info.remap ? { remap: info.remap } : {}),
     fabric: { chip: input.chip, egress, voqToVpfe: input.voqToVpfe },
@@ -68,6 +81,8 @@ export interface SystemRunOptions {
   faults?: FaultSpec | null;
   uieFactory?: UieFactory;
   trace?: TextSink;
+  /** Tests: the order the chips are built in (a permutation of 0..N-1; default chip order). */
+  buildOrder?: number[];
   /** The chips' configuration (machine parameters, `--set` / `--sim-config`); default sim_config.json. */
   config?: SimConfig;
   /**
@@ -93,19 +108,23 @@ export interface SystemRunResult {
 
 export function runSystem(inputs: ChipBuildInput[], opts: SystemRunOptions): SystemRunResult {
   const egress = inputs.map(() => new DeferredEgress());
-  const built = inputs.map((inp, k) => buildSystemChip(inp, egress[k]!, opts.uieFactory, opts.config));
+  const traces: ChipTraceWriter[] = [];
+  const traceFor = opts.trace ? (k: number) => (clockHz: number) => (traces[k] = new ChipTraceWriter(k, clockHz)) : undefined;
+  // chips are built in `buildOrder` (tests: results and the trace do not depend on it), then kept in chip order
+  const built: Array<ReturnType<typeof buildSystemChip>> = new Array(inputs.length);
+  for (const k of opts.buildOrder ?? inputs.map((_, i) => i)) built[k] = buildSystemChip(inputs[k]!, egress[k]!, opts.uieFactory, opts.config, traceFor?.(k));
   const config = built[0]!.config;
   const params = fabricParams(opts.fabric, config.clock_hz);
   const route = vpfeRoute(opts.clusterVpfe, opts.fabric.system.clusters_per_chip, opts.fabric.system.vpfe_bits);
-  const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
-  const sinks = built.map((_, k) =>
-    trace
+  const sinks = built.map((_, k) => {
+    const t = traces[k];
+    return t
       ? {
-          span: (track: string, name: string, start: number, dur: number, args?: Record<string, unknown>) => trace.slice(trace.track(`chip${k}`, `fabric ${track}`), start, start + dur, name, args as never, 'fabric'),
-          counter: (name: string, at: number, values: Record<string, number>) => trace.counter(`chip${k}`, at, name, values),
+          span: (track: string, name: string, start: number, dur: number, args?: Record<string, unknown>) => t.slice(t.track('chip', `fabric ${track}`), start, start + dur, name, args as never, 'fabric'),
+          counter: (name: string, at: number, values: Record<string, number>) => t.counter('chip', at, name, values),
         }
-      : null,
-  );
+      : null;
+  });
   const { wires, crossLinks } = createWires(built.map((b) => b.chip.sim), params, route, opts.faults ?? null, sinks);
   wires.forEach((w, k) => {
     egress[k]!.target = w;
@@ -119,7 +138,7 @@ export function runSystem(inputs: ChipBuildInput[], opts: SystemRunOptions): Sys
     );
     const waitGraph = r.reason === 'done' ? [] : explainSystem(built.map((b) => b.chip), wires);
     const chips = built.map((b) => ({ ...b, report: buildReport(b.chip, config, r.reason, r.cycles, b.chip.sim.steps, r.reason === 'done' ? [] : b.chip.sim.waitGraph()) }));
-    trace?.close({ cycles: r.cycles, stop: r.reason, clock_hz: config.clock_hz, chips: inputs.length });
+    if (opts.trace) writeSystemTrace(opts.trace, traces, { cycles: r.cycles, stop: r.reason, clock_hz: config.clock_hz, chips: inputs.length });
     return {
       stop: r.reason,
       cycles: r.cycles,
@@ -133,7 +152,7 @@ export function runSystem(inputs: ChipBuildInput[], opts: SystemRunOptions): Sys
       diagnostics: wires.flatMap((w) => w.diagnostics),
     };
   } catch (e) {
-    trace?.abort();
+    opts.trace?.abort();
     throw e;
   }
 }

@@ -7,6 +7,7 @@
  * whatever thread ran which chip. After the run, `collect` returns everything the system report needs from the chip
  * (its SimReport, wire stats and links, explainer lines, diagnostics, dump bytes) as plain data.
  */
+import { chipFabricOutcome, type ChipFabricOutcome } from '../fabric/systemFailures.js';
 import { TimedLink, type PartitionBuild, type RunEnd } from '@pyxis/sim';
 import { readContainer, writeNpy } from '@pyxis/container';
 import type { Diagnostic } from '@pyxis/diagnostics';
@@ -49,6 +50,8 @@ export interface ChipPartitionResult {
   explain: string[];
   diagnostics: Diagnostic[];
   dumps: Array<[file: string, npy: Uint8Array]>;
+  /** Failed RDMA jobs and Rx drops (fsys2: a failed job fails the system run, systemMachine.ts). */
+  fabric: ChipFabricOutcome;
 }
 
 export function buildChipPartition(a: ChipPartitionArgs): PartitionBuild {
@@ -84,6 +87,7 @@ export function buildChipPartition(a: ChipPartitionArgs): PartitionBuild {
         chip: k,
         clusters: info.clusters,
         uies: info.uies,
+        fabric: chipFabricOutcome(chip),
         report: buildReport(chip, config, end.reason, end.cycles, chip.sim.steps, done ? [] : chip.sim.waitGraph()),
         wire: w.stats,
         links: [...w.links.values()],

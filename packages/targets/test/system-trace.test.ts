@@ -1,0 +1,60 @@
+/**
+ * System traces (docs/system.md "Traces"): one Perfetto process per chip with the chip's own engine tracks (trips,
+ * DMA, the fabric adapter's RDMA Tx/Rx tracks) beside its fabric wire tracks, deterministic pids/tids, and a file
+ * byte-identical whichever order the chips are built in. The system: chip 0 H2A + RDMA Tx -> chip 1 RDMA Rx.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readContainerFile } from '@pyxis/container';
+import { StringSink } from '@pyxis/sim';
+import { linkPair } from './system-pair.js';
+import { readSystemContainer } from '../../target-pyxis/src/sim/fabric/systemImage.js';
+import { runSystem } from '../../target-pyxis/src/sim/fabric/systemRun.js';
+
+interface Ev {
+  ph: string;
+  name: string;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+describe('system traces', () => {
+  it('one process per chip with its engine and fabric tracks; byte-identical for any chip build order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-systrace-'));
+    const psys = await linkPair(dir);
+    const sys = readSystemContainer(readContainerFile(psys), 'pair.psys');
+    const m = sys.manifest;
+    const run = (buildOrder: number[]) => {
+      const sink = new StringSink();
+      const inputs = m.image_of_chip.map((i, k) => ({ chip: k, image: sys.images[i]!.bytes, imageFile: sys.images[i]!.file, voqToVpfe: sys.voqToVpfe[k]! }));
+      const r = runSystem(inputs, { fabric: m.fabric, clusterVpfe: m.cluster_vpfe, trace: sink, buildOrder });
+      expect(r.stop).toBe('done');
+      return sink.text;
+    };
+    const a = run([0, 1]);
+    const b = run([1, 0]);
+    expect(b).toBe(a);
+    const ev = (JSON.parse(a) as { traceEvents: Ev[] }).traceEvents;
+    const procs = ev.filter((e) => e.name === 'process_name').map((e) => [e.pid, e.args!.name]);
+    expect(procs).toEqual([
+      [1, 'chip0'],
+      [2, 'chip1'],
+    ]);
+    const threads = (pid: number) => ev.filter((e) => e.name === 'thread_name' && e.pid === pid).map((e) => e.args!.name!);
+    // chip 0: its H2A trip engine, its RDMA Tx job track and its fabric output pipe tracks; chip 1: RDMA Rx and input pipes
+    expect(threads(1)).toContain('cluster 0: c0.h2a');
+    expect(threads(1)).toContain('cluster 0: c0.fabric_tx_jobs');
+    expect(threads(1)).toContain('cluster 0: c0.rdma_tx0');
+    expect(threads(1)).toContain('fabric FO pipe 0');
+    expect(threads(2)).toContain('cluster 0: c0.fabric_rx_jobs');
+    expect(threads(2).some((n) => /^fabric /.test(n))).toBe(true);
+    // tids are fixed per chip: pid * 65536 + the chip's n-th track
+    for (const e of ev.filter((x) => x.name === 'thread_name')) expect(Math.floor(e.tid / 65536)).toBe(e.pid);
+    // every slice sits on a declared track of its own chip
+    const declared = new Set(ev.filter((e) => e.name === 'thread_name').map((e) => `${e.pid}/${e.tid}`));
+    for (const e of ev.filter((x) => x.ph === 'X')) expect(declared.has(`${e.pid}/${e.tid}`)).toBe(true);
+  });
+});
