@@ -1,7 +1,7 @@
 # Causal attention tile on one UIE: O = softmax(Q K^T / sqrt(d_k) + causal mask) V for 128 tokens, d_k = 64,
 # d_v = 128 (chip §6.1.4: AMEM -> Grid -> Vbuffer -> VPU -> Vbuffer -> Grid -> AMEM, no AMEM round trip for P).
 #
-# Orientation (docs/spec-notes.d/attention.md): the grid computes the transposed score tile S^T = K Q^T (grid row =
+# Orientation (docs/spec-notes.md): the grid computes the transposed score tile S^T = K Q^T (grid row =
 # key j, column = query i), so that the probabilities leave the VPU as rows of P^T (row j, lane i) - exactly the
 # vertical operand B[k = j][col = i] the grid needs for O^T = V^T P^T. The softmax runs down the columns: the
 # per-query max is the SB2VB max-value snooping register (seq §14.1), the sums are lane-wise VPU adds.

@@ -39,7 +39,7 @@ export function conv3x3(p: ConvParams): GenKernel {
   // the chunk count even (one 16-byte Hbuf word = two chunks)
   requireMultiple('cin', CIN, 16, 'the 9-byte kernels of the input channels fill whole 16-byte Hbuf words (2 chunks of 8, seq §9.2.1 LD_2ROWS_8B)');
   // the trip's kernels are one Hbuf block written by LD_2ROWS_8B at consecutive 8-byte addresses: 256 words x 8 bytes =
-  // 2048 bytes per grid-row (the Hbuf is 2 banks x 256 words x 8 bytes, chip §6.2.4; docs/spec-notes.d/gen.md)
+  // 2048 bytes per grid-row (the Hbuf is 2 banks x 256 words x 8 bytes, chip §6.2.4; docs/spec-notes.md)
   if (CIN * 9 > 2048) throw new GenError('GEN0009', 'cin', `${CIN} input channels need ${CIN * 9} bytes of 3x3 kernels per grid-row; the LD_2ROWS_8B flow addresses 2048 (256 Hbuf words x 8 bytes, chip §6.2.4, seq §9.2.1): at most 224 input channels per trip`);
   // the store of an image waits for its H/8 row-group trips: one barrier, notify_count <= 31 (docs/linker.md)
   const H = requireInt('height', p.height, 8, 31 * 8);

@@ -3,7 +3,7 @@
  * after its one retry raises the cluster's sticky Job Failed interrupt. A run with such a job never ends as
  * "completed" with exit 0 unless the image's host waits on that interrupt (a host action with
  * `afterInterrupt: fabric_job_failed`) and that action ran: the host then owns the recovery and the failure is
- * reported as recovered (docs/spec-notes.d/fsys2.md).
+ * reported as recovered (docs/spec-notes.md).
  */
 import { FABRIC_JOB_FAILED_INTERRUPT, type PyxisChip } from '../chip.js';
 import { describeFailure, DROP_REASONS, type FabricJobFailure } from './stats.js';

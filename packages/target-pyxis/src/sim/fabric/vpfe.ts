@@ -1,6 +1,6 @@
 /**
  * VPFE numbering of a system (chip §10.2): each VPFE is one target cluster on one chip, VPFE[10:0] with
- * VPFE[1:0] != 3. Default assignment (MODEL, docs/spec-notes.d/fsys.md): cluster k of chip c is the n-th legal VPFE
+ * VPFE[1:0] != 3. Default assignment (MODEL, docs/spec-notes.md): cluster k of chip c is the n-th legal VPFE
  * for n = c * clustersPerChip + k, i.e. VPFE = 4 * floor(n / 3) + n % 3 (0, 1, 2, 4, 5, 6, 8, ...).
  */
 export function legalVpfe(n: number): number {
