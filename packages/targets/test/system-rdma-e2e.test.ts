@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { readNpy } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { call } from './cli-call.js';
-// @ts-expect-error: a plain .mjs script without types
 import { generate } from '../../../scripts/gen-collective.mjs';
 
 const f32 = (file: string) => [...(readNpy(readFileSync(file), file).data as Float32Array)];
