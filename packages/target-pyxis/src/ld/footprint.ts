@@ -53,7 +53,7 @@ export function programFootprint(prog: ProgramDef, seq: string, width: (op: Deco
     const c = ctrl[pc];
     const o = ops[pc];
     if (!c || !o) return undefined;
-    if (num(o, 'opcd') >= 2) {
+    if (num(o, 'opcd') >= 2 && !padRow(o, ctrl, pc, count)) {
       if (num(o, 'indir_vld') === 1) return undefined;
       const strides = o['iter_stride'] as number[];
       let a = num(o, 'amem_addr_offset');
@@ -94,6 +94,26 @@ export function programFootprint(prog: ProgramDef, seq: string, width: (op: Deco
     if (done) return merge(raw);
   }
   return undefined;
+}
+
+/**
+ * A padded row of the AMEM Read sequencer (seq §5.1 start_row_pad / end_row_pad): all zeros like Read_Const, no
+ * AMEM access, when every iterator of pad_row_iter_mask is zero (start) or at its ending value (end).
+ */
+function padRow(o: DecodedValues, ctrl: DecodedValues[], pc: number, count: number[]): boolean {
+  const mask = num(o, 'pad_row_iter_mask');
+  if (!mask) return false;
+  let zero = true;
+  let end = true;
+  for (let i = 0; i < ITERATORS; i++) {
+    if (!(mask & (1 << i))) continue;
+    if (count[i] !== 0) zero = false;
+    // the iterator's loop count: from the word that ends its loop (is_eol) at or after this PC
+    let e = pc;
+    while (e < ctrl.length - 1 && num(ctrl[e]!, `iter${i}_is_eol`) !== 1) e++;
+    if (count[i] !== num(ctrl[e]!, `iter${i}_numloops`) - 1) end = false;
+  }
+  return (num(o, 'start_row_pad') === 1 && zero) || (num(o, 'end_row_pad') === 1 && end);
 }
 
 function merge(iv: Iv): Iv {
