@@ -53,6 +53,18 @@ describe('LD0832: the AMEM program leaves the slice (seq §5.2.1, §6.1)', () =>
   });
 });
 
+describe('padded rows read no AMEM (seq §5.1 start_row_pad / end_row_pad)', () => {
+  it('a 10-row read whose first and last rows are padding touches rows 1..8 only', () => {
+    const pad = (flags: string) => COPY_PASM.replace(/loop i0 8/g, 'loop i0 10').replace('Read_SRAM tgt_fifo=AMEM_write', `Read_SRAM tgt_fifo=AMEM_write${flags}`);
+    const o = (flags: string) => ({ script: HEAD + trip('big[0:9]', 'big[16:26]'), scriptFile: '/virtual/s.ld', objects: [{ file: 'copy.pobj', container: obj(pad(flags)) }] });
+    expect(link(o(' start_row_pad=1 end_row_pad=1 pad_row_iter_mask=[i0]')).diagnostics).toEqual([]);
+    // without padding the last row (row 9, bytes 9*128..10*128 of big) is read outside the 9-row slice
+    const d = link(o('')).diagnostics;
+    expect(d.map((x) => x.code)).toEqual(['LD0832']);
+    expect(d[0]!.message).toMatch(/AMEM Read program reads bytes 0x[0-9a-f]+\.\.0x[0-9a-f]+ outside/);
+  });
+});
+
 describe('race checks use the real footprint', () => {
   it('a DMA reading rows 8..15 races with a trip declared on rows 0..7 that writes rows 0..15 (LD0813)', () => {
     const body = (n: number) => `queue a2h { trip s { src = big[8:16]; dst = hb[0:8]; } }\n` + trip('big[16:32]', 'big[0:8]');
