@@ -143,6 +143,8 @@ function outside(a: Iv, b: Iv): Iv {
   return out;
 }
 
+const cache = new WeakMap<ProgramDef, Map<number, Iv | undefined>>();
+
 const KEYS = [
   ['read', 'amem_read', '§5.2.1'],
   ['write', 'amem_write', '§6.1'],
@@ -162,7 +164,14 @@ export function tripFootprints(t: TripDef, bag: DiagnosticBag): Map<string, Iv> 
     const layout = x.view?.layout ?? x.t.layout;
     const rowLen = Math.ceil(layout.rowBytes / PARTITION) * PARTITION;
     // one access: num_logical_ptns logical partitions of 16 columns (16 or 32 bytes each, seq §5.2), at most the row
-    const fp = programFootprint(p, seq, (o) => Math.min(rowLen, (num(o, 'num_logical_ptns') || 8) * (num(o, 'data_type') >= 4 ? 32 : 16)));
+    // trips that share a program and a row length share the (base-relative) footprint: walk it once
+    let byRow = cache.get(p);
+    if (!byRow) cache.set(p, (byRow = new Map()));
+    let fp = byRow.get(rowLen);
+    if (!byRow.has(rowLen)) {
+      fp = programFootprint(p, seq, (o) => Math.min(rowLen, (num(o, 'num_logical_ptns') || 8) * (num(o, 'data_type') >= 4 ? 32 : 16)));
+      byRow.set(rowLen, fp);
+    }
     if (!fp || !fp.length) continue;
     const base = viewAddress(x);
     const abs = fp.map(([a, b]) => [base + a, base + b] as [number, number]);
