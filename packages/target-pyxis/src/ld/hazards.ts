@@ -13,6 +13,7 @@ import { checkViews } from './placement.js';
 import { intervalsIntersect, rowIntervals } from './tensors.js';
 import type { TripGraph } from './tripGraph.js';
 import { viewAddress, type TensorView } from './slices.js';
+import { tripFootprints } from './footprint.js';
 
 export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
   const { err } = ctx.r;
@@ -68,11 +69,13 @@ export function checkPlacedObjects(ctx: LinkContext, graph: TripGraph): void {
     return v;
   };
   orderedTrips.forEach((t, i) => {
+    // the program's real footprint where the walker can compute it (footprint.ts, LD0832), else the slice
+    const fps = tripFootprints(t, bag);
     const add = (key: string, write: boolean) => {
       const x = t.tensors.get(key);
       if (!x) return;
       const r = x.t.placed.region;
-      accesses.push({ i, t: x.t, write, mem: r.space === 'amem' ? `amem${r.cluster}` : 'hbm', iv: ivOf(x) });
+      accesses.push({ i, t: x.t, write, mem: r.space === 'amem' ? `amem${r.cluster}` : 'hbm', iv: fps.get(key) ?? ivOf(x) });
     };
     if (t.queue.kind === 'uie') {
       add('write', true);

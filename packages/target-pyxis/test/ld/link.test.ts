@@ -12,7 +12,7 @@ import { linkErr, vfs } from './helpers.js';
 
 const samples = fileURLToPath(new URL('../../../../samples/pyxis/', import.meta.url));
 const grammars = fileURLToPath(new URL('../../../../grammars/pyxis/', import.meta.url));
-const copyObj = (): Container => assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8') }], { isa, listing: false }).object;
+const copyObj = (rows = 8): Container => assemble([{ file: 'copy.pasm', text: readFileSync(samples + 'copy.pasm', 'utf8').replace(/loop i0 8/g, `loop i0 ${rows}`) }], { isa, listing: false }).object;
 
 
 
@@ -180,11 +180,13 @@ tensor b { format = RFP8; shape = [1, 16]; region = m; address = 0x1010; zero = 
 tensor s { format = RFP8; shape = [8, 128]; region = m; zero = true; }
 queue uie0 { trip w0 { amem_read = copy_rd; amem_write = copy_wr; read = s; write = a; } }
 queue uie1 { trip w1 { amem_read = copy_rd; amem_write = copy_wr; read = s; write = b; } }`;
-    const d = linkErr({ objects: objects(), script });
+    // one-row programs: the writes stay inside the 1-row tensors (LD0832)
+    const one = () => [{ file: 'copy.pobj', container: copyObj(1) }];
+    const d = linkErr({ objects: one(), script });
     expect(d[0]).toMatchObject({ code: 'LD0812', spec: 'pyxis-chip-fspec.md §11.7, §7.4.2' });
-    expect(() => link({ objects: objects(), script: script + '\nw1 after w0;' })).not.toThrow();
+    expect(() => link({ objects: one(), script: script + '\nw1 after w0;' })).not.toThrow();
     // same writers on one UIE are ordered by the queue: no error
-    expect(() => link({ objects: objects(), script: script.replace('queue uie1 { trip w1', 'queue uie0 { trip w1').replace(/queue uie0 \{ trip w0 ([^\n]*) \}\nqueue uie0 \{ (trip w1[^\n]*) \}/, 'queue uie0 { trip w0 $1 $2 }') })).not.toThrow();
+    expect(() => link({ objects: one(), script: script.replace('queue uie1 { trip w1', 'queue uie0 { trip w1').replace(/queue uie0 \{ trip w0 ([^\n]*) \}\nqueue uie0 \{ (trip w1[^\n]*) \}/, 'queue uie0 { trip w0 $1 $2 }') })).not.toThrow();
     // a tensor at an address that is not 16-byte aligned
     const bad = linkErr({ objects: objects(), script: script.replace('address = 0x1010', 'address = 0x1008') });
     expect(bad.map((x) => x.code)).toContain('LD0802');
@@ -293,8 +295,9 @@ describe('link: more engines and rules', () => {
 memory a2 { cluster = 2; origin = 0; length = 1M; }
 tensor s { format = RFP8; shape = [3, 100]; region = a0; zero = true; }
 tensor d { format = RFP8; shape = [3, 100]; region = a2; zero = true; }
+tensor e { format = RFP8; shape = [8, 128]; region = a2; zero = true; }
 queue icdma_to2 { cluster = 0; trip xfer { src = s; dst = d; } }
-queue uie4 { cluster = 2; trip use { amem_read = copy_rd; amem_write = copy_wr; read = d; write = d; } }
+queue uie4 { cluster = 2; trip use { amem_read = copy_rd; amem_write = copy_wr; read = e; write = e; } }
 use after xfer;`,
     });
     const ic = decode(loadTable('pyxis', 'desc_icdma'), image.sections.find((x) => x.name === '.desc.c0.q13.0')!.data);

@@ -53,10 +53,10 @@ describe('sliced trips: descriptors', () => {
     const uie = decode(loadTable('pyxis', 'desc_uie'), image.sections.find((s) => s.name === '.desc.c0.q00.0')!.data);
     expect(uie['amem_read_base_address']).toBe((sym(image, 'src') + 16 * 128) >> 4);
     expect(uie['amem_write_base_address']).toBe(sym(image, 'dst') >> 4);
-    const c = linkScript('queue uie0 { trip t { amem_read = copy_rd; amem_write = copy_wr; read = src[8:16, 64:128]; write = dst@bytes[512:1024]; } }').image;
+    const c = linkScript('queue uie0 { trip t { amem_read = copy_rd; amem_write = copy_wr; read = src[8:16, 64:128]; write = src@bytes[2048:3072]; } }').image;
     const u2 = decode(loadTable('pyxis', 'desc_uie'), c.sections.find((s) => s.name === '.desc.c0.q00.0')!.data);
     expect(u2['amem_read_base_address']).toBe((sym(c, 'src') + 8 * 128 + 64) >> 4);
-    expect(u2['amem_write_base_address']).toBe((sym(c, 'dst') + 512) >> 4);
+    expect(u2['amem_write_base_address']).toBe((sym(c, 'src') + 2048) >> 4);
   });
   it('the link map lists each slice with the address, bytes, [C, H, W] and row pitch derived from the layout', () => {
     const { image, map } = linkScript('queue uie0 { trip t { amem_read = copy_rd; amem_write = copy_wr; read = src[8:16, 64:128]; write = dst; } }');
