@@ -9,31 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { attention, GenError, type AttentionParams } from '../../src/gen/index.js';
-import { input, runKernel } from './gen.harness.js';
+import { causalAttentionRef, input, runKernel } from './gen.harness.js';
 
-function reference(qt: Float64Array, kt: Float64Array, v: Float64Array, nt: number, dk: number, T: number, scale: number) {
-  const o = new Float64Array(nt * 128 * 128);
-  const w = new Float64Array(o.length);
-  for (let t = 0; t < nt; t++)
-    for (let i = 0; i < T; i++) {
-      const s: number[] = [];
-      for (let j = 0; j <= i; j++) {
-        let d = 0;
-        for (let k = 0; k < dk; k++) d += qt[(t * dk + k) * 128 + i]! * kt[(t * dk + k) * 128 + j]!;
-        s.push(d * scale);
-      }
-      const m = Math.max(...s);
-      const z = s.reduce((a, x) => a + Math.exp(x - m), 0);
-      s.forEach((x, j) => {
-        const p = Math.exp(x - m) / z;
-        for (let c = 0; c < 128; c++) {
-          o[(t * 128 + c) * 128 + i]! += p * v[(t * 128 + j) * 128 + c]!;
-          w[(t * 128 + c) * 128 + i]! += p * Math.abs(v[(t * 128 + j) * 128 + c]!);
-        }
-      });
-    }
-  return { o, w };
-}
 
 describe('pyxis-gen attention: causal attention tiles streamed from HBM', () => {
   const cases: Array<[string, AttentionParams, number]> = [
@@ -49,7 +26,7 @@ describe('pyxis-gen attention: causal attention tiles streamed from HBM', () => 
       expect(r.report.stop).toBe('done');
       expect(r.warnings).toEqual([]);
       const T = p.tokens ?? 128;
-      const { o, w } = reference(input(k, 'attn_qt.npy'), input(k, 'attn_kt.npy'), input(k, 'attn_v.npy'), p.tiles, p.dk, T, scale);
+      const { o, w } = causalAttentionRef(input(k, 'attn_qt.npy'), input(k, 'attn_kt.npy'), input(k, 'attn_v.npy'), p.tiles, p.dk, T, scale);
       const got = r.tensor('ot_hbm');
       let worst = 0;
       for (let x = 0; x < o.length; x++) if (x % 128 < T) worst = Math.max(worst, Math.abs(got[x]! - o[x]!) / w[x]!);

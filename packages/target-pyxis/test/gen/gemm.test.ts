@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { gemm, GenError, type GemmParams } from '../../src/gen/index.js';
-import { errors, fromColumnBlocks, input, matmul64, runKernel } from './gen.harness.js';
+import { erf, errors, fromColumnBlocks, input, matmul64, runKernel } from './gen.harness.js';
 
 const BOUND = { fp8: { max: 0.06, rms: 0.04 }, fp16: { max: 0.01, rms: 0.005 } };
 
@@ -102,26 +102,6 @@ describe('pyxis-gen gemm: parameters the hardware cannot run are errors naming t
     });
 });
 
-/** erf to ~1e-12 (series below 2.5, continued fraction above), for the float64 GELU reference. */
-function erf(x: number): number {
-  const a = Math.abs(x);
-  let r: number;
-  if (a < 2.5) {
-    let term = a;
-    let sum = a;
-    for (let n = 1; n < 80; n++) {
-      term *= (-a * a) / n;
-      sum += term / (2 * n + 1);
-      if (Math.abs(term) < 1e-17) break;
-    }
-    r = (2 / Math.sqrt(Math.PI)) * sum;
-  } else {
-    let f = 0;
-    for (let n = 60; n >= 1; n--) f = n / 2 / (a + f);
-    r = 1 - Math.exp(-a * a) / Math.sqrt(Math.PI) / (a + f);
-  }
-  return x < 0 ? -r : r;
-}
 
 describe('pyxis-gen gemm: GELU epilogue through the VPU LUT (scripts/make-vpu-lut.mjs --fn gelu)', () => {
   for (const epi of ['gelu', 'bias_gelu'] as const)

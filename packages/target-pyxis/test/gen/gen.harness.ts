@@ -133,3 +133,48 @@ export function normRef(op: RowOp, x: Float32Array, prm: Float32Array): Float64A
   return out;
 }
 
+/** erf to ~1e-12 (series below 2.5, continued fraction above), for the float64 GELU reference. */
+export function erf(x: number): number {
+  const a = Math.abs(x);
+  let r: number;
+  if (a < 2.5) {
+    let term = a;
+    let sum = a;
+    for (let n = 1; n < 80; n++) {
+      term *= (-a * a) / n;
+      sum += term / (2 * n + 1);
+      if (Math.abs(term) < 1e-17) break;
+    }
+    r = (2 / Math.sqrt(Math.PI)) * sum;
+  } else {
+    let f = 0;
+    for (let n = 60; n >= 1; n--) f = n / 2 / (a + f);
+    r = 1 - Math.exp(-a * a) / Math.sqrt(Math.PI) / (a + f);
+  }
+  return x < 0 ? -r : r;
+}
+
+/** Causal attention per tile in float64 (T valid queries), O^T layout ([c][i]) as the attention generator stores it; w = sum_j p_j |v_j| (the error bound's weight). */
+export function causalAttentionRef(qt: Float64Array, kt: Float64Array, v: Float64Array, nt: number, dk: number, T: number, scale: number) {
+  const o = new Float64Array(nt * 128 * 128);
+  const w = new Float64Array(o.length);
+  for (let t = 0; t < nt; t++)
+    for (let i = 0; i < T; i++) {
+      const s: number[] = [];
+      for (let j = 0; j <= i; j++) {
+        let d = 0;
+        for (let k = 0; k < dk; k++) d += qt[(t * dk + k) * 128 + i]! * kt[(t * dk + k) * 128 + j]!;
+        s.push(d * scale);
+      }
+      const m = Math.max(...s);
+      const z = s.reduce((a, x) => a + Math.exp(x - m), 0);
+      s.forEach((x, j) => {
+        const p = Math.exp(x - m) / z;
+        for (let c = 0; c < 128; c++) {
+          o[(t * 128 + c) * 128 + i]! += p * v[(t * 128 + j) * 128 + c]!;
+          w[(t * 128 + c) * 128 + i]! += p * Math.abs(v[(t * 128 + j) * 128 + c]!);
+        }
+      });
+    }
+  return { o, w };
+}
