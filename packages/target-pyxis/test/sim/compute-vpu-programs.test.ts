@@ -48,78 +48,86 @@ const instr: fc.Arbitrary<RefInstr> = fc
 const FIELDS = ['opcode', 'dtype', 'rd', 'rs1', 'rs2', 'src1_sel', 'src2_sel', 'wr_gpr_en', 'out_fifo_push', 'in_fifo_pop', 'pred_en', 'cmp_cond', 'lut_idx', 'eb_adj', 'cntr_ctrl', 'imm'] as const;
 
 describe('VPU: random programs against the reference interpreter (every opcode, source and control bit)', () => {
-  it('same waits, same GPRs / predicates / counter after every instruction, same OutFIFO rows', () => {
-    fc.assert(
-      fc.property(
-        fc.array(instr, { minLength: 1, maxLength: 24 }),
-        fc.array(fc.array(code, { minLength: LANES, maxLength: LANES }), { minLength: 1, maxLength: 6 }),
-        fc.array(code, { minLength: 6 * LANES, maxLength: 6 * LANES }),
-        fc.array(code, { minLength: 2048, maxLength: 2048 }),
-        fc.integer({ min: 1, max: 4 }),
-        fc.integer({ min: 0, max: 0xffff }),
-        (prog, inRows, gprInit, lutInit, repeats, cntr0) => {
-          const depth = defaultSimConfig().uie.vpu_fifo_depth;
-          const lut = Uint16Array.from(lutInit);
-          const v = new Vpu(depth);
-          const ref = new RefVpu(depth, lut);
-          v.lut.set(lut);
-          for (let r = 0; r < 6; r++)
-            for (let l = 0; l < LANES; l++) {
-              v.gpr[r * LANES + l] = gprInit[r * LANES + l]!;
-              ref.gpr[r]![l] = gprInit[r * LANES + l]!;
-            }
-          for (let l = 0; l < LANES; l++) v.pred[l] = ref.pred[l] = gprInit[l]! & 1;
-          v.written = 0xffff;
-          v.cntr = ref.cntr = cntr0;
-          prog.forEach((ins, pc) => {
-            for (const f of FIELDS) v.imem[f][pc] = ins[f];
-          });
-          let fed = 0;
-          const out: Uint16Array[] = [];
-          const row = new Uint16Array(LANES);
-          const drain = () => {
-            while (v.popOut(row)) out.push(row.slice());
-          };
-          // the program `repeats` times (the counter-zero override on the last instruction of every other pass)
-          for (let rep = 0; rep < repeats; rep++)
-            for (let pc = 0; pc < prog.length; pc++) {
-              const ins = prog[pc]!;
-              for (;;) {
-                const w = v.waitsFor(pc);
-                const rw = ref.waits(ins);
-                expect(w, `pc ${pc}: wait`).toBe(rw === 'in' ? VpuWait.InFifo : rw === 'out' ? VpuWait.OutFifo : VpuWait.None);
-                if (rw === undefined) break;
-                if (rw === 'out') {
-                  drain();
-                  ref.outQ.length = 0;
-                  continue;
+  // tableAfter 0: every instruction eligible for a result table (Vpu.table) runs from one from its first execution
+  for (const tableAfter of [Vpu.tableAfter, 0])
+    it(`same waits, same GPRs / predicates / counter after every instruction, same OutFIFO rows (tables after ${tableAfter} executions)`, () => {
+      const saved = Vpu.tableAfter;
+      Vpu.tableAfter = tableAfter;
+      try {
+        fc.assert(
+          fc.property(
+            fc.array(instr, { minLength: 1, maxLength: 24 }),
+            fc.array(fc.array(code, { minLength: LANES, maxLength: LANES }), { minLength: 1, maxLength: 6 }),
+            fc.array(code, { minLength: 6 * LANES, maxLength: 6 * LANES }),
+            fc.array(code, { minLength: 2048, maxLength: 2048 }),
+            fc.integer({ min: 1, max: 4 }),
+            fc.integer({ min: 0, max: 0xffff }),
+            (prog, inRows, gprInit, lutInit, repeats, cntr0) => {
+              const depth = defaultSimConfig().uie.vpu_fifo_depth;
+              const lut = Uint16Array.from(lutInit);
+              const v = new Vpu(depth);
+              const ref = new RefVpu(depth, lut);
+              v.lut.set(lut);
+              for (let r = 0; r < 6; r++)
+                for (let l = 0; l < LANES; l++) {
+                  v.gpr[r * LANES + l] = gprInit[r * LANES + l]!;
+                  ref.gpr[r]![l] = gprInit[r * LANES + l]!;
                 }
-                if (fed === inRows.length) return; // the input stream is over: the program would wait for good
-                const r = inRows[fed++]!;
-                expect(v.pushIn(Uint16Array.from(r))).toBe(true);
-                ref.inQ.push(r.slice());
-              }
-              const force = pc === prog.length - 1 && rep % 2 === 1;
-              const want = ref.outQ.length;
-              expect(v.execute(pc, force), `pc ${pc}`).toBeUndefined();
-              ref.exec(ins, force);
-              for (let r = 0; r < 6; r++) expect(Array.from(v.gpr.subarray(r * LANES, (r + 1) * LANES)), `pc ${pc} (${OPS[ins.opcode]}) r${r}`).toEqual(ref.gpr[r]);
-              expect(Array.from(v.pred), `pc ${pc} pred`).toEqual(ref.pred);
-              expect(v.cntr, `pc ${pc} cntr`).toBe(ref.cntr);
-              expect(v.inCount, `pc ${pc} InFIFO`).toBe(ref.inQ.length);
-              if (ref.outQ.length > want) {
-                drain();
-                expect(out.length).toBeGreaterThan(0);
-                expect(Array.from(out[out.length - 1]!), `pc ${pc} (${OPS[ins.opcode]}) pushed row`).toEqual(ref.outQ[ref.outQ.length - 1]);
-                ref.outQ.length = 0;
-              }
-            }
-          expect(v.instructions).toBeGreaterThan(0);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  });
+              for (let l = 0; l < LANES; l++) v.pred[l] = ref.pred[l] = gprInit[l]! & 1;
+              v.written = 0xffff;
+              v.cntr = ref.cntr = cntr0;
+              prog.forEach((ins, pc) => {
+                for (const f of FIELDS) v.imem[f][pc] = ins[f];
+              });
+              let fed = 0;
+              const out: Uint16Array[] = [];
+              const row = new Uint16Array(LANES);
+              const drain = () => {
+                while (v.popOut(row)) out.push(row.slice());
+              };
+              // the program `repeats` times (the counter-zero override on the last instruction of every other pass)
+              for (let rep = 0; rep < repeats; rep++)
+                for (let pc = 0; pc < prog.length; pc++) {
+                  const ins = prog[pc]!;
+                  for (;;) {
+                    const w = v.waitsFor(pc);
+                    const rw = ref.waits(ins);
+                    expect(w, `pc ${pc}: wait`).toBe(rw === 'in' ? VpuWait.InFifo : rw === 'out' ? VpuWait.OutFifo : VpuWait.None);
+                    if (rw === undefined) break;
+                    if (rw === 'out') {
+                      drain();
+                      ref.outQ.length = 0;
+                      continue;
+                    }
+                    if (fed === inRows.length) return; // the input stream is over: the program would wait for good
+                    const r = inRows[fed++]!;
+                    expect(v.pushIn(Uint16Array.from(r))).toBe(true);
+                    ref.inQ.push(r.slice());
+                  }
+                  const force = pc === prog.length - 1 && rep % 2 === 1;
+                  const want = ref.outQ.length;
+                  expect(v.execute(pc, force), `pc ${pc}`).toBeUndefined();
+                  ref.exec(ins, force);
+                  for (let r = 0; r < 6; r++) expect(Array.from(v.gpr.subarray(r * LANES, (r + 1) * LANES)), `pc ${pc} (${OPS[ins.opcode]}) r${r}`).toEqual(ref.gpr[r]);
+                  expect(Array.from(v.pred), `pc ${pc} pred`).toEqual(ref.pred);
+                  expect(v.cntr, `pc ${pc} cntr`).toBe(ref.cntr);
+                  expect(v.inCount, `pc ${pc} InFIFO`).toBe(ref.inQ.length);
+                  if (ref.outQ.length > want) {
+                    drain();
+                    expect(out.length).toBeGreaterThan(0);
+                    expect(Array.from(out[out.length - 1]!), `pc ${pc} (${OPS[ins.opcode]}) pushed row`).toEqual(ref.outQ[ref.outQ.length - 1]);
+                    ref.outQ.length = 0;
+                  }
+                }
+              expect(v.instructions).toBeGreaterThan(0);
+            },
+          ),
+          { numRuns: RUNS },
+        );
+      } finally {
+        Vpu.tableAfter = saved;
+      }
+    });
 
   it('the counter as an operand: FP16 lanes see its signed value converted, Int16 lanes its bits', () => {
     const v = new Vpu(defaultSimConfig().uie.vpu_fifo_depth);

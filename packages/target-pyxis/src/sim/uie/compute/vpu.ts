@@ -56,6 +56,18 @@ const s16 = (c: number): number => (c << 16) >> 16;
 const u16 = (v: number): number => v & 0xffff;
 const i16 = (v: number): number => Int16.fromSigned(Math.max(-32768, Math.min(32767, v)));
 
+/** Opcodes reading operand b (src2_sel). */
+const NEEDS_B = new Uint8Array(32);
+for (const o of [VpuOp.ADD, VpuOp.SUB, VpuOp.MUL, VpuOp.MAC, VpuOp.MIN, VpuOp.MAX, VpuOp.CMP, VpuOp.SEL, VpuOp.AND, VpuOp.OR, VpuOp.XOR, VpuOp.SHL, VpuOp.SHR]) NEEDS_B[o] = 1;
+
+/**
+ * Result tables of instructions whose lane result depends on the lane's operand alone (Vpu.table), shared by every
+ * VPU of the process (they depend on the opcode, data type, immediate and eb_adj only); at most
+ * SHARED_TABLES_MAX x 128 KiB.
+ */
+const SHARED_TABLES = new Map<number, Uint16Array>();
+const SHARED_TABLES_MAX = 64;
+
 /** Why the VPU could not execute its next instruction this cycle. */
 export const enum VpuWait {
   None = 0,
@@ -107,11 +119,18 @@ export class Vpu {
     }
     const lt = cfg.regionBytes('vpu.lut');
     if (lt && lt.changed) {
+      this.lutChanged();
       for (let e = 0; e < 1024 && e < lt.words; e++) {
         this.lut[e * 2] = Number(readField(lt.table, lt.bytes, 'base', 0, e * lt.stride));
         this.lut[e * 2 + 1] = Number(readField(lt.table, lt.bytes, 'slope', 0, e * lt.stride));
       }
     }
+  }
+
+  /** The LUT contents changed (`load`, or a test writing `lut`): tables of LUT instructions are rebuilt. */
+  lutChanged(): void {
+    this.lutGen++;
+    this.lutTabs.clear();
   }
 
   /** Pushes a row into the InFIFO; false when full. */
@@ -162,17 +181,23 @@ export class Vpu {
       const e1 = this.operand(m.src1_sel[pc]!, m.rs1[pc]!, m.imm[pc]!, fp, this.a);
       const ab = this.srcBase;
       const A = this.src;
-      const needsB = op === VpuOp.ADD || op === VpuOp.SUB || op === VpuOp.MUL || op === VpuOp.MAC || op === VpuOp.MIN || op === VpuOp.MAX || op === VpuOp.CMP || op === VpuOp.SEL || (op >= VpuOp.AND && op <= VpuOp.SHR);
-      const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
-      const bb = needsB ? this.srcBase : 0;
-      const B = needsB ? this.src : this.b;
       const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
       const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
-      const err = e1 ?? e2 ?? e3;
-      if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
-      if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
       const d = this.d;
-      if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LANES, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
+      const T = e1 === undefined && e3 === undefined ? this.table(pc, op, fp) : undefined;
+      if (T !== undefined) {
+        // the lane function of this instruction as a 64K-entry table (its other operand is the immediate)
+        for (let l = 0; l < LANES; l++) d[l] = T[A[ab + l]!]!;
+      } else {
+        const needsB = NEEDS_B[op] === 1;
+        const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
+        const bb = needsB ? this.srcBase : 0;
+        const B = needsB ? this.src : this.b;
+        const err = e1 ?? e2 ?? e3;
+        if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
+        if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
+        if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LANES, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
+      }
       const g = rd * LANES;
       const gpr = this.gpr;
       if (m.pred_en[pc] === 1) for (let l = 0; l < LANES; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
@@ -197,6 +222,61 @@ export class Vpu {
     else if (cc === CNTR_ZERO) this.cntr = 0;
     this.instructions++;
     return undefined;
+  }
+
+  /**
+   * Executions of an instruction before its lane function becomes a table (issue 23: a table costs 65,536 lane
+   * operations to build, about 512 rows' worth; tests set 0 to put every eligible instruction on the table path).
+   */
+  static tableAfter = 256;
+  /** Per pc: the table key of the instruction last executed there (-1 none), its executions, its table once built. */
+  private readonly tabKey = new Float64Array(IMEM_WORDS).fill(-1);
+  private readonly tabUses = new Int32Array(IMEM_WORDS);
+  private readonly tabs: Array<Uint16Array | undefined> = new Array<Uint16Array | undefined>(IMEM_WORDS).fill(undefined);
+  /** LUT-instruction tables of this VPU (they depend on its LUT contents), dropped when `load` changes the LUTs. */
+  private readonly lutTabs = new Map<number, Uint16Array>();
+  private lutGen = 0;
+
+  /**
+   * The result table of instruction `pc` when its result in a lane is a function of the lane's operand a alone (a
+   * from a GPR or the InFIFO): ADD / SUB / MUL / MIN / MAX with b the immediate, CVT_F2I / CVT_I2F / SCALE (eb_adj),
+   * FP16 LUT; built from the lane functions fpOp / intOp themselves, so the results are the same bits. Undefined
+   * for any other instruction or before `tableAfter` executions.
+   */
+  private table(pc: number, op: number, fp: boolean): Uint16Array | undefined {
+    const m = this.imem;
+    const s1 = m.src1_sel[pc]!;
+    if (s1 !== SRC_GPR && s1 !== SRC_IN) return undefined;
+    let k: number;
+    if (op <= VpuOp.MAX && op >= VpuOp.ADD && op !== VpuOp.MAC) {
+      if (m.src2_sel[pc] !== SRC_IMM) return undefined;
+      k = op + (fp ? 0 : 32) + (m.imm[pc]! & 0xffff) * 64;
+    } else if (op === VpuOp.CVT_F2I || op === VpuOp.CVT_I2F || op === VpuOp.SCALE) k = op + (fp ? 0 : 32) + (m.eb_adj[pc]! & 63) * 64 * 65536;
+    else if (op === VpuOp.LUT && fp) k = op + m.lut_idx[pc]! * 64 + this.lutGen * 256;
+    else return undefined;
+    if (this.tabKey[pc] === k) {
+      const t = this.tabs[pc];
+      if (t !== undefined || ++this.tabUses[pc] <= Vpu.tableAfter) return t;
+    } else {
+      this.tabKey[pc] = k;
+      this.tabs[pc] = undefined;
+      this.tabUses[pc] = 1;
+      if (Vpu.tableAfter > 0) return undefined;
+    }
+    const lut = op === VpuOp.LUT;
+    const cache = lut ? this.lutTabs : SHARED_TABLES;
+    let t = cache.get(k);
+    if (t === undefined) {
+      if (!lut && cache.size >= SHARED_TABLES_MAX) cache.clear();
+      t = new Uint16Array(1 << 16);
+      const y = m.imm[pc]! & 0xffff;
+      const eb = m.eb_adj[pc]!;
+      const li = m.lut_idx[pc]!;
+      for (let x = 0; x < 1 << 16; x++) t[x] = fp ? fpOp(op, x, y, 0, 0, this, 0, li, eb) : intOp(op, x, y, 0, 0, this, 0, eb);
+      cache.set(k, t);
+    }
+    this.tabs[pc] = t;
+    return t;
   }
 
   /** Operand source of the last `operand` call: lanes at src[srcBase ..] (a GPR, the InFIFO head, or `tmp` filled). */
