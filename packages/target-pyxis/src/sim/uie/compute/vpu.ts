@@ -251,7 +251,7 @@ export class Vpu {
     if (op <= VpuOp.MAX && op >= VpuOp.ADD && op !== VpuOp.MAC) {
       if (m.src2_sel[pc] !== SRC_IMM) return undefined;
       k = op + (fp ? 0 : 32) + (m.imm[pc]! & 0xffff) * 64;
-    } else if (op === VpuOp.CVT_F2I || op === VpuOp.CVT_I2F || op === VpuOp.SCALE) k = op + (fp ? 0 : 32) + (m.eb_adj[pc]! & 63) * 64 * 65536;
+    } else if (op === VpuOp.CVT_F2I || op === VpuOp.CVT_I2F || op === VpuOp.SCALE) k = op + (fp ? 0 : 32) + (m.eb_adj[pc]! + 1024) * 64 * 65536; // any eb_adj a test may write
     else if (op === VpuOp.LUT && fp) k = op + m.lut_idx[pc]! * 64 + this.lutGen * 256;
     else return undefined;
     if (this.tabKey[pc] === k) {
