@@ -9,8 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultSimConfig } from '../../src/sim/config.js';
-import { Vpu, VpuWait } from '../../src/sim/uie/compute/vpu.js';
-import { CNTR, LANES, NAN, OPS, RefVpu, SRC, type RefInstr } from './vpu-ref.js';
+import { fpOp, Vpu, VpuOp, VpuWait } from '../../src/sim/uie/compute/vpu.js';
+import { CNTR, fadd, fmul, LANES, NAN, OPS, RefVpu, SRC, type RefInstr } from './vpu-ref.js';
 
 const RUNS = Number(process.env.VPU_PROGRAM_RUNS ?? 40);
 const BIT_OPS = ['AND', 'OR', 'XOR', 'SHL', 'SHR'];
@@ -143,5 +143,20 @@ describe('VPU: random programs against the reference interpreter (every opcode, 
     m.dtype[0] = 1;
     v.execute(0, false);
     expect(v.gpr[LANES]).toBe(0xffff); // -1 after the increment
+  });
+});
+
+describe('VPU: FP16 MUL / ADD lane functions over every code x (issue 23: integer MUL)', () => {
+  it('fpOp(MUL / ADD, x, y) for all 65,536 x and edge and random y equals the reference', () => {
+    const ys = [0, NAN, 0x7fff, 0xffff, 0x0001, 0x8001, 0x3c00, 0x0400, 0x3fff, 0x4000, 0x3555, 0xc7ff];
+    let a = 3;
+    for (let i = 0; i < 4; i++) ys.push((a = (Math.imul(a, 1103515245) + 12345) >>> 0) >>> 16);
+    for (const y of ys)
+      for (let x = 0; x < 1 << 16; x++) {
+        const got = fpOp(VpuOp.MUL, x, y, 0, 0, undefined as unknown as Vpu, 0, 0, 0);
+        if (got !== fmul(x, y)) expect(got, `MUL ${x.toString(16)} * ${y.toString(16)}`).toBe(fmul(x, y));
+        const sum = fpOp(VpuOp.ADD, x, y, 0, 0, undefined as unknown as Vpu, 0, 0, 0);
+        if (sum !== fadd(x, y)) expect(sum, `ADD ${x.toString(16)} + ${y.toString(16)}`).toBe(fadd(x, y));
+      }
   });
 });

@@ -381,7 +381,19 @@ function add16(x: number, y: number): number {
 /** rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU): NaN sticky, the exact product rounded once, saturating. */
 function mul16(x: number, y: number): number {
   if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
-  return rfp16Encode(DEC[x]! * DEC[y]!, EB_VPU); // exact: 11-bit x 11-bit mantissas
+  // in integers (issue 23: no table loads, no double-to-bits round trip): the 22-bit product of the 11-bit
+  // significands, normalised to [2^21, 2^22) (hi = its top bit), rounded to 11 bits at nearest-even with the carry of
+  // rest + odd + 0x3ff out of 11 bits (as rfp16Encode), exponent field ex + ey + EB + hi; a zero operand gives zero
+  const mx = x & FP16_MAG;
+  const my = y & FP16_MAG;
+  const p = ((mx & 0x3ff) | 0x400) * ((my & 0x3ff) | 0x400);
+  const hi = p >>> 21;
+  const pn = p << (1 - hi);
+  const t = ((((mx >>> 10) + (my >>> 10) + EB_VPU + hi) << 10) | ((pn >>> 11) & 0x3ff)) + (((pn & 0x7ff) + ((pn >>> 11) & 1) + 0x3ff) >>> 11);
+  const nz = ((mx + FP16_MAG) >>> 15) & ((my + FP16_MAG) >>> 15); // 1 when both operands are non-zero
+  if (t <= 0 || nz === 0) return 0;
+  const sign = (x ^ y) & FP16_SIGN;
+  return t >= 0x8000 ? sign | FP16_MAG : sign | t;
 }
 
 /** `u <cond> v` for cmp_cond 0..5 (EQ NE LT LE GT GE); NaN compares false except NE. */
