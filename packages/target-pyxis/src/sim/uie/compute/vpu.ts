@@ -18,12 +18,16 @@ import { VPU_CNTR_DECR, VPU_CNTR_INCR, VPU_CNTR_ZERO, VPU_SRC } from '../codes.j
 
 /** The model's parameters as grammars/pyxis/vpu_instr.json states them (meta), written once there. */
 const META = loadGrammarJson<{ meta: { lanes: number; gprs: number; eb: number } }>('pyxis', 'vpu_instr').meta;
-export const LANES = META.lanes;
+// the hot loops read module-local constants: an exported binding is a module cell that V8 checks for TDZ on every
+// read (the profile showed these reads inside the lane loops)
+const LN = META.lanes;
+const EB = META.eb;
+export const LANES = LN;
 export const GPRS = META.gprs;
 /** Words of the VPU instruction memory (memory_map.json region `vpu.imem`, seq §12: 1K instructions). */
 export const IMEM_WORDS = loadMemoryMap().regions.get('vpu.imem')?.words ?? 1024;
 /** Exponent bias of the VPU's FP16 lanes (project model, docs/spec-notes.md "vpu: arithmetic"). */
-export const EB_VPU = META.eb;
+export const EB_VPU = EB;
 
 const FP16_SIGN = 1 << (RFP16.bits - 1);
 const FP16_NAN = FP16_SIGN;
@@ -45,12 +49,12 @@ const CNTR_ZERO = VPU_CNTR_ZERO;
 const FIELDS = ['opcode', 'dtype', 'rd', 'rs1', 'rs2', 'src1_sel', 'src2_sel', 'wr_gpr_en', 'out_fifo_push', 'in_fifo_pop', 'pred_en', 'cmp_cond', 'lut_idx', 'eb_adj', 'cntr_ctrl', 'imm'] as const;
 type Field = (typeof FIELDS)[number];
 
-/** FP16 code -> value at EB_VPU (NaN for the NaN code), one table for the whole process. */
+/** FP16 code -> value at EB (NaN for the NaN code), one table for the whole process. */
 const DEC = new Float64Array(1 << 16);
-for (let c = 0; c < 1 << 16; c++) DEC[c] = RFP16.decode(c, EB_VPU);
+for (let c = 0; c < 1 << 16; c++) DEC[c] = RFP16.decode(c, EB);
 
-/** RFP16.encodeWith(x, EB_VPU, true, false) (nearest-even, saturating), the lane-loop form of @pyxis/formats. */
-const enc = (x: number): number => rfp16Encode(x, EB_VPU);
+/** RFP16.encodeWith(x, EB, true, false) (nearest-even, saturating), the lane-loop form of @pyxis/formats. */
+const enc = (x: number): number => rfp16Encode(x, EB);
 const FP16_MAXN = FP16_SIGN | FP16_MAG;
 const s16 = (c: number): number => (c << 16) >> 16;
 const u16 = (v: number): number => v & 0xffff;
@@ -76,10 +80,10 @@ export const enum VpuWait {
 }
 
 export class Vpu {
-  readonly gpr = new Uint16Array(GPRS * LANES);
+  readonly gpr = new Uint16Array(GPRS * LN);
   /** Bit r set once GPR r was written (a read of an unwritten GPR is a program error). */
   written = 0;
-  readonly pred = new Uint8Array(LANES);
+  readonly pred = new Uint8Array(LN);
   cntr = 0;
   /** Instruction memory decoded per field (vpu.imem, 1K words). */
   readonly imem: Record<Field, Int32Array>;
@@ -92,9 +96,9 @@ export class Vpu {
   inCount = 0;
   outHead = 0;
   outCount = 0;
-  private readonly a = new Uint16Array(LANES);
-  private readonly b = new Uint16Array(LANES);
-  private readonly d = new Uint16Array(LANES);
+  private readonly a = new Uint16Array(LN);
+  private readonly b = new Uint16Array(LN);
+  private readonly d = new Uint16Array(LN);
   /** Lane-operations executed (instructions x 128), for stats. */
   laneOps = 0;
   instructions = 0;
@@ -103,8 +107,8 @@ export class Vpu {
     const m = {} as Record<Field, Int32Array>;
     for (const f of FIELDS) m[f] = new Int32Array(IMEM_WORDS);
     this.imem = m;
-    this.inRows = new Uint16Array(fifoDepth * LANES);
-    this.outRows = new Uint16Array(fifoDepth * LANES);
+    this.inRows = new Uint16Array(fifoDepth * LN);
+    this.outRows = new Uint16Array(fifoDepth * LN);
   }
 
   /** Re-decodes the instruction memory and LUTs from the UIE config space when they changed. */
@@ -138,8 +142,8 @@ export class Vpu {
     if (this.inCount === this.fifoDepth) return false;
     const slot = (this.inHead + this.inCount) % this.fifoDepth;
     const rows = this.inRows;
-    const o = slot * LANES;
-    for (let l = 0; l < LANES; l++) rows[o + l] = src[base + l]!;
+    const o = slot * LN;
+    for (let l = 0; l < LN; l++) rows[o + l] = src[base + l]!;
     this.inCount++;
     return true;
   }
@@ -150,8 +154,8 @@ export class Vpu {
   popOut(dst: Uint16Array, base = 0): boolean {
     if (this.outCount === 0) return false;
     const rows = this.outRows;
-    const o = this.outHead * LANES;
-    for (let l = 0; l < LANES; l++) dst[base + l] = rows[o + l]!;
+    const o = this.outHead * LN;
+    for (let l = 0; l < LN; l++) dst[base + l] = rows[o + l]!;
     this.outHead = (this.outHead + 1) % this.fifoDepth;
     this.outCount--;
     return true;
@@ -187,7 +191,7 @@ export class Vpu {
       const T = e1 === undefined && e3 === undefined ? this.table(pc, op, fp) : undefined;
       if (T !== undefined) {
         // the lane function of this instruction as a 64K-entry table (its other operand is the immediate)
-        for (let l = 0; l < LANES; l++) d[l] = T[A[ab + l]!]!;
+        for (let l = 0; l < LN; l++) d[l] = T[A[ab + l]!]!;
       } else {
         const needsB = NEEDS_B[op] === 1;
         const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
@@ -196,21 +200,21 @@ export class Vpu {
         const err = e1 ?? e2 ?? e3;
         if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
         if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
-        if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LANES, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
+        if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LN, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
       }
-      const g = rd * LANES;
+      const g = rd * LN;
       const gpr = this.gpr;
-      if (m.pred_en[pc] === 1) for (let l = 0; l < LANES; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
+      if (m.pred_en[pc] === 1) for (let l = 0; l < LN; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
       if (m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP) {
         gpr.set(d, g);
         this.written |= 1 << rd;
       }
       if (m.out_fifo_push[pc] === 1) {
         const slot = (this.outHead + this.outCount) % this.fifoDepth;
-        this.outRows.set(d, slot * LANES);
+        this.outRows.set(d, slot * LN);
         this.outCount++;
       }
-      this.laneOps += LANES;
+      this.laneOps += LN;
     }
     if (m.in_fifo_pop[pc] === 1 && this.inCount > 0) {
       this.inHead = (this.inHead + 1) % this.fifoDepth;
@@ -290,11 +294,11 @@ export class Vpu {
     if (sel === SRC_GPR) {
       if (!((this.written >> r) & 1)) return `r${r}`;
       this.src = this.gpr;
-      this.srcBase = r * LANES;
+      this.srcBase = r * LN;
     } else if (sel === SRC_IMM) tmp.fill(imm & 0xffff);
     else if (sel === SRC_IN) {
       this.src = this.inRows;
-      this.srcBase = this.inHead * LANES;
+      this.srcBase = this.inHead * LN;
     } else if (sel === SRC_CNTR) tmp.fill(fp ? enc(s16(this.cntr)) : this.cntr & 0xffff);
     return undefined;
   }
@@ -306,8 +310,8 @@ export class Vpu {
       d.fill(op === VpuOp.RMAX ? reduceMax(A, ab, fp) : reduceSum(A, ab, fp));
       return;
     }
-    const g = rd * LANES;
-    for (let l = 0; l < LANES; l++) {
+    const g = rd * LN;
+    for (let l = 0; l < LN; l++) {
       const x = A[ab + l]!;
       const y = B[bb + l]!;
       d[l] = fp ? fpOp(op, x, y, this.gpr[g + l]!, cond, this, l, lutIdx, eb) : intOp(op, x, y, this.gpr[g + l]!, cond, this, l, eb);
@@ -323,26 +327,26 @@ export class Vpu {
 function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number, G: Uint16Array, gb: number, d: Uint16Array): boolean {
   switch (op) {
     case VpuOp.ADD:
-      for (let l = 0; l < LANES; l++) d[l] = add16(A[ab + l]!, B[bb + l]!);
+      for (let l = 0; l < LN; l++) d[l] = add16(A[ab + l]!, B[bb + l]!);
       return true;
     case VpuOp.SUB:
-      for (let l = 0; l < LANES; l++) {
+      for (let l = 0; l < LN; l++) {
         const y = B[bb + l]!;
         d[l] = y === FP16_NAN ? FP16_NAN : add16(A[ab + l]!, y === 0 ? 0 : y ^ FP16_SIGN);
       }
       return true;
     case VpuOp.MUL:
-      for (let l = 0; l < LANES; l++) d[l] = mul16(A[ab + l]!, B[bb + l]!);
+      for (let l = 0; l < LN; l++) d[l] = mul16(A[ab + l]!, B[bb + l]!);
       return true;
     case VpuOp.MAC:
-      for (let l = 0; l < LANES; l++) d[l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
+      for (let l = 0; l < LN; l++) d[l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
       return true;
     case VpuOp.MIN:
     case VpuOp.MAX: {
       // branch-free on the data (random signs mispredict): the sign-magnitude code orders like its value at one EB
       // (no -0: that code is NaN), so the signed key +-magnitude compares the values; NaN in -> NaN out
       const min = op === VpuOp.MIN ? 1 : 0;
-      for (let l = 0; l < LANES; l++) {
+      for (let l = 0; l < LN; l++) {
         const x = A[ab + l]!;
         const y = B[bb + l]!;
         const kx = (x & FP16_MAG) * (1 - 2 * (x >>> 15));
@@ -356,10 +360,10 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
       return true;
     }
     case VpuOp.MOV:
-      for (let l = 0; l < LANES; l++) d[l] = A[ab + l]!;
+      for (let l = 0; l < LN; l++) d[l] = A[ab + l]!;
       return true;
     case VpuOp.RELU:
-      for (let l = 0; l < LANES; l++) {
+      for (let l = 0; l < LN; l++) {
         const x = A[ab + l]!;
         // x when positive or NaN, else 0 (branch-free)
         const keep = (1 - (x >>> 15)) | ((((x ^ FP16_SIGN) - 1) >>> 31) & 1);
@@ -371,14 +375,14 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
   }
 }
 
-/** rfpAdd(RFP16, x, y, EB_VPU): NaN sticky, (+max) + (-max) = NaN, else the exact sum rounded once, saturating. */
+/** rfpAdd(RFP16, x, y, EB): NaN sticky, (+max) + (-max) = NaN, else the exact sum rounded once, saturating. */
 function add16(x: number, y: number): number {
   if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
   if ((x === FP16_MAG && y === FP16_MAXN) || (x === FP16_MAXN && y === FP16_MAG)) return FP16_NAN;
-  return rfp16Encode(DEC[x]! + DEC[y]!, EB_VPU); // exact: both at EB_VPU, 43 bits at most
+  return rfp16Encode(DEC[x]! + DEC[y]!, EB); // exact: both at EB, 43 bits at most
 }
 
-/** rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU): NaN sticky, the exact product rounded once, saturating. */
+/** rfpMul(RFP16, x, y, EB, EB, EB): NaN sticky, the exact product rounded once, saturating. */
 function mul16(x: number, y: number): number {
   if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
   // in integers (issue 23: no table loads, no double-to-bits round trip): the 22-bit product of the 11-bit
@@ -389,7 +393,7 @@ function mul16(x: number, y: number): number {
   const p = ((mx & 0x3ff) | 0x400) * ((my & 0x3ff) | 0x400);
   const hi = p >>> 21;
   const pn = p << (1 - hi);
-  const t = ((((mx >>> 10) + (my >>> 10) + EB_VPU + hi) << 10) | ((pn >>> 11) & 0x3ff)) + (((pn & 0x7ff) + ((pn >>> 11) & 1) + 0x3ff) >>> 11);
+  const t = ((((mx >>> 10) + (my >>> 10) + EB + hi) << 10) | ((pn >>> 11) & 0x3ff)) + (((pn & 0x7ff) + ((pn >>> 11) & 1) + 0x3ff) >>> 11);
   const nz = ((mx + FP16_MAG) >>> 15) & ((my + FP16_MAG) >>> 15); // 1 when both operands are non-zero
   if (t <= 0 || nz === 0) return 0;
   const sign = (x ^ y) & FP16_SIGN;
@@ -417,7 +421,7 @@ function compareValues(cond: number, u: number, v: number): boolean {
 const fpCompare = (cond: number, x: number, y: number): boolean => compareValues(cond, DEC[x]!, DEC[y]!);
 const intCompare = (cond: number, x: number, y: number): boolean => compareValues(cond, s16(x), s16(y));
 
-/** One FP16 lane operation (RFP16 codes at EB_VPU). */
+/** One FP16 lane operation (RFP16 codes at EB). */
 export function fpOp(op: number, x: number, y: number, old: number, cond: number, vpu: Vpu, lane: number, lutIdx: number, eb: number): number {
   switch (op) {
     case VpuOp.MOV:
@@ -524,7 +528,7 @@ export function intOp(op: number, x: number, y: number, old: number, cond: numbe
 /** RMAX over the lanes: FP16 NaN if any lane is NaN, else the largest value's code; Int16 signed. */
 function reduceMax(a: Uint16Array, ab: number, fp: boolean): number {
   let best = a[ab]!;
-  for (let l = 0; l < LANES; l++) {
+  for (let l = 0; l < LN; l++) {
     const x = a[ab + l]!;
     if (fp) {
       if (x === FP16_NAN) return FP16_NAN;
@@ -538,13 +542,13 @@ function reduceMax(a: Uint16Array, ab: number, fp: boolean): number {
 function reduceSum(a: Uint16Array, ab: number, fp: boolean): number {
   if (!fp) {
     let s = 0;
-    for (let l = 0; l < LANES; l++) s += s16(a[ab + l]!);
+    for (let l = 0; l < LN; l++) s += s16(a[ab + l]!);
     return i16(s);
   }
   let s = 0;
   let pmax = false;
   let nmax = false;
-  for (let l = 0; l < LANES; l++) {
+  for (let l = 0; l < LN; l++) {
     const x = a[ab + l]!;
     if (x === FP16_NAN) return FP16_NAN;
     if ((x & FP16_MAG) === FP16_MAG) {
