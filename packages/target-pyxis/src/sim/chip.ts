@@ -35,14 +35,14 @@ import { UieSlot, type UieFactory } from './uieSlot.js';
 import { installControlCsrs } from './uieCsr.js';
 import { loadMemoryMap } from '../common/memoryMap.js';
 import { HostAgent, type EnqueueRecord } from './host.js';
+import { MAX_CLUSTERS, MAX_UIES, type ImageModel } from './imageModel.js';
 import type { ChipFabricOptions, ChipFabricSide } from './fabric/port.js';
 import { FabricAdapter } from './fabric/adapter.js';
 import { installFabricCsrs } from './fabric/csr.js';
 
 export { FABRIC_JOB_FAILED_INTERRUPT, HostAgent, type EnqueueRecord, type HostAction } from './host.js';
 
-export const MAX_CLUSTERS = 4;
-export const MAX_UIES = 12;
+export { MAX_CLUSTERS, MAX_UIES } from './imageModel.js';
 export const MPES_PER_CLUSTER = 13;
 export const ICDMAS_PER_CLUSTER = 3;
 /** memory_map.json `uie_stride`: byte distance between UIE blocks in the cfg window. */
@@ -68,6 +68,8 @@ export interface ChipOptions {
   /** A chip of a multi-chip system (fabric/port.ts): its fabric adapter talks to the system's fabric. */
   fabric?: ChipFabricOptions;
 }
+
+const NO_NAMES: ReadonlyMap<number, string> = new Map();
 
 /** A barrier notification on its way to the barrier table of its cluster (§11.6.4). */
 interface NotifyMsg {
@@ -129,9 +131,12 @@ export class PyxisChip {
   /** §11.7 partial-write ordering checker (vector clocks over trip engines). */
   readonly ordering: OrderingTracker;
   private readonly engineIndex = new Map<TripEngine, number>();
-  /** Trip names by trip_id and barrier producer/consumer names (from image metadata), for reports. */
-  readonly tripNames = new Map<number, string>();
-  readonly barrierRoles = new Map<number, { producers: string[]; consumers: string[] }>();
+  /** The image loaded into the chip (image.ts `loadImage`); null for a chip built without one (tests). */
+  image: ImageModel | null = null;
+  /** Trip names by trip_id (the image's metadata), for reports. */
+  get tripNames(): ReadonlyMap<number, string> {
+    return this.image?.tripNames ?? NO_NAMES;
+  }
   /** Run-time warnings of the control plane (CSR accesses, ICDMA plane masks), each key reported once. */
   readonly warnings: Diagnostic[] = [];
   private readonly warned = new Set<string>();
@@ -464,7 +469,7 @@ export class PyxisChip {
             : b.waitCount > 0
               ? `${b.waitCount} consumer wait(s) outstanding`
               : 'complete';
-        const roles = this.barrierRoles.get(bt.cluster * 1024 + b.id);
+        const roles = this.image?.barrierRoles.get(bt.cluster * 1024 + b.id);
         const exp = roles ? `; producers: ${roles.producers.join(', ') || '-'}; consumers: ${roles.consumers.join(', ') || '-'}` : '';
         lines.push(`barrier ${bt.cluster}:${b.id}: notify_count=${b.notifyCount} wait_count=${b.waitCount} ref_counts_valid=${b.refCountsValid ? 1 : 0} (${why})${who}${exp}`);
       }
