@@ -155,11 +155,12 @@ export interface SimulationResult {
 
 export { resetMemoryCounters };
 
-export function simulateImage(container: Container, file: string, opts: SimulateOptions = {}): SimulationResult {
+/** Simulates an image: its container (read here into the image model) or a model already read (imageModel.ts). */
+export function simulateImage(container: Container | ImageModel, file: string, opts: SimulateOptions = {}): SimulationResult {
   let image: ImageModel;
   let size: { clusters: number; uies: number };
   try {
-    image = inspectImage(container, file);
+    image = 'placed' in container ? container : inspectImage(container, file);
     size = chipSize(image, opts);
   } catch (e) {
     // No output files for an image that cannot be run.
