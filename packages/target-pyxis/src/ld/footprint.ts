@@ -4,7 +4,8 @@
  * touches the partitions from `base + amem_addr_offset + sum(iter[i].cnt * iter_stride[i])` (16-byte units). LD0832
  * when that footprint leaves the slice the script names (a warning) or the tensor's storage (an error). Programs the
  * walker cannot analyse (indirection, relocated op words, loops past the step budget) give `undefined`: callers keep
- * the declared slice.
+ * the declared slice. The same walk counts the rows a program moves at the grid side, pad rows included, for the 3x3
+ * size rules of seq §1.2-1.3 (`gridRows`, checks.ts).
  */
 import { decode, enumName, loadTable, type DecodedValues } from '@pyxis/codec';
 import { error, warning, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
@@ -26,9 +27,9 @@ const num = (c: DecodedValues, f: string): number => Number(c[f] ?? 0);
 
 /**
  * Walks `prog` (a program of sequencer `seq`) through the loop traversal of seq §2.1.4 Figure 2-7 and calls `visit`
- * with every executed op word (not Nop), the iterator counts it executes with, and whether the sequencer's decoder turns it into padding: a post-final instruction
- * (§2.1.2: AMEM Read Read* -> Read_Const(0), AMEM Write Write / RMW_Add -> Discard) or an AMEM Read padded row
- * (§5.1 start_row_pad / end_row_pad). False when the program cannot be analysed (relocated op words, unknown
+ * with every executed op word (not Nop), the iterator counts it executes with, and whether the sequencer's decoder
+ * turns it into padding: a post-final instruction (§2.1.2: AMEM Read Read* -> Read_Const(0), AMEM Write Write /
+ * RMW_Add -> Discard) or an AMEM Read padded row (§5.1 start_row_pad / end_row_pad). False when the program cannot be analysed (relocated op words, unknown
  * sequencer, past the step budget, or `visit` returned false).
  */
 export function walkProgram(prog: ProgramDef, seq: string, visit: (op: DecodedValues, padded: boolean, count: readonly number[]) => boolean | void): boolean {
