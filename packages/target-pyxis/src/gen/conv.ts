@@ -146,7 +146,20 @@ export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: 
  * `eb_adj` = `outEbAdj`, seq §6.1, chip §6.2.2.2). `trip(g)` = the program keys of row-group g's trip, `rows(g)` = the
  * input rows it reads [r0, r1).
  */
-export function conv3x3Code(o: { name: string; cin: number; height: number; relu?: boolean; out: 'fp16' | 'rmw16' | 'fp8'; outEbAdj?: number }): {
+export function conv3x3Code(o: {
+  name: string;
+  cin: number;
+  height: number;
+  relu?: boolean;
+  out: 'fp16' | 'rmw16' | 'fp8';
+  outEbAdj?: number;
+  /**
+   * RPSW / WPSW table entries holding the identity, selected by the AMEM Read and the RFP8 Write: the partition-switch
+   * configuration is held from the previous instruction when `*psw_config_vld` is 0 (seq §5.1, §6.1), so on a UIE
+   * whose other trips select the FP16 swizzle entries every program selects its own (docs/spec-notes.md).
+   */
+  identitySwitch?: number;
+}): {
   pasm: string;
   trip: (g: number) => string;
   rows: (g: number) => [number, number];
@@ -164,7 +177,8 @@ export function conv3x3Code(o: { name: string; cin: number; height: number; relu
   const variants: Record<string, { pre: boolean; rows: number; post: boolean }> =
     G === 1 ? { one: { pre: true, rows: 8, post: true } } : { top: { pre: true, rows: 9, post: false }, mid: { pre: false, rows: 10, post: false }, bot: { pre: false, rows: 9, post: true } };
   const cnst = `    Read_Const data_type=Recogni_FP8 tgt_fifo=Grid rd_const_value=0`;
-  const rd = o.relu ? 'Read_SRAM_with_ReLU' : 'Read_SRAM';
+  const sw = (k: 'rpsw' | 'wpsw') => (o.identitySwitch === undefined ? '' : ` ${k}_config_vld=1 ${k}_config_idx_base=${o.identitySwitch}`);
+  const rd = (o.relu ? 'Read_SRAM_with_ReLU' : 'Read_SRAM') + sw('rpsw');
   for (const [v, d] of Object.entries(variants))
     e(`# AMEM Read (${v}): per input channel ${d.pre ? 'a zero pad row, ' : ''}${d.rows} rows${d.post ? ', a zero pad row' : ''}${o.relu ? ' (ReLU on read, chip §7.7.2)' : ''}\n.program ${name}_rd_${v} amem_read {\n  loop i0 ${name}_CIN {\n${d.pre ? cnst + '\n' : ''}    loop i1 ${d.rows} {\n      ${rd} data_type=Recogni_FP8 tgt_fifo=Grid iter_stride[i0]=${name}_CPITCH iter_stride[i1]=8\n    }\n${d.post ? cnst + '\n' : ''}  }\n}`);
   e(`.program ${name}_gv gv {\n  loop i0 ${name}_CIN {\n    loop i1 10 {\n      Read_AMEM_FIFO conv3x3_mode=1 dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n  }\n}`);
@@ -174,7 +188,7 @@ export function conv3x3Code(o: { name: string; cin: number; height: number; relu
   const op = o.out === 'rmw16' ? 'RMW_Add' : 'Write';
   // FP16 rows are 16 partitions and need the FP16 storage swizzle (WPSW entry 0, chip §7.3.1); RFP8 rows are 8
   const pitch = fp8 ? 8 : 16;
-  const fields = fp8 ? `data_type=Recogni_FP8 eb_adj=${o.outEbAdj ?? 0}` : `data_type=Recogni_FP16${op === 'RMW_Add' ? ' rmw_rd_addr_offset=0' : ''} wpsw_config_vld=1 wpsw_config_idx_base=0`;
+  const fields = fp8 ? `data_type=Recogni_FP8 eb_adj=${o.outEbAdj ?? 0}${sw('wpsw')}` : `data_type=Recogni_FP16${op === 'RMW_Add' ? ' rmw_rd_addr_offset=0' : ''} wpsw_config_vld=1 wpsw_config_idx_base=0`;
   const what = fp8 ? `RFP8 (16b -> 8b in the write datapath, eb_adj ${o.outEbAdj ?? 0}, seq §6.1)` : op === 'RMW_Add' ? 'RMW_Add: Y = R + conv (chip §7.4.1)' : 'RFP16';
   e(`# AMEM Write: grid-row q = output channel q (pitch H rows of ${pitch} partitions), slot s = output row s; ${what}\n.program ${name}_wr_y amem_write {\n  loop i0 16 {\n    loop i1 8 {\n      ${op} src_fifo=Grid ${fields} iter_stride[i0]=${H * pitch} iter_stride[i1]=${pitch}\n    }\n  }\n}`);
   const progs = `amem_weights_read = ${name}_wr; wdp = ${name}_wdp; gh = ${name}_gh; gv = ${name}_gv; gx = ${name}_gx; gwb = ${name}_gwb; amem_write = ${name}_wr_y;`;

@@ -88,8 +88,8 @@ export const KINDS: Record<string, KindSpec> = {
       transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
   },
   resnet: {
-    options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, images: { type: 'string' }, height: { type: 'string' } },
-    composite: (v) => resnetBlock({ images: intOpt(v, 'images', 96), height: intOpt(v, 'height', 32), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
+    options: { ...common, images: { type: 'string' }, height: { type: 'string' } },
+    make: (v) => resnetBlock({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 96), height: intOpt(v, 'height', 32), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
   },
 };
 
@@ -109,7 +109,7 @@ kinds and options:
   conv3x3 --images N --cin C --height H [--residual]
         3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 224), H of 8 (<= 248)
   resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
-        a ResNet-style block: two 3x3 convolutions of 16 channels and the residual add
+        a ResNet-style block chained on chip: ReLU(conv3x3(ReLU(conv3x3(x))) + x), 16 channels, [16, H, 128] RFP8 per image
   conv1x1 --images N --cin C --rows P [--weights linear8|compressed] [--residual]
         1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8, P <= 31
   attention --tiles N --dk D [--tokens T]
