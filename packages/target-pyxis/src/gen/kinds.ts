@@ -67,8 +67,8 @@ export const KINDS: Record<string, KindSpec> = {
     },
   },
   conv3x3: {
-    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, residual: { type: 'boolean' } },
-    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, stride: { type: 'string' }, residual: { type: 'boolean' } },
+    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), stride: intOpt(v, 'stride', 1), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
   },
   conv1x1: {
     options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
@@ -106,8 +106,9 @@ kinds and options:
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
         the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
-  conv3x3 --images N --cin C --height H [--residual]
-        3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 224), H of 8 (<= 248)
+  conv3x3 --images N --cin C --height H [--stride 1|2] [--residual]
+        3x3 conv, pad 1, [C, H, 128] -> [16, H, 128] RFP16 (stride 1) or [16, H/2, 64] RFP8 (stride 2) per image;
+        C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only
   resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
         a ResNet-style block chained on chip: ReLU(conv3x3(ReLU(conv3x3(x))) + x), 16 channels, [16, H, 128] RFP8 per image
   conv1x1 --images N --cin C --rows P [--weights linear8|compressed] [--residual]
