@@ -111,8 +111,8 @@ kinds and options:
         C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only
   resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
         a ResNet-style block chained on chip: ReLU(conv3x3(ReLU(conv3x3(x))) + x), 16 channels, [16, H, 128] RFP8 per image
-  conv1x1 --images N --cin C --rows P [--weights linear8|compressed] [--residual]
-        1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8, P <= 31
+  conv1x1 --images N --cin C --rows P [--weights linear8|linear16|compressed] [--residual]
+        1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8 (4 for linear16), P <= 31
   attention --tiles N --dk D [--tokens T]
         causal attention tiles of 128 tokens (T valid), head dimension D (a multiple of 8, <= 128), O^T per tile
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
