@@ -8,7 +8,7 @@
  * share one barrier (same predecessor set); the store waits on one barrier for the image's trips (notify_count <= 31,
  * docs/linker.md).
  */
-import type { Worker } from './errors.js';
+import { GenError, type Worker } from './errors.js';
 
 export interface ImagePlan {
   /** Images of worker i, in order. */
@@ -25,6 +25,19 @@ export function assignImages(ws: Worker[], images: number): ImagePlan {
   const busy = ws.map((w, i) => ({ w, i })).filter(({ i }) => jobs[i]!.length > 0);
   const clusters = [...new Set(busy.map(({ w }) => w.cluster))].sort((a, b) => a - b);
   return { jobs, busy, clusters, rounds: Math.max(...jobs.map((j) => j.length)) };
+}
+
+/**
+ * GEN0008 when the double-buffered per-UIE tensors (`bytesPerUie`, both buffers) of a cluster's busy UIEs and the
+ * cluster's weight databases (`shared`) exceed its AMEM (64 MiB less 1 MiB for descriptor lists, as gemm.ts).
+ */
+export function checkAmem(plan: ImagePlan, bytesPerUie: number, shared: number, param: string, hint: string): void {
+  const budget = 63 * 1024 * 1024;
+  for (const c of plan.clusters) {
+    const n = plan.busy.filter(({ w }) => w.cluster === c).length;
+    const need = n * bytesPerUie + shared;
+    if (need > budget) throw new GenError('GEN0008', param, `${n} UIE(s) with double-buffered images need ${need} bytes of AMEM in cluster ${c} (limit ${budget}: 64 MiB less 1 MiB for descriptor lists); ${hint}`);
+  }
 }
 
 /** One image on one UIE: worker index i, its j-th image n, buffer s = j mod 2, trip-name suffix id = `${i}_${j}`. */

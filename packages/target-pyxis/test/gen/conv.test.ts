@@ -106,6 +106,7 @@ describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
 
   it('bad parameters name the parameter and the rule', () => {
     expect(() => conv3x3({ images: 1, cin: 16, height: 8, stride: 3 })).toThrow(/GEN0002: stride: must be 1 or 2/);
+    expect(() => conv3x3({ images: 24, cin: 224, height: 248, uies: 12 })).toThrow(/GEN0008: height: 12 UIE\(s\) .* bytes of AMEM in cluster 0/);
     expect(() => conv3x3({ images: 1, cin: 16, height: 8, stride: 2, residual: true })).toThrow(/GEN0007: residual: the stride-2 flow/);
     expect(() => conv3x3({ images: 1, cin: 24, height: 8 })).toThrow(/GEN0003: cin: must be a multiple of 16/);
     expect(() => conv3x3({ images: 1, cin: 16, height: 12 })).toThrow(/GEN0003: height: must be a multiple of 8 .*seq §1.3 rule 1/);

@@ -58,5 +58,8 @@ describe('pyxis-gen conv1x1: 1x1 weight databases, images streamed from HBM', ()
     expect(() => conv1x1({ images: 1, cin: 20, rows: 1, weights: 'compressed' })).toThrow(/seq §1.4 rule 1/);
     expect(() => conv1x1({ images: 1, cin: 16, rows: 32 })).toThrow(/GEN0002: rows: must be in 1..31/);
     expect(() => conv1x1({ images: 1, cin: 18, rows: 1, weights: 'linear16' })).toThrow(/GEN0003: cin: must be a multiple of 4 .*16-bit weights/);
+    expect(() => conv1x1({ images: 1, cin: 4, rows: 1, weights: 'linear16' })).toThrow(/GEN0003: rows: must be even .*1 KiB units/);
+    // the double-buffered images of 12 UIEs do not fit a cluster's AMEM
+    expect(() => conv1x1({ images: 12, cin: 4096, rows: 31, uies: 12 })).toThrow(/GEN0008: cin: 12 UIE\(s\) .* bytes of AMEM in cluster 0/);
   });
 });
