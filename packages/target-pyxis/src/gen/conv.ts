@@ -8,8 +8,9 @@
  *   h2a: image j of a UIE into buffer j mod 2 (and R into the Y buffer)   after the last trip of image j-2
  *   uie: its H/8 row-group trips                                          after the load (and the store of j-2)
  *   a2h: Y of image j                                                     after its last trip
- * x_hbm [N*Cin, H, 128] RFP8 eb -12, y_hbm / r_hbm [N*16, H, 128] RFP16 eb -8; the weight database (LnsI4F3 eb -12)
- * is placed in each cluster's AMEM by the image.
+ * x_hbm [N*Cin, H, 128] RFP8 eb -12, y_hbm / r_hbm [N*16, H, 128] RFP16 eb -8 (stride 2: y_hbm [N*16, H/2, 64] RFP8
+ * eb -8, the even rows and columns of the stride-1 result, see conv3x3Code); the weight database (LnsI4F3 eb -12) is
+ * placed in each cluster's AMEM by the image.
  */
 import { GenError, requireInt, requireMultiple, workers } from './errors.js';
 import { floatValues, lnsValues } from './inputs.js';
