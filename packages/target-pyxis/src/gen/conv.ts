@@ -203,6 +203,9 @@ export function conv3x3Code(o: {
    * whose other trips select the FP16 swizzle entries every program selects its own (docs/spec-notes.md).
    */
   identitySwitch?: number;
+  /** Stride 2: first of the 8 WPSW entries of stride2Wpsw (default 0) and the output row pitch in partitions (4). */
+  s2Wpsw?: number;
+  s2RowPtns?: number;
 }): {
   pasm: string;
   trip: (g: number) => string;
@@ -241,7 +244,7 @@ export function conv3x3Code(o: {
     // partitions = 64 RFP8 columns (chip §6.2.1.2.2, §6.2.2.3); rows of [16, H/2, 64] RFP8 are 4 partitions (chip
     // §7.2.3), so every other row starts at partition offset 4 of an AMEM word: wpsw_rot_enbl selects the entry of
     // that rotation (seq §6.7; stride2Wpsw)
-    e(`# AMEM Write (stride 2): per output channel q, rows 0, 2, 4, 6 of the row-group (odd rows discarded), even columns\n.program ${name}_wr_y amem_write {\n  loop i0 16 {\n    loop i1 4 {\n      Write src_fifo=Grid data_type=Recogni_FP8 eb_adj=0 num_logical_cols=64 wzsw_config=Unzip wpsw_config_vld=1 wpsw_config_idx_base=0 wpsw_rot_enbl=1 iter_stride[i0]=${(H / 2) * 4} iter_stride[i1]=4\n      Discard src_fifo=Grid\n    }\n  }\n}`);
+    e(`# AMEM Write (stride 2): per output channel q, rows 0, 2, 4, 6 of the row-group (odd rows discarded), even columns\n.program ${name}_wr_y amem_write {\n  loop i0 16 {\n    loop i1 4 {\n      Write src_fifo=Grid data_type=Recogni_FP8 eb_adj=${o.outEbAdj ?? 0} num_logical_cols=64 wzsw_config=Unzip wpsw_config_vld=1 wpsw_config_idx_base=${o.s2Wpsw ?? 0} wpsw_rot_enbl=1 iter_stride[i0]=${(H / 2) * (o.s2RowPtns ?? 4)} iter_stride[i1]=${o.s2RowPtns ?? 4}\n      Discard src_fifo=Grid\n    }\n  }\n}`);
   else e(`# AMEM Write: grid-row q = output channel q (pitch H rows of ${pitch} partitions), slot s = output row s; ${what}\n.program ${name}_wr_y amem_write {\n  loop i0 16 {\n    loop i1 8 {\n      ${op} src_fifo=Grid ${fields} iter_stride[i0]=${H * pitch} iter_stride[i1]=${pitch}\n    }\n  }\n}`);
   const progs = `amem_weights_read = ${name}_wr; wdp = ${name}_wdp; gh = ${name}_gh; gv = ${name}_gv; gx = ${name}_gx; gwb = ${name}_gwb; amem_write = ${name}_wr_y;`;
   return {
