@@ -42,8 +42,6 @@ export function conv1x1(p: Conv1x1Params): GenKernel {
   const CIN = requireInt('cin', p.cin, 1, 4096);
   if (wk === 'linear16') requireMultiple('cin', CIN, 4, 'seq §1.2 rule 2: 16-bit weights need a multiple of 4 input channels');
   else requireMultiple('cin', CIN, 8, wk === 'compressed' ? 'seq §1.4 rule 1: the compression blocks hold 8 input channels (cin_per_cout, block size 8)' : 'seq §1.2 rule 2: 8-bit weights need a multiple of 8 input channels');
-  // input channels per 8-byte weight group of an output channel (chip §15.2 / §15.3): 8 LnsI4F3 or 4 LnsI5F10
-  const GC = wk === 'linear16' ? 4 : 8;
   // the store of an image waits for its P trips on one barrier (notify count <= 31, docs/linker.md)
   const P = requireInt('rows', p.rows, 1, 31);
   // an image's slice of x_hbm (Cin x P rows of 128 bytes) is one H2A transfer in whole 1 KiB units at a 1 KiB-aligned
@@ -161,8 +159,11 @@ function lns16Values(n: number, seed: number): Float32Array {
  * programs `${name}_wr`, `_wdp`, `_gh`, `_rd`, `_gv`, `_gx`, `_gwb`. The compressed superblock is 128 + 64 x 8 bytes
  * = 40 partitions.
  */
-export function conv1x1Code(o: { name: string; cin: number; xPitch: number; weights: Weights1x1 }): string {
+export function conv1x1Code(o: { name: string; cin: number; xPitch: number; weights: Weights1x1; identitySwitch?: number }): string {
   const { name, cin: CIN, xPitch: XP, weights: wk } = o;
+  // RPSW entry holding the identity (the configuration is held across trips, see conv3x3Code)
+  const sw = o.identitySwitch === undefined ? '' : ` rpsw_config_vld=1 rpsw_config_idx_base=${o.identitySwitch}`;
+  // input channels per 8-byte weight group of an output channel (chip §15.2 / §15.3): 8 LnsI4F3 or 4 LnsI5F10
   const GC = wk === 'linear16' ? 4 : 8;
   const L: string[] = [];
   const e = (s: string) => L.push(s);
@@ -173,7 +174,7 @@ export function conv1x1Code(o: { name: string; cin: number; xPitch: number; weig
   // chip §6.2.1.5 Table 6-2: F = f; docs/spec-notes.md "gen conv1x1 linear16")
   e(`.program ${name}_wdp wdp {\n  loop i0 ${CIN / GC} {\n    loop i1 8 {\n      WR_HBUF${GC === 4 ? ' is_16bit=1' : ''} hbuf_wr_control=LD_2ROWS_8B log2_ptns_per_hlane=0 dsbl_mapping_corr=1 eb_adj=0 lin2log_config_vld=1 \\\n              hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1] \\\n              hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i1\n    }\n  }\n}`);
   e(`.program ${name}_gh gh {\n  loop i0 ${CIN / GC} {\n    loop i1 8 {\n      HBUF_RD_VLD hbuf_rd_cmd=${GC === 4 ? 'RD_1X1_MATMUL_FP16' : 'RD_1X1_MATMUL_FP8'} end_grid_row_idx=15 hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                  hbuf_block_iter_mask=[i1] hbuf_stride_dim1=8 hbuf_stride_iter_id_dim1=i1\n    }\n  }\n}`);
-  e(`# AMEM Read: input channel c of the trip's pixel row per cycle (K/${GC} x ${GC}: 12-bit loop counts)\n.program ${name}_rd amem_read {\n  loop i0 ${CIN / GC} {\n    loop i1 ${GC} {\n      Read_SRAM data_type=Recogni_FP8 tgt_fifo=Grid iter_stride[i0]=${GC * XP} iter_stride[i1]=${XP}\n    }\n  }\n}`);
+  e(`# AMEM Read: input channel c of the trip's pixel row per cycle (K/${GC} x ${GC}: 12-bit loop counts)\n.program ${name}_rd amem_read {\n  loop i0 ${CIN / GC} {\n    loop i1 ${GC} {\n      Read_SRAM data_type=Recogni_FP8 tgt_fifo=Grid${sw} iter_stride[i0]=${GC * XP} iter_stride[i1]=${XP}\n    }\n  }\n}`);
   if (GC === 4)
     // 16-bit weights: 4 input channels per staging in the 8-entry pattern of 16-bit horizontal data (3 zero rows, 4
     // data rows, 1 zero row; chip §6.3.1, docs/spec-notes.md "which v_staging entries feed the 16-bit multipliers")
