@@ -11,9 +11,11 @@
  * ReLU is 1-Lipschitz and commutes with the sign-preserving roundings. Checked: |out - ref| <= B everywhere, RMS
  * relative <= 0.04. Cycles: two 3x3 convolutions of 16 input channels, 8 Exec_Valid per input channel per row-group
  * (chip §6.1.1 step 8).
+ * `--downsample` (resnetDown.ts): the same bound with h = conv1_s2(x) and the RFP8-rounded shortcut p = proj_s2(x)
+ * (E_p = u8 |p| + (1 + u8) eps a_p + 2^-12 added to E_y), against a strided float64 block written here.
  */
 import { describe, expect, it } from 'vitest';
-import { resnetBlock } from '../../src/gen/index.js';
+import { resnetBlock, resnetDownBlock } from '../../src/gen/index.js';
 import { input, runKernel } from './gen.harness.js';
 
 const N = 8;
@@ -99,7 +101,100 @@ describe('pyxis-gen resnet: ReLU(conv2(ReLU(conv1(x))) + x) chained on chip', ()
     expect(ev).toBe(2 * N * (H / 8) * 16 * 8);
   });
 
+  it('--downsample: ReLU(conv2(ReLU(conv1_s2(x))) + proj_s2(x)), 4 images [16, 16, 128] -> [16, 8, 64] on 2 clusters', () => {
+    const ND = 4;
+    const HI = 16;
+    const HO = 8;
+    const k = resnetDownBlock({ images: ND, height: HI, clusters: [0, 1], uies: 1 });
+    const r = runKernel(k);
+    expect(r.report.stop).toBe('done');
+    expect(r.warnings).toEqual([]);
+    const x = input(k, 'resnet_x.npy');
+    const w1 = input(k, 'resnet_w1.npy');
+    const w2 = input(k, 'resnet_w2.npy');
+    const wp = input(k, 'resnet_wp.npy');
+    // float64, written out: h = conv1 at (2r, 2c) of the zero-padded input; conv2 over the [16, 8, 64] image
+    const h = new Float64Array(ND * 16 * HO * 64);
+    const a1 = new Float64Array(h.length);
+    for (let b = 0; b < ND; b++)
+      for (let o = 0; o < 16; o++)
+        for (let rr = 0; rr < HO; rr++)
+          for (let q = 0; q < 64; q++) {
+            let sum = 0;
+            let a = 0;
+            for (let i = 0; i < 16; i++)
+              for (let t = 0; t < 9; t++) {
+                const y = 2 * rr + Math.floor(t / 3) - 1;
+                const xx = 2 * q + (t % 3) - 1;
+                if (y < 0 || y >= HI || xx < 0 || xx >= 128) continue;
+                const v = w1[(o * 16 + i) * 9 + t]! * x[((b * 16 + i) * HI + y) * 128 + xx]!;
+                sum += v;
+                a += Math.abs(v);
+              }
+            h[((b * 16 + o) * HO + rr) * 64 + q] = sum;
+            a1[((b * 16 + o) * HO + rr) * 64 + q] = a;
+          }
+    const conv2 = (src: ArrayLike<number>, w: ArrayLike<number>) => {
+      const y = new Float64Array(src.length);
+      for (let b = 0; b < ND; b++)
+        for (let o = 0; o < 16; o++)
+          for (let rr = 0; rr < HO; rr++)
+            for (let q = 0; q < 64; q++) {
+              let sum = 0;
+              for (let i = 0; i < 16; i++)
+                for (let t = 0; t < 9; t++) {
+                  const yy = rr + Math.floor(t / 3) - 1;
+                  const xx = q + (t % 3) - 1;
+                  if (yy >= 0 && yy < HO && xx >= 0 && xx < 64) sum += w[(o * 16 + i) * 9 + t]! * src[((b * 16 + i) * HO + yy) * 64 + xx]!;
+                }
+              y[((b * 16 + o) * HO + rr) * 64 + q] = sum;
+            }
+      return y;
+    };
+    const u8 = 2 ** -4;
+    const eps = 2 ** -8;
+    const eh = h.map((v, i) => u8 * Math.abs(v) + (1 + u8) * eps * a1[i]! + 2 ** -12);
+    const aw2 = Array.from(w2, Math.abs);
+    const c2 = conv2(h.map((v) => Math.max(v, 0)), w2);
+    const s1 = conv2(eh, aw2);
+    const s2 = conv2(h.map((v, i) => Math.abs(v) + eh[i]!), aw2);
+    const out = r.tensor('y_hbm');
+    expect(out.length).toBe(h.length);
+    let worst = 0;
+    let num = 0;
+    let den = 0;
+    let negative = 0;
+    for (let b = 0; b < ND; b++)
+      for (let o = 0; o < 16; o++)
+        for (let rr = 0; rr < HO; rr++)
+          for (let q = 0; q < 64; q++) {
+            let pv = 0;
+            let pa = 0;
+            for (let i = 0; i < 16; i++) {
+              const v = wp[o * 16 + i]! * x[((b * 16 + i) * HI + 2 * rr) * 128 + 2 * q]!;
+              pv += v;
+              pa += Math.abs(v);
+            }
+            const j = ((b * 16 + o) * HO + rr) * 64 + q;
+            const sum = c2[j]! + pv;
+            const ref = Math.max(sum, 0);
+            const ep = u8 * Math.abs(pv) + (1 + u8) * eps * pa + 2 ** -12;
+            const B = u8 * ref + 2 ** -12 + (1 + u8) * ((1 + 2 ** -11) * (s1[j]! + eps * s2[j]! + ep) + 2 ** -11 * Math.abs(sum));
+            const d = Math.abs(out[j]! - ref);
+            worst = Math.max(worst, d / B);
+            num += d * d;
+            den += ref * ref;
+            if (out[j]! < 0) negative++;
+          }
+    expect(negative).toBe(0);
+    expect(worst).toBeLessThanOrEqual(1);
+    // two RFP8 roundings on the shortcut path (p, out) besides h: RMS relative <= 0.06
+    expect(Math.sqrt(num / den)).toBeLessThanOrEqual(0.06);
+  });
+
   it('bad parameters name the parameter and the limit', () => {
+    expect(() => resnetDownBlock({ images: 1, height: 24 })).toThrow(/GEN0003: height: must be a multiple of 16/);
+    expect(() => resnetDownBlock({ images: 1, height: 64 })).toThrow(/GEN0002: height: must be in 16..48/);
     expect(() => resnetBlock({ images: 1, height: 12 })).toThrow(/GEN0003: height: must be a multiple of 8 .*seq §1.3 rule 1/);
     expect(() => resnetBlock({ images: 1, height: 248 })).toThrow(/GEN0002: height: must be in 8..240/);
     expect(() => resnetBlock({ images: 0 })).toThrow(/GEN0002: images/);
