@@ -249,7 +249,9 @@ export function conv3x3Code(o: {
   const progs = `amem_weights_read = ${name}_wr; wdp = ${name}_wdp; gh = ${name}_gh; gv = ${name}_gv; gx = ${name}_gx; gwb = ${name}_gwb; amem_write = ${name}_wr_y;`;
   return {
     pasm: L.join('\n') + '\n',
-    trip: (g) => `${progs} amem_read = ${name}_rd_${G === 1 ? 'one' : g === 0 ? 'top' : g === G - 1 ? 'bot' : 'mid'};`,
+    // stride 1 declares its operation so that the linker checks seq §1.2-1.3 (LD0820: 8N + 2 rows read, pad rows made
+    // by Read_Const included; 8 output rows); the stride-2 sub-sampling flow reads the stride-1 rows, not 16N + 1
+    trip: (g) => `${progs} amem_read = ${name}_rd_${G === 1 ? 'one' : g === 0 ? 'top' : g === G - 1 ? 'bot' : 'mid'};${o.out === 's2fp8' ? '' : ' op = conv3x3_s1;'}`,
     rows: (g) => [g === 0 ? 0 : 8 * g - 1, Math.min(H, 8 * g + 9)],
   };
 }
