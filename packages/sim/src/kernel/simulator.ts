@@ -277,7 +277,11 @@ export class Simulator {
         if (at < this.nextTimed) this.nextTimed = at;
       }
     }
-    if (this.state[i] === SKIP) this.skipping--; // a skip promised by a tick that then went to sleep: sleep wins
+    if (this.state[i] === SKIP) {
+      // a skip promised by a tick after which the engine is not busy: sleep wins (the promise is dropped)
+      this.skipping--;
+      this.timedStale = true;
+    }
     this.state[i] = st;
     this.acctFrom[i] = now + 1;
     const k = this.pos[i]!;
@@ -464,7 +468,7 @@ export class Simulator {
       if (now >= this.nextTimed) this.reactivate(now);
       // Every engine in SKIP promised progress at `now`.
       let progressed = this.skipping > 0;
-      if (progressed && this.commitN === 0) {
+      if (progressed) {
         // Nothing to tick and nothing due: every cycle up to the next event is a step with progress and no work.
         let idle = true;
         for (let w = 0; w < nWords; w++)
