@@ -9,7 +9,7 @@
  * with the same explanation. Per-engine busy/stall/idle cycles (with stall
  * reasons) are accumulated in typed arrays; the loop allocates nothing.
  *
- * Engines that cannot act cost nothing per cycle (docs/simulator.md "Kernel cost"): a passive engine asleep, a
+ * Engines that cannot act cost nothing per cycle (docs/timing-model.md "Lazy accounting"): a passive engine asleep, a
  * `timedWake` engine asleep until its wake cycle, an engine replaying run-ahead progress (`attachSkip`) are out of
  * the set of ticked engines (a bitset in tick order) and their idle / busy cycles are added in one go when they come
  * back (woken, wake cycle, end of the skip) or when the loop returns: the same figures as counting them one by one.
