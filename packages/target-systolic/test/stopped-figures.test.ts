@@ -13,7 +13,7 @@ const dir = fileURLToPath(new URL('../../../samples/systolic/', import.meta.url)
 describe('figures of a stopped systolic run', () => {
   const file = dir + 'fc.tmodel';
   const parts = imageParts(imageFromTModel(readFileSync(file, 'utf8'), file), file);
-  const x = readNpy(readFileSync(dir + 'fc_x.npy'));
+  const x = readNpy(readFileSync(dir + 'fc_x.npy'), dir + 'fc_x.npy');
   const go = (maxCycles?: number) => simulate({ parts, file, inputs: new Map([['x:0', x]]), ...(maxCycles !== undefined ? { maxCycles } : {}) });
 
   test('a finished run reports its frame time; a stopped one reports none and says why', () => {
