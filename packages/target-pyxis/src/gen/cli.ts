@@ -82,6 +82,7 @@ export function genMain(argv: string[], io: CliIo): number {
   try {
     if (spec.composite) return runComposite(spec.composite(values), outDir, values, io);
     const k = spec.make!(values);
+    for (const n of k.notes ?? []) io.out(n);
     const files = writeKernel(k, outDir, io);
     io.out(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
     io.out(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);

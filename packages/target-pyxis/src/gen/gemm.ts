@@ -17,7 +17,7 @@
 import { GenError, chipLimits, requireInt, requireMultiple, workers, type Worker } from './errors.js';
 import { columnBlocks, floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
-import { LUT_TABLE, newParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
+import { LUT_TABLE, identityWpsw, newParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
 import { errorOf, fromColumnBlocks, gelu64, matmul64 } from './reference.js';
 
 export type Epilogue = 'none' | 'bias' | 'relu' | 'bias_relu' | 'gelu' | 'bias_gelu';
@@ -213,7 +213,7 @@ function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilog
   }
   // B: one row per cycle; FP16 rows are de-interleaved by RPSW entry 0 (chip §7.3.1)
   const g = fp16 ? 4 : 8;
-  const sw = fp16 ? ' rpsw_config_vld=1 rpsw_config_idx_base=0' : vpu ? ' rpsw_config_vld=1 rpsw_config_idx_base=1' : '';
+  const sw = fp16 ? ' rpsw_config_vld=1 rpsw_config_idx_base=0' : vpu || ch ? ' rpsw_config_vld=1 rpsw_config_idx_base=1' : '';
   e(`# AMEM Read: row k of B per cycle to the grid (K/${g} x ${g}: 12-bit loop counts)`);
   e(`.program ${nm}_rd amem_read {\n  loop i0 ${nm}_K / ${g} {\n    loop i1 ${g} {\n      Read_SRAM data_type=Recogni_${fp16 ? 'FP16' : 'FP8'} tgt_fifo=Grid${sw} iter_stride[i0]=${g * 8 * w} iter_stride[i1]=${8 * w}\n    }\n  }\n}`);
   if (fp16) {
@@ -264,7 +264,7 @@ function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilog
   e(`# AMEM Write: 128 RFP16 rows of C (WPSW entry 0 re-interleaves into the chip §7.3.1 storage order)${residual ? '; RMW_Add: C = R + product (chip §7.4.1)' : ''}`);
   if (ch?.cFp8) {
     // 16b->8b converter of the write path (chip §6.2.2.2): FP16 at EB -15 -> RFP8 at EB -12 (EB_Adj_FP8 = -15 - -12)
-    e(`.program ${nm}_wr_c amem_write {\n  loop i0 128 {\n    Write src_fifo=${vpu ? 'Vbuffer' : 'Grid'} data_type=Recogni_FP8 eb_adj=-3 iter_stride[i0]=8\n  }\n}`);
+    e(`.program ${nm}_wr_c amem_write {\n  loop i0 128 {\n    Write src_fifo=${vpu ? 'Vbuffer' : 'Grid'} data_type=Recogni_FP8 eb_adj=-3 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}`);
     return L.join('\n') + '\n';
   }
   e(`.program ${nm}_wr_c amem_write {\n  loop i0 128 {\n    ${op} src_fifo=${vpu ? 'Vbuffer' : 'Grid'} data_type=Recogni_FP16${residual ? ' rmw_rd_addr_offset=0' : ''} wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`);
@@ -335,7 +335,8 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   for (const w of ws) {
     e(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
     if (fp16 || hasBias) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 2, 4, 6, 1, 3, 5, 7]; } }`);
-    if (vpu && !fp16) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`);
+    if ((vpu || ch) && !fp16) e(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`);
+    if (ch) e(identityWpsw(w));
     if (lut) e(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = ${256 * LUT_TABLE.gelu}; data = "${lut}"; }`);
   }
   const MB = M / TILE;

@@ -19,6 +19,8 @@ export interface GenKernel {
   ld: string;
   /** The link script's pieces, for merging kernels into one image (gen/ldparts.ts; the chained transformer layer). */
   parts?: LdParts;
+  /** What the kernel is and is not, printed by the CLI. */
+  notes?: string[];
   inputs: GenTensorFile[];
   luts: GenLut[];
   /** What the kernel computes, for the checker and the figures (FLOPs, bytes moved, shapes, layouts). */

@@ -84,7 +84,7 @@ export const KINDS: Record<string, KindSpec> = {
   },
   transformer: {
     options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
-    composite: (v) =>
+    make: (v) =>
       transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
   },
   resnet: {
@@ -105,7 +105,8 @@ kinds and options:
   rows  --op softmax|rmsnorm|layernorm --rows R
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
-        the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
+        a decoder layer chained in one image (LayerNorm, QKV, causal attention, Wo + x, LayerNorm, FFN with GELU, + y1);
+        d-model / heads = 128; attention is causal within each 128-token block (docs/generators.md)
   conv3x3 --images N --cin C --height H [--residual]
         3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 224), H of 8 (<= 248)
   resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)

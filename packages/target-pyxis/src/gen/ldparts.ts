@@ -73,3 +73,11 @@ export function mergeParts(list: LdParts[]): LdParts {
 
 /** VPU lookup table of each function (4 tables of 256 entries, memory_map.json `vpu.lut`): one assignment for every kernel, so merged kernels agree. */
 export const LUT_TABLE = { exp: 0, recip: 1, rsqrt: 2, gelu: 3 } as const;
+
+/**
+ * Switch tables shared by the chained kernels (chip §7.3.1; a UIE holds the last selected configuration across trips,
+ * so every chained program selects one explicitly): index 0 = the FP16 (de-)interleave, index 1 = the identity that
+ * FP8 rows use.
+ */
+export const identityRpsw = (w: { cluster: number; uie: number }) => `config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`;
+export const identityWpsw = (w: { cluster: number; uie: number }) => `config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`;
