@@ -60,10 +60,14 @@ function transpose(a: Float32Array, rows: number, cols: number): Float32Array {
   return t;
 }
 
-/** FP8-exact weights of magnitude ~ 2^-log2(sqrt(fan_in)) (so that a layer keeps activations of order 1). */
+/**
+ * Weights ±2^e, e in [hi - 2, hi] with 2^hi ~ 2/sqrt(fan_in) (activations stay of order 1): powers of two are exact in
+ * RFP8 and in the LnsI5F3 the horizontal (A) path converts them to (chip §6.2.4.4), so the float64 reference multiplies
+ * exactly what the grid multiplies and the error is that of the layer's FP8 activations and FP16 arithmetic.
+ */
 function weights(n: number, fanIn: number, seed: number): Float32Array {
   const hi = -Math.round(Math.log2(fanIn) / 2) + 1;
-  return floatValues(n, seed, 3, hi - 2, hi);
+  return floatValues(n, seed, 0, hi - 2, hi);
 }
 
 export function transformer(p: TransformerParams): GenKernel & { weights: LayerWeights; notes: string[]; scale: number } {
@@ -81,6 +85,17 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const NB = S / 128;
   const lim = chipLimits();
 
+  // AMEM per cluster: the small buffers of the norm and attention stages and the bias rows first, the rest shared by
+  // the four GEMMs in proportion to what their double buffers need (a GEMM keeps operands resident when they fit)
+  const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
+  const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
+  const needs = [gemmNeed(D, true), gemmNeed(D, false), gemmNeed(D, true), gemmNeed(F, false)];
+  const fixed = 2 * Math.ceil(NB / cl.length) * 2 * D * 384 + Math.ceil((H * NB) / cl.length) * 2 * 4 * 16384 + F * 256 + 2 * 1024 * 1024;
+  const total = lim.amemBytes - fixed;
+  const sumNeed = needs.reduce((a, b) => a + b, 0);
+  if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);
+  const budget = needs.map((n) => n + Math.floor(((total - sumNeed) * n) / sumNeed));
+
   // one set of inputs: x (FP16-exact, EB -15) and the weights (FP8-exact, EB -12), b1 (FP16-exact)
   const x = floatValues(S * D, seed, 10, -3, 1);
   const w: LayerWeights = {
@@ -96,17 +111,6 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   wqkvT.set(transpose(w.wq, D, D), 0);
   wqkvT.set(transpose(w.wk, D, D), D * D);
   wqkvT.set(transpose(w.wv, D, D), 2 * D * D);
-
-  // AMEM per cluster: the small buffers of the norm and attention stages and the bias rows first, the rest shared by
-  // the four GEMMs in proportion to what their double buffers need (a GEMM keeps operands resident when they fit)
-  const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
-  const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
-  const needs = [gemmNeed(D, true), gemmNeed(D, false), gemmNeed(D, true), gemmNeed(F, false)];
-  const fixed = 2 * Math.ceil(NB / cl.length) * 2 * D * 384 + Math.ceil((H * NB) / cl.length) * 2 * 4 * 16384 + F * 256 + 2 * 1024 * 1024;
-  const total = lim.amemBytes - fixed;
-  const sumNeed = needs.reduce((a, b) => a + b, 0);
-  if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);
-  const budget = needs.map((n) => n + Math.floor(((total - sumNeed) * n) / sumNeed));
 
   const common = { clusters: cl, uies: p.uies ?? 12 };
   const stages: Array<{ label: string; kernel: GenKernel }> = [
