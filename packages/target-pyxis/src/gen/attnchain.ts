@@ -9,12 +9,18 @@
  * (Col_LT_Row, chip §6.2.2.1.3) and runs the softmax down the columns on the VPU; trip `pv` computes O^T = V^T P^T,
  * here with V^T as a row-shifted A operand (seq §9.3; attention.ts uses V through the transposed path), and writes
  * O^T as RFP8 through the write path's 16b->8b converter (chip §6.2.2.2).
- * One tile covers 128 queries against the 128 keys of the same block: a sequence longer than 128 tokens gets
- * block-local causal attention (each block of 128 tokens attends to itself only), stated by the generator.
+ * A tile is a (head, query block b) pair: its S^T has b + 1 key blocks (the causal ones; the diagonal block masked),
+ * computed one after the other by the grid in one trip and kept in b + 1 Vbuffer tiles so that the softmax runs over
+ * all the keys: the max by SB2VB snooping over the whole stream, exp and the sum in one pass (each exp row written back
+ * in place of its score row), 1/sum, then P^T = e / sum to the grid, where O^T = V^T P^T accumulates over all the keys
+ * (K = 128 (b + 1)). At most ATTN_MAX_BLOCKS key blocks (GEN0011 in transformer.ts).
  */
 import type { Worker } from './errors.js';
 import type { GenKernel } from './kernel.js';
 import { LUT_TABLE, identityRpsw, identityWpsw, newParts, pushTrip, qkey, renderLd } from './ldparts.js';
+
+/** Key blocks a query block can see: the Vbuffer's 8 tiles less the max row (tile 1) and the P^T stream (tile 2). */
+export const ATTN_MAX_BLOCKS = 6;
 
 export interface AttnChainParams {
   name: string;
@@ -40,33 +46,74 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
 .program ${pre}_gh gh {\n  loop i0 ${n / 8} {\n    loop i1 4 {\n      loop i2 2 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_TRANS_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=4 hbuf_stride_dim2=16 \\\n                    hbuf_stride_iter_id_dim1=i2 hbuf_stride_iter_id_dim2=i1\n      }\n    }\n  }\n}`;
   const gx = (pre: string, n: number) => `.program ${pre}_gx gx {\n  Exec_Config conv3x3_mode=0 end_grid_row_idx=15 log2_active_ptns=3 odd_col_exec_en=1 even_col_exec_en=1\n  loop i0 ${n / 8} {\n    loop i1 8 {\n      Exec_Valid conv3x3_mode=0 accum_idx_iter_id=i1 front_staging_done_iter_mask=[i1] zero_accum_iter_mask=[i0] \\\n                 split_accum_iter_mask=[i0, i1] wb_kick_iter_mask=[i0, i1]\n    }\n  }\n}`;
   // row-shifted A = V^T [128 features, 128 keys]: one Hbuf block, 8 partitions per row (gemm.ts with K = 128)
-  const rsW = (pre: string) => `.program ${pre}_wr amem_weights_read {\n  loop i0 1 {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          Read_SRAM wdc_type=Uncompressed iter_stride[i0]=8 iter_stride[i1]=8 iter_stride[i2]=64 iter_stride[i3]=128\n        }\n      }\n    }\n  }\n}
-.program ${pre}_wdp wdp {\n  loop i0 1 {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          WR_HBUF hbuf_wr_control=LD_1ROW_16B log2_ptns_per_hlane=3 hlane_iter_id=i3 grip_iter_id=i2 \\\n                  dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                  hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2, i3] \\\n                  hbuf_stride_dim1=16 hbuf_stride_iter_id_dim1=i1\n        }\n      }\n    }\n  }\n}
-.program ${pre}_gh gh {\n  loop i0 1 {\n    loop i1 16 {\n      loop i2 8 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=8 hbuf_stride_dim2=128 \\\n                    hbuf_stride_iter_id_dim1=i1 hbuf_stride_iter_id_dim2=i2\n      }\n    }\n  }\n}`;
+  const rsW = (pre: string, nk: number) => `.program ${pre}_wr amem_weights_read {\n  loop i0 ${nk} {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          Read_SRAM wdc_type=Uncompressed iter_stride[i0]=1024 iter_stride[i1]=8 iter_stride[i2]=64 iter_stride[i3]=128\n        }\n      }\n    }\n  }\n}
+.program ${pre}_wdp wdp {\n  loop i0 ${nk} {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          WR_HBUF hbuf_wr_control=LD_1ROW_16B log2_ptns_per_hlane=3 hlane_iter_id=i3 grip_iter_id=i2 \\\n                  dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                  hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2, i3] \\\n                  hbuf_stride_dim1=16 hbuf_stride_iter_id_dim1=i1\n        }\n      }\n    }\n  }\n}
+.program ${pre}_gh gh {\n  loop i0 ${nk} {\n    loop i1 16 {\n      loop i2 8 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=8 hbuf_stride_dim2=128 \\\n                    hbuf_stride_iter_id_dim1=i1 hbuf_stride_iter_id_dim2=i2\n      }\n    }\n  }\n}`;
+  const sc = `${nm}_sc`;
+  const pv = `${nm}_pv`;
+  const cb = `${nm}_cb`;
+  const OB = 130; // rows of one key block's partial result: O^T (128 rows), its max row and its sum row (FP16)
+  /** The combine trip of a query block with nk key blocks: c_k = sum_k e^(m_k - M) / sum_l sum_l e^(m_l - M), O = sum_k c_k O_k. */
+  const combine = (nk: number) => {
+    const r = (k: number) => `r${k + 1}`;
+    const ks = Array.from({ length: nk }, (_, k) => k);
+    const m = [
+      ...ks.map((k) => `  MOV rd=${r(k)} src1_sel=IN_FIFO wr_gpr_en=1 in_fifo_pop=1`),
+      `  MOV rd=r15 rs1=r1 wr_gpr_en=1`,
+      ...ks.slice(1).map((k) => `  MAX rd=r15 rs1=r15 rs2=${r(k)} wr_gpr_en=1`),
+      ...ks.flatMap((k) => [`  SUB rd=${r(k)} rs1=${r(k)} rs2=r15 wr_gpr_en=1`, `  LUT rd=${r(k)} rs1=${r(k)} lut_idx=${LUT_TABLE.exp} wr_gpr_en=1`, `  MUL rd=${r(k)} src1_sel=IN_FIFO rs2=${r(k)} src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1`]),
+      `  MOV rd=r14 rs1=r1 wr_gpr_en=1`,
+      ...ks.slice(1).map((k) => `  ADD rd=r14 rs1=r14 rs2=${r(k)} wr_gpr_en=1`),
+      `  LUT rd=r13 rs1=r14 lut_idx=${LUT_TABLE.recip} wr_gpr_en=1`,
+      `  MUL rd=r12 rs1=r14 rs2=r13 wr_gpr_en=1`,
+      `  SUB rd=r12 src1_sel=IMM imm=0x4000 rs2=r12 wr_gpr_en=1`,
+      `  MUL rd=r13 rs1=r13 rs2=r12 wr_gpr_en=1`,
+      ...ks.map((k) => `  MUL rd=${r(k)} rs1=${r(k)} rs2=r13 wr_gpr_en=1`),
+    ];
+    const row = ks.map((k) => `  ${k === 0 ? 'MUL' : 'MAC'} rd=r7 src1_sel=IN_FIFO rs2=${r(k)} src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1${k === nk - 1 ? ' out_fifo_push=1' : ''}`);
+    const n = nk * (128 + 2);
+    return `.vpu ${cb}${nk}_w {\n${m.join('\n')}\n}
+.vpu ${cb}${nk}_row {\n${row.join('\n')}\n}
+.program ${cb}${nk}_rd amem_read {\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${128 * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${129 * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 128 {\n    loop i1 ${nk} {\n      Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer iter_stride[i0]=16 iter_stride[i1]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n    }\n  }\n}
+.program ${cb}${nk}_in sb2vb {\n  loop i0 ${n} {\n    WR_VLD wr_tile_idx=0 src_select=AMEM_FIFO\n  }\n}
+.program ${cb}${nk}_feed vb2vpu {\n  loop i0 ${n} {\n    RD_VLD rd_tile_idx=0\n  }\n}
+.program ${cb}${nk}_vi vi {\n  Generate_VPU_Program vpv_pgm_start_addr=${cb}${nk}_w\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${cb}${nk}_row\n  }\n}`;
+  };
   const pasm = `# Generated by pyxis-gen transformer (packages/target-pyxis/src/gen/attnchain.ts): causal attention, d_k ${DK},
-# scale 2^-${s}${DK === 4 ** s ? ' = 1/sqrt(d_k)' : ` (nearest power of two to 1/sqrt(${DK}))`}; the flow of samples/pyxis/attn_causal.pasm.
-# ---- trip sc: S^T = K Q^T on the grid, causal mask, softmax down the columns on the VPU
-${trW(`${nm}_sc`, DK)}
-${gx(`${nm}_sc`, DK)}
-.program ${nm}_sc_rd amem_read {\n  loop i0 ${DK} {\n    Read_SRAM data_type=Recogni_FP8 tgt_fifo=Grid rpsw_config_vld=1 rpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}
-.program ${nm}_sc_gv gv {\n  loop i0 ${DK / 8} {\n    loop i1 8 {\n      Read_AMEM_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n  }\n}
-.program ${nm}_sc_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=VPU diagonal_mask_mode=Col_LT_Row diagonal_mask_override_sel=Max_Negative col_mask_idx=0 \\\n             eb_adj=7-${s} grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
-.program ${nm}_sc_in sb2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=0 src_select=Grid_FIFO snoop_vld=1 snoop_signed=1 snoop_start_iter_mask=[i0]\n  }\n  WR_VLD wr_tile_idx=1 src_select=Snoop_Register\n}
-.program ${nm}_sc_feed vb2vpu {\n  RD_VLD rd_tile_idx=1\n  loop i0 128 {\n    RD_VLD rd_tile_idx=0\n  }\n  loop i0 128 {\n    RD_VLD rd_tile_idx=6\n  }\n}
+# scale 2^-${s}${DK === 4 ** s ? ' = 1/sqrt(d_k)' : ` (nearest power of two to 1/sqrt(${DK}))`}; per key block the flow of samples/pyxis/attn_causal.pasm,
+# the key blocks of a query block combined by their max and sum rows (a combine trip on the VPU).
+# ---- trip sc (one key block): S^T = K Q^T, softmax down the columns; the block's max and sum rows to AMEM
+${trW(sc, DK)}
+${gx(sc, DK)}
+.program ${sc}_rd amem_read {\n  loop i0 ${DK} {\n    Read_SRAM data_type=Recogni_FP8 tgt_fifo=Grid rpsw_config_vld=1 rpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}
+.program ${sc}_gv gv {\n  loop i0 ${DK / 8} {\n    loop i1 8 {\n      Read_AMEM_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n  }\n}
+# the diagonal key block masks the future keys (Col_LT_Row, chip §6.2.2.1.3); an earlier key block is not masked
+.program ${sc}_gwb_d gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=VPU diagonal_mask_mode=Col_LT_Row diagonal_mask_override_sel=Max_Negative col_mask_idx=0 \\\n             eb_adj=7-${s} grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
+.program ${sc}_gwb_f gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=VPU diagonal_mask_mode=Disabled col_mask_idx=0 eb_adj=7-${s} grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
+.program ${sc}_in sb2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=0 src_select=Grid_FIFO snoop_vld=1 snoop_signed=1 snoop_start_iter_mask=[i0]\n  }\n  WR_VLD wr_tile_idx=1 src_select=Snoop_Register\n}
+.program ${sc}_feed vb2vpu {\n  RD_VLD rd_tile_idx=1\n  loop i0 128 {\n    RD_VLD rd_tile_idx=0\n  }\n  loop i0 128 {\n    RD_VLD rd_tile_idx=6\n  }\n}
 .vpu ${nm}_init {\n  MOV rd=r15 src1_sel=IN_FIFO wr_gpr_en=1 in_fifo_pop=1\n  MOV rd=r14 src1_sel=IMM imm=0 wr_gpr_en=1\n}
 .vpu ${nm}_sum {\n  SUB rd=r1 src1_sel=IN_FIFO rs2=r15 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1\n  LUT rd=r2 rs1=r1 lut_idx=${LUT_TABLE.exp} wr_gpr_en=1 out_fifo_push=1\n  ADD rd=r14 rs1=r14 rs2=r2 wr_gpr_en=1\n}
-.vpu ${nm}_recip {\n  LUT rd=r13 rs1=r14 lut_idx=${LUT_TABLE.recip} wr_gpr_en=1\n  MUL rd=r3 rs1=r14 rs2=r13 wr_gpr_en=1\n  SUB rd=r3 src1_sel=IMM imm=0x4000 rs2=r3 wr_gpr_en=1\n  MUL rd=r13 rs1=r13 rs2=r3 wr_gpr_en=1\n}
+# 1/sum; then the max and sum rows out (to AMEM, for the combine trip)
+.vpu ${nm}_recip {\n  LUT rd=r13 rs1=r14 lut_idx=${LUT_TABLE.recip} wr_gpr_en=1\n  MUL rd=r3 rs1=r14 rs2=r13 wr_gpr_en=1\n  SUB rd=r3 src1_sel=IMM imm=0x4000 rs2=r3 wr_gpr_en=1\n  MUL rd=r13 rs1=r13 rs2=r3 wr_gpr_en=1\n  MOV rd=r4 rs1=r15 out_fifo_push=1\n  MOV rd=r4 rs1=r14 out_fifo_push=1\n}
 .vpu ${nm}_out {\n  MUL rd=r2 src1_sel=IN_FIFO rs2=r13 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1 out_fifo_push=1\n}
-.program ${nm}_sc_vi vi {\n  Generate_VPU_Program vpv_pgm_start_addr=${nm}_init\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_sum\n  }\n  Generate_VPU_Program vpv_pgm_start_addr=${nm}_recip\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_out\n  }\n}
-.program ${nm}_sc_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=6\n  }\n  loop i0 128 {\n    WR_VLD wr_tile_idx=2\n  }\n}
-# ---- trip pv: O^T = V^T P^T (V^T row-shifted, P^T from the VPU through the Vbuffer), O^T written as RFP8
-${rsW(`${nm}_pv`)}
-${gx(`${nm}_pv`, 128)}
-.program ${nm}_pv_feed vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=2 tgt_select=Grid_FIFO\n  }\n}
-.program ${nm}_pv_gv gv {\n  loop i0 128 / 8 {\n    loop i1 8 {\n      Read_VPU_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=8\n    }\n  }\n}
-.program ${nm}_pv_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=AMEM diagonal_mask_mode=Disabled col_mask_idx=0 eb_adj=-4 grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
-# 16b->8b converter (chip §6.2.2.2): FP16 EB -15 -> RFP8 EB -12
-.program ${nm}_pv_wr_o amem_write {\n  loop i0 128 {\n    Write src_fifo=Grid data_type=Recogni_FP8 eb_adj=-3 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}
+.program ${sc}_vi vi {\n  Generate_VPU_Program vpv_pgm_start_addr=${nm}_init\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_sum\n  }\n  Generate_VPU_Program vpv_pgm_start_addr=${nm}_recip\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_out\n  }\n}
+# Vbuffer banks (seq §13.3: one writer and one reader per bank): SB2VB writes tiles 0, 1 (bank 0); VPU2VB tiles 6 (bank 3), 3, 2 (bank 1)
+.program ${sc}_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=6\n  }\n  loop i0 2 {\n    WR_VLD wr_tile_idx=3\n  }\n  loop i0 128 {\n    WR_VLD wr_tile_idx=2\n  }\n}
+.program ${sc}_drain vb2sb {\n  loop i0 2 {\n    RD_VLD rd_tile_idx=3 tgt_select=AMEM_FIFO\n  }\n}
+.program ${sc}_wo amem_write {\n  loop i0 2 {\n    Write data_type=Recogni_FP16 src_fifo=Vbuffer wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}
+# ---- trip pv (one key block): O_k^T = V_k^T P_k^T (V^T row-shifted, P^T from the VPU), FP16 to AMEM
+${rsW(pv, 1)}
+${gx(pv, 128)}
+.program ${pv}_feed vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=2 tgt_select=Grid_FIFO\n  }\n}
+.program ${pv}_gv gv {\n  loop i0 128 / 8 {\n    loop i1 8 {\n      Read_VPU_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=8\n    }\n  }\n}
+.program ${pv}_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=AMEM diagonal_mask_mode=Disabled col_mask_idx=0 eb_adj=-4 grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
+.program ${pv}_wo amem_write {\n  loop i0 128 {\n    Write src_fifo=Grid data_type=Recogni_FP16 eb_adj=0 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}
+# ---- trip cb (per query block): the key blocks' O_k combined on the VPU, written as RFP8 (16b->8b converter, chip §6.2.2.2)
+.program ${cb}_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=2\n  }\n}
+.program ${cb}_drain vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=2 tgt_select=AMEM_FIFO\n  }\n}
+.program ${cb}_wr amem_write {\n  loop i0 128 {\n    Write src_fifo=Vbuffer data_type=Recogni_FP8 eb_adj=-3 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}
+${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
 `;
   const NT = p.heads * NB;
   const ws = p.ws;
@@ -83,33 +130,59 @@ ${gx(`${nm}_pv`, 128)}
     { file: `${nm}_exp_lut.npy`, fn: 'exp' },
     { file: `${nm}_recip_lut.npy`, fn: 'recip' },
   ];
+  // tiles t = blk * heads + h: a worker's largest key-block count sizes its K^T, V^T and partial-result buffers
+  const nkOf = (t: number) => Math.floor(t / p.heads) + 1;
   for (const { w, i } of busy) {
-    for (const b of [0, 1])
-      for (const t of ['qt', 'kt', 'vt', 'ot']) out.decls.push(`tensor ${P}${t}${i}_${b} { format = RFP8; shape = [128, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+    const nkMax = Math.max(...jobs[i]!.map(nkOf));
+    for (const b of [0, 1]) {
+      for (const t of ['qt', 'ot']) out.decls.push(`tensor ${P}${t}${i}_${b} { format = RFP8; shape = [128, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      for (const t of ['kt', 'vt']) out.decls.push(`tensor ${P}${t}${i}_${b} { format = RFP8; shape = [${nkMax * 128}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      out.decls.push(`tensor ${P}ob${i}_${b} { format = RFP16; shape = [${nkMax * OB}, 128]; eb = -15; region = amem${w.cluster}; zero = true; }`);
+    }
     for (const l of luts) out.decls.push(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = ${256 * LUT_TABLE[l.fn]}; data = "${l.file}"; }`);
     out.decls.push(identityRpsw(w), identityWpsw(w));
+    out.decls.push(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 2, 4, 6, 1, 3, 5, 7]; } }`);
+    out.decls.push(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
     out.decls.push(`config gwb.col_mask { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { col_override = [${Array(128).fill(0).join(', ')}]; } }`);
   }
   const rounds = Math.max(0, ...jobs.map((j) => j.length));
+  let flops = 0;
   for (let j = 0; j < rounds; j++)
     for (const { w, i } of busy) {
       if (j >= jobs[i]!.length) continue;
       const t = jobs[i]![j]!;
       const h = t % p.heads;
       const blk = Math.floor(t / p.heads);
+      const nk = blk + 1;
+      flops += 2 * 128 * 128 * (DK + 128) * nk;
       const b = j % 2;
       const id = `${i}_${j}`;
-      const rows = (off: number) => `${p.qkvTensor}[${blk}, ${off + h * DK}:${off + (h + 1) * DK}]`;
+      const rows = (kb: number, off: number) => `${p.qkvTensor}[${kb}, ${off + h * DK}:${off + (h + 1) * DK}]`;
       const h2a = qkey('h2a', w.cluster);
-      pushTrip(out, h2a, `  trip ${P}lq${id} { src = ${rows(0)}; dst = ${P}qt${i}_${b}; trip_power = 4; }`);
-      pushTrip(out, h2a, `  trip ${P}lk${id} { src = ${rows(D)}; dst = ${P}kt${i}_${b}; trip_power = 4; }`);
-      pushTrip(out, h2a, `  trip ${P}lv${id} { src = ${rows(2 * D)}; dst = ${P}vt${i}_${b}; trip_power = 4; }`);
+      const ks = Array.from({ length: nk }, (_, k) => k);
+      const lk = ks.map((k) => `${P}lk${id}_${k}`);
+      const lv = ks.map((k) => `${P}lv${id}_${k}`);
+      const scs = ks.map((k) => `${P}sc${id}_${k}`);
+      const pvs = ks.map((k) => `${P}pv${id}_${k}`);
+      pushTrip(out, h2a, `  trip ${P}lq${id} { src = ${rows(blk, 0)}; dst = ${P}qt${i}_${b}; trip_power = 4; }`);
+      for (const k of ks) pushTrip(out, h2a, `  trip ${lk[k]} { src = ${rows(k, D)}; dst = ${P}kt${i}_${b}[${k * 128}:${(k + 1) * 128}]; trip_power = 4; }`);
+      for (const k of ks) pushTrip(out, h2a, `  trip ${lv[k]} { src = ${rows(k, 2 * D)}; dst = ${P}vt${i}_${b}[${k * 128}:${(k + 1) * 128}]; trip_power = 4; }`);
       pushTrip(out, qkey('a2h', w.cluster), `  trip ${P}st${id} { src = ${P}ot${i}_${b}; dst = ${p.outTensor}[${blk}, ${h * DK}:${(h + 1) * DK}]; trip_power = 4; }`);
-      if (j >= 2) out.deps.push(`${P}lq${id}, ${P}lk${id} after ${P}sc${i}_${j - 2};`, `${P}lv${id} after ${P}pv${i}_${j - 2};`);
-      out.deps.push(`${P}sc${id} after ${P}lq${id}, ${P}lk${id};`, `${P}pv${id} after ${P}lv${id}${j >= 2 ? `, ${P}st${i}_${j - 2}` : ''};`, `${P}st${id} after ${P}pv${id};`);
+      if (j >= 2) {
+        const pj = jobs[i]![j - 2]!;
+        const pk = nkOf(pj) - 1;
+        out.deps.push(`${P}lq${id}, ${lk.join(', ')} after ${P}sc${i}_${j - 2}_${pk};`, `${lv.join(', ')} after ${P}pv${i}_${j - 2}_${pk};`);
+        out.deps.push(`${scs[0]} after ${P}cb${i}_${j - 2};`, `${P}cb${id} after ${P}st${i}_${j - 2};`);
+      }
+      for (const k of ks) out.deps.push(`${scs[k]} after ${P}lq${id}, ${lk[k]};`, `${pvs[k]} after ${lv[k]};`);
+      out.deps.push(`${P}cb${id} after ${[...scs, ...pvs].join(', ')};`, `${P}st${id} after ${P}cb${id};`);
       const q = qkey('uie', w.cluster, w.uie);
-      pushTrip(out, q, `  trip ${P}sc${id} { amem_weights_read = ${nm}_sc_wr; wdp = ${nm}_sc_wdp; gh = ${nm}_sc_gh; amem_read = ${nm}_sc_rd; gv = ${nm}_sc_gv; gx = ${nm}_sc_gx; gwb = ${nm}_sc_gwb; sb2vb = ${nm}_sc_in; vb2vpu = ${nm}_sc_feed; vi = ${nm}_sc_vi; vpu2vb = ${nm}_sc_out; weights = ${P}kt${i}_${b}; read = ${P}qt${i}_${b}; op = matmul; trip_power = 16; }`);
-      pushTrip(out, q, `  trip ${P}pv${id} { amem_weights_read = ${nm}_pv_wr; wdp = ${nm}_pv_wdp; gh = ${nm}_pv_gh; vb2sb = ${nm}_pv_feed; gv = ${nm}_pv_gv; gx = ${nm}_pv_gx; gwb = ${nm}_pv_gwb; amem_write = ${nm}_pv_wr_o; weights = ${P}vt${i}_${b}; write = ${P}ot${i}_${b}; op = matmul; trip_power = 16; }`);
+      for (const k of ks) {
+        const o = `${P}ob${i}_${b}`;
+        pushTrip(out, q, `  trip ${scs[k]} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt${i}_${b}[${k * 128}:${(k + 1) * 128}]; read = ${P}qt${i}_${b}; write = ${o}[${k * OB + 128}:${k * OB + 130}]; op = matmul; trip_power = 16; }`);
+        pushTrip(out, q, `  trip ${pvs[k]} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt${i}_${b}[${k * 128}:${(k + 1) * 128}]; write = ${o}[${k * OB}:${k * OB + 128}]; op = matmul; trip_power = 16; }`);
+      }
+      pushTrip(out, q, `  trip ${P}cb${id} { amem_read = ${cb}${nk}_rd; sb2vb = ${cb}${nk}_in; vb2vpu = ${cb}${nk}_feed; vi = ${cb}${nk}_vi; vpu2vb = ${cb}_out; vb2sb = ${cb}_drain; amem_write = ${cb}_wr; read = ${P}ob${i}_${b}[0:${nk * OB}]; write = ${P}ot${i}_${b}; trip_power = 8; }`);
     }
   return {
     name: nm,
@@ -119,6 +192,6 @@ ${gx(`${nm}_pv`, 128)}
     inputs: [],
     luts,
     scale: 2 ** -s,
-    meta: { kind: 'attention', tiles: NT, dk: DK, dtype: 'fp8', flops: NT * 2 * 128 * 128 * (DK + 128), hbmBytes: NT * 4 * 128 * 128, outputs: [p.outTensor], workers: busy.map(({ w }) => `c${w.cluster}.uie${w.uie}`) },
+    meta: { kind: 'attention', tiles: NT, dk: DK, dtype: 'fp8', flops, hbmBytes: NT * 2 * 128 * 128 + jobs.flat().reduce((a, t) => a + 2 * nkOf(t) * 128 * 128, 0), outputs: [p.outTensor], workers: busy.map(({ w }) => `c${w.cluster}.uie${w.uie}`) },
   };
 }

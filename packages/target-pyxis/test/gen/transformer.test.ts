@@ -46,12 +46,12 @@ function layerNorm(x: ArrayLike<number>, rows: number, cols: number): Float64Arr
   }
   return y;
 }
-/** causal attention within each 128-token block, per head of 128 features; qkv [S, 3D] token-major */
+/** causal attention over all the tokens, per head of 128 features; qkv [S, 3D] token-major */
 function attention(qkv: ArrayLike<number>, scale: number): Float64Array {
   const o = new Float64Array(S * D);
   for (let h = 0; h < H; h++)
     for (let i = 0; i < S; i++) {
-      const j0 = i - (i % 128);
+      const j0 = 0;
       const sc: number[] = [];
       for (let j = j0; j <= i; j++) {
         let d = 0;
