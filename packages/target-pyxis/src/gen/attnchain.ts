@@ -9,17 +9,19 @@
  * (Col_LT_Row, chip §6.2.2.1.3) and runs the softmax down the columns on the VPU; trip `pv` computes O^T = V^T P^T,
  * here with V^T as a row-shifted A operand (seq §9.3; attention.ts uses V through the transposed path), and writes
  * O^T as RFP8 through the write path's 16b->8b converter (chip §6.2.2.2).
- * A tile is a (head, query block b) pair: its S^T has b + 1 key blocks (the causal ones; the diagonal block masked),
- * computed one after the other by the grid in one trip and kept in b + 1 Vbuffer tiles so that the softmax runs over
- * all the keys: the max by SB2VB snooping over the whole stream, exp and the sum in one pass (each exp row written back
- * in place of its score row), 1/sum, then P^T = e / sum to the grid, where O^T = V^T P^T accumulates over all the keys
- * (K = 128 (b + 1)). At most ATTN_MAX_BLOCKS key blocks (GEN0011 in transformer.ts).
+ * A tile is a (head, query block b) pair with b + 1 key blocks (the causal ones). Per key block k, trip `sc` computes
+ * S_k^T, masks the future keys on the diagonal block only, and runs the block's softmax (max by SB2VB snooping, exp
+ * LUT, sum, 1/sum); besides P_k^T for the grid it writes the block's max row m_k and sum row l_k to AMEM; trip `pv`
+ * writes O_k^T = V_k^T P_k^T (FP16). Trip `cb` then combines the blocks on the VPU, lane = query:
+ *   M = max_k m_k,  c_k = l_k e^(m_k - M) / sum_j l_j e^(m_j - M),  O^T = sum_k c_k O_k^T
+ * (the softmax over all the keys, the split form of the online softmax), written as RFP8. Vbuffer banks follow seq
+ * §13.3 (one writer and one reader per bank and trip). At most ATTN_MAX_BLOCKS key blocks (GEN0011, transformer.ts).
  */
 import type { Worker } from './errors.js';
 import type { GenKernel } from './kernel.js';
 import { LUT_TABLE, identityRpsw, identityWpsw, newParts, pushTrip, qkey, renderLd } from './ldparts.js';
 
-/** Key blocks a query block can see: the Vbuffer's 8 tiles less the max row (tile 1) and the P^T stream (tile 2). */
+/** Key blocks a query block can see: the combine trip keeps one weight per key block in a VPU register (r1..r6; r7, r12..r15 are its accumulator and temporaries; 16 GPRs, chip §6.4). */
 export const ATTN_MAX_BLOCKS = 6;
 
 export interface AttnChainParams {

@@ -1,3 +1,4 @@
+import type { SimReport } from '../sim/run.js';
 import type { LdParts } from './ldparts.js';
 /** What a generator returns: the files of one kernel (written by the CLI, or used in-process by tests). */
 export interface GenTensorFile {
@@ -19,6 +20,8 @@ export interface GenKernel {
   ld: string;
   /** The link script's pieces, for merging kernels into one image (gen/ldparts.ts; the chained transformer layer). */
   parts?: LdParts;
+  /** Extra lines for the `--run` figures (e.g. the spans of a chained layer's stages), from the simulation report. */
+  reportLines?: (r: SimReport) => string[];
   /** What the kernel is and is not, printed by the CLI. */
   notes?: string[];
   inputs: GenTensorFile[];

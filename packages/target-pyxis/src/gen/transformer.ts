@@ -8,8 +8,8 @@
  * layout ([N/128, M, 128], M = F_out), so the stages chain by addressing, with no host copy:
  *   ln1    LayerNorm over d_model (gen/colnorm.ts)            x (RFP16) -> h1 (RFP8)
  *   qkv    [Q|K|V]^T = W_qkv^T h1^T                            -> qkv (RFP8 by the write path's converter, chip §6.2.2.2)
- *   attn   causal attention per head (gen/attnchain.ts): Q/K/V and head slices are H2A slices of qkv; the heads'
- *          O^T land in their rows of attn (the concat)      -> attn (RFP8)
+ *   attn   causal attention per head over all the tokens (gen/attnchain.ts): Q/K/V and head slices are H2A slices of
+ *          qkv; the heads' O^T land in their rows of attn (the concat)      -> attn (RFP8)
  *   wo     y1^T = W_o^T attn^T + x^T (InMemAdd, chip §7.4.1)   -> y1 (RFP16 EB -15)
  *   ln2    LayerNorm                                          -> h2 (RFP8)
  *   ffn1   g^T = GELU(W_1^T h2^T + b_1) (per-row bias + LUT on the VPU)  -> g (RFP8)
@@ -26,6 +26,7 @@ import { floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { mergeParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
 import { errorOf, gelu64 } from './reference.js';
+import type { SimReport } from '../sim/run.js';
 
 export interface TransformerParams {
   seq?: number;
@@ -72,7 +73,7 @@ function weights(n: number, fanIn: number, seed: number): Float32Array {
 
 export function transformer(p: TransformerParams): GenKernel & { weights: LayerWeights; notes: string[]; scale: number } {
   const S = requireInt('seq', p.seq ?? 512, 128, 4096);
-  if (S > 128 * ATTN_MAX_BLOCKS) throw new GenError('GEN0011', 'seq', `at most ${128 * ATTN_MAX_BLOCKS} tokens (got ${S}): the causal attention keeps the scores of every key block of a query block in the Vbuffer, ${ATTN_MAX_BLOCKS} tiles of 128 rows (chip §6.4: 8 tiles, two taken by the max row and the P^T stream)`);
+  if (S > 128 * ATTN_MAX_BLOCKS) throw new GenError('GEN0011', 'seq', `at most ${128 * ATTN_MAX_BLOCKS} tokens (got ${S}): a query block attends to at most ${ATTN_MAX_BLOCKS} key blocks of 128 tokens: the combine trip holds one weight per key block in a VPU register (16 GPRs, chip §6.4)`);
   const D = requireInt('d-model', p.dModel ?? 1024, 128, COLNORM_MAX_D);
   const H = requireInt('heads', p.heads ?? 8, 1, 128);
   const F = requireInt('ffn', p.ffn ?? 4096, 128, 32768);
@@ -166,8 +167,11 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
     const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
     return { ...e, bound: TRANSFORMER_BOUND.max, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
   };
+  const prefixes = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
+  const reportLines = (r: SimReport) => stageSpans(r, stages.map((st, i) => ({ label: st.label, prefix: prefixes[i]!, flops: st.kernel.meta.flops })));
   return {
     name: 'transformer',
+    reportLines,
     pasm,
     ld,
     parts: merged,
@@ -245,5 +249,36 @@ export function layerReference(w: LayerWeights, S: number, D: number, H: number,
   for (let i = 0; i < g.length; i++) g[i] = gelu64(g[i]! + w.b1[i % F]!);
   const out = mm(g, w.w2, S, F, D);
   for (let i = 0; i < out.length; i++) out[i]! += y1[i]!;
+  return out;
+}
+
+/**
+ * Per stage of the chained layer: the span of its UIE trips (first start to last retirement, from the report's per-trip
+ * compute statistics), its FLOPs over that span and its grid utilisation (Exec_Valid cycles / span / UIEs). Stages
+ * overlap where the barriers allow (a stage's loads start as soon as the previous stage's stores are done).
+ */
+export function stageSpans(r: SimReport, stages: Array<{ label: string; prefix: string; flops: number }>): string[] {
+  const acc = stages.map(() => ({ start: Infinity, end: 0, ev: 0, uies: new Set<string>() }));
+  for (const e of r.engines) {
+    const trips = (e.uie?.['compute'] as { trips?: Array<{ trip_id: number; start_cycle: number; end_cycle: number; exec_valid: number }> } | undefined)?.trips ?? [];
+    for (const t of trips) {
+      const name = r.trip_names[String(t.trip_id)] ?? '';
+      const i = stages.findIndex((s) => name.startsWith(s.prefix));
+      if (i < 0) continue;
+      const a = acc[i]!;
+      a.start = Math.min(a.start, t.start_cycle);
+      a.end = Math.max(a.end, t.end_cycle);
+      a.ev += t.exec_valid;
+      a.uies.add(e.name);
+    }
+  }
+  const out = ['stages (span = first UIE trip start .. last retirement; stages overlap where the barriers allow):'];
+  stages.forEach((s, i) => {
+    const a = acc[i]!;
+    if (a.end === 0) return;
+    const span = a.end - a.start;
+    const tf = span > 0 ? s.flops / (span / r.clock_hz) / 1e12 : 0;
+    out.push(`  ${s.label.padEnd(48)} cycles ${String(a.start).padStart(6)}..${String(a.end).padEnd(6)} span ${String(span).padStart(6)}, ${a.uies.size} UIEs${s.flops > 0 ? `, ${tf.toFixed(1)} TFLOPS, grid ${((100 * a.ev) / span / a.uies.size).toFixed(1)}%` : ''}`);
+  });
   return out;
 }
