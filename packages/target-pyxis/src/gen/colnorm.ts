@@ -26,6 +26,8 @@ export interface ColNormParams {
   xTensor: string;
   /** Output (declared here): [S/128, D, 128] RFP8 EB -12. */
   yTensor: string;
+  /** The output tensor is declared elsewhere with this many rows per token block (>= D; the stage writes rows 0..D-1). */
+  yRows?: number;
   ws: Worker[];
 }
 
@@ -158,7 +160,7 @@ export function colNorm(p: ColNormParams): GenKernel {
   const clusters = [...new Set(busy.map(({ w }) => w.cluster))].sort((a, b) => a - b);
   for (const c of clusters) out.decls.push(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
   out.decls.push(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
-  out.decls.push(`tensor ${p.yTensor} { format = RFP8; shape = [${NB}, ${D}, 128]; eb = -12; region = hbm; zero = true; }`);
+  if (p.yRows === undefined) out.decls.push(`tensor ${p.yTensor} { format = RFP8; shape = [${NB}, ${D}, 128]; eb = -12; region = hbm; zero = true; }`);
   const lut = `${nm}_rsqrt_lut.npy`;
   for (const { w, i } of busy) {
     for (const s of [0, 1]) {
@@ -175,7 +177,7 @@ export function colNorm(p: ColNormParams): GenKernel {
       const t = jobs[i]![j]!;
       const id = `${i}_${j}`;
       pushTrip(out, qkey('h2a', w.cluster), `  trip ${P}ld${id} { src = ${p.xTensor}[${t}]; dst = ${P}x${i}_${j % 2}; trip_power = 4; }`);
-      pushTrip(out, qkey('a2h', w.cluster), `  trip ${P}st${id} { src = ${P}y${i}_${j % 2}; dst = ${p.yTensor}[${t}]; trip_power = 4; }`);
+      pushTrip(out, qkey('a2h', w.cluster), `  trip ${P}st${id} { src = ${P}y${i}_${j % 2}; dst = ${p.yTensor}[${t}${p.yRows === undefined ? '' : `, 0:${D}`}]; trip_power = 4; }`);
       pushTrip(out, qkey('uie', w.cluster, w.uie), `  trip ${P}vp${id} { amem_read = ${nm}_rd; sb2vb = ${nm}_in; vb2vpu = ${nm}_feed; vi = ${nm}_vi; vpu2vb = ${nm}_out; vb2sb = ${nm}_drain; amem_write = ${nm}_wr; read = ${P}x${i}_${j % 2}; write = ${P}y${i}_${j % 2}; trip_power = 8; }`);
       if (j >= 2) out.deps.push(`${P}ld${id} after ${P}vp${i}_${j - 2};`);
       out.deps.push(`${P}vp${id} after ${P}ld${id}${j >= 2 ? `, ${P}st${i}_${j - 2}` : ''};`, `${P}st${id} after ${P}vp${id};`);

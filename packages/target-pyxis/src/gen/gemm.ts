@@ -84,7 +84,7 @@ export function gemm(p: GemmParams): GenKernel {
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';
   const ch = p.chain;
-  if (ch && (fp16 || tr || BT !== 1 || (ch.biasRows && epi !== 'bias_gelu') || (!ch.biasRows && vpu))) throw new GenError('GEN0010', 'chain', 'a chained GEMM is FP8, row-shifted, batch 1, with no epilogue or a per-row bias + GELU');
+  if (ch && (fp16 || tr || BT !== 1 || (ch.biasRows && epi !== 'bias_gelu') || (!ch.biasRows && vpu && epi !== 'gelu'))) throw new GenError('GEN0010', 'chain', 'a chained GEMM is FP8, row-shifted, batch 1, with no epilogue, GELU, or a per-row bias + GELU');
   const biasBytes = ch?.biasRows ? bytesOf(M, TILE, 2) : vpu ? bytesOf(1, N, 2) : 0;
   const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, ch?.amemBudget);
   const seed = p.seed ?? 1;

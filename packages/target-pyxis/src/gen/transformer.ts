@@ -12,7 +12,7 @@
  *          qkv; the heads' O^T land in their rows of attn (the concat)      -> attn (RFP8)
  *   wo     y1^T = W_o^T attn^T + x^T (InMemAdd, chip §7.4.1)   -> y1 (RFP16 EB -15)
  *   ln2    LayerNorm                                          -> h2 (RFP8)
- *   ffn1   g^T = GELU(W_1^T h2^T + b_1) (per-row bias + LUT on the VPU)  -> g (RFP8)
+ *   ffn1   g^T = GELU([W_1^T | b_1] [h2^T; 1]) (the bias as one more K block; GELU by the LUT on the VPU)  -> g (RFP8)
  *   ffn2   out^T = W_2^T g^T + y1^T (InMemAdd)                  -> out (RFP16 EB -15)
  * Between two stages a no-op trip waits for every store of the earlier stage and every load of the later stage waits
  * for it (generated barriers, docs/linker.md "Dependencies"). The format conversions FP16 -> FP8 are done in the write
@@ -91,7 +91,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   // the four GEMMs in proportion to what their double buffers need (a GEMM keeps operands resident when they fit)
   const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
   const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
-  const needs = [gemmNeed(D, true), gemmNeed(D, false), gemmNeed(D, true), gemmNeed(F, false)];
+  const needs = [gemmNeed(D, true), gemmNeed(D, false), gemmNeed(D + 128, true), gemmNeed(F, false)];
   const fixed = 2 * Math.ceil(NB / cl.length) * 2 * D * 384 + Math.ceil((H * NB) / cl.length) * 2 * (2 + 2 * NB) * 16384 + F * 256 + 2 * 1024 * 1024;
   const total = lim.amemBytes - fixed;
   const sumNeed = needs.reduce((a, b) => a + b, 0);
@@ -103,7 +103,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const w: LayerWeights = {
     x,
     wq: weights(D * D, D, seed + 1), wk: weights(D * D, D, seed + 2), wv: weights(D * D, D, seed + 3), wo: weights(D * D, D, seed + 4),
-    w1: weights(D * F, D, seed + 5), b1: floatValues(F, seed + 6, 10, -5, -3), w2: weights(F * D, F, seed + 7),
+    w1: weights(D * F, D, seed + 5), b1: floatValues(F, seed + 6, 0, -5, -3), w2: weights(F * D, F, seed + 7),
   };
   // x^T per token block: [S/128, D, 128]
   const xT = new Float32Array(S * D);
@@ -114,6 +114,17 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   wqkvT.set(transpose(w.wk, D, D), D * D);
   wqkvT.set(transpose(w.wv, D, D), 2 * D * D);
 
+  // the FFN bias as one more K block: A = [W_1^T | b_1 0..0] [F, D + 128], B = h2 with a block of rows [1; 0 ..] after
+  // its D features (preset in HBM; ln2 writes rows 0..D-1): the grid adds b_1 exactly (b_1 is a power of two, exact in
+  // RFP8 and LnsI5F3) and the VPU epilogue is the GELU alone, with no bias trips serialising the tiles
+  const w1T = transpose(w.w1, D, F);
+  const w1Aug = new Float32Array(F * (D + 128));
+  for (let f = 0; f < F; f++) {
+    w1Aug.set(w1T.subarray(f * D, (f + 1) * D), f * (D + 128));
+    w1Aug[f * (D + 128) + D] = w.b1[f]!;
+  }
+  const h2Init = new Float32Array(NB * (D + 128) * 128);
+  for (let b = 0; b < NB; b++) h2Init.fill(1, (b * (D + 128) + D) * 128, (b * (D + 128) + D + 1) * 128);
   const common = { clusters: cl, uies: p.uies ?? 12 };
   const stages: Array<{ label: string; kernel: GenKernel }> = [
     { label: `ln1: LayerNorm over ${D} (${NB} token blocks)`, kernel: colNorm({ name: 'ln1', d: D, s: S, prefix: 'ln1_', xTensor: 'x_hbm', yTensor: 'h1_hbm', ws }) },
@@ -123,8 +134,8 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   stages.push(
     { label: `attn: ${H} head(s) x ${NB} query block(s), causal over ${S} tokens`, kernel: attn },
     { label: `wo: ${D} x ${D} x ${S} + x (InMemAdd)`, kernel: gemm({ name: 'wo', m: D, k: D, n: S, residual: true, ...common, chain: { prefix: 'wo_', a: transpose(w.wo, D, D), bTensor: 'attn_hbm', rTensor: 'x_hbm', cTensor: 'y1_hbm', cFp8: false, amemBudget: budget[1]! } }) },
-    { label: `ln2: LayerNorm over ${D}`, kernel: colNorm({ name: 'ln2', d: D, s: S, prefix: 'ln2_', xTensor: 'y1_hbm', yTensor: 'h2_hbm', ws }) },
-    { label: `ffn1: GELU(${F} x ${D} x ${S} + b1) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D, n: S, epilogue: 'bias_gelu', ...common, chain: { prefix: 'f1_', a: transpose(w.w1, D, F), bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, biasRows: w.b1, amemBudget: budget[2]! } }) },
+    { label: `ln2: LayerNorm over ${D}`, kernel: colNorm({ name: 'ln2', d: D, s: S, prefix: 'ln2_', xTensor: 'y1_hbm', yTensor: 'h2_hbm', yRows: D + 128, ws }) },
+    { label: `ffn1: GELU(${F} x ${D}+128 x ${S}) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D + 128, n: S, epilogue: 'gelu', ...common, chain: { prefix: 'f1_', a: w1Aug, bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, amemBudget: budget[2]! } }) },
     { label: `ffn2: ${D} x ${F} x ${S} + y1 (InMemAdd)`, kernel: gemm({ name: 'ffn2', m: D, k: F, n: S, residual: true, ...common, chain: { prefix: 'f2_', a: transpose(w.w2, F, D), bTensor: 'g_hbm', rTensor: 'y1_hbm', cTensor: 'out_hbm', cFp8: false, amemBudget: budget[3]! } }) },
   );
 
@@ -146,6 +157,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   });
   const merged = mergeParts(partsList);
   merged.decls.push(`tensor x_hbm { format = RFP16; shape = [${NB}, ${D}, 128]; eb = -15; region = hbm; data = "x.npy"; }`);
+  merged.decls.push(`tensor h2_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "h2_ones.npy"; }`);
   const notes = [
     `transformer layer, chained in one image: seq ${S}, d_model ${D}, ${H} head(s) (d_k 128), FFN ${F}; FP8 GEMM operands, FP16 residual stream; ${cl.length} cluster(s) x ${p.uies ?? 12} UIE(s)`,
     `LayerNorm without affine (gamma 1, beta 0; fold them into the next weights); attention scale 2^-${Math.round(Math.log2(128) / 2)} (1/sqrt(128) rounded to a power of two); causal attention over all ${S} tokens (a query block against its ${NB > 1 ? `1..${NB}` : 'one'} key block(s), softmax over all of them) (docs/generators.md "Transformer layer")`,
@@ -153,7 +165,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const pasm = stages.map((s) => s.kernel.pasm).join('\n');
   const ld = renderLd(`/*\n * Generated by pyxis-gen transformer (docs/generators.md "Transformer layer"): ${notes[0]}.\n * Stages: ${stages.map((s) => s.label).join('; ')}.\n */`, merged);
   const luts = [...new Map(stages.flatMap((s) => s.kernel.luts).map((l) => [l.file, l])).values()];
-  const inputs: GenKernel['inputs'] = [{ file: 'x.npy', shape: [NB, D, 128], data: xT }, ...stages.flatMap((s) => s.kernel.inputs)];
+  const inputs: GenKernel['inputs'] = [{ file: 'x.npy', shape: [NB, D, 128], data: xT }, { file: 'h2_ones.npy', shape: [NB, D + 128, 128], data: h2Init }, ...stages.flatMap((s) => s.kernel.inputs)];
   const flops = stages.reduce((a, s) => a + s.kernel.meta.flops, 0);
   const check = (read: (s: string) => Float32Array) => {
     const ref = layerReference(w, S, D, H, F, attn.scale);

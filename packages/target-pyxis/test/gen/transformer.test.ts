@@ -86,10 +86,11 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
   const x = tokens(input(k, 'x.npy'), D);
   const wqkvT = input(k, 'qkv_a.npy');
   const woT = input(k, 'wo_a.npy');
-  const w1T = input(k, 'ffn1_a.npy');
-  const b1rep = input(k, 'ffn1_biasrep.npy');
+  // ffn1's A is [W_1^T | b_1 0 ..] [F, D + 128] (docs/generators.md: the bias as one more K block)
+  const w1Aug = input(k, 'ffn1_a.npy');
+  const w1T = Float64Array.from({ length: F * D }, (_, i) => w1Aug[Math.floor(i / D) * (D + 128) + (i % D)]!);
+  const b1 = Float64Array.from({ length: F }, (_, f) => w1Aug[f * (D + 128) + D]!);
   const w2T = input(k, 'ffn2_a.npy');
-  const b1 = Float64Array.from({ length: F }, (_, f) => b1rep[f * 128]!);
   const scale = 2 ** -4; // 2^-round(log2(128) / 2): docs/generators.md
 
   it('one image: links without warnings, runs to completion, barriers between the stages', () => {
@@ -98,7 +99,13 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     for (let s = 1; s <= 6; s++) expect(k.ld).toMatch(new RegExp(`trip join${s} \\{ after = \\[`));
     // the Q/K/V and head slices are H2A slices of the QKV output (no host copy)
     expect(k.ld).toMatch(/src = qkv_hbm\[1, 384:512\]/);
-    expect(k.inputs.map((f) => f.file).sort()).toEqual(['ffn1_a.npy', 'ffn1_biasrep.npy', 'ffn2_a.npy', 'qkv_a.npy', 'wo_a.npy', 'x.npy']);
+    expect(k.inputs.map((f) => f.file).sort()).toEqual(['ffn1_a.npy', 'ffn2_a.npy', 'h2_ones.npy', 'qkv_a.npy', 'wo_a.npy', 'x.npy']);
+    // the ones row after h2's features carries the bias through the grid
+    const ones = input(k, 'h2_ones.npy');
+    expect(ones.reduce((a, v) => a + v, 0)).toBe(NB * 128);
+    for (let t = 0; t < 128; t++) expect(ones[(1 * (D + 128) + D) * 128 + t]).toBe(1);
+    expect(w1Aug.length).toBe(F * (D + 128));
+    for (let f = 0; f < F; f++) for (let c = D + 1; c < D + 128; c++) expect(w1Aug[f * (D + 128) + c]).toBe(0);
   });
 
   it('the layer output against float64 end to end', () => {
@@ -118,7 +125,8 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     const qkv = tokens(r.tensor('qkv_hbm'), 3 * D);
     const at = tokens(r.tensor('attn_hbm'), D);
     const y1 = tokens(r.tensor('y1_hbm'), D);
-    const h2 = tokens(r.tensor('h2_hbm'), D);
+    const h2a = tokens(r.tensor('h2_hbm'), D + 128);
+    const h2 = Float64Array.from({ length: S * D }, (_, i) => h2a[Math.floor(i / D) * (D + 128) + (i % D)]!);
     const g = tokens(r.tensor('g_hbm'), F);
     const out = tokens(r.tensor('out_hbm'), D);
     // FP8 outputs: one rounding to 3 fraction bits (<= 2^-4 relative) on top of the FP16 work: RMS <= 0.04
