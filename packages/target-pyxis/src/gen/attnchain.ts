@@ -1,8 +1,9 @@
 /**
  * Causal attention inside the chained layer (gen/transformer.ts), in its feature-major layout: the QKV projection
- * writes qkv [S/128, 3D, 128] (RFP8, EB -12; token block, feature, token), so for head h and token block b
- *   Q_h^T = qkv[b, h dh .. (h+1) dh]   K_h^T = qkv[b, D + h dh ..]   V_h^T = qkv[b, 2D + h dh ..]
- * are contiguous [128, 128] slices: the Q/K/V split and the head split are addressing only (H2A slices), and the
+ * writes qkv [3D/128, S/128, 128, 128] (RFP8, EB -12; feature block, token block, feature, token; dh = 128), so for
+ * head h and token block b  Q_h^T = qkv[h, b], K_h^T = qkv[D/128 + h, b], V_h^T = qkv[2D/128 + h, b], and the K^T
+ * (V^T) blocks of key blocks 0..b are one contiguous slice qkv[D/128 + h, 0:b+1]: the Q/K/V split and the head
+ * split are addressing only (one H2A slice each), and the
  * heads' outputs O_h^T [dh, 128] land in attn[b, h dh ..], so the concat before the output projection is addressing
  * too. The flow is that of samples/pyxis/attn_causal.pasm (gen/attention.ts): trip `sc` computes S^T = K Q^T (K^T
  * through the transposed weights path), scales it in the writeback (eb_adj 7 - s), masks the future keys
@@ -30,7 +31,7 @@ export interface AttnChainParams {
   s: number;
   d: number;
   heads: number;
-  /** qkv [S/128, 3D, 128] RFP8 EB -12, declared by the QKV stage. */
+  /** qkv [3D/128, S/128, 128, 128] RFP8 EB -12 (feature block, token block, feature, token), declared by the QKV stage. */
   qkvTensor: string;
   /** Output (declared here): [S/128, D, 128] RFP8 EB -12. */
   outTensor: string;
@@ -138,7 +139,7 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
     const nkMax = Math.max(...jobs[i]!.map(nkOf));
     for (const b of [0, 1]) {
       for (const t of ['qt', 'ot']) out.decls.push(`tensor ${P}${t}${i}_${b} { format = RFP8; shape = [128, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
-      for (const t of ['kt', 'vt']) out.decls.push(`tensor ${P}${t}${i}_${b} { format = RFP8; shape = [${nkMax * 128}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      for (const t of ['kt', 'vt']) out.decls.push(`tensor ${P}${t}${i}_${b} { format = RFP8; shape = [${nkMax}, 128, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
       out.decls.push(`tensor ${P}ob${i}_${b} { format = RFP16; shape = [${nkMax * OB}, 128]; eb = -15; region = amem${w.cluster}; zero = true; }`);
     }
     for (const l of luts) out.decls.push(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = ${256 * LUT_TABLE[l.fn]}; data = "${l.file}"; }`);
@@ -159,21 +160,23 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
       flops += 2 * 128 * 128 * (DK + 128) * nk;
       const b = j % 2;
       const id = `${i}_${j}`;
-      const rows = (kb: number, off: number) => `${p.qkvTensor}[${kb}, ${off + h * DK}:${off + (h + 1) * DK}]`;
+      // feature block f of the QKV output holds that block's features of every token block: Q_h^T of the query block,
+      // K_h^T and V_h^T of key blocks 0..nk-1 are one contiguous H2A slice each
+      const fb = (off: number) => off / 128 + h;
       const h2a = qkey('h2a', w.cluster);
       const ks = Array.from({ length: nk }, (_, k) => k);
-      const lk = ks.map((k) => `${P}lk${id}_${k}`);
-      const lv = ks.map((k) => `${P}lv${id}_${k}`);
+      const lk = ks.map(() => `${P}lk${id}`);
+      const lv = ks.map(() => `${P}lv${id}`);
       const scs = ks.map((k) => `${P}sc${id}_${k}`);
       const pvs = ks.map((k) => `${P}pv${id}_${k}`);
-      pushTrip(out, h2a, `  trip ${P}lq${id} { src = ${rows(blk, 0)}; dst = ${P}qt${i}_${b}; trip_power = 4; }`);
-      for (const k of ks) pushTrip(out, h2a, `  trip ${lk[k]} { src = ${rows(k, D)}; dst = ${P}kt${i}_${b}[${k * 128}:${(k + 1) * 128}]; trip_power = 4; }`);
-      for (const k of ks) pushTrip(out, h2a, `  trip ${lv[k]} { src = ${rows(k, 2 * D)}; dst = ${P}vt${i}_${b}[${k * 128}:${(k + 1) * 128}]; trip_power = 4; }`);
+      pushTrip(out, h2a, `  trip ${P}lq${id} { src = ${p.qkvTensor}[${fb(0)}, ${blk}]; dst = ${P}qt${i}_${b}; trip_power = 4; }`);
+      pushTrip(out, h2a, `  trip ${P}lk${id} { src = ${p.qkvTensor}[${fb(D)}, 0:${nk}]; dst = ${P}kt${i}_${b}[0:${nk}]; trip_power = 4; }`);
+      pushTrip(out, h2a, `  trip ${P}lv${id} { src = ${p.qkvTensor}[${fb(2 * D)}, 0:${nk}]; dst = ${P}vt${i}_${b}[0:${nk}]; trip_power = 4; }`);
       pushTrip(out, qkey('a2h', w.cluster), `  trip ${P}st${id} { src = ${P}ot${i}_${b}; dst = ${p.outTensor}[${blk}, ${h * DK}:${(h + 1) * DK}]; trip_power = 4; }`);
       if (j >= 2) {
         const pj = jobs[i]![j - 2]!;
         const pk = nkOf(pj) - 1;
-        out.deps.push(`${P}lq${id}, ${lk.join(', ')} after ${P}sc${i}_${j - 2}_${pk};`, `${lv.join(', ')} after ${P}pv${i}_${j - 2}_${pk};`);
+        out.deps.push(`${P}lq${id}, ${P}lk${id} after ${P}sc${i}_${j - 2}_${pk};`, `${P}lv${id} after ${P}pv${i}_${j - 2}_${pk};`);
         out.deps.push(`${scs[0]} after ${P}cb${i}_${j - 2};`, `${P}cb${id} after ${P}st${i}_${j - 2};`);
       }
       for (const k of ks) out.deps.push(`${scs[k]} after ${P}lq${id}, ${lk[k]};`, `${pvs[k]} after ${lv[k]};`);
@@ -181,8 +184,8 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
       const q = qkey('uie', w.cluster, w.uie);
       for (const k of ks) {
         const o = `${P}ob${i}_${b}`;
-        pushTrip(out, q, `  trip ${scs[k]} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt${i}_${b}[${k * 128}:${(k + 1) * 128}]; read = ${P}qt${i}_${b}; write = ${o}[${k * OB + 128}:${k * OB + 130}]; op = matmul; trip_power = 16; }`);
-        pushTrip(out, q, `  trip ${pvs[k]} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt${i}_${b}[${k * 128}:${(k + 1) * 128}]; write = ${o}[${k * OB}:${k * OB + 128}]; op = matmul; trip_power = 16; }`);
+        pushTrip(out, q, `  trip ${scs[k]} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt${i}_${b}[${k}]; read = ${P}qt${i}_${b}; write = ${o}[${k * OB + 128}:${k * OB + 130}]; op = matmul; trip_power = 16; }`);
+        pushTrip(out, q, `  trip ${pvs[k]} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt${i}_${b}[${k}]; write = ${o}[${k * OB}:${k * OB + 128}]; op = matmul; trip_power = 16; }`);
       }
       pushTrip(out, q, `  trip ${P}cb${id} { amem_read = ${cb}${nk}_rd; sb2vb = ${cb}${nk}_in; vb2vpu = ${cb}${nk}_feed; vi = ${cb}${nk}_vi; vpu2vb = ${cb}_out; vb2sb = ${cb}_drain; amem_write = ${cb}_wr; read = ${P}ob${i}_${b}[0:${nk * OB}]; write = ${P}ot${i}_${b}; trip_power = 8; }`);
     }

@@ -284,6 +284,8 @@ export interface GemmChain {
   /** Output tensor (declared here): [N/128, M, 128], RFP8 EB -12 (`cFp8`) or RFP16 EB -15. */
   cTensor: string;
   cFp8: boolean;
+  /** C stored as [M/128, N/128, 128, 128] (tile (mi, ni) at C[mi, ni]): a row block's tiles of every column block are contiguous. */
+  cBlocks?: boolean;
   /** Per-row bias (length M) before GELU on the VPU (the row is an output feature in the layer's orientation). */
   biasRows?: Float32Array;
   /** AMEM bytes per cluster this stage may use (the stages of a layer share the 64 MiB). */
@@ -310,7 +312,7 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   e(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
   e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${(BT * M) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor ${A} { format = ${fmt}; shape = [${BT * M}, ${K}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
   if (!ch) e(`tensor b_hbm { format = ${fmt}; shape = [${(BT * N) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_b.npy"; }`);
-  e(`tensor ${C} { ${ch?.cFp8 ? 'format = RFP8' : 'format = RFP16'}; shape = [${(BT * N) / TILE}, ${M}, 128]; eb = ${ch?.cFp8 ? -12 : ceb}; region = hbm; zero = true; }`);
+  e(`tensor ${C} { ${ch?.cFp8 ? 'format = RFP8' : 'format = RFP16'}; shape = ${ch?.cBlocks ? `[${M / TILE}, ${N / TILE}, 128, 128]` : `[${(BT * N) / TILE}, ${M}, 128]`}; eb = ${ch?.cFp8 ? -12 : ceb}; region = hbm; zero = true; }`);
   if (residual && !ch) e(`tensor r_hbm { format = RFP16; shape = [${(BT * N) / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
   for (const c of clusters)
     if (rowBias) e(`tensor ${P}bias${c} { format = RFP16; shape = [${M}, 128]; eb = -15; region = amem${c}; data = "${nm}_biasrep.npy"; }`);
@@ -388,7 +390,7 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
         if (j >= 2) deps.push(`${P}ldr${id} after ${P}st${i}_${j - 2};`);
         pre.push(`${P}ldr${id}`);
       } else if (j >= 2) pre.push(`${P}st${i}_${j - 2}`);
-      a2h(w.cluster, `  trip ${P}st${id} { src = ${P}c${i}_${s}; dst = ${C}[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]; trip_power = 4; }`);
+      a2h(w.cluster, `  trip ${P}st${id} { src = ${P}c${i}_${s}; dst = ${ch?.cBlocks ? `${C}[${mi}, ${ni}]` : `${C}[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]`}; trip_power = 4; }`);
       deps.push(`${P}mm${id} after ${[...new Set(pre)].join(', ')};`);
       deps.push(`${P}st${id} after ${P}mm${id};`);
     });

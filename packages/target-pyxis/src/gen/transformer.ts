@@ -7,7 +7,8 @@
  * major), B = X^T in exactly that layout ([N/128, K, 128] with N = S, K = F_in), and C = Y^T comes out in the same
  * layout ([N/128, M, 128], M = F_out), so the stages chain by addressing, with no host copy:
  *   ln1    LayerNorm over d_model (gen/colnorm.ts)            x (RFP16) -> h1 (RFP8)
- *   qkv    [Q|K|V]^T = W_qkv^T h1^T                            -> qkv (RFP8 by the write path's converter, chip §6.2.2.2)
+ *   qkv    [Q|K|V]^T = W_qkv^T h1^T  -> qkv [3D/128, S/128, 128, 128] (feature block major; RFP8 by the write path's
+ *          16b->8b converter, chip §6.2.2.2)
  *   attn   causal attention per head over all the tokens (gen/attnchain.ts): Q/K/V and head slices are H2A slices of
  *          qkv; the heads' O^T land in their rows of attn (the concat)      -> attn (RFP8)
  *   wo     y1^T = W_o^T attn^T + x^T (InMemAdd, chip §7.4.1)   -> y1 (RFP16 EB -15)
@@ -128,7 +129,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const common = { clusters: cl, uies: p.uies ?? 12 };
   const stages: Array<{ label: string; kernel: GenKernel }> = [
     { label: `ln1: LayerNorm over ${D} (${NB} token blocks)`, kernel: colNorm({ name: 'ln1', d: D, s: S, prefix: 'ln1_', xTensor: 'x_hbm', yTensor: 'h1_hbm', ws }) },
-    { label: `qkv: ${3 * D} x ${D} x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D, n: S, ...common, chain: { prefix: 'qkv_', a: wqkvT, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, amemBudget: budget[0]! } }) },
+    { label: `qkv: ${3 * D} x ${D} x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D, n: S, ...common, chain: { prefix: 'qkv_', a: wqkvT, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, cBlocks: true, amemBudget: budget[0]! } }) },
   ];
   const attn = attnChain({ name: 'attn', prefix: 'at_', s: S, d: D, heads: H, qkvTensor: 'qkv_hbm', outTensor: 'attn_hbm', ws });
   stages.push(
@@ -140,7 +141,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   );
 
   // inter-stage barriers: a no-op trip on the first UIE's queue waits for every store of stage s-1; every H2A trip of
-  // stage s waits for it (the linker merges and splits the barriers: counts <= 31, <= 8 notifies, docs/linker.md)
+  // stage s that reads an activation waits for it (the linker merges and splits the barriers: counts <= 31, <= 8 notifies, docs/linker.md)
   const joinQ = qkey('uie', ws[0]!.cluster, ws[0]!.uie);
   const partsList: LdParts[] = [];
   stages.forEach((st, s) => {
@@ -150,7 +151,8 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
       const prev = stages[s - 1]!.kernel.parts!;
       const stores = [...prev.queues].filter(([k]) => k.startsWith('a2h')).flatMap(([, t]) => t.map((x) => /trip (\S+)/.exec(x)![1]!));
       pushTrip(joined, joinQ, `  trip join${s} { after = [${stores.join(', ')}]; }`);
-      for (const [k, trips] of parts.queues) if (k.startsWith('h2a')) for (const t of trips) joined.deps.push(`${/trip (\S+)/.exec(t)![1]} after join${s};`);
+      // the weights (A operands, static) load early: only the loads of earlier stages' outputs wait for the join
+      for (const [k, trips] of parts.queues) if (k.startsWith('h2a')) for (const t of trips) if (!/src = \S*_a_hbm\[/.test(t)) joined.deps.push(`${/trip (\S+)/.exec(t)![1]} after join${s};`);
     }
     for (const [k, trips] of parts.queues) for (const t of trips) pushTrip(joined, k, t);
     partsList.push(joined);

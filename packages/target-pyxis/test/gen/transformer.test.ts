@@ -24,6 +24,13 @@ function tokens(t: ArrayLike<number>, rows: number): Float64Array {
   for (let b = 0; b < NB; b++) for (let d = 0; d < rows; d++) for (let j = 0; j < 128; j++) g[(b * 128 + j) * rows + d] = t[(b * rows + d) * 128 + j]!;
   return g;
 }
+/** [rows/128, NB, 128, 128] feature-block-major tiles -> [S, rows] token-major. */
+function tokensFromTiles(t: ArrayLike<number>, rows: number): Float64Array {
+  const g = new Float64Array(S * rows);
+  for (let fb = 0; fb < rows / 128; fb++)
+    for (let b = 0; b < NB; b++) for (let f = 0; f < 128; f++) for (let j = 0; j < 128; j++) g[(b * 128 + j) * rows + fb * 128 + f] = t[((fb * NB + b) * 128 + f) * 128 + j]!;
+  return g;
+}
 /** y[m, n] = sum_k x[m, k] wT[n, k] (wT is the stored W^T) */
 function linear(x: ArrayLike<number>, wT: ArrayLike<number>, m: number, k: number, n: number): Float64Array {
   const y = new Float64Array(m * n);
@@ -97,8 +104,8 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     expect(r.report.stop).toBe('done');
     expect(r.warnings).toEqual([]);
     for (let s = 1; s <= 6; s++) expect(k.ld).toMatch(new RegExp(`trip join${s} \\{ after = \\[`));
-    // the Q/K/V and head slices are H2A slices of the QKV output (no host copy)
-    expect(k.ld).toMatch(/src = qkv_hbm\[1, 384:512\]/);
+    // the Q/K/V and head slices are H2A slices of the QKV output (no host copy): head 1's K^T of key blocks 0..1
+    expect(k.ld).toMatch(/src = qkv_hbm\[3, 0:2\]; dst = at_kt\d+_\d\[0:2\]/);
     expect(k.inputs.map((f) => f.file).sort()).toEqual(['ffn1_a.npy', 'ffn2_a.npy', 'h2_ones.npy', 'qkv_a.npy', 'wo_a.npy', 'x.npy']);
     // the ones row after h2's features carries the bias through the grid
     const ones = input(k, 'h2_ones.npy');
@@ -122,7 +129,7 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
 
   it('every stage against its own input as the chip computed it (the chaining)', () => {
     const h1 = tokens(r.tensor('h1_hbm'), D);
-    const qkv = tokens(r.tensor('qkv_hbm'), 3 * D);
+    const qkv = tokensFromTiles(r.tensor('qkv_hbm'), 3 * D);
     const at = tokens(r.tensor('attn_hbm'), D);
     const y1 = tokens(r.tensor('y1_hbm'), D);
     const h2a = tokens(r.tensor('h2_hbm'), D + 128);
