@@ -292,7 +292,7 @@ export function stageSpans(r: SimReport, stages: Array<{ label: string; prefix: 
     if (a.end === 0) return;
     const span = a.end - a.start;
     const tf = span > 0 ? s.flops / (span / r.clock_hz) / 1e12 : 0;
-    out.push(`  ${s.label.padEnd(48)} cycles ${String(a.start).padStart(6)}..${String(a.end).padEnd(6)} span ${String(span).padStart(6)}, ${a.uies.size} UIEs${s.flops > 0 ? `, ${tf.toFixed(1)} TFLOPS, grid ${((100 * a.ev) / span / a.uies.size).toFixed(1)}%` : ''}`);
+    out.push(`  ${s.label.padEnd(60)} cycles ${String(a.start).padStart(6)}..${String(a.end).padEnd(6)} span ${String(span).padStart(6)}, ${a.uies.size} UIEs${s.flops > 0 ? `, ${tf.toFixed(1)} TFLOPS, grid ${((100 * a.ev) / span / a.uies.size).toFixed(1)}%` : ''}`);
   });
   return out;
 }
