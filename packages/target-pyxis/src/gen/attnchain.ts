@@ -121,7 +121,8 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
   const NT = p.heads * NB;
   const ws = p.ws;
   const jobs: number[][] = ws.map(() => []);
-  for (let i = 0; i < ws.length; i++) for (let t = Math.floor((i * NT) / ws.length); t < Math.floor(((i + 1) * NT) / ws.length); t++) jobs[i]!.push(t);
+  // the longest tiles (last query blocks: the most key blocks) first, so that their loads and trips start first
+  for (let i = 0; i < ws.length; i++) for (let t = Math.floor((i * NT) / ws.length); t < Math.floor(((i + 1) * NT) / ws.length); t++) jobs[i]!.push(NT - 1 - t);
   const busy = ws.map((w, i) => ({ w, i })).filter(({ i }) => jobs[i]!.length > 0);
   const clusters = [...new Set(busy.map(({ w }) => w.cluster))].sort((a, b) => a - b);
   const out = newParts();

@@ -158,6 +158,20 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
     partsList.push(joined);
   });
   const merged = mergeParts(partsList);
+  // H2A order per cluster: the cluster-resident weight loads of stage s (no dependencies, buffers of their own) go
+  // before the loads of stage s-1 (after them for the first stage), so that they stream in while stages s-2 and s-1
+  // compute instead of waiting behind the join of stage s-1: L0 W1 W2 L1 W3 L2 ... (L = activation loads, W = weights)
+  const stageOf = (t: string) => PREFIXES.findIndex((x) => t.startsWith(`  trip ${x}`));
+  for (const [k, trips] of merged.queues)
+    if (k.startsWith('h2a')) {
+      const w = (t: string) => /trip \S+_lda_c\d/.test(t);
+      const L = PREFIXES.map((_, i) => trips.filter((t) => stageOf(t) === i && !w(t)));
+      const W = PREFIXES.map((_, i) => trips.filter((t) => stageOf(t) === i && w(t)));
+      const order = [...L[0]!, ...W[0]!, ...W[1]!];
+      for (let i = 1; i < PREFIXES.length; i++) order.push(...(W[i + 1] ?? []), ...L[i]!);
+      if (order.length !== trips.length) throw new Error('transformer: an H2A trip of no stage');
+      merged.queues.set(k, order);
+    }
   merged.decls.push(`tensor x_hbm { format = RFP16; shape = [${NB}, ${D}, 128]; eb = -15; region = hbm; data = "x.npy"; }`);
   merged.decls.push(`tensor h2_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "h2_ones.npy"; }`);
   const notes = [
@@ -181,8 +195,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
     const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
     return { ...e, bound: TRANSFORMER_BOUND.max, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
   };
-  const prefixes = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
-  const reportLines = (r: SimReport) => stageSpans(r, stages.map((st, i) => ({ label: st.label, prefix: prefixes[i]!, flops: st.kernel.meta.flops })));
+  const reportLines = (r: SimReport) => stageSpans(r, stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: st.kernel.meta.flops })));
   return {
     name: 'transformer',
     reportLines,
@@ -205,6 +218,9 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
     },
   };
 }
+
+/** Trip and tensor name prefixes of the stages, in order. */
+const PREFIXES = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
 
 /** Documented end-to-end bounds (docs/generators.md "Transformer layer"): max |out - ref| / RMS(ref) and the RMS relative error. */
 export const TRANSFORMER_BOUND = { max: 0.5, rms: 0.05 };
