@@ -105,8 +105,8 @@ kinds and options:
   rows  --op softmax|rmsnorm|layernorm --rows R
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
-        a decoder layer chained in one image (LayerNorm, QKV, causal attention, Wo + x, LayerNorm, FFN with GELU, + y1);
-        d-model / heads = 128; attention is causal within each 128-token block (docs/generators.md)
+        a decoder layer chained in one image (LayerNorm, QKV, causal attention over all the tokens, Wo + x, LayerNorm,
+        FFN with GELU, + y1); d-model / heads = 128, seq <= 768, d-model <= 4096 (docs/generators.md)
   conv3x3 --images N --cin C --height H [--residual]
         3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 224), H of 8 (<= 248)
   resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
