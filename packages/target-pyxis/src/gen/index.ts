@@ -14,3 +14,6 @@ export * from './conv.js';
 export * from './resnet.js';
 export * from './conv1x1.js';
 export * from './attention.js';
+export * from './colnorm.js';
+export * from './attnchain.js';
+export * from './ldparts.js';

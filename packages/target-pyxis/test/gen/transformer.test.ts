@@ -8,9 +8,9 @@
  *   - every stage against its own input as the chip computed it (the chaining: layouts, Q/K/V split, head concat,
  *     residual adds), with the per-stage bounds of one FP8 (2^-4) or FP16 (2^-11) rounding.
  */
-import { describe, expect, it } from 'vitest';
-import { GenError, transformer } from '../../src/gen/index.js';
-import { erf, input, runKernel } from './gen.harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GenError, colNormParts, transformer } from '../../src/gen/index.js';
+import { erf, input, runKernel, type GenRun } from './gen.harness.js';
 
 const S = 256;
 const D = 256;
@@ -89,7 +89,10 @@ function rel(got: ArrayLike<number>, ref: ArrayLike<number>): { rms: number; max
 
 describe('pyxis-gen transformer: a decoder layer chained in one image (small configuration, bit-exact)', () => {
   const k = transformer({ seq: S, dModel: D, heads: H, ffn: F, clusters: [0, 1, 2, 3], uies: 2 });
-  const r = runKernel(k);
+  let r: GenRun;
+  beforeAll(() => {
+    r = runKernel(k);
+  }, 120_000);
   const x = tokens(input(k, 'x.npy'), D);
   const wqkvT = input(k, 'qkv_a.npy');
   const woT = input(k, 'wo_a.npy');
@@ -148,6 +151,15 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     expect(rel(out, linear(g, w2T, S, F, D).map((v, i) => v + y1[i]!)).rms).toBeLessThanOrEqual(4 * 2 ** -11 * 8);
   });
 
+  it('LayerNorm parts: the largest divisor of D/32 whose parts fit the UIEs of a cluster, at most 16', () => {
+    expect(colNormParts(1024, 1, 12)).toBe(8);
+    expect(colNormParts(1024, 2, 12)).toBe(4);
+    expect(colNormParts(384, 1, 12)).toBe(12);
+    expect(colNormParts(256, 1, 2)).toBe(2);
+    expect(colNormParts(4096, 1, 12)).toBe(8);
+    expect(colNormParts(128, 4, 1)).toBe(1);
+  });
+
   it('parameters the hardware cannot run are named with their limit', () => {
     const err = (f: () => unknown) => {
       try {
@@ -161,6 +173,7 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     expect(err(() => transformer({ seq: 128, dModel: 512, heads: 2, ffn: 128, clusters: [0], uies: 1 }))).toMatch(/GEN0003: heads: d-model \/ heads must be 128/);
     expect(err(() => transformer({ seq: 128, dModel: 8192, heads: 64, ffn: 128, clusters: [0], uies: 1 }))).toMatch(/GEN0002: d-model: must be in 128\.\.4096/);
     expect(err(() => transformer({ seq: 200, dModel: 128, heads: 1, ffn: 128, clusters: [0], uies: 1 }))).toMatch(/GEN0003: seq/);
+    expect(err(() => transformer({ seq: 896, dModel: 128, heads: 1, ffn: 128, clusters: [0], uies: 1 }))).toMatch(/GEN0011: seq: at most 768 tokens/);
     expect(err(() => transformer({ seq: 128, dModel: 4096, heads: 32, ffn: 32768, clusters: [0], uies: 12 }))).toMatch(/GEN0008: ffn: .* bytes of AMEM/);
   });
 });
