@@ -64,7 +64,7 @@ try {
       for (let j = 0; j < 128; j++) cc[i * 128 + j] += x * b[k * 128 + j];
     }
   const rate = (128 * 128 * K) / (cpu() - t);
-  console.log(`reference: plain JS float32 matmul ${(rate / 1e6).toFixed(0)} M MAC/s -> the layer's ${(macs / 1e9).toFixed(2)} G GEMM MACs in ${(macs / rate).toFixed(2)} s${totals.exact ? `; bit-exact simulation ${(totals.exact / (macs / rate)).toFixed(1)}x that` : ''}`);
+  console.log(`reference: plain JS float32 matmul ${(rate / 1e6).toFixed(0)} M MAC/s -> the layer's ${(macs / 1e9).toFixed(2)} G MACs in ${(macs / rate).toFixed(2)} s${totals.exact ? `; bit-exact simulation ${(totals.exact / (macs / rate)).toFixed(1)}x that` : ''}`);
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });
