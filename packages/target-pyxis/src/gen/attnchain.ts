@@ -175,9 +175,8 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
       pushTrip(out, h2a, `  trip ${P}lv${id} { src = ${p.qkvTensor}[${fb(2 * D)}, 0:${nk}]; dst = ${P}vt${i}_${b}[0:${nk}]; trip_power = 4; }`);
       pushTrip(out, qkey('a2h', w.cluster), `  trip ${P}st${id} { src = ${P}ot${i}_${b}; dst = ${p.outTensor}[${blk}, ${h * DK}:${(h + 1) * DK}]; trip_power = 4; }`);
       if (j >= 2) {
-        const pj = jobs[i]![j - 2]!;
-        const pk = nkOf(pj) - 1;
-        out.deps.push(`${P}lq${id}, ${P}lk${id} after ${P}sc${i}_${j - 2}_${pk};`, `${P}lv${id} after ${P}pv${i}_${j - 2}_${pk};`);
+        // buffer set b is free once tile j-2's combine (after all its sc and pv trips) has run
+        out.deps.push(`${P}lq${id}, ${P}lk${id}, ${P}lv${id} after ${P}cb${i}_${j - 2};`);
         out.deps.push(`${scs[0]} after ${P}cb${i}_${j - 2};`, `${P}cb${id} after ${P}st${i}_${j - 2};`);
       }
       for (const k of ks) out.deps.push(`${scs[k]} after ${P}lq${id}, ${lk[k]};`, `${pvs[k]} after ${lv[k]};`);

@@ -223,7 +223,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
 const PREFIXES = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
 
 /** Documented end-to-end bounds (docs/generators.md "Transformer layer"): max |out - ref| / RMS(ref) and the RMS relative error. */
-export const TRANSFORMER_BOUND = { max: 0.4, rms: 0.05 };
+export const TRANSFORMER_BOUND = { max: 0.5, rms: 0.08 };
 
 /** float64 layer (token-major) for the CLI's --run check; the test carries its own. */
 export function layerReference(w: LayerWeights, S: number, D: number, H: number, F: number, scale: number): Float64Array {

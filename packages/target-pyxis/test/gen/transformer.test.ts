@@ -3,8 +3,8 @@
  * small configuration (seq 256 = two token blocks, d_model 256, 2 heads, FFN 512, 4 clusters x 2 UIEs), bit-exact.
  * Expected values come from a float64 layer written here from the .npy inputs (x and the weights): never from the
  * generator. Checked:
- *   - the layer output against float64 end to end (docs/generators.md "Transformer layer": RMS relative <= 0.05,
- *     max |out - ref| <= 0.4 RMS(ref); the error is that of the FP8 activations, 2^-4 relative per rounding);
+ *   - the layer output against float64 end to end (docs/generators.md "Transformer layer": RMS relative <= 0.08,
+ *     max |out - ref| <= 0.5 RMS(ref); the error is that of the FP8 activations, 2^-4 relative per rounding);
  *   - every stage against its own input as the chip computed it (the chaining: layouts, Q/K/V split, head concat,
  *     residual adds), with the per-stage bounds of one FP8 (2^-4) or FP16 (2^-11) rounding.
  */
@@ -125,8 +125,8 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     const g = linear(layerNorm(y1, S, D), w1T, S, D, F).map((v, i) => gelu(v + b1[i % F]!));
     const out = linear(g, w2T, S, F, D).map((v, i) => v + y1[i]!);
     const e = rel(tokens(r.tensor('out_hbm'), D), out);
-    expect(e.rms).toBeLessThanOrEqual(0.05);
-    expect(e.maxOverRms).toBeLessThanOrEqual(0.4);
+    expect(e.rms).toBeLessThanOrEqual(0.08);
+    expect(e.maxOverRms).toBeLessThanOrEqual(0.5);
     expect(e.rms).toBeGreaterThan(0);
   });
 
