@@ -2,14 +2,18 @@
  * LayerNorm over the whole feature dimension (d_model up to 4096) on the VPU, in the chained layer's "feature-major"
  * layout (gen/transformer.ts): a token block is [D, 128] (row = feature, lane = token), so the reduction over the
  * features is a lane-wise accumulation over D rows, not a cross-lane RSUM limited to the VPU's 128 lanes (the row
- * kernels of rows.ts). One trip per block of 128 tokens reads the block three times from AMEM (seq §5: an outer loop
- * with stride 0), because the Vbuffer holds 128 rows per tile (chip §6.4: 8 tiles of 128 x 128):
- *   pass 1  mean     = (sum over D rows, in groups of 32 then folded: FP16 error ~ (32 + D/32) U) x 1/D
- *   pass 2  var      = (sum of (x - mean)^2, same grouping) x 1/D + 2^-14; rstd = rsqrt LUT + one Newton step
- *   pass 3  y        = (x - mean) x rstd, written as RFP8 at EB -12 by the write path's 16b->8b converter (chip §6.2.2.2)
+ * kernels of rows.ts). The D rows of a block are split into P parts of R = D/P rows (colNormParts) on P UIEs of one
+ * cluster, which share the block's AMEM buffer: part c's region is [a copy of every part's 2 stats rows | its R rows].
+ *   trip A (per part)  m_c = (sum of its rows, FP16 in groups of 32 then folded) / R; M2_c = sum (x - m_c)^2
+ *                      (the rows read twice, an outer loop of stride 0, seq §5); (m_c, M2_c) written into every part's
+ *                      stats copy (the Vbuffer holds 128 rows a tile, chip §6.4, so nothing is kept between trips)
+ *   trip B (per part)  mean, M2 of the block by Chan's combination shifted by m_0 (d_c = m_c - m_0, md = mean d_c:
+ *                      mean = m_0 + md, M2 = sum M2_c + R sum d_c^2 - D md^2), var + 2^-14, rsqrt LUT + one Newton
+ *                      step; y = (x - mean) rstd for its rows, written as RFP8 EB -12 by the write path's 16b->8b
+ *                      converter (chip §6.2.2.2)
  * No elementwise affine (gamma = 1, beta = 0): a model's gamma and beta fold into the next linear layer's weights
  * and bias (docs/generators.md "Transformer layer").
- *   h2a:  x block -> buffer j mod 2 (after the trip of block j-2)      uie: the VPU trip      a2h: y block -> HBM
+ *   h2a: one load per part   uie: every UIE's A trips, then its B trips (B waits for the block's A trips)   a2h: one store per block
  */
 import { GenError, requireInt, requireMultiple, workers, type Worker } from './errors.js';
 import type { GenKernel } from './kernel.js';
