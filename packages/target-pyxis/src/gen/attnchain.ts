@@ -120,75 +120,90 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
 `;
   const NT = p.heads * NB;
   const ws = p.ws;
-  const jobs: number[][] = ws.map(() => []);
-  // the longest tiles (last query blocks: the most key blocks) first, so that their loads and trips start first
-  for (let i = 0; i < ws.length; i++) for (let t = Math.floor((i * NT) / ws.length); t < Math.floor(((i + 1) * NT) / ws.length); t++) jobs[i]!.push(NT - 1 - t);
-  const busy = ws.map((w, i) => ({ w, i })).filter(({ i }) => jobs[i]!.length > 0);
-  const clusters = [...new Set(busy.map(({ w }) => w.cluster))].sort((a, b) => a - b);
-  const out = newParts();
   const D = p.d;
-  for (const c of clusters) out.decls.push(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
+  // tiles t = blk * heads + h (blk + 1 key blocks). A head's Q^T, K^T, V^T of every token block are loaded once (one
+  // H2A trip each: DMA trips run one after the other in a cluster's queue, so few large ones) into the AMEM of the
+  // cluster of the head (heads round-robin over the clusters), shared by its UIEs; a tile's (sc, pv) pair of each key
+  // block to the least loaded UIE of its cluster (the key blocks of a query block run on several UIEs at once), and
+  // its combine trip, after every pair of every UIE queue (a combine waits for pairs on other UIEs; pairs wait for
+  // nothing but their loads, so no queue can hold a trip that another queue's trip waits for), likewise
+  const nkOf = (t: number) => Math.floor(t / p.heads) + 1;
+  const clusters = [...new Set(ws.map((w) => w.cluster))].sort((a, b) => a - b);
+  const uiesOf = new Map(clusters.map((c) => [c, ws.filter((w) => w.cluster === c)]));
+  const clLoad = new Map(clusters.map((c) => [c, 0]));
+  const uieLoad = new Map(ws.map((w) => [`${w.cluster}.${w.uie}`, 0]));
+  const least = <T,>(xs: T[], f: (x: T) => number) => xs.reduce((m, x) => (f(x) < f(m) ? x : m));
+  const tiles = Array.from({ length: NT }, (_, i) => NT - 1 - i).map((t) => {
+    const c = clusters[(t % p.heads) % clusters.length]!;
+    clLoad.set(c, clLoad.get(c)! + nkOf(t) + 0.7);
+    const pairs = Array.from({ length: nkOf(t) }, () => {
+      const w = least(uiesOf.get(c)!, (x) => uieLoad.get(`${x.cluster}.${x.uie}`)!);
+      uieLoad.set(`${w.cluster}.${w.uie}`, uieLoad.get(`${w.cluster}.${w.uie}`)! + 1);
+      return w;
+    });
+    return { t, c, pairs, cbw: undefined as Worker | undefined };
+  });
+  for (const x of tiles) {
+    const w = least(uiesOf.get(x.c)!, (y) => uieLoad.get(`${y.cluster}.${y.uie}`)!);
+    uieLoad.set(`${w.cluster}.${w.uie}`, uieLoad.get(`${w.cluster}.${w.uie}`)! + 0.7);
+    x.cbw = w;
+  }
+  const busy = ws.filter((w) => tiles.some((x) => x.cbw === w || x.pairs.includes(w)));
+  const used = [...new Set(tiles.map((x) => x.c))].sort((a, b) => a - b);
+  const out = newParts();
+  for (const c of used) out.decls.push(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
   out.decls.push(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
   out.decls.push(`tensor ${p.outTensor} { format = RFP8; shape = [${NB}, ${D}, 128]; eb = -12; region = hbm; zero = true; }`);
   const luts: GenKernel['luts'] = [
     { file: `${nm}_exp_lut.npy`, fn: 'exp' },
     { file: `${nm}_recip_lut.npy`, fn: 'recip' },
   ];
-  // tiles t = blk * heads + h: a worker's largest key-block count sizes its K^T, V^T and partial-result buffers
-  const nkOf = (t: number) => Math.floor(t / p.heads) + 1;
-  for (const { w, i } of busy) {
-    const nkMax = Math.max(...jobs[i]!.map(nkOf));
-    for (const b of [0, 1]) {
-      for (const t of ['qt', 'ot']) out.decls.push(`tensor ${P}${t}${i}_${b} { format = RFP8; shape = [128, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
-      for (const t of ['kt', 'vt']) out.decls.push(`tensor ${P}${t}${i}_${b} { format = RFP8; shape = [${nkMax}, 128, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
-      out.decls.push(`tensor ${P}ob${i}_${b} { format = RFP16; shape = [${nkMax * OB}, 128]; eb = -15; region = amem${w.cluster}; zero = true; }`);
-    }
+  for (const w of busy) {
     for (const l of luts) out.decls.push(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = ${256 * LUT_TABLE[l.fn]}; data = "${l.file}"; }`);
     out.decls.push(identityRpsw(w), identityWpsw(w));
     out.decls.push(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 2, 4, 6, 1, 3, 5, 7]; } }`);
     out.decls.push(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
     out.decls.push(`config gwb.col_mask { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { col_override = [${Array(128).fill(0).join(', ')}]; } }`);
   }
-  const rounds = Math.max(0, ...jobs.map((j) => j.length));
   let flops = 0;
-  for (let j = 0; j < rounds; j++)
-    for (const { w, i } of busy) {
-      if (j >= jobs[i]!.length) continue;
-      const t = jobs[i]![j]!;
-      const h = t % p.heads;
-      const blk = Math.floor(t / p.heads);
-      const nk = blk + 1;
-      flops += 2 * 128 * 128 * (DK + 128) * nk;
-      const b = j % 2;
-      const id = `${i}_${j}`;
-      // feature block f of the QKV output holds that block's features of every token block: Q_h^T of the query block,
-      // K_h^T and V_h^T of key blocks 0..nk-1 are one contiguous H2A slice each
+  const loaded = new Set<number>();
+  for (const { t, c, pairs } of tiles) {
+    const h = t % p.heads;
+    const blk = Math.floor(t / p.heads);
+    const nk = blk + 1;
+    flops += 2 * 128 * 128 * (DK + 128) * nk;
+    // one set of buffers per tile (no reuse, no write-after-read ordering between tiles)
+    const id = `${t}`;
+    out.decls.push(`tensor ${P}ot${id} { format = RFP8; shape = [128, 128]; eb = -12; region = amem${c}; zero = true; }`);
+    out.decls.push(`tensor ${P}ob${id} { format = RFP16; shape = [${nk * OB}, 128]; eb = -15; region = amem${c}; zero = true; }`);
+    if (!loaded.has(h)) {
+      // feature block f of the QKV output holds that block's features of every token block: Q_h^T, K_h^T, V_h^T of
+      // all the token blocks are one contiguous H2A slice each
+      loaded.add(h);
       const fb = (off: number) => off / 128 + h;
-      const h2a = qkey('h2a', w.cluster);
-      const ks = Array.from({ length: nk }, (_, k) => k);
-      const lk = ks.map(() => `${P}lk${id}`);
-      const lv = ks.map(() => `${P}lv${id}`);
-      const scs = ks.map((k) => `${P}sc${id}_${k}`);
-      const pvs = ks.map((k) => `${P}pv${id}_${k}`);
-      pushTrip(out, h2a, `  trip ${P}lq${id} { src = ${p.qkvTensor}[${fb(0)}, ${blk}]; dst = ${P}qt${i}_${b}; trip_power = 4; }`);
-      pushTrip(out, h2a, `  trip ${P}lk${id} { src = ${p.qkvTensor}[${fb(D)}, 0:${nk}]; dst = ${P}kt${i}_${b}[0:${nk}]; trip_power = 4; }`);
-      pushTrip(out, h2a, `  trip ${P}lv${id} { src = ${p.qkvTensor}[${fb(2 * D)}, 0:${nk}]; dst = ${P}vt${i}_${b}[0:${nk}]; trip_power = 4; }`);
-      pushTrip(out, qkey('a2h', w.cluster), `  trip ${P}st${id} { src = ${P}ot${i}_${b}; dst = ${p.outTensor}[${blk}, ${h * DK}:${(h + 1) * DK}]; trip_power = 4; }`);
-      if (j >= 2) {
-        // buffer set b is free once tile j-2's combine (after all its sc and pv trips) has run
-        out.deps.push(`${P}lq${id}, ${P}lk${id}, ${P}lv${id} after ${P}cb${i}_${j - 2};`);
-        out.deps.push(`${scs[0]} after ${P}cb${i}_${j - 2};`, `${P}cb${id} after ${P}st${i}_${j - 2};`);
+      for (const [x, off] of [['q', 0], ['k', D], ['v', 2 * D]] as const) {
+        out.decls.push(`tensor ${P}${x}t_h${h} { format = RFP8; shape = [${NB}, 128, 128]; eb = -12; region = amem${c}; zero = true; }`);
+        pushTrip(out, qkey('h2a', c), `  trip ${P}l${x}_h${h} { src = ${p.qkvTensor}[${fb(off)}, 0:${NB}]; dst = ${P}${x}t_h${h}; trip_power = 4; }`);
       }
-      for (const k of ks) out.deps.push(`${scs[k]} after ${P}lq${id}, ${lk[k]};`, `${pvs[k]} after ${lv[k]};`);
-      out.deps.push(`${P}cb${id} after ${[...scs, ...pvs].join(', ')};`, `${P}st${id} after ${P}cb${id};`);
-      const q = qkey('uie', w.cluster, w.uie);
-      for (const k of ks) {
-        const o = `${P}ob${i}_${b}`;
-        pushTrip(out, q, `  trip ${scs[k]} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt${i}_${b}[${k}]; read = ${P}qt${i}_${b}; write = ${o}[${k * OB + 128}:${k * OB + 130}]; op = matmul; trip_power = 16; }`);
-        pushTrip(out, q, `  trip ${pvs[k]} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt${i}_${b}[${k}]; write = ${o}[${k * OB}:${k * OB + 128}]; op = matmul; trip_power = 16; }`);
-      }
-      pushTrip(out, q, `  trip ${P}cb${id} { amem_read = ${cb}${nk}_rd; sb2vb = ${cb}${nk}_in; vb2vpu = ${cb}${nk}_feed; vi = ${cb}${nk}_vi; vpu2vb = ${cb}_out; vb2sb = ${cb}_drain; amem_write = ${cb}_wr; read = ${P}ob${i}_${b}[0:${nk * OB}]; write = ${P}ot${i}_${b}; trip_power = 8; }`);
     }
+    pushTrip(out, qkey('a2h', c), `  trip ${P}st${id} { src = ${P}ot${id}; dst = ${p.outTensor}[${blk}, ${h * DK}:${(h + 1) * DK}]; trip_power = 4; }`);
+    const o = `${P}ob${id}`;
+    const names: string[] = [];
+    pairs.forEach((w, k) => {
+      const q = qkey('uie', w.cluster, w.uie);
+      const scn = `${P}sc${id}_${k}`;
+      const pvn = `${P}pv${id}_${k}`;
+      names.push(scn, pvn);
+      out.deps.push(`${scn} after ${P}lq_h${h}, ${P}lk_h${h};`, `${pvn} after ${P}lv_h${h};`);
+      pushTrip(out, q, `  trip ${scn} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt_h${h}[${k}]; read = ${P}qt_h${h}[${blk}]; write = ${o}[${k * OB + 128}:${k * OB + 130}]; op = matmul; trip_power = 16; }`);
+      pushTrip(out, q, `  trip ${pvn} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt_h${h}[${k}]; write = ${o}[${k * OB}:${k * OB + 128}]; op = matmul; trip_power = 16; }`);
+    });
+    out.deps.push(`${P}cb${id} after ${names.join(', ')};`, `${P}st${id} after ${P}cb${id};`);
+  }
+  for (const { t, cbw } of tiles) {
+    const nk = nkOf(t);
+    pushTrip(out, qkey('uie', cbw!.cluster, cbw!.uie), `  trip ${P}cb${t} { amem_read = ${cb}${nk}_rd; sb2vb = ${cb}${nk}_in; vb2vpu = ${cb}${nk}_feed; vi = ${cb}${nk}_vi; vpu2vb = ${cb}_out; vb2sb = ${cb}_drain; amem_write = ${cb}_wr; read = ${P}ob${t}; write = ${P}ot${t}; trip_power = 8; }`);
+  }
   return {
     name: nm,
     pasm,
@@ -197,6 +212,6 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
     inputs: [],
     luts,
     scale: 2 ** -s,
-    meta: { kind: 'attention', tiles: NT, dk: DK, dtype: 'fp8', flops, hbmBytes: NT * 2 * 128 * 128 + jobs.flat().reduce((a, t) => a + 2 * nkOf(t) * 128 * 128, 0), outputs: [p.outTensor], workers: busy.map(({ w }) => `c${w.cluster}.uie${w.uie}`) },
+    meta: { kind: 'attention', tiles: NT, dk: DK, dtype: 'fp8', flops, hbmBytes: p.heads * 3 * NB * 128 * 128 + NT * 128 * 128, outputs: [p.outTensor], workers: busy.map((w) => `c${w.cluster}.uie${w.uie}`) },
   };
 }

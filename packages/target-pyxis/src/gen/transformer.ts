@@ -93,7 +93,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
   const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
   const needs = [gemmNeed(D, true), gemmNeed(D, false), gemmNeed(D + 128, true), gemmNeed(F, false)];
-  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil((H * NB) / cl.length) * 2 * (2 + 2 * NB) * 16384 + F * 256 + 2 * 1024 * 1024;
+  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 16384 + NB * (130 * 256 + 16384)) + F * 256 + 2 * 1024 * 1024;
   const total = lim.amemBytes - fixed;
   const sumNeed = needs.reduce((a, b) => a + b, 0);
   if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);
