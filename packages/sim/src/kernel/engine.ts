@@ -43,6 +43,12 @@ export interface SimEngine {
    */
   attachWake?(wake: () => void): void;
   /**
+   * Optional, for passive engines: while `busy` is false, `tick(c)` does nothing for every c before its
+   * `nextWake(now + 1)` (asked when the kernel puts it to sleep after an idle tick at `now`), unless `wake` is called
+   * first; the kernel ticks it again at that cycle. Without it a sleeping passive engine waits for `wake` alone.
+   */
+  readonly timedWake?: boolean;
+  /**
    * Optional (temporal decoupling, kernel/runAhead.ts): the kernel gives the engine `skip(until)`, by which the engine
    * promises, from within its `tick(now)`, that for every cycle c with now < c < until, `tick(c)` would return true
    * and change nothing (it only replays progress it already simulated): the kernel then counts those cycles as busy

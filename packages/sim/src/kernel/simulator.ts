@@ -9,6 +9,13 @@
  * with the same explanation. Per-engine busy/stall/idle cycles (with stall
  * reasons) are accumulated in typed arrays; the loop allocates nothing.
  *
+ * Engines that cannot act cost nothing per cycle (docs/timing-model.md "Lazy accounting"): a passive engine asleep, a
+ * `timedWake` engine asleep until its wake cycle, an engine replaying run-ahead progress (`attachSkip`) are out of
+ * the set of ticked engines (a bitset in tick order) and their idle / busy cycles are added in one go when they come
+ * back (woken, wake cycle, end of the skip) or when the loop returns: the same figures as counting them one by one.
+ * When no engine is ticked at all and every cycle is promised progress, the loop jumps to the next event, counting
+ * the cycles as steps.
+ *
  * Results never depend on the order of `add` calls: a cycle runs the engines'
  * declared phases in ascending order (SimEngine.phase); inside a phase it
  * first delivers the due messages of the phase's timed links (link.ts), then
@@ -21,6 +28,12 @@ import type { Committer, SimEngine } from './engine.js';
 import type { TimedLink } from './link.js';
 
 export type StopReason = 'done' | 'deadlock' | 'max-cycles';
+
+/** Engine states of the kernel (Simulator.state). */
+const ACTIVE = 0;
+const ASLEEP = 1;
+const TIMED = 2;
+const SKIP = 3;
 
 export interface EngineStats {
   name: string;
@@ -66,10 +79,26 @@ export class Simulator {
   private reasonC = new Float64Array(0);
   private readonly explainers: Array<() => string[]> = [];
   private passive = new Uint8Array(0);
-  /** Passive engines currently awake (ticked); non-passive engines are always ticked. */
-  private awake = new Uint8Array(0);
-  /** Per engine: cycles < skipUntil (after the one it was promised in) replay progress without a tick (`attachSkip`). */
-  private skipUntil = new Float64Array(0);
+  private timed = new Uint8Array(0);
+  /**
+   * Per engine: ACTIVE (ticked when its position comes), ASLEEP (passive, until woken), TIMED (passive timedWake,
+   * until `wakeAt` or woken), SKIP (replays promised progress until `wakeAt`, `attachSkip`). For the last three the
+   * cycles from `acctFrom` on are not accounted yet (idle for ASLEEP / TIMED, busy for SKIP).
+   */
+  private state = new Uint8Array(0);
+  private acctFrom = new Float64Array(0);
+  private wakeAt = new Float64Array(0);
+  /** Engines in state ACTIVE, one bit per tick-order position. */
+  private act = new Int32Array(0);
+  /** Each engine's position in `order`. */
+  private pos = new Int32Array(0);
+  /** Min `wakeAt` over TIMED / SKIP engines (exact unless `timedStale`: a TIMED engine was woken early). */
+  private nextTimed = Infinity;
+  private timedStale = false;
+  /** Engines in state SKIP (each promised progress in the current cycle). */
+  private skipping = 0;
+  /** Tick-order position being run in the current cycle (-1: none yet or outside the loop; n: all done). */
+  private curPos = -1;
   private readonly links: Array<TimedLink<unknown>> = [];
   /** Engine indexes in tick order: by phase, then registration. */
   private order = new Int32Array(0);
@@ -150,9 +179,21 @@ export class Simulator {
   }
 
   private prepare(): void {
-    this.preparePhases();
     const n = this.engines.length;
-    if (this.busyC.length === n) return;
+    if (this.busyC.length === n && this.prepared === n) return;
+    // engines or links were added: account the lazy engines up to now, then rebuild the tick order
+    this.settle(this.now);
+    this.preparePhases();
+    if (this.busyC.length === n) {
+      // links only: the engines keep their states; positions may have moved
+      this.act.fill(0);
+      for (let k = 0; k < n; k++) {
+        const i = this.order[k]!;
+        this.pos[i] = k;
+        if (this.state[i] === ACTIVE) this.act[k >>> 5]! |= 1 << (k & 31);
+      }
+      return;
+    }
     const grow = (a: Float64Array) => {
       const b = new Float64Array(n);
       b.set(a.subarray(0, Math.min(a.length, n)));
@@ -167,24 +208,139 @@ export class Simulator {
       this.reasonBase[i] = total;
       total += Math.max(1, this.engines[i]!.stallReasons?.length ?? 0);
     }
+    // every engine starts active (a passive one goes to sleep after its first idle tick)
     this.passive = new Uint8Array(n);
-    this.awake = new Uint8Array(n).fill(1);
-    this.skipUntil = new Float64Array(n);
+    this.timed = new Uint8Array(n);
+    this.state = new Uint8Array(n);
+    this.acctFrom = new Float64Array(n);
+    this.wakeAt = new Float64Array(n);
+    this.act = new Int32Array((n + 31) >>> 5);
+    this.pos = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      this.pos[this.order[k]!] = k;
+      this.act[k >>> 5]! |= 1 << (k & 31);
+    }
+    this.nextTimed = Infinity;
+    this.timedStale = false;
+    this.skipping = 0;
     for (let i = 0; i < n; i++) {
       const e = this.engines[i]!;
       this.passive[i] = e.passive ? 1 : 0;
-      const awake = this.awake;
-      e.attachWake?.(() => {
-        awake[i] = 1;
-      });
-      const skip = this.skipUntil;
-      e.attachSkip?.((until) => {
-        skip[i] = until;
-      });
+      this.timed[i] = e.passive && e.timedWake ? 1 : 0;
+      e.attachWake?.(() => this.wake(i));
+      e.attachSkip?.((until) => this.skip(i, until));
     }
     const old = this.reasonC;
     this.reasonC = new Float64Array(total);
     if (old.length <= total) this.reasonC.set(old);
+  }
+
+  /**
+   * A passive engine became busy (its wake function). Asleep since `acctFrom`: idle up to the current cycle, and the
+   * current cycle too when its tick position has passed (it is ticked from the next cycle, as an engine found asleep
+   * at its position is counted idle).
+   */
+  private wake(i: number): void {
+    const st = this.state[i]!;
+    if (st !== ASLEEP && st !== TIMED) return;
+    const now = this.now;
+    const k = this.pos[i]!;
+    const to = k > this.curPos ? now : now + 1;
+    this.idleC[i] += to - this.acctFrom[i]!;
+    if (st === TIMED) this.timedStale = true;
+    this.state[i] = ACTIVE;
+    this.act[k >>> 5]! |= 1 << (k & 31);
+  }
+
+  /** `attachSkip`: from inside engine i's tick at `now`, the cycles now < c < until replay progress. */
+  private skip(i: number, until: number): void {
+    const now = this.now;
+    if (until <= now + 1 || this.state[i] !== ACTIVE) return;
+    this.state[i] = SKIP;
+    this.acctFrom[i] = now + 1;
+    this.wakeAt[i] = until;
+    if (until < this.nextTimed) this.nextTimed = until;
+    this.skipping++;
+    const k = this.pos[i]!;
+    this.act[k >>> 5]! &= ~(1 << (k & 31));
+  }
+
+  /** Engine i goes to sleep after its tick at `now` (not busy, no progress; counted idle at `now`). */
+  private sleep(i: number, e: SimEngine, now: number): void {
+    let st = ASLEEP;
+    if (this.timed[i] === 1) {
+      const w = e.nextWake(now + 1);
+      if (w !== Infinity) {
+        st = TIMED;
+        const at = w > now + 1 ? w : now + 1;
+        this.wakeAt[i] = at;
+        if (at < this.nextTimed) this.nextTimed = at;
+      }
+    }
+    if (this.state[i] === SKIP) {
+      // a skip promised by a tick after which the engine is not busy: sleep wins (the promise is dropped)
+      this.skipping--;
+      this.timedStale = true;
+    }
+    this.state[i] = st;
+    this.acctFrom[i] = now + 1;
+    const k = this.pos[i]!;
+    this.act[k >>> 5]! &= ~(1 << (k & 31));
+  }
+
+  /** Brings back the TIMED / SKIP engines due at `now` (accounting their cycles before it); recomputes `nextTimed`. */
+  private reactivate(now: number): void {
+    const n = this.state.length;
+    let next = Infinity;
+    for (let i = 0; i < n; i++) {
+      const st = this.state[i]!;
+      if (st !== TIMED && st !== SKIP) continue;
+      const w = this.wakeAt[i]!;
+      if (w > now) {
+        if (w < next) next = w;
+        continue;
+      }
+      const c = now - this.acctFrom[i]!;
+      if (st === SKIP) {
+        this.busyC[i] += c;
+        this.skipping--;
+      } else this.idleC[i] += c;
+      this.state[i] = ACTIVE;
+      const k = this.pos[i]!;
+      this.act[k >>> 5]! |= 1 << (k & 31);
+    }
+    this.nextTimed = next;
+    this.timedStale = false;
+  }
+
+  /** The exact `nextTimed` (after early wakes of TIMED engines). */
+  private timedNext(): number {
+    if (this.timedStale) {
+      let next = Infinity;
+      for (let i = 0; i < this.state.length; i++) {
+        const st = this.state[i]!;
+        if ((st === TIMED || st === SKIP) && this.wakeAt[i]! < next) next = this.wakeAt[i]!;
+      }
+      this.nextTimed = next;
+      this.timedStale = false;
+    }
+    return this.nextTimed;
+  }
+
+  /** Accounts every lazy engine's cycles before `to` (the loop's return; stats read outside a run). */
+  private settle(to: number): void {
+    const n = this.state.length;
+    for (let i = 0; i < n; i++) {
+      const st = this.state[i]!;
+      if (st === ACTIVE) continue;
+      const from = this.acctFrom[i]!;
+      const end = st === SKIP && this.wakeAt[i]! < to ? this.wakeAt[i]! : to;
+      // end < from: an engine that went to sleep in the step the run ends with gives back that step's idle cycle
+      if (end === from) continue;
+      if (st === SKIP) this.busyC[i] += end - from;
+      else this.idleC[i] += end - from;
+      this.acctFrom[i] = end;
+    }
   }
 
   private accountStall(i: number, e: SimEngine, cycles: number): void {
@@ -256,16 +412,14 @@ export class Simulator {
     this.prepare();
     if (end > this.now) this.accountSkipped(end - this.now);
     this.now = end;
+    this.settle(end);
   }
 
-  /** `cycles` cycles in which nothing moved: busy engines stall, the others idle. */
+  /** `cycles` cycles in which nothing moved: busy engines stall, the others idle (lazy engines: when settled). */
   private accountSkipped(cycles: number): void {
     const n = this.engines.length;
     for (let i = 0; i < n; i++) {
-      if (this.awake[i] === 0) {
-        this.idleC[i] += cycles;
-        continue;
-      }
+      if (this.state[i] !== ACTIVE) continue;
       const e = this.engines[i]!;
       if (e.busy) this.accountStall(i, e, cycles);
       else this.idleC[i] += cycles;
@@ -282,6 +436,7 @@ export class Simulator {
     const engines = this.engines;
     const n = engines.length;
     const every = opts.progressEvery ?? 1 << 14;
+    const onProgress = opts.onProgress;
     let sinceProgress = 0;
     let now = this.now;
     // Fixed for the run (prepare() built them): locals keep the per-cycle loop free of property look-ups.
@@ -293,38 +448,81 @@ export class Simulator {
     const links = this.links;
     const busyC = this.busyC;
     const idleC = this.idleC;
+    const passive = this.passive;
+    const act = this.act;
+    const nWords = act.length;
     let resumeAt = -1;
+    let result: StopReason | 'window' | 'quiescent';
     for (;;) {
       if (now >= maxCycles) {
         this.now = now;
-        return 'max-cycles';
+        result = 'max-cycles';
+        break;
       }
       if (now >= windowEnd) {
         this.now = now;
         this.pausedNext = resumeAt > now ? resumeAt : now;
-        return 'window';
+        result = 'window';
+        break;
+      }
+      if (now >= this.nextTimed) this.reactivate(now);
+      // Every engine in SKIP promised progress at `now`.
+      let progressed = this.skipping > 0;
+      if (progressed) {
+        // Nothing to tick and nothing due: every cycle up to the next event is a step with progress and no work.
+        let idle = true;
+        for (let w = 0; w < nWords; w++)
+          if (act[w] !== 0) {
+            idle = false;
+            break;
+          }
+        if (idle) {
+          let to = this.nextTimed; // exact: no TIMED engine woke since the last reactivate (nothing ran)
+          for (let l = 0; l < links.length; l++) if (links[l]!.nextAt < to) to = links[l]!.nextAt;
+          if (to > maxCycles) to = maxCycles;
+          if (to > windowEnd) to = windowEnd;
+          if (to > now + 1) {
+            let left = to - now;
+            this.steps += left;
+            if (onProgress) {
+              // the progress calls the skipped steps would have made, at the same steps
+              let c = now;
+              while (left > 0) {
+                const k = every - sinceProgress <= left ? every - sinceProgress : left;
+                c += k;
+                left -= k;
+                sinceProgress += k;
+                if (sinceProgress >= every) {
+                  sinceProgress = 0;
+                  this.now = c - 1;
+                  onProgress(c - 1);
+                }
+              }
+            }
+            now = to;
+            continue;
+          }
+        }
       }
       this.steps++;
       this.now = now; // live during the run (observers such as the uninitialised-read watch read it)
-      let progressed = false;
-      const passive = this.passive;
-      const awake = this.awake;
-      const skipUntil = this.skipUntil;
       for (let pi = 0; pi < nPhases; pi++) {
         const links = phaseLinks[pi]!;
-        for (let l = 0; l < links.length; l++) if (links[l]!.nextAt <= now && links[l]!.deliverDue(now) > 0) progressed = true;
+        const start = phaseStart[pi]!;
         const end = phaseEnd[pi]!;
-        for (let k = phaseStart[pi]!; k < end; k++) {
-          const i = order[k]!;
-          if (awake[i] === 0) {
-            idleC[i]++;
-            continue;
-          }
-          if (skipUntil[i]! > now) {
-            busyC[i]++;
-            progressed = true;
-            continue;
-          }
+        this.curPos = start - 1;
+        for (let l = 0; l < links.length; l++) if (links[l]!.nextAt <= now && links[l]!.deliverDue(now) > 0) progressed = true;
+        // the active engines of the phase in tick order; the bitset is re-read after each tick (wakes, skips)
+        let k = start;
+        while (k < end) {
+          let w = k >>> 5;
+          let bits = act[w]! & (-1 << (k & 31));
+          while (bits === 0 && ++w < nWords && w << 5 < end) bits = act[w]!;
+          if (bits === 0) break;
+          const p = (w << 5) + 31 - Math.clz32(bits & -bits);
+          if (p >= end) break;
+          this.curPos = p;
+          const i = order[p]!;
           const e = engines[i]!;
           if (e.tick(now)) {
             busyC[i]++;
@@ -332,27 +530,32 @@ export class Simulator {
           } else if (e.busy) this.accountStall(i, e, 1);
           else {
             idleC[i]++;
-            if (passive[i] === 1) awake[i] = 0;
+            if (passive[i] === 1) this.sleep(i, e, now);
           }
+          k = p + 1;
         }
+        this.curPos = end - 1;
         if (this.commitN > 0) {
           this.runCommits(now);
           progressed = true;
         }
       }
-      if (opts.onProgress && ++sinceProgress >= every) {
+      this.curPos = n;
+      if (onProgress && ++sinceProgress >= every) {
         sinceProgress = 0;
-        opts.onProgress(now);
+        onProgress(now);
       }
       if (progressed) {
         now++;
         continue;
       }
       // Nothing moved at `now`: the state cannot change before the earliest wake.
-      let next = Infinity;
+      // an engine that promised progress from now + 1 on (`attachSkip` in this step's tick) is due then
+      let next = this.skipping > 0 ? now + 1 : this.timedNext();
+      if (next <= now) next = now + 1;
       let anyBusy = false;
       for (let i = 0; i < n; i++) {
-        if (awake[i] === 0) continue;
+        if (this.state[i] !== ACTIVE) continue;
         const e = engines[i]!;
         if (e.busy) anyBusy = true;
         else if (passive[i] === 1) continue;
@@ -367,17 +570,19 @@ export class Simulator {
       if (next === Infinity) {
         this.now = now;
         // The run ends at `now`: the step just made at `now` (nothing moved) is not one of its cycles, so each
-        // engine's busy + stall + idle is exactly `cycles`. Undo that step's accounting (one idle or stall cycle).
+        // engine's busy + stall + idle is exactly `cycles`. Undo that step's accounting (one idle or stall cycle);
+        // the lazy engines are accounted up to `now` below.
         for (let i = 0; i < n; i++) {
+          if (this.state[i] !== ACTIVE) continue;
           const e = engines[i]!;
-          if (awake[i] !== 0 && e.busy) this.accountStall(i, e, -1);
+          if (e.busy) this.accountStall(i, e, -1);
           else this.idleC[i]--;
         }
         if (partitioned) {
           this.quiescent = true;
-          return 'quiescent';
-        }
-        return anyBusy ? 'deadlock' : 'done';
+          result = 'quiescent';
+        } else result = anyBusy ? 'deadlock' : 'done';
+        break;
       }
       if (next > maxCycles) next = maxCycles;
       if (next > windowEnd) {
@@ -388,10 +593,7 @@ export class Simulator {
       const skipped = next - now - 1;
       if (skipped > 0) {
         for (let i = 0; i < n; i++) {
-          if (awake[i] === 0) {
-            this.idleC[i] += skipped;
-            continue;
-          }
+          if (this.state[i] !== ACTIVE) continue;
           const e = engines[i]!;
           if (e.busy) this.accountStall(i, e, skipped);
           else this.idleC[i] += skipped;
@@ -399,6 +601,9 @@ export class Simulator {
       }
       now = next;
     }
+    this.curPos = -1;
+    this.settle(this.now);
+    return result;
   }
 
   /** One line per busy engine with its blocked reason, then the explainers' lines. */
@@ -414,6 +619,7 @@ export class Simulator {
 
   engineStats(): EngineStats[] {
     this.prepare();
+    this.settle(this.now);
     return this.engines.map((e, i) => {
       const reasons: Record<string, number> = {};
       const names = e.stallReasons ?? ['stalled'];

@@ -85,10 +85,8 @@ export function conv1x1(p: Conv1x1Params): GenKernel {
     for (const s of [0, 1]) D.push(`tensor y${i}_${s} { format = RFP16; shape = [128, ${P}, 128]; eb = -8; region = amem${w0.cluster}; zero = true; }`);
     D.push(`config wpsw.config { cluster = ${w0.cluster}; uie = ${w0.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
   }
-  // `op = conv1x1` lets the linker check seq §1.2-1.3 (LD0820); it sees every weight database as 8-bit (ld/context.ts
-  // dbTensor), so a linear16 trip with Cin = 4 mod 8 would be refused: linear16 trips do not declare it (the
-  // generator checks the 16-bit rule itself)
-  const sizeRule = wk === 'linear16' ? '' : ' op = conv1x1;';
+  // `op = conv1x1` lets the linker check seq §1.2-1.3 (LD0820; a linear16 database counts as 16-bit weights there)
+  const sizeRule = ' op = conv1x1;';
   const progs = `amem_weights_read = ${name}_wr; wdp = ${name}_wdp; gh = ${name}_gh; amem_read = ${name}_rd; gv = ${name}_gv; gx = ${name}_gx; gwb = ${name}_gwb; amem_write = ${name}_wr_y;`;
   D.push(
     ...streamImages(plan, {

@@ -15,6 +15,10 @@
  * A trip start is therefore seen by the engines in the same cycle, a trip end
  * from the next cycle. The GrantedPower update runs in the APM's own phase,
  * after the engines: seen from the next cycle.
+ *
+ * Passive with a timed wake (kernel `timedWake`): between GrantedPower steps the kernel does not tick the APM; it
+ * comes back at its next update cycle (`nextWake`) or when a `request` changes RequestedPower. Its tick does nothing
+ * in between, so its statistics (one busy cycle per step, idle otherwise) are those of a tick every cycle.
  */
 import type { Committer, SimEngine } from '@pyxis/sim';
 import type { SimConfig } from './config.js';
@@ -27,6 +31,12 @@ export class Apm implements SimEngine, Committer {
   readonly phase = 4;
   /** Last among the commits of a phase: the engines' own commits (DMA issue) use the utilization of the phase start. */
   readonly commitKey = Number.MAX_SAFE_INTEGER;
+  readonly passive = true;
+  readonly timedWake = true;
+  private wake: (() => void) | undefined;
+  attachWake(wake: () => void): void {
+    this.wake = wake;
+  }
   kernel: CommitSink | undefined;
   private commitAt = -1;
   requested = 0;
@@ -64,6 +74,7 @@ export class Apm implements SimEngine, Committer {
     this.accountEnergy(now);
     this.requested += p;
     if (this.nextUpdate <= now) this.nextUpdate = now + this.cfg.power_update_period;
+    this.wake?.(); // the target moved: the next GrantedPower step may come earlier than the kernel was told
     if (!this.kernel) {
       this.commit(now);
       return;
