@@ -3,7 +3,7 @@ import { GenError } from './errors.js';
 import { EPILOGUES, gemm, type Epilogue } from './gemm.js';
 import type { GenKernel } from './kernel.js';
 import { ROW_OPS, rows, type RowOp } from './rows.js';
-import { transformer, type Composite } from './transformer.js';
+import { transformer } from './transformer.js';
 import { conv3x3 } from './conv.js';
 import { resnetBlock } from './resnet.js';
 import { resnetDownBlock } from './resnetDown.js';
@@ -13,9 +13,7 @@ import { WEIGHTS_1X1, conv1x1, type Weights1x1 } from './conv1x1.js';
 type Values = Record<string, string | boolean | undefined>;
 interface KindSpec {
   options: Record<string, { type: 'string' | 'boolean' }>;
-  make?(v: Values): GenKernel;
-  /** Chip-scale samples: several kernels run one after the other. */
-  composite?(v: Values): Composite;
+  make(v: Values): GenKernel;
 }
 
 /** An integer option (GEN0001 with exit 2 when it is not a number). */

@@ -39,13 +39,6 @@ export interface TransformerParams {
   seed?: number;
 }
 
-/** Several kernels run one after the other (the ResNet-style sample, gen/resnet.ts). */
-export interface Composite {
-  name: string;
-  stages: Array<{ label: string; kernel: GenKernel }>;
-  notes: string[];
-}
-
 /** The layer's weights in the "x W" convention (W [in, out] row-major), as float32 values exact in their formats. */
 export interface LayerWeights {
   x: Float32Array; // [S, D]
