@@ -60,7 +60,7 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   const sb = u.sbReadToWrite;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
-  // `relaxed` (a follower's schedule, amem/banks.ts jointWindow): only the structure that fixes the order of the
+  // `relaxed` (a follower's schedule, amem/schedules.ts jointWindow): only the structure that fixes the order of the
   // coming AMEM addresses is checked, not the timing (ports, switchbox readiness) that a batch also needs
   if (!relaxed) {
     if (u.readPortFree > c || u.writePortFree > c) return 0;
@@ -150,13 +150,13 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
 }
 
 /**
- * The steady-state batch with bank arbitration (amem/banks.ts). Alone in its cluster (no other UIE has a trip; the
+ * The steady-state batch with bank arbitration (amem/banks.ts, amem/schedules.ts). Alone in its cluster (no other UIE has a trip; the
  * run-ahead gate keeps the control plane out), a UIE batches while its own read and write banks differ. With other
- * UIEs active it batches only the cluster's joint conflict-free window (`AmemBanks.jointWindow`, the same for every
+ * UIEs active it batches only the cluster's joint conflict-free window (`BankSchedules.jointWindow`, amem/schedules.ts, the same for every
  * UIE at `c`), and publishes its next schedule after the batch, or now when it has none. Returns the cycles batched.
  */
 export function steadyBatch(u: Uie, c: number, limit: number): number {
-  const banks = u.amem.banks;
+  const banks = u.amem.banks.sched;
   const me = u.index;
   if (banks.activeUies <= 1) {
     const k = steadyCheck(u, c, Math.min(limit, c + SCHED_MAX));

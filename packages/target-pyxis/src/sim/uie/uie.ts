@@ -322,7 +322,7 @@ export class Uie implements SimEngine {
     }
     this.nextSlot = (slotId + 1) % TRIP_SLOTS;
     this.activeTrips++;
-    this.amem.banks.setActive(this.index, true);
+    this.amem.banks.sched.setActive(this.index, true);
     this.lastDidWork = true;
     return true;
   }
@@ -477,7 +477,7 @@ export class Uie implements SimEngine {
       sl.active = false;
       sl.params = undefined;
       this.activeTrips--;
-      if (this.activeTrips === 0) this.amem.banks.setActive(this.index, false);
+      if (this.activeTrips === 0) this.amem.banks.sched.setActive(this.index, false);
       this.stats.tripsDone++;
       this.oldestSlot = (this.oldestSlot + 1) % TRIP_SLOTS;
       did = true;
@@ -490,9 +490,9 @@ export class Uie implements SimEngine {
       } else this.onTripDone?.(sl.tripId, now);
     }
     // AMEM banks: no more claims in the current trips once the claiming sequencers, their decoder FIFOs and the ITFEs
-    // are done (amem/banks.ts setQuiet: other UIEs' joint batches then ignore this one)
+    // are done (amem/schedules.ts setQuiet: other UIEs' joint batches then ignore this one)
     if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && this.readDec.empty && this.writeDec.empty && !this.itfeRead.active && !this.itfeWrite.active)
-      this.amem.banks.setQuiet(this.index, now);
+      this.amem.banks.sched.setQuiet(this.index, now);
     this.lastDidWork = did;
     return did;
   }
@@ -517,7 +517,7 @@ export class Uie implements SimEngine {
     // may start (stopOnPop: a DMA could) -> this cycle only; other UIEs of the cluster active -> this cycle, or the
     // cluster's joint conflict-free batch (the same window for all of them), then hand back
     const banks = this.amem.banks;
-    const shared = banks.activeUies > 1;
+    const shared = banks.sched.activeUies > 1;
     if (stopOnPop) limit = from + 1;
     try {
       while (c < limit) {
