@@ -29,6 +29,7 @@ import { tryTable, UieConfig } from './config.js';
 import { defaultSimConfig, type UieParams } from '../config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
+import { NO_OBSERVER, type UieObserver } from './observer.js';
 import { Compute } from './compute/index.js';
 import { bindSeq } from './opFields.js';
 import * as readPath from './readPath.js';
@@ -117,6 +118,8 @@ export class Uie implements SimEngine {
   readonly commitLatency: number;
   /** This machine instance's UIE parameters (sim_config.json `uie`, `grid`, `weights_path`). */
   readonly params: UieParams;
+  /** Statistics and traces (observer.ts): called at trip acceptance, around every simulated cycle and at retirement. */
+  readonly observer: UieObserver;
   private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
   readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number) => void) | undefined;
@@ -204,6 +207,7 @@ export class Uie implements SimEngine {
     this.itfeOverride = this.config.itfeOverride;
     this.commitLatency = opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles;
     this.onTripDone = opts.onTripDone;
+    this.observer = opts.observer ?? NO_OBSERVER;
     this.onDiagnostic = opts.onDiagnostic;
     this.onPartialWrite = opts.onPartialWrite;
     this.params = opts.params ?? defaultSimConfig();
@@ -287,6 +291,7 @@ export class Uie implements SimEngine {
       indirectWrites: 0,
       tripsDone: 0,
     };
+    this.observer.attach(this);
   }
 
   // ------------------------------------------------------------------ trips
@@ -324,6 +329,7 @@ export class Uie implements SimEngine {
     this.activeTrips++;
     this.amem.banks.sched.setActive(this.index, true);
     this.lastDidWork = true;
+    this.observer.tripAccepted(trip.trip_id, slotId);
     return true;
   }
 
@@ -433,6 +439,8 @@ export class Uie implements SimEngine {
   // ------------------------------------------------------------ the cycle
 
   tick(now: number): boolean {
+    const obs = this.observer;
+    obs.beforeCycle(now);
     this.now = now;
     this.stateGen++;
     this.blocked = undefined;
@@ -487,13 +495,17 @@ export class Uie implements SimEngine {
         this.deferredIds[this.deferredN++] = sl.tripId;
         this.deferredAt = now;
         this.visible = true;
-      } else this.onTripDone?.(sl.tripId, now);
+      } else {
+        obs.tripRetired(sl.tripId, now);
+        this.onTripDone?.(sl.tripId, now);
+      }
     }
     // AMEM banks: no more claims in the current trips once the claiming sequencers, their decoder FIFOs and the ITFEs
     // are done (amem/schedules.ts setQuiet: other UIEs' joint batches then ignore this one)
     if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && this.readDec.empty && this.writeDec.empty && !this.itfeRead.active && !this.itfeWrite.active)
       this.amem.banks.sched.setQuiet(this.index, now);
     this.lastDidWork = did;
+    obs.afterCycle(now);
     return did;
   }
 
@@ -569,7 +581,10 @@ export class Uie implements SimEngine {
   flushDeferred(): void {
     const n = this.deferredN;
     this.deferredN = 0;
-    for (let i = 0; i < n; i++) this.onTripDone?.(this.deferredIds[i]!, this.deferredAt);
+    for (let i = 0; i < n; i++) {
+      this.observer.tripRetired(this.deferredIds[i]!, this.deferredAt);
+      this.onTripDone?.(this.deferredIds[i]!, this.deferredAt);
+    }
   }
 
   seqDone(id: number, slot: number): void {
