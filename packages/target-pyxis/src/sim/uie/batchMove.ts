@@ -147,44 +147,10 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   else moveCounts.staged++;
   const rView = rs.view ? AMEM_VIEW_BIT : 0;
   const wView = ws.view ? AMEM_VIEW_BIT : 0;
-  const commitAt = u.commitAt;
-  const commitSlot = u.commitSlot;
-  const cm = u.commitMask;
-  const lat = u.commitLatency;
   const tripSlot = u.oldestSlot;
-  const tripRec = u.slots[tripSlot]!;
-  const slots = u.slots;
   const fill = direct ? k - occ : 0;
-  // 1. the write-commit ring (tick step 1 at each t, then the posted commit of the write at t): locals only; the
-  // trip's `writes` count takes the net of its pushes and pops at the end (nothing reads it inside the window)
-  let cHead = u.cHead;
-  let cCount = u.cCount;
-  let dTrip = k;
-  let due = cCount > 0 ? commitAt[cHead]! : Infinity;
-  for (let j = 0; j < k; j++) {
-    const t = c + j;
-    while (due <= t) {
-      const s = commitSlot[cHead]!;
-      if (s === tripSlot) dTrip--;
-      else slots[s]!.writes--;
-      cHead = (cHead + 1) & cm;
-      due = --cCount > 0 ? commitAt[cHead]! : Infinity;
-    }
-    if (cCount > cm) {
-      const s = commitSlot[cHead]!;
-      if (s === tripSlot) dTrip--;
-      else slots[s]!.writes--;
-      cHead = (cHead + 1) & cm;
-      due = --cCount > 0 ? commitAt[cHead]! : Infinity;
-    }
-    const q = (cHead + cCount) & cm;
-    commitAt[q] = t + lat;
-    commitSlot[q] = tripSlot;
-    if (cCount++ === 0) due = t + lat;
-  }
-  tripRec.writes += dTrip;
-  u.cHead = cHead;
-  u.cCount = cCount;
+  // 1. the write-commit ring (tick step 1 at each t, then the posted commit of the write at t)
+  u.commits.batch(c, k, tripSlot);
   if (direct && rView === wView) directMoves(u, c, k, addrR, addrW, occ, nW, nR, wView, rdt, reb, rl);
   else stagedMoves(u, c, k, addrR, addrW, occ, fill, direct, rView, wView, rdt, reb, rl);
 }

@@ -171,11 +171,7 @@ export function settleClaims(u: Uie): void {
   }
   if (u.lastWriteAt >= 0) {
     const late = banks.freeAt[u.wClient]! - u.lastWriteAcc - u.lastWriteAt;
-    if (late > 0)
-      for (let i = 0; i < u.lastWriteN && i < u.cCount; i++) {
-        const k = (u.cHead + u.cCount - 1 - i) & u.commitMask;
-        u.commitAt[k] = u.commitAt[k]! + late;
-      }
+    if (late > 0) u.commits.delayNewest(u.lastWriteN, late);
     u.lastWriteAt = -1;
   }
 }

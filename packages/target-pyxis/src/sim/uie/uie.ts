@@ -30,6 +30,7 @@ import { defaultSimConfig, type UieParams } from '../config.js';
 import type { CompositeTable } from './convert.js';
 import { Itfe, type ItfeCommand } from './itfe.js';
 import { NO_OBSERVER, type UieObserver } from './observer.js';
+import { CommitRing } from './commits.js';
 import { Compute } from './compute/index.js';
 import { bindSeq } from './opFields.js';
 import * as readPath from './readPath.js';
@@ -115,7 +116,6 @@ export class Uie implements SimEngine {
   readonly config: UieConfig;
   /** ITFE command registers set directly (tests/tools without a cfg space), by side and index 0..3. */
   readonly itfeOverride: { read: Array<ItfeCommand | undefined>; write: Array<ItfeCommand | undefined> };
-  readonly commitLatency: number;
   /** This machine instance's UIE parameters (sim_config.json `uie`, `grid`, `weights_path`). */
   readonly params: UieParams;
   /** Statistics and traces (observer.ts): called at trip acceptance, around every simulated cycle and at retirement. */
@@ -127,12 +127,8 @@ export class Uie implements SimEngine {
   private nextSlot = 0;
   oldestSlot = 0;
   activeTrips = 0;
-  // commit ring (posted writes in issue order; constant latency keeps it ordered)
-  readonly commitAt: Float64Array;
-  readonly commitSlot: Int8Array;
-  readonly commitMask: number;
-  cHead = 0;
-  cCount = 0;
+  /** Posted AMEM writes until they commit (commits.ts). */
+  readonly commits: CommitRing;
   readPortFree = 0;
   writePortFree = 0;
   // applied (held) switch configuration indexes
@@ -205,7 +201,6 @@ export class Uie implements SimEngine {
     this.amem = opts.amem;
     this.config = new UieConfig(opts.cfg, opts.index, opts.cfgBase);
     this.itfeOverride = this.config.itfeOverride;
-    this.commitLatency = opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles;
     this.onTripDone = opts.onTripDone;
     this.observer = opts.observer ?? NO_OBSERVER;
     this.onDiagnostic = opts.onDiagnostic;
@@ -235,12 +230,7 @@ export class Uie implements SimEngine {
     this.fastPaths = opts.fastPaths ?? true;
     this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth, uieClient(opts.index, PORT_ITFE_READ));
     this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth, uieClient(opts.index, PORT_ITFE_WRITE));
-    // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
-    let ring = 64; // small: the ring is walked every cycle, a 48-UIE chip keeps 48 of them hot
-    while (ring < 2 * this.commitLatency + 16) ring *= 2;
-    this.commitMask = ring - 1;
-    this.commitAt = new Float64Array(ring);
-    this.commitSlot = new Int8Array(ring);
+    this.commits = new CommitRing(opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles, this.slots);
     for (let i = 0; i < TRIP_SLOTS; i++) this.slots.push({ active: false, tripId: 0, params: undefined, pending: 0, writes: 0 });
     for (let id = 0; id < NUM_SEQUENCERS; id++) {
       const m = this.config.seqMem[id];
@@ -341,7 +331,7 @@ export class Uie implements SimEngine {
     if (!this.busy) return Infinity;
     if (this.lastDidWork) return now;
     let w = Infinity;
-    if (this.cCount > 0) w = Math.max(now, this.commitAt[this.cHead]!);
+    if (this.commits.count > 0) w = Math.max(now, this.commits.nextAt);
     // a datapath that waited for its AMEM port (16-bit serialization) wakes when the port frees
     if (this.portWake < w) w = Math.max(now, this.portWake);
     // a compute unit with a timed event (pipeline latency) wakes at it
@@ -387,7 +377,7 @@ export class Uie implements SimEngine {
   blockedReason(): string | undefined {
     if (!this.busy) return undefined;
     if (this.blocked) return this.blocked;
-    if (this.cCount > 0) return `waiting for ${this.cCount} AMEM write commit(s) (seq §6.8)`;
+    if (this.commits.count > 0) return `waiting for ${this.commits.count} AMEM write commit(s) (seq §6.8)`;
     return undefined;
   }
 
@@ -449,13 +439,7 @@ export class Uie implements SimEngine {
     if (this.lastReadAt >= 0 || this.lastWriteAt >= 0 || this.lastWtAt >= 0) settleClaims(this);
     let did = false;
     // 1. write commits (chip §11.7.1)
-    while (this.cCount > 0 && this.commitAt[this.cHead]! <= now) {
-      const sl = this.slots[this.commitSlot[this.cHead]!]!;
-      sl.writes--;
-      this.cHead = (this.cHead + 1) & this.commitMask;
-      this.cCount--;
-      did = true;
-    }
+    if (this.commits.commitDue(now)) did = true;
     // 2. datapaths, downstream first
     if (issueWrite(this, now)) did = true;
     // the compute half only while a compute sequencer runs or one of its units still holds work

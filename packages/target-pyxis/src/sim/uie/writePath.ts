@@ -75,7 +75,7 @@ export function issueWrite(u: Uie, now: number): boolean {
       fifo.pop();
       // 16-bit data takes two cycles (chip §7.3); a read-modify-write reads before it writes (chip §7.4: x2)
       u.writePortFree = now + (wide ? 2 : 1) * acc;
-      postWrite(u, slot, now, wide ? 2 : 1);
+      u.commits.post(slot, now, wide ? 2 : 1);
       u.lastWriteN = wide ? 2 : 1;
     }
   }
@@ -103,22 +103,6 @@ function claimWrite(u: Uie, opcd: number, addr: number, d: Int32Array, at: numbe
   const acc = opcd === WR_RMW_ADD || (lo & 15) !== 0 || (hi & 15) !== 0 ? 2 : 1;
   u.amem.banks.claim(u.wClient, now, (((addr + p0) & PTN_MASK) << 4) | (d[at + R_VIEW]! ? AMEM_VIEW_BIT : 0), ((hi + 15) >> 4) - p0, acc);
   return acc;
-}
-
-export function postWrite(u: Uie, slot: number, now: number, n: number): void {
-  for (let i = 0; i < n; i++) {
-    if (u.cCount > u.commitMask) {
-      // commit ring full: commit the oldest now (never expected with 100-cycle latency)
-      u.slots[u.commitSlot[u.cHead]!]!.writes--;
-      u.cHead = (u.cHead + 1) & u.commitMask;
-      u.cCount--;
-    }
-    const k = (u.cHead + u.cCount) & u.commitMask;
-    u.commitAt[k] = now + u.commitLatency;
-    u.commitSlot[k] = slot;
-    u.cCount++;
-    u.slots[slot]!.writes++;
-  }
 }
 
 /** Executes Write / RMW_Add of the head flit (seq §6, chip §6.2.2, §7.4). Returns true for 16-bit. */
