@@ -35,8 +35,8 @@ export function uieFifos(m: UieModel | undefined): Array<[string, () => number]>
   if (!(m instanceof Uie)) return undefined;
   const u = m;
   return [
-    ['amem_read_decoder_fifo', () => u.readDec.occupancy],
-    ['amem_write_decoder_fifo', () => u.writeDec.occupancy],
+    ['amem_read_decoder_fifo', () => u.rd.dec.occupancy],
+    ['amem_write_decoder_fifo', () => u.wr.dec.occupancy],
     ['sb_amem_read_to_write', () => u.sbReadToWrite.occupancy],
   ];
 }

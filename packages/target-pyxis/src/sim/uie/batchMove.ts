@@ -123,8 +123,8 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   const cached = u.addrAt === c && u.addrGen === u.stateGen && k <= u.addrLen;
   const addrR = cached ? u.addrR! : scratchR;
   const addrW = cached ? u.addrW! : scratchW;
-  fillAddrs(rs, u.readDec, rCnt, k, cached ? undefined : addrR, 0, 1);
-  fillAddrs(ws, u.writeDec, wCnt, k, cached ? undefined : addrW, 0, 1);
+  fillAddrs(rs, u.rd.dec, rCnt, k, cached ? undefined : addrR, 0, 1);
+  fillAddrs(ws, u.wr.dec, wCnt, k, cached ? undefined : addrW, 0, 1);
   const sb = u.sbReadToWrite;
   const occ = sb.occupancy;
   // direct moves need every read word of the window unwritten in it
@@ -215,7 +215,7 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
   const raw32 = sb.raw32;
   const meta = sb.meta;
   const readyAt = u.sbReadyAt;
-  const rlat = u.readLatency;
+  const rlat = u.rd.latency;
   const fill = k - occ;
   const stamp = k - sb.capacity;
   for (let j = 0; j < k; j++) {
@@ -253,7 +253,7 @@ function stagedMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
   const raw32 = sb.raw32;
   const meta = sb.meta;
   const readyAt = u.sbReadyAt;
-  const rlat = u.readLatency;
+  const rlat = u.rd.latency;
   // per cycle t: the AMEM Write of the switchbox head (issueWrite / doWrite fast path), then the AMEM Read into the
   // switchbox (issueRead fast path). A switchbox slot's readyAt / meta keep only their last push's values, so only
   // the last `capacity` pushes write them (the same final arrays)
@@ -300,8 +300,8 @@ export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number, at
   // the addresses are kept for a `moveBatch` from the same state (at `at`, no tick in between): computed once
   const aR = (u.addrR ??= new Int32Array(MOVE_MAX));
   const aW = (u.addrW ??= new Int32Array(MOVE_MAX));
-  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.readDec, schedR, k, aR, 0, 1);
-  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, aW, 0, 1);
+  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, aR, 0, 1);
+  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, aW, 0, 1);
   u.addrAt = at;
   u.addrLen = k;
   u.addrGen = u.stateGen;

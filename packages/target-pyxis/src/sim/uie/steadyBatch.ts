@@ -54,20 +54,20 @@ export const PUBLISH_FIRST = 64;
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
 export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false): number {
-  if (u.itfeRead.active || u.itfeWrite.active || u.activeTrips !== 1) return 0;
-  const rdec = u.readDec;
-  const wdec = u.writeDec;
+  if (u.rd.itfe.active || u.wr.itfe.active || u.activeTrips !== 1) return 0;
+  const rdec = u.rd.dec;
+  const wdec = u.wr.dec;
   const sb = u.sbReadToWrite;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
   // `relaxed` (a follower's schedule, amem/schedules.ts jointWindow): only the structure that fixes the order of the
   // coming AMEM addresses is checked, not the timing (ports, switchbox readiness) that a batch also needs
   if (!relaxed) {
-    if (u.readPortFree > c || u.writePortFree > c) return 0;
+    if (u.rd.portFree > c || u.wr.portFree > c) return 0;
     const banks = u.amem.banks;
     banks.sync(c);
-    if (banks.freeAt[u.rClient]! > c || banks.freeAt[u.wClient]! > c) return 0;
-    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.readLatency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
+    if (banks.freeAt[u.rd.client]! > c || banks.freeAt[u.wr.client]! > c) return 0;
+    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.rd.latency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
   }
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
@@ -78,12 +78,12 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   k = ws.core.repeatable(k);
   if (k < min || k < dr || k < dw) return 0;
   // read template at the read core's pc
-  const rsw = u.readSw;
-  const wsw = u.writeSw;
-  if (u.rcswCur >= 0 && rsw.cswIdentity![u.rcswCur] !== 1) return 0;
-  if (u.rpswCur >= 0 && rsw.pswIdentity![u.rpswCur] !== 1) return 0;
-  if (u.wcswCur >= 0 && wsw.cswIdentity![u.wcswCur] !== 1) return 0;
-  if (u.wpswCur >= 0 && wsw.pswIdentity![u.wpswCur] !== 1) return 0;
+  const rsw = u.rd.sw;
+  const wsw = u.wr.sw;
+  if (u.rd.cswCur >= 0 && rsw.cswIdentity![u.rd.cswCur] !== 1) return 0;
+  if (u.rd.pswCur >= 0 && rsw.pswIdentity![u.rd.pswCur] !== 1) return 0;
+  if (u.wr.cswCur >= 0 && wsw.cswIdentity![u.wr.cswCur] !== 1) return 0;
+  if (u.wr.pswCur >= 0 && wsw.pswIdentity![u.wr.pswCur] !== 1) return 0;
   const rpc = rs.core.pc;
   const rx = rs.aux!;
   const rb = rpc * AUX_WORDS;
@@ -138,7 +138,7 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   // read pipeline (sim_config amem): the j-th queued entry is popped at c + j, and an entry pushed at c + j at
   // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency
   if (relaxed) return k;
-  const lat = u.readLatency;
+  const lat = u.rd.latency;
   if (sb.occupancy < lat) return 0;
   for (let j = 0, e = sb.peekSlot(); j < sb.occupancy; j++) {
     const m = e * SB_META;
@@ -206,8 +206,8 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
 
 /** K cycles of the steady state `steadyCheck` accepted at `c` (the effects of K `tick`s, see `steadyCheck`). */
 function runBatch(u: Uie, c: number, k: number): void {
-  const rdec = u.readDec;
-  const wdec = u.writeDec;
+  const rdec = u.rd.dec;
+  const wdec = u.wr.dec;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
   const rs = u.seqs[SEQ_AMEM_READ]!;
@@ -238,8 +238,8 @@ function runBatch(u: Uie, c: number, k: number): void {
   stats.bytesWritten += 128 * k;
   stats.bytesRead += 128 * k;
   stats.flitsToAmemWrite += k;
-  u.writePortFree = c + k;
-  u.readPortFree = c + k;
+  u.wr.portFree = c + k;
+  u.rd.portFree = c + k;
   // the decoder FIFOs: K records consumed (the queued ones popped above) and K produced, of which the last dr / dw are
   // still queued: count the others, then run the last steps for real (they write exactly those records)
   rdec.pops += k - dr;
@@ -265,8 +265,8 @@ function runBatch(u: Uie, c: number, k: number): void {
     stats.instructions[SEQ_AMEM_WRITE]!++;
     decodeFast(u, ws, wdec, false);
   }
-  u.compKey = compositeKey(rDt, rEb, relu, wDt, wEb);
-  u.comp = comp;
+  u.wr.compKey = compositeKey(rDt, rEb, relu, wDt, wEb);
+  u.wr.comp = comp;
   u.now = c + k - 1;
   u.blocked = undefined;
   u.portWake = Infinity;

@@ -22,38 +22,35 @@
  */
 import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
-import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
-import { PORT_ITFE_READ, PORT_ITFE_WRITE, PORT_READ, PORT_WEIGHTS, PORT_WRITE, uieClient } from '../amem/banks.js';
+import { PORT_WEIGHTS, uieClient } from '../amem/clients.js';
 import { tryTable, UieConfig } from './config.js';
 import { defaultSimConfig, type UieParams } from '../config.js';
-import type { CompositeTable } from './convert.js';
-import { Itfe, type ItfeCommand } from './itfe.js';
+import type { ItfeCommand } from './itfe.js';
 import { NO_OBSERVER, type UieObserver } from './observer.js';
 import { CommitRing } from './commits.js';
 import { Compute } from './compute/index.js';
 import { bindSeq } from './opFields.js';
-import * as readPath from './readPath.js';
+import { ReadPath } from './readPath.js';
 import type { SeqState, TripSlot, UieOptions, UieStats, UieTripParams } from './records.js';
 import * as records from './records.js';
 import { ControlStore, emptyControlStore, NUM_ITERS, SequencerCore } from './sequencerCore.js';
 import * as sequencing from './sequencing.js';
 import * as steadyBatchM from './steadyBatch.js';
 import { SwitchboxFifo } from './switchbox.js';
-import { identitySwitchTables, updateSwitchSummaries, type OpStore, type SwitchTables } from './tables.js';
-import * as writePath from './writePath.js';
+import { updateSwitchSummaries, type OpStore, type SwitchTables } from './tables.js';
+import { WeightsPort } from './weightsRead.js';
+import { WritePath } from './writePath.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { issueRead, settleClaims } = readPath;
-const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
+const { CHIP_SPEC_F, NUM_SEQUENCERS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
 /** seqActive bits of the sequencers feeding the compute half (all but AMEM Read / Write). */
 const COMPUTE_SEQS = ((1 << NUM_SEQUENCERS) - 1) & ~((1 << SEQ_AMEM_READ) | (1 << SEQ_AMEM_WRITE));
 /** `seqActive` bits of the sequencers whose datapaths claim AMEM banks. */
 const CLAIM_SEQS = RW_ACTIVE | (1 << SEQ_AMEM_WEIGHTS_READ);
 const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
-const { issueWrite } = writePath;
 
 export * from './records.js';
 export { applyCsw, applyPsw, applyZsw } from './switches.js';
@@ -83,35 +80,13 @@ export class Uie implements SimEngine {
   readonly cmp: Compute;
   /** See UieOptions.fastPaths. */
   readonly fastPaths: boolean;
-  // last composed conversion (read dt/eb/relu x write dt/eb), so the hot path does no Map lookup per flit
-  compKey = -1;
-  comp: CompositeTable | undefined;
-  /** AMEM bank clients of this UIE's AMEM Read / Write ports (amem/banks.ts `uieClient`). */
-  readonly rClient: number;
-  readonly wClient: number;
-  /** Cycles from a read claim to its data in the AMEM Read -> AMEM Write switchbox FIFO (`Amem.readPipelineCycles`). */
-  readonly readLatency: number;
+  /** The AMEM Read and AMEM Write datapaths with the state they own (readPath.ts, writePath.ts). */
+  readonly rd: ReadPath;
+  readonly wr: WritePath;
   /** Per sbReadToWrite entry: the cycle its data is there (read pipeline, docs/timing-model.md; = sbReadToWrite.readyAt). */
   readonly sbReadyAt: Float64Array;
-  /** AMEM bank client of the Weights Read port (seq §7). */
-  readonly wtClient: number;
-  /** The last bank claims (readPath.ts `settleClaims`): cycle (-1 none), switchbox FIFO and slot, write accesses and commits. */
-  lastReadAt = -1;
-  lastReadSlot = -1;
-  lastReadFifo: SwitchboxFifo | undefined;
-  /** The last Weights Read claim: cycle (-1 none) and its entry in the decompressor input FIFO (-1: dropped word). */
-  lastWtAt = -1;
-  lastWtEntry = -1;
-  lastWriteAt = -1;
-  lastWriteAcc = 1;
-  lastWriteN = 0;
-  readonly readDec: Fifo;
-  readonly writeDec: Fifo;
-  readonly itfeRead: Itfe;
-  readonly itfeWrite: Itfe;
-  /** Applied switch tables (decoded from cfg at trip start). */
-  readonly readSw: SwitchTables = identitySwitchTables();
-  readonly writeSw: SwitchTables = identitySwitchTables();
+  /** The AMEM Weights Read port (weightsRead.ts). */
+  readonly wt: WeightsPort;
   /** Microcode, switch-table and ITFE-command loading from the config space (config.ts). */
   readonly config: UieConfig;
   /** ITFE command registers set directly (tests/tools without a cfg space), by side and index 0..3. */
@@ -129,18 +104,6 @@ export class Uie implements SimEngine {
   activeTrips = 0;
   /** Posted AMEM writes until they commit (commits.ts). */
   readonly commits: CommitRing;
-  readPortFree = 0;
-  writePortFree = 0;
-  // applied (held) switch configuration indexes
-  rpswCur = -1;
-  rcswCur = -1;
-  wpswCur = -1;
-  wcswCur = -1;
-  // indirect bookkeeping per side: index pops in the current trip
-  readPops = 0;
-  readTripIndirect = false;
-  writeTripIndirect = false;
-  writePops = 0;
   lastDidWork = false;
   /** `runAhead` tries a steady-state batch again from this cycle (after a failed check; any value gives the same results). */
   private batchRetry = 0;
@@ -163,13 +126,8 @@ export class Uie implements SimEngine {
   stateGen = 0;
   /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
   private seqActive = 0;
-  /** Bit tgt set once the dropped-flit warning for switchbox target tgt was issued (no string building per flit). */
-  dropWarned = 0;
   portWake = Infinity;
   now = 0;
-  /** Per decoder FIFO slot: template id * 65536 + pc whose static record words the slot holds (decodeFast skips rewriting them). */
-  readonly decKeyRead: Float64Array;
-  readonly decKeyWrite: Float64Array;
   // run-ahead (temporal decoupling, docs/simulator.md "Quantum"): retirements captured instead of reported
   private deferring = false;
   private readonly deferredIds = new Float64Array(TRIP_SLOTS);
@@ -179,19 +137,6 @@ export class Uie implements SimEngine {
   visible = false;
   stopOnPop = false;
   blocked: string | undefined;
-  // scratch buffers (no per-cycle allocation)
-  readonly lanes = new Uint8Array(256);
-  readonly lanes2 = new Uint8Array(256);
-  readonly lanes32 = new Uint32Array(this.lanes.buffer);
-  readonly lanes2_32 = new Uint32Array(this.lanes2.buffer);
-  /** 32-word views of the first 128 lane bytes (whole-word AMEM writes by `set`). */
-  readonly lanesWord = this.lanes32.subarray(0, 32);
-  readonly lanes2Word = this.lanes2_32.subarray(0, 32);
-  readonly weights32 = new Uint32Array(32);
-  readonly cols = new Uint16Array(128);
-  readonly cols2 = new Uint16Array(128);
-  readonly ptnBuf = new Uint8Array(16);
-  readonly rmwBuf = new Uint8Array(16);
   private readonly warned = new Set<string>();
 
   constructor(opts: UieOptions) {
@@ -207,18 +152,10 @@ export class Uie implements SimEngine {
     this.onPartialWrite = opts.onPartialWrite;
     this.params = opts.params ?? defaultSimConfig();
     const decDepth = opts.decoderFifoDepth ?? this.params.uie.amem_dec_fifo_depth;
-    this.readDec = new Fifo(`${this.name}.amem_read.dec`, decDepth, REC_WORDS);
-    this.writeDec = new Fifo(`${this.name}.amem_write.dec`, decDepth, REC_WORDS);
-    // indexed by the slot's word offset in the FIFO's data (no division per decode)
-    this.decKeyRead = new Float64Array(decDepth * REC_WORDS).fill(-1);
-    this.decKeyWrite = new Float64Array(decDepth * REC_WORDS).fill(-1);
     const sbDepth = opts.switchboxFifoDepth ?? this.params.uie.switchbox_fifo_depth;
     this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
     this.sbReadyAt = this.sbReadToWrite.readyAt;
-    this.rClient = uieClient(opts.index, PORT_READ);
-    this.wClient = uieClient(opts.index, PORT_WRITE);
-    this.wtClient = uieClient(opts.index, PORT_WEIGHTS);
-    this.readLatency = this.amem.readPipelineCycles;
+    this.wt = new WeightsPort(uieClient(opts.index, PORT_WEIGHTS));
     this.sbReadToGrid = new SwitchboxFifo(`${this.name}.sb.amem_read->grid`, sbDepth);
     this.sbReadToVbuffer = new SwitchboxFifo(`${this.name}.sb.amem_read->vbuffer`, sbDepth);
     this.sbGridToWrite = new SwitchboxFifo(`${this.name}.sb.grid->amem_write`, sbDepth);
@@ -228,8 +165,9 @@ export class Uie implements SimEngine {
     this.attachGrid = opts.attachGrid ?? true;
     this.attachVbuffer = opts.attachVbuffer ?? true;
     this.fastPaths = opts.fastPaths ?? true;
-    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth, uieClient(opts.index, PORT_ITFE_READ));
-    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth, uieClient(opts.index, PORT_ITFE_WRITE));
+    const idxDepth = opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth;
+    this.rd = new ReadPath(this, decDepth, idxDepth);
+    this.wr = new WritePath(this, decDepth, idxDepth);
     this.commits = new CommitRing(opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles, this.slots);
     for (let i = 0; i < TRIP_SLOTS; i++) this.slots.push({ active: false, tripId: 0, params: undefined, pending: 0, writes: 0 });
     for (let id = 0; id < NUM_SEQUENCERS; id++) {
@@ -416,7 +354,7 @@ export class Uie implements SimEngine {
 
   /** Installs switch tables directly (tests/tools without a cfg space). */
   loadSwitchTables(side: 'read' | 'write', t: SwitchTables): void {
-    const dst = side === 'read' ? this.readSw : this.writeSw;
+    const dst = side === 'read' ? this.rd.sw : this.wr.sw;
     dst.pswSrc.set(t.pswSrc);
     dst.pswZero.set(t.pswZero);
     dst.cswMux.set(t.cswMux);
@@ -436,21 +374,27 @@ export class Uie implements SimEngine {
     this.blocked = undefined;
     this.portWake = Infinity;
     this.amem.banks.sync(now); // last cycle's bank claims resolved before anyone issues (amem/banks.ts)
-    if (this.lastReadAt >= 0 || this.lastWriteAt >= 0 || this.lastWtAt >= 0) settleClaims(this);
+    const rd = this.rd;
+    const wr = this.wr;
+    if (rd.lastAt >= 0) rd.settle();
+    if (this.wt.lastAt >= 0) this.wt.settle(this);
+    if (wr.lastAt >= 0) wr.settle();
     let did = false;
     // 1. write commits (chip §11.7.1)
     if (this.commits.commitDue(now)) did = true;
     // 2. datapaths, downstream first
-    if (issueWrite(this, now)) did = true;
+    if (wr.issue(now)) did = true;
     // the compute half only while a compute sequencer runs or one of its units still holds work
     if ((this.seqActive & COMPUTE_SEQS) !== 0 || !this.cmp.quiet) {
       if (this.cmp.tick(now)) did = true;
     }
-    if (issueRead(this, now)) did = true;
-    if (this.itfeRead.active && this.itfeRead.tick(now)) did = true;
-    else if (this.itfeRead.wakeAt > now && this.itfeRead.wakeAt < this.portWake) this.portWake = this.itfeRead.wakeAt;
-    if (this.itfeWrite.active && this.itfeWrite.tick(now)) did = true;
-    else if (this.itfeWrite.wakeAt > now && this.itfeWrite.wakeAt < this.portWake) this.portWake = this.itfeWrite.wakeAt;
+    if (rd.issue(now)) did = true;
+    const ir = rd.itfe;
+    const iw = wr.itfe;
+    if (ir.active && ir.tick(now)) did = true;
+    else if (ir.wakeAt > now && ir.wakeAt < this.portWake) this.portWake = ir.wakeAt;
+    if (iw.active && iw.tick(now)) did = true;
+    else if (iw.wakeAt > now && iw.wakeAt < this.portWake) this.portWake = iw.wakeAt;
     // 3. sequencer cores
     // (only sequencers with a running core or a queued trip: bit id of seqActive, visited in id order)
     let act = this.seqActive;
@@ -486,7 +430,7 @@ export class Uie implements SimEngine {
     }
     // AMEM banks: no more claims in the current trips once the claiming sequencers, their decoder FIFOs and the ITFEs
     // are done (amem/schedules.ts setQuiet: other UIEs' joint batches then ignore this one)
-    if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && this.readDec.empty && this.writeDec.empty && !this.itfeRead.active && !this.itfeWrite.active)
+    if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && rd.dec.empty && wr.dec.empty && !ir.active && !iw.active)
       this.amem.banks.sched.setQuiet(this.index, now);
     this.lastDidWork = did;
     obs.afterCycle(now);
