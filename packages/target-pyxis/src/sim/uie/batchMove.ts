@@ -120,9 +120,9 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   const rs = u.seqs[records.SEQ_AMEM_READ]!;
   const ws = u.seqs[records.SEQ_AMEM_WRITE]!;
   // the addresses: those `fillSchedule` computed from this state, if it did (then only the odometers advance)
-  const cached = u.addrAt === c && u.addrGen === u.stateGen && k <= u.addrLen;
-  const addrR = cached ? u.addrR! : scratchR;
-  const addrW = cached ? u.addrW! : scratchW;
+  const cached = u.batch.addrAt === c && u.batch.addrGen === u.stateGen && k <= u.batch.addrLen;
+  const addrR = cached ? u.batch.addrR! : scratchR;
+  const addrW = cached ? u.batch.addrW! : scratchW;
   fillAddrs(rs, u.rd.dec, rCnt, k, cached ? undefined : addrR, 0, 1);
   fillAddrs(ws, u.wr.dec, wCnt, k, cached ? undefined : addrW, 0, 1);
   const sb = u.sbReadToWrite;
@@ -298,13 +298,13 @@ const schedW = new Int32Array(NUM_ITERS);
  */
 export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number, at: number): void {
   // the addresses are kept for a `moveBatch` from the same state (at `at`, no tick in between): computed once
-  const aR = (u.addrR ??= new Int32Array(MOVE_MAX));
-  const aW = (u.addrW ??= new Int32Array(MOVE_MAX));
+  const aR = (u.batch.addrR ??= new Int32Array(MOVE_MAX));
+  const aW = (u.batch.addrW ??= new Int32Array(MOVE_MAX));
   fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, aR, 0, 1);
   fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, aW, 0, 1);
-  u.addrAt = at;
-  u.addrLen = k;
-  u.addrGen = u.stateGen;
+  u.batch.addrAt = at;
+  u.batch.addrLen = k;
+  u.batch.addrGen = u.stateGen;
   for (let j = 0; j < k; j++) {
     dst[off + 2 * j] = (aR[j]! >>> 7) & 0x7f;
     dst[off + 2 * j + 1] = (aW[j]! >>> 7) & 0x7f;

@@ -23,6 +23,28 @@ const { decodeFast } = addressGen;
 const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
 const { SB_META } = switchbox;
 
+/** The state of one UIE's steady-state batches (speed only: any value gives the same results). */
+export class SteadyBatchState {
+  /** `runAhead` tries a batch again from this cycle (after a failed check). */
+  retryAt = 0;
+  /** Cycle from which a UIE that failed to publish its bank schedule tries again. */
+  publishRetry = 0;
+  /** Cycles simulated by batches (diagnostics for tests and benchmarks; not a statistic of the model). */
+  cycles = 0;
+  /** Odometer copies of the AMEM Read / Write cores' counts during a batch. */
+  readonly cntR = new Int32Array(NUM_ITERS);
+  readonly cntW = new Int32Array(NUM_ITERS);
+  /**
+   * batchMove.ts: the AMEM Read / Write addresses `fillSchedule` computed at cycle `addrAt` for the next `addrLen`
+   * cycles, valid while the UIE's `stateGen` (bumped by every `tick`, trip start and batch) is `addrGen`.
+   */
+  addrR: Int32Array | undefined;
+  addrW: Int32Array | undefined;
+  addrAt = -1;
+  addrLen = 0;
+  addrGen = -1;
+}
+
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
 export const BATCH_MIN = 16;
 export const BATCH_RETRY = 32;
@@ -185,7 +207,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     return J;
   }
   // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
-  if (!banks.hasSchedule(me, c) && c >= u.publishRetry) {
+  if (!banks.hasSchedule(me, c) && c >= u.batch.publishRetry) {
     const end = c + Math.min(PUBLISH_FIRST, limit - c + 1);
     const k = steadyCheck(u, c, end);
     if (k > 0) {
@@ -198,7 +220,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
         fillSchedule(u, f, banks.propBank, banks.schedOffset(me), c);
         banks.publish(me, c, c, f, true);
       }
-      u.publishRetry = c + PUBLISH_RETRY;
+      u.batch.publishRetry = c + PUBLISH_RETRY;
     }
   }
   return 0;
@@ -229,8 +251,8 @@ function runBatch(u: Uie, c: number, k: number): void {
   const comp = compositeTable(rDt, rEb, relu, wDt, wEb);
   // K cycles of commits, AMEM Write and AMEM Read as `tick` would run them (batchMove.ts); the cores below
   const stats = u.stats;
-  const rCnt = u.batchCntR;
-  const wCnt = u.batchCntW;
+  const rCnt = u.batch.cntR;
+  const wCnt = u.batch.cntW;
   moveBatch(u, c, k, rCnt, wCnt, rDt, rEb, relu ? 1 : 0);
   // the queued decoder records were consumed (k >= dr, dw: steadyCheck)
   for (let j = 0; j < dr; j++) rdec.pop();

@@ -34,7 +34,7 @@ import { bindSeq } from './opFields.js';
 import { ReadPath } from './readPath.js';
 import type { SeqState, TripSlot, UieOptions, UieStats, UieTripParams } from './records.js';
 import * as records from './records.js';
-import { ControlStore, emptyControlStore, NUM_ITERS, SequencerCore } from './sequencerCore.js';
+import { ControlStore, emptyControlStore, SequencerCore } from './sequencerCore.js';
 import * as sequencing from './sequencing.js';
 import * as steadyBatchM from './steadyBatch.js';
 import { SwitchboxFifo } from './switchbox.js';
@@ -49,7 +49,7 @@ const { CHIP_SPEC_F, NUM_SEQUENCERS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_
 const COMPUTE_SEQS = ((1 << NUM_SEQUENCERS) - 1) & ~((1 << SEQ_AMEM_READ) | (1 << SEQ_AMEM_WRITE));
 /** `seqActive` bits of the sequencers whose datapaths claim AMEM banks. */
 const CLAIM_SEQS = RW_ACTIVE | (1 << SEQ_AMEM_WEIGHTS_READ);
-const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
+const { BATCH_MIN, BATCH_RETRY, SteadyBatchState, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
 
 export * from './records.js';
@@ -105,24 +105,9 @@ export class Uie implements SimEngine {
   /** Posted AMEM writes until they commit (commits.ts). */
   readonly commits: CommitRing;
   lastDidWork = false;
-  /** `runAhead` tries a steady-state batch again from this cycle (after a failed check; any value gives the same results). */
-  private batchRetry = 0;
-  /** steadyBatch.ts: cycle from which a UIE that failed to publish its bank schedule tries again (speed only). */
-  publishRetry = 0;
-  /** Cycles simulated by steady-state batches (diagnostics for tests and benchmarks; not a statistic of the model). */
-  batchedCycles = 0;
-  /** Odometer copies of the AMEM Read / Write cores' counts during a batch. */
-  readonly batchCntR = new Int32Array(NUM_ITERS);
-  readonly batchCntW = new Int32Array(NUM_ITERS);
-  /**
-   * Speed only (batchMove.ts): the AMEM Read / Write addresses `fillSchedule` computed at cycle `addrAt` for the
-   * next `addrLen` cycles, valid while `stateGen` (bumped by every `tick`, trip start and batch) is `addrGen`.
-   */
-  addrR: Int32Array | undefined;
-  addrW: Int32Array | undefined;
-  addrAt = -1;
-  addrLen = 0;
-  addrGen = -1;
+  /** Steady-state batches (steadyBatch.ts, batchMove.ts). */
+  readonly batch = new SteadyBatchState();
+  /** Bumped by every `tick`, trip start and batch: the batch's cached addresses are valid while it is unchanged. */
   stateGen = 0;
   /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
   private seqActive = 0;
@@ -461,10 +446,10 @@ export class Uie implements SimEngine {
     if (stopOnPop) limit = from + 1;
     try {
       while (c < limit) {
-        if (this.fastPaths && this.seqActive === RW_ACTIVE && this.cmp.quiet && (shared || (c >= this.batchRetry && limit - c >= BATCH_MIN))) {
+        if (this.fastPaths && this.seqActive === RW_ACTIVE && this.cmp.quiet && (shared || (c >= this.batch.retryAt && limit - c >= BATCH_MIN))) {
           const k = steadyBatch(this, c, limit);
           if (k > 0) {
-            this.batchedCycles += k;
+            this.batch.cycles += k;
             // did[(c + j) & mask] = 1 for j < k, as at most two block fills of the ring (k <= its length: a window)
             const a = c & mask;
             const e = a + k;
@@ -477,7 +462,7 @@ export class Uie implements SimEngine {
             if (shared) break;
             continue;
           }
-          this.batchRetry = c + BATCH_RETRY;
+          this.batch.retryAt = c + BATCH_RETRY;
         }
         if (shared) limit = c + 1;
         const d = this.tick(c);
@@ -498,6 +483,11 @@ export class Uie implements SimEngine {
       this.stopOnPop = false;
     }
     return c;
+  }
+
+  /** Cycles simulated by steady-state batches (diagnostics for tests and benchmarks; not a statistic of the model). */
+  get batchedCycles(): number {
+    return this.batch.cycles;
   }
 
   /** The cycle of the retirements held back by `runAhead`, or -1 when there are none. */
