@@ -3,7 +3,7 @@
  * lockstep and in run-ahead windows alike; observing never changes a result.
  */
 import { describe, expect, it } from 'vitest';
-import { NO_OBSERVER, type Uie, type UieObserver } from '../../src/sim/uie/index.js';
+import type { Uie, UieObserver } from '../../src/sim/uie/index.js';
 import { Rig, bytes, loops, observe, runWindows, strides } from './uie-fixture.js';
 
 const rd = { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: strides(8) };
@@ -62,8 +62,8 @@ function rig(observer?: UieObserver, log: string[] = []): Rig {
 }
 
 describe('UIE observer (uie/observer.ts)', () => {
-  it('a UIE without an observer holds NO_OBSERVER; an observer is attached once, to its UIE', () => {
-    expect(new Rig().uie.observer).toBe(NO_OBSERVER);
+  it('a UIE without an observer has none; an observer is attached once, to its UIE', () => {
+    expect(new Rig().uie.observer).toBeUndefined();
     const o = new Recorder([]);
     const r = new Rig({ observer: o });
     expect(r.uie.observer).toBe(o);

@@ -1,7 +1,7 @@
 /**
  * What a UIE tells an observer (statistics, traces) about its trips and cycles. The UIE calls its observer at four
  * points and nowhere else; the observer reads the UIE's public state (statistics, decoder FIFOs, trip slots) and
- * must not change it. Statistics off: the UIE holds `NO_OBSERVER`, whose empty methods cost one predictable call.
+ * must not change it. Statistics off: the UIE has no observer and pays one flag check per cycle.
  */
 import type { Uie } from './uie.js';
 
@@ -20,14 +20,3 @@ export interface UieObserver {
    */
   tripRetired(tripId: number, cycle: number): void;
 }
-
-class NoObserver implements UieObserver {
-  attach(): void {}
-  tripAccepted(): void {}
-  beforeCycle(): void {}
-  afterCycle(): void {}
-  tripRetired(): void {}
-}
-
-/** The observer of a UIE nobody observes. */
-export const NO_OBSERVER: UieObserver = new NoObserver();

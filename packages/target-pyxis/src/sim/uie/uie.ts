@@ -27,7 +27,7 @@ import { PORT_WEIGHTS, uieClient } from '../amem/clients.js';
 import { tryTable, UieConfig } from './config.js';
 import { defaultSimConfig, type UieParams } from '../config.js';
 import type { ItfeCommand } from './itfe.js';
-import { NO_OBSERVER, type UieObserver } from './observer.js';
+import type { UieObserver } from './observer.js';
 import { CommitRing } from './commits.js';
 import { Compute } from './compute/index.js';
 import { bindSeq } from './opFields.js';
@@ -93,8 +93,8 @@ export class Uie implements SimEngine {
   readonly itfeOverride: { read: Array<ItfeCommand | undefined>; write: Array<ItfeCommand | undefined> };
   /** This machine instance's UIE parameters (sim_config.json `uie`, `grid`, `weights_path`). */
   readonly params: UieParams;
-  /** Statistics and traces (observer.ts): called at trip acceptance, around every simulated cycle and at retirement. */
-  readonly observer: UieObserver;
+  /** Statistics and traces (observer.ts): called at trip acceptance, around every simulated cycle and at retirement; undefined: none (one flag check per cycle). */
+  readonly observer: UieObserver | undefined;
   private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
   readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number) => void) | undefined;
@@ -132,7 +132,7 @@ export class Uie implements SimEngine {
     this.config = new UieConfig(opts.cfg, opts.index, opts.cfgBase);
     this.itfeOverride = this.config.itfeOverride;
     this.onTripDone = opts.onTripDone;
-    this.observer = opts.observer ?? NO_OBSERVER;
+    this.observer = opts.observer;
     this.onDiagnostic = opts.onDiagnostic;
     this.onPartialWrite = opts.onPartialWrite;
     this.params = opts.params ?? defaultSimConfig();
@@ -204,7 +204,7 @@ export class Uie implements SimEngine {
       indirectWrites: 0,
       tripsDone: 0,
     };
-    this.observer.attach(this);
+    this.observer?.attach(this);
   }
 
   // ------------------------------------------------------------------ trips
@@ -242,7 +242,7 @@ export class Uie implements SimEngine {
     this.activeTrips++;
     this.amem.banks.sched.setActive(this.index, true);
     this.lastDidWork = true;
-    this.observer.tripAccepted(trip.trip_id, slotId);
+    this.observer?.tripAccepted(trip.trip_id, slotId);
     return true;
   }
 
@@ -353,7 +353,7 @@ export class Uie implements SimEngine {
 
   tick(now: number): boolean {
     const obs = this.observer;
-    obs.beforeCycle(now);
+    if (obs !== undefined) obs.beforeCycle(now);
     this.now = now;
     this.stateGen++;
     this.blocked = undefined;
@@ -366,7 +366,8 @@ export class Uie implements SimEngine {
     if (wr.lastAt >= 0) wr.settle();
     let did = false;
     // 1. write commits (chip §11.7.1)
-    if (this.commits.commitDue(now)) did = true;
+    const commits = this.commits;
+    if (commits.count > 0 && commits.commitDue(now)) did = true;
     // 2. datapaths, downstream first
     if (wr.issue(now)) did = true;
     // the compute half only while a compute sequencer runs or one of its units still holds work
@@ -409,7 +410,7 @@ export class Uie implements SimEngine {
         this.deferredAt = now;
         this.visible = true;
       } else {
-        obs.tripRetired(sl.tripId, now);
+        obs?.tripRetired(sl.tripId, now);
         this.onTripDone?.(sl.tripId, now);
       }
     }
@@ -418,7 +419,7 @@ export class Uie implements SimEngine {
     if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && rd.dec.empty && wr.dec.empty && !ir.active && !iw.active)
       this.amem.banks.sched.setQuiet(this.index, now);
     this.lastDidWork = did;
-    obs.afterCycle(now);
+    if (obs !== undefined) obs.afterCycle(now);
     return did;
   }
 
@@ -500,7 +501,7 @@ export class Uie implements SimEngine {
     const n = this.deferredN;
     this.deferredN = 0;
     for (let i = 0; i < n; i++) {
-      this.observer.tripRetired(this.deferredIds[i]!, this.deferredAt);
+      this.observer?.tripRetired(this.deferredIds[i]!, this.deferredAt);
       this.onTripDone?.(this.deferredIds[i]!, this.deferredAt);
     }
   }
