@@ -361,9 +361,7 @@ export class Uie implements SimEngine {
     this.amem.banks.sync(now); // last cycle's bank claims resolved before anyone issues (amem/banks.ts)
     const rd = this.rd;
     const wr = this.wr;
-    if (rd.lastAt >= 0) rd.settle();
-    if (this.wt.lastAt >= 0) this.wt.settle(this);
-    if (wr.lastAt >= 0) wr.settle();
+    if (rd.lastAt >= 0 || wr.lastAt >= 0 || this.wt.lastAt >= 0) this.settleClaims();
     let did = false;
     // 1. write commits (chip §11.7.1)
     const commits = this.commits;
@@ -421,6 +419,13 @@ export class Uie implements SimEngine {
     this.lastDidWork = did;
     if (obs !== undefined) obs.afterCycle(now);
     return did;
+  }
+
+  /** The bank claims of the previous cycle, settled after `AmemBanks.sync` (amem/banks.ts) by the ports that made them. */
+  private settleClaims(): void {
+    if (this.rd.lastAt >= 0) this.rd.settle();
+    if (this.wt.lastAt >= 0) this.wt.settle(this);
+    if (this.wr.lastAt >= 0) this.wr.settle();
   }
 
   /**
