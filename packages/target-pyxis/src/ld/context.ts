@@ -174,8 +174,12 @@ export function dbTensor(ctx: LinkContext, n: string): TensorDef | undefined {
   if (!w) return undefined;
   let t = ctx.dbTensors.get(n);
   if (!t) {
-    const shape = [1, w.bytes.length];
-    ctx.dbTensors.set(n, (t = { name: n, span: w.placed.span!, format: 'LnsI4F3', elemBytes: 1, eb: 0, shape, layout: tensorLayout(shape, 1), role: 'compressed', placed: w.placed }));
+    // a linear16 database holds 16-bit LnsI5F10 weights (chip §14.1): the conv1x1 / matmul size rules (seq §1.2)
+    // take 4 instead of 8 input channels from the element width
+    const wide = w.kind === 'linear16';
+    const elemBytes = wide ? 2 : 1;
+    const shape = [1, Math.floor(w.bytes.length / elemBytes)];
+    ctx.dbTensors.set(n, (t = { name: n, span: w.placed.span!, format: wide ? 'LnsI5F10' : 'LnsI4F3', elemBytes, eb: 0, shape, layout: tensorLayout(shape, elemBytes), role: 'compressed', placed: w.placed }));
   }
   return t;
 }
