@@ -216,6 +216,10 @@ export class UieTripStats implements UieObserver {
   readonly book: ComputeTrips;
   private u!: Uie;
   private st!: ComputeStats;
+  // the units whose decoder FIFO heads name the trip of their work (fixed at attach: no look-up per cycle)
+  private gx!: Uie['cmp']['gx'];
+  private gwb!: ComputeUnit;
+  private vi!: ComputeUnit;
   private lastGx = -1;
   private lastGwb = -1;
   private lastVi = -1;
@@ -234,6 +238,9 @@ export class UieTripStats implements UieObserver {
   attach(u: Uie): void {
     this.u = u;
     this.st = u.cmp.stats;
+    this.gx = u.cmp.gx;
+    this.gwb = u.cmp.gwb;
+    this.vi = u.cmp.vi;
   }
   private bytes(): number {
     return this.u.stats.bytesRead + this.u.stats.bytesWritten;
@@ -242,20 +249,22 @@ export class UieTripStats implements UieObserver {
     this.book.start(tripId, slot, this.st, this.bytes());
   }
   beforeCycle(_now: number): void {
-    const cmp = this.u.cmp;
-    const g = (this.g = tripOf(this.u, cmp.gx));
-    const w = (this.w = tripOf(this.u, cmp.gwb));
-    const v = (this.v = tripOf(this.u, cmp.vi));
+    const u = this.u;
+    const g = (this.g = tripOf(u, this.gx));
+    const w = (this.w = tripOf(u, this.gwb));
+    const v = (this.v = tripOf(u, this.vi));
     if (g >= 0) this.lastGx = g;
     if (w >= 0) this.lastGwb = w;
     if (v >= 0) this.lastVi = v;
     this.book.mark(this.st);
-    this.splitBefore = cmp.gx.splitRunning;
+    this.splitBefore = this.gx.splitRunning;
   }
   afterCycle(now: number): void {
     const book = this.book;
     const u = this.u;
-    const { gx, gwb, vi } = u.cmp;
+    const gx = this.gx;
+    const gwb = this.gwb;
+    const vi = this.vi;
     let g = this.g;
     let w = this.w;
     let v = this.v;
