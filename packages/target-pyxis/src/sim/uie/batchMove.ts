@@ -147,7 +147,7 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   else moveCounts.staged++;
   const rView = rs.view ? AMEM_VIEW_BIT : 0;
   const wView = ws.view ? AMEM_VIEW_BIT : 0;
-  const tripSlot = u.oldestSlot;
+  const tripSlot = u.trips.oldest;
   const fill = direct ? k - occ : 0;
   // 1. the write-commit ring (tick step 1 at each t, then the posted commit of the write at t)
   u.commits.batch(c, k, tripSlot);

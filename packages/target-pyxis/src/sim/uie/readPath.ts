@@ -219,7 +219,7 @@ export class ReadPath {
   /** End of an AMEM Read program (its EOPGM instruction left the decoder FIFO): ITFE count rule, sequencer done. */
   private eop(d: Int32Array, at: number, slot: number): void {
     const u = this.u;
-    const p = u.slots[slot]!.params;
+    const p = u.trips.slots[slot]!.params;
     checkItfeCount(u, this.itfe, this.pops, u.seqs[SEQ_AMEM_READ]!, d[at + R_PC]!, !!p?.amem_read_indirect_vld);
     u.seqDone(SEQ_AMEM_READ, slot);
   }

@@ -42,7 +42,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
     // used) indirection starts only once the previous trip's decoder entries have drained (docs/spec-notes.md).
     if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) {
       const rd = s.id === SEQ_AMEM_READ;
-      const np = u.slots[slotId]!.params!;
+      const np = u.trips.slots[slotId]!.params!;
       const ind = rd ? np.amem_read_indirect_vld : np.amem_write_indirect_vld;
       if ((ind || (rd ? u.rd.tripIndirect : u.wr.tripIndirect)) && !(rd ? u.rd.dec : u.wr.dec).empty) {
         u.blocked ??= u.blockMsg(s, 0);
@@ -55,7 +55,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
     s.qCount--;
     if (u.stopOnPop) u.visible = true;
     s.slot = slotId;
-    const p = u.slots[slotId]!.params!;
+    const p = u.trips.slots[slotId]!.params!;
     u.config.decodeSeq(s);
     if (!s.op && s.opTable) {
       s.op = new OpStore(s.opTable, SEQ_DEPTH);

@@ -76,7 +76,7 @@ export const PUBLISH_FIRST = 64;
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
 export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false): number {
-  if (u.rd.itfe.active || u.wr.itfe.active || u.activeTrips !== 1) return 0;
+  if (u.rd.itfe.active || u.wr.itfe.active || u.trips.active !== 1) return 0;
   const rdec = u.rd.dec;
   const wdec = u.wr.dec;
   const sb = u.sbReadToWrite;
@@ -93,7 +93,7 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   }
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
-  const tripSlot = u.oldestSlot;
+  const tripSlot = u.trips.oldest;
   if (rs.slot !== tripSlot || ws.slot !== tripSlot || !rs.tmpl || !ws.tmpl) return 0;
   let k = rs.core.repeatable(limit - c);
   if (k === 0) return 0;

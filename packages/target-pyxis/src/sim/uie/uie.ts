@@ -39,6 +39,7 @@ import * as sequencing from './sequencing.js';
 import * as steadyBatchM from './steadyBatch.js';
 import { SwitchboxFifo } from './switchbox.js';
 import { updateSwitchSummaries, type OpStore, type SwitchTables } from './tables.js';
+import { TripTable } from './trips.js';
 import { WeightsPort } from './weightsRead.js';
 import { WritePath } from './writePath.js';
 
@@ -98,10 +99,8 @@ export class Uie implements SimEngine {
   private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
   readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number) => void) | undefined;
-  readonly slots: TripSlot[] = [];
-  private nextSlot = 0;
-  oldestSlot = 0;
-  activeTrips = 0;
+  /** Tracking IDs and in-order retirement (trips.ts). */
+  readonly trips = new TripTable();
   /** Posted AMEM writes until they commit (commits.ts). */
   readonly commits: CommitRing;
   lastDidWork = false;
@@ -153,8 +152,7 @@ export class Uie implements SimEngine {
     const idxDepth = opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth;
     this.rd = new ReadPath(this, decDepth, idxDepth);
     this.wr = new WritePath(this, decDepth, idxDepth);
-    this.commits = new CommitRing(opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles, this.slots);
-    for (let i = 0; i < TRIP_SLOTS; i++) this.slots.push({ active: false, tripId: 0, params: undefined, pending: 0, writes: 0 });
+    this.commits = new CommitRing(opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles, this.trips.slots);
     for (let id = 0; id < NUM_SEQUENCERS; id++) {
       const m = this.config.seqMem[id];
       this.seqs.push({
@@ -211,7 +209,7 @@ export class Uie implements SimEngine {
 
   /** True when a new trip can be accepted (a free tracking ID / scoreboard entry, chip §11.7.1, and room in every sequencer's descriptor FIFO). */
   canStartTrip(): boolean {
-    if (this.slots[this.nextSlot]!.active) return false;
+    if (!this.trips.free) return false;
     for (const s of this.seqs) if (s.qCount >= SEQ_QUEUE) return false;
     return true;
   }
@@ -223,14 +221,8 @@ export class Uie implements SimEngine {
   startTrip(trip: UieTripParams): boolean {
     if (!this.canStartTrip()) return false;
     this.stateGen++;
-    const slotId = this.nextSlot;
-    const slot = this.slots[slotId]!;
-    slot.active = true;
-    slot.tripId = trip.trip_id;
-    slot.params = trip;
-    slot.writes = 0;
     const mask = trip.trip_valid_mask & ((1 << NUM_SEQUENCERS) - 1);
-    slot.pending = mask;
+    const slotId = this.trips.accept(trip, mask);
     for (let id = 0; id < NUM_SEQUENCERS; id++) {
       if (!((mask >> id) & 1)) continue;
       const s = this.seqs[id]!;
@@ -238,8 +230,6 @@ export class Uie implements SimEngine {
       s.qCount++;
       this.seqActive |= 1 << id;
     }
-    this.nextSlot = (slotId + 1) % TRIP_SLOTS;
-    this.activeTrips++;
     this.amem.banks.sched.setActive(this.index, true);
     this.lastDidWork = true;
     this.observer?.tripAccepted(trip.trip_id, slotId);
@@ -247,7 +237,12 @@ export class Uie implements SimEngine {
   }
 
   get busy(): boolean {
-    return this.activeTrips > 0;
+    return this.trips.active > 0;
+  }
+
+  /** The trip slots (tracking IDs, chip §11.7.1), read-only for observers and probes. */
+  get slots(): readonly TripSlot[] {
+    return this.trips.slots;
   }
 
   nextWake(now: number): number {
@@ -390,16 +385,12 @@ export class Uie implements SimEngine {
       if (!sq.core.running && sq.qCount === 0) this.seqActive &= ~bit;
     }
     // 4. in-order trip retirement
-    while (this.activeTrips > 0) {
-      const sl = this.slots[this.oldestSlot]!;
-      if (!sl.active || sl.pending !== 0 || sl.writes !== 0) break;
-      this.cmp.tripRetired(this.oldestSlot);
-      sl.active = false;
-      sl.params = undefined;
-      this.activeTrips--;
-      if (this.activeTrips === 0) this.amem.banks.sched.setActive(this.index, false);
+    const trips = this.trips;
+    for (let sl = trips.retirable(); sl !== undefined; sl = trips.retirable()) {
+      this.cmp.tripRetired(trips.oldest);
+      trips.retireOldest();
+      if (trips.active === 0) this.amem.banks.sched.setActive(this.index, false);
       this.stats.tripsDone++;
-      this.oldestSlot = (this.oldestSlot + 1) % TRIP_SLOTS;
       did = true;
       if (this.amem.stats.viewConflicts > 0 && this.amem.firstViewConflict)
         this.warnOnce('view', UieCodes.viewConflict, this.amem.firstViewConflict, `${CHIP_SPEC_F} §7.5`);
@@ -414,7 +405,7 @@ export class Uie implements SimEngine {
     }
     // AMEM banks: no more claims in the current trips once the claiming sequencers, their decoder FIFOs and the ITFEs
     // are done (amem/schedules.ts setQuiet: other UIEs' joint batches then ignore this one)
-    if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && rd.dec.empty && wr.dec.empty && !ir.active && !iw.active)
+    if ((this.seqActive & CLAIM_SEQS) === 0 && trips.active > 0 && rd.dec.empty && wr.dec.empty && !ir.active && !iw.active)
       this.amem.banks.sched.setQuiet(this.index, now);
     this.lastDidWork = did;
     if (obs !== undefined) obs.afterCycle(now);
@@ -512,6 +503,6 @@ export class Uie implements SimEngine {
   }
 
   seqDone(id: number, slot: number): void {
-    this.slots[slot]!.pending &= ~(1 << id);
+    this.trips.seqDone(id, slot);
   }
 }

@@ -66,7 +66,7 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
   const n = f.num_ptns[pc]!;
   const wdc = u.cmp.wdc;
   // a trip without a WDP program has no consumer for the word: drop it (docs/spec-notes.md)
-  const params = u.slots[s.slot]?.params;
+  const params = u.trips.slots[s.slot]?.params;
   if (params && !(params.trip_valid_mask & (1 << SEQ_WDP))) {
     u.warnOnce('noWdp', WeightsCodes.noWdp, 'AMEM Weights Read in a trip without a WDP program: its words are dropped', `${SEQ_SPEC} §7, §9`);
     if (sram) {

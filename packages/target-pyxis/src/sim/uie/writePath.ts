@@ -168,7 +168,7 @@ export class WritePath {
     }
     dec.pop();
     if (flags & F_EOP) {
-      const p = u.slots[slot]!.params;
+      const p = u.trips.slots[slot]!.params;
       checkItfeCount(u, this.itfe, this.pops, seq, d[at + R_PC]!, !!p?.amem_write_indirect_vld);
       u.seqDone(SEQ_AMEM_WRITE, slot);
     }
@@ -295,7 +295,7 @@ export class WritePath {
       const mask = pLo === 0 && pHi === 16 ? 0xffff : ((1 << pHi) - 1) & ~((1 << pLo) - 1);
       if (mask !== 0xffff) {
         partial = true;
-        u.onPartialWrite?.(((((addr + j) & PTN_MASK) << 4) | view) >>> 0, u.slots[d[at + R_SLOT]!]!.tripId, u.now);
+        u.onPartialWrite?.(((((addr + j) & PTN_MASK) << 4) | view) >>> 0, u.trips.slots[d[at + R_SLOT]!]!.tripId, u.now);
       }
       const wAddr = (((addr + j) & PTN_MASK) << 4) | view;
       if (rmw) {
