@@ -207,7 +207,7 @@ export class ComputeTrips {
 function tripOf(u: Uie, x: ComputeUnit): number {
   const at = x.dec.peekSlot();
   if (at < 0) return -1;
-  const sl = u.slots[x.dec.data[at + H_SLOT]!];
+  const sl = u.trips.slots[x.dec.data[at + H_SLOT]!];
   return sl?.active ? sl.tripId : -1;
 }
 
