@@ -12,6 +12,9 @@ import { pyxisReport } from './report.js';
 import { intOption, strings } from './options.js';
 import { isSystemContainer } from './sim/fabric/systemImage.js';
 import { planSystem, runSystemMachine, runSystemMachineAsync, stripChipPrefix } from './systemMachine.js';
+import { runChipThreaded } from './sim/parallel/threadedChip.js';
+import { parallelStats, parallelSummary, singlePartitionStats } from '@pyxis/sim';
+import type { PyxisChip } from './sim/chip.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
   makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
@@ -106,7 +109,36 @@ export const pyxisMachine: MachineBackend = {
     }
     const plan = planRun(req);
     let kernel: SimulationResult['chip']['sim'] | undefined;
+    const single = (report: SimulationResult['report'], chip: PyxisChip, outputs: Array<[string, OutputBytes]>, parallel?: Record<string, unknown>, line = '') => {
+      const stop = stopDiagnostic(report);
+      return {
+        summary: formatSummary(report) + line,
+        stats: { ...report, ...(plan.timingOnly ? { timing_only: true } : {}), ...(parallel ? { parallel } : {}) } as Record<string, unknown>,
+        diagnostics: report.warnings,
+        ...(stop ? { stop: stop.diagnostics } : {}),
+        outputs,
+        cycles: report.cycles,
+        readTensor: (name: string) => dumpSymbol(chip, req.image, name, true),
+      };
+    };
     return {
+      // The clusters of the chip as partitions on threads when the image allows (sim/parallel/threadedChip.ts).
+      async runAsync() {
+        const symbols = [...new Set([...plan.dumps.map((d) => d.symbol), ...(req.compare ?? [])])];
+        const r = await runChipThreaded(req.image, req.file, { ...plan.options, timingOnly: plan.timingOnly, symbols, regions: plan.regions.length > 0, ...(req.threads !== undefined ? { threads: req.threads } : {}) });
+        if (r.chip) kernel = r.chip.sim;
+        const view = (r.chip ?? r.memory) as PyxisChip;
+        const outputs: Array<[string, OutputBytes]> = [];
+        if (r.report.stop === 'done') {
+          for (const d of plan.dumps) {
+            const t = dumpSymbol(view, req.image, d.symbol, d.f32);
+            outputs.push([d.file, d.file.toLowerCase().endsWith('.bin') ? new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice() : writeNpy(t)]);
+          }
+          if (r.chip) for (const g of plan.regions) outputs.push([g.file, dumpRegion(r.chip, g)]);
+        }
+        const parallel = r.parallel ? { ...parallelStats(r.parallel, req.threads), note: r.parallel.note ?? r.note } : singlePartitionStats(req.threads, r.note ?? 'one partition');
+        return single(r.report, view, outputs, parallel, r.parallel ? parallelSummary(r.parallel) : '');
+      },
       get kernel() {
         if (!kernel) throw new Error('the Pyxis machine builds its kernel when it runs');
         return kernel;

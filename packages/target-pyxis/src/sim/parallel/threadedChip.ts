@@ -1,0 +1,126 @@
+/**
+ * A single-chip image with its clusters as partitions on threads (issue 22; `pyxis-sim run IMAGE --threads N`).
+ * clusterPlan.ts decides from the image whether its clusters are independent; when they are, each cluster is a
+ * partition (clusterPartition.ts) and the kernel's threaded runner runs them with unbounded windows (no cross link
+ * carries a message); clusterMerge.ts makes the single-partition report of the results. Otherwise, and for runs that
+ * sample the whole chip per cycle (--trace, --vcd, --warn-uninit) or dump raw regions, the image runs in one
+ * partition (run.ts) and `note` says why. The split depends on the image only, never on the thread count, so every
+ * `--threads` gives the same report.
+ */
+import { defaultThreads, PartitionFailure, runThreaded, type PartitionSpec, type ThreadedRunResult } from '@pyxis/sim';
+import type { Container } from '@pyxis/container';
+import { writeContainer } from '@pyxis/container';
+import { PyxisChip } from '../chip.js';
+import { loadSimConfig, type SimConfig } from '../config.js';
+import { inspectImage, loadImage } from '../image.js';
+import { resolveDump } from '../dump.js';
+import { simulateImage, DEFAULT_QUANTUM, type SimReport, type SimulateOptions, type SimulationResult } from '../run.js';
+import { planClusterSplit, type ClusterSplitPlan } from './clusterPlan.js';
+import { CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
+import { mergeClusterReports } from './clusterMerge.js';
+
+export interface ChipThreadsOptions extends SimulateOptions {
+  /** `--threads`; absent: defaultThreads(clusters). */
+  threads?: number;
+  timingOnly?: boolean;
+  /** Tensor symbols read after the run (--dump, --compare). */
+  symbols?: string[];
+  /** The run dumps raw regions (--dump-region): it stays in one partition. */
+  regions?: boolean;
+  /** Tests: the module the workers load (the built package by default). */
+  module?: string;
+}
+
+/** What dumpSymbol reads of a chip: the final memory state (a whole chip, or the spans a split run returned). */
+export type ChipMemoryView = Pick<PyxisChip, 'clusters' | 'hbm' | 'amem' | 'cfg'>;
+
+export interface ChipThreadsResult {
+  report: SimReport;
+  /** The chip (single-partition run) or a view of the dumped spans (split run). */
+  memory: ChipMemoryView;
+  chip: PyxisChip | null;
+  parallel: ThreadedRunResult | null;
+  /** Why the run used one partition, or null. */
+  note: string | null;
+}
+
+function onePartition(container: Container, file: string, o: ChipThreadsOptions, note: string): ChipThreadsResult {
+  const r: SimulationResult = simulateImage(container, file, o);
+  return { report: r.report, memory: r.chip, chip: r.chip, parallel: null, note };
+}
+
+export async function runChipThreaded(container: Container, file: string, o: ChipThreadsOptions): Promise<ChipThreadsResult> {
+  const info = inspectImage(container, file);
+  const clusters = o.clusters ?? info.clusters;
+  const uies = o.uies ?? info.uies;
+  if (o.trace || o.vcd || o.warnUninit) return onePartition(container, file, o, `${o.trace ? '--trace' : o.vcd ? '--vcd' : '--warn-uninit'} samples the whole chip`);
+  if (o.regions) return onePartition(container, file, o, '--dump-region reads raw memory of the whole chip');
+  if (clusters < 2) return onePartition(container, file, o, 'one cluster');
+  const config: SimConfig = o.config ?? loadSimConfig(o.clockHz !== undefined ? { clockHz: o.clockHz } : {});
+  let plan;
+  try {
+    // the image as the DPE will find it: a chip with the image loaded, never run
+    const probe = new PyxisChip({ clusters, uies: 0, config, ...(info.remap ? { remap: info.remap } : {}) });
+    loadImage(probe, { ...info, records: [], hostActions: [] });
+    plan = planClusterSplit({ clusters, records: info.records, hostActions: info.hostActions, config, noc: probe.noc, ...(info.remap ? { remap: info.remap } : {}) });
+  } catch {
+    plan = { ok: false as const, reason: 'the image does not load (the single-partition run reports why)' };
+  }
+  if (!plan.ok) return onePartition(container, file, o, `clusters are not independent: ${plan.reason}`);
+  const spans: DumpSpan[] = (o.symbols ?? []).map((s) => {
+    const t = resolveDump(container, s, clusters);
+    return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
+  });
+  const image = writeContainer(container);
+  const specs: PartitionSpec[] = Array.from({ length: clusters }, (_, c) => {
+    const recordIndex: number[] = [];
+    info.records.forEach((r, i) => r.cluster === c && recordIndex.push(i));
+    const args: ClusterPartitionArgs = {
+      image, file, cluster: c, clusters, uies, config, timingOnly: !!o.timingOnly, quantum: o.quantum ?? DEFAULT_QUANTUM,
+      hbmReads: plan.hbmReads, hbmWrites: plan.hbmWrites, recordIndex, spans,
+    };
+    return { name: `cluster${c}`, module: o.module ?? CLUSTER_PARTITION_MODULE, builder: CLUSTER_PARTITION_BUILDER, args };
+  });
+  let r: ThreadedRunResult;
+  try {
+    r = await runThreaded(specs, { threads: o.threads ?? defaultThreads(clusters), ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}) });
+  } catch (e) {
+    // A guard fired (the image reached another cluster at run time) or a partition failed: the single-partition run
+    // gives the right result, or reports the error exactly as without threads.
+    if (!(e instanceof PartitionFailure)) throw e;
+    const why = e.detail.includes(SplitViolation.name) || /not independent/.test(e.detail) ? e.detail.slice(Math.max(0, e.detail.search(/cluster \d+ /))) : `partition ${e.partition} failed`;
+    return onePartition(container, file, o, `${why}`);
+  }
+  const parts = r.parts.map((p) => p.collected as ClusterPartitionResult);
+  const report = mergeClusterReports(parts, { stop: r.reason, cycles: r.cycles, records: info.records.length, apmCluster: plan.apmCluster });
+  return { report, memory: memoryView(parts, spans, plan, clusters), chip: null, parallel: r, note: r.note };
+}
+
+/** The dumped spans as a chip's memories: AMEM/config from the cluster's partition, HBM per byte from its writer. */
+function memoryView(parts: ClusterPartitionResult[], spans: DumpSpan[], plan: ClusterSplitPlan, clusters: number): ChipMemoryView {
+  const bytes = spans.map((s, j) => {
+    if (s.space !== 'hbm') return parts[s.cluster]!.spans[j]!;
+    const out = parts[0]!.spans[j]!.slice();
+    plan.hbmWrites.forEach((ws, c) => {
+      for (const [a, b] of ws) {
+        const lo = Math.max(a, s.addr);
+        const hi = Math.min(b, s.addr + s.len);
+        if (lo < hi) out.set(parts[c]!.spans[j]!.subarray(lo - s.addr, hi - s.addr), lo - s.addr);
+      }
+    });
+    return out;
+  });
+  const reader = (space: DumpSpan['space'], cluster: number) => ({
+    readBytes(addr: number, len: number): Uint8Array {
+      const j = spans.findIndex((s) => s.space === space && (space === 'hbm' || s.cluster === cluster) && addr >= s.addr && addr + len <= s.addr + s.len);
+      if (j < 0) throw new Error(`internal: ${space} 0x${addr.toString(16)} (+${len}) was not returned by the cluster partitions`);
+      return bytes[j]!.slice(addr - spans[j]!.addr, addr - spans[j]!.addr + len);
+    },
+  });
+  return {
+    clusters,
+    hbm: reader('hbm', -1),
+    amem: Array.from({ length: clusters }, (_, c) => reader('amem', c)),
+    cfg: Array.from({ length: clusters }, (_, c) => reader('cfg', c)),
+  } as unknown as ChipMemoryView;
+}

@@ -1,0 +1,155 @@
+/**
+ * The clusters of one chip as partitions on threads (sim/parallel/threadedChip.ts): for random multi-cluster images
+ * whose clusters are independent, the merged report (every field but kernel_steps, a host-work figure) and the dumps
+ * equal the plain single-Simulator run's at 1, 2 and 4 threads, completed and deadlocked runs alike; images that use
+ * a cross-cluster path stay in one partition and say which. The workers load the built package (npm ci / tsc -b).
+ * PYXIS_FC_RUNS raises the property's sample count.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Container } from '@pyxis/container';
+import { writeNpy } from '@pyxis/container';
+import { defaultUieFactory, dumpSymbol, loadSimConfig, simulateImage, type PyxisChip, type SimReport } from '@pyxis/target-pyxis/sim';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+import { link } from '@pyxis/target-pyxis/ld';
+import { runChipThreaded } from '../../../src/sim/parallel/threadedChip.js';
+import { ImageBuilder, bytesOf, copyProgram, gid } from '../pyxisImage.js';
+
+const desc = ImageBuilder.desc;
+const CFG = 0x4000_0000;
+const Q = { h2a: 0x10, a2h: 0x11, bcfg: 0x22 };
+const SRC = 0x10_0000;
+const DST = 0x20_0000;
+const HBM_IN = 0x100_0000;
+const HBM_OUT = 0x400_0000;
+const SPAN = 0x10_0000;
+
+const clusterArb = fc.record({
+  kib: fc.integer({ min: 1, max: 8 }),
+  uies: fc.array(fc.integer({ min: 1, max: 48 }), { minLength: 1, maxLength: 3 }),
+  a2hs: fc.integer({ min: 0, max: 2 }),
+  /** 1 in 8 clusters deadlocks: barrier 2 expects one notification more than the UIEs give. */
+  stuck: fc.integer({ min: 0, max: 7 }),
+});
+const chipArb = fc.record({
+  clusters: fc.array(clusterArb, { minLength: 2, maxLength: 4 }),
+  apm: fc.boolean(),
+  /** The one cluster whose trips request power (APM is chip-wide: two would couple the clusters). */
+  powered: fc.nat(3),
+  /** At most 6 per engine: 5 engines stay within apm.min_granted_power (32), so APM never throttles. */
+  power: fc.integer({ min: 0, max: 6 }),
+  salt: fc.nat(255),
+});
+type ChipWork = typeof chipArb extends fc.Arbitrary<infer T> ? T : never;
+
+/**
+ * Per cluster c: H2A (its own HBM input) -> barrier 1 -> UIE copies (each its own rows) -> barrier 2 -> A2H stores
+ * of the copied rows to its own HBM output. Tensors: each cluster's input, its AMEM result and its HBM output.
+ */
+function buildChip(w: ChipWork, cross = false, allPowered = false): Container {
+  const b = new ImageBuilder();
+  const n = w.clusters.length;
+  let id = 1;
+  w.clusters.forEach((k, c) => {
+    const power = allPowered || c === w.powered % n ? w.power : 0;
+    const u = k.uies.length;
+    b.tensor(`in${c}`, 'hbm', HBM_IN + c * SPAN, bytesOf(k.kib * 1024, (i) => i * 7 + c * 31 + w.salt), [k.kib * 8, 128], 'RFP8', 0);
+    b.tensor(`out${c}`, 'hbm', HBM_OUT + c * SPAN, new Uint8Array(k.kib * 1024), [k.kib * 8, 128], 'RFP8', 0);
+    b.tensor(`dst${c}`, 'amem', DST, new Uint8Array(u * 0x2000), [u * 64, 128], 'RFP8', 0, c);
+    const bcfg = [
+      desc('desc_barrier_config', { barrier_id: 1, notify_count: 1, wait_count: u, trip_id: id++ }),
+      desc('desc_barrier_config', { barrier_id: 2, notify_count: u + (k.stuck === 0 ? 1 : 0), wait_count: Math.max(1, k.a2hs), trip_id: id++ }),
+    ];
+    b.list(Q.bcfg, 0x1400, bcfg, c);
+    b.list(Q.h2a, 0x1000, [desc('desc_h2a', { amem_start_address: SRC >> 7, hbm_base_address: (HBM_IN + c * SPAN) >> 10, length: k.kib, notify_list: [gid(c, 1)], trip_id: id++, trip_power: power })], c);
+    k.uies.forEach((rows, q) => {
+      for (const [off, v] of copyProgram(rows, q)) b.data('cfg', CFG + off, v, c);
+      const notify = cross && c === 0 && q === 0 ? [gid(c, 2), gid(1, 5)] : [gid(c, 2)];
+      b.list(q, 0x1100 + q * 0x40, [desc('desc_uie', { trip_valid_mask: 3, start_pc: Array(13).fill(0), amem_read_base_address: SRC >> 4, amem_write_base_address: (DST + q * 0x2000) >> 4, wait_barrier_id: 1, notify_list: notify, trip_id: id++, trip_power: power })], c);
+    });
+    const a2h = Array.from({ length: k.a2hs }, (_, j) => desc('desc_a2h', { amem_start_address: (DST + j * 0x2000) >> 7, hbm_base_address: (HBM_OUT + c * SPAN + j * 0x2000) >> 10, length: Math.min(k.kib, 8), wait_barrier_id: 2, trip_id: id++, trip_power: power }));
+    if (a2h.length) b.list(Q.a2h, 0x1500, a2h, c);
+  });
+  b.metadata = { clusters: n, uies: Math.max(...w.clusters.map((k) => k.uies.length)) };
+  return b.build();
+}
+
+const plain = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+const noSteps = (r: SimReport) => plain({ ...r, kernel_steps: 0 });
+
+async function expectSameAsPlain(img: Container, config = loadSimConfig(), threadsList = [1, 2, 4]): Promise<SimReport> {
+  const symbols = img.symbols.filter((s) => s.tensor).map((s) => s.name);
+  const ref = simulateImage(img, 'x.pimg', { config, uieFactory: defaultUieFactory });
+  const refDumps = ref.report.stop === 'done' ? symbols.map((s) => Buffer.from(writeNpy(dumpSymbol(ref.chip, img, s, false)))) : [];
+  for (const threads of threadsList) {
+    const r = await runChipThreaded(img, 'x.pimg', { config, uieFactory: defaultUieFactory, threads, symbols });
+    if (threads > ref.report.clusters) expect(r.note).toMatch(/threads asked/);
+    else expect(r.note).toBeNull();
+    expect(r.parallel, r.note ?? '').not.toBeNull();
+    expect(r.parallel!.threads).toBe(Math.min(threads, ref.report.clusters));
+    expect(noSteps(r.report)).toEqual(noSteps(ref.report));
+    if (ref.report.stop === 'done') {
+      const dumps = symbols.map((s) => Buffer.from(writeNpy(dumpSymbol(r.memory as PyxisChip, img, s, false))));
+      dumps.forEach((d, i) => expect(d.equals(refDumps[i]!), symbols[i]).toBe(true));
+    }
+  }
+  return ref.report;
+}
+
+describe('clusters of one chip on threads', () => {
+  it('random independent multi-cluster images: the single-Simulator report and dumps at 1, 2 and 4 threads', async () => {
+    const stops = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(chipArb, async (w) => {
+        const config = loadSimConfig();
+        config.apm.enabled = w.apm;
+        const r = await expectSameAsPlain(buildChip(w), config);
+        stops.add(r.stop);
+        // the program did what it says: every completed cluster's A2H stored the copied rows
+      }),
+      { numRuns: Number(process.env['PYXIS_FC_RUNS'] ?? 6), seed: 2201 },
+    );
+    expect(stops.has('done')).toBe(true);
+  }, 60_000);
+
+  it('a deadlocked cluster: the wait graph and the stop are those of the single run', async () => {
+    const w: ChipWork = { clusters: [{ kib: 2, uies: [4, 9], a2hs: 1, stuck: 1 }, { kib: 1, uies: [3], a2hs: 1, stuck: 0 }, { kib: 3, uies: [5], a2hs: 2, stuck: 0 }], apm: true, powered: 1, power: 6, salt: 3 };
+    const r = await expectSameAsPlain(buildChip(w), loadSimConfig(), [2]);
+    expect(r.stop).toBe('deadlock');
+    expect(r.wait_graph.some((l) => l.startsWith('barrier 1:2'))).toBe(true);
+    expect(r.wait_graph.some((l) => l.startsWith('barrier 2:2'))).toBe(true);
+  });
+
+  it('an image that uses a cross-cluster path stays in one partition and says which', async () => {
+    const w: ChipWork = { clusters: [{ kib: 1, uies: [2], a2hs: 1, stuck: 1 }, { kib: 1, uies: [2], a2hs: 1, stuck: 1 }], apm: false, powered: 0, power: 0, salt: 0 };
+    const img = buildChip(w, true);
+    const r = await runChipThreaded(img, 'x.pimg', { uieFactory: defaultUieFactory, threads: 2 });
+    expect(r.parallel).toBeNull();
+    expect(r.note).toMatch(/^clusters are not independent: trip \d+ \(uie, cluster 0\) notifies barrier 1:5 of cluster 1: the barrier link's latency \(trip_manager.notify_latency_cycles = 2\)/);
+    // APM enabled: trips requesting power in one cluster split, in two clusters they do not (RequestedPower is the chip's)
+    const one = await runChipThreaded(buildChip({ ...w, power: 5, apm: true }), 'x.pimg', { uieFactory: defaultUieFactory, threads: 2 });
+    expect(one.parallel).not.toBeNull();
+    const two = await runChipThreaded(buildChip({ ...w, power: 5, apm: true }, false, true), 'x.pimg', { uieFactory: defaultUieFactory, threads: 2 });
+    expect(two.parallel).toBeNull();
+    expect(two.note).toMatch(/^clusters are not independent: APM is enabled and trip \d+ \(h2a, cluster 0\) and trip \d+ \(h2a, cluster 1\) request power/);
+    // one powered cluster whose engines can request more than min_granted_power (32): a throttle would slow all
+    const throttle = await runChipThreaded(buildChip({ ...w, power: 11, apm: true }), 'x.pimg', { uieFactory: defaultUieFactory, threads: 2 });
+    expect(throttle.parallel).toBeNull();
+    expect(throttle.note).toMatch(/can request 33 > apm.min_granted_power = 32: a throttle slows every cluster/);
+  });
+
+  it('samples/pyxis: each runs as the single run does (every sample uses one cluster: one partition, said so)', async () => {
+    const dir = fileURLToPath(new URL('../../../../../samples/pyxis/', import.meta.url));
+    const lds = readdirSync(dir).filter((f) => f.endsWith('.ld'));
+    expect(lds.length).toBeGreaterThan(10);
+    for (const ld of ['copy.ld', 'fork_join.ld']) {
+      const obj = assemble([{ file: 'copy.pasm', text: readFileSync(dir + 'copy.pasm', 'utf8') }], { isa: loadPyxisIsa(), listing: false }).object;
+      const img = link({ script: readFileSync(dir + ld, 'utf8'), scriptFile: dir + ld, objects: [{ file: 'copy.pasm', container: obj }] }).image;
+      const r = await runChipThreaded(img, ld, { uieFactory: defaultUieFactory, threads: 2 });
+      expect(r.note).toBe('one cluster');
+      expect(r.parallel).toBeNull();
+    }
+  });
+});
