@@ -19,6 +19,9 @@ import { planClusterSplit, type ClusterSplitPlan } from './clusterPlan.js';
 import { CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
 import { mergeClusterReports } from './clusterMerge.js';
 
+/** The note of a run of a one-cluster image (the single-thread path: no partition to spread, no cost). */
+export const ONE_CLUSTER = 'one partition (a single-chip image of one cluster)';
+
 export interface ChipThreadsOptions extends SimulateOptions {
   /** `--threads`; absent: defaultThreads(clusters). */
   threads?: number;
@@ -53,9 +56,9 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   const info = inspectImage(container, file);
   const clusters = o.clusters ?? info.clusters;
   const uies = o.uies ?? info.uies;
+  if (clusters < 2) return onePartition(container, file, o, ONE_CLUSTER);
   if (o.trace || o.vcd || o.warnUninit) return onePartition(container, file, o, `${o.trace ? '--trace' : o.vcd ? '--vcd' : '--warn-uninit'} samples the whole chip`);
   if (o.regions) return onePartition(container, file, o, '--dump-region reads raw memory of the whole chip');
-  if (clusters < 2) return onePartition(container, file, o, 'one cluster');
   const config: SimConfig = o.config ?? loadSimConfig(o.clockHz !== undefined ? { clockHz: o.clockHz } : {});
   let plan;
   try {

@@ -148,7 +148,7 @@ describe('clusters of one chip on threads', () => {
       const obj = assemble([{ file: 'copy.pasm', text: readFileSync(dir + 'copy.pasm', 'utf8') }], { isa: loadPyxisIsa(), listing: false }).object;
       const img = link({ script: readFileSync(dir + ld, 'utf8'), scriptFile: dir + ld, objects: [{ file: 'copy.pasm', container: obj }] }).image;
       const r = await runChipThreaded(img, ld, { uieFactory: defaultUieFactory, threads: 2 });
-      expect(r.note).toBe('one cluster');
+      expect(r.note).toBe('one partition (a single-chip image of one cluster)');
       expect(r.parallel).toBeNull();
     }
   });
