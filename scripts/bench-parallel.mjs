@@ -17,6 +17,13 @@
  * runner's single-thread path, the reference) and with the chips on worker threads; skipped, and said so, when the
  * system runner is not in this build. --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of
  * scripts/gen-collective.mjs). --skip-synthetic / --skip-system run one part only.
+ * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-threads LIST; --chip-apm on|off,
+ * default off): ONE chip whose clusters are partitions (sim/parallel/threadedChip.ts): the plain single-Simulator run
+ * (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has the cores), results
+ * compared (report but kernel_steps); worker start-up (start a worker, load the package, build the chip) is printed
+ * apart from the windowed run. busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
+ * throttle the whole chip, so with APM on its clusters are coupled and the run stays in one partition, said so).
+ * With --chip-image only the chip part runs.
  * Build first: npx tsc -b
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -40,6 +47,10 @@ const { values: a } = parseArgs({
     psys: { type: 'string' },
     'skip-synthetic': { type: 'boolean', default: false },
     'skip-system': { type: 'boolean', default: false },
+    'chip-image': { type: 'string' },
+    'chip-rows': { type: 'string', default: '262144' },
+    'chip-threads': { type: 'string' },
+    'chip-apm': { type: 'string', default: 'off' },
   },
 });
 const w = { parts: +a.parts, engines: +a.engines, macs: +a.macs, cycles: +a.cycles, every: +a.every, lat: +a.lat };
@@ -49,8 +60,69 @@ const MODULE = new URL('./parallel/synthetic.mjs', import.meta.url).href;
 const byName = (s) => [...s].sort((x, y) => x.name.localeCompare(y.name));
 const sortK = (c) => [...c].sort((x, y) => x[0] - y[0]).map((x) => x.slice(0, 3));
 
-if (!a['skip-synthetic']) await synthetic();
-if (!a['skip-system']) await system();
+if (a['chip-image']) await chip();
+else {
+  if (!a['skip-synthetic']) await synthetic();
+  if (!a['skip-system']) await system();
+}
+
+async function chip() {
+  const { readContainer } = await import('../packages/container/dist/index.js');
+  const sim = await import('../packages/target-pyxis/dist/sim/index.js');
+  const par = await import('../packages/target-pyxis/dist/sim/parallel/index.js');
+  const { readFileSync } = await import('node:fs');
+  const { Worker } = await import('node:worker_threads');
+  const rows = +a['chip-rows'];
+  const file = a['chip-image'] === 'busy48' ? 'busy48.pimg' : a['chip-image'];
+  const bytes = a['chip-image'] === 'busy48' ? (await import('./parallel/system.mjs')).busyCopyImageBytes(rows) : readFileSync(file);
+  const container = readContainer(bytes, file);
+  const config = sim.loadSimConfig();
+  config.apm.enabled = a['chip-apm'] === 'on';
+  const uieFactory = sim.makeUieFactory({});
+  const list = a['chip-threads'] ? a['chip-threads'].split(',').map(Number) : [1, 2, ...[4].filter((n) => n <= cores)];
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`bench-parallel: one chip, ${a['chip-image'] === 'busy48' ? `busy48 (48 UIEs x ${rows} rows)` : file}, APM ${config.apm.enabled ? 'on' : 'off'}; host ${cores} cores, load average ${load()}`);
+  // worker start-up alone: start a worker that loads the partition module and answers
+  const ws = performance.now();
+  await new Promise((res, rej) => {
+    const w = new Worker(`import('@pyxis/target-pyxis/parallel').then(() => require('node:worker_threads').parentPort.postMessage(1));`, { eval: true });
+    w.once('message', () => w.terminate().then(res));
+    w.once('error', rej);
+  });
+  console.log(`  worker start-up (start a worker, load @pyxis/target-pyxis/parallel): ${(performance.now() - ws).toFixed(0)} ms`);
+  const ref = (() => {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const r = sim.simulateImage(container, file, { config, uieFactory });
+    const cu = process.cpuUsage(c0);
+    return { s: (performance.now() - t0) / 1000, cpu: (cu.user + cu.system) / 1e6, report: r.report };
+  })();
+  const norm = (r) => JSON.stringify({ ...r, kernel_steps: 0 });
+  const refJson = norm(ref.report);
+  const rate = (s) => `${(ref.report.cycles / s / 1e3).toFixed(1)} k chip-cycles/s`;
+  console.log(`  one Simulator (reference)   ${ref.s.toFixed(3)} s  ${rate(ref.s)}  (${ref.report.cycles} cycles; ${ref.cpu.toFixed(2)} CPU-s)`);
+  let ok = true;
+  for (const threads of list) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const r = await par.runChipThreaded(container, file, { config, uieFactory, threads });
+    const s = (performance.now() - t0) / 1000;
+    const cu = process.cpuUsage(c0);
+    const cpu = (cu.user + cu.system) / 1e6;
+    const same = norm(r.report) === refJson;
+    ok &&= same;
+    const p = r.parallel;
+    const detail = p
+      ? `threads used ${p.threads}, ${p.parts.length} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, start-up + build + merge ${(s - p.wallMs / 1000).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`
+      : `one partition: ${r.note}`;
+    console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${s.toFixed(3)} s  ${rate(s)}  x${(ref.s / s).toFixed(2)} vs reference  (${cpu.toFixed(2)} CPU-s of all threads; ${detail})  ${same ? 'identical' : 'RESULTS DIFFER'}`);
+  }
+  console.log(`  load average at the end ${load()}`);
+  if (!ok) {
+    console.error('bench-parallel: a cluster-partitioned run differs from the reference');
+    process.exit(1);
+  }
+}
 
 async function synthetic() {
 console.log(`bench-parallel: ${w.parts} partitions x ${w.engines} engines x ${w.macs} MAC/cycle, ${w.cycles} cycles, lookahead ${w.lat} cycles; host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
