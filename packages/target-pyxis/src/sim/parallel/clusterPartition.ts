@@ -21,6 +21,7 @@ import { inspectImage, loadImage, sectionLocation } from '../image.js';
 import { PyxisObserver } from '../observer.js';
 import { buildReport, resetMemoryCounters, type SimReport } from '../run.js';
 import { makeUieFactory } from '../uieDefault.js';
+import type { UieFactory } from '../uieSlot.js';
 import type { Ranges } from './clusterPlan.js';
 
 export const CLUSTER_PARTITION_MODULE = '@pyxis/target-pyxis/parallel';
@@ -81,7 +82,7 @@ export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
   const info = inspectImage(container, a.file);
   const observer = new PyxisObserver();
   observer.tripName = (id) => info.tripNames.get(id);
-  const chip = new PyxisChip({ clusters: a.clusters, uies: a.uies, config: a.config, observer, quantum: a.quantum, uieFactory: makeUieFactory({ timingOnly: a.timingOnly }), ...(info.remap ? { remap: info.remap } : {}) });
+  const chip = new PyxisChip({ clusters: a.clusters, uies: a.uies, config: a.config, observer, quantum: a.quantum, uieFactory: ownUies(k, makeUieFactory({ timingOnly: a.timingOnly })), ...(info.remap ? { remap: info.remap } : {}) });
   // Only this cluster's sections (and HBM): another cluster's config window may hold CSRs with side effects.
   const own: Container = { ...container, sections: container.sections.filter((s) => { const l = sectionLocation(s); return !l || l.space === 'hbm' || l.cluster === k; }) };
   loadImage(chip, { ...info, container: own, records: info.records.filter((r) => r.cluster === k), hostActions: info.hostActions.filter((x) => x.cluster === k) });
@@ -123,6 +124,11 @@ export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
       };
     },
   };
+}
+
+/** UIE models for this cluster only: the other clusters' UIEs never get a trip here (no model: no build cost). */
+function ownUies(k: number, f: UieFactory): UieFactory {
+  return ((o) => (o.cluster === k ? f(o) : undefined)) as UieFactory;
 }
 
 /** The host's wait line and the record it waits on (its first open (cluster, queue) group, as HostAgent reports). */

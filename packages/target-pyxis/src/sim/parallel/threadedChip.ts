@@ -7,7 +7,7 @@
  * partition (run.ts) and `note` says why. The split depends on the image only, never on the thread count, so every
  * `--threads` gives the same report.
  */
-import { defaultThreads, PartitionFailure, runThreaded, type PartitionSpec, type ThreadedRunResult } from '@pyxis/sim';
+import { defaultThreads, PartitionFailure, prestartWorkers, releaseWorkers, runThreaded, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
 import type { Container } from '@pyxis/container';
 import { writeContainer } from '@pyxis/container';
 import { PyxisChip } from '../chip.js';
@@ -59,7 +59,22 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   if (clusters < 2) return onePartition(container, file, o, ONE_CLUSTER);
   if (o.trace || o.vcd || o.warnUninit) return onePartition(container, file, o, `${o.trace ? '--trace' : o.vcd ? '--vcd' : '--warn-uninit'} samples the whole chip`);
   if (o.regions) return onePartition(container, file, o, '--dump-region reads raw memory of the whole chip');
-  const config: SimConfig = o.config ?? loadSimConfig(o.clockHz !== undefined ? { clockHz: o.clockHz } : {});
+  const threads = o.threads ?? defaultThreads(clusters);
+  const module = o.module ?? CLUSTER_PARTITION_MODULE;
+  // the workers start (a V8 isolate each, the package loaded) while the image is analysed below
+  // (host 0 is the calling thread: it builds and runs its clusters while the workers start)
+  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, clusters) - 1, [module]) : [];
+  const fallback = async (note: string) => {
+    await releaseWorkers(workers);
+    return onePartition(container, file, o, note);
+  };
+  let config: SimConfig;
+  try {
+    config = o.config ?? loadSimConfig(o.clockHz !== undefined ? { clockHz: o.clockHz } : {});
+  } catch (e) {
+    await releaseWorkers(workers);
+    throw e;
+  }
   let plan;
   try {
     // the image as the DPE will find it: a chip with the image loaded, never run
@@ -69,11 +84,17 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   } catch {
     plan = { ok: false as const, reason: 'the image does not load (the single-partition run reports why)' };
   }
-  if (!plan.ok) return onePartition(container, file, o, `clusters are not independent: ${plan.reason}`);
-  const spans: DumpSpan[] = (o.symbols ?? []).map((s) => {
-    const t = resolveDump(container, s, clusters);
-    return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
-  });
+  if (!plan.ok) return fallback(`clusters are not independent: ${plan.reason}`);
+  let spans: DumpSpan[];
+  try {
+    spans = (o.symbols ?? []).map((s) => {
+      const t = resolveDump(container, s, clusters);
+      return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
+    });
+  } catch (e) {
+    await releaseWorkers(workers);
+    throw e;
+  }
   const image = writeContainer(container);
   const specs: PartitionSpec[] = Array.from({ length: clusters }, (_, c) => {
     const recordIndex: number[] = [];
@@ -82,11 +103,11 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
       image, file, cluster: c, clusters, uies, config, timingOnly: !!o.timingOnly, quantum: o.quantum ?? DEFAULT_QUANTUM,
       hbmReads: plan.hbmReads, hbmWrites: plan.hbmWrites, recordIndex, spans,
     };
-    return { name: `cluster${c}`, module: o.module ?? CLUSTER_PARTITION_MODULE, builder: CLUSTER_PARTITION_BUILDER, args };
+    return { name: `cluster${c}`, module, builder: CLUSTER_PARTITION_BUILDER, args };
   });
   let r: ThreadedRunResult;
   try {
-    r = await runThreaded(specs, { threads: o.threads ?? defaultThreads(clusters), ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}) });
+    r = await runThreaded(specs, { threads, workers, mainThreadHost: true, ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}) });
   } catch (e) {
     // A guard fired (the image reached another cluster at run time) or a partition failed: the single-partition run
     // gives the right result, or reports the error exactly as without threads.
