@@ -102,6 +102,7 @@ export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
     outbound: {},
     collect: (end: RunEnd): ClusterPartitionResult => {
       unguard();
+      chip.apm.finish(end.cycles); // as run.ts: energy up to the run's last cycle
       const wait = end.reason === 'done' ? [] : chip.sim.waitGraph();
       const report = buildReport(chip, a.config, end.reason, end.cycles, chip.sim.steps, wait);
       const walkEnd = end.reason === 'deadlock' ? Infinity : end.cycles;

@@ -41,6 +41,8 @@ const chipArb = fc.record({
   /** At most 6 per engine: 5 engines stay within apm.min_granted_power (32), so APM never throttles. */
   power: fc.integer({ min: 0, max: 6 }),
   salt: fc.nat(255),
+  /** Sometimes a --max-cycles stop in the middle of the run. */
+  maxCycles: fc.option(fc.integer({ min: 30, max: 700 }), { freq: 3 }),
 });
 type ChipWork = typeof chipArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -79,17 +81,20 @@ function buildChip(w: ChipWork, cross = false, allPowered = false): Container {
 const plain = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 const noSteps = (r: SimReport) => plain({ ...r, kernel_steps: 0 });
 
-async function expectSameAsPlain(img: Container, config = loadSimConfig(), threadsList = [1, 2, 4]): Promise<SimReport> {
+async function expectSameAsPlain(img: Container, config = loadSimConfig(), threadsList = [1, 2, 4], maxCycles?: number | null): Promise<SimReport> {
   const symbols = img.symbols.filter((s) => s.tensor).map((s) => s.name);
-  const ref = simulateImage(img, 'x.pimg', { config, uieFactory: defaultUieFactory });
+  const stop = maxCycles ? { maxCycles } : {};
+  const ref = simulateImage(img, 'x.pimg', { config, uieFactory: defaultUieFactory, ...stop });
   const refDumps = ref.report.stop === 'done' ? symbols.map((s) => Buffer.from(writeNpy(dumpSymbol(ref.chip, img, s, false)))) : [];
   for (const threads of threadsList) {
-    const r = await runChipThreaded(img, 'x.pimg', { config, uieFactory: defaultUieFactory, threads, symbols });
+    const r = await runChipThreaded(img, 'x.pimg', { config, uieFactory: defaultUieFactory, threads, symbols, ...stop });
     if (threads > ref.report.clusters) expect(r.note).toMatch(/threads asked/);
     else expect(r.note).toBeNull();
     expect(r.parallel, r.note ?? '').not.toBeNull();
     expect(r.parallel!.threads).toBe(Math.min(threads, ref.report.clusters));
     expect(noSteps(r.report)).toEqual(noSteps(ref.report));
+    // byte-identical, key order included (toEqual ignores it)
+    expect(JSON.stringify(noSteps(r.report))).toBe(JSON.stringify(noSteps(ref.report)));
     if (ref.report.stop === 'done') {
       const dumps = symbols.map((s) => Buffer.from(writeNpy(dumpSymbol(r.memory as PyxisChip, img, s, false))));
       dumps.forEach((d, i) => expect(d.equals(refDumps[i]!), symbols[i]).toBe(true));
@@ -105,17 +110,18 @@ describe('clusters of one chip on threads', () => {
       fc.asyncProperty(chipArb, async (w) => {
         const config = loadSimConfig();
         config.apm.enabled = w.apm;
-        const r = await expectSameAsPlain(buildChip(w), config);
+        const r = await expectSameAsPlain(buildChip(w), config, [1, 2, 4], w.maxCycles);
         stops.add(r.stop);
         // the program did what it says: every completed cluster's A2H stored the copied rows
       }),
       { numRuns: Number(process.env['PYXIS_FC_RUNS'] ?? 6), seed: 2201 },
     );
     expect(stops.has('done')).toBe(true);
+    expect(stops.size).toBeGreaterThan(1);
   }, 60_000);
 
   it('a deadlocked cluster: the wait graph and the stop are those of the single run', async () => {
-    const w: ChipWork = { clusters: [{ kib: 2, uies: [4, 9], a2hs: 1, stuck: 1 }, { kib: 1, uies: [3], a2hs: 1, stuck: 0 }, { kib: 3, uies: [5], a2hs: 2, stuck: 0 }], apm: true, powered: 1, power: 6, salt: 3 };
+    const w: ChipWork = { clusters: [{ kib: 2, uies: [4, 9], a2hs: 1, stuck: 1 }, { kib: 1, uies: [3], a2hs: 1, stuck: 0 }, { kib: 3, uies: [5], a2hs: 2, stuck: 0 }], apm: true, powered: 1, power: 6, salt: 3, maxCycles: null };
     const r = await expectSameAsPlain(buildChip(w), loadSimConfig(), [2]);
     expect(r.stop).toBe('deadlock');
     expect(r.wait_graph.some((l) => l.startsWith('barrier 1:2'))).toBe(true);
@@ -123,7 +129,7 @@ describe('clusters of one chip on threads', () => {
   });
 
   it('an image that uses a cross-cluster path stays in one partition and says which', async () => {
-    const w: ChipWork = { clusters: [{ kib: 1, uies: [2], a2hs: 1, stuck: 1 }, { kib: 1, uies: [2], a2hs: 1, stuck: 1 }], apm: false, powered: 0, power: 0, salt: 0 };
+    const w: ChipWork = { clusters: [{ kib: 1, uies: [2], a2hs: 1, stuck: 1 }, { kib: 1, uies: [2], a2hs: 1, stuck: 1 }], apm: false, powered: 0, power: 0, salt: 0, maxCycles: null };
     const img = buildChip(w, true);
     const r = await runChipThreaded(img, 'x.pimg', { uieFactory: defaultUieFactory, threads: 2 });
     expect(r.parallel).toBeNull();
