@@ -11,7 +11,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Container } from '@pyxis/container';
 import { writeNpy } from '@pyxis/container';
-import { defaultUieFactory, dumpSymbol, loadSimConfig, simulateImage, type PyxisChip, type SimReport } from '@pyxis/target-pyxis/sim';
+import { encode, loadTable } from '@pyxis/codec';
+import { CSR_ENQUEUE, defaultUieFactory, dumpSymbol, loadSimConfig, simulateImage, type PyxisChip, type SimReport } from '@pyxis/target-pyxis/sim';
 import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
 import { link } from '@pyxis/target-pyxis/ld';
 import { runChipThreaded } from '../../../src/sim/parallel/threadedChip.js';
@@ -41,6 +42,8 @@ const chipArb = fc.record({
   /** At most 6 per engine: 5 engines stay within apm.min_granted_power (32), so APM never throttles. */
   power: fc.integer({ min: 0, max: 6 }),
   salt: fc.nat(255),
+  /** Cluster 0's A2H list is enqueued by a host action (the enqueue CSR written at this cycle), not a record. */
+  late: fc.option(fc.integer({ min: 0, max: 400 }), { freq: 2 }),
   /** Sometimes a --max-cycles stop in the middle of the run. */
   maxCycles: fc.option(fc.integer({ min: 30, max: 700 }), { freq: 3 }),
 });
@@ -53,6 +56,7 @@ type ChipWork = typeof chipArb extends fc.Arbitrary<infer T> ? T : never;
 function buildChip(w: ChipWork, cross = false, allPowered = false): Container {
   const b = new ImageBuilder();
   const n = w.clusters.length;
+  const actions: Array<Record<string, unknown>> = [];
   let id = 1;
   w.clusters.forEach((k, c) => {
     const power = allPowered || c === w.powered % n ? w.power : 0;
@@ -72,9 +76,15 @@ function buildChip(w: ChipWork, cross = false, allPowered = false): Container {
       b.list(q, 0x1100 + q * 0x40, [desc('desc_uie', { trip_valid_mask: 3, start_pc: Array(13).fill(0), amem_read_base_address: SRC >> 4, amem_write_base_address: (DST + q * 0x2000) >> 4, wait_barrier_id: 1, notify_list: notify, trip_id: id++, trip_power: power })], c);
     });
     const a2h = Array.from({ length: k.a2hs }, (_, j) => desc('desc_a2h', { amem_start_address: (DST + j * 0x2000) >> 7, hbm_base_address: (HBM_OUT + c * SPAN + j * 0x2000) >> 10, length: Math.min(k.kib, 8), wait_barrier_id: 2, trip_id: id++, trip_power: power }));
-    if (a2h.length) b.list(Q.a2h, 0x1500, a2h, c);
+    if (a2h.length && c === 0 && w.late !== null && w.late !== undefined) {
+      const list = new Uint8Array(a2h.length * a2h[0]!.length);
+      a2h.forEach((d, i) => list.set(d, i * d.length));
+      b.data('amem', 0x1500, list, c);
+      const rec = encode(loadTable('pyxis', 'desc_enqueue_record'), { queue_id: Q.a2h, descriptor_list_address: 0x1500, descriptor_list_length: list.length / 8 });
+      actions.push({ cluster: 0, address: `0x${(CFG + CSR_ENQUEUE).toString(16)}`, value: `0x${new DataView(rec.buffer).getBigUint64(0, true).toString(16)}`, at_cycle: w.late });
+    } else if (a2h.length) b.list(Q.a2h, 0x1500, a2h, c);
   });
-  b.metadata = { clusters: n, uies: Math.max(...w.clusters.map((k) => k.uies.length)) };
+  b.metadata = { clusters: n, uies: Math.max(...w.clusters.map((k) => k.uies.length)), ...(actions.length ? { host_actions: actions } : {}) };
   return b.build();
 }
 
@@ -121,7 +131,7 @@ describe('clusters of one chip on threads', () => {
   }, 60_000);
 
   it('a deadlocked cluster: the wait graph and the stop are those of the single run', async () => {
-    const w: ChipWork = { clusters: [{ kib: 2, uies: [4, 9], a2hs: 1, stuck: 1 }, { kib: 1, uies: [3], a2hs: 1, stuck: 0 }, { kib: 3, uies: [5], a2hs: 2, stuck: 0 }], apm: true, powered: 1, power: 6, salt: 3, maxCycles: null };
+    const w: ChipWork = { clusters: [{ kib: 2, uies: [4, 9], a2hs: 1, stuck: 1 }, { kib: 1, uies: [3], a2hs: 1, stuck: 0 }, { kib: 3, uies: [5], a2hs: 2, stuck: 0 }], apm: true, powered: 1, power: 6, salt: 3, maxCycles: null, late: 20 };
     const r = await expectSameAsPlain(buildChip(w), loadSimConfig(), [2]);
     expect(r.stop).toBe('deadlock');
     expect(r.wait_graph.some((l) => l.startsWith('barrier 1:2'))).toBe(true);
@@ -129,7 +139,7 @@ describe('clusters of one chip on threads', () => {
   });
 
   it('an image that uses a cross-cluster path stays in one partition and says which', async () => {
-    const w: ChipWork = { clusters: [{ kib: 1, uies: [2], a2hs: 1, stuck: 1 }, { kib: 1, uies: [2], a2hs: 1, stuck: 1 }], apm: false, powered: 0, power: 0, salt: 0, maxCycles: null };
+    const w: ChipWork = { clusters: [{ kib: 1, uies: [2], a2hs: 1, stuck: 1 }, { kib: 1, uies: [2], a2hs: 1, stuck: 1 }], apm: false, powered: 0, power: 0, salt: 0, maxCycles: null, late: null };
     const img = buildChip(w, true);
     const r = await runChipThreaded(img, 'x.pimg', { uieFactory: defaultUieFactory, threads: 2 });
     expect(r.parallel).toBeNull();
