@@ -7,7 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeNpyFile } from '@pyxis/container';
+import { gemm } from '../../../src/gen/index.js';
 import { fileURLToPath } from 'node:url';
 import type { Container } from '@pyxis/container';
 import { writeNpy } from '@pyxis/container';
@@ -154,6 +158,27 @@ describe('clusters of one chip on threads', () => {
     const throttle = await runChipThreaded(buildChip({ ...w, power: 11, apm: true }), 'x.pimg', { uieFactory: defaultUieFactory, threads: 2 });
     expect(throttle.parallel).toBeNull();
     expect(throttle.note).toMatch(/can request 33 > apm.min_granted_power = 32: a throttle slows every cluster/);
+  });
+
+  it('a GEMM tiled over 2 clusters (pyxis-gen gemm --clusters 0,1): split with APM off, identical; coupled by the APM on', async () => {
+    const k = gemm({ m: 256, k: 256, n: 256, clusters: [0, 1], uies: 2 });
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-cl-gemm-'));
+    let img: Container;
+    try {
+      for (const f of k.inputs) writeNpyFile(join(dir, f.file), { dtype: 'float32', shape: f.shape, data: f.data });
+      const obj = assemble([{ file: `${k.name}.pasm`, text: k.pasm }], { isa: loadPyxisIsa(), listing: false }).object;
+      img = link({ script: k.ld, scriptFile: join(dir, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] }).image;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const off = loadSimConfig();
+    off.apm.enabled = false;
+    const r = await expectSameAsPlain(img, off, [2]);
+    expect(r.stop).toBe('done');
+    expect(r.clusters).toBe(2);
+    const on = await runChipThreaded(img, 'gemm.pimg', { uieFactory: defaultUieFactory, threads: 2 });
+    expect(on.parallel).toBeNull();
+    expect(on.note).toMatch(/^clusters are not independent: APM is enabled and trip \d+ \(\w+, cluster 0\) and trip \d+ \(\w+, cluster 1\) request power/);
   });
 
   it('samples/pyxis: each runs as the single run does (every sample uses one cluster: one partition, said so)', async () => {
