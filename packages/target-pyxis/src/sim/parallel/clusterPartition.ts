@@ -48,7 +48,7 @@ export interface ClusterPartitionArgs {
   hbmWrites: Ranges[];
   /** Global indexes (in the image's record order) of this cluster's enqueue records. */
   recordIndex: number[];
-  /** Every dump span of the run; the partition returns the bytes of those it owns (HBM: every span). */
+  /** Every dump span of the run; the partition returns the bytes of those it owns (HBM: every span, for the ranges it writes). */
   spans: DumpSpan[];
 }
 
@@ -76,6 +76,17 @@ export class SplitViolation extends Error {
 
 const hit = (rs: Ranges | undefined, a: number, b: number) => !!rs?.some((r) => r[0] < b && a < r[1]);
 
+/** Sorted, overlapping and touching ranges joined. */
+function merged(rs: Ranges): Ranges {
+  const out: Ranges = [];
+  for (const r of [...rs].sort((x, y) => x[0] - y[0])) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
 export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
   const k = a.cluster;
   const container = readContainer(a.image, a.file);
@@ -83,8 +94,16 @@ export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
   const observer = new PyxisObserver();
   observer.tripName = (id) => info.tripNames.get(id);
   const chip = new PyxisChip({ clusters: a.clusters, uies: a.uies, config: a.config, observer, quantum: a.quantum, uieFactory: ownUies(k, makeUieFactory({ timingOnly: a.timingOnly })), ...(info.remap ? { remap: info.remap } : {}) });
-  // Only this cluster's sections (and HBM): another cluster's config window may hold CSRs with side effects.
-  const own: Container = { ...container, sections: container.sections.filter((s) => { const l = sectionLocation(s); return !l || l.space === 'hbm' || l.cluster === k; }) };
+  // Only this cluster's sections (another cluster's config window may hold CSRs with side effects) and the HBM
+  // sections its trips read (the coordinator keeps the image for the rest: no copy of the whole HBM per partition).
+  const reads = a.hbmReads[k] ?? [];
+  const own: Container = {
+    ...container,
+    sections: container.sections.filter((s) => {
+      const l = sectionLocation(s);
+      return !l || (l.space === 'hbm' ? hit(reads, l.addr, l.addr + s.size) : l.cluster === k);
+    }),
+  };
   loadImage(chip, { ...info, container: own, records: info.records.filter((r) => r.cluster === k), hostActions: info.hostActions.filter((x) => x.cluster === k) });
   resetMemoryCounters(chip);
   const unguard = guard(chip, k, a);
@@ -158,8 +177,10 @@ function guard(chip: PyxisChip, k: number, a: ClusterPartitionArgs): () => void 
   const hbm = chip.hbm;
   const read = hbm.read.bind(hbm);
   const write = hbm.write.bind(hbm);
+  const mine = merged([...(a.hbmReads[k] ?? []), ...(a.hbmWrites[k] ?? [])]);
   hbm.read = (addr, dst, off, len) => {
     if (hit(foreignWrites, addr, addr + len)) throw new SplitViolation(k, `reads HBM 0x${addr.toString(16)} that another cluster writes`);
+    if (!mine.some((r) => r[0] <= addr && addr + len <= r[1])) throw new SplitViolation(k, `reads HBM 0x${addr.toString(16)}, outside the ranges its descriptors name`);
     read(addr, dst, off, len);
   };
   hbm.write = (addr, src, off, len) => {

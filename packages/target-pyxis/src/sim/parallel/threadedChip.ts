@@ -76,9 +76,10 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
     throw e;
   }
   let plan;
+  let probe: PyxisChip | undefined;
   try {
-    // the image as the DPE will find it: a chip with the image loaded, never run
-    const probe = new PyxisChip({ clusters, uies: 0, config, ...(info.remap ? { remap: info.remap } : {}) });
+    // the image as the DPE will find it: a chip with the image loaded, never run (kept: the HBM bytes no cluster writes)
+    probe = new PyxisChip({ clusters, uies: 0, config, ...(info.remap ? { remap: info.remap } : {}) });
     loadImage(probe, { ...info, records: [], hostActions: [] });
     plan = planClusterSplit({ clusters, records: info.records, hostActions: info.hostActions, config, noc: probe.noc, ...(info.remap ? { remap: info.remap } : {}) });
   } catch {
@@ -117,14 +118,14 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   }
   const parts = r.parts.map((p) => p.collected as ClusterPartitionResult);
   const report = mergeClusterReports(parts, { stop: r.reason, cycles: r.cycles, records: info.records.length, apmCluster: plan.apmCluster });
-  return { report, memory: memoryView(parts, spans, plan, clusters), chip: null, parallel: r, note: r.note };
+  return { report, memory: memoryView(parts, spans, plan, clusters, probe!), chip: null, parallel: r, note: r.note };
 }
 
-/** The dumped spans as a chip's memories: AMEM/config from the cluster's partition, HBM per byte from its writer. */
-function memoryView(parts: ClusterPartitionResult[], spans: DumpSpan[], plan: ClusterSplitPlan, clusters: number): ChipMemoryView {
+/** The dumped spans as a chip's memories: AMEM/config from the cluster's partition, HBM per byte from its writer (the image where none writes). */
+function memoryView(parts: ClusterPartitionResult[], spans: DumpSpan[], plan: ClusterSplitPlan, clusters: number, image: PyxisChip): ChipMemoryView {
   const bytes = spans.map((s, j) => {
     if (s.space !== 'hbm') return parts[s.cluster]!.spans[j]!;
-    const out = parts[0]!.spans[j]!.slice();
+    const out = image.hbm.readBytes(s.addr, s.len);
     plan.hbmWrites.forEach((ws, c) => {
       for (const [a, b] of ws) {
         const lo = Math.max(a, s.addr);

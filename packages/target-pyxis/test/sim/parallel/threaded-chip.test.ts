@@ -20,6 +20,9 @@ import { CSR_ENQUEUE, defaultUieFactory, dumpSymbol, loadSimConfig, simulateImag
 import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
 import { link } from '@pyxis/target-pyxis/ld';
 import { runChipThreaded } from '../../../src/sim/parallel/threadedChip.js';
+import { CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, type ClusterPartitionArgs } from '../../../src/sim/parallel/clusterPartition.js';
+import { PartitionFailure, runThreaded } from '@pyxis/sim';
+import { writeContainer } from '@pyxis/container';
 import { ImageBuilder, bytesOf, copyProgram, gid } from '../pyxisImage.js';
 
 const desc = ImageBuilder.desc;
@@ -179,6 +182,19 @@ describe('clusters of one chip on threads', () => {
     const on = await runChipThreaded(img, 'gemm.pimg', { uieFactory: defaultUieFactory, threads: 2 });
     expect(on.parallel).toBeNull();
     expect(on.note).toMatch(/^clusters are not independent: APM is enabled and trip \d+ \(\w+, cluster 0\) and trip \d+ \(\w+, cluster 1\) request power/);
+  });
+
+  it('the run-time guard: a partition that reaches what its plan did not name fails, naming it', async () => {
+    const w: ChipWork = { clusters: [{ kib: 1, uies: [2], a2hs: 1, stuck: 1 }, { kib: 2, uies: [2], a2hs: 1, stuck: 1 }], apm: false, powered: 0, power: 0, salt: 0, maxCycles: null, late: null };
+    const image = writeContainer(buildChip(w));
+    const config = loadSimConfig();
+    config.apm.enabled = false;
+    // a plan that misses cluster 1's H2A read (as a descriptor written at run time would)
+    const args = (c: number): ClusterPartitionArgs => ({ image, file: 'x.pimg', cluster: c, clusters: 2, uies: 1, config, timingOnly: false, quantum: 256, hbmReads: [[[HBM_IN, HBM_IN + 1024]], []], hbmWrites: [[], []], recordIndex: [], spans: [] });
+    const e = await runThreaded([0, 1].map((c) => ({ name: `cluster${c}`, module: CLUSTER_PARTITION_MODULE, builder: CLUSTER_PARTITION_BUILDER, args: args(c) })), { threads: 2 }).then(() => null, (x: unknown) => x);
+    expect(e).toBeInstanceOf(PartitionFailure);
+    expect((e as PartitionFailure).partition).toBe('cluster1');
+    expect((e as PartitionFailure).detail).toMatch(/cluster 1 reads HBM 0x1100000, outside the ranges its descriptors name at run time: clusters are not independent/);
   });
 
   it('samples/pyxis: each runs as the single run does (every sample uses one cluster: one partition, said so)', async () => {
