@@ -22,6 +22,9 @@ import { mergeClusterReports } from './clusterMerge.js';
 /** The note of a run of a one-cluster image (the single-thread path: no partition to spread, no cost). */
 export const ONE_CLUSTER = 'one partition (a single-chip image of one cluster)';
 
+/** Window length (cycles) of a cluster-partitioned run that reports progress. */
+export const PROGRESS_WINDOW = 1 << 16;
+
 export interface ChipThreadsOptions extends SimulateOptions {
   /** `--threads`; absent: defaultThreads(clusters). */
   threads?: number;
@@ -32,6 +35,8 @@ export interface ChipThreadsOptions extends SimulateOptions {
   regions?: boolean;
   /** Tests: the module the workers load (the built package by default). */
   module?: string;
+  /** Tests: the window length of a run with progress (PROGRESS_WINDOW by default). */
+  progressWindow?: number;
 }
 
 /** What dumpSymbol reads of a chip: the final memory state (a whole chip, or the spans a split run returned). */
@@ -108,7 +113,14 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   });
   let r: ThreadedRunResult;
   try {
-    r = await runThreaded(specs, { threads, workers, mainThreadHost: true, ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}) });
+    // No message crosses, so one window would do; with a progress display, windows of PROGRESS_WINDOW cycles report
+    // the cycle reached (a window exchange costs well under a millisecond: below 1% at these lengths)
+    const progress = o.onProgress;
+    r = await runThreaded(specs, {
+      threads, workers, mainThreadHost: true,
+      ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}),
+      ...(progress ? { lookahead: o.progressWindow ?? PROGRESS_WINDOW, onProgress: (cycle: number) => progress(cycle) } : {}),
+    });
   } catch (e) {
     // A guard fired (the image reached another cluster at run time) or a partition failed: the single-partition run
     // gives the right result, or reports the error exactly as without threads.

@@ -184,6 +184,18 @@ describe('clusters of one chip on threads', () => {
     expect(on.note).toMatch(/^clusters are not independent: APM is enabled and trip \d+ \(\w+, cluster 0\) and trip \d+ \(\w+, cluster 1\) request power/);
   });
 
+  it('with a progress display: windows report the cycle reached; the same report', async () => {
+    const w: ChipWork = { clusters: [{ kib: 2, uies: [40, 7], a2hs: 2, stuck: 1 }, { kib: 3, uies: [9], a2hs: 1, stuck: 1 }], apm: false, powered: 0, power: 0, salt: 9, maxCycles: null, late: null };
+    const img = buildChip(w);
+    const ref = simulateImage(img, 'x.pimg', { uieFactory: defaultUieFactory });
+    const seen: number[] = [];
+    const r = await runChipThreaded(img, 'x.pimg', { uieFactory: defaultUieFactory, threads: 2, onProgress: (c) => void seen.push(c), progressWindow: 37 });
+    expect(r.parallel).not.toBeNull();
+    expect(JSON.stringify(noSteps(r.report))).toBe(JSON.stringify(noSteps(ref.report)));
+    expect(r.parallel!.windows).toBeGreaterThan(5);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
   it('the run-time guard: a partition that reaches what its plan did not name fails, naming it', async () => {
     const w: ChipWork = { clusters: [{ kib: 1, uies: [2], a2hs: 1, stuck: 1 }, { kib: 2, uies: [2], a2hs: 1, stuck: 1 }], apm: false, powered: 0, power: 0, salt: 0, maxCycles: null, late: null };
     const image = writeContainer(buildChip(w));
