@@ -7,7 +7,7 @@
  * partition (run.ts) and `note` says why. The split depends on the image only, never on the thread count, so every
  * `--threads` gives the same report.
  */
-import { defaultThreads, PartitionFailure, prestartWorkers, releaseWorkers, runThreaded, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
+import { defaultThreads, PartitionFailure, prestartWorkers, runThreaded, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
 import type { Container } from '@pyxis/container';
 import { writeContainer } from '@pyxis/container';
 import { PyxisChip } from '../chip.js';
@@ -66,20 +66,7 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   if (o.regions) return onePartition(container, file, o, '--dump-region reads raw memory of the whole chip');
   const threads = o.threads ?? defaultThreads(clusters);
   const module = o.module ?? CLUSTER_PARTITION_MODULE;
-  // the workers start (a V8 isolate each, the package loaded) while the image is analysed below
-  // (host 0 is the calling thread: it builds and runs its clusters while the workers start)
-  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, clusters) - 1, [module]) : [];
-  const fallback = async (note: string) => {
-    await releaseWorkers(workers);
-    return onePartition(container, file, o, note);
-  };
-  let config: SimConfig;
-  try {
-    config = o.config ?? loadSimConfig(o.clockHz !== undefined ? { clockHz: o.clockHz } : {});
-  } catch (e) {
-    await releaseWorkers(workers);
-    throw e;
-  }
+  const config: SimConfig = o.config ?? loadSimConfig(o.clockHz !== undefined ? { clockHz: o.clockHz } : {});
   let plan;
   let probe: PyxisChip | undefined;
   try {
@@ -90,17 +77,11 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   } catch {
     plan = { ok: false as const, reason: 'the image does not load (the single-partition run reports why)' };
   }
-  if (!plan.ok) return fallback(`clusters are not independent: ${plan.reason}`);
-  let spans: DumpSpan[];
-  try {
-    spans = (o.symbols ?? []).map((s) => {
-      const t = resolveDump(container, s, clusters);
-      return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
-    });
-  } catch (e) {
-    await releaseWorkers(workers);
-    throw e;
-  }
+  if (!plan.ok) return onePartition(container, file, o, `clusters are not independent: ${plan.reason}`);
+  const spans: DumpSpan[] = (o.symbols ?? []).map((s) => {
+    const t = resolveDump(container, s, clusters);
+    return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
+  });
   const image = writeContainer(container);
   const specs: PartitionSpec[] = Array.from({ length: clusters }, (_, c) => {
     const recordIndex: number[] = [];
@@ -111,6 +92,8 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
     };
     return { name: `cluster${c}`, module, builder: CLUSTER_PARTITION_BUILDER, args };
   });
+  // The workers start (a V8 isolate each, the package loaded) while the calling thread, host 0, builds its own clusters.
+  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, clusters) - 1, [module]) : [];
   let r: ThreadedRunResult;
   try {
     // No message crosses, so one window would do; with a progress display, windows of PROGRESS_WINDOW cycles report
