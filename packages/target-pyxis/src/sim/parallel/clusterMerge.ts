@@ -3,7 +3,7 @@
  * the single-partition run (run.ts buildReport), field by field:
  *
  * - a cluster's engines, ports, barrier table, trip manager, DPE, AMEM and its warnings come from its partition (the
- *   other partitions hold the same engines idle);
+ *   other partitions hold the same engines idle; a cluster without work has no partition and is idle everywhere);
  * - chip-wide counters are sums (trips by kind, barrier events, MPE, HBM traffic and uninitialised reads); keys in
  *   name order as run.ts writes them;
  * - the host agent, which serves every cluster: busy = the cycles at which it enqueued or acted for any cluster (the
@@ -66,7 +66,8 @@ function hostStats(parts: ClusterPartitionResult[], base: EngineReport, cycles: 
 
 export function mergeClusterReports(parts: ClusterPartitionResult[], m: MergeInput): SimReport {
   const first = parts[0]!.report;
-  const of = (c: number) => parts[c]!.report;
+  // a cluster without work has no partition: it is idle and untouched in every partition, as in the single run
+  const of = (c: number) => (parts.find((p) => p.cluster === c) ?? parts[0]!).report;
   const engineOrder = first.engines.map((e) => e.name);
   const engines = first.engines.map((e) => {
     const c = clusterOf(e.name);
@@ -106,11 +107,11 @@ export function mergeClusterReports(parts: ClusterPartitionResult[], m: MergeInp
     ports: first.ports.map((p) => of(clusterOf(p.name) >= 0 ? clusterOf(p.name) : 0).ports.find((x) => x.name === p.name)!),
     barriers: first.barriers.map((b) => of(b.cluster).barriers[b.cluster]!),
     barrier_events: sum(parts.map((p) => p.report.barrier_events)),
-    trip_flush: parts.flatMap((p, c) => p.report.trip_flush.filter((t) => t.cluster === c)),
+    trip_flush: parts.flatMap((p) => p.report.trip_flush.filter((t) => t.cluster === p.cluster)),
     dpe: first.dpe.map((d) => of(d.cluster).dpe[d.cluster]!),
     mpe: { patches: parts.reduce((a, p) => a + p.report.mpe.patches, 0), trips: parts.reduce((a, p) => a + p.report.mpe.trips, 0) },
     apm: of(m.apmCluster).apm,
-    trip_power: parts.flatMap((p, c) => p.report.trip_power.filter((t) => clusterOf(t.engine) === c)),
+    trip_power: parts.flatMap((p) => p.report.trip_power.filter((t) => clusterOf(t.engine) === p.cluster)),
     memory: {
       hbm_bytes_read: hbmRead,
       hbm_bytes_written: parts.reduce((a, p) => a + p.report.memory.hbm_bytes_written, 0),
@@ -129,7 +130,8 @@ function waitGraph(parts: ClusterPartitionResult[], order: string[]): string[] {
   const rank = new Map(order.map((n, i) => [n, i]));
   const engineLines: Array<[number, string]> = [];
   const explain: string[] = [];
-  parts.forEach((p, c) => {
+  parts.forEach((p) => {
+    const c = p.cluster;
     for (const l of p.report.wait_graph) {
       const name = l.slice(0, l.indexOf(': '));
       if (name === 'host') continue;

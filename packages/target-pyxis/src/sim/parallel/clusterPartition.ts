@@ -46,6 +46,8 @@ export interface ClusterPartitionArgs {
   quantum: number;
   hbmReads: Ranges[];
   hbmWrites: Ranges[];
+  /** Clusters whose UIEs get a model here: this one, and for the first partition the clusters without work (the merge reads their idle UIE figures from it). */
+  models: number[];
   /** Global indexes (in the image's record order) of this cluster's enqueue records. */
   recordIndex: number[];
   /** Every dump span of the run; the partition returns the bytes of those it owns (HBM: every span, for the ranges it writes). */
@@ -93,7 +95,7 @@ export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
   const info = inspectImage(container, a.file);
   const observer = new PyxisObserver();
   observer.tripName = (id) => info.tripNames.get(id);
-  const chip = new PyxisChip({ clusters: a.clusters, uies: a.uies, config: a.config, observer, quantum: a.quantum, uieFactory: ownUies(k, makeUieFactory({ timingOnly: a.timingOnly })), ...(info.remap ? { remap: info.remap } : {}) });
+  const chip = new PyxisChip({ clusters: a.clusters, uies: a.uies, config: a.config, observer, quantum: a.quantum, uieFactory: ownUies(a.models, makeUieFactory({ timingOnly: a.timingOnly })), ...(info.remap ? { remap: info.remap } : {}) });
   // Only this cluster's sections (another cluster's config window may hold CSRs with side effects) and the HBM
   // sections its trips read (the coordinator keeps the image for the rest: no copy of the whole HBM per partition).
   const reads = a.hbmReads[k] ?? [];
@@ -146,9 +148,9 @@ export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
   };
 }
 
-/** UIE models for this cluster only: the other clusters' UIEs never get a trip here (no model: no build cost). */
-function ownUies(k: number, f: UieFactory): UieFactory {
-  return ((o) => (o.cluster === k ? f(o) : undefined)) as UieFactory;
+/** UIE models for these clusters only: the other clusters' UIEs never get a trip here (no model: no build cost). */
+function ownUies(clusters: number[], f: UieFactory): UieFactory {
+  return ((o) => (clusters.includes(o.cluster) ? f(o) : undefined)) as UieFactory;
 }
 
 /** The host's wait line and the record it waits on (its first open (cluster, queue) group, as HostAgent reports). */

@@ -78,22 +78,26 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
     plan = { ok: false as const, reason: 'the image does not load (the single-partition run reports why)' };
   }
   if (!plan.ok) return onePartition(container, file, o, `clusters are not independent: ${plan.reason}`);
+  // clusters with work (enqueue records, host actions): one partition each; the others stay idle in every partition
+  const active = [...new Set([...info.records.map((r) => r.cluster), ...info.hostActions.map((a) => a.cluster)])].sort((a, b) => a - b);
+  if (active.length < 2) return onePartition(container, file, o, active.length ? `only cluster ${active[0]} has work` : 'no cluster has work');
   const spans: DumpSpan[] = (o.symbols ?? []).map((s) => {
     const t = resolveDump(container, s, clusters);
     return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
   });
   const image = writeContainer(container);
-  const specs: PartitionSpec[] = Array.from({ length: clusters }, (_, c) => {
+  const specs: PartitionSpec[] = active.map((c) => {
     const recordIndex: number[] = [];
     info.records.forEach((r, i) => r.cluster === c && recordIndex.push(i));
     const args: ClusterPartitionArgs = {
       image, file, cluster: c, clusters, uies, config, timingOnly: !!o.timingOnly, quantum: o.quantum ?? DEFAULT_QUANTUM,
       hbmReads: plan.hbmReads, hbmWrites: plan.hbmWrites, recordIndex, spans,
+      models: c === active[0] ? [c, ...Array.from({ length: clusters }, (_, d) => d).filter((d) => !active.includes(d))] : [c],
     };
     return { name: `cluster${c}`, module, builder: CLUSTER_PARTITION_BUILDER, args };
   });
   // The workers start (a V8 isolate each, the package loaded) while the calling thread, host 0, builds its own clusters.
-  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, clusters) - 1, [module]) : [];
+  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, active.length) - 1, [module]) : [];
   let r: ThreadedRunResult;
   try {
     // No message crosses, so one window would do; with a progress display, windows of PROGRESS_WINDOW cycles report
@@ -119,15 +123,18 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
 /** The dumped spans as a chip's memories: AMEM/config from the cluster's partition, HBM per byte from its writer (the image where none writes). */
 function memoryView(parts: ClusterPartitionResult[], spans: DumpSpan[], plan: ClusterSplitPlan, clusters: number, image: PyxisChip): ChipMemoryView {
   const bytes = spans.map((s, j) => {
-    if (s.space !== 'hbm') return parts[s.cluster]!.spans[j]!;
+    if (s.space !== 'hbm') {
+      const p = parts.find((x) => x.cluster === s.cluster);
+      // a cluster without work holds the image's bytes
+      return p ? p.spans[j]! : s.space === 'amem' ? image.amem[s.cluster]!.readBytes(s.addr, s.len) : image.cfg[s.cluster]!.readBytes(s.addr, s.len);
+    }
     const out = image.hbm.readBytes(s.addr, s.len);
-    plan.hbmWrites.forEach((ws, c) => {
-      for (const [a, b] of ws) {
+    for (const p of parts)
+      for (const [a, b] of plan.hbmWrites[p.cluster]!) {
         const lo = Math.max(a, s.addr);
         const hi = Math.min(b, s.addr + s.len);
-        if (lo < hi) out.set(parts[c]!.spans[j]!.subarray(lo - s.addr, hi - s.addr), lo - s.addr);
+        if (lo < hi) out.set(p.spans[j]!.subarray(lo - s.addr, hi - s.addr), lo - s.addr);
       }
-    });
     return out;
   });
   const reader = (space: DumpSpan['space'], cluster: number) => ({
