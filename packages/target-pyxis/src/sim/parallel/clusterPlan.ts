@@ -72,6 +72,20 @@ function actionEnqueue(a: HostAction): EnqueueRecord | undefined {
   return { cluster: a.cluster, queue_id: Number(v['queue_id']), descriptor_list_address: Number(v['descriptor_list_address']), descriptor_list_length: Number(v['descriptor_list_length']) };
 }
 
+/**
+ * Where the lists the host enqueues lie (the enqueue records and host actions writing the enqueue CSR), as the DPE
+ * reads them: what a chip must hold of the image for `planClusterSplit` (undefined targets are reported by it).
+ */
+export function listTargets(inp: Omit<ClusterPlanInput, 'config'>): Array<{ space: 'hbm' | 'amem' | 'cfg'; cluster: number; addr: number; len: number }> {
+  const out: Array<{ space: 'hbm' | 'amem' | 'cfg'; cluster: number; addr: number; len: number }> = [];
+  for (const r of [...inp.records, ...inp.hostActions.flatMap((a) => actionEnqueue(a) ?? [])]) {
+    const len = r.descriptor_list_length * 8;
+    const t = r.cluster < inp.clusters ? inp.noc.resolve(remapEngineAddress(r.descriptor_list_address, inp.remap?.[r.cluster]?.dpe ?? defaultWindows(r.cluster)), len) : undefined;
+    if (t) out.push({ space: t.space, cluster: t.cluster, addr: t.addr, len });
+  }
+  return out;
+}
+
 export function planClusterSplit(inp: ClusterPlanInput): ClusterSplit {
   const n = inp.clusters;
   if (n < 2) return { ok: false, reason: 'one cluster' };

@@ -12,10 +12,11 @@ import type { Container } from '@pyxis/container';
 import { writeContainer } from '@pyxis/container';
 import { PyxisChip } from '../chip.js';
 import { loadSimConfig, type SimConfig } from '../config.js';
-import { inspectImage, loadImage } from '../image.js';
+import { inspectImage, loadImage, sectionLocation, type ImageInfo } from '../image.js';
+import type { NocMap } from '../noc.js';
 import { resolveDump } from '../dump.js';
 import { simulateImage, DEFAULT_QUANTUM, type SimReport, type SimulateOptions, type SimulationResult } from '../run.js';
-import { planClusterSplit, type ClusterSplitPlan } from './clusterPlan.js';
+import { listTargets, planClusterSplit, type ClusterSplit, type ClusterSplitPlan } from './clusterPlan.js';
 import { CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
 import { mergeClusterReports } from './clusterMerge.js';
 
@@ -67,24 +68,24 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   const threads = o.threads ?? defaultThreads(clusters);
   const module = o.module ?? CLUSTER_PARTITION_MODULE;
   const config: SimConfig = o.config ?? loadSimConfig(o.clockHz !== undefined ? { clockHz: o.clockHz } : {});
-  let plan;
-  let probe: PyxisChip | undefined;
+  // clusters with work (enqueue records, host actions): one partition each; the others stay idle in every partition
+  const active = [...new Set([...info.records.map((r) => r.cluster), ...info.hostActions.map((a) => a.cluster)])].sort((a, b) => a - b);
+  if (active.length < 2) return onePartition(container, file, o, active.length ? `only cluster ${active[0]} has work` : 'no cluster has work');
+  let plan: ClusterSplit;
   try {
-    // the image as the DPE will find it: a chip with the image loaded, never run (kept: the HBM bytes no cluster writes)
-    probe = new PyxisChip({ clusters, uies: 0, config, ...(info.remap ? { remap: info.remap } : {}) });
-    loadImage(probe, { ...info, records: [], hostActions: [] });
+    // the descriptor lists as the DPE will find them: a chip (never run) holding the sections the lists lie in
+    const probe = imageChip(info, config, clusters, (noc) => listTargets({ clusters, records: info.records, hostActions: info.hostActions, noc, ...(info.remap ? { remap: info.remap } : {}) }));
     plan = planClusterSplit({ clusters, records: info.records, hostActions: info.hostActions, config, noc: probe.noc, ...(info.remap ? { remap: info.remap } : {}) });
   } catch {
     plan = { ok: false as const, reason: 'the image does not load (the single-partition run reports why)' };
   }
   if (!plan.ok) return onePartition(container, file, o, `clusters are not independent: ${plan.reason}`);
-  // clusters with work (enqueue records, host actions): one partition each; the others stay idle in every partition
-  const active = [...new Set([...info.records.map((r) => r.cluster), ...info.hostActions.map((a) => a.cluster)])].sort((a, b) => a - b);
-  if (active.length < 2) return onePartition(container, file, o, active.length ? `only cluster ${active[0]} has work` : 'no cluster has work');
   const spans: DumpSpan[] = (o.symbols ?? []).map((s) => {
     const t = resolveDump(container, s, clusters);
     return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
   });
+  // the image's bytes of the dumped HBM no cluster writes and of the clusters without work
+  const imageView = spans.length ? imageChip(info, config, clusters, () => spans.filter((x) => x.space === 'hbm' || !active.includes(x.cluster))) : undefined;
   const image = writeContainer(container);
   const specs: PartitionSpec[] = active.map((c) => {
     const recordIndex: number[] = [];
@@ -117,18 +118,38 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   }
   const parts = r.parts.map((p) => p.collected as ClusterPartitionResult);
   const report = mergeClusterReports(parts, { stop: r.reason, cycles: r.cycles, records: info.records.length, apmCluster: plan.apmCluster });
-  return { report, memory: memoryView(parts, spans, plan, clusters, probe!), chip: null, parallel: r, note: r.note };
+  return { report, memory: memoryView(parts, spans, plan, clusters, imageView), chip: null, parallel: r, note: r.note };
+}
+
+/**
+ * A chip (never run) holding part of the image: the HBM sections that overlap the given places, and every section of
+ * a cluster whose AMEM or config window holds one (AMEM views make byte ranges there ambiguous; a cluster's memory is
+ * bounded). Not the whole image: a large coupled image is not loaded twice just to be told it is coupled.
+ */
+function imageChip(info: ImageInfo, config: SimConfig, clusters: number, places: (noc: NocMap) => Array<{ space: string; cluster: number; addr: number; len: number }>): PyxisChip {
+  const chip = new PyxisChip({ clusters, uies: 0, config, ...(info.remap ? { remap: info.remap } : {}) });
+  const at = places(chip.noc);
+  const whole = new Set(at.filter((x) => x.space !== 'hbm').map((x) => x.cluster));
+  const hbm = at.filter((x) => x.space === 'hbm');
+  const sections = info.container.sections.filter((s) => {
+    const l = sectionLocation(s);
+    if (!l) return false;
+    if (l.space !== 'hbm') return whole.has(l.cluster);
+    return hbm.some((x) => x.addr < l.addr + s.size && l.addr < x.addr + x.len);
+  });
+  loadImage(chip, { ...info, container: { ...info.container, sections }, records: [], hostActions: [] });
+  return chip;
 }
 
 /** The dumped spans as a chip's memories: AMEM/config from the cluster's partition, HBM per byte from its writer (the image where none writes). */
-function memoryView(parts: ClusterPartitionResult[], spans: DumpSpan[], plan: ClusterSplitPlan, clusters: number, image: PyxisChip): ChipMemoryView {
+function memoryView(parts: ClusterPartitionResult[], spans: DumpSpan[], plan: ClusterSplitPlan, clusters: number, image: PyxisChip | undefined): ChipMemoryView {
   const bytes = spans.map((s, j) => {
     if (s.space !== 'hbm') {
       const p = parts.find((x) => x.cluster === s.cluster);
       // a cluster without work holds the image's bytes
-      return p ? p.spans[j]! : s.space === 'amem' ? image.amem[s.cluster]!.readBytes(s.addr, s.len) : image.cfg[s.cluster]!.readBytes(s.addr, s.len);
+      return p ? p.spans[j]! : s.space === 'amem' ? image!.amem[s.cluster]!.readBytes(s.addr, s.len) : image!.cfg[s.cluster]!.readBytes(s.addr, s.len);
     }
-    const out = image.hbm.readBytes(s.addr, s.len);
+    const out = image!.hbm.readBytes(s.addr, s.len);
     for (const p of parts)
       for (const [a, b] of plan.hbmWrites[p.cluster]!) {
         const lo = Math.max(a, s.addr);
