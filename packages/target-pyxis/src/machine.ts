@@ -59,18 +59,21 @@ function planRun(req: MachineRequest): PyxisRunPlan {
   return { timingOnly: !!o['timingOnly'], dumps, regions, options: so };
 }
 
+/** The dump files of a completed run: tensors from `memory` (a chip, or a cluster-partitioned run's spans), regions from `chip`. */
+function dumpOutputs(req: MachineRequest, plan: PyxisRunPlan, memory: PyxisChip, chip: PyxisChip | null): Array<[string, OutputBytes]> {
+  const outputs: Array<[string, OutputBytes]> = [];
+  for (const d of plan.dumps) {
+    const t = dumpSymbol(memory, req.image, d.symbol, d.f32);
+    // FILE.bin: the raw little-endian data (the codes, or float32 with :f32); FILE.npy: the same in an .npy
+    outputs.push([d.file, d.file.toLowerCase().endsWith('.bin') ? new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice() : writeNpy(t)]);
+  }
+  if (chip) for (const r of plan.regions) outputs.push([r.file, dumpRegion(chip, r)]);
+  return outputs;
+}
+
 function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: SimulationResult; outputs: Array<[string, OutputBytes]> } {
   const result = simulateImage(req.image, req.file, plan.options);
-  const outputs: Array<[string, OutputBytes]> = [];
-  if (result.report.stop === 'done') {
-    for (const d of plan.dumps) {
-      const t = dumpSymbol(result.chip, req.image, d.symbol, d.f32);
-      // FILE.bin: the raw little-endian data (the codes, or float32 with :f32); FILE.npy: the same in an .npy
-      outputs.push([d.file, d.file.toLowerCase().endsWith('.bin') ? new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice() : writeNpy(t)]);
-    }
-    for (const r of plan.regions) outputs.push([r.file, dumpRegion(result.chip, r)]);
-  }
-  return { result, outputs };
+  return { result, outputs: result.report.stop === 'done' ? dumpOutputs(req, plan, result.chip, result.chip) : [] };
 }
 
 export const pyxisMachine: MachineBackend = {
@@ -128,14 +131,7 @@ export const pyxisMachine: MachineBackend = {
         const r = await runChipThreaded(req.image, req.file, { ...plan.options, timingOnly: plan.timingOnly, symbols, regions: plan.regions.length > 0, ...(req.threads !== undefined ? { threads: req.threads } : {}) });
         if (r.chip) kernel = r.chip.sim;
         const view = (r.chip ?? r.memory) as PyxisChip;
-        const outputs: Array<[string, OutputBytes]> = [];
-        if (r.report.stop === 'done') {
-          for (const d of plan.dumps) {
-            const t = dumpSymbol(view, req.image, d.symbol, d.f32);
-            outputs.push([d.file, d.file.toLowerCase().endsWith('.bin') ? new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice() : writeNpy(t)]);
-          }
-          if (r.chip) for (const g of plan.regions) outputs.push([g.file, dumpRegion(r.chip, g)]);
-        }
+        const outputs = r.report.stop === 'done' ? dumpOutputs(req, plan, view, r.chip) : [];
         const parallel = r.parallel ? { ...parallelStats(r.parallel, req.threads), note: r.parallel.note ?? r.note } : singlePartitionStats(req.threads, r.note ?? 'one partition');
         return single(r.report, view, outputs, parallel, r.parallel ? parallelSummary(r.parallel) : '');
       },
@@ -146,17 +142,7 @@ export const pyxisMachine: MachineBackend = {
       run() {
         const { result, outputs } = runPyxis(req, plan);
         kernel = result.chip.sim;
-        const { report } = result;
-        const stop = stopDiagnostic(report);
-        return {
-          summary: formatSummary(report),
-          stats: { ...report, ...(plan.timingOnly ? { timing_only: true } : {}) } as Record<string, unknown>,
-          diagnostics: report.warnings,
-          ...(stop ? { stop: stop.diagnostics } : {}),
-          outputs,
-          cycles: report.cycles,
-          readTensor: (name: string) => dumpSymbol(result.chip, req.image, name, true),
-        };
+        return single(result.report, result.chip, outputs);
       },
     };
   },
