@@ -17,7 +17,7 @@ import { parallelStats, parallelSummary, singlePartitionStats } from '@pyxis/sim
 import type { PyxisChip } from './sim/chip.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
-  makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type RegionSpec, type SimulateOptions, type SimulationResult,
+  makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type ImageModel, type RegionSpec, type SimulateOptions, type SimulationResult,
 } from './sim/index.js';
 
 interface PyxisRunPlan {
@@ -38,11 +38,19 @@ function parseRunOptions(o: OptionValues) {
   };
 }
 
+/** The image model of a request, read once however many times planning and running ask for it. */
+const models = new WeakMap<MachineRequest, ImageModel>();
+function imageOf(req: MachineRequest): ImageModel {
+  let m = models.get(req);
+  if (!m) models.set(req, (m = inspectImage(req.image, req.file)));
+  return m;
+}
+
 function planRun(req: MachineRequest): PyxisRunPlan {
   const o = req.options;
   if (o['fabricFaults'] !== undefined) throw new UsageError(`--fabric-faults applies to systems (a .psys linked from a system description, docs/system.md); ${req.file} is a single-chip image`);
   const { dumps, regions, clusters, uies, quantum } = parseRunOptions(o);
-  checkDumpSpecs(req.image, clusters ?? inspectImage(req.image, req.file).clusters, dumps, regions);
+  checkDumpSpecs(req.image, clusters ?? imageOf(req).clusters, dumps, regions);
   const so: SimulateOptions = { uieFactory: makeUieFactory({ timingOnly: !!o['timingOnly'] }) };
   if (clusters !== undefined) so.clusters = clusters;
   if (uies !== undefined) so.uies = uies;
@@ -72,7 +80,8 @@ function dumpOutputs(req: MachineRequest, plan: PyxisRunPlan, memory: PyxisChip,
 }
 
 function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: SimulationResult; outputs: Array<[string, OutputBytes]> } {
-  const result = simulateImage(req.image, req.file, plan.options);
+  // the model when planning read it; else the container (simulateImage reads it, closing the sinks on an error)
+  const result = simulateImage(models.get(req) ?? req.image, req.file, plan.options);
   return { result, outputs: result.report.stop === 'done' ? dumpOutputs(req, plan, result.chip, result.chip) : [] };
 }
 
@@ -87,7 +96,7 @@ export const pyxisMachine: MachineBackend = {
     const p = planRun(req);
     if (req.compare?.length)
       try {
-        checkDumpSpecs(req.image, p.options.clusters ?? inspectImage(req.image, req.file).clusters, req.compare.map((symbol) => ({ symbol, f32: true, file: '' })), []);
+        checkDumpSpecs(req.image, p.options.clusters ?? imageOf(req).clusters, req.compare.map((symbol) => ({ symbol, f32: true, file: '' })), []);
       } catch (e) {
         // the same checks as --dump's, named by the option the user gave
         if (e instanceof DiagnosticError) throw new DiagnosticError(e.diagnostics.map((d) => ({ ...d, message: d.message.replace(/^--dump/, '--compare') })));
@@ -128,7 +137,7 @@ export const pyxisMachine: MachineBackend = {
       // The clusters of the chip as partitions on threads when the image allows (sim/parallel/threadedChip.ts).
       async runAsync() {
         const symbols = [...new Set([...plan.dumps.map((d) => d.symbol), ...(req.compare ?? [])])];
-        const r = await runChipThreaded(req.image, req.file, { ...plan.options, timingOnly: plan.timingOnly, symbols, regions: plan.regions.length > 0, ...(req.threads !== undefined ? { threads: req.threads } : {}) });
+        const r = await runChipThreaded(models.get(req) ?? req.image, req.file, { ...plan.options, timingOnly: plan.timingOnly, symbols, regions: plan.regions.length > 0, ...(req.threads !== undefined ? { threads: req.threads } : {}) });
         if (r.chip) kernel = r.chip.sim;
         const view = (r.chip ?? r.memory) as PyxisChip;
         const outputs = r.report.stop === 'done' ? dumpOutputs(req, plan, view, r.chip) : [];

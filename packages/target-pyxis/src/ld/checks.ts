@@ -6,6 +6,7 @@ import { decode, loadTable } from '@pyxis/codec';
 import { error, warning, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import type { TensorDef, TripDef } from './linkTypes.js';
 import { viewAddress } from './slices.js';
+import { gridRows } from './footprint.js';
 
 const SEQ = 'pyxis-uie-sequencers-fspec.md';
 
@@ -31,9 +32,15 @@ export function checkSizeRules(t: TripDef, bag: DiagnosticBag): void {
     case 'conv3x3_s1':
     case 'conv3x3_s2': {
       const s2 = op.name === 'conv3x3_s2';
-      if (rd && (s2 ? (rd.layout.H - 1) % 16 : (rd.layout.H - 2) % 8))
-        fail(s2 ? 'input rows = 16N + 1 for 3x3 stride 2' : 'input rows = 8N + 2 for 3x3 stride 1', `input \`${rd.name}\` has ${rd.layout.H} rows`, '§1.2');
-      if (wr && wr.layout.H % 8) fail('output rows must be a multiple of 8', `output \`${wr.name}\` has ${wr.layout.H} rows`, '§1.3');
+      if (rd) {
+        const r = gridRowsOf(t, 'amem_read', rd);
+        if (s2 ? (r.rows - 1) % 16 : (r.rows - 2) % 8)
+          fail(s2 ? 'input rows = 16N + 1 for 3x3 stride 2, inclusive of any padding' : 'input rows = 8N + 2 for 3x3 stride 1, inclusive of any padding', `input \`${rd.name}\` has ${rd.layout.H} rows${r.text}`, '§1.2');
+      }
+      if (wr) {
+        const r = gridRowsOf(t, 'amem_write', wr);
+        if (r.rows % 8) fail('output rows computed in the grid must be a multiple of 8', `output \`${wr.name}\` has ${wr.layout.H} rows${r.text}`, '§1.3');
+      }
       break;
     }
     case 'conv1x1': {
@@ -49,6 +56,28 @@ export function checkSizeRules(t: TripDef, bag: DiagnosticBag): void {
       break;
     }
   }
+}
+
+/**
+ * Rows per channel at the grid side of a 3x3 trip's `read` (`seq` = amem_read) or `write` (amem_write) tensor `x`,
+ * "inclusive of any padding" (seq §1.2, §1.3): the tensor's rows plus the pad rows its program makes in microcode
+ * (Read_Const / Discard, start/end_row_pad, post-final; footprint.ts `gridRows`) per channel. Pad accesses are
+ * counted per channel (C), per access of a tensor row (distinct data addresses / (C x H): 1 for rows the grid takes
+ * whole) and per pass over the tensor (data accesses / distinct addresses, rounded down: a program that reads the
+ * tensor twice pads it twice; the overlapping 10-row groups of seq §2.1.1 re-read 2 rows a group and stay one
+ * pass). `text` describes the pad rows for the message (empty when there are none or the program cannot be walked).
+ */
+function gridRowsOf(t: TripDef, seq: 'amem_read' | 'amem_write', x: TensorDef): { rows: number; text: string } {
+  const { C, H } = x.layout;
+  const p = t.programs.get(seq)?.prog;
+  const g = p && gridRows(p, seq);
+  if (!p || !g || !g.data || !g.pad || !C || !H) return { rows: H, text: '' };
+  const perRow = Math.max(1, Math.round(g.distinct / (C * H)));
+  const passes = Math.max(1, Math.floor(g.data / g.distinct));
+  const pads = g.pad / (C * perRow * passes);
+  const fmt = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+  const made = (n: number) => `${seq === 'amem_read' ? 'pad' : 'discarded'} row${n === 1 ? '' : 's'}`;
+  return { rows: H + pads, text: ` + ${fmt(pads)} ${made(pads)} per channel made in microcode by program \`${p.name}\` (${g.pad} ${made(g.pad)} in ${C} channel${C === 1 ? '' : 's'}${passes > 1 ? ` and ${passes} passes` : ''}) = ${fmt(H + pads)} rows` };
 }
 
 /**

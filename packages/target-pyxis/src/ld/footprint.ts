@@ -4,9 +4,10 @@
  * touches the partitions from `base + amem_addr_offset + sum(iter[i].cnt * iter_stride[i])` (16-byte units). LD0832
  * when that footprint leaves the slice the script names (a warning) or the tensor's storage (an error). Programs the
  * walker cannot analyse (indirection, relocated op words, loops past the step budget) give `undefined`: callers keep
- * the declared slice.
+ * the declared slice. The same walk counts the rows a program moves at the grid side, pad rows included, for the 3x3
+ * size rules of seq §1.2-1.3 (`gridRows`, checks.ts).
  */
-import { decode, loadTable, type DecodedValues } from '@pyxis/codec';
+import { decode, enumName, loadTable, type DecodedValues } from '@pyxis/codec';
 import { error, warning, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import type { TensorDef, TripDef } from './linkTypes.js';
 import type { ProgramDef } from './microcode.js';
@@ -25,18 +26,21 @@ type Iv = Array<[number, number]>;
 const num = (c: DecodedValues, f: string): number => Number(c[f] ?? 0);
 
 /**
- * Partition-offset intervals (bytes, relative to the descriptor base) that `prog` accesses; `width` bytes per
- * access (the row width the tensor's layout gives, at most 8 partitions of 8-bit / 16 of 16-bit data, seq §5.2).
+ * Walks `prog` (a program of sequencer `seq`) through the loop traversal of seq §2.1.4 Figure 2-7 and calls `visit`
+ * with every executed op word (not Nop), the iterator counts it executes with, and whether the sequencer's decoder
+ * turns it into padding: a post-final instruction (§2.1.2: AMEM Read Read* -> Read_Const(0), AMEM Write Write /
+ * RMW_Add -> Discard) or an AMEM Read padded row (§5.1 start_row_pad / end_row_pad). False when the program cannot be analysed (relocated op words, unknown
+ * sequencer, past the step budget, or `visit` returned false).
  */
-export function programFootprint(prog: ProgramDef, seq: string, width: (op: DecodedValues) => number): Iv | undefined {
-  if (prog.relocs.some((r) => r.mem === 'op')) return undefined;
+export function walkProgram(prog: ProgramDef, seq: string, visit: (op: DecodedValues, padded: boolean, count: readonly number[]) => boolean | void): boolean {
+  if (prog.relocs.some((r) => r.mem === 'op')) return false;
   // the sequencer's control and op tables (grammars/pyxis/isa.json via the memory map)
   const s = loadMemoryMap().byName.get(seq);
-  if (!s) return undefined;
+  if (!s) return false;
   const ctab = loadTable('pyxis', s.ctrl.table);
   const otab = loadTable('pyxis', s.op.table);
   const n = prog.words;
-  if (!n) return [];
+  if (!n) return true;
   const cs = prog.ctrl.length / n;
   const os = prog.op.length / n;
   const ctrl: DecodedValues[] = [];
@@ -47,23 +51,16 @@ export function programFootprint(prog: ProgramDef, seq: string, width: (op: Deco
   }
   const g = (c: DecodedValues, i: number, f: string) => num(c, `iter${i}_${f}`);
   const count = new Array<number>(ITERATORS).fill(0);
-  const raw: Iv = [];
   let pc = 0;
   for (let step = 0; step < MAX_STEPS; step++) {
     const c = ctrl[pc];
     const o = ops[pc];
-    if (!c || !o) return undefined;
-    if (num(o, 'opcd') >= 2 && !padRow(o, ctrl, pc, count)) {
-      if (num(o, 'indir_vld') === 1) return undefined;
-      const strides = o['iter_stride'] as number[];
-      let a = num(o, 'amem_addr_offset');
-      for (let i = 0; i < ITERATORS; i++) a += (count[i]! & 0xfff) * (strides[i] ?? 0);
-      raw.push([a * PARTITION, a * PARTITION + width(o)]);
-    }
-    // loop traversal, seq §2.1.4 Figure 2-7 (find_ending_loop_counts / eval_iterator)
+    if (!c || !o) return false;
+    // find_ending_loop_counts (seq §2.1.4 Figure 2-7), with the post-final flag of §2.1.2
     const eqEff: boolean[] = [];
     const eqIgn: boolean[] = [];
     eqEff[0] = eqIgn[0] = count[0] === g(c, 0, 'numloops') - 1;
+    let postFinal = false;
     for (let i = 1; i < ITERATORS; i++) {
       const mask = g(c, i, 'final_iter_mask');
       let fo = mask !== 0;
@@ -73,7 +70,10 @@ export function programFootprint(prog: ProgramDef, seq: string, width: (op: Deco
       const pf = g(c, i, 'post_final_enbl') === 1;
       eqIgn[i] = count[i] === nl - 1 || (fo && count[i] === nf - 1);
       eqEff[i] = count[i] === nl - 1 || (fo && count[i] === nf - 1 && !pf);
+      if (fo && pf && count[i]! > nf - 1) postFinal = true;
     }
+    if (num(o, 'opcd') !== 0 && visit(o, postFinal || padRow(o, ctrl, pc, count), count) === false) return false;
+    // eval_iterator (Figure 2-7), inner to outer
     let i = ITERATORS - 1;
     let done = false;
     for (;;) {
@@ -91,9 +91,77 @@ export function programFootprint(prog: ProgramDef, seq: string, width: (op: Deco
       }
       i--;
     }
-    if (done) return merge(raw);
+    if (done) return true;
   }
-  return undefined;
+  return false;
+}
+
+/**
+ * Partition-offset intervals (bytes, relative to the descriptor base) that `prog` accesses; `width` bytes per
+ * access (the row width the tensor's layout gives, at most 8 partitions of 8-bit / 16 of 16-bit data, seq §5.2).
+ * Only Read_SRAM / Read_SRAM_with_ReLU / Write / RMW_Add words the decoder does not turn into padding access AMEM.
+ */
+export function programFootprint(prog: ProgramDef, seq: string, width: (op: DecodedValues) => number): Iv | undefined {
+  const raw: Iv = [];
+  const ok = walkProgram(prog, seq, (o, padded, count) => {
+    // opcd codepoints >= 2: Read_SRAM / Read_SRAM_with_ReLU, Write / RMW_Add (grammars/pyxis/amem_*_op.json)
+    if (num(o, 'opcd') < 2 || padded) return;
+    if (num(o, 'indir_vld') === 1) return false;
+    const a = address(o, count);
+    raw.push([a * PARTITION, a * PARTITION + width(o)]);
+  });
+  return ok ? merge(raw) : undefined;
+}
+
+/**
+ * Grid-side row accesses of an AMEM Read / AMEM Write program: `data` accesses touch AMEM at `distinct` different
+ * addresses; `pad` accesses are made in microcode.
+ */
+export interface GridRows {
+  data: number;
+  distinct: number;
+  pad: number;
+}
+
+/** The switchbox FIFO field and the padding opcode of the two AMEM sequencers (grammars/pyxis/amem_*_op.json). */
+const GRID_SIDE: Record<string, { fifo: string; pad: string }> = {
+  amem_read: { fifo: 'tgt_fifo', pad: 'Read_Const' },
+  amem_write: { fifo: 'src_fifo', pad: 'Discard' },
+};
+
+const rowCache = new WeakMap<ProgramDef, GridRows | null>();
+
+/**
+ * Row accesses an AMEM Read program sends to the Grid (`seq` = amem_read) or an AMEM Write program takes from it
+ * (amem_write), split into AMEM data accesses and pad rows made in microcode (seq §1.2, §1.3): Read_Const / Discard
+ * words, padded rows (§5.1 start_row_pad / end_row_pad) and post-final words (§2.1.2, §5.3, §6.3). Undefined when
+ * the program cannot be walked (or reads through indirection: its addresses are data).
+ */
+export function gridRows(prog: ProgramDef, seq: 'amem_read' | 'amem_write'): GridRows | undefined {
+  const hit = rowCache.get(prog);
+  if (hit !== undefined) return hit ?? undefined;
+  const side = GRID_SIDE[seq]!;
+  const otab = loadTable('pyxis', loadMemoryMap().byName.get(seq)!.op.table);
+  const r: GridRows = { data: 0, distinct: 0, pad: 0 };
+  const seen = new Set<number>();
+  const ok = walkProgram(prog, seq, (o, padded, count) => {
+    if (enumName(otab, side.fifo, o[side.fifo]!) !== 'Grid') return;
+    if (padded || enumName(otab, 'opcd', o['opcd']!) === side.pad) return void r.pad++;
+    if (num(o, 'indir_vld') === 1) return false;
+    r.data++;
+    seen.add(address(o, count));
+  });
+  r.distinct = seen.size;
+  rowCache.set(prog, ok ? r : null);
+  return ok ? r : undefined;
+}
+
+/** The partition address of a direct access (seq §5.2.1, §6.1), relative to the descriptor base. */
+function address(o: DecodedValues, count: readonly number[]): number {
+  const strides = o['iter_stride'] as number[];
+  let a = num(o, 'amem_addr_offset');
+  for (let i = 0; i < ITERATORS; i++) a += (count[i]! & 0xfff) * (strides[i] ?? 0);
+  return a;
 }
 
 /**

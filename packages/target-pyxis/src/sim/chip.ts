@@ -2,8 +2,8 @@
  * The Pyxis chip model: memories (HBM, per-cluster AMEM and CSR/config
  * space), and per cluster the barrier table, DPE, trip manager, barrier-
  * config engine, H2A, A2H, 3 ICDMA, 13 MPE channels and the UIEs, plus the
- * chip-level APM and the host agent that performs the image's enqueue
- * records. Everything is registered with one kernel Simulator.
+ * chip-level APM and the host agent (host.ts) that performs the image's
+ * enqueue records. Everything is registered with one kernel Simulator.
  */
 import { decode, loadTable } from '@pyxis/codec';
 import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
@@ -20,7 +20,6 @@ import { CLUSTER_CSR_BASE, CLUSTER_CSRS, CSR_END, type ClusterCsrRegion } from '
 import { coreSwitchBytesPerCycle, hbmBytesPerCycle, type SimConfig } from './config.js';
 import { DescriptorPrefetchEngine, TripManager } from './control.js';
 import { runtimeError, SimCodes } from './diagnostics.js';
-import { CFG_ENGINE_BASE } from './cfgSpace.js';
 import {
   BarrierConfigEngine, deliverIcdmaChunk, engineKey, IcdmaEngine, MpeEngine, PHASE,
   type IcdmaAck, type IcdmaChunk, type RemoteWrite,
@@ -35,24 +34,19 @@ import type { Trip, TripEngine } from './trip.js';
 import { UieSlot, type UieFactory } from './uieSlot.js';
 import { installControlCsrs } from './uieCsr.js';
 import { loadMemoryMap } from '../common/memoryMap.js';
+import { HostAgent, type EnqueueRecord } from './host.js';
+import { MAX_CLUSTERS, MAX_UIES, type ImageModel } from './imageModel.js';
 import type { ChipFabricOptions, ChipFabricSide } from './fabric/port.js';
 import { FabricAdapter } from './fabric/adapter.js';
 import { installFabricCsrs } from './fabric/csr.js';
 
-export const MAX_CLUSTERS = 4;
-export const MAX_UIES = 12;
+export { FABRIC_JOB_FAILED_INTERRUPT, HostAgent, type EnqueueRecord, type HostAction } from './host.js';
+
+export { MAX_CLUSTERS, MAX_UIES } from './imageModel.js';
 export const MPES_PER_CLUSTER = 13;
 export const ICDMAS_PER_CLUSTER = 3;
 /** memory_map.json `uie_stride`: byte distance between UIE blocks in the cfg window. */
 export const UIE_CFG_STRIDE = loadMemoryMap().uieStride;
-
-export interface EnqueueRecord {
-  cluster: number;
-  queue_id: number;
-  descriptor_list_address: number;
-  /** In 8-byte units (N, N-1 decoding already undone). */
-  descriptor_list_length: number;
-}
 
 export interface ChipOptions {
   clusters: number;
@@ -74,6 +68,8 @@ export interface ChipOptions {
   /** A chip of a multi-chip system (fabric/port.ts): its fabric adapter talks to the system's fabric. */
   fabric?: ChipFabricOptions;
 }
+
+const NO_NAMES: ReadonlyMap<number, string> = new Map();
 
 /** A barrier notification on its way to the barrier table of its cluster (§11.6.4). */
 interface NotifyMsg {
@@ -107,163 +103,6 @@ function linkLatency(v: number, key: string): number {
   return v;
 }
 
-/** HostAction.afterInterrupt.entry of the fabric adapter's RDMA Job Failed interrupt (chip §10.7.1.2, §10.8.1.2). */
-export const FABRIC_JOB_FAILED_INTERRUPT = -2;
-
-/**
- * A host (CPU) action from the image (`metadata.pyxis.host_actions`): an
- * 8-byte write to a cluster's CSR/config window (engine address
- * 0x4000_0000 + offset), at a cycle and/or after a barrier interrupt
- * (chip §11.6.5) fired. Used for `bt_mem_decrement` responses (§11.6.6),
- * barrier_interrupt_config set-up and late enqueues.
- */
-export interface HostAction {
-  cluster: number;
-  /** Engine address in the CSR window. */
-  address: number;
-  /** 64-bit little-endian value. */
-  value: bigint;
-  atCycle: number;
-  /**
-   * Wait for the n-th (1-based) interrupt of `cluster`: entry 0..7 of barrier_interrupt_config (§11.6.5), -1 for
-   * the barrier timeout interrupt (§11.6.7), or -2 (FABRIC_JOB_FAILED_INTERRUPT) for the fabric adapter's RDMA
-   * Job Failed interrupt (§10.7.1.2, §10.8.1.2).
-   */
-  afterInterrupt?: { entry: number; count: number };
-  /** Software polling (§11.8 "Software must monitor ..."): wait until (CSR word at `address` & mask) == value. */
-  poll?: { address: number; mask: bigint; value: bigint; /** 32-bit halves of mask and value (no BigInt per poll) */ m32?: Uint32Array };
-}
-
-/**
- * The host: performs the enqueue records as software writing the enqueue CSR
- * would (§11.5.1). Records keep their order within each (cluster, queue);
- * a queue whose 4-entry ring is full waits until the DPE frees a slot (the
- * head list fully fetched) without holding back the other queues, so a queue
- * may have any number of lists (docs/spec-notes.md "more than 4 lists per
- * queue"). Then the image's host actions, in order.
- */
-export class HostAgent implements SimEngine {
-  readonly name = 'host';
-  readonly group = 'chip';
-  /** First: what the host writes at cycle t is seen by the whole chip at t (as the CPU's writes precede the cycle). */
-  readonly phase = PHASE.host;
-  /**
-   * Passive: not busy means every record enqueued and every action done, so `tick` does nothing and `nextWake` is
-   * Infinity; records and actions added later (`PyxisChip.addEnqueueRecords`, `addActions`) wake it.
-   */
-  readonly passive = true;
-  wake: () => void = () => {};
-  attachWake(wake: () => void): void {
-    this.wake = wake;
-  }
-  /** Appends host actions (image load). */
-  addActions(actions: readonly HostAction[]): void {
-    this.actions.push(...actions);
-    this.wake();
-  }
-  /** Per (cluster, queue) in order of first appearance: record indexes and the next one to enqueue. */
-  private readonly pending: Array<{ recs: number[]; next: number }> = [];
-  private readonly byQueue = new Map<number, { recs: number[]; next: number }>();
-  /** Groups with records left (indexes into `pending`). */
-  private open: number[] = [];
-  /** Records already sorted into groups (records may be appended after construction). */
-  private grouped = 0;
-  private nextAction = 0;
-  enqueued = 0;
-  actionsDone = 0;
-  readonly actions: HostAction[] = [];
-  constructor(
-    private readonly chip: PyxisChip,
-    readonly records: EnqueueRecord[],
-  ) {}
-  get busy(): boolean {
-    return this.enqueued < this.records.length || this.nextAction < this.actions.length;
-  }
-  /** Whether an action still to come polls a CSR (live UIE registers must then be read in lockstep). */
-  get polling(): boolean {
-    for (let i = this.nextAction; i < this.actions.length; i++) if (this.actions[i]!.poll) return true;
-    return false;
-  }
-  private sortRecords(): void {
-    for (; this.grouped < this.records.length; this.grouped++) {
-      const r = this.records[this.grouped]!;
-      const k = r.cluster * 256 + r.queue_id;
-      let g = this.byQueue.get(k);
-      if (!g) {
-        this.byQueue.set(k, (g = { recs: [], next: 0 }));
-        this.pending.push(g);
-      }
-      if (g.next === g.recs.length) this.open.push(this.pending.indexOf(g));
-      g.recs.push(this.grouped);
-    }
-  }
-  private ready(a: HostAction, now: number): boolean {
-    if (now < a.atCycle) return false;
-    const bt = this.chip.barriers[a.cluster]!;
-    if (a.afterInterrupt) {
-      const { entry, count } = a.afterInterrupt;
-      // the timeout interrupt of the walk at the end of cycle W is seen from cycle W + 1 (barriers.ts)
-      const n = entry === FABRIC_JOB_FAILED_INTERRUPT ? (this.chip.fabricAdapter?.failedInterrupts[a.cluster] ?? 0) : entry < 0 ? bt.timeoutInterruptsBefore(now) : bt.interruptCount[entry]!;
-      if (n < count) return false;
-    }
-    if (a.poll) {
-      const p = a.poll;
-      const m = (p.m32 ??= Uint32Array.of(Number(p.mask & 0xffff_ffffn), Number(p.mask >> 32n), Number(p.value & 0xffff_ffffn), Number(p.value >> 32n)));
-      const w = this.chip.cfg[a.cluster]!.readWord(p.address - CFG_ENGINE_BASE);
-      if (((w[0]! & m[0]!) >>> 0) !== m[2] || ((w[1]! & m[1]!) >>> 0) !== m[3]) return false;
-    }
-    return true;
-  }
-  tick(now: number): boolean {
-    let did = false;
-    if (this.grouped < this.records.length) this.sortRecords();
-    if (this.enqueued < this.records.length) {
-      let keep = 0;
-      for (const gi of this.open) {
-        const g = this.pending[gi]!;
-        while (g.next < g.recs.length && this.chip.enqueue(this.records[g.recs[g.next]!]!, now)) {
-          g.next++;
-          this.enqueued++;
-          did = true;
-        }
-        if (g.next < g.recs.length) this.open[keep++] = gi;
-      }
-      this.open.length = keep;
-    }
-    while (this.nextAction < this.actions.length && this.ready(this.actions[this.nextAction]!, now)) {
-      const a = this.actions[this.nextAction++]!;
-      const b = new Uint8Array(8);
-      new DataView(b.buffer).setBigUint64(0, a.value, true);
-      this.chip.cfg[a.cluster]!.write(a.address - CFG_ENGINE_BASE, b, 0, 8);
-      this.actionsDone++;
-      did = true;
-    }
-    return did;
-  }
-  nextWake(now: number): number {
-    const a = this.actions[this.nextAction];
-    if (this.enqueued < this.records.length || !a) return Infinity;
-    if (now < a.atCycle) return a.atCycle;
-    // A poll or a timeout interrupt may become true without any engine progressing: at the next timeout walk
-    // (lazily evaluated, barriers.ts); every other change comes with a kernel step.
-    if ((a.afterInterrupt && a.afterInterrupt.entry === -1) || a.poll) return Math.max(now, this.chip.barriers[a.cluster]!.nextTimeoutWalk() + 1);
-    if (a.afterInterrupt) return Infinity;
-    return now;
-  }
-  blockedReason(): string | undefined {
-    this.sortRecords();
-    const g = this.open.length ? this.pending[this.open[0]!] : undefined;
-    const r = g ? this.records[g.recs[g.next]!] : undefined;
-    if (r) return `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)`;
-    const a = this.actions[this.nextAction];
-    if (a?.afterInterrupt)
-      return `host action ${this.nextAction} waits for ${a.afterInterrupt.entry === FABRIC_JOB_FAILED_INTERRUPT ? 'the fabric Job Failed interrupt' : a.afterInterrupt.entry < 0 ? 'the barrier timeout interrupt' : `interrupt ${a.afterInterrupt.entry}`} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
-    if (a?.poll) return `host action ${this.nextAction} polls CSR 0x${a.poll.address.toString(16)} of cluster ${a.cluster} until (value & 0x${a.poll.mask.toString(16)}) == 0x${a.poll.value.toString(16)}`;
-    if (a) return `host action ${this.nextAction} scheduled at cycle ${a.atCycle}`;
-    return undefined;
-  }
-}
-
 export class PyxisChip {
   readonly sim = new Simulator();
   /** The fabric adapter's face to the system's fabric (chip §10); null outside a system. */
@@ -292,9 +131,12 @@ export class PyxisChip {
   /** §11.7 partial-write ordering checker (vector clocks over trip engines). */
   readonly ordering: OrderingTracker;
   private readonly engineIndex = new Map<TripEngine, number>();
-  /** Trip names by trip_id and barrier producer/consumer names (from image metadata), for reports. */
-  readonly tripNames = new Map<number, string>();
-  readonly barrierRoles = new Map<number, { producers: string[]; consumers: string[] }>();
+  /** The image loaded into the chip (image.ts `loadImage`); null for a chip built without one (tests). */
+  image: ImageModel | null = null;
+  /** Trip names by trip_id (the image's metadata), for reports. */
+  get tripNames(): ReadonlyMap<number, string> {
+    return this.image?.tripNames ?? NO_NAMES;
+  }
   /** Run-time warnings of the control plane (CSR accesses, ICDMA plane masks), each key reported once. */
   readonly warnings: Diagnostic[] = [];
   private readonly warned = new Set<string>();
@@ -627,7 +469,7 @@ export class PyxisChip {
             : b.waitCount > 0
               ? `${b.waitCount} consumer wait(s) outstanding`
               : 'complete';
-        const roles = this.barrierRoles.get(bt.cluster * 1024 + b.id);
+        const roles = this.image?.barrierRoles.get(bt.cluster * 1024 + b.id);
         const exp = roles ? `; producers: ${roles.producers.join(', ') || '-'}; consumers: ${roles.consumers.join(', ') || '-'}` : '';
         lines.push(`barrier ${bt.cluster}:${b.id}: notify_count=${b.notifyCount} wait_count=${b.waitCount} ref_counts_valid=${b.refCountsValid ? 1 : 0} (${why})${who}${exp}`);
       }

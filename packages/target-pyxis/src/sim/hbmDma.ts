@@ -9,6 +9,7 @@
  * go on: the shim buffers the data, MODEL). A2H: the AMEM read is the first stage, claimed at issue; served late by d,
  * the unit's HBM write and commit move d later and the next unit issues no earlier than the cycle after it is served.
  */
+import { loadTable } from '@pyxis/codec';
 import { AMEM_BYTES, AMEM_VIEW_BIT } from '../common/amem.js';
 import type { BandwidthPort } from '@pyxis/sim';
 import { CLIENT_A2H, CLIENT_H2A } from './amem/banks.js';
@@ -23,7 +24,18 @@ import type { Trip, TripDone } from './trip.js';
 
 /** Offset bits of a view address (the view bit removed, chip §7.5). */
 const AMEM_OFFSET_MASK = AMEM_VIEW_BIT - 1;
-const UNIT = 1024;
+/**
+ * Bytes of one `length` unit and of one `hbm_base_address` step (chip §11.4.3, §11.4.4: 1K-byte blocks, HBM address
+ * [35:10]): the table metadata `length_unit_bytes` / `hbm_address_unit_bytes` of desc_h2a and desc_a2h, which agree.
+ */
+export const UNIT = descUnit('length_unit_bytes');
+export const HBM_ADDRESS_UNIT = descUnit('hbm_address_unit_bytes');
+
+function descUnit(key: string): number {
+  const v = ['desc_h2a', 'desc_a2h'].map((n) => loadTable('pyxis', n).meta?.[key]);
+  if (typeof v[0] !== 'number' || !Number.isInteger(v[0]) || v[0] <= 0 || v[1] !== v[0]) throw new Error(`grammars/pyxis/desc_h2a.json, desc_a2h.json: meta.${key} must be the same positive integer in both`);
+  return v[0];
+}
 
 /** Which way an HBM DMA moves data. */
 export type HbmDirection = 'h2a' | 'a2h';
@@ -60,7 +72,7 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
   }
   protected begin(trip: Trip, now: number): void {
     this.amemAddr = Number(trip.fields['amem_start_address']) * 128;
-    this.hbmAddr = Number(trip.fields['hbm_base_address']) * 1024;
+    this.hbmAddr = Number(trip.fields['hbm_base_address']) * HBM_ADDRESS_UNIT;
     this.remaining = Number(trip.fields['length']);
     const end = (this.amemAddr & AMEM_OFFSET_MASK) + this.remaining * 1024;
     if (end > AMEM_BYTES)

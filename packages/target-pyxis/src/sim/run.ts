@@ -13,10 +13,12 @@ import type { TextSink, VcdTimeUnit } from '@pyxis/sim';
 import { TraceWriter } from '@pyxis/sim';
 import { VcdWriter } from '@pyxis/sim';
 import type { StopReason } from '@pyxis/sim';
-import { MAX_CLUSTERS, MAX_UIES, PyxisChip } from './chip.js';
+import type { PyxisChip } from './chip.js';
 import { loadSimConfig, type SimConfig } from './config.js';
 import { SimCodes, CHIP_SPEC } from './diagnostics.js';
-import { attachImageSpan, inspectImage, loadImage, type ImageInfo } from './image.js';
+import { attachImageSpan, inspectImage, loadImage } from './image.js';
+import { chipSize, listedBarriers, programAt, type ImageModel } from './imageModel.js';
+import { chipFor, resetMemoryCounters } from './imageChip.js';
 import { PyxisObserver, SequencerTracer, TraceSampler, VcdProbe, type CounterSource } from './observer.js';
 import { loadMemoryMap } from '../common/memoryMap.js';
 import { tripQueueId } from '../common/nocMap.js';
@@ -146,42 +148,30 @@ export interface SimReport {
 
 export interface SimulationResult {
   chip: PyxisChip;
-  info: ImageInfo;
+  /** The image model the chip was built and loaded from (imageModel.ts). */
+  info: ImageModel;
   report: SimReport;
 }
 
-function sizeOf(opt: number | undefined, image: number, max: number, what: string): number {
-  const v = opt ?? image;
-  if (!Number.isInteger(v) || v < (what === 'clusters' ? 1 : 0) || v > max)
-    throw new DiagnosticError(error(SimCodes.badConfig, `--${what} must be an integer in ${what === 'clusters' ? 1 : 0}..${max}, got ${v}`));
-  return v;
-}
+export { resetMemoryCounters };
 
-export function simulateImage(container: Container, file: string, opts: SimulateOptions = {}): SimulationResult {
-  let info: ImageInfo;
+/** Simulates an image: its container (read here into the image model) or a model already read (imageModel.ts). */
+export function simulateImage(container: Container | ImageModel, file: string, opts: SimulateOptions = {}): SimulationResult {
+  let image: ImageModel;
+  let size: { clusters: number; uies: number };
   try {
-    info = inspectImage(container, file);
-    checkSizes(info, opts);
+    image = 'placed' in container ? container : inspectImage(container, file);
+    size = chipSize(image, opts);
   } catch (e) {
     // No output files for an image that cannot be run.
     opts.trace?.abort();
     opts.vcd?.abort();
     throw e;
   }
-  return run(info, file, opts);
+  return run(image, size, opts);
 }
 
-function checkSizes(info: ImageInfo, opts: SimulateOptions): void {
-  const clusters = sizeOf(opts.clusters, info.clusters, MAX_CLUSTERS, 'clusters');
-  const uies = sizeOf(opts.uies, info.uies, MAX_UIES, 'uies');
-  if (clusters < info.clusters)
-    throw new DiagnosticError(error(SimCodes.noEngine, `${info.file} uses ${info.clusters} cluster(s); --clusters ${clusters} is too few`));
-  if (uies < info.uies) throw new DiagnosticError(error(SimCodes.noEngine, `${info.file} uses ${info.uies} UIE(s) per cluster; --uies ${uies} is too few`));
-}
-
-function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationResult {
-  const clusters = opts.clusters ?? info.clusters;
-  const uies = opts.uies ?? info.uies;
+function run(info: ImageModel, size: { clusters: number; uies: number }, opts: SimulateOptions): SimulationResult {
   let config: SimConfig;
   try {
     config = opts.config ?? loadSimConfig(opts.clockHz !== undefined ? { clockHz: opts.clockHz } : {});
@@ -193,12 +183,11 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
   const trace = opts.trace ? new TraceWriter(opts.trace, config.clock_hz) : undefined;
   const vcd = opts.vcd ? new VcdWriter(opts.vcd, config.clock_hz, 'pyxis-sim', opts.vcdTimeUnit ?? 'ps') : undefined;
   const observer = new PyxisObserver(trace, vcd);
-  observer.tripName = (id) => info.tripNames.get(id);
   try {
     const quantum = trace || vcd || opts.warnUninit ? 1 : (opts.quantum ?? DEFAULT_QUANTUM);
     if (!(Number.isInteger(quantum) && quantum >= 1 && quantum <= 1 << 20))
       throw new DiagnosticError(error(SimCodes.badConfig, `--quantum must be an integer in 1..${1 << 20}, got ${quantum}`));
-    const chip = new PyxisChip({ clusters, uies, config, observer, quantum, ...(opts.registrationSeed !== undefined ? { registrationSeed: opts.registrationSeed } : {}), ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}), ...(info.remap ? { remap: info.remap } : {}) });
+    const chip = chipFor(info, { ...size, config, observer, quantum, ...(opts.registrationSeed !== undefined ? { registrationSeed: opts.registrationSeed } : {}), ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}) });
     let sampler: TraceSampler | undefined;
     let seqTracer: SequencerTracer | undefined;
     let vpuTracer: VpuTracer | undefined;
@@ -269,10 +258,8 @@ function run(info: ImageInfo, file: string, opts: SimulateOptions): SimulationRe
  * Progress in trips: done (every engine kind) of the trips the image's descriptor lists hold
  * (metadata.pyxis.queues[].lists[].descriptors; lists written at run time raise the total as they run).
  */
-function progress(chip: PyxisChip, info: ImageInfo, report: NonNullable<SimulateOptions['onProgress']>): (cycle: number) => void {
-  let total = 0;
-  const meta = info.container.metadata['pyxis'] as { queues?: Array<{ lists?: Array<{ descriptors?: unknown }> }> } | undefined;
-  for (const q of meta?.queues ?? []) for (const l of q.lists ?? []) if (typeof l.descriptors === 'number') total += l.descriptors;
+function progress(chip: PyxisChip, info: ImageModel, report: NonNullable<SimulateOptions['onProgress']>): (cycle: number) => void {
+  const total = info.listedTrips;
   return (cycle) => {
     let done = 0;
     for (const k in chip.tripsByKind) done += chip.tripsByKind[k]!;
@@ -280,17 +267,7 @@ function progress(chip: PyxisChip, info: ImageInfo, report: NonNullable<Simulate
   };
 }
 
-/** The linked program (one name; overlaid programs sharing the PC joined by `/`) at a PC of a sequencer track. */
-function programAt(info: ImageInfo, key: string): ((pc: number) => string | undefined) | undefined {
-  const list = info.programs?.get(key);
-  if (!list?.length) return undefined;
-  return (pc) => {
-    const hit = list.filter((p) => pc >= p.pc && pc < p.pc + Math.max(1, p.words)).map((p) => p.name);
-    return hit.length ? [...new Set(hit)].join('/') : undefined;
-  };
-}
-
-function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
+function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageModel): void {
   const probe = new VcdProbe(vcd);
   const usedQueues = new Set(info.records.map((r) => r.cluster * 64 + r.queue_id));
   for (let c = 0; c < chip.clusters; c++) {
@@ -314,8 +291,7 @@ function declareVcd(chip: PyxisChip, vcd: VcdWriter, info: ImageInfo): void {
     }
   }
   // Barriers: those the image lists, plus every barrier_id of the barrier-config lists found in memory at load.
-  const ids = new Map<number, { cluster: number; id: number }>();
-  for (const b of info.barriers) ids.set(b.cluster * 1024 + b.id, b);
+  const ids = listedBarriers(info);
   const bc = loadTable('pyxis', 'desc_barrier_config');
   const size = descriptorBytes('barrier_config');
   const barrierQueue = tripQueueId('barrier_config');
@@ -347,15 +323,6 @@ function traceUnfinished(chip: PyxisChip, observer: PyxisObserver, end: number):
   }
   for (const tm of chip.tm)
     for (const s of tm.slots) if (s.trip && s.trip.waitAt >= 0 && s.trip.goAt < 0 && s.engine) observer.unfinished(s.engine.name, tm.cluster, s.trip, end, 'waiting');
-}
-
-export function resetMemoryCounters(chip: PyxisChip): void {
-  chip.hbm.bytesRead = chip.hbm.bytesWritten = chip.hbm.uninitReads = 0;
-  for (const a of chip.amem) {
-    a.stats.bytesRead = a.stats.bytesWritten = a.stats.uninitReads = 0;
-    a.stats.bankAccesses.fill(0);
-    a.banks.resetStats();
-  }
 }
 
 export function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason, cycles: number, steps: number, waitGraph: string[], watch?: UninitWatch): SimReport {

@@ -13,6 +13,7 @@ import { SEQUENCER_NAMES } from '../../src/sim/run.js';
 import { TRIP_QUEUES } from '../../src/sim/queues.js';
 import { tripQueueId } from '../../src/common/nocMap.js';
 import { BARRIER_COUNT_RANGE } from '../../src/sim/barriers.js';
+import { HBM_ADDRESS_UNIT, UNIT as HBM_LENGTH_UNIT } from '../../src/sim/hbmDma.js';
 
 type Field = { name: string; enum?: Record<string, number> };
 function grammar(name: string): { fields: Field[]; meta?: Record<string, unknown>; [k: string]: unknown } {
@@ -86,5 +87,18 @@ describe('names and ranges tied to the grammars', () => {
     const table = (grammar('noc_map')['queues'] as { table: Array<{ kind: string; first: number; count: number; trip: boolean }> }).table;
     for (const g of table.filter((x) => x.trip)) for (let i = 0; i < g.count; i++) expect(tripQueueId(g.kind, i), `${g.kind}${i}`).toBe(g.first + i);
     expect(() => tripQueueId('dgram_tx')).toThrow(/noc_map/);
+  });
+});
+
+describe('HBM DMA units tied to the descriptor tables (chip §11.4.3, §11.4.4)', () => {
+  it('the length unit and the hbm_base_address step are the tables\' 1K-byte blocks and address bits [35:10]', () => {
+    for (const t of ['desc_h2a', 'desc_a2h']) {
+      const g = grammar(t);
+      // the spec's words: "DMA transfer length in 1K-byte blocks", "HBM ... base address[35:10]"
+      expect(g.fields.find((f) => f.name === 'length')).toMatchObject({ doc: expect.stringMatching(/1K-byte blocks/) });
+      expect(g.fields.find((f) => f.name === 'hbm_base_address')).toMatchObject({ doc: expect.stringMatching(/\[35:10\]/) });
+      expect([g.meta?.['length_unit_bytes'], g.meta?.['hbm_address_unit_bytes']]).toEqual([1024, 2 ** 10]);
+      expect([HBM_LENGTH_UNIT, HBM_ADDRESS_UNIT]).toEqual([g.meta?.['length_unit_bytes'], g.meta?.['hbm_address_unit_bytes']]);
+    }
   });
 });

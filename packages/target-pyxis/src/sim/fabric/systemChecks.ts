@@ -13,9 +13,9 @@
 import { loadTable, readField, type CompiledTable } from '@pyxis/codec';
 import { error, warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { Container } from '@pyxis/container';
-import { PyxisChip } from '../chip.js';
 import { loadSimConfig } from '../config.js';
-import { inspectImage, loadImage } from '../image.js';
+import { inspectImage } from '../image.js';
+import { loadedChipFor } from '../imageChip.js';
 import { PyxisObserver } from '../observer.js';
 import { remapEngineAddress } from '../noc.js';
 import { queueKind } from '../queues.js';
@@ -43,8 +43,7 @@ export function fabricDescriptors(container: Container, file: string): FabricDes
   const info = inspectImage(container, file);
   const kinds = info.records.map((r) => queueKind(r.queue_id)?.kind as string | undefined);
   if (!kinds.some((k) => k !== undefined && k in KIND_TABLE)) return [];
-  const chip = new PyxisChip({ clusters: info.clusters, uies: info.uies, config: loadSimConfig(), observer: new PyxisObserver(), ...(info.remap ? { remap: info.remap } : {}) });
-  loadImage(chip, info);
+  const chip = loadedChipFor(info, { config: loadSimConfig(), observer: new PyxisObserver() });
   const out: FabricDescriptor[] = [];
   const tables = new Map<string, CompiledTable>();
   info.records.forEach((r, i) => {

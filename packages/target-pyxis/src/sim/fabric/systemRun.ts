@@ -7,11 +7,12 @@
 import { readContainer } from '@pyxis/container';
 import { runPartitioned, TraceWriter, type StopReason, type TextSink } from '@pyxis/sim';
 import type { Diagnostic } from '@pyxis/diagnostics';
-import { PyxisChip } from '../chip.js';
+import type { PyxisChip } from '../chip.js';
 import { loadSimConfig, type SimConfig } from '../config.js';
-import { inspectImage, loadImage, type ImageInfo } from '../image.js';
+import { inspectImage, type ImageInfo } from '../image.js';
+import { loadedChipFor } from '../imageChip.js';
 import { PyxisObserver } from '../observer.js';
-import { buildReport, DEFAULT_QUANTUM, resetMemoryCounters, type SimReport } from '../run.js';
+import { buildReport, DEFAULT_QUANTUM, type SimReport } from '../run.js';
 import type { UieFactory } from '../uieSlot.js';
 import type { ChipFabricSide, FabricEgress, FabricEnqueue, FabricPage } from './port.js';
 import { fabricParams, type FabricJson, type FabricParams } from './wireParams.js';
@@ -57,19 +58,13 @@ export function buildSystemChip(
   const cfg = config ?? loadSimConfig(input.clockHz !== undefined ? { clockHz: input.clockHz } : {});
   const info = inspectImage(readContainer(input.image, input.imageFile), input.imageFile);
   const observer = new PyxisObserver(traceFor?.(cfg.clock_hz));
-  observer.tripName = (id) => info.tripNames.get(id);
-  const chip = new PyxisChip({
-    clusters: info.clusters,
-    uies: info.uies,
+  const chip = loadedChipFor(info, {
     config: cfg,
     observer,
     quantum: input.quantum ?? (traceFor ? 1 : DEFAULT_QUANTUM),
     ...(uieFactory ? { uieFactory } : {}),
-    ...(info.remap ? { remap: info.remap } : {}),
     fabric: { chip: input.chip, egress, voqToVpfe: input.voqToVpfe },
   });
-  loadImage(chip, info);
-  resetMemoryCounters(chip);
   return { chip, info, config: cfg };
 }
 

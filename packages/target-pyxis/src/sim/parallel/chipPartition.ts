@@ -9,7 +9,7 @@
  */
 import { chipFabricOutcome, type ChipFabricOutcome } from '../fabric/systemFailures.js';
 import { TimedLink, type PartitionBuild, type RunEnd } from '@pyxis/sim';
-import { readContainer, writeNpy } from '@pyxis/container';
+import { writeNpy } from '@pyxis/container';
 import type { Diagnostic } from '@pyxis/diagnostics';
 import { buildReport, type SimReport } from '../run.js';
 import { dumpSymbol } from '../dump.js';
@@ -82,7 +82,8 @@ export function buildChipPartition(a: ChipPartitionArgs): PartitionBuild {
     outbound,
     collect: (end: RunEnd): ChipPartitionResult => {
       const done = end.reason === 'done';
-      const container = done && a.dumps.length ? readContainer(a.input.image, a.input.imageFile) : null;
+      // the dumps read the image's symbols from the model the chip was built from (not a second read of the bytes)
+      const container = done && a.dumps.length ? info.container : null;
       return {
         chip: k,
         clusters: info.clusters,

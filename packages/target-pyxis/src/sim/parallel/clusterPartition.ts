@@ -14,12 +14,15 @@
  * it owns.
  */
 import type { PartitionBuild, RunEnd } from '@pyxis/sim';
-import { readContainer, type Container } from '@pyxis/container';
-import { PyxisChip, type HostAgent } from '../chip.js';
+import { readContainer } from '@pyxis/container';
+import type { PyxisChip } from '../chip.js';
+import type { HostAgent } from '../host.js';
+import { chipFor } from '../imageChip.js';
 import type { SimConfig } from '../config.js';
-import { inspectImage, loadImage, sectionLocation } from '../image.js';
+import { inspectImage, loadImage } from '../image.js';
 import { PyxisObserver } from '../observer.js';
-import { buildReport, resetMemoryCounters, type SimReport } from '../run.js';
+import { buildReport, type SimReport } from '../run.js';
+import { resetMemoryCounters } from '../imageChip.js';
 import { makeUieFactory } from '../uieDefault.js';
 import type { UieFactory } from '../uieSlot.js';
 import type { Ranges } from './clusterPlan.js';
@@ -93,20 +96,12 @@ export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
   const k = a.cluster;
   const container = readContainer(a.image, a.file);
   const info = inspectImage(container, a.file);
-  const observer = new PyxisObserver();
-  observer.tripName = (id) => info.tripNames.get(id);
-  const chip = new PyxisChip({ clusters: a.clusters, uies: a.uies, config: a.config, observer, quantum: a.quantum, uieFactory: ownUies(a.models, makeUieFactory({ timingOnly: a.timingOnly })), ...(info.remap ? { remap: info.remap } : {}) });
+  const chip = chipFor(info, { clusters: a.clusters, uies: a.uies, config: a.config, observer: new PyxisObserver(), quantum: a.quantum, uieFactory: ownUies(a.models, makeUieFactory({ timingOnly: a.timingOnly })) });
   // Only this cluster's sections (another cluster's config window may hold CSRs with side effects) and the HBM
   // sections its trips read (the coordinator keeps the image for the rest: no copy of the whole HBM per partition).
   const reads = a.hbmReads[k] ?? [];
-  const own: Container = {
-    ...container,
-    sections: container.sections.filter((s) => {
-      const l = sectionLocation(s);
-      return !l || (l.space === 'hbm' ? hit(reads, l.addr, l.addr + s.size) : l.cluster === k);
-    }),
-  };
-  loadImage(chip, { ...info, container: own, records: info.records.filter((r) => r.cluster === k), hostActions: info.hostActions.filter((x) => x.cluster === k) });
+  const placed = info.placed.filter((p) => (p.space === 'hbm' ? hit(reads, p.addr, p.addr + p.section.size) : p.cluster === k));
+  loadImage(chip, { ...info, placed, records: info.records.filter((r) => r.cluster === k), hostActions: info.hostActions.filter((x) => x.cluster === k) });
   resetMemoryCounters(chip);
   const unguard = guard(chip, k, a);
   const host = chip.host;

@@ -10,9 +10,10 @@
 import { defaultThreads, PartitionFailure, prestartWorkers, runThreaded, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
 import type { Container } from '@pyxis/container';
 import { writeContainer } from '@pyxis/container';
-import { PyxisChip } from '../chip.js';
+import type { PyxisChip } from '../chip.js';
+import { chipFor } from '../imageChip.js';
 import { loadSimConfig, type SimConfig } from '../config.js';
-import { inspectImage, loadImage, sectionLocation, type ImageInfo } from '../image.js';
+import { inspectImage, loadImage, type ImageInfo } from '../image.js';
 import type { NocMap } from '../noc.js';
 import { resolveDump } from '../dump.js';
 import { simulateImage, DEFAULT_QUANTUM, type SimReport, type SimulateOptions, type SimulationResult } from '../run.js';
@@ -53,24 +54,25 @@ export interface ChipThreadsResult {
   note: string | null;
 }
 
-function onePartition(container: Container, file: string, o: ChipThreadsOptions, note: string): ChipThreadsResult {
-  const r: SimulationResult = simulateImage(container, file, o);
+function onePartition(image: ImageInfo, file: string, o: ChipThreadsOptions, note: string): ChipThreadsResult {
+  const r: SimulationResult = simulateImage(image, file, o);
   return { report: r.report, memory: r.chip, chip: r.chip, parallel: null, note };
 }
 
-export async function runChipThreaded(container: Container, file: string, o: ChipThreadsOptions): Promise<ChipThreadsResult> {
-  const info = inspectImage(container, file);
+export async function runChipThreaded(image: Container | ImageInfo, file: string, o: ChipThreadsOptions): Promise<ChipThreadsResult> {
+  const info = 'placed' in image ? image : inspectImage(image, file);
+  const container = info.container;
   const clusters = o.clusters ?? info.clusters;
   const uies = o.uies ?? info.uies;
-  if (clusters < 2) return onePartition(container, file, o, ONE_CLUSTER);
-  if (o.trace || o.vcd || o.warnUninit) return onePartition(container, file, o, `${o.trace ? '--trace' : o.vcd ? '--vcd' : '--warn-uninit'} samples the whole chip`);
-  if (o.regions) return onePartition(container, file, o, '--dump-region reads raw memory of the whole chip');
+  if (clusters < 2) return onePartition(info, file, o, ONE_CLUSTER);
+  if (o.trace || o.vcd || o.warnUninit) return onePartition(info, file, o, `${o.trace ? '--trace' : o.vcd ? '--vcd' : '--warn-uninit'} samples the whole chip`);
+  if (o.regions) return onePartition(info, file, o, '--dump-region reads raw memory of the whole chip');
   const threads = o.threads ?? defaultThreads(clusters);
   const module = o.module ?? CLUSTER_PARTITION_MODULE;
   const config: SimConfig = o.config ?? loadSimConfig(o.clockHz !== undefined ? { clockHz: o.clockHz } : {});
   // clusters with work (enqueue records, host actions): one partition each; the others stay idle in every partition
   const active = [...new Set([...info.records.map((r) => r.cluster), ...info.hostActions.map((a) => a.cluster)])].sort((a, b) => a - b);
-  if (active.length < 2) return onePartition(container, file, o, active.length ? `only cluster ${active[0]} has work` : 'no cluster has work');
+  if (active.length < 2) return onePartition(info, file, o, active.length ? `only cluster ${active[0]} has work` : 'no cluster has work');
   let plan: ClusterSplit;
   try {
     // the descriptor lists as the DPE will find them: a chip (never run) holding the sections the lists lie in
@@ -79,19 +81,19 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
   } catch {
     plan = { ok: false as const, reason: 'the image does not load (the single-partition run reports why)' };
   }
-  if (!plan.ok) return onePartition(container, file, o, `clusters are not independent: ${plan.reason}`);
+  if (!plan.ok) return onePartition(info, file, o, `clusters are not independent: ${plan.reason}`);
   const spans: DumpSpan[] = (o.symbols ?? []).map((s) => {
     const t = resolveDump(container, s, clusters);
     return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
   });
   // the image's bytes of the dumped HBM no cluster writes and of the clusters without work
   const imageView = spans.length ? imageChip(info, config, clusters, () => spans.filter((x) => x.space === 'hbm' || !active.includes(x.cluster))) : undefined;
-  const image = writeContainer(container);
+  const bytes = writeContainer(container);
   const specs: PartitionSpec[] = active.map((c) => {
     const recordIndex: number[] = [];
     info.records.forEach((r, i) => r.cluster === c && recordIndex.push(i));
     const args: ClusterPartitionArgs = {
-      image, file, cluster: c, clusters, uies, config, timingOnly: !!o.timingOnly, quantum: o.quantum ?? DEFAULT_QUANTUM,
+      image: bytes, file, cluster: c, clusters, uies, config, timingOnly: !!o.timingOnly, quantum: o.quantum ?? DEFAULT_QUANTUM,
       hbmReads: plan.hbmReads, hbmWrites: plan.hbmWrites, recordIndex, spans,
       models: c === active[0] ? [c, ...Array.from({ length: clusters }, (_, d) => d).filter((d) => !active.includes(d))] : [c],
     };
@@ -114,7 +116,7 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
     // gives the right result, or reports the error exactly as without threads.
     if (!(e instanceof PartitionFailure)) throw e;
     const why = e.detail.includes(SplitViolation.name) || /not independent/.test(e.detail) ? e.detail.slice(Math.max(0, e.detail.search(/cluster \d+ /))) : `partition ${e.partition} failed`;
-    return onePartition(container, file, o, `${why}`);
+    return onePartition(info, file, o, `${why}`);
   }
   const parts = r.parts.map((p) => p.collected as ClusterPartitionResult);
   const report = mergeClusterReports(parts, { stop: r.reason, cycles: r.cycles, records: info.records.length, apmCluster: plan.apmCluster });
@@ -127,17 +129,12 @@ export async function runChipThreaded(container: Container, file: string, o: Chi
  * bounded). Not the whole image: a large coupled image is not loaded twice just to be told it is coupled.
  */
 function imageChip(info: ImageInfo, config: SimConfig, clusters: number, places: (noc: NocMap) => Array<{ space: string; cluster: number; addr: number; len: number }>): PyxisChip {
-  const chip = new PyxisChip({ clusters, uies: 0, config, ...(info.remap ? { remap: info.remap } : {}) });
+  const chip = chipFor(info, { clusters, config }); // no UIE models: never run
   const at = places(chip.noc);
   const whole = new Set(at.filter((x) => x.space !== 'hbm').map((x) => x.cluster));
   const hbm = at.filter((x) => x.space === 'hbm');
-  const sections = info.container.sections.filter((s) => {
-    const l = sectionLocation(s);
-    if (!l) return false;
-    if (l.space !== 'hbm') return whole.has(l.cluster);
-    return hbm.some((x) => x.addr < l.addr + s.size && l.addr < x.addr + x.len);
-  });
-  loadImage(chip, { ...info, container: { ...info.container, sections }, records: [], hostActions: [] });
+  const placed = info.placed.filter((p) => (p.space !== 'hbm' ? whole.has(p.cluster) : hbm.some((x) => x.addr < p.addr + p.section.size && p.addr < x.addr + x.len)));
+  loadImage(chip, { ...info, placed, records: [], hostActions: [] });
   return chip;
 }
 
