@@ -223,6 +223,8 @@ describe('clusters of one chip on threads', () => {
     const dir = fileURLToPath(new URL('../../../../../samples/pyxis/', import.meta.url));
     const lds = readdirSync(dir).filter((f) => f.endsWith('.ld'));
     expect(lds.length).toBeGreaterThan(10);
+    // no sample places anything in clusters 1-3: none qualifies for a split (a multi-cluster image is the GEMM above)
+    for (const ld of lds) expect(readFileSync(dir + ld, 'utf8'), ld).not.toMatch(/cluster\s*=\s*[1-3]/);
     for (const ld of ['copy.ld', 'fork_join.ld']) {
       const obj = assemble([{ file: 'copy.pasm', text: readFileSync(dir + 'copy.pasm', 'utf8') }], { isa: loadPyxisIsa(), listing: false }).object;
       const img = link({ script: readFileSync(dir + ld, 'utf8'), scriptFile: dir + ld, objects: [{ file: 'copy.pasm', container: obj }] }).image;
