@@ -8,7 +8,11 @@
  * plain JavaScript Float32Array loop doing the same per-lane operations measured in the same run, and the peak RSS.
  * Image building (assemble + link), building the chip and loading the image are excluded from the timings (the run
  * alone, as scripts/bench-grid.mjs); CPU time of this process (process.cpuUsage: the machine is shared).
- * Options: --rows N (default 2048), --n N (VPU instructions per row, 2..64, default 16), --reps N (best of, default 3).
+ * With --gpr the constants come from GPRs instead of immediates (the program starts with 4 MOVs of them into r2..r5,
+ * counted as lane-operations on both sides): no instruction is then eligible for the model's result tables
+ * (compute/vpu.ts `Vpu.table`), so this is the lane-by-lane arithmetic speed.
+ * Options: --rows N (default 2048), --n N (VPU instructions per row, 2..64, default 16; 6..64 with --gpr),
+ * --reps N (best of, default 3), --gpr.
  * Build first: npx tsc -b
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +22,8 @@ import { arg, buildSample, cpu, npyF32, samples, simulateBest } from './bench-py
 const ROWS = arg('rows', 2048);
 const N = arg('n', 16);
 const REPS = arg('reps', 3);
-if (!(N >= 2 && N <= 64)) throw new Error('bench-vpu: --n must be in 2..64');
+const GPR = process.argv.includes('--gpr');
+if (!(N >= (GPR ? 6 : 2) && N <= 64)) throw new Error(`bench-vpu: --n must be in ${GPR ? 6 : 2}..64`);
 const tmp = mkdtempSync(join(tmpdir(), 'bench-vpu-'));
 
 const npy = (file, shape, data) => npyF32(join(tmp, file), shape, data);
@@ -44,7 +49,22 @@ function line(name, r) {
 // The synthetic program: x0 = 0.5 * in; then ADD 0.25, MAX -1, MUL 0.75, RELU in turn; the N-th pushes the result.
 const OPS = ['ADD', 'MAX', 'MUL', 'RELU'];
 const IMM = { ADD: '0x3400', MAX: '0xbc00', MUL: '0x3a00' }; // 0.25, -1.0, 0.75 (FP16 at EB -15)
+const GPR_OF = { ADD: 'r3', MAX: 'r4', MUL: 'r5' };
+function vpuProgramGpr(n) {
+  const lines = [
+    '  MOV rd=r2 src1_sel=IMM imm=0x3800 wr_gpr_en=1',
+    ...Object.entries(GPR_OF).map(([op, r]) => `  MOV rd=${r} src1_sel=IMM imm=${IMM[op]} wr_gpr_en=1`),
+    '  MUL rd=r1 src1_sel=IN_FIFO in_fifo_pop=1 rs2=r2 wr_gpr_en=1',
+  ];
+  for (let j = 5; j < n; j++) {
+    const op = OPS[(j - 5) % OPS.length];
+    const src2 = op === 'RELU' ? '' : ` rs2=${GPR_OF[op]}`;
+    lines.push(`  ${op} rd=r1 rs1=r1${src2} wr_gpr_en=1${j === n - 1 ? ' out_fifo_push=1' : ''}`);
+  }
+  return lines.join('\n');
+}
 function vpuProgram(n) {
+  if (GPR) return vpuProgramGpr(n);
   const lines = ['  MUL rd=r1 src1_sel=IN_FIFO in_fifo_pop=1 src2_sel=IMM imm=0x3800 wr_gpr_en=1'];
   for (let j = 1; j < n; j++) {
     const op = OPS[(j - 1) % OPS.length];
@@ -67,6 +87,30 @@ function jsReference(x, n) {
       if (op === 0) for (let l = 0; l < 128; l++) r[l] = r[l] + 0.25;
       else if (op === 1) for (let l = 0; l < 128; l++) r[l] = r[l] > -1 ? r[l] : -1;
       else if (op === 2) for (let l = 0; l < 128; l++) r[l] = r[l] * 0.75;
+      else for (let l = 0; l < 128; l++) r[l] = r[l] > 0 ? r[l] : 0;
+    }
+    out.set(r, o);
+  }
+  return { s: cpu() - t0, out };
+}
+
+/** The --gpr program on Float32Arrays: 4 constant rows filled per row (the MOVs), then the n - 4 operations reading them. */
+function jsReferenceGpr(x, n) {
+  const out = new Float32Array(x.length);
+  const r = new Float32Array(128);
+  const c = [new Float32Array(128), new Float32Array(128), new Float32Array(128), new Float32Array(128)];
+  const K = [0.5, 0.25, -1, 0.75];
+  const t0 = cpu();
+  for (let row = 0; row < x.length / 128; row++) {
+    const o = row * 128;
+    for (let k = 0; k < 4; k++) c[k].fill(K[k]);
+    const [half, add, lo, mul] = c;
+    for (let l = 0; l < 128; l++) r[l] = half[l] * x[o + l];
+    for (let j = 5; j < n; j++) {
+      const op = (j - 5) % 4;
+      if (op === 0) for (let l = 0; l < 128; l++) r[l] = r[l] + add[l];
+      else if (op === 1) for (let l = 0; l < 128; l++) r[l] = r[l] > lo[l] ? r[l] : lo[l];
+      else if (op === 2) for (let l = 0; l < 128; l++) r[l] = r[l] * mul[l];
       else for (let l = 0; l < 128; l++) r[l] = r[l] > 0 ? r[l] : 0;
     }
     out.set(r, o);
@@ -97,10 +141,10 @@ const synth = build(
   tmp,
 );
 const sim = simulate(synth);
-line(`synthetic ${ROWS} rows x ${N} FP16 instructions`, sim);
+line(`synthetic ${ROWS} rows x ${N} FP16 instructions${GPR ? ' (GPR operands)' : ''}`, sim);
 let ref;
 for (let r = 0; r < REPS; r++) {
-  const t = jsReference(x, N);
+  const t = GPR ? jsReferenceGpr(x, N) : jsReference(x, N);
   if (!ref || t.s < ref.s) ref = t;
 }
 line(`JS Float32Array, same ${N} ops per lane (reference)`, { laneOps: ROWS * N * 128, cycles: 0, s: ref.s });

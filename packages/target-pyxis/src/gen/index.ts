@@ -12,5 +12,7 @@ export * from './transformer.js';
 export * from './runner.js';
 export * from './conv.js';
 export * from './resnet.js';
+export * from './resnetDown.js';
+export * from './convPlan.js';
 export * from './conv1x1.js';
 export * from './attention.js';

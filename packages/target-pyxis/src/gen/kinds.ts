@@ -6,6 +6,7 @@ import { ROW_OPS, rows, type RowOp } from './rows.js';
 import { transformer, type Composite } from './transformer.js';
 import { conv3x3 } from './conv.js';
 import { resnetBlock } from './resnet.js';
+import { resnetDownBlock } from './resnetDown.js';
 import { attention } from './attention.js';
 import { WEIGHTS_1X1, conv1x1, type Weights1x1 } from './conv1x1.js';
 
@@ -67,8 +68,8 @@ export const KINDS: Record<string, KindSpec> = {
     },
   },
   conv3x3: {
-    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, residual: { type: 'boolean' } },
-    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, stride: { type: 'string' }, residual: { type: 'boolean' } },
+    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), stride: intOpt(v, 'stride', 1), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
   },
   conv1x1: {
     options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
@@ -88,8 +89,8 @@ export const KINDS: Record<string, KindSpec> = {
       transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
   },
   resnet: {
-    options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, images: { type: 'string' }, height: { type: 'string' } },
-    composite: (v) => resnetBlock({ images: intOpt(v, 'images', 96), height: intOpt(v, 'height', 32), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
+    options: { ...common, images: { type: 'string' }, height: { type: 'string' }, downsample: { type: 'boolean' } },
+    make: (v) => (v['downsample'] ? resnetDownBlock : resnetBlock)({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 96), height: intOpt(v, 'height', 32), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
   },
 };
 
@@ -106,12 +107,14 @@ kinds and options:
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
         the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
-  conv3x3 --images N --cin C --height H [--residual]
-        3x3 conv, stride 1, pad 1, [C, H, 128] -> [16, H, 128] per image; C a multiple of 16 (<= 224), H of 8 (<= 248)
-  resnet [--images 96] [--height 32]   (defaults: all 4 clusters x 12 UIEs)
-        a ResNet-style block: two 3x3 convolutions of 16 channels and the residual add
-  conv1x1 --images N --cin C --rows P [--weights linear8|compressed] [--residual]
-        1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8, P <= 31
+  conv3x3 --images N --cin C --height H [--stride 1|2] [--residual]
+        3x3 conv, pad 1, [C, H, 128] -> [16, H, 128] RFP16 (stride 1) or [16, H/2, 64] RFP8 (stride 2) per image;
+        C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only
+  resnet [--images 96] [--height 32] [--downsample]   (defaults: all 4 clusters x 12 UIEs)
+        a ResNet-style block chained on chip: ReLU(conv3x3(ReLU(conv3x3(x))) + x), 16 channels, [16, H, 128] RFP8 per image;
+        --downsample: ReLU(conv3x3(ReLU(conv3x3_s2(x))) + conv1x1_s2(x)) -> [16, H/2, 64] (H 16, 32 or 48)
+  conv1x1 --images N --cin C --rows P [--weights linear8|linear16|compressed] [--residual]
+        1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8 (4 for linear16), P <= 31
   attention --tiles N --dk D [--tokens T]
         causal attention tiles of 128 tokens (T valid), head dimension D (a multiple of 8, <= 128), O^T per tile
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME

@@ -1,15 +1,31 @@
 /**
- * Chip-scale sample: a ResNet-style basic block, y = conv3x3(conv3x3(x)) + x, on a batch of images over all 48 UIEs
- * (docs/generators.md "ResNet-style block"): two generated 3x3 convolutions (stride 1, pad 1, 16 channels, images
- * [16, H, 128] streamed from HBM), the second with the residual add by InMemAdd. As in the transformer sample the
- * stages take their own seeded inputs (conv1's RFP16 output is not converted back to RFP8 for conv2) and the ReLU
- * between them is not applied; the figures are those of the block's work at its shapes.
+ * Chip-scale sample: a ResNet-style basic block, chained on chip in one image (docs/generators.md "ResNet-style block"):
+ *   out = ReLU(conv2(ReLU(conv1(x))) + x)
+ * for a batch of images x [16, H, 128] (RFP8, EB -12) streamed from HBM over the UIEs (all 48 by default). Per image,
+ * on one UIE, after its H2A load into x{i}_{s}:
+ *   cvt      x (RFP8) -> y (RFP16): the residual in the format of the accumulation (AMEM Read 8b -> 16b with
+ *            eb_adj -4, seq §5.1 / chip §6.2.1.4.2; AMEM Write RFP16, WPSW entry 0 = the FP16 storage swizzle)
+ *   c1_g     h = conv1(x) per row-group g of 8 rows, written RFP8 EB -12 by the write datapath's 16b -> 8b converter
+ *            (eb_adj +4, seq §6.1, chip §6.2.2.2): the format conv2's grid input needs
+ *   c2_g     y += conv2(ReLU(h)) by RMW_Add (InMemAdd, chip §7.4.1, seq §6.2.1); the ReLU is applied by the AMEM
+ *            Read of conv2 (Read_SRAM_with_ReLU: chip §7.7.2 "ReLU on Read", seq §5.1.1)
+ *   relu     out = ReLU(y) in RFP8 EB -12: AMEM Read_SRAM_with_ReLU of y (RFP16; RPSW entry 0 undoes the FP16 swizzle)
+ *            -> AMEM Write 16b -> 8b (eb_adj +4)
+ * then A2H of out. Barriers (generated): c2_* after cvt and every c1_* (conv2's row-group g reads h rows 8g-1..8g+8,
+ * written by three conv1 trips), relu after every c2_*, the store after relu, the next load of the buffer after relu.
+ * Why the ReLU is on the AMEM read path: chip §1 step 12 also allows routing the grid output through the VPU, but the
+ * second ReLU must follow the InMemAdd, which happens in the AMEM write, after any writeback-path VPU; chip §7.7.2
+ * names this case ("after layers which implement the element-wise add for residual blocks").
  */
-import { conv3x3 } from './conv.js';
-import { requireInt } from './errors.js';
-import type { Composite } from './transformer.js';
+import { GenError, requireInt, requireMultiple, workers } from './errors.js';
+import { conv3x3Code, conv3x3Reference, COUT } from './conv.js';
+import { assignImages, checkAmem, streamImages } from './convPlan.js';
+import { floatValues, lnsValues } from './inputs.js';
+import type { GenKernel } from './kernel.js';
+import { errorOf } from './reference.js';
 
 export interface ResnetParams {
+  name?: string;
   images?: number;
   height?: number;
   clusters?: number[];
@@ -17,22 +33,141 @@ export interface ResnetParams {
   seed?: number;
 }
 
-export function resnetBlock(p: ResnetParams): Composite {
+/** Channels of the block (the conv3x3 generator's 16 output channels; input = output for the identity shortcut). */
+const C = COUT;
+/** x, h and out are RFP8 EB -12 (max 15, chip §4.1); y RFP16 EB -8 = the grid output EB for x, w at -12. */
+const EB8 = -12;
+
+export function resnetBlock(p: ResnetParams): GenKernel {
+  const name = p.name ?? 'resnet';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
   const N = requireInt('images', p.images ?? 96, 1, 65536);
-  const H = p.height ?? 32;
-  const cl = p.clusters ?? [0, 1, 2, 3];
-  const u = p.uies ?? 12;
+  // conv2's trips and the cvt trip notify one barrier (notify_count <= 31, docs/linker.md): H/8 + 1 <= 31
+  const H = requireInt('height', p.height ?? 32, 8, 30 * 8);
+  requireMultiple('height', H, 8, 'seq §1.3 rule 1: every 3x3 trip computes a multiple of 8 output rows (pad the image)');
+  // the conversion and ReLU trips walk all 16 x H rows in one loop (12-bit loop counts, seq §2.1): 16 H <= 4096 holds
+  const ws = workers(p.clusters ?? [0, 1, 2, 3], p.uies ?? 12);
+  const G = H / 8;
   const seed = p.seed ?? 1;
-  const common = { images: N, cin: 16, height: H, clusters: cl, uies: u };
-  return {
-    name: 'resnet',
-    stages: [
-      { label: `conv1: ${N} x [16, ${H}, 128] 3x3 -> 16`, kernel: conv3x3({ name: 'conv1', seed, ...common }) },
-      { label: `conv2: 3x3 -> 16, + residual`, kernel: conv3x3({ name: 'conv2', residual: true, seed: seed + 1, ...common }) },
-    ],
-    notes: [
-      `ResNet-style block: ${N} images [16, ${H}, 128], two 3x3 convolutions (stride 1, pad 1, FP8) and the residual add, on ${cl.length} cluster(s) x ${u} UIE(s); stages run one after the other`,
-      'NOT a chained block: each convolution takes its own seeded inputs and the ReLU between them is not applied (docs/generators.md "ResNet-style block")',
-    ],
+  const x = floatValues(N * C * H * 128, seed);
+  // weights 2^-6 .. 2^-3 keep h and the block output inside RFP8 EB -12 (sum of 144 products of |x| <= 3.75)
+  const w1 = lnsValues(C * C * 9, seed + 1, -6, -4);
+  const w2 = lnsValues(C * C * 9, seed + 2, -6, -4);
+  const inputs: GenKernel['inputs'] = [
+    { file: `${name}_x.npy`, shape: [N * C, H, 128], data: x },
+    { file: `${name}_w1.npy`, shape: [C, C, 3, 3], data: w1 },
+    { file: `${name}_w2.npy`, shape: [C, C, 3, 3], data: w2 },
+  ];
+  const c1 = conv3x3Code({ name: `${name}_c1`, cin: C, height: H, out: 'fp8', outEbAdj: 4, identitySwitch: 1 });
+  const c2 = conv3x3Code({ name: `${name}_c2`, cin: C, height: H, relu: true, out: 'rmw16', identitySwitch: 1 });
+  const pasm = [
+    `# Generated by pyxis-gen resnet (packages/target-pyxis/src/gen/resnet.ts; docs/generators.md): out = ReLU(conv2(ReLU(conv1(x))) + x),`,
+    `# [16, ${H}, 128] per image, 3x3 stride 1 pad 1, one UIE per image.`,
+    `# conv1: writes h in RFP8 (EB -12 = grid EB -8 + eb_adj 4 in the 16b -> 8b converter)`,
+    c1.pasm,
+    `# conv2: reads h with ReLU on read (chip §7.7.2), adds into y (RMW_Add)`,
+    c2.pasm,
+    `# cvt: x RFP8 EB -12 -> y RFP16 EB -8 (8b -> 16b: E5 = E4 + eb_adj, eb_adj -4; WPSW entry 0 = FP16 swizzle, chip §7.3.1)`,
+    `.program ${name}_cvt_rd amem_read {\n  loop i0 ${C * H} {\n    Read_SRAM data_type=Recogni_FP8 tgt_fifo=AMEM_write eb_adj=-4 rpsw_config_vld=1 rpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}`,
+    `.program ${name}_cvt_wr amem_write {\n  loop i0 ${C * H} {\n    Write src_fifo=AMEM_read data_type=Recogni_FP16 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`,
+    `# relu: out = ReLU(y): FP16 read with ReLU (seq §5.1.1), RPSW entry 0 de-swizzles, 16b -> 8b with eb_adj +4 (EB -8 -> -12)`,
+    `.program ${name}_relu_rd amem_read {\n  loop i0 ${C * H} {\n    Read_SRAM_with_ReLU data_type=Recogni_FP16 tgt_fifo=AMEM_write rpsw_config_vld=1 rpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`,
+    `.program ${name}_relu_wr amem_write {\n  loop i0 ${C * H} {\n    Write src_fifo=AMEM_read data_type=Recogni_FP8 eb_adj=4 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}`,
+  ].join('\n') + '\n';
+
+  const plan = assignImages(ws, N);
+  // per UIE and buffer: x, h, out RFP8 and y RFP16 [16, H, 128]; two 3x3 databases
+  checkAmem(plan, 2 * 5 * C * H * 128, 2 * C * C * 16, 'height', 'use a smaller height or fewer UIEs per cluster');
+  const D: string[] = [];
+  D.push(`/* Generated by pyxis-gen resnet (docs/generators.md): ${N} image(s) [16, ${H}, 128], out = ReLU(conv2(ReLU(conv1(x))) + x), on ${plan.busy.length} UIE(s). */`);
+  for (const c of plan.clusters) D.push(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
+  D.push(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
+  D.push(`tensor x_hbm { format = RFP8; shape = [${N * C}, ${H}, 128]; eb = ${EB8}; region = hbm; data = "${name}_x.npy"; }`);
+  D.push(`tensor y_hbm { format = RFP8; shape = [${N * C}, ${H}, 128]; eb = ${EB8}; region = hbm; zero = true; }`);
+  for (const c of plan.clusters) {
+    D.push(`weights w1_${c} { kind = conv3x3; data = "${name}_w1.npy"; filters_per_grid_row = 1; grid_rows = 16; eb = -12; region = amem${c}; }`);
+    D.push(`weights w2_${c} { kind = conv3x3; data = "${name}_w2.npy"; filters_per_grid_row = 1; grid_rows = 16; eb = -12; region = amem${c}; }`);
+  }
+  for (const { w, i } of plan.busy) {
+    const at = `region = amem${w.cluster}; zero = true;`;
+    for (const s of [0, 1]) {
+      D.push(`tensor x${i}_${s} { format = RFP8; shape = [16, ${H}, 128]; eb = ${EB8}; ${at} }`);
+      D.push(`tensor h${i}_${s} { format = RFP8; shape = [16, ${H}, 128]; eb = ${EB8}; ${at} }`);
+      D.push(`tensor y${i}_${s} { format = RFP16; shape = [16, ${H}, 128]; eb = -8; ${at} }`);
+      D.push(`tensor o${i}_${s} { format = RFP8; shape = [16, ${H}, 128]; eb = ${EB8}; ${at} }`);
+    }
+    D.push(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
+    D.push(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 2, 4, 6, 1, 3, 5, 7]; } }`);
+    // identity entries: the switch configuration is held across instructions and trips (seq §5.1, §6.1 *_config_vld)
+    D.push(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`);
+    D.push(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 1; entry { src_ptn = [0, 1, 2, 3, 4, 5, 6, 7]; } }`);
+  }
+  D.push(
+    ...streamImages(plan, {
+      xRows: C,
+      yRows: C,
+      residual: false,
+      out: 'o',
+      trips: ({ i, s, id, cluster: c }) => {
+        const g8 = (g: number) => `[:, ${8 * g}:${8 * g + 8}]`;
+        const cv1 = Array.from({ length: G }, (_, g) => ({ name: `c1${id}_${g}`, text: `  trip c1${id}_${g} { ${c1.trip(g)} weights = w1_${c}; read = x${i}_${s}[:, ${c1.rows(g)[0]}:${c1.rows(g)[1]}]; write = h${i}_${s}${g8(g)}; trip_power = 32; }` }));
+        const cv2 = Array.from({ length: G }, (_, g) => ({ name: `c2${id}_${g}`, text: `  trip c2${id}_${g} { ${c2.trip(g)} weights = w2_${c}; read = h${i}_${s}[:, ${c2.rows(g)[0]}:${c2.rows(g)[1]}]; write = y${i}_${s}${g8(g)}; rmw_source = y${i}_${s}${g8(g)}; trip_power = 32; }` }));
+        const cvt = { name: `cvt${id}`, text: `  trip cvt${id} { amem_read = ${name}_cvt_rd; amem_write = ${name}_cvt_wr; read = x${i}_${s}; write = y${i}_${s}; trip_power = 16; }` };
+        const relu = { name: `relu${id}`, text: `  trip relu${id} { amem_read = ${name}_relu_rd; amem_write = ${name}_relu_wr; read = y${i}_${s}; write = o${i}_${s}; trip_power = 16; }` };
+        return {
+          trips: [cvt, ...cv1, ...cv2, relu],
+          entry: [cvt.name, ...cv1.map((t) => t.name)],
+          deps: [`${cv2.map((t) => t.name).join(', ')} after ${[cvt, ...cv1].map((t) => t.name).join(', ')};`, `${relu.name} after ${cv2.map((t) => t.name).join(', ')};`],
+        };
+      },
+    }),
+  );
+
+  const check = (read: (s: string) => Float32Array) => {
+    const { ref, bound } = resnetReference(x, w1, w2, N, H);
+    return { ...errorOf(read('y_hbm'), ref, bound), bound: 1, what: 'max |out - ref| / B, B the per-element bound of docs/generators.md' };
   };
+  return {
+    name,
+    pasm,
+    ld: D.join('\n') + '\n',
+    inputs,
+    luts: [],
+    check,
+    meta: {
+      kind: 'resnet', images: N, channels: C, height: H, width: 128, dtype: 'fp8',
+      stages: ['cvt: x -> RFP16 residual', 'conv1 3x3 -> RFP8 h', 'conv2 3x3 of ReLU(h) (ReLU on read) + residual (RMW_Add)', 'ReLU -> RFP8 out'],
+      workers: plan.busy.map(({ w }) => `c${w.cluster}.uie${w.uie}`),
+      flops: 2 * 2 * N * C * C * 9 * H * 128,
+      hbmBytes: 2 * N * C * H * 128,
+      outputs: ['y_hbm'],
+      layout: { y_hbm: `[N*16, ${H}, 128] RFP8 eb ${EB8}: ReLU(conv2(ReLU(conv1(x))) + x)` },
+    },
+  };
+}
+
+/**
+ * Per-element error bound of the block (docs/generators.md "ResNet-style block"; the CLI check reports
+ * max |out - ref| / B, bound 1). u8 = 2^-4: RFP8 rounding (3 fraction bits; 2^-12 absolute at the bottom of EB -12);
+ * eps = 2^-8: a 3x3 convolution of 16 input channels on the grid, normwise (activations as LnsI5F10, 2^-11; one MNS
+ * 5.1.13 rounding per input channel, 16 x 2^-14; the RFP16 output, 2^-11: 2^-9, doubled for margin; docs/spec-notes.md
+ * "samples: error figures and bounds"). With a1 = sum |w1| |x| and h = conv1(x):
+ *   e_h = u8 |h| + (1 + u8) eps a1 + 2^-12                     (h on chip: grid, then RFP8)
+ *   E_y = sum |w2| e_h + eps sum |w2| (|h| + e_h)               (conv2 of ReLU(h) on chip; ReLU is 1-Lipschitz)
+ *   B   = u8 |ref| + 2^-12 + (1 + u8) ((1 + 2^-11) E_y + 2^-11 |conv2 + x|)   (RMW_Add in RFP16, ReLU, RFP8)
+ */
+export const RESNET_EPS = 2 ** -8;
+
+/** float64 out = ReLU(conv2(ReLU(conv1(x))) + x) and the per-element bound B (for the CLI's `--run`). */
+export function resnetReference(x: ArrayLike<number>, w1: ArrayLike<number>, w2: ArrayLike<number>, N: number, H: number): { ref: Float64Array; bound: Float64Array } {
+  const u8 = 2 ** -4;
+  const h = conv3x3Reference(x, w1, N, C, H);
+  const y = conv3x3Reference(h.ref.map((v) => Math.max(v, 0)), w2, N, C, H).ref.map((v, k) => v + x[k]!);
+  const eh = h.ref.map((v, k) => u8 * Math.abs(v) + (1 + u8) * RESNET_EPS * h.abs[k]! + 2 ** -12);
+  const aw2 = Array.from(w2, Math.abs);
+  const s1 = conv3x3Reference(eh, aw2, N, C, H).ref;
+  const s2 = conv3x3Reference(h.ref.map((v, k) => Math.abs(v) + eh[k]!), aw2, N, C, H).ref;
+  const ref = y.map((v) => Math.max(v, 0));
+  const bound = ref.map((v, k) => u8 * v + 2 ** -12 + (1 + u8) * ((1 + 2 ** -11) * (s1[k]! + RESNET_EPS * s2[k]!) + 2 ** -11 * Math.abs(y[k]!)));
+  return { ref, bound };
 }

@@ -61,7 +61,53 @@ describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
       expect(ev).toBe(p.images * (p.height / 8) * p.cin * 8);
     });
 
+  it('stride 2 (pad 1): 2 images of 16 rows, Cin 32, 2 UIEs -> [16, 8, 64] RFP8, against a float64 strided convolution', () => {
+    const p: ConvParams = { images: 2, cin: 32, height: 16, stride: 2, uies: 2 };
+    const k = conv3x3(p);
+    const r = runKernel(k);
+    expect(r.report.stop).toBe('done');
+    expect(r.warnings).toEqual([]);
+    const x = input(k, `${k.name}_x.npy`);
+    const w = input(k, `${k.name}_w.npy`);
+    // out[o][r][c] = sum_i sum_dy,dx w[o][i][dy+1][dx+1] x[i][2r+dy][2c+dx], rows 0..7, columns 0..63
+    const HO = 8;
+    const WO = 64;
+    const ref = new Float64Array(2 * 16 * HO * WO);
+    const abs = new Float64Array(ref.length);
+    for (let b = 0; b < 2; b++)
+      for (let o = 0; o < 16; o++)
+        for (let row = 0; row < HO; row++)
+          for (let col = 0; col < WO; col++) {
+            let sum = 0;
+            let a = 0;
+            for (let i = 0; i < 32; i++)
+              for (let dy = -1; dy <= 1; dy++)
+                for (let dx = -1; dx <= 1; dx++) {
+                  const y = 2 * row + dy;
+                  const xx = 2 * col + dx;
+                  if (y < 0 || y >= 16 || xx < 0 || xx >= 128) continue;
+                  const v = w[((o * 32 + i) * 3 + dy + 1) * 3 + dx + 1]! * x[((b * 32 + i) * 16 + y) * 128 + xx]!;
+                  sum += v;
+                  a += Math.abs(v);
+                }
+            ref[((b * 16 + o) * HO + row) * WO + col] = sum;
+            abs[((b * 16 + o) * HO + row) * WO + col] = a;
+          }
+    const e = errors(r.tensor('y_hbm'), ref, abs);
+    expect(e.bad).toBe(0);
+    // the FP8 bound + one RFP8 rounding of the output (2^-4 |y| <= 2^-4 sum |w x|)
+    expect(e.max).toBeLessThanOrEqual(0.125);
+    expect(e.rms).toBeLessThanOrEqual(0.05);
+    // the grid computes the stride-1 row-groups (8 rows x 128 columns); the write keeps the even rows and columns
+    let ev = 0;
+    for (const x2 of r.report.engines) ev += ((x2.uie?.['compute'] as { exec_valid?: number } | undefined)?.exec_valid ?? 0);
+    expect(ev).toBe(2 * (16 / 8) * 32 * 8);
+  });
+
   it('bad parameters name the parameter and the rule', () => {
+    expect(() => conv3x3({ images: 1, cin: 16, height: 8, stride: 3 })).toThrow(/GEN0002: stride: must be 1 or 2/);
+    expect(() => conv3x3({ images: 24, cin: 224, height: 248, uies: 12 })).toThrow(/GEN0008: height: 12 UIE\(s\) .* bytes of AMEM in cluster 0/);
+    expect(() => conv3x3({ images: 1, cin: 16, height: 8, stride: 2, residual: true })).toThrow(/GEN0007: residual: the stride-2 flow/);
     expect(() => conv3x3({ images: 1, cin: 24, height: 8 })).toThrow(/GEN0003: cin: must be a multiple of 16/);
     expect(() => conv3x3({ images: 1, cin: 16, height: 12 })).toThrow(/GEN0003: height: must be a multiple of 8 .*seq §1.3 rule 1/);
     expect(() => conv3x3({ images: 1, cin: 16, height: 256 })).toThrow(/GEN0002: height: must be in 8..248/);

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { FieldValues } from '@pyxis/codec';
 import { Rig, loops, strides } from './uie-fixture.js';
+import { OPS, RefVpu, SRC, type RefInstr } from './vpu-ref.js';
 
 const grammar = (f: string) => JSON.parse(readFileSync(fileURLToPath(new URL(`../../../../grammars/pyxis/${f}`, import.meta.url)), 'utf8'));
 const VPU_LATENCY: number = grammar('vpu_instr.json').meta.latency_cycles;
@@ -110,17 +111,17 @@ function program(n: number): FieldValues[] {
   return p;
 }
 
-function run(R: number, n: number): { retire: number; rig: Rig } {
+function run(R: number, n: number, prog: FieldValues[] = program(n), input = new Uint8Array(R * 256)): { retire: number; rig: Rig } {
   const r = new Rig({ writeCommitLatency: COMMIT });
   r.prog('amem_read', 0, loops([{ n: R }]), { opcd: 'Read_SRAM', data_type: 'Recogni_FP16', tgt_fifo: 'Vbuffer', num_logical_ptns: 8, iter_stride: strides(16) });
   r.prog('sb2vb', 0, loops([{ n: R }]), { opcd: 'WR_VLD', wr_tile_idx: 0, src_select: 'AMEM_FIFO' });
   r.prog('vb2vpu', 0, loops([{ n: R }]), { opcd: 'RD_VLD', rd_tile_idx: 0 });
   r.prog('vi', 0, loops([{ n: R }]), { opcd: 'Generate_VPU_Program', vpv_pgm_start_addr: 0, vpv_pgm_instr_count: n });
-  program(n).forEach((ins, i) => r.table('vpu.imem', i, ins));
+  prog.forEach((ins, i) => r.table('vpu.imem', i, ins));
   r.prog('vpu2vb', 0, loops([{ n: R }]), { opcd: 'WR_VLD', wr_tile_idx: 2 });
   r.prog('vb2sb', 0, loops([{ n: R }]), { opcd: 'RD_VLD', rd_tile_idx: 2, tgt_select: 'AMEM_FIFO' });
   r.prog('amem_write', 0, loops([{ n: R }]), { opcd: 'Write', data_type: 'Recogni_FP16', src_fifo: 'Vbuffer', num_logical_cols: 128, iter_stride: strides(16) });
-  r.amem.writeBytes(0x1000, new Uint8Array(R * 256));
+  r.amem.writeBytes(0x1000, input);
   r.trip({ trip_id: 3, trip_valid_mask: ALL, amem_read_base_address: 0x1000 >> 4, amem_write_base_address: 0x40000 >> 4 });
   r.run();
   expect(r.done).toHaveLength(1);
@@ -164,5 +165,38 @@ describe('VPU trip cycle counts from the documented latencies (chip §6.4, §7.3
     // VI holds its first record from cycle 1 (issued at 0) and waits for the first row until vpuFirst
     expect(st.stallVpuIn).toBe(s.vpuFirst - 1);
     expect(st.stallVpuOut).toBe(0);
+  });
+
+  it('every opcode in the row program (NOP included): one cycle each, the reference schedule, the reference results', () => {
+    // row k: r1 = InFIFO row, r2 = 0.75, then every opcode in turn on r1, r2 into r3 (bit operations on Int16), and a
+    // last ADD r4 = r3 + r1 pushing the OutFIFO; the cycle rule of the schedule does not depend on the opcode
+    const ops = OPS.filter((o) => o !== 'RMAX' && o !== 'RSUM').concat(['RMAX', 'RSUM']);
+    const prog: RefInstr[] = [
+      { opcode: OPS.indexOf('MOV'), dtype: 0, rd: 1, rs1: 0, rs2: 0, src1_sel: SRC.IN_FIFO, src2_sel: SRC.GPR, wr_gpr_en: 1, out_fifo_push: 0, in_fifo_pop: 1, pred_en: 0, cmp_cond: 0, lut_idx: 0, eb_adj: 0, cntr_ctrl: 0, imm: 0 },
+      { opcode: OPS.indexOf('MOV'), dtype: 0, rd: 2, rs1: 0, rs2: 0, src1_sel: SRC.IMM, src2_sel: SRC.GPR, wr_gpr_en: 1, out_fifo_push: 0, in_fifo_pop: 0, pred_en: 0, cmp_cond: 0, lut_idx: 0, eb_adj: 0, cntr_ctrl: 0, imm: 0x3a00 },
+      ...ops.map((o, j): RefInstr => ({ opcode: OPS.indexOf(o), dtype: ['AND', 'OR', 'XOR', 'SHL', 'SHR'].includes(o) ? 1 : 0, rd: 3, rs1: 1, rs2: 2, src1_sel: SRC.GPR, src2_sel: SRC.GPR, wr_gpr_en: 1, out_fifo_push: 0, in_fifo_pop: 0, pred_en: 0, cmp_cond: j % 6, lut_idx: 0, eb_adj: (j % 5) - 2, cntr_ctrl: 0, imm: 0 })),
+      { opcode: OPS.indexOf('ADD'), dtype: 0, rd: 4, rs1: 3, rs2: 1, src1_sel: SRC.GPR, src2_sel: SRC.GPR, wr_gpr_en: 0, out_fifo_push: 1, in_fifo_pop: 0, pred_en: 0, cmp_cond: 0, lut_idx: 0, eb_adj: 0, cntr_ctrl: 0, imm: 0 },
+    ];
+    const R = 6;
+    const n = prog.length;
+    const x = new Uint16Array(R * 128);
+    let a = 7;
+    for (let i = 0; i < x.length; i++) x[i] = ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) >>> 16) & 0xbfff;
+    const { retire, rig } = run(R, n, prog as unknown as FieldValues[], new Uint8Array(x.buffer));
+    const want = schedule(R, n);
+    expect(retire).toBe(want.retire);
+    const st = rig.uie.cmp.stats;
+    expect(st.vpuBusy).toBe(R * n);
+    expect(st.vpuInstructions).toBe(R * n);
+    expect(st.vpuLaneOps).toBe(R * (n - 1) * 128); // NOP: no lane-operation
+    expect({ vpuIn: st.stallVpuIn, vpuOut: st.stallVpuOut }).toEqual({ vpuIn: want.waits['vpuIn'], vpuOut: want.waits['vpuOut'] });
+    // the rows written back, against the reference interpreter
+    const ref = new RefVpu(VPU_FIFO, new Uint16Array(2048));
+    const out = new Uint16Array(rig.amem.readBytes(0x40000, R * 256).slice().buffer);
+    for (let k = 0; k < R; k++) {
+      ref.inQ.push(Array.from(x.subarray(k * 128, (k + 1) * 128)));
+      for (const ins of prog) ref.exec(ins);
+      expect(Array.from(out.subarray(k * 128, (k + 1) * 128)), `row ${k}`).toEqual(ref.outQ.shift());
+    }
   });
 });

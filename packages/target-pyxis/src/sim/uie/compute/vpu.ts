@@ -18,12 +18,16 @@ import { VPU_CNTR_DECR, VPU_CNTR_INCR, VPU_CNTR_ZERO, VPU_SRC } from '../codes.j
 
 /** The model's parameters as grammars/pyxis/vpu_instr.json states them (meta), written once there. */
 const META = loadGrammarJson<{ meta: { lanes: number; gprs: number; eb: number } }>('pyxis', 'vpu_instr').meta;
-export const LANES = META.lanes;
+// the hot loops read module-local constants: an exported binding is a module cell that V8 checks for TDZ on every
+// read (the profile showed these reads inside the lane loops)
+const LN = META.lanes;
+const EB = META.eb;
+export const LANES = LN;
 export const GPRS = META.gprs;
 /** Words of the VPU instruction memory (memory_map.json region `vpu.imem`, seq §12: 1K instructions). */
 export const IMEM_WORDS = loadMemoryMap().regions.get('vpu.imem')?.words ?? 1024;
 /** Exponent bias of the VPU's FP16 lanes (project model, docs/spec-notes.md "vpu: arithmetic"). */
-export const EB_VPU = META.eb;
+export const EB_VPU = EB;
 
 const FP16_SIGN = 1 << (RFP16.bits - 1);
 const FP16_NAN = FP16_SIGN;
@@ -45,16 +49,28 @@ const CNTR_ZERO = VPU_CNTR_ZERO;
 const FIELDS = ['opcode', 'dtype', 'rd', 'rs1', 'rs2', 'src1_sel', 'src2_sel', 'wr_gpr_en', 'out_fifo_push', 'in_fifo_pop', 'pred_en', 'cmp_cond', 'lut_idx', 'eb_adj', 'cntr_ctrl', 'imm'] as const;
 type Field = (typeof FIELDS)[number];
 
-/** FP16 code -> value at EB_VPU (NaN for the NaN code), one table for the whole process. */
+/** FP16 code -> value at EB (NaN for the NaN code), one table for the whole process. */
 const DEC = new Float64Array(1 << 16);
-for (let c = 0; c < 1 << 16; c++) DEC[c] = RFP16.decode(c, EB_VPU);
+for (let c = 0; c < 1 << 16; c++) DEC[c] = RFP16.decode(c, EB);
 
-/** RFP16.encodeWith(x, EB_VPU, true, false) (nearest-even, saturating), the lane-loop form of @pyxis/formats. */
-const enc = (x: number): number => rfp16Encode(x, EB_VPU);
+/** RFP16.encodeWith(x, EB, true, false) (nearest-even, saturating), the lane-loop form of @pyxis/formats. */
+const enc = (x: number): number => rfp16Encode(x, EB);
 const FP16_MAXN = FP16_SIGN | FP16_MAG;
 const s16 = (c: number): number => (c << 16) >> 16;
 const u16 = (v: number): number => v & 0xffff;
 const i16 = (v: number): number => Int16.fromSigned(Math.max(-32768, Math.min(32767, v)));
+
+/** Opcodes reading operand b (src2_sel). */
+const NEEDS_B = new Uint8Array(32);
+for (const o of [VpuOp.ADD, VpuOp.SUB, VpuOp.MUL, VpuOp.MAC, VpuOp.MIN, VpuOp.MAX, VpuOp.CMP, VpuOp.SEL, VpuOp.AND, VpuOp.OR, VpuOp.XOR, VpuOp.SHL, VpuOp.SHR]) NEEDS_B[o] = 1;
+
+/**
+ * Result tables of instructions whose lane result depends on the lane's operand alone (Vpu.table), shared by every
+ * VPU of the process (they depend on the opcode, data type, immediate and eb_adj only); at most
+ * SHARED_TABLES_MAX x 128 KiB.
+ */
+const SHARED_TABLES = new Map<number, Uint16Array>();
+const SHARED_TABLES_MAX = 64;
 
 /** Why the VPU could not execute its next instruction this cycle. */
 export const enum VpuWait {
@@ -64,10 +80,10 @@ export const enum VpuWait {
 }
 
 export class Vpu {
-  readonly gpr = new Uint16Array(GPRS * LANES);
+  readonly gpr = new Uint16Array(GPRS * LN);
   /** Bit r set once GPR r was written (a read of an unwritten GPR is a program error). */
   written = 0;
-  readonly pred = new Uint8Array(LANES);
+  readonly pred = new Uint8Array(LN);
   cntr = 0;
   /** Instruction memory decoded per field (vpu.imem, 1K words). */
   readonly imem: Record<Field, Int32Array>;
@@ -80,9 +96,9 @@ export class Vpu {
   inCount = 0;
   outHead = 0;
   outCount = 0;
-  private readonly a = new Uint16Array(LANES);
-  private readonly b = new Uint16Array(LANES);
-  private readonly d = new Uint16Array(LANES);
+  private readonly a = new Uint16Array(LN);
+  private readonly b = new Uint16Array(LN);
+  private readonly d = new Uint16Array(LN);
   /** Lane-operations executed (instructions x 128), for stats. */
   laneOps = 0;
   instructions = 0;
@@ -91,8 +107,8 @@ export class Vpu {
     const m = {} as Record<Field, Int32Array>;
     for (const f of FIELDS) m[f] = new Int32Array(IMEM_WORDS);
     this.imem = m;
-    this.inRows = new Uint16Array(fifoDepth * LANES);
-    this.outRows = new Uint16Array(fifoDepth * LANES);
+    this.inRows = new Uint16Array(fifoDepth * LN);
+    this.outRows = new Uint16Array(fifoDepth * LN);
   }
 
   /** Re-decodes the instruction memory and LUTs from the UIE config space when they changed. */
@@ -107,6 +123,7 @@ export class Vpu {
     }
     const lt = cfg.regionBytes('vpu.lut');
     if (lt && lt.changed) {
+      this.lutChanged();
       for (let e = 0; e < 1024 && e < lt.words; e++) {
         this.lut[e * 2] = Number(readField(lt.table, lt.bytes, 'base', 0, e * lt.stride));
         this.lut[e * 2 + 1] = Number(readField(lt.table, lt.bytes, 'slope', 0, e * lt.stride));
@@ -114,13 +131,19 @@ export class Vpu {
     }
   }
 
+  /** The LUT contents changed (`load`, or a test writing `lut`): tables of LUT instructions are rebuilt. */
+  lutChanged(): void {
+    this.lutGen++;
+    this.lutTabs.clear();
+  }
+
   /** Pushes a row into the InFIFO; false when full. */
   pushIn(src: Uint16Array, base = 0): boolean {
     if (this.inCount === this.fifoDepth) return false;
     const slot = (this.inHead + this.inCount) % this.fifoDepth;
     const rows = this.inRows;
-    const o = slot * LANES;
-    for (let l = 0; l < LANES; l++) rows[o + l] = src[base + l]!;
+    const o = slot * LN;
+    for (let l = 0; l < LN; l++) rows[o + l] = src[base + l]!;
     this.inCount++;
     return true;
   }
@@ -131,8 +154,8 @@ export class Vpu {
   popOut(dst: Uint16Array, base = 0): boolean {
     if (this.outCount === 0) return false;
     const rows = this.outRows;
-    const o = this.outHead * LANES;
-    for (let l = 0; l < LANES; l++) dst[base + l] = rows[o + l]!;
+    const o = this.outHead * LN;
+    for (let l = 0; l < LN; l++) dst[base + l] = rows[o + l]!;
     this.outHead = (this.outHead + 1) % this.fifoDepth;
     this.outCount--;
     return true;
@@ -162,30 +185,36 @@ export class Vpu {
       const e1 = this.operand(m.src1_sel[pc]!, m.rs1[pc]!, m.imm[pc]!, fp, this.a);
       const ab = this.srcBase;
       const A = this.src;
-      const needsB = op === VpuOp.ADD || op === VpuOp.SUB || op === VpuOp.MUL || op === VpuOp.MAC || op === VpuOp.MIN || op === VpuOp.MAX || op === VpuOp.CMP || op === VpuOp.SEL || (op >= VpuOp.AND && op <= VpuOp.SHR);
-      const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
-      const bb = needsB ? this.srcBase : 0;
-      const B = needsB ? this.src : this.b;
       const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
       const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
-      const err = e1 ?? e2 ?? e3;
-      if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
-      if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
       const d = this.d;
-      if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LANES, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
-      const g = rd * LANES;
+      const T = e1 === undefined && e3 === undefined ? this.table(pc, op, fp) : undefined;
+      if (T !== undefined) {
+        // the lane function of this instruction as a 64K-entry table (its other operand is the immediate)
+        for (let l = 0; l < LN; l++) d[l] = T[A[ab + l]!]!;
+      } else {
+        const needsB = NEEDS_B[op] === 1;
+        const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
+        const bb = needsB ? this.srcBase : 0;
+        const B = needsB ? this.src : this.b;
+        const err = e1 ?? e2 ?? e3;
+        if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
+        if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
+        if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LN, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
+      }
+      const g = rd * LN;
       const gpr = this.gpr;
-      if (m.pred_en[pc] === 1) for (let l = 0; l < LANES; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
+      if (m.pred_en[pc] === 1) for (let l = 0; l < LN; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
       if (m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP) {
         gpr.set(d, g);
         this.written |= 1 << rd;
       }
       if (m.out_fifo_push[pc] === 1) {
         const slot = (this.outHead + this.outCount) % this.fifoDepth;
-        this.outRows.set(d, slot * LANES);
+        this.outRows.set(d, slot * LN);
         this.outCount++;
       }
-      this.laneOps += LANES;
+      this.laneOps += LN;
     }
     if (m.in_fifo_pop[pc] === 1 && this.inCount > 0) {
       this.inHead = (this.inHead + 1) % this.fifoDepth;
@@ -199,6 +228,61 @@ export class Vpu {
     return undefined;
   }
 
+  /**
+   * Executions of an instruction before its lane function becomes a table (issue 23: a table costs 65,536 lane
+   * operations to build, about 512 rows' worth; tests set 0 to put every eligible instruction on the table path).
+   */
+  static tableAfter = 256;
+  /** Per pc: the table key of the instruction last executed there (-1 none), its executions, its table once built. */
+  private readonly tabKey = new Float64Array(IMEM_WORDS).fill(-1);
+  private readonly tabUses = new Int32Array(IMEM_WORDS);
+  private readonly tabs: Array<Uint16Array | undefined> = new Array<Uint16Array | undefined>(IMEM_WORDS).fill(undefined);
+  /** LUT-instruction tables of this VPU (they depend on its LUT contents), dropped when `load` changes the LUTs. */
+  private readonly lutTabs = new Map<number, Uint16Array>();
+  private lutGen = 0;
+
+  /**
+   * The result table of instruction `pc` when its result in a lane is a function of the lane's operand a alone (a
+   * from a GPR or the InFIFO): ADD / SUB / MUL / MIN / MAX with b the immediate, CVT_F2I / CVT_I2F / SCALE (eb_adj),
+   * FP16 LUT; built from the lane functions fpOp / intOp themselves, so the results are the same bits. Undefined
+   * for any other instruction or before `tableAfter` executions.
+   */
+  private table(pc: number, op: number, fp: boolean): Uint16Array | undefined {
+    const m = this.imem;
+    const s1 = m.src1_sel[pc]!;
+    if (s1 !== SRC_GPR && s1 !== SRC_IN) return undefined;
+    let k: number;
+    if (op <= VpuOp.MAX && op >= VpuOp.ADD && op !== VpuOp.MAC) {
+      if (m.src2_sel[pc] !== SRC_IMM) return undefined;
+      k = op + (fp ? 0 : 32) + (m.imm[pc]! & 0xffff) * 64;
+    } else if (op === VpuOp.CVT_F2I || op === VpuOp.CVT_I2F || op === VpuOp.SCALE) k = op + (fp ? 0 : 32) + (m.eb_adj[pc]! + 1024) * 64 * 65536; // any eb_adj a test may write
+    else if (op === VpuOp.LUT && fp) k = op + m.lut_idx[pc]! * 64 + this.lutGen * 256;
+    else return undefined;
+    if (this.tabKey[pc] === k) {
+      const t = this.tabs[pc];
+      if (t !== undefined || ++this.tabUses[pc] <= Vpu.tableAfter) return t;
+    } else {
+      this.tabKey[pc] = k;
+      this.tabs[pc] = undefined;
+      this.tabUses[pc] = 1;
+      if (Vpu.tableAfter > 0) return undefined;
+    }
+    const lut = op === VpuOp.LUT;
+    const cache = lut ? this.lutTabs : SHARED_TABLES;
+    let t = cache.get(k);
+    if (t === undefined) {
+      if (!lut && cache.size >= SHARED_TABLES_MAX) cache.clear();
+      t = new Uint16Array(1 << 16);
+      const y = m.imm[pc]! & 0xffff;
+      const eb = m.eb_adj[pc]!;
+      const li = m.lut_idx[pc]!;
+      for (let x = 0; x < 1 << 16; x++) t[x] = fp ? fpOp(op, x, y, 0, 0, this, 0, li, eb) : intOp(op, x, y, 0, 0, this, 0, eb);
+      cache.set(k, t);
+    }
+    this.tabs[pc] = t;
+    return t;
+  }
+
   /** Operand source of the last `operand` call: lanes at src[srcBase ..] (a GPR, the InFIFO head, or `tmp` filled). */
   private src: Uint16Array = this.a;
   private srcBase = 0;
@@ -210,11 +294,11 @@ export class Vpu {
     if (sel === SRC_GPR) {
       if (!((this.written >> r) & 1)) return `r${r}`;
       this.src = this.gpr;
-      this.srcBase = r * LANES;
+      this.srcBase = r * LN;
     } else if (sel === SRC_IMM) tmp.fill(imm & 0xffff);
     else if (sel === SRC_IN) {
       this.src = this.inRows;
-      this.srcBase = this.inHead * LANES;
+      this.srcBase = this.inHead * LN;
     } else if (sel === SRC_CNTR) tmp.fill(fp ? enc(s16(this.cntr)) : this.cntr & 0xffff);
     return undefined;
   }
@@ -226,8 +310,8 @@ export class Vpu {
       d.fill(op === VpuOp.RMAX ? reduceMax(A, ab, fp) : reduceSum(A, ab, fp));
       return;
     }
-    const g = rd * LANES;
-    for (let l = 0; l < LANES; l++) {
+    const g = rd * LN;
+    for (let l = 0; l < LN; l++) {
       const x = A[ab + l]!;
       const y = B[bb + l]!;
       d[l] = fp ? fpOp(op, x, y, this.gpr[g + l]!, cond, this, l, lutIdx, eb) : intOp(op, x, y, this.gpr[g + l]!, cond, this, l, eb);
@@ -243,26 +327,26 @@ export class Vpu {
 function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number, G: Uint16Array, gb: number, d: Uint16Array): boolean {
   switch (op) {
     case VpuOp.ADD:
-      for (let l = 0; l < LANES; l++) d[l] = add16(A[ab + l]!, B[bb + l]!);
+      for (let l = 0; l < LN; l++) d[l] = add16(A[ab + l]!, B[bb + l]!);
       return true;
     case VpuOp.SUB:
-      for (let l = 0; l < LANES; l++) {
+      for (let l = 0; l < LN; l++) {
         const y = B[bb + l]!;
         d[l] = y === FP16_NAN ? FP16_NAN : add16(A[ab + l]!, y === 0 ? 0 : y ^ FP16_SIGN);
       }
       return true;
     case VpuOp.MUL:
-      for (let l = 0; l < LANES; l++) d[l] = mul16(A[ab + l]!, B[bb + l]!);
+      for (let l = 0; l < LN; l++) d[l] = mul16(A[ab + l]!, B[bb + l]!);
       return true;
     case VpuOp.MAC:
-      for (let l = 0; l < LANES; l++) d[l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
+      for (let l = 0; l < LN; l++) d[l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
       return true;
     case VpuOp.MIN:
     case VpuOp.MAX: {
       // branch-free on the data (random signs mispredict): the sign-magnitude code orders like its value at one EB
       // (no -0: that code is NaN), so the signed key +-magnitude compares the values; NaN in -> NaN out
       const min = op === VpuOp.MIN ? 1 : 0;
-      for (let l = 0; l < LANES; l++) {
+      for (let l = 0; l < LN; l++) {
         const x = A[ab + l]!;
         const y = B[bb + l]!;
         const kx = (x & FP16_MAG) * (1 - 2 * (x >>> 15));
@@ -276,10 +360,10 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
       return true;
     }
     case VpuOp.MOV:
-      for (let l = 0; l < LANES; l++) d[l] = A[ab + l]!;
+      for (let l = 0; l < LN; l++) d[l] = A[ab + l]!;
       return true;
     case VpuOp.RELU:
-      for (let l = 0; l < LANES; l++) {
+      for (let l = 0; l < LN; l++) {
         const x = A[ab + l]!;
         // x when positive or NaN, else 0 (branch-free)
         const keep = (1 - (x >>> 15)) | ((((x ^ FP16_SIGN) - 1) >>> 31) & 1);
@@ -291,17 +375,29 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
   }
 }
 
-/** rfpAdd(RFP16, x, y, EB_VPU): NaN sticky, (+max) + (-max) = NaN, else the exact sum rounded once, saturating. */
+/** rfpAdd(RFP16, x, y, EB): NaN sticky, (+max) + (-max) = NaN, else the exact sum rounded once, saturating. */
 function add16(x: number, y: number): number {
   if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
   if ((x === FP16_MAG && y === FP16_MAXN) || (x === FP16_MAXN && y === FP16_MAG)) return FP16_NAN;
-  return rfp16Encode(DEC[x]! + DEC[y]!, EB_VPU); // exact: both at EB_VPU, 43 bits at most
+  return rfp16Encode(DEC[x]! + DEC[y]!, EB); // exact: both at EB, 43 bits at most
 }
 
-/** rfpMul(RFP16, x, y, EB_VPU, EB_VPU, EB_VPU): NaN sticky, the exact product rounded once, saturating. */
+/** rfpMul(RFP16, x, y, EB, EB, EB): NaN sticky, the exact product rounded once, saturating. */
 function mul16(x: number, y: number): number {
   if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
-  return rfp16Encode(DEC[x]! * DEC[y]!, EB_VPU); // exact: 11-bit x 11-bit mantissas
+  // in integers (issue 23: no table loads, no double-to-bits round trip): the 22-bit product of the 11-bit
+  // significands, normalised to [2^21, 2^22) (hi = its top bit), rounded to 11 bits at nearest-even with the carry of
+  // rest + odd + 0x3ff out of 11 bits (as rfp16Encode), exponent field ex + ey + EB + hi; a zero operand gives zero
+  const mx = x & FP16_MAG;
+  const my = y & FP16_MAG;
+  const p = ((mx & 0x3ff) | 0x400) * ((my & 0x3ff) | 0x400);
+  const hi = p >>> 21;
+  const pn = p << (1 - hi);
+  const t = ((((mx >>> 10) + (my >>> 10) + EB + hi) << 10) | ((pn >>> 11) & 0x3ff)) + (((pn & 0x7ff) + ((pn >>> 11) & 1) + 0x3ff) >>> 11);
+  const nz = ((mx + FP16_MAG) >>> 15) & ((my + FP16_MAG) >>> 15); // 1 when both operands are non-zero
+  if (t <= 0 || nz === 0) return 0;
+  const sign = (x ^ y) & FP16_SIGN;
+  return t >= 0x8000 ? sign | FP16_MAG : sign | t;
 }
 
 /** `u <cond> v` for cmp_cond 0..5 (EQ NE LT LE GT GE); NaN compares false except NE. */
@@ -325,7 +421,7 @@ function compareValues(cond: number, u: number, v: number): boolean {
 const fpCompare = (cond: number, x: number, y: number): boolean => compareValues(cond, DEC[x]!, DEC[y]!);
 const intCompare = (cond: number, x: number, y: number): boolean => compareValues(cond, s16(x), s16(y));
 
-/** One FP16 lane operation (RFP16 codes at EB_VPU). */
+/** One FP16 lane operation (RFP16 codes at EB). */
 export function fpOp(op: number, x: number, y: number, old: number, cond: number, vpu: Vpu, lane: number, lutIdx: number, eb: number): number {
   switch (op) {
     case VpuOp.MOV:
@@ -432,7 +528,7 @@ export function intOp(op: number, x: number, y: number, old: number, cond: numbe
 /** RMAX over the lanes: FP16 NaN if any lane is NaN, else the largest value's code; Int16 signed. */
 function reduceMax(a: Uint16Array, ab: number, fp: boolean): number {
   let best = a[ab]!;
-  for (let l = 0; l < LANES; l++) {
+  for (let l = 0; l < LN; l++) {
     const x = a[ab + l]!;
     if (fp) {
       if (x === FP16_NAN) return FP16_NAN;
@@ -446,13 +542,13 @@ function reduceMax(a: Uint16Array, ab: number, fp: boolean): number {
 function reduceSum(a: Uint16Array, ab: number, fp: boolean): number {
   if (!fp) {
     let s = 0;
-    for (let l = 0; l < LANES; l++) s += s16(a[ab + l]!);
+    for (let l = 0; l < LN; l++) s += s16(a[ab + l]!);
     return i16(s);
   }
   let s = 0;
   let pmax = false;
   let nmax = false;
-  for (let l = 0; l < LANES; l++) {
+  for (let l = 0; l < LN; l++) {
     const x = a[ab + l]!;
     if (x === FP16_NAN) return FP16_NAN;
     if ((x & FP16_MAG) === FP16_MAG) {
