@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Transformer-layer host-time benchmark (not a test; issue 23 "Speed"): the stages of `pyxis-gen transformer`
- * (docs/generators.md) generated, assembled, linked and simulated bit-exact and with --timing-only, host seconds per
- * stage and in total (assemble + link + simulate, CPU time of this process: the machine is shared), next to a plain
+ * Transformer-layer host-time benchmark (not a test; issue 23 "Speed"): the chained layer of `pyxis-gen transformer`
+ * (docs/generators.md, one image) generated, assembled, linked and simulated bit-exact and with --timing-only, host
+ * seconds in total (assemble + link + simulate, CPU time of this process: the machine is shared), next to a plain
  * JavaScript float32 matrix multiplication of the layer's GEMM MACs measured in the same run, and the peak RSS.
  *   node scripts/bench-gen.mjs                 # seq 256, d_model 512, 4 heads, FFN 2048 (a minute or two)
  *   node scripts/bench-gen.mjs --full          # the default layer: seq 512, d_model 1024, 8 heads, FFN 4096 (minutes)
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runKernelFiles, sumFigures, transformer, writeKernel } from '../packages/target-pyxis/dist/gen/index.js';
+import { runKernelFiles, transformer, writeKernel } from '../packages/target-pyxis/dist/gen/index.js';
 
 const argv = process.argv.slice(2);
 const has = (k) => argv.includes(`--${k}`);
@@ -35,29 +35,24 @@ const cpu = () => {
 const lut = fileURLToPath(new URL('./make-vpu-lut.mjs', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'bench-gen-'));
 try {
-  const c = transformer(p);
-  console.log(`bench-gen: node ${process.version}; ${c.notes[0]}`);
-  for (const s of c.stages) writeKernel(s.kernel, join(tmp, s.kernel.name), { makeLut: (fn, path) => execFileSync(process.execPath, [lut, '--fn', fn, '-o', path], { stdio: 'ignore' }) });
+  const k = transformer(p);
+  console.log(`bench-gen: node ${process.version}; ${k.notes[0]}`);
+  writeKernel(k, tmp, { makeLut: (fn, path) => execFileSync(process.execPath, [lut, '--fn', fn, '-o', path], { stdio: 'ignore' }) });
   const modes = has('timing-only') ? [true] : [false, true];
   const totals = {};
   for (const timingOnly of modes) {
-    const parts = [];
     const t0 = cpu();
-    for (const s of c.stages) {
-      const t = cpu();
-      const r = runKernelFiles(s.kernel, join(tmp, s.kernel.name), { timingOnly });
-      parts.push({ figures: r.figures, flops: s.kernel.meta.flops });
-      console.log(`  ${timingOnly ? 'timing-only' : 'bit-exact  '} ${s.kernel.name.padEnd(7)} ${String(r.figures.cycles).padStart(8)} cycles  ${(cpu() - t).toFixed(2).padStart(7)} s${r.ok ? '' : '  (NOT ok: ' + r.lines.filter((l) => /warning|ABOVE|deadlock/.test(l)).join('; ') + ')'}`);
-    }
+    const r = runKernelFiles(k, tmp, { timingOnly });
     const s = cpu() - t0;
     totals[timingOnly ? 'timing' : 'exact'] = s;
-    const f = sumFigures(parts);
-    console.log(`${timingOnly ? 'timing-only' : 'bit-exact'} layer: ${f.cycles} cycles, ${f.tflops.toFixed(1)} TFLOPS simulated, host ${s.toFixed(2)} s CPU, ${(f.cycles / s / 1e3).toFixed(1)} k chip-cycles per CPU-second`);
+    const f = r.figures;
+    console.log(`${timingOnly ? 'timing-only' : 'bit-exact'} layer (one image): ${f.cycles} cycles, ${f.tflops.toFixed(1)} TFLOPS simulated, host ${s.toFixed(2)} s CPU (assemble + link + simulate), ${(f.cycles / s / 1e3).toFixed(1)} k chip-cycles per CPU-second${r.ok ? '' : '  (NOT ok: ' + r.lines.filter((l) => /warning|ABOVE|deadlock/.test(l)).join('; ') + ')'}`);
+    for (const l of r.lines) if (/^ {2}\S.*cycles .*span/.test(l)) console.log(l);
   }
   if (totals.exact && totals.timing) console.log(`timing-only speed-up: ${(totals.exact / totals.timing).toFixed(1)}x`);
-  // reference: the layer's GEMM MACs (QKV, scores, PV, out, FFN1, FFN2) as one plain JS float32 matmul shape, timed
+  // reference: the layer's MACs (QKV, attention, out, FFN1, FFN2) as one plain JS float32 matmul shape, timed
   // on a 128 x 128 x K slice and scaled by MACs (i-k-j loop, Float32Array)
-  const macs = c.stages.filter((s) => s.kernel.meta.kind === 'gemm').reduce((a, s) => a + s.kernel.meta.flops / 2, 0);
+  const macs = k.meta.flops / 2;
   const K = 4096;
   const a = Float32Array.from({ length: 128 * K }, (_, i) => ((i * 7919) % 13) / 8 - 0.75);
   const b = Float32Array.from({ length: K * 128 }, (_, i) => ((i * 104729) % 11) / 8 - 0.6);
@@ -69,7 +64,7 @@ try {
       for (let j = 0; j < 128; j++) cc[i * 128 + j] += x * b[k * 128 + j];
     }
   const rate = (128 * 128 * K) / (cpu() - t);
-  console.log(`reference: plain JS float32 matmul ${(rate / 1e6).toFixed(0)} M MAC/s -> the layer's ${(macs / 1e9).toFixed(2)} G GEMM MACs in ${(macs / rate).toFixed(2)} s${totals.exact ? `; bit-exact simulation ${(totals.exact / (macs / rate)).toFixed(1)}x that` : ''}`);
+  console.log(`reference: plain JS float32 matmul ${(rate / 1e6).toFixed(0)} M MAC/s -> the layer's ${(macs / 1e9).toFixed(2)} G MACs in ${(macs / rate).toFixed(2)} s${totals.exact ? `; bit-exact simulation ${(totals.exact / (macs / rate)).toFixed(1)}x that` : ''}`);
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -219,7 +219,7 @@ describe('temporal decoupling (quantum)', () => {
     const w: Workload = {
       clusters: 2,
       // one trip per UIE: once all have started the control plane is final and every UIE runs in windows; all three
-      // UIEs of a cluster steady copies, so that their joint bank schedule (sim/amem/banks.ts jointWindow) can batch
+      // UIEs of a cluster steady copies, so that their joint bank schedule (sim/amem/schedules.ts jointWindow) can batch
       uies: [{ trips: [op8], drain: false }, { trips: [{ ...op8, rows: 150 }], drain: false }, { trips: [{ ...op8, rows: 170 }], drain: false }],
       apm: false,
       seed: 5,

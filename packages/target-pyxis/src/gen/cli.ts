@@ -12,8 +12,6 @@ import { GenError } from './errors.js';
 import { KINDS, USAGE } from './kinds.js';
 import type { GenKernel } from './kernel.js';
 import { runKernelFiles } from './runner.js';
-import { formatFigures, sumFigures } from './figures.js';
-import type { Composite } from './transformer.js';
 
 export interface CliIo {
   out(s: string): void;
@@ -80,8 +78,8 @@ export function genMain(argv: string[], io: CliIo): number {
     return 2;
   }
   try {
-    if (spec.composite) return runComposite(spec.composite(values), outDir, values, io);
-    const k = spec.make!(values);
+    const k = spec.make(values);
+    for (const n of k.notes ?? []) io.out(n);
     const files = writeKernel(k, outDir, io);
     io.out(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
     io.out(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);
@@ -110,28 +108,3 @@ export function genMain(argv: string[], io: CliIo): number {
   }
 }
 
-function runComposite(c: Composite, outDir: string, values: Record<string, string | boolean | undefined>, io: CliIo): number {
-  for (const n of c.notes) io.out(n);
-  for (const s of c.stages) {
-    const files = writeKernel(s.kernel, join(outDir, s.kernel.name), io);
-    io.out(`  ${s.kernel.name}/: ${files.length} files (${s.label})`);
-  }
-  if (!values['run']) return 0;
-  const timingOnly = !!values['timing-only'];
-  const parts: Array<{ figures: ReturnType<typeof runKernelFiles>['figures']; flops: number }> = [];
-  let ok = true;
-  let host = 0;
-  for (const s of c.stages) {
-    const r = runKernelFiles(s.kernel, join(outDir, s.kernel.name), { timingOnly });
-    ok &&= r.ok;
-    host += r.hostSeconds;
-    parts.push({ figures: r.figures, flops: s.kernel.meta.flops });
-    const f = r.figures;
-    const err = r.error ? `, error ${r.error.max.toExponential(2)} (bound ${r.error.bound})${r.error.max <= r.error.bound ? '' : ' ABOVE THE BOUND'}` : '';
-    io.out(`${s.label.padEnd(44)} ${String(f.cycles).padStart(8)} cycles, ${f.tflops.toFixed(1).padStart(7)} TFLOPS, HBM ${f.hbmGBps.toFixed(0).padStart(5)} GB/s, host ${r.hostSeconds.toFixed(1)} s${err}`);
-    for (const l of r.lines) if (l.startsWith('link warning') || l.startsWith('simulation: deadlock') || l.startsWith('simulation: max')) io.out(`  ${l}`);
-  }
-  io.out(`whole ${c.name === 'transformer' ? 'layer' : 'block'} (stages back to back), host time ${host.toFixed(1)} s ${timingOnly ? '(--timing-only)' : '(bit-exact)'}:`);
-  for (const l of formatFigures(sumFigures(parts))) io.out(l);
-  return ok ? 0 : 1;
-}

@@ -1,3 +1,5 @@
+import type { SimReport } from '../sim/run.js';
+import type { LdParts } from './ldparts.js';
 /** What a generator returns: the files of one kernel (written by the CLI, or used in-process by tests). */
 export interface GenTensorFile {
   /** File name (relative to the output directory). */
@@ -16,6 +18,12 @@ export interface GenKernel {
   name: string;
   pasm: string;
   ld: string;
+  /** The link script's pieces, for merging kernels into one image (gen/ldparts.ts; the chained transformer layer). */
+  parts?: LdParts;
+  /** Extra lines for the `--run` figures (e.g. the spans of a chained layer's stages), from the simulation report. */
+  reportLines?: (r: SimReport) => string[];
+  /** What the kernel is and is not, printed by the CLI. */
+  notes?: string[];
   inputs: GenTensorFile[];
   luts: GenLut[];
   /** What the kernel computes, for the checker and the figures (FLOPs, bytes moved, shapes, layouts). */

@@ -3,7 +3,7 @@ import { GenError } from './errors.js';
 import { EPILOGUES, gemm, type Epilogue } from './gemm.js';
 import type { GenKernel } from './kernel.js';
 import { ROW_OPS, rows, type RowOp } from './rows.js';
-import { transformer, type Composite } from './transformer.js';
+import { transformer } from './transformer.js';
 import { conv3x3 } from './conv.js';
 import { resnetBlock } from './resnet.js';
 import { resnetDownBlock } from './resnetDown.js';
@@ -13,9 +13,7 @@ import { WEIGHTS_1X1, conv1x1, type Weights1x1 } from './conv1x1.js';
 type Values = Record<string, string | boolean | undefined>;
 interface KindSpec {
   options: Record<string, { type: 'string' | 'boolean' }>;
-  make?(v: Values): GenKernel;
-  /** Chip-scale samples: several kernels run one after the other. */
-  composite?(v: Values): Composite;
+  make(v: Values): GenKernel;
 }
 
 /** An integer option (GEN0001 with exit 2 when it is not a number). */
@@ -85,7 +83,7 @@ export const KINDS: Record<string, KindSpec> = {
   },
   transformer: {
     options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
-    composite: (v) =>
+    make: (v) =>
       transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
   },
   resnet: {
@@ -106,7 +104,8 @@ kinds and options:
   rows  --op softmax|rmsnorm|layernorm --rows R
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
-        the stages of a decoder layer, one kernel each (see docs/generators.md for what it is not)
+        a decoder layer chained in one image (LayerNorm, QKV, causal attention over all the tokens, Wo + x, LayerNorm,
+        FFN with GELU, + y1); d-model / heads = 128, seq <= 768, d-model <= 4096 (docs/generators.md)
   conv3x3 --images N --cin C --height H [--stride 1|2] [--residual]
         3x3 conv, pad 1, [C, H, 128] -> [16, H, 128] RFP16 (stride 1) or [16, H/2, 64] RFP8 (stride 2) per image;
         C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only

@@ -12,6 +12,7 @@ import { GenError, requireInt, requireMultiple, workers } from './errors.js';
 import { rng } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { errorOf } from './reference.js';
+import { LUT_TABLE } from './ldparts.js';
 
 export type RowOp = 'softmax' | 'rmsnorm' | 'layernorm';
 export const ROW_OPS: readonly RowOp[] = ['softmax', 'rmsnorm', 'layernorm'];
@@ -60,7 +61,7 @@ const VPU: Record<RowOp, { params: number; luts: Array<'exp' | 'recip' | 'rsqrt'
   RSUM  rd=r2 rs1=r1 wr_gpr_en=1
   SCALE rd=r2 rs1=r2 eb_adj=-7 wr_gpr_en=1
   ADD   rd=r2 rs1=r2 src2_sel=IMM imm=0x0400 wr_gpr_en=1
-  LUT   rd=r3 rs1=r2 lut_idx=0 wr_gpr_en=1
+  LUT   rd=r3 rs1=r2 lut_idx=${LUT_TABLE.rsqrt} wr_gpr_en=1
   SCALE rd=r4 rs1=r2 eb_adj=-1 wr_gpr_en=1
   MUL   rd=r5 rs1=r3 rs2=r3 wr_gpr_en=1
   MUL   rd=r5 rs1=r5 rs2=r4 wr_gpr_en=1
@@ -86,7 +87,7 @@ const VPU: Record<RowOp, { params: number; luts: Array<'exp' | 'recip' | 'rsqrt'
   RSUM  rd=r3 rs1=r3 wr_gpr_en=1
   SCALE rd=r3 rs1=r3 eb_adj=-7 wr_gpr_en=1
   ADD   rd=r3 rs1=r3 src2_sel=IMM imm=0x0400 wr_gpr_en=1
-  LUT   rd=r4 rs1=r3 lut_idx=0 wr_gpr_en=1
+  LUT   rd=r4 rs1=r3 lut_idx=${LUT_TABLE.rsqrt} wr_gpr_en=1
   SCALE rd=r5 rs1=r3 eb_adj=-1 wr_gpr_en=1
   MUL   rd=r6 rs1=r4 rs2=r4 wr_gpr_en=1
   MUL   rd=r6 rs1=r6 rs2=r5 wr_gpr_en=1
@@ -160,7 +161,7 @@ export function rows(p: RowsParams): GenKernel {
   for (const { w, i } of busy) {
     for (const s of [0, 1]) D.push(`tensor x${i}_${s} { format = RFP16; shape = [${ROW_TILE}, 128]; eb = -15; region = amem${w.cluster}; zero = true; }`);
     for (const s of [0, 1]) D.push(`tensor y${i}_${s} { format = RFP16; shape = [${ROW_TILE}, 128]; eb = -15; region = amem${w.cluster}; zero = true; }`);
-    luts.forEach((l, t) => D.push(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = ${256 * t}; data = "${l.file}"; }`));
+    luts.forEach((l) => D.push(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = ${256 * LUT_TABLE[l.fn]}; data = "${l.file}"; }`));
     D.push(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 2, 4, 6, 1, 3, 5, 7]; } }`);
     D.push(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
   }

@@ -28,6 +28,7 @@ export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: b
   lines.push(`simulation: ${r.stop} (${r.clusters} cluster(s) x ${r.uies} UIE(s), ${r.trips_total} trips); host time: assemble + link ${((t1 - t0) / 1e3).toFixed(2)} s, simulate ${((t2 - t1) / 1e3).toFixed(2)} s${opts.timingOnly ? ' (--timing-only)' : ' (bit-exact)'}`);
   const f = chipFigures(r, k.meta.flops, k.meta.dtype);
   lines.push(...formatFigures(f));
+  if (k.reportLines) lines.push(...k.reportLines(r));
   let ok = r.stop === 'done' && linked.diagnostics.length === 0;
   let error: KernelRun['error'];
   if (k.check && !opts.timingOnly && r.stop === 'done') {

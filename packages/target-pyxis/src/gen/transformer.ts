@@ -1,26 +1,33 @@
 /**
- * Chip-scale sample: the stages of a transformer decoder layer (docs/generators.md "Transformer layer"), each a
- * generated kernel on all 48 UIEs with its operands in HBM, run one after the other:
- *   ln1      LayerNorm rows                     S x D / 128 rows of 128
- *   qkv      X W_qkv                            S x D x 3D GEMM
- *   scores   Q_h K_h^T per head                 H x (S x dh x S), --batch
- *   softmax  softmax rows                       H x S x S / 128 rows of 128
- *   pv       P_h V_h per head                   H x (S x S x dh)
- *   out      attn W_o + X (residual, InMemAdd)  S x D x D
- *   ln2      LayerNorm rows
- *   ffn1     GELU(h W_1 + b_1)                  S x D x F, VPU epilogue bias_gelu
- *   ffn2     g W_2 + h (residual)               S x F x D
- * What this is NOT (stated in the output): the stages take their own seeded inputs (the output of one stage is not
- * fed to the next: the GEMM writes C in column blocks and RFP16, the next GEMM reads row-major RFP8); the VPU row
- * programs normalise 128-value rows (the lane width), not whole d_model rows, and the softmax is over 128-key groups
- * without the causal mask, except at seq 128 where one causal attention stage per head (the attn_causal flow) replaces
- * scores / softmax / pv. The figures are those of the layer's work at its shapes on the whole chip.
+ * Chip-scale sample: a transformer decoder layer chained end to end in ONE image (docs/generators.md "Transformer
+ * layer"): one input x and one set of weights; every stage reads the previous stage's output from HBM.
+ *
+ * Layout: every activation is stored feature-major per block of 128 tokens, [S/128, F, 128] (token block, feature,
+ * token) = the column blocks of X^T. A linear layer Y = X W is computed as Y^T = W^T X^T: A = W^T (the weights, row
+ * major), B = X^T in exactly that layout ([N/128, K, 128] with N = S, K = F_in), and C = Y^T comes out in the same
+ * layout ([N/128, M, 128], M = F_out), so the stages chain by addressing, with no host copy:
+ *   ln1    LayerNorm over d_model (gen/colnorm.ts)            x (RFP16) -> h1 (RFP8)
+ *   qkv    [Q|K|V]^T = W_qkv^T h1^T  -> qkv [3D/128, S/128, 128, 128] (feature block major; RFP8 by the write path's
+ *          16b->8b converter, chip §6.2.2.2)
+ *   attn   causal attention per head over all the tokens (gen/attnchain.ts): Q/K/V and head slices are H2A slices of
+ *          qkv; the heads' O^T land in their rows of attn (the concat)      -> attn (RFP8)
+ *   wo     y1^T = W_o^T attn^T + x^T (InMemAdd, chip §7.4.1)   -> y1 (RFP16 EB -15)
+ *   ln2    LayerNorm                                          -> h2 (RFP8)
+ *   ffn1   g^T = GELU([W_1^T | b_1] [h2^T; 1]) (the bias as one more K block; GELU by the LUT on the VPU)  -> g (RFP8)
+ *   ffn2   out^T = W_2^T g^T + y1^T (InMemAdd)                  -> out (RFP16 EB -15)
+ * Between two stages a no-op trip waits for every store of the earlier stage and every load of the later stage waits
+ * for it (generated barriers, docs/linker.md "Dependencies"). The format conversions FP16 -> FP8 are done in the write
+ * path (16b->8b converter, EB_Adj_FP8, §6.2.2.2); FP8 -> FP16 for the VPU in the read path (§6.2.1.4).
  */
-import { GenError, requireInt, requireMultiple } from './errors.js';
-import { attention } from './attention.js';
+import { GenError, chipLimits, requireInt, requireMultiple, workers } from './errors.js';
+import { ATTN_MAX_BLOCKS, attnChain } from './attnchain.js';
+import { colNorm, COLNORM_MAX_D } from './colnorm.js';
 import { gemm } from './gemm.js';
+import { floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
-import { rows } from './rows.js';
+import { mergeParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
+import { errorOf, gelu64 } from './reference.js';
+import type { SimReport } from '../sim/run.js';
 
 export interface TransformerParams {
   seq?: number;
@@ -32,53 +39,269 @@ export interface TransformerParams {
   seed?: number;
 }
 
-export interface Composite {
-  name: string;
-  stages: Array<{ label: string; kernel: GenKernel }>;
-  notes: string[];
+/** The layer's weights in the "x W" convention (W [in, out] row-major), as float32 values exact in their formats. */
+export interface LayerWeights {
+  x: Float32Array; // [S, D]
+  wq: Float32Array; wk: Float32Array; wv: Float32Array; wo: Float32Array; // [D, D]
+  w1: Float32Array; // [D, F]
+  b1: Float32Array; // [F]
+  w2: Float32Array; // [F, D]
 }
 
-export function transformer(p: TransformerParams): Composite {
-  const S = requireInt('seq', p.seq ?? 512, 128, 8192);
-  const D = requireInt('d-model', p.dModel ?? 1024, 128, 16384);
+/** [rows, cols] -> its transpose. */
+function transpose(a: Float32Array, rows: number, cols: number): Float32Array {
+  const t = new Float32Array(a.length);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = a[r * cols + c]!;
+  return t;
+}
+
+/**
+ * Weights ±2^e, e in [hi - 2, hi] with 2^hi ~ 2/sqrt(fan_in) (activations stay of order 1): powers of two are exact in
+ * RFP8 and in the LnsI5F3 the horizontal (A) path converts them to (chip §6.2.4.4), so the float64 reference multiplies
+ * exactly what the grid multiplies and the error is that of the layer's FP8 activations and FP16 arithmetic.
+ */
+function weights(n: number, fanIn: number, seed: number): Float32Array {
+  const hi = -Math.round(Math.log2(fanIn) / 2) + 1;
+  return floatValues(n, seed, 0, hi - 2, hi);
+}
+
+export function transformer(p: TransformerParams): GenKernel & { weights: LayerWeights; notes: string[]; scale: number } {
+  const S = requireInt('seq', p.seq ?? 512, 128, 4096);
+  if (S > 128 * ATTN_MAX_BLOCKS) throw new GenError('GEN0011', 'seq', `at most ${128 * ATTN_MAX_BLOCKS} tokens (got ${S}): a query block attends to at most ${ATTN_MAX_BLOCKS} key blocks of 128 tokens: the combine trip holds one weight per key block in a VPU register (16 GPRs, chip §6.4)`);
+  const D = requireInt('d-model', p.dModel ?? 1024, 128, COLNORM_MAX_D);
   const H = requireInt('heads', p.heads ?? 8, 1, 128);
   const F = requireInt('ffn', p.ffn ?? 4096, 128, 32768);
-  requireMultiple('seq', S, 128, 'the GEMM tiles are 128 rows');
+  requireMultiple('seq', S, 128, 'a token block is the 128 lanes of the VPU and the 128 grid columns');
   requireMultiple('d-model', D, 128, 'the GEMM tiles are 128 wide');
   requireMultiple('ffn', F, 128, 'the GEMM tiles are 128 wide');
-  if (D % H !== 0 || (D / H) % 128 !== 0) throw new GenError('GEN0003', 'heads', `d-model / heads must be a multiple of 128 (got ${D} / ${H}): the head dimension is one 128-row Hbuf block of K (seq §9.3) and one 128-column tile`);
-  const dh = D / H;
+  if (D % H !== 0 || D / H !== 128) throw new GenError('GEN0003', 'heads', `d-model / heads must be 128 (got ${D} / ${H}): one head is one 128 x 128 attention tile (d_k = the grid's 128 rows of the row-shifted V^T operand, seq §9.3)`);
   const cl = p.clusters ?? [0, 1, 2, 3];
-  const u = p.uies ?? 12;
+  const ws = workers(cl, p.uies ?? 12);
   const seed = p.seed ?? 1;
-  const common = { clusters: cl, uies: u };
-  // seq 128: one causal attention tile per head (the attn_causal flow: the softmax over the whole 128-token row with
-  // the causal mask, chip §6.2.2.1.4). Longer sequences need the online-softmax flow across key blocks (not generated):
-  // there the stages stay the batched scores GEMM, 128-value softmax rows without the mask and the P V GEMM.
-  const causal = S === 128;
-  const attentionStages: Composite['stages'] = causal
-    ? [{ label: `attn: ${H} causal head(s) (${S} tokens, d_k ${dh})`, kernel: attention({ name: 'attn', tiles: H, dk: dh, tokens: S, seed: seed + 2, ...common }) }]
-    : [
-        { label: `scores: ${H} x (${S} x ${dh} x ${S})`, kernel: gemm({ name: 'scores', batch: H, m: S, k: dh, n: S, seed: seed + 2, ...common }) },
-        { label: `softmax rows (${(H * S * S) / 128} x 128)`, kernel: rows({ name: 'smax', op: 'softmax', rows: (H * S * S) / 128, seed: seed + 3, ...common }) },
-        { label: `pv: ${H} x (${S} x ${S} x ${dh})`, kernel: gemm({ name: 'pv', batch: H, m: S, k: S, n: dh, seed: seed + 4, ...common }) },
-      ];
-  const stages: Composite['stages'] = [
-    { label: `ln1: LayerNorm rows (${(S * D) / 128} x 128)`, kernel: rows({ name: 'ln1', op: 'layernorm', rows: (S * D) / 128, seed, ...common }) },
-    { label: `qkv: ${S} x ${D} x ${3 * D}`, kernel: gemm({ name: 'qkv', m: S, k: D, n: 3 * D, seed: seed + 1, ...common }) },
-    ...attentionStages,
-    { label: `out: ${S} x ${D} x ${D} + residual`, kernel: gemm({ name: 'wo', m: S, k: D, n: D, residual: true, seed: seed + 5, ...common }) },
-    { label: `ln2: LayerNorm rows`, kernel: rows({ name: 'ln2', op: 'layernorm', rows: (S * D) / 128, seed: seed + 6, ...common }) },
-    { label: `ffn1: GELU(${S} x ${D} x ${F} + b)`, kernel: gemm({ name: 'ffn1', m: S, k: D, n: F, epilogue: 'bias_gelu', seed: seed + 7, ...common }) },
-    { label: `ffn2: ${S} x ${F} x ${D} + residual`, kernel: gemm({ name: 'ffn2', m: S, k: F, n: D, residual: true, seed: seed + 8, ...common }) },
+  const NB = S / 128;
+  const lim = chipLimits();
+
+  // AMEM per cluster: the small buffers of the norm and attention stages and the bias rows first, the rest shared by
+  // the four GEMMs in proportion to what their double buffers need (a GEMM keeps operands resident when they fit)
+  const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
+  const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
+  const needs = [gemmNeed(D, true), gemmNeed(D, false), gemmNeed(D + 128, true), gemmNeed(F, false)];
+  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 16384 + NB * (130 * 256 + 16384)) + F * 256 + 2 * 1024 * 1024;
+  const total = lim.amemBytes - fixed;
+  const sumNeed = needs.reduce((a, b) => a + b, 0);
+  if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);
+  const budget = needs.map((n) => n + Math.floor(((total - sumNeed) * n) / sumNeed));
+
+  // one set of inputs: x (FP16-exact, EB -15) and the weights (FP8-exact, EB -12), b1 (FP16-exact)
+  const x = floatValues(S * D, seed, 10, -3, 1);
+  const w: LayerWeights = {
+    x,
+    wq: weights(D * D, D, seed + 1), wk: weights(D * D, D, seed + 2), wv: weights(D * D, D, seed + 3), wo: weights(D * D, D, seed + 4),
+    w1: weights(D * F, D, seed + 5), b1: floatValues(F, seed + 6, 0, -5, -3), w2: weights(F * D, F, seed + 7),
+  };
+  // x^T per token block: [S/128, D, 128]
+  const xT = new Float32Array(S * D);
+  for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) xT[(b * D + d) * 128 + t] = x[(b * 128 + t) * D + d]!;
+  // W_qkv^T [3D, D]: rows 0..D-1 = W_q^T, then W_k^T, W_v^T
+  const wqkvT = new Float32Array(3 * D * D);
+  wqkvT.set(transpose(w.wq, D, D), 0);
+  wqkvT.set(transpose(w.wk, D, D), D * D);
+  wqkvT.set(transpose(w.wv, D, D), 2 * D * D);
+
+  // the FFN bias as one more K block: A = [W_1^T | b_1 0..0] [F, D + 128], B = h2 with a block of rows [1; 0 ..] after
+  // its D features (preset in HBM; ln2 writes rows 0..D-1): the grid adds b_1 exactly (b_1 is a power of two, exact in
+  // RFP8 and LnsI5F3) and the VPU epilogue is the GELU alone, with no bias trips serialising the tiles
+  const w1T = transpose(w.w1, D, F);
+  const w1Aug = new Float32Array(F * (D + 128));
+  for (let f = 0; f < F; f++) {
+    w1Aug.set(w1T.subarray(f * D, (f + 1) * D), f * (D + 128));
+    w1Aug[f * (D + 128) + D] = w.b1[f]!;
+  }
+  const h2Init = new Float32Array(NB * (D + 128) * 128);
+  for (let b = 0; b < NB; b++) h2Init.fill(1, (b * (D + 128) + D) * 128, (b * (D + 128) + D + 1) * 128);
+  const common = { clusters: cl, uies: p.uies ?? 12 };
+  const stages: Array<{ label: string; kernel: GenKernel }> = [
+    { label: `ln1: LayerNorm over ${D} (${NB} token blocks)`, kernel: colNorm({ name: 'ln1', d: D, s: S, prefix: 'ln1_', xTensor: 'x_hbm', yTensor: 'h1_hbm', ws }) },
+    { label: `qkv: ${3 * D} x ${D} x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D, n: S, ...common, chain: { prefix: 'qkv_', a: wqkvT, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, cBlocks: true, amemBudget: budget[0]! } }) },
   ];
-  for (const s of stages) if ((s.kernel.meta.rows as number | undefined) !== undefined && (s.kernel.meta.rows as number) % 64 !== 0) throw new GenError('GEN0003', 'seq', 'row stages need a multiple of 64 rows');
+  const attn = attnChain({ name: 'attn', prefix: 'at_', s: S, d: D, heads: H, qkvTensor: 'qkv_hbm', outTensor: 'attn_hbm', ws });
+  stages.push(
+    { label: `attn: ${H} head(s) x ${NB} query block(s), causal over ${S} tokens`, kernel: attn },
+    { label: `wo: ${D} x ${D} x ${S} + x (InMemAdd)`, kernel: gemm({ name: 'wo', m: D, k: D, n: S, residual: true, ...common, chain: { prefix: 'wo_', a: transpose(w.wo, D, D), bTensor: 'attn_hbm', rTensor: 'x_hbm', cTensor: 'y1_hbm', cFp8: false, amemBudget: budget[1]! } }) },
+    { label: `ln2: LayerNorm over ${D}`, kernel: colNorm({ name: 'ln2', d: D, s: S, prefix: 'ln2_', xTensor: 'y1_hbm', yTensor: 'h2_hbm', yRows: D + 128, ws }) },
+    { label: `ffn1: GELU(${F} x ${D}+128 x ${S}) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D + 128, n: S, epilogue: 'gelu', ...common, chain: { prefix: 'f1_', a: w1Aug, bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, amemBudget: budget[2]! } }) },
+    { label: `ffn2: ${D} x ${F} x ${S} + y1 (InMemAdd)`, kernel: gemm({ name: 'ffn2', m: D, k: F, n: S, residual: true, ...common, chain: { prefix: 'f2_', a: transpose(w.w2, F, D), bTensor: 'g_hbm', rTensor: 'y1_hbm', cTensor: 'out_hbm', cFp8: false, amemBudget: budget[3]! } }) },
+  );
+
+  // inter-stage barriers: a no-op trip on the first UIE's queue waits for every store of stage s-1; every H2A trip of
+  // stage s that reads an activation waits for it (the linker merges and splits the barriers: counts <= 31, <= 8 notifies, docs/linker.md)
+  const joinQ = qkey('uie', ws[0]!.cluster, ws[0]!.uie);
+  const partsList: LdParts[] = [];
+  stages.forEach((st, s) => {
+    const parts = st.kernel.parts!;
+    const joined: LdParts = { decls: parts.decls, queues: new Map(), deps: [...parts.deps] };
+    if (s > 0) {
+      const prev = stages[s - 1]!.kernel.parts!;
+      const stores = [...prev.queues].filter(([k]) => k.startsWith('a2h')).flatMap(([, t]) => t.map((x) => /trip (\S+)/.exec(x)![1]!));
+      pushTrip(joined, joinQ, `  trip join${s} { after = [${stores.join(', ')}]; }`);
+      // the weights (A operands, static) load early: only the loads of earlier stages' outputs wait for the join
+      for (const [k, trips] of parts.queues) if (k.startsWith('h2a')) for (const t of trips) if (!/src = \S*_a_hbm\[/.test(t)) joined.deps.push(`${/trip (\S+)/.exec(t)![1]} after join${s};`);
+    }
+    for (const [k, trips] of parts.queues) for (const t of trips) pushTrip(joined, k, t);
+    partsList.push(joined);
+  });
+  const merged = mergeParts(partsList);
+  // H2A order per cluster: the cluster-resident weight loads of stage s (no dependencies, buffers of their own) go
+  // before the loads of stage s-1 (after them for the first stage), so that they stream in while stages s-2 and s-1
+  // compute instead of waiting behind the join of stage s-1: L0 W1 W2 L1 W3 L2 ... (L = activation loads, W = weights)
+  const stageOf = (t: string) => PREFIXES.findIndex((x) => t.startsWith(`  trip ${x}`));
+  for (const [k, trips] of merged.queues)
+    if (k.startsWith('h2a')) {
+      const w = (t: string) => /trip \S+_lda_c\d/.test(t);
+      const L = PREFIXES.map((_, i) => trips.filter((t) => stageOf(t) === i && !w(t)));
+      const W = PREFIXES.map((_, i) => trips.filter((t) => stageOf(t) === i && w(t)));
+      const order = [...L[0]!, ...W[0]!, ...W[1]!];
+      for (let i = 1; i < PREFIXES.length; i++) order.push(...(W[i + 1] ?? []), ...L[i]!);
+      if (order.length !== trips.length) throw new Error('transformer: an H2A trip of no stage');
+      merged.queues.set(k, order);
+    }
+  merged.decls.push(`tensor x_hbm { format = RFP16; shape = [${NB}, ${D}, 128]; eb = -15; region = hbm; data = "x.npy"; }`);
+  merged.decls.push(`tensor h2_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "h2_ones.npy"; }`);
+  const notes = [
+    `transformer layer, chained in one image: seq ${S}, d_model ${D}, ${H} head(s) (d_k 128), FFN ${F}; FP8 GEMM operands, FP16 residual stream; ${cl.length} cluster(s) x ${p.uies ?? 12} UIE(s)`,
+    `LayerNorm without affine (gamma 1, beta 0; fold them into the next weights); attention scale 2^-${Math.round(Math.log2(128) / 2)} (1/sqrt(128) rounded to a power of two); causal attention over all ${S} tokens (a query block against its ${NB > 1 ? `1..${NB}` : 'one'} key block(s), softmax over all of them) (docs/generators.md "Transformer layer")`,
+  ];
+  const pasm = stages.map((s) => s.kernel.pasm).join('\n');
+  const ld = renderLd(`/*\n * Generated by pyxis-gen transformer (docs/generators.md "Transformer layer"): ${notes[0]}.\n * Stages: ${stages.map((s) => s.label).join('; ')}.\n */`, merged);
+  const luts = [...new Map(stages.flatMap((s) => s.kernel.luts).map((l) => [l.file, l])).values()];
+  const inputs: GenKernel['inputs'] = [{ file: 'x.npy', shape: [NB, D, 128], data: xT }, { file: 'h2_ones.npy', shape: [NB, D + 128, 128], data: h2Init }, ...stages.flatMap((s) => s.kernel.inputs)];
+  const flops = stages.reduce((a, s) => a + s.kernel.meta.flops, 0);
+  const check = (read: (s: string) => Float32Array) => {
+    const ref = layerReference(w, S, D, H, F, attn.scale);
+    const got = read('out_hbm');
+    // out_hbm is [S/128, D, 128]; the reference is [S, D]
+    const g = new Float64Array(S * D);
+    for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) g[(b * 128 + t) * D + d] = got[(b * D + d) * 128 + t]!;
+    let ss = 0;
+    for (const v of ref) ss += v * v;
+    const rms = Math.sqrt(ss / ref.length);
+    const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
+    return { ...e, bound: TRANSFORMER_BOUND.max, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
+  };
+  const reportLines = (r: SimReport) => stageSpans(r, stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: st.kernel.meta.flops })));
   return {
     name: 'transformer',
-    stages,
-    notes: [
-      `transformer layer stages: seq ${S}, d_model ${D}, ${H} heads (dh ${dh}), FFN ${F}, FP8 GEMMs, on ${cl.length} cluster(s) x ${u} UIE(s); stages run one after the other`,
-      `NOT a chained layer: each stage takes its own seeded inputs; norms work on 128-value rows (the VPU lane width); ${causal ? 'attention is causal over the whole 128-token sequence (the attn_causal flow, one tile per head)' : 'the softmax works on 128-key groups without the causal mask (a sequence above 128 tokens needs the online-softmax flow, not generated)'} (docs/generators.md "Transformer layer")`,
-    ],
+    reportLines,
+    pasm,
+    ld,
+    parts: merged,
+    inputs,
+    luts,
+    check,
+    notes,
+    weights: w,
+    scale: attn.scale,
+    meta: {
+      kind: 'transformer', seq: S, dModel: D, heads: H, ffn: F, dtype: 'fp8', flops,
+      hbmBytes: stages.reduce((a, s) => a + s.kernel.meta.hbmBytes, 0),
+      outputs: ['out_hbm'],
+      stages: stages.map((s) => s.label),
+      layout: { out_hbm: `[${NB}, ${D}, 128] RFP16 EB -15: token block, feature, token (out^T per block)` },
+      workers: ws.map((x) => `c${x.cluster}.uie${x.uie}`),
+    },
   };
+}
+
+/** Trip and tensor name prefixes of the stages, in order. */
+const PREFIXES = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
+
+/** Documented end-to-end bounds (docs/generators.md "Transformer layer"): max |out - ref| / RMS(ref) and the RMS relative error. */
+export const TRANSFORMER_BOUND = { max: 0.5, rms: 0.08 };
+
+/** float64 layer (token-major) for the CLI's --run check; the test carries its own. */
+export function layerReference(w: LayerWeights, S: number, D: number, H: number, F: number, scale: number): Float64Array {
+  const mm = (a: ArrayLike<number>, b: ArrayLike<number>, m: number, k: number, n: number) => {
+    const c = new Float64Array(m * n);
+    for (let i = 0; i < m; i++) for (let q = 0; q < k; q++) {
+      const x = a[i * k + q]!;
+      if (x === 0) continue;
+      for (let j = 0; j < n; j++) c[i * n + j]! += x * b[q * n + j]!;
+    }
+    return c;
+  };
+  const ln = (x: Float64Array) => {
+    const y = new Float64Array(x.length);
+    for (let i = 0; i < S; i++) {
+      let m = 0;
+      for (let d = 0; d < D; d++) m += x[i * D + d]!;
+      m /= D;
+      let v = 0;
+      for (let d = 0; d < D; d++) v += (x[i * D + d]! - m) ** 2;
+      const r = 1 / Math.sqrt(v / D + 2 ** -14);
+      for (let d = 0; d < D; d++) y[i * D + d] = (x[i * D + d]! - m) * r;
+    }
+    return y;
+  };
+  const x = Float64Array.from(w.x);
+  const h1 = ln(x);
+  const q = mm(h1, w.wq, S, D, D);
+  const k = mm(h1, w.wk, S, D, D);
+  const v = mm(h1, w.wv, S, D, D);
+  const attn = new Float64Array(S * D);
+  const dk = D / H;
+  for (let h = 0; h < H; h++)
+    for (let i = 0; i < S; i++) {
+      const j0 = 0;
+      const s: number[] = [];
+      for (let j = j0; j <= i; j++) {
+        let dot = 0;
+        for (let c = 0; c < dk; c++) dot += q[i * D + h * dk + c]! * k[j * D + h * dk + c]!;
+        s.push(dot * scale);
+      }
+      const m = Math.max(...s);
+      const z = s.reduce((a, b) => a + Math.exp(b - m), 0);
+      s.forEach((sv, jj) => {
+        const pj = Math.exp(sv - m) / z;
+        for (let c = 0; c < dk; c++) attn[i * D + h * dk + c]! += pj * v[(j0 + jj) * D + h * dk + c]!;
+      });
+    }
+  const y1 = mm(attn, w.wo, S, D, D);
+  for (let i = 0; i < y1.length; i++) y1[i]! += x[i]!;
+  const h2 = ln(y1);
+  const g = mm(h2, w.w1, S, D, F);
+  for (let i = 0; i < g.length; i++) g[i] = gelu64(g[i]! + w.b1[i % F]!);
+  const out = mm(g, w.w2, S, F, D);
+  for (let i = 0; i < out.length; i++) out[i]! += y1[i]!;
+  return out;
+}
+
+/**
+ * Per stage of the chained layer: the span of its UIE trips (first start to last retirement, from the report's per-trip
+ * compute statistics), its FLOPs over that span and its grid utilisation (Exec_Valid cycles / span / UIEs). Stages
+ * overlap where the barriers allow (a stage's loads start as soon as the previous stage's stores are done).
+ */
+export function stageSpans(r: SimReport, stages: Array<{ label: string; prefix: string; flops: number }>): string[] {
+  const acc = stages.map(() => ({ start: Infinity, end: 0, ev: 0, uies: new Set<string>() }));
+  for (const e of r.engines) {
+    const trips = (e.uie?.['compute'] as { trips?: Array<{ trip_id: number; start_cycle: number; end_cycle: number; exec_valid: number }> } | undefined)?.trips ?? [];
+    for (const t of trips) {
+      const name = r.trip_names[String(t.trip_id)] ?? '';
+      const i = stages.findIndex((s) => name.startsWith(s.prefix));
+      if (i < 0) continue;
+      const a = acc[i]!;
+      a.start = Math.min(a.start, t.start_cycle);
+      a.end = Math.max(a.end, t.end_cycle);
+      a.ev += t.exec_valid;
+      a.uies.add(e.name);
+    }
+  }
+  const out = ['stages (span = first UIE trip start .. last retirement; stages overlap where the barriers allow):'];
+  stages.forEach((s, i) => {
+    const a = acc[i]!;
+    if (a.end === 0) return;
+    const span = a.end - a.start;
+    const tf = span > 0 ? s.flops / (span / r.clock_hz) / 1e12 : 0;
+    out.push(`  ${s.label.padEnd(60)} cycles ${String(a.start).padStart(6)}..${String(a.end).padEnd(6)} span ${String(span).padStart(6)}, ${a.uies.size} UIEs${s.flops > 0 ? `, ${tf.toFixed(1)} TFLOPS, grid ${((100 * a.ev) / span / a.uies.size).toFixed(1)}%` : ''}`);
+  });
+  return out;
 }

@@ -173,7 +173,7 @@ export function observe(r: Rig, quantum = 0, memBytes = 0x14000): unknown {
     done: r.done,
     uie: { ...st, busyCycles: [...st.busyCycles], stallCycles: [...st.stallCycles], datapathStallCycles: [...st.datapathStallCycles], instructions: [...st.instructions] },
     amem: { ...a, bankAccesses: [...a.bankAccesses] },
-    fifos: [u.readDec, u.writeDec, u.sbReadToWrite].map((f) => [f.pushes, f.pops, f.fullStalls, f.maxOccupancy]),
+    fifos: [u.rd.dec, u.wr.dec, u.sbReadToWrite].map((f) => [f.pushes, f.pops, f.fullStalls, f.maxOccupancy]),
     warnings: u.warnings.map((w) => w.code),
   };
   return { stats, mem: Buffer.from(r.amem.readBytes(AMEM_VIEW_BIT, memBytes)).toString('base64') };

@@ -83,7 +83,7 @@ describe('indirect gather (AMEM Read with ITFE, seq §5.2.2, §8)', () => {
       r.run();
       for (let k = 0; k < n; k++) expect(r.amem.readBytes(DST + 16 * k, 16), `row ${k}`).toEqual(tagOf((SRC >> 4) + refAddr(c, k)));
       expect(r.uie.stats.indirectReads).toBe(n);
-      expect(r.uie.itfeRead.reads).toBe(c.y ? 2 : 1);
+      expect(r.uie.rd.itfe.reads).toBe(c.y ? 2 : 1);
     });
 
   it('indir_fifo_pop_enbl=0 reuses an index (grid-sample style: 2 reads per index, chip §7.6)', () => {

@@ -17,13 +17,13 @@
  * that was busy.
  */
 import { AMEM_BYTES, AMEM_VIEW_BIT, amemPhysical } from '../../common/amem.js';
-import { BANK_UIES, CLIENT_CONTROL, CLIENTS_PER_UIE, N_CLIENTS, PORT_READ, PORT_WRITE, RR_CLIENTS, UIE_CLIENTS, clientName, uieClient } from './clients.js';
+import { BANK_UIES, CLIENT_CONTROL, CLIENTS_PER_UIE, N_CLIENTS, RR_CLIENTS, clientName } from './clients.js';
+import { BankSchedules } from './schedules.js';
 
 export * from './clients.js';
+export { SCHED_MAX } from './schedules.js';
 
 const RES = 128 * 8;
-/** Longest steady-state schedule a UIE publishes (cycles). */
-export const SCHED_MAX = 1024;
 const ADDR_MASK = AMEM_BYTES - 1;
 
 /** Read latency and pipeline parameters (grammars/pyxis/sim_config.json `amem`, docs/timing-model.md). */
@@ -61,9 +61,11 @@ export class AmemBanks {
   };
   /** Per resource (bank * 8 + partition): last cycle it is occupied by an already served access. */
   private readonly busyAt = new Float64Array(RES).fill(-1);
-  private maxBusy = -1;
+  /** The last cycle any resource is held by a served access (-1: none). */
+  heldUntil = -1;
   // pending claims of cycle `pendCycle`: client, accesses, up to 3 (bank, partition mask) words
-  private pendCycle = -1;
+  /** The cycle of the claims not yet resolved (-1: none). */
+  pendCycle = -1;
   private n = 0;
   private cap = 64;
   private cClient = new Int32Array(this.cap);
@@ -79,35 +81,8 @@ export class AmemBanks {
   /** Cycles of the control plane's claims (the kernel's clock); claims are recorded only when set. */
   clock: { readonly now: number } | undefined;
 
-  // ---- steady-state schedules (docs/uie-model.md "Performance"): see `publish` and `jointWindow`
-  /** Per UIE: 1 while it has a trip (a potential claimant). */
-  private readonly active = new Uint8Array(BANK_UIES);
-  activeUies = 0;
-  // two schedule slots per UIE (q = 2 * uie + s; `cur` the newest): a UIE that batched publishes its next schedule
-  // while its current one still describes the window others may join in the middle of
-  private readonly cur = new Uint8Array(BANK_UIES);
-  private readonly sel = new Int8Array(BANK_UIES).fill(-1);
-  private readonly propPub = new Float64Array(2 * BANK_UIES).fill(Infinity);
-  private readonly propAt = new Float64Array(2 * BANK_UIES);
-  private readonly propLen = new Int32Array(2 * BANK_UIES);
-  /** Per UIE: 1 once a claim of its schedule was served late (the schedule then bounds its claims, see jointWindow). */
-  private readonly propStalled = new Uint8Array(2 * BANK_UIES);
-  /** Per UIE: claims of its AMEM Read / AMEM Write ports since its schedule's first cycle (the next entry index). */
-  private readonly propDoneR = new Int32Array(2 * BANK_UIES);
-  private readonly propDoneW = new Int32Array(2 * BANK_UIES);
-  private readonly batcher = new Uint8Array(BANK_UIES);
-  /** Per UIE: the cycle from which it makes no more claims in its current trips (-1: it may claim). */
-  private readonly quietAt = new Float64Array(BANK_UIES).fill(-1);
-  private readonly skip = new Uint8Array(BANK_UIES);
-  private readonly heldBank = new Float64Array(128);
-  private readonly followMask = new Int32Array(4);
-  private readonly listB = new Int32Array(BANK_UIES);
-  private readonly listF = new Int32Array(BANK_UIES);
-  /** Per UIE, per cycle of its schedule: read bank, write bank (whole aligned words). */
-  readonly propBank = new Int16Array(2 * BANK_UIES * SCHED_MAX * 2);
-  private jointAt = -1;
-  private jointLimit = -1;
-  private jointK = 0;
+  /** The steady-state schedules of the cluster's UIEs (schedules.ts): they read the arbitration state, the claims update them. */
+  readonly sched: BankSchedules = new BankSchedules(this);
 
   /**
    * THE claim API (one function for every AMEM client: UIE ports, Weights Read, the grid, ITFE): client `client`
@@ -146,14 +121,7 @@ export class AmemBanks {
     this.stats.clientClaims[client]!++;
     this.pendCycle = cycle;
     const u = (client / CLIENTS_PER_UIE) | 0;
-    if (u < BANK_UIES) {
-      const port = client - u * CLIENTS_PER_UIE;
-      for (let q = 2 * u; q < 2 * u + 2; q++)
-        if (this.propAt[q]! <= cycle) {
-          if (port === PORT_READ) this.propDoneR[q]!++;
-          else if (port === PORT_WRITE) this.propDoneW[q]!++;
-        }
-    }
+    if (u < BANK_UIES) this.sched.claimed(u, client - u * CLIENTS_PER_UIE, cycle);
     return true;
   }
 
@@ -254,7 +222,7 @@ export class AmemBanks {
         this.ctrlMask[bank]! |= mask;
       } else {
         for (let p = 0; p < 8; p++) if ((mask >> p) & 1 && this.busyAt[bank * 8 + p]! < f) this.busyAt[bank * 8 + p] = f;
-        if (f > this.maxBusy) this.maxBusy = f;
+        if (f > this.heldUntil) this.heldUntil = f;
         this.stats.clientConflicts[client]!++;
         this.stats.clientStallCycles[client]! += f - t;
         this.stats.bankConflicts[bank]!++;
@@ -295,7 +263,7 @@ export class AmemBanks {
     const W = this.cWords;
     // 1. any conflict at all? (same-cycle overlap, control occupancy, or a resource still held by an earlier access)
     let conflict = false;
-    const checkBusy = this.maxBusy >= t;
+    const checkBusy = this.heldUntil >= t;
     for (let i = 0; i < n && !conflict; i++) {
       for (let w = 0; w < 3; w++) {
         const x = W[i * 3 + w]!;
@@ -376,12 +344,13 @@ export class AmemBanks {
         this.stats.bankStallCycles[culprit]! += s - t;
         const u = Math.floor(c / CLIENTS_PER_UIE);
         // its schedules' timing no longer holds (their address order does)
-        if (u < BANK_UIES) for (let q = 2 * u; q < 2 * u + 2; q++) if (this.propAt[q]! <= t) this.propStalled[q] = 1;
+        if (u < BANK_UIES) this.sched.servedLate(u, t);
       } else if (acc > 1) this.freeAt[c] = t + acc;
     }
   }
 
-  private busyUntil(b: number, m: number): number {
+  /** The last cycle any partition of mask `m` of bank `b` is held by a served access (-1: none). */
+  busyUntil(b: number, m: number): number {
     let r = -1;
     for (let p = 0; p < 8; p++) if ((m >> p) & 1 && this.busyAt[b * 8 + p]! > r) r = this.busyAt[b * 8 + p]!;
     return r;
@@ -396,255 +365,7 @@ export class AmemBanks {
       const m = x & 0xff;
       for (let p = 0; p < 8; p++) if ((m >> p) & 1 && this.busyAt[b * 8 + p]! < until) this.busyAt[b * 8 + p] = until;
     }
-    if (until > this.maxBusy) this.maxBusy = until;
-  }
-
-  // ------------------------------------------------------------------ steady-state schedules
-
-  /** A UIE of this cluster gained (`on`) or lost its last trip: it is (not) a potential claimant. */
-  setActive(uie: number, on: boolean): void {
-    if (on) this.quietAt[uie] = -1;
-    const v = on ? 1 : 0;
-    if (this.active[uie] === v) return;
-    this.active[uie] = v;
-    this.activeUies += on ? 1 : -1;
-    if (!on) this.propLen[2 * uie] = this.propLen[2 * uie + 1] = 0;
-  }
-
-  /**
-   * Publishes UIE `uie`'s steady-state schedule (computed at global cycle `pub`): if none of its claims is served
-   * late, its AMEM Read / Write ports access the whole aligned words of banks `propBank[(uie * SCHED_MAX + j) * 2]`
-   * (read) and `[.. + 1]` (write) at cycle `at + j`, j < len (the caller filled them). A `follower` schedule gives
-   * only the order of those accesses (its timing is not known: at cycle t a port claims one of entries [done, t - at]).
-   */
-  publish(uie: number, pub: number, at: number, len: number, follower = false): void {
-    const q = 2 * uie + 1 - this.cur[uie]!;
-    this.cur[uie] = q & 1;
-    this.propPub[q] = pub;
-    this.propAt[q] = at;
-    this.propLen[q] = len;
-    this.propStalled[q] = follower ? 1 : 0;
-    this.propDoneR[q] = 0;
-    this.propDoneW[q] = 0;
-  }
-
-  /** Where the caller fills the schedule it is about to `publish` (propBank offset of UIE `uie`'s other slot). */
-  schedOffset(uie: number): number {
-    return (2 * uie + 1 - this.cur[uie]!) * SCHED_MAX * 2;
-  }
-
-  /** The slot of UIE `uie` that describes cycle `c`: the newest published before `maxPub` with at <= c, if it covers c; else -1. */
-  private slotFor(u: number, c: number, maxPub: number): number {
-    const a = 2 * u + this.cur[u]!;
-    for (let i = 0; i < 2; i++) {
-      const q = i === 0 ? a : a ^ 1;
-      if (!(this.propPub[q]! < maxPub) || this.propAt[q]! > c) continue;
-      return this.propLen[q]! > 0 && c < this.propAt[q]! + this.propLen[q]! ? q : -1;
-    }
-    return -1;
-  }
-
-  /** No claim pending and no resource held at or after cycle `c` (a lone client's batch cannot meet an earlier access). */
-  idleAt(c: number): boolean {
-    this.sync(c);
-    return this.pendCycle < 0 && this.maxBusy < c;
-  }
-
-  /**
-   * UIE `uie` will make no more claims in its current trips (its AMEM Read / Write / Weights Read sequencers and ITFEs
-   * are done, only write commits remain), as of the end of cycle `now`: `jointWindow` ignores it from `now + 1`.
-   */
-  setQuiet(uie: number, now: number): void {
-    if (this.quietAt[uie]! < 0) this.quietAt[uie] = now;
-  }
-
-  /** True when UIE `uie` has a published schedule, not broken by a stall, usable at cycle `c`. */
-  hasSchedule(uie: number, c: number): boolean {
-    const q = this.slotFor(uie, c, Infinity);
-    return q >= 0 && this.propStalled[q] === 0;
-  }
-
-  /** After `jointWindow`: the schedule slot of UIE `uie` used for the window (for `countBatch`). */
-  slotOf(uie: number): number {
-    return this.sel[uie]!;
-  }
-
-  /** The newest schedule slot of UIE `uie` (after `publish`). */
-  newest(uie: number): number {
-    return 2 * uie + this.cur[uie]!;
-  }
-
-  /** After `jointWindow(c, ..)`: UIE `uie` batches the window (the others of its cluster run cycle by cycle). */
-  batches(uie: number): boolean {
-    return this.batcher[uie] === 1;
-  }
-
-  /**
-   * The steady-state batch condition (docs/uie-model.md "Performance"): the number of cycles from `c` (at most
-   * `limit - c`) during which no claim of this cluster can conflict — every active UIE has a schedule published
-   * before `c` that covers them, the schedules are pairwise (and read-vs-write) bank-disjoint in every cycle, no
-   * earlier access still holds a resource, and (the caller's run-ahead gate) no control-plane client can act. The
-   * same for every UIE asking at `c` (it reads only state fixed before `c`), so they all batch the same window.
-   */
-  jointWindow(c: number, limit: number, asker = -1): number {
-    this.sync(c);
-    if (this.jointAt === c && this.jointLimit === limit) return this.jointK;
-    // an asker that cannot batch (no valid schedule) does not need the answer: none computed (nor cached) for it
-    if (asker >= 0) {
-      const q = this.slotFor(asker, c, c);
-      if (q < 0 || this.propStalled[q] === 1) return 0;
-    }
-    // batchers: a schedule published before c, covering c, never stalled — their claims are exact per cycle.
-    // followers (stalled since they published): their claims keep the schedule's address order, at most one per port
-    // and cycle, so at cycle t a port claims one of the entries [done, t - propAt] of its list. Anybody else: no batch.
-    let k = limit - c;
-    if (this.pendCycle >= 0) k = 0;
-    let nb = 0;
-    for (let u = 0; u < BANK_UIES; u++) {
-      this.batcher[u] = 0;
-      this.sel[u] = -1;
-      this.skip[u] = this.active[u] === 0 || (this.quietAt[u]! >= 0 && this.quietAt[u]! < c) ? 1 : 0;
-      if (this.skip[u] === 1 || k === 0) continue;
-      const q = this.slotFor(u, c, c);
-      this.sel[u] = q;
-      if (q < 0) k = 0;
-      else {
-        k = Math.min(k, this.propAt[q]! + this.propLen[q]! - c);
-        if (this.propStalled[q] === 0) {
-          this.batcher[u] = 1;
-          nb++;
-        }
-      }
-    }
-    if (nb === 0) k = 0;
-    const P = this.propBank;
-    // resources still held by late accesses: per bank, the last cycle any partition is held
-    const held = this.maxBusy >= c;
-    const hb = this.heldBank;
-    if (held) for (let b = 0; b < 128; b++) hb[b] = this.busyUntil(b, 0xff);
-    // the followers' possible banks: entries [done, t - propAt] of their lists, a set that only grows with t
-    const fm = this.followMask;
-    fm.fill(0);
-    for (let u = 0; u < BANK_UIES && k > 0; u++) {
-      if (this.skip[u] === 1 || this.batcher[u] === 1) continue;
-      const q = this.sel[u]!;
-      const base = q * SCHED_MAX * 2;
-      const hi = c - this.propAt[q]!;
-      // a follower far behind its schedule makes its set large: no window
-      if (hi - this.propDoneR[q]! > 64 || hi - this.propDoneW[q]! > 64) k = 0;
-      for (let i = this.propDoneR[q]!; i < hi; i++) fm[P[base + 2 * i]! >> 5]! |= 1 << (P[base + 2 * i]! & 31);
-      for (let i = this.propDoneW[q]!; i < hi; i++) fm[P[base + 2 * i + 1]! >> 5]! |= 1 << (P[base + 2 * i + 1]! & 31);
-    }
-    // per-cycle scan over compact lists of the batchers' and followers' schedule rows (offsets at cycle c)
-    const bo = this.listB;
-    const fo = this.listF;
-    let nbl = 0;
-    let nfl = 0;
-    for (let u = 0; u < BANK_UIES && k > 0; u++) {
-      if (this.skip[u] === 1) continue;
-      const q = this.sel[u]!;
-      const o = (q * SCHED_MAX + (c - this.propAt[q]!)) * 2;
-      if (this.batcher[u] === 1) bo[nbl++] = o;
-      else fo[nfl++] = o;
-    }
-    const stamp = this.stampAt;
-    if (nfl === 0 && k > 0) k = this.batchersWindow(c, k, nbl, held);
-    else
-      for (let j = 0; j < k; j++) {
-        const t = c + j;
-        const d = 2 * j;
-        for (let i = 0; i < nfl; i++) {
-          const r = P[fo[i]! + d]!;
-          const w = P[fo[i]! + d + 1]!;
-          fm[r >> 5]! |= 1 << (r & 31);
-          fm[w >> 5]! |= 1 << (w & 31);
-        }
-        let clash = false;
-        for (let i = 0; i < nbl && !clash; i++) {
-          for (let s2 = 0; s2 < 2; s2++) {
-            const b = P[bo[i]! + d + s2]!;
-            if (stamp[b] === t || (held && hb[b]! >= t) || (fm[b >> 5]! >>> (b & 31)) & 1) {
-              clash = true;
-              break;
-            }
-            stamp[b] = t;
-          }
-        }
-        if (clash) {
-          k = j;
-          break;
-        }
-      }
-    for (let b = 0; b < 128; b++) this.stampAt[b] = -1;
-    if (k === 0) for (let u = 0; u < BANK_UIES; u++) this.batcher[u] = 0;
-    this.jointAt = c;
-    this.jointLimit = limit;
-    this.jointK = k;
-    return k;
-  }
-
-  /** Batchers using each bank in the cycle `batchersWindow` is at (all zero between calls). */
-  private readonly useCnt = new Int32Array(128);
-
-  /**
-   * `jointWindow`'s scan when there are no followers (the only resources to avoid are the other batchers' and the
-   * held ones, whose set only shrinks as t grows): the first cycle j < k at which two accesses of the batchers share
-   * a bank or one meets a held bank, else k. Incremental: per bank the number of batcher accesses in the current
-   * cycle; from one cycle to the next only the accesses whose bank changed are moved (and checked against held ones).
-   */
-  private batchersWindow(c: number, k: number, nbl: number, held: boolean): number {
-    const P = this.propBank;
-    const bo = this.listB;
-    const hb = this.heldBank;
-    const cnt = this.useCnt;
-    let over = 0;
-    let clashAt = k;
-    for (let i = 0; i < nbl && clashAt === k; i++)
-      for (let s2 = 0; s2 < 2; s2++) {
-        const b = P[bo[i]! + s2]!;
-        if (held && hb[b]! >= c) clashAt = 0;
-        if (++cnt[b]! === 2) over++;
-      }
-    if (over > 0) clashAt = 0;
-    for (let j = 1; j < clashAt; j++) {
-      const t = c + j;
-      const d = 2 * j;
-      for (let i = 0; i < nbl; i++) {
-        const o = bo[i]! + d;
-        for (let s2 = 0; s2 < 2; s2++) {
-          const nb = P[o + s2]!;
-          const ob = P[o + s2 - 2]!;
-          if (nb === ob) continue;
-          if (--cnt[ob]! === 1) over--;
-          if (++cnt[nb]! === 2) over++;
-          if (held && hb[nb]! >= t) clashAt = j;
-        }
-      }
-      if (over > 0) clashAt = j;
-    }
-    cnt.fill(0);
-    return clashAt;
-  }
-
-  /** Accounts the bank accesses of a batched window (whole words: 8 partitions each). */
-  countBatch(uie: number, q: number, at: number, k: number): void {
-    const o = q * SCHED_MAX * 2 + (at - this.propAt[q]!) * 2;
-    const P = this.propBank;
-    const acc = st_bank(this.stats);
-    // runs of equal banks (a row read several times) are added at once
-    for (let side = 0; side < 2; side++) {
-      let j = 0;
-      while (j < k) {
-        const b = P[o + 2 * j + side]!;
-        let e = j + 1;
-        while (e < k && P[o + 2 * e + side] === b) e++;
-        acc[b]! += 8 * (e - j);
-        j = e;
-      }
-    }
-    const st = this.stats;
-    st.clientClaims[uieClient(uie, PORT_READ)]! += k;
-    st.clientClaims[uieClient(uie, PORT_WRITE)]! += k;
+    if (until > this.heldUntil) this.heldUntil = until;
   }
 
   /** Zeroes the statistics (after image load). */
@@ -664,8 +385,4 @@ export class AmemBanks {
     // every bank's partition accesses (the report's bank heatmap), zeros included: 128 numbers
     return { bank_conflicts: banks, clients, bank_accesses: Array.from(st.bankAccesses) };
   }
-}
-
-function st_bank(s: BankStats): Float64Array {
-  return s.bankAccesses;
 }

@@ -151,7 +151,7 @@ export function decodeFast(u: Uie, s: SeqState, dec: Fifo, isRead: boolean): voi
   const at = dec.pushSlot();
   const d = dec.data;
   // static words of the record (the others are written below), unless this slot already holds them
-  const keys = isRead ? u.decKeyRead : u.decKeyWrite;
+  const keys = isRead ? u.rd.decKey : u.wr.decKey;
   const key = s.tmplId * 65536 + pc;
   if (keys[at] !== key) writeStatic(u, s, d, at, pc, keys, at, key);
   const x = s.aux!;

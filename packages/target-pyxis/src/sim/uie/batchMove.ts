@@ -120,11 +120,11 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   const rs = u.seqs[records.SEQ_AMEM_READ]!;
   const ws = u.seqs[records.SEQ_AMEM_WRITE]!;
   // the addresses: those `fillSchedule` computed from this state, if it did (then only the odometers advance)
-  const cached = u.addrAt === c && u.addrGen === u.stateGen && k <= u.addrLen;
-  const addrR = cached ? u.addrR! : scratchR;
-  const addrW = cached ? u.addrW! : scratchW;
-  fillAddrs(rs, u.readDec, rCnt, k, cached ? undefined : addrR, 0, 1);
-  fillAddrs(ws, u.writeDec, wCnt, k, cached ? undefined : addrW, 0, 1);
+  const cached = u.batch.addrAt === c && u.batch.addrGen === u.stateGen && k <= u.batch.addrLen;
+  const addrR = cached ? u.batch.addrR! : scratchR;
+  const addrW = cached ? u.batch.addrW! : scratchW;
+  fillAddrs(rs, u.rd.dec, rCnt, k, cached ? undefined : addrR, 0, 1);
+  fillAddrs(ws, u.wr.dec, wCnt, k, cached ? undefined : addrW, 0, 1);
   const sb = u.sbReadToWrite;
   const occ = sb.occupancy;
   // direct moves need every read word of the window unwritten in it
@@ -147,44 +147,10 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   else moveCounts.staged++;
   const rView = rs.view ? AMEM_VIEW_BIT : 0;
   const wView = ws.view ? AMEM_VIEW_BIT : 0;
-  const commitAt = u.commitAt;
-  const commitSlot = u.commitSlot;
-  const cm = u.commitMask;
-  const lat = u.commitLatency;
-  const tripSlot = u.oldestSlot;
-  const tripRec = u.slots[tripSlot]!;
-  const slots = u.slots;
+  const tripSlot = u.trips.oldest;
   const fill = direct ? k - occ : 0;
-  // 1. the write-commit ring (tick step 1 at each t, then the posted commit of the write at t): locals only; the
-  // trip's `writes` count takes the net of its pushes and pops at the end (nothing reads it inside the window)
-  let cHead = u.cHead;
-  let cCount = u.cCount;
-  let dTrip = k;
-  let due = cCount > 0 ? commitAt[cHead]! : Infinity;
-  for (let j = 0; j < k; j++) {
-    const t = c + j;
-    while (due <= t) {
-      const s = commitSlot[cHead]!;
-      if (s === tripSlot) dTrip--;
-      else slots[s]!.writes--;
-      cHead = (cHead + 1) & cm;
-      due = --cCount > 0 ? commitAt[cHead]! : Infinity;
-    }
-    if (cCount > cm) {
-      const s = commitSlot[cHead]!;
-      if (s === tripSlot) dTrip--;
-      else slots[s]!.writes--;
-      cHead = (cHead + 1) & cm;
-      due = --cCount > 0 ? commitAt[cHead]! : Infinity;
-    }
-    const q = (cHead + cCount) & cm;
-    commitAt[q] = t + lat;
-    commitSlot[q] = tripSlot;
-    if (cCount++ === 0) due = t + lat;
-  }
-  tripRec.writes += dTrip;
-  u.cHead = cHead;
-  u.cCount = cCount;
+  // 1. the write-commit ring (tick step 1 at each t, then the posted commit of the write at t)
+  u.commits.batch(c, k, tripSlot);
   if (direct && rView === wView) directMoves(u, c, k, addrR, addrW, occ, nW, nR, wView, rdt, reb, rl);
   else stagedMoves(u, c, k, addrR, addrW, occ, fill, direct, rView, wView, rdt, reb, rl);
 }
@@ -249,7 +215,7 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
   const raw32 = sb.raw32;
   const meta = sb.meta;
   const readyAt = u.sbReadyAt;
-  const rlat = u.readLatency;
+  const rlat = u.rd.latency;
   const fill = k - occ;
   const stamp = k - sb.capacity;
   for (let j = 0; j < k; j++) {
@@ -287,7 +253,7 @@ function stagedMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
   const raw32 = sb.raw32;
   const meta = sb.meta;
   const readyAt = u.sbReadyAt;
-  const rlat = u.readLatency;
+  const rlat = u.rd.latency;
   // per cycle t: the AMEM Write of the switchbox head (issueWrite / doWrite fast path), then the AMEM Read into the
   // switchbox (issueRead fast path). A switchbox slot's readyAt / meta keep only their last push's values, so only
   // the last `capacity` pushes write them (the same final arrays)
@@ -332,13 +298,13 @@ const schedW = new Int32Array(NUM_ITERS);
  */
 export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number, at: number): void {
   // the addresses are kept for a `moveBatch` from the same state (at `at`, no tick in between): computed once
-  const aR = (u.addrR ??= new Int32Array(MOVE_MAX));
-  const aW = (u.addrW ??= new Int32Array(MOVE_MAX));
-  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.readDec, schedR, k, aR, 0, 1);
-  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.writeDec, schedW, k, aW, 0, 1);
-  u.addrAt = at;
-  u.addrLen = k;
-  u.addrGen = u.stateGen;
+  const aR = (u.batch.addrR ??= new Int32Array(MOVE_MAX));
+  const aW = (u.batch.addrW ??= new Int32Array(MOVE_MAX));
+  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, aR, 0, 1);
+  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, aW, 0, 1);
+  u.batch.addrAt = at;
+  u.batch.addrLen = k;
+  u.batch.addrGen = u.stateGen;
   for (let j = 0; j < k; j++) {
     dst[off + 2 * j] = (aR[j]! >>> 7) & 0x7f;
     dst[off + 2 * j + 1] = (aW[j]! >>> 7) & 0x7f;

@@ -4,3 +4,4 @@ export * from './convert.js';
 export * from './itfe.js';
 export * from './switchbox.js';
 export * from './uie.js';
+export * from './observer.js';

@@ -14,6 +14,7 @@ import { TGT_AMEM, TGT_GRID, TGT_VBUFFER } from './codes.js';
 import type { Amem } from '../amem/amem.js';
 import type { Diagnostic } from '@pyxis/diagnostics';
 import type { UieParams } from '../config.js';
+import type { UieObserver } from './observer.js';
 
 export const SEQ_SPEC = 'pyxis-uie-sequencers-fspec.md';
 export const CHIP_SPEC_F = 'pyxis-chip-fspec.md';
@@ -101,6 +102,8 @@ export interface UieOptions {
   attachVbuffer?: boolean;
   switchboxFifoDepth?: number;
   indexFifoDepth?: number;
+  /** Statistics / trace observer (observer.ts; default none). */
+  observer?: UieObserver;
   /** Called when a trip retires (all valid sequencers done and its writes committed, chip §11.7.1). */
   onTripDone?: (tripId: number, cycle: number) => void;
   /** Receives every diagnostic; default: errors are thrown as DiagnosticError, warnings kept in `warnings`. */

@@ -25,7 +25,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
   // common case first: a running AMEM Read / Write core with room in its decoder FIFO (same steps as below)
   if (core.running && (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) && u.fastPaths) {
     const isRead = s.id === SEQ_AMEM_READ;
-    const dec = isRead ? u.readDec : u.writeDec;
+    const dec = isRead ? u.rd.dec : u.wr.dec;
     if (!dec.full) {
       if (!core.step()) return coreFault(u, s);
       u.stats.busyCycles[s.id]!++;
@@ -42,46 +42,46 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
     // used) indirection starts only once the previous trip's decoder entries have drained (docs/spec-notes.md).
     if (s.id === SEQ_AMEM_READ || s.id === SEQ_AMEM_WRITE) {
       const rd = s.id === SEQ_AMEM_READ;
-      const np = u.slots[slotId]!.params!;
+      const np = u.trips.slots[slotId]!.params!;
       const ind = rd ? np.amem_read_indirect_vld : np.amem_write_indirect_vld;
-      if ((ind || (rd ? u.readTripIndirect : u.writeTripIndirect)) && !(rd ? u.readDec : u.writeDec).empty) {
+      if ((ind || (rd ? u.rd.tripIndirect : u.wr.tripIndirect)) && !(rd ? u.rd.dec : u.wr.dec).empty) {
         u.blocked ??= u.blockMsg(s, 0);
         return false;
       }
-      if (rd) u.readTripIndirect = !!ind;
-      else u.writeTripIndirect = !!ind;
+      if (rd) u.rd.tripIndirect = !!ind;
+      else u.wr.tripIndirect = !!ind;
     }
     s.qHead = (s.qHead + 1) % SEQ_QUEUE;
     s.qCount--;
     if (u.stopOnPop) u.visible = true;
     s.slot = slotId;
-    const p = u.slots[slotId]!.params!;
+    const p = u.trips.slots[slotId]!.params!;
     u.config.decodeSeq(s);
     if (!s.op && s.opTable) {
       s.op = new OpStore(s.opTable, SEQ_DEPTH);
       bindSeq(s);
     }
-    if (s.id === SEQ_AMEM_READ) u.config.decodeSwitches(0, s.usesPsw, s.usesCsw, u.rpswCur >= 0, u.rcswCur >= 0, u.readSw);
-    else if (s.id === SEQ_AMEM_WRITE) u.config.decodeSwitches(1, s.usesPsw, s.usesCsw, u.wpswCur >= 0, u.wcswCur >= 0, u.writeSw);
+    if (s.id === SEQ_AMEM_READ) u.config.decodeSwitches(0, s.usesPsw, s.usesCsw, u.rd.pswCur >= 0, u.rd.cswCur >= 0, u.rd.sw);
+    else if (s.id === SEQ_AMEM_WRITE) u.config.decodeSwitches(1, s.usesPsw, s.usesCsw, u.wr.pswCur >= 0, u.wr.cswCur >= 0, u.wr.sw);
     core.start(p.start_pc[s.id] ?? 0, s.control);
     u.cmp.bySeq[s.id]?.startTrip(s);
     // the trip's base address and view for this sequencer, read once (descriptor objects may be slow dictionaries)
     s.base = s.id === SEQ_AMEM_READ ? p.amem_read_base_address : s.id === SEQ_AMEM_WRITE ? p.amem_write_base_address : p.amem_weights_base_address;
     s.view = (s.id === SEQ_AMEM_READ ? p.amem_read_bank_hash_dsbl : s.id === SEQ_AMEM_WRITE ? p.amem_write_bank_hash_dsbl : p.amem_weights_bank_hash_dsbl) ? 1 : 0;
     if (s.id === SEQ_AMEM_READ) {
-      u.readPops = 0;
-      if (p.amem_read_indirect_vld) u.itfeRead.start(u.config.itfeCommand('read', p.amem_read_indirect_cmd_index));
-      else u.itfeRead.stop();
+      u.rd.pops = 0;
+      if (p.amem_read_indirect_vld) u.rd.itfe.start(u.config.itfeCommand('read', p.amem_read_indirect_cmd_index));
+      else u.rd.itfe.stop();
     } else if (s.id === SEQ_AMEM_WRITE) {
-      u.writePops = 0;
-      if (p.amem_write_indirect_vld) u.itfeWrite.start(u.config.itfeCommand('write', p.amem_write_indirect_cmd_index));
-      else u.itfeWrite.stop();
+      u.wr.pops = 0;
+      if (p.amem_write_indirect_vld) u.wr.itfe.start(u.config.itfeCommand('write', p.amem_write_indirect_cmd_index));
+      else u.wr.itfe.stop();
     }
   }
   const isRead = s.id === SEQ_AMEM_READ;
   const isWrite = s.id === SEQ_AMEM_WRITE;
   if (isRead || isWrite) {
-    const dec = isRead ? u.readDec : u.writeDec;
+    const dec = isRead ? u.rd.dec : u.wr.dec;
     if (!stepUnlessFull(u, s, dec.full)) return false;
     if (u.fastPaths) decodeFast(u, s, dec, isRead);
     else if (isRead) decodeRead(u, s, dec);
@@ -106,7 +106,7 @@ export function stepSeq(u: Uie, s: SeqState): boolean {
   // AMEM Weights Read: one word per cycle into the FIFO to the weights decompressor (seq §7), stalling when it is full
   if (s.id === SEQ_AMEM_WEIGHTS_READ) {
     // port held by an access served late (AMEM bank conflict, amem/banks.ts; tick synced the arbiter)
-    const held = u.amem.banks.freeAt[u.wtClient]!;
+    const held = u.amem.banks.freeAt[u.wt.client]!;
     if (held > u.now) {
       u.stats.stallCycles[s.id]!++;
       u.cmp.stats.stallAmemPort++;

@@ -23,6 +23,28 @@ const { decodeFast } = addressGen;
 const { A_CSW_VLD, A_ENDPAD, A_FLAGS, A_INDIR, A_OFFSET, A_OPCD, A_PADMASK, A_STARTPAD, A_STRIDE, AUX_WORDS, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PSWBASE, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
 const { SB_META } = switchbox;
 
+/** The state of one UIE's steady-state batches (speed only: any value gives the same results). */
+export class SteadyBatchState {
+  /** `runAhead` tries a batch again from this cycle (after a failed check). */
+  retryAt = 0;
+  /** Cycle from which a UIE that failed to publish its bank schedule tries again. */
+  publishRetry = 0;
+  /** Cycles simulated by batches (diagnostics for tests and benchmarks; not a statistic of the model). */
+  cycles = 0;
+  /** Odometer copies of the AMEM Read / Write cores' counts during a batch. */
+  readonly cntR = new Int32Array(NUM_ITERS);
+  readonly cntW = new Int32Array(NUM_ITERS);
+  /**
+   * batchMove.ts: the AMEM Read / Write addresses `fillSchedule` computed at cycle `addrAt` for the next `addrLen`
+   * cycles, valid while the UIE's `stateGen` (bumped by every `tick`, trip start and batch) is `addrGen`.
+   */
+  addrR: Int32Array | undefined;
+  addrW: Int32Array | undefined;
+  addrAt = -1;
+  addrLen = 0;
+  addrGen = -1;
+}
+
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
 export const BATCH_MIN = 16;
 export const BATCH_RETRY = 32;
@@ -54,36 +76,36 @@ export const PUBLISH_FIRST = 64;
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
 export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false): number {
-  if (u.itfeRead.active || u.itfeWrite.active || u.activeTrips !== 1) return 0;
-  const rdec = u.readDec;
-  const wdec = u.writeDec;
+  if (u.rd.itfe.active || u.wr.itfe.active || u.trips.active !== 1) return 0;
+  const rdec = u.rd.dec;
+  const wdec = u.wr.dec;
   const sb = u.sbReadToWrite;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
-  // `relaxed` (a follower's schedule, amem/banks.ts jointWindow): only the structure that fixes the order of the
+  // `relaxed` (a follower's schedule, amem/schedules.ts jointWindow): only the structure that fixes the order of the
   // coming AMEM addresses is checked, not the timing (ports, switchbox readiness) that a batch also needs
   if (!relaxed) {
-    if (u.readPortFree > c || u.writePortFree > c) return 0;
+    if (u.rd.portFree > c || u.wr.portFree > c) return 0;
     const banks = u.amem.banks;
     banks.sync(c);
-    if (banks.freeAt[u.rClient]! > c || banks.freeAt[u.wClient]! > c) return 0;
-    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.readLatency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
+    if (banks.freeAt[u.rd.client]! > c || banks.freeAt[u.wr.client]! > c) return 0;
+    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.rd.latency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
   }
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
-  const tripSlot = u.oldestSlot;
+  const tripSlot = u.trips.oldest;
   if (rs.slot !== tripSlot || ws.slot !== tripSlot || !rs.tmpl || !ws.tmpl) return 0;
   let k = rs.core.repeatable(limit - c);
   if (k === 0) return 0;
   k = ws.core.repeatable(k);
   if (k < min || k < dr || k < dw) return 0;
   // read template at the read core's pc
-  const rsw = u.readSw;
-  const wsw = u.writeSw;
-  if (u.rcswCur >= 0 && rsw.cswIdentity![u.rcswCur] !== 1) return 0;
-  if (u.rpswCur >= 0 && rsw.pswIdentity![u.rpswCur] !== 1) return 0;
-  if (u.wcswCur >= 0 && wsw.cswIdentity![u.wcswCur] !== 1) return 0;
-  if (u.wpswCur >= 0 && wsw.pswIdentity![u.wpswCur] !== 1) return 0;
+  const rsw = u.rd.sw;
+  const wsw = u.wr.sw;
+  if (u.rd.cswCur >= 0 && rsw.cswIdentity![u.rd.cswCur] !== 1) return 0;
+  if (u.rd.pswCur >= 0 && rsw.pswIdentity![u.rd.pswCur] !== 1) return 0;
+  if (u.wr.cswCur >= 0 && wsw.cswIdentity![u.wr.cswCur] !== 1) return 0;
+  if (u.wr.pswCur >= 0 && wsw.pswIdentity![u.wr.pswCur] !== 1) return 0;
   const rpc = rs.core.pc;
   const rx = rs.aux!;
   const rb = rpc * AUX_WORDS;
@@ -138,7 +160,7 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   // read pipeline (sim_config amem): the j-th queued entry is popped at c + j, and an entry pushed at c + j at
   // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency
   if (relaxed) return k;
-  const lat = u.readLatency;
+  const lat = u.rd.latency;
   if (sb.occupancy < lat) return 0;
   for (let j = 0, e = sb.peekSlot(); j < sb.occupancy; j++) {
     const m = e * SB_META;
@@ -150,13 +172,13 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
 }
 
 /**
- * The steady-state batch with bank arbitration (amem/banks.ts). Alone in its cluster (no other UIE has a trip; the
+ * The steady-state batch with bank arbitration (amem/banks.ts, amem/schedules.ts). Alone in its cluster (no other UIE has a trip; the
  * run-ahead gate keeps the control plane out), a UIE batches while its own read and write banks differ. With other
- * UIEs active it batches only the cluster's joint conflict-free window (`AmemBanks.jointWindow`, the same for every
+ * UIEs active it batches only the cluster's joint conflict-free window (`BankSchedules.jointWindow`, amem/schedules.ts, the same for every
  * UIE at `c`), and publishes its next schedule after the batch, or now when it has none. Returns the cycles batched.
  */
 export function steadyBatch(u: Uie, c: number, limit: number): number {
-  const banks = u.amem.banks;
+  const banks = u.amem.banks.sched;
   const me = u.index;
   if (banks.activeUies <= 1) {
     const k = steadyCheck(u, c, Math.min(limit, c + SCHED_MAX));
@@ -185,7 +207,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     return J;
   }
   // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
-  if (!banks.hasSchedule(me, c) && c >= u.publishRetry) {
+  if (!banks.hasSchedule(me, c) && c >= u.batch.publishRetry) {
     const end = c + Math.min(PUBLISH_FIRST, limit - c + 1);
     const k = steadyCheck(u, c, end);
     if (k > 0) {
@@ -198,7 +220,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
         fillSchedule(u, f, banks.propBank, banks.schedOffset(me), c);
         banks.publish(me, c, c, f, true);
       }
-      u.publishRetry = c + PUBLISH_RETRY;
+      u.batch.publishRetry = c + PUBLISH_RETRY;
     }
   }
   return 0;
@@ -206,8 +228,8 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
 
 /** K cycles of the steady state `steadyCheck` accepted at `c` (the effects of K `tick`s, see `steadyCheck`). */
 function runBatch(u: Uie, c: number, k: number): void {
-  const rdec = u.readDec;
-  const wdec = u.writeDec;
+  const rdec = u.rd.dec;
+  const wdec = u.wr.dec;
   const dr = rdec.occupancy;
   const dw = wdec.occupancy;
   const rs = u.seqs[SEQ_AMEM_READ]!;
@@ -229,8 +251,8 @@ function runBatch(u: Uie, c: number, k: number): void {
   const comp = compositeTable(rDt, rEb, relu, wDt, wEb);
   // K cycles of commits, AMEM Write and AMEM Read as `tick` would run them (batchMove.ts); the cores below
   const stats = u.stats;
-  const rCnt = u.batchCntR;
-  const wCnt = u.batchCntW;
+  const rCnt = u.batch.cntR;
+  const wCnt = u.batch.cntW;
   moveBatch(u, c, k, rCnt, wCnt, rDt, rEb, relu ? 1 : 0);
   // the queued decoder records were consumed (k >= dr, dw: steadyCheck)
   for (let j = 0; j < dr; j++) rdec.pop();
@@ -238,8 +260,8 @@ function runBatch(u: Uie, c: number, k: number): void {
   stats.bytesWritten += 128 * k;
   stats.bytesRead += 128 * k;
   stats.flitsToAmemWrite += k;
-  u.writePortFree = c + k;
-  u.readPortFree = c + k;
+  u.wr.portFree = c + k;
+  u.rd.portFree = c + k;
   // the decoder FIFOs: K records consumed (the queued ones popped above) and K produced, of which the last dr / dw are
   // still queued: count the others, then run the last steps for real (they write exactly those records)
   rdec.pops += k - dr;
@@ -265,8 +287,8 @@ function runBatch(u: Uie, c: number, k: number): void {
     stats.instructions[SEQ_AMEM_WRITE]!++;
     decodeFast(u, ws, wdec, false);
   }
-  u.compKey = compositeKey(rDt, rEb, relu, wDt, wEb);
-  u.comp = comp;
+  u.wr.compKey = compositeKey(rDt, rEb, relu, wDt, wEb);
+  u.wr.comp = comp;
   u.now = c + k - 1;
   u.blocked = undefined;
   u.portWake = Infinity;

@@ -22,36 +22,36 @@
  */
 import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
-import { Fifo } from '@pyxis/sim';
 import type { Amem } from '../amem/amem.js';
-import { PORT_ITFE_READ, PORT_ITFE_WRITE, PORT_READ, PORT_WEIGHTS, PORT_WRITE, uieClient } from '../amem/banks.js';
+import { PORT_WEIGHTS, uieClient } from '../amem/clients.js';
 import { tryTable, UieConfig } from './config.js';
 import { defaultSimConfig, type UieParams } from '../config.js';
-import type { CompositeTable } from './convert.js';
-import { Itfe, type ItfeCommand } from './itfe.js';
+import type { ItfeCommand } from './itfe.js';
+import type { UieObserver } from './observer.js';
+import { CommitRing } from './commits.js';
 import { Compute } from './compute/index.js';
 import { bindSeq } from './opFields.js';
-import * as readPath from './readPath.js';
+import { ReadPath } from './readPath.js';
 import type { SeqState, TripSlot, UieOptions, UieStats, UieTripParams } from './records.js';
 import * as records from './records.js';
-import { ControlStore, emptyControlStore, NUM_ITERS, SequencerCore } from './sequencerCore.js';
+import { ControlStore, emptyControlStore, SequencerCore } from './sequencerCore.js';
 import * as sequencing from './sequencing.js';
 import * as steadyBatchM from './steadyBatch.js';
 import { SwitchboxFifo } from './switchbox.js';
-import { identitySwitchTables, updateSwitchSummaries, type OpStore, type SwitchTables } from './tables.js';
-import * as writePath from './writePath.js';
+import { updateSwitchSummaries, type OpStore, type SwitchTables } from './tables.js';
+import { TripTable } from './trips.js';
+import { WeightsPort } from './weightsRead.js';
+import { WritePath } from './writePath.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { issueRead, settleClaims } = readPath;
-const { CHIP_SPEC_F, NUM_SEQUENCERS, REC_WORDS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
+const { CHIP_SPEC_F, NUM_SEQUENCERS, RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WEIGHTS_READ, SEQ_AMEM_WRITE, SEQ_QUEUE, TRIP_SLOTS, UieCodes } = records;
 /** seqActive bits of the sequencers feeding the compute half (all but AMEM Read / Write). */
 const COMPUTE_SEQS = ((1 << NUM_SEQUENCERS) - 1) & ~((1 << SEQ_AMEM_READ) | (1 << SEQ_AMEM_WRITE));
 /** `seqActive` bits of the sequencers whose datapaths claim AMEM banks. */
 const CLAIM_SEQS = RW_ACTIVE | (1 << SEQ_AMEM_WEIGHTS_READ);
-const { BATCH_MIN, BATCH_RETRY, steadyBatch } = steadyBatchM;
+const { BATCH_MIN, BATCH_RETRY, SteadyBatchState, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
-const { issueWrite } = writePath;
 
 export * from './records.js';
 export { applyCsw, applyPsw, applyZsw } from './switches.js';
@@ -81,96 +81,37 @@ export class Uie implements SimEngine {
   readonly cmp: Compute;
   /** See UieOptions.fastPaths. */
   readonly fastPaths: boolean;
-  // last composed conversion (read dt/eb/relu x write dt/eb), so the hot path does no Map lookup per flit
-  compKey = -1;
-  comp: CompositeTable | undefined;
-  /** AMEM bank clients of this UIE's AMEM Read / Write ports (amem/banks.ts `uieClient`). */
-  readonly rClient: number;
-  readonly wClient: number;
-  /** Cycles from a read claim to its data in the AMEM Read -> AMEM Write switchbox FIFO (`Amem.readPipelineCycles`). */
-  readonly readLatency: number;
+  /** The AMEM Read and AMEM Write datapaths with the state they own (readPath.ts, writePath.ts). */
+  readonly rd: ReadPath;
+  readonly wr: WritePath;
   /** Per sbReadToWrite entry: the cycle its data is there (read pipeline, docs/timing-model.md; = sbReadToWrite.readyAt). */
   readonly sbReadyAt: Float64Array;
-  /** AMEM bank client of the Weights Read port (seq §7). */
-  readonly wtClient: number;
-  /** The last bank claims (readPath.ts `settleClaims`): cycle (-1 none), switchbox FIFO and slot, write accesses and commits. */
-  lastReadAt = -1;
-  lastReadSlot = -1;
-  lastReadFifo: SwitchboxFifo | undefined;
-  /** The last Weights Read claim: cycle (-1 none) and its entry in the decompressor input FIFO (-1: dropped word). */
-  lastWtAt = -1;
-  lastWtEntry = -1;
-  lastWriteAt = -1;
-  lastWriteAcc = 1;
-  lastWriteN = 0;
-  readonly readDec: Fifo;
-  readonly writeDec: Fifo;
-  readonly itfeRead: Itfe;
-  readonly itfeWrite: Itfe;
-  /** Applied switch tables (decoded from cfg at trip start). */
-  readonly readSw: SwitchTables = identitySwitchTables();
-  readonly writeSw: SwitchTables = identitySwitchTables();
+  /** The AMEM Weights Read port (weightsRead.ts). */
+  readonly wt: WeightsPort;
   /** Microcode, switch-table and ITFE-command loading from the config space (config.ts). */
   readonly config: UieConfig;
   /** ITFE command registers set directly (tests/tools without a cfg space), by side and index 0..3. */
   readonly itfeOverride: { read: Array<ItfeCommand | undefined>; write: Array<ItfeCommand | undefined> };
-  readonly commitLatency: number;
   /** This machine instance's UIE parameters (sim_config.json `uie`, `grid`, `weights_path`). */
   readonly params: UieParams;
+  /** Statistics and traces (observer.ts): called at trip acceptance, around every simulated cycle and at retirement; undefined: none (one flag check per cycle). */
+  readonly observer: UieObserver | undefined;
   private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
   readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number) => void) | undefined;
-  readonly slots: TripSlot[] = [];
-  private nextSlot = 0;
-  oldestSlot = 0;
-  activeTrips = 0;
-  // commit ring (posted writes in issue order; constant latency keeps it ordered)
-  readonly commitAt: Float64Array;
-  readonly commitSlot: Int8Array;
-  readonly commitMask: number;
-  cHead = 0;
-  cCount = 0;
-  readPortFree = 0;
-  writePortFree = 0;
-  // applied (held) switch configuration indexes
-  rpswCur = -1;
-  rcswCur = -1;
-  wpswCur = -1;
-  wcswCur = -1;
-  // indirect bookkeeping per side: index pops in the current trip
-  readPops = 0;
-  readTripIndirect = false;
-  writeTripIndirect = false;
-  writePops = 0;
+  /** Tracking IDs and in-order retirement (trips.ts). */
+  readonly trips = new TripTable();
+  /** Posted AMEM writes until they commit (commits.ts). */
+  readonly commits: CommitRing;
   lastDidWork = false;
-  /** `runAhead` tries a steady-state batch again from this cycle (after a failed check; any value gives the same results). */
-  private batchRetry = 0;
-  /** steadyBatch.ts: cycle from which a UIE that failed to publish its bank schedule tries again (speed only). */
-  publishRetry = 0;
-  /** Cycles simulated by steady-state batches (diagnostics for tests and benchmarks; not a statistic of the model). */
-  batchedCycles = 0;
-  /** Odometer copies of the AMEM Read / Write cores' counts during a batch. */
-  readonly batchCntR = new Int32Array(NUM_ITERS);
-  readonly batchCntW = new Int32Array(NUM_ITERS);
-  /**
-   * Speed only (batchMove.ts): the AMEM Read / Write addresses `fillSchedule` computed at cycle `addrAt` for the
-   * next `addrLen` cycles, valid while `stateGen` (bumped by every `tick`, trip start and batch) is `addrGen`.
-   */
-  addrR: Int32Array | undefined;
-  addrW: Int32Array | undefined;
-  addrAt = -1;
-  addrLen = 0;
-  addrGen = -1;
+  /** Steady-state batches (steadyBatch.ts, batchMove.ts). */
+  readonly batch = new SteadyBatchState();
+  /** Bumped by every `tick`, trip start and batch: the batch's cached addresses are valid while it is unchanged. */
   stateGen = 0;
   /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
   private seqActive = 0;
-  /** Bit tgt set once the dropped-flit warning for switchbox target tgt was issued (no string building per flit). */
-  dropWarned = 0;
   portWake = Infinity;
   now = 0;
-  /** Per decoder FIFO slot: template id * 65536 + pc whose static record words the slot holds (decodeFast skips rewriting them). */
-  readonly decKeyRead: Float64Array;
-  readonly decKeyWrite: Float64Array;
   // run-ahead (temporal decoupling, docs/simulator.md "Quantum"): retirements captured instead of reported
   private deferring = false;
   private readonly deferredIds = new Float64Array(TRIP_SLOTS);
@@ -180,19 +121,6 @@ export class Uie implements SimEngine {
   visible = false;
   stopOnPop = false;
   blocked: string | undefined;
-  // scratch buffers (no per-cycle allocation)
-  readonly lanes = new Uint8Array(256);
-  readonly lanes2 = new Uint8Array(256);
-  readonly lanes32 = new Uint32Array(this.lanes.buffer);
-  readonly lanes2_32 = new Uint32Array(this.lanes2.buffer);
-  /** 32-word views of the first 128 lane bytes (whole-word AMEM writes by `set`). */
-  readonly lanesWord = this.lanes32.subarray(0, 32);
-  readonly lanes2Word = this.lanes2_32.subarray(0, 32);
-  readonly weights32 = new Uint32Array(32);
-  readonly cols = new Uint16Array(128);
-  readonly cols2 = new Uint16Array(128);
-  readonly ptnBuf = new Uint8Array(16);
-  readonly rmwBuf = new Uint8Array(16);
   private readonly warned = new Set<string>();
 
   constructor(opts: UieOptions) {
@@ -202,24 +130,16 @@ export class Uie implements SimEngine {
     this.amem = opts.amem;
     this.config = new UieConfig(opts.cfg, opts.index, opts.cfgBase);
     this.itfeOverride = this.config.itfeOverride;
-    this.commitLatency = opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles;
     this.onTripDone = opts.onTripDone;
+    this.observer = opts.observer;
     this.onDiagnostic = opts.onDiagnostic;
     this.onPartialWrite = opts.onPartialWrite;
     this.params = opts.params ?? defaultSimConfig();
     const decDepth = opts.decoderFifoDepth ?? this.params.uie.amem_dec_fifo_depth;
-    this.readDec = new Fifo(`${this.name}.amem_read.dec`, decDepth, REC_WORDS);
-    this.writeDec = new Fifo(`${this.name}.amem_write.dec`, decDepth, REC_WORDS);
-    // indexed by the slot's word offset in the FIFO's data (no division per decode)
-    this.decKeyRead = new Float64Array(decDepth * REC_WORDS).fill(-1);
-    this.decKeyWrite = new Float64Array(decDepth * REC_WORDS).fill(-1);
     const sbDepth = opts.switchboxFifoDepth ?? this.params.uie.switchbox_fifo_depth;
     this.sbReadToWrite = new SwitchboxFifo(`${this.name}.sb.amem_read->amem_write`, sbDepth);
     this.sbReadyAt = this.sbReadToWrite.readyAt;
-    this.rClient = uieClient(opts.index, PORT_READ);
-    this.wClient = uieClient(opts.index, PORT_WRITE);
-    this.wtClient = uieClient(opts.index, PORT_WEIGHTS);
-    this.readLatency = this.amem.readPipelineCycles;
+    this.wt = new WeightsPort(uieClient(opts.index, PORT_WEIGHTS));
     this.sbReadToGrid = new SwitchboxFifo(`${this.name}.sb.amem_read->grid`, sbDepth);
     this.sbReadToVbuffer = new SwitchboxFifo(`${this.name}.sb.amem_read->vbuffer`, sbDepth);
     this.sbGridToWrite = new SwitchboxFifo(`${this.name}.sb.grid->amem_write`, sbDepth);
@@ -229,15 +149,10 @@ export class Uie implements SimEngine {
     this.attachGrid = opts.attachGrid ?? true;
     this.attachVbuffer = opts.attachVbuffer ?? true;
     this.fastPaths = opts.fastPaths ?? true;
-    this.itfeRead = new Itfe(`${this.name}.itfe_read`, this.amem, opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth, uieClient(opts.index, PORT_ITFE_READ));
-    this.itfeWrite = new Itfe(`${this.name}.itfe_write`, this.amem, opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth, uieClient(opts.index, PORT_ITFE_WRITE));
-    // at most 2 posted writes per cycle can be outstanding for `commitLatency` cycles
-    let ring = 64; // small: the ring is walked every cycle, a 48-UIE chip keeps 48 of them hot
-    while (ring < 2 * this.commitLatency + 16) ring *= 2;
-    this.commitMask = ring - 1;
-    this.commitAt = new Float64Array(ring);
-    this.commitSlot = new Int8Array(ring);
-    for (let i = 0; i < TRIP_SLOTS; i++) this.slots.push({ active: false, tripId: 0, params: undefined, pending: 0, writes: 0 });
+    const idxDepth = opts.indexFifoDepth ?? this.params.uie.itfe_index_fifo_depth;
+    this.rd = new ReadPath(this, decDepth, idxDepth);
+    this.wr = new WritePath(this, decDepth, idxDepth);
+    this.commits = new CommitRing(opts.writeCommitLatency ?? defaultSimConfig().amem.write_commit_latency_cycles, this.trips.slots);
     for (let id = 0; id < NUM_SEQUENCERS; id++) {
       const m = this.config.seqMem[id];
       this.seqs.push({
@@ -287,13 +202,14 @@ export class Uie implements SimEngine {
       indirectWrites: 0,
       tripsDone: 0,
     };
+    this.observer?.attach(this);
   }
 
   // ------------------------------------------------------------------ trips
 
   /** True when a new trip can be accepted (a free tracking ID / scoreboard entry, chip §11.7.1, and room in every sequencer's descriptor FIFO). */
   canStartTrip(): boolean {
-    if (this.slots[this.nextSlot]!.active) return false;
+    if (!this.trips.free) return false;
     for (const s of this.seqs) if (s.qCount >= SEQ_QUEUE) return false;
     return true;
   }
@@ -305,14 +221,8 @@ export class Uie implements SimEngine {
   startTrip(trip: UieTripParams): boolean {
     if (!this.canStartTrip()) return false;
     this.stateGen++;
-    const slotId = this.nextSlot;
-    const slot = this.slots[slotId]!;
-    slot.active = true;
-    slot.tripId = trip.trip_id;
-    slot.params = trip;
-    slot.writes = 0;
     const mask = trip.trip_valid_mask & ((1 << NUM_SEQUENCERS) - 1);
-    slot.pending = mask;
+    const slotId = this.trips.accept(trip, mask);
     for (let id = 0; id < NUM_SEQUENCERS; id++) {
       if (!((mask >> id) & 1)) continue;
       const s = this.seqs[id]!;
@@ -320,22 +230,26 @@ export class Uie implements SimEngine {
       s.qCount++;
       this.seqActive |= 1 << id;
     }
-    this.nextSlot = (slotId + 1) % TRIP_SLOTS;
-    this.activeTrips++;
-    this.amem.banks.setActive(this.index, true);
+    this.amem.banks.sched.setActive(this.index, true);
     this.lastDidWork = true;
+    this.observer?.tripAccepted(trip.trip_id, slotId);
     return true;
   }
 
   get busy(): boolean {
-    return this.activeTrips > 0;
+    return this.trips.active > 0;
+  }
+
+  /** The trip slots (tracking IDs, chip §11.7.1), read-only for observers and probes. */
+  get slots(): readonly TripSlot[] {
+    return this.trips.slots;
   }
 
   nextWake(now: number): number {
     if (!this.busy) return Infinity;
     if (this.lastDidWork) return now;
     let w = Infinity;
-    if (this.cCount > 0) w = Math.max(now, this.commitAt[this.cHead]!);
+    if (this.commits.count > 0) w = Math.max(now, this.commits.nextAt);
     // a datapath that waited for its AMEM port (16-bit serialization) wakes when the port frees
     if (this.portWake < w) w = Math.max(now, this.portWake);
     // a compute unit with a timed event (pipeline latency) wakes at it
@@ -381,7 +295,7 @@ export class Uie implements SimEngine {
   blockedReason(): string | undefined {
     if (!this.busy) return undefined;
     if (this.blocked) return this.blocked;
-    if (this.cCount > 0) return `waiting for ${this.cCount} AMEM write commit(s) (seq §6.8)`;
+    if (this.commits.count > 0) return `waiting for ${this.commits.count} AMEM write commit(s) (seq §6.8)`;
     return undefined;
   }
 
@@ -420,7 +334,7 @@ export class Uie implements SimEngine {
 
   /** Installs switch tables directly (tests/tools without a cfg space). */
   loadSwitchTables(side: 'read' | 'write', t: SwitchTables): void {
-    const dst = side === 'read' ? this.readSw : this.writeSw;
+    const dst = side === 'read' ? this.rd.sw : this.wr.sw;
     dst.pswSrc.set(t.pswSrc);
     dst.pswZero.set(t.pswZero);
     dst.cswMux.set(t.cswMux);
@@ -433,32 +347,33 @@ export class Uie implements SimEngine {
   // ------------------------------------------------------------ the cycle
 
   tick(now: number): boolean {
+    const obs = this.observer;
+    if (obs !== undefined) obs.beforeCycle(now);
     this.now = now;
     this.stateGen++;
     this.blocked = undefined;
     this.portWake = Infinity;
     this.amem.banks.sync(now); // last cycle's bank claims resolved before anyone issues (amem/banks.ts)
-    if (this.lastReadAt >= 0 || this.lastWriteAt >= 0 || this.lastWtAt >= 0) settleClaims(this);
+    const rd = this.rd;
+    const wr = this.wr;
+    if (rd.lastAt >= 0 || wr.lastAt >= 0 || this.wt.lastAt >= 0) this.settleClaims();
     let did = false;
     // 1. write commits (chip §11.7.1)
-    while (this.cCount > 0 && this.commitAt[this.cHead]! <= now) {
-      const sl = this.slots[this.commitSlot[this.cHead]!]!;
-      sl.writes--;
-      this.cHead = (this.cHead + 1) & this.commitMask;
-      this.cCount--;
-      did = true;
-    }
+    const commits = this.commits;
+    if (commits.count > 0 && commits.commitDue(now)) did = true;
     // 2. datapaths, downstream first
-    if (issueWrite(this, now)) did = true;
+    if (wr.issue(now)) did = true;
     // the compute half only while a compute sequencer runs or one of its units still holds work
     if ((this.seqActive & COMPUTE_SEQS) !== 0 || !this.cmp.quiet) {
       if (this.cmp.tick(now)) did = true;
     }
-    if (issueRead(this, now)) did = true;
-    if (this.itfeRead.active && this.itfeRead.tick(now)) did = true;
-    else if (this.itfeRead.wakeAt > now && this.itfeRead.wakeAt < this.portWake) this.portWake = this.itfeRead.wakeAt;
-    if (this.itfeWrite.active && this.itfeWrite.tick(now)) did = true;
-    else if (this.itfeWrite.wakeAt > now && this.itfeWrite.wakeAt < this.portWake) this.portWake = this.itfeWrite.wakeAt;
+    if (rd.issue(now)) did = true;
+    const ir = rd.itfe;
+    const iw = wr.itfe;
+    if (ir.active && ir.tick(now)) did = true;
+    else if (ir.wakeAt > now && ir.wakeAt < this.portWake) this.portWake = ir.wakeAt;
+    if (iw.active && iw.tick(now)) did = true;
+    else if (iw.wakeAt > now && iw.wakeAt < this.portWake) this.portWake = iw.wakeAt;
     // 3. sequencer cores
     // (only sequencers with a running core or a queued trip: bit id of seqActive, visited in id order)
     let act = this.seqActive;
@@ -470,16 +385,12 @@ export class Uie implements SimEngine {
       if (!sq.core.running && sq.qCount === 0) this.seqActive &= ~bit;
     }
     // 4. in-order trip retirement
-    while (this.activeTrips > 0) {
-      const sl = this.slots[this.oldestSlot]!;
-      if (!sl.active || sl.pending !== 0 || sl.writes !== 0) break;
-      this.cmp.tripRetired(this.oldestSlot);
-      sl.active = false;
-      sl.params = undefined;
-      this.activeTrips--;
-      if (this.activeTrips === 0) this.amem.banks.setActive(this.index, false);
+    const trips = this.trips;
+    for (let sl = trips.retirable(); sl !== undefined; sl = trips.retirable()) {
+      this.cmp.tripRetired(trips.oldest);
+      trips.retireOldest();
+      if (trips.active === 0) this.amem.banks.sched.setActive(this.index, false);
       this.stats.tripsDone++;
-      this.oldestSlot = (this.oldestSlot + 1) % TRIP_SLOTS;
       did = true;
       if (this.amem.stats.viewConflicts > 0 && this.amem.firstViewConflict)
         this.warnOnce('view', UieCodes.viewConflict, this.amem.firstViewConflict, `${CHIP_SPEC_F} §7.5`);
@@ -487,14 +398,25 @@ export class Uie implements SimEngine {
         this.deferredIds[this.deferredN++] = sl.tripId;
         this.deferredAt = now;
         this.visible = true;
-      } else this.onTripDone?.(sl.tripId, now);
+      } else {
+        obs?.tripRetired(sl.tripId, now);
+        this.onTripDone?.(sl.tripId, now);
+      }
     }
     // AMEM banks: no more claims in the current trips once the claiming sequencers, their decoder FIFOs and the ITFEs
-    // are done (amem/banks.ts setQuiet: other UIEs' joint batches then ignore this one)
-    if ((this.seqActive & CLAIM_SEQS) === 0 && this.activeTrips > 0 && this.readDec.empty && this.writeDec.empty && !this.itfeRead.active && !this.itfeWrite.active)
-      this.amem.banks.setQuiet(this.index, now);
+    // are done (amem/schedules.ts setQuiet: other UIEs' joint batches then ignore this one)
+    if ((this.seqActive & CLAIM_SEQS) === 0 && trips.active > 0 && rd.dec.empty && wr.dec.empty && !ir.active && !iw.active)
+      this.amem.banks.sched.setQuiet(this.index, now);
     this.lastDidWork = did;
+    if (obs !== undefined) obs.afterCycle(now);
     return did;
+  }
+
+  /** The bank claims of the previous cycle, settled after `AmemBanks.sync` (amem/banks.ts) by the ports that made them. */
+  private settleClaims(): void {
+    if (this.rd.lastAt >= 0) this.rd.settle();
+    if (this.wt.lastAt >= 0) this.wt.settle(this);
+    if (this.wr.lastAt >= 0) this.wr.settle();
   }
 
   /**
@@ -517,14 +439,14 @@ export class Uie implements SimEngine {
     // may start (stopOnPop: a DMA could) -> this cycle only; other UIEs of the cluster active -> this cycle, or the
     // cluster's joint conflict-free batch (the same window for all of them), then hand back
     const banks = this.amem.banks;
-    const shared = banks.activeUies > 1;
+    const shared = banks.sched.activeUies > 1;
     if (stopOnPop) limit = from + 1;
     try {
       while (c < limit) {
-        if (this.fastPaths && this.seqActive === RW_ACTIVE && this.cmp.quiet && (shared || (c >= this.batchRetry && limit - c >= BATCH_MIN))) {
+        if (this.fastPaths && this.seqActive === RW_ACTIVE && this.cmp.quiet && (shared || (c >= this.batch.retryAt && limit - c >= BATCH_MIN))) {
           const k = steadyBatch(this, c, limit);
           if (k > 0) {
-            this.batchedCycles += k;
+            this.batch.cycles += k;
             // did[(c + j) & mask] = 1 for j < k, as at most two block fills of the ring (k <= its length: a window)
             const a = c & mask;
             const e = a + k;
@@ -537,7 +459,7 @@ export class Uie implements SimEngine {
             if (shared) break;
             continue;
           }
-          this.batchRetry = c + BATCH_RETRY;
+          this.batch.retryAt = c + BATCH_RETRY;
         }
         if (shared) limit = c + 1;
         const d = this.tick(c);
@@ -560,6 +482,11 @@ export class Uie implements SimEngine {
     return c;
   }
 
+  /** Cycles simulated by steady-state batches (diagnostics for tests and benchmarks; not a statistic of the model). */
+  get batchedCycles(): number {
+    return this.batch.cycles;
+  }
+
   /** The cycle of the retirements held back by `runAhead`, or -1 when there are none. */
   get deferredCycle(): number {
     return this.deferredN > 0 ? this.deferredAt : -1;
@@ -569,10 +496,13 @@ export class Uie implements SimEngine {
   flushDeferred(): void {
     const n = this.deferredN;
     this.deferredN = 0;
-    for (let i = 0; i < n; i++) this.onTripDone?.(this.deferredIds[i]!, this.deferredAt);
+    for (let i = 0; i < n; i++) {
+      this.observer?.tripRetired(this.deferredIds[i]!, this.deferredAt);
+      this.onTripDone?.(this.deferredIds[i]!, this.deferredAt);
+    }
   }
 
   seqDone(id: number, slot: number): void {
-    this.slots[slot]!.pending &= ~(1 << id);
+    this.trips.seqDone(id, slot);
   }
 }

@@ -2,7 +2,7 @@
  * The AMEM Weights Read sequencer's port (seq §7): address calculation of §7.2 (no indirection), post-final ->
  * Read_Const(0) (§7.3), alignment rules of §1.1 / §7.1. Each executed Read_SRAM / Read_SRAM_with_ReLU / Read_Const
  * pushes one 128-byte word with its metadata into the FIFO to the weights decompressor (compute/wdc.ts); Nop pushes
- * nothing. Every AMEM access of the weights port happens in `weightsRead`: a bank claim of client `u.wtClient`
+ * nothing. Every AMEM access of the weights port happens in `weightsRead`: a bank claim of client `u.wt.client`
  * (amem/banks.ts); while a claim served late holds the port the sequencer stalls (sequencing.ts).
  */
 import * as amemGeometry from '../../common/amem.js';
@@ -66,16 +66,16 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
   const n = f.num_ptns[pc]!;
   const wdc = u.cmp.wdc;
   // a trip without a WDP program has no consumer for the word: drop it (docs/spec-notes.md)
-  const params = u.slots[s.slot]?.params;
+  const params = u.trips.slots[s.slot]?.params;
   if (params && !(params.trip_valid_mask & (1 << SEQ_WDP))) {
     u.warnOnce('noWdp', WeightsCodes.noWdp, 'AMEM Weights Read in a trip without a WDP program: its words are dropped', `${SEQ_SPEC} §7, §9`);
     if (sram) {
       readWords(u, s, a, n, undefined, 0);
-      u.lastWtEntry = -1;
+      u.wt.lastEntry = -1;
     }
     return;
   }
-  u.lastWtEntry = wdc.inTailIndex();
+  u.wt.lastEntry = wdc.inTailIndex();
   const w = wdc.inTail32();
   const d = wdc.in32;
   for (let i = 0; i < 32; i++) d[w + i] = 0;
@@ -94,10 +94,10 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
 function readWords(u: Uie, s: SeqState, a: number, n: number, dst: Uint32Array | undefined, w: number): void {
   const view = s.view ? AMEM_VIEW_BIT : 0;
   // the bank claim (amem/banks.ts): the caller checked that the port is not held (sequencing.ts); served late, the
-  // word reaches the decompressor that much later (readPath.ts settleClaims)
-  u.amem.banks.claim(u.wtClient, u.now, (a << 4) | view, n);
-  u.lastWtAt = u.now;
-  const out = dst ?? u.weights32;
+  // word reaches the decompressor that much later (`WeightsPort.settle`)
+  u.amem.banks.claim(u.wt.client, u.now, (a << 4) | view, n);
+  u.wt.lastAt = u.now;
+  const out = dst ?? u.wt.scratch;
   if (n === 8 && (a & 7) === 0) {
     // one aligned whole word: the same bytes and statistics as the 8 partition reads (Amem.readWord32), one block move
     u.amem.readWord32((a << 4) | view, out, w);
@@ -107,4 +107,24 @@ function readWords(u: Uie, s: SeqState, a: number, n: number, dst: Uint32Array |
   }
   u.stats.bytesRead += n * 16;
   u.stats.weightsBytesRead += n * 16;
+}
+
+/** The AMEM Weights Read port of one UIE (seq §7): its bank client and its last claim. */
+export class WeightsPort {
+  /** The last claim: cycle (-1 none) and its entry in the decompressor input FIFO (-1: a dropped word). */
+  lastAt = -1;
+  lastEntry = -1;
+  /** Scratch for words nobody consumes (a trip without a WDP program). */
+  readonly scratch = new Uint32Array(32);
+  constructor(
+    /** AMEM bank client of the port (amem/clients.ts `uieClient`). */
+    readonly client: number,
+  ) {}
+
+  /** Settles the claim of the previous cycle (amem/banks.ts): a word served late reaches the decompressor that much later. */
+  settle(u: Uie): void {
+    const late = u.amem.banks.freeAt[this.client]! - 1 - this.lastAt;
+    if (late > 0 && this.lastEntry >= 0) u.cmp.wdc.delayIn(this.lastEntry, late);
+    this.lastAt = -1;
+  }
 }

@@ -219,7 +219,7 @@ export class GhUnit implements ComputeUnit {
   private checkCreditSource(r: number): void {
     const u = this.u;
     const wdpSeq = u.seqs[this.cmp.wdp.seqId]!;
-    if (wdpSeq.core.running || wdpSeq.qCount > 0 || !this.cmp.wdp.idle || u.activeTrips > 1) return;
+    if (wdpSeq.core.running || wdpSeq.qCount > 0 || !this.cmp.wdp.idle || u.trips.active > 1) return;
     u.ruleError(GridCodes.hbufCredits, 'GH waits at an hbuf block start with hbuf_rd_credits = 0 and no WDP program is left to write the Hbufs', `${SEQ_SPEC} §10.1.2`, this.seq, this.dec.data[r + H_PC]!);
     this.cmp.hbuf.rdCredits = HBUF_BYTES; // let the simulation end when diagnostics are collected
   }

@@ -435,7 +435,7 @@ export class GxUnit implements ComputeUnit {
     const u = this.u;
     const gwb = this.cmp.gwb;
     const s = u.seqs[gwb.seqId]!;
-    if (s.core.running || s.qCount > 0 || !gwb.idle || u.activeTrips > 1) return;
+    if (s.core.running || s.qCount > 0 || !gwb.idle || u.trips.active > 1) return;
     u.ruleError(GridCodes.wbCredits, 'GX split accumulation needs a writeback credit and no GWB program is left to offload the WBA and return it', `${SEQ_SPEC} §10.3.2`, this.seq, this.seq?.core.execPc ?? 0);
     this.cmp.acc.wbCredits = SLOTS; // let the simulation end when diagnostics are collected
   }

@@ -1,0 +1,217 @@
+/**
+ * Causal attention inside the chained layer (gen/transformer.ts), in its feature-major layout: the QKV projection
+ * writes qkv [3D/128, S/128, 128, 128] (RFP8, EB -12; feature block, token block, feature, token; dh = 128), so for
+ * head h and token block b  Q_h^T = qkv[h, b], K_h^T = qkv[D/128 + h, b], V_h^T = qkv[2D/128 + h, b], and the K^T
+ * (V^T) blocks of key blocks 0..b are one contiguous slice qkv[D/128 + h, 0:b+1]: the Q/K/V split and the head
+ * split are addressing only (one H2A slice each), and the
+ * heads' outputs O_h^T [dh, 128] land in attn[b, h dh ..], so the concat before the output projection is addressing
+ * too. The flow is that of samples/pyxis/attn_causal.pasm (gen/attention.ts): trip `sc` computes S^T = K Q^T (K^T
+ * through the transposed weights path), scales it in the writeback (eb_adj 7 - s), masks the future keys
+ * (Col_LT_Row, chip §6.2.2.1.3) and runs the softmax down the columns on the VPU; trip `pv` computes O^T = V^T P^T,
+ * here with V^T as a row-shifted A operand (seq §9.3; attention.ts uses V through the transposed path), and writes
+ * O^T as RFP8 through the write path's 16b->8b converter (chip §6.2.2.2).
+ * A tile is a (head, query block b) pair with b + 1 key blocks (the causal ones). Per key block k, trip `sc` computes
+ * S_k^T, masks the future keys on the diagonal block only, and runs the block's softmax (max by SB2VB snooping, exp
+ * LUT, sum, 1/sum); besides P_k^T for the grid it writes the block's max row m_k and sum row l_k to AMEM; trip `pv`
+ * writes O_k^T = V_k^T P_k^T (FP16). Trip `cb` then combines the blocks on the VPU, lane = query:
+ *   M = max_k m_k,  c_k = l_k e^(m_k - M) / sum_j l_j e^(m_j - M),  O^T = sum_k c_k O_k^T
+ * (the softmax over all the keys, the split form of the online softmax), written as RFP8. Vbuffer banks follow seq
+ * §13.3 (one writer and one reader per bank and trip). At most ATTN_MAX_BLOCKS key blocks (GEN0011, transformer.ts).
+ */
+import type { Worker } from './errors.js';
+import type { GenKernel } from './kernel.js';
+import { LUT_TABLE, identityRpsw, identityWpsw, newParts, pushTrip, qkey, renderLd } from './ldparts.js';
+
+/** Key blocks a query block can see: the combine trip keeps one weight per key block in a VPU register (r1..r6; r7, r12..r15 are its accumulator and temporaries; 16 GPRs, chip §6.4). */
+export const ATTN_MAX_BLOCKS = 6;
+
+export interface AttnChainParams {
+  name: string;
+  prefix: string;
+  s: number;
+  d: number;
+  heads: number;
+  /** qkv [3D/128, S/128, 128, 128] RFP8 EB -12 (feature block, token block, feature, token), declared by the QKV stage. */
+  qkvTensor: string;
+  /** Output (declared here): [S/128, D, 128] RFP8 EB -12. */
+  outTensor: string;
+  ws: Worker[];
+}
+
+export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
+  const nm = p.name;
+  const P = p.prefix;
+  const DK = p.d / p.heads;
+  const NB = p.s / 128;
+  const s = Math.round(Math.log2(DK) / 2);
+  const trW = (pre: string, n: number) => `.program ${pre}_wr amem_weights_read {\n  loop i0 ${n} {\n    Read_SRAM wdc_type=Uncompressed iter_stride[i0]=8\n  }\n}
+.program ${pre}_wdp wdp {\n  loop i0 ${n / 8} {\n    loop i1 2 {\n      loop i2 4 {\n        WR_HBUF hbuf_wr_control=LD_2ROWS_8B_TRANS log2_ptns_per_hlane=0 tbuf_idx_iter_id=i1 tbuf_col_idx_iter_id=i2 \\\n                dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i1 \\\n                hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2]\n      }\n    }\n  }\n}
+.program ${pre}_gh gh {\n  loop i0 ${n / 8} {\n    loop i1 4 {\n      loop i2 2 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_TRANS_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=4 hbuf_stride_dim2=16 \\\n                    hbuf_stride_iter_id_dim1=i2 hbuf_stride_iter_id_dim2=i1\n      }\n    }\n  }\n}`;
+  const gx = (pre: string, n: number) => `.program ${pre}_gx gx {\n  Exec_Config conv3x3_mode=0 end_grid_row_idx=15 log2_active_ptns=3 odd_col_exec_en=1 even_col_exec_en=1\n  loop i0 ${n / 8} {\n    loop i1 8 {\n      Exec_Valid conv3x3_mode=0 accum_idx_iter_id=i1 front_staging_done_iter_mask=[i1] zero_accum_iter_mask=[i0] \\\n                 split_accum_iter_mask=[i0, i1] wb_kick_iter_mask=[i0, i1]\n    }\n  }\n}`;
+  // row-shifted A = V^T [128 features, 128 keys]: one Hbuf block, 8 partitions per row (gemm.ts with K = 128)
+  const rsW = (pre: string, nk: number) => `.program ${pre}_wr amem_weights_read {\n  loop i0 ${nk} {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          Read_SRAM wdc_type=Uncompressed iter_stride[i0]=1024 iter_stride[i1]=8 iter_stride[i2]=64 iter_stride[i3]=128\n        }\n      }\n    }\n  }\n}
+.program ${pre}_wdp wdp {\n  loop i0 ${nk} {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          WR_HBUF hbuf_wr_control=LD_1ROW_16B log2_ptns_per_hlane=3 hlane_iter_id=i3 grip_iter_id=i2 \\\n                  dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                  hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2, i3] \\\n                  hbuf_stride_dim1=16 hbuf_stride_iter_id_dim1=i1\n        }\n      }\n    }\n  }\n}
+.program ${pre}_gh gh {\n  loop i0 ${nk} {\n    loop i1 16 {\n      loop i2 8 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=8 hbuf_stride_dim2=128 \\\n                    hbuf_stride_iter_id_dim1=i1 hbuf_stride_iter_id_dim2=i2\n      }\n    }\n  }\n}`;
+  const sc = `${nm}_sc`;
+  const pv = `${nm}_pv`;
+  const cb = `${nm}_cb`;
+  const OB = 130; // rows of one key block's partial result: O^T (128 rows), its max row and its sum row (FP16)
+  /** The combine trip of a query block with nk key blocks: c_k = sum_k e^(m_k - M) / sum_l sum_l e^(m_l - M), O = sum_k c_k O_k. */
+  const combine = (nk: number) => {
+    const r = (k: number) => `r${k + 1}`;
+    const ks = Array.from({ length: nk }, (_, k) => k);
+    const m = [
+      ...ks.map((k) => `  MOV rd=${r(k)} src1_sel=IN_FIFO wr_gpr_en=1 in_fifo_pop=1`),
+      `  MOV rd=r15 rs1=r1 wr_gpr_en=1`,
+      ...ks.slice(1).map((k) => `  MAX rd=r15 rs1=r15 rs2=${r(k)} wr_gpr_en=1`),
+      ...ks.flatMap((k) => [`  SUB rd=${r(k)} rs1=${r(k)} rs2=r15 wr_gpr_en=1`, `  LUT rd=${r(k)} rs1=${r(k)} lut_idx=${LUT_TABLE.exp} wr_gpr_en=1`, `  MUL rd=${r(k)} src1_sel=IN_FIFO rs2=${r(k)} src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1`]),
+      `  MOV rd=r14 rs1=r1 wr_gpr_en=1`,
+      ...ks.slice(1).map((k) => `  ADD rd=r14 rs1=r14 rs2=${r(k)} wr_gpr_en=1`),
+      `  LUT rd=r13 rs1=r14 lut_idx=${LUT_TABLE.recip} wr_gpr_en=1`,
+      `  MUL rd=r12 rs1=r14 rs2=r13 wr_gpr_en=1`,
+      `  SUB rd=r12 src1_sel=IMM imm=0x4000 rs2=r12 wr_gpr_en=1`,
+      `  MUL rd=r13 rs1=r13 rs2=r12 wr_gpr_en=1`,
+      ...ks.map((k) => `  MUL rd=${r(k)} rs1=${r(k)} rs2=r13 wr_gpr_en=1`),
+    ];
+    const row = ks.map((k) => `  ${k === 0 ? 'MUL' : 'MAC'} rd=r7 src1_sel=IN_FIFO rs2=${r(k)} src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1${k === nk - 1 ? ' out_fifo_push=1' : ''}`);
+    const n = nk * (128 + 2);
+    return `.vpu ${cb}${nk}_w {\n${m.join('\n')}\n}
+.vpu ${cb}${nk}_row {\n${row.join('\n')}\n}
+.program ${cb}${nk}_rd amem_read {\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${128 * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${129 * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 128 {\n    loop i1 ${nk} {\n      Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer iter_stride[i0]=16 iter_stride[i1]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n    }\n  }\n}
+.program ${cb}${nk}_in sb2vb {\n  loop i0 ${n} {\n    WR_VLD wr_tile_idx=0 src_select=AMEM_FIFO\n  }\n}
+.program ${cb}${nk}_feed vb2vpu {\n  loop i0 ${n} {\n    RD_VLD rd_tile_idx=0\n  }\n}
+.program ${cb}${nk}_vi vi {\n  Generate_VPU_Program vpv_pgm_start_addr=${cb}${nk}_w\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${cb}${nk}_row\n  }\n}`;
+  };
+  const pasm = `# Generated by pyxis-gen transformer (packages/target-pyxis/src/gen/attnchain.ts): causal attention, d_k ${DK},
+# scale 2^-${s}${DK === 4 ** s ? ' = 1/sqrt(d_k)' : ` (nearest power of two to 1/sqrt(${DK}))`}; per key block the flow of samples/pyxis/attn_causal.pasm,
+# the key blocks of a query block combined by their max and sum rows (a combine trip on the VPU).
+# ---- trip sc (one key block): S^T = K Q^T, softmax down the columns; the block's max and sum rows to AMEM
+${trW(sc, DK)}
+${gx(sc, DK)}
+.program ${sc}_rd amem_read {\n  loop i0 ${DK} {\n    Read_SRAM data_type=Recogni_FP8 tgt_fifo=Grid rpsw_config_vld=1 rpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}
+.program ${sc}_gv gv {\n  loop i0 ${DK / 8} {\n    loop i1 8 {\n      Read_AMEM_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n  }\n}
+# the diagonal key block masks the future keys (Col_LT_Row, chip §6.2.2.1.3); an earlier key block is not masked
+.program ${sc}_gwb_d gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=VPU diagonal_mask_mode=Col_LT_Row diagonal_mask_override_sel=Max_Negative col_mask_idx=0 \\\n             eb_adj=7-${s} grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
+.program ${sc}_gwb_f gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=VPU diagonal_mask_mode=Disabled col_mask_idx=0 eb_adj=7-${s} grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
+.program ${sc}_in sb2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=0 src_select=Grid_FIFO snoop_vld=1 snoop_signed=1 snoop_start_iter_mask=[i0]\n  }\n  WR_VLD wr_tile_idx=1 src_select=Snoop_Register\n}
+.program ${sc}_feed vb2vpu {\n  RD_VLD rd_tile_idx=1\n  loop i0 128 {\n    RD_VLD rd_tile_idx=0\n  }\n  loop i0 128 {\n    RD_VLD rd_tile_idx=6\n  }\n}
+.vpu ${nm}_init {\n  MOV rd=r15 src1_sel=IN_FIFO wr_gpr_en=1 in_fifo_pop=1\n  MOV rd=r14 src1_sel=IMM imm=0 wr_gpr_en=1\n}
+.vpu ${nm}_sum {\n  SUB rd=r1 src1_sel=IN_FIFO rs2=r15 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1\n  LUT rd=r2 rs1=r1 lut_idx=${LUT_TABLE.exp} wr_gpr_en=1 out_fifo_push=1\n  ADD rd=r14 rs1=r14 rs2=r2 wr_gpr_en=1\n}
+# 1/sum; then the max and sum rows out (to AMEM, for the combine trip)
+.vpu ${nm}_recip {\n  LUT rd=r13 rs1=r14 lut_idx=${LUT_TABLE.recip} wr_gpr_en=1\n  MUL rd=r3 rs1=r14 rs2=r13 wr_gpr_en=1\n  SUB rd=r3 src1_sel=IMM imm=0x4000 rs2=r3 wr_gpr_en=1\n  MUL rd=r13 rs1=r13 rs2=r3 wr_gpr_en=1\n  MOV rd=r4 rs1=r15 out_fifo_push=1\n  MOV rd=r4 rs1=r14 out_fifo_push=1\n}
+.vpu ${nm}_out {\n  MUL rd=r2 src1_sel=IN_FIFO rs2=r13 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1 out_fifo_push=1\n}
+.program ${sc}_vi vi {\n  Generate_VPU_Program vpv_pgm_start_addr=${nm}_init\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_sum\n  }\n  Generate_VPU_Program vpv_pgm_start_addr=${nm}_recip\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_out\n  }\n}
+# Vbuffer banks (seq §13.3: one writer and one reader per bank): SB2VB writes tiles 0, 1 (bank 0); VPU2VB tiles 6 (bank 3), 3, 2 (bank 1)
+.program ${sc}_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=6\n  }\n  loop i0 2 {\n    WR_VLD wr_tile_idx=3\n  }\n  loop i0 128 {\n    WR_VLD wr_tile_idx=2\n  }\n}
+.program ${sc}_drain vb2sb {\n  loop i0 2 {\n    RD_VLD rd_tile_idx=3 tgt_select=AMEM_FIFO\n  }\n}
+.program ${sc}_wo amem_write {\n  loop i0 2 {\n    Write data_type=Recogni_FP16 src_fifo=Vbuffer wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}
+# ---- trip pv (one key block): O_k^T = V_k^T P_k^T (V^T row-shifted, P^T from the VPU), FP16 to AMEM
+${rsW(pv, 1)}
+${gx(pv, 128)}
+.program ${pv}_feed vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=2 tgt_select=Grid_FIFO\n  }\n}
+.program ${pv}_gv gv {\n  loop i0 128 / 8 {\n    loop i1 8 {\n      Read_VPU_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=8\n    }\n  }\n}
+.program ${pv}_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=AMEM diagonal_mask_mode=Disabled col_mask_idx=0 eb_adj=-4 grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
+.program ${pv}_wo amem_write {\n  loop i0 128 {\n    Write src_fifo=Grid data_type=Recogni_FP16 eb_adj=0 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}
+# ---- trip cb (per query block): the key blocks' O_k combined on the VPU, written as RFP8 (16b->8b converter, chip §6.2.2.2)
+.program ${cb}_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=2\n  }\n}
+.program ${cb}_drain vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=2 tgt_select=AMEM_FIFO\n  }\n}
+.program ${cb}_wr amem_write {\n  loop i0 128 {\n    Write src_fifo=Vbuffer data_type=Recogni_FP8 eb_adj=-3 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}
+${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
+`;
+  const NT = p.heads * NB;
+  const ws = p.ws;
+  const D = p.d;
+  // tiles t = blk * heads + h (blk + 1 key blocks). A head's Q^T, K^T, V^T of every token block are loaded once (one
+  // H2A trip each: DMA trips run one after the other in a cluster's queue, so few large ones) into the AMEM of the
+  // cluster of the head (heads round-robin over the clusters), shared by its UIEs; a tile's (sc, pv) pair of each key
+  // block to the least loaded UIE of its cluster (the key blocks of a query block run on several UIEs at once), and
+  // its combine trip, after every pair of every UIE queue (a combine waits for pairs on other UIEs; pairs wait for
+  // nothing but their loads, so no queue can hold a trip that another queue's trip waits for), likewise
+  const nkOf = (t: number) => Math.floor(t / p.heads) + 1;
+  const clusters = [...new Set(ws.map((w) => w.cluster))].sort((a, b) => a - b);
+  const uiesOf = new Map(clusters.map((c) => [c, ws.filter((w) => w.cluster === c)]));
+  const clLoad = new Map(clusters.map((c) => [c, 0]));
+  const uieLoad = new Map(ws.map((w) => [`${w.cluster}.${w.uie}`, 0]));
+  const least = <T,>(xs: T[], f: (x: T) => number) => xs.reduce((m, x) => (f(x) < f(m) ? x : m));
+  const tiles = Array.from({ length: NT }, (_, i) => NT - 1 - i).map((t) => {
+    const c = clusters[(t % p.heads) % clusters.length]!;
+    clLoad.set(c, clLoad.get(c)! + nkOf(t) + 0.7);
+    const pairs = Array.from({ length: nkOf(t) }, () => {
+      const w = least(uiesOf.get(c)!, (x) => uieLoad.get(`${x.cluster}.${x.uie}`)!);
+      uieLoad.set(`${w.cluster}.${w.uie}`, uieLoad.get(`${w.cluster}.${w.uie}`)! + 1);
+      return w;
+    });
+    return { t, c, pairs, cbw: undefined as Worker | undefined };
+  });
+  for (const x of tiles) {
+    const w = least(uiesOf.get(x.c)!, (y) => uieLoad.get(`${y.cluster}.${y.uie}`)!);
+    uieLoad.set(`${w.cluster}.${w.uie}`, uieLoad.get(`${w.cluster}.${w.uie}`)! + 0.7);
+    x.cbw = w;
+  }
+  const busy = ws.filter((w) => tiles.some((x) => x.cbw === w || x.pairs.includes(w)));
+  const used = [...new Set(tiles.map((x) => x.c))].sort((a, b) => a - b);
+  const out = newParts();
+  for (const c of used) out.decls.push(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
+  out.decls.push(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
+  out.decls.push(`tensor ${p.outTensor} { format = RFP8; shape = [${NB}, ${D}, 128]; eb = -12; region = hbm; zero = true; }`);
+  const luts: GenKernel['luts'] = [
+    { file: `${nm}_exp_lut.npy`, fn: 'exp' },
+    { file: `${nm}_recip_lut.npy`, fn: 'recip' },
+  ];
+  for (const w of busy) {
+    for (const l of luts) out.decls.push(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = ${256 * LUT_TABLE[l.fn]}; data = "${l.file}"; }`);
+    out.decls.push(identityRpsw(w), identityWpsw(w));
+    out.decls.push(`config rpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 2, 4, 6, 1, 3, 5, 7]; } }`);
+    out.decls.push(`config wpsw.config { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { src_ptn = [0, 4, 1, 5, 2, 6, 3, 7]; } }`);
+    out.decls.push(`config gwb.col_mask { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { col_override = [${Array(128).fill(0).join(', ')}]; } }`);
+  }
+  let flops = 0;
+  const loaded = new Set<number>();
+  for (const { t, c, pairs } of tiles) {
+    const h = t % p.heads;
+    const blk = Math.floor(t / p.heads);
+    const nk = blk + 1;
+    flops += 2 * 128 * 128 * (DK + 128) * nk;
+    // one set of buffers per tile (no reuse, no write-after-read ordering between tiles)
+    const id = `${t}`;
+    out.decls.push(`tensor ${P}ot${id} { format = RFP8; shape = [128, 128]; eb = -12; region = amem${c}; zero = true; }`);
+    out.decls.push(`tensor ${P}ob${id} { format = RFP16; shape = [${nk * OB}, 128]; eb = -15; region = amem${c}; zero = true; }`);
+    if (!loaded.has(h)) {
+      // feature block f of the QKV output holds that block's features of every token block: Q_h^T, K_h^T, V_h^T of
+      // all the token blocks are one contiguous H2A slice each
+      loaded.add(h);
+      const fb = (off: number) => off / 128 + h;
+      for (const [x, off] of [['q', 0], ['k', D], ['v', 2 * D]] as const) {
+        out.decls.push(`tensor ${P}${x}t_h${h} { format = RFP8; shape = [${NB}, 128, 128]; eb = -12; region = amem${c}; zero = true; }`);
+        pushTrip(out, qkey('h2a', c), `  trip ${P}l${x}_h${h} { src = ${p.qkvTensor}[${fb(off)}, 0:${NB}]; dst = ${P}${x}t_h${h}; trip_power = 4; }`);
+      }
+    }
+    pushTrip(out, qkey('a2h', c), `  trip ${P}st${id} { src = ${P}ot${id}; dst = ${p.outTensor}[${blk}, ${h * DK}:${(h + 1) * DK}]; trip_power = 4; }`);
+    const o = `${P}ob${id}`;
+    const names: string[] = [];
+    pairs.forEach((w, k) => {
+      const q = qkey('uie', w.cluster, w.uie);
+      const scn = `${P}sc${id}_${k}`;
+      const pvn = `${P}pv${id}_${k}`;
+      names.push(scn, pvn);
+      out.deps.push(`${scn} after ${P}lq_h${h}, ${P}lk_h${h};`, `${pvn} after ${P}lv_h${h};`);
+      pushTrip(out, q, `  trip ${scn} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt_h${h}[${k}]; read = ${P}qt_h${h}[${blk}]; write = ${o}[${k * OB + 128}:${k * OB + 130}]; op = matmul; trip_power = 16; }`);
+      pushTrip(out, q, `  trip ${pvn} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt_h${h}[${k}]; write = ${o}[${k * OB}:${k * OB + 128}]; op = matmul; trip_power = 16; }`);
+    });
+    out.deps.push(`${P}cb${id} after ${names.join(', ')};`, `${P}st${id} after ${P}cb${id};`);
+  }
+  for (const { t, cbw } of tiles) {
+    const nk = nkOf(t);
+    pushTrip(out, qkey('uie', cbw!.cluster, cbw!.uie), `  trip ${P}cb${t} { amem_read = ${cb}${nk}_rd; sb2vb = ${cb}${nk}_in; vb2vpu = ${cb}${nk}_feed; vi = ${cb}${nk}_vi; vpu2vb = ${cb}_out; vb2sb = ${cb}_drain; amem_write = ${cb}_wr; read = ${P}ob${t}; write = ${P}ot${t}; trip_power = 8; }`);
+  }
+  return {
+    name: nm,
+    pasm,
+    ld: renderLd(`/* causal attention (gen/attnchain.ts) */`, out),
+    parts: out,
+    inputs: [],
+    luts,
+    scale: 2 ** -s,
+    meta: { kind: 'attention', tiles: NT, dk: DK, dtype: 'fp8', flops, hbmBytes: p.heads * 3 * NB * 128 * 128 + NT * 128 * 128, outputs: [p.outTensor], workers: busy.map((w) => `c${w.cluster}.uie${w.uie}`) },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The write-completion tracking of one UIE (chip §11.7.1, §11.7.2; seq §6.8): AMEM Write posts each write, which
+ * commits `latency` cycles later (sim_config amem.write_commit_latency_cycles); a trip retires only once its count of
+ * outstanding writes (`TripSlot.writes`) is back at zero. The constant latency keeps the ring in issue order.
+ */
+import type { TripSlot } from './records.js';
+
+export class CommitRing {
+  /** Per ring entry: its commit cycle and its trip slot. */
+  private readonly at: Float64Array;
+  private readonly slot: Int8Array;
+  private readonly mask: number;
+  private head = 0;
+  /** Posted writes not yet committed. */
+  count = 0;
+
+  constructor(
+    /** Cycles from AMEM write issue to commit. */
+    readonly latency: number,
+    private readonly slots: readonly TripSlot[],
+  ) {
+    // at most 2 posted writes per cycle can be outstanding for `latency` cycles
+    let ring = 64; // small: the ring is walked every cycle, a 48-UIE chip keeps 48 of them hot
+    while (ring < 2 * latency + 16) ring *= 2;
+    this.mask = ring - 1;
+    this.at = new Float64Array(ring);
+    this.slot = new Int8Array(ring);
+  }
+
+  /** The commit cycle of the oldest posted write (Infinity: none). */
+  get nextAt(): number {
+    return this.count > 0 ? this.at[this.head]! : Infinity;
+  }
+
+  /** Commits the writes due at `now` (tick step 1); true when any did. */
+  commitDue(now: number): boolean {
+    let did = false;
+    while (this.count > 0 && this.at[this.head]! <= now) {
+      this.slots[this.slot[this.head]!]!.writes--;
+      this.head = (this.head + 1) & this.mask;
+      this.count--;
+      did = true;
+    }
+    return did;
+  }
+
+  /** Posts `n` writes of trip slot `slot` issued at `now`. */
+  post(slot: number, now: number, n: number): void {
+    for (let i = 0; i < n; i++) {
+      if (this.count > this.mask) {
+        // ring full: commit the oldest now (never expected with 100-cycle latency)
+        this.slots[this.slot[this.head]!]!.writes--;
+        this.head = (this.head + 1) & this.mask;
+        this.count--;
+      }
+      const k = (this.head + this.count) & this.mask;
+      this.at[k] = now + this.latency;
+      this.slot[k] = slot;
+      this.count++;
+      this.slots[slot]!.writes++;
+    }
+  }
+
+  /** The newest `n` posted writes commit `late` cycles later (their bank access was served late). */
+  delayNewest(n: number, late: number): void {
+    for (let i = 0; i < n && i < this.count; i++) {
+      const k = (this.head + this.count - 1 - i) & this.mask;
+      this.at[k] = this.at[k]! + late;
+    }
+  }
+
+  /**
+   * K cycles c .. c + k - 1 of a steady-state batch (batchMove.ts): per cycle t the commits due at t, then one posted
+   * write of trip slot `tripSlot`. Locals only; the trip's `writes` count takes the net of its pushes and pops at the
+   * end (nothing reads it inside the window).
+   */
+  batch(c: number, k: number, tripSlot: number): void {
+    const commitAt = this.at;
+    const commitSlot = this.slot;
+    const cm = this.mask;
+    const lat = this.latency;
+    const slots = this.slots;
+    let cHead = this.head;
+    let cCount = this.count;
+    let dTrip = k;
+    let due = cCount > 0 ? commitAt[cHead]! : Infinity;
+    for (let j = 0; j < k; j++) {
+      const t = c + j;
+      while (due <= t) {
+        const s = commitSlot[cHead]!;
+        if (s === tripSlot) dTrip--;
+        else slots[s]!.writes--;
+        cHead = (cHead + 1) & cm;
+        due = --cCount > 0 ? commitAt[cHead]! : Infinity;
+      }
+      if (cCount > cm) {
+        const s = commitSlot[cHead]!;
+        if (s === tripSlot) dTrip--;
+        else slots[s]!.writes--;
+        cHead = (cHead + 1) & cm;
+        due = --cCount > 0 ? commitAt[cHead]! : Infinity;
+      }
+      const q = (cHead + cCount) & cm;
+      commitAt[q] = t + lat;
+      commitSlot[q] = tripSlot;
+      if (cCount++ === 0) due = t + lat;
+    }
+    slots[tripSlot]!.writes += dTrip;
+    this.head = cHead;
+    this.count = cCount;
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * What a UIE tells an observer (statistics, traces) about its trips and cycles. The UIE calls its observer at four
+ * points and nowhere else; the observer reads the UIE's public state (statistics, decoder FIFOs, trip slots) and
+ * must not change it. Statistics off: the UIE has no observer and pays one flag check per cycle.
+ */
+import type { Uie } from './uie.js';
+
+export interface UieObserver {
+  /** Once, at the end of the UIE's constructor (its units exist). */
+  attach(u: Uie): void;
+  /** Trip `tripId` was accepted into trip slot `slot` (`Uie.startTrip`, chip §11.4.2). */
+  tripAccepted(tripId: number, slot: number): void;
+  /** Before the UIE simulates cycle `now` (every `tick`, including those of a run-ahead window). */
+  beforeCycle(now: number): void;
+  /** After it simulated cycle `now`. */
+  afterCycle(now: number): void;
+  /**
+   * Trip `tripId` retired at `cycle` (chip §11.7.1), reported when the UIE reports it (`onTripDone`): at once, or for a
+   * run-ahead window when the global clock reaches the cycle (`flushDeferred`).
+   */
+  tripRetired(tripId: number, cycle: number): void;
+}

@@ -1,0 +1,284 @@
+/**
+ * Per-trip compute statistics of a `Uie` (docs/timing-model.md "Pyxis compute statistics"): the UIE's observer
+ * (uie/observer.ts) that keeps, per trip, the compute counters between its start and its retirement, and attributes
+ * the grid / writeback / VPU work of each cycle to the trip whose instruction executed it.
+ */
+import type { Uie } from './uie/index.js';
+import type { UieObserver } from './uie/observer.js';
+import type { ComputeStats } from './uie/compute/stats.js';
+import type { ComputeUnit } from './uie/compute/unit.js';
+import { H_SLOT } from './uie/compute/unit.js';
+import { BY_VI, VBUF_COUNTERS } from './vpuStats.js';
+
+/** Trip records kept per UIE for the stats JSON (the totals count every trip). */
+export const MAX_TRIP_RECORDS = 256;
+
+/** Stall counters of `ComputeStats` by the name the report gives them (docs/timing-model.md "Pyxis compute statistics"). */
+export const STALLS: ReadonlyArray<readonly [string, keyof ComputeStats]> = [
+  ['hbuf_write_credits', 'stallHbufWrCredits'],
+  ['hbuf_read_credits', 'stallHbufRdCredits'],
+  ['wdc_empty', 'stallWdcEmpty'],
+  ['wdc_full', 'stallWdcFull'],
+  ['hlane_busy', 'stallHlaneBusy'],
+  ['staging', 'stallStaging'],
+  ['h_data', 'stallHData'],
+  ['v_data', 'stallVData'],
+  ['writeback_credits', 'stallWbCredits'],
+  ['writeback_pending', 'stallWbPending'],
+  ['writeback_kick', 'stallWbKick'],
+  ['switchbox_full', 'stallSwitchboxFull'],
+  ['amem_port', 'stallAmemPort'],
+  ['vbuffer', 'vbufStalls'],
+  ['vpu_in_fifo', 'stallVpuIn'],
+  ['vpu_out_fifo', 'stallVpuOut'],
+];
+
+/** Counters copied at trip start and subtracted at retirement. */
+export const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits', 'writebacks', 'wbFlits', ...STALLS.map(([, k]) => k), ...BY_VI, ...VBUF_COUNTERS];
+
+/**
+ * Counters attributed to the trip whose instruction is at the head of the GX (grid work), GWB (writeback) or VI
+ * (VPU programs, vpuStats.ts BY_VI) decoder FIFO when the model simulates a cycle (the instruction executing), rather
+ * than to every trip open at the time: with trips overlapping on one UIE, tile n+1 computes while tile n writes back.
+ */
+const BY_GX: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits'];
+const BY_GWB: ReadonlyArray<keyof ComputeStats> = ['writebacks', 'wbFlits'];
+const ATTRIBUTED: ReadonlyArray<keyof ComputeStats> = [...BY_GX, ...BY_GWB, ...BY_VI];
+/** `ComputeTrips.mark` / `attribute` read the ATTRIBUTED counters as fields in this order. */
+const ATTRIBUTED_ORDER = 'macs execValid execBubble execConfig execNop splits writebacks wbFlits vpuBusy vpuInstructions vpuLaneOps vpuPrograms';
+if (ATTRIBUTED.join(' ') !== ATTRIBUTED_ORDER) throw new Error(`uieDefault: ATTRIBUTED is not in the order of ComputeTrips.mark (${ATTRIBUTED.join(' ')})`);
+
+export interface TripRecord {
+  trip_id: number;
+  start_cycle: number;
+  end_cycle: number;
+  counters: Record<string, number>;
+  /** AMEM bytes the UIE read and wrote while the trip was open (overlapping trips each count the shared traffic). */
+  amem_bytes: number;
+}
+
+/** Per-UIE bookkeeping of the compute statistics by trip (trip start/retire wrap the model's hooks). */
+export class ComputeTrips {
+  readonly open = new Map<number, { start: number; snap: number[]; bytes: number }>();
+  /** Trips accepted whose programs have not started yet: [trip id, trip slot]. */
+  pending: Array<[number, number]> = [];
+  /** Per open trip: the ATTRIBUTED counters (BY_GX, BY_GWB, BY_VI) attributed to it. */
+  readonly own = new Map<number, Float64Array>();
+  readonly done: TripRecord[] = [];
+  tripsDone = 0;
+  /** Cycles with at least one trip in flight (union of the trip intervals). */
+  activeCycles = 0;
+  private inflight = 0;
+  private since = 0;
+  constructor(readonly timingOnly: boolean) {}
+
+  snapshot(s: ComputeStats): number[] {
+    return COUNTERS.map((k) => s[k] as number);
+  }
+  start(tripId: number, slot: number, s: ComputeStats, bytes: number): void {
+    this.open.set(tripId, { start: -1, snap: this.snapshot(s), bytes });
+    this.own.set(tripId, new Float64Array(ATTRIBUTED.length));
+    this.pending.push([tripId, slot]);
+  }
+  private readonly before = new Float64Array(ATTRIBUTED.length);
+  /** Before the model simulates a cycle: remember the attributed counters (once per cycle: plain loads, no allocation). */
+  mark(s: ComputeStats): void {
+    const b = this.before;
+    b[0] = s.macs;
+    b[1] = s.execValid;
+    b[2] = s.execBubble;
+    b[3] = s.execConfig;
+    b[4] = s.execNop;
+    b[5] = s.splits;
+    b[6] = s.writebacks;
+    b[7] = s.wbFlits;
+    b[8] = s.vpuBusy;
+    b[9] = s.vpuInstructions;
+    b[10] = s.vpuLaneOps;
+    b[11] = s.vpuPrograms;
+  }
+  /** Whether any attributed counter moved since `mark`. */
+  changed(s: ComputeStats): boolean {
+    const b = this.before;
+    return s.macs !== b[0] || s.execValid !== b[1] || s.execBubble !== b[2] || s.execConfig !== b[3] || s.execNop !== b[4] || s.splits !== b[5] || s.writebacks !== b[6] || s.wbFlits !== b[7] || s.vpuBusy !== b[8] || s.vpuInstructions !== b[9] || s.vpuLaneOps !== b[10] || s.vpuPrograms !== b[11];
+  }
+  /** Trip whose GX instruction began the running split (-1 none): the split is its work, whenever it completes. */
+  splitTrip = -1;
+  /**
+   * After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none). Plain field
+   * reads in `mark`'s order (ATTRIBUTED): a keyed read per counter and a map look-up per unit cost more per cycle
+   * than the rest of the bookkeeping; a unit's trip is looked up only when one of its counters moved.
+   */
+  attribute(s: ComputeStats, gxTrip: number, gwbTrip: number, viTrip: number): void {
+    const b = this.before;
+    const dMacs = s.macs - b[0]!;
+    const dValid = s.execValid - b[1]!;
+    const dBubble = s.execBubble - b[2]!;
+    const dConfig = s.execConfig - b[3]!;
+    const dNop = s.execNop - b[4]!;
+    const dSplits = s.splits - b[5]!;
+    if (dMacs !== 0 || dValid !== 0 || dBubble !== 0 || dConfig !== 0 || dNop !== 0) {
+      const g = this.own.get(gxTrip);
+      if (g) {
+        g[0]! += dMacs;
+        g[1]! += dValid;
+        g[2]! += dBubble;
+        g[3]! += dConfig;
+        g[4]! += dNop;
+      }
+    }
+    if (dSplits !== 0) {
+      // a split (AA -> WBA, 8 slot steps) is the work of the trip whose GX instruction began it: GX may already
+      // issue the next trip's Exec_Valid while it runs (tile n+1 overlapping tile n)
+      const sp = this.own.get(this.splitTrip >= 0 ? this.splitTrip : gxTrip);
+      if (sp) sp[5]! += dSplits;
+    }
+    const dWb = s.writebacks - b[6]!;
+    const dFlits = s.wbFlits - b[7]!;
+    if (dWb !== 0 || dFlits !== 0) {
+      const w = this.own.get(gwbTrip);
+      if (w) {
+        w[6]! += dWb;
+        w[7]! += dFlits;
+      }
+    }
+    const dBusy = s.vpuBusy - b[8]!;
+    const dInstr = s.vpuInstructions - b[9]!;
+    const dLanes = s.vpuLaneOps - b[10]!;
+    const dProg = s.vpuPrograms - b[11]!;
+    if (dBusy !== 0 || dInstr !== 0 || dLanes !== 0 || dProg !== 0) {
+      const v = this.own.get(viTrip);
+      if (v) {
+        v[8]! += dBusy;
+        v[9]! += dInstr;
+        v[10]! += dLanes;
+        v[11]! += dProg;
+      }
+    }
+  }
+  /**
+   * After the model simulated cycle `now`: a pending trip starts at the first cycle one of its sequencers runs its
+   * program (trips queued behind a running trip, chip §11.7.1 tracking IDs, are not counted while they wait).
+   */
+  resolve(now: number, running: (slot: number) => boolean): void {
+    let n = 0;
+    for (const p of this.pending) {
+      if (!running(p[1])) {
+        this.pending[n++] = p;
+        continue;
+      }
+      const o = this.open.get(p[0]);
+      if (o) o.start = now;
+      if (this.inflight++ === 0) this.since = now;
+    }
+    this.pending.length = n;
+  }
+  /** A trip that retires without having been seen running (no program, or retired within a run-ahead window). */
+  private settle(tripId: number, cycle: number): void {
+    const i = this.pending.findIndex((p) => p[0] === tripId);
+    if (i < 0) return;
+    this.pending.splice(i, 1);
+    const o = this.open.get(tripId);
+    if (o) o.start = cycle;
+    if (this.inflight++ === 0) this.since = cycle;
+  }
+  retire(tripId: number, cycle: number, s: ComputeStats, bytes: number): void {
+    this.settle(tripId, cycle);
+    if (this.inflight > 0 && --this.inflight === 0) this.activeCycles += cycle + 1 - this.since;
+    const o = this.open.get(tripId);
+    const own = this.own.get(tripId);
+    this.open.delete(tripId);
+    this.own.delete(tripId);
+    this.tripsDone++;
+    if (!o || this.done.length >= MAX_TRIP_RECORDS) return;
+    const now = this.snapshot(s);
+    const counters: Record<string, number> = {};
+    COUNTERS.forEach((k, i) => (counters[k] = now[i]! - o.snap[i]!));
+    if (own) ATTRIBUTED.forEach((k, i) => (counters[k] = own[i]!));
+    this.done.push({ trip_id: tripId, start_cycle: o.start, end_cycle: cycle, counters, amem_bytes: bytes - o.bytes });
+  }
+  /** Active cycles including a trip still in flight at `now`. */
+  active(now: number): number {
+    return this.activeCycles + (this.inflight > 0 ? now + 1 - this.since : 0);
+  }
+}
+
+/** The trip of the instruction at the head of a compute unit's decoder FIFO (what it executes next), else -1. */
+function tripOf(u: Uie, x: ComputeUnit): number {
+  const at = x.dec.peekSlot();
+  if (at < 0) return -1;
+  const sl = u.trips.slots[x.dec.data[at + H_SLOT]!];
+  return sl?.active ? sl.tripId : -1;
+}
+
+/** The statistics observer of one UIE (`UieOptions.observer`): trip records and per-trip attribution (`ComputeTrips`). */
+export class UieTripStats implements UieObserver {
+  readonly book: ComputeTrips;
+  private u!: Uie;
+  private st!: ComputeStats;
+  // the units whose decoder FIFO heads name the trip of their work (fixed at attach: no look-up per cycle)
+  private gx!: Uie['cmp']['gx'];
+  private gwb!: ComputeUnit;
+  private vi!: ComputeUnit;
+  private lastGx = -1;
+  private lastGwb = -1;
+  private lastVi = -1;
+  // this cycle's trips at the heads of GX, GWB, VI (beforeCycle) and whether a split was running then
+  private g = -1;
+  private w = -1;
+  private v = -1;
+  private splitBefore = false;
+  private readonly running = (slot: number): boolean => {
+    for (const q of this.u.seqs) if (q.slot === slot && q.core.running) return true;
+    return false;
+  };
+  constructor(timingOnly: boolean) {
+    this.book = new ComputeTrips(timingOnly);
+  }
+  attach(u: Uie): void {
+    this.u = u;
+    this.st = u.cmp.stats;
+    this.gx = u.cmp.gx;
+    this.gwb = u.cmp.gwb;
+    this.vi = u.cmp.vi;
+  }
+  private bytes(): number {
+    return this.u.stats.bytesRead + this.u.stats.bytesWritten;
+  }
+  tripAccepted(tripId: number, slot: number): void {
+    this.book.start(tripId, slot, this.st, this.bytes());
+  }
+  beforeCycle(_now: number): void {
+    const u = this.u;
+    const g = (this.g = tripOf(u, this.gx));
+    const w = (this.w = tripOf(u, this.gwb));
+    const v = (this.v = tripOf(u, this.vi));
+    if (g >= 0) this.lastGx = g;
+    if (w >= 0) this.lastGwb = w;
+    if (v >= 0) this.lastVi = v;
+    this.book.mark(this.st);
+    this.splitBefore = this.gx.splitRunning;
+  }
+  afterCycle(now: number): void {
+    const book = this.book;
+    const u = this.u;
+    const gx = this.gx;
+    const gwb = this.gwb;
+    const vi = this.vi;
+    let g = this.g;
+    let w = this.w;
+    let v = this.v;
+    if (!this.splitBefore && gx.splitRunning) book.splitTrip = g >= 0 ? g : this.lastGx;
+    if (book.changed(this.st)) {
+      // an instruction decoded and executed within this cycle (FIFO empty before): the trip now at the head, else the last
+      if (g < 0) g = tripOf(u, gx) >= 0 ? tripOf(u, gx) : this.lastGx;
+      if (w < 0) w = tripOf(u, gwb) >= 0 ? tripOf(u, gwb) : this.lastGwb;
+      if (v < 0) v = tripOf(u, vi) >= 0 ? tripOf(u, vi) : this.lastVi;
+      book.attribute(this.st, g, w, v);
+    }
+    if (book.pending.length) book.resolve(now, this.running);
+  }
+  tripRetired(tripId: number, cycle: number): void {
+    this.book.retire(tripId, cycle, this.st, this.bytes());
+  }
+}
