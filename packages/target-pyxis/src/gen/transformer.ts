@@ -23,7 +23,7 @@ import { GenError, chipLimits, requireInt, requireMultiple, workers } from './er
 import { ATTN_MAX_BLOCKS, attnChain } from './attnchain.js';
 import { colNorm, COLNORM_MAX_D } from './colnorm.js';
 import { gemm } from './gemm.js';
-import { LnsI4F3 } from '@pyxis/formats';
+import { LnsI4F3, log2linFraction } from '@pyxis/formats';
 import { floatValues, lnsValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { mergeParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
@@ -59,13 +59,22 @@ const A_EB = -12;
  * A[j, d] = s_j gamma[d] W[d, j] (d < D), A[j, D] = hi_j, A[j, D + 1] = lo_j, where hi + lo = s_j (bias[j] + sum_d
  * beta[d] W[d, j]) split into two LnsI4F3 values (hi the nearest code, lo the nearest code of the rest): B carries two
  * rows of ones after its D features, so the grid adds hi + lo. W [D, n] ("x W" convention); returns [n, D + 128].
- * gamma, s and W are powers 2^(k/8) here, so their products are exact LnsI4F3 codes (a log addition); hi + lo is
- * within 2^-8 relative of the folded bias (two 3-bit log roundings, each <= 2^(1/16) - 1 = 4.4%).
+ * gamma, s and W are powers 2^(k/8) here, so their products are exact LnsI4F3 codes (a log addition); lo is the rest
+ * after hi as the LLC antilogs it (hi x 1.0 keeps hi's log fraction F, which leaves the grid as 1 + F + delta(F), chip
+ * §4.7: up to 0.32% off 2^F), so hi + lo is within ~2^-8 relative of the folded bias (lo's own 3-bit log rounding,
+ * <= 2^(1/16) - 1 = 4.4% of a rest that is <= 4.4% of the bias).
  */
 function foldAffine(W: Float32Array, D: number, n: number, gamma: Float32Array, beta: Float32Array, bias: Float32Array | undefined, scale: (j: number) => number): Float32Array {
   const K = D + 128;
   const a = new Float32Array(n * K);
   const near = (v: number) => LnsI4F3.decode(LnsI4F3.encode(v, { eb: A_EB }), A_EB);
+  // the linear value the grid accumulates for an LnsI4F3 value times 1.0: 2^I (1 + F + delta(F)) (chip §4.7)
+  const antilog = (v: number) => {
+    if (v === 0) return 0;
+    const l = Math.round(Math.log2(Math.abs(v)) * 8);
+    const i = Math.floor(l / 8);
+    return Math.sign(v) * 2 ** i * (1 + log2linFraction((l - 8 * i) * 128) / 1024);
+  };
   for (let j = 0; j < n; j++) {
     const sj = scale(j);
     let b = bias ? bias[j]! : 0;
@@ -77,7 +86,7 @@ function foldAffine(W: Float32Array, D: number, n: number, gamma: Float32Array, 
     b *= sj;
     const hi = near(b);
     a[j * K + D] = hi;
-    a[j * K + D + 1] = near(b - hi);
+    a[j * K + D + 1] = near(b - antilog(hi));
   }
   return a;
 }
