@@ -229,19 +229,10 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const luts = [...new Map(stages.flatMap((s) => s.kernel.luts).map((l) => [l.file, l])).values()];
   const inputs: GenKernel['inputs'] = [{ file: 'x.npy', shape: [NB, D, 128], data: xT }, { file: 'ones.npy', shape: [NB, D + 128, 128], data: onesRows(NB, D) }, ...stages.flatMap((s) => s.kernel.inputs)];
   const flops = stages.reduce((a, s) => a + s.kernel.meta.flops, 0);
-  const check = (read: (s: string) => Float32Array) => {
-    const ref = layerReference(w, S, D, H, F);
-    const got = read('out_hbm');
-    // out_hbm is [S/128, D, 128]; the reference is [S, D]
-    const g = new Float64Array(S * D);
-    for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) g[(b * 128 + t) * D + d] = got[(b * D + d) * 128 + t]!;
-    let ss = 0;
-    for (const v of ref) ss += v * v;
-    const rms = Math.sqrt(ss / ref.length);
-    const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
-    return { ...e, bound: TRANSFORMER_BOUND.max, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
-  };
-  const reportLines = (r: SimReport) => stageSpans(r, stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: st.kernel.meta.flops })));
+  // the closures are made outside this function: a closure made here would hold this scope's context, with the
+  // stages' input arrays (~20 bytes per weight), through the whole simulation (measured: docs/generators.md)
+  const check = layerCheck(w, S, D, H, F);
+  const reportLines = spanReport(stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: st.kernel.meta.flops })));
   return {
     name: 'transformer',
     reportLines,
@@ -263,6 +254,28 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
       workers: ws.map((x) => `c${x.cluster}.uie${x.uie}`),
     },
   };
+}
+
+/** The `--run` check: the layer output against a float64 layer of the model (holds the model weights only). */
+function layerCheck(w: LayerWeights, S: number, D: number, H: number, F: number): NonNullable<GenKernel['check']> {
+  const NB = S / 128;
+  return (read) => {
+    const ref = layerReference(w, S, D, H, F);
+    const got = read('out_hbm');
+    // out_hbm is [S/128, D, 128]; the reference is [S, D]
+    const g = new Float64Array(S * D);
+    for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) g[(b * 128 + t) * D + d] = got[(b * D + d) * 128 + t]!;
+    let ss = 0;
+    for (const v of ref) ss += v * v;
+    const rms = Math.sqrt(ss / ref.length);
+    const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
+    return { ...e, bound: TRANSFORMER_BOUND.max, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
+  };
+}
+
+/** The per-stage span lines (holds the stages' labels only). */
+function spanReport(stages: Array<{ label: string; prefix: string; flops: number }>): (r: SimReport) => string[] {
+  return (r) => stageSpans(r, stages);
 }
 
 /** Trip and tensor name prefixes of the stages, in order. */
