@@ -24,7 +24,7 @@ import { ATTN_MAX_BLOCKS, attnChain } from './attnchain.js';
 import { colNorm, COLNORM_MAX_D } from './colnorm.js';
 import { gemm } from './gemm.js';
 import { LnsI4F3, log2linFraction } from '@pyxis/formats';
-import { floatValues, lnsValues } from './inputs.js';
+import { floatValues, rng } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { mergeParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
 import { errorOf, gelu64 } from './reference.js';
@@ -91,6 +91,12 @@ function foldAffine(W: Float32Array, D: number, n: number, gamma: Float32Array, 
   return a;
 }
 
+/** LayerNorm gains 2^(k/8), k in -4..4: exact LnsI4F3 factors of the folded weights. */
+function gammas(n: number, seed: number): Float32Array {
+  const r = rng(seed);
+  return Float32Array.from({ length: n }, () => 2 ** ((Math.floor(r() * 9) - 4) / 8));
+}
+
 /** An activation [S/128, D + 128, 128] whose rows D and D + 1 are ones (the bias rows of the next GEMM's B; the LayerNorm writes rows 0..D-1). */
 function onesRows(NB: number, D: number): Float32Array {
   const t = new Float32Array(NB * (D + 128) * 128);
@@ -148,9 +154,9 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
     x,
     wq: weights(D * D, D, seed + 1), wk: weights(D * D, D, seed + 2), wv: weights(D * D, D, seed + 3), wo: weights(D * D, D, seed + 4),
     w1: weights(D * F, D, seed + 5), b1: floatValues(F, seed + 6, 0, -5, -3), w2: weights(F * D, F, seed + 7),
-    // gamma = 2^(k/8) in [0.5, 2] (exact LnsI4F3 factors), beta = ±2^e, e in -4..-2
-    gamma1: lnsValues(D, seed + 8, -1, 0).map(Math.abs), beta1: floatValues(D, seed + 9, 0, -4, -2),
-    gamma2: lnsValues(D, seed + 10, -1, 0).map(Math.abs), beta2: floatValues(D, seed + 11, 0, -4, -2),
+    // gamma = 2^(k/8), k in -4..4 ([0.71, 1.41], exact LnsI4F3 factors), beta = ±2^e, e in -4..-2
+    gamma1: gammas(D, seed + 8), beta1: floatValues(D, seed + 9, 0, -4, -2),
+    gamma2: gammas(D, seed + 10), beta2: floatValues(D, seed + 11, 0, -4, -2),
   };
   // x^T per token block: [S/128, D, 128]
   const xT = new Float32Array(S * D);
