@@ -53,12 +53,18 @@ export interface LayerWeights {
 
 /** EB of the LnsI4F3 A operands (the folded weights and biases) and of every FP8 operand. */
 const A_EB = -12;
+/**
+ * The value of B's second bias row: the bias's lo part is stored as lo / LO_ROW so that it stays inside LnsI4F3 at EB
+ * -12 (smallest magnitude 2^-11.875: a rest of a few 1e-4 would flush to zero); 2^-6 is exact in RFP8 and in LnsI5F10,
+ * so the grid's product lo' x 2^-6 only shifts the log.
+ */
+const LO_ROW = 2 ** -6;
 
 /**
  * A = W'^T with the LayerNorm affine and a per-output scale folded in, and the bias as one more K block:
- * A[j, d] = s_j gamma[d] W[d, j] (d < D), A[j, D] = hi_j, A[j, D + 1] = lo_j, where hi + lo = s_j (bias[j] + sum_d
- * beta[d] W[d, j]) split into two LnsI4F3 values (hi the nearest code, lo the nearest code of the rest): B carries two
- * rows of ones after its D features, so the grid adds hi + lo. W [D, n] ("x W" convention); returns [n, D + 128].
+ * A[j, D] = hi_j, A[j, D + 1] = lo_j / LO_ROW, where hi + lo = s_j (bias[j] + sum_d beta[d] W[d, j]) split into two
+ * LnsI4F3 values (hi the nearest code, lo the nearest code of the rest): B carries the rows 1 and LO_ROW after its D
+ * features, so the grid adds hi + lo. W [D, n] ("x W" convention); returns [n, D + 128].
  * gamma, s and W are powers 2^(k/8) here, so their products are exact LnsI4F3 codes (a log addition); lo is the rest
  * after hi as the LLC antilogs it (hi x 1.0 keeps hi's log fraction F, which leaves the grid as 1 + F + delta(F), chip
  * §4.7: up to 0.32% off 2^F), so hi + lo is within ~2^-8 relative of the folded bias (lo's own 3-bit log rounding,
@@ -86,7 +92,7 @@ function foldAffine(W: Float32Array, D: number, n: number, gamma: Float32Array, 
     b *= sj;
     const hi = near(b);
     a[j * K + D] = hi;
-    a[j * K + D + 1] = near(b - antilog(hi));
+    a[j * K + D + 1] = near((b - antilog(hi)) / LO_ROW);
   }
   return a;
 }
@@ -97,10 +103,13 @@ function gammas(n: number, seed: number): Float32Array {
   return Float32Array.from({ length: n }, () => 2 ** ((Math.floor(r() * 9) - 4) / 8));
 }
 
-/** An activation [S/128, D + 128, 128] whose rows D and D + 1 are ones (the bias rows of the next GEMM's B; the LayerNorm writes rows 0..D-1). */
+/** An activation [S/128, D + 128, 128] whose rows D and D + 1 are 1 and LO_ROW (the bias rows of the next GEMM's B; the LayerNorm writes rows 0..D-1). */
 function onesRows(NB: number, D: number): Float32Array {
   const t = new Float32Array(NB * (D + 128) * 128);
-  for (let b = 0; b < NB; b++) t.fill(1, (b * (D + 128) + D) * 128, (b * (D + 128) + D + 2) * 128);
+  for (let b = 0; b < NB; b++) {
+    t.fill(1, (b * (D + 128) + D) * 128, (b * (D + 128) + D + 1) * 128);
+    t.fill(LO_ROW, (b * (D + 128) + D + 1) * 128, (b * (D + 128) + D + 2) * 128);
+  }
   return t;
 }
 

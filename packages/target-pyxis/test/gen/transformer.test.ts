@@ -117,10 +117,10 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     // the Q/K/V and head slices are H2A slices of the QKV output (no host copy): head 1's K^T of all the token blocks
     expect(k.ld).toMatch(/trip at_lk_h1 \{ src = qkv_hbm\[3, 0:2\]; dst = at_kt_h1;/);
     expect(k.inputs.map((f) => f.file).sort()).toEqual(['ffn1_a.npy', 'ffn2_a.npy', 'ones.npy', 'qkv_a.npy', 'wo_a.npy', 'x.npy']);
-    // the two ones rows after h1's and h2's features carry the folded biases (hi + lo) through the grid
+    // the two rows after h1's and h2's features (1 and 2^-6) carry the folded biases (hi + lo) through the grid
     const ones = input(k, 'ones.npy');
-    expect(ones.reduce((a, v) => a + v, 0)).toBe(NB * 2 * 128);
-    for (let t = 0; t < 128; t++) expect([ones[(1 * (D + 128) + D) * 128 + t], ones[(1 * (D + 128) + D + 1) * 128 + t]]).toEqual([1, 1]);
+    expect(ones.reduce((a, v) => a + v, 0)).toBe(NB * (1 + 2 ** -6) * 128);
+    for (let t = 0; t < 128; t++) expect([ones[(1 * (D + 128) + D) * 128 + t], ones[(1 * (D + 128) + D + 1) * 128 + t]]).toEqual([1, 2 ** -6]);
     // the folded A operands are LnsI4F3 with the Lin2Log bypassed (chip §6.2.1.5 Table 6-2)
     expect(k.ld).toMatch(/tensor qkv_a_hbm \{ format = LnsI4F3;/);
     expect(k.ld).toMatch(/tensor f1_a_hbm \{ format = LnsI4F3;/);
@@ -136,6 +136,34 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
       expect(qa[j * (D + 128) + d]! / ((m.gamma1[d]! * m.wq[d * D + j]!) / Math.sqrt(128))).toBeCloseTo(1, 6);
       expect(qa[(D + j) * (D + 128) + d]! / (m.gamma1[d]! * m.wk[d * D + j]!)).toBeCloseTo(1, 6);
     }
+  });
+
+  it('the folded biases: hi + lo = s_j (b_j + sum_d beta[d] W[d, j]) within the chip antilog of hi (<= 0.32%) and lo rounding', () => {
+    // chip §4.7: an LNS product with log fraction F leaves the grid as 1 + F + delta(F), at most 0.32% off 2^F; lo is
+    // rounded to 3 log fraction bits (<= 4.4%) of a rest that is itself <= 4.4% of the bias: bound 0.5% of |bias|
+    const check = (file: string, W: ArrayLike<number>, n: number, beta: ArrayLike<number>, bias: ((j: number) => number) | undefined, sj: (j: number) => number) => {
+      const a = input(k, file);
+      const ones = input(k, 'ones.npy');
+      let worst = 0;
+      for (let j = 0; j < n; j++) {
+        let b = bias ? bias(j) : 0;
+        for (let d = 0; d < D; d++) b += beta[d]! * W[d * n + j]!;
+        b *= sj(j);
+        const got = a[j * (D + 128) + D]! * ones[D * 128]! + a[j * (D + 128) + D + 1]! * ones[(D + 1) * 128]!;
+        worst = Math.max(worst, got === b ? 0 : Math.abs(got - b) / Math.abs(b)); // b = 0 exactly is possible (dyadic sums)
+      }
+      return worst;
+    };
+    const wqkv = Float64Array.from({ length: D * 3 * D }, (_, i) => {
+      const d = Math.floor(i / (3 * D));
+      const j = i % (3 * D);
+      return j < D ? m.wq[d * D + j]! : j < 2 * D ? m.wk[d * D + j - D]! : m.wv[d * D + j - 2 * D]!;
+    });
+    const wq = check('qkv_a.npy', wqkv, 3 * D, m.beta1, undefined, (j) => (j < D ? scale : 1));
+    const w1 = check('ffn1_a.npy', m.w1, F, m.beta2, (j) => b1[j]!, () => 1);
+    expect(wq).toBeLessThanOrEqual(0.005);
+    expect(w1).toBeLessThanOrEqual(0.005);
+    expect(wq + w1).toBeGreaterThan(0);
   });
 
   it('the layer output against float64 end to end', () => {
