@@ -78,18 +78,24 @@ export function genMain(argv: string[], io: CliIo): number {
     return 2;
   }
   try {
-    const k = spec.make(values);
+    let k: GenKernel | undefined = spec.make(values);
     for (const n of k.notes ?? []) io.out(n);
     const files = writeKernel(k, outDir, io);
     io.out(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
     io.out(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);
     if (values['run']) {
+      // the input arrays are in the written files now (the linker reads them from there): keep only what the run
+      // needs, so that the generator's float32 copies of the weights (~20 bytes per weight with their transposes)
+      // are not held through the simulation; --timing-only has no check, so the check's model goes too
+      const timingOnly = !!values['timing-only'];
+      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check };
+      k = undefined;
       const maxCycles = values['max-cycles'] !== undefined ? Number(values['max-cycles']) : undefined;
       if (maxCycles !== undefined && !(Number.isInteger(maxCycles) && maxCycles > 0)) {
         io.err(`pyxis-gen: --max-cycles must be a positive integer`);
         return 2;
       }
-      const r = runKernelFiles(k, outDir, { timingOnly: !!values['timing-only'], maxCycles });
+      const r = runKernelFiles(slim, outDir, { timingOnly, maxCycles });
       for (const l of r.lines) io.out(l);
       return r.ok ? 0 : 1;
     }

@@ -206,8 +206,8 @@ function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilog
     e(`.const ${nm}_ROW = ${nm}_K / ${16 / w}              # partitions per row of A`);
     e(`# AMEM Weights Read (seq §9.3 table): i0 Hbuf block, i1 VGR in grid-row, i2 grid-row in h-lane pair, i3 h-lane`);
     e(`.program ${nm}_wr amem_weights_read {\n  loop i0 ${nm}_KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          Read_SRAM ${fp16 ? 'is_16bit=1 ' : ''}wdc_type=Uncompressed iter_stride[i0]=8 iter_stride[i1]=${nm}_ROW iter_stride[i2]=8*${nm}_ROW iter_stride[i3]=16*${nm}_ROW\n        }\n      }\n    }\n  }\n}`);
-    e(`# WDP (seq §9.3): LD_1ROW_16B, 8 partitions per h-lane, lin2log; block = 1024 B`);
-    e(`.program ${nm}_wdp wdp {\n  loop i0 ${nm}_KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          WR_HBUF ${fp16 ? 'is_16bit=1 ' : ''}hbuf_wr_control=LD_1ROW_16B log2_ptns_per_hlane=3 hlane_iter_id=i3 grip_iter_id=i2 \\\n                  dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                  hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2, i3] \\\n                  hbuf_stride_dim1=16 hbuf_stride_iter_id_dim1=i1\n        }\n      }\n    }\n  }\n}`);
+    e(`# WDP (seq §9.3): LD_1ROW_16B, 8 partitions per h-lane, ${ch?.aLns ? 'A in LnsI4F3: Lin2Log bypassed (dsbl_mapping_corr=1, chip §6.2.1.5 Table 6-2)' : 'lin2log'}; block = 1024 B`);
+    e(`.program ${nm}_wdp wdp {\n  loop i0 ${nm}_KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          WR_HBUF ${fp16 ? 'is_16bit=1 ' : ''}hbuf_wr_control=LD_1ROW_16B log2_ptns_per_hlane=3 hlane_iter_id=i3 grip_iter_id=i2 \\\n                  dsbl_mapping_corr=${ch?.aLns ? 1 : 0} eb_adj=0 lin2log_config_vld=1 \\\n                  hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2, i3] \\\n                  hbuf_stride_dim1=16 hbuf_stride_iter_id_dim1=i1\n        }\n      }\n    }\n  }\n}`);
     e(`# GH (seq §10.1.3): i1 octobyte of the 128-byte row, i2 VGR`);
     e(`.program ${nm}_gh gh {\n  loop i0 ${nm}_KBLK {\n    loop i1 16 {\n      loop i2 8 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_${fp16 ? 'FP16' : 'FP8'} end_grid_row_idx=15 hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=8 hbuf_stride_dim2=128 \\\n                    hbuf_stride_iter_id_dim1=i1 hbuf_stride_iter_id_dim2=i2\n      }\n    }\n  }\n}`);
   }
@@ -288,6 +288,12 @@ export interface GemmChain {
   cBlocks?: boolean;
   /** Per-row bias (length M) before GELU on the VPU (the row is an output feature in the layer's orientation). */
   biasRows?: Float32Array;
+  /**
+   * A stored as LnsI4F3 codes (EB -12) and passed to the grid without linear-to-log mapping (dsbl_mapping_corr=1: the
+   * "weights received in LNS format already" row of chip §6.2.1.5 Table 6-2): the generator folds scales (the attention
+   * scale 2^-3.5, LayerNorm gammas) into the weights' logarithms, exact in 3 fraction bits where RFP8 is not.
+   */
+  aLns?: boolean;
   /** AMEM bytes per cluster this stage may use (the stages of a layer share the 64 MiB). */
   amemBudget: number;
 }
@@ -297,6 +303,7 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   const rowBias = !!ch?.biasRows;
   const hasBias = epi.startsWith('bias');
   const fmt = fp16 ? 'RFP16' : 'RFP8';
+  const aFmt = ch?.aLns ? 'LnsI4F3' : fmt;
   // C in AMEM: RFP16 at EB_MNS -8, -15 after the GWB eb_adj 7 (VPU epilogue, or every chained stage), or RFP8 EB -12
   const ceb = vpu || ch ? -15 : -8;
   const cDecl = ch?.cFp8 ? `format = RFP8; shape = [128, 128]; eb = -12;` : `format = RFP16; shape = [128, 128]; eb = ${ceb};`;
@@ -310,7 +317,7 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   const clusters = [...new Set(ws.map((w) => w.cluster))].sort((x, y) => x - y);
   for (const c of clusters) e(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
   e(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
-  e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${(BT * M) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor ${A} { format = ${fmt}; shape = [${BT * M}, ${K}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
+  e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${(BT * M) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor ${A} { format = ${aFmt}; shape = [${BT * M}, ${K}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
   if (!ch) e(`tensor b_hbm { format = ${fmt}; shape = [${(BT * N) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_b.npy"; }`);
   e(`tensor ${C} { ${ch?.cFp8 ? 'format = RFP8' : 'format = RFP16'}; shape = ${ch?.cBlocks ? `[${M / TILE}, ${N / TILE}, 128, 128]` : `[${(BT * N) / TILE}, ${M}, 128]`}; eb = ${ch?.cFp8 ? -12 : ceb}; region = hbm; zero = true; }`);
   if (residual && !ch) e(`tensor r_hbm { format = RFP16; shape = [${(BT * N) / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
@@ -321,13 +328,13 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   const aShape = tr ? `[${K}, 128]` : `[128, ${K}]`;
   // cluster-resident runs of blocks: A rows [len*128, K] (transposed: [len, K, 128]), B [len, K, 128]
   for (const c of clusters) {
-    (plan.residentA.get(c) ?? []).forEach((r, q) => e(`tensor ${P}acl${c}_${q} { format = ${fmt}; shape = ${tr ? `[${r.len}, ${K}, 128]` : `[${r.len * TILE}, ${K}]`}; eb = -12; region = amem${c}; zero = true; }`));
+    (plan.residentA.get(c) ?? []).forEach((r, q) => e(`tensor ${P}acl${c}_${q} { format = ${aFmt}; shape = ${tr ? `[${r.len}, ${K}, 128]` : `[${r.len * TILE}, ${K}]`}; eb = -12; region = amem${c}; zero = true; }`));
     (plan.residentB.get(c) ?? []).forEach((r, q) => e(`tensor ${P}bcl${c}_${q} { format = ${fmt}; shape = [${r.len}, ${K}, 128]; eb = -12; region = amem${c}; zero = true; }`));
   }
   ws.forEach((w, i) => {
     if (plan.jobs[i]!.length === 0) return;
     for (const s of [0, 1]) {
-      if (!plan.residentA.has(w.cluster)) e(`tensor ${P}a${i}_${s} { format = ${fmt}; shape = ${aShape}; eb = -12; region = amem${w.cluster}; zero = true; }`);
+      if (!plan.residentA.has(w.cluster)) e(`tensor ${P}a${i}_${s} { format = ${aFmt}; shape = ${aShape}; eb = -12; region = amem${w.cluster}; zero = true; }`);
       if (!plan.residentB.has(w.cluster)) e(`tensor ${P}b${i}_${s} { format = ${fmt}; shape = [${K}, 128]; eb = -12; region = amem${w.cluster}; zero = true; }`);
       e(`tensor ${P}c${i}_${s} { ${cDecl} region = amem${w.cluster}; zero = true; }`);
     }

@@ -23,7 +23,8 @@ import { GenError, chipLimits, requireInt, requireMultiple, workers } from './er
 import { ATTN_MAX_BLOCKS, attnChain } from './attnchain.js';
 import { colNorm, COLNORM_MAX_D } from './colnorm.js';
 import { gemm } from './gemm.js';
-import { floatValues } from './inputs.js';
+import { LnsI4F3, log2linFraction } from '@pyxis/formats';
+import { floatValues, rng } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { mergeParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
 import { errorOf, gelu64 } from './reference.js';
@@ -46,6 +47,70 @@ export interface LayerWeights {
   w1: Float32Array; // [D, F]
   b1: Float32Array; // [F]
   w2: Float32Array; // [F, D]
+  /** LayerNorm affines [D]: ln1 (gamma1, beta1) before the QKV projection, ln2 (gamma2, beta2) before the FFN. */
+  gamma1: Float32Array; beta1: Float32Array; gamma2: Float32Array; beta2: Float32Array;
+}
+
+/** EB of the LnsI4F3 A operands (the folded weights and biases) and of every FP8 operand. */
+const A_EB = -12;
+/**
+ * The value of B's second bias row: the bias's lo part is stored as lo / LO_ROW so that it stays inside LnsI4F3 at EB
+ * -12 (smallest magnitude 2^-11.875: a rest of a few 1e-4 would flush to zero); 2^-6 is exact in RFP8 and in LnsI5F10,
+ * so the grid's product lo' x 2^-6 only shifts the log.
+ */
+const LO_ROW = 2 ** -6;
+
+/**
+ * A = W'^T with the LayerNorm affine and a per-output scale folded in, and the bias as one more K block:
+ * A[j, D] = hi_j, A[j, D + 1] = lo_j / LO_ROW, where hi + lo = s_j (bias[j] + sum_d beta[d] W[d, j]) split into two
+ * LnsI4F3 values (hi the nearest code, lo the nearest code of the rest): B carries the rows 1 and LO_ROW after its D
+ * features, so the grid adds hi + lo. W [D, n] ("x W" convention); returns [n, D + 128].
+ * gamma, s and W are powers 2^(k/8) here, so their products are exact LnsI4F3 codes (a log addition); lo is the rest
+ * after hi as the LLC antilogs it (hi x 1.0 keeps hi's log fraction F, which leaves the grid as 1 + F + delta(F), chip
+ * §4.7: up to 0.32% off 2^F), so hi + lo is within ~2^-8 relative of the folded bias (lo's own 3-bit log rounding,
+ * <= 2^(1/16) - 1 = 4.4% of a rest that is <= 4.4% of the bias).
+ */
+function foldAffine(W: Float32Array, D: number, n: number, gamma: Float32Array, beta: Float32Array, bias: Float32Array | undefined, scale: (j: number) => number): Float32Array {
+  const K = D + 128;
+  const a = new Float32Array(n * K);
+  const near = (v: number) => LnsI4F3.decode(LnsI4F3.encode(v, { eb: A_EB }), A_EB);
+  // the linear value the grid accumulates for an LnsI4F3 value times 1.0: 2^I (1 + F + delta(F)) (chip §4.7)
+  const antilog = (v: number) => {
+    if (v === 0) return 0;
+    const l = Math.round(Math.log2(Math.abs(v)) * 8);
+    const i = Math.floor(l / 8);
+    return Math.sign(v) * 2 ** i * (1 + log2linFraction((l - 8 * i) * 128) / 1024);
+  };
+  for (let j = 0; j < n; j++) {
+    const sj = scale(j);
+    let b = bias ? bias[j]! : 0;
+    for (let d = 0; d < D; d++) {
+      const w = W[d * n + j]!;
+      a[j * K + d] = sj * gamma[d]! * w;
+      b += beta[d]! * w;
+    }
+    b *= sj;
+    const hi = near(b);
+    a[j * K + D] = hi;
+    a[j * K + D + 1] = near((b - antilog(hi)) / LO_ROW);
+  }
+  return a;
+}
+
+/** LayerNorm gains 2^(k/8), k in -4..4: exact LnsI4F3 factors of the folded weights. */
+function gammas(n: number, seed: number): Float32Array {
+  const r = rng(seed);
+  return Float32Array.from({ length: n }, () => 2 ** ((Math.floor(r() * 9) - 4) / 8));
+}
+
+/** An activation [S/128, D + 128, 128] whose rows D and D + 1 are 1 and LO_ROW (the bias rows of the next GEMM's B; the LayerNorm writes rows 0..D-1). */
+function onesRows(NB: number, D: number): Float32Array {
+  const t = new Float32Array(NB * (D + 128) * 128);
+  for (let b = 0; b < NB; b++) {
+    t.fill(1, (b * (D + 128) + D) * 128, (b * (D + 128) + D + 1) * 128);
+    t.fill(LO_ROW, (b * (D + 128) + D + 1) * 128, (b * (D + 128) + D + 2) * 128);
+  }
+  return t;
 }
 
 /** [rows, cols] -> its transpose. */
@@ -85,7 +150,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   // the four GEMMs in proportion to what their double buffers need (a GEMM keeps operands resident when they fit)
   const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
   const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
-  const needs = [gemmNeed(D, true), gemmNeed(D, false), gemmNeed(D + 128, true), gemmNeed(F, false)];
+  const needs = [gemmNeed(D + 128, true), gemmNeed(D, false), gemmNeed(D + 128, true), gemmNeed(F, false)];
   const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 16384 + NB * (130 * 256 + 16384)) + F * 256 + 2 * 1024 * 1024;
   const total = lim.amemBytes - fixed;
   const sumNeed = needs.reduce((a, b) => a + b, 0);
@@ -98,38 +163,40 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
     x,
     wq: weights(D * D, D, seed + 1), wk: weights(D * D, D, seed + 2), wv: weights(D * D, D, seed + 3), wo: weights(D * D, D, seed + 4),
     w1: weights(D * F, D, seed + 5), b1: floatValues(F, seed + 6, 0, -5, -3), w2: weights(F * D, F, seed + 7),
+    // gamma = 2^(k/8), k in -4..4 ([0.71, 1.41], exact LnsI4F3 factors), beta = ±2^e, e in -4..-2
+    gamma1: gammas(D, seed + 8), beta1: floatValues(D, seed + 9, 0, -4, -2),
+    gamma2: gammas(D, seed + 10), beta2: floatValues(D, seed + 11, 0, -4, -2),
   };
   // x^T per token block: [S/128, D, 128]
   const xT = new Float32Array(S * D);
   for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) xT[(b * D + d) * 128 + t] = x[(b * 128 + t) * D + d]!;
-  // W_qkv^T [3D, D]: rows 0..D-1 = W_q^T, then W_k^T, W_v^T
-  const wqkvT = new Float32Array(3 * D * D);
-  wqkvT.set(transpose(w.wq, D, D), 0);
-  wqkvT.set(transpose(w.wk, D, D), D * D);
-  wqkvT.set(transpose(w.wv, D, D), 2 * D * D);
-
-  // the FFN bias as one more K block: A = [W_1^T | b_1 0..0] [F, D + 128], B = h2 with a block of rows [1; 0 ..] after
-  // its D features (preset in HBM; ln2 writes rows 0..D-1): the grid adds b_1 exactly (b_1 is a power of two, exact in
-  // RFP8 and LnsI5F3) and the VPU epilogue is the GELU alone, with no bias trips serialising the tiles
-  const w1T = transpose(w.w1, D, F);
-  const w1Aug = new Float32Array(F * (D + 128));
-  for (let f = 0; f < F; f++) {
-    w1Aug.set(w1T.subarray(f * D, (f + 1) * D), f * (D + 128));
-    w1Aug[f * (D + 128) + D] = w.b1[f]!;
+  // W_qkv [D, 3D] = [W_q W_k W_v]; A = W'_qkv^T [3D, D + 128] with gamma1, beta1 folded and the attention scale
+  // 1/sqrt(d_k) = 2^-3.5 folded into the Q rows: exact in LnsI4F3 (a log shift of 28/8; RFP8 cannot hold 2^-3.5 and
+  // an FP16 multiply on the VPU would round the constant and every score), free of VPU cycles (the attention is VPU-bound)
+  const wqkv = new Float32Array(D * 3 * D);
+  for (let d = 0; d < D; d++) {
+    wqkv.set(w.wq.subarray(d * D, (d + 1) * D), d * 3 * D);
+    wqkv.set(w.wk.subarray(d * D, (d + 1) * D), d * 3 * D + D);
+    wqkv.set(w.wv.subarray(d * D, (d + 1) * D), d * 3 * D + 2 * D);
   }
-  const h2Init = new Float32Array(NB * (D + 128) * 128);
-  for (let b = 0; b < NB; b++) h2Init.fill(1, (b * (D + 128) + D) * 128, (b * (D + 128) + D + 1) * 128);
+  const qScale = 1 / Math.sqrt(D / H);
+  const wqkvA = foldAffine(wqkv, D, 3 * D, w.gamma1, w.beta1, undefined, (j) => (j < D ? qScale : 1));
+
+  // the FFN bias (b_1 + beta2 W_1, gamma2 folded into W_1) as one more K block: A = [diag(gamma2) W_1 | hi lo 0..]^T
+  // [F, D + 128], B = h2 with rows of ones at D, D + 1 (preset in HBM; ln2 writes rows 0..D-1): the grid adds the
+  // bias and the VPU epilogue is the GELU alone, with no bias trips serialising the tiles
+  const w1Aug = foldAffine(w.w1, D, F, w.gamma2, w.beta2, w.b1, () => 1);
   const common = { clusters: cl, uies: p.uies ?? 12 };
   const stages: Array<{ label: string; kernel: GenKernel }> = [
-    { label: `ln1: LayerNorm over ${D} (${NB} token blocks)`, kernel: colNorm({ name: 'ln1', d: D, s: S, prefix: 'ln1_', xTensor: 'x_hbm', yTensor: 'h1_hbm', ws }) },
-    { label: `qkv: ${3 * D} x ${D} x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D, n: S, ...common, chain: { prefix: 'qkv_', a: wqkvT, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, cBlocks: true, amemBudget: budget[0]! } }) },
+    { label: `ln1: LayerNorm over ${D} (${NB} token blocks)`, kernel: colNorm({ name: 'ln1', d: D, s: S, prefix: 'ln1_', xTensor: 'x_hbm', yTensor: 'h1_hbm', yRows: D + 128, ws }) },
+    { label: `qkv: ${3 * D} x ${D}+128 x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D + 128, n: S, ...common, chain: { prefix: 'qkv_', a: wqkvA, aLns: true, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, cBlocks: true, amemBudget: budget[0]! } }) },
   ];
-  const attn = attnChain({ name: 'attn', prefix: 'at_', s: S, d: D, heads: H, qkvTensor: 'qkv_hbm', outTensor: 'attn_hbm', ws });
+  const attn = attnChain({ name: 'attn', prefix: 'at_', s: S, d: D, heads: H, qkvTensor: 'qkv_hbm', outTensor: 'attn_hbm', ws, scaleLog2: 0 });
   stages.push(
     { label: `attn: ${H} head(s) x ${NB} query block(s), causal over ${S} tokens`, kernel: attn },
     { label: `wo: ${D} x ${D} x ${S} + x (InMemAdd)`, kernel: gemm({ name: 'wo', m: D, k: D, n: S, residual: true, ...common, chain: { prefix: 'wo_', a: transpose(w.wo, D, D), bTensor: 'attn_hbm', rTensor: 'x_hbm', cTensor: 'y1_hbm', cFp8: false, amemBudget: budget[1]! } }) },
     { label: `ln2: LayerNorm over ${D}`, kernel: colNorm({ name: 'ln2', d: D, s: S, prefix: 'ln2_', xTensor: 'y1_hbm', yTensor: 'h2_hbm', yRows: D + 128, ws }) },
-    { label: `ffn1: GELU(${F} x ${D}+128 x ${S}) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D + 128, n: S, epilogue: 'gelu', ...common, chain: { prefix: 'f1_', a: w1Aug, bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, amemBudget: budget[2]! } }) },
+    { label: `ffn1: GELU(${F} x ${D}+128 x ${S}) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D + 128, n: S, epilogue: 'gelu', ...common, chain: { prefix: 'f1_', a: w1Aug, aLns: true, bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, amemBudget: budget[2]! } }) },
     { label: `ffn2: ${D} x ${F} x ${S} + y1 (InMemAdd)`, kernel: gemm({ name: 'ffn2', m: D, k: F, n: S, residual: true, ...common, chain: { prefix: 'f2_', a: transpose(w.w2, F, D), bTensor: 'g_hbm', rTensor: 'y1_hbm', cTensor: 'out_hbm', cFp8: false, amemBudget: budget[3]! } }) },
   );
 
@@ -166,29 +233,21 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
       merged.queues.set(k, order);
     }
   merged.decls.push(`tensor x_hbm { format = RFP16; shape = [${NB}, ${D}, 128]; eb = -15; region = hbm; data = "x.npy"; }`);
-  merged.decls.push(`tensor h2_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "h2_ones.npy"; }`);
+  merged.decls.push(`tensor h1_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "ones.npy"; }`);
+  merged.decls.push(`tensor h2_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "ones.npy"; }`);
   const notes = [
     `transformer layer, chained in one image: seq ${S}, d_model ${D}, ${H} head(s) (d_k 128), FFN ${F}; FP8 GEMM operands, FP16 residual stream; ${cl.length} cluster(s) x ${p.uies ?? 12} UIE(s)`,
-    `LayerNorm without affine (gamma 1, beta 0; fold them into the next weights); attention scale 2^-${Math.round(Math.log2(128) / 2)} (1/sqrt(128) rounded to a power of two); causal attention over all ${S} tokens (a query block against its ${NB > 1 ? `1..${NB}` : 'one'} key block(s), softmax over all of them) (docs/generators.md "Transformer layer")`,
+    `LayerNorm gamma and beta folded into the next linear layer (W' = diag(gamma) W, bias' = beta W + bias, LnsI4F3 weights); attention scale 1/sqrt(128) folded into W_q (exact in LnsI4F3); causal attention over all ${S} tokens (a query block against its ${NB > 1 ? `1..${NB}` : 'one'} key block(s), softmax over all of them) (docs/generators.md "Transformer layer")`,
   ];
   const pasm = stages.map((s) => s.kernel.pasm).join('\n');
   const ld = renderLd(`/*\n * Generated by pyxis-gen transformer (docs/generators.md "Transformer layer"): ${notes[0]}.\n * Stages: ${stages.map((s) => s.label).join('; ')}.\n */`, merged);
   const luts = [...new Map(stages.flatMap((s) => s.kernel.luts).map((l) => [l.file, l])).values()];
-  const inputs: GenKernel['inputs'] = [{ file: 'x.npy', shape: [NB, D, 128], data: xT }, { file: 'h2_ones.npy', shape: [NB, D + 128, 128], data: h2Init }, ...stages.flatMap((s) => s.kernel.inputs)];
+  const inputs: GenKernel['inputs'] = [{ file: 'x.npy', shape: [NB, D, 128], data: xT }, { file: 'ones.npy', shape: [NB, D + 128, 128], data: onesRows(NB, D) }, ...stages.flatMap((s) => s.kernel.inputs)];
   const flops = stages.reduce((a, s) => a + s.kernel.meta.flops, 0);
-  const check = (read: (s: string) => Float32Array) => {
-    const ref = layerReference(w, S, D, H, F, attn.scale);
-    const got = read('out_hbm');
-    // out_hbm is [S/128, D, 128]; the reference is [S, D]
-    const g = new Float64Array(S * D);
-    for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) g[(b * 128 + t) * D + d] = got[(b * D + d) * 128 + t]!;
-    let ss = 0;
-    for (const v of ref) ss += v * v;
-    const rms = Math.sqrt(ss / ref.length);
-    const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
-    return { ...e, bound: TRANSFORMER_BOUND.max, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
-  };
-  const reportLines = (r: SimReport) => stageSpans(r, stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: st.kernel.meta.flops })));
+  // the closures are made outside this function: a closure made here would hold this scope's context, with the
+  // stages' input arrays (~20 bytes per weight), through the whole simulation (measured: docs/generators.md)
+  const check = layerCheck(w, S, D, H, F);
+  const reportLines = spanReport(stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: st.kernel.meta.flops })));
   return {
     name: 'transformer',
     reportLines,
@@ -200,7 +259,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
     check,
     notes,
     weights: w,
-    scale: attn.scale,
+    scale: qScale,
     meta: {
       kind: 'transformer', seq: S, dModel: D, heads: H, ffn: F, dtype: 'fp8', flops,
       hbmBytes: stages.reduce((a, s) => a + s.kernel.meta.hbmBytes, 0),
@@ -212,6 +271,28 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   };
 }
 
+/** The `--run` check: the layer output against a float64 layer of the model (holds the model weights only). */
+function layerCheck(w: LayerWeights, S: number, D: number, H: number, F: number): NonNullable<GenKernel['check']> {
+  const NB = S / 128;
+  return (read) => {
+    const ref = layerReference(w, S, D, H, F);
+    const got = read('out_hbm');
+    // out_hbm is [S/128, D, 128]; the reference is [S, D]
+    const g = new Float64Array(S * D);
+    for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) g[(b * 128 + t) * D + d] = got[(b * D + d) * 128 + t]!;
+    let ss = 0;
+    for (const v of ref) ss += v * v;
+    const rms = Math.sqrt(ss / ref.length);
+    const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
+    return { ...e, bound: TRANSFORMER_BOUND.max, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
+  };
+}
+
+/** The per-stage span lines (holds the stages' labels only). */
+function spanReport(stages: Array<{ label: string; prefix: string; flops: number }>): (r: SimReport) => string[] {
+  return (r) => stageSpans(r, stages);
+}
+
 /** Trip and tensor name prefixes of the stages, in order. */
 const PREFIXES = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
 
@@ -219,7 +300,8 @@ const PREFIXES = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
 export const TRANSFORMER_BOUND = { max: 0.5, rms: 0.08 };
 
 /** float64 layer (token-major) for the CLI's --run check; the test carries its own. */
-export function layerReference(w: LayerWeights, S: number, D: number, H: number, F: number, scale: number): Float64Array {
+export function layerReference(w: LayerWeights, S: number, D: number, H: number, F: number): Float64Array {
+  const scale = 1 / Math.sqrt(D / H);
   const mm = (a: ArrayLike<number>, b: ArrayLike<number>, m: number, k: number, n: number) => {
     const c = new Float64Array(m * n);
     for (let i = 0; i < m; i++) for (let q = 0; q < k; q++) {
@@ -229,7 +311,7 @@ export function layerReference(w: LayerWeights, S: number, D: number, H: number,
     }
     return c;
   };
-  const ln = (x: Float64Array) => {
+  const ln = (x: Float64Array, gamma: Float32Array, beta: Float32Array) => {
     const y = new Float64Array(x.length);
     for (let i = 0; i < S; i++) {
       let m = 0;
@@ -238,12 +320,12 @@ export function layerReference(w: LayerWeights, S: number, D: number, H: number,
       let v = 0;
       for (let d = 0; d < D; d++) v += (x[i * D + d]! - m) ** 2;
       const r = 1 / Math.sqrt(v / D + 2 ** -14);
-      for (let d = 0; d < D; d++) y[i * D + d] = (x[i * D + d]! - m) * r;
+      for (let d = 0; d < D; d++) y[i * D + d] = (x[i * D + d]! - m) * r * gamma[d]! + beta[d]!;
     }
     return y;
   };
   const x = Float64Array.from(w.x);
-  const h1 = ln(x);
+  const h1 = ln(x, w.gamma1, w.beta1);
   const q = mm(h1, w.wq, S, D, D);
   const k = mm(h1, w.wk, S, D, D);
   const v = mm(h1, w.wv, S, D, D);
@@ -267,7 +349,7 @@ export function layerReference(w: LayerWeights, S: number, D: number, H: number,
     }
   const y1 = mm(attn, w.wo, S, D, D);
   for (let i = 0; i < y1.length; i++) y1[i]! += x[i]!;
-  const h2 = ln(y1);
+  const h2 = ln(y1, w.gamma2, w.beta2);
   const g = mm(h2, w.w1, S, D, F);
   for (let i = 0; i < g.length; i++) g[i] = gelu64(g[i]! + w.b1[i % F]!);
   const out = mm(g, w.w2, S, F, D);
