@@ -357,13 +357,21 @@ export class Uie implements SimEngine {
     const vi = this.cmp.vi;
     // VPU-only cycles (vpuBatch.ts): the cycle repeats the recorded one outside the VPU, whose next instruction is pure
     if (vb.gen === this.stateGen && vb.valid(this, now) && vi.pureAhead(1) === 1) {
-      if (obs !== undefined) obs.beforeCycle(now);
       this.now = now;
       this.stateGen++;
-      vb.replay(this);
-      vi.runPure(now);
+      if (obs !== undefined && obs.vpuCycle !== undefined) {
+        const vpu = this.cmp.vpu;
+        const l0 = vpu.laneOps;
+        vb.replay(this);
+        vi.runPure(now);
+        obs.vpuCycle(now, vpu.laneOps - l0);
+      } else {
+        if (obs !== undefined) obs.beforeCycle(now);
+        vb.replay(this);
+        vi.runPure(now);
+        if (obs !== undefined) obs.afterCycle(now);
+      }
       vb.gen = this.stateGen;
-      if (obs !== undefined) obs.afterCycle(now);
       return true;
     }
     const probe = this.fastPaths && VpuBatchState.enabled && vi.pureAhead(2) === 2;

@@ -38,7 +38,8 @@ export class VpuBatchState {
     // one unrolled function of plain property loads (a loop of keyed loads over ~60 names costs a stub-cache look-up
     // each, more than the cycle it would save)
     this.readStats = new Function('st', 'out', `${this.keys.map((k, i) => `out[${i}] = st.${k};`).join('\n')}\nreturn ${this.keys.length};`) as (st: ComputeStats, out: Float64Array) => number;
-    this.arrays = [u.stats.stallCycles, u.stats.datapathStallCycles, u.stats.busyCycles, u.stats.instructions];
+    // (busy cycles and instructions move only with progress, which `record` excludes)
+    this.arrays = [u.stats.stallCycles, u.stats.datapathStallCycles];
     const fifos: Array<{ fullStalls: number }> = [u.rd.dec, u.wr.dec, u.sbReadToWrite, u.sbReadToGrid, u.sbReadToVbuffer, u.sbGridToWrite, u.sbVbufferToWrite, u.sbGridToVbuffer, u.sbVbufferToGrid];
     for (const x of u.cmp.bySeq) if (x) fifos.push(x.dec as Fifo);
     this.fifos = fifos;
