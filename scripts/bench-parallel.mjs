@@ -17,6 +17,13 @@
  * runner's single-thread path, the reference) and with the chips on worker threads; skipped, and said so, when the
  * system runner is not in this build. --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of
  * scripts/gen-collective.mjs). --skip-synthetic / --skip-system run one part only.
+ * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-threads LIST; --chip-apm on|off,
+ * default off): ONE chip whose clusters are partitions (sim/parallel/threadedChip.ts): the plain single-Simulator run
+ * (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has the cores), results
+ * compared (report but kernel_steps); worker start-up (start a worker, load the package, build the chip) is printed
+ * apart from the windowed run. busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
+ * throttle the whole chip, so with APM on its clusters are coupled and the run stays in one partition, said so).
+ * With --chip-image only the chip part runs.
  * Build first: npx tsc -b
  */
 import { availableParallelism, loadavg } from 'node:os';
@@ -40,6 +47,11 @@ const { values: a } = parseArgs({
     psys: { type: 'string' },
     'skip-synthetic': { type: 'boolean', default: false },
     'skip-system': { type: 'boolean', default: false },
+    'chip-image': { type: 'string' },
+    'chip-rows': { type: 'string', default: '262144' },
+    'chip-threads': { type: 'string' },
+    'chip-apm': { type: 'string', default: 'off' },
+    'chip-run': { type: 'string' },
   },
 });
 const w = { parts: +a.parts, engines: +a.engines, macs: +a.macs, cycles: +a.cycles, every: +a.every, lat: +a.lat };
@@ -49,8 +61,106 @@ const MODULE = new URL('./parallel/synthetic.mjs', import.meta.url).href;
 const byName = (s) => [...s].sort((x, y) => x.name.localeCompare(y.name));
 const sortK = (c) => [...c].sort((x, y) => x[0] - y[0]).map((x) => x.slice(0, 3));
 
-if (!a['skip-synthetic']) await synthetic();
-if (!a['skip-system']) await system();
+if (a['chip-image']) await chip();
+else {
+  if (!a['skip-synthetic']) await synthetic();
+  if (!a['skip-system']) await system();
+}
+
+async function chip() {
+  // Every configuration runs in a fresh node process (`--chip-run ref|N`), as the CLI does: no run profits from code
+  // another one compiled, and each pays its own start-up.
+  if (a['chip-run']) return chipRun(a['chip-run']);
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const rows = +a['chip-rows'];
+  const file = a['chip-image'];
+  const list = a['chip-threads'] ? a['chip-threads'].split(',').map(Number) : [1, 2, ...[4].filter((n) => n <= cores)];
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (48 UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process`);
+  const run = (what) => {
+    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-apm', a['chip-apm'], '--chip-run', what];
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`bench-parallel --chip-run ${what} failed:\n${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop());
+  };
+  const ws = run('worker');
+  console.log(`  worker start-up alone (start a worker, load @pyxis/target-pyxis/parallel): ${ws.ms.toFixed(0)} ms`);
+  const ref = run('ref');
+  const rate = (s) => `${(ref.cycles / s / 1e3).toFixed(1)} k chip-cycles/s`;
+  const line = (r) => `${r.s.toFixed(3)} s  ${rate(r.s)}  (${r.cpu.toFixed(2)} CPU-s of all threads, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
+  console.log(`  one Simulator (reference)   ${line(ref)}; ${ref.cycles} cycles)`);
+  let ok = true;
+  for (const threads of list) {
+    const r = run(String(threads));
+    const same = r.report === ref.report;
+    ok &&= same;
+    const p = r.parallel;
+    const detail = p
+      ? `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`
+      : `one partition: ${r.note}`;
+    console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}`);
+  }
+  console.log(`  load average at the end ${load()}`);
+  if (!ok) {
+    console.error('bench-parallel: a cluster-partitioned run differs from the reference');
+    process.exit(1);
+  }
+}
+
+/** One configuration of the chip part, in this (fresh) process: prints one JSON line. */
+async function chipRun(what) {
+  const { readFileSync } = await import('node:fs');
+  if (what === 'worker') {
+    const { Worker } = await import('node:worker_threads');
+    const t0 = performance.now();
+    await new Promise((res, rej) => {
+      const w = new Worker(`import('@pyxis/target-pyxis/parallel').then(() => require('node:worker_threads').parentPort.postMessage(1));`, { eval: true });
+      w.once('message', () => w.terminate().then(res));
+      w.once('error', rej);
+    });
+    console.log(JSON.stringify({ ms: performance.now() - t0 }));
+    return;
+  }
+  // CPU seconds the whole machine spent outside idle (/proc/stat; USER_HZ 100): minus this process's, what others took
+  const machineBusy = () => {
+    try {
+      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+      return (f.reduce((x, y) => x + y, 0) - f[3] - f[4]) / 100;
+    } catch {
+      return NaN;
+    }
+  };
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const m0 = machineBusy();
+  const { readContainer } = await import('../packages/container/dist/index.js');
+  const sim = await import('../packages/target-pyxis/dist/sim/index.js');
+  const par = await import('../packages/target-pyxis/dist/sim/parallel/index.js');
+  const file = a['chip-image'] === 'busy48' ? 'busy48.pimg' : a['chip-image'];
+  const bytes = a['chip-image'] === 'busy48' ? (await import('./parallel/system.mjs')).busyCopyImageBytes(+a['chip-rows']) : readFileSync(file);
+  const container = readContainer(bytes, file);
+  const config = sim.loadSimConfig();
+  config.apm.enabled = a['chip-apm'] === 'on';
+  const uieFactory = sim.makeUieFactory({});
+  let report;
+  let extra = {};
+  if (what === 'ref') report = sim.simulateImage(container, file, { config, uieFactory }).report;
+  else {
+    const r = await par.runChipThreaded(container, file, { config, uieFactory, threads: +what });
+    const m = performance.now();
+    report = r.report;
+    const p = r.parallel;
+    extra = { note: r.note, parallel: p && { threads: p.threads, partitions: p.parts.length, wallMs: p.wallMs, efficiency: p.efficiency, windows: p.windows }, mergeAt: m };
+  }
+  const s = (performance.now() - t0) / 1000;
+  const cu = process.cpuUsage(c0);
+  const cpu = (cu.user + cu.system) / 1e6;
+  const { createHash } = await import('node:crypto');
+  const hash = createHash('sha256').update(JSON.stringify({ ...report, kernel_steps: 0 })).digest('hex');
+  const mergeS = extra.mergeAt ? (performance.now() - extra.mergeAt) / 1000 : 0;
+  console.log(JSON.stringify({ s, cpu, others: machineBusy() - m0 - cpu, cycles: report.cycles, report: hash, mergeS, ...extra }));
+}
 
 async function synthetic() {
 console.log(`bench-parallel: ${w.parts} partitions x ${w.engines} engines x ${w.macs} MAC/cycle, ${w.cycles} cycles, lookahead ${w.lat} cycles; host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

@@ -24,3 +24,5 @@ export function renderAll(codec: CodecLike, grammarsRoot?: string, targets?: Arr
 export function compareDocs(files: Map<string, string>, docsDir: string): { stale: string[]; missing: string[]; orphaned: string[] };
 /** Cited source paths that do not exist: [citing file, cited path]. */
 export function staleCitations(root?: string): Array<[string, string]>;
+/** docs/*.md user pages (not docs/README.md itself, not sub-folders) that docs/README.md does not link to. */
+export function unindexedDocs(root?: string): string[];

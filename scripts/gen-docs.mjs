@@ -241,6 +241,19 @@ export function staleCitations(root = ROOT) {
   return out;
 }
 
+/**
+ * The user pages (`docs/*.md`, sub-folders are their own indexes) that docs/README.md, the index every `--help`
+ * points to, does not link to. A new page must be listed there (docs:check fails on it).
+ */
+export function unindexedDocs(root = ROOT) {
+  const docs = join(root, 'docs');
+  const index = readFileSync(join(docs, 'README.md'), 'utf8');
+  return readdirSync(docs)
+    .filter((f) => f.endsWith('.md') && f !== 'README.md' && statSync(join(docs, f)).isFile())
+    .filter((f) => !index.includes(`](${f})`))
+    .sort();
+}
+
 async function main() {
   const check = process.argv.includes('--check');
   if (check) {
@@ -248,6 +261,12 @@ async function main() {
     for (const [f, p] of cited) console.error(`stale citation: ${f} cites ${p}, which does not exist`);
     if (cited.length) {
       console.error(`docs:check: ${cited.length} cited source path(s) no longer exist; point them at the files' new places`);
+      process.exit(1);
+    }
+    const unindexed = unindexedDocs();
+    for (const f of unindexed) console.error(`unindexed: docs/${f} is not listed in docs/README.md`);
+    if (unindexed.length) {
+      console.error(`docs:check: ${unindexed.length} page(s) missing from the docs index docs/README.md; add a row for each`);
       process.exit(1);
     }
   }

@@ -112,6 +112,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       const loadable = !!machine.loadImage && (machine.imageExtensions ?? []).some((x) => image.toLowerCase().endsWith(x.toLowerCase()));
       if (!loadable && targetForSourceFile(image) !== undefined && !startsWithContainerMagic(readInputHead(image, INPUT_HEAD_BYTES).head))
         throw new UsageError(`${image} is an assembly source: assemble it with \`pyxis-as ${image} -o OBJ.pobj\`, then link the object with \`pyxis-ld\` and run the image`);
+      // a link script given to the simulator (the shared link-script form, @pyxis/ld): name the linker, as pyxis-as does
+      if (!loadable && image.toLowerCase().endsWith('.ld') && !startsWithContainerMagic(readInputHead(image, INPUT_HEAD_BYTES).head))
+        throw new UsageError(`${image} is a link script: link it with \`pyxis-ld ${image} OBJ.pobj -o IMAGE.pimg\`, then run the image`);
       const own = loadable;
       const bytes = own ? readInputFile(image) : readContainerInput(image);
       const container = own && peekContainerTarget(bytes) === undefined ? machine.loadImage!(image, bytes) : readContainer(bytes, image);

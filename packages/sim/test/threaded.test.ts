@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { defaultThreads, PartitionFailure, runThreaded, type PartitionSpec } from '@pyxis/sim';
+import { defaultThreads, PartitionFailure, prestartWorkers, runThreaded, type PartitionSpec } from '@pyxis/sim';
 // @ts-expect-error -- a plain JavaScript fixture (worker threads load it as it is)
 import { buildTokenPartition } from './fixtures/tokenRing.mjs';
 
@@ -42,15 +42,20 @@ const caseArb = fc.integer({ min: 2, max: 7 }).chain((n) =>
       return p.map((x) => (ids.has(x) ? ids.get(x)! : (ids.set(x, ids.size), ids.size - 1)));
     }),
     threads: fc.integer({ min: 1, max: 4 }),
+    /** Host 0 on the calling thread; workers started ahead (prestartWorkers). */
+    main: fc.boolean(),
+    pre: fc.boolean(),
   }),
 );
 
 describe('runThreaded', () => {
   it('gives the single-simulator cycles, statistics and results for random partitions on 1..4 threads', async () => {
     await fc.assert(
-      fc.asyncProperty(caseArb, async ({ c, part, threads }) => {
+      fc.asyncProperty(caseArb, async ({ c, part, threads, main, pre }) => {
         const ref = reference(c);
-        const r = await runThreaded(specsOf(c, part), { threads, minUsefulLookahead: 1 });
+        const P = Math.max(...part) + 1;
+        const workers = pre ? prestartWorkers(Math.max(0, Math.min(threads, P) - (main ? 1 : 0)), [MODULE]) : undefined;
+        const r = await runThreaded(specsOf(c, part), { threads, minUsefulLookahead: 1, mainThreadHost: main, ...(workers ? { workers } : {}) });
         expect(r.reason).toBe(ref.reason);
         expect(r.cycles).toBe(ref.cycles);
         expect(byName(r.parts.flatMap((p) => p.stats))).toEqual(ref.stats);
@@ -90,6 +95,11 @@ describe('runThreaded', () => {
     // a model error carrying diagnostics (input errors) keeps them across the thread
     const d = await runThreaded(specsOf(c, [0, 1, 2, 3], { node: 3, at: 0, kind: 'diag' }), { threads: 2 }).then(() => null, (x: unknown) => x);
     expect((d as PartitionFailure).diagnostics).toEqual([{ severity: 'error', code: 'SIM0001', message: 'node n3: bad input' }]);
+    // a worker started ahead whose builder module does not load: the partition named, no hang
+    const bad: PartitionSpec[] = specsOf(c, [0, 1, 2, 3]).map((x, i) => (i >= 2 ? { ...x, module: new URL('./fixtures/missing.mjs', import.meta.url).href } : x));
+    const m = await within(runThreaded(bad, { threads: 2, mainThreadHost: true, workers: prestartWorkers(1, [bad[2]!.module]) }).then(() => null, (x: unknown) => x), 10_000);
+    expect(m).toBeInstanceOf(PartitionFailure);
+    expect((m as PartitionFailure).partition).toBe('part2');
     // in-process (1 thread): the same failure, the same name
     const one = await runThreaded(specsOf(c, [0, 1, 2, 3], { node: 1, at: 5, kind: 'throw' }), { threads: 1 }).then(() => null, (x: unknown) => x);
     expect(one).toBeInstanceOf(PartitionFailure);

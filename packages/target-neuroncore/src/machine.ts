@@ -28,6 +28,8 @@ export interface StreamStats {
   semWaitTicks: number;
   conflictTicks: number;
   lastEnd: number;
+  /** Tick at which the last issued instruction's result is visible (its end plus the engine latency). */
+  lastDone: number;
   bytes: number;
 }
 
@@ -75,7 +77,7 @@ export class StreamEngine implements SimEngine {
   private readonly tpc: number;
   private readonly latency: number;
   private track: TraceTrack | undefined;
-  readonly stats: StreamStats = { instructions: 0, activeTicks: 0, semWaitTicks: 0, conflictTicks: 0, lastEnd: 0, bytes: 0 };
+  readonly stats: StreamStats = { instructions: 0, activeTicks: 0, semWaitTicks: 0, conflictTicks: 0, lastEnd: 0, lastDone: 0, bytes: 0 };
 
   constructor(
     readonly stream: number,
@@ -224,6 +226,7 @@ export class StreamEngine implements SimEngine {
     const zeroCost = dur === 0;
     const done = Math.max(end + (zeroCost ? 0 : this.latency), this.lastCompletion);
     this.lastCompletion = done;
+    if (done > this.stats.lastDone) this.stats.lastDone = done;
     this.ringT[this.tail] = done;
     this.ringI[this.tail] = this.list[this.pc]!;
     this.tail++;

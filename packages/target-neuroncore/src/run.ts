@@ -95,6 +95,10 @@ export function runImage(image: Container, file: string, opts: RunOptions = {}):
   const ticks = res.cycles;
   const ns = (t: number) => t / m.baseGhz;
   const elapsed = ns(ticks);
+  // A stopped run (max-cycles, deadlock) counts the work of every instruction issued before the stop, so its averages
+  // run to the end of the last of them, not to the stop (else a 10-tick stop with a 256 KiB DMA in flight reads
+  // ~180x the HBM bandwidth and utilisation far above 100%). A finished run ends when all its work has.
+  const span = res.reason === 'done' ? elapsed : Math.max(elapsed, ns(Math.max(0, ...engines.map((e) => e.stats.lastDone))));
   const report: NcReport = {
     model: MODEL_LABEL,
     timing_only: !!opts.timingOnly,
@@ -119,13 +123,13 @@ export function runImage(image: Container, file: string, opts: RunOptions = {}):
     report.engines[STREAMS[e.stream]!] = {
       instructions: st.instructions,
       active_ns: ns(st.activeTicks),
-      utilization: elapsed > 0 ? ns(st.activeTicks) / elapsed : 0,
+      utilization: span > 0 ? ns(st.activeTicks) / span : 0,
       semaphore_wait_ns: ns(st.semWaitTicks),
       port_conflict_ns: ns(st.conflictTicks),
     };
   }
-  report.dma.bandwidth_gbps = elapsed > 0 ? report.dma.bytes / elapsed : 0;
-  report.matmul.achieved_tflops = elapsed > 0 ? shared.flops / elapsed / 1e3 : 0;
+  report.dma.bandwidth_gbps = span > 0 ? report.dma.bytes / span : 0;
+  report.matmul.achieved_tflops = span > 0 ? shared.flops / span / 1e3 : 0;
   report.matmul.mfu = report.matmul.peak_tflops > 0 ? report.matmul.achieved_tflops / report.matmul.peak_tflops : 0;
   trace?.close({ ticks, tick_ghz: m.baseGhz, stop: res.reason, model: MODEL_LABEL });
   const warnings: Diagnostic[] = shared.uninitAt.map((u) =>
@@ -150,6 +154,7 @@ export function formatSummary(r: NcReport): string {
   lines.push('engine     instrs    active us   util   sem wait us  port conflict us');
   for (const [name, e] of Object.entries(r.engines))
     lines.push(`${name.padEnd(9)} ${String(e.instructions).padStart(7)} ${f(e.active_ns / 1000, 3).padStart(12)} ${(f(e.utilization * 100) + '%').padStart(6)} ${f(e.semaphore_wait_ns / 1000, 3).padStart(13)} ${f(e.port_conflict_ns / 1000, 3).padStart(17)}`);
+  if (r.stop !== 'done') lines.push('(stopped: the figures count the instructions issued before the stop; averages run to the end of the last of them)');
   lines.push(`DMA: ${r.dma.queues_used} queues, ${r.dma.bytes} bytes, ${f(r.dma.bandwidth_gbps)} GB/s average over the run`);
   lines.push(`matmul: ${r.matmul.flops} FLOPs, ${f(r.matmul.achieved_tflops, 2)} TFLOPS of ${f(r.matmul.peak_tflops, 2)} peak, MFU ${f(r.matmul.mfu * 100)}% (cost model)`);
   if (r.port_conflicts.sbuf_vector_gpsimd || r.port_conflicts.psum_vector_scalar)

@@ -18,7 +18,7 @@ export function errors(src: string): Diagnostic[] {
 }
 
 /** Inputs: tensor name -> {shape, values}. Other HBM tensors are zero-filled. */
-export function run(src: string, inputs: Record<string, { shape: number[]; data: Float32Array | Int32Array }>, opts: { timingOnly?: boolean; warnUninit?: boolean; zero?: boolean } = {}): Ran {
+export function run(src: string, inputs: Record<string, { shape: number[]; data: Float32Array | Int32Array }>, opts: { timingOnly?: boolean; warnUninit?: boolean; zero?: boolean; maxTicks?: number } = {}): Ran {
   const a = assemble(src);
   const errs = a.diagnostics.filter((d) => d.severity === 'error');
   if (errs.length) throw new Error(errs.map((d) => `${JSON.stringify(d.span)} ${d.code} ${d.message}`).join('\n'));

@@ -12,6 +12,9 @@ import { pyxisReport } from './report.js';
 import { intOption, strings } from './options.js';
 import { isSystemContainer } from './sim/fabric/systemImage.js';
 import { planSystem, runSystemMachine, runSystemMachineAsync, stripChipPrefix } from './systemMachine.js';
+import { runChipThreaded } from './sim/parallel/threadedChip.js';
+import { parallelStats, parallelSummary, singlePartitionStats } from '@pyxis/sim';
+import type { PyxisChip } from './sim/chip.js';
 import {
   checkDumpSpecs, dumpRegion, dumpSymbol, formatSummary, inspectImage, parseDumpSpec, parseRegionSpec, simulateImage, stopDiagnostic,
   makeUieFactory, pyxisParamTable, simConfigFrom, type DumpSpec, type ImageModel, type RegionSpec, type SimulateOptions, type SimulationResult,
@@ -64,19 +67,22 @@ function planRun(req: MachineRequest): PyxisRunPlan {
   return { timingOnly: !!o['timingOnly'], dumps, regions, options: so };
 }
 
+/** The dump files of a completed run: tensors from `memory` (a chip, or a cluster-partitioned run's spans), regions from `chip`. */
+function dumpOutputs(req: MachineRequest, plan: PyxisRunPlan, memory: PyxisChip, chip: PyxisChip | null): Array<[string, OutputBytes]> {
+  const outputs: Array<[string, OutputBytes]> = [];
+  for (const d of plan.dumps) {
+    const t = dumpSymbol(memory, req.image, d.symbol, d.f32);
+    // FILE.bin: the raw little-endian data (the codes, or float32 with :f32); FILE.npy: the same in an .npy
+    outputs.push([d.file, d.file.toLowerCase().endsWith('.bin') ? new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice() : writeNpy(t)]);
+  }
+  if (chip) for (const r of plan.regions) outputs.push([r.file, dumpRegion(chip, r)]);
+  return outputs;
+}
+
 function runPyxis(req: MachineRequest, plan: PyxisRunPlan): { result: SimulationResult; outputs: Array<[string, OutputBytes]> } {
   // the model when planning read it; else the container (simulateImage reads it, closing the sinks on an error)
   const result = simulateImage(models.get(req) ?? req.image, req.file, plan.options);
-  const outputs: Array<[string, OutputBytes]> = [];
-  if (result.report.stop === 'done') {
-    for (const d of plan.dumps) {
-      const t = dumpSymbol(result.chip, req.image, d.symbol, d.f32);
-      // FILE.bin: the raw little-endian data (the codes, or float32 with :f32); FILE.npy: the same in an .npy
-      outputs.push([d.file, d.file.toLowerCase().endsWith('.bin') ? new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength).slice() : writeNpy(t)]);
-    }
-    for (const r of plan.regions) outputs.push([r.file, dumpRegion(result.chip, r)]);
-  }
-  return { result, outputs };
+  return { result, outputs: result.report.stop === 'done' ? dumpOutputs(req, plan, result.chip, result.chip) : [] };
 }
 
 export const pyxisMachine: MachineBackend = {
@@ -115,7 +121,29 @@ export const pyxisMachine: MachineBackend = {
     }
     const plan = planRun(req);
     let kernel: SimulationResult['chip']['sim'] | undefined;
+    const single = (report: SimulationResult['report'], chip: PyxisChip, outputs: Array<[string, OutputBytes]>, parallel?: Record<string, unknown>, line = '') => {
+      const stop = stopDiagnostic(report);
+      return {
+        summary: formatSummary(report) + line,
+        stats: { ...report, ...(plan.timingOnly ? { timing_only: true } : {}), ...(parallel ? { parallel } : {}) } as Record<string, unknown>,
+        diagnostics: report.warnings,
+        ...(stop ? { stop: stop.diagnostics } : {}),
+        outputs,
+        cycles: report.cycles,
+        readTensor: (name: string) => dumpSymbol(chip, req.image, name, true),
+      };
+    };
     return {
+      // The clusters of the chip as partitions on threads when the image allows (sim/parallel/threadedChip.ts).
+      async runAsync() {
+        const symbols = [...new Set([...plan.dumps.map((d) => d.symbol), ...(req.compare ?? [])])];
+        const r = await runChipThreaded(models.get(req) ?? req.image, req.file, { ...plan.options, timingOnly: plan.timingOnly, symbols, regions: plan.regions.length > 0, ...(req.threads !== undefined ? { threads: req.threads } : {}) });
+        if (r.chip) kernel = r.chip.sim;
+        const view = (r.chip ?? r.memory) as PyxisChip;
+        const outputs = r.report.stop === 'done' ? dumpOutputs(req, plan, view, r.chip) : [];
+        const parallel = r.parallel ? { ...parallelStats(r.parallel, req.threads), note: r.parallel.note ?? r.note } : singlePartitionStats(req.threads, r.note ?? 'one partition');
+        return single(r.report, view, outputs, parallel, r.parallel ? parallelSummary(r.parallel) : '');
+      },
       get kernel() {
         if (!kernel) throw new Error('the Pyxis machine builds its kernel when it runs');
         return kernel;
@@ -123,17 +151,7 @@ export const pyxisMachine: MachineBackend = {
       run() {
         const { result, outputs } = runPyxis(req, plan);
         kernel = result.chip.sim;
-        const { report } = result;
-        const stop = stopDiagnostic(report);
-        return {
-          summary: formatSummary(report),
-          stats: { ...report, ...(plan.timingOnly ? { timing_only: true } : {}) } as Record<string, unknown>,
-          diagnostics: report.warnings,
-          ...(stop ? { stop: stop.diagnostics } : {}),
-          outputs,
-          cycles: report.cycles,
-          readTensor: (name: string) => dumpSymbol(result.chip, req.image, name, true),
-        };
+        return single(result.report, result.chip, outputs);
       },
     };
   },

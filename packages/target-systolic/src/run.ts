@@ -133,11 +133,11 @@ export function simulate(s: RunSetup): RunOutcome {
       span: { file: parts.programFile ?? file, offset: parts.programOffset + h.pc * m.program.bytesPerInstruction }, spec: 'systolic-fpga-hardware.md §4',
     });
   if (m.hazardCount > m.hazards.length) warnings.push({ severity: 'warning', code: 'SYS0401', message: `${m.hazardCount - m.hazards.length} more SIMD-write/DataMove hazards not listed`, span: { file, offset: 0 } });
-  const stats = makeStats(m, cycles, clockHz, hostSeconds, parts);
+  const stats = makeStats(m, cycles, clockHz, hostSeconds, parts, stop);
   return { machine: m, kernel, cycles, stop, warnings, stats, summary: summaryText(stats) };
 }
 
-function makeStats(m: SystolicMachine, cycles: number, clockHz: number, hostSeconds: number, parts: ImageParts): Record<string, unknown> {
+function makeStats(m: SystolicMachine, cycles: number, clockHz: number, hostSeconds: number, parts: ImageParts, stop: RunOutcome['stop']): Record<string, unknown> {
   const mix: Record<string, { count: number; cycles: number }> = {};
   for (const [code, name] of OPCODE_NAME) if (m.opCount[code]) mix[name] = { count: m.opCount[code]!, cycles: m.opCycles[code]! };
   const byClass: Record<string, number> = {};
@@ -149,9 +149,11 @@ function makeStats(m: SystolicMachine, cycles: number, clockHz: number, hostSeco
     arch: parts.arch,
     instructions: m.pc,
     cycles,
+    // a stopped run completed no frame: no frame rate (0), its seconds are those simulated up to the stop
+    stop,
     clock_hz: clockHz,
     seconds: cycles / clockHz,
-    frames_per_second: cycles > 0 ? clockHz / cycles : 0,
+    frames_per_second: stop === 'done' && cycles > 0 ? clockHz / cycles : 0,
     macs: m.macs,
     mac_efficiency: peak > 0 ? m.macs / peak : 0,
     instruction_mix: mix,
@@ -171,7 +173,9 @@ function summaryText(s: Record<string, unknown>): string {
   const n = (k: string) => Number(s[k]);
   const lines = [
     `systolic: ${s['program']} — ${n('instructions')} instructions, ${n('cycles')} cycles (model estimate) at ${(n('clock_hz') / 1e6).toFixed(1)} MHz`,
-    `  ${(n('seconds') * 1e3).toFixed(3)} ms/frame, ${n('frames_per_second').toFixed(1)} frames/s; ${n('macs')} MACs, MAC efficiency ${(n('mac_efficiency') * 100).toFixed(1)}%`,
+    s['stop'] === 'done'
+      ? `  ${(n('seconds') * 1e3).toFixed(3)} ms/frame, ${n('frames_per_second').toFixed(1)} frames/s; ${n('macs')} MACs, MAC efficiency ${(n('mac_efficiency') * 100).toFixed(1)}%`
+      : `  stopped (${String(s['stop'])}) at cycle ${n('cycles')}: no frame completed; ${n('macs')} MACs so far, MAC efficiency ${(n('mac_efficiency') * 100).toFixed(1)}%`,
     ...(Array.isArray(s['segments']) && (s['segments'] as unknown[]).length > 1
       ? [`  ${(s['segments'] as unknown[]).length} segments ending at stores to DRAM0 (layer outputs); longest ${Math.max(...(s['segments'] as Array<{ cycles: number }>).map((x) => x.cycles))} cycles (--stats lists them)`]
       : []),

@@ -131,7 +131,8 @@ export function runXnu(image: Container, file: string, o: XnuRunOptions = {}): X
     cycles: res.cycles,
     simulated_seconds: seconds,
     vectors,
-    vectors_per_second: seconds > 0 ? vectors / seconds : 0,
+    // a stopped run processed not all its vectors: no rate (0)
+    vectors_per_second: res.reason === 'done' && seconds > 0 ? vectors / seconds : 0,
     phase_cycles: phaseCyclesTotal,
     jobs: jobs.map((j) => ({
       name: j.name,
@@ -175,7 +176,11 @@ export function showWord(w: number, useInt: boolean): string {
 }
 
 function summaryText(jobs: MachineJob[], topk: Map<string, Int32Array>, s: Record<string, unknown>): string {
-  const lines = [`xnu PEx8: ${s['cycles']} cycles (${s['stop']}), ${s['vectors']} vectors, ${Number(s['vectors_per_second']).toExponential(3)} vectors/s at ${Number(s['clock_hz']) / 1e6} MHz`];
+  const lines = [
+    s['stop'] === 'done'
+      ? `xnu PEx8: ${s['cycles']} cycles (${s['stop']}), ${s['vectors']} vectors, ${Number(s['vectors_per_second']).toExponential(3)} vectors/s at ${Number(s['clock_hz']) / 1e6} MHz`
+      : `xnu PEx8: ${s['cycles']} cycles (${s['stop']}), stopped before its ${s['vectors']} vectors were processed: no rate (${Number(s['clock_hz']) / 1e6} MHz)`,
+  ];
   lines.push(`  model: ${s['model']}`);
   const pc = s['phase_cycles'] as Record<string, number>;
   lines.push(`  phase cycles: ${PHASES.map((p) => `${p} ${pc[p]}`).join(', ')}`);

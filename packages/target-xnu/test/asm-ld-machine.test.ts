@@ -167,6 +167,12 @@ describe('machine', () => {
     const r = runXnu(img, 'x.pimg', { maxCycles: 50 });
     expect(r.stop).toBe('max-cycles');
     expect(r.cycles).toBe(50);
+    // a stopped run processed not all its vectors: no rate (once 2 vectors / 50 cycles were printed as a throughput)
+    expect(r.stats['vectors_per_second']).toBe(0);
+    expect(r.summary).not.toMatch(/vectors\/s/);
+    expect(r.summary).toMatch(/^xnu PEx8: 50 cycles \(max-cycles\), stopped before its 2 vectors were processed: no rate/);
+    const done = runXnu(img, 'x.pimg');
+    expect(done.stats['vectors_per_second']).toBeCloseTo(2 / (done.cycles / Number(done.stats['clock_hz'])), 6);
   });
 });
 

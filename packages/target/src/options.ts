@@ -51,7 +51,7 @@ export const SIM_CLOCK_HZ: OptionSpec = {
 export const SIM_THREADS: OptionSpec = {
   flags: '--threads <n>',
   description:
-    'threads for a run of several partitions (the chips of a system): default one per partition, at most the host\'s free cores (cores minus the load average); a run of one partition (one chip) stays on the single-thread path. Results are identical for any value (docs/simulator.md "Parallel runs")',
+    'threads for a run of several partitions (the chips of a system; the clusters of a chip when its image uses no path between them): default one per partition, at most the host\'s free cores (cores minus the load average); a run of one partition (a one-cluster chip, or clusters the image couples) stays on the single-thread path and the stats\' parallel.note says why. Results are identical for any value (docs/simulator.md "Parallel runs")',
   range: { min: 1, max: 256, unit: 'threads' },
 };
 export const SIM_MAX_CYCLES: OptionSpec = {

@@ -235,6 +235,11 @@ describe('first mistakes get a hint', () => {
     const s2 = await sim(['run', join(d, 'fc.tasm')]);
     expect(s2.code).toBe(2);
     expect(s2.err).toMatch(/fc\.tasm is an assembly source: assemble it with `pyxis-as.*then link/);
+    // a link script given to the simulator: the linker is named (not "bad magic")
+    const s3 = await sim(['run', join(d, 'nn.ld')]);
+    expect(s3.code).toBe(2);
+    expect(s3.err).toMatch(/nn\.ld is a link script: link it with `pyxis-ld .*nn\.ld OBJ\.pobj -o IMAGE\.pimg`, then run the image/);
+    expect(s3.err).not.toMatch(/bad magic/);
   });
 });
 

@@ -53,3 +53,20 @@ describe('docs:check refuses citations of source files that no longer exist', ()
     }
   });
 });
+
+describe('docs:check refuses a user page that docs/README.md (the index every --help points to) does not list', () => {
+  it('the repository indexes every docs/*.md; a new page missing from the index is reported', async () => {
+    const { unindexedDocs } = await import('../../../scripts/gen-docs.mjs');
+    expect(unindexedDocs()).toEqual([]);
+    const base = mkdtempSync(join(tmpdir(), 'index-'));
+    try {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      mkdirSync(join(base, 'docs/dev'), { recursive: true });
+      writeFileSync(join(base, 'docs/README.md'), '| [a.md](a.md) | a |\n');
+      for (const f of ['a.md', 'b.md', 'dev/c.md']) writeFileSync(join(base, 'docs', f), '');
+      expect(unindexedDocs(base)).toEqual(['b.md']);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});

@@ -45,7 +45,7 @@ describe('pyxis-sim run', () => {
     expect(stats.stop).toBe('done');
     expect(stats.trips_by_kind.a2h).toBe(1);
     // one chip is one partition: the single-thread path, said so
-    expect(stats.parallel).toEqual({ threads_asked: null, threads_used: 1, partitions: 1, note: 'one partition (a single-chip image): the single-thread path' });
+    expect(stats.parallel).toEqual({ threads_asked: null, threads_used: 1, partitions: 1, note: 'one partition (a single-chip image of one cluster): the single-thread path' });
     JSON.parse(readFileSync(join(dir, 't.json'), 'utf8'));
     expect(readFileSync(join(dir, 'w.vcd'), 'utf8')).toMatch(/\$enddefinitions \$end/);
     const y = readNpy(readFileSync(join(dir, 'y.npy')), 'y.npy');

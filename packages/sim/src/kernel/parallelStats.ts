@@ -24,7 +24,8 @@ export function parallelStats(r: ThreadedRunResult, asked: number | undefined): 
     threads_asked: asked ?? null,
     threads_used: r.threads,
     partitions: r.parts.length,
-    lookahead_cycles: r.lookahead,
+    // null: no cross link at all (unbounded windows, e.g. independent clusters of one chip)
+    lookahead_cycles: r.lookahead >= Number.MAX_SAFE_INTEGER ? null : r.lookahead,
     windows: r.windows,
     mean_window_cycles: r.windows ? Math.round((r.cycles / r.windows) * 100) / 100 : 0,
     cross_messages: r.crossMessages,
@@ -45,7 +46,7 @@ export function singlePartitionStats(asked: number | undefined, what = 'one part
 export function parallelSummary(r: ThreadedRunResult): string {
   const mean = r.windows ? (r.cycles / r.windows).toFixed(1) : '0';
   return (
-    `parallel: ${r.parts.length} partitions on ${r.threads} thread${r.threads === 1 ? '' : 's'}, lookahead ${r.lookahead} cycles, ${r.windows} windows ` +
+    `parallel: ${r.parts.length} partitions on ${r.threads} thread${r.threads === 1 ? '' : 's'}, ${r.lookahead >= Number.MAX_SAFE_INTEGER ? 'no cross link (unbounded windows)' : `lookahead ${r.lookahead} cycles`}, ${r.windows} windows ` +
     `(mean ${mean} cycles), ${r.crossMessages} cross messages, efficiency ${(r.efficiency * 100).toFixed(0)}%${r.note ? ` (${r.note})` : ''}\n`
   );
 }

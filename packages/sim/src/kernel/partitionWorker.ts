@@ -23,7 +23,8 @@ function fail(e: unknown): void {
   port.postMessage({ t: 'error', partition: f.partition, index: f.index, detail: f.detail, stack: f.stackText, diagnostics: f.diagnostics });
 }
 
-port.on('message', (r: Request) => {
+port.on('message', (r: Request | { t: 'start' }) => {
+  if (r.t === 'start') return;
   try {
     if (r.t === 'window') port.postMessage({ t: 'window', reply: host.window(r.end, r.inbound, { maxCycles: r.maxCycles }) });
     else if (r.t === 'finish') port.postMessage({ t: 'results', results: host.finish(r.end, r.inbound) });
@@ -33,7 +34,18 @@ port.on('message', (r: Request) => {
   }
 });
 
-host.start((workerData as { specs: Array<PartitionSpec & { index: number }> }).specs).then(
-  (ready) => port.postMessage({ t: 'ready', ready }),
-  fail,
-);
+const start = (specs: Array<PartitionSpec & { index: number }>) =>
+  host.start(specs).then(
+    (ready) => port.postMessage({ t: 'ready', ready }),
+    fail,
+  );
+const data = workerData as { specs?: Array<PartitionSpec & { index: number }>; preload?: string[] };
+if (data.specs) void start(data.specs);
+else {
+  // started ahead of the run (threaded.ts prestartWorkers): load the builders' modules now, build on 'start'
+  const loaded = Promise.all((data.preload ?? []).map((m) => import(m)));
+  loaded.catch(() => undefined); // a module that fails to load fails again, with the partition named, at 'start'
+  port.once('message', (m: { t: 'start'; specs: Array<PartitionSpec & { index: number }> }) => {
+    void loaded.catch(() => undefined).then(() => start(m.specs));
+  });
+}

@@ -69,6 +69,33 @@ type WorkerReply =
   | { t: 'collected'; collected: unknown[] }
   | { t: 'error'; partition: string; index: number; detail: string; stack: string; diagnostics: unknown[] | null };
 
+/**
+ * A partition worker started ahead of a run (`prestartWorkers`): it loads the builders' modules while the caller
+ * prepares the run, and builds its partitions when `runThreaded` hands it their specs. Its early failure is kept.
+ */
+export interface PrestartedWorker {
+  worker: Worker;
+  failure: Error | null;
+}
+
+/**
+ * Starts `n` partition workers that load `modules` meanwhile: a thread's start-up (~0.1-0.2 s: a V8 isolate and the
+ * package) then overlaps the caller's own preparation (docs/architecture.md "Parallel runs"). Pass them to
+ * runThreaded (`workers`); runThreaded terminates those it does not use. `releaseWorkers` ends unused ones.
+ */
+export function prestartWorkers(n: number, modules: string[]): PrestartedWorker[] {
+  return Array.from({ length: n }, () => {
+    const p: PrestartedWorker = { worker: new Worker(partitionWorkerUrl(), { workerData: { preload: modules } }), failure: null };
+    p.worker.on('error', (e) => (p.failure ??= e instanceof Error ? e : new Error(String(e))));
+    p.worker.on('exit', (code) => (p.failure ??= new Error(`its worker thread exited (code ${code}) before the run`)));
+    return p;
+  });
+}
+
+export async function releaseWorkers(ws: readonly PrestartedWorker[]): Promise<void> {
+  await Promise.all(ws.map((p) => p.worker.terminate().catch(() => undefined)));
+}
+
 /** A host on a worker thread. A worker that throws or exits rejects the pending call with the partition named. */
 export class WorkerTransport implements PartitionTransport {
   private worker: Worker | null = null;
@@ -76,10 +103,17 @@ export class WorkerTransport implements PartitionTransport {
   private failed: Error | null = null;
   private names = '';
 
+  constructor(private readonly pre?: PrestartedWorker) {}
+
   start(specs: Array<PartitionSpec & { index: number }>): Promise<HostReady> {
     this.names = specs.map((s) => s.name).join(', ');
-    const w = new Worker(partitionWorkerUrl(), { workerData: { specs } });
+    const w = this.pre?.worker ?? new Worker(partitionWorkerUrl(), { workerData: { specs } });
     this.worker = w;
+    if (this.pre?.failure) {
+      this.failed = new PartitionFailure(this.names, -1, this.pre.failure.message, this.pre.failure.stack ?? '');
+      return Promise.reject(this.failed);
+    }
+    if (this.pre) w.postMessage({ t: 'start', specs });
     w.on('message', (m: WorkerReply) => {
       const p = this.pending;
       this.pending = null;
@@ -147,6 +181,13 @@ export interface ThreadedRunOptions extends Pick<RunOptions, 'maxCycles' | 'onPr
   minUsefulLookahead?: number;
   /** Transport factory (tests, other processes); by default worker threads for N > 1. */
   transport?: (host: number) => PartitionTransport;
+  /** Workers started ahead (prestartWorkers): used for the worker hosts; the run terminates them all at its end. */
+  workers?: PrestartedWorker[];
+  /**
+   * Host 0 runs on the calling thread (which otherwise only waits for the workers): one worker fewer to start, and
+   * the caller's already compiled code. Windows are granted to the workers first, so they run meanwhile.
+   */
+  mainThreadHost?: boolean;
 }
 
 export interface ThreadedRunResult {
@@ -181,11 +222,19 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
   if (opts.threads > P) note = `${opts.threads} threads asked, ${P} partition${P === 1 ? '' : 's'} to run: ${H} thread${H === 1 ? '' : 's'} used`;
   const indexed = specs.map((s, index) => ({ ...s, index }));
   const assign = (h: number, hosts: number) => indexed.filter((s) => Math.floor((s.index * hosts) / P) === h);
-  const make = (h: number, hosts: number) => (opts.transport ? opts.transport(h) : hosts === 1 ? new InProcessTransport() : new WorkerTransport());
+  const pre = opts.workers ?? [];
+  const main = opts.mainThreadHost ? 1 : 0;
+  const make = (h: number, hosts: number) => (opts.transport ? opts.transport(h) : hosts === 1 || h < main ? new InProcessTransport() : new WorkerTransport(pre[h - main]));
+  // workers first: a host on the calling thread runs its share synchronously inside its call
+  const calls = <T>(f: (t: PartitionTransport, h: number) => Promise<T>): Promise<T[]> => {
+    const out: Array<Promise<T>> = new Array(hosts.length);
+    for (let h = hosts.length - 1; h >= 0; h--) out[h] = f(hosts[h]!, h);
+    return Promise.all(out);
+  };
   let hosts: PartitionTransport[] = [];
   try {
     hosts = Array.from({ length: H }, (_, h) => make(h, H));
-    let readies = await Promise.all(hosts.map((t, h) => t.start(assign(h, H))));
+    let readies = await calls((t, h) => t.start(assign(h, H)));
     let minLatency = Math.min(...readies.flatMap((r) => r.parts.map((p) => p.minLatency)));
     if (H > 1 && minLatency < minUseful) {
       // No useful lookahead: rebuild on the calling thread (the partitions' state is still at cycle 0).
@@ -229,9 +278,9 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
         const ended = T === Infinity;
         // Every partition's clock: the latest done cycle (as in partitioned.ts); finish accounts up to it.
         const end = ended ? Math.max(0, ...clock) : maxCycles;
-        const perHost = await Promise.all(hosts.map((t, h) => t.finish(end, takeInbox(inbox, h))));
+        const perHost = await calls((t, h) => t.finish(end, takeInbox(inbox, h)));
         const reason: StopReason = !ended ? 'max-cycles' : perHost.flat().some((p) => p.busy) ? 'deadlock' : 'done';
-        const collected = await Promise.all(hosts.map((t) => t.collect({ reason, cycles: end })));
+        const collected = await calls((t) => t.collect({ reason, cycles: end }));
         perHost.forEach((ps, h) => ps.forEach((p, k) => (p.collected = collected[h]![k])));
         const parts = perHost.flat().sort((a, b) => a.index - b.index);
         const wallMs = performance.now() - t0;
@@ -252,9 +301,8 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
         };
       }
       const E = Math.min(T + L, maxCycles);
-      const grants = hosts.map((t, h) => t.window(E, takeInbox(inbox, h), { maxCycles }));
+      const replies = await calls((t, h) => t.window(E, takeInbox(inbox, h), { maxCycles }));
       inboxNext = Infinity;
-      const replies = await Promise.all(grants);
       replies.forEach((r, h) => {
         next[h] = r.next;
         clock[h] = r.clock;
@@ -266,6 +314,7 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
     }
   } finally {
     await Promise.all(hosts.map((t) => t.close().catch(() => undefined)));
+    await releaseWorkers(pre);
   }
 }
 

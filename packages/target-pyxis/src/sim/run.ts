@@ -382,10 +382,7 @@ export function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason
     if (a.firstViewConflict) warnings.push(warning(SimCodes.badAddress, `${a.name}: ${a.firstViewConflict}`, { spec: `${CHIP_SPEC} §7.5` }));
   }
   for (const u of chip.uies) if (u.model?.warnings) warnings.push(...u.model.warnings);
-  if (chip.host.records.length === 0 && Object.keys(chip.tripsByKind).length === 0)
-    warnings.push(warning(SimCodes.badEnqueue, 'the image has no enqueue records (.enqueue section): nothing was run', { spec: `${CHIP_SPEC} §11.5.1` }));
-  if (chip.hbm.uninitReads > 0 && !watch)
-    warnings.push(warning(SimCodes.uninitRead, `${chip.hbm.uninitReads} byte(s) read from HBM locations never written`, { notes: uninitNotes }));
+  warnings.push(...chipWarnings(chip.host.records.length, Object.keys(chip.tripsByKind).length, watch ? 0 : chip.hbm.uninitReads));
   const tripsTotal = Object.values(chip.tripsByKind).reduce((a, b) => a + b, 0);
   return {
     stop,
@@ -395,7 +392,7 @@ export function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason
     clusters: chip.clusters,
     uies: chip.opts.uies,
     kernel_steps: steps,
-    trips_by_kind: { ...chip.tripsByKind },
+    trips_by_kind: sortedKeys(chip.tripsByKind),
     trips_total: tripsTotal,
     trip_names: Object.fromEntries(chip.tripNames),
     engines,
@@ -419,7 +416,7 @@ export function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason
         .sort((x, y) => x[0] - y[0])
         .map(([id, w]) => ({ barrier_id: id, ...w })),
     })),
-    barrier_events: { ...chip.observer.barrierEvents },
+    barrier_events: sortedKeys(chip.observer.barrierEvents),
     trip_flush: flushed.map((t) => ({ cluster: t.cluster, trips_discarded: t.tripsFlushed, done_at: [...t.flushDoneAt], flush_mode: t.flushMode })),
     dpe: chip.dpe.map((d) => ({ cluster: d.cluster, descriptors: d.fetched, bytes: d.bytesRead, dequeue_events: d.dequeueEvents })),
     mpe: { patches: chip.mpes.reduce((a, m) => a + m.patchesApplied, 0), trips: chip.mpes.reduce((a, m) => a + m.tripsDone, 0) },
@@ -436,6 +433,23 @@ export function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason
     wait_graph: waitGraph,
     warnings,
   };
+}
+
+/**
+ * The report's last warnings, about the whole chip: an image with no enqueue records, HBM read where never written
+ * (without --warn-uninit). One place for the single-partition report and the merge of a cluster-partitioned run.
+ */
+export function chipWarnings(records: number, tripKinds: number, hbmUninitReads: number): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (records === 0 && tripKinds === 0) out.push(warning(SimCodes.badEnqueue, 'the image has no enqueue records (.enqueue section): nothing was run', { spec: `${CHIP_SPEC} §11.5.1` }));
+  if (hbmUninitReads > 0)
+    out.push(warning(SimCodes.uninitRead, `${hbmUninitReads} byte(s) read from HBM locations never written`, { notes: ['uninitialised memory reads as zero', 'run with --warn-uninit for the addresses'] }));
+  return out;
+}
+
+/** Counters by name in name order: a report never depends on which engine met a kind first (issue 22 merges). */
+export function sortedKeys(o: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]!]));
 }
 
 /** The DiagnosticError for a run that stopped on a deadlock or --max-cycles, with the wait graph as notes. */
