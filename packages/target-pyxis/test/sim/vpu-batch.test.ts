@@ -110,13 +110,10 @@ describe('VPU-only cycle replay (uie/vpuBatch.ts) is exact', () => {
         const on = run(c, true, 0) as { replayed: number };
         replayed += on.replayed;
         expect({ ...on, replayed: 0 }).toEqual(off);
-        // run-ahead windows against run-ahead without fast paths (every cycle a full tick), and against lockstep for
-        // all but the per-trip records (lockstep and run-ahead already attribute a trip's VPU instructions differently
-        // at its edges, with or without the replay: see docs/timing-model.md "VPU-only cycles")
-        const ahead = run(c, true, 64) as { replayed: number; trips: unknown };
-        const aheadOff = run(c, false, 64) as { replayed: number; trips: unknown };
-        expect({ ...ahead, replayed: 0 }).toEqual(aheadOff);
-        expect({ ...ahead, replayed: 0, trips: [] }).toEqual({ ...off, trips: [] });
+        // run-ahead windows: the same as lockstep, per-trip records included (the VPU instruction that ends a trip's
+        // program in its retirement cycle is the trip's in both)
+        const ahead = run(c, true, 64) as { replayed: number };
+        expect({ ...ahead, replayed: 0 }).toEqual(off);
       }),
       { numRuns: RUNS, seed: 23 },
     );

@@ -12,7 +12,7 @@ export interface UieObserver {
   tripAccepted(tripId: number, slot: number): void;
   /** Before the UIE simulates cycle `now` (every `tick`, including those of a run-ahead window). */
   beforeCycle(now: number): void;
-  /** After it simulated cycle `now`. */
+  /** After it simulated cycle `now`, before that cycle's retirements reach `tripRetired` (lockstep and run-ahead alike). */
   afterCycle(now: number): void;
   /**
    * Optional, instead of `beforeCycle` / `afterCycle` for a replayed VPU-only cycle (vpuBatch.ts): VI executed one

@@ -416,7 +416,15 @@ export class Uie implements SimEngine {
     }
     // 4. in-order trip retirement
     const trips = this.trips;
+    // the observer's `afterCycle` comes before the cycle's retirements (as in a run-ahead window, whose retirements
+    // it hears at the window's end): the cycle's work, e.g. the VPU instruction that ended the trip's program, is
+    // the trip's (nothing below changes a counter it reads)
+    let observed = false;
     for (let sl = trips.retirable(); sl !== undefined; sl = trips.retirable()) {
+      if (obs !== undefined && !observed) {
+        observed = true;
+        obs.afterCycle(now);
+      }
       this.cmp.tripRetired(trips.oldest);
       trips.retireOldest();
       if (trips.active === 0) this.amem.banks.sched.setActive(this.index, false);
@@ -441,7 +449,7 @@ export class Uie implements SimEngine {
     this.onlyVpu = !other && cmpDid && this.cmp.viOnly;
     this.lastDidWork = did;
     if (probe) vb.record(this, now);
-    if (obs !== undefined) obs.afterCycle(now);
+    if (obs !== undefined && !observed) obs.afterCycle(now);
     return did;
   }
 
