@@ -12,7 +12,7 @@ import type { Fifo } from '@pyxis/sim';
 import type { ComputeStats } from './compute/stats.js';
 import type { Uie } from './uie.js';
 
-/** ComputeStats counters the batch does not replicate: the VPU's own, counted by the instructions it executes. */
+/** ComputeStats counters a replay does not repeat: the VPU's own, counted by the instructions it executes. */
 const VPU_OWN = new Set<string>(['vpuBusy', 'vpuInstructions', 'vpuLaneOps', 'vpuPrograms']);
 
 type Adder = (st: ComputeStats, arr: Float64Array[], fifos: Array<{ fullStalls: number }>, d: Float64Array) => void;
@@ -29,7 +29,7 @@ export class VpuBatchState {
   private delta = new Float64Array(0);
   private bound = false;
   private readStats: (st: ComputeStats, out: Float64Array) => number = () => 0;
-  /** Cycles simulated by VPU-only batches (diagnostics for tests and benchmarks; not a statistic of the model). */
+  /** Cycles replayed (diagnostics for tests and benchmarks; not a statistic of the model). */
   cycles = 0;
 
   private bind(u: Uie): void {
