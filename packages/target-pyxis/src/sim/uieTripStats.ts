@@ -278,6 +278,20 @@ export class UieTripStats implements UieObserver {
     }
     if (book.pending.length) book.resolve(now, this.running);
   }
+  vpuCycle(now: number, laneOps: number): void {
+    // what beforeCycle + afterCycle would do: only VI's counters moved (busy, instructions, lane-ops), for the trip of
+    // the record at VI's head (else the last one VI executed)
+    let v = tripOf(this.u, this.vi);
+    if (v >= 0) this.lastVi = v;
+    else v = this.lastVi;
+    const o = this.book.own.get(v);
+    if (o) {
+      o[8]! += 1;
+      o[9]! += 1;
+      o[10]! += laneOps;
+    }
+    if (this.book.pending.length) this.book.resolve(now, this.running);
+  }
   tripRetired(tripId: number, cycle: number): void {
     this.book.retire(tripId, cycle, this.st, this.bytes());
   }

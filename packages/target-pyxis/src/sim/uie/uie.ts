@@ -38,6 +38,7 @@ import { ControlStore, emptyControlStore, SequencerCore } from './sequencerCore.
 import * as sequencing from './sequencing.js';
 import * as steadyBatchM from './steadyBatch.js';
 import { SwitchboxFifo } from './switchbox.js';
+import { VpuBatchState } from './vpuBatch.js';
 import { updateSwitchSummaries, type OpStore, type SwitchTables } from './tables.js';
 import { TripTable } from './trips.js';
 import { WeightsPort } from './weightsRead.js';
@@ -104,8 +105,12 @@ export class Uie implements SimEngine {
   /** Posted AMEM writes until they commit (commits.ts). */
   readonly commits: CommitRing;
   lastDidWork = false;
+  /** Set by `tick`: the only progress of the cycle was VI executing a VPU instruction (vpuBatch.ts). */
+  onlyVpu = false;
   /** Steady-state batches (steadyBatch.ts, batchMove.ts). */
   readonly batch = new SteadyBatchState();
+  /** VPU-only batches (vpuBatch.ts). */
+  readonly vpuBatch = new VpuBatchState();
   /** Bumped by every `tick`, trip start and batch: the batch's cached addresses are valid while it is unchanged. */
   stateGen = 0;
   /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
@@ -348,6 +353,29 @@ export class Uie implements SimEngine {
 
   tick(now: number): boolean {
     const obs = this.observer;
+    const vb = this.vpuBatch;
+    const vi = this.cmp.vi;
+    // VPU-only cycles (vpuBatch.ts): the cycle repeats the recorded one outside the VPU, whose next instruction is pure
+    if (vb.gen === this.stateGen && vb.valid(this, now) && vi.pureAhead(1) === 1) {
+      this.now = now;
+      this.stateGen++;
+      if (obs !== undefined && obs.vpuCycle !== undefined) {
+        const vpu = this.cmp.vpu;
+        const l0 = vpu.laneOps;
+        vb.replay(this);
+        vi.runPure(now);
+        obs.vpuCycle(now, vpu.laneOps - l0);
+      } else {
+        if (obs !== undefined) obs.beforeCycle(now);
+        vb.replay(this);
+        vi.runPure(now);
+        if (obs !== undefined) obs.afterCycle(now);
+      }
+      vb.gen = this.stateGen;
+      return true;
+    }
+    const probe = this.fastPaths && VpuBatchState.enabled && vi.pureAhead(2) === 2;
+    if (probe) vb.probe(this);
     if (obs !== undefined) obs.beforeCycle(now);
     this.now = now;
     this.stateGen++;
@@ -357,22 +385,24 @@ export class Uie implements SimEngine {
     const rd = this.rd;
     const wr = this.wr;
     if (rd.lastAt >= 0 || wr.lastAt >= 0 || this.wt.lastAt >= 0) this.settleClaims();
-    let did = false;
+    // `other`: progress outside the compute half; the compute half's own goes to `cmpDid` (vpuBatch.ts needs both)
+    let other = false;
+    let cmpDid = false;
     // 1. write commits (chip §11.7.1)
     const commits = this.commits;
-    if (commits.count > 0 && commits.commitDue(now)) did = true;
+    if (commits.count > 0 && commits.commitDue(now)) other = true;
     // 2. datapaths, downstream first
-    if (wr.issue(now)) did = true;
+    if (wr.issue(now)) other = true;
     // the compute half only while a compute sequencer runs or one of its units still holds work
     if ((this.seqActive & COMPUTE_SEQS) !== 0 || !this.cmp.quiet) {
-      if (this.cmp.tick(now)) did = true;
+      cmpDid = this.cmp.tick(now);
     }
-    if (rd.issue(now)) did = true;
+    if (rd.issue(now)) other = true;
     const ir = rd.itfe;
     const iw = wr.itfe;
-    if (ir.active && ir.tick(now)) did = true;
+    if (ir.active && ir.tick(now)) other = true;
     else if (ir.wakeAt > now && ir.wakeAt < this.portWake) this.portWake = ir.wakeAt;
-    if (iw.active && iw.tick(now)) did = true;
+    if (iw.active && iw.tick(now)) other = true;
     else if (iw.wakeAt > now && iw.wakeAt < this.portWake) this.portWake = iw.wakeAt;
     // 3. sequencer cores
     // (only sequencers with a running core or a queued trip: bit id of seqActive, visited in id order)
@@ -381,17 +411,25 @@ export class Uie implements SimEngine {
       const bit = act & -act;
       act ^= bit;
       const sq = this.seqs[31 - Math.clz32(bit)]!;
-      if (stepSeq(this, sq)) did = true;
+      if (stepSeq(this, sq)) other = true;
       if (!sq.core.running && sq.qCount === 0) this.seqActive &= ~bit;
     }
     // 4. in-order trip retirement
     const trips = this.trips;
+    // the observer's `afterCycle` comes before the cycle's retirements (as in a run-ahead window, whose retirements
+    // it hears at the window's end): the cycle's work, e.g. the VPU instruction that ended the trip's program, is
+    // the trip's (nothing below changes a counter it reads)
+    let observed = false;
     for (let sl = trips.retirable(); sl !== undefined; sl = trips.retirable()) {
+      if (obs !== undefined && !observed) {
+        observed = true;
+        obs.afterCycle(now);
+      }
       this.cmp.tripRetired(trips.oldest);
       trips.retireOldest();
       if (trips.active === 0) this.amem.banks.sched.setActive(this.index, false);
       this.stats.tripsDone++;
-      did = true;
+      other = true;
       if (this.amem.stats.viewConflicts > 0 && this.amem.firstViewConflict)
         this.warnOnce('view', UieCodes.viewConflict, this.amem.firstViewConflict, `${CHIP_SPEC_F} §7.5`);
       if (this.deferring) {
@@ -407,8 +445,11 @@ export class Uie implements SimEngine {
     // are done (amem/schedules.ts setQuiet: other UIEs' joint batches then ignore this one)
     if ((this.seqActive & CLAIM_SEQS) === 0 && trips.active > 0 && rd.dec.empty && wr.dec.empty && !ir.active && !iw.active)
       this.amem.banks.sched.setQuiet(this.index, now);
+    const did = other || cmpDid;
+    this.onlyVpu = !other && cmpDid && this.cmp.viOnly;
     this.lastDidWork = did;
-    if (obs !== undefined) obs.afterCycle(now);
+    if (probe) vb.record(this, now);
+    if (obs !== undefined && !observed) obs.afterCycle(now);
     return did;
   }
 

@@ -104,12 +104,24 @@ export class Compute {
   /** True when no unit holds work (set by `tick`); the UIE skips the compute half while it is quiet and no compute sequencer runs. */
   quiet = true;
 
+  /** Set by `tick`: VI was the only unit that made progress (vpuBatch.ts). */
+  viOnly = false;
+
   tick(now: number): boolean {
     let did = false;
+    let others = false;
     const o = this.order;
-    for (let i = 0; i < o.length; i++) if (o[i]!.tick(now)) did = true;
-    if (this.wdc.tick(now)) did = true;
+    const vi = this.vi;
+    for (let i = 0; i < o.length; i++) {
+      const x = o[i]!;
+      if (x.tick(now)) {
+        did = true;
+        if (x !== vi) others = true;
+      }
+    }
+    if (this.wdc.tick(now)) did = others = true;
     this.quiet = this.idle;
+    this.viOnly = did && !others;
     return did;
   }
 

@@ -13,8 +13,10 @@ import type { Compute } from './index.js';
 import { seqIdOf } from './seqIds.js';
 import { H_PC, HDR_WORDS, opFieldArrays, retireHead, type ComputeUnit } from './unit.js';
 import { IMEM_WORDS, VpuWait } from './vpu.js';
+import { VPU_SRC } from '../codes.js';
 
 const { CHIP_SPEC_F, SEQ_SPEC } = records;
+const SRC_IN = VPU_SRC.in;
 
 export const VpuCodes = { programError: 'SIM0655', imemOverflow: 'SIM0656' } as const;
 
@@ -63,6 +65,7 @@ export class ViUnit implements ComputeUnit {
 
   tick(_now: number): boolean {
     const dec = this.dec;
+    this.lastPure = false;
     if (dec.empty) return false;
     const d = dec.data;
     const r = dec.peekSlot();
@@ -83,15 +86,54 @@ export class ViUnit implements ComputeUnit {
       return false;
     }
     const lastOfProgram = this.left === 1;
-    const laneOps = vpu.laneOps;
-    const err = vpu.execute(pc, lastOfProgram && d[r + W_ZERO] === 1);
-    st.vpuLaneOps += vpu.laneOps - laneOps;
-    st.vpuInstructions++;
-    if (err) this.u.ruleError(VpuCodes.programError, err, `${CHIP_SPEC_F} §6.4 (VPU model ISA, grammars/pyxis/vpu_instr.json)`, this.u.seqs[this.seqId], d[r + H_PC]!);
-    st.vpuBusy++;
+    this.lastPure = !lastOfProgram && this.pure(pc);
+    this.exec(pc, lastOfProgram && d[r + W_ZERO] === 1, d[r + H_PC]!);
     this.pc++;
     if (--this.left === 0) return this.retire(r);
     return true;
+  }
+
+  /** One instruction executed (its statistics and a program error), by `tick` and `runPure`. */
+  private exec(pc: number, zero: boolean, seqPc: number): void {
+    const st = this.cmp.stats;
+    const vpu = this.cmp.vpu;
+    const laneOps = vpu.laneOps;
+    const err = vpu.execute(pc, zero);
+    st.vpuLaneOps += vpu.laneOps - laneOps;
+    st.vpuInstructions++;
+    if (err) this.u.ruleError(VpuCodes.programError, err, `${CHIP_SPEC_F} §6.4 (VPU model ISA, grammars/pyxis/vpu_instr.json)`, this.u.seqs[this.seqId], seqPc);
+    st.vpuBusy++;
+  }
+
+  /**
+   * Whether the instruction at `pc` touches nothing outside the VPU's registers: no InFIFO operand or pop, no OutFIFO
+   * push (vpuBatch.ts: such an instruction, not the last of its program, changes no state another unit reads).
+   */
+  private pure(pc: number): boolean {
+    const m = this.cmp.vpu.imem;
+    return m.in_fifo_pop[pc] !== 1 && m.out_fifo_push[pc] !== 1 && m.src1_sel[pc] !== SRC_IN && m.src2_sel[pc] !== SRC_IN;
+  }
+
+  /** Set by `tick`: the instruction it executed was pure (`pure`) and not the last of its program. */
+  lastPure = false;
+
+  /** How many of the next instructions (at most `max`) are pure and not the last of the program (0 when none runs). */
+  pureAhead(max: number): number {
+    if (this.left <= 1 || this.dec.empty) return 0;
+    const n = Math.min(max, this.left - 1);
+    let k = 0;
+    while (k < n && this.pure((this.pc + k) % IMEM_WORDS)) k++;
+    return k;
+  }
+
+  /** Executes the next pure instruction (`pureAhead` > 0) at cycle `now`, exactly as `tick` would. */
+  runPure(now: number): void {
+    const d = this.dec.data;
+    const r = this.dec.peekSlot();
+    this.u.now = now;
+    this.exec(this.pc % IMEM_WORDS, false, d[r + H_PC]!);
+    this.pc++;
+    this.left--;
   }
 
   private retire(_r: number): boolean {
