@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BandwidthPort, Fifo, Simulator, StringSink, TraceWriter, VcdWriter, type SimEngine } from '@pyxis/sim';
 
@@ -118,6 +119,35 @@ describe('kernel', () => {
       expect(st.busy + st.stall + st.idle, st.name).toBe(d.cycles);
       expect(Object.values(st.stallReasons).reduce((a, b) => a + b, 0)).toBe(st.stall);
     }
+  });
+
+  it('Fifo.rotate(n) is n pop + pushSlot pairs (head, counts, high-water mark, the slots the pushes land in)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 3 }), fc.nat(20), fc.integer({ min: 1, max: 9 }), fc.nat(40), (cap, width, pre, fillTo, n) => {
+        const a = new Fifo('a', cap, width);
+        const b = new Fifo('b', cap, width);
+        // some history (wrapped head), then `fillTo` entries queued
+        for (const f of [a, b]) {
+          for (let i = 0; i < pre; i++) {
+            f.push(i);
+            f.pop();
+          }
+          for (let i = 0; i < Math.min(fillTo, cap); i++) f.push(i);
+        }
+        const slots: number[] = [];
+        for (let i = 0; i < n; i++) {
+          b.pop();
+          slots.push(b.pushSlot());
+        }
+        const head = a.peekSlot() / width;
+        const occ = a.occupancy;
+        a.rotate(n);
+        expect(slots).toEqual(Array.from({ length: n }, (_, i) => ((head + occ + i) % cap) * width));
+        expect([a.peekSlot(), a.occupancy, a.pushes, a.pops, a.maxOccupancy, a.fullStalls]).toEqual([b.peekSlot(), b.occupancy, b.pushes, b.pops, b.maxOccupancy, b.fullStalls]);
+      }),
+      { numRuns: Number(process.env.PYXIS_PROPERTY_RUNS ?? 200) },
+    );
+    expect(() => new Fifo('e', 2).rotate(1)).toThrow(/empty/);
   });
 
   it('models FIFO backpressure: the producer stalls at the consumer rate and nothing is lost', () => {

@@ -103,6 +103,19 @@ export class Fifo {
     return v;
   }
 
+  /**
+   * `n` times one `pop` then one `pushSlot` (an entry streaming through at constant occupancy): the head moves by `n`,
+   * `n` pops and `n` pushes are counted, occupancy and high-water mark stay. The entry pushed by the i-th pair
+   * (i < n) is at word offset ((head + occupancy + i) mod capacity) * width with the head before the call; the caller
+   * fills those slots. The FIFO must not be empty (a pop of an empty FIFO does nothing).
+   */
+  rotate(n: number): void {
+    if (this.count === 0) throw new Error(`fifo ${this.name}: rotate of an empty FIFO`);
+    this.head = (this.head + n) % this.capacity;
+    this.pops += n;
+    this.pushes += n;
+  }
+
   clear(): void {
     this.head = 0;
     this.count = 0;

@@ -211,39 +211,53 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
       ir++;
     }
   }
+  // the data, with the switchbox advanced at once (one pop and one push per cycle: `Fifo.rotate`): at cycle j its head
+  // is slot h0 + j and the entry pushed goes to slot h0 + occ + j (mod capacity)
   const sb = u.sbReadToWrite;
   const raw32 = sb.raw32;
   const meta = sb.meta;
   const readyAt = u.sbReadyAt;
   const rlat = u.rd.latency;
+  const cap = sb.capacity;
+  const h0 = sb.peekSlot();
   const fill = k - occ;
-  const stamp = k - sb.capacity;
-  for (let j = 0; j < k; j++) {
+  // 1. the writes before `fill`, by write runs: a write the next one (same run) overwrites is dead, since no read
+  // before `fill` sees it (direct window), so only each run's last write is live; their sources are words read
+  // `occ` cycles earlier, unwritten in the window, or entries queued before it (no later push reaches those slots
+  // before their write: a push at j' lands `occ` or more slots past the head of cycle j' < j)
+  for (let i = 0; i < nW; i++) {
+    const j = runW[i + 1]! - 1;
+    if (j >= fill) break;
     const wp = addrW[j]!;
-    if (j < fill && j + 1 < k && addrW[j + 1] === wp) {
-      // dead store (its block exists by the run's last write)
-    } else {
-      const dst = amem.writeBlockAt(wp);
-      if (j >= occ) {
-        const rp = addrR[j - occ]!;
-        copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
-      } else copyWord(dst, (wp & 16383) >> 2, raw32, sb.peekSlot() * 64);
-    }
-    sb.pop();
-    const e = sb.pushSlot();
-    if (j >= fill) {
-      const rp = addrR[j]!;
-      copyWord(raw32, e * 64, amem.blockAt(rp), (rp & 16383) >> 2);
-    }
-    if (j >= stamp) {
-      readyAt[e] = c + j + rlat;
-      const m = e * SB_META;
-      meta[m] = 1;
-      meta[m + 1] = rdt;
-      meta[m + 2] = reb;
-      meta[m + 3] = rl;
-    }
+    const dst = amem.writeBlockAt(wp);
+    if (j >= occ) {
+      const rp = addrR[j - occ]!;
+      copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else copyWord(dst, (wp & 16383) >> 2, raw32, ((h0 + j) % cap) * 64);
   }
+  // 2. the last `occ` cycles in cycle order (a read there may see a write of the window): every write is live, every
+  // read fills its switchbox entry
+  for (let j = fill < 0 ? 0 : fill; j < k; j++) {
+    const wp = addrW[j]!;
+    const dst = amem.writeBlockAt(wp);
+    if (j >= occ) {
+      const rp = addrR[j - occ]!;
+      copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else copyWord(dst, (wp & 16383) >> 2, raw32, ((h0 + j) % cap) * 64);
+    const rp = addrR[j]!;
+    copyWord(raw32, ((h0 + occ + j) % cap) * 64, amem.blockAt(rp), (rp & 16383) >> 2);
+  }
+  // 3. a switchbox slot's readyAt / meta keep only their last push's values: the last `capacity` pushes write them
+  for (let j = k > cap ? k - cap : 0; j < k; j++) {
+    const e = (h0 + occ + j) % cap;
+    readyAt[e] = c + j + rlat;
+    const m = e * SB_META;
+    meta[m] = 1;
+    meta[m + 1] = rdt;
+    meta[m + 2] = reb;
+    meta[m + 3] = rl;
+  }
+  sb.rotate(k);
 }
 
 /** The AMEM / switchbox part of `moveBatch` cycle by cycle (staged windows, or reads and writes in two views). */

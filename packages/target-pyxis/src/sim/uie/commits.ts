@@ -84,13 +84,18 @@ export class CommitRing {
     let cCount = this.count;
     let dTrip = k;
     let due = cCount > 0 ? commitAt[cHead]! : Infinity;
-    for (let j = 0; j < k; j++) {
+    // entries posted before the window (at the head, popped first); once they are gone the ring holds only the
+    // window's own writes, whose commit cycles increase by one per cycle: the rest of the window in closed form
+    let pre = cCount;
+    let j = 0;
+    for (; j < k && pre > 0; j++) {
       const t = c + j;
       while (due <= t) {
         const s = commitSlot[cHead]!;
         if (s === tripSlot) dTrip--;
         else slots[s]!.writes--;
         cHead = (cHead + 1) & cm;
+        if (pre > 0) pre--;
         due = --cCount > 0 ? commitAt[cHead]! : Infinity;
       }
       if (cCount > cm) {
@@ -98,12 +103,31 @@ export class CommitRing {
         if (s === tripSlot) dTrip--;
         else slots[s]!.writes--;
         cHead = (cHead + 1) & cm;
+        if (pre > 0) pre--;
         due = --cCount > 0 ? commitAt[cHead]! : Infinity;
       }
       const q = (cHead + cCount) & cm;
       commitAt[q] = t + lat;
       commitSlot[q] = tripSlot;
       if (cCount++ === 0) due = t + lat;
+    }
+    if (j < k) {
+      // the ring holds the writes of cycles j - cCount .. j - 1 (in order from the head). A write of cycle i commits at
+      // cycle i + L (L = max(latency, 1): a commit due in its own cycle was posted after that cycle's commits), so at
+      // the end the writes of cycles max(first, k - L) .. k - 1 are posted (at most L <= mask of them: the ring never
+      // fills), the others committed
+      const L = lat > 1 ? lat : 1;
+      const first = j - cCount;
+      const from = k - L > first ? k - L : first;
+      const popped = from - first;
+      for (let i = from > j ? from : j; i < k; i++) {
+        const q = (cHead + (i - first)) & cm;
+        commitAt[q] = c + i + lat;
+        commitSlot[q] = tripSlot;
+      }
+      dTrip -= popped;
+      cHead = (cHead + popped) & cm;
+      cCount = k - from;
     }
     slots[tripSlot]!.writes += dTrip;
     this.head = cHead;
