@@ -52,9 +52,12 @@ export interface SimEngine {
    * Optional (temporal decoupling, kernel/runAhead.ts): the kernel gives the engine `skip(until)`, by which the engine
    * promises, from within its `tick(now)`, that for every cycle c with now < c < until, `tick(c)` would return true
    * and change nothing (it only replays progress it already simulated): the kernel then counts those cycles as busy
-   * with progress without calling `tick`. The promise ends early only by a new `skip` call (never needed).
+   * with progress without calling `tick`. The promise ends early by `resume()`, which the engine calls (from a tick
+   * or commit with progress of another engine) when an input changes under it (e.g. a trip started on it): the kernel
+   * then ticks it from the current cycle when its position in the cycle has not come yet, else from the next cycle
+   * (as `attachWake`), counts the promised cycles before that one as busy, and returns that cycle (-1: no promise ran).
    */
-  attachSkip?(skip: (until: number) => void): void;
+  attachSkip?(skip: (until: number) => void, resume: () => number): void;
   /** Optional: the engine's trace track group (process), e.g. `cluster 0`. Default: the name's prefix before the first dot. */
   readonly group?: string;
   /**

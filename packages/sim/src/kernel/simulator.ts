@@ -228,7 +228,7 @@ export class Simulator {
       this.passive[i] = e.passive ? 1 : 0;
       this.timed[i] = e.passive && e.timedWake ? 1 : 0;
       e.attachWake?.(() => this.wake(i));
-      e.attachSkip?.((until) => this.skip(i, until));
+      e.attachSkip?.((until) => this.skip(i, until), () => this.resume(i));
     }
     const old = this.reasonC;
     this.reasonC = new Float64Array(total);
@@ -263,6 +263,23 @@ export class Simulator {
     this.skipping++;
     const k = this.pos[i]!;
     this.act[k >>> 5]! &= ~(1 << (k & 31));
+  }
+
+  /**
+   * `attachSkip`'s `resume`: engine i's promise ends early (an input changed under it). Its promised cycles before the
+   * first one it is ticked at are busy: the current cycle too when its tick position has passed (as `wake`). Returns
+   * that first cycle, -1 when no promise was running.
+   */
+  private resume(i: number): number {
+    if (this.state[i] !== SKIP) return -1;
+    const k = this.pos[i]!;
+    const to = k > this.curPos ? this.now : this.now + 1;
+    this.busyC[i] += to - this.acctFrom[i]!;
+    this.skipping--;
+    this.timedStale = true;
+    this.state[i] = ACTIVE;
+    this.act[k >>> 5]! |= 1 << (k & 31);
+    return to;
   }
 
   /** Engine i goes to sleep after its tick at `now` (not busy, no progress; counted idle at `now`). */
