@@ -22,7 +22,10 @@ interface Kernel {
 /** Deterministic per-cycle "can it move" pattern of a worker (about 2 cycles in 3 move). */
 const moves = (now: number, salt: number) => ((Math.imul(now + 1, 0x9e3779b1) ^ salt) >>> 0) % 3 !== 0;
 
-/** Works through jobs (busy cycles); stalls on some cycles; a stuck job never moves (deadlock). */
+/**
+ * Works through jobs (busy cycles); stalls on some cycles; a stuck job never moves (deadlock). `sleepy`: stuck with no
+ * job, it promises to do nothing until given work (`stallSleep`; the kernel counts its stall cycles lazily).
+ */
 class Worker implements SimEngine {
   readonly stallReasons = ['pattern', 'stuck'];
   jobs: number[] = [];
@@ -35,9 +38,15 @@ class Worker implements SimEngine {
     readonly phase: number,
     readonly passive: boolean,
     private readonly salt: number,
+    private readonly sleepy = false,
   ) {}
   attachWake(w: () => void) {
     this.wake = w;
+  }
+  stallSleep() {
+    const r = this.sleepy && this.stuck && this.jobs.length === 0;
+    if (r) stallSleeps++;
+    return r;
   }
   give(len: number, stuck: boolean) {
     if (stuck) this.stuck = true;
@@ -185,8 +194,9 @@ class Skipper implements SimEngine {
   }
 }
 
-/** Promises ended early by `resume` over all runs (the property is not vacuous). */
+/** Promises ended early by `resume`, and stalled sleeps (`stallSleep`), over all runs (the property is not vacuous). */
 let resumedTotal = 0;
+let stallSleeps = 0;
 
 interface Give {
   at: number;
@@ -407,7 +417,7 @@ const give = fc.record({
   viaLink: fc.constantFrom(0, 0, 1, 3, 17),
 });
 const world = fc.record({
-  workers: fc.array(fc.record({ phase: fc.nat(2), passive: fc.constantFrom(true, true, true, false), salt: fc.nat(1000) }), { minLength: 1, maxLength: 5 }),
+  workers: fc.array(fc.record({ phase: fc.nat(2), passive: fc.constantFrom(true, true, true, false), salt: fc.nat(1000), sleepy: fc.boolean() }), { minLength: 1, maxLength: 5 }),
   steppers: fc.array(fc.record({ phase: fc.nat(2), period: fc.integer({ min: 1, max: 70 }) }), { maxLength: 2 }),
   skippers: fc.array(fc.record({ phase: fc.nat(2), passive: fc.boolean(), window: fc.integer({ min: 1, max: 90 }), late: fc.boolean(), resumable: fc.boolean() }), { maxLength: 4 }),
   drivers: fc.array(fc.record({ phase: fc.nat(2), busy: fc.boolean(), timed: fc.boolean(), linkPhase: fc.nat(3), script: fc.array(give, { maxLength: 12 }) }), { minLength: 1, maxLength: 3 }),
@@ -418,7 +428,7 @@ const world = fc.record({
 type World = typeof world extends fc.Arbitrary<infer T> ? T : never;
 
 function build(w: World) {
-  const workers = w.workers.map((x, i) => new Worker(`w${i}`, x.phase, x.passive, x.salt));
+  const workers = w.workers.map((x, i) => new Worker(`w${i}`, x.phase, x.passive, x.salt, x.sleepy));
   const steppers = w.steppers.map((x, i) => new Stepper(`p${i}`, x.phase, x.period));
   const skippers = w.skippers.map((x, i) => new Skipper(`k${i}`, x.phase, x.passive, x.window, x.late, x.resumable));
   const targets = [...workers, ...steppers, ...skippers];
@@ -484,6 +494,7 @@ describe('lazy accounting in the kernel', () => {
       { numRuns: Number(process.env['PYXIS_PROPERTY_RUNS'] ?? 300) },
     );
     expect(resumedTotal).toBeGreaterThan(0);
+    expect(stallSleeps).toBeGreaterThan(0);
   });
 
   it('jumps over steps in which only promised progress happens: the skipper is ticked once per window', () => {

@@ -43,6 +43,14 @@ export interface SimEngine {
    */
   attachWake?(wake: () => void): void;
   /**
+   * Optional, for passive engines: asked after a tick that returned false while `busy`. True promises that from the
+   * next cycle on, until the engine calls its wake function (which it must do on every change that lets it act),
+   * `tick` does nothing and returns false, `busy` stays true, `stallCode` keeps its present value and `nextWake` is
+   * Infinity (it waits for others). The kernel then stops ticking it and counts those cycles as stalled with that
+   * code (lazily, as the idle cycles of a sleeping engine); a run in which nothing else can move ends as a deadlock.
+   */
+  stallSleep?(): boolean;
+  /**
    * Optional, for passive engines: while `busy` is false, `tick(c)` does nothing for every c before its
    * `nextWake(now + 1)` (asked when the kernel puts it to sleep after an idle tick at `now`), unless `wake` is called
    * first; the kernel ticks it again at that cycle. Without it a sleeping passive engine waits for `wake` alone.

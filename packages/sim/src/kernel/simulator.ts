@@ -34,6 +34,7 @@ const ACTIVE = 0;
 const ASLEEP = 1;
 const TIMED = 2;
 const SKIP = 3;
+const STALLED = 4;
 
 export interface EngineStats {
   name: string;
@@ -82,11 +83,15 @@ export class Simulator {
   private timed = new Uint8Array(0);
   /**
    * Per engine: ACTIVE (ticked when its position comes), ASLEEP (passive, until woken), TIMED (passive timedWake,
-   * until `wakeAt` or woken), SKIP (replays promised progress until `wakeAt`, `attachSkip`). For the last three the
-   * cycles from `acctFrom` on are not accounted yet (idle for ASLEEP / TIMED, busy for SKIP).
+   * until `wakeAt` or woken), SKIP (replays promised progress until `wakeAt`, `attachSkip`), STALLED (passive, busy and
+   * stalled with code `sleepCode` until woken, `stallSleep`). For the last four the cycles from `acctFrom` on are not
+   * accounted yet (idle for ASLEEP / TIMED, busy for SKIP, stalled for STALLED).
    */
   private state = new Uint8Array(0);
   private acctFrom = new Float64Array(0);
+  private sleepCode = new Int32Array(0);
+  /** Engines in state STALLED (busy: the run is not done while one sleeps). */
+  private stalledN = 0;
   private wakeAt = new Float64Array(0);
   /** Engines in state ACTIVE, one bit per tick-order position. */
   private act = new Int32Array(0);
@@ -213,6 +218,8 @@ export class Simulator {
     this.timed = new Uint8Array(n);
     this.state = new Uint8Array(n);
     this.acctFrom = new Float64Array(n);
+    this.sleepCode = new Int32Array(n);
+    this.stalledN = 0;
     this.wakeAt = new Float64Array(n);
     this.act = new Int32Array((n + 31) >>> 5);
     this.pos = new Int32Array(n);
@@ -242,11 +249,14 @@ export class Simulator {
    */
   private wake(i: number): void {
     const st = this.state[i]!;
-    if (st !== ASLEEP && st !== TIMED) return;
+    if (st !== ASLEEP && st !== TIMED && st !== STALLED) return;
     const now = this.now;
     const k = this.pos[i]!;
     const to = k > this.curPos ? now : now + 1;
-    this.idleC[i] += to - this.acctFrom[i]!;
+    if (st === STALLED) {
+      this.stallLazy(i, to - this.acctFrom[i]!);
+      this.stalledN--;
+    } else this.idleC[i] += to - this.acctFrom[i]!;
     if (st === TIMED) this.timedStale = true;
     this.state[i] = ACTIVE;
     this.act[k >>> 5]! |= 1 << (k & 31);
@@ -280,6 +290,30 @@ export class Simulator {
     this.state[i] = ACTIVE;
     this.act[k >>> 5]! |= 1 << (k & 31);
     return to;
+  }
+
+  /** `cycles` stall cycles of a STALLED engine, with the code it had when it went to sleep. */
+  private stallLazy(i: number, cycles: number): void {
+    this.stallC[i] += cycles;
+    this.reasonC[this.reasonBase[i]! + this.sleepCode[i]!] += cycles;
+  }
+
+  /**
+   * Engine i (passive, busy, stalled at `now`) promised by `stallSleep` to do nothing with the same stall code until
+   * woken: not ticked from now + 1 on, its stall cycles counted when it is woken or the run returns.
+   */
+  private sleepStalled(i: number, e: SimEngine, now: number): void {
+    let code = 0;
+    if (e.stallCode && e.stallReasons) {
+      code = e.stallCode();
+      if (!(code >= 0 && code < e.stallReasons.length)) code = 0;
+    }
+    this.sleepCode[i] = code;
+    this.state[i] = STALLED;
+    this.stalledN++;
+    this.acctFrom[i] = now + 1;
+    const k = this.pos[i]!;
+    this.act[k >>> 5]! &= ~(1 << (k & 31));
   }
 
   /** Engine i goes to sleep after its tick at `now` (not busy, no progress; counted idle at `now`). */
@@ -355,6 +389,7 @@ export class Simulator {
       // end < from: an engine that went to sleep in the step the run ends with gives back that step's idle cycle
       if (end === from) continue;
       if (st === SKIP) this.busyC[i] += end - from;
+      else if (st === STALLED) this.stallLazy(i, end - from);
       else this.idleC[i] += end - from;
       this.acctFrom[i] = end;
     }
@@ -544,8 +579,10 @@ export class Simulator {
           if (e.tick(now)) {
             busyC[i]++;
             progressed = true;
-          } else if (e.busy) this.accountStall(i, e, 1);
-          else {
+          } else if (e.busy) {
+            this.accountStall(i, e, 1);
+            if (passive[i] === 1 && e.stallSleep !== undefined && e.stallSleep()) this.sleepStalled(i, e, now);
+          } else {
             idleC[i]++;
             if (passive[i] === 1) this.sleep(i, e, now);
           }
@@ -570,7 +607,8 @@ export class Simulator {
       // an engine that promised progress from now + 1 on (`attachSkip` in this step's tick) is due then
       let next = this.skipping > 0 ? now + 1 : this.timedNext();
       if (next <= now) next = now + 1;
-      let anyBusy = false;
+      // (an engine asleep in STALLED is busy and waits for others: nextWake Infinity)
+      let anyBusy = this.stalledN > 0;
       for (let i = 0; i < n; i++) {
         if (this.state[i] !== ACTIVE) continue;
         const e = engines[i]!;
