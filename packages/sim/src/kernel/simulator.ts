@@ -10,9 +10,10 @@
  * reasons) are accumulated in typed arrays; the loop allocates nothing.
  *
  * Engines that cannot act cost nothing per cycle (docs/timing-model.md "Lazy accounting"): a passive engine asleep, a
- * `timedWake` engine asleep until its wake cycle, an engine replaying run-ahead progress (`attachSkip`) are out of
- * the set of ticked engines (a bitset in tick order) and their idle / busy cycles are added in one go when they come
- * back (woken, wake cycle, end of the skip) or when the loop returns: the same figures as counting them one by one.
+ * `timedWake` engine asleep until its wake cycle, a passive engine stalled until woken (`stallSleep`), an engine
+ * replaying promised progress (`attachSkip`, ended early by `resume`) are out of the set of ticked engines (a bitset
+ * in tick order) and their idle / stall / busy cycles are added in one go when they come back (woken, wake cycle, end
+ * of the skip) or when the loop returns: the same figures as counting them one by one.
  * When no engine is ticked at all and every cycle is promised progress, the loop jumps to the next event, counting
  * the cycles as steps.
  *

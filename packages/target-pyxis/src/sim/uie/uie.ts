@@ -352,82 +352,30 @@ export class Uie implements SimEngine {
 
   // ------------------------------------------------------------ the cycle
 
-  /**
-   * VPU-only cycles the kernel did not tick (`vpuSkipUntil`): cycles `deferFrom` .. < `deferTo` are replays not
-   * simulated yet (deferFrom -1: none).
-   */
-  private deferFrom = -1;
-  private deferTo = -1;
   /** Whether `vpuSkipUntil` may defer cycles (off while traces or VCD sample the UIE's counters every cycle). */
   deferVpu = true;
 
-  /** Replays one VPU-only cycle `now` (vpuBatch.ts): VI executes its next (pure) instruction, `times` counter increments. */
-  private replayVpu(now: number, times: number): void {
-    const obs = this.observer;
-    const vb = this.vpuBatch;
-    const vi = this.cmp.vi;
-    this.now = now;
-    this.stateGen++;
-    if (obs !== undefined && obs.vpuCycle !== undefined) {
-      const vpu = this.cmp.vpu;
-      const l0 = vpu.laneOps;
-      vb.replay(this, times);
-      vi.runPure(now);
-      obs.vpuCycle(now, vpu.laneOps - l0);
-    } else {
-      if (obs !== undefined) obs.beforeCycle(now);
-      vb.replay(this, times);
-      vi.runPure(now);
-      if (obs !== undefined) obs.afterCycle(now);
-    }
-    vb.gen = this.stateGen;
-  }
-
   /**
-   * After `tick(now)` returned true (lockstep): the end (exclusive) of the run of following cycles that are VPU-only
-   * replays as long as nothing outside starts a trip on this UIE (the only input that ends a replay run, vpuBatch.ts;
-   * the caller stops the deferral with `settleDeferred` then). The kernel does not tick the UIE in them
-   * (`SimEngine.attachSkip`); the UIE simulates them when it is ticked next or a trip starts (`settleDeferred`).
-   * now + 1 when there is no such run.
+   * After `tick(now)` returned true (lockstep): the end (exclusive) of the following VPU-only cycles the kernel need
+   * not tick (vpuBatch.ts `VpuBatchState.defer`), now + 1 when none; `settleDeferred` simulates them.
    */
   vpuSkipUntil(now: number): number {
-    const vb = this.vpuBatch;
-    if (!this.deferVpu || vb.gen !== this.stateGen || !vb.valid(this, now + 1)) return now + 1;
-    const k = this.cmp.vi.deferrableAhead(vb.until - now - 1);
-    if (k <= 0) return now + 1;
-    this.deferFrom = now + 1;
-    this.deferTo = now + 1 + k;
-    return this.deferTo;
+    return this.deferVpu ? this.vpuBatch.defer(this, now) : now + 1;
   }
 
-  /**
-   * Simulates the deferred VPU-only cycles before `now` (`vpuSkipUntil`): before the tick at `now`, and before a trip
-   * starts at `now` (which the deferred cycles, all before it, did not see).
-   */
+  /** Simulates the deferred VPU-only cycles before `now` (before the tick at `now`, and before a trip starts at `now`). */
   settleDeferred(now: number): void {
-    const from = this.deferFrom;
-    if (from < 0) return;
-    const to = now < this.deferTo ? now : this.deferTo;
-    this.deferFrom = -1;
-    const obs = this.observer;
-    if (to < this.deferTo) this.vpuBatch.cut++;
-    if (to <= from) return;
-    this.vpuBatch.deferred += to - from;
-    if (obs === undefined || obs.vpuCycle !== undefined) {
-      // the counter increments of the whole run at once (nothing reads them in between)
-      this.replayVpu(from, to - from);
-      for (let c = from + 1; c < to; c++) this.replayVpu(c, 0);
-    } else for (let c = from; c < to; c++) this.replayVpu(c, 1);
+    if (this.vpuBatch.deferFrom >= 0) this.vpuBatch.settle(this, now);
   }
 
   tick(now: number): boolean {
-    if (this.deferFrom >= 0) this.settleDeferred(now);
     const obs = this.observer;
     const vb = this.vpuBatch;
     const vi = this.cmp.vi;
+    if (vb.deferFrom >= 0) vb.settle(this, now);
     // VPU-only cycles (vpuBatch.ts): the cycle repeats the recorded one outside the VPU, whose next instruction is pure
     if (vb.gen === this.stateGen && vb.valid(this, now) && vi.pureAhead(1) === 1) {
-      this.replayVpu(now, 1);
+      vb.replayCycle(this, now, 1);
       return true;
     }
     const probe = this.fastPaths && VpuBatchState.enabled && vi.pureAhead(2) === 2;
@@ -528,7 +476,7 @@ export class Uie implements SimEngine {
    * programs, chip §11.7).
    */
   runAhead(from: number, limit: number, did: Uint8Array, mask: number, stopOnPop: boolean): number {
-    if (this.deferFrom >= 0) this.settleDeferred(from);
+    this.settleDeferred(from);
     this.deferring = true;
     this.visible = false;
     this.stopOnPop = stopOnPop;

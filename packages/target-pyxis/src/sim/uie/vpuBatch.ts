@@ -6,7 +6,9 @@
  * cycle outside the VPU's registers are stall counters. A probed cycle (`probe` before the full tick, `record` after
  * it) records those counters' increments and the UIE's next timed event; the following cycles, while no trip starts
  * and nothing else ticks the UIE (`stateGen` unchanged) and before that event, are replayed: VI executes its next
- * instruction and the increments are added again. Checked against the full tick (fastPaths off) by vpu-batch.test.ts.
+ * instruction and the increments are added again. In lockstep the kernel does not even tick the UIE in such a run
+ * (Uie.vpuSkipUntil / settleDeferred, UieSlot: the run is deferred and replayed at the UIE's next tick or before a trip
+ * starts on it). Checked against the full tick (fastPaths off) by vpu-batch.test.ts, also under the kernel.
  */
 import type { Fifo } from '@pyxis/sim';
 import { ComputeStats } from './compute/stats.js';
@@ -180,9 +182,9 @@ export class VpuBatchState {
   }
 
   /**
-   * Adds the recorded increments `times` times to the counters (`times` cycles replayed; VI executes their
-   * instructions). Keyed updates of the few counters that moved, once per call: a run deferred by the kernel
-   * (`Uie.vpuSkipUntil`) is added in one call.
+   * One replayed cycle (VI executes its instruction): adds the recorded increments `times` times to the counters,
+   * keyed updates of the few counters that moved; a run deferred by the kernel (`Uie.vpuSkipUntil`) adds the whole
+   * run's increments at its first cycle and 0 at the others (nothing reads the counters in between).
    */
   replay(u: Uie, times: number): void {
     this.cycles++;
@@ -205,5 +207,61 @@ export class VpuBatchState {
       if (a < arrays.length) arrays[a]![i]! += v;
       else this.fifos[i]!.fullStalls += v;
     }
+  }
+  /** Replays cycle `now` (`valid`, VI's next instruction pure): VI executes it, the increments added `times` times. */
+  replayCycle(u: Uie, now: number, times: number): void {
+    const obs = u.observer;
+    const vi = u.cmp.vi;
+    u.now = now;
+    u.stateGen++;
+    if (obs !== undefined && obs.vpuCycle !== undefined) {
+      const vpu = u.cmp.vpu;
+      const l0 = vpu.laneOps;
+      this.replay(u, times);
+      vi.runPure(now);
+      obs.vpuCycle(now, vpu.laneOps - l0);
+    } else {
+      if (obs !== undefined) obs.beforeCycle(now);
+      this.replay(u, times);
+      vi.runPure(now);
+      if (obs !== undefined) obs.afterCycle(now);
+    }
+    this.gen = u.stateGen;
+  }
+
+  /** Cycles `deferFrom` .. < `deferTo` are replays the kernel did not tick, not simulated yet (`defer`; -1: none). */
+  deferFrom = -1;
+  private deferTo = -1;
+
+  /**
+   * After `tick(now)` returned true (lockstep): when the replay is valid for now + 1, defers the following cycles up
+   * to the recorded event whose VI instructions are pure and cannot report a program error (vi.ts deferrableAhead: an
+   * error must be reported at its own cycle) and returns their end (exclusive), else now + 1. They stay replays as
+   * long as no trip starts on the UIE (the only outside input that ends a replay run: `stateGen`); the caller has them
+   * simulated (`settle`) before it ticks the UIE again or starts a trip on it.
+   */
+  defer(u: Uie, now: number): number {
+    if (this.gen !== u.stateGen || !this.valid(u, now + 1)) return now + 1;
+    const k = u.cmp.vi.deferrableAhead(this.until - now - 1);
+    if (k <= 0) return now + 1;
+    this.deferFrom = now + 1;
+    this.deferTo = now + 1 + k;
+    return this.deferTo;
+  }
+
+  /** Simulates the deferred cycles before `now` (all of them when `now` >= their end) and ends the deferral. */
+  settle(u: Uie, now: number): void {
+    const from = this.deferFrom;
+    const to = now < this.deferTo ? now : this.deferTo;
+    this.deferFrom = -1;
+    if (to < this.deferTo) this.cut++;
+    if (to <= from) return;
+    this.deferred += to - from;
+    const obs = u.observer;
+    if (obs === undefined || obs.vpuCycle !== undefined) {
+      // the counter increments of the whole run at once (nothing reads them in between)
+      this.replayCycle(u, from, to - from);
+      for (let c = from + 1; c < to; c++) this.replayCycle(u, c, 0);
+    } else for (let c = from; c < to; c++) this.replayCycle(u, c, 1);
   }
 }
