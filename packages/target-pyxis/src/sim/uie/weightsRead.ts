@@ -78,9 +78,9 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
   u.wt.lastEntry = wdc.inTailIndex();
   const w = wdc.inTail32();
   const d = wdc.in32;
-  // --timing-only: an uncompressed word's bytes reach nothing that decides timing (the decompressor passes it on
-  // without looking, ReLU included; the WDP writes no Hbuf bytes, wdpDatapath.ts), so only its AMEM bookkeeping is
-  // done; compressed words keep their bytes (their masks decide the decompressor's cycles, compute/wdc.ts)
+  // --timing-only: an uncompressed word's bytes reach nothing that decides timing (the decompressor's output of it,
+  // ReLU applied or not, is read by nobody: the WDP writes no Hbuf bytes, wdpDatapath.ts), so only its AMEM
+  // bookkeeping is done; compressed words keep their bytes (their masks decide the decompressor's cycles, compute/wdc.ts)
   if (sram && type === WT_UNCOMPRESSED && u.cmp.timingOnly) readWords(u, s, a, n, undefined, -1);
   else if (sram) {
     for (let i = 0; i < 32; i++) d[w + i] = 0;
