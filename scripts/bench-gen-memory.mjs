@@ -7,7 +7,8 @@
  * For the sim process it prints the peak RSS next to what the simulated chip holds: the AMEM blocks the program
  * wrote (materialised 16 KiB blocks), the HBM pages it owns (pages written at run time; the image's own pages are
  * views of the image's bytes, memory.ts `load`) and the image's bytes; `other` = peak RSS minus those three, i.e. the
- * simulator's own state (flat if the simulator is). A plain-JS reference (allocate and touch 64 MiB) is measured in a
+ * simulator's own state (flat if the simulator is). In brackets, the same simulation with the image's HBM pages
+ * copied (`HbmMemory.load` replaced by `writeBytes`, the storage before issue 23's change). A plain-JS reference (allocate and touch 64 MiB) is measured in a
  * child process of the same run, so the figures can be read against the machine's load.
  *   node scripts/bench-gen-memory.mjs                      # seq 128,256,512,768 and K 1024,2048,4096,8192
  *   node scripts/bench-gen-memory.mjs --seq 256,768 --k 1024,8192
@@ -52,8 +53,9 @@ async function child(mode, a, b, c) {
     writeContainerFile(join(c, `${name}.pimg`), linked.image);
     return { peak: peak(), cpu: cpu() - t0, pimg: join(c, `${name}.pimg`) };
   }
-  // sim
-  const { simulateImage, makeUieFactory } = await import('../packages/target-pyxis/dist/sim/index.js');
+  // sim; `copy`: the reference of the same run, the image's HBM bytes copied into owned pages as before borrowing
+  const { simulateImage, makeUieFactory, HbmMemory } = await import('../packages/target-pyxis/dist/sim/index.js');
+  if (b === 'copy') HbmMemory.prototype.load = HbmMemory.prototype.writeBytes;
   const { readContainerFile } = await import('@pyxis/container');
   const t0 = cpu();
   const image = readContainerFile(a);
@@ -87,15 +89,16 @@ const points = [
   ...seqs.map((s) => ({ label: `transformer seq ${s}`, kind: 'transformer', p: { seq: s } })),
   ...ks.map((k) => ({ label: `gemm 1024 x ${k} x 1024`, kind: 'gemm', p: { m: 1024, k, n: 1024, clusters: [0, 1, 2, 3], uies: 12 } })),
 ];
-console.log('| kernel | build peak RSS | sim peak RSS | cycles | sim CPU s | AMEM written | HBM owned | image | other (sim peak - those) |');
+console.log('| kernel | build peak RSS | sim peak RSS (image HBM pages copied) | cycles | sim CPU s | AMEM written | HBM owned | image | other (sim peak - those) |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const pt of points) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-gen-memory-'));
   try {
     const b = run('build', pt.kind, JSON.stringify(pt.p), dir);
+    const c = run('sim', b.pimg, 'copy');
     const s = run('sim', b.pimg);
     const other = s.peak - s.amem - s.hbmOwned - s.image;
-    console.log(`| ${pt.label} | ${f(b.peak)} MiB | ${f(s.peak)} MiB | ${s.cycles}${s.stop === 'done' ? '' : ` (${s.stop})`} | ${s.cpu.toFixed(2)} | ${f(s.amem)} MiB | ${f(s.hbmOwned)} MiB | ${f(s.image)} MiB | ${f(other)} MiB |`);
+    console.log(`| ${pt.label} | ${f(b.peak)} MiB | ${f(s.peak)} MiB (${f(c.peak)} MiB) | ${s.cycles}${c.cycles === s.cycles ? '' : ` (copied: ${c.cycles}!)`}${s.stop === 'done' ? '' : ` (${s.stop})`} | ${s.cpu.toFixed(2)} | ${f(s.amem)} MiB | ${f(s.hbmOwned)} MiB | ${f(s.image)} MiB | ${f(other)} MiB |`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
