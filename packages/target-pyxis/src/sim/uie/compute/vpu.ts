@@ -71,6 +71,12 @@ for (const o of [VpuOp.ADD, VpuOp.SUB, VpuOp.MUL, VpuOp.MAC, VpuOp.MIN, VpuOp.MA
  */
 const SHARED_TABLES = new Map<number, Uint16Array>();
 const SHARED_TABLES_MAX = 64;
+/**
+ * Result tables of FP16 LUT instructions, shared by every VPU of the process whose LUT holds the same 256 entries
+ * (keyed by their 512 base / slope codes: the 48 UIEs of a chip loaded with one LUT share one table instead of
+ * 128 KiB each); at most SHARED_TABLES_MAX x 128 KiB.
+ */
+const LUT_TABLES = new Map<string, Uint16Array>();
 
 /** Why the VPU could not execute its next instruction this cycle. */
 export const enum VpuWait {
@@ -260,9 +266,27 @@ export class Vpu {
   private readonly tabKey = new Float64Array(IMEM_WORDS).fill(-1);
   private readonly tabUses = new Int32Array(IMEM_WORDS);
   private readonly tabs: Array<Uint16Array | undefined> = new Array<Uint16Array | undefined>(IMEM_WORDS).fill(undefined);
-  /** LUT-instruction tables of this VPU (they depend on its LUT contents), dropped when `load` changes the LUTs. */
+  /** LUT-instruction tables of this VPU by key (they depend on its LUT contents: LUT_TABLES), dropped when `load` changes the LUTs. */
   private readonly lutTabs = new Map<number, Uint16Array>();
   private lutGen = 0;
+
+  /** The content key of LUT `li` (its 256 entries' base / slope codes as a string; LUT_TABLES). */
+  private lutContent(li: number): string {
+    const e = this.lut.subarray(li * 512, li * 512 + 512);
+    let s = '';
+    for (let i = 0; i < e.length; i += 64) s += String.fromCharCode.apply(null, e.subarray(i, i + 64) as unknown as number[]);
+    return s;
+  }
+
+  /** The table of LUT key `k` (lut_idx `li`, this VPU's lutGen): this VPU's, else one any VPU built from the same LUT contents. */
+  private lutTable(k: number, li: number): Uint16Array | undefined {
+    let t = this.lutTabs.get(k);
+    if (t === undefined) {
+      t = LUT_TABLES.get(this.lutContent(li));
+      if (t !== undefined) this.lutTabs.set(k, t);
+    }
+    return t;
+  }
 
   /**
    * The result table of instruction `pc` when its result in a lane is a function of the lane's operand a alone (a
@@ -281,26 +305,31 @@ export class Vpu {
     } else if (op === VpuOp.CVT_F2I || op === VpuOp.CVT_I2F || op === VpuOp.SCALE) k = op + (fp ? 0 : 32) + (m.eb_adj[pc]! + 1024) * 64 * 65536; // any eb_adj a test may write
     else if (op === VpuOp.LUT && fp) k = op + m.lut_idx[pc]! * 64 + this.lutGen * 256;
     else return undefined;
+    const lut = op === VpuOp.LUT;
     if (this.tabKey[pc] === k) {
       const t = this.tabs[pc];
       if (t !== undefined || ++this.tabUses[pc] <= Vpu.tableAfter) return t;
     } else {
       this.tabKey[pc] = k;
-      this.tabs[pc] = undefined;
       this.tabUses[pc] = 1;
-      if (Vpu.tableAfter > 0) return undefined;
+      // a table already built (by another VPU, an earlier run or another pc) costs nothing: used at once
+      const built = lut ? this.lutTable(k, m.lut_idx[pc]!) : SHARED_TABLES.get(k);
+      this.tabs[pc] = built;
+      if (built !== undefined || Vpu.tableAfter > 0) return built;
     }
-    const lut = op === VpuOp.LUT;
-    const cache = lut ? this.lutTabs : SHARED_TABLES;
-    let t = cache.get(k);
+    const li = m.lut_idx[pc]!;
+    let t = lut ? this.lutTable(k, li) : SHARED_TABLES.get(k);
     if (t === undefined) {
-      if (!lut && cache.size >= SHARED_TABLES_MAX) cache.clear();
       t = new Uint16Array(1 << 16);
       const y = m.imm[pc]! & 0xffff;
       const eb = m.eb_adj[pc]!;
-      const li = m.lut_idx[pc]!;
       for (let x = 0; x < 1 << 16; x++) t[x] = fp ? fpOp(op, x, y, 0, 0, this, 0, li, eb) : intOp(op, x, y, 0, 0, this, 0, eb);
-      cache.set(k, t);
+      const shared = lut ? LUT_TABLES : SHARED_TABLES;
+      if (shared.size >= SHARED_TABLES_MAX) shared.clear();
+      if (lut) {
+        LUT_TABLES.set(this.lutContent(li), t);
+        this.lutTabs.set(k, t);
+      } else SHARED_TABLES.set(k, t);
     }
     this.tabs[pc] = t;
     return t;
