@@ -193,11 +193,18 @@ export class Vpu {
       const A = this.src;
       const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
       const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
+      const g = rd * LN;
+      const gpr = this.gpr;
+      const wr = m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP;
+      // without pred_en a written result goes straight into rd (lane l is read before it is written, so rd may be a
+      // source); else into `d`, merged and copied after
       const d = this.d;
+      let D = wr && m.pred_en[pc] !== 1 ? gpr : d;
+      let db = D === gpr ? g : 0;
       const T = e1 === undefined && e3 === undefined ? this.table(pc, op, fp) : undefined;
       if (T !== undefined) {
         // the lane function of this instruction as a 64K-entry table (its other operand is the immediate)
-        for (let l = 0; l < LN; l++) d[l] = T[A[ab + l]!]!;
+        for (let l = 0; l < LN; l++) D[db + l] = T[A[ab + l]!]!;
       } else {
         const needsB = NEEDS_B[op] === 1;
         const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
@@ -206,18 +213,21 @@ export class Vpu {
         const err = e1 ?? e2 ?? e3;
         if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
         if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
-        if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LN, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
+        if (!fp || !fpRow(op, A, ab, B, bb, gpr, g, D, db)) {
+          this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb); // into d
+          D = d;
+          db = 0;
+        }
       }
-      const g = rd * LN;
-      const gpr = this.gpr;
-      if (m.pred_en[pc] === 1) for (let l = 0; l < LN; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
-      if (m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP) {
-        gpr.set(d, g);
-        this.written |= 1 << rd;
+      if (D === d) {
+        if (m.pred_en[pc] === 1) for (let l = 0; l < LN; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
+        if (wr) gpr.set(d, g);
       }
+      if (wr) this.written |= 1 << rd;
       if (m.out_fifo_push[pc] === 1) {
-        const slot = (this.outHead + this.outCount) % this.fifoDepth;
-        this.outRows.set(d, slot * LN);
+        const o = ((this.outHead + this.outCount) % this.fifoDepth) * LN;
+        const out = this.outRows;
+        for (let l = 0; l < LN; l++) out[o + l] = D[db + l]!;
         this.outCount++;
       }
       this.laneOps += LN;
@@ -373,25 +383,25 @@ export class Vpu {
 
 /**
  * The FP16 arithmetic rows (one loop per opcode, the per-lane rules of fpOp): a + b, a - b, a * b, old + a * b
- * (two roundings), MIN / MAX, MOV, RELU into d. NaN is sticky; (+max) + (-max) is NaN (chip §4, rfpAdd). Returns
+ * (two roundings), MIN / MAX, MOV, RELU into d[db ..] (d may be the GPR file, rd a source: lane l is read first). NaN is sticky; (+max) + (-max) is NaN (chip §4, rfpAdd). Returns
  * false for an opcode without a row (fpOp lane by lane).
  */
-function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number, G: Uint16Array, gb: number, d: Uint16Array): boolean {
+function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number, G: Uint16Array, gb: number, d: Uint16Array, db: number): boolean {
   switch (op) {
     case VpuOp.ADD:
-      for (let l = 0; l < LN; l++) d[l] = add16(A[ab + l]!, B[bb + l]!);
+      for (let l = 0; l < LN; l++) d[db + l] = add16(A[ab + l]!, B[bb + l]!);
       return true;
     case VpuOp.SUB:
       for (let l = 0; l < LN; l++) {
         const y = B[bb + l]!;
-        d[l] = y === FP16_NAN ? FP16_NAN : add16(A[ab + l]!, y === 0 ? 0 : y ^ FP16_SIGN);
+        d[db + l] = y === FP16_NAN ? FP16_NAN : add16(A[ab + l]!, y === 0 ? 0 : y ^ FP16_SIGN);
       }
       return true;
     case VpuOp.MUL:
-      for (let l = 0; l < LN; l++) d[l] = mul16(A[ab + l]!, B[bb + l]!);
+      for (let l = 0; l < LN; l++) d[db + l] = mul16(A[ab + l]!, B[bb + l]!);
       return true;
     case VpuOp.MAC:
-      for (let l = 0; l < LN; l++) d[l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
+      for (let l = 0; l < LN; l++) d[db + l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
       return true;
     case VpuOp.MIN:
     case VpuOp.MAX: {
@@ -407,19 +417,19 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
         const takeX = (((min ? ky - kx : kx - ky) >>> 31) ^ 1) & 1;
         const nan = ((((x ^ FP16_SIGN) - 1) >>> 31) | (((y ^ FP16_SIGN) - 1) >>> 31)) & 1;
         const r = y ^ ((x ^ y) & -takeX);
-        d[l] = (r & (nan - 1)) | (FP16_NAN & -nan);
+        d[db + l] = (r & (nan - 1)) | (FP16_NAN & -nan);
       }
       return true;
     }
     case VpuOp.MOV:
-      for (let l = 0; l < LN; l++) d[l] = A[ab + l]!;
+      for (let l = 0; l < LN; l++) d[db + l] = A[ab + l]!;
       return true;
     case VpuOp.RELU:
       for (let l = 0; l < LN; l++) {
         const x = A[ab + l]!;
         // x when positive or NaN, else 0 (branch-free)
         const keep = (1 - (x >>> 15)) | ((((x ^ FP16_SIGN) - 1) >>> 31) & 1);
-        d[l] = x & -keep;
+        d[db + l] = x & -keep;
       }
       return true;
     default:
