@@ -145,6 +145,13 @@ export class VpuBatchState {
   /** The probed cycle's increments (`delta[nz[j]]`, j < nzN: the counters that moved). */
   private nz = new Int32Array(0);
   private nzN = 0;
+  /**
+   * The first cycle worth a probe (Uie.tick): not the one after a cycle with progress outside VI (write, read,
+   * sequencer step, another compute unit), which in VPU-bound loops is followed by more such progress or a port
+   * event (the probe's counter reads, ~80 loads, were wasted on 2/3 of the probes of bench-vpu.mjs); a skipped probe
+   * only delays a replay run by a cycle (the replays themselves are checked by `record` as before).
+   */
+  probeAt = 0;
   /** Replays are valid while the UIE's `stateGen` is `gen` (no trip started, no other tick) and the cycle is < `until`. */
   gen = -1;
   until = 0;
