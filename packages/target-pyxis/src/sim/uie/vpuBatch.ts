@@ -265,7 +265,21 @@ export class VpuBatchState {
     if (to <= from) return;
     this.deferred += to - from;
     const obs = u.observer;
-    if (obs === undefined || obs.vpuCycle !== undefined) {
+    if (obs === undefined || obs.vpuCycles !== undefined) {
+      // the whole run at once: the counter increments, VI's instructions, one observer call (nothing reads the
+      // counters in between; VI's head record, hence the trip it counts for, is the same in every cycle of the run)
+      const vi = u.cmp.vi;
+      const vpu = u.cmp.vpu;
+      const l0 = vpu.laneOps;
+      this.replay(u, to - from);
+      this.cycles += to - from - 1;
+      for (let c = from; c < to; c++) {
+        u.stateGen++;
+        vi.runPure(c);
+      }
+      if (obs !== undefined) obs.vpuCycles!(from, to - from, vpu.laneOps - l0);
+      this.gen = u.stateGen;
+    } else if (obs.vpuCycle !== undefined) {
       // the counter increments of the whole run at once (nothing reads them in between)
       this.replayCycle(u, from, to - from);
       for (let c = from + 1; c < to; c++) this.replayCycle(u, c, 0);
