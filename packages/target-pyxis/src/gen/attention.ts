@@ -9,7 +9,7 @@
  *   pv trip:     O^T = V^T P^T (P^T from the VPU through the Vbuffer-to-grid FIFO), FP16 at EB -15
  * A sequence longer than 128 tokens needs the online-softmax (flash) flow across key blocks: not generated (GEN0007).
  */
-import { GenError, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
 import { floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { errorOf } from './reference.js';
@@ -28,7 +28,7 @@ export interface AttentionParams {
 
 export function attention(p: AttentionParams): GenKernel {
   const nm = p.name ?? 'attn';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(nm)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${nm}")`, 2);
+  requireName(nm);
   const NT = requireInt('tiles', p.tiles, 1, 65536);
   const DK = requireInt('dk', p.dk, 8, 128);
   requireMultiple('dk', DK, 8, 'seq §1.2 rule 3: the inner dimension of an FP8 MatMul (the transposed K^T path)');

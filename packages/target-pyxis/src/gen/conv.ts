@@ -12,7 +12,7 @@
  * eb -8, the even rows and columns of the stride-1 result, see conv3x3Code); the weight database (LnsI4F3 eb -12) is
  * placed in each cluster's AMEM by the image.
  */
-import { GenError, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
 import { floatValues, lnsValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
@@ -36,7 +36,7 @@ export const WIDTH = 128;
 
 export function conv3x3(p: ConvParams): GenKernel {
   const name = p.name ?? 'conv3x3';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  requireName(name);
   const N = requireInt('images', p.images, 1, 65536);
   const CIN = requireInt('cin', p.cin, 1, 4096);
   // CIN * 9 bytes per grid-row in 8-byte chunks loaded two per Hbuf word (LD_2ROWS_8B): CIN a multiple of 16 keeps

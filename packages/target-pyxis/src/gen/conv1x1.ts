@@ -10,7 +10,7 @@
  * x_hbm [N*Cin, P, 128] RFP8 eb -12, y_hbm / r_hbm [N*128, P, 128] RFP16 eb -8; the database is placed in each
  * cluster's AMEM by the image.
  */
-import { GenError, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
 import { floatValues, lnsValues, rng } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
@@ -35,7 +35,7 @@ const COUT = 128;
 
 export function conv1x1(p: Conv1x1Params): GenKernel {
   const name = p.name ?? 'conv1x1';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  requireName(name);
   const wk = p.weights ?? 'linear8';
   if (!WEIGHTS_1X1.includes(wk)) throw new GenError('GEN0006', 'weights', `must be one of ${WEIGHTS_1X1.join(', ')} (got ${String(wk)})`, 2);
   const N = requireInt('images', p.images, 1, 65536);

@@ -35,6 +35,12 @@ export function requireInt(param: string, v: number, min: number, max = Number.M
   return v;
 }
 
+/** A kernel name: it prefixes the files, programs and tensors (GEN0005, usage). */
+export function requireName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  return name;
+}
+
 export function requireMultiple(param: string, v: number, m: number, why: string): void {
   if (v % m !== 0) throw new GenError('GEN0003', param, `must be a multiple of ${m} (got ${v}): ${why}`);
 }

@@ -14,7 +14,7 @@
  *   a_hbm [M, K] (row block mi = rows 128 mi..), transposed: at_hbm [M/128, K, 128] (block mi = A^T[:, 128 mi..]);
  *   b_hbm [N/128, K, 128] (column block ni of B); c_hbm and r_hbm [N/128, M, 128] (column block ni of C).
  */
-import { GenError, chipLimits, requireInt, requireMultiple, workers, type Worker } from './errors.js';
+import { GenError, requireName, chipLimits, requireInt, requireMultiple, workers, type Worker } from './errors.js';
 import { columnBlocks, floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { LUT_TABLE, identityWpsw, newParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
@@ -59,7 +59,7 @@ const bytesOf = (rows: number, cols: number, eb: number) => rows * Math.ceil((co
 export function gemm(p: GemmParams): GenKernel {
   const lim = chipLimits();
   const name = p.name ?? 'gemm';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  requireName(name);
   const dtype = p.dtype ?? 'fp8';
   if (dtype !== 'fp8' && dtype !== 'fp16') throw new GenError('GEN0006', 'dtype', `must be fp8 or fp16 (got ${String(dtype)})`, 2);
   const fp16 = dtype === 'fp16';

@@ -17,7 +17,7 @@
  * second ReLU must follow the InMemAdd, which happens in the AMEM write, after any writeback-path VPU; chip §7.7.2
  * names this case ("after layers which implement the element-wise add for residual blocks").
  */
-import { GenError, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
 import { conv3x3Code, conv3x3Reference, COUT } from './conv.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
 import { floatValues, lnsValues } from './inputs.js';
@@ -40,7 +40,7 @@ const EB8 = -12;
 
 export function resnetBlock(p: ResnetParams): GenKernel {
   const name = p.name ?? 'resnet';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  requireName(name);
   const N = requireInt('images', p.images ?? 96, 1, 65536);
   // conv2's trips and the cvt trip notify one barrier (notify_count <= 31, docs/linker.md): H/8 + 1 <= 31
   const H = requireInt('height', p.height ?? 32, 8, 30 * 8);
@@ -68,11 +68,10 @@ export function resnetBlock(p: ResnetParams): GenKernel {
     `# conv2: reads h with ReLU on read (chip §7.7.2), adds into y (RMW_Add)`,
     c2.pasm,
     `# cvt: x RFP8 EB -12 -> y RFP16 EB -8 (8b -> 16b: E5 = E4 + eb_adj, eb_adj -4; WPSW entry 0 = FP16 swizzle, chip §7.3.1)`,
-    `.program ${name}_cvt_rd amem_read {\n  loop i0 ${C * H} {\n    Read_SRAM data_type=Recogni_FP8 tgt_fifo=AMEM_write eb_adj=-4 rpsw_config_vld=1 rpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}`,
-    `.program ${name}_cvt_wr amem_write {\n  loop i0 ${C * H} {\n    Write src_fifo=AMEM_read data_type=Recogni_FP16 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`,
+    ...cvtPrograms(name, C * H),
     `# relu: out = ReLU(y): FP16 read with ReLU (seq §5.1.1), RPSW entry 0 de-swizzles, 16b -> 8b with eb_adj +4 (EB -8 -> -12)`,
-    `.program ${name}_relu_rd amem_read {\n  loop i0 ${C * H} {\n    Read_SRAM_with_ReLU data_type=Recogni_FP16 tgt_fifo=AMEM_write rpsw_config_vld=1 rpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`,
-    `.program ${name}_relu_wr amem_write {\n  loop i0 ${C * H} {\n    Write src_fifo=AMEM_read data_type=Recogni_FP8 eb_adj=4 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}`,
+    reluReadProgram(name, C * H),
+    amemLoop(`${name}_relu_wr`, 'amem_write', C * H, 'Write src_fifo=AMEM_read data_type=Recogni_FP8 eb_adj=4 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8'),
   ].join('\n') + '\n';
 
   const plan = assignImages(ws, N);
@@ -84,10 +83,7 @@ export function resnetBlock(p: ResnetParams): GenKernel {
   D.push(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
   D.push(`tensor x_hbm { format = RFP8; shape = [${N * C}, ${H}, 128]; eb = ${EB8}; region = hbm; data = "${name}_x.npy"; }`);
   D.push(`tensor y_hbm { format = RFP8; shape = [${N * C}, ${H}, 128]; eb = ${EB8}; region = hbm; zero = true; }`);
-  for (const c of plan.clusters) {
-    D.push(`weights w1_${c} { kind = conv3x3; data = "${name}_w1.npy"; filters_per_grid_row = 1; grid_rows = 16; eb = -12; region = amem${c}; }`);
-    D.push(`weights w2_${c} { kind = conv3x3; data = "${name}_w2.npy"; filters_per_grid_row = 1; grid_rows = 16; eb = -12; region = amem${c}; }`);
-  }
+  for (const c of plan.clusters) D.push(...conv3x3Weights(name, c));
   for (const { w, i } of plan.busy) {
     const at = `region = amem${w.cluster}; zero = true;`;
     for (const s of [0, 1]) {
@@ -112,8 +108,7 @@ export function resnetBlock(p: ResnetParams): GenKernel {
         const g8 = (g: number) => `[:, ${8 * g}:${8 * g + 8}]`;
         const cv1 = Array.from({ length: G }, (_, g) => ({ name: `c1${id}_${g}`, text: `  trip c1${id}_${g} { ${c1.trip(g)} weights = w1_${c}; read = x${i}_${s}[:, ${c1.rows(g)[0]}:${c1.rows(g)[1]}]; write = h${i}_${s}${g8(g)}; trip_power = 32; }` }));
         const cv2 = Array.from({ length: G }, (_, g) => ({ name: `c2${id}_${g}`, text: `  trip c2${id}_${g} { ${c2.trip(g)} weights = w2_${c}; read = h${i}_${s}[:, ${c2.rows(g)[0]}:${c2.rows(g)[1]}]; write = y${i}_${s}${g8(g)}; rmw_source = y${i}_${s}${g8(g)}; trip_power = 32; }` }));
-        const cvt = { name: `cvt${id}`, text: `  trip cvt${id} { amem_read = ${name}_cvt_rd; amem_write = ${name}_cvt_wr; read = x${i}_${s}; write = y${i}_${s}; trip_power = 16; }` };
-        const relu = { name: `relu${id}`, text: `  trip relu${id} { amem_read = ${name}_relu_rd; amem_write = ${name}_relu_wr; read = y${i}_${s}; write = o${i}_${s}; trip_power = 16; }` };
+        const { cvt, relu } = cvtReluTrips(name, id, `x${i}_${s}`, `y${i}_${s}`, `o${i}_${s}`);
         return {
           trips: [cvt, ...cv1, ...cv2, relu],
           entry: [cvt.name, ...cv1.map((t) => t.name)],
@@ -123,10 +118,7 @@ export function resnetBlock(p: ResnetParams): GenKernel {
     }),
   );
 
-  const check = (read: (s: string) => Float32Array) => {
-    const { ref, bound } = resnetReference(x, w1, w2, N, H);
-    return { ...errorOf(read('y_hbm'), ref, bound), bound: 1, what: 'max |out - ref| / B, B the per-element bound of docs/generators.md' };
-  };
+  const check = blockCheck(() => resnetReference(x, w1, w2, N, H));
   return {
     name,
     pasm,
@@ -143,6 +135,45 @@ export function resnetBlock(p: ResnetParams): GenKernel {
       outputs: ['y_hbm'],
       layout: { y_hbm: `[N*16, ${H}, 128] RFP8 eb ${EB8}: ReLU(conv2(ReLU(conv1(x))) + x)` },
     },
+  };
+}
+
+/** `.program NAME UNIT { loop i0 ROWS { INSTR } }`: the one-instruction AMEM pass of the cvt and relu trips. */
+export function amemLoop(prog: string, unit: 'amem_read' | 'amem_write', rows: number, instr: string): string {
+  return `.program ${prog} ${unit} {\n  loop i0 ${rows} {\n    ${instr}\n  }\n}`;
+}
+
+/** cvt: RFP8 EB -12 -> RFP16 EB -8 over `rows` 128-column rows (8b -> 16b with eb_adj -4; WPSW entry 0 = FP16 swizzle). */
+export function cvtPrograms(name: string, rows: number): string[] {
+  return [
+    amemLoop(`${name}_cvt_rd`, 'amem_read', rows, 'Read_SRAM data_type=Recogni_FP8 tgt_fifo=AMEM_write eb_adj=-4 rpsw_config_vld=1 rpsw_config_idx_base=1 iter_stride[i0]=8'),
+    amemLoop(`${name}_cvt_wr`, 'amem_write', rows, 'Write src_fifo=AMEM_read data_type=Recogni_FP16 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16'),
+  ];
+}
+
+/** relu's read: the RFP16 sum with ReLU on read (seq §5.1.1), de-swizzled by RPSW entry 0; the write is the caller's. */
+export function reluReadProgram(name: string, rows: number): string {
+  return amemLoop(`${name}_relu_rd`, 'amem_read', rows, 'Read_SRAM_with_ReLU data_type=Recogni_FP16 tgt_fifo=AMEM_write rpsw_config_vld=1 rpsw_config_idx_base=0 iter_stride[i0]=16');
+}
+
+/** The two conv3x3 databases of a block in cluster `c`'s AMEM (chip §15.1; one filter per grid-row). */
+export function conv3x3Weights(name: string, c: number): string[] {
+  return [1, 2].map((k) => `weights w${k}_${c} { kind = conv3x3; data = "${name}_w${k}.npy"; filters_per_grid_row = 1; grid_rows = 16; eb = -12; region = amem${c}; }`);
+}
+
+/** The cvt (residual `res` -> y) and relu (y -> out) trips of image `id`. */
+export function cvtReluTrips(name: string, id: string, res: string, y: string, out: string): { cvt: { name: string; text: string }; relu: { name: string; text: string } } {
+  return {
+    cvt: { name: `cvt${id}`, text: `  trip cvt${id} { amem_read = ${name}_cvt_rd; amem_write = ${name}_cvt_wr; read = ${res}; write = ${y}; trip_power = 16; }` },
+    relu: { name: `relu${id}`, text: `  trip relu${id} { amem_read = ${name}_relu_rd; amem_write = ${name}_relu_wr; read = ${y}; write = ${out}; trip_power = 16; }` },
+  };
+}
+
+/** The `--run` check of both blocks: max |out - ref| / B against the float64 block (bound 1). */
+export function blockCheck(reference: () => { ref: Float64Array; bound: Float64Array }): NonNullable<GenKernel['check']> {
+  return (read) => {
+    const { ref, bound } = reference();
+    return { ...errorOf(read('y_hbm'), ref, bound), bound: 1, what: 'max |out - ref| / B, B the per-element bound of docs/generators.md' };
   };
 }
 

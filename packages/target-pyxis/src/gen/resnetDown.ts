@@ -14,20 +14,19 @@
  * WPSW table: 0 FP16 swizzle, 1 identity, 8..15 the stride-2 entries (conv.ts stride2Wpsw), 16..23 rotations;
  * RPSW: 0 FP16 de-swizzle, 1 identity.
  */
-import { GenError, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
 import { conv3x3Code, conv3x3Reference, stride2Wpsw } from './conv.js';
 import { conv1x1Code } from './conv1x1.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
 import { floatValues, lnsValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
-import { errorOf } from './reference.js';
-import { RESNET_EPS } from './resnet.js';
+import { RESNET_EPS, amemLoop, blockCheck, conv3x3Weights, cvtPrograms, cvtReluTrips, reluReadProgram } from './resnet.js';
 
 const C = 16;
 
 export function resnetDownBlock(p: { name?: string; images?: number; height?: number; clusters?: number[]; uies?: number; seed?: number }): GenKernel {
   const name = p.name ?? 'resnet';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  requireName(name);
   const N = requireInt('images', p.images ?? 96, 1, 65536);
   // cvt waits for the H/2 projection trips on one barrier (notify_count <= 31, docs/linker.md)
   const H = requireInt('height', p.height ?? 32, 16, 48);
@@ -57,11 +56,10 @@ export function resnetDownBlock(p: { name?: string; images?: number; height?: nu
     `# projection write: output channels 0..15 (flits 0..15), even columns (Unzip, WPSW 8 + rotation), RFP8 EB -12; the`,
     `# other 112 channels of the padded database are discarded (seq §6.1)`,
     `.program ${name}_p_wry amem_write {\n  loop i0 ${C} {\n    Write src_fifo=Grid data_type=Recogni_FP8 eb_adj=4 num_logical_cols=64 wzsw_config=Unzip wpsw_config_vld=1 wpsw_config_idx_base=8 wpsw_rot_enbl=1 iter_stride[i0]=${HO * 8}\n  }\n  loop i0 ${128 - C} {\n    Discard src_fifo=Grid\n  }\n}`,
-    `.program ${name}_cvt_rd amem_read {\n  loop i0 ${rows} {\n    Read_SRAM data_type=Recogni_FP8 tgt_fifo=AMEM_write eb_adj=-4 rpsw_config_vld=1 rpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}`,
-    `.program ${name}_cvt_wr amem_write {\n  loop i0 ${rows} {\n    Write src_fifo=AMEM_read data_type=Recogni_FP16 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`,
+    ...cvtPrograms(name, rows),
     `# relu: columns 0..63 of ReLU(y) in RFP8 rows of 4 partitions (WPSW 16 + rotation)`,
-    `.program ${name}_relu_rd amem_read {\n  loop i0 ${rows} {\n    Read_SRAM_with_ReLU data_type=Recogni_FP16 tgt_fifo=AMEM_write rpsw_config_vld=1 rpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`,
-    `.program ${name}_relu_wr amem_write {\n  loop i0 ${rows} {\n    Write src_fifo=AMEM_read data_type=Recogni_FP8 eb_adj=4 num_logical_cols=64 wpsw_config_vld=1 wpsw_config_idx_base=16 wpsw_rot_enbl=1 iter_stride[i0]=4\n  }\n}`,
+    reluReadProgram(name, rows),
+    amemLoop(`${name}_relu_wr`, 'amem_write', rows, 'Write src_fifo=AMEM_read data_type=Recogni_FP8 eb_adj=4 num_logical_cols=64 wpsw_config_vld=1 wpsw_config_idx_base=16 wpsw_rot_enbl=1 iter_stride[i0]=4'),
   ].join('\n') + '\n';
 
   const plan = assignImages(ws, N);
@@ -73,8 +71,7 @@ export function resnetDownBlock(p: { name?: string; images?: number; height?: nu
   D.push(`tensor x_hbm { format = RFP8; shape = [${N * C}, ${H}, 128]; eb = -12; region = hbm; data = "${name}_x.npy"; }`);
   D.push(`tensor y_hbm { format = RFP8; shape = [${N * C}, ${HO}, 64]; eb = -12; region = hbm; zero = true; }`);
   for (const c of plan.clusters) {
-    D.push(`weights w1_${c} { kind = conv3x3; data = "${name}_w1.npy"; filters_per_grid_row = 1; grid_rows = 16; eb = -12; region = amem${c}; }`);
-    D.push(`weights w2_${c} { kind = conv3x3; data = "${name}_w2.npy"; filters_per_grid_row = 1; grid_rows = 16; eb = -12; region = amem${c}; }`);
+    D.push(...conv3x3Weights(name, c));
     D.push(`weights wp_${c} { kind = linear8; data = "${name}_wp.npy"; eb = -12; region = amem${c}; }`);
   }
   const rot = Array.from({ length: 8 }, (_, d) => Array.from({ length: 8 }, (_, o) => (o - d + 8) % 8));
@@ -105,8 +102,7 @@ export function resnetDownBlock(p: { name?: string; images?: number; height?: nu
         const pt = Array.from({ length: HO }, (_, q) => ({ name: `p${id}_${q}`, text: `  trip p${id}_${q} { ${pProgs} amem_write = ${name}_p_wry; weights = wp_${c}; read = x${i}_${s}[:, ${2 * q}]; write = p${i}_${s}[:, ${q}]; trip_power = 32; }` }));
         const cv1 = Array.from({ length: H / 8 }, (_, g) => ({ name: `c1${id}_${g}`, text: `  trip c1${id}_${g} { ${c1.trip(g)} weights = w1_${c}; read = x${i}_${s}[:, ${c1.rows(g)[0]}:${c1.rows(g)[1]}]; write = h${i}_${s}[:, ${4 * g}:${4 * g + 4}]; trip_power = 32; }` }));
         const cv2 = Array.from({ length: HO / 8 }, (_, g) => ({ name: `c2${id}_${g}`, text: `  trip c2${id}_${g} { ${c2.trip(g)} weights = w2_${c}; read = h${i}_${s}[:, ${c2.rows(g)[0]}:${c2.rows(g)[1]}]; write = y${i}_${s}[:, ${8 * g}:${8 * g + 8}]; rmw_source = y${i}_${s}[:, ${8 * g}:${8 * g + 8}]; trip_power = 32; }` }));
-        const cvt = { name: `cvt${id}`, text: `  trip cvt${id} { amem_read = ${name}_cvt_rd; amem_write = ${name}_cvt_wr; read = p${i}_${s}; write = y${i}_${s}; trip_power = 16; }` };
-        const relu = { name: `relu${id}`, text: `  trip relu${id} { amem_read = ${name}_relu_rd; amem_write = ${name}_relu_wr; read = y${i}_${s}; write = o${i}_${s}; trip_power = 16; }` };
+        const { cvt, relu } = cvtReluTrips(name, id, `p${i}_${s}`, `y${i}_${s}`, `o${i}_${s}`);
         const names = (t: Array<{ name: string }>) => t.map((x) => x.name).join(', ');
         return {
           trips: [...pt, ...cv1, cvt, ...cv2, relu],
@@ -117,10 +113,7 @@ export function resnetDownBlock(p: { name?: string; images?: number; height?: nu
     }),
   );
 
-  const check = (read: (s: string) => Float32Array) => {
-    const { ref, bound } = resnetDownReference(x, w1, w2, wp, N, H);
-    return { ...errorOf(read('y_hbm'), ref, bound), bound: 1, what: 'max |out - ref| / B, B the per-element bound of docs/generators.md' };
-  };
+  const check = blockCheck(() => resnetDownReference(x, w1, w2, wp, N, H));
   return {
     name,
     pasm,
