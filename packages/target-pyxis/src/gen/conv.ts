@@ -12,7 +12,7 @@
  * eb -8, the even rows and columns of the stride-1 result, see conv3x3Code); the weight database (LnsI4F3 eb -12) is
  * placed in each cluster's AMEM by the image.
  */
-import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireScale, requireMultiple, workers } from './errors.js';
 import { floatValues, lnsValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
@@ -54,6 +54,7 @@ export function conv3x3(p: ConvParams): GenKernel {
   const HO = H / S;
   const WO = WIDTH / S;
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
+  requireScale('images, height', N * (H / 8), `${N} images x ${H / 8} row-groups`, N * (CIN + (p.residual ? COUT : 0)) * H * WIDTH);
   const G = H / 8;
   const seed = p.seed ?? 1;
   const x = floatValues(N * CIN * H * WIDTH, seed);

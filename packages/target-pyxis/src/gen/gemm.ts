@@ -14,7 +14,7 @@
  *   a_hbm [M, K] (row block mi = rows 128 mi..), transposed: at_hbm [M/128, K, 128] (block mi = A^T[:, 128 mi..]);
  *   b_hbm [N/128, K, 128] (column block ni of B); c_hbm and r_hbm [N/128, M, 128] (column block ni of C).
  */
-import { GenError, requireName, chipLimits, requireInt, requireMultiple, workers, type Worker } from './errors.js';
+import { GenError, requireName, chipLimits, requireInt, requireScale, requireMultiple, workers, type Worker } from './errors.js';
 import { columnBlocks, floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { LUT_TABLE, identityWpsw, newParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
@@ -81,6 +81,7 @@ export function gemm(p: GemmParams): GenKernel {
   requireInt('k', K, kMul, kMax);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
+  if (!p.chain) requireScale('m, n, batch', (BT * M * N) / TILE / TILE, `${BT} x ${M / TILE} x ${N / TILE} tiles of 128 x 128`, BT * (M * K + K * N + (p.residual ? M * N : 0)));
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';
   const ch = p.chain;

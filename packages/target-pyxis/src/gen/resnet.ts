@@ -17,7 +17,7 @@
  * second ReLU must follow the InMemAdd, which happens in the AMEM write, after any writeback-path VPU; chip §7.7.2
  * names this case ("after layers which implement the element-wise add for residual blocks").
  */
-import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireScale, requireMultiple, workers } from './errors.js';
 import { conv3x3Code, conv3x3Reference, COUT } from './conv.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
 import { floatValues, lnsValues } from './inputs.js';
@@ -47,6 +47,7 @@ export function resnetBlock(p: ResnetParams): GenKernel {
   requireMultiple('height', H, 8, 'seq §1.3 rule 1: every 3x3 trip computes a multiple of 8 output rows (pad the image)');
   // the conversion and ReLU trips walk all 16 x H rows in one loop (12-bit loop counts, seq §2.1): 16 H <= 4096 holds
   const ws = workers(p.clusters ?? [0, 1, 2, 3], p.uies ?? 12);
+  requireScale('images, height', N * (2 * (H / 8) + 2), `${N} images x (2 x ${H / 8} row-groups + cvt + relu)`, N * C * H * 128);
   const G = H / 8;
   const seed = p.seed ?? 1;
   const x = floatValues(N * C * H * 128, seed);

@@ -14,7 +14,7 @@
  * WPSW table: 0 FP16 swizzle, 1 identity, 8..15 the stride-2 entries (conv.ts stride2Wpsw), 16..23 rotations;
  * RPSW: 0 FP16 de-swizzle, 1 identity.
  */
-import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireScale, requireMultiple, workers } from './errors.js';
 import { conv3x3Code, conv3x3Reference, stride2Wpsw } from './conv.js';
 import { conv1x1Code } from './conv1x1.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
@@ -32,6 +32,7 @@ export function resnetDownBlock(p: { name?: string; images?: number; height?: nu
   const H = requireInt('height', p.height ?? 32, 16, 48);
   requireMultiple('height', H, 16, 'seq §1.3 rule 1: conv2 computes row-groups of 8 rows of the H/2-row downsampled image');
   const ws = workers(p.clusters ?? [0, 1, 2, 3], p.uies ?? 12);
+  requireScale('images, height', N * (H / 2 + H / 8 + H / 16 + 2), `${N} images x (${H / 2} projection rows + ${H / 8} + ${H / 16} row-groups + cvt + relu)`, N * C * H * 128);
   const HO = H / 2;
   const seed = p.seed ?? 1;
   const x = floatValues(N * C * H * 128, seed);
