@@ -36,7 +36,7 @@ export function attention(p: AttentionParams): GenKernel {
   if (!Number.isInteger(T) || T < 1) throw new GenError('GEN0002', 'tokens', `must be 1..128 (got ${T})`);
   if (T > 128) throw new GenError('GEN0007', 'tokens', `one tile holds at most 128 tokens (the grid's 128 columns); ${T} tokens need the online-softmax flow across key blocks, which is not generated`);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
-  requireScale('tiles', 2 * NT, `${NT} tiles x 2 trips (scores, pv)`, NT * (2 * DK + 128) * 128);
+  requireScale('tiles', 2 * NT, `${NT} tile(s) x 2 trips (scores, pv)`, NT * (2 * DK + 128) * 128);
   const s = Math.round(Math.log2(DK) / 2);
   const seed = p.seed ?? 1;
   // attn_make_inputs.mjs: Q^T with 3 fraction bits, K^T and V powers of two (exact in the weights path's LnsI5F3)

@@ -14,7 +14,7 @@
  *   a_hbm [M, K] (row block mi = rows 128 mi..), transposed: at_hbm [M/128, K, 128] (block mi = A^T[:, 128 mi..]);
  *   b_hbm [N/128, K, 128] (column block ni of B); c_hbm and r_hbm [N/128, M, 128] (column block ni of C).
  */
-import { GenError, requireName, chipLimits, requireInt, requireScale, requireMultiple, workers, type Worker } from './errors.js';
+import { GenError, requireName, chipLimits, requireInt, requireScale, requireMultiple, workers, MAX_TRIPS, type Worker } from './errors.js';
 import { columnBlocks, floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { LUT_TABLE, identityWpsw, newParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
@@ -67,8 +67,9 @@ export function gemm(p: GemmParams): GenKernel {
   if (tr && fp16) throw new GenError('GEN0007', 'transposed', 'the transposed flow is generated for FP8 only (samples/pyxis/matmul_transposed_fp8.pasm); use the row-shifted FP16 flow');
   const epi = p.epilogue ?? 'none';
   if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
-  const M = requireInt('m', p.m, 1);
-  const N = requireInt('n', p.n, 1);
+  // at most MAX_TRIPS tiles (GEN0012): the ranges say so before the multiple-of-128 rules
+  const M = requireInt('m', p.m, TILE, TILE * MAX_TRIPS);
+  const N = requireInt('n', p.n, TILE, TILE * MAX_TRIPS);
   requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
   requireMultiple('n', N, TILE, 'one tile is the 128 grid columns (pad N to 128)');
   // seq §1.2 rule 3 (8 for FP8, 4 for FP16 horizontal operands); the row-shifted flow fills one Hbuf block of 128 bytes
