@@ -42,6 +42,12 @@ export interface GemmParams {
   seed?: number;
   /** Part of a chained layer (gen/transformer.ts): FP8 row-shifted, batch 1, operands shared with other stages. */
   chain?: GemmChain;
+  /**
+   * AMEM bytes per cluster the kernel may use (default 64 MiB less 1 MiB for descriptor lists). A smaller budget
+   * streams A and B through each UIE's double buffers where they would otherwise stay resident in the cluster's AMEM
+   * (`--amem-budget`: the streamed flow at a size that simulates in seconds).
+   */
+  amemBudget?: number;
 }
 
 export const TILE = 128;
@@ -88,7 +94,7 @@ export function gemm(p: GemmParams): GenKernel {
   const ch = p.chain;
   if (ch && (fp16 || tr || BT !== 1 || (ch.biasRows && epi !== 'bias_gelu') || (!ch.biasRows && vpu && epi !== 'gelu'))) throw new GenError('GEN0010', 'chain', 'a chained GEMM is FP8, row-shifted, batch 1, with no epilogue, GELU, or a per-row bias + GELU');
   const biasBytes = ch?.biasRows ? bytesOf(M, TILE, 2) : vpu ? bytesOf(1, N, 2) : 0;
-  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, ch?.amemBudget);
+  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, ch?.amemBudget ?? (p.amemBudget === undefined ? undefined : requireInt('amem-budget', p.amemBudget, 1, lim.amemBytes - 1024 * 1024)));
   const seed = p.seed ?? 1;
   const fb = fp16 ? 10 : 3;
   // batch x [M, K] and batch x [K, N]; C = batch x [M, N] (batch 1: one GEMM)
@@ -386,9 +392,10 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
         if (ld === undefined) continue; // resident A
         if (ld.first === j) {
           h2a(w.cluster, `  trip ${P}ld${op}${id} { src = ${op === 'a' ? aSrc(mi) : `${B}[${ni}]`}; dst = ${P}${op}${i}_${ld.index % 2}; trip_power = 4; }`);
-          // the buffer is free once the last tile using the load two back has run
+          // the buffer is free once every tile using the load two back has run: all of them, as the linker orders a
+          // queue's trips by their start only (tiles overlap on a UIE; depending on the last alone is LD0813)
           const prev = seq.find((x) => x.index === ld.index - 2);
-          if (prev) deps.push(`${P}ld${op}${id} after ${P}mm${i}_${prev.last};`);
+          if (prev) deps.push(`${P}ld${op}${id} after ${Array.from({ length: prev.last - prev.first + 1 }, (_, t) => `${P}mm${i}_${prev.first + t}`).join(', ')};`);
         }
         pre.push(`${P}ld${op}${i}_${ld.first}`);
       }
@@ -489,7 +496,7 @@ function planTiles(BT: number, M: number, N: number, ws: Worker[], aBytes: numbe
     const mine = ws.map((w, i) => (w.cluster === c ? i : -1)).filter((i) => i >= 0 && jobs[i]!.length > 0);
     const streamed = mine.length * 2 * (aBytes + bBytes + cBytes) + biasBytes;
     if (streamed > budget)
-      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`);
+      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: ${amemBudget === undefined ? '64 MiB less 1 MiB for descriptor lists' : 'the AMEM budget given'}); use a smaller K or fewer UIEs per cluster`);
     const aBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.mi)))].sort((x, y) => x - y);
     const bBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.ni)))].sort((x, y) => x - y);
     let used = streamed;

@@ -37,7 +37,7 @@ const common = { name: { type: 'string' }, seed: { type: 'string' }, clusters: {
 
 export const KINDS: Record<string, KindSpec> = {
   gemm: {
-    options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' }, batch: { type: 'string' } },
+    options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' }, batch: { type: 'string' }, 'amem-budget': { type: 'string' } },
     make: (v) => {
       const epi = (v['epilogue'] as string | undefined) ?? 'none';
       if (!EPILOGUES.includes(epi as Epilogue)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${epi})`, 2);
@@ -51,6 +51,7 @@ export const KINDS: Record<string, KindSpec> = {
         epilogue: epi as Epilogue,
         residual: !!v['residual'],
         batch: intOpt(v, 'batch', 1),
+        ...(v['amem-budget'] !== undefined ? { amemBudget: intOpt(v, 'amem-budget', 0) } : {}),
         clusters: clusterOpt(v),
         uies: intOpt(v, 'uies', 1),
         seed: intOpt(v, 'seed', 1),
@@ -99,8 +100,9 @@ Writes KIND.pasm, KIND.ld, seeded .npy inputs, VPU LUTs and KIND.json (what it c
 error against float64; --timing-only skips the arithmetic (cycles only).
 
 kinds and options:
-  gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual]
-        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed)
+  gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual] [--amem-budget BYTES]
+        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed);
+        --amem-budget: AMEM bytes per cluster for the operands (default 63 MiB; smaller streams A and B through double buffers)
   rows  --op softmax|rmsnorm|layernorm --rows R
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
