@@ -105,6 +105,23 @@ describe('pyxis-gen gemm: flows and epilogues', () => {
     });
 });
 
+describe('pyxis-gen gemm: FP16 with a VPU epilogue and the residual add', () => {
+  it('FP16 128 x 128 x 256, bias_relu + R: within the FP16 bound', () => {
+    const p: GemmParams = { m: 128, k: 128, n: 256, dtype: 'fp16', epilogue: 'bias_relu', residual: true };
+    const { k, c64, c, abs } = check(p);
+    const bias = input(k, `${k.name}_bias.npy`);
+    const rr = input(k, `${k.name}_ref_r.npy`);
+    for (let i = 0; i < c.length; i++) c[i] = Math.max(0, c[i]! + bias[i % p.n]!) + rr[i]!;
+    // the grid's FP16 bound on sum |a b|; the VPU's FP16 rounding of x + bias and the RMW_Add's FP16 rounding of the
+    // sum (2^-11 relative each) on |bias| and |R|
+    const scale = abs.map((s, i) => s + Math.abs(bias[i % p.n]!) + Math.abs(rr[i]!));
+    const e = errors(c64, c, scale);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(BOUND.fp16.max);
+    expect(e.rms).toBeLessThanOrEqual(BOUND.fp16.rms);
+  });
+});
+
 describe('pyxis-gen gemm: parameters the hardware cannot run are errors naming the parameter and the limit', () => {
   const bad: Array<[GemmParams, string, RegExp]> = [
     [{ m: 100, k: 128, n: 128 }, 'GEN0003', /^GEN0003: m: must be a multiple of 128/],
