@@ -36,7 +36,7 @@ export function requireInt(param: string, v: number, min: number, max = Number.M
 }
 
 /**
- * Host limits of one generated kernel (GEN0012; not the chip's: docs/generators.md "Diagnostics"): the generator draws
+ * Host limits of one generated kernel (GEN0020; not the chip's: docs/generators.md "Diagnostics"): the generator draws
  * its inputs as float32 in memory and writes them as .npy, and the linker and the simulator keep state per trip, so a
  * kernel has at most MAX_TRIPS compute trips and MAX_INPUT_VALUES input values. Larger work is several kernels.
  */
@@ -44,8 +44,8 @@ export const MAX_TRIPS = 16384;
 export const MAX_INPUT_VALUES = 2 ** 28;
 /** `trips` compute trips (`what`: how they follow from the parameters) and `values` input values, against the limits. */
 export function requireScale(params: string, trips: number, what: string, values: number): void {
-  if (trips > MAX_TRIPS) throw new GenError('GEN0012', params, `${what} = ${trips} compute trips; a generated kernel has at most ${MAX_TRIPS} (the linker and the simulator keep state per trip): split the work into several kernels`);
-  if (values > MAX_INPUT_VALUES) throw new GenError('GEN0012', params, `the inputs would be ${values} values (${((values * 4) / 2 ** 30).toFixed(1)} GiB as float32); a generated kernel has at most ${MAX_INPUT_VALUES} (1 GiB, held in memory and written as .npy)`);
+  if (trips > MAX_TRIPS) throw new GenError('GEN0020', params, `${what} = ${trips} compute trips; a generated kernel has at most ${MAX_TRIPS} (the linker and the simulator keep state per trip): split the work into several kernels`);
+  if (values > MAX_INPUT_VALUES) throw new GenError('GEN0020', params, `the inputs would be ${values} values (${((values * 4) / 2 ** 30).toFixed(1)} GiB as float32); a generated kernel has at most ${MAX_INPUT_VALUES} (1 GiB, held in memory and written as .npy)`);
 }
 
 /** A kernel name: it prefixes the files, programs and tensors (GEN0005, usage). */

@@ -73,7 +73,7 @@ export function gemm(p: GemmParams): GenKernel {
   if (tr && fp16) throw new GenError('GEN0007', 'transposed', 'the transposed flow is generated for FP8 only (samples/pyxis/matmul_transposed_fp8.pasm); use the row-shifted FP16 flow');
   const epi = p.epilogue ?? 'none';
   if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
-  // at most MAX_TRIPS tiles (GEN0012): the ranges say so before the multiple-of-128 rules
+  // at most MAX_TRIPS tiles (GEN0020): the ranges say so before the multiple-of-128 rules
   const M = requireInt('m', p.m, TILE, TILE * MAX_TRIPS);
   const N = requireInt('n', p.n, TILE, TILE * MAX_TRIPS);
   requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
