@@ -71,11 +71,11 @@ export const KINDS: Record<string, KindSpec> = {
     make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), stride: intOpt(v, 'stride', 1), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
   },
   conv1x1: {
-    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, stride: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
     make: (v) => {
       const wk = (v['weights'] as string | undefined) ?? 'linear8';
       if (!WEIGHTS_1X1.includes(wk as Weights1x1)) throw new GenError('GEN0006', 'weights', `must be one of ${WEIGHTS_1X1.join(', ')} (got ${wk})`, 2);
-      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), stride: intOpt(v, 'stride', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
     },
   },
   attention: {
@@ -114,8 +114,9 @@ kinds and options:
   resnet [--images 96] [--height 32] [--downsample]   (defaults: all 4 clusters x 12 UIEs)
         a ResNet-style block chained on chip: ReLU(conv3x3(ReLU(conv3x3(x))) + x), 16 channels, [16, H, 128] RFP8 per image;
         --downsample: ReLU(conv3x3(ReLU(conv3x3_s2(x))) + conv1x1_s2(x)) -> [16, H/2, 64] (H 16, 32 or 48)
-  conv1x1 --images N --cin C --rows P [--weights linear8|linear16|compressed] [--residual]
-        1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8 (4 for linear16), P <= 31
+  conv1x1 --images N --cin C --rows P [--stride 1|2] [--weights linear8|linear16|compressed] [--residual]
+        1x1 conv [C, P, 128] -> [128, P, 128] RFP16 (stride 1) or [128, P/2, 64] RFP8 (stride 2) per image with the
+        linker's 1x1 database; C a multiple of 8 (4 for linear16), P <= 31 (even for stride 2); --residual with stride 1 only
   attention --tiles N --dk D [--tokens T]
         causal attention tiles of 128 tokens (T valid), head dimension D (a multiple of 8, <= 128), O^T per tile
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
