@@ -34,7 +34,7 @@ export function attention(p: AttentionParams): GenKernel {
   requireMultiple('dk', DK, 8, 'seq §1.2 rule 3: the inner dimension of an FP8 MatMul (the transposed K^T path)');
   const T = p.tokens ?? 128;
   if (!Number.isInteger(T) || T < 1) throw new GenError('GEN0002', 'tokens', `must be 1..128 (got ${T})`);
-  if (T > 128) throw new GenError('GEN0007', 'tokens', `one tile holds at most 128 tokens (the grid's 128 columns); ${T} tokens need the online-softmax flow across key blocks, which is not generated`);
+  if (T > 128) throw new GenError('GEN0007', 'tokens', `one tile holds at most 128 tokens (the grid's 128 columns); ${T} tokens need the online-softmax flow across key blocks: attention --seq S --heads H (d_k 128)`);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   requireScale('tiles', 2 * NT, `${NT} tile(s) x 2 trips (scores, pv)`, NT * (2 * DK + 128) * 128);
   const s = Math.round(Math.log2(DK) / 2);
