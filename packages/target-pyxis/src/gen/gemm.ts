@@ -74,8 +74,8 @@ export function gemm(p: GemmParams): GenKernel {
   const epi = p.epilogue ?? 'none';
   if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
   // at most MAX_TRIPS tiles (GEN0020): the ranges say so before the multiple-of-128 rules
-  const M = requireInt('m', p.m, TILE, TILE * MAX_TRIPS);
-  const N = requireInt('n', p.n, TILE, TILE * MAX_TRIPS);
+  const M = requireInt('m', p.m, 1, TILE * MAX_TRIPS);
+  const N = requireInt('n', p.n, 1, TILE * MAX_TRIPS);
   requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
   requireMultiple('n', N, TILE, 'one tile is the 128 grid columns (pad N to 128)');
   // seq §1.2 rule 3 (8 for FP8, 4 for FP16 horizontal operands); the row-shifted flow fills one Hbuf block of 128 bytes
