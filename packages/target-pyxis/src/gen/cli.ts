@@ -3,10 +3,10 @@
  * directory and, with --run, assemble, link, simulate it in-process and print the chip-level figures and the error
  * against float64 (docs/generators.md). Exit codes: 0 ok, 1 bad parameter (GENxxxx), 2 usage, 3 internal.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeNpyFile } from '@pyxis/container';
+import { makeDirs, writeNpyFile } from '@pyxis/container';
 import { DiagnosticError } from '@pyxis/diagnostics';
 import { GenError } from './errors.js';
 import { KINDS, USAGE } from './kinds.js';
@@ -25,7 +25,7 @@ export interface CliIo {
  * failure the files of this call are removed: never a partial output file (a truncated .npy or half a set).
  */
 export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'>): string[] {
-  makeDir(dir);
+  makeDirs(dir);
   const files: string[] = [];
   const put = (file: string, write: (path: string) => void) => {
     const tmp = join(dir, `.${file}.${process.pid}.tmp${extname(file)}`);
@@ -48,20 +48,6 @@ export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'
     throw e;
   }
   return files;
-}
-
-/**
- * mkdir -p, one level at a time: node 20's recursive mkdirSync never returns for a path under /proc (it retries the
- * ENOENT), which would hang the command instead of an error.
- */
-function makeDir(dir: string): void {
-  if (existsSync(dir)) {
-    if (statSync(dir).isDirectory()) return;
-    throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', syscall: 'mkdir', path: dir });
-  }
-  const up = dirname(dir);
-  if (up !== dir) makeDir(up);
-  mkdirSync(dir);
 }
 
 /** `--m -128`: node's parseArgs takes a value starting with '-' for an option; join it (`--m=-128`) so the range check names it. */
