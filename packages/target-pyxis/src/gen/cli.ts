@@ -3,8 +3,8 @@
  * directory and, with --run, assemble, link, simulate it in-process and print the chip-level figures and the error
  * against float64 (docs/generators.md). Exit codes: 0 ok, 1 bad parameter (GENxxxx), 2 usage, 3 internal.
  */
-import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, extname, join, resolve } from 'node:path';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDirs, writeNpyFile } from '@pyxis/container';
 import { DiagnosticError } from '@pyxis/diagnostics';
