@@ -378,8 +378,8 @@ export class Uie implements SimEngine {
       vb.replayCycle(this, now, 1);
       return true;
     }
-    // (no probe where it cannot record: a write commit due now, or right after other progress, vpuBatch.ts `probeAt`)
-    const probe = this.fastPaths && VpuBatchState.enabled && vb.probeAt <= now && this.commits.nextAt > now && vi.pureAhead(2) === 2;
+    // (no probe right after progress outside VI, where it would not record: vpuBatch.ts `probeAt`)
+    const probe = this.fastPaths && VpuBatchState.enabled && vb.probeAt <= now && vi.pureAhead(2) === 2;
     if (probe) vb.probe(this);
     if (obs !== undefined) obs.beforeCycle(now);
     this.now = now;
@@ -451,11 +451,13 @@ export class Uie implements SimEngine {
     if ((this.seqActive & CLAIM_SEQS) === 0 && trips.active > 0 && rd.dec.empty && wr.dec.empty && !ir.active && !iw.active)
       this.amem.banks.sched.setQuiet(this.index, now);
     if (other || (cmpDid && !this.cmp.viOnly)) vb.probeAt = now + 2;
+    // a write commit (step 1, before every unit) is VPU-only progress for the replay: it moves no counter and no unit
+    // sees it but through the state it leaves, the same in the cycles after it (a retirement it allows is `other`)
+    this.onlyVpu = !other && cmpDid && this.cmp.viOnly;
     if (committed) other = true;
     const did = other || cmpDid;
-    this.onlyVpu = !other && cmpDid && this.cmp.viOnly;
     this.lastDidWork = did;
-    if (probe) vb.record(this, now);
+    if (probe) vb.record(this, now, committed);
     if (obs !== undefined && !observed) obs.afterCycle(now);
     return did;
   }

@@ -169,6 +169,8 @@ export class VpuBatchState {
   cycles = 0;
   deferred = 0;
   cut = 0;
+  /** Replay runs recorded in a cycle with a write commit (Uie.tick: the commit is no obstacle; diagnostics as above). */
+  commitRuns = 0;
 
   private bind(u: Uie): void {
     // (busy cycles and instructions move only with progress, which `record` excludes)
@@ -220,7 +222,7 @@ export class VpuBatchState {
    * increments and the cycle of the UIE's next timed event (Uie.nextWake without its progress and blocked shortcuts:
    * no stalled unit's input changes before it), so that the next cycles can be replayed (`replay`).
    */
-  record(u: Uie, now: number): void {
+  record(u: Uie, now: number, committed: boolean): void {
     this.gen = -1;
     if (!u.onlyVpu || !u.cmp.vi.lastPure || u.rd.lastAt >= 0 || u.wr.lastAt >= 0 || u.wt.lastAt >= 0) return;
     let w = u.portWake;
@@ -240,6 +242,7 @@ export class VpuBatchState {
     this.nzN = n;
     this.until = w;
     this.gen = u.stateGen;
+    if (committed) this.commitRuns++;
   }
 
   /** Whether cycle `now` repeats the recorded one outside the VPU (`record`; the caller checks the VPU's next instruction). */
