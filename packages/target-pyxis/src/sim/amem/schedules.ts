@@ -55,6 +55,12 @@ export class BankSchedules {
   private readonly listF = new Int32Array(BANK_UIES);
   /** Per UIE, per cycle of its schedule: read bank, write bank (whole aligned words). */
   readonly propBank = new Int16Array(2 * BANK_UIES * SCHED_MAX * 2);
+  /**
+   * Per schedule slot and side (read 0, write 1): the starts of runs of cycles within which the bank is constant,
+   * in order from 0 (`setRuns`; index (2q + side) * (SCHED_MAX + 1)), and their number.
+   */
+  private readonly propRuns = new Int32Array(2 * 2 * BANK_UIES * (SCHED_MAX + 1));
+  private readonly propNRuns = new Int32Array(2 * 2 * BANK_UIES);
   private jointAt = -1;
   private jointLimit = -1;
   private jointK = 0;
@@ -90,6 +96,16 @@ export class BankSchedules {
   /** Where the caller fills the schedule it is about to `publish` (propBank offset of UIE `uie`'s other slot). */
   schedOffset(uie: number): number {
     return (2 * uie + 1 - this.cur[uie]!) * SCHED_MAX * 2;
+  }
+
+  /**
+   * With the banks at `schedOffset(uie)`: the run starts r[0..n) of side `side` of that schedule (r[0] = 0, in
+   * order; the bank is constant from one start to the next and from the last to the schedule's end).
+   */
+  setRuns(uie: number, side: number, r: Int32Array, n: number): void {
+    const qs = 2 * (2 * uie + 1 - this.cur[uie]!) + side;
+    this.propRuns.set(r.subarray(0, n), qs * (SCHED_MAX + 1));
+    this.propNRuns[qs] = n;
   }
 
   /** The slot of UIE `uie` that describes cycle `c`: the newest published before `maxPub` with at <= c, if it covers c; else -1. */
@@ -287,18 +303,29 @@ export class BankSchedules {
 
   /** Accounts the bank accesses of a batched window (whole words: 8 partitions each). */
   countBatch(uie: number, q: number, at: number, k: number): void {
-    const o = q * SCHED_MAX * 2 + (at - this.propAt[q]!) * 2;
+    const o0 = at - this.propAt[q]!;
     const P = this.propBank;
+    const base = q * SCHED_MAX * 2;
     const acc = this.arb.stats.bankAccesses;
-    // runs of equal banks (a row read several times) are added at once
+    // per run of the schedule (`setRuns`: the bank constant in it) the part in [o0, o0 + k), added at once
     for (let side = 0; side < 2; side++) {
-      let j = 0;
-      while (j < k) {
-        const b = P[o + 2 * j + side]!;
-        let e = j + 1;
-        while (e < k && P[o + 2 * e + side] === b) e++;
-        acc[b]! += 8 * (e - j);
-        j = e;
+      const qs = 2 * q + side;
+      const R = this.propRuns;
+      const r0 = qs * (SCHED_MAX + 1);
+      const n = this.propNRuns[qs]!;
+      // the run holding o0: the last start <= o0 (binary search; starts rise from 0)
+      let lo = 0;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (R[r0 + mid]! <= o0) lo = mid;
+        else hi = mid - 1;
+      }
+      const end = o0 + k;
+      for (let i = lo; i < n && R[r0 + i]! < end; i++) {
+        const s = R[r0 + i]! > o0 ? R[r0 + i]! : o0;
+        const e = i + 1 < n && R[r0 + i + 1]! < end ? R[r0 + i + 1]! : end;
+        acc[P[base + 2 * s + side]!]! += 8 * (e - s);
       }
     }
     const st = this.arb.stats;

@@ -43,6 +43,11 @@ export class SteadyBatchState {
   addrAt = -1;
   addrLen = 0;
   addrGen = -1;
+  /** Starts of the runs of equal addresses in addrR / addrW (`runs` form: runsR[nRunsR] = addrLen). */
+  runsR: Int32Array | undefined;
+  runsW: Int32Array | undefined;
+  nRunsR = 0;
+  nRunsW = 0;
 }
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
@@ -184,7 +189,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     const k = steadyCheck(u, c, Math.min(limit, c + SCHED_MAX));
     if (k === 0 || !banks.idleAt(c)) return 0;
     const off = banks.schedOffset(me);
-    fillSchedule(u, k, banks.propBank, off, c);
+    fillSchedule(u, k, banks, c);
     let j = 0;
     while (j < k && banks.propBank[off + 2 * j] !== banks.propBank[off + 2 * j + 1]) j++;
     if (j < BATCH_MIN) return 0;
@@ -201,7 +206,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     // the next window (the caller's windows are `limit - c` long: publish no more than one of them)
     const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c));
     if (k > 0) {
-      fillSchedule(u, k, banks.propBank, banks.schedOffset(me), c + J);
+      fillSchedule(u, k, banks, c + J);
       banks.publish(me, c, c + J, k);
     } else banks.publish(me, c, c + J, 0);
     return J;
@@ -211,13 +216,13 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     const end = c + Math.min(PUBLISH_FIRST, limit - c + 1);
     const k = steadyCheck(u, c, end);
     if (k > 0) {
-      fillSchedule(u, k, banks.propBank, banks.schedOffset(me), c);
+      fillSchedule(u, k, banks, c);
       banks.publish(me, c, c, k);
     } else {
       // not steady now (a port held, the switchbox refilling): publish its address order only (a follower)
       const f = steadyCheck(u, c, end, 1, true);
       if (f > 0) {
-        fillSchedule(u, f, banks.propBank, banks.schedOffset(me), c);
+        fillSchedule(u, f, banks, c);
         banks.publish(me, c, c, f, true);
       }
       u.batch.publishRetry = c + PUBLISH_RETRY;
