@@ -36,9 +36,10 @@ export const moveCounts = { direct: 0, staged: 0 };
  * `advance` steps) does not carry, the address moves by its stride (0: one address for the whole run); a run stops
  * where that count's 12 address bits (`stridedAddr`: count & 0xfff) wrap. With `segs`: the starts of segments of
  * equal addresses that cover [0, k) (each queued record, each stride-0 run, each access of another run; neighbours
- * may be equal: `mergeRuns`) into segs[0..n), n returned (else 0). Changes no state but `cnt`.
+ * may be equal: `mergeRuns`) into segs[0..n), n returned (else 0). With `snaps`: the odometer at the start of each
+ * run (`odometerAt`). Changes no state but `cnt` (and `segs`, `snaps`).
  */
-export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array | undefined, off: number, step: number, segs?: Int32Array): number {
+export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array | undefined, off: number, step: number, segs?: Int32Array, snaps?: OdometerSnaps): number {
   const core = s.core;
   const x = s.aux!;
   const pc = core.pc;
@@ -61,7 +62,13 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
   const inner = 31 - Math.clz32(core.eolMask[pc]!);
   const n = core.store.numloops[pc * NUM_ITERS + inner]!;
   const stride = ((x[b + A_NZ]! >> inner) & 1) === 0 ? 0 : x[b + A_STRIDE + inner]!;
+  if (snaps !== undefined) snaps.n = 0;
   while (j < k) {
+    if (snaps !== undefined) {
+      const i = snaps.n++;
+      snaps.at[i] = j;
+      for (let q = 0; q < NUM_ITERS; q++) snaps.cnt[i * NUM_ITERS + q] = cnt[q]!;
+    }
     const a = stridedAddr(s.base, x, b, cnt);
     const c0 = cnt[inner]!;
     let run = n - c0;
@@ -84,6 +91,31 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
     core.advance(cnt);
   }
   return ns;
+}
+
+/** The odometer (a core's counts) at the start of each run of `fillAddrs`: run i starts at step at[i]. */
+export class OdometerSnaps {
+  readonly at = new Int32Array(MOVE_MAX);
+  readonly cnt = new Int32Array(MOVE_MAX * NUM_ITERS);
+  n = 0;
+}
+
+/**
+ * The counts `fillAddrs(s, dec, cnt, k, ..)` leaves in `cnt` (the odometer after k steps), from the run starts a
+ * longer `fillAddrs` of the same state recorded in `snaps`: the core's own counts while the queued records last,
+ * else those of the run holding step k with its innermost count advanced by the plain increments of the run before
+ * k (a run never carries before its last step). k must be below that fillAddrs' length.
+ */
+function odometerAt(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, snaps: OdometerSnaps): void {
+  const core = s.core;
+  if (k <= dec.occupancy || snaps.n === 0) {
+    cnt.set(core.count);
+    return;
+  }
+  let i = snaps.n - 1;
+  while (snaps.at[i]! > k) i--;
+  for (let q = 0; q < NUM_ITERS; q++) cnt[q] = snaps.cnt[i * NUM_ITERS + q]!;
+  cnt[31 - Math.clz32(core.eolMask[core.pc]!)]! += k - snaps.at[i]!;
 }
 
 /**
@@ -159,8 +191,18 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   const cached = u.batch.addrAt === c && u.batch.addrGen === u.stateGen && k <= u.batch.addrLen;
   const addrR = cached ? u.batch.addrR! : scratchR;
   const addrW = cached ? u.batch.addrW! : scratchW;
-  fillAddrs(rs, u.rd.dec, rCnt, k, cached ? undefined : addrR, 0, 1);
-  fillAddrs(ws, u.wr.dec, wCnt, k, cached ? undefined : addrW, 0, 1);
+  if (cached && k === u.batch.addrLen) {
+    // the odometers after all of fillSchedule's addresses: as it left them
+    rCnt.set(u.batch.endCntR);
+    wCnt.set(u.batch.endCntW);
+  } else if (cached) {
+    // after its first k: from the run starts it recorded
+    odometerAt(rs, u.rd.dec, rCnt, k, u.batch.snapsR!);
+    odometerAt(ws, u.wr.dec, wCnt, k, u.batch.snapsW!);
+  } else {
+    fillAddrs(rs, u.rd.dec, rCnt, k, cached ? undefined : addrR, 0, 1);
+    fillAddrs(ws, u.wr.dec, wCnt, k, cached ? undefined : addrW, 0, 1);
+  }
   const sb = u.sbReadToWrite;
   const occ = sb.occupancy;
   // direct moves need every read word of the window unwritten in it
@@ -358,8 +400,12 @@ export function fillSchedule(u: Uie, k: number, sched: BankSchedules, at: number
   const aW = (b.addrW ??= new Int32Array(MOVE_MAX));
   const rR = (b.runsR ??= new Int32Array(MOVE_MAX + 1));
   const rW = (b.runsW ??= new Int32Array(MOVE_MAX + 1));
-  b.nRunsR = mergeRuns(aR, segs, fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, aR, 0, 1, segs), k, rR);
-  b.nRunsW = mergeRuns(aW, segs, fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, aW, 0, 1, segs), k, rW);
+  const sR = (b.snapsR ??= new OdometerSnaps());
+  const sW = (b.snapsW ??= new OdometerSnaps());
+  b.nRunsR = mergeRuns(aR, segs, fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, aR, 0, 1, segs, sR), k, rR);
+  b.nRunsW = mergeRuns(aW, segs, fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, aW, 0, 1, segs, sW), k, rW);
+  b.endCntR.set(schedR);
+  b.endCntW.set(schedW);
   b.addrAt = at;
   b.addrLen = k;
   b.addrGen = u.stateGen;

@@ -5,7 +5,7 @@
  */
 import * as amemGeometry from '../../common/amem.js';
 import { SCHED_MAX } from '../amem/banks.js';
-import { fillSchedule, moveBatch } from './batchMove.js';
+import { fillSchedule, moveBatch, type OdometerSnaps } from './batchMove.js';
 import * as codes from './codes.js';
 import * as convert from './convert.js';
 import * as addressGen from './addressGen.js';
@@ -48,6 +48,12 @@ export class SteadyBatchState {
   runsW: Int32Array | undefined;
   nRunsR = 0;
   nRunsW = 0;
+  /** The AMEM Read / Write cores' counts after the addrLen steps of addrR / addrW (`fillAddrs`' odometers). */
+  readonly endCntR = new Int32Array(NUM_ITERS);
+  readonly endCntW = new Int32Array(NUM_ITERS);
+  /** The odometers at the starts of the runs of addrR / addrW (a `moveBatch` of fewer than addrLen cycles). */
+  snapsR: OdometerSnaps | undefined;
+  snapsW: OdometerSnaps | undefined;
 }
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
@@ -80,7 +86,7 @@ export const PUBLISH_FIRST = 64;
  * state is not such a steady state (then `tick` runs). Checked against `tick` by uie-fastpath.test.ts and against
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
-export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false): number {
+export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false, sync = true): number {
   if (u.rd.itfe.active || u.wr.itfe.active || u.trips.active !== 1) return 0;
   const rdec = u.rd.dec;
   const wdec = u.wr.dec;
@@ -92,7 +98,8 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   if (!relaxed) {
     if (u.rd.portFree > c || u.wr.portFree > c) return 0;
     const banks = u.amem.banks;
-    banks.sync(c);
+    // (`sync` false: c is past the global cycle, whose claims by UIEs still in lockstep must not be resolved yet)
+    if (sync) banks.sync(c);
     if (banks.freeAt[u.rd.client]! > c || banks.freeAt[u.wr.client]! > c) return 0;
     if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.rd.latency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
   }
@@ -203,8 +210,10 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
   if (J >= JOINT_MIN && banks.batches(me) && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
     banks.countBatch(me, banks.slotOf(me), c, J);
     runBatch(u, c, J);
-    // the next window (the caller's windows are `limit - c` long: publish no more than one of them)
-    const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c));
+    // the next window (the caller's windows are `limit - c` long: publish no more than one of them). No `sync`: the
+    // claims of cycle c by the UIEs of the cluster still in lockstep are pending (they may conflict with each other and
+    // are resolved with all of that cycle's claims), and this UIE made none since its claims were synced at c
+    const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c), BATCH_MIN, false, false);
     if (k > 0) {
       fillSchedule(u, k, banks, c + J);
       banks.publish(me, c, c + J, k);
