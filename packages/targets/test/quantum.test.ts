@@ -268,7 +268,12 @@ describe('temporal decoupling (quantum)', () => {
         expectSameOutcome(b, a);
         batched += b.batched;
       }),
-      { numRuns: Number(process.env['PYXIS_PROP_RUNS'] ?? 20) },
+      {
+        numRuns: Number(process.env['PYXIS_PROP_RUNS'] ?? 20),
+        // found by this test: two batchers and two UIEs in lockstep whose claims conflict in the batch's first cycle
+        // (the batch's check of its next window resolved the claims of that cycle before all were made)
+        examples: [[[{ rows: 20, rep: 5, stride: 8, skew: 0 }, { rows: 20, rep: 5, stride: 16, skew: 28 }, { rows: 26, rep: 1, stride: 8, skew: 1 }, { rows: 20, rep: 5, stride: 8, skew: 0 }], 16]],
+      },
     );
     expect(batched).toBeGreaterThan(0);
   });
