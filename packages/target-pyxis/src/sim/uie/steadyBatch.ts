@@ -51,6 +51,13 @@ export class SteadyBatchState {
   /** The AMEM Read / Write cores' counts after the addrLen steps of addrR / addrW (`fillAddrs`' odometers). */
   readonly endCntR = new Int32Array(NUM_ITERS);
   readonly endCntW = new Int32Array(NUM_ITERS);
+  /**
+   * A joint batch's check of the next window (`steadyBatch`) passed at cycle `okAt` for `okLen` cycles from the state
+   * of `stateGen` `okGen`: the check at the start of that window, from the same state, needs only its length.
+   */
+  okAt = -1;
+  okGen = -1;
+  okLen = 0;
   /** The odometers at the starts of the runs of addrR / addrW (a `moveBatch` of fewer than addrLen cycles). */
   snapsR: OdometerSnaps | undefined;
   snapsW: OdometerSnaps | undefined;
@@ -207,7 +214,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     return j;
   }
   const J = banks.jointWindow(c, limit, me);
-  if (J >= JOINT_MIN && banks.batches(me) && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
+  if (J >= JOINT_MIN && banks.batches(me) && joinCheck(u, c, J) === J) {
     banks.countBatch(me, banks.slotOf(me), c, J);
     runBatch(u, c, J);
     // the next window (the caller's windows are `limit - c` long: publish no more than one of them). No `sync`: the
@@ -217,6 +224,9 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     if (k > 0) {
       fillSchedule(u, k, banks, c + J);
       banks.publish(me, c, c + J, k);
+      u.batch.okAt = c + J;
+      u.batch.okGen = u.stateGen;
+      u.batch.okLen = k;
     } else banks.publish(me, c, c + J, 0);
     return J;
   }
@@ -238,6 +248,18 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     }
   }
   return 0;
+}
+
+/**
+ * `steadyCheck(u, c, c + J, JOINT_MIN)`, from the last joint batch's check of this window when the state is the one
+ * it checked (same cycle and `stateGen`, J within its length): every condition but the length depends only on that
+ * state and on the port clients' `freeAt` (this UIE made no claim since), and the length is then J when J covers the
+ * queued decoder records (`steadyCheck`: k = min(J, the steps the cores can repeat) >= dr, dw).
+ */
+function joinCheck(u: Uie, c: number, J: number): number {
+  const b = u.batch;
+  if (b.okAt !== c || b.okGen !== u.stateGen || J > b.okLen) return steadyCheck(u, c, c + J, JOINT_MIN);
+  return J >= JOINT_MIN && J >= u.rd.dec.occupancy && J >= u.wr.dec.occupancy ? J : 0;
 }
 
 /** K cycles of the steady state `steadyCheck` accepted at `c` (the effects of K `tick`s, see `steadyCheck`). */
