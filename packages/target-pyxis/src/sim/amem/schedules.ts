@@ -106,7 +106,9 @@ export class BankSchedules {
    */
   setRuns(uie: number, side: number, r: Int32Array, n: number): void {
     const qs = 2 * (2 * uie + 1 - this.cur[uie]!) + side;
-    this.propRuns.set(r.subarray(0, n), qs * (SCHED_MAX + 1));
+    const R = this.propRuns;
+    const o = qs * (SCHED_MAX + 1);
+    for (let i = 0; i < n; i++) R[o + i] = r[i]!;
     this.propNRuns[qs] = n;
   }
 

@@ -389,11 +389,23 @@ const segs = new Int32Array(MOVE_MAX);
 /**
  * The banks (chip §7, after the §7.5 hash of the view) of the next `k` (<= MOVE_MAX) AMEM Read / Write whole-word
  * accesses of a state that `steadyCheck` accepted at `at` — the addresses `moveBatch` will access — as UIE u's next
- * schedule (`BankSchedules.schedOffset` / `runsOffset`: per cycle j the read bank at [off + 2j] and the write bank at
- * [off + 2j + 1]; the runs of equal addresses of each side, within which the bank is constant). The caller publishes
- * it. Changes no state but the address cache (`SteadyBatchState.addrR` ..).
+ * schedule (`BankSchedules.schedOffset` / `setRuns`: per cycle j the read bank at [off + 2j] and the write bank at
+ * [off + 2j + 1]; the runs of equal addresses of each side, within which the bank is constant; a `follower`'s list:
+ * the banks only). The caller publishes it. Changes no state but the address cache (`SteadyBatchState.addrR` ..).
  */
-export function fillSchedule(u: Uie, k: number, sched: BankSchedules, at: number): void {
+export function fillSchedule(u: Uie, k: number, sched: BankSchedules, at: number, follower = false): void {
+  const dst = sched.propBank;
+  const off = sched.schedOffset(u.index);
+  if (follower) {
+    // a follower's list (`BankSchedules.publish`): banks only (it never batches on it: no runs, no address cache)
+    fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, scratchR, 0, 1);
+    fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, scratchW, 0, 1);
+    for (let j = 0; j < k; j++) {
+      dst[off + 2 * j] = (scratchR[j]! >>> 7) & 0x7f;
+      dst[off + 2 * j + 1] = (scratchW[j]! >>> 7) & 0x7f;
+    }
+    return;
+  }
   // the addresses and their runs are kept for a `moveBatch` from the same state (at `at`, no tick in between)
   const b = u.batch;
   const aR = (b.addrR ??= new Int32Array(MOVE_MAX));
@@ -410,8 +422,6 @@ export function fillSchedule(u: Uie, k: number, sched: BankSchedules, at: number
   b.addrLen = k;
   b.addrGen = u.stateGen;
   // per cycle the banks (one value per run)
-  const dst = sched.propBank;
-  const off = sched.schedOffset(u.index);
   for (let side = 0; side < 2; side++) {
     const a = side === 0 ? aR : aW;
     const r = side === 0 ? rR : rW;

@@ -241,7 +241,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
       // not steady now (a port held, the switchbox refilling): publish its address order only (a follower)
       const f = steadyCheck(u, c, end, 1, true);
       if (f > 0) {
-        fillSchedule(u, f, banks, c);
+        fillSchedule(u, f, banks, c, true);
         banks.publish(me, c, c, f, true);
       }
       u.batch.publishRetry = c + PUBLISH_RETRY;
