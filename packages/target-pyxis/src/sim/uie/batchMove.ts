@@ -65,6 +65,7 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
   if (snaps !== undefined) snaps.n = 0;
   while (j < k) {
     if (snaps !== undefined) {
+      if (snaps.n === snaps.at.length) snaps.grow();
       const i = snaps.n++;
       snaps.at[i] = j;
       for (let q = 0; q < NUM_ITERS; q++) snaps.cnt[i * NUM_ITERS + q] = cnt[q]!;
@@ -95,9 +96,18 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
 
 /** The odometer (a core's counts) at the start of each run of `fillAddrs`: run i starts at step at[i]. */
 export class OdometerSnaps {
-  readonly at = new Int32Array(MOVE_MAX);
-  readonly cnt = new Int32Array(MOVE_MAX * NUM_ITERS);
+  at = new Int32Array(64);
+  cnt = new Int32Array(64 * NUM_ITERS);
   n = 0;
+  /** Room for one more run (doubles; a busy copy has a run per repeated row: dozens per window, not thousands). */
+  grow(): void {
+    const at = new Int32Array(this.at.length * 2);
+    const cnt = new Int32Array(this.cnt.length * 2);
+    at.set(this.at);
+    cnt.set(this.cnt);
+    this.at = at;
+    this.cnt = cnt;
+  }
 }
 
 /**
