@@ -68,7 +68,9 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
       if (snaps.n === snaps.at.length) snaps.grow();
       const i = snaps.n++;
       snaps.at[i] = j;
-      for (let q = 0; q < NUM_ITERS; q++) snaps.cnt[i * NUM_ITERS + q] = cnt[q]!;
+      const sc = snaps.cnt;
+      const o = i * NUM_ITERS;
+      for (let q = 0; q < NUM_ITERS; q++) sc[o + q] = cnt[q]!;
     }
     const a = stridedAddr(s.base, x, b, cnt);
     const c0 = cnt[inner]!;
