@@ -122,6 +122,43 @@ function decodeArrayField(t: CompiledTable, mem: Uint8Array, entries: number, st
   for (let e = 0; e < n; e++) for (let i = 0; i < Math.min(per, f.count); i++) out[e * per + i] = Number(readField(t, mem, name, i, e * stride));
 }
 
+/** Column-mask decodes by byte image (speed only: every trip start decodes its column masks; the UIEs of a chip mostly share them). */
+interface MaskEntry {
+  t: CompiledTable;
+  stride: number;
+  raw: Uint8Array;
+  values: Uint8Array;
+}
+const maskCache: MaskEntry[] = [];
+let nextMask = 0;
+
+/**
+ * `decodeArrayField(t, mem, COL_MASK_ENTRIES, stride, 'col_override', out, 128)`, from a recent decode of the same
+ * table, stride and bytes when the memory holds every entry and the field every column (then the decode writes all
+ * of `out`, a function of those bytes alone).
+ */
+function decodeMasks(t: CompiledTable, mem: Uint8Array, stride: number, out: Uint8Array): void {
+  const f = t.byName.get('col_override');
+  const len = COL_MASK_ENTRIES * stride;
+  if (!f || f.count < 128 || t.bytes > stride || mem.length < len) {
+    decodeArrayField(t, mem, COL_MASK_ENTRIES, stride, 'col_override', out, 128);
+    return;
+  }
+  const raw = mem.subarray(0, len);
+  for (const e of maskCache) {
+    if (e.t !== t || e.stride !== stride) continue;
+    let same = true;
+    for (let i = 0; i < len && same; i++) if (e.raw[i] !== raw[i]) same = false;
+    if (same) {
+      out.set(e.values);
+      return;
+    }
+  }
+  decodeArrayField(t, mem, COL_MASK_ENTRIES, stride, 'col_override', out, 128);
+  maskCache[nextMask] = { t, stride, raw: raw.slice(), values: out.slice(0, COL_MASK_ENTRIES * 128) };
+  nextMask = (nextMask + 1) % 4;
+}
+
 /**
  * Decodes raw table memories (entries consecutive, `stride` bytes each,
  * default the table's byte size) into `into`. Tables: `rpsw_entry`/`wpsw_entry`,
@@ -143,7 +180,7 @@ export function decodeSwitchTables(
     decodeArrayField(tabs.csw, mem.csw, CSW_ENTRIES, s, 'col_mux_sel', into.cswMux, 128);
     decodeArrayField(tabs.csw, mem.csw, CSW_ENTRIES, s, 'col_src', into.cswSrc, 128);
   }
-  if (mem.mask) decodeArrayField(tabs.mask, mem.mask, COL_MASK_ENTRIES, strides.mask ?? tabs.mask.bytes, 'col_override', into.colMask, 128);
+  if (mem.mask) decodeMasks(tabs.mask, mem.mask, strides.mask ?? tabs.mask.bytes, into.colMask);
   // each summary is a function of its own part's arrays only: recompute those of the parts decoded (a trip start
   // decodes the column masks alone; the PSW / CSW identity scans are 72 KiB of compares)
   if (mem.mask) updateMaskActivity(into);
