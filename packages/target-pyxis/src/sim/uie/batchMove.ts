@@ -81,7 +81,8 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
       // odometer only (the addresses are known)
     } else if (stride === 0) {
       const p = amemPhysical(((a & PTN_MASK) << 4) | view);
-      for (let t = 0; t < run; t++) dst[off + step * (j + t)] = p;
+      if (step === 1) for (let t = off + j, e = t + run; t < e; t++) dst[t] = p;
+      else for (let t = 0; t < run; t++) dst[off + step * (j + t)] = p;
       if (segs !== undefined) segs[ns++] = j;
     } else
       for (let t = 0; t < run; t++) {
@@ -440,7 +441,7 @@ export function fillSchedule(u: Uie, k: number, sched: BankSchedules, at: number
     const n = side === 0 ? b.nRunsR : b.nRunsW;
     for (let i = 0; i < n; i++) {
       const bank = (a[r[i]!]! >>> 7) & 0x7f;
-      for (let j = r[i]!, e = r[i + 1]!; j < e; j++) dst[off + 2 * j + side] = bank;
+      for (let q = off + 2 * r[i]! + side, e = off + 2 * r[i + 1]! + side; q < e; q += 2) dst[q] = bank;
     }
     sched.setRuns(u.index, side, r, n);
   }
