@@ -88,6 +88,52 @@ export class CommitRing {
     // window's own writes, whose commit cycles increase by one per cycle: the rest of the window in closed form
     let pre = cCount;
     let j = 0;
+    if (pre > 0) {
+      // FIFO: the i-th entry posted before the window pops at max(c, the commit cycles of entries 0..i); the window's
+      // own writes pop only after all of them. When the ring cannot fill before the last of them pops (then the
+      // per-cycle loop below never takes its ring-full branch), that phase in closed form (no per-cycle loop)
+      let T = c;
+      let q = cHead;
+      for (let i = 0; i < pre; i++) {
+        const a = commitAt[q]!;
+        if (a > T) T = a;
+        q = (q + 1) & cm;
+      }
+      const end = T < c + k ? T - c : k - 1;
+      if (pre + end <= cm) {
+        let h = cHead;
+        let popped = 0;
+        let m = c;
+        for (; popped < pre; popped++) {
+          const a = commitAt[h]!;
+          if (a > m) m = a;
+          if (m >= c + k) break;
+          const s = commitSlot[h]!;
+          if (s === tripSlot) dTrip--;
+          else slots[s]!.writes--;
+          h = (h + 1) & cm;
+        }
+        // the window's own writes of cycles 0 .. j - 1 posted in this phase (at the tail, behind the entries above)
+        j = T < c + k ? T - c + 1 : k;
+        const tail = cHead + cCount;
+        for (let i = 0; i < j; i++) {
+          const r = (tail + i) & cm;
+          commitAt[r] = c + i + lat;
+          commitSlot[r] = tripSlot;
+        }
+        let first = 0;
+        if (popped === pre) {
+          // in the last one's cycle T the own writes due by T pop too: those of cycles i <= T - c - lat, posted before T
+          first = T - c - lat + 1;
+          if (first > T - c) first = T - c;
+          if (first < 0) first = 0;
+          dTrip -= first;
+        }
+        cHead = (h + first) & cm;
+        cCount = pre - popped + j - first;
+        pre = 0;
+      }
+    }
     for (; j < k && pre > 0; j++) {
       const t = c + j;
       while (due <= t) {
