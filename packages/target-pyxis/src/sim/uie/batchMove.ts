@@ -328,12 +328,15 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
       copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
     } else copyWord(dst, (wp & 16383) >> 2, raw32, ((h0 + j) % cap) * 64);
   }
-  // 2. the last `occ` cycles in cycle order (a read there may see a write of the window): every write is live, every
-  // read fills its switchbox entry
+  // 2. the last `occ` cycles in cycle order (a read there may see a write of the window): a write is dead when the next
+  // cycle's write covers the same word and its own cycle's read (after it) reads another word; every read fills its
+  // switchbox entry
   for (let j = fill < 0 ? 0 : fill; j < k; j++) {
     const wp = addrW[j]!;
     const dst = amem.writeBlockAt(wp);
-    if (j >= occ) {
+    if (j + 1 < k && addrW[j + 1] === wp && addrR[j] !== wp) {
+      // dead store (its block is still created at its cycle)
+    } else if (j >= occ) {
       const rp = addrR[j - occ]!;
       copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
     } else copyWord(dst, (wp & 16383) >> 2, raw32, ((h0 + j) % cap) * 64);
