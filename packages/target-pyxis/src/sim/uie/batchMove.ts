@@ -335,7 +335,8 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
     const wp = addrW[j]!;
     const dst = amem.writeBlockAt(wp);
     if (j + 1 < k && addrW[j + 1] === wp && addrR[j] !== wp) {
-      // dead store (its block is still created at its cycle)
+      // dead store (its block is still created at its cycle). The read test is a guard: a batch never reads and writes
+      // one word in a cycle (one bank: a conflict, which ends the window: steadyBatch.ts, schedules.ts `jointWindow`)
     } else if (j >= occ) {
       const rp = addrR[j - occ]!;
       copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
