@@ -7,7 +7,7 @@
  * partition (run.ts) and `note` says why. The split depends on the image only, never on the thread count, so every
  * `--threads` gives the same report.
  */
-import { defaultThreads, PartitionFailure, prestartWorkers, runThreaded, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
+import { defaultThreads, PartitionFailure, prestartWorkers, runQueued, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
 import type { Container } from '@pyxis/container';
 import { writeContainer } from '@pyxis/container';
 import type { PyxisChip } from '../chip.js';
@@ -24,7 +24,7 @@ import { mergeClusterReports } from './clusterMerge.js';
 /** The note of a run of a one-cluster image (the single-thread path: no partition to spread, no cost). */
 export const ONE_CLUSTER = 'one partition (a single-chip image of one cluster)';
 
-/** Window length (cycles) of a cluster-partitioned run that reports progress. */
+/** The chunk (cycles) in which the calling thread advances a cluster partition when the run reports progress. */
 export const PROGRESS_WINDOW = 1 << 16;
 
 export interface ChipThreadsOptions extends SimulateOptions {
@@ -37,7 +37,7 @@ export interface ChipThreadsOptions extends SimulateOptions {
   regions?: boolean;
   /** Tests: the module the workers load (the built package by default). */
   module?: string;
-  /** Tests: the window length of a run with progress (PROGRESS_WINDOW by default). */
+  /** Tests: the progress chunk of a run with progress (PROGRESS_WINDOW by default). */
   progressWindow?: number;
 }
 
@@ -88,6 +88,7 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
   });
   // the image's bytes of the dumped HBM no cluster writes and of the clusters without work
   const imageView = spans.length ? imageChip(info, config, clusters, () => spans.filter((x) => x.space === 'hbm' || !active.includes(x.cluster))) : undefined;
+  // one copy per worker: every spec holds this same array, and a message clones an object once
   const bytes = writeContainer(container);
   const specs: PartitionSpec[] = active.map((c) => {
     const recordIndex: number[] = [];
@@ -99,17 +100,17 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
     };
     return { name: `cluster${c}`, module, builder: CLUSTER_PARTITION_BUILDER, args };
   });
-  // The workers start (a V8 isolate each, the package loaded) while the calling thread, host 0, builds its own clusters.
+  // The clusters share nothing, so no window has to end before a partition's own end: a work queue (kernel
+  // queued.ts). The calling thread starts on the first cluster at once while the workers start; each thread then takes
+  // the next cluster when done. The workers are started first, so their start-up overlaps the calling thread's work.
   const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, active.length) - 1, [module]) : [];
   let r: ThreadedRunResult;
   try {
-    // No message crosses, so one window would do; with a progress display, windows of PROGRESS_WINDOW cycles report
-    // the cycle reached (a window exchange costs well under a millisecond: below 1% at these lengths)
     const progress = o.onProgress;
-    r = await runThreaded(specs, {
-      threads, workers, mainThreadHost: true,
+    r = await runQueued(specs, {
+      threads, workers,
       ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}),
-      ...(progress ? { lookahead: o.progressWindow ?? PROGRESS_WINDOW, onProgress: (cycle: number) => progress(cycle) } : {}),
+      ...(progress ? { progressChunk: o.progressWindow ?? PROGRESS_WINDOW, onProgress: (cycle: number, done: number, total: number) => progress(cycle, { done, total, unit: 'cluster partitions' }) } : {}),
     });
   } catch (e) {
     // A guard fired (the image reached another cluster at run time) or a partition failed: the single-partition run
