@@ -52,12 +52,15 @@ const { values: a } = parseArgs({
     'chip-threads': { type: 'string' },
     'chip-apm': { type: 'string', default: 'off' },
     'chip-run': { type: 'string' },
+    'chip-worker': { type: 'string' },
   },
 });
 const w = { parts: +a.parts, engines: +a.engines, macs: +a.macs, cycles: +a.cycles, every: +a.every, lat: +a.lat };
 const cores = availableParallelism();
 const threadList = a.threads ? a.threads.split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= w.parts)];
 const MODULE = new URL('./parallel/synthetic.mjs', import.meta.url).href;
+/** The partition worker as one file (scripts/bundle.mjs; the CLI uses it when its bundle is fresh). */
+const BUNDLED_WORKER = new URL('../packages/targets/bundle/partitionWorker.js', import.meta.url);
 const byName = (s) => [...s].sort((x, y) => x.name.localeCompare(y.name));
 const sortK = (c) => [...c].sort((x, y) => x[0] - y[0]).map((x) => x.slice(0, 3));
 
@@ -76,16 +79,18 @@ async function chip() {
   const rows = +a['chip-rows'];
   const file = a['chip-image'];
   const list = a['chip-threads'] ? a['chip-threads'].split(',').map(Number) : [1, 2, ...[4].filter((n) => n <= cores)];
+  const { existsSync } = await import('node:fs');
+  const worker = a['chip-worker'] ?? (existsSync(BUNDLED_WORKER) ? 'bundle' : 'dist');
   const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
-  console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (48 UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process`);
+  console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (48 UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process; worker entry: ${worker === 'bundle' ? 'the bundled one (packages/targets/bundle/partitionWorker.js)' : 'packages/sim/dist'}`);
   const run = (what) => {
-    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-apm', a['chip-apm'], '--chip-run', what];
+    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-run', what];
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`bench-parallel --chip-run ${what} failed:\n${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop());
   };
   const ws = run('worker');
-  console.log(`  worker start-up alone (start a worker, load @pyxis/target-pyxis/parallel): ${ws.ms.toFixed(0)} ms`);
+  console.log(`  worker start-up alone (start a worker, load its entry and @pyxis/target-pyxis/parallel): ${ws.ms.toFixed(0)} ms`);
   const ref = run('ref');
   const rate = (s) => `${(ref.cycles / s / 1e3).toFixed(1)} k chip-cycles/s`;
   const line = (r) => `${r.s.toFixed(3)} s  ${rate(r.s)}  (${r.cpu.toFixed(2)} CPU-s of all threads, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
@@ -96,9 +101,12 @@ async function chip() {
     const same = r.report === ref.report;
     ok &&= same;
     const p = r.parallel;
-    const detail = p
-      ? `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`
-      : `one partition: ${r.note}`;
+    const f = (x) => (x / 1000).toFixed(2);
+    const detail = !p
+      ? `one partition: ${r.note}`
+      : p.schedule === 'queue'
+        ? `threads used ${p.threads}, ${p.partitions} partitions from a work queue, queue run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%; per thread: first partition after ${p.hostStartMs.map(f).join('/')} s, building ${p.hostBuildMs.map(f).join('/')} s, simulating ${p.hostBusyMs.map(f).join('/')} s; partitions ran on threads ${p.partThreads.join(',')}`
+        : `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`;
     console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}`);
   }
   console.log(`  load average at the end ${load()}`);
@@ -115,7 +123,8 @@ async function chipRun(what) {
     const { Worker } = await import('node:worker_threads');
     const t0 = performance.now();
     await new Promise((res, rej) => {
-      const w = new Worker(`import('@pyxis/target-pyxis/parallel').then(() => require('node:worker_threads').parentPort.postMessage(1));`, { eval: true });
+      const entry = a['chip-worker'] === 'bundle' ? `import(${JSON.stringify(BUNDLED_WORKER.href)})` : `Promise.all([import(${JSON.stringify(new URL('../packages/sim/dist/kernel/partitionWorker.js', import.meta.url).href)}), import('@pyxis/target-pyxis/parallel')])`;
+      const w = new Worker(`${entry}.then(() => require('node:worker_threads').parentPort.postMessage(1));`, { eval: true, workerData: { preload: [] } });
       w.once('message', () => w.terminate().then(res));
       w.once('error', rej);
     });
@@ -147,11 +156,11 @@ async function chipRun(what) {
   let extra = {};
   if (what === 'ref') report = sim.simulateImage(container, file, { config, uieFactory }).report;
   else {
-    const r = await par.runChipThreaded(container, file, { config, uieFactory, threads: +what });
+    const r = await par.runChipThreaded(container, file, { config, uieFactory, threads: +what, ...(a['chip-worker'] === 'bundle' ? { workerUrl: BUNDLED_WORKER } : {}) });
     const m = performance.now();
     report = r.report;
     const p = r.parallel;
-    extra = { note: r.note, parallel: p && { threads: p.threads, partitions: p.parts.length, wallMs: p.wallMs, efficiency: p.efficiency, windows: p.windows }, mergeAt: m };
+    extra = { note: r.note, parallel: p && { threads: p.threads, partitions: p.parts.length, wallMs: p.wallMs, efficiency: p.efficiency, windows: p.windows, schedule: p.schedule, hostStartMs: p.hostStartMs, hostBuildMs: p.hostBuildMs, hostBusyMs: p.hostBusyMs, partThreads: p.parts.map((x) => x.thread) }, mergeAt: m };
   }
   const s = (performance.now() - t0) / 1000;
   const cu = process.cpuUsage(c0);

@@ -138,6 +138,11 @@ export function registerPartitionModule(specifier: string, mod: Record<string, u
   registered.set(specifier, mod);
 }
 
+/** Whether `specifier` is registered on this thread (a worker then does not load it again ahead of the run). */
+export function partitionModuleRegistered(specifier: string): boolean {
+  return registered.has(specifier);
+}
+
 const loadBuilder = async (spec: PartitionSpec): Promise<PartitionBuilder> => {
   const mod = registered.get(spec.module) ?? ((await import(spec.module)) as Record<string, unknown>);
   const f = mod[spec.builder];

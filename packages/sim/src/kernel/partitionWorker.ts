@@ -5,7 +5,7 @@
  * waiting.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { diagnosticsOf, PartitionFailure, PartitionHost, type CrossMessages, type PartitionSpec, type QueueGrant, type RunEnd } from './partitionHost.js';
+import { diagnosticsOf, PartitionFailure, PartitionHost, partitionModuleRegistered, type CrossMessages, type PartitionSpec, type QueueGrant, type RunEnd } from './partitionHost.js';
 
 type Request =
   | { t: 'start'; specs: Array<PartitionSpec & { index: number }> }
@@ -53,9 +53,9 @@ if (data.specs) {
   void start(data.specs);
   port.on('message', handle);
 } else {
-  // Started ahead of the run (threaded.ts prestartWorkers) or for a work queue: the builders' modules load now; the
-  // requests wait for them (in arrival order). A module that fails to load fails again, with the partition named,
+  // Started ahead of the run (threaded.ts prestartWorkers) or for a work queue: the builders' modules load now (but
+  // those a bundled entry carries, scripts/bundle.mjs); the requests wait for them (in arrival order). A module that fails to load fails again, with the partition named,
   // when a partition needs it.
-  const loaded = Promise.all((data.preload ?? []).map((m) => import(m))).catch(() => undefined);
+  const loaded = Promise.all((data.preload ?? []).filter((m) => !partitionModuleRegistered(m)).map((m) => import(m))).catch(() => undefined);
   port.on('message', (r: Request) => void loaded.then(() => handle(r)));
 }

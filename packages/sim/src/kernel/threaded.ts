@@ -91,11 +91,12 @@ export interface PrestartedWorker {
 /**
  * Starts `n` partition workers that load `modules` meanwhile: a thread's start-up (~0.1-0.2 s: a V8 isolate and the
  * package) then overlaps the caller's own preparation (docs/architecture.md "Parallel runs"). Pass them to
- * runThreaded (`workers`); runThreaded terminates those it does not use. `releaseWorkers` ends unused ones.
+ * runThreaded (`workers`); runThreaded terminates those it does not use. `releaseWorkers` ends unused ones. `url`: the
+ * worker entry (by default partitionWorkerUrl(); a benchmark may name the bundled one).
  */
-export function prestartWorkers(n: number, modules: string[]): PrestartedWorker[] {
+export function prestartWorkers(n: number, modules: string[], url: URL = partitionWorkerUrl()): PrestartedWorker[] {
   return Array.from({ length: n }, () => {
-    const p: PrestartedWorker = { worker: new Worker(partitionWorkerUrl(), { workerData: { preload: modules } }), failure: null };
+    const p: PrestartedWorker = { worker: new Worker(url, { workerData: { preload: modules } }), failure: null };
     p.worker.on('error', (e) => (p.failure ??= e instanceof Error ? e : new Error(String(e))));
     p.worker.on('exit', (code) => (p.failure ??= new Error(`its worker thread exited (code ${code}) before the run`)));
     return p;

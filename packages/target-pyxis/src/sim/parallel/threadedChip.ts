@@ -7,7 +7,7 @@
  * partition (run.ts) and `note` says why. The split depends on the image only, never on the thread count, so every
  * `--threads` gives the same report.
  */
-import { defaultThreads, PartitionFailure, prestartWorkers, runQueued, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
+import { defaultThreads, PartitionFailure, prestartWorkers, registerPartitionModule, runQueued, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
 import type { Container } from '@pyxis/container';
 import { writeContainer } from '@pyxis/container';
 import type { PyxisChip } from '../chip.js';
@@ -18,7 +18,7 @@ import type { NocMap } from '../noc.js';
 import { resolveDump } from '../dump.js';
 import { simulateImage, DEFAULT_QUANTUM, type SimReport, type SimulateOptions, type SimulationResult } from '../run.js';
 import { listTargets, planClusterSplit, type ClusterSplit, type ClusterSplitPlan } from './clusterPlan.js';
-import { CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
+import { buildClusterPartition, CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
 import { mergeClusterReports } from './clusterMerge.js';
 
 /** The note of a run of a one-cluster image (the single-thread path: no partition to spread, no cost). */
@@ -37,6 +37,8 @@ export interface ChipThreadsOptions extends SimulateOptions {
   regions?: boolean;
   /** Tests: the module the workers load (the built package by default). */
   module?: string;
+  /** Benchmarks: the worker entry (by default the kernel's partitionWorkerUrl()). */
+  workerUrl?: URL;
   /** Tests: the progress chunk of a run with progress (PROGRESS_WINDOW by default). */
   progressWindow?: number;
 }
@@ -103,7 +105,10 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
   // The clusters share nothing, so no window has to end before a partition's own end: a work queue (kernel
   // queued.ts). The calling thread starts on the first cluster at once while the workers start; each thread then takes
   // the next cluster when done. The workers are started first, so their start-up overlaps the calling thread's work.
-  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, active.length) - 1, [module]) : [];
+  // The calling thread builds its partitions with this very module (not a second copy of the package loaded by
+  // specifier: the CLI runs from a bundle, where that would load and compile the simulator's code again).
+  registerPartitionModule(CLUSTER_PARTITION_MODULE, { [CLUSTER_PARTITION_BUILDER]: buildClusterPartition });
+  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, active.length) - 1, [module], o.workerUrl) : [];
   let r: ThreadedRunResult;
   try {
     const progress = o.onProgress;
@@ -113,11 +118,14 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
       ...(progress ? { progressChunk: o.progressWindow ?? PROGRESS_WINDOW, onProgress: (cycle: number, done: number, total: number) => progress(cycle, { done, total, unit: 'cluster partitions' }) } : {}),
     });
   } catch (e) {
-    // A guard fired (the image reached another cluster at run time) or a partition failed: the single-partition run
-    // gives the right result, or reports the error exactly as without threads.
+    // A guard fired (the image reached another cluster at run time): the single-partition run gives the right result.
+    // Bad input found in a partition (diagnostics): the single-partition run reports it exactly as without threads.
+    // Anything else is a fault of the model: the run ends naming the partition (SIM0800, exit 3), never hidden by a
+    // rerun.
     if (!(e instanceof PartitionFailure)) throw e;
-    const why = e.detail.includes(SplitViolation.name) || /not independent/.test(e.detail) ? e.detail.slice(Math.max(0, e.detail.search(/cluster \d+ /))) : `partition ${e.partition} failed`;
-    return onePartition(info, file, o, `${why}`);
+    const split = e.detail.includes(SplitViolation.name) || /not independent/.test(e.detail);
+    if (!split && !e.diagnostics) throw e;
+    return onePartition(info, file, o, split ? e.detail.slice(Math.max(0, e.detail.search(/cluster \d+ /))) : `partition ${e.partition} found bad input`);
   }
   const parts = r.parts.map((p) => p.collected as ClusterPartitionResult);
   const report = mergeClusterReports(parts, { stop: r.reason, cycles: r.cycles, records: info.records.length, apmCluster: plan.apmCluster });
