@@ -12,7 +12,7 @@ import { runThreaded } from '@pyxis/sim';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runChipThreaded } from '@pyxis/target-pyxis/parallel';
+import { runChipThreaded } from '../../target-pyxis/src/sim/parallel/threadedChip.js';
 import { loadSimConfig, defaultUieFactory } from '@pyxis/target-pyxis/sim';
 import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
 
