@@ -7,7 +7,7 @@
  * partition (run.ts) and `note` says why. The split depends on the image only, never on the thread count, so every
  * `--threads` gives the same report.
  */
-import { defaultThreads, PartitionFailure, prestartWorkers, registerPartitionModule, runQueued, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
+import { defaultThreads, PartitionFailure, prestartWorkers, registerPartitionModule, releaseWorkers, runQueued, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
 import type { Container } from '@pyxis/container';
 import { writeContainer } from '@pyxis/container';
 import type { PyxisChip } from '../chip.js';
@@ -63,7 +63,6 @@ function onePartition(image: ImageInfo, file: string, o: ChipThreadsOptions, not
 
 export async function runChipThreaded(image: Container | ImageInfo, file: string, o: ChipThreadsOptions): Promise<ChipThreadsResult> {
   const info = 'placed' in image ? image : inspectImage(image, file);
-  const container = info.container;
   const clusters = o.clusters ?? info.clusters;
   const uies = o.uies ?? info.uies;
   if (clusters < 2) return onePartition(info, file, o, ONE_CLUSTER);
@@ -75,6 +74,36 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
   // clusters with work (enqueue records, host actions): one partition each; the others stay idle in every partition
   const active = [...new Set([...info.records.map((r) => r.cluster), ...info.hostActions.map((a) => a.cluster)])].sort((a, b) => a - b);
   if (active.length < 2) return onePartition(info, file, o, active.length ? `only cluster ${active[0]} has work` : 'no cluster has work');
+  // The workers start now (a V8 isolate and the builders' module each: 60-150 ms), so that a worker is ready when the
+  // work queue opens: in a queue run its start-up is on the critical path. A run that stays in one partition ends
+  // them before it runs. (Starting them before planning measured no gain with windows, where the calling thread
+  // built its share meanwhile; with the queue the calling thread simulates at once, so the worker's start counts.)
+  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, active.length) - 1, [module], o.workerUrl) : [];
+  try {
+    return await splitRun(info, file, o, { clusters, uies, threads, module, config, active, workers });
+  } finally {
+    // runQueued ends the workers it was given; this ends them on every path that did not reach it
+    await releaseWorkers(workers);
+  }
+}
+
+interface SplitSetup {
+  clusters: number;
+  uies: number;
+  threads: number;
+  module: string;
+  config: SimConfig;
+  active: number[];
+  workers: PrestartedWorker[];
+}
+
+async function splitRun(info: ImageInfo, file: string, o: ChipThreadsOptions, s: SplitSetup): Promise<ChipThreadsResult> {
+  const { clusters, uies, threads, module, config, active, workers } = s;
+  const container = info.container;
+  const single = async (note: string) => {
+    await releaseWorkers(workers);
+    return onePartition(info, file, o, note);
+  };
   let plan: ClusterSplit;
   try {
     // the descriptor lists as the DPE will find them: a chip (never run) holding the sections the lists lie in
@@ -83,7 +112,7 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
   } catch {
     plan = { ok: false as const, reason: 'the image does not load (the single-partition run reports why)' };
   }
-  if (!plan.ok) return onePartition(info, file, o, `clusters are not independent: ${plan.reason}`);
+  if (!plan.ok) return single(`clusters are not independent: ${plan.reason}`);
   const spans: DumpSpan[] = (o.symbols ?? []).map((s) => {
     const t = resolveDump(container, s, clusters);
     return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
@@ -103,12 +132,10 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
     return { name: `cluster${c}`, module, builder: CLUSTER_PARTITION_BUILDER, args };
   });
   // The clusters share nothing, so no window has to end before a partition's own end: a work queue (kernel
-  // queued.ts). The calling thread starts on the first cluster at once while the workers start; each thread then takes
-  // the next cluster when done. The workers are started first, so their start-up overlaps the calling thread's work.
-  // The calling thread builds its partitions with this very module (not a second copy of the package loaded by
+  // queued.ts). The calling thread starts on the first cluster at once; each thread then takes the next cluster when
+  // done. The calling thread builds its partitions with this very module (not a second copy of the package loaded by
   // specifier: the CLI runs from a bundle, where that would load and compile the simulator's code again).
   registerPartitionModule(CLUSTER_PARTITION_MODULE, { [CLUSTER_PARTITION_BUILDER]: buildClusterPartition });
-  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, active.length) - 1, [module], o.workerUrl) : [];
   let r: ThreadedRunResult;
   try {
     const progress = o.onProgress;
@@ -125,7 +152,7 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
     if (!(e instanceof PartitionFailure)) throw e;
     const split = e.detail.includes(SplitViolation.name) || /not independent/.test(e.detail);
     if (!split && !e.diagnostics) throw e;
-    return onePartition(info, file, o, split ? e.detail.slice(Math.max(0, e.detail.search(/cluster \d+ /))) : `partition ${e.partition} found bad input`);
+    return single(split ? e.detail.slice(Math.max(0, e.detail.search(/cluster \d+ /))) : `partition ${e.partition} found bad input`);
   }
   const parts = r.parts.map((p) => p.collected as ClusterPartitionResult);
   const report = mergeClusterReports(parts, { stop: r.reason, cycles: r.cycles, records: info.records.length, apmCluster: plan.apmCluster });
