@@ -26,6 +26,7 @@
  * With --chip-image only the chip part runs.
  * Build first: npx tsc -b
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runThreaded } from '../packages/sim/dist/index.js';
@@ -44,6 +45,7 @@ const { values: a } = parseArgs({
     chips: { type: 'string', default: '8' },
     rows: { type: 'string', default: '2048' },
     'system-threads': { type: 'string' },
+    'system-run': { type: 'string' },
     psys: { type: 'string' },
     'skip-synthetic': { type: 'boolean', default: false },
     'skip-system': { type: 'boolean', default: false },
@@ -61,6 +63,15 @@ const threadList = a.threads ? a.threads.split(',').map(Number) : [1, 2, ...[4, 
 const MODULE = new URL('./parallel/synthetic.mjs', import.meta.url).href;
 /** The partition worker as one file (scripts/bundle.mjs; the CLI uses it when its bundle is fresh). */
 const BUNDLED_WORKER = new URL('../packages/targets/bundle/partitionWorker.js', import.meta.url);
+/** CPU seconds the whole machine spent outside idle (/proc/stat; USER_HZ 100): minus this process's, what others took. */
+function machineBusy() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return (f.reduce((x, y) => x + y, 0) - f[3] - f[4]) / 100;
+  } catch {
+    return NaN;
+  }
+}
 const byName = (s) => [...s].sort((x, y) => x.name.localeCompare(y.name));
 const sortK = (c) => [...c].sort((x, y) => x[0] - y[0]).map((x) => x.slice(0, 3));
 
@@ -118,7 +129,6 @@ async function chip() {
 
 /** One configuration of the chip part, in this (fresh) process: prints one JSON line. */
 async function chipRun(what) {
-  const { readFileSync } = await import('node:fs');
   if (what === 'worker') {
     const { Worker } = await import('node:worker_threads');
     const t0 = performance.now();
@@ -131,15 +141,6 @@ async function chipRun(what) {
     console.log(JSON.stringify({ ms: performance.now() - t0 }));
     return;
   }
-  // CPU seconds the whole machine spent outside idle (/proc/stat; USER_HZ 100): minus this process's, what others took
-  const machineBusy = () => {
-    try {
-      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-      return (f.reduce((x, y) => x + y, 0) - f[3] - f[4]) / 100;
-    } catch {
-      return NaN;
-    }
-  };
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const m0 = machineBusy();
@@ -215,24 +216,66 @@ if (!ok) {
 }
 
 async function system() {
-  let mods;
+  // Every configuration runs in a fresh node process (`--system-run ref|N`), as the chip part: no run profits from
+  // code another one compiled (an earlier version ran them in one process: the reference, first, paid the compilation
+  // for all of them).
+  if (a['system-run']) return systemRun(a['system-run']);
   try {
-    mods = {
-      run: await import('../packages/target-pyxis/dist/sim/fabric/systemRun.js'),
-      sys: await import('../packages/target-pyxis/dist/sim/fabric/system.js'),
-      par: await import('../packages/target-pyxis/dist/sim/parallel/index.js'),
-      uie: await import('../packages/target-pyxis/dist/sim/uieDefault.js'),
-      img: await import('./parallel/system.mjs'),
-    };
+    await import('../packages/target-pyxis/dist/sim/fabric/systemRun.js');
   } catch (e) {
     console.log(`bench-parallel: no system runner in this build (${e.code ?? e.message}); system part skipped`);
     return;
   }
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const pass = ['--chips', a.chips, '--rows', a.rows, ...(a.psys ? ['--psys', a.psys] : [])];
+  const run = (what) => {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--skip-synthetic', ...pass, '--system-run', what], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`bench-parallel --system-run ${what} failed:\n${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop());
+  };
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  const ref = run('ref');
+  const chips = ref.chips;
+  const list = a['system-threads'] ? a['system-threads'].split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= chips)];
+  console.log(`bench-parallel: ${ref.what}; host ${cores} cores, load average ${load()}; each run in a fresh process`);
+  const rate = (s) => `${((ref.cycles * chips) / s / 1e3).toFixed(1)} k chip-cycles/s`;
+  const cpu = (r) => `${r.cpu.toFixed(2)} CPU-s of all threads, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
+  console.log(`  in process (reference)      ${ref.s.toFixed(3)} s  ${rate(ref.s)}  (${cpu(ref)}; ${ref.cycles} cycles, ${ref.windows} windows, ${ref.crossMessages} cross messages)`);
+  let ok = true;
+  for (const threads of list) {
+    const r = run(String(threads));
+    const same = r.hash === ref.hash;
+    ok &&= same;
+    const p = r.parallel;
+    console.log(
+      `  chips on --threads ${String(threads).padEnd(3)}   ${r.s.toFixed(3)} s  ${rate(r.s)}  x${(ref.s / r.s).toFixed(2)} vs reference  (${cpu(r)}; threads used ${p.threads}, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows, wait ${p.hostWaitMs.map((x) => x.toFixed(0)).join('/')} ms)  ${same ? 'identical' : 'RESULTS DIFFER'}`,
+    );
+  }
+  console.log(`  load average at the end ${load()}`);
+  if (!ok) {
+    console.error('bench-parallel: a threaded system run differs from the reference');
+    process.exit(1);
+  }
+}
+
+/** One configuration of the system part, in this (fresh) process: prints one JSON line. */
+async function systemRun(what) {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const m0 = machineBusy();
+  const mods = {
+    run: await import('../packages/target-pyxis/dist/sim/fabric/systemRun.js'),
+    sys: await import('../packages/target-pyxis/dist/sim/fabric/system.js'),
+    par: await import('../packages/target-pyxis/dist/sim/parallel/index.js'),
+    uie: await import('../packages/target-pyxis/dist/sim/uieDefault.js'),
+    img: await import('./parallel/system.mjs'),
+  };
   let chips = +a.chips;
   const rows = +a.rows;
   let sys;
   let inputs;
-  let what;
+  let whatRun;
   if (a.psys) {
     const { readContainer } = await import('../packages/container/dist/index.js');
     const { readFileSync } = await import('node:fs');
@@ -241,41 +284,29 @@ async function system() {
     chips = s.manifest.chips;
     sys = { fabric: s.manifest.fabric, clusterVpfe: s.manifest.cluster_vpfe };
     inputs = s.manifest.image_of_chip.map((i, k) => ({ chip: k, image: s.images[i].bytes, imageFile: s.images[i].file, voqToVpfe: s.voqToVpfe[k] }));
-    what = `${a.psys} (${chips} chips)`;
+    whatRun = `${a.psys} (${chips} chips)`;
   } else {
     const image = mods.img.busyCopyImageBytes(rows);
     const parsed = mods.sys.parseSystem('bench.json', JSON.stringify({ chips, image: 'busy48.pimg' }));
     if (!parsed.system) throw new Error(parsed.diagnostics.map((d) => d.message).join('\n'));
     sys = parsed.system;
     inputs = Array.from({ length: chips }, (_, k) => ({ chip: k, image, imageFile: 'busy48.pimg', voqToVpfe: sys.voqToVpfe[k] }));
-    what = `${chips}-chip system, each chip the busy48 copy (48 UIEs x ${rows} rows)`;
+    whatRun = `${chips}-chip system, each chip the busy48 copy (48 UIEs x ${rows} rows)`;
   }
-  const list = a['system-threads'] ? a['system-threads'].split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= chips)];
-  console.log(`bench-parallel: ${what}; host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  // The reference keeps only its figures: 8 chips' memories held alive would slow every later run (GC).
-  const ref = (() => {
-    const t0 = performance.now();
+  let out;
+  if (what === 'ref') {
     const r = mods.run.runSystem(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, uieFactory: mods.uie.makeUieFactory({}) });
-    return { s: (performance.now() - t0) / 1000, cycles: r.cycles, stop: r.stop, windows: r.windows, crossMessages: r.crossMessages, reports: JSON.stringify(r.chips.map((c) => c.report)) };
-  })();
-  const refS = ref.s;
-  const refReports = ref.reports;
-  const rate = (s) => `${((ref.cycles * chips) / s / 1e3).toFixed(1)} k chip-cycles/s`;
-  console.log(`  in process (reference)      ${refS.toFixed(3)} s  ${rate(refS)}  (${ref.cycles} cycles, ${ref.windows} windows, ${ref.crossMessages} cross messages)`);
-  let ok = true;
-  for (const threads of list) {
-    const t1 = performance.now();
-    const r = await mods.par.runSystemThreaded(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, faults: null, timingOnly: false, threads });
-    const s = (performance.now() - t1) / 1000; // workers started and chips built inside them included
-    const same = r.cycles === ref.cycles && r.stop === ref.stop && JSON.stringify(r.chips.map((c) => c.report)) === refReports;
-    ok &&= same;
+    out = { cycles: r.cycles, stop: r.stop, windows: r.windows, crossMessages: r.crossMessages, reports: r.chips.map((c) => c.report) };
+  } else {
+    const r = await mods.par.runSystemThreaded(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, faults: null, timingOnly: false, threads: +what });
     const p = r.parallel;
-    console.log(
-      `  chips on --threads ${String(threads).padEnd(3)}   ${s.toFixed(3)} s  ${rate(s)}  x${(refS / s).toFixed(2)} vs reference  (threads used ${p.threads}, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows, wait ${p.hostWaitMs.map((x) => x.toFixed(0)).join('/')} ms)  ${same ? 'identical' : 'RESULTS DIFFER'}`,
-    );
+    out = { cycles: r.cycles, stop: r.stop, reports: r.chips.map((c) => c.report), parallel: { threads: p.threads, efficiency: p.efficiency, windows: p.windows, hostWaitMs: p.hostWaitMs } };
   }
-  if (!ok) {
-    console.error('bench-parallel: a threaded system run differs from the reference');
-    process.exit(1);
-  }
+  const s = (performance.now() - t0) / 1000; // imports, workers started and chips built inside them included
+  const cu = process.cpuUsage(c0);
+  const cpu = (cu.user + cu.system) / 1e6;
+  const { createHash } = await import('node:crypto');
+  const hash = createHash('sha256').update(JSON.stringify([out.cycles, out.stop, out.reports])).digest('hex');
+  const { reports, ...rest } = out;
+  console.log(JSON.stringify({ ...rest, s, cpu, others: machineBusy() - m0 - cpu, chips, what: whatRun, hash }));
 }

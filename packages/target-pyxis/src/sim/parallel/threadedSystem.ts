@@ -48,7 +48,8 @@ export async function runSystemThreaded(inputs: ChipBuildInput[], o: ThreadedSys
   });
   // a host on the calling thread builds with this very module (the CLI bundle's copy, not the package loaded again)
   registerPartitionModule(CHIP_PARTITION_MODULE, { [CHIP_PARTITION_BUILDER]: buildChipPartition });
-  const r = await runThreaded(specs, { threads: o.threads ?? defaultThreads(inputs.length), ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}) });
+  // Host 0 is the calling thread (it would otherwise only wait for the workers): --threads N starts N - 1 workers
+  const r = await runThreaded(specs, { threads: o.threads ?? defaultThreads(inputs.length), mainThreadHost: true, ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}) });
   const chips = r.parts.map((p) => p.collected as ChipPartitionResult);
   return {
     stop: r.reason,
