@@ -14,14 +14,17 @@
  * link of latency --lat cycles (the lookahead) to the next partition.
  * System part (--chips N, default 8; --rows R, default 2048; --system-threads LIST): an N-chip Pyxis system whose
  * chips each run the busy 48-UIE copy image of bench-sim.mjs (scripts/parallel/system.mjs), in process (the system
- * runner's single-thread path, the reference) and with the chips on worker threads; skipped, and said so, when the
- * system runner is not in this build. --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of
- * scripts/gen-collective.mjs). --skip-synthetic / --skip-system run one part only.
- * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-threads LIST; --chip-apm on|off,
- * default off): ONE chip whose clusters are partitions (sim/parallel/threadedChip.ts): the plain single-Simulator run
- * (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has the cores), results
- * compared (report but kernel_steps); worker start-up (start a worker, load the package, build the chip) is printed
- * apart from the windowed run. busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
+ * runner's single-thread path, the reference) and with the chips on threads (the calling thread and N - 1 workers),
+ * each configuration in a fresh process; skipped, and said so, when the system runner is not in this build.
+ * --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of scripts/gen-collective.mjs).
+ * --skip-synthetic / --skip-system run one part only.
+ * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-clusters K, default 4: busy48 cut
+ * to its first K clusters (1: the single-thread path); --chip-threads LIST; --chip-apm on|off, default off;
+ * --chip-worker bundle|dist, default the bundled worker when `npm run build` made it, as the CLI uses): ONE chip whose
+ * clusters are partitions run from a work queue (sim/parallel/threadedChip.ts, kernel queued.ts): the plain
+ * single-Simulator run (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has
+ * the cores), each in a fresh process, results compared (report but kernel_steps); printed: a worker's start-up alone,
+ * and per thread when it took its first partition, its build and simulate time, which thread ran which partition. busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
  * throttle the whole chip, so with APM on its clusters are coupled and the run stays in one partition, said so).
  * With --chip-image only the chip part runs.
  * Build first: npx tsc -b
@@ -51,6 +54,7 @@ const { values: a } = parseArgs({
     'skip-system': { type: 'boolean', default: false },
     'chip-image': { type: 'string' },
     'chip-rows': { type: 'string', default: '262144' },
+    'chip-clusters': { type: 'string', default: '4' },
     'chip-threads': { type: 'string' },
     'chip-apm': { type: 'string', default: 'off' },
     'chip-run': { type: 'string' },
@@ -93,9 +97,10 @@ async function chip() {
   const { existsSync } = await import('node:fs');
   const worker = a['chip-worker'] ?? (existsSync(BUNDLED_WORKER) ? 'bundle' : 'dist');
   const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
-  console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (48 UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process; worker entry: ${worker === 'bundle' ? 'the bundled one (packages/targets/bundle/partitionWorker.js)' : 'packages/sim/dist'}`);
+  const nc = +a['chip-clusters'];
+  console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (${nc < 4 ? `the first ${nc} cluster${nc === 1 ? '' : 's'}: ${nc * 12}` : 48} UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process; worker entry: ${worker === 'bundle' ? 'the bundled one (packages/targets/bundle/partitionWorker.js)' : 'packages/sim/dist'}`);
   const run = (what) => {
-    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-run', what];
+    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', a['chip-clusters'], '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-run', what];
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`bench-parallel --chip-run ${what} failed:\n${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop());
@@ -148,7 +153,7 @@ async function chipRun(what) {
   const sim = await import('../packages/target-pyxis/dist/sim/index.js');
   const par = await import('../packages/target-pyxis/dist/sim/parallel/index.js');
   const file = a['chip-image'] === 'busy48' ? 'busy48.pimg' : a['chip-image'];
-  const bytes = a['chip-image'] === 'busy48' ? (await import('./parallel/system.mjs')).busyCopyImageBytes(+a['chip-rows']) : readFileSync(file);
+  const bytes = a['chip-image'] === 'busy48' ? (await import('./parallel/system.mjs')).busyCopyImageBytes(+a['chip-rows'], +a['chip-clusters']) : readFileSync(file);
   const container = readContainer(bytes, file);
   const config = sim.loadSimConfig();
   config.apm.enabled = a['chip-apm'] === 'on';
