@@ -18,7 +18,7 @@ import type { NocMap } from '../noc.js';
 import { resolveDump } from '../dump.js';
 import { simulateImage, DEFAULT_QUANTUM, type SimReport, type SimulateOptions, type SimulationResult } from '../run.js';
 import { listTargets, planClusterSplit, type ClusterSplit, type ClusterSplitPlan } from './clusterPlan.js';
-import { buildClusterPartition, CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
+import { buildClusterPartition, rememberImage, CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
 import { mergeClusterReports } from './clusterMerge.js';
 
 /** The note of a run of a one-cluster image (the single-thread path: no partition to spread, no cost). */
@@ -121,6 +121,7 @@ async function splitRun(info: ImageInfo, file: string, o: ChipThreadsOptions, s:
   const imageView = spans.length ? imageChip(info, config, clusters, () => spans.filter((x) => x.space === 'hbm' || !active.includes(x.cluster))) : undefined;
   // one copy per worker: every spec holds this same array, and a message clones an object once
   const bytes = writeContainer(container);
+  rememberImage(bytes, info);
   const specs: PartitionSpec[] = active.map((c) => {
     const recordIndex: number[] = [];
     info.records.forEach((r, i) => r.cluster === c && recordIndex.push(i));
