@@ -1,8 +1,8 @@
 /**
  * A single-chip image with its clusters as partitions on threads (issue 22; `pyxis-sim run IMAGE --threads N`).
  * clusterPlan.ts decides from the image whether its clusters are independent; when they are, each cluster is a
- * partition (clusterPartition.ts) and the kernel's threaded runner runs them with unbounded windows (no cross link
- * carries a message); clusterMerge.ts makes the single-partition report of the results. Otherwise, and for runs that
+ * partition (clusterPartition.ts) and, no cross link carrying any message, the kernel's work queue (queued.ts) runs
+ * each to its end on the next free thread, the calling thread included; clusterMerge.ts makes the single-partition report of the results. Otherwise, and for runs that
  * sample the whole chip per cycle (--trace, --vcd, --warn-uninit) or dump raw regions, the image runs in one
  * partition (run.ts) and `note` says why. The split depends on the image only, never on the thread count, so every
  * `--threads` gives the same report.
