@@ -24,7 +24,9 @@
  * clusters are partitions run from a work queue (sim/parallel/threadedChip.ts, kernel queued.ts): the plain
  * single-Simulator run (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has
  * the cores), each in a fresh process, results compared (report but kernel_steps); printed: a worker's start-up alone,
- * and per thread when it took its first partition, its build and simulate time, which thread ran which partition. busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
+ * and per thread when it took its first partition, its build and simulate time, which thread ran which partition.
+ * --chip-ceiling also runs two processes of half the clusters each at the same time: what two cores give this work
+ * on this machine with no runner at all (memory bandwidth, caches and the host's scheduling included). busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
  * throttle the whole chip, so with APM on its clusters are coupled and the run stays in one partition, said so).
  * With --chip-image only the chip part runs.
  * Build first: npx tsc -b
@@ -59,6 +61,7 @@ const { values: a } = parseArgs({
     'chip-apm': { type: 'string', default: 'off' },
     'chip-run': { type: 'string' },
     'chip-worker': { type: 'string' },
+    'chip-ceiling': { type: 'boolean', default: false },
   },
 });
 const w = { parts: +a.parts, engines: +a.engines, macs: +a.macs, cycles: +a.cycles, every: +a.every, lat: +a.lat };
@@ -111,6 +114,22 @@ async function chip() {
   const rate = (s) => `${(ref.cycles / s / 1e3).toFixed(1)} k chip-cycles/s`;
   const line = (r) => `${r.s.toFixed(3)} s  ${rate(r.s)}  (${r.cpu.toFixed(2)} CPU-s of all threads, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
   console.log(`  one Simulator (reference)   ${line(ref)}; ${ref.cycles} cycles)`);
+  if (a['chip-ceiling'] && nc % 2 === 0) {
+    // The machine's own ceiling for two threads: two processes, each half the clusters, at the same time (no shared
+    // heap, no coordination): what two cores give this workload here, whatever the runner does.
+    const { spawn } = await import('node:child_process');
+    const half = (k) =>
+      new Promise((res, rej) => {
+        const c = spawn(process.execPath, [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', String(nc / 2), '--chip-apm', a['chip-apm'], '--chip-run', 'ref'], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        c.stdout.on('data', (d) => (out += d));
+        c.on('exit', (code) => (code === 0 ? res(JSON.parse(out.trim().split('\n').pop())) : rej(new Error(`half ${k} failed`))));
+      });
+    const t0 = performance.now();
+    const [h0, h1] = await Promise.all([half(0), half(1)]);
+    const s2 = (performance.now() - t0) / 1000;
+    console.log(`  ceiling: two processes of ${nc / 2} clusters each, at the same time   ${s2.toFixed(3)} s (${h0.s.toFixed(3)} / ${h1.s.toFixed(3)} s, ${(h0.cpu + h1.cpu).toFixed(2)} CPU-s, other processes ${Math.max(h0.others - h1.cpu, 0).toFixed(2)} CPU-s meanwhile)  x${(ref.s / s2).toFixed(2)} vs reference: what two cores give this work on this machine`);
+  }
   let ok = true;
   for (const threads of list) {
     const r = run(String(threads));
