@@ -113,7 +113,7 @@ async function chip() {
   const ref = run('ref');
   const rate = (s) => `${(ref.cycles / s / 1e3).toFixed(1)} k chip-cycles/s`;
   const line = (r) => `${r.s.toFixed(3)} s  ${rate(r.s)}  (${r.cpu.toFixed(2)} CPU-s of all threads, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
-  console.log(`  one Simulator (reference)   ${line(ref)}; ${ref.cycles} cycles)`);
+  console.log(`  one Simulator (reference)   ${line(ref)}; ${ref.cycles} cycles; the simulation ${(ref.simMs / 1000).toFixed(2)} s, ${(ref.simCpuMs / 1000).toFixed(2)} CPU-s of its thread)`);
   if (a['chip-ceiling'] && nc % 2 === 0) {
     // The machine's own ceiling for two threads: two processes, each half the clusters, at the same time (no shared
     // heap, no coordination): what two cores give this workload here, whatever the runner does.
@@ -140,7 +140,7 @@ async function chip() {
     const detail = !p
       ? `one partition: ${r.note}`
       : p.schedule === 'queue'
-        ? `threads used ${p.threads}, ${p.partitions} partitions from a work queue, queue run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%; per thread: first partition after ${p.hostStartMs.map(f).join('/')} s, building ${p.hostBuildMs.map(f).join('/')} s, simulating ${p.hostBusyMs.map(f).join('/')} s; partitions ran on threads ${p.partThreads.join(',')}`
+        ? `threads used ${p.threads}, ${p.partitions} partitions from a work queue, queue run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%; per thread: first partition after ${p.hostStartMs.map(f).join('/')} s, building ${p.hostBuildMs.map(f).join('/')} s, simulating ${p.hostBusyMs.map(f).join('/')} s, CPU of the thread for both ${p.hostCpuMs.map(f).join('/')} s; partitions ran on threads ${p.partThreads.join(',')}`
         : `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`;
     console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}`);
   }
@@ -179,13 +179,19 @@ async function chipRun(what) {
   const uieFactory = sim.makeUieFactory({});
   let report;
   let extra = {};
-  if (what === 'ref') report = sim.simulateImage(container, file, { config, uieFactory }).report;
+  if (what === 'ref') {
+    const { threadCpuMs } = await import('../packages/sim/dist/index.js');
+    const c = threadCpuMs();
+    const w = performance.now();
+    report = sim.simulateImage(container, file, { config, uieFactory }).report;
+    extra = { simMs: performance.now() - w, simCpuMs: threadCpuMs() - c };
+  }
   else {
     const r = await par.runChipThreaded(container, file, { config, uieFactory, threads: +what, ...(a['chip-worker'] === 'bundle' ? { workerUrl: BUNDLED_WORKER } : {}) });
     const m = performance.now();
     report = r.report;
     const p = r.parallel;
-    extra = { note: r.note, parallel: p && { threads: p.threads, partitions: p.parts.length, wallMs: p.wallMs, efficiency: p.efficiency, windows: p.windows, schedule: p.schedule, hostStartMs: p.hostStartMs, hostBuildMs: p.hostBuildMs, hostBusyMs: p.hostBusyMs, partThreads: p.parts.map((x) => x.thread) }, mergeAt: m };
+    extra = { note: r.note, parallel: p && { threads: p.threads, partitions: p.parts.length, wallMs: p.wallMs, efficiency: p.efficiency, windows: p.windows, schedule: p.schedule, hostStartMs: p.hostStartMs, hostBuildMs: p.hostBuildMs, hostBusyMs: p.hostBusyMs, hostCpuMs: p.hostCpuMs, partThreads: p.parts.map((x) => x.thread) }, mergeAt: m };
   }
   const s = (performance.now() - t0) / 1000;
   const cu = process.cpuUsage(c0);

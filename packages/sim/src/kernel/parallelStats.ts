@@ -37,10 +37,11 @@ export function parallelStats(r: ThreadedRunResult, asked: number | undefined): 
     parallel_efficiency: Math.round(r.efficiency * 1000) / 1000,
     per_partition: r.parts.map((p) => ({ name: p.name, ...(queue ? { thread: p.thread ?? null, build_ms: ms(p.buildMs ?? 0) } : {}), busy_ms: ms(p.busyMs), kernel_steps: p.steps })),
     // queue: busy = simulating; build = building its partitions; first_partition_ms = from the run's start to its first
-    // partition (a worker's start-up); waiting = the rest of wall_ms
+    // partition (a worker's start-up); waiting = the rest of wall_ms; cpu_ms = the thread's CPU time for building and
+    // simulating (Linux /proc/thread-self, 10 ms ticks; null elsewhere): it does not grow when other jobs take the core
     per_thread: r.hostBusyMs.map((b, h) => ({
       thread: h,
-      ...(queue ? { first_partition_ms: ms(r.hostStartMs?.[h] ?? 0), build_ms: ms(r.hostBuildMs?.[h] ?? 0) } : {}),
+      ...(queue ? { first_partition_ms: ms(r.hostStartMs?.[h] ?? 0), build_ms: ms(r.hostBuildMs?.[h] ?? 0), cpu_ms: Number.isFinite(r.hostCpuMs?.[h]) ? r.hostCpuMs![h]! : null } : {}),
       busy_ms: ms(b),
       waiting_ms: ms(r.hostWaitMs[h]!),
     })),

@@ -10,6 +10,7 @@
  * it sends on (unregistered TimedLinks with the same system-wide ids, `crossPartition = true`), and optionally a
  * `collect()` giving its results (dumps, trace events...) after the run.
  */
+import { readFileSync } from 'node:fs';
 import type { TimedLink } from './link.js';
 import type { EngineStats, RunOptions, Simulator, StopReason } from './simulator.js';
 
@@ -103,9 +104,10 @@ export interface QueuedPart {
   clock: number;
   /** Its next event (Infinity: done or waiting for nothing; >= maxCycles: stopped there). */
   next: number;
-  /** Host milliseconds spent simulating it, and building it. */
+  /** Host milliseconds spent simulating it, and building it; the thread's CPU milliseconds for both (NaN: unknown). */
   busyMs: number;
   buildMs: number;
+  cpuMs: number;
 }
 
 /** A host's report during a work-queue run: it took a partition (at: epoch milliseconds), or one ran. */
@@ -123,6 +125,20 @@ export class PartitionFailure extends Error {
   ) {
     super(`partition ${partition}${index >= 0 ? ` (#${index})` : ''} failed: ${detail}`);
     this.name = 'PartitionFailure';
+  }
+}
+
+/**
+ * CPU milliseconds this thread has used (Linux: utime + stime of /proc/thread-self/stat, in 10 ms ticks); NaN where
+ * that is not available. Unlike wall time it does not grow when other processes take the core.
+ */
+export function threadCpuMs(): number {
+  try {
+    const f = readFileSync('/proc/thread-self/stat', 'utf8');
+    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) * 10;
+  } catch {
+    return NaN;
   }
 }
 
@@ -229,6 +245,7 @@ export class PartitionHost {
       if (i >= q.specs.length) return;
       const spec = q.specs[i]!;
       on({ t: 'took', index: spec.index, at: performance.timeOrigin + performance.now() });
+      const c0 = threadCpuMs();
       const p = await this.add(spec);
       if (p.inIds.length || p.outIds.length) throw new PartitionFailure(p.name, p.index, `has cross-partition links (${[...p.inIds, ...p.outIds].join(', ')}): it is not independent, a work-queue run cannot take it`);
       this.current = this.parts.length - 1;
@@ -246,7 +263,7 @@ export class PartitionHost {
       }
       p.busyMs = performance.now() - t0;
       this.current = -1;
-      on({ t: 'ran', part: { index: p.index, clock: p.build.sim.now, next: p.build.sim.nextEventAt(), busyMs: p.busyMs, buildMs: p.buildMs } });
+      on({ t: 'ran', part: { index: p.index, clock: p.build.sim.now, next: p.build.sim.nextEventAt(), busyMs: p.busyMs, buildMs: p.buildMs, cpuMs: threadCpuMs() - c0 } });
     }
   }
 

@@ -85,9 +85,11 @@ export async function runQueued(specs: PartitionSpec[], opts: QueuedRunOptions):
     const wallMs = performance.now() - t0;
     const hostBusyMs = hosts.map(() => 0);
     const hostBuildMs = hosts.map(() => 0);
+    const hostCpuMs = hosts.map(() => 0);
     for (const p of ran) {
       hostBusyMs[p.thread] += p.busyMs;
       hostBuildMs[p.thread] += p.buildMs;
+      hostCpuMs[p.thread] += p.cpuMs;
     }
     for (const p of parts) {
       p.thread = ran[p.index]!.thread;
@@ -110,6 +112,7 @@ export async function runQueued(specs: PartitionSpec[], opts: QueuedRunOptions):
       note,
       schedule: 'queue',
       hostBuildMs,
+      hostCpuMs,
       // a thread that took no partition (more threads than the queue needed): its whole wall time
       hostStartMs: firstTook.map((t) => (Number.isNaN(t) ? wallMs : Math.max(0, t - startAt))),
     };

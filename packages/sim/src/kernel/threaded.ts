@@ -251,6 +251,8 @@ export interface ThreadedRunResult {
   /** Work-queue runs, per host: milliseconds spent building partitions, and from the run's start to its first partition (a worker's start-up). */
   hostBuildMs?: number[];
   hostStartMs?: number[];
+  /** Work-queue runs, per host: the thread's CPU milliseconds for building and simulating its partitions (NaN: unknown). */
+  hostCpuMs?: number[];
 }
 
 /** Runs the partitions built from `specs` in conservative windows on `opts.threads` hosts. */
