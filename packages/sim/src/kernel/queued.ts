@@ -56,6 +56,9 @@ export async function runQueued(specs: PartitionSpec[], opts: QueuedRunOptions):
   let hosts: PartitionTransport[] = [];
   try {
     hosts = Array.from({ length: H }, (_, h) => (h === 0 ? new InProcessTransport() : opts.transport ? opts.transport(h) : new WorkerTransport(pre[h - 1])));
+    hosts.forEach((t, h) => {
+      if (!t.queue) throw new RangeError(`queued run: the transport of thread ${h} cannot run a work queue (no queue())`);
+    });
     let failed: unknown = null;
     const stop = (e: unknown) => {
       failed ??= e;
