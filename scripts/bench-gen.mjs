@@ -7,14 +7,21 @@
  *   node scripts/bench-gen.mjs                 # seq 256, d_model 512, 4 heads, FFN 2048 (a minute or two)
  *   node scripts/bench-gen.mjs --full          # the default layer: seq 512, d_model 1024, 8 heads, FFN 4096 (minutes)
  *   node scripts/bench-gen.mjs --timing-only   # skip the bit-exact pass
+ *   node scripts/bench-gen.mjs --threads 2     # also `pyxis-sim run --timing-only --threads 2` of the linked image, next
+ *                                              # to `--threads 1` in the same run (child processes; CPU from
+ *                                              # /proc/self/stat, Linux), and the run's `parallel.note`
  * Options: --seq --d-model --heads --ffn --clusters 0,1,2,3 --uies 12. Build first: npx tsc -b
+ * Peak RSS over sequence length and K: scripts/bench-gen-memory.mjs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runKernelFiles, transformer, writeKernel } from '../packages/target-pyxis/dist/gen/index.js';
+import { assemble, loadPyxisIsa } from '../packages/target-pyxis/dist/asm/index.js';
+import { link } from '../packages/target-pyxis/dist/ld/index.js';
+import { writeContainerFile } from '@pyxis/container';
 
 const argv = process.argv.slice(2);
 const has = (k) => argv.includes(`--${k}`);
@@ -66,6 +73,34 @@ try {
   const rate = (128 * 128 * K) / (cpu() - t);
   console.log(`reference: plain JS float32 matmul ${(rate / 1e6).toFixed(0)} M MAC/s -> the layer's ${(macs / 1e9).toFixed(2)} G MACs in ${(macs / rate).toFixed(2)} s${totals.exact ? `; bit-exact simulation ${(totals.exact / (macs / rate)).toFixed(1)}x that` : ''}`);
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);
+  if (has('threads')) threadRuns(Number(opt('threads', 2)));
+
 } finally {
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/** CPU seconds of this process's finished children (Linux /proc/self/stat cutime + cstime, clock ticks of 1/100 s). */
+function childCpu() {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(f[13]) + Number(f[14])) / 100;
+}
+
+/** `pyxis-sim run IMAGE --timing-only --threads N` (the CLI: threads need worker processes' own module graph). */
+function threadRuns(threads) {
+  const k = transformer(p);
+  const obj = assemble([{ file: join(tmp, `${k.name}.pasm`), text: k.pasm }], { isa: loadPyxisIsa(), listing: false }).object;
+  const linked = link({ script: k.ld, scriptFile: join(tmp, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] });
+  const img = join(tmp, `${k.name}.pimg`);
+  writeContainerFile(img, linked.image);
+  const sim = fileURLToPath(new URL('../bin/pyxis-sim', import.meta.url));
+  for (const n of [1, threads]) {
+    const stats = join(tmp, `stats${n}.json`);
+    const c0 = childCpu();
+    const w0 = performance.now();
+    execFileSync(process.execPath, [sim, 'run', img, '--timing-only', '--threads', String(n), '--stats', stats], { stdio: 'ignore' });
+    const wall = (performance.now() - w0) / 1e3;
+    const s = JSON.parse(readFileSync(stats, 'utf8'));
+    const par = s.parallel ?? {};
+    console.log(`pyxis-sim run --timing-only --threads ${n}: ${s.cycles} cycles, ${(childCpu() - c0).toFixed(2)} s CPU, ${wall.toFixed(2)} s wall (whole process: read image, build, simulate); partitions ${par.partitions ?? 1}, parallel.note: ${JSON.stringify(par.note ?? null)}`);
+  }
 }

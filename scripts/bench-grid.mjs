@@ -46,7 +46,7 @@ function simulatePair(image) {
 
 function line(name, r) {
   console.log(
-    `${name.padEnd(44)} ${(r.macs / 1e6).toFixed(1).padStart(8)} M MAC  ${String(r.cycles).padStart(7)} cycles  ${r.s.toFixed(3).padStart(7)} s  ${(r.macs / r.s / 1e6).toFixed(1).padStart(9)} M MAC/s${r.util ? `  utilisation ${(100 * r.util).toFixed(1)}%` : ''}`,
+    `${name.padEnd(44)} ${(r.macs / 1e6).toFixed(1).padStart(8)} M MAC  ${String(r.cycles).padStart(7)} cycles  ${r.s.toFixed(4).padStart(8)} s  ${(r.macs / r.s / 1e6).toFixed(1).padStart(9)} M MAC/s${r.util ? `  utilisation ${(100 * r.util).toFixed(1)}%` : ''}`,
   );
 }
 

@@ -43,6 +43,14 @@ export interface SimEngine {
    */
   attachWake?(wake: () => void): void;
   /**
+   * Optional, for passive engines: asked after a tick that returned false while `busy`. True promises that from the
+   * next cycle on, until the engine calls its wake function (which it must do on every change that lets it act),
+   * `tick` does nothing and returns false, `busy` stays true, `stallCode` keeps its present value and `nextWake` is
+   * Infinity (it waits for others). The kernel then stops ticking it and counts those cycles as stalled with that
+   * code (lazily, as the idle cycles of a sleeping engine); a run in which nothing else can move ends as a deadlock.
+   */
+  stallSleep?(): boolean;
+  /**
    * Optional, for passive engines: while `busy` is false, `tick(c)` does nothing for every c before its
    * `nextWake(now + 1)` (asked when the kernel puts it to sleep after an idle tick at `now`), unless `wake` is called
    * first; the kernel ticks it again at that cycle. Without it a sleeping passive engine waits for `wake` alone.
@@ -52,9 +60,12 @@ export interface SimEngine {
    * Optional (temporal decoupling, kernel/runAhead.ts): the kernel gives the engine `skip(until)`, by which the engine
    * promises, from within its `tick(now)`, that for every cycle c with now < c < until, `tick(c)` would return true
    * and change nothing (it only replays progress it already simulated): the kernel then counts those cycles as busy
-   * with progress without calling `tick`. The promise ends early only by a new `skip` call (never needed).
+   * with progress without calling `tick`. The promise ends early by `resume()`, which the engine calls (from a tick
+   * or commit with progress of another engine) when an input changes under it (e.g. a trip started on it): the kernel
+   * then ticks it from the current cycle when its position in the cycle has not come yet, else from the next cycle
+   * (as `attachWake`), counts the promised cycles before that one as busy, and returns that cycle (-1: no promise ran).
    */
-  attachSkip?(skip: (until: number) => void): void;
+  attachSkip?(skip: (until: number) => void, resume: () => number): void;
   /** Optional: the engine's trace track group (process), e.g. `cluster 0`. Default: the name's prefix before the first dot. */
   readonly group?: string;
   /**

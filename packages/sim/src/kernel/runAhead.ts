@@ -44,6 +44,11 @@ export class RunAheadWindow {
     private readonly clock?: { readonly runLimit: number },
   ) {}
 
+  /** The kernel's cycle limit of the current run (`Simulator.runLimit`; Infinity without a kernel). */
+  get runLimit(): number {
+    return this.clock?.runLimit ?? Infinity;
+  }
+
   /** True when cycle `now` was already simulated by a window: call `replay`, not the model. */
   covers(now: number): boolean {
     return now < this.local;

@@ -10,9 +10,10 @@
  * reasons) are accumulated in typed arrays; the loop allocates nothing.
  *
  * Engines that cannot act cost nothing per cycle (docs/timing-model.md "Lazy accounting"): a passive engine asleep, a
- * `timedWake` engine asleep until its wake cycle, an engine replaying run-ahead progress (`attachSkip`) are out of
- * the set of ticked engines (a bitset in tick order) and their idle / busy cycles are added in one go when they come
- * back (woken, wake cycle, end of the skip) or when the loop returns: the same figures as counting them one by one.
+ * `timedWake` engine asleep until its wake cycle, a passive engine stalled until woken (`stallSleep`), an engine
+ * replaying promised progress (`attachSkip`, ended early by `resume`) are out of the set of ticked engines (a bitset
+ * in tick order) and their idle / stall / busy cycles are added in one go when they come back (woken, wake cycle, end
+ * of the skip) or when the loop returns: the same figures as counting them one by one.
  * When no engine is ticked at all and every cycle is promised progress, the loop jumps to the next event, counting
  * the cycles as steps.
  *
@@ -34,6 +35,7 @@ const ACTIVE = 0;
 const ASLEEP = 1;
 const TIMED = 2;
 const SKIP = 3;
+const STALLED = 4;
 
 export interface EngineStats {
   name: string;
@@ -82,11 +84,15 @@ export class Simulator {
   private timed = new Uint8Array(0);
   /**
    * Per engine: ACTIVE (ticked when its position comes), ASLEEP (passive, until woken), TIMED (passive timedWake,
-   * until `wakeAt` or woken), SKIP (replays promised progress until `wakeAt`, `attachSkip`). For the last three the
-   * cycles from `acctFrom` on are not accounted yet (idle for ASLEEP / TIMED, busy for SKIP).
+   * until `wakeAt` or woken), SKIP (replays promised progress until `wakeAt`, `attachSkip`), STALLED (passive, busy and
+   * stalled with code `sleepCode` until woken, `stallSleep`). For the last four the cycles from `acctFrom` on are not
+   * accounted yet (idle for ASLEEP / TIMED, busy for SKIP, stalled for STALLED).
    */
   private state = new Uint8Array(0);
   private acctFrom = new Float64Array(0);
+  private sleepCode = new Int32Array(0);
+  /** Engines in state STALLED (busy: the run is not done while one sleeps). */
+  private stalledN = 0;
   private wakeAt = new Float64Array(0);
   /** Engines in state ACTIVE, one bit per tick-order position. */
   private act = new Int32Array(0);
@@ -213,6 +219,8 @@ export class Simulator {
     this.timed = new Uint8Array(n);
     this.state = new Uint8Array(n);
     this.acctFrom = new Float64Array(n);
+    this.sleepCode = new Int32Array(n);
+    this.stalledN = 0;
     this.wakeAt = new Float64Array(n);
     this.act = new Int32Array((n + 31) >>> 5);
     this.pos = new Int32Array(n);
@@ -228,7 +236,7 @@ export class Simulator {
       this.passive[i] = e.passive ? 1 : 0;
       this.timed[i] = e.passive && e.timedWake ? 1 : 0;
       e.attachWake?.(() => this.wake(i));
-      e.attachSkip?.((until) => this.skip(i, until));
+      e.attachSkip?.((until) => this.skip(i, until), () => this.resume(i));
     }
     const old = this.reasonC;
     this.reasonC = new Float64Array(total);
@@ -242,11 +250,14 @@ export class Simulator {
    */
   private wake(i: number): void {
     const st = this.state[i]!;
-    if (st !== ASLEEP && st !== TIMED) return;
+    if (st !== ASLEEP && st !== TIMED && st !== STALLED) return;
     const now = this.now;
     const k = this.pos[i]!;
     const to = k > this.curPos ? now : now + 1;
-    this.idleC[i] += to - this.acctFrom[i]!;
+    if (st === STALLED) {
+      this.stallLazy(i, to - this.acctFrom[i]!);
+      this.stalledN--;
+    } else this.idleC[i] += to - this.acctFrom[i]!;
     if (st === TIMED) this.timedStale = true;
     this.state[i] = ACTIVE;
     this.act[k >>> 5]! |= 1 << (k & 31);
@@ -261,6 +272,47 @@ export class Simulator {
     this.wakeAt[i] = until;
     if (until < this.nextTimed) this.nextTimed = until;
     this.skipping++;
+    const k = this.pos[i]!;
+    this.act[k >>> 5]! &= ~(1 << (k & 31));
+  }
+
+  /**
+   * `attachSkip`'s `resume`: engine i's promise ends early (an input changed under it). Its promised cycles before the
+   * first one it is ticked at are busy: the current cycle too when its tick position has passed (as `wake`). Returns
+   * that first cycle, -1 when no promise was running.
+   */
+  private resume(i: number): number {
+    if (this.state[i] !== SKIP) return -1;
+    const k = this.pos[i]!;
+    const to = k > this.curPos ? this.now : this.now + 1;
+    this.busyC[i] += to - this.acctFrom[i]!;
+    this.skipping--;
+    this.timedStale = true;
+    this.state[i] = ACTIVE;
+    this.act[k >>> 5]! |= 1 << (k & 31);
+    return to;
+  }
+
+  /** `cycles` stall cycles of a STALLED engine, with the code it had when it went to sleep. */
+  private stallLazy(i: number, cycles: number): void {
+    this.stallC[i] += cycles;
+    this.reasonC[this.reasonBase[i]! + this.sleepCode[i]!] += cycles;
+  }
+
+  /**
+   * Engine i (passive, busy, stalled at `now`) promised by `stallSleep` to do nothing with the same stall code until
+   * woken: not ticked from now + 1 on, its stall cycles counted when it is woken or the run returns.
+   */
+  private sleepStalled(i: number, e: SimEngine, now: number): void {
+    let code = 0;
+    if (e.stallCode && e.stallReasons) {
+      code = e.stallCode();
+      if (!(code >= 0 && code < e.stallReasons.length)) code = 0;
+    }
+    this.sleepCode[i] = code;
+    this.state[i] = STALLED;
+    this.stalledN++;
+    this.acctFrom[i] = now + 1;
     const k = this.pos[i]!;
     this.act[k >>> 5]! &= ~(1 << (k & 31));
   }
@@ -338,6 +390,7 @@ export class Simulator {
       // end < from: an engine that went to sleep in the step the run ends with gives back that step's idle cycle
       if (end === from) continue;
       if (st === SKIP) this.busyC[i] += end - from;
+      else if (st === STALLED) this.stallLazy(i, end - from);
       else this.idleC[i] += end - from;
       this.acctFrom[i] = end;
     }
@@ -527,8 +580,10 @@ export class Simulator {
           if (e.tick(now)) {
             busyC[i]++;
             progressed = true;
-          } else if (e.busy) this.accountStall(i, e, 1);
-          else {
+          } else if (e.busy) {
+            this.accountStall(i, e, 1);
+            if (passive[i] === 1 && e.stallSleep !== undefined && e.stallSleep()) this.sleepStalled(i, e, now);
+          } else {
             idleC[i]++;
             if (passive[i] === 1) this.sleep(i, e, now);
           }
@@ -553,7 +608,8 @@ export class Simulator {
       // an engine that promised progress from now + 1 on (`attachSkip` in this step's tick) is due then
       let next = this.skipping > 0 ? now + 1 : this.timedNext();
       if (next <= now) next = now + 1;
-      let anyBusy = false;
+      // (an engine asleep in STALLED is busy and waits for others: nextWake Infinity)
+      let anyBusy = this.stalledN > 0;
       for (let i = 0; i < n; i++) {
         if (this.state[i] !== ACTIVE) continue;
         const e = engines[i]!;

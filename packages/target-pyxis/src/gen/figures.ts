@@ -81,7 +81,9 @@ export function formatFigures(f: ChipFigures): string[] {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   const out = [
     `chip: ${f.cycles} cycles = ${(f.seconds * 1e6).toFixed(2)} us at 1.33 GHz${f.timingOnly ? ' (timing-only: cycles modelled, outputs NOT computed)' : ''}`,
-    `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time)`,
+    // chip §1 quotes the 48-UIE peak rounded (2,100 FP8 / 1,050 FP16); a run on fewer UIEs also gets the peak of those
+    `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time; chip §1: 2,100 FP8 / 1,050 FP16)` +
+      (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIEs simulated: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : ''),
     `HBM: ${(f.hbmBytes / 1e6).toFixed(2)} MB moved, ${f.hbmGBps.toFixed(0)} GB/s of ${HBM_PEAK_GBPS} (${pct(f.hbmGBps / HBM_PEAK_GBPS)})`,
     `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ')}`,
   ];

@@ -63,6 +63,12 @@ export class Apm implements SimEngine, Committer {
     return false;
   }
 
+  /**
+   * Called whenever AllowedUtilization is set below 1 (in the phase that changes it): engines that skip their ticks
+   * while every cycle is admitted (uieSlot.ts, VPU-only cycles) take up ticking again.
+   */
+  readonly onDrop: Array<() => void> = [];
+
   private accountEnergy(now: number): void {
     this.energy += this.requested * this.utilization * (now - this.lastEnergyAt);
     this.lastEnergyAt = now;
@@ -96,6 +102,7 @@ export class Apm implements SimEngine, Committer {
 
   private recompute(): void {
     this.utilization = this.requested > this.granted && this.requested > 0 ? this.granted / this.requested : 1;
+    if (this.utilization < 1) for (let i = 0; i < this.onDrop.length; i++) this.onDrop[i]!();
   }
 
   /** Whether engine `slot` may run this cycle (false = insert a bubble). */

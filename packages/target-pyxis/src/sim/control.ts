@@ -314,6 +314,7 @@ class TripSlot implements BarrierConsumer {
   go(barrierId: number, now: number): void {
     if (this.state !== SlotState.Waiting || !this.trip) return;
     this.state = SlotState.Ready;
+    this.tm.released();
     this.trip.goAt = now;
     this.tm.onRelease?.(this.trip, this.qid, barrierId);
     this.readyAt = now + this.tm.launchLatency;
@@ -372,6 +373,8 @@ export class TripManager implements SimEngine {
   tripName: (tripId: number) => string | undefined = () => undefined;
   /** Slots not idle (waiting on a barrier or released). */
   private active = 0;
+  /** Of them, slots released (SlotState.Ready): with none and no prefetched trip a tick has no slot to visit. */
+  readyN = 0;
   /**
    * Trip Flush mode (chip §11.8), set and cleared by software through the `cluster.trip_flush` CSR. While set, every
    * trip that has not passed its barrier wait is discarded (prefetched trips and trips waiting on a barrier, whose
@@ -408,6 +411,21 @@ export class TripManager implements SimEngine {
 
   attachWake(wake: () => void): void {
     this.wake = wake;
+  }
+
+  /** A slot's trip passed its barrier wait (TripSlot.go): it launches when its engine accepts it. */
+  released(): void {
+    this.readyN++;
+    this.wake();
+  }
+
+  /**
+   * Kernel `stallSleep`: busy with slots that only wait on barriers (no released trip, no prefetched trip, no
+   * completion, CSR launch or flush to process), a tick does nothing and the stall code stays 'waiting barrier' until
+   * a barrier releases a slot (`released`) or the DPE, a completion, a CSR launch or the flush CSR wakes it.
+   */
+  stallSleep(): boolean {
+    return this.readyN === 0 && this.dpe.queued === 0 && this.pendingHead === this.pending.length && this.csrLaunches.length === 0 && !this.flushMode;
   }
 
   get busy(): boolean {
@@ -523,7 +541,8 @@ export class TripManager implements SimEngine {
       if (this.flushDone && (this.dpe.queued > 0 || this.dpe.busy)) this.flushDone = false; // new lists during flush mode
       if (!this.flushDone && this.flushTick(now)) did = true;
     }
-    if (this.active === 0 && this.dpe.queued === 0) return did;
+    // slots waiting on a barrier need no tick (the barrier table releases them: TripSlot.go)
+    if (this.readyN === 0 && this.dpe.queued === 0) return did;
     for (let q = 0; q < TRIP_QUEUES; q++) {
       const s = this.slots[q]!;
       if (s.state === SlotState.Idle) {
@@ -541,6 +560,7 @@ export class TripManager implements SimEngine {
         s.trip = undefined;
         s.state = SlotState.Idle;
         this.active--;
+        this.readyN--;
         this.barrierWait[q] += trip.goAt - trip.waitAt;
         if (trip.waitBarrierId !== 0) {
           const w = this.waitsByBarrier.get(trip.waitBarrierId);
@@ -585,13 +605,13 @@ export class TripManager implements SimEngine {
   nextWake(now: number): number {
     let w = Infinity;
     if (this.pendingHead < this.pending.length) w = this.pending[this.pendingHead]!.at;
-    for (const s of this.slots) if (s.state === SlotState.Ready && s.readyAt < w && s.engine?.canAccept()) w = s.readyAt;
+    if (this.readyN > 0) for (const s of this.slots) if (s.state === SlotState.Ready && s.readyAt < w && s.engine?.canAccept()) w = s.readyAt;
     return Math.max(now, w);
   }
 
   /** 0 waiting barrier, 1 released trip blocked by a busy engine, 2 launch latency (first released slot decides). */
   stallCode(): number {
-    if (this.active === 0) return 0;
+    if (this.readyN === 0) return 0;
     for (const s of this.slots) if (s.state === SlotState.Ready) return s.engine && !s.engine.canAccept() ? 1 : 2;
     return 0;
   }

@@ -66,7 +66,7 @@ export function loadImage(chip: PyxisChip, image: ImageModel): void {
     else if (s.kind === 'zero' && p.space === 'cfg') chip.cfg[p.cluster]!.fill(p.addr, s.size, 0);
     else {
       const data = s.kind === 'zero' ? new Uint8Array(s.size) : s.data;
-      if (p.space === 'hbm') chip.hbm.writeBytes(p.addr, data);
+      if (p.space === 'hbm') chip.hbm.load(p.addr, data); // borrowed pages: the image's bytes are not copied (memory.ts)
       else if (p.space === 'amem') chip.amem[p.cluster]!.writeBytes(p.addr, data);
       else chip.cfg[p.cluster]!.writeBytes(p.addr, data);
     }

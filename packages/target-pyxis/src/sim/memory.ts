@@ -7,6 +7,11 @@
  * section costs no RAM. Reads of never-written bytes return 0 and are counted
  * (`uninitReads`) for the optional "read of uninitialised memory" warning;
  * a page counts as written once any byte of it was (zero or not).
+ *
+ * `load` (the image's sections, image.ts) does not copy whole pages: a page that one loaded buffer covers entirely is
+ * a view of that buffer ("borrowed"), copied only on its first write (copy-on-write), so a chip holds the image's
+ * payload once, not twice, and the chips of a system loaded from one image share it. Every observable result (bytes,
+ * counters, `allocated`, `hasData`) is that of `writeBytes` of the same bytes.
  */
 export const PAGE_BITS = 16;
 export const PAGE_SIZE = 1 << PAGE_BITS;
@@ -19,6 +24,8 @@ function allZero(src: Uint8Array, off: number, n: number): boolean {
 
 export class SparseMemory {
   private readonly pages = new Map<number, Uint8Array>();
+  /** Pages that are views of a loaded buffer (`load`), not owned: copied before their first write. */
+  private readonly borrowed = new Set<number>();
   /**
    * Pages written with zeros only and never allocated: sorted, disjoint, non-adjacent
    * half-open page ranges, flattened [start0, end0, start1, end1, ...].
@@ -114,13 +121,50 @@ export class SparseMemory {
       const o = addr - p * PAGE_SIZE;
       const n = Math.min(len, PAGE_SIZE - o);
       const pg = this.pages.get(p);
-      if (pg) pg.set(src.subarray(off, off + n), o);
+      if (pg) (this.borrowed.size > 0 && this.borrowed.has(p) ? this.own(p) : pg).set(src.subarray(off, off + n), o);
       else if (allZero(src, off, n)) this.markZeroPages(p, p + 1);
       else this.page(p, true)!.set(src.subarray(off, off + n), o);
       addr += n;
       off += n;
       len -= n;
     }
+  }
+
+  /** Copy-on-write: page `p` (borrowed) becomes an owned copy, returned. */
+  private own(p: number): Uint8Array {
+    const pg = new Uint8Array(PAGE_SIZE);
+    pg.set(this.pages.get(p)!);
+    this.pages.set(p, pg);
+    this.borrowed.delete(p);
+    return pg;
+  }
+
+  /**
+   * `writeBytes(addr, data)` without copying the pages `data` covers entirely: they become views of `data` (borrowed,
+   * copied on their first write). The caller must not change `data` afterwards (the image's section bytes).
+   */
+  load(addr: number, data: Uint8Array): void {
+    const first = Math.ceil(addr / PAGE_SIZE);
+    const end = Math.floor((addr + data.length) / PAGE_SIZE);
+    if (end <= first) return this.writeBytes(addr, data);
+    const head = first * PAGE_SIZE - addr;
+    this.write(addr, data, 0, head);
+    for (let p = first; p < end; p++) {
+      const off = (p - first) * PAGE_SIZE + head;
+      const pg = this.pages.get(p);
+      if (pg) {
+        // already holds data: the whole page is replaced (an owned page keeps its buffer)
+        if (this.borrowed.has(p)) this.pages.set(p, data.subarray(off, off + PAGE_SIZE));
+        else pg.set(data.subarray(off, off + PAGE_SIZE));
+      } else if (allZero(data, off, PAGE_SIZE)) this.markZeroPages(p, p + 1);
+      else {
+        this.pages.set(p, data.subarray(off, off + PAGE_SIZE));
+        this.borrowed.add(p);
+      }
+    }
+    this.bytesWritten += (end - first) * PAGE_SIZE;
+    const tail = end * PAGE_SIZE;
+    this.write(tail, data, tail - addr, addr + data.length - tail);
   }
 
   readBytes(addr: number, len: number): Uint8Array {
@@ -157,8 +201,9 @@ export class SparseMemory {
     this.markZeroPages(first, end);
   }
   private clearIn(p: number, addr: number, len: number): void {
-    const pg = this.pages.get(p);
+    let pg = this.pages.get(p);
     if (!pg) return;
+    if (this.borrowed.has(p)) pg = this.own(p);
     const lo = Math.max(addr, p * PAGE_SIZE) - p * PAGE_SIZE;
     const hi = Math.min(addr + len, (p + 1) * PAGE_SIZE) - p * PAGE_SIZE;
     pg.fill(0, lo, hi);
@@ -180,9 +225,13 @@ export class SparseMemory {
     for (const p of this.pages.keys()) if (p >= first && p < end) return true;
     return false;
   }
-  /** Bytes allocated (for stats). */
+  /** Bytes allocated (for stats): pages holding data, borrowed ones included (as if `load` had copied them). */
   get allocated(): number {
     return this.pages.size * PAGE_SIZE;
+  }
+  /** Bytes of pages that are views of loaded buffers (`load`), not copies: the host RAM `load` saved. */
+  get borrowedBytes(): number {
+    return this.borrowed.size * PAGE_SIZE;
   }
 }
 

@@ -188,6 +188,8 @@ function run(info: ImageModel, size: { clusters: number; uies: number }, opts: S
     if (!(Number.isInteger(quantum) && quantum >= 1 && quantum <= 1 << 20))
       throw new DiagnosticError(error(SimCodes.badConfig, `--quantum must be an integer in 1..${1 << 20}, got ${quantum}`));
     const chip = chipFor(info, { ...size, config, observer, quantum, ...(opts.registrationSeed !== undefined ? { registrationSeed: opts.registrationSeed } : {}), ...(opts.uieFactory ? { uieFactory: opts.uieFactory } : {}) });
+    // traces and VCD sample the UIEs' counters at every cycle: no VPU-only cycles deferred (uie/uie.ts vpuSkipUntil)
+    if (trace || vcd) for (const u of chip.uies) if (u.model && 'deferVpu' in u.model) (u.model as { deferVpu: boolean }).deferVpu = false;
     let sampler: TraceSampler | undefined;
     let seqTracer: SequencerTracer | undefined;
     let vpuTracer: VpuTracer | undefined;

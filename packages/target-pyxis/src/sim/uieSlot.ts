@@ -34,6 +34,13 @@ export interface UieModel extends SimEngine {
   runAhead?(from: number, limit: number, did: Uint8Array, mask: number, stopOnPop: boolean): number;
   /** With `runAhead`: report the retirements it held back (their cycle is the last one it simulated). */
   flushDeferred?(): void;
+  /**
+   * Optional (uie/uie.ts `vpuSkipUntil`): after a lockstep `tick(now)` with progress, the end (exclusive) of the
+   * following cycles the model replays without being ticked (kernel `attachSkip`) while no trip starts on it.
+   */
+  vpuSkipUntil?(now: number): number;
+  /** With `vpuSkipUntil`: simulates its deferred cycles before `now` (called before a trip starts at `now`). */
+  settleDeferred?(now: number): void;
 }
 
 /**
@@ -99,8 +106,22 @@ export class UieSlot extends BaseTripEngine {
   private frozenAccept = false;
   readonly stallReasons = ['uie stalled', 'APM bubble'] as const;
   private skip: ((until: number) => void) | undefined;
-  attachSkip(skip: (until: number) => void): void {
+  private resume: (() => number) | undefined;
+  /** A `vpuSkipUntil` deferral is running (ended early by a trip start or an APM utilisation below 1: `endDeferral`). */
+  private deferring = false;
+  attachSkip(skip: (until: number) => void, resume: () => number): void {
     this.skip = skip;
+    this.resume = resume;
+  }
+  /**
+   * Ends a `vpuSkipUntil` deferral early (an input of the UIE changes): the kernel ticks the slot again from the cycle
+   * it returns, and the model simulates its deferred cycles before that one now.
+   */
+  private endDeferral(): void {
+    if (!this.deferring) return;
+    this.deferring = false;
+    const at = this.resume?.() ?? -1;
+    if (at >= 0) this.model?.settleDeferred?.(at);
   }
   constructor(
     cluster: number,
@@ -110,6 +131,7 @@ export class UieSlot extends BaseTripEngine {
     apmSlot = 0,
   ) {
     super(`c${cluster}.uie${index}`, 'uie', cluster, done, apm, apmSlot);
+    apm?.onDrop.push(() => this.endDeferral());
   }
   /** Trips started on the model and not yet retired (oldest first). */
   get inflightTrips(): readonly Trip[] {
@@ -158,6 +180,9 @@ export class UieSlot extends BaseTripEngine {
     return this.model.canStartTrip ? this.model.canStartTrip() : !this.model.busy;
   }
   override start(trip: Trip, now: number): void {
+    // the model's deferred VPU-only cycles (all before `now`: the trip manager ticks before the engines) are
+    // simulated before the trip changes its state
+    this.endDeferral();
     this.wake?.();
     this.begin(trip, now);
     this.report(now);
@@ -218,7 +243,22 @@ export class UieSlot extends BaseTripEngine {
       return did;
     }
     this.bubble = false;
-    return this.model.tick(now) || did;
+    this.deferring = false;
+    if (!this.model.tick(now)) return did;
+    // VPU-only cycles (uie/vpuBatch.ts): not ticked at all while they replay (the kernel counts them busy); only while
+    // the APM admits every cycle (utilisation 1, which admits without state; a drop ends the deferral: apm.ts
+    // `onDrop`) and without no-op trips waiting to complete
+    if (this.skip && this.model.vpuSkipUntil && (this.apm === undefined || this.apm.utilization >= 1) && this.noopPending.length === 0) {
+      let end = this.model.vpuSkipUntil(now);
+      // the model simulates them at its next tick, which must come before the run (or its window) stops
+      const cap = this.window.runLimit - 1;
+      if (end > cap) end = cap;
+      if (end > now + 1) {
+        this.deferring = true;
+        this.skip(end);
+      } else this.model.settleDeferred?.(now + 1);
+    }
+    return true;
   }
   override get busy(): boolean {
     return this.inflight.length > 0 || this.noopPending.length > 0 || (this.model?.busy ?? false);

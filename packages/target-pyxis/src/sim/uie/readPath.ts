@@ -20,7 +20,7 @@ import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { AMEM_PARTITIONS, AMEM_VIEW_BIT } = amemGeometry;
+const { AMEM_PARTITIONS, AMEM_VIEW_BIT, amemPhysical } = amemGeometry;
 const { RD_CONST, RD_NOP, RD_SRAM_RELU, readsSram, TGT_AMEM, TGT_GRID, TGT_VBUFFER, ZSW_NOP } = codes;
 const { is16bit, to16Table } = convert;
 const { indirectAddr, checkItfeCount } = addressGen;
@@ -154,7 +154,9 @@ export class ReadPath {
         out.readyAt[e] = now + this.latency;
         this.lastSlot = e;
         this.lastFifo = out;
-        this.readLanesInto(addr, view, wide, s0, out.raw32, e * 64);
+        // --timing-only: the grid's v data are GX's arithmetic operands only (compute/gv.ts): AMEM bookkeeping, no bytes
+        if (!wide && s0 === 0 && out === u.sbReadToGrid && u.cmp.timingOnly) u.amem.readWordAt(amemPhysical(((addr & PTN_MASK) << 4) | view), view);
+        else this.readLanesInto(addr, view, wide, s0, out.raw32, e * 64);
         u.stats.bytesRead += wide ? 256 : 128;
         const m = e * SB_META;
         out.meta[m] = 1;

@@ -225,6 +225,7 @@ export class Uie implements SimEngine {
    */
   startTrip(trip: UieTripParams): boolean {
     if (!this.canStartTrip()) return false;
+    // (deferred VPU-only cycles: the caller settles them first, `settleDeferred`, knowing the cycle)
     this.stateGen++;
     const mask = trip.trip_valid_mask & ((1 << NUM_SEQUENCERS) - 1);
     const slotId = this.trips.accept(trip, mask);
@@ -351,27 +352,30 @@ export class Uie implements SimEngine {
 
   // ------------------------------------------------------------ the cycle
 
+  /** Whether `vpuSkipUntil` may defer cycles (off while traces or VCD sample the UIE's counters every cycle). */
+  deferVpu = true;
+
+  /**
+   * After `tick(now)` returned true (lockstep): the end (exclusive) of the following VPU-only cycles the kernel need
+   * not tick (vpuBatch.ts `VpuBatchState.defer`), now + 1 when none; `settleDeferred` simulates them.
+   */
+  vpuSkipUntil(now: number): number {
+    return this.deferVpu ? this.vpuBatch.defer(this, now) : now + 1;
+  }
+
+  /** Simulates the deferred VPU-only cycles before `now` (before the tick at `now`, and before a trip starts at `now`). */
+  settleDeferred(now: number): void {
+    if (this.vpuBatch.deferFrom >= 0) this.vpuBatch.settle(this, now);
+  }
+
   tick(now: number): boolean {
     const obs = this.observer;
     const vb = this.vpuBatch;
     const vi = this.cmp.vi;
+    if (vb.deferFrom >= 0) vb.settle(this, now);
     // VPU-only cycles (vpuBatch.ts): the cycle repeats the recorded one outside the VPU, whose next instruction is pure
     if (vb.gen === this.stateGen && vb.valid(this, now) && vi.pureAhead(1) === 1) {
-      this.now = now;
-      this.stateGen++;
-      if (obs !== undefined && obs.vpuCycle !== undefined) {
-        const vpu = this.cmp.vpu;
-        const l0 = vpu.laneOps;
-        vb.replay(this);
-        vi.runPure(now);
-        obs.vpuCycle(now, vpu.laneOps - l0);
-      } else {
-        if (obs !== undefined) obs.beforeCycle(now);
-        vb.replay(this);
-        vi.runPure(now);
-        if (obs !== undefined) obs.afterCycle(now);
-      }
-      vb.gen = this.stateGen;
+      vb.replayCycle(this, now, 1);
       return true;
     }
     const probe = this.fastPaths && VpuBatchState.enabled && vi.pureAhead(2) === 2;
@@ -472,6 +476,7 @@ export class Uie implements SimEngine {
    * programs, chip §11.7).
    */
   runAhead(from: number, limit: number, did: Uint8Array, mask: number, stopOnPop: boolean): number {
+    this.settleDeferred(from);
     this.deferring = true;
     this.visible = false;
     this.stopOnPop = stopOnPop;

@@ -6,44 +6,118 @@
  * cycle outside the VPU's registers are stall counters. A probed cycle (`probe` before the full tick, `record` after
  * it) records those counters' increments and the UIE's next timed event; the following cycles, while no trip starts
  * and nothing else ticks the UIE (`stateGen` unchanged) and before that event, are replayed: VI executes its next
- * instruction and the increments are added again. Checked against the full tick (fastPaths off) by vpu-batch.test.ts.
+ * instruction and the increments are added again. In lockstep the kernel does not even tick the UIE in such a run
+ * (Uie.vpuSkipUntil / settleDeferred, UieSlot: the run is deferred and replayed at the UIE's next tick or before a trip
+ * starts on it). Checked against the full tick (fastPaths off) by vpu-batch.test.ts, also under the kernel.
  */
 import type { Fifo } from '@pyxis/sim';
-import type { ComputeStats } from './compute/stats.js';
+import { ComputeStats } from './compute/stats.js';
 import type { Uie } from './uie.js';
 
 /** ComputeStats counters a replay does not repeat: the VPU's own, counted by the instructions it executes. */
 const VPU_OWN = new Set<string>(['vpuBusy', 'vpuInstructions', 'vpuLaneOps', 'vpuPrograms']);
 
-type Adder = (st: ComputeStats, arr: Float64Array[], fifos: Array<{ fullStalls: number }>, d: Float64Array) => void;
-const ADDERS_MAX = 64;
+/** ComputeStats counters outside the VPU's own, in declaration order (checked at load: `checkKeys`). */
+const KEYS = [
+  'macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits',
+  'writebacks', 'wbFlits', 'wdcWords', 'wdpWords', 'hbufBytesWritten', 'hbufReads',
+  'stallHbufWrCredits', 'stallHbufRdCredits', 'stallWdcEmpty', 'stallStaging', 'stallHData', 'stallVData',
+  'stallWbCredits', 'stallWbPending', 'vbufRowsWritten', 'vbufRowsRead', 'vbufStalls', 'sb2vbRows',
+  'sb2vbEmpty', 'sb2vbFull', 'vpu2vbRows', 'vpu2vbEmpty', 'vpu2vbFull', 'vb2sbRows',
+  'vb2sbEmpty', 'vb2sbFull', 'vb2sbScratchpad', 'vb2vpuRows', 'vb2vpuEmpty', 'vb2vpuFull',
+  'vb2vpuScratchpad', 'stallVpuIn', 'stallVpuOut', 'stallWbKick', 'stallSwitchboxFull', 'stallAmemPort',
+  'wdcOutWords', 'wdcCompressedWords', 'stallWdcFull', 'stallHlaneBusy', 'tbufFlushes', 'weightsPads',
+] as const satisfies ReadonlyArray<keyof ComputeStats>;
+
+/** The KEYS counters into out[0 ..] (plain property loads, unrolled: a keyed loop costs a stub-cache look-up per name). */
+function readStats(st: ComputeStats, out: Float64Array): void {
+  out[0] = st.macs;
+  out[1] = st.execValid;
+  out[2] = st.execBubble;
+  out[3] = st.execConfig;
+  out[4] = st.execNop;
+  out[5] = st.splits;
+  out[6] = st.writebacks;
+  out[7] = st.wbFlits;
+  out[8] = st.wdcWords;
+  out[9] = st.wdpWords;
+  out[10] = st.hbufBytesWritten;
+  out[11] = st.hbufReads;
+  out[12] = st.stallHbufWrCredits;
+  out[13] = st.stallHbufRdCredits;
+  out[14] = st.stallWdcEmpty;
+  out[15] = st.stallStaging;
+  out[16] = st.stallHData;
+  out[17] = st.stallVData;
+  out[18] = st.stallWbCredits;
+  out[19] = st.stallWbPending;
+  out[20] = st.vbufRowsWritten;
+  out[21] = st.vbufRowsRead;
+  out[22] = st.vbufStalls;
+  out[23] = st.sb2vbRows;
+  out[24] = st.sb2vbEmpty;
+  out[25] = st.sb2vbFull;
+  out[26] = st.vpu2vbRows;
+  out[27] = st.vpu2vbEmpty;
+  out[28] = st.vpu2vbFull;
+  out[29] = st.vb2sbRows;
+  out[30] = st.vb2sbEmpty;
+  out[31] = st.vb2sbFull;
+  out[32] = st.vb2sbScratchpad;
+  out[33] = st.vb2vpuRows;
+  out[34] = st.vb2vpuEmpty;
+  out[35] = st.vb2vpuFull;
+  out[36] = st.vb2vpuScratchpad;
+  out[37] = st.stallVpuIn;
+  out[38] = st.stallVpuOut;
+  out[39] = st.stallWbKick;
+  out[40] = st.stallSwitchboxFull;
+  out[41] = st.stallAmemPort;
+  out[42] = st.wdcOutWords;
+  out[43] = st.wdcCompressedWords;
+  out[44] = st.stallWdcFull;
+  out[45] = st.stallHlaneBusy;
+  out[46] = st.tbufFlushes;
+  out[47] = st.weightsPads;
+}
+
+/** At load: KEYS are ComputeStats' counters outside VPU_OWN in declaration order, and `readStats` reads each at its index. */
+function checkKeys(): void {
+  const st = new ComputeStats();
+  const rec = st as unknown as Record<string, number>;
+  const names = Object.keys(st).filter((k) => typeof rec[k] === 'number' && !VPU_OWN.has(k));
+  if (names.join(' ') !== KEYS.join(' ')) throw new Error(`vpuBatch.ts: KEYS is not the list of ComputeStats counters outside the VPU's own (${names.join(' ')})`);
+  names.forEach((k, i) => (rec[k] = i + 1));
+  const out = new Float64Array(KEYS.length);
+  readStats(st, out);
+  out.forEach((v, i) => {
+    if (v !== i + 1) throw new Error(`vpuBatch.ts: readStats reads ${KEYS[i]} at the wrong index`);
+  });
+}
+checkKeys();
 
 /** The stall counters of one UIE outside the VPU, snapshot before a probed cycle and differenced after it. */
 export class VpuBatchState {
   /** Process-wide switch (benchmarks compare with and without; tests use UieOptions.fastPaths). */
   static enabled = true;
-  private keys: Array<keyof ComputeStats> = [];
   private arrays: Float64Array[] = [];
   private fifos: Array<{ fullStalls: number }> = [];
   private before = new Float64Array(0);
   private delta = new Float64Array(0);
   private bound = false;
-  private readStats: (st: ComputeStats, out: Float64Array) => number = () => 0;
-  /** Cycles replayed (diagnostics for tests and benchmarks; not a statistic of the model). */
+  /** Cycles replayed; of them, cycles the kernel did not tick (Uie.vpuSkipUntil); deferrals ended early by an input
+   * (a trip start, an APM utilisation drop). Diagnostics for tests and benchmarks, not statistics of the model. */
   cycles = 0;
+  deferred = 0;
+  cut = 0;
 
   private bind(u: Uie): void {
-    const st = u.cmp.stats;
-    this.keys = (Object.keys(st) as Array<keyof ComputeStats>).filter((k) => typeof st[k] === 'number' && !VPU_OWN.has(k));
-    // one unrolled function of plain property loads (a loop of keyed loads over ~60 names costs a stub-cache look-up
-    // each, more than the cycle it would save)
-    this.readStats = new Function('st', 'out', `${this.keys.map((k, i) => `out[${i}] = st.${k};`).join('\n')}\nreturn ${this.keys.length};`) as (st: ComputeStats, out: Float64Array) => number;
     // (busy cycles and instructions move only with progress, which `record` excludes)
     this.arrays = [u.stats.stallCycles, u.stats.datapathStallCycles];
     const fifos: Array<{ fullStalls: number }> = [u.rd.dec, u.wr.dec, u.sbReadToWrite, u.sbReadToGrid, u.sbReadToVbuffer, u.sbGridToWrite, u.sbVbufferToWrite, u.sbGridToVbuffer, u.sbVbufferToGrid];
     for (const x of u.cmp.bySeq) if (x) fifos.push(x.dec as Fifo);
     this.fifos = fifos;
-    let n = this.keys.length + fifos.length;
+    let n = KEYS.length + fifos.length;
     for (const a of this.arrays) n += a.length;
     this.before = new Float64Array(n);
     this.delta = new Float64Array(n);
@@ -51,7 +125,8 @@ export class VpuBatchState {
   }
 
   private read(u: Uie, out: Float64Array): void {
-    let i = this.readStats(u.cmp.stats, out);
+    readStats(u.cmp.stats, out);
+    let i = KEYS.length;
     const arrays = this.arrays;
     for (let a = 0; a < arrays.length; a++) {
       const x = arrays[a]!;
@@ -70,9 +145,6 @@ export class VpuBatchState {
   /** The probed cycle's increments (`delta[nz[j]]`, j < nzN: the counters that moved). */
   private nz = new Int32Array(0);
   private nzN = 0;
-  private lastNz = new Int32Array(0);
-  private readonly adders = new Map<string, Adder>();
-  private add: Adder = () => {};
   /** Replays are valid while the UIE's `stateGen` is `gen` (no trip started, no other tick) and the cycle is < `until`. */
   gen = -1;
   until = 0;
@@ -100,7 +172,6 @@ export class VpuBatchState {
       if (d[i] !== 0) this.nz[n++] = i;
     }
     this.nzN = n;
-    this.adder();
     this.until = w;
     this.gen = u.stateGen;
   }
@@ -110,48 +181,87 @@ export class VpuBatchState {
     return this.gen === u.stateGen && now < this.until && now === u.now + 1;
   }
 
-  /** Adds the recorded increments to the counters once (cycle `now` replayed; VI executes its instruction). */
-  replay(u: Uie): void {
-    this.add(u.cmp.stats, this.arrays, this.fifos, this.delta);
+  /**
+   * One replayed cycle (VI executes its instruction): adds the recorded increments `times` times to the counters,
+   * keyed updates of the few counters that moved; a run deferred by the kernel (`Uie.vpuSkipUntil`) adds the whole
+   * run's increments at its first cycle and 0 at the others (nothing reads the counters in between).
+   */
+  replay(u: Uie, times: number): void {
     this.cycles++;
+    if (times === 0) return;
+    const st = u.cmp.stats as unknown as Record<string, number>;
+    const d = this.delta;
+    const nz = this.nz;
+    const nk = KEYS.length;
+    for (let j = 0; j < this.nzN; j++) {
+      let i = nz[j]!;
+      const v = d[i]! * times;
+      if (i < nk) {
+        st[KEYS[i]!]! += v;
+        continue;
+      }
+      i -= nk;
+      let a = 0;
+      const arrays = this.arrays;
+      while (a < arrays.length && i >= arrays[a]!.length) i -= arrays[a++]!.length;
+      if (a < arrays.length) arrays[a]![i]! += v;
+      else this.fifos[i]!.fullStalls += v;
+    }
+  }
+  /** Replays cycle `now` (`valid`, VI's next instruction pure): VI executes it, the increments added `times` times. */
+  replayCycle(u: Uie, now: number, times: number): void {
+    const obs = u.observer;
+    const vi = u.cmp.vi;
+    u.now = now;
+    u.stateGen++;
+    if (obs !== undefined && obs.vpuCycle !== undefined) {
+      const vpu = u.cmp.vpu;
+      const l0 = vpu.laneOps;
+      this.replay(u, times);
+      vi.runPure(now);
+      obs.vpuCycle(now, vpu.laneOps - l0);
+    } else {
+      if (obs !== undefined) obs.beforeCycle(now);
+      this.replay(u, times);
+      vi.runPure(now);
+      if (obs !== undefined) obs.afterCycle(now);
+    }
+    this.gen = u.stateGen;
   }
 
+  /** Cycles `deferFrom` .. < `deferTo` are replays the kernel did not tick, not simulated yet (`defer`; -1: none). */
+  deferFrom = -1;
+  private deferTo = -1;
+
   /**
-   * The adder of the recorded pattern of moving counters: one unrolled function of plain property updates per
-   * pattern (keyed updates over several names cost a stub-cache look-up each, more than the tick they replace); a
-   * run has few patterns (one per kind of stall run), kept in `adders` (at most ADDERS_MAX).
+   * After `tick(now)` returned true (lockstep): when the replay is valid for now + 1, defers the following cycles up
+   * to the recorded event whose VI instructions are pure and cannot report a program error (vi.ts deferrableAhead: an
+   * error must be reported at its own cycle) and returns their end (exclusive), else now + 1. They stay replays as
+   * long as no trip starts on the UIE (the only outside input that ends a replay run: `stateGen`); the caller has them
+   * simulated (`settle`) before it ticks the UIE again or starts a trip on it.
    */
-  private adder(): void {
-    const n = this.nzN;
-    const nz = this.nz;
-    const last = this.lastNz;
-    if (last.length === n) {
-      let same = true;
-      for (let j = 0; j < n; j++) if (last[j] !== nz[j]) { same = false; break; }
-      if (same) return;
-    }
-    this.lastNz = nz.slice(0, n);
-    const sig = this.lastNz.join(',');
-    let f = this.adders.get(sig);
-    if (f === undefined) {
-      const nk = this.keys.length;
-      const lines: string[] = [];
-      for (let j = 0; j < n; j++) {
-        let i = nz[j]!;
-        if (i < nk) {
-          lines.push(`st.${this.keys[i]} += d[${i}];`);
-          continue;
-        }
-        const di = i;
-        i -= nk;
-        let a = 0;
-        while (a < this.arrays.length && i >= this.arrays[a]!.length) i -= this.arrays[a++]!.length;
-        lines.push(a < this.arrays.length ? `arr[${a}][${i}] += d[${di}];` : `fifos[${i}].fullStalls += d[${di}];`);
-      }
-      if (this.adders.size >= ADDERS_MAX) this.adders.clear();
-      f = new Function('st', 'arr', 'fifos', 'd', lines.join('\n')) as Adder;
-      this.adders.set(sig, f);
-    }
-    this.add = f;
+  defer(u: Uie, now: number): number {
+    if (this.gen !== u.stateGen || !this.valid(u, now + 1)) return now + 1;
+    const k = u.cmp.vi.deferrableAhead(this.until - now - 1);
+    if (k <= 0) return now + 1;
+    this.deferFrom = now + 1;
+    this.deferTo = now + 1 + k;
+    return this.deferTo;
+  }
+
+  /** Simulates the deferred cycles before `now` (all of them when `now` >= their end) and ends the deferral. */
+  settle(u: Uie, now: number): void {
+    const from = this.deferFrom;
+    const to = now < this.deferTo ? now : this.deferTo;
+    this.deferFrom = -1;
+    if (to < this.deferTo) this.cut++;
+    if (to <= from) return;
+    this.deferred += to - from;
+    const obs = u.observer;
+    if (obs === undefined || obs.vpuCycle !== undefined) {
+      // the counter increments of the whole run at once (nothing reads them in between)
+      this.replayCycle(u, from, to - from);
+      for (let c = from + 1; c < to; c++) this.replayCycle(u, c, 0);
+    } else for (let c = from; c < to; c++) this.replayCycle(u, c, 1);
   }
 }

@@ -18,7 +18,7 @@ import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
-const { AMEM_VIEW_BIT } = amemGeometry;
+const { AMEM_VIEW_BIT, amemPhysical } = amemGeometry;
 const { WT_SRAM, WT_SRAM_RELU, WT_UNCOMPRESSED } = codes;
 const { PTN_MASK, SEQ_SPEC, UieCodes } = records;
 
@@ -78,9 +78,15 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
   u.wt.lastEntry = wdc.inTailIndex();
   const w = wdc.inTail32();
   const d = wdc.in32;
-  for (let i = 0; i < 32; i++) d[w + i] = 0;
-  if (sram) readWords(u, s, a, n, d, w);
-  else {
+  // --timing-only: an uncompressed word's bytes reach nothing that decides timing (the decompressor's output of it,
+  // ReLU applied or not, is read by nobody: the WDP writes no Hbuf bytes, wdpDatapath.ts), so only its AMEM
+  // bookkeeping is done; compressed words keep their bytes (their masks decide the decompressor's cycles, compute/wdc.ts)
+  if (sram && type === WT_UNCOMPRESSED && u.cmp.timingOnly) readWords(u, s, a, n, undefined, -1);
+  else if (sram) {
+    for (let i = 0; i < 32; i++) d[w + i] = 0;
+    readWords(u, s, a, n, d, w);
+  } else {
+    for (let i = 0; i < 32; i++) d[w + i] = 0;
     const c = is16 ? (constV & 0xffff) * 0x10001 : (constV & 0xff) * 0x1010101;
     for (let j = 0; j < n; j++) {
       const l = w + ((a + j) & 7) * 4;
@@ -90,7 +96,10 @@ export function weightsRead(u: Uie, s: SeqState, f: WeightsFieldArrays): void {
   wdc.commitIn(u.now, is16, type, fBsize[pc]!, a & 7, n, constV, op === WT_SRAM_RELU ? 1 : 0, s.slot, pc);
 }
 
-/** The AMEM accesses of one Weights Read: partitions a .. a+n-1 into lanes (a+j) & 7 of `dst` (or nowhere). */
+/**
+ * The AMEM accesses of one Weights Read: partitions a .. a+n-1 into lanes (a+j) & 7 of `dst` (or nowhere); `w` = -1:
+ * the bookkeeping only (banks, view rule, statistics: `Amem.readWordAt`), no bytes moved (--timing-only).
+ */
 function readWords(u: Uie, s: SeqState, a: number, n: number, dst: Uint32Array | undefined, w: number): void {
   const view = s.view ? AMEM_VIEW_BIT : 0;
   // the bank claim (amem/banks.ts): the caller checked that the port is not held (sequencing.ts); served late, the
@@ -98,12 +107,13 @@ function readWords(u: Uie, s: SeqState, a: number, n: number, dst: Uint32Array |
   u.amem.banks.claim(u.wt.client, u.now, (a << 4) | view, n);
   u.wt.lastAt = u.now;
   const out = dst ?? u.wt.scratch;
-  if (n === 8 && (a & 7) === 0) {
+  if (w < 0 && n === 8 && (a & 7) === 0) u.amem.readWordAt(amemPhysical((a << 4) | view), view);
+  else if (n === 8 && (a & 7) === 0) {
     // one aligned whole word: the same bytes and statistics as the 8 partition reads (Amem.readWord32), one block move
     u.amem.readWord32((a << 4) | view, out, w);
   } else for (let j = 0; j < n; j++) {
     const p = (a + j) & PTN_MASK;
-    u.amem.readPartition32((p << 4) | view, out, w + (p & 7) * 4);
+    u.amem.readPartition32((p << 4) | view, out, (w < 0 ? 0 : w) + (p & 7) * 4);
   }
   u.stats.bytesRead += n * 16;
   u.stats.weightsBytesRead += n * 16;

@@ -126,6 +126,12 @@ export class ViUnit implements ComputeUnit {
     return k;
   }
 
+  /** `pureAhead(max)` limited to the instructions that cannot report a program error (Vpu.errorFreeAhead). */
+  deferrableAhead(max: number): number {
+    const k = this.pureAhead(max);
+    return k > 0 ? this.cmp.vpu.errorFreeAhead(this.pc % IMEM_WORDS, k) : 0;
+  }
+
   /** Executes the next pure instruction (`pureAhead` > 0) at cycle `now`, exactly as `tick` would. */
   runPure(now: number): void {
     const d = this.dec.data;

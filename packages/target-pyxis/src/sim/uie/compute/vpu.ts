@@ -229,6 +229,29 @@ export class Vpu {
   }
 
   /**
+   * How many of the `n` instructions from `pc` (in order, wrapping in the instruction memory) execute without a
+   * program error (`execute`'s checks: no read of an unwritten GPR, no bit operation on FP16), given the GPRs they
+   * write: Uie.vpuSkipUntil defers only instructions that cannot report an error at a later cycle.
+   */
+  errorFreeAhead(pc: number, n: number): number {
+    const m = this.imem;
+    let w = this.written;
+    for (let k = 0; k < n; k++) {
+      const p = (pc + k) % IMEM_WORDS;
+      const op = m.opcode[p]!;
+      if (op !== VpuOp.NOP) {
+        const fp = m.dtype[p] === 0;
+        if (m.src1_sel[p] === SRC_GPR && !((w >> m.rs1[p]!) & 1)) return k;
+        if (NEEDS_B[op] === 1 && m.src2_sel[p] === SRC_GPR && !((w >> m.rs2[p]!) & 1)) return k;
+        if ((op === VpuOp.MAC || m.pred_en[p] === 1) && !((w >> m.rd[p]!) & 1)) return k;
+        if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return k;
+        if (m.wr_gpr_en[p] === 1 && op !== VpuOp.CMP) w |= 1 << m.rd[p]!;
+      }
+    }
+    return n;
+  }
+
+  /**
    * Executions of an instruction before its lane function becomes a table (issue 23: a table costs 65,536 lane
    * operations to build, about 512 rows' worth; tests set 0 to put every eligible instruction on the table path).
    */

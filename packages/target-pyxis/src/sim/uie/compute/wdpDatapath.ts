@@ -96,6 +96,11 @@ export class WdpDatapath {
     const lb = this.lb;
     const wr = op.wrCtl;
     const ports = this.hbuf.ports;
+    // --timing-only without the port probe: the direct loads leave nothing but the byte count (8 partitions x 16)
+    if (!dataOn && ports === undefined && (wr === LD_1ROW_16B || wr === LD_2ROWS_8B)) {
+      this.stats.hbufBytesWritten += 128;
+      return;
+    }
     for (let L = 0; L < 8; L++) {
       const lane = (L + op.rot) & 7;
       const h = WdpDatapath.hlane(log2, op.hlaneIter, L);
