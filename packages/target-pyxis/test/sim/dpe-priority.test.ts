@@ -13,7 +13,8 @@ import { BandwidthPort } from '@pyxis/sim';
 import { Amem } from '../../src/sim/amem/index.js';
 import { CsrCfgSpace } from '../../src/sim/csrSpace.js';
 import { defaultSimConfig } from '../../src/sim/config.js';
-import { descriptorBytes, DescriptorPrefetchEngine } from '../../src/sim/control.js';
+import { descriptorBytes } from '../../src/sim/descriptors.js';
+import { DescriptorPrefetchEngine } from '../../src/sim/dpe.js';
 import { HbmMemory } from '../../src/sim/memory.js';
 import { defaultWindows, NocMap } from '../../src/sim/noc.js';
 
