@@ -1,5 +1,5 @@
 /**
- * DPE prefetch priority (pyxis-chip-fspec.md §12.5; control.ts): each cycle the DPE issues one descriptor fetch,
+ * DPE prefetch priority (pyxis-chip-fspec.md §12.5; dpe.ts): each cycle the DPE issues one descriptor fetch,
  * first to a queue that is *starving* (prefetched + in flight < dpe.starving_level), only then to a *hungry* one
  * (< dpe.hungry_level), round-robin within each class from the queue after the last one served.
  *
