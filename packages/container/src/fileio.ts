@@ -1,5 +1,5 @@
 /** File-system helpers shared by every tool that writes outputs. */
-import { accessSync, closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { DiagnosticError, error, failAt, type Diagnostic } from '@pyxis/diagnostics';
 import { ContainerCodes, FileCodes } from './codes.js';
@@ -348,4 +348,18 @@ export function readContainerFile(path: string): Container {
 /** Encodes and atomically writes a container (nothing is written if encoding fails). */
 export function writeContainerFile(path: string, c: Container): void {
   writeFileAtomic(path, writeContainer(c));
+}
+
+/**
+ * mkdir -p, one level at a time: node 20's recursive mkdirSync never returns for a path under /proc (it retries the
+ * ENOENT), which would hang the command instead of an error.
+ */
+export function makeDirs(dir: string): void {
+  if (existsSync(dir)) {
+    if (statSync(dir).isDirectory()) return;
+    throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR', syscall: 'mkdir', path: dir });
+  }
+  const up = dirname(dir);
+  if (up !== dir) makeDirs(up);
+  mkdirSync(dir);
 }

@@ -7,12 +7,13 @@
  * Workers (`pyxis-sim worker --queue URL`) run each job as a child process (runOne.ts). A worker killed mid-job loses
  * its lock; BullMQ's stalled-job check gives the job to another worker, at most `attempts` times.
  */
-import { mkdirSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { connect } from 'node:net';
 import { Queue, Worker, type Job } from 'bullmq';
+import { makeDirs } from '@pyxis/container';
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import { RetryableError, runOne, type RunJob } from './runOne.js';
 import type { Engine } from './command.js';
@@ -165,7 +166,7 @@ export async function runWorker(url: string, concurrency: number, say: (s: strin
   await ping(connection.host, connection.port, url);
   // images fetched from Redis, by content hash (PYXIS_SWEEP_CACHE, default TMPDIR/pyxis-sweep-cache)
   const cache = process.env['PYXIS_SWEEP_CACHE'] ?? join(tmpdir(), 'pyxis-sweep-cache');
-  mkdirSync(cache, { recursive: true });
+  makeDirs(cache);
   let worker: Worker | undefined;
   const imageOf = async (data: QueuedJob): Promise<string> => {
     if (!data.blob) return data.image;

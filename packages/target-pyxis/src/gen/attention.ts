@@ -9,7 +9,7 @@
  *   pv trip:     O^T = V^T P^T (P^T from the VPU through the Vbuffer-to-grid FIFO), FP16 at EB -15
  * A sequence longer than 128 tokens needs the online-softmax (flash) flow across key blocks: not generated (GEN0007).
  */
-import { GenError, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireScale, requireMultiple, workers } from './errors.js';
 import { floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { errorOf } from './reference.js';
@@ -28,14 +28,15 @@ export interface AttentionParams {
 
 export function attention(p: AttentionParams): GenKernel {
   const nm = p.name ?? 'attn';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(nm)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${nm}")`, 2);
+  requireName(nm);
   const NT = requireInt('tiles', p.tiles, 1, 65536);
   const DK = requireInt('dk', p.dk, 8, 128);
   requireMultiple('dk', DK, 8, 'seq §1.2 rule 3: the inner dimension of an FP8 MatMul (the transposed K^T path)');
   const T = p.tokens ?? 128;
   if (!Number.isInteger(T) || T < 1) throw new GenError('GEN0002', 'tokens', `must be 1..128 (got ${T})`);
-  if (T > 128) throw new GenError('GEN0007', 'tokens', `one tile holds at most 128 tokens (the grid's 128 columns); ${T} tokens need the online-softmax flow across key blocks, which is not generated`);
+  if (T > 128) throw new GenError('GEN0007', 'tokens', `one tile holds at most 128 tokens (the grid's 128 columns); ${T} tokens need the online-softmax flow across key blocks: attention --seq S --heads H (d_k 128)`);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
+  requireScale('tiles', 2 * NT, `${NT} tile(s) x 2 trips (scores, pv)`, NT * (2 * DK + 128) * 128);
   const s = Math.round(Math.log2(DK) / 2);
   const seed = p.seed ?? 1;
   // attn_make_inputs.mjs: Q^T with 3 fraction bits, K^T and V powers of two (exact in the weights path's LnsI5F3)

@@ -3,10 +3,10 @@
  * directory and, with --run, assemble, link, simulate it in-process and print the chip-level figures and the error
  * against float64 (docs/generators.md). Exit codes: 0 ok, 1 bad parameter (GENxxxx), 2 usage, 3 internal.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeNpyFile } from '@pyxis/container';
+import { makeDirs, writeNpyFile } from '@pyxis/container';
 import { DiagnosticError } from '@pyxis/diagnostics';
 import { GenError } from './errors.js';
 import { KINDS, USAGE } from './kinds.js';
@@ -20,23 +20,48 @@ export interface CliIo {
   makeLut(fn: string, path: string): void;
 }
 
+/**
+ * Writes the kernel's files into `dir`. Each file is written under a temporary name and renamed into place, and on a
+ * failure the files of this call are removed: never a partial output file (a truncated .npy or half a set).
+ */
 export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'>): string[] {
-  mkdirSync(dir, { recursive: true });
-  const files = [`${k.name}.pasm`, `${k.name}.ld`];
-  writeFileSync(join(dir, files[0]!), k.pasm);
-  writeFileSync(join(dir, files[1]!), k.ld);
-  for (const f of k.inputs) {
-    writeNpyFile(join(dir, f.file), { dtype: 'float32', shape: f.shape, data: f.data });
-    files.push(f.file);
+  makeDirs(dir);
+  const files: string[] = [];
+  const put = (file: string, write: (path: string) => void) => {
+    const tmp = join(dir, `.${file}.${process.pid}.tmp${extname(file)}`);
+    try {
+      write(tmp);
+      renameSync(tmp, join(dir, file));
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+    files.push(file);
+  };
+  try {
+    put(`${k.name}.pasm`, (p) => writeFileSync(p, k.pasm));
+    put(`${k.name}.ld`, (p) => writeFileSync(p, k.ld));
+    for (const f of k.inputs) put(f.file, (p) => writeNpyFile(p, { dtype: 'float32', shape: f.shape, data: f.data }));
+    for (const l of k.luts) put(l.file, (p) => io.makeLut(l.fn, p));
+    put(`${k.name}.json`, (p) => writeFileSync(p, JSON.stringify({ ...k.meta }, null, 2) + '\n'));
+  } catch (e) {
+    for (const f of files) rmSync(join(dir, f), { force: true });
+    throw e;
   }
-  for (const l of k.luts) {
-    io.makeLut(l.fn, join(dir, l.file));
-    files.push(l.file);
-  }
-  const meta = { ...k.meta };
-  writeFileSync(join(dir, `${k.name}.json`), JSON.stringify(meta, null, 2) + '\n');
-  files.push(`${k.name}.json`);
   return files;
+}
+
+/** `--m -128`: node's parseArgs takes a value starting with '-' for an option; join it (`--m=-128`) so the range check names it. */
+function joinNegative(args: string[], stringOpts: Set<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    if (a.startsWith('--') && !a.includes('=') && stringOpts.has(a.slice(2)) && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 export function genMain(argv: string[], io: CliIo): number {
@@ -51,19 +76,17 @@ export function genMain(argv: string[], io: CliIo): number {
     return 2;
   }
   let values: Record<string, string | boolean | undefined>;
+  const options = {
+    out: { type: 'string', short: 'o' },
+    run: { type: 'boolean' },
+    'timing-only': { type: 'boolean' },
+    'max-cycles': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    ...Object.fromEntries(Object.entries(spec.options).map(([k, o]) => [k, { type: o.type }])),
+  } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string }>;
   try {
-    values = parseArgs({
-      args: argv.slice(1),
-      options: {
-        out: { type: 'string', short: 'o' },
-        run: { type: 'boolean' },
-        'timing-only': { type: 'boolean' },
-        'max-cycles': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        ...Object.fromEntries(Object.entries(spec.options).map(([k, o]) => [k, { type: o.type }])),
-      },
-      strict: true,
-    }).values as Record<string, string | boolean | undefined>;
+    const strings = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([k]) => k));
+    values = parseArgs({ args: joinNegative(argv.slice(1), strings), options, strict: true }).values as Record<string, string | boolean | undefined>;
   } catch (e) {
     io.err(`pyxis-gen ${kind}: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -77,10 +100,38 @@ export function genMain(argv: string[], io: CliIo): number {
     io.err(`pyxis-gen ${kind}: --out DIR is required`);
     return 2;
   }
+  // run options are checked before anything is generated or written
+  let maxCycles: number | undefined;
+  if (values['max-cycles'] !== undefined) {
+    maxCycles = Number(values['max-cycles']);
+    if (!(typeof values['max-cycles'] === 'string' && /^\d+$/.test(values['max-cycles'].trim()) && Number.isSafeInteger(maxCycles) && maxCycles > 0)) {
+      io.err(`pyxis-gen ${kind}: --max-cycles must be an integer 1..${Number.MAX_SAFE_INTEGER} (got "${String(values['max-cycles'])}")`);
+      return 2;
+    }
+  }
+  if (!values['run'] && (values['timing-only'] || maxCycles !== undefined)) {
+    io.err(`pyxis-gen ${kind}: --timing-only and --max-cycles go with --run (they set up the simulation)`);
+    return 2;
+  }
+  let k: GenKernel | undefined;
   try {
-    let k: GenKernel | undefined = spec.make(values);
+    k = spec.make(values);
+  } catch (e) {
+    return failed(kind, e, io);
+  }
+  let files: string[];
+  try {
+    files = writeKernel(k, outDir, io);
+  } catch (e) {
+    const fsErr = e as NodeJS.ErrnoException;
+    if (typeof fsErr.code === 'string' && typeof fsErr.syscall === 'string') {
+      io.err(`pyxis-gen ${kind}: cannot write the kernel to ${outDir}: ${fsErr.message} (nothing written)`);
+      return 1;
+    }
+    return failed(kind, e, io);
+  }
+  try {
     for (const n of k.notes ?? []) io.out(n);
-    const files = writeKernel(k, outDir, io);
     io.out(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
     io.out(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);
     if (values['run']) {
@@ -90,27 +141,27 @@ export function genMain(argv: string[], io: CliIo): number {
       const timingOnly = !!values['timing-only'];
       const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check };
       k = undefined;
-      const maxCycles = values['max-cycles'] !== undefined ? Number(values['max-cycles']) : undefined;
-      if (maxCycles !== undefined && !(Number.isInteger(maxCycles) && maxCycles > 0)) {
-        io.err(`pyxis-gen: --max-cycles must be a positive integer`);
-        return 2;
-      }
       const r = runKernelFiles(slim, outDir, { timingOnly, maxCycles });
       for (const l of r.lines) io.out(l);
       return r.ok ? 0 : 1;
     }
     return 0;
   } catch (e) {
-    if (e instanceof GenError) {
-      io.err(`pyxis-gen ${kind}: error ${e.message}`);
-      return e.exitCode;
-    }
     if (e instanceof DiagnosticError) {
-      io.err(`pyxis-gen ${kind}: ${e.message}`);
-      return 1;
+      // the generated program was rejected by the assembler or the linker: a generator defect, not the user's input
+      io.err(`pyxis-gen ${kind}: internal error: the tools rejected the generated program (a generator defect, please report it): ${e.message}`);
+      return 3;
     }
-    io.err(`pyxis-gen ${kind}: internal error: ${(e as Error).stack ?? String(e)}`);
-    return 3;
+    return failed(kind, e, io);
   }
 }
 
+/** A generator's error: GENxxxx (exit 1, or 2 for usage), else an internal error (exit 3). */
+function failed(kind: string, e: unknown, io: Pick<CliIo, 'err'>): number {
+  if (e instanceof GenError) {
+    io.err(`pyxis-gen ${kind}: error ${e.message}`);
+    return e.exitCode;
+  }
+  io.err(`pyxis-gen ${kind}: internal error: ${(e as Error).stack ?? String(e)}`);
+  return 3;
+}

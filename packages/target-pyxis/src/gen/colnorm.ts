@@ -18,6 +18,7 @@
  */
 import { GenError, requireInt, requireMultiple, workers, type Worker } from './errors.js';
 import type { GenKernel } from './kernel.js';
+import { rsqrtNewton } from './rows.js';
 import { LUT_TABLE, identityWpsw, newParts, pushTrip, qkey, renderLd } from './ldparts.js';
 
 export interface ColNormParams {
@@ -180,13 +181,7 @@ export function colNorm(p: ColNormParams): GenKernel {
   MUL   rd=r3 rs1=r3 src2_sel=IMM imm=${h(D)} wr_gpr_en=1
   SUB   rd=r11 rs1=r11 rs2=r3 wr_gpr_en=1
   MUL   rd=r3 rs1=r11 src2_sel=IMM imm=${h(1 / D)} wr_gpr_en=1
-  ADD   rd=r3 rs1=r3 src2_sel=IMM imm=0x0400 wr_gpr_en=1
-  LUT   rd=r4 rs1=r3 lut_idx=${LUT_TABLE.rsqrt} wr_gpr_en=1
-  SCALE rd=r5 rs1=r3 eb_adj=-1 wr_gpr_en=1
-  MUL   rd=r6 rs1=r4 rs2=r4 wr_gpr_en=1
-  MUL   rd=r6 rs1=r6 rs2=r5 wr_gpr_en=1
-  SUB   rd=r6 src1_sel=IMM imm=0x3e00 rs2=r6 wr_gpr_en=1
-  MUL   rd=r4 rs1=r4 rs2=r6 wr_gpr_en=1
+${rsqrtNewton('r3', 'r4', 'r5', 'r6')}
 }
 .vpu ${nm}_norm {
   SUB rd=r2 src1_sel=IN_FIFO rs2=r15 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1

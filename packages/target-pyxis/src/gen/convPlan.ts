@@ -1,7 +1,7 @@
 /**
  * The image-streaming plan shared by the convolution generators (conv.ts, conv1x1.ts, resnet.ts): images spread over
  * the workers in contiguous runs, each UIE's images double-buffered in its AMEM (buffer j mod 2 for its j-th image)
- *   h2a: image j of a UIE into buffer j mod 2 (and R into the Y buffer)   after the trips of image j-2
+ *   h2a: image j of a UIE into buffer j mod 2 (and R into the Y buffer)   after the trips of image j-2 (all of them)
  *   uie: the image's trips                                                after the load (and the store of j-2)
  *   a2h: Y of image j                                                     after its last trip
  * Every trip of an image names its predecessors (the linker's race check, LD0813, does not follow queue order); they
@@ -84,8 +84,9 @@ export function streamImages(plan: ImagePlan, o: { xRows: number; yRows: number;
         a2h.push(`  trip st${id} { src = ${out}${i}_${s}; dst = y_hbm[${n * o.yRows}:${(n + 1) * o.yRows}]; trip_power = 4; }`);
         const im = o.trips({ i, j, n, s, id, cluster: c });
         const all = im.trips.map((t) => t.name);
-        // the load of image j waits for the last trip of image j-2 (which follows the image's earlier trips)
-        lastOf.set(id, all[all.length - 1]!);
+        // the load of image j waits for the trips of image j-2 that read its buffer: all of them (the linker orders a
+        // queue's trips by their start only, LD0813), or the last where the image's own deps order the others before it
+        lastOf.set(id, im.deps ? all[all.length - 1]! : all.join(', '));
         if (j >= 2) deps.push(`ld${id} after ${lastOf.get(`${i}_${j - 2}`)!};`);
         if (j >= 2 && o.residual) deps.push(`ldr${id} after st${i}_${j - 2};`);
         deps.push(`${(im.entry ?? all).join(', ')} after ${[`ld${id}`, ...(o.residual ? [`ldr${id}`] : j >= 2 ? [`st${i}_${j - 2}`] : [])].join(', ')};`);

@@ -35,6 +35,25 @@ export function requireInt(param: string, v: number, min: number, max = Number.M
   return v;
 }
 
+/**
+ * Host limits of one generated kernel (GEN0020; not the chip's: docs/generators.md "Diagnostics"): the generator draws
+ * its inputs as float32 in memory and writes them as .npy, and the linker and the simulator keep state per trip, so a
+ * kernel has at most MAX_TRIPS compute trips and MAX_INPUT_VALUES input values. Larger work is several kernels.
+ */
+export const MAX_TRIPS = 16384;
+export const MAX_INPUT_VALUES = 2 ** 28;
+/** `trips` compute trips (`what`: how they follow from the parameters) and `values` input values, against the limits. */
+export function requireScale(params: string, trips: number, what: string, values: number): void {
+  if (trips > MAX_TRIPS) throw new GenError('GEN0020', params, `${what} = ${trips} compute trips; a generated kernel has at most ${MAX_TRIPS} (the linker and the simulator keep state per trip): split the work into several kernels`);
+  if (values > MAX_INPUT_VALUES) throw new GenError('GEN0020', params, `the inputs would be ${values} values (${((values * 4) / 2 ** 30).toFixed(1)} GiB as float32); a generated kernel has at most ${MAX_INPUT_VALUES} (1 GiB, held in memory and written as .npy)`);
+}
+
+/** A kernel name: it prefixes the files, programs and tensors (GEN0005, usage). */
+export function requireName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  return name;
+}
+
 export function requireMultiple(param: string, v: number, m: number, why: string): void {
   if (v % m !== 0) throw new GenError('GEN0003', param, `must be a multiple of ${m} (got ${v}): ${why}`);
 }

@@ -36,6 +36,8 @@ export interface ChipFigures {
   /** Every stall reason (the top five are `stalls`). */
   allStalls?: Array<[string, number]>;
   timingOnly: boolean;
+  /** The run ended with every trip retired (not stopped by --max-cycles or a deadlock): the kernel's FLOPs were all done. */
+  complete: boolean;
 }
 
 export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'): ChipFigures {
@@ -63,7 +65,8 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
   return {
     cycles: r.cycles,
     seconds,
-    tflops: seconds > 0 ? flops / seconds / 1e12 : 0,
+    // a stopped run did not do the kernel's FLOPs: no achieved rate (0, and formatFigures says why)
+    tflops: seconds > 0 && r.stop === 'done' ? flops / seconds / 1e12 : 0,
     peakTflops: PEAK_TFLOPS_PER_UIE[dtype] * UIES,
     hbmGBps: seconds > 0 ? hbmBytes / seconds / 1e9 : 0,
     hbmBytes,
@@ -74,6 +77,7 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
     apmBubbles: r.apm.bubbles,
     apmPeak: r.apm.peak_requested_power,
     timingOnly,
+    complete: r.stop === 'done',
   };
 }
 
@@ -82,8 +86,10 @@ export function formatFigures(f: ChipFigures): string[] {
   const out = [
     `chip: ${f.cycles} cycles = ${(f.seconds * 1e6).toFixed(2)} us at 1.33 GHz${f.timingOnly ? ' (timing-only: cycles modelled, outputs NOT computed)' : ''}`,
     // chip §1 quotes the 48-UIE peak rounded (2,100 FP8 / 1,050 FP16); a run on fewer UIEs also gets the peak of those
-    `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time; chip §1: 2,100 FP8 / 1,050 FP16)` +
-      (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIEs simulated: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : ''),
+    f.complete
+      ? `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time; chip §1: 2,100 FP8 / 1,050 FP16)` +
+        (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIEs simulated: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : '')
+      : `compute: not computed (the run stopped before the kernel finished; the grid utilisation below covers the cycles run)`,
     `HBM: ${(f.hbmBytes / 1e6).toFixed(2)} MB moved, ${f.hbmGBps.toFixed(0)} GB/s of ${HBM_PEAK_GBPS} (${pct(f.hbmGBps / HBM_PEAK_GBPS)})`,
     `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ')}`,
   ];

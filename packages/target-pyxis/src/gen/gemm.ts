@@ -14,7 +14,7 @@
  *   a_hbm [M, K] (row block mi = rows 128 mi..), transposed: at_hbm [M/128, K, 128] (block mi = A^T[:, 128 mi..]);
  *   b_hbm [N/128, K, 128] (column block ni of B); c_hbm and r_hbm [N/128, M, 128] (column block ni of C).
  */
-import { GenError, chipLimits, requireInt, requireMultiple, workers, type Worker } from './errors.js';
+import { GenError, requireName, chipLimits, requireInt, requireScale, requireMultiple, workers, MAX_TRIPS, type Worker } from './errors.js';
 import { columnBlocks, floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { LUT_TABLE, identityWpsw, newParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
@@ -42,6 +42,12 @@ export interface GemmParams {
   seed?: number;
   /** Part of a chained layer (gen/transformer.ts): FP8 row-shifted, batch 1, operands shared with other stages. */
   chain?: GemmChain;
+  /**
+   * AMEM bytes per cluster the kernel may use (default 64 MiB less 1 MiB for descriptor lists). A smaller budget
+   * streams A and B through each UIE's double buffers where they would otherwise stay resident in the cluster's AMEM
+   * (`--amem-budget`: the streamed flow at a size that simulates in seconds).
+   */
+  amemBudget?: number;
 }
 
 export const TILE = 128;
@@ -59,7 +65,7 @@ const bytesOf = (rows: number, cols: number, eb: number) => rows * Math.ceil((co
 export function gemm(p: GemmParams): GenKernel {
   const lim = chipLimits();
   const name = p.name ?? 'gemm';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  requireName(name);
   const dtype = p.dtype ?? 'fp8';
   if (dtype !== 'fp8' && dtype !== 'fp16') throw new GenError('GEN0006', 'dtype', `must be fp8 or fp16 (got ${String(dtype)})`, 2);
   const fp16 = dtype === 'fp16';
@@ -67,8 +73,9 @@ export function gemm(p: GemmParams): GenKernel {
   if (tr && fp16) throw new GenError('GEN0007', 'transposed', 'the transposed flow is generated for FP8 only (samples/pyxis/matmul_transposed_fp8.pasm); use the row-shifted FP16 flow');
   const epi = p.epilogue ?? 'none';
   if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
-  const M = requireInt('m', p.m, 1);
-  const N = requireInt('n', p.n, 1);
+  // at most MAX_TRIPS tiles (GEN0020): the ranges say so before the multiple-of-128 rules
+  const M = requireInt('m', p.m, 1, TILE * MAX_TRIPS);
+  const N = requireInt('n', p.n, 1, TILE * MAX_TRIPS);
   requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
   requireMultiple('n', N, TILE, 'one tile is the 128 grid columns (pad N to 128)');
   // seq §1.2 rule 3 (8 for FP8, 4 for FP16 horizontal operands); the row-shifted flow fills one Hbuf block of 128 bytes
@@ -81,12 +88,13 @@ export function gemm(p: GemmParams): GenKernel {
   requireInt('k', K, kMul, kMax);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
+  if (!p.chain) requireScale('m, n, batch', (BT * M * N) / TILE / TILE, `${BT} x ${M / TILE} x ${N / TILE} tiles of 128 x 128`, BT * (M * K + K * N + (p.residual ? M * N : 0)));
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';
   const ch = p.chain;
   if (ch && (fp16 || tr || BT !== 1 || (ch.biasRows && epi !== 'bias_gelu') || (!ch.biasRows && vpu && epi !== 'gelu'))) throw new GenError('GEN0010', 'chain', 'a chained GEMM is FP8, row-shifted, batch 1, with no epilogue, GELU, or a per-row bias + GELU');
   const biasBytes = ch?.biasRows ? bytesOf(M, TILE, 2) : vpu ? bytesOf(1, N, 2) : 0;
-  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, ch?.amemBudget);
+  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, ch?.amemBudget ?? (p.amemBudget === undefined ? undefined : requireInt('amem-budget', p.amemBudget, 1, lim.amemBytes - 1024 * 1024)));
   const seed = p.seed ?? 1;
   const fb = fp16 ? 10 : 3;
   // batch x [M, K] and batch x [K, N]; C = batch x [M, N] (batch 1: one GEMM)
@@ -384,9 +392,10 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
         if (ld === undefined) continue; // resident A
         if (ld.first === j) {
           h2a(w.cluster, `  trip ${P}ld${op}${id} { src = ${op === 'a' ? aSrc(mi) : `${B}[${ni}]`}; dst = ${P}${op}${i}_${ld.index % 2}; trip_power = 4; }`);
-          // the buffer is free once the last tile using the load two back has run
+          // the buffer is free once every tile using the load two back has run: all of them, as the linker orders a
+          // queue's trips by their start only (tiles overlap on a UIE; depending on the last alone is LD0813)
           const prev = seq.find((x) => x.index === ld.index - 2);
-          if (prev) deps.push(`${P}ld${op}${id} after ${P}mm${i}_${prev.last};`);
+          if (prev) deps.push(`${P}ld${op}${id} after ${Array.from({ length: prev.last - prev.first + 1 }, (_, t) => `${P}mm${i}_${prev.first + t}`).join(', ')};`);
         }
         pre.push(`${P}ld${op}${i}_${ld.first}`);
       }
@@ -487,7 +496,7 @@ function planTiles(BT: number, M: number, N: number, ws: Worker[], aBytes: numbe
     const mine = ws.map((w, i) => (w.cluster === c ? i : -1)).filter((i) => i >= 0 && jobs[i]!.length > 0);
     const streamed = mine.length * 2 * (aBytes + bBytes + cBytes) + biasBytes;
     if (streamed > budget)
-      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`);
+      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: ${amemBudget === undefined ? '64 MiB less 1 MiB for descriptor lists' : 'the AMEM budget given'}); use a smaller K or fewer UIEs per cluster`);
     const aBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.mi)))].sort((x, y) => x - y);
     const bBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.ni)))].sort((x, y) => x - y);
     let used = streamed;

@@ -16,6 +16,7 @@ export * from './resnetDown.js';
 export * from './convPlan.js';
 export * from './conv1x1.js';
 export * from './attention.js';
+export * from './attnSeq.js';
 export * from './colnorm.js';
 export * from './attnchain.js';
 export * from './ldparts.js';

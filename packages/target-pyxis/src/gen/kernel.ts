@@ -32,5 +32,7 @@ export interface GenKernel {
    * The CLI's `--run` check: error of the simulated outputs (read by symbol name, float32) against a float64
    * reference of the inputs (src/gen/reference.ts), and the documented bound (docs/generators.md "Error bounds").
    */
+  /** Why a kernel has no `check` (printed by `--run` instead of the error figure). */
+  uncheckedWhy?: string;
   check?: (read: (symbol: string) => Float32Array) => { max: number; rms: number; bound: number; what: string };
 }

@@ -8,6 +8,7 @@ import { conv3x3 } from './conv.js';
 import { resnetBlock } from './resnet.js';
 import { resnetDownBlock } from './resnetDown.js';
 import { attention } from './attention.js';
+import { attentionSeq } from './attnSeq.js';
 import { WEIGHTS_1X1, conv1x1, type Weights1x1 } from './conv1x1.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -37,7 +38,7 @@ const common = { name: { type: 'string' }, seed: { type: 'string' }, clusters: {
 
 export const KINDS: Record<string, KindSpec> = {
   gemm: {
-    options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' }, batch: { type: 'string' } },
+    options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' }, batch: { type: 'string' }, 'amem-budget': { type: 'string' } },
     make: (v) => {
       const epi = (v['epilogue'] as string | undefined) ?? 'none';
       if (!EPILOGUES.includes(epi as Epilogue)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${epi})`, 2);
@@ -51,6 +52,7 @@ export const KINDS: Record<string, KindSpec> = {
         epilogue: epi as Epilogue,
         residual: !!v['residual'],
         batch: intOpt(v, 'batch', 1),
+        ...(v['amem-budget'] !== undefined ? { amemBudget: intOpt(v, 'amem-budget', 0) } : {}),
         clusters: clusterOpt(v),
         uies: intOpt(v, 'uies', 1),
         seed: intOpt(v, 'seed', 1),
@@ -70,16 +72,23 @@ export const KINDS: Record<string, KindSpec> = {
     make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), stride: intOpt(v, 'stride', 1), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
   },
   conv1x1: {
-    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, stride: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
     make: (v) => {
       const wk = (v['weights'] as string | undefined) ?? 'linear8';
       if (!WEIGHTS_1X1.includes(wk as Weights1x1)) throw new GenError('GEN0006', 'weights', `must be one of ${WEIGHTS_1X1.join(', ')} (got ${wk})`, 2);
-      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), stride: intOpt(v, 'stride', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
     },
   },
   attention: {
-    options: { ...common, tiles: { type: 'string' }, dk: { type: 'string' }, tokens: { type: 'string' } },
-    make: (v) => attention({ name: v['name'] as string | undefined, tiles: intOpt(v, 'tiles', 1), dk: intOpt(v, 'dk', 64), tokens: intOpt(v, 'tokens', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
+    options: { ...common, tiles: { type: 'string' }, dk: { type: 'string' }, tokens: { type: 'string' }, seq: { type: 'string' }, heads: { type: 'string' } },
+    make: (v) => {
+      if (v['seq'] !== undefined || v['heads'] !== undefined) {
+        const tileOpt = ['tiles', 'dk', 'tokens'].find((o) => v[o] !== undefined);
+        if (tileOpt) throw new GenError('GEN0007', tileOpt, '--seq / --heads run heads of d_k 128 over the whole sequence; --tiles, --dk and --tokens are the single-tile flow (one or the other)', 2);
+        return attentionSeq({ name: v['name'] as string | undefined, seq: intOpt(v, 'seq', 512), heads: intOpt(v, 'heads', 1), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+      }
+      return attention({ name: v['name'] as string | undefined, tiles: intOpt(v, 'tiles', 1), dk: intOpt(v, 'dk', 64), tokens: intOpt(v, 'tokens', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+    },
   },
   transformer: {
     options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
@@ -99,8 +108,9 @@ Writes KIND.pasm, KIND.ld, seeded .npy inputs, VPU LUTs and KIND.json (what it c
 error against float64; --timing-only skips the arithmetic (cycles only).
 
 kinds and options:
-  gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual]
-        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed)
+  gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual] [--amem-budget BYTES]
+        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed);
+        --amem-budget: AMEM bytes per cluster for the operands (default 63 MiB; smaller streams A and B through double buffers)
   rows  --op softmax|rmsnorm|layernorm --rows R
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
@@ -112,10 +122,13 @@ kinds and options:
   resnet [--images 96] [--height 32] [--downsample]   (defaults: all 4 clusters x 12 UIEs)
         a ResNet-style block chained on chip: ReLU(conv3x3(ReLU(conv3x3(x))) + x), 16 channels, [16, H, 128] RFP8 per image;
         --downsample: ReLU(conv3x3(ReLU(conv3x3_s2(x))) + conv1x1_s2(x)) -> [16, H/2, 64] (H 16, 32 or 48)
-  conv1x1 --images N --cin C --rows P [--weights linear8|linear16|compressed] [--residual]
-        1x1 conv [C, P, 128] -> [128, P, 128] per image with the linker's 1x1 database; C a multiple of 8 (4 for linear16), P <= 31
+  conv1x1 --images N --cin C --rows P [--stride 1|2] [--weights linear8|linear16|compressed] [--residual]
+        1x1 conv [C, P, 128] -> [128, P, 128] RFP16 (stride 1) or [128, P/2, 64] RFP8 (stride 2) per image with the
+        linker's 1x1 database; C a multiple of 8 (4 for linear16), P <= 31 (even for stride 2); --residual with stride 1 only
   attention --tiles N --dk D [--tokens T]
         causal attention tiles of 128 tokens (T valid), head dimension D (a multiple of 8, <= 128), O^T per tile
+  attention --seq S [--heads H]
+        causal attention over S tokens (a multiple of 128, <= 768) for H heads of d_k 128 (key blocks combined on the VPU)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;

@@ -8,11 +8,27 @@
  * x_hbm / y_hbm are [R, 128] RFP16 at the VPU's EB -15; gamma (RMSNorm) or gamma, beta (LayerNorm) are [1|2, 128] in
  * each cluster's AMEM, loaded into the Vbuffer scratchpad once per UIE.
  */
-import { GenError, requireInt, requireMultiple, workers } from './errors.js';
+import { GenError, requireName, requireInt, requireMultiple, workers } from './errors.js';
 import { rng } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { errorOf } from './reference.js';
 import { LUT_TABLE } from './ldparts.js';
+
+/**
+ * VPU lines: y = 1/sqrt(v + 2^-14) by the rsqrt LUT and one Newton step y (3/2 - (v/2) y^2) (vpu_rmsnorm.pasm derives
+ * it; 0x0400 = 2^-14, 0x3e00 = 1.5 in FP16); `h` and `t` are scratch registers. Shared with colnorm.ts.
+ */
+export function rsqrtNewton(v: string, y: string, h: string, t: string): string {
+  return [
+    `  ADD   rd=${v} rs1=${v} src2_sel=IMM imm=0x0400 wr_gpr_en=1`,
+    `  LUT   rd=${y} rs1=${v} lut_idx=${LUT_TABLE.rsqrt} wr_gpr_en=1`,
+    `  SCALE rd=${h} rs1=${v} eb_adj=-1 wr_gpr_en=1`,
+    `  MUL   rd=${t} rs1=${y} rs2=${y} wr_gpr_en=1`,
+    `  MUL   rd=${t} rs1=${t} rs2=${h} wr_gpr_en=1`,
+    `  SUB   rd=${t} src1_sel=IMM imm=0x3e00 rs2=${t} wr_gpr_en=1`,
+    `  MUL   rd=${y} rs1=${y} rs2=${t} wr_gpr_en=1`,
+  ].join('\n');
+}
 
 export type RowOp = 'softmax' | 'rmsnorm' | 'layernorm';
 export const ROW_OPS: readonly RowOp[] = ['softmax', 'rmsnorm', 'layernorm'];
@@ -60,13 +76,7 @@ const VPU: Record<RowOp, { params: number; luts: Array<'exp' | 'recip' | 'rsqrt'
   MUL   rd=r1 src1_sel=IN_FIFO src2_sel=IN_FIFO wr_gpr_en=1
   RSUM  rd=r2 rs1=r1 wr_gpr_en=1
   SCALE rd=r2 rs1=r2 eb_adj=-7 wr_gpr_en=1
-  ADD   rd=r2 rs1=r2 src2_sel=IMM imm=0x0400 wr_gpr_en=1
-  LUT   rd=r3 rs1=r2 lut_idx=${LUT_TABLE.rsqrt} wr_gpr_en=1
-  SCALE rd=r4 rs1=r2 eb_adj=-1 wr_gpr_en=1
-  MUL   rd=r5 rs1=r3 rs2=r3 wr_gpr_en=1
-  MUL   rd=r5 rs1=r5 rs2=r4 wr_gpr_en=1
-  SUB   rd=r5 src1_sel=IMM imm=0x3e00 rs2=r5 wr_gpr_en=1
-  MUL   rd=r3 rs1=r3 rs2=r5 wr_gpr_en=1
+${rsqrtNewton('r2', 'r3', 'r4', 'r5')}
   MUL   rd=r6 src1_sel=IN_FIFO rs2=r3 wr_gpr_en=1 in_fifo_pop=1
   MUL   rd=r7 rs1=r6 rs2=r15 out_fifo_push=1
 }`,
@@ -86,13 +96,7 @@ const VPU: Record<RowOp, { params: number; luts: Array<'exp' | 'recip' | 'rsqrt'
   MUL   rd=r3 rs1=r2 rs2=r2 wr_gpr_en=1
   RSUM  rd=r3 rs1=r3 wr_gpr_en=1
   SCALE rd=r3 rs1=r3 eb_adj=-7 wr_gpr_en=1
-  ADD   rd=r3 rs1=r3 src2_sel=IMM imm=0x0400 wr_gpr_en=1
-  LUT   rd=r4 rs1=r3 lut_idx=${LUT_TABLE.rsqrt} wr_gpr_en=1
-  SCALE rd=r5 rs1=r3 eb_adj=-1 wr_gpr_en=1
-  MUL   rd=r6 rs1=r4 rs2=r4 wr_gpr_en=1
-  MUL   rd=r6 rs1=r6 rs2=r5 wr_gpr_en=1
-  SUB   rd=r6 src1_sel=IMM imm=0x3e00 rs2=r6 wr_gpr_en=1
-  MUL   rd=r4 rs1=r4 rs2=r6 wr_gpr_en=1
+${rsqrtNewton('r3', 'r4', 'r5', 'r6')}
   MUL   rd=r7 rs1=r2 rs2=r4 wr_gpr_en=1
   MUL   rd=r8 rs1=r7 rs2=r14 wr_gpr_en=1
   ADD   rd=r9 rs1=r8 rs2=r15 out_fifo_push=1
@@ -107,7 +111,7 @@ function normals(n: number, r: () => number, mean: number, sd: number): Float32A
 
 export function rows(p: RowsParams): GenKernel {
   const name = p.name ?? p.op;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  requireName(name);
   if (!ROW_OPS.includes(p.op)) throw new GenError('GEN0006', 'op', `must be one of ${ROW_OPS.join(', ')} (got ${String(p.op)})`, 2);
   const R = requireInt('rows', p.rows, 1, 1 << 20);
   requireMultiple('rows', R, ROW_TILE, `one VPU trip processes ${ROW_TILE} rows of 128 FP16 values (pad the rows)`);

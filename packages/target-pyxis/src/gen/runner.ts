@@ -7,6 +7,9 @@ import { dumpSymbol, makeUieFactory, simulateImage } from '../sim/index.js';
 import { chipFigures, formatFigures, type ChipFigures } from './figures.js';
 import type { GenKernel } from './kernel.js';
 
+/** The cycle limit of `--run` without --max-cycles: far above any generated kernel's run, short of an endless one. */
+export const DEFAULT_MAX_CYCLES = 50_000_000;
+
 export interface KernelRun {
   ok: boolean;
   lines: string[];
@@ -22,11 +25,12 @@ export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: b
   const linked = link({ script: k.ld, scriptFile: join(dir, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] });
   const t1 = performance.now();
   for (const d of linked.diagnostics) lines.push(`link warning ${d.code}: ${d.message}`);
-  const res = simulateImage(linked.image, `${k.name}.pimg`, { uieFactory: makeUieFactory({ timingOnly: opts.timingOnly ?? false }), maxCycles: opts.maxCycles ?? 50_000_000 });
+  const res = simulateImage(linked.image, `${k.name}.pimg`, { uieFactory: makeUieFactory({ timingOnly: opts.timingOnly ?? false }), maxCycles: opts.maxCycles ?? DEFAULT_MAX_CYCLES });
   const t2 = performance.now();
   const r = res.report;
   lines.push(`simulation: ${r.stop} (${r.clusters} cluster(s) x ${r.uies} UIE(s), ${r.trips_total} trips); host time: assemble + link ${((t1 - t0) / 1e3).toFixed(2)} s, simulate ${((t2 - t1) / 1e3).toFixed(2)} s${opts.timingOnly ? ' (--timing-only)' : ' (bit-exact)'}`);
   const f = chipFigures(r, k.meta.flops, k.meta.dtype);
+  if (r.stop !== 'done') lines.push(`the simulation stopped (${r.stop === 'max-cycles' ? `the cycle limit ${opts.maxCycles ?? DEFAULT_MAX_CYCLES} reached${opts.maxCycles === undefined ? ' (default; --max-cycles N)' : ''}` : r.stop}) with ${r.trips_total} trips retired, before the kernel finished: the figures cover the cycles run, no error check (exit 1)`);
   lines.push(...formatFigures(f));
   if (k.reportLines) lines.push(...k.reportLines(r));
   let ok = r.stop === 'done' && linked.diagnostics.length === 0;
@@ -38,5 +42,6 @@ export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: b
     ok &&= pass;
     lines.push(`error vs float64: max ${e.max.toExponential(3)} (bound ${e.bound}; ${e.what}), RMS relative ${e.rms.toExponential(3)}: ${pass ? 'ok' : 'ABOVE THE BOUND'}`);
   } else if (opts.timingOnly) lines.push('error vs float64: not computed (--timing-only skips the arithmetic)');
+  else if (!k.check && k.uncheckedWhy && r.stop === 'done') lines.push(`error vs float64: not checked by --run (${k.uncheckedWhy})`);
   return { ok, lines, figures: f, hostSeconds: (t2 - t0) / 1e3, error };
 }

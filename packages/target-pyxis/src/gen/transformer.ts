@@ -383,7 +383,8 @@ export function stageSpans(r: SimReport, stages: Array<{ label: string; prefix: 
     if (a.end === 0) return;
     const span = a.end - a.start;
     const tf = span > 0 ? s.flops / (span / r.clock_hz) / 1e12 : 0;
-    out.push(`  ${s.label.padEnd(60)} cycles ${String(a.start).padStart(6)}..${String(a.end).padEnd(6)} span ${String(span).padStart(6)}, ${a.uies.size} UIEs${s.flops > 0 ? `, ${tf.toFixed(1)} TFLOPS, grid ${((100 * a.ev) / span / a.uies.size).toFixed(1)}%` : ''}`);
+    // a stopped run (--max-cycles) may hold part of a stage: its FLOPs over that span are no rate (figures.ts)
+    out.push(`  ${s.label.padEnd(60)} cycles ${String(a.start).padStart(6)}..${String(a.end).padEnd(6)} span ${String(span).padStart(6)}, ${a.uies.size} UIEs${s.flops > 0 && r.stop === 'done' ? `, ${tf.toFixed(1)} TFLOPS, grid ${((100 * a.ev) / span / a.uies.size).toFixed(1)}%` : ''}`);
   });
   return out;
 }

@@ -44,9 +44,27 @@ export const COUNTERS: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid',
 const BY_GX: ReadonlyArray<keyof ComputeStats> = ['macs', 'execValid', 'execBubble', 'execConfig', 'execNop', 'splits'];
 const BY_GWB: ReadonlyArray<keyof ComputeStats> = ['writebacks', 'wbFlits'];
 const ATTRIBUTED: ReadonlyArray<keyof ComputeStats> = [...BY_GX, ...BY_GWB, ...BY_VI];
-/** `ComputeTrips.mark` / `attribute` read the ATTRIBUTED counters as fields in this order. */
+/** `loadAttributed` reads the ATTRIBUTED counters as fields in this order. */
 const ATTRIBUTED_ORDER = 'macs execValid execBubble execConfig execNop splits writebacks wbFlits vpuBusy vpuInstructions vpuLaneOps vpuPrograms';
-if (ATTRIBUTED.join(' ') !== ATTRIBUTED_ORDER) throw new Error(`uieDefault: ATTRIBUTED is not in the order of ComputeTrips.mark (${ATTRIBUTED.join(' ')})`);
+if (ATTRIBUTED.join(' ') !== ATTRIBUTED_ORDER) throw new Error(`uieTripStats: ATTRIBUTED is not in the order of loadAttributed (${ATTRIBUTED.join(' ')})`);
+/** Index of `splits` in ATTRIBUTED (the last GX counter): attributed to the trip that began the split. */
+const SPLITS = BY_GX.length - 1;
+
+/** The ATTRIBUTED counters into `a`: plain field reads (a keyed read per counter costs more, once per cycle). */
+function loadAttributed(s: ComputeStats, a: Float64Array): void {
+  a[0] = s.macs;
+  a[1] = s.execValid;
+  a[2] = s.execBubble;
+  a[3] = s.execConfig;
+  a[4] = s.execNop;
+  a[5] = s.splits;
+  a[6] = s.writebacks;
+  a[7] = s.wbFlits;
+  a[8] = s.vpuBusy;
+  a[9] = s.vpuInstructions;
+  a[10] = s.vpuLaneOps;
+  a[11] = s.vpuPrograms;
+}
 
 export interface TripRecord {
   trip_id: number;
@@ -81,80 +99,48 @@ export class ComputeTrips {
     this.pending.push([tripId, slot]);
   }
   private readonly before = new Float64Array(ATTRIBUTED.length);
+  /** The attributed counters' change over the cycle (`changed`), in ATTRIBUTED order. */
+  private readonly delta = new Float64Array(ATTRIBUTED.length);
   /** Before the model simulates a cycle: remember the attributed counters (once per cycle: plain loads, no allocation). */
   mark(s: ComputeStats): void {
-    const b = this.before;
-    b[0] = s.macs;
-    b[1] = s.execValid;
-    b[2] = s.execBubble;
-    b[3] = s.execConfig;
-    b[4] = s.execNop;
-    b[5] = s.splits;
-    b[6] = s.writebacks;
-    b[7] = s.wbFlits;
-    b[8] = s.vpuBusy;
-    b[9] = s.vpuInstructions;
-    b[10] = s.vpuLaneOps;
-    b[11] = s.vpuPrograms;
+    loadAttributed(s, this.before);
   }
-  /** Whether any attributed counter moved since `mark`. */
+  /** Whether any attributed counter moved since `mark` (the changes are kept for `attribute`). */
   changed(s: ComputeStats): boolean {
     const b = this.before;
-    return s.macs !== b[0] || s.execValid !== b[1] || s.execBubble !== b[2] || s.execConfig !== b[3] || s.execNop !== b[4] || s.splits !== b[5] || s.writebacks !== b[6] || s.wbFlits !== b[7] || s.vpuBusy !== b[8] || s.vpuInstructions !== b[9] || s.vpuLaneOps !== b[10] || s.vpuPrograms !== b[11];
+    const d = this.delta;
+    loadAttributed(s, d);
+    let moved = false;
+    for (let i = 0; i < d.length; i++) if ((d[i]! -= b[i]!) !== 0) moved = true;
+    return moved;
   }
   /** Trip whose GX instruction began the running split (-1 none): the split is its work, whenever it completes. */
   splitTrip = -1;
   /**
-   * After it: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none). Plain field
-   * reads in `mark`'s order (ATTRIBUTED): a keyed read per counter and a map look-up per unit cost more per cycle
-   * than the rest of the bookkeeping; a unit's trip is looked up only when one of its counters moved.
+   * After `changed`: what changed goes to the trips whose instructions GX, GWB and VI executed (-1 = none); a unit's
+   * trip is looked up only when one of its counters moved (a map look-up per unit and cycle costs more than the rest
+   * of the bookkeeping).
    */
-  attribute(s: ComputeStats, gxTrip: number, gwbTrip: number, viTrip: number): void {
-    const b = this.before;
-    const dMacs = s.macs - b[0]!;
-    const dValid = s.execValid - b[1]!;
-    const dBubble = s.execBubble - b[2]!;
-    const dConfig = s.execConfig - b[3]!;
-    const dNop = s.execNop - b[4]!;
-    const dSplits = s.splits - b[5]!;
-    if (dMacs !== 0 || dValid !== 0 || dBubble !== 0 || dConfig !== 0 || dNop !== 0) {
-      const g = this.own.get(gxTrip);
-      if (g) {
-        g[0]! += dMacs;
-        g[1]! += dValid;
-        g[2]! += dBubble;
-        g[3]! += dConfig;
-        g[4]! += dNop;
-      }
-    }
+  attribute(gxTrip: number, gwbTrip: number, viTrip: number): void {
+    this.add(gxTrip, 0, SPLITS);
+    const dSplits = this.delta[SPLITS]!;
     if (dSplits !== 0) {
       // a split (AA -> WBA, 8 slot steps) is the work of the trip whose GX instruction began it: GX may already
       // issue the next trip's Exec_Valid while it runs (tile n+1 overlapping tile n)
       const sp = this.own.get(this.splitTrip >= 0 ? this.splitTrip : gxTrip);
-      if (sp) sp[5]! += dSplits;
+      if (sp) sp[SPLITS]! += dSplits;
     }
-    const dWb = s.writebacks - b[6]!;
-    const dFlits = s.wbFlits - b[7]!;
-    if (dWb !== 0 || dFlits !== 0) {
-      const w = this.own.get(gwbTrip);
-      if (w) {
-        w[6]! += dWb;
-        w[7]! += dFlits;
-      }
-    }
-    const dBusy = s.vpuBusy - b[8]!;
-    const dInstr = s.vpuInstructions - b[9]!;
-    const dLanes = s.vpuLaneOps - b[10]!;
-    const dProg = s.vpuPrograms - b[11]!;
-    if (dBusy !== 0 || dInstr !== 0 || dLanes !== 0 || dProg !== 0) {
-      const v = this.own.get(viTrip);
-      if (v) {
-        v[8]! += dBusy;
-        v[9]! += dInstr;
-        v[10]! += dLanes;
-        v[11]! += dProg;
-      }
-    }
+    this.add(gwbTrip, BY_GX.length, BY_GX.length + BY_GWB.length);
+    this.add(viTrip, BY_GX.length + BY_GWB.length, ATTRIBUTED.length);
+  }
+  /** Adds the changes of the attributed counters [from, to) to `trip`'s own counters, if any of them moved. */
+  private add(trip: number, from: number, to: number): void {
+    const d = this.delta;
+    let i = from;
+    while (i < to && d[i] === 0) i++;
+    if (i === to) return;
+    const o = this.own.get(trip);
+    if (o) for (let k = from; k < to; k++) o[k]! += d[k]!;
   }
   /**
    * After the model simulated cycle `now`: a pending trip starts at the first cycle one of its sequencers runs its
@@ -274,7 +260,7 @@ export class UieTripStats implements UieObserver {
       if (g < 0) g = tripOf(u, gx) >= 0 ? tripOf(u, gx) : this.lastGx;
       if (w < 0) w = tripOf(u, gwb) >= 0 ? tripOf(u, gwb) : this.lastGwb;
       if (v < 0) v = tripOf(u, vi) >= 0 ? tripOf(u, vi) : this.lastVi;
-      book.attribute(this.st, g, w, v);
+      book.attribute(g, w, v);
     }
     if (book.pending.length) book.resolve(now, this.running);
   }

@@ -1,6 +1,6 @@
 /** scripts/pyxis-gen.mjs's entry (genMain): usage, bad parameters, files written, --run (docs/generators.md exit codes). */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -43,6 +43,23 @@ describe('pyxis-gen command line', () => {
       expect(call(['transformer', '--heads', '3', '--out', dir]).err).toMatch(/GEN0003: heads/);
     } finally {
       rmSync(join(dir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('an output directory that cannot be made -> exit 1 naming it, nothing written, no hang (a path under /proc)', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'pyxis-gen-cli-'));
+    try {
+      const file = join(tmp, 'file');
+      writeFileSync(file, 'x');
+      for (const out of [file, join(file, 'sub'), '/proc/pyxis-gen-no-such-dir']) {
+        const r = call(['gemm', '--out', out]);
+        expect(r.code, out).toBe(1);
+        expect(r.err).toMatch(/cannot write the kernel to .*\(nothing written\)/);
+        expect(r.out).toBe('');
+      }
+      expect(readFileSync(file, 'utf8')).toBe('x');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 

@@ -40,6 +40,8 @@ describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
     ['one 8-row image, Cin 16 (the conv3x3_pad sample generalised)', { images: 1, cin: 16, height: 8 }],
     ['Cin 224: the kernels fill 2016 of the 2048 Hbuf bytes the LD_2ROWS_8B flow addresses per grid-row', { images: 1, cin: 224, height: 8 }],
     ['3 images of 24 rows (top, middle, bottom row-groups), Cin 32, 2 UIEs of 2 clusters, residual add', { images: 3, cin: 32, height: 24, clusters: [0, 1], residual: true }],
+    // image 2 reuses image 0's buffer: its load waits for every trip of image 0 (else LD0813: the trips overlap)
+    ['3 images of 16 rows on one UIE (a double buffer reused), Cin 16', { images: 3, cin: 16, height: 16 }],
   ];
   for (const [title, p] of cases)
     it(title, () => {

@@ -39,6 +39,34 @@ describe('pyxis-gen gemm: tiled over UIEs and clusters, operands streamed from H
   });
 });
 
+describe('pyxis-gen gemm: operands streamed through double buffers (an AMEM budget too small to keep them resident)', () => {
+  it('FP8 384 x 256 x 384 on 1 UIE, 192 KiB: 9 A and 3 B loads into 2 + 2 buffers, each after the tiles of the load two back only', () => {
+    // budget = 2 x (A tile + B tile + C tile) = 2 x (32 + 32 + 32) KiB: the double buffers fit, 3 resident blocks do not
+    const p: GemmParams = { m: 384, k: 256, n: 384, amemBudget: 2 * 3 * 32768 };
+    const { k, r, c64, c, abs } = check(p);
+    const e = errors(c64, c, abs);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(BOUND.fp8.max);
+    expect(e.rms).toBeLessThanOrEqual(BOUND.fp8.rms);
+    expect(k.ld).not.toMatch(/tensor (acl|bcl)/);
+    for (const t of ['a0_0', 'a0_1', 'b0_0', 'b0_1', 'c0_0', 'c0_1']) expect(k.ld).toMatch(new RegExp(`tensor ${t} \\{`));
+    // tiles in column-block-major order t = 3 ni + mi: A changes every tile (loads 0..8), B every 3 tiles (0, 3, 6)
+    const deps = new Map([...k.ld.matchAll(/^(ld[ab]0_\d+) after (.*);$/gm)].map((m) => [m[1]!, m[2]!.split(', ')]));
+    const loadsA = [...k.ld.matchAll(/trip (lda0_\d+) \{ src = a_hbm\[(\d+):/g)].map((m) => [m[1]!, Number(m[2]) / 128] as const);
+    const loadsB = [...k.ld.matchAll(/trip (ldb0_\d+) \{ src = b_hbm\[(\d+)\]/g)].map((m) => [m[1]!, Number(m[2])] as const);
+    expect(loadsA).toEqual([0, 1, 2, 0, 1, 2, 0, 1, 2].map((mi, t) => [`lda0_${t}`, mi]));
+    expect(loadsB).toEqual([0, 1, 2].map((ni) => [`ldb0_${3 * ni}`, ni]));
+    // load q writes buffer q mod 2 once every tile that read load q - 2 has run, and waits for nothing else: load q + 1
+    // is free to run while the tiles of load q compute
+    for (let t = 0; t < 9; t++) expect(deps.get(`lda0_${t}`)).toEqual(t < 2 ? undefined : [`mm0_${t - 2}`]);
+    expect(deps.get('ldb0_0')).toBeUndefined();
+    expect(deps.get('ldb0_3')).toBeUndefined();
+    expect(deps.get('ldb0_6')).toEqual(['mm0_0', 'mm0_1', 'mm0_2']);
+    const h2a = r.report.engines.find((x) => x.name === 'c0.h2a');
+    expect(h2a?.trips).toBe(12);
+  });
+});
+
 describe('pyxis-gen gemm: flows and epilogues', () => {
   const cases: Array<[string, GemmParams, 'fp8' | 'fp16']> = [
     ['FP16 row-shifted 128 x 128 x 128, 2 clusters', { m: 128, k: 128, n: 256, dtype: 'fp16', clusters: [0, 1] }, 'fp16'],
@@ -75,6 +103,23 @@ describe('pyxis-gen gemm: flows and epilogues', () => {
       expect(e.bad).toBe(0);
       expect(e.max).toBeLessThanOrEqual(BOUND.fp8.max);
     });
+});
+
+describe('pyxis-gen gemm: FP16 with a VPU epilogue and the residual add', () => {
+  it('FP16 128 x 128 x 256, bias_relu + R: within the FP16 bound', () => {
+    const p: GemmParams = { m: 128, k: 128, n: 256, dtype: 'fp16', epilogue: 'bias_relu', residual: true };
+    const { k, c64, c, abs } = check(p);
+    const bias = input(k, `${k.name}_bias.npy`);
+    const rr = input(k, `${k.name}_ref_r.npy`);
+    for (let i = 0; i < c.length; i++) c[i] = Math.max(0, c[i]! + bias[i % p.n]!) + rr[i]!;
+    // the grid's FP16 bound on sum |a b|; the VPU's FP16 rounding of x + bias and the RMW_Add's FP16 rounding of the
+    // sum (2^-11 relative each) on |bias| and |R|
+    const scale = abs.map((s, i) => s + Math.abs(bias[i % p.n]!) + Math.abs(rr[i]!));
+    const e = errors(c64, c, scale);
+    expect(e.bad).toBe(0);
+    expect(e.max).toBeLessThanOrEqual(BOUND.fp16.max);
+    expect(e.rms).toBeLessThanOrEqual(BOUND.fp16.rms);
+  });
 });
 
 describe('pyxis-gen gemm: parameters the hardware cannot run are errors naming the parameter and the limit', () => {

@@ -16,77 +16,102 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resnetBlock, resnetDownBlock } from '../../src/gen/index.js';
-import { input, runKernel } from './gen.harness.js';
+import type { GenKernel } from '../../src/gen/kernel.js';
+import { input, runKernel, type GenRun } from './gen.harness.js';
 
-const N = 8;
-const H = 16;
-const W = 128;
+const u8 = 2 ** -4;
+const eps = 2 ** -8;
 
-/** float64 3x3, stride 1, zero padding 1, 16 -> 16 channels; also sum |w| |x| per output. */
-function conv(x: ArrayLike<number>, w: ArrayLike<number>): { y: Float64Array; a: Float64Array } {
-  const y = new Float64Array(N * 16 * H * W);
+/**
+ * float64 3x3 convolution, zero padding 1, 16 -> 16 channels, stride s, of n images [16, hIn, wIn]:
+ * y[b, o, r, q] = sum_{i, dy, dx} w[o, i, dy + 1, dx + 1] x[b, i, s r + dy, s q + dx]; also sum |w x| per output.
+ */
+function conv(x: ArrayLike<number>, w: ArrayLike<number>, n: number, hIn: number, wIn: number, s = 1): { y: Float64Array; a: Float64Array } {
+  const hO = hIn / s;
+  const wO = wIn / s;
+  const y = new Float64Array(n * 16 * hO * wO);
   const a = new Float64Array(y.length);
-  for (let b = 0; b < N; b++)
+  for (let b = 0; b < n; b++)
     for (let o = 0; o < 16; o++)
       for (let i = 0; i < 16; i++)
         for (let t = 0; t < 9; t++) {
           const wt = w[(o * 16 + i) * 9 + t]!;
           const dy = Math.floor(t / 3) - 1;
           const dx = (t % 3) - 1;
-          for (let r = Math.max(0, -dy); r < Math.min(H, H - dy); r++)
-            for (let q = Math.max(0, -dx); q < Math.min(W, W - dx); q++) {
-              const p = wt * x[((b * 16 + i) * H + r + dy) * W + q + dx]!;
-              y[((b * 16 + o) * H + r) * W + q]! += p;
-              a[((b * 16 + o) * H + r) * W + q]! += Math.abs(p);
+          for (let r = 0; r < hO; r++) {
+            const yy = s * r + dy;
+            if (yy < 0 || yy >= hIn) continue;
+            for (let q = 0; q < wO; q++) {
+              const xx = s * q + dx;
+              if (xx < 0 || xx >= wIn) continue;
+              const p = wt * x[((b * 16 + i) * hIn + yy) * wIn + xx]!;
+              y[((b * 16 + o) * hO + r) * wO + q]! += p;
+              a[((b * 16 + o) * hO + r) * wO + q]! += Math.abs(p);
             }
+          }
         }
   return { y, a };
 }
 
+/** Runs a block bit-exact (no link warnings, run done) and reads its input x and the two 3x3 weight sets. */
+function setup(k: GenKernel): { r: GenRun; x: Float64Array; w1: Float64Array; w2: Float64Array } {
+  const r = runKernel(k);
+  expect(r.report.stop).toBe('done');
+  expect(r.warnings).toEqual([]);
+  return { r, x: input(k, 'resnet_x.npy'), w1: input(k, 'resnet_w1.npy'), w2: input(k, 'resnet_w2.npy') };
+}
+
+/**
+ * The conv2 terms of the bound (header): e_h of h on chip, s1 = conv2 with |w2| of e_h, s2 = conv2 with |w2| of
+ * |h| + e_h, and c2 = conv2(ReLU(h)); `conv2` is the block's second convolution at h's size.
+ */
+function conv2Terms(h: Float64Array, a1: Float64Array, w2: Float64Array, conv2: (src: ArrayLike<number>, w: ArrayLike<number>) => Float64Array) {
+  const eh = h.map((v, i) => u8 * Math.abs(v) + (1 + u8) * eps * a1[i]! + 2 ** -12);
+  const aw2 = Array.from(w2, Math.abs);
+  return { eh, c2: conv2(h.map((v) => Math.max(v, 0)), w2), s1: conv2(eh, aw2), s2: conv2(h.map((v, i) => Math.abs(v) + eh[i]!), aw2) };
+}
+
+/** |out - ref| / B at worst, RMS relative error, negative outputs, and the zeros of the final ReLU (sum < -B). */
+function score(out: Float32Array, sum: Float64Array, B: (i: number, ref: number) => number) {
+  expect(out.length).toBe(sum.length);
+  let worst = 0;
+  let num = 0;
+  let den = 0;
+  let zeros = 0;
+  let negative = 0;
+  let notZeroed = 0;
+  for (let i = 0; i < sum.length; i++) {
+    const ref = Math.max(sum[i]!, 0);
+    const b = B(i, ref);
+    const d = Math.abs(out[i]! - ref);
+    worst = Math.max(worst, d / b);
+    num += d * d;
+    den += ref * ref;
+    // the final ReLU ran on chip: nothing negative, and exact zeros where the block's sum is negative beyond B
+    if (out[i]! < 0) negative++;
+    if (sum[i]! < -b) {
+      if (out[i] !== 0) notZeroed++;
+      zeros++;
+    }
+  }
+  return { worst, rms: Math.sqrt(num / den), zeros, negative, notZeroed };
+}
+
 describe('pyxis-gen resnet: ReLU(conv2(ReLU(conv1(x))) + x) chained on chip', () => {
   it('8 images [16, 16, 128] on 2 clusters x 2 UIEs (2 per UIE, both AMEM buffers): bit-exact run against a float64 block', () => {
-    const k = resnetBlock({ images: N, height: H, clusters: [0, 1], uies: 2 });
-    const r = runKernel(k);
-    expect(r.report.stop).toBe('done');
-    expect(r.warnings).toEqual([]);
-    const x = input(k, 'resnet_x.npy');
-    const w1 = input(k, 'resnet_w1.npy');
-    const w2 = input(k, 'resnet_w2.npy');
-    const u8 = 2 ** -4;
-    const eps = 2 ** -8;
-    const { y: h, a: a1 } = conv(x, w1);
-    const sum = conv(h.map((v) => Math.max(v, 0)), w2).y.map((v, i) => v + x[i]!);
-    const ref = sum.map((v) => Math.max(v, 0));
-    const eh = h.map((v, i) => u8 * Math.abs(v) + (1 + u8) * eps * a1[i]! + 2 ** -12);
-    const aw2 = Array.from(w2, Math.abs);
-    const s1 = conv(eh, aw2).y;
-    const s2 = conv(h.map((v, i) => Math.abs(v) + eh[i]!), aw2).y;
-    const out = r.tensor('y_hbm');
-    expect(out.length).toBe(ref.length);
-    let worst = 0;
-    let num = 0;
-    let den = 0;
-    let zeros = 0;
-    let negative = 0;
-    let notZeroed = 0;
-    for (let i = 0; i < ref.length; i++) {
-      const d = Math.abs(out[i]! - ref[i]!);
-      const B = u8 * ref[i]! + 2 ** -12 + (1 + u8) * ((1 + 2 ** -11) * (s1[i]! + eps * s2[i]!) + 2 ** -11 * Math.abs(sum[i]!));
-      worst = Math.max(worst, d / B);
-      num += d * d;
-      den += ref[i]! * ref[i]!;
-      // the final ReLU ran on chip: nothing negative, and exact zeros where the block's sum is negative beyond B
-      if (out[i]! < 0) negative++;
-      if (sum[i]! < -B) {
-        if (out[i] !== 0) notZeroed++;
-        zeros++;
-      }
-    }
-    expect(negative).toBe(0);
-    expect(notZeroed).toBe(0);
-    expect(zeros).toBeGreaterThan(ref.length / 4);
-    expect(worst).toBeLessThanOrEqual(1);
-    expect(Math.sqrt(num / den)).toBeLessThanOrEqual(0.04);
+    const N = 8;
+    const H = 16;
+    const W = 128;
+    const { r, x, w1, w2 } = setup(resnetBlock({ images: N, height: H, clusters: [0, 1], uies: 2 }));
+    const { y: h, a: a1 } = conv(x, w1, N, H, W);
+    const { eh, c2, s1, s2 } = conv2Terms(h, a1, w2, (src, w) => conv(src, w, N, H, W).y);
+    const sum = c2.map((v, i) => v + x[i]!);
+    const sc = score(r.tensor('y_hbm'), sum, (i, ref) => u8 * ref + 2 ** -12 + (1 + u8) * ((1 + 2 ** -11) * (s1[i]! + eps * s2[i]!) + 2 ** -11 * Math.abs(sum[i]!)));
+    expect(sc.negative).toBe(0);
+    expect(sc.notZeroed).toBe(0);
+    expect(sc.zeros).toBeGreaterThan(sum.length / 4);
+    expect(sc.worst).toBeLessThanOrEqual(1);
+    expect(sc.rms).toBeLessThanOrEqual(0.04);
 
     // the chain: conv1's RFP8 output h of worker 0's second image (image 1, buffer 1) is conv1 of that image's x
     const h1 = r.tensor('h0_1');
@@ -106,90 +131,34 @@ describe('pyxis-gen resnet: ReLU(conv2(ReLU(conv1(x))) + x) chained on chip', ()
     const HI = 16;
     const HO = 8;
     const k = resnetDownBlock({ images: ND, height: HI, clusters: [0, 1], uies: 1 });
-    const r = runKernel(k);
-    expect(r.report.stop).toBe('done');
-    expect(r.warnings).toEqual([]);
-    const x = input(k, 'resnet_x.npy');
-    const w1 = input(k, 'resnet_w1.npy');
-    const w2 = input(k, 'resnet_w2.npy');
+    const { r, x, w1, w2 } = setup(k);
     const wp = input(k, 'resnet_wp.npy');
-    // float64, written out: h = conv1 at (2r, 2c) of the zero-padded input; conv2 over the [16, 8, 64] image
-    const h = new Float64Array(ND * 16 * HO * 64);
-    const a1 = new Float64Array(h.length);
+    // float64: h = conv1 at (2r, 2c) of the zero-padded input; conv2 over the [16, 8, 64] image
+    const { y: h, a: a1 } = conv(x, w1, ND, HI, 128, 2);
+    const { c2, s1, s2 } = conv2Terms(h, a1, w2, (src, w) => conv(src, w, ND, HO, 64).y);
+    // the shortcut p = proj_s2(x): 1x1 at the even rows and columns, and sum |wp x|
+    const pv = new Float64Array(h.length);
+    const pa = new Float64Array(h.length);
     for (let b = 0; b < ND; b++)
       for (let o = 0; o < 16; o++)
         for (let rr = 0; rr < HO; rr++)
           for (let q = 0; q < 64; q++) {
-            let sum = 0;
-            let a = 0;
-            for (let i = 0; i < 16; i++)
-              for (let t = 0; t < 9; t++) {
-                const y = 2 * rr + Math.floor(t / 3) - 1;
-                const xx = 2 * q + (t % 3) - 1;
-                if (y < 0 || y >= HI || xx < 0 || xx >= 128) continue;
-                const v = w1[(o * 16 + i) * 9 + t]! * x[((b * 16 + i) * HI + y) * 128 + xx]!;
-                sum += v;
-                a += Math.abs(v);
-              }
-            h[((b * 16 + o) * HO + rr) * 64 + q] = sum;
-            a1[((b * 16 + o) * HO + rr) * 64 + q] = a;
-          }
-    const conv2 = (src: ArrayLike<number>, w: ArrayLike<number>) => {
-      const y = new Float64Array(src.length);
-      for (let b = 0; b < ND; b++)
-        for (let o = 0; o < 16; o++)
-          for (let rr = 0; rr < HO; rr++)
-            for (let q = 0; q < 64; q++) {
-              let sum = 0;
-              for (let i = 0; i < 16; i++)
-                for (let t = 0; t < 9; t++) {
-                  const yy = rr + Math.floor(t / 3) - 1;
-                  const xx = q + (t % 3) - 1;
-                  if (yy >= 0 && yy < HO && xx >= 0 && xx < 64) sum += w[(o * 16 + i) * 9 + t]! * src[((b * 16 + i) * HO + yy) * 64 + xx]!;
-                }
-              y[((b * 16 + o) * HO + rr) * 64 + q] = sum;
-            }
-      return y;
-    };
-    const u8 = 2 ** -4;
-    const eps = 2 ** -8;
-    const eh = h.map((v, i) => u8 * Math.abs(v) + (1 + u8) * eps * a1[i]! + 2 ** -12);
-    const aw2 = Array.from(w2, Math.abs);
-    const c2 = conv2(h.map((v) => Math.max(v, 0)), w2);
-    const s1 = conv2(eh, aw2);
-    const s2 = conv2(h.map((v, i) => Math.abs(v) + eh[i]!), aw2);
-    const out = r.tensor('y_hbm');
-    expect(out.length).toBe(h.length);
-    let worst = 0;
-    let num = 0;
-    let den = 0;
-    let negative = 0;
-    for (let b = 0; b < ND; b++)
-      for (let o = 0; o < 16; o++)
-        for (let rr = 0; rr < HO; rr++)
-          for (let q = 0; q < 64; q++) {
-            let pv = 0;
-            let pa = 0;
+            const j = ((b * 16 + o) * HO + rr) * 64 + q;
             for (let i = 0; i < 16; i++) {
               const v = wp[o * 16 + i]! * x[((b * 16 + i) * HI + 2 * rr) * 128 + 2 * q]!;
-              pv += v;
-              pa += Math.abs(v);
+              pv[j]! += v;
+              pa[j]! += Math.abs(v);
             }
-            const j = ((b * 16 + o) * HO + rr) * 64 + q;
-            const sum = c2[j]! + pv;
-            const ref = Math.max(sum, 0);
-            const ep = u8 * Math.abs(pv) + (1 + u8) * eps * pa + 2 ** -12;
-            const B = u8 * ref + 2 ** -12 + (1 + u8) * ((1 + 2 ** -11) * (s1[j]! + eps * s2[j]! + ep) + 2 ** -11 * Math.abs(sum));
-            const d = Math.abs(out[j]! - ref);
-            worst = Math.max(worst, d / B);
-            num += d * d;
-            den += ref * ref;
-            if (out[j]! < 0) negative++;
           }
-    expect(negative).toBe(0);
-    expect(worst).toBeLessThanOrEqual(1);
+    const sum = c2.map((v, j) => v + pv[j]!);
+    const sc = score(r.tensor('y_hbm'), sum, (j, ref) => {
+      const ep = u8 * Math.abs(pv[j]!) + (1 + u8) * eps * pa[j]! + 2 ** -12;
+      return u8 * ref + 2 ** -12 + (1 + u8) * ((1 + 2 ** -11) * (s1[j]! + eps * s2[j]! + ep) + 2 ** -11 * Math.abs(sum[j]!));
+    });
+    expect(sc.negative).toBe(0);
+    expect(sc.worst).toBeLessThanOrEqual(1);
     // two RFP8 roundings on the shortcut path (p, out) besides h: RMS relative <= 0.06
-    expect(Math.sqrt(num / den)).toBeLessThanOrEqual(0.06);
+    expect(sc.rms).toBeLessThanOrEqual(0.06);
   });
 
   it('bad parameters name the parameter and the limit', () => {
