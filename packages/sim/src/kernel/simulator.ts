@@ -51,6 +51,7 @@ export class Simulator extends LazyEngines {
    * clock (temporal decoupling, docs/simulator.md "Quantum") never simulate a cycle at or beyond it.
    */
   runLimit = Infinity;
+
   /** Runs until every engine is idle, a deadlock, or `maxCycles`. */
   run(opts: RunOptions = {}): RunResult {
     const maxCycles = opts.maxCycles ?? Infinity;
