@@ -97,21 +97,6 @@ export class LazyEngines extends EngineCounters {
     }
   }
 
-  /** Puts engine i (tick-order position from `pos`) back into the ticked set. */
-  private activate(i: number): void {
-    this.state[i] = EngineState.Active;
-    const k = this.pos[i]!;
-    this.act[k >>> 5]! |= 1 << (k & 31);
-  }
-
-  /** Takes engine i out of the ticked set in state `st`; its cycles from `now + 1` on are accounted lazily. */
-  private deactivate(i: number, st: EngineState, now: number): void {
-    this.state[i] = st;
-    this.acctFrom[i] = now + 1;
-    const k = this.pos[i]!;
-    this.act[k >>> 5]! &= ~(1 << (k & 31));
-  }
-
   /**
    * A passive engine became busy (its wake function). Asleep since `acctFrom`: idle up to the current cycle, and the
    * current cycle too when its tick position has passed (it is ticked from the next cycle, as an engine found asleep
@@ -120,13 +105,15 @@ export class LazyEngines extends EngineCounters {
   private wake(i: number): void {
     const st = this.state[i]!;
     if (st !== EngineState.Asleep && st !== EngineState.Timed && st !== EngineState.Stalled) return;
-    const to = this.pos[i]! > this.curPos ? this.now : this.now + 1;
+    const k = this.pos[i]!;
+    const to = k > this.curPos ? this.now : this.now + 1;
     if (st === EngineState.Stalled) {
       this.stallLazy(i, to - this.acctFrom[i]!);
       this.stalledN--;
     } else this.idleC[i] += to - this.acctFrom[i]!;
     if (st === EngineState.Timed) this.timedStale = true;
-    this.activate(i);
+    this.state[i] = EngineState.Active;
+    this.act[k >>> 5]! |= 1 << (k & 31);
   }
 
   /** `attachSkip`: from inside engine i's tick at `now`, the cycles now < c < until replay progress. */
@@ -136,7 +123,10 @@ export class LazyEngines extends EngineCounters {
     this.wakeAt[i] = until;
     if (until < this.nextTimed) this.nextTimed = until;
     this.skipping++;
-    this.deactivate(i, EngineState.Skip, now);
+    this.state[i] = EngineState.Skip;
+    this.acctFrom[i] = now + 1;
+    const k = this.pos[i]!;
+    this.act[k >>> 5]! &= ~(1 << (k & 31));
   }
 
   /**
@@ -146,11 +136,13 @@ export class LazyEngines extends EngineCounters {
    */
   private resume(i: number): number {
     if (this.state[i] !== EngineState.Skip) return -1;
-    const to = this.pos[i]! > this.curPos ? this.now : this.now + 1;
+    const k = this.pos[i]!;
+    const to = k > this.curPos ? this.now : this.now + 1;
     this.busyC[i] += to - this.acctFrom[i]!;
     this.skipping--;
     this.timedStale = true;
-    this.activate(i);
+    this.state[i] = EngineState.Active;
+    this.act[k >>> 5]! |= 1 << (k & 31);
     return to;
   }
 
@@ -167,7 +159,10 @@ export class LazyEngines extends EngineCounters {
   protected sleepStalled(i: number, e: SimEngine, now: number): void {
     this.sleepCode[i] = stallCodeOf(e);
     this.stalledN++;
-    this.deactivate(i, EngineState.Stalled, now);
+    this.state[i] = EngineState.Stalled;
+    this.acctFrom[i] = now + 1;
+    const k = this.pos[i]!;
+    this.act[k >>> 5]! &= ~(1 << (k & 31));
   }
 
   /** Engine i goes to sleep after its tick at `now` (not busy, no progress; counted idle at `now`). */
@@ -187,7 +182,10 @@ export class LazyEngines extends EngineCounters {
       this.skipping--;
       this.timedStale = true;
     }
-    this.deactivate(i, st, now);
+    this.state[i] = st;
+    this.acctFrom[i] = now + 1;
+    const k = this.pos[i]!;
+    this.act[k >>> 5]! &= ~(1 << (k & 31));
   }
 
   /** Brings back the Timed / Skip engines due at `now` (accounting their cycles before it); recomputes `nextTimed`. */
@@ -207,7 +205,9 @@ export class LazyEngines extends EngineCounters {
         this.busyC[i] += c;
         this.skipping--;
       } else this.idleC[i] += c;
-      this.activate(i);
+      this.state[i] = EngineState.Active;
+      const k = this.pos[i]!;
+      this.act[k >>> 5]! |= 1 << (k & 31);
     }
     this.nextTimed = next;
     this.timedStale = false;

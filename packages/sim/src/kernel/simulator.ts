@@ -263,7 +263,12 @@ export class Simulator extends LazyEngines {
         // The run ends at `now`: the step just made at `now` (nothing moved) is not one of its cycles, so each
         // engine's busy + stall + idle is exactly `cycles`. Undo that step's accounting (one idle or stall cycle);
         // the lazy engines are accounted up to `now` below.
-        this.accountSkipped(-1);
+        for (let i = 0; i < n; i++) {
+          if (this.state[i] !== EngineState.Active) continue;
+          const e = engines[i]!;
+          if (e.busy) this.accountStall(i, e, -1);
+          else this.idleC[i]--;
+        }
         if (partitioned) {
           this.quiescent = true;
           result = 'quiescent';
@@ -277,7 +282,14 @@ export class Simulator extends LazyEngines {
         next = windowEnd;
       }
       const skipped = next - now - 1;
-      if (skipped > 0) this.accountSkipped(skipped);
+      if (skipped > 0) {
+        for (let i = 0; i < n; i++) {
+          if (this.state[i] !== EngineState.Active) continue;
+          const e = engines[i]!;
+          if (e.busy) this.accountStall(i, e, skipped);
+          else this.idleC[i] += skipped;
+        }
+      }
       now = next;
     }
     this.curPos = -1;
