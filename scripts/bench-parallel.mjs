@@ -14,18 +14,24 @@
  * link of latency --lat cycles (the lookahead) to the next partition.
  * System part (--chips N, default 8; --rows R, default 2048; --system-threads LIST): an N-chip Pyxis system whose
  * chips each run the busy 48-UIE copy image of bench-sim.mjs (scripts/parallel/system.mjs), in process (the system
- * runner's single-thread path, the reference) and with the chips on worker threads; skipped, and said so, when the
- * system runner is not in this build. --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of
- * scripts/gen-collective.mjs). --skip-synthetic / --skip-system run one part only.
- * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-threads LIST; --chip-apm on|off,
- * default off): ONE chip whose clusters are partitions (sim/parallel/threadedChip.ts): the plain single-Simulator run
- * (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has the cores), results
- * compared (report but kernel_steps); worker start-up (start a worker, load the package, build the chip) is printed
- * apart from the windowed run. busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
+ * runner's single-thread path, the reference) and with the chips on threads (the calling thread and N - 1 workers),
+ * each configuration in a fresh process; skipped, and said so, when the system runner is not in this build.
+ * --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of scripts/gen-collective.mjs).
+ * --skip-synthetic / --skip-system run one part only.
+ * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-clusters K, default 4: busy48 cut
+ * to its first K clusters (1: the single-thread path); --chip-threads LIST; --chip-apm on|off, default off;
+ * --chip-worker bundle|dist, default the bundled worker when `npm run build` made it, as the CLI uses): ONE chip whose
+ * clusters are partitions run from a work queue (sim/parallel/threadedChip.ts, kernel queued.ts): the plain
+ * single-Simulator run (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has
+ * the cores), each in a fresh process, results compared (report but kernel_steps); printed: a worker's start-up alone,
+ * and per thread when it took its first partition, its build and simulate time, which thread ran which partition.
+ * --chip-ceiling also runs two processes of half the clusters each at the same time: what two cores give this work
+ * on this machine with no runner at all (memory bandwidth, caches and the host's scheduling included). busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
  * throttle the whole chip, so with APM on its clusters are coupled and the run stays in one partition, said so).
  * With --chip-image only the chip part runs.
  * Build first: npx tsc -b
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runThreaded } from '../packages/sim/dist/index.js';
@@ -44,20 +50,35 @@ const { values: a } = parseArgs({
     chips: { type: 'string', default: '8' },
     rows: { type: 'string', default: '2048' },
     'system-threads': { type: 'string' },
+    'system-run': { type: 'string' },
     psys: { type: 'string' },
     'skip-synthetic': { type: 'boolean', default: false },
     'skip-system': { type: 'boolean', default: false },
     'chip-image': { type: 'string' },
     'chip-rows': { type: 'string', default: '262144' },
+    'chip-clusters': { type: 'string', default: '4' },
     'chip-threads': { type: 'string' },
     'chip-apm': { type: 'string', default: 'off' },
     'chip-run': { type: 'string' },
+    'chip-worker': { type: 'string' },
+    'chip-ceiling': { type: 'boolean', default: false },
   },
 });
 const w = { parts: +a.parts, engines: +a.engines, macs: +a.macs, cycles: +a.cycles, every: +a.every, lat: +a.lat };
 const cores = availableParallelism();
 const threadList = a.threads ? a.threads.split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= w.parts)];
 const MODULE = new URL('./parallel/synthetic.mjs', import.meta.url).href;
+/** The partition worker as one file (scripts/bundle.mjs; the CLI uses it when its bundle is fresh). */
+const BUNDLED_WORKER = new URL('../packages/targets/bundle/partitionWorker.js', import.meta.url);
+/** CPU seconds the whole machine spent outside idle (/proc/stat; USER_HZ 100): minus this process's, what others took. */
+function machineBusy() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return (f.reduce((x, y) => x + y, 0) - f[3] - f[4]) / 100;
+  } catch {
+    return NaN;
+  }
+}
 const byName = (s) => [...s].sort((x, y) => x.name.localeCompare(y.name));
 const sortK = (c) => [...c].sort((x, y) => x[0] - y[0]).map((x) => x.slice(0, 3));
 
@@ -76,29 +97,51 @@ async function chip() {
   const rows = +a['chip-rows'];
   const file = a['chip-image'];
   const list = a['chip-threads'] ? a['chip-threads'].split(',').map(Number) : [1, 2, ...[4].filter((n) => n <= cores)];
+  const { existsSync } = await import('node:fs');
+  const worker = a['chip-worker'] ?? (existsSync(BUNDLED_WORKER) ? 'bundle' : 'dist');
   const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
-  console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (48 UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process`);
+  const nc = +a['chip-clusters'];
+  console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (${nc < 4 ? `the first ${nc} cluster${nc === 1 ? '' : 's'}: ${nc * 12}` : 48} UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process; worker entry: ${worker === 'bundle' ? 'the bundled one (packages/targets/bundle/partitionWorker.js)' : 'packages/sim/dist'}`);
   const run = (what) => {
-    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-apm', a['chip-apm'], '--chip-run', what];
+    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', a['chip-clusters'], '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-run', what];
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`bench-parallel --chip-run ${what} failed:\n${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop());
   };
   const ws = run('worker');
-  console.log(`  worker start-up alone (start a worker, load @pyxis/target-pyxis/parallel): ${ws.ms.toFixed(0)} ms`);
+  console.log(`  worker start-up alone (start a worker, load its entry and @pyxis/target-pyxis/parallel): ${ws.ms.toFixed(0)} ms`);
   const ref = run('ref');
   const rate = (s) => `${(ref.cycles / s / 1e3).toFixed(1)} k chip-cycles/s`;
   const line = (r) => `${r.s.toFixed(3)} s  ${rate(r.s)}  (${r.cpu.toFixed(2)} CPU-s of all threads, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
-  console.log(`  one Simulator (reference)   ${line(ref)}; ${ref.cycles} cycles)`);
+  console.log(`  one Simulator (reference)   ${line(ref)}; ${ref.cycles} cycles; the simulation ${(ref.simMs / 1000).toFixed(2)} s, ${(ref.simCpuMs / 1000).toFixed(2)} CPU-s of its thread)`);
+  if (a['chip-ceiling'] && nc % 2 === 0) {
+    // The machine's own ceiling for two threads: two processes, each half the clusters, at the same time (no shared
+    // heap, no coordination): what two cores give this workload here, whatever the runner does.
+    const { spawn } = await import('node:child_process');
+    const half = (k) =>
+      new Promise((res, rej) => {
+        const c = spawn(process.execPath, [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', String(nc / 2), '--chip-apm', a['chip-apm'], '--chip-run', 'ref'], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        c.stdout.on('data', (d) => (out += d));
+        c.on('exit', (code) => (code === 0 ? res(JSON.parse(out.trim().split('\n').pop())) : rej(new Error(`half ${k} failed`))));
+      });
+    const t0 = performance.now();
+    const [h0, h1] = await Promise.all([half(0), half(1)]);
+    const s2 = (performance.now() - t0) / 1000;
+    console.log(`  ceiling: two processes of ${nc / 2} clusters each, at the same time   ${s2.toFixed(3)} s (${h0.s.toFixed(3)} / ${h1.s.toFixed(3)} s, ${(h0.cpu + h1.cpu).toFixed(2)} CPU-s, other processes ${Math.max(h0.others - h1.cpu, 0).toFixed(2)} CPU-s meanwhile)  x${(ref.s / s2).toFixed(2)} vs reference: what two cores give this work on this machine`);
+  }
   let ok = true;
   for (const threads of list) {
     const r = run(String(threads));
     const same = r.report === ref.report;
     ok &&= same;
     const p = r.parallel;
-    const detail = p
-      ? `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`
-      : `one partition: ${r.note}`;
+    const f = (x) => (x / 1000).toFixed(2);
+    const detail = !p
+      ? `one partition: ${r.note}`
+      : p.schedule === 'queue'
+        ? `threads used ${p.threads}, ${p.partitions} partitions from a work queue, queue run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%; per thread: first partition after ${p.hostStartMs.map(f).join('/')} s, building ${p.hostBuildMs.map(f).join('/')} s, simulating ${p.hostBusyMs.map(f).join('/')} s, CPU of the thread for both ${p.hostCpuMs.map(f).join('/')} s; partitions ran on threads ${p.partThreads.join(',')}`
+        : `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`;
     console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}`);
   }
   console.log(`  load average at the end ${load()}`);
@@ -110,27 +153,18 @@ async function chip() {
 
 /** One configuration of the chip part, in this (fresh) process: prints one JSON line. */
 async function chipRun(what) {
-  const { readFileSync } = await import('node:fs');
   if (what === 'worker') {
     const { Worker } = await import('node:worker_threads');
     const t0 = performance.now();
     await new Promise((res, rej) => {
-      const w = new Worker(`import('@pyxis/target-pyxis/parallel').then(() => require('node:worker_threads').parentPort.postMessage(1));`, { eval: true });
+      const entry = a['chip-worker'] === 'bundle' ? `import(${JSON.stringify(BUNDLED_WORKER.href)})` : `Promise.all([import(${JSON.stringify(new URL('../packages/sim/dist/kernel/partitionWorker.js', import.meta.url).href)}), import('@pyxis/target-pyxis/parallel')])`;
+      const w = new Worker(`${entry}.then(() => require('node:worker_threads').parentPort.postMessage(1));`, { eval: true, workerData: { preload: [] } });
       w.once('message', () => w.terminate().then(res));
       w.once('error', rej);
     });
     console.log(JSON.stringify({ ms: performance.now() - t0 }));
     return;
   }
-  // CPU seconds the whole machine spent outside idle (/proc/stat; USER_HZ 100): minus this process's, what others took
-  const machineBusy = () => {
-    try {
-      const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-      return (f.reduce((x, y) => x + y, 0) - f[3] - f[4]) / 100;
-    } catch {
-      return NaN;
-    }
-  };
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const m0 = machineBusy();
@@ -138,20 +172,26 @@ async function chipRun(what) {
   const sim = await import('../packages/target-pyxis/dist/sim/index.js');
   const par = await import('../packages/target-pyxis/dist/sim/parallel/index.js');
   const file = a['chip-image'] === 'busy48' ? 'busy48.pimg' : a['chip-image'];
-  const bytes = a['chip-image'] === 'busy48' ? (await import('./parallel/system.mjs')).busyCopyImageBytes(+a['chip-rows']) : readFileSync(file);
+  const bytes = a['chip-image'] === 'busy48' ? (await import('./parallel/system.mjs')).busyCopyImageBytes(+a['chip-rows'], +a['chip-clusters']) : readFileSync(file);
   const container = readContainer(bytes, file);
   const config = sim.loadSimConfig();
   config.apm.enabled = a['chip-apm'] === 'on';
   const uieFactory = sim.makeUieFactory({});
   let report;
   let extra = {};
-  if (what === 'ref') report = sim.simulateImage(container, file, { config, uieFactory }).report;
+  if (what === 'ref') {
+    const { threadCpuMs } = await import('../packages/sim/dist/index.js');
+    const c = threadCpuMs();
+    const w = performance.now();
+    report = sim.simulateImage(container, file, { config, uieFactory }).report;
+    extra = { simMs: performance.now() - w, simCpuMs: threadCpuMs() - c };
+  }
   else {
-    const r = await par.runChipThreaded(container, file, { config, uieFactory, threads: +what });
+    const r = await par.runChipThreaded(container, file, { config, uieFactory, threads: +what, ...(a['chip-worker'] === 'bundle' ? { workerUrl: BUNDLED_WORKER } : {}) });
     const m = performance.now();
     report = r.report;
     const p = r.parallel;
-    extra = { note: r.note, parallel: p && { threads: p.threads, partitions: p.parts.length, wallMs: p.wallMs, efficiency: p.efficiency, windows: p.windows }, mergeAt: m };
+    extra = { note: r.note, parallel: p && { threads: p.threads, partitions: p.parts.length, wallMs: p.wallMs, efficiency: p.efficiency, windows: p.windows, schedule: p.schedule, hostStartMs: p.hostStartMs, hostBuildMs: p.hostBuildMs, hostBusyMs: p.hostBusyMs, hostCpuMs: p.hostCpuMs, partThreads: p.parts.map((x) => x.thread) }, mergeAt: m };
   }
   const s = (performance.now() - t0) / 1000;
   const cu = process.cpuUsage(c0);
@@ -206,24 +246,66 @@ if (!ok) {
 }
 
 async function system() {
-  let mods;
+  // Every configuration runs in a fresh node process (`--system-run ref|N`), as the chip part: no run profits from
+  // code another one compiled (an earlier version ran them in one process: the reference, first, paid the compilation
+  // for all of them).
+  if (a['system-run']) return systemRun(a['system-run']);
   try {
-    mods = {
-      run: await import('../packages/target-pyxis/dist/sim/fabric/systemRun.js'),
-      sys: await import('../packages/target-pyxis/dist/sim/fabric/system.js'),
-      par: await import('../packages/target-pyxis/dist/sim/parallel/index.js'),
-      uie: await import('../packages/target-pyxis/dist/sim/uieDefault.js'),
-      img: await import('./parallel/system.mjs'),
-    };
+    await import('../packages/target-pyxis/dist/sim/fabric/systemRun.js');
   } catch (e) {
     console.log(`bench-parallel: no system runner in this build (${e.code ?? e.message}); system part skipped`);
     return;
   }
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const pass = ['--chips', a.chips, '--rows', a.rows, ...(a.psys ? ['--psys', a.psys] : [])];
+  const run = (what) => {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--skip-synthetic', ...pass, '--system-run', what], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`bench-parallel --system-run ${what} failed:\n${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop());
+  };
+  const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+  const ref = run('ref');
+  const chips = ref.chips;
+  const list = a['system-threads'] ? a['system-threads'].split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= chips)];
+  console.log(`bench-parallel: ${ref.what}; host ${cores} cores, load average ${load()}; each run in a fresh process`);
+  const rate = (s) => `${((ref.cycles * chips) / s / 1e3).toFixed(1)} k chip-cycles/s`;
+  const cpu = (r) => `${r.cpu.toFixed(2)} CPU-s of all threads, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
+  console.log(`  in process (reference)      ${ref.s.toFixed(3)} s  ${rate(ref.s)}  (${cpu(ref)}; ${ref.cycles} cycles, ${ref.windows} windows, ${ref.crossMessages} cross messages)`);
+  let ok = true;
+  for (const threads of list) {
+    const r = run(String(threads));
+    const same = r.hash === ref.hash;
+    ok &&= same;
+    const p = r.parallel;
+    console.log(
+      `  chips on --threads ${String(threads).padEnd(3)}   ${r.s.toFixed(3)} s  ${rate(r.s)}  x${(ref.s / r.s).toFixed(2)} vs reference  (${cpu(r)}; threads used ${p.threads}, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows, wait ${p.hostWaitMs.map((x) => x.toFixed(0)).join('/')} ms)  ${same ? 'identical' : 'RESULTS DIFFER'}`,
+    );
+  }
+  console.log(`  load average at the end ${load()}`);
+  if (!ok) {
+    console.error('bench-parallel: a threaded system run differs from the reference');
+    process.exit(1);
+  }
+}
+
+/** One configuration of the system part, in this (fresh) process: prints one JSON line. */
+async function systemRun(what) {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const m0 = machineBusy();
+  const mods = {
+    run: await import('../packages/target-pyxis/dist/sim/fabric/systemRun.js'),
+    sys: await import('../packages/target-pyxis/dist/sim/fabric/system.js'),
+    par: await import('../packages/target-pyxis/dist/sim/parallel/index.js'),
+    uie: await import('../packages/target-pyxis/dist/sim/uieDefault.js'),
+    img: await import('./parallel/system.mjs'),
+  };
   let chips = +a.chips;
   const rows = +a.rows;
   let sys;
   let inputs;
-  let what;
+  let whatRun;
   if (a.psys) {
     const { readContainer } = await import('../packages/container/dist/index.js');
     const { readFileSync } = await import('node:fs');
@@ -232,41 +314,29 @@ async function system() {
     chips = s.manifest.chips;
     sys = { fabric: s.manifest.fabric, clusterVpfe: s.manifest.cluster_vpfe };
     inputs = s.manifest.image_of_chip.map((i, k) => ({ chip: k, image: s.images[i].bytes, imageFile: s.images[i].file, voqToVpfe: s.voqToVpfe[k] }));
-    what = `${a.psys} (${chips} chips)`;
+    whatRun = `${a.psys} (${chips} chips)`;
   } else {
     const image = mods.img.busyCopyImageBytes(rows);
     const parsed = mods.sys.parseSystem('bench.json', JSON.stringify({ chips, image: 'busy48.pimg' }));
     if (!parsed.system) throw new Error(parsed.diagnostics.map((d) => d.message).join('\n'));
     sys = parsed.system;
     inputs = Array.from({ length: chips }, (_, k) => ({ chip: k, image, imageFile: 'busy48.pimg', voqToVpfe: sys.voqToVpfe[k] }));
-    what = `${chips}-chip system, each chip the busy48 copy (48 UIEs x ${rows} rows)`;
+    whatRun = `${chips}-chip system, each chip the busy48 copy (48 UIEs x ${rows} rows)`;
   }
-  const list = a['system-threads'] ? a['system-threads'].split(',').map(Number) : [1, 2, ...[4, 8].filter((n) => n <= cores && n <= chips)];
-  console.log(`bench-parallel: ${what}; host ${cores} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  // The reference keeps only its figures: 8 chips' memories held alive would slow every later run (GC).
-  const ref = (() => {
-    const t0 = performance.now();
+  let out;
+  if (what === 'ref') {
     const r = mods.run.runSystem(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, uieFactory: mods.uie.makeUieFactory({}) });
-    return { s: (performance.now() - t0) / 1000, cycles: r.cycles, stop: r.stop, windows: r.windows, crossMessages: r.crossMessages, reports: JSON.stringify(r.chips.map((c) => c.report)) };
-  })();
-  const refS = ref.s;
-  const refReports = ref.reports;
-  const rate = (s) => `${((ref.cycles * chips) / s / 1e3).toFixed(1)} k chip-cycles/s`;
-  console.log(`  in process (reference)      ${refS.toFixed(3)} s  ${rate(refS)}  (${ref.cycles} cycles, ${ref.windows} windows, ${ref.crossMessages} cross messages)`);
-  let ok = true;
-  for (const threads of list) {
-    const t1 = performance.now();
-    const r = await mods.par.runSystemThreaded(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, faults: null, timingOnly: false, threads });
-    const s = (performance.now() - t1) / 1000; // workers started and chips built inside them included
-    const same = r.cycles === ref.cycles && r.stop === ref.stop && JSON.stringify(r.chips.map((c) => c.report)) === refReports;
-    ok &&= same;
+    out = { cycles: r.cycles, stop: r.stop, windows: r.windows, crossMessages: r.crossMessages, reports: r.chips.map((c) => c.report) };
+  } else {
+    const r = await mods.par.runSystemThreaded(inputs, { fabric: sys.fabric, clusterVpfe: sys.clusterVpfe, faults: null, timingOnly: false, threads: +what });
     const p = r.parallel;
-    console.log(
-      `  chips on --threads ${String(threads).padEnd(3)}   ${s.toFixed(3)} s  ${rate(s)}  x${(refS / s).toFixed(2)} vs reference  (threads used ${p.threads}, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows, wait ${p.hostWaitMs.map((x) => x.toFixed(0)).join('/')} ms)  ${same ? 'identical' : 'RESULTS DIFFER'}`,
-    );
+    out = { cycles: r.cycles, stop: r.stop, reports: r.chips.map((c) => c.report), parallel: { threads: p.threads, efficiency: p.efficiency, windows: p.windows, hostWaitMs: p.hostWaitMs } };
   }
-  if (!ok) {
-    console.error('bench-parallel: a threaded system run differs from the reference');
-    process.exit(1);
-  }
+  const s = (performance.now() - t0) / 1000; // imports, workers started and chips built inside them included
+  const cu = process.cpuUsage(c0);
+  const cpu = (cu.user + cu.system) / 1e6;
+  const { createHash } = await import('node:crypto');
+  const hash = createHash('sha256').update(JSON.stringify([out.cycles, out.stop, out.reports])).digest('hex');
+  const { reports, ...rest } = out;
+  console.log(JSON.stringify({ ...rest, s, cpu, others: machineBusy() - m0 - cpu, chips, what: whatRun, hash }));
 }

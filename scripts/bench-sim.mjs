@@ -14,7 +14,8 @@
  *      lockstep) and the default quantum; both runs must agree on cycles.
  * Every figure is CPU time of this process (process.cpuUsage; wall time printed where useful), next to a fixed plain-JS
  * reference workload measured in the same run (`reference`), since the host is shared.
- * Options: --rounds N --rows N --overhead-cycles N --busy48-rows N --busy48-reps N --busy48-quanta 1,256 --only busy48 --write-image FILE
+ * Options: --rounds N --rows N --overhead-cycles N --busy48-rows N --busy48-reps N --busy48-quanta 1,256 --busy48-slices N
+ * (CPU time per N-cycle slice of the best run) --only busy48 --write-image FILE
  * Build first: npx tsc -b
  */
 import { encode, loadGrammarJson, loadTable } from '../packages/codec/dist/index.js';
@@ -177,6 +178,7 @@ const arg = (k, d) => {
   return i > 0 ? Number(process.argv[i + 1]) : d;
 };
 const rounds = arg('--rounds', 200);
+const sliceLen = arg('--busy48-slices', 0);
 const rows = arg('--rows', 4096);
 
 const only = (() => {
@@ -202,13 +204,24 @@ function busy48(rowsPerTrip, quantum) {
   loadImage(chip, info);
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  const r = chip.sim.run();
+  // --busy48-slices N: the run in slices of N cycles (`maxCycles`, resumed), each slice's CPU time kept (where the time goes)
+  const slices = [];
+  let r;
+  if (sliceLen > 0) {
+    for (let at = sliceLen; ; at += sliceLen) {
+      const s0 = process.cpuUsage();
+      r = chip.sim.run({ maxCycles: at });
+      const s = process.cpuUsage(s0);
+      slices.push((s.user + s.system) / 1e3);
+      if (r.reason !== 'max-cycles') break;
+    }
+  } else r = chip.sim.run();
   const cpu = process.cpuUsage(c0);
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.reason !== 'done') throw new Error(`busy48 stopped: ${r.reason}\n${r.waitGraph.join('\n')}`);
   const trips = chip.uies.reduce((a, u) => a + u.tripsDone, 0);
   if (trips !== 48) throw new Error(`busy48: ${trips} trips done, expected 48`);
-  return { cycles: r.cycles, cpu: (cpu.user + cpu.system) / 1e6, wall, bytes: chip.uies.reduce((a, u) => a + (u.model?.stats?.bytesWritten ?? 0), 0) };
+  return { cycles: r.cycles, cpu: (cpu.user + cpu.system) / 1e6, wall, slices, bytes: chip.uies.reduce((a, u) => a + (u.model?.stats?.bytesWritten ?? 0), 0) };
 }
 if (only === 'busy48' || only === undefined) {
   const rows48 = arg('--busy48-rows', 65536);
@@ -232,6 +245,7 @@ if (only === 'busy48' || only === undefined) {
     const r = best.get(q);
     const rates = all.get(q).sort((x, y) => x - y);
     const med = rates[rates.length >> 1];
+    if (r.slices.length > 0) console.log(`busy48 quantum ${q}, best run, CPU ms per ${sliceLen}-cycle slice: ${r.slices.map((x) => x.toFixed(1)).join(' ')}`);
     console.log(
       `busy48 (48 UIEs x ${rows48} rows of 128 B, quantum ${q}): ${r.cycles} chip cycles; best ${r.cpu.toFixed(2)} CPU-s (${r.wall.toFixed(2)} s wall) = ${(r.cycles / r.cpu / 1e3).toFixed(1)} k chip-cycles per CPU-s = ${((48 * r.cycles) / r.cpu / 1e6).toFixed(2)} M UIE-cycles per CPU-s; median of ${reps} ${(med / 1e3).toFixed(1)} k`,
     );

@@ -20,13 +20,13 @@ function word(seq, part, pc, values, uie) {
   return [0x4000_0000 + uie * (1 << 20) + r.offset + pc * r.stride, out];
 }
 
-/** The busy48 image of bench-sim.mjs (48 UIEs, one long AMEM copy trip each), as container bytes. */
-export function busyCopyImageBytes(rows) {
+/** The busy48 image of bench-sim.mjs (48 UIEs, one long AMEM copy trip each), as container bytes; `clusters` < 4: only the first clusters (12 UIEs each). */
+export function busyCopyImageBytes(rows, clusters = 4) {
   const sections = [];
   const records = [];
   const data = (space, address, bytes, cluster) => sections.push({ name: `.d${sections.length}`, kind: 'data', space, address, size: bytes.length, align: 8, flags: 0, data: bytes, cluster });
   const loop = { eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: 0, iter0_numloops: Math.min(rows, 4096), iter1_is_eol: 1, iter1_sol_pc: 0, iter1_numloops: Math.ceil(rows / 4096) };
-  for (let c = 0; c < 4; c++) {
+  for (let c = 0; c < clusters; c++) {
     let at = 0x100000;
     for (let u = 0; u < 12; u++) {
       const prog = [
@@ -47,5 +47,5 @@ export function busyCopyImageBytes(rows) {
   let o = 0;
   for (const r of records) (enq.set(r, o), (o += r.length));
   sections.push({ name: '.enqueue', kind: 'meta', space: 'none', address: 0, size: enq.length, align: 8, flags: 0, data: enq, cluster: -1 });
-  return writeContainer({ kind: 'pimg', version: 1, target: 'pyxis', sections, symbols: [], relocations: [], metadata: { pyxis: { clusters: 4, uies: 12 } } });
+  return writeContainer({ kind: 'pimg', version: 1, target: 'pyxis', sections, symbols: [], relocations: [], metadata: { pyxis: { clusters, uies: 12 } } });
 }

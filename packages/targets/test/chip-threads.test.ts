@@ -4,7 +4,9 @@
  * whose clusters notify each other's barriers stays in one partition and the `parallel` block says which trip.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeContainerFile } from '@pyxis/container';
@@ -43,6 +45,15 @@ describe('pyxis-sim run IMAGE --threads (clusters as partitions)', () => {
       expect(parallel['partitions']).toBe(3);
       expect(parallel['cross_messages']).toBe(0);
       expect(parallel['windows']).toBe(1);
+      // a work queue: every partition names the thread that ran it (0: the calling thread, which simulates too)
+      expect(parallel['schedule']).toBe('queue');
+      const perPart = parallel['per_partition'] as Array<{ name: string; thread: number; busy_ms: number }>;
+      expect(perPart.map((p) => p.name)).toEqual(['cluster0', 'cluster1', 'cluster2']);
+      for (const p of perPart) expect(p.thread >= 0 && p.thread < threads).toBe(true);
+      const perThread = parallel['per_thread'] as Array<{ thread: number; busy_ms: number; first_partition_ms: number }>;
+      expect(perThread.map((t) => t.thread)).toEqual(Array.from({ length: threads }, (_, i) => i));
+      expect(perThread.reduce((a, t) => a + t.busy_ms, 0)).toBeCloseTo(perPart.reduce((a, p) => a + p.busy_ms, 0), 2);
+      expect(r.out).toMatch(/^parallel: 3 partitions on \d threads?, no cross link \(work queue: each partition runs to its end on the next free thread\), efficiency \d+%/m);
       delete stats['parallel'];
       delete stats['host_seconds'];
       runs.push({ out: r.out.replace(/^parallel: .*\n/m, ''), stats, y: readFileSync(join(dir, `y${threads}.npy`)) });
@@ -67,5 +78,31 @@ describe('pyxis-sim run IMAGE --threads (clusters as partitions)', () => {
     expect(parallel['note']).toBe(
       "clusters are not independent: trip 10 (h2a, cluster 0) notifies barrier 1:4 of cluster 1: the barrier link's latency (trip_manager.notify_latency_cycles = 2) is below a useful lookahead: the single-thread path",
     );
+  });
+
+  it('through the launcher and its bundle: the bundled partition worker gives the same run', async () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    // `npm run build` makes the bundle with its one-file partition worker (scripts/bundle.mjs)
+    expect(existsSync(join(root, 'packages/targets/bundle/partitionWorker.js')), 'run `npm run build`').toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-chip-threads-'));
+    writeContainerFile(join(dir, 'c.pimg'), chipImage([3, 1, 2]));
+    const stats = (f: string) => {
+      const s = JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
+      const p = s['parallel'] as Record<string, unknown>;
+      delete s['parallel'];
+      delete s['host_seconds'];
+      return { s, used: p['threads_used'] };
+    };
+    const ref = await call(runSim, ['run', join(dir, 'c.pimg'), '--threads', '1', '--stats', join(dir, 'ref.json')]);
+    expect(ref.code).toBe(0);
+    for (const env of [{}, { PYXIS_NO_BUNDLE: '1' }]) {
+      const out = join(dir, `b${Object.keys(env).length}.json`);
+      const r = spawnSync(process.execPath, [join(root, 'bin/pyxis-sim'), 'run', join(dir, 'c.pimg'), '--threads', '2', '--stats', out], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.replace(/^parallel: .*\n/m, '')).toBe(ref.out.replace(/^parallel: .*\n/m, ''));
+      const got = stats(out);
+      expect(got.used).toBe(2);
+      expect(got.s).toEqual(stats(join(dir, 'ref.json')).s);
+    }
   });
 });

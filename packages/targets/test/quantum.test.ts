@@ -45,6 +45,12 @@ const workload = fc.record({
 type Workload = typeof workload extends fc.Arbitrary<infer T> ? T : never;
 
 const loop = (n: number, pc: number): FieldValues => ({ eopgm: 1, iter0_is_eol: 1, iter0_sol_pc: pc, iter0_numloops: n });
+/** Options of the steady-copy workloads (not drawn by `workload`): per trip, each row `rep` times (an inner stride-0 loop) and its row stride in partitions; per UIE, its source `skew` rows further. */
+interface SteadyOpts {
+  rep?: number;
+  stride?: number;
+  skew?: number;
+}
 const st = (s0: number) => [s0, 0, 0, 0, 0, 0];
 
 /** One image: per cluster and UIE, trip k runs microcode at pc k (its own row count and data type). */
@@ -59,15 +65,19 @@ function build(w: Workload): ImageBuilder {
       const base = SRC + ui * UIE_SPAN;
       b.data('amem', base, bytesOf(0x8000, (i) => (i * 7 + ui * 13 + c * 5 + w.seed) ^ (i >> 8)), c);
       const list: Uint8Array[] = [];
+      const skew = ((u as SteadyOpts).skew ?? 0) * 128;
       u.trips.forEach((t, k) => {
         const wide = t.kind === 'fp16';
-        const stride = wide ? 16 : 8;
+        const opts = t as SteadyOpts;
+        const stride = opts.stride ?? (wide ? 16 : 8);
+        const rep = opts.rep ?? 1;
+        const ctl = rep > 1 ? { ...loop(t.rows, k), iter1_is_eol: 1, iter1_sol_pc: k, iter1_numloops: rep } : loop(t.rows, k);
         const dt = wide ? 'Recogni_FP16' : 'Opaque_8bit';
         const partial = t.kind === 'partial';
         const words: Array<[number, Uint8Array]> = [
-          seqWord('amem_read', 'control', k, loop(t.rows, k), ui),
+          seqWord('amem_read', 'control', k, ctl, ui),
           seqWord('amem_read', 'op', k, { opcd: 'Read_SRAM', data_type: dt, tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: st(stride) }, ui),
-          seqWord('amem_write', 'control', k, loop(t.rows, k), ui),
+          seqWord('amem_write', 'control', k, ctl, ui),
           seqWord('amem_write', 'op', k, {
             opcd: 'Write',
             data_type: dt,
@@ -95,7 +105,7 @@ function build(w: Workload): ImageBuilder {
           const kib = Math.ceil((t.rows * stride * 16) / 1024);
           a2h.push(desc('desc_a2h', { amem_start_address: (base + DST + k * TRIP_SPAN) >> 7, hbm_base_address: (0x800000 + (c * 8 + ui) * 0x20000) >> 10, length: kib, wait_barrier_id: drainBarrier, trip_id: tripId++, trip_power: t.power }));
         }
-        const src = t.fromDma && k > 0 ? base + DMA_SRC + k * TRIP_SPAN : base;
+        const src = t.fromDma && k > 0 ? base + DMA_SRC + k * TRIP_SPAN : base + skew;
         list.push(
           desc('desc_uie', {
             trip_valid_mask: 3,
@@ -127,6 +137,8 @@ interface Outcome {
   uie: unknown;
   apm: [number, number, number];
   amem: Uint8Array[];
+  /** Per cluster: the AMEM bank arbitration's statistics (accesses, claims, conflicts, stall cycles). */
+  banks: unknown[];
   hbm: Uint8Array;
   /** Cycles simulated in steady-state batches (not compared: lockstep has none). */
   batched: number;
@@ -140,6 +152,7 @@ function expectSameOutcome(b: Outcome, a: Outcome): void {
   expect(b.uie).toEqual(a.uie);
   expect(b.apm).toEqual(a.apm);
   for (let c = 0; c < a.amem.length; c++) expect(Buffer.from(b.amem[c]!).equals(Buffer.from(a.amem[c]!))).toBe(true);
+  expect(b.banks).toEqual(a.banks);
   expect(Buffer.from(b.hbm).equals(Buffer.from(a.hbm))).toBe(true);
 }
 
@@ -182,6 +195,7 @@ function simulate(w: Workload, quantum: number, tickControlEveryCycle = false): 
     uie: chip.uies.map((u) => ({ trips: u.tripsDone, power: u.powerCycles, dp: uieStats(u.model), raw: (u.model as unknown as { stats: unknown }).stats })),
     apm: [chip.apm.bubbles, chip.apm.energy, chip.apm.peakRequested],
     amem: chip.amem.map((a) => a.readBytes(SRC, UIE_SPAN * w.uies.length)),
+    banks: chip.amem.map((a) => a.banks.report()),
     hbm: chip.hbm.readBytes(0x800000, 16 * 0x20000),
     batched: chip.uies.reduce((n, u) => n + ((u.model as unknown as { batchedCycles?: number }).batchedCycles ?? 0), 0),
   };
@@ -232,6 +246,36 @@ describe('temporal decoupling (quantum)', () => {
       expect(a.batched).toBe(0);
       expectSameOutcome(b, a);
     }
+  });
+
+  it('steady-state batches of UIEs whose banks meet inside a window (repeated rows, other strides) give the lockstep results', () => {
+    // one cluster of 2-4 steady copies with their own row strides, repeats (runs of one bank: amem/schedules.ts
+    // `setRuns`, the events of `batchersWindow`, `countBatch` per run) and source skews, so that batchers' banks meet
+    // at run boundaries inside the joint windows; skews and strides keep every source within its 32 KiB of data
+    const steady = fc.record({ rows: fc.integer({ min: 20, max: 80 }), rep: fc.constantFrom(1, 2, 5, 16), stride: fc.constantFrom(8, 16), skew: fc.integer({ min: 0, max: 60 }) });
+    let batched = 0;
+    fc.assert(
+      fc.property(fc.array(steady, { minLength: 2, maxLength: 4 }), fc.constantFrom(16, 64, 256), (us, q) => {
+        const w: Workload = {
+          clusters: 1,
+          uies: us.map((u) => ({ trips: [{ rows: u.rows, kind: 'op8' as const, cols: 1, colOff: 0, power: 0, fromDma: false, rep: u.rep, stride: u.stride }], drain: false, skew: u.skew })),
+          apm: false,
+          seed: 3,
+        };
+        const a = simulate(w, 1);
+        expect(a.reason).toBe('done');
+        const b = simulate(w, q);
+        expectSameOutcome(b, a);
+        batched += b.batched;
+      }),
+      {
+        numRuns: Number(process.env['PYXIS_PROP_RUNS'] ?? 20),
+        // found by this test: two batchers and two UIEs in lockstep whose claims conflict in the batch's first cycle
+        // (the batch's check of its next window resolved the claims of that cycle before all were made)
+        examples: [[[{ rows: 20, rep: 5, stride: 8, skew: 0 }, { rows: 20, rep: 5, stride: 16, skew: 28 }, { rows: 26, rep: 1, stride: 8, skew: 1 }, { rows: 20, rep: 5, stride: 8, skew: 0 }], 16]],
+      },
+    );
+    expect(batched).toBeGreaterThan(0);
   });
 
   it('actually runs ahead: a UIE alone after the control plane went quiet is ticked in windows', () => {

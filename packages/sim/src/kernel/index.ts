@@ -11,3 +11,4 @@ export * from './partitioned.js';
 export * from './partitionHost.js';
 export * from './threaded.js';
 export * from './parallelStats.js';
+export * from './queued.js';

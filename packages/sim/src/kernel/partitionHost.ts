@@ -10,6 +10,7 @@
  * it sends on (unregistered TimedLinks with the same system-wide ids, `crossPartition = true`), and optionally a
  * `collect()` giving its results (dumps, trace events...) after the run.
  */
+import { readFileSync } from 'node:fs';
 import type { TimedLink } from './link.js';
 import type { EngineStats, RunOptions, Simulator, StopReason } from './simulator.js';
 
@@ -83,7 +84,34 @@ export interface PartitionResult {
   collected: unknown;
   /** Host milliseconds spent simulating (all windows). */
   busyMs: number;
+  /** Work-queue runs (queued.ts): the thread that ran it and the milliseconds it took to build. */
+  thread?: number;
+  buildMs?: number;
 }
+
+/** What a work-queue run (queued.ts) gives every host: the partitions, the counter they take indexes from. */
+export interface QueueGrant {
+  specs: Array<PartitionSpec & { index: number }>;
+  /** Shared by every host (a SharedArrayBuffer's Int32Array): element 0 is the next partition to take. */
+  counter: Int32Array;
+  maxCycles: number;
+}
+
+/** A partition of a work-queue run that ran to its own end on its host. */
+export interface QueuedPart {
+  index: number;
+  /** Its cycle at the end (its done cycle when quiescent). */
+  clock: number;
+  /** Its next event (Infinity: done or waiting for nothing; >= maxCycles: stopped there). */
+  next: number;
+  /** Host milliseconds spent simulating it, and building it; the thread's CPU milliseconds for both (NaN: unknown). */
+  busyMs: number;
+  buildMs: number;
+  cpuMs: number;
+}
+
+/** A host's report during a work-queue run: it took a partition (at: epoch milliseconds), or one ran. */
+export type QueueEvent = { t: 'took'; index: number; at: number } | { t: 'ran'; part: QueuedPart };
 
 /** Thrown (or reported from a worker) when a partition's builder or model throws: the partition is named. */
 export class PartitionFailure extends Error {
@@ -100,8 +128,39 @@ export class PartitionFailure extends Error {
   }
 }
 
+/**
+ * CPU milliseconds this thread has used (Linux: utime + stime of /proc/thread-self/stat, in 10 ms ticks); NaN where
+ * that is not available. Unlike wall time it does not grow when other processes take the core.
+ */
+export function threadCpuMs(): number {
+  try {
+    const f = readFileSync('/proc/thread-self/stat', 'utf8');
+    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Builder modules already loaded under their specifier (a bundled worker entry: scripts/bundle.mjs). */
+const registered = new Map<string, Record<string, unknown>>();
+
+/**
+ * Makes `specifier` resolve to `mod` for the partitions of this thread: a bundled worker entry carries the builders'
+ * modules inside it (one file to load instead of the package's ~100 modules) and registers them before any spec
+ * arrives.
+ */
+export function registerPartitionModule(specifier: string, mod: Record<string, unknown>): void {
+  registered.set(specifier, mod);
+}
+
+/** Whether `specifier` is registered on this thread (a worker then does not load it again ahead of the run). */
+export function partitionModuleRegistered(specifier: string): boolean {
+  return registered.has(specifier);
+}
+
 const loadBuilder = async (spec: PartitionSpec): Promise<PartitionBuilder> => {
-  const mod = (await import(spec.module)) as Record<string, unknown>;
+  const mod = registered.get(spec.module) ?? ((await import(spec.module)) as Record<string, unknown>);
   const f = mod[spec.builder];
   if (typeof f !== 'function') throw new Error(`module ${spec.module} exports no builder function \`${spec.builder}\``);
   return f as PartitionBuilder;
@@ -116,6 +175,7 @@ interface Hosted {
   outIds: string[];
   outbound: Array<TimedLink<unknown>>;
   busyMs: number;
+  buildMs: number;
 }
 
 export class PartitionHost {
@@ -126,28 +186,7 @@ export class PartitionHost {
 
   /** Builds the partitions (in index order) and reports their links and the messages sent while building. */
   async start(specs: Array<PartitionSpec & { index: number }>): Promise<HostReady> {
-    for (const spec of specs) {
-      this.current = -1;
-      let build: PartitionBuild;
-      try {
-        build = await (await loadBuilder(spec))(spec.args as never, { index: spec.index, name: spec.name });
-      } catch (e) {
-        throw failure(spec.name, spec.index, e);
-      }
-      const outIds = Object.keys(build.outbound).sort();
-      const inIds = Object.keys(build.inbound).sort();
-      for (const id of inIds) {
-        const l = build.inbound[id]!;
-        if (!l.crossPartition) throw new PartitionFailure(spec.name, spec.index, `inbound link ${id} is not marked crossPartition`);
-        if (this.inboundById.has(id)) throw new PartitionFailure(spec.name, spec.index, `inbound link id ${id} is used twice`);
-        this.inboundById.set(id, l);
-      }
-      for (const id of outIds) {
-        if (!build.outbound[id]!.crossPartition) throw new PartitionFailure(spec.name, spec.index, `outbound link ${id} is not marked crossPartition`);
-        if (build.inbound[id]) throw new PartitionFailure(spec.name, spec.index, `link ${id} is both inbound and outbound (send on the inbound link itself)`);
-      }
-      this.parts.push({ index: spec.index, name: spec.name, build, inIds, inbound: inIds.map((id) => build.inbound[id]!), outIds, outbound: outIds.map((id) => build.outbound[id]!), busyMs: 0 });
-    }
+    for (const spec of specs) await this.add(spec);
     const outbound = this.exchange();
     return {
       parts: this.parts.map((p) => ({
@@ -160,6 +199,72 @@ export class PartitionHost {
       next: this.next(),
       clock: this.clock(),
     };
+  }
+
+  /** Builds one partition and checks its links. */
+  private async add(spec: PartitionSpec & { index: number }): Promise<Hosted> {
+    this.current = -1;
+    const b0 = performance.now();
+    let build: PartitionBuild;
+    try {
+      build = await (await loadBuilder(spec))(spec.args as never, { index: spec.index, name: spec.name });
+    } catch (e) {
+      throw failure(spec.name, spec.index, e);
+    }
+    const outIds = Object.keys(build.outbound).sort();
+    const inIds = Object.keys(build.inbound).sort();
+    for (const id of inIds) {
+      const l = build.inbound[id]!;
+      if (!l.crossPartition) throw new PartitionFailure(spec.name, spec.index, `inbound link ${id} is not marked crossPartition`);
+      if (this.inboundById.has(id)) throw new PartitionFailure(spec.name, spec.index, `inbound link id ${id} is used twice`);
+      this.inboundById.set(id, l);
+    }
+    for (const id of outIds) {
+      if (!build.outbound[id]!.crossPartition) throw new PartitionFailure(spec.name, spec.index, `outbound link ${id} is not marked crossPartition`);
+      if (build.inbound[id]) throw new PartitionFailure(spec.name, spec.index, `link ${id} is both inbound and outbound (send on the inbound link itself)`);
+    }
+    const h: Hosted = { index: spec.index, name: spec.name, build, inIds, inbound: inIds.map((id) => build.inbound[id]!), outIds, outbound: outIds.map((id) => build.outbound[id]!), busyMs: 0, buildMs: performance.now() - b0 };
+    this.parts.push(h);
+    return h;
+  }
+
+  /**
+   * Work-queue run of independent partitions (queued.ts): takes the next partition index from the shared counter
+   * (every host of the run takes from the same one, so a free thread always takes the next partition), builds it and
+   * runs it to its own end (quiescent, or `maxCycles`), until no partition is left. `on` hears which partition this
+   * host took and, once it ran, its clock. `progress`: the partition advances in chunks of `progress.chunk` cycles and
+   * `progress.at` hears the cycle reached after each (results do not depend on the chunks: partitioned.ts).
+   */
+  async drain(q: QueueGrant, on: (e: QueueEvent) => void, progress?: { chunk: number; at: (cycle: number) => void }): Promise<void> {
+    const limit = Math.min(q.maxCycles, Number.MAX_SAFE_INTEGER);
+    const opts: RunOptions = { maxCycles: q.maxCycles };
+    for (;;) {
+      // a turn of the event loop: on the calling thread, the workers' reports (and failures) are heard meanwhile
+      await new Promise((r) => setImmediate(r));
+      const i = Atomics.add(q.counter, 0, 1);
+      if (i >= q.specs.length) return;
+      const spec = q.specs[i]!;
+      on({ t: 'took', index: spec.index, at: performance.timeOrigin + performance.now() });
+      const c0 = threadCpuMs();
+      const p = await this.add(spec);
+      if (p.inIds.length || p.outIds.length) throw new PartitionFailure(p.name, p.index, `has cross-partition links (${[...p.inIds, ...p.outIds].join(', ')}): it is not independent, a work-queue run cannot take it`);
+      this.current = this.parts.length - 1;
+      const t0 = performance.now();
+      try {
+        const sim = p.build.sim;
+        if (progress)
+          for (let at = sim.nextEventAt(); at < limit; at = sim.nextEventAt()) {
+            sim.advance(Math.min(limit, Math.max(at, sim.now) + progress.chunk), opts);
+            progress.at(sim.now);
+          }
+        else while (sim.nextEventAt() < limit) sim.advance(limit, opts);
+      } catch (e) {
+        throw failure(p.name, p.index, e);
+      }
+      p.busyMs = performance.now() - t0;
+      this.current = -1;
+      on({ t: 'ran', part: { index: p.index, clock: p.build.sim.now, next: p.build.sim.nextEventAt(), busyMs: p.busyMs, buildMs: p.buildMs, cpuMs: threadCpuMs() - c0 } });
+    }
   }
 
   /** One window: the messages from other hosts enter the heaps, every partition simulates its cycles < `end`. */
@@ -198,6 +303,7 @@ export class PartitionHost {
           stats: p.build.sim.engineStats(),
           collected: null,
           busyMs: p.busyMs,
+          buildMs: p.buildMs,
         };
       } catch (e) {
         throw failure(p.name, p.index, e);

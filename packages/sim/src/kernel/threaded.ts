@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { PartitionFailure, PartitionHost, type CrossMessages, type HostReady, type HostWindowReply, type PartitionResult, type PartitionSpec, type RunEnd } from './partitionHost.js';
+import { PartitionFailure, PartitionHost, type CrossMessages, type HostReady, type HostWindowReply, type PartitionResult, type PartitionSpec, type QueueEvent, type QueueGrant, type RunEnd } from './partitionHost.js';
 import type { RunOptions, StopReason } from './simulator.js';
 
 /** One host of partitions, as the coordinator sees it: every call is a message exchange. */
@@ -31,6 +31,11 @@ export interface PartitionTransport {
   /** Then: every partition's collected results (how the run ended is known only once every host finished). */
   collect(end: RunEnd): Promise<unknown[]>;
   close(): Promise<void>;
+  /**
+   * Work-queue runs of independent partitions (queued.ts), instead of `start` and `window`: the host takes partitions
+   * from the shared counter until none is left, building and running each to its own end; resolves when drained.
+   */
+  queue?(q: QueueGrant, on: (e: QueueEvent) => void, progress?: { chunk: number; at: (cycle: number) => void }): Promise<void>;
 }
 
 /** A host on the calling thread. Messages are structured-cloned like a worker's, so no object is shared. */
@@ -51,6 +56,9 @@ export class InProcessTransport implements PartitionTransport {
   close(): Promise<void> {
     return Promise.resolve();
   }
+  queue(q: QueueGrant, on: (e: QueueEvent) => void, progress?: { chunk: number; at: (cycle: number) => void }): Promise<void> {
+    return this.host.drain(q, on, progress);
+  }
 }
 
 /** The worker script: next to this module once built; from the sources (tests) or the CLI bundle, in dist. */
@@ -67,6 +75,8 @@ type WorkerReply =
   | { t: 'window'; reply: HostWindowReply }
   | { t: 'results'; results: PartitionResult[] }
   | { t: 'collected'; collected: unknown[] }
+  | { t: 'drained' }
+  | QueueEvent
   | { t: 'error'; partition: string; index: number; detail: string; stack: string; diagnostics: unknown[] | null };
 
 /**
@@ -81,11 +91,12 @@ export interface PrestartedWorker {
 /**
  * Starts `n` partition workers that load `modules` meanwhile: a thread's start-up (~0.1-0.2 s: a V8 isolate and the
  * package) then overlaps the caller's own preparation (docs/architecture.md "Parallel runs"). Pass them to
- * runThreaded (`workers`); runThreaded terminates those it does not use. `releaseWorkers` ends unused ones.
+ * runThreaded (`workers`); runThreaded terminates those it does not use. `releaseWorkers` ends unused ones. `url`: the
+ * worker entry (by default partitionWorkerUrl(); a benchmark may name the bundled one).
  */
-export function prestartWorkers(n: number, modules: string[]): PrestartedWorker[] {
+export function prestartWorkers(n: number, modules: string[], url: URL = partitionWorkerUrl()): PrestartedWorker[] {
   return Array.from({ length: n }, () => {
-    const p: PrestartedWorker = { worker: new Worker(partitionWorkerUrl(), { workerData: { preload: modules } }), failure: null };
+    const p: PrestartedWorker = { worker: new Worker(url, { workerData: { preload: modules } }), failure: null };
     p.worker.on('error', (e) => (p.failure ??= e instanceof Error ? e : new Error(String(e))));
     p.worker.on('exit', (code) => (p.failure ??= new Error(`its worker thread exited (code ${code}) before the run`)));
     return p;
@@ -102,19 +113,42 @@ export class WorkerTransport implements PartitionTransport {
   private pending: { resolve: (r: WorkerReply) => void; reject: (e: Error) => void } | null = null;
   private failed: Error | null = null;
   private names = '';
+  private onEvent: ((e: QueueEvent) => void) | null = null;
 
   constructor(private readonly pre?: PrestartedWorker) {}
 
   start(specs: Array<PartitionSpec & { index: number }>): Promise<HostReady> {
     this.names = specs.map((s) => s.name).join(', ');
-    const w = this.pre?.worker ?? new Worker(partitionWorkerUrl(), { workerData: { specs } });
+    if (!this.attach(this.pre ? null : { specs })) return Promise.reject(this.failed);
+    if (this.pre) this.worker!.postMessage({ t: 'start', specs });
+    return this.call<HostReady>(null, (m) => (m.t === 'ready' ? m.ready : undefined));
+  }
+
+  queue(q: QueueGrant, on: (e: QueueEvent) => void): Promise<void> {
+    // a failure names the partition the worker took last (it may die inside it), or every one it ran
+    const took: string[] = [];
+    let running = '';
+    this.names = "(this thread's partitions: none taken yet)";
+    this.onEvent = (e) => {
+      if (e.t === 'took') took.push((running = q.specs[e.index]!.name));
+      else running = '';
+      this.names = running || took.join(', ') || this.names;
+      on(e);
+    };
+    if (!this.attach(this.pre ? null : { preload: [] })) return Promise.reject(this.failed);
+    return this.call<null>({ t: 'queue', specs: q.specs, counter: q.counter, maxCycles: q.maxCycles }, (m) => (m.t === 'drained' ? null : undefined)).then(() => undefined);
+  }
+
+  /** Starts the worker (or takes the prestarted one) and listens; false when the prestarted worker already failed. */
+  private attach(data: unknown): boolean {
+    const w = this.pre?.worker ?? new Worker(partitionWorkerUrl(), { workerData: data });
     this.worker = w;
     if (this.pre?.failure) {
       this.failed = new PartitionFailure(this.names, -1, this.pre.failure.message, this.pre.failure.stack ?? '');
-      return Promise.reject(this.failed);
+      return false;
     }
-    if (this.pre) w.postMessage({ t: 'start', specs });
     w.on('message', (m: WorkerReply) => {
+      if (m.t === 'took' || m.t === 'ran') return this.onEvent?.(m);
       const p = this.pending;
       this.pending = null;
       if (m.t === 'error') this.fail(new PartitionFailure(m.partition, m.index, m.detail, m.stack, m.diagnostics), p);
@@ -125,7 +159,7 @@ export class WorkerTransport implements PartitionTransport {
       this.worker = null;
       this.fail(new PartitionFailure(this.names, -1, `its worker thread exited (code ${code}) during the run`), this.pending);
     });
-    return this.call<HostReady>(null, (m) => (m.t === 'ready' ? m.ready : undefined));
+    return true;
   }
 
   window(end: number, inbound: CrossMessages, opts: { maxCycles: number }): Promise<HostWindowReply> {
@@ -209,6 +243,16 @@ export interface ThreadedRunResult {
   efficiency: number;
   /** Why the run used fewer threads than asked (no partitions to spread, no useful lookahead), or null. */
   note: string | null;
+  /**
+   * 'windows': conservative windows (this module); 'queue': independent partitions, each run to its end by the next
+   * free thread, the calling thread included (queued.ts). Absent: 'windows'.
+   */
+  schedule?: 'windows' | 'queue';
+  /** Work-queue runs, per host: milliseconds spent building partitions, and from the run's start to its first partition (a worker's start-up). */
+  hostBuildMs?: number[];
+  hostStartMs?: number[];
+  /** Work-queue runs, per host: the thread's CPU milliseconds for building and simulating its partitions (NaN: unknown). */
+  hostCpuMs?: number[];
 }
 
 /** Runs the partitions built from `specs` in conservative windows on `opts.threads` hosts. */
@@ -278,11 +322,7 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
         const ended = T === Infinity;
         // Every partition's clock: the latest done cycle (as in partitioned.ts); finish accounts up to it.
         const end = ended ? Math.max(0, ...clock) : maxCycles;
-        const perHost = await calls((t, h) => t.finish(end, takeInbox(inbox, h)));
-        const reason: StopReason = !ended ? 'max-cycles' : perHost.flat().some((p) => p.busy) ? 'deadlock' : 'done';
-        const collected = await calls((t) => t.collect({ reason, cycles: end }));
-        perHost.forEach((ps, h) => ps.forEach((p, k) => (p.collected = collected[h]![k])));
-        const parts = perHost.flat().sort((a, b) => a.index - b.index);
+        const { reason, parts } = await finishHosts(hosts, end, ended, (h) => takeInbox(inbox, h));
         const wallMs = performance.now() - t0;
         const busySum = hostBusyMs.reduce((a, b) => a + b, 0);
         return {
@@ -316,6 +356,24 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
     await Promise.all(hosts.map((t) => t.close().catch(() => undefined)));
     await releaseWorkers(pre);
   }
+}
+
+/**
+ * The end of a run at `end` (`ended`: every partition ran out of work, else a stop at maxCycles): every host accounts
+ * its partitions up to `end`, then collects their results; the partitions in partition order.
+ */
+export async function finishHosts(hosts: PartitionTransport[], end: number, ended: boolean, inbound: (h: number) => CrossMessages = () => []): Promise<{ reason: StopReason; parts: PartitionResult[] }> {
+  // workers first: a host on the calling thread does its share synchronously inside its call
+  const all = <T>(f: (t: PartitionTransport, h: number) => Promise<T>): Promise<T[]> => {
+    const out: Array<Promise<T>> = new Array(hosts.length);
+    for (let h = hosts.length - 1; h >= 0; h--) out[h] = f(hosts[h]!, h);
+    return Promise.all(out);
+  };
+  const perHost = await all((t, h) => t.finish(end, inbound(h)));
+  const reason: StopReason = !ended ? 'max-cycles' : perHost.flat().some((p) => p.busy) ? 'deadlock' : 'done';
+  const collected = await all((t) => t.collect({ reason, cycles: end }));
+  perHost.forEach((ps, h) => ps.forEach((p, k) => (p.collected = collected[h]![k])));
+  return { reason, parts: perHost.flat().sort((a, b) => a.index - b.index) };
 }
 
 function takeInbox(inbox: CrossMessages[], h: number): CrossMessages {

@@ -278,6 +278,20 @@ export class UieTripStats implements UieObserver {
     }
     if (this.book.pending.length) this.book.resolve(now, this.running);
   }
+  vpuCycles(from: number, n: number, laneOps: number): void {
+    // vpuCycle for each cycle: the same VI head in all; a pending trip that does not start at `from` (no sequencer of
+    // it running) does not start later in the run either (nothing but VI moves)
+    let v = tripOf(this.u, this.vi);
+    if (v >= 0) this.lastVi = v;
+    else v = this.lastVi;
+    const o = this.book.own.get(v);
+    if (o) {
+      o[8]! += n;
+      o[9]! += n;
+      o[10]! += laneOps;
+    }
+    if (this.book.pending.length) this.book.resolve(from, this.running);
+  }
   tripRetired(tripId: number, cycle: number): void {
     this.book.retire(tripId, cycle, this.st, this.bytes());
   }

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultSimConfig } from '../../src/sim/config.js';
 import { fpOp, Vpu, VpuOp, VpuWait } from '../../src/sim/uie/compute/vpu.js';
-import { CNTR, fadd, fmul, LANES, NAN, OPS, RefVpu, SRC, type RefInstr } from './vpu-ref.js';
+import { CNTR, fadd, fmul, LANES, NAN, OPS, RefVpu, refFp, SRC, type RefInstr } from './vpu-ref.js';
 
 const RUNS = Number(process.env.VPU_PROGRAM_RUNS ?? 40);
 const BIT_OPS = ['AND', 'OR', 'XOR', 'SHL', 'SHR'];
@@ -158,5 +158,47 @@ describe('VPU: FP16 MUL / ADD lane functions over every code x (issue 23: intege
         const sum = fpOp(VpuOp.ADD, x, y, 0, 0, undefined as unknown as Vpu, 0, 0, 0);
         if (sum !== fadd(x, y)) expect(sum, `ADD ${x.toString(16)} + ${y.toString(16)}`).toBe(fadd(x, y));
       }
+  });
+});
+
+describe('VPU: LUT result tables shared between VPUs by LUT contents (issue 23)', () => {
+  it('VPUs with equal LUTs share one table, a VPU with other contents gets its own; every lane equals the reference', () => {
+    const saved = Vpu.tableAfter;
+    Vpu.tableAfter = 0;
+    try {
+      let seed = 7;
+      const rnd16 = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) & 0x7bff;
+      const lutA = Uint16Array.from({ length: 2048 }, rnd16);
+      const lutB = lutA.slice();
+      for (let e = 512; e < 1024; e++) lutB[e] = rnd16(); // LUT 1 differs, LUTs 0, 2, 3 equal
+      const x = Uint16Array.from({ length: LANES }, (_, l) => (l * 509 + 3) & 0xffff);
+      const run = (lut: Uint16Array, li: number) => {
+        const v = new Vpu(defaultSimConfig().uie.vpu_fifo_depth);
+        v.lut.set(lut);
+        v.gpr.set(x, LANES);
+        v.written = 0b10;
+        const m = v.imem;
+        m.opcode[0] = VpuOp.LUT;
+        m.lut_idx[0] = li;
+        m.rd[0] = 2;
+        m.rs1[0] = 1;
+        m.wr_gpr_en[0] = 1;
+        expect(v.execute(0, false)).toBeUndefined();
+        const got = Array.from(v.gpr.subarray(2 * LANES, 3 * LANES));
+        expect(got, `LUT ${li}`).toEqual(Array.from(x, (a) => refFp('LUT', a, 0, 0, 0, 0, 0, lut, li).d));
+        return (v as unknown as { tabs: Array<Uint16Array | undefined> }).tabs[0];
+      };
+      for (const li of [1, 2]) {
+        const ta = run(lutA, li);
+        const tb = run(lutB, li);
+        const ta2 = run(lutA, li);
+        expect(ta).toBeDefined();
+        expect(ta2, `LUT ${li}: equal contents, one table`).toBe(ta);
+        if (li === 1) expect(tb, 'LUT 1: other contents, another table').not.toBe(ta);
+        else expect(tb, `LUT ${li}: equal contents in both, one table`).toBe(ta);
+      }
+    } finally {
+      Vpu.tableAfter = saved;
+    }
   });
 });

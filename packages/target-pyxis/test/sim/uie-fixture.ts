@@ -173,6 +173,8 @@ export function observe(r: Rig, quantum = 0, memBytes = 0x14000): unknown {
     done: r.done,
     uie: { ...st, busyCycles: [...st.busyCycles], stallCycles: [...st.stallCycles], datapathStallCycles: [...st.datapathStallCycles], instructions: [...st.instructions] },
     amem: { ...a, bankAccesses: [...a.bankAccesses] },
+    // the bank arbitration's statistics (claims, conflicts, stall cycles per bank and client; accesses per bank)
+    banks: r.amem.banks.report(),
     fifos: [u.rd.dec, u.wr.dec, u.sbReadToWrite].map((f) => [f.pushes, f.pops, f.fullStalls, f.maxOccupancy]),
     warnings: u.warnings.map((w) => w.code),
   };

@@ -115,6 +115,7 @@ function run(c: Case, fastPaths: boolean, quantum: number): unknown {
     trips: obs.book.done,
     active: obs.book.activeCycles,
     replayed: fastPaths ? u.vpuBatch.cycles : 0,
+    commitRuns: fastPaths ? u.vpuBatch.commitRuns : 0,
   };
 }
 
@@ -233,28 +234,31 @@ function runKernel(c: Case, trips: ReadonlyArray<{ at: number; power: number }>,
 describe('VPU-only cycle replay (uie/vpuBatch.ts) is exact', () => {
   it('random VPU-bound trips: fast paths on (lockstep and run-ahead) = off, cycle for cycle and counter for counter', () => {
     let replayed = 0;
+    let commitRuns = 0;
     fc.assert(
       fc.property(cases, (c) => {
         const off = run(c, false, 0) as { replayed: number };
-        const on = run(c, true, 0) as { replayed: number };
+        const on = run(c, true, 0) as { replayed: number; commitRuns: number };
         replayed += on.replayed;
-        expect({ ...on, replayed: 0 }).toEqual(off);
+        commitRuns += on.commitRuns;
+        expect({ ...on, replayed: 0, commitRuns: 0 }).toEqual(off);
         // run-ahead windows: the same as lockstep, per-trip records included (the VPU instruction that ends a trip's
         // program in its retirement cycle is the trip's in both)
         const ahead = run(c, true, 64) as { replayed: number };
-        expect({ ...ahead, replayed: 0 }).toEqual(off);
+        expect({ ...ahead, replayed: 0, commitRuns: 0 }).toEqual(off);
       }),
       { numRuns: RUNS, seed: 23 },
     );
-    // the property is not vacuous: the replay ran
+    // the property is not vacuous: the replay ran, also from cycles with a write commit (Uie.tick, issue 23 fifth round)
     expect(replayed).toBeGreaterThan(0);
+    expect(commitRuns).toBeGreaterThan(0);
   });
 
   it('a long pure run (rows x 16 instructions, the bench-vpu shape) is mostly replayed', () => {
     const c: Case = { rows: 12, pre: [], mid: ['add', 'max', 'mul', 'nop', 'add', 'max', 'mul', 'nop', 'add', 'max', 'mul', 'nop', 'add', 'max'], post: [], commit: 10, seed: 5 };
     const off = run(c, false, 0);
     const on = run(c, true, 0) as { replayed: number };
-    expect({ ...on, replayed: 0 }).toEqual(off);
+    expect({ ...on, replayed: 0, commitRuns: 0 }).toEqual(off);
     expect(on.replayed).toBeGreaterThan(12 * 4);
   });
   it('under the kernel: deferred VPU-only cycles (not ticked) = replays in tick = fast paths off, with trip starts, APM drops, stops and run-ahead', () => {

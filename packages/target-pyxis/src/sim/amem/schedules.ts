@@ -52,9 +52,17 @@ export class BankSchedules {
   private readonly heldBank = new Float64Array(128);
   private readonly followMask = new Int32Array(4);
   private readonly listB = new Int32Array(BANK_UIES);
+  /** Per entry of listB: the batcher's schedule slot (`batchersWindow` reads its runs). */
+  private readonly listQ = new Int32Array(BANK_UIES);
   private readonly listF = new Int32Array(BANK_UIES);
   /** Per UIE, per cycle of its schedule: read bank, write bank (whole aligned words). */
   readonly propBank = new Int16Array(2 * BANK_UIES * SCHED_MAX * 2);
+  /**
+   * Per schedule slot and side (read 0, write 1): the starts of runs of cycles within which the bank is constant,
+   * in order from 0 (`setRuns`; index (2q + side) * (SCHED_MAX + 1)), and their number.
+   */
+  private readonly propRuns = new Int32Array(2 * 2 * BANK_UIES * (SCHED_MAX + 1));
+  private readonly propNRuns = new Int32Array(2 * 2 * BANK_UIES);
   private jointAt = -1;
   private jointLimit = -1;
   private jointK = 0;
@@ -90,6 +98,18 @@ export class BankSchedules {
   /** Where the caller fills the schedule it is about to `publish` (propBank offset of UIE `uie`'s other slot). */
   schedOffset(uie: number): number {
     return (2 * uie + 1 - this.cur[uie]!) * SCHED_MAX * 2;
+  }
+
+  /**
+   * With the banks at `schedOffset(uie)`: the run starts r[0..n) of side `side` of that schedule (r[0] = 0, in
+   * order; the bank is constant from one start to the next and from the last to the schedule's end).
+   */
+  setRuns(uie: number, side: number, r: Int32Array, n: number): void {
+    const qs = 2 * (2 * uie + 1 - this.cur[uie]!) + side;
+    const R = this.propRuns;
+    const o = qs * (SCHED_MAX + 1);
+    for (let i = 0; i < n; i++) R[o + i] = r[i]!;
+    this.propNRuns[qs] = n;
   }
 
   /** The slot of UIE `uie` that describes cycle `c`: the newest published before `maxPub` with at <= c, if it covers c; else -1. */
@@ -203,8 +223,10 @@ export class BankSchedules {
       if (this.skip[u] === 1) continue;
       const q = this.sel[u]!;
       const o = (q * SCHED_MAX + (c - this.propAt[q]!)) * 2;
-      if (this.batcher[u] === 1) bo[nbl++] = o;
-      else fo[nfl++] = o;
+      if (this.batcher[u] === 1) {
+        this.listQ[nbl] = q;
+        bo[nbl++] = o;
+      } else fo[nfl++] = o;
     }
     const stamp = this.stamp;
     if (nfl === 0 && k > 0) k = this.batchersWindow(c, k, nbl, held);
@@ -244,40 +266,90 @@ export class BankSchedules {
 
   /** Batchers using each bank in the cycle `batchersWindow` is at (all zero between calls). */
   private readonly useCnt = new Int32Array(128);
+  /** `batchersWindow`'s events: per window cycle the first access (2 * batcher + side) whose run starts there. */
+  private readonly evHead = new Int32Array(SCHED_MAX + 1);
+  /** Per access: the next one in its cycle's list, its current run index and bank. */
+  private readonly evNext = new Int32Array(2 * BANK_UIES);
+  private readonly evRun = new Int32Array(2 * BANK_UIES);
+  private readonly evBank = new Int32Array(2 * BANK_UIES);
 
   /**
    * `jointWindow`'s scan when there are no followers (the only resources to avoid are the other batchers' and the
    * held ones, whose set only shrinks as t grows): the first cycle j < k at which two accesses of the batchers share
    * a bank or one meets a held bank, else k. Incremental: per bank the number of batcher accesses in the current
-   * cycle; from one cycle to the next only the accesses whose bank changed are moved (and checked against held ones).
+   * cycle; from one cycle to the next only the accesses whose bank changed are moved (and checked against held ones),
+   * and a bank can change only where a run of the schedule starts (`setRuns`): per cycle the list of the accesses
+   * whose next run starts there (events), so the cycles between are not visited.
    */
   private batchersWindow(c: number, k: number, nbl: number, held: boolean): number {
     const P = this.propBank;
-    const bo = this.listB;
+    const R = this.propRuns;
     const hb = this.heldBank;
     const cnt = this.useCnt;
+    const head = this.evHead;
+    const next = this.evNext;
+    const run = this.evRun;
+    const cur = this.evBank;
     let over = 0;
     let clashAt = k;
-    for (let i = 0; i < nbl && clashAt === k; i++)
+    head.fill(-1, 0, k);
+    for (let i = 0; i < nbl; i++) {
+      const q = this.listQ[i]!;
+      const o0 = c - this.propAt[q]!;
       for (let s2 = 0; s2 < 2; s2++) {
-        const b = P[bo[i]! + s2]!;
+        const x = 2 * i + s2;
+        const b = P[this.listB[i]! + s2]!;
+        cur[x] = b;
         if (held && hb[b]! >= c) clashAt = 0;
         if (++cnt[b]! === 2) over++;
+        // the run holding o0 (the last start <= o0), then its successor's start as this access's first event
+        const qs = 2 * q + s2;
+        const r0 = qs * (SCHED_MAX + 1);
+        const n = this.propNRuns[qs]!;
+        let lo = 0;
+        let hi = n - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (R[r0 + mid]! <= o0) lo = mid;
+          else hi = mid - 1;
+        }
+        run[x] = lo;
+        const j = lo + 1 < n ? R[r0 + lo + 1]! - o0 : k;
+        if (j < k) {
+          next[x] = head[j]!;
+          head[j] = x;
+        }
       }
+    }
     if (over > 0) clashAt = 0;
     for (let j = 1; j < clashAt; j++) {
+      let x = head[j]!;
+      if (x < 0) continue;
       const t = c + j;
-      const d = 2 * j;
-      for (let i = 0; i < nbl; i++) {
-        const o = bo[i]! + d;
-        for (let s2 = 0; s2 < 2; s2++) {
-          const nb = P[o + s2]!;
-          const ob = P[o + s2 - 2]!;
-          if (nb === ob) continue;
+      while (x >= 0) {
+        const nx = next[x]!;
+        const i = x >> 1;
+        const s2 = x & 1;
+        const q = this.listQ[i]!;
+        const o0 = c - this.propAt[q]!;
+        const qs = 2 * q + s2;
+        const r0 = qs * (SCHED_MAX + 1);
+        const n = this.propNRuns[qs]!;
+        const r = ++run[x]!;
+        const nb = P[this.listB[i]! + 2 * j + s2]!;
+        const ob = cur[x]!;
+        if (nb !== ob) {
+          cur[x] = nb;
           if (--cnt[ob]! === 1) over--;
           if (++cnt[nb]! === 2) over++;
           if (held && hb[nb]! >= t) clashAt = j;
         }
+        const jn = r + 1 < n ? R[r0 + r + 1]! - o0 : k;
+        if (jn < k) {
+          next[x] = head[jn]!;
+          head[jn] = x;
+        }
+        x = nx;
       }
       if (over > 0) clashAt = j;
     }
@@ -287,18 +359,29 @@ export class BankSchedules {
 
   /** Accounts the bank accesses of a batched window (whole words: 8 partitions each). */
   countBatch(uie: number, q: number, at: number, k: number): void {
-    const o = q * SCHED_MAX * 2 + (at - this.propAt[q]!) * 2;
+    const o0 = at - this.propAt[q]!;
     const P = this.propBank;
+    const base = q * SCHED_MAX * 2;
     const acc = this.arb.stats.bankAccesses;
-    // runs of equal banks (a row read several times) are added at once
+    // per run of the schedule (`setRuns`: the bank constant in it) the part in [o0, o0 + k), added at once
     for (let side = 0; side < 2; side++) {
-      let j = 0;
-      while (j < k) {
-        const b = P[o + 2 * j + side]!;
-        let e = j + 1;
-        while (e < k && P[o + 2 * e + side] === b) e++;
-        acc[b]! += 8 * (e - j);
-        j = e;
+      const qs = 2 * q + side;
+      const R = this.propRuns;
+      const r0 = qs * (SCHED_MAX + 1);
+      const n = this.propNRuns[qs]!;
+      // the run holding o0: the last start <= o0 (binary search; starts rise from 0)
+      let lo = 0;
+      let hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (R[r0 + mid]! <= o0) lo = mid;
+        else hi = mid - 1;
+      }
+      const end = o0 + k;
+      for (let i = lo; i < n && R[r0 + i]! < end; i++) {
+        const s = R[r0 + i]! > o0 ? R[r0 + i]! : o0;
+        const e = i + 1 < n && R[r0 + i + 1]! < end ? R[r0 + i + 1]! : end;
+        acc[P[base + 2 * s + side]!]! += 8 * (e - s);
       }
     }
     const st = this.arb.stats;

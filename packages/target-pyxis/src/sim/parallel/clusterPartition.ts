@@ -19,7 +19,7 @@ import type { PyxisChip } from '../chip.js';
 import type { HostAgent } from '../host.js';
 import { chipFor } from '../imageChip.js';
 import type { SimConfig } from '../config.js';
-import { inspectImage, loadImage } from '../image.js';
+import { inspectImage, loadImage, type ImageInfo } from '../image.js';
 import { PyxisObserver } from '../observer.js';
 import { buildReport, type SimReport } from '../run.js';
 import { resetMemoryCounters } from '../imageChip.js';
@@ -92,10 +92,26 @@ function merged(rs: Ranges): Ranges {
   return out;
 }
 
+/**
+ * The image model of the bytes a partition was given, read once per thread: every spec of a run holds the same array
+ * (one structured clone per message to a worker; the very array the driver made on the calling thread, which hands
+ * over the model it already read, `rememberImage`). The model is read-only to the chips built from it.
+ */
+const images = new WeakMap<Uint8Array, ImageInfo>();
+
+export function rememberImage(bytes: Uint8Array, info: ImageInfo): void {
+  images.set(bytes, info);
+}
+
+function imageOf(a: ClusterPartitionArgs): ImageInfo {
+  let info = images.get(a.image);
+  if (!info) images.set(a.image, (info = inspectImage(readContainer(a.image, a.file), a.file)));
+  return info;
+}
+
 export function buildClusterPartition(a: ClusterPartitionArgs): PartitionBuild {
   const k = a.cluster;
-  const container = readContainer(a.image, a.file);
-  const info = inspectImage(container, a.file);
+  const info = imageOf(a);
   const chip = chipFor(info, { clusters: a.clusters, uies: a.uies, config: a.config, observer: new PyxisObserver(), quantum: a.quantum, uieFactory: ownUies(a.models, makeUieFactory({ timingOnly: a.timingOnly })) });
   // Only this cluster's sections (another cluster's config window may hold CSRs with side effects) and the HBM
   // sections its trips read (the coordinator keeps the image for the rest: no copy of the whole HBM per partition).

@@ -1,13 +1,13 @@
 /**
  * A single-chip image with its clusters as partitions on threads (issue 22; `pyxis-sim run IMAGE --threads N`).
  * clusterPlan.ts decides from the image whether its clusters are independent; when they are, each cluster is a
- * partition (clusterPartition.ts) and the kernel's threaded runner runs them with unbounded windows (no cross link
- * carries a message); clusterMerge.ts makes the single-partition report of the results. Otherwise, and for runs that
+ * partition (clusterPartition.ts) and, no cross link carrying any message, the kernel's work queue (queued.ts) runs
+ * each to its end on the next free thread, the calling thread included; clusterMerge.ts makes the single-partition report of the results. Otherwise, and for runs that
  * sample the whole chip per cycle (--trace, --vcd, --warn-uninit) or dump raw regions, the image runs in one
  * partition (run.ts) and `note` says why. The split depends on the image only, never on the thread count, so every
  * `--threads` gives the same report.
  */
-import { defaultThreads, PartitionFailure, prestartWorkers, runThreaded, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
+import { defaultThreads, PartitionFailure, prestartWorkers, registerPartitionModule, releaseWorkers, runQueued, type PartitionSpec, type PrestartedWorker, type ThreadedRunResult } from '@pyxis/sim';
 import type { Container } from '@pyxis/container';
 import { writeContainer } from '@pyxis/container';
 import type { PyxisChip } from '../chip.js';
@@ -18,13 +18,13 @@ import type { NocMap } from '../noc.js';
 import { resolveDump } from '../dump.js';
 import { simulateImage, DEFAULT_QUANTUM, type SimReport, type SimulateOptions, type SimulationResult } from '../run.js';
 import { listTargets, planClusterSplit, type ClusterSplit, type ClusterSplitPlan } from './clusterPlan.js';
-import { CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
+import { buildClusterPartition, rememberImage, CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, SplitViolation, type ClusterPartitionArgs, type ClusterPartitionResult, type DumpSpan } from './clusterPartition.js';
 import { mergeClusterReports } from './clusterMerge.js';
 
 /** The note of a run of a one-cluster image (the single-thread path: no partition to spread, no cost). */
 export const ONE_CLUSTER = 'one partition (a single-chip image of one cluster)';
 
-/** Window length (cycles) of a cluster-partitioned run that reports progress. */
+/** The chunk (cycles) in which the calling thread advances a cluster partition when the run reports progress. */
 export const PROGRESS_WINDOW = 1 << 16;
 
 export interface ChipThreadsOptions extends SimulateOptions {
@@ -37,7 +37,9 @@ export interface ChipThreadsOptions extends SimulateOptions {
   regions?: boolean;
   /** Tests: the module the workers load (the built package by default). */
   module?: string;
-  /** Tests: the window length of a run with progress (PROGRESS_WINDOW by default). */
+  /** Benchmarks: the worker entry (by default the kernel's partitionWorkerUrl()). */
+  workerUrl?: URL;
+  /** Tests: the progress chunk of a run with progress (PROGRESS_WINDOW by default). */
   progressWindow?: number;
 }
 
@@ -61,7 +63,6 @@ function onePartition(image: ImageInfo, file: string, o: ChipThreadsOptions, not
 
 export async function runChipThreaded(image: Container | ImageInfo, file: string, o: ChipThreadsOptions): Promise<ChipThreadsResult> {
   const info = 'placed' in image ? image : inspectImage(image, file);
-  const container = info.container;
   const clusters = o.clusters ?? info.clusters;
   const uies = o.uies ?? info.uies;
   if (clusters < 2) return onePartition(info, file, o, ONE_CLUSTER);
@@ -73,6 +74,36 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
   // clusters with work (enqueue records, host actions): one partition each; the others stay idle in every partition
   const active = [...new Set([...info.records.map((r) => r.cluster), ...info.hostActions.map((a) => a.cluster)])].sort((a, b) => a - b);
   if (active.length < 2) return onePartition(info, file, o, active.length ? `only cluster ${active[0]} has work` : 'no cluster has work');
+  // The workers start now (a V8 isolate and the builders' module each: 60-150 ms), so that a worker is ready when the
+  // work queue opens: in a queue run its start-up is on the critical path. A run that stays in one partition ends
+  // them before it runs. (Starting them before planning measured no gain with windows, where the calling thread
+  // built its share meanwhile; with the queue the calling thread simulates at once, so the worker's start counts.)
+  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, active.length) - 1, [module], o.workerUrl) : [];
+  try {
+    return await splitRun(info, file, o, { clusters, uies, threads, module, config, active, workers });
+  } finally {
+    // runQueued ends the workers it was given; this ends them on every path that did not reach it
+    await releaseWorkers(workers);
+  }
+}
+
+interface SplitSetup {
+  clusters: number;
+  uies: number;
+  threads: number;
+  module: string;
+  config: SimConfig;
+  active: number[];
+  workers: PrestartedWorker[];
+}
+
+async function splitRun(info: ImageInfo, file: string, o: ChipThreadsOptions, s: SplitSetup): Promise<ChipThreadsResult> {
+  const { clusters, uies, threads, module, config, active, workers } = s;
+  const container = info.container;
+  const single = async (note: string) => {
+    await releaseWorkers(workers);
+    return onePartition(info, file, o, note);
+  };
   let plan: ClusterSplit;
   try {
     // the descriptor lists as the DPE will find them: a chip (never run) holding the sections the lists lie in
@@ -81,14 +112,16 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
   } catch {
     plan = { ok: false as const, reason: 'the image does not load (the single-partition run reports why)' };
   }
-  if (!plan.ok) return onePartition(info, file, o, `clusters are not independent: ${plan.reason}`);
+  if (!plan.ok) return single(`clusters are not independent: ${plan.reason}`);
   const spans: DumpSpan[] = (o.symbols ?? []).map((s) => {
     const t = resolveDump(container, s, clusters);
     return { space: t.loc.space, cluster: t.loc.cluster, addr: t.loc.addr, len: t.span };
   });
   // the image's bytes of the dumped HBM no cluster writes and of the clusters without work
   const imageView = spans.length ? imageChip(info, config, clusters, () => spans.filter((x) => x.space === 'hbm' || !active.includes(x.cluster))) : undefined;
+  // one copy per worker: every spec holds this same array, and a message clones an object once
   const bytes = writeContainer(container);
+  rememberImage(bytes, info);
   const specs: PartitionSpec[] = active.map((c) => {
     const recordIndex: number[] = [];
     info.records.forEach((r, i) => r.cluster === c && recordIndex.push(i));
@@ -99,24 +132,28 @@ export async function runChipThreaded(image: Container | ImageInfo, file: string
     };
     return { name: `cluster${c}`, module, builder: CLUSTER_PARTITION_BUILDER, args };
   });
-  // The workers start (a V8 isolate each, the package loaded) while the calling thread, host 0, builds its own clusters.
-  const workers: PrestartedWorker[] = threads > 1 ? prestartWorkers(Math.min(threads, active.length) - 1, [module]) : [];
+  // The clusters share nothing, so no window has to end before a partition's own end: a work queue (kernel
+  // queued.ts). The calling thread starts on the first cluster at once; each thread then takes the next cluster when
+  // done. The calling thread builds its partitions with this very module (not a second copy of the package loaded by
+  // specifier: the CLI runs from a bundle, where that would load and compile the simulator's code again).
+  registerPartitionModule(CLUSTER_PARTITION_MODULE, { [CLUSTER_PARTITION_BUILDER]: buildClusterPartition });
   let r: ThreadedRunResult;
   try {
-    // No message crosses, so one window would do; with a progress display, windows of PROGRESS_WINDOW cycles report
-    // the cycle reached (a window exchange costs well under a millisecond: below 1% at these lengths)
     const progress = o.onProgress;
-    r = await runThreaded(specs, {
-      threads, workers, mainThreadHost: true,
+    r = await runQueued(specs, {
+      threads, workers,
       ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}),
-      ...(progress ? { lookahead: o.progressWindow ?? PROGRESS_WINDOW, onProgress: (cycle: number) => progress(cycle) } : {}),
+      ...(progress ? { progressChunk: o.progressWindow ?? PROGRESS_WINDOW, onProgress: (cycle: number, done: number, total: number) => progress(cycle, { done, total, unit: 'cluster partitions' }) } : {}),
     });
   } catch (e) {
-    // A guard fired (the image reached another cluster at run time) or a partition failed: the single-partition run
-    // gives the right result, or reports the error exactly as without threads.
+    // A guard fired (the image reached another cluster at run time): the single-partition run gives the right result.
+    // Bad input found in a partition (diagnostics): the single-partition run reports it exactly as without threads.
+    // Anything else is a fault of the model: the run ends naming the partition (SIM0800, exit 3), never hidden by a
+    // rerun.
     if (!(e instanceof PartitionFailure)) throw e;
-    const why = e.detail.includes(SplitViolation.name) || /not independent/.test(e.detail) ? e.detail.slice(Math.max(0, e.detail.search(/cluster \d+ /))) : `partition ${e.partition} failed`;
-    return onePartition(info, file, o, `${why}`);
+    const split = e.detail.includes(SplitViolation.name) || /not independent/.test(e.detail);
+    if (!split && !e.diagnostics) throw e;
+    return single(split ? e.detail.slice(Math.max(0, e.detail.search(/cluster \d+ /))) : `partition ${e.partition} found bad input`);
   }
   const parts = r.parts.map((p) => p.collected as ClusterPartitionResult);
   const report = mergeClusterReports(parts, { stop: r.reason, cycles: r.cycles, records: info.records.length, apmCluster: plan.apmCluster });

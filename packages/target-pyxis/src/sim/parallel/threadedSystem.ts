@@ -5,14 +5,14 @@
  * report needs, per chip in chip order, plus the parallel run's own figures; it equals the in-process runner's
  * (fabric/systemRun.ts) for any thread count.
  */
-import { defaultThreads, runThreaded, type PartitionSpec, type StopReason, type ThreadedRunResult } from '@pyxis/sim';
+import { defaultThreads, registerPartitionModule, runThreaded, type PartitionSpec, type StopReason, type ThreadedRunResult } from '@pyxis/sim';
 import type { Diagnostic } from '@pyxis/diagnostics';
 import type { ChipBuildInput } from '../fabric/systemRun.js';
 import type { FabricJson } from '../fabric/wireParams.js';
 import type { FaultSpec } from '../fabric/faults.js';
 import type { SimConfig } from '../config.js';
 import type { WireChipStats, WireLinkStats } from '../fabric/wireStats.js';
-import { CHIP_PARTITION_BUILDER, CHIP_PARTITION_MODULE, type ChipPartitionArgs, type ChipPartitionResult } from './chipPartition.js';
+import { buildChipPartition, CHIP_PARTITION_BUILDER, CHIP_PARTITION_MODULE, type ChipPartitionArgs, type ChipPartitionResult } from './chipPartition.js';
 
 export interface ThreadedSystemOptions {
   fabric: FabricJson;
@@ -46,7 +46,10 @@ export async function runSystemThreaded(inputs: ChipBuildInput[], o: ThreadedSys
     const args: ChipPartitionArgs = { input, chips: inputs.length, fabric: o.fabric, clusterVpfe: o.clusterVpfe, faults: o.faults, timingOnly: o.timingOnly, dumps: o.dumps?.[k] ?? [], ...(o.config ? { config: o.config } : {}) };
     return { name: `chip${k}`, module: o.module ?? CHIP_PARTITION_MODULE, builder: CHIP_PARTITION_BUILDER, args };
   });
-  const r = await runThreaded(specs, { threads: o.threads ?? defaultThreads(inputs.length), ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}) });
+  // a host on the calling thread builds with this very module (the CLI bundle's copy, not the package loaded again)
+  registerPartitionModule(CHIP_PARTITION_MODULE, { [CHIP_PARTITION_BUILDER]: buildChipPartition });
+  // Host 0 is the calling thread (it would otherwise only wait for the workers): --threads N starts N - 1 workers
+  const r = await runThreaded(specs, { threads: o.threads ?? defaultThreads(inputs.length), mainThreadHost: true, ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}) });
   const chips = r.parts.map((p) => p.collected as ChipPartitionResult);
   return {
     stop: r.reason,

@@ -12,6 +12,7 @@ import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
 import * as switchbox from './switchbox.js';
 import type { Fifo } from '@pyxis/sim';
+import type { BankSchedules } from '../amem/schedules.js';
 import type { SeqState } from './records.js';
 import type { Uie } from './uie.js';
 
@@ -33,9 +34,12 @@ export const moveCounts = { direct: 0, staged: 0 };
  * FIFO's queued records, then the odometer's addresses (`stridedAddr` of `cnt`, a copy of the core's counts that is
  * left advanced past the last of them, as `advance` would; dst undefined: only that). Runs: while the innermost end-of-loop iterator (the one
  * `advance` steps) does not carry, the address moves by its stride (0: one address for the whole run); a run stops
- * where that count's 12 address bits (`stridedAddr`: count & 0xfff) wrap. Changes no state but `cnt`.
+ * where that count's 12 address bits (`stridedAddr`: count & 0xfff) wrap. With `segs`: the starts of segments of
+ * equal addresses that cover [0, k) (each queued record, each stride-0 run, each access of another run; neighbours
+ * may be equal: `mergeRuns`) into segs[0..n), n returned (else 0). With `snaps`: the odometer at the start of each
+ * run (`odometerAt`). Changes no state but `cnt` (and `segs`, `snaps`).
  */
-export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array | undefined, off: number, step: number): void {
+export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, dst: Int32Array | undefined, off: number, step: number, segs?: Int32Array, snaps?: OdometerSnaps): number {
   const core = s.core;
   const x = s.aux!;
   const pc = core.pc;
@@ -46,17 +50,28 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
   const data = dec.data;
   let at = dec.peekSlot();
   let j = 0;
+  let ns = 0;
   if (dst === undefined) j = dn < k ? dn : k;
   else
     for (; j < dn && j < k; j++) {
       dst[off + step * j] = amemPhysical(((data[at + R_ADDR]! & PTN_MASK) << 4) | view);
+      if (segs !== undefined) segs[ns++] = j;
       at += REC_WORDS;
       if (at >= data.length) at = 0;
     }
   const inner = 31 - Math.clz32(core.eolMask[pc]!);
   const n = core.store.numloops[pc * NUM_ITERS + inner]!;
   const stride = ((x[b + A_NZ]! >> inner) & 1) === 0 ? 0 : x[b + A_STRIDE + inner]!;
+  if (snaps !== undefined) snaps.n = 0;
   while (j < k) {
+    if (snaps !== undefined) {
+      if (snaps.n === snaps.at.length) snaps.grow();
+      const i = snaps.n++;
+      snaps.at[i] = j;
+      const sc = snaps.cnt;
+      const o = i * NUM_ITERS;
+      for (let q = 0; q < NUM_ITERS; q++) sc[o + q] = cnt[q]!;
+    }
     const a = stridedAddr(s.base, x, b, cnt);
     const c0 = cnt[inner]!;
     let run = n - c0;
@@ -67,12 +82,77 @@ export function fillAddrs(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, ds
     } else if (stride === 0) {
       const p = amemPhysical(((a & PTN_MASK) << 4) | view);
       for (let t = 0; t < run; t++) dst[off + step * (j + t)] = p;
-    } else for (let t = 0; t < run; t++) dst[off + step * (j + t)] = amemPhysical((((a + t * stride) & PTN_MASK) << 4) | view);
+      if (segs !== undefined) segs[ns++] = j;
+    } else
+      for (let t = 0; t < run; t++) {
+        dst[off + step * (j + t)] = amemPhysical((((a + t * stride) & PTN_MASK) << 4) | view);
+        if (segs !== undefined) segs[ns++] = j + t;
+      }
     j += run;
     // run - 1 plain increments of the innermost count, then one `advance` (which may carry)
     cnt[inner] = c0 + run - 1;
     core.advance(cnt);
   }
+  return ns;
+}
+
+/** The odometer (a core's counts) at the start of each run of `fillAddrs`: run i starts at step at[i]. */
+export class OdometerSnaps {
+  at = new Int32Array(64);
+  cnt = new Int32Array(64 * NUM_ITERS);
+  n = 0;
+  /** Room for one more run (doubles; a busy copy has a run per repeated row: dozens per window, not thousands). */
+  grow(): void {
+    const at = new Int32Array(this.at.length * 2);
+    const cnt = new Int32Array(this.cnt.length * 2);
+    at.set(this.at);
+    cnt.set(this.cnt);
+    this.at = at;
+    this.cnt = cnt;
+  }
+}
+
+/**
+ * The counts `fillAddrs(s, dec, cnt, k, ..)` leaves in `cnt` (the odometer after k steps), from the run starts a
+ * longer `fillAddrs` of the same state recorded in `snaps`: the core's own counts while the queued records last,
+ * else those of the run holding step k with its innermost count advanced by the plain increments of the run before
+ * k (a run never carries before its last step). k must be below that fillAddrs' length.
+ */
+function odometerAt(s: SeqState, dec: Fifo, cnt: Int32Array, k: number, snaps: OdometerSnaps): void {
+  const core = s.core;
+  if (k <= dec.occupancy || snaps.n === 0) {
+    cnt.set(core.count);
+    return;
+  }
+  let i = snaps.n - 1;
+  while (snaps.at[i]! > k) i--;
+  for (let q = 0; q < NUM_ITERS; q++) cnt[q] = snaps.cnt[i * NUM_ITERS + q]!;
+  cnt[31 - Math.clz32(core.eolMask[core.pc]!)]! += k - snaps.at[i]!;
+}
+
+/**
+ * `runs(a, k, out)` from the segment starts `fillAddrs` gave (segs[0..n): a cover of [0, k) by segments of equal
+ * values, in order): a segment start is a run start iff its value differs from the previous segment's. O(n).
+ */
+function mergeRuns(a: Int32Array, segs: Int32Array, n: number, k: number, out: Int32Array): number {
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const j = segs[i]!;
+    if (m === 0 || a[j] !== a[out[m - 1]!]) out[m++] = j;
+  }
+  out[m] = k;
+  return m;
+}
+
+/** The runs of `src` (n starts, `runs`' form) that start before k, into out (out[m] = k); returns m. */
+function prefixRuns(src: Int32Array, n: number, k: number, out: Int32Array): number {
+  let m = 0;
+  while (m < n && src[m]! < k) {
+    out[m] = src[m]!;
+    m++;
+  }
+  out[m] = k;
+  return m;
 }
 
 // scratch (one batch at a time on the host thread; no allocation per batch)
@@ -123,8 +203,18 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   const cached = u.batch.addrAt === c && u.batch.addrGen === u.stateGen && k <= u.batch.addrLen;
   const addrR = cached ? u.batch.addrR! : scratchR;
   const addrW = cached ? u.batch.addrW! : scratchW;
-  fillAddrs(rs, u.rd.dec, rCnt, k, cached ? undefined : addrR, 0, 1);
-  fillAddrs(ws, u.wr.dec, wCnt, k, cached ? undefined : addrW, 0, 1);
+  if (cached && k === u.batch.addrLen) {
+    // the odometers after all of fillSchedule's addresses: as it left them
+    rCnt.set(u.batch.endCntR);
+    wCnt.set(u.batch.endCntW);
+  } else if (cached) {
+    // after its first k: from the run starts it recorded
+    odometerAt(rs, u.rd.dec, rCnt, k, u.batch.snapsR!);
+    odometerAt(ws, u.wr.dec, wCnt, k, u.batch.snapsW!);
+  } else {
+    fillAddrs(rs, u.rd.dec, rCnt, k, cached ? undefined : addrR, 0, 1);
+    fillAddrs(ws, u.wr.dec, wCnt, k, cached ? undefined : addrW, 0, 1);
+  }
   const sb = u.sbReadToWrite;
   const occ = sb.occupancy;
   // direct moves need every read word of the window unwritten in it
@@ -133,9 +223,11 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
     blockStamp.fill(0);
     epoch = 1;
   }
-  // runs of equal addresses (a row read or written several times in a row: one test / one bookkeeping call per run)
-  const nW = runs(addrW, k, runW);
-  const nR = runs(addrR, k, runR);
+  // runs of equal addresses (a row read or written several times in a row: one test / one bookkeeping call per run);
+  // from the same state as `fillSchedule`, its runs (those of the first k of its addresses)
+  const b = u.batch;
+  const nW = cached ? prefixRuns(b.runsW!, b.nRunsW, k, runW) : runs(addrW, k, runW);
+  const nR = cached ? prefixRuns(b.runsR!, b.nRunsR, k, runR) : runs(addrR, k, runR);
   for (let i = 0; i < nW; i++) written[addrW[runW[i]!]! >>> 7] = epoch;
   let direct = true;
   for (let i = 0; i < nR && runR[i]! < k - occ; i++)
@@ -301,26 +393,55 @@ function stagedMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
   }
 }
 
-/** Scratch odometers of `fillSchedule`. */
+/** Scratch odometers and segment starts of `fillSchedule`. */
 const schedR = new Int32Array(NUM_ITERS);
 const schedW = new Int32Array(NUM_ITERS);
+const segs = new Int32Array(MOVE_MAX);
 
 /**
  * The banks (chip §7, after the §7.5 hash of the view) of the next `k` (<= MOVE_MAX) AMEM Read / Write whole-word
- * accesses of a state that `steadyCheck` accepted at `c`, into dst[off + 2j] (read) and dst[off + 2j + 1] (write):
- * the addresses `moveBatch` will access. Changes no state.
+ * accesses of a state that `steadyCheck` accepted at `at` — the addresses `moveBatch` will access — as UIE u's next
+ * schedule (`BankSchedules.schedOffset` / `setRuns`: per cycle j the read bank at [off + 2j] and the write bank at
+ * [off + 2j + 1]; the runs of equal addresses of each side, within which the bank is constant; a `follower`'s list:
+ * the banks only). The caller publishes it. Changes no state but the address cache (`SteadyBatchState.addrR` ..).
  */
-export function fillSchedule(u: Uie, k: number, dst: Int16Array, off: number, at: number): void {
-  // the addresses are kept for a `moveBatch` from the same state (at `at`, no tick in between): computed once
-  const aR = (u.batch.addrR ??= new Int32Array(MOVE_MAX));
-  const aW = (u.batch.addrW ??= new Int32Array(MOVE_MAX));
-  fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, aR, 0, 1);
-  fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, aW, 0, 1);
-  u.batch.addrAt = at;
-  u.batch.addrLen = k;
-  u.batch.addrGen = u.stateGen;
-  for (let j = 0; j < k; j++) {
-    dst[off + 2 * j] = (aR[j]! >>> 7) & 0x7f;
-    dst[off + 2 * j + 1] = (aW[j]! >>> 7) & 0x7f;
+export function fillSchedule(u: Uie, k: number, sched: BankSchedules, at: number, follower = false): void {
+  const dst = sched.propBank;
+  const off = sched.schedOffset(u.index);
+  if (follower) {
+    // a follower's list (`BankSchedules.publish`): banks only (it never batches on it: no runs, no address cache)
+    fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, scratchR, 0, 1);
+    fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, scratchW, 0, 1);
+    for (let j = 0; j < k; j++) {
+      dst[off + 2 * j] = (scratchR[j]! >>> 7) & 0x7f;
+      dst[off + 2 * j + 1] = (scratchW[j]! >>> 7) & 0x7f;
+    }
+    return;
+  }
+  // the addresses and their runs are kept for a `moveBatch` from the same state (at `at`, no tick in between)
+  const b = u.batch;
+  const aR = (b.addrR ??= new Int32Array(MOVE_MAX));
+  const aW = (b.addrW ??= new Int32Array(MOVE_MAX));
+  const rR = (b.runsR ??= new Int32Array(MOVE_MAX + 1));
+  const rW = (b.runsW ??= new Int32Array(MOVE_MAX + 1));
+  const sR = (b.snapsR ??= new OdometerSnaps());
+  const sW = (b.snapsW ??= new OdometerSnaps());
+  b.nRunsR = mergeRuns(aR, segs, fillAddrs(u.seqs[records.SEQ_AMEM_READ]!, u.rd.dec, schedR, k, aR, 0, 1, segs, sR), k, rR);
+  b.nRunsW = mergeRuns(aW, segs, fillAddrs(u.seqs[records.SEQ_AMEM_WRITE]!, u.wr.dec, schedW, k, aW, 0, 1, segs, sW), k, rW);
+  b.endCntR.set(schedR);
+  b.endCntW.set(schedW);
+  b.addrAt = at;
+  b.addrLen = k;
+  b.addrGen = u.stateGen;
+  // per cycle the banks (one value per run)
+  for (let side = 0; side < 2; side++) {
+    const a = side === 0 ? aR : aW;
+    const r = side === 0 ? rR : rW;
+    const n = side === 0 ? b.nRunsR : b.nRunsW;
+    for (let i = 0; i < n; i++) {
+      const bank = (a[r[i]!]! >>> 7) & 0x7f;
+      for (let j = r[i]!, e = r[i + 1]!; j < e; j++) dst[off + 2 * j + side] = bank;
+    }
+    sched.setRuns(u.index, side, r, n);
   }
 }

@@ -26,13 +26,20 @@ interface SwitchLayout {
   tm: CompiledTable;
 }
 
+/** Tables by name, looked up once per process (`loadTable` resolves the grammar path on every call). */
+const tables = new Map<string, CompiledTable | undefined>();
+
 export function tryTable(name: string | undefined): CompiledTable | undefined {
   if (!name) return undefined;
+  if (tables.has(name)) return tables.get(name);
+  let t: CompiledTable | undefined;
   try {
-    return loadTable('pyxis', name);
+    t = loadTable('pyxis', name);
   } catch {
-    return undefined;
+    t = undefined;
   }
+  tables.set(name, t);
+  return t;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -21,6 +21,11 @@ export interface UieObserver {
    */
   vpuCycle?(now: number, laneOps: number): void;
   /**
+   * Optional, instead of `vpuCycle` for each of `n` replayed VPU-only cycles from `from` (a deferred run, vpuBatch.ts
+   * `settle`): the same record at VI's head in all of them, `laneOps` lane-operations in all.
+   */
+  vpuCycles?(from: number, n: number, laneOps: number): void;
+  /**
    * Trip `tripId` retired at `cycle` (chip §11.7.1), reported when the UIE reports it (`onTripDone`): at once, or for a
    * run-ahead window when the global clock reaches the cycle (`flushDeferred`).
    */

@@ -11,11 +11,8 @@ import * as addressGen from './addressGen.js';
 import * as records from './records.js';
 import * as switchbox from './switchbox.js';
 import * as switches from './switches.js';
-import { Fifo } from '@pyxis/sim';
-import { PORT_ITFE_READ, PORT_READ, uieClient } from '../amem/clients.js';
-import { Itfe } from './itfe.js';
+import { PortState } from './portState.js';
 import type { SwitchboxFifo } from './switchbox.js';
-import { identitySwitchTables, type SwitchTables } from './tables.js';
 import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
@@ -24,34 +21,15 @@ const { AMEM_PARTITIONS, AMEM_VIEW_BIT, amemPhysical } = amemGeometry;
 const { RD_CONST, RD_NOP, RD_SRAM_RELU, readsSram, TGT_AMEM, TGT_GRID, TGT_VBUFFER, ZSW_NOP } = codes;
 const { is16bit, to16Table } = convert;
 const { indirectAddr, checkItfeCount } = addressGen;
-const { CHIP_SPEC_F, F_EOP, F_INDIR, F_PAD, F_POP, F_ROT, PTN_MASK, R_ADDR, R_CONST, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_READ, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
+const { CHIP_SPEC_F, F_EOP, F_INDIR, F_PAD, F_POP, PTN_MASK, R_ADDR, R_CONST, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_SLOT, R_VIEW, R_ZSW, SEQ_AMEM_READ, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
 const { convertLanesTo16, SB_META } = switchbox;
 const { applyCsw, applyPsw, applyZsw } = switches;
 
-/** The AMEM Read datapath of one UIE and the state it owns: decoder FIFO, port, held switch configuration, ITFE, scratch. */
-export class ReadPath {
-  /** Decoder-metadata FIFO from the AMEM Read sequencer (seq §3). */
-  readonly dec: Fifo;
-  /** Index-table fetch engine of the read side (seq §8). */
-  readonly itfe: Itfe;
-  /** Applied RPSW / RCSW / column-mask tables (decoded from cfg at trip start). */
-  readonly sw: SwitchTables = identitySwitchTables();
-  /** Per decoder FIFO slot: template id * 65536 + pc whose static record words the slot holds (addressGen.ts decodeFast). */
-  readonly decKey: Float64Array;
-  /** AMEM bank client of the port (amem/clients.ts `uieClient`). */
-  readonly client: number;
+/** The AMEM Read datapath of one UIE: its port state (portState.ts), the switchbox slot of its last claim, scratch. */
+export class ReadPath extends PortState {
   /** Cycles from a read claim to its data in a switchbox FIFO (`Amem.readPipelineCycles`). */
   readonly latency: number;
-  /** First cycle the port may issue again (serialized 16-bit data takes two cycles, chip §7.3). */
-  portFree = 0;
-  /** Held RPSW / RCSW configuration indexes (seq §5.4, §5.5; -1 none). */
-  pswCur = -1;
-  cswCur = -1;
-  /** Index pops in the current trip (ITFE count rule, seq §8.1) and whether the current trip is indirect. */
-  pops = 0;
-  tripIndirect = false;
-  /** The last bank claim (`settle`): cycle (-1 none), switchbox FIFO and slot of its data. */
-  lastAt = -1;
+  /** The switchbox FIFO and slot of the last bank claim's data (`settle`). */
   lastSlot = -1;
   lastFifo: SwitchboxFifo | undefined;
   /** Bit tgt set once the dropped-flit warning for switchbox target tgt was issued (no string building per flit). */
@@ -64,16 +42,9 @@ export class ReadPath {
   private readonly cols = new Uint16Array(128);
   private readonly cols2 = new Uint16Array(128);
 
-  constructor(
-    private readonly u: Uie,
-    decDepth: number,
-    indexDepth: number,
-  ) {
-    this.dec = new Fifo(`${u.name}.amem_read.dec`, decDepth, REC_WORDS);
-    this.decKey = new Float64Array(decDepth * REC_WORDS).fill(-1);
-    this.client = uieClient(u.index, PORT_READ);
+  constructor(u: Uie, decDepth: number, indexDepth: number) {
+    super(u, false, decDepth, indexDepth);
     this.latency = u.amem.readPipelineCycles;
-    this.itfe = new Itfe(`${u.name}.itfe_read`, u.amem, indexDepth, uieClient(u.index, PORT_ITFE_READ));
   }
 
   /**
@@ -90,17 +61,7 @@ export class ReadPath {
   issue(now: number): boolean {
     const u = this.u;
     const dec = this.dec;
-    if (dec.empty) return false;
-    if (this.portFree > now) {
-      if (this.portFree < u.portWake) u.portWake = this.portFree;
-      return false;
-    }
-    // port held by an access served late (bank conflict, amem/banks.ts; tick synced the arbiter)
-    const bankFree = u.amem.banks.freeAt[this.client]!;
-    if (bankFree > now) {
-      if (bankFree < u.portWake) u.portWake = bankFree;
-      return false;
-    }
+    if (dec.empty || this.held(now)) return false;
     const d = dec.data;
     const at = dec.peekSlot();
     const seq = u.seqs[SEQ_AMEM_READ]!;
@@ -140,8 +101,7 @@ export class ReadPath {
         this.lastSlot = -1; // set below when the flit enters a switchbox FIFO
       }
       // RPSW / RCSW configuration held from the last *_config_vld (seq §5.4, §5.5)
-      if (d[at + R_PSWBASE]! >= 0) this.pswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
-      if (d[at + R_CSW]! >= 0) this.cswCur = d[at + R_CSW]!;
+      this.holdConfig(d, at, flags, s0);
       const fast = u.fastPaths;
       const sw = this.sw;
       const zsw = d[at + R_ZSW]!;

@@ -5,7 +5,7 @@
  */
 import * as amemGeometry from '../../common/amem.js';
 import { SCHED_MAX } from '../amem/banks.js';
-import { fillSchedule, moveBatch } from './batchMove.js';
+import { fillSchedule, moveBatch, type OdometerSnaps } from './batchMove.js';
 import * as codes from './codes.js';
 import * as convert from './convert.js';
 import * as addressGen from './addressGen.js';
@@ -43,6 +43,24 @@ export class SteadyBatchState {
   addrAt = -1;
   addrLen = 0;
   addrGen = -1;
+  /** Starts of the runs of equal addresses in addrR / addrW (`runs` form: runsR[nRunsR] = addrLen). */
+  runsR: Int32Array | undefined;
+  runsW: Int32Array | undefined;
+  nRunsR = 0;
+  nRunsW = 0;
+  /** The AMEM Read / Write cores' counts after the addrLen steps of addrR / addrW (`fillAddrs`' odometers). */
+  readonly endCntR = new Int32Array(NUM_ITERS);
+  readonly endCntW = new Int32Array(NUM_ITERS);
+  /**
+   * A joint batch's check of the next window (`steadyBatch`) passed at cycle `okAt` for `okLen` cycles from the state
+   * of `stateGen` `okGen`: the check at the start of that window, from the same state, needs only its length.
+   */
+  okAt = -1;
+  okGen = -1;
+  okLen = 0;
+  /** The odometers at the starts of the runs of addrR / addrW (a `moveBatch` of fewer than addrLen cycles). */
+  snapsR: OdometerSnaps | undefined;
+  snapsW: OdometerSnaps | undefined;
 }
 
 /** Steady-state batches: at least this many cycles; after a failed check, `runAhead` retries this many cycles later. */
@@ -75,7 +93,7 @@ export const PUBLISH_FIRST = 64;
  * state is not such a steady state (then `tick` runs). Checked against `tick` by uie-fastpath.test.ts and against
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
-export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false): number {
+export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false, sync = true): number {
   if (u.rd.itfe.active || u.wr.itfe.active || u.trips.active !== 1) return 0;
   const rdec = u.rd.dec;
   const wdec = u.wr.dec;
@@ -87,7 +105,8 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   if (!relaxed) {
     if (u.rd.portFree > c || u.wr.portFree > c) return 0;
     const banks = u.amem.banks;
-    banks.sync(c);
+    // (`sync` false: c is past the global cycle, whose claims by UIEs still in lockstep must not be resolved yet)
+    if (sync) banks.sync(c);
     if (banks.freeAt[u.rd.client]! > c || banks.freeAt[u.wr.client]! > c) return 0;
     if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.rd.latency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
   }
@@ -184,7 +203,7 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     const k = steadyCheck(u, c, Math.min(limit, c + SCHED_MAX));
     if (k === 0 || !banks.idleAt(c)) return 0;
     const off = banks.schedOffset(me);
-    fillSchedule(u, k, banks.propBank, off, c);
+    fillSchedule(u, k, banks, c);
     let j = 0;
     while (j < k && banks.propBank[off + 2 * j] !== banks.propBank[off + 2 * j + 1]) j++;
     if (j < BATCH_MIN) return 0;
@@ -195,14 +214,19 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     return j;
   }
   const J = banks.jointWindow(c, limit, me);
-  if (J >= JOINT_MIN && banks.batches(me) && steadyCheck(u, c, c + J, JOINT_MIN) === J) {
+  if (J >= JOINT_MIN && banks.batches(me) && joinCheck(u, c, J) === J) {
     banks.countBatch(me, banks.slotOf(me), c, J);
     runBatch(u, c, J);
-    // the next window (the caller's windows are `limit - c` long: publish no more than one of them)
-    const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c));
+    // the next window (the caller's windows are `limit - c` long: publish no more than one of them). No `sync`: the
+    // claims of cycle c by the UIEs of the cluster still in lockstep are pending (they may conflict with each other and
+    // are resolved with all of that cycle's claims), and this UIE made none since its claims were synced at c
+    const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c), BATCH_MIN, false, false);
     if (k > 0) {
-      fillSchedule(u, k, banks.propBank, banks.schedOffset(me), c + J);
+      fillSchedule(u, k, banks, c + J);
       banks.publish(me, c, c + J, k);
+      u.batch.okAt = c + J;
+      u.batch.okGen = u.stateGen;
+      u.batch.okLen = k;
     } else banks.publish(me, c, c + J, 0);
     return J;
   }
@@ -211,19 +235,31 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     const end = c + Math.min(PUBLISH_FIRST, limit - c + 1);
     const k = steadyCheck(u, c, end);
     if (k > 0) {
-      fillSchedule(u, k, banks.propBank, banks.schedOffset(me), c);
+      fillSchedule(u, k, banks, c);
       banks.publish(me, c, c, k);
     } else {
       // not steady now (a port held, the switchbox refilling): publish its address order only (a follower)
       const f = steadyCheck(u, c, end, 1, true);
       if (f > 0) {
-        fillSchedule(u, f, banks.propBank, banks.schedOffset(me), c);
+        fillSchedule(u, f, banks, c, true);
         banks.publish(me, c, c, f, true);
       }
       u.batch.publishRetry = c + PUBLISH_RETRY;
     }
   }
   return 0;
+}
+
+/**
+ * `steadyCheck(u, c, c + J, JOINT_MIN)`, from the last joint batch's check of this window when the state is the one
+ * it checked (same cycle and `stateGen`, J within its length): every condition but the length depends only on that
+ * state and on the port clients' `freeAt` (this UIE made no claim since), and the length is then J when J covers the
+ * queued decoder records (`steadyCheck`: k = min(J, the steps the cores can repeat) >= dr, dw).
+ */
+function joinCheck(u: Uie, c: number, J: number): number {
+  const b = u.batch;
+  if (b.okAt !== c || b.okGen !== u.stateGen || J > b.okLen) return steadyCheck(u, c, c + J, JOINT_MIN);
+  return J >= JOINT_MIN && J >= u.rd.dec.occupancy && J >= u.wr.dec.occupancy ? J : 0;
 }
 
 /** K cycles of the steady state `steadyCheck` accepted at `c` (the effects of K `tick`s, see `steadyCheck`). */

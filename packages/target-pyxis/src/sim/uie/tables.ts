@@ -24,7 +24,7 @@ export class OpStore {
     if (!a) {
       const f = this.table.byName.get(name);
       a = new Int32Array(this.depth * (f?.count ?? 1));
-      if (f && !f.reserved) a.fill(Number(readField(this.table, new Uint8Array(this.table.bytes), name)));
+      if (f && !f.reserved) a.fill(zeroWordValue(this.table, name));
       this.map.set(name, a);
     }
     return a;
@@ -32,6 +32,16 @@ export class OpStore {
   set(name: string, a: Int32Array): void {
     this.map.set(name, a);
   }
+}
+
+/** Per table: each field's decoded value of an all-zero word (a trip start allocates every field of each UIE's store). */
+const zeroWords = new WeakMap<CompiledTable, Map<string, number>>();
+function zeroWordValue(t: CompiledTable, name: string): number {
+  let m = zeroWords.get(t);
+  if (!m) zeroWords.set(t, (m = new Map()));
+  let v = m.get(name);
+  if (v === undefined) m.set(name, (v = Number(readField(t, new Uint8Array(t.bytes), name))));
+  return v;
 }
 
 export function decodeOpStore(t: CompiledTable, mem: Uint8Array, depth: number, stride = t.bytes, into?: OpStore): OpStore {
@@ -112,6 +122,43 @@ function decodeArrayField(t: CompiledTable, mem: Uint8Array, entries: number, st
   for (let e = 0; e < n; e++) for (let i = 0; i < Math.min(per, f.count); i++) out[e * per + i] = Number(readField(t, mem, name, i, e * stride));
 }
 
+/** Column-mask decodes by byte image (speed only: every trip start decodes its column masks; the UIEs of a chip mostly share them). */
+interface MaskEntry {
+  t: CompiledTable;
+  stride: number;
+  raw: Uint8Array;
+  values: Uint8Array;
+}
+const maskCache: MaskEntry[] = [];
+let nextMask = 0;
+
+/**
+ * `decodeArrayField(t, mem, COL_MASK_ENTRIES, stride, 'col_override', out, 128)`, from a recent decode of the same
+ * table, stride and bytes when the memory holds every entry and the field every column (then the decode writes all
+ * of `out`, a function of those bytes alone).
+ */
+function decodeMasks(t: CompiledTable, mem: Uint8Array, stride: number, out: Uint8Array): void {
+  const f = t.byName.get('col_override');
+  const len = COL_MASK_ENTRIES * stride;
+  if (!f || f.count < 128 || t.bytes > stride || mem.length < len) {
+    decodeArrayField(t, mem, COL_MASK_ENTRIES, stride, 'col_override', out, 128);
+    return;
+  }
+  const raw = mem.subarray(0, len);
+  for (const e of maskCache) {
+    if (e.t !== t || e.stride !== stride) continue;
+    let same = true;
+    for (let i = 0; i < len && same; i++) if (e.raw[i] !== raw[i]) same = false;
+    if (same) {
+      out.set(e.values);
+      return;
+    }
+  }
+  decodeArrayField(t, mem, COL_MASK_ENTRIES, stride, 'col_override', out, 128);
+  maskCache[nextMask] = { t, stride, raw: raw.slice(), values: out.slice(0, COL_MASK_ENTRIES * 128) };
+  nextMask = (nextMask + 1) % 4;
+}
+
 /**
  * Decodes raw table memories (entries consecutive, `stride` bytes each,
  * default the table's byte size) into `into`. Tables: `rpsw_entry`/`wpsw_entry`,
@@ -133,8 +180,12 @@ export function decodeSwitchTables(
     decodeArrayField(tabs.csw, mem.csw, CSW_ENTRIES, s, 'col_mux_sel', into.cswMux, 128);
     decodeArrayField(tabs.csw, mem.csw, CSW_ENTRIES, s, 'col_src', into.cswSrc, 128);
   }
-  if (mem.mask) decodeArrayField(tabs.mask, mem.mask, COL_MASK_ENTRIES, strides.mask ?? tabs.mask.bytes, 'col_override', into.colMask, 128);
-  updateSwitchSummaries(into);
+  if (mem.mask) decodeMasks(tabs.mask, mem.mask, strides.mask ?? tabs.mask.bytes, into.colMask);
+  // each summary is a function of its own part's arrays only: recompute those of the parts decoded (a trip start
+  // decodes the column masks alone; the PSW / CSW identity scans are 72 KiB of compares)
+  if (mem.mask) updateMaskActivity(into);
+  if (mem.psw) updatePswIdentity(into);
+  if (mem.csw) updateCswIdentity(into);
   return into;
 }
 
@@ -154,12 +205,20 @@ export function updateMaskActivity(t: SwitchTables): void {
  */
 export function updateSwitchSummaries(t: SwitchTables): void {
   updateMaskActivity(t);
+  updatePswIdentity(t);
+  updateCswIdentity(t);
+}
+
+function updatePswIdentity(t: SwitchTables): void {
   if (t.pswIdentity)
     for (let e = 0; e < PSW_ENTRIES; e++) {
       let id = 1;
       for (let o = 0; o < 8; o++) if (t.pswSrc[e * 8 + o] !== o || t.pswZero[e * 8 + o]) id = 0;
       t.pswIdentity[e] = id;
     }
+}
+
+function updateCswIdentity(t: SwitchTables): void {
   if (t.cswIdentity)
     for (let e = 0; e < CSW_ENTRIES; e++) {
       let id = 1;

@@ -378,7 +378,8 @@ export class Uie implements SimEngine {
       vb.replayCycle(this, now, 1);
       return true;
     }
-    const probe = this.fastPaths && VpuBatchState.enabled && vi.pureAhead(2) === 2;
+    // (no probe right after progress outside VI, where it would not record: vpuBatch.ts `probeAt`)
+    const probe = this.fastPaths && VpuBatchState.enabled && vb.probeAt <= now && vi.pureAhead(2) === 2;
     if (probe) vb.probe(this);
     if (obs !== undefined) obs.beforeCycle(now);
     this.now = now;
@@ -394,7 +395,7 @@ export class Uie implements SimEngine {
     let cmpDid = false;
     // 1. write commits (chip §11.7.1)
     const commits = this.commits;
-    if (commits.count > 0 && commits.commitDue(now)) other = true;
+    const committed = commits.count > 0 && commits.commitDue(now);
     // 2. datapaths, downstream first
     if (wr.issue(now)) other = true;
     // the compute half only while a compute sequencer runs or one of its units still holds work
@@ -449,10 +450,14 @@ export class Uie implements SimEngine {
     // are done (amem/schedules.ts setQuiet: other UIEs' joint batches then ignore this one)
     if ((this.seqActive & CLAIM_SEQS) === 0 && trips.active > 0 && rd.dec.empty && wr.dec.empty && !ir.active && !iw.active)
       this.amem.banks.sched.setQuiet(this.index, now);
-    const did = other || cmpDid;
+    if (other || (cmpDid && !this.cmp.viOnly)) vb.probeAt = now + 2;
+    // a write commit (step 1, before every unit) is VPU-only progress for the replay: it moves no counter and no unit
+    // sees it but through the state it leaves, the same in the cycles after it (a retirement it allows is `other`)
     this.onlyVpu = !other && cmpDid && this.cmp.viOnly;
+    if (committed) other = true;
+    const did = other || cmpDid;
     this.lastDidWork = did;
-    if (probe) vb.record(this, now);
+    if (probe) vb.record(this, now, committed);
     if (obs !== undefined && !observed) obs.afterCycle(now);
     return did;
   }

@@ -81,6 +81,58 @@ function readStats(st: ComputeStats, out: Float64Array): void {
   out[47] = st.weightsPads;
 }
 
+/** Adds d[i] * times to the KEYS counters (plain property updates, unrolled as readStats; zeros add nothing). */
+function addStats(st: ComputeStats, d: Float64Array, times: number): void {
+  st.macs += d[0]! * times;
+  st.execValid += d[1]! * times;
+  st.execBubble += d[2]! * times;
+  st.execConfig += d[3]! * times;
+  st.execNop += d[4]! * times;
+  st.splits += d[5]! * times;
+  st.writebacks += d[6]! * times;
+  st.wbFlits += d[7]! * times;
+  st.wdcWords += d[8]! * times;
+  st.wdpWords += d[9]! * times;
+  st.hbufBytesWritten += d[10]! * times;
+  st.hbufReads += d[11]! * times;
+  st.stallHbufWrCredits += d[12]! * times;
+  st.stallHbufRdCredits += d[13]! * times;
+  st.stallWdcEmpty += d[14]! * times;
+  st.stallStaging += d[15]! * times;
+  st.stallHData += d[16]! * times;
+  st.stallVData += d[17]! * times;
+  st.stallWbCredits += d[18]! * times;
+  st.stallWbPending += d[19]! * times;
+  st.vbufRowsWritten += d[20]! * times;
+  st.vbufRowsRead += d[21]! * times;
+  st.vbufStalls += d[22]! * times;
+  st.sb2vbRows += d[23]! * times;
+  st.sb2vbEmpty += d[24]! * times;
+  st.sb2vbFull += d[25]! * times;
+  st.vpu2vbRows += d[26]! * times;
+  st.vpu2vbEmpty += d[27]! * times;
+  st.vpu2vbFull += d[28]! * times;
+  st.vb2sbRows += d[29]! * times;
+  st.vb2sbEmpty += d[30]! * times;
+  st.vb2sbFull += d[31]! * times;
+  st.vb2sbScratchpad += d[32]! * times;
+  st.vb2vpuRows += d[33]! * times;
+  st.vb2vpuEmpty += d[34]! * times;
+  st.vb2vpuFull += d[35]! * times;
+  st.vb2vpuScratchpad += d[36]! * times;
+  st.stallVpuIn += d[37]! * times;
+  st.stallVpuOut += d[38]! * times;
+  st.stallWbKick += d[39]! * times;
+  st.stallSwitchboxFull += d[40]! * times;
+  st.stallAmemPort += d[41]! * times;
+  st.wdcOutWords += d[42]! * times;
+  st.wdcCompressedWords += d[43]! * times;
+  st.stallWdcFull += d[44]! * times;
+  st.stallHlaneBusy += d[45]! * times;
+  st.tbufFlushes += d[46]! * times;
+  st.weightsPads += d[47]! * times;
+}
+
 /** At load: KEYS are ComputeStats' counters outside VPU_OWN in declaration order, and `readStats` reads each at its index. */
 function checkKeys(): void {
   const st = new ComputeStats();
@@ -93,6 +145,13 @@ function checkKeys(): void {
   out.forEach((v, i) => {
     if (v !== i + 1) throw new Error(`vpuBatch.ts: readStats reads ${KEYS[i]} at the wrong index`);
   });
+  const st2 = new ComputeStats();
+  addStats(st2, out, 2);
+  const rec2 = st2 as unknown as Record<string, number>;
+  KEYS.forEach((k, i) => {
+    if (rec2[k] !== 2 * (i + 1)) throw new Error(`vpuBatch.ts: addStats adds to ${k} from the wrong index`);
+  });
+  for (const k of VPU_OWN) if (rec2[k] !== 0) throw new Error(`vpuBatch.ts: addStats adds to ${k}`);
 }
 checkKeys();
 
@@ -110,6 +169,8 @@ export class VpuBatchState {
   cycles = 0;
   deferred = 0;
   cut = 0;
+  /** Replay runs recorded in a cycle with a write commit (Uie.tick: the commit is no obstacle; diagnostics as above). */
+  commitRuns = 0;
 
   private bind(u: Uie): void {
     // (busy cycles and instructions move only with progress, which `record` excludes)
@@ -145,6 +206,13 @@ export class VpuBatchState {
   /** The probed cycle's increments (`delta[nz[j]]`, j < nzN: the counters that moved). */
   private nz = new Int32Array(0);
   private nzN = 0;
+  /**
+   * The first cycle worth a probe (Uie.tick): not the one after a cycle with progress outside VI (write, read,
+   * sequencer step, another compute unit), which in VPU-bound loops is followed by more such progress or a port
+   * event (the probe's counter reads, ~80 loads, were wasted on 2/3 of the probes of bench-vpu.mjs); a skipped probe
+   * only delays a replay run by a cycle (the replays themselves are checked by `record` as before).
+   */
+  probeAt = 0;
   /** Replays are valid while the UIE's `stateGen` is `gen` (no trip started, no other tick) and the cycle is < `until`. */
   gen = -1;
   until = 0;
@@ -154,7 +222,7 @@ export class VpuBatchState {
    * increments and the cycle of the UIE's next timed event (Uie.nextWake without its progress and blocked shortcuts:
    * no stalled unit's input changes before it), so that the next cycles can be replayed (`replay`).
    */
-  record(u: Uie, now: number): void {
+  record(u: Uie, now: number, committed: boolean): void {
     this.gen = -1;
     if (!u.onlyVpu || !u.cmp.vi.lastPure || u.rd.lastAt >= 0 || u.wr.lastAt >= 0 || u.wt.lastAt >= 0) return;
     let w = u.portWake;
@@ -174,6 +242,7 @@ export class VpuBatchState {
     this.nzN = n;
     this.until = w;
     this.gen = u.stateGen;
+    if (committed) this.commitRuns++;
   }
 
   /** Whether cycle `now` repeats the recorded one outside the VPU (`record`; the caller checks the VPU's next instruction). */
@@ -183,23 +252,22 @@ export class VpuBatchState {
 
   /**
    * One replayed cycle (VI executes its instruction): adds the recorded increments `times` times to the counters,
-   * keyed updates of the few counters that moved; a run deferred by the kernel (`Uie.vpuSkipUntil`) adds the whole
+   * the ComputeStats ones by the unrolled `addStats`, the others by index; a run deferred by the kernel (`Uie.vpuSkipUntil`) adds the whole
    * run's increments at its first cycle and 0 at the others (nothing reads the counters in between).
    */
   replay(u: Uie, times: number): void {
     this.cycles++;
     if (times === 0) return;
-    const st = u.cmp.stats as unknown as Record<string, number>;
     const d = this.delta;
     const nz = this.nz;
     const nk = KEYS.length;
+    // ComputeStats: every KEYS counter at once when any moved (unrolled plain updates: a keyed update by name is a
+    // megamorphic store); then the sequencer and FIFO counters that moved
+    if (this.nzN > 0 && nz[0]! < nk) addStats(u.cmp.stats, d, times);
     for (let j = 0; j < this.nzN; j++) {
       let i = nz[j]!;
+      if (i < nk) continue;
       const v = d[i]! * times;
-      if (i < nk) {
-        st[KEYS[i]!]! += v;
-        continue;
-      }
       i -= nk;
       let a = 0;
       const arrays = this.arrays;
@@ -258,7 +326,21 @@ export class VpuBatchState {
     if (to <= from) return;
     this.deferred += to - from;
     const obs = u.observer;
-    if (obs === undefined || obs.vpuCycle !== undefined) {
+    if (obs === undefined || obs.vpuCycles !== undefined) {
+      // the whole run at once: the counter increments, VI's instructions, one observer call (nothing reads the
+      // counters in between; VI's head record, hence the trip it counts for, is the same in every cycle of the run)
+      const vi = u.cmp.vi;
+      const vpu = u.cmp.vpu;
+      const l0 = vpu.laneOps;
+      this.replay(u, to - from);
+      this.cycles += to - from - 1;
+      for (let c = from; c < to; c++) {
+        u.stateGen++;
+        vi.runPure(c);
+      }
+      if (obs !== undefined) obs.vpuCycles!(from, to - from, vpu.laneOps - l0);
+      this.gen = u.stateGen;
+    } else if (obs.vpuCycle !== undefined) {
       // the counter increments of the whole run at once (nothing reads them in between)
       this.replayCycle(u, from, to - from);
       for (let c = from + 1; c < to; c++) this.replayCycle(u, c, 0);

@@ -13,11 +13,8 @@ import * as records from './records.js';
 import type { SwitchboxFifo } from './switchbox.js';
 import * as switchbox from './switchbox.js';
 import * as switches from './switches.js';
-import { Fifo } from '@pyxis/sim';
-import { PORT_ITFE_WRITE, PORT_WRITE, uieClient } from '../amem/clients.js';
 import type { CompositeTable } from './convert.js';
-import { Itfe } from './itfe.js';
-import { identitySwitchTables, type SwitchTables } from './tables.js';
+import { PortState } from './portState.js';
 import type { Uie } from './uie.js';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
@@ -26,12 +23,9 @@ const { AMEM_BYTES, AMEM_VIEW_BIT, amemBank, amemPhysical } = amemGeometry;
 const { SRC_GRID, SRC_VBUFFER, WR_DISCARD, WR_NOP, WR_RMW_ADD, ZSW_NOP } = codes;
 const { addCodes, compositeKey, compositeTable, from16Table, is16bit } = convert;
 const { checkItfeCount, indirectAddr } = addressGen;
-const { CHIP_SPEC_F, F_EOP, F_INDIR, F_POP, F_ROT, PTN_MASK, R_ADDR, R_COLOFF, R_CSW, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_PSWBASE, R_PSWITER, R_RMW, R_SLOT, R_VIEW, R_ZSW, REC_WORDS, SEQ_AMEM_WRITE, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
+const { CHIP_SPEC_F, F_EOP, F_INDIR, F_POP, PTN_MASK, R_ADDR, R_COLOFF, R_DT, R_EB, R_FIFO, R_FLAGS, R_MASK, R_N, R_OP, R_PC, R_RMW, R_SLOT, R_VIEW, R_ZSW, SEQ_AMEM_WRITE, SEQ_SPEC, SIGMA_INV, UieCodes, WIDE_PERM_HI, WIDE_PERM_LO } = records;
 const { headWaiting, SB_META } = switchbox;
 const { applyCsw, applyPsw, applyZsw } = switches;
-
-
-
 
 
 /** 16b->8b converter and FP16 serializer (chip §6.2.2.2, §6.2.2.2.3: lane o cycle 0 = columns 16o..16o+7, LSByte first). */
@@ -53,28 +47,9 @@ function convert16ToLanes(tab: Uint16Array, src: Uint16Array, base: number, wide
   }
 }
 
-/** The AMEM Write datapath of one UIE and the state it owns: decoder FIFO, port, held switch configuration, ITFE, scratch. */
-export class WritePath {
-  /** Decoder-metadata FIFO from the AMEM Write sequencer (seq §3). */
-  readonly dec: Fifo;
-  /** Index-table fetch engine of the write side (seq §8). */
-  readonly itfe: Itfe;
-  /** Applied WPSW / WCSW / column-mask tables (decoded from cfg at trip start). */
-  readonly sw: SwitchTables = identitySwitchTables();
-  /** Per decoder FIFO slot: template id * 65536 + pc whose static record words the slot holds (addressGen.ts decodeFast). */
-  readonly decKey: Float64Array;
-  /** AMEM bank client of the port (amem/clients.ts `uieClient`). */
-  readonly client: number;
-  /** First cycle the port may issue again (16-bit data and read-modify-writes take more than one, chip §7.3, §7.4). */
-  portFree = 0;
-  /** Held WPSW / WCSW configuration indexes (seq §6.6, §6.7; -1 none). */
-  pswCur = -1;
-  cswCur = -1;
-  /** Index pops in the current trip (ITFE count rule, seq §8.1) and whether the current trip is indirect. */
-  pops = 0;
-  tripIndirect = false;
-  /** The last bank claim (`settle`): cycle (-1 none), accesses (2: read-modify-write) and posted writes. */
-  lastAt = -1;
+/** The AMEM Write datapath of one UIE: its port state (portState.ts), its last claim's accesses and writes, scratch. */
+export class WritePath extends PortState {
+  /** The last bank claim (`settle`, with `lastAt`): accesses (2: read-modify-write) and posted writes. */
   lastAcc = 1;
   lastN = 0;
   /** The last composed conversion (read dt/eb/relu x write dt/eb): the hot path does no Map lookup per flit. */
@@ -93,15 +68,8 @@ export class WritePath {
   private readonly ptnBuf = new Uint8Array(16);
   private readonly rmwBuf = new Uint8Array(16);
 
-  constructor(
-    private readonly u: Uie,
-    decDepth: number,
-    indexDepth: number,
-  ) {
-    this.dec = new Fifo(`${u.name}.amem_write.dec`, decDepth, REC_WORDS);
-    this.decKey = new Float64Array(decDepth * REC_WORDS).fill(-1);
-    this.client = uieClient(u.index, PORT_WRITE);
-    this.itfe = new Itfe(`${u.name}.itfe_write`, u.amem, indexDepth, uieClient(u.index, PORT_ITFE_WRITE));
+  constructor(u: Uie, decDepth: number, indexDepth: number) {
+    super(u, true, decDepth, indexDepth);
   }
 
   /** Settles the bank claim of the previous cycle (amem/banks.ts): a write served late commits that much later (chip §11.7.1). */
@@ -114,17 +82,7 @@ export class WritePath {
   issue(now: number): boolean {
     const u = this.u;
     const dec = this.dec;
-    if (dec.empty) return false;
-    if (this.portFree > now) {
-      if (this.portFree < u.portWake) u.portWake = this.portFree;
-      return false;
-    }
-    // port held by an access served late or by a read-modify-write (amem/banks.ts; tick synced the arbiter)
-    const bankFree = u.amem.banks.freeAt[this.client]!;
-    if (bankFree > now) {
-      if (bankFree < u.portWake) u.portWake = bankFree;
-      return false;
-    }
+    if (dec.empty || this.held(now)) return false;
     const d = dec.data;
     const at = dec.peekSlot();
     const seq = u.seqs[SEQ_AMEM_WRITE]!;
@@ -207,8 +165,7 @@ export class WritePath {
     if (colOff + nCols > 128) u.ruleError(UieCodes.colRange, `logical_col_offset ${colOff} + num_logical_cols ${nCols} > 128`, `${SEQ_SPEC} §6.4`, seq, pc);
     const flags = d[at + R_FLAGS]!;
     const s0 = addr & 7;
-    if (d[at + R_PSWBASE]! >= 0) this.pswCur = (d[at + R_PSWBASE]! + (((flags & F_ROT ? s0 : 0) + d[at + R_PSWITER]!) % 8)) & 63;
-    if (d[at + R_CSW]! >= 0) this.cswCur = d[at + R_CSW]!;
+    this.holdConfig(d, at, flags, s0);
     const fast = u.fastPaths;
     const sw = this.sw;
     // WZSW -> WCSW + mask (on 16-bit columns), then 16b->8b (chip §6.2.2.2)

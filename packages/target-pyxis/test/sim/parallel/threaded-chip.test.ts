@@ -117,6 +117,8 @@ async function expectSameAsPlain(img: Container, config = loadSimConfig(), threa
     }
     expect(r.parallel, r.note ?? '').not.toBeNull();
     expect(r.parallel!.threads).toBe(Math.min(threads, active));
+    expect(r.parallel!.schedule).toBe('queue');
+    expect(new Set(r.parallel!.parts.map((p) => p.thread)).size).toBeLessThanOrEqual(r.parallel!.threads);
     if (threads > active) expect(r.note).toMatch(/threads asked/);
     else expect(r.note).toBeNull();
     expect(noSteps(r.report)).toEqual(noSteps(ref.report));
@@ -194,16 +196,19 @@ describe('clusters of one chip on threads', () => {
     expect(on.note).toMatch(/^clusters are not independent: APM is enabled and trip \d+ \(\w+, cluster 0\) and trip \d+ \(\w+, cluster 1\) request power/);
   });
 
-  it('with a progress display: windows report the cycle reached; the same report', async () => {
+  it('with a progress display: rising cycles and the cluster partitions done; the same report', async () => {
     const w: ChipWork = { clusters: [{ kib: 2, uies: [40, 7], a2hs: 2, stuck: 1, idle: false }, { kib: 3, uies: [9], a2hs: 1, stuck: 1, idle: false }], apm: false, powered: 0, power: 0, salt: 9, maxCycles: null, late: null };
     const img = buildChip(w);
     const ref = simulateImage(img, 'x.pimg', { uieFactory: defaultUieFactory });
-    const seen: number[] = [];
-    const r = await runChipThreaded(img, 'x.pimg', { uieFactory: defaultUieFactory, threads: 2, onProgress: (c) => void seen.push(c), progressWindow: 37 });
+    const seen: Array<[number, { done: number; total: number; unit: string } | undefined]> = [];
+    const r = await runChipThreaded(img, 'x.pimg', { uieFactory: defaultUieFactory, threads: 2, onProgress: (c, work) => void seen.push([c, work]), progressWindow: 37 });
     expect(r.parallel).not.toBeNull();
+    expect(r.parallel!.schedule).toBe('queue');
     expect(JSON.stringify(noSteps(r.report))).toBe(JSON.stringify(noSteps(ref.report)));
-    expect(r.parallel!.windows).toBeGreaterThan(5);
-    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // the calling thread reports after each chunk of 37 cycles of the partition it runs
+    expect(seen.length).toBeGreaterThan(5);
+    expect(seen.map((x) => x[0])).toEqual(seen.map((x) => x[0]).sort((a, b) => a - b));
+    for (const [, work] of seen) expect(work && work.total === 2 && work.done <= 2 && work.unit === 'cluster partitions').toBe(true);
   });
 
   it('the run-time guard: a partition that reaches what its plan did not name fails, naming it', async () => {

@@ -71,6 +71,26 @@ for (const o of [VpuOp.ADD, VpuOp.SUB, VpuOp.MUL, VpuOp.MAC, VpuOp.MIN, VpuOp.MA
  */
 const SHARED_TABLES = new Map<number, Uint16Array>();
 const SHARED_TABLES_MAX = 64;
+/**
+ * Result tables of FP16 LUT instructions, shared by every VPU of the process whose LUT holds the same 256 entries
+ * (keyed by their 512 base / slope codes: the 48 UIEs of a chip loaded with one LUT share one table instead of
+ * 128 KiB each); at most SHARED_TABLES_MAX x 128 KiB.
+ */
+const LUT_TABLES = new Map<string, Uint16Array>();
+
+/** Per word of `n` words of `stride` bytes: 1 when any of its bytes is non-zero. */
+function nonZeroWords(bytes: Uint8Array, stride: number, n: number): Uint8Array {
+  const nz = new Uint8Array(n);
+  for (let w = 0; w < n; w++) {
+    const o = w * stride;
+    for (let i = 0; i < stride; i++)
+      if (bytes[o + i] !== 0) {
+        nz[w] = 1;
+        break;
+      }
+  }
+  return nz;
+}
 
 /** Why the VPU could not execute its next instruction this cycle. */
 export const enum VpuWait {
@@ -111,22 +131,35 @@ export class Vpu {
     this.outRows = new Uint16Array(fifoDepth * LN);
   }
 
-  /** Re-decodes the instruction memory and LUTs from the UIE config space when they changed. */
+  /**
+   * Re-decodes the instruction memory and LUTs from the UIE config space when they changed (inside the run: at the
+   * first VI trip). An all-zero word decodes to the zero word's field values, decoded once (programs fill a few of
+   * the 1K words: 16 fields x 1K generic `readField` calls were ~2% of a VPU-bound run, x48 UIEs on a chip).
+   */
   load(cfg: UieConfig): void {
     const im = cfg.regionBytes('vpu.imem');
     if (im && im.changed) {
+      const n = Math.min(IMEM_WORDS, im.words);
+      const nz = nonZeroWords(im.bytes, im.stride, n);
+      const zero = new Uint8Array(im.stride);
       for (const f of FIELDS) {
         const arr = this.imem[f];
         if (!im.table.byName.has(f)) continue;
-        for (let w = 0; w < IMEM_WORDS && w < im.words; w++) arr[w] = Number(readField(im.table, im.bytes, f, 0, w * im.stride));
+        const z = Number(readField(im.table, zero, f, 0, 0));
+        for (let w = 0; w < n; w++) arr[w] = nz[w] ? Number(readField(im.table, im.bytes, f, 0, w * im.stride)) : z;
       }
     }
     const lt = cfg.regionBytes('vpu.lut');
     if (lt && lt.changed) {
       this.lutChanged();
-      for (let e = 0; e < 1024 && e < lt.words; e++) {
-        this.lut[e * 2] = Number(readField(lt.table, lt.bytes, 'base', 0, e * lt.stride));
-        this.lut[e * 2 + 1] = Number(readField(lt.table, lt.bytes, 'slope', 0, e * lt.stride));
+      const n = Math.min(1024, lt.words);
+      const nz = nonZeroWords(lt.bytes, lt.stride, n);
+      const zero = new Uint8Array(lt.stride);
+      const zb = Number(readField(lt.table, zero, 'base', 0, 0));
+      const zs = Number(readField(lt.table, zero, 'slope', 0, 0));
+      for (let e = 0; e < n; e++) {
+        this.lut[e * 2] = nz[e] ? Number(readField(lt.table, lt.bytes, 'base', 0, e * lt.stride)) : zb;
+        this.lut[e * 2 + 1] = nz[e] ? Number(readField(lt.table, lt.bytes, 'slope', 0, e * lt.stride)) : zs;
       }
     }
   }
@@ -187,11 +220,18 @@ export class Vpu {
       const A = this.src;
       const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
       const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
+      const g = rd * LN;
+      const gpr = this.gpr;
+      const wr = m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP;
+      // without pred_en a written result goes straight into rd (lane l is read before it is written, so rd may be a
+      // source); else into `d`, merged and copied after
       const d = this.d;
+      let D = wr && m.pred_en[pc] !== 1 ? gpr : d;
+      let db = D === gpr ? g : 0;
       const T = e1 === undefined && e3 === undefined ? this.table(pc, op, fp) : undefined;
       if (T !== undefined) {
         // the lane function of this instruction as a 64K-entry table (its other operand is the immediate)
-        for (let l = 0; l < LN; l++) d[l] = T[A[ab + l]!]!;
+        for (let l = 0; l < LN; l++) D[db + l] = T[A[ab + l]!]!;
       } else {
         const needsB = NEEDS_B[op] === 1;
         const e2 = needsB ? this.operand(m.src2_sel[pc]!, m.rs2[pc]!, m.imm[pc]!, fp, this.b) : undefined;
@@ -200,18 +240,21 @@ export class Vpu {
         const err = e1 ?? e2 ?? e3;
         if (err) return `VPU instruction ${pc} reads GPR ${err} before any instruction wrote it`;
         if (fp && op >= VpuOp.AND && op <= VpuOp.SHR) return `VPU instruction ${pc}: ${Object.keys(VpuOp)[op]} is an Int16-only operation (dtype must be INT16)`;
-        if (!fp || !fpRow(op, A, ab, B, bb, this.gpr, rd * LN, d)) this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb);
+        if (!fp || !fpRow(op, A, ab, B, bb, gpr, g, D, db)) {
+          this.compute(op, fp, rd, m.cmp_cond[pc]!, m.lut_idx[pc]!, m.eb_adj[pc]!, A, ab, B, bb); // into d
+          D = d;
+          db = 0;
+        }
       }
-      const g = rd * LN;
-      const gpr = this.gpr;
-      if (m.pred_en[pc] === 1) for (let l = 0; l < LN; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
-      if (m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP) {
-        gpr.set(d, g);
-        this.written |= 1 << rd;
+      if (D === d) {
+        if (m.pred_en[pc] === 1) for (let l = 0; l < LN; l++) if (!this.pred[l]) d[l] = gpr[g + l]!;
+        if (wr) gpr.set(d, g);
       }
+      if (wr) this.written |= 1 << rd;
       if (m.out_fifo_push[pc] === 1) {
-        const slot = (this.outHead + this.outCount) % this.fifoDepth;
-        this.outRows.set(d, slot * LN);
+        const o = ((this.outHead + this.outCount) % this.fifoDepth) * LN;
+        const out = this.outRows;
+        for (let l = 0; l < LN; l++) out[o + l] = D[db + l]!;
         this.outCount++;
       }
       this.laneOps += LN;
@@ -260,9 +303,27 @@ export class Vpu {
   private readonly tabKey = new Float64Array(IMEM_WORDS).fill(-1);
   private readonly tabUses = new Int32Array(IMEM_WORDS);
   private readonly tabs: Array<Uint16Array | undefined> = new Array<Uint16Array | undefined>(IMEM_WORDS).fill(undefined);
-  /** LUT-instruction tables of this VPU (they depend on its LUT contents), dropped when `load` changes the LUTs. */
+  /** LUT-instruction tables of this VPU by key (they depend on its LUT contents: LUT_TABLES), dropped when `load` changes the LUTs. */
   private readonly lutTabs = new Map<number, Uint16Array>();
   private lutGen = 0;
+
+  /** The content key of LUT `li` (its 256 entries' base / slope codes as a string; LUT_TABLES). */
+  private lutContent(li: number): string {
+    const e = this.lut.subarray(li * 512, li * 512 + 512);
+    let s = '';
+    for (let i = 0; i < e.length; i += 64) s += String.fromCharCode.apply(null, e.subarray(i, i + 64) as unknown as number[]);
+    return s;
+  }
+
+  /** The table of LUT key `k` (lut_idx `li`, this VPU's lutGen): this VPU's, else one any VPU built from the same LUT contents. */
+  private lutTable(k: number, li: number): Uint16Array | undefined {
+    let t = this.lutTabs.get(k);
+    if (t === undefined) {
+      t = LUT_TABLES.get(this.lutContent(li));
+      if (t !== undefined) this.lutTabs.set(k, t);
+    }
+    return t;
+  }
 
   /**
    * The result table of instruction `pc` when its result in a lane is a function of the lane's operand a alone (a
@@ -281,26 +342,31 @@ export class Vpu {
     } else if (op === VpuOp.CVT_F2I || op === VpuOp.CVT_I2F || op === VpuOp.SCALE) k = op + (fp ? 0 : 32) + (m.eb_adj[pc]! + 1024) * 64 * 65536; // any eb_adj a test may write
     else if (op === VpuOp.LUT && fp) k = op + m.lut_idx[pc]! * 64 + this.lutGen * 256;
     else return undefined;
+    const lut = op === VpuOp.LUT;
     if (this.tabKey[pc] === k) {
       const t = this.tabs[pc];
       if (t !== undefined || ++this.tabUses[pc] <= Vpu.tableAfter) return t;
     } else {
       this.tabKey[pc] = k;
-      this.tabs[pc] = undefined;
       this.tabUses[pc] = 1;
-      if (Vpu.tableAfter > 0) return undefined;
+      // a table already built (by another VPU, an earlier run or another pc) costs nothing: used at once
+      const built = lut ? this.lutTable(k, m.lut_idx[pc]!) : SHARED_TABLES.get(k);
+      this.tabs[pc] = built;
+      if (built !== undefined || Vpu.tableAfter > 0) return built;
     }
-    const lut = op === VpuOp.LUT;
-    const cache = lut ? this.lutTabs : SHARED_TABLES;
-    let t = cache.get(k);
+    const li = m.lut_idx[pc]!;
+    let t = lut ? this.lutTable(k, li) : SHARED_TABLES.get(k);
     if (t === undefined) {
-      if (!lut && cache.size >= SHARED_TABLES_MAX) cache.clear();
       t = new Uint16Array(1 << 16);
       const y = m.imm[pc]! & 0xffff;
       const eb = m.eb_adj[pc]!;
-      const li = m.lut_idx[pc]!;
       for (let x = 0; x < 1 << 16; x++) t[x] = fp ? fpOp(op, x, y, 0, 0, this, 0, li, eb) : intOp(op, x, y, 0, 0, this, 0, eb);
-      cache.set(k, t);
+      const shared = lut ? LUT_TABLES : SHARED_TABLES;
+      if (shared.size >= SHARED_TABLES_MAX) shared.clear();
+      if (lut) {
+        LUT_TABLES.set(this.lutContent(li), t);
+        this.lutTabs.set(k, t);
+      } else SHARED_TABLES.set(k, t);
     }
     this.tabs[pc] = t;
     return t;
@@ -344,25 +410,25 @@ export class Vpu {
 
 /**
  * The FP16 arithmetic rows (one loop per opcode, the per-lane rules of fpOp): a + b, a - b, a * b, old + a * b
- * (two roundings), MIN / MAX, MOV, RELU into d. NaN is sticky; (+max) + (-max) is NaN (chip §4, rfpAdd). Returns
+ * (two roundings), MIN / MAX, MOV, RELU into d[db ..] (d may be the GPR file, rd a source: lane l is read first). NaN is sticky; (+max) + (-max) is NaN (chip §4, rfpAdd). Returns
  * false for an opcode without a row (fpOp lane by lane).
  */
-function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number, G: Uint16Array, gb: number, d: Uint16Array): boolean {
+function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number, G: Uint16Array, gb: number, d: Uint16Array, db: number): boolean {
   switch (op) {
     case VpuOp.ADD:
-      for (let l = 0; l < LN; l++) d[l] = add16(A[ab + l]!, B[bb + l]!);
+      for (let l = 0; l < LN; l++) d[db + l] = add16(A[ab + l]!, B[bb + l]!);
       return true;
     case VpuOp.SUB:
       for (let l = 0; l < LN; l++) {
         const y = B[bb + l]!;
-        d[l] = y === FP16_NAN ? FP16_NAN : add16(A[ab + l]!, y === 0 ? 0 : y ^ FP16_SIGN);
+        d[db + l] = y === FP16_NAN ? FP16_NAN : add16(A[ab + l]!, y === 0 ? 0 : y ^ FP16_SIGN);
       }
       return true;
     case VpuOp.MUL:
-      for (let l = 0; l < LN; l++) d[l] = mul16(A[ab + l]!, B[bb + l]!);
+      for (let l = 0; l < LN; l++) d[db + l] = mul16(A[ab + l]!, B[bb + l]!);
       return true;
     case VpuOp.MAC:
-      for (let l = 0; l < LN; l++) d[l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
+      for (let l = 0; l < LN; l++) d[db + l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
       return true;
     case VpuOp.MIN:
     case VpuOp.MAX: {
@@ -378,19 +444,19 @@ function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: numbe
         const takeX = (((min ? ky - kx : kx - ky) >>> 31) ^ 1) & 1;
         const nan = ((((x ^ FP16_SIGN) - 1) >>> 31) | (((y ^ FP16_SIGN) - 1) >>> 31)) & 1;
         const r = y ^ ((x ^ y) & -takeX);
-        d[l] = (r & (nan - 1)) | (FP16_NAN & -nan);
+        d[db + l] = (r & (nan - 1)) | (FP16_NAN & -nan);
       }
       return true;
     }
     case VpuOp.MOV:
-      for (let l = 0; l < LN; l++) d[l] = A[ab + l]!;
+      for (let l = 0; l < LN; l++) d[db + l] = A[ab + l]!;
       return true;
     case VpuOp.RELU:
       for (let l = 0; l < LN; l++) {
         const x = A[ab + l]!;
         // x when positive or NaN, else 0 (branch-free)
         const keep = (1 - (x >>> 15)) | ((((x ^ FP16_SIGN) - 1) >>> 31) & 1);
-        d[l] = x & -keep;
+        d[db + l] = x & -keep;
       }
       return true;
     default:
