@@ -1,5 +1,5 @@
 /**
- * The kernel accounts engines that cannot act lazily (simulator.ts: passive engines asleep, `timedWake` engines
+ * The kernel accounts engines that cannot act lazily (lazyEngines.ts: passive engines asleep, `timedWake` engines
  * asleep until their wake cycle, engines replaying promised progress after `attachSkip`, and whole stretches of
  * steps in which nothing is ticked). This file checks that against an eager reference kernel written here from the
  * documented rules (docs/timing-model.md "Kernel semantics"): every cycle ticks every engine in phase order, a

@@ -1,9 +1,9 @@
 /**
- * The program section of a NeuronCore object or image, read back: what the
- * simulator needs of assemble.ts, apart from it so that `pyxis-sim` loads no
+ * The program section of a NeuronCore object or image (docs/spec-notes.md "neuroncore: object encoding"): written by
+ * the assembler (programObject) and read back (programOf), apart from assemble.ts so that `pyxis-sim` loads no
  * assembler (@pyxis/asm, Chevrotain). assemble.ts re-exports these.
  */
-import type { Container } from '@pyxis/container';
+import { FORMAT_VERSION, type Container } from '@pyxis/container';
 import type { NcProgram } from './ir.js';
 import { programProblem } from './validate.js';
 
@@ -27,3 +27,35 @@ export function programOf(c: Container, file: string): NcProgram {
 }
 
 export class ProgramError extends Error {}
+
+/** The `.pobj` object of an assembled program: the program as JSON in the `nc.program` section, one symbol a tensor. */
+export function programObject(program: NcProgram, files: string[]): Container {
+  // JSON has no infinities/NaN (an affine_select fill of -inf): they travel as {"$num": "-Infinity"}.
+  // Only attribute values can be non-finite; without any, JSON.stringify runs without a replacer (several times faster).
+  const nonFinite = program.insns.some((i) => {
+    for (const k in i.attrs) {
+      const v = i.attrs[k];
+      if ((typeof v === 'number' && !Number.isFinite(v)) || (Array.isArray(v) && v.some((x) => typeof x === 'number' && !Number.isFinite(x)))) return true;
+    }
+    return false;
+  });
+  const json = nonFinite ? JSON.stringify(program, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? { $num: String(v) } : v)) : JSON.stringify(program);
+  const data = new TextEncoder().encode(json);
+  return {
+    kind: 'pobj',
+    version: FORMAT_VERSION,
+    target: 'neuroncore',
+    sections: [{ name: NC_PROGRAM_SECTION, kind: 'meta', space: 'none', address: 0, size: data.length, align: 8, flags: 0, data }],
+    symbols: program.tensors.map((t) => ({
+      name: t.name,
+      kind: 'tensor' as const,
+      section: -1,
+      offset: t.offset,
+      size: t.bytes,
+      global: true,
+      tensor: { shape: t.shape, format: t.dtype, eb: 0 },
+    })),
+    relocations: [],
+    metadata: { producer: 'pyxis-as --target neuroncore', sources: files, instructions: program.insns.length },
+  };
+}

@@ -18,7 +18,8 @@ import { OrderingTracker } from './ordering.js';
 import { CsrCfgSpace } from './csrSpace.js';
 import { CLUSTER_CSR_BASE, CLUSTER_CSRS, CSR_END, type ClusterCsrRegion } from './clusterCsr.js';
 import { coreSwitchBytesPerCycle, hbmBytesPerCycle, type SimConfig } from './config.js';
-import { DescriptorPrefetchEngine, TripManager } from './control.js';
+import { DescriptorPrefetchEngine } from './dpe.js';
+import { TripManager } from './tripManager.js';
 import { runtimeError, SimCodes } from './diagnostics.js';
 import {
   BarrierConfigEngine, deliverIcdmaChunk, engineKey, IcdmaEngine, MpeEngine, PHASE,

@@ -8,7 +8,7 @@ import type { SimEngine } from '@pyxis/sim';
 import type { TraceTrack, TraceWriter } from '@pyxis/sim';
 import type { VcdWriter } from '@pyxis/sim';
 import type { BarrierEventKind, BarrierObserver } from './barriers.js';
-import type { TripObserver } from './control.js';
+import type { TripObserver } from './tripManager.js';
 import type { Trip, TripEngine } from './trip.js';
 
 export class PyxisObserver implements BarrierObserver, TripObserver {

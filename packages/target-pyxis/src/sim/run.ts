@@ -6,7 +6,7 @@
  */
 import { loadTable, readField } from '@pyxis/codec';
 import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
-import { descriptorBytes } from './control.js';
+import { descriptorBytes } from './descriptors.js';
 import { remapEngineAddress } from './noc.js';
 import type { Container } from '@pyxis/container';
 import type { TextSink, VcdTimeUnit } from '@pyxis/sim';

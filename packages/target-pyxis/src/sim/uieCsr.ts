@@ -13,7 +13,7 @@
  */
 import { warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { BarrierTable } from './barriers.js';
-import type { TripManager } from './control.js';
+import type { TripManager } from './tripManager.js';
 import { CLUSTER_CSR_REGIONS, clusterCsrRegion, CtlCodes, csrAt, UIE_CSR_HI, UIE_CSR_LO, UIE_STRIDE, uieCsr, UNMODELLED_UIE_CSRS, type CsrRegion } from './csrs.js';
 import type { CsrCfgSpace } from './csrSpace.js';
 import type { Trip } from './trip.js';

@@ -1,5 +1,5 @@
 /**
- * DPE prefetch priority (pyxis-chip-fspec.md §12.5; control.ts): each cycle the DPE issues one descriptor fetch,
+ * DPE prefetch priority (pyxis-chip-fspec.md §12.5; dpe.ts): each cycle the DPE issues one descriptor fetch,
  * first to a queue that is *starving* (prefetched + in flight < dpe.starving_level), only then to a *hungry* one
  * (< dpe.hungry_level), round-robin within each class from the queue after the last one served.
  *
@@ -13,7 +13,8 @@ import { BandwidthPort } from '@pyxis/sim';
 import { Amem } from '../../src/sim/amem/index.js';
 import { CsrCfgSpace } from '../../src/sim/csrSpace.js';
 import { defaultSimConfig } from '../../src/sim/config.js';
-import { descriptorBytes, DescriptorPrefetchEngine } from '../../src/sim/control.js';
+import { descriptorBytes } from '../../src/sim/descriptors.js';
+import { DescriptorPrefetchEngine } from '../../src/sim/dpe.js';
 import { HbmMemory } from '../../src/sim/memory.js';
 import { defaultWindows, NocMap } from '../../src/sim/noc.js';
 

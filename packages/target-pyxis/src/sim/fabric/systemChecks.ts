@@ -19,7 +19,7 @@ import { loadedChipFor } from '../imageChip.js';
 import { PyxisObserver } from '../observer.js';
 import { remapEngineAddress } from '../noc.js';
 import { queueKind } from '../queues.js';
-import { descriptorBytes } from '../control.js';
+import { descriptorBytes } from '../descriptors.js';
 import { FabricCodes } from './codes.js';
 import { VOQ_UNMAPPED, type SystemDesc } from './system.js';
 import { vpfeRoute } from './vpfe.js';
