@@ -104,7 +104,7 @@ async function chip() {
   console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (${nc < 4 ? `the first ${nc} cluster${nc === 1 ? '' : 's'}: ${nc * 12}` : 48} UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process; worker entry: ${worker === 'bundle' ? 'the bundled one (packages/targets/bundle/partitionWorker.js)' : 'packages/sim/dist'}`);
   const run = (what) => {
     const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', a['chip-clusters'], '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-run', what];
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`bench-parallel --chip-run ${what} failed:\n${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop());
   };
@@ -120,7 +120,7 @@ async function chip() {
     const { spawn } = await import('node:child_process');
     const half = (k) =>
       new Promise((res, rej) => {
-        const c = spawn(process.execPath, [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', String(nc / 2), '--chip-apm', a['chip-apm'], '--chip-run', 'ref'], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const c = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', String(nc / 2), '--chip-apm', a['chip-apm'], '--chip-run', 'ref'], { stdio: ['ignore', 'pipe', 'inherit'] });
         let out = '';
         c.stdout.on('data', (d) => (out += d));
         c.on('exit', (code) => (code === 0 ? res(JSON.parse(out.trim().split('\n').pop())) : rej(new Error(`half ${k} failed`))));
