@@ -1,4 +1,5 @@
 export * from './engine.js';
+export * from './doubleField.js';
 export * from './fifo.js';
 export * from './port.js';
 export * from './sink.js';

@@ -6,13 +6,14 @@
  * cycle as their `nextWake`, so bulk DMA costs one kernel step per chunk,
  * not one per cycle. Bytes are counted for the stats.
  */
+import { dbl } from './doubleField.js';
 export class BandwidthPort {
   /** Cycle (fractional) at which the port becomes free. */
-  freeAt = 0;
+  freeAt = dbl(0);
   bytes = 0;
   transfers = 0;
   /** Cycles the port was occupied (sum of reservations). */
-  busyCycles = 0;
+  busyCycles = dbl(0);
   constructor(
     readonly name: string,
     public bytesPerCycle: number,

@@ -11,6 +11,7 @@
  * reaches the window's last cycle (`flushDeferred`), in the engine's own tick,
  * so they are delivered at their exact cycle and phase.
  */
+import { dbl } from './doubleField.js';
 export interface RunAheadModel {
   /**
    * Simulates cycles `from` .. < `limit` alone, stopping after the first externally visible event (and, with
@@ -31,7 +32,7 @@ export interface RunAheadModel {
  */
 export class RunAheadWindow {
   /** The model has simulated every cycle < `local`. */
-  local = 0;
+  local = dbl(0);
   /** True while the model is ahead of the global clock (between `open` and the window's last cycle). */
   ahead = false;
   private did = new Uint8Array(1);

@@ -16,6 +16,7 @@
  */
 import { loadTable } from '@pyxis/codec';
 import { runtimeError, SimCodes } from './diagnostics.js';
+import { dbl } from '@pyxis/sim';
 
 export const BARRIERS_PER_CLUSTER = 1024;
 /**
@@ -97,7 +98,7 @@ export class BarrierTable {
   /** Per barrier: 1 once its current activation has timed out (recorded). */
   private readonly timedOut = new Uint8Array(BARRIERS_PER_CLUSTER);
   /** Walks up to the end of cycle `syncedTo - 1` have been evaluated for the barriers still active. */
-  private syncedTo = 0;
+  private syncedTo = dbl(0);
 
   constructor(
     readonly cluster: number,

@@ -8,6 +8,7 @@ import { decode, loadTable, readField, type CompiledTable } from '@pyxis/codec';
 import { SimCodes, tripError, type MemLocation } from './diagnostics.js';
 import type { QueueKind } from './queues.js';
 import type { Trip } from './trip.js';
+import { dbl } from '@pyxis/sim';
 
 /** Descriptor table per queue kind (docs/image-layout.md); MPE chooses patch/dma by `mode`. */
 const KIND_TABLE: Partial<Record<QueueKind, string>> = {
@@ -65,6 +66,6 @@ export function decodeTrip(kind: QueueKind, cluster: number, qid: number, bytes:
     waitAt: -1,
     goAt: -1,
     startAt: -1,
-    doneAt: -1,
+    doneAt: dbl(-1),
   };
 }

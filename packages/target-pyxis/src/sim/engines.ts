@@ -26,6 +26,7 @@ import { runtimeError, SimCodes, tripError } from './diagnostics.js';
 import { remapEngineAddress, type NocMap, type NocTarget, type RemapWindow } from './noc.js';
 import type { QueueKind } from './queues.js';
 import type { Trip, TripDone, TripEngine } from './trip.js';
+import { dbl } from '@pyxis/sim';
 
 /** Offset bits of a view address (the view bit removed, chip §7.5). */
 const AMEM_OFFSET_MASK = AMEM_VIEW_BIT - 1;
@@ -68,7 +69,7 @@ export abstract class BaseTripEngine implements TripEngine, Committer {
   tripsDone = 0;
   bytesMoved = 0;
   /** Sum over trips of trip_power x cycles (Trip Power report, §13). */
-  powerCycles = 0;
+  powerCycles = dbl(0);
   constructor(
     readonly name: string,
     readonly kind: QueueKind,
@@ -116,7 +117,7 @@ export abstract class BaseTripEngine implements TripEngine, Committer {
 
 /** Barrier Configuration Engine (§11.4.11): one set_ref_counts() per descriptor. */
 export class BarrierConfigEngine extends BaseTripEngine {
-  private readyAt = 0;
+  private readyAt = dbl(0);
   readonly stallReasons = ['set_ref_counts latency'] as const;
   constructor(
     cluster: number,
@@ -391,7 +392,7 @@ const MICRO_PATCH = loadTable('pyxis', 'patch_micro_patch_t');
  * writes land when the channel's NoC transfers complete.
  */
 export class MpeEngine extends BaseTripEngine {
-  private doneAt = 0;
+  private doneAt = dbl(0);
   readonly stallReasons = ['NoC transfer'] as const;
   private writes: PendingWrite[] = [];
   patchesApplied = 0;

@@ -11,6 +11,7 @@ import type { DescriptorPrefetchEngine } from './dpe.js';
 import { TRIP_QUEUES } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
 import { engineKey, PHASE } from './engines.js';
+import { dbl } from '@pyxis/sim';
 
 const enum SlotState {
   Idle = 0,
@@ -22,7 +23,7 @@ const enum SlotState {
 class TripSlot implements BarrierConsumer {
   state = SlotState.Idle;
   trip: Trip | undefined;
-  readyAt = 0;
+  readyAt = dbl(0);
   label: string;
   constructor(
     readonly tm: TripManager,

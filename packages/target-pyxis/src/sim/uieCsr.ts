@@ -19,6 +19,7 @@ import type { CsrCfgSpace } from './csrSpace.js';
 import type { Trip } from './trip.js';
 import { Uie, NUM_SEQUENCERS, SEQ_AMEM_WRITE } from './uie/index.js';
 import type { UieSlot } from './uieSlot.js';
+import { dbl } from '@pyxis/sim';
 
 const SEQ_MASK = (1 << NUM_SEQUENCERS) - 1;
 const R = {
@@ -205,6 +206,6 @@ function csrTrip(slot: UieSlot, cluster: number, get: (r: CsrRegion, i?: number)
     waitAt: -1,
     goAt: -1,
     startAt: -1,
-    doneAt: -1,
+    doneAt: dbl(-1),
   };
 }

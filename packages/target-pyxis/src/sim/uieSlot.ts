@@ -15,6 +15,7 @@ import { runtimeError, SimCodes, tripError } from './diagnostics.js';
 import { BaseTripEngine } from './engines.js';
 import type { Trip, TripDone } from './trip.js';
 import type { UieTripParams } from './uie/index.js';
+import { dbl } from '@pyxis/sim';
 
 /** The decoded `desc_uie` fields handed to the UIE (names as in grammars/pyxis/desc_uie.json): the datapath model's own type. */
 export type { UieTripParams };
@@ -155,7 +156,7 @@ export class UieSlot extends BaseTripEngine {
   }
   /** The trip power this UIE reports to the APM (chip §13) and since when. */
   private reported = 0;
-  private reportedSince = 0;
+  private reportedSince = dbl(0);
   /**
    * A UIE reports one trip power (chip §13: "the configured trip power is reported by every UIE"), the full-rate
    * power of the trips it holds: the largest `trip_power` among its started, unretired trips (docs/spec-notes.md

@@ -9,6 +9,7 @@ import type { ComputeStats } from './uie/compute/stats.js';
 import type { ComputeUnit } from './uie/compute/unit.js';
 import { H_SLOT } from './uie/compute/unit.js';
 import { BY_VI, VBUF_COUNTERS } from './vpuStats.js';
+import { dbl } from '@pyxis/sim';
 
 /** Trip records kept per UIE for the stats JSON (the totals count every trip). */
 export const MAX_TRIP_RECORDS = 256;
@@ -85,7 +86,7 @@ export class ComputeTrips {
   readonly done: TripRecord[] = [];
   tripsDone = 0;
   /** Cycles with at least one trip in flight (union of the trip intervals). */
-  activeCycles = 0;
+  activeCycles = dbl(0);
   private inflight = 0;
   private since = 0;
   constructor(readonly timingOnly: boolean) {}

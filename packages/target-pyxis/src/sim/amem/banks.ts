@@ -19,6 +19,7 @@
 import { AMEM_BYTES, AMEM_VIEW_BIT, amemPhysical } from '../../common/amem.js';
 import { BANK_UIES, CLIENT_CONTROL, CLIENTS_PER_UIE, N_CLIENTS, RR_CLIENTS, clientName } from './clients.js';
 import { BankSchedules } from './schedules.js';
+import { dbl } from '@pyxis/sim';
 
 export * from './clients.js';
 export { SCHED_MAX } from './schedules.js';
@@ -62,10 +63,10 @@ export class AmemBanks {
   /** Per resource (bank * 8 + partition): last cycle it is occupied by an already served access. */
   private readonly busyAt = new Float64Array(RES).fill(-1);
   /** The last cycle any resource is held by a served access (-1: none). */
-  heldUntil = -1;
+  heldUntil = dbl(-1);
   // pending claims of cycle `pendCycle`: client, accesses, up to 3 (bank, partition mask) words
   /** The cycle of the claims not yet resolved (-1: none). */
-  pendCycle = -1;
+  pendCycle = dbl(-1);
   private n = 0;
   private cap = 64;
   private cClient = new Int32Array(this.cap);

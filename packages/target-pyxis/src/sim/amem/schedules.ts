@@ -7,6 +7,7 @@
  */
 import { BANK_UIES, PORT_READ, PORT_WRITE, uieClient } from './clients.js';
 import type { AmemBanks } from './banks.js';
+import { dbl } from '@pyxis/sim';
 
 /** Longest steady-state schedule a UIE publishes (cycles). */
 export const SCHED_MAX = 1024;
@@ -63,8 +64,8 @@ export class BankSchedules {
    */
   private readonly propRuns = new Int32Array(2 * 2 * BANK_UIES * (SCHED_MAX + 1));
   private readonly propNRuns = new Int32Array(2 * 2 * BANK_UIES);
-  private jointAt = -1;
-  private jointLimit = -1;
+  private jointAt = dbl(-1);
+  private jointLimit = dbl(-1);
   private jointK = 0;
 
 

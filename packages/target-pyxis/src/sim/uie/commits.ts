@@ -4,15 +4,16 @@
  * outstanding writes (`TripSlot.writes`) is back at zero. The constant latency keeps the ring in issue order.
  */
 import type { TripSlot } from './records.js';
+import { dbl } from '@pyxis/sim';
 
 export class CommitRing {
   /** Per ring entry: its commit cycle and its trip slot. */
   private readonly at: Float64Array;
   private readonly slot: Int8Array;
   private readonly mask: number;
-  private head = 0;
+  private head = dbl(0);
   /** Posted writes not yet committed. */
-  count = 0;
+  count = dbl(0);
 
   constructor(
     /** Cycles from AMEM write issue to commit. */

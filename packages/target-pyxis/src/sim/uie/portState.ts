@@ -10,6 +10,7 @@ import { Itfe } from './itfe.js';
 import * as records from './records.js';
 import { identitySwitchTables, type SwitchTables } from './tables.js';
 import type { Uie } from './uie.js';
+import { dbl } from '@pyxis/sim';
 
 // Hot-path bindings as module-local constants (V8 checks every read of an imported binding for TDZ; see readPath.ts).
 const { F_ROT, R_CSW, R_PSWBASE, R_PSWITER, REC_WORDS } = records;
@@ -26,7 +27,7 @@ export class PortState {
   /** AMEM bank client of the port (amem/clients.ts `uieClient`). */
   readonly client: number;
   /** First cycle the port may issue again (16-bit data and read-modify-writes take more than one, chip §7.3, §7.4). */
-  portFree = 0;
+  portFree = dbl(0);
   /** Held PSW / CSW configuration indexes (seq §5.4, §5.5, §6.6, §6.7; -1 none). */
   pswCur = -1;
   cswCur = -1;
@@ -34,7 +35,7 @@ export class PortState {
   pops = 0;
   tripIndirect = false;
   /** The cycle of the last bank claim, not yet settled (-1 none). */
-  lastAt = -1;
+  lastAt = dbl(-1);
 
   constructor(
     protected readonly u: Uie,

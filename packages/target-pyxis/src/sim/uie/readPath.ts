@@ -14,6 +14,7 @@ import * as switches from './switches.js';
 import { PortState } from './portState.js';
 import type { SwitchboxFifo } from './switchbox.js';
 import type { Uie } from './uie.js';
+import { dbl } from '@pyxis/sim';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
@@ -30,7 +31,7 @@ export class ReadPath extends PortState {
   /** Cycles from a read claim to its data in a switchbox FIFO (`Amem.readPipelineCycles`). */
   readonly latency: number;
   /** The switchbox FIFO and slot of the last bank claim's data (`settle`). */
-  lastSlot = -1;
+  lastSlot = dbl(-1);
   lastFifo: SwitchboxFifo | undefined;
   /** Bit tgt set once the dropped-flit warning for switchbox target tgt was issued (no string building per flit). */
   private dropWarned = 0;

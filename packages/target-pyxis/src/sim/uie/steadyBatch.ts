@@ -13,6 +13,7 @@ import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
 import * as switchbox from './switchbox.js';
 import type { Uie } from './uie.js';
+import { dbl } from '@pyxis/sim';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
@@ -26,9 +27,9 @@ const { SB_META } = switchbox;
 /** The state of one UIE's steady-state batches (speed only: any value gives the same results). */
 export class SteadyBatchState {
   /** `runAhead` tries a batch again from this cycle (after a failed check). */
-  retryAt = 0;
+  retryAt = dbl(0);
   /** Cycle from which a UIE that failed to publish its bank schedule tries again. */
-  publishRetry = 0;
+  publishRetry = dbl(0);
   /** Cycles simulated by batches (diagnostics for tests and benchmarks; not a statistic of the model). */
   cycles = 0;
   /** Odometer copies of the AMEM Read / Write cores' counts during a batch. */
@@ -40,8 +41,8 @@ export class SteadyBatchState {
    */
   addrR: Int32Array | undefined;
   addrW: Int32Array | undefined;
-  addrAt = -1;
-  addrLen = 0;
+  addrAt = dbl(-1);
+  addrLen = dbl(0);
   addrGen = -1;
   /** Starts of the runs of equal addresses in addrR / addrW (`runs` form: runsR[nRunsR] = addrLen). */
   runsR: Int32Array | undefined;
@@ -55,9 +56,9 @@ export class SteadyBatchState {
    * A joint batch's check of the next window (`steadyBatch`) passed at cycle `okAt` for `okLen` cycles from the state
    * of `stateGen` `okGen`: the check at the start of that window, from the same state, needs only its length.
    */
-  okAt = -1;
+  okAt = dbl(-1);
   okGen = -1;
-  okLen = 0;
+  okLen = dbl(0);
   /** The odometers at the starts of the runs of addrR / addrW (a `moveBatch` of fewer than addrLen cycles). */
   snapsR: OdometerSnaps | undefined;
   snapsW: OdometerSnaps | undefined;

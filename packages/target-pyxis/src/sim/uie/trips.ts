@@ -4,6 +4,7 @@
  */
 import type { TripSlot, UieTripParams } from './records.js';
 import { TRIP_SLOTS } from './records.js';
+import { dbl } from '@pyxis/sim';
 
 export class TripTable {
   /** The tracking IDs; a slot's `params` are the trip's descriptor fields while it is active. */
@@ -16,7 +17,7 @@ export class TripTable {
   active = 0;
 
   constructor() {
-    for (let i = 0; i < TRIP_SLOTS; i++) this.slots.push({ active: false, tripId: 0, params: undefined, pending: 0, writes: 0 });
+    for (let i = 0; i < TRIP_SLOTS; i++) this.slots.push({ active: false, tripId: 0, params: undefined, pending: 0, writes: dbl(0) });
   }
 
   /** A tracking ID is free for the next trip. */

@@ -43,6 +43,7 @@ import { updateSwitchSummaries, type OpStore, type SwitchTables } from './tables
 import { TripTable } from './trips.js';
 import { WeightsPort } from './weightsRead.js';
 import { WritePath } from './writePath.js';
+import { dbl } from '@pyxis/sim';
 
 // Hot-path bindings as module-local constants: V8 checks every read of an imported binding for TDZ (a measured
 // +13% instructions per flit); destructured once at load, they cost nothing. Cycle-free: no import below imports this file.
@@ -116,11 +117,11 @@ export class Uie implements SimEngine {
   /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
   private seqActive = 0;
   portWake = Infinity;
-  now = 0;
+  now = dbl(0);
   // run-ahead (temporal decoupling, docs/simulator.md "Quantum"): retirements captured instead of reported
   private deferring = false;
   private readonly deferredIds = new Float64Array(TRIP_SLOTS);
-  private deferredAt = 0;
+  private deferredAt = dbl(0);
   private deferredN = 0;
   /** Set by a retirement (always) or a descriptor-FIFO pop (when `stopOnPop`) during run-ahead: ends the run-ahead after the cycle. */
   visible = false;

@@ -13,6 +13,7 @@
 import type { Fifo } from '@pyxis/sim';
 import { ComputeStats } from './compute/stats.js';
 import type { Uie } from './uie.js';
+import { dbl } from '@pyxis/sim';
 
 /** ComputeStats counters a replay does not repeat: the VPU's own, counted by the instructions it executes. */
 const VPU_OWN = new Set<string>(['vpuBusy', 'vpuInstructions', 'vpuLaneOps', 'vpuPrograms']);
@@ -212,7 +213,7 @@ export class VpuBatchState {
    * event (the probe's counter reads, ~80 loads, were wasted on 2/3 of the probes of bench-vpu.mjs); a skipped probe
    * only delays a replay run by a cycle (the replays themselves are checked by `record` as before).
    */
-  probeAt = 0;
+  probeAt = dbl(0);
   /** Replays are valid while the UIE's `stateGen` is `gen` (no trip started, no other tick) and the cycle is < `until`. */
   gen = -1;
   until = 0;

@@ -25,6 +25,7 @@ import { ZERO_OP } from './llc.js';
 import { seqIdOf } from './seqIds.js';
 import { H_LAST, H_PC, H_SLOT, HDR_WORDS, type ComputeUnit, noOpFields, opFieldArrays } from './unit.js';
 import { GX_BUBBLE, GX_CONFIG, GX_VALID } from '../codes.js';
+import { dbl } from '@pyxis/sim';
 
 const { SEQ_SPEC } = records;
 
@@ -101,7 +102,7 @@ export class GxUnit implements ComputeUnit {
   private slotsWritten = 0;
   // ---- the last GX record of a trip retires when the grid has drained (llc_pipeline_latency_cycles)
   private doneSlot = -1;
-  private doneAt = 0;
+  private doneAt = dbl(0);
   /** An Exec_Valid / Exec_Bubble ran since the last trip end (only then does the trip wait for the grid to drain). */
   private executed = false;
   private readonly msgH: string;

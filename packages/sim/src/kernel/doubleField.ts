@@ -1,0 +1,16 @@
+/**
+ * Host speed only, never results (docs/dev/performance.md "V8 field representations"). V8 gives an object field the
+ * representation of the first value stored in it: a small integer makes it a Smi field. When a later store holds a
+ * heap number (a cycle computed in double arithmetic or read from a Float64Array, Infinity) V8 generalises the field
+ * to double: the object's map is deprecated, every optimised function that relied on it deoptimises ("wrong map",
+ * "not a Smi") and is compiled again, on the compiler threads that compete with the simulating ones. A field that
+ * holds cycles (or any count that may be computed in doubles) is initialised with `dbl(x)`: the value x, stored as a
+ * heap number, so the field is double from the first object on and never generalised later.
+ */
+const box = new Float64Array(1);
+
+/** `x` itself (the same number); as a heap number when called cold, which is when the first object is built. */
+export function dbl(x: number): number {
+  box[0] = x;
+  return box[0]!;
+}
