@@ -111,7 +111,8 @@ export class Fifo {
    */
   rotate(n: number): void {
     if (this.count === 0) throw new Error(`fifo ${this.name}: rotate of an empty FIFO`);
-    this.head = (this.head + n) % this.capacity;
+    // `| 0`: an integer either way; keeps the field a V8 Smi when `n` arrives as a heap number (kernel/doubleField.ts)
+    this.head = ((this.head + n) % this.capacity) | 0;
     this.pops += n;
     this.pushes += n;
   }
