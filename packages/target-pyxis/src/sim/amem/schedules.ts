@@ -307,13 +307,7 @@ export class BankSchedules {
         const qs = 2 * q + s2;
         const r0 = qs * (SCHED_MAX + 1);
         const n = this.propNRuns[qs]!;
-        let lo = 0;
-        let hi = n - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if (R[r0 + mid]! <= o0) lo = mid;
-          else hi = mid - 1;
-        }
+        const lo = this.runHolding(r0, n, o0);
         run[x] = lo;
         const j = lo + 1 < n ? R[r0 + lo + 1]! - o0 : k;
         if (j < k) {
@@ -358,6 +352,19 @@ export class BankSchedules {
     return clashAt;
   }
 
+  /** The run of a schedule (its `n` run starts at propRuns[r0..], rising from 0) holding offset o0: the last start <= o0 (binary search). */
+  private runHolding(r0: number, n: number, o0: number): number {
+    const R = this.propRuns;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (R[r0 + mid]! <= o0) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
   /** Accounts the bank accesses of a batched window (whole words: 8 partitions each). */
   countBatch(uie: number, q: number, at: number, k: number): void {
     const o0 = at - this.propAt[q]!;
@@ -370,14 +377,7 @@ export class BankSchedules {
       const R = this.propRuns;
       const r0 = qs * (SCHED_MAX + 1);
       const n = this.propNRuns[qs]!;
-      // the run holding o0: the last start <= o0 (binary search; starts rise from 0)
-      let lo = 0;
-      let hi = n - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (R[r0 + mid]! <= o0) lo = mid;
-        else hi = mid - 1;
-      }
+      const lo = this.runHolding(r0, n, o0);
       const end = o0 + k;
       for (let i = lo; i < n && R[r0 + i]! < end; i++) {
         const s = R[r0 + i]! > o0 ? R[r0 + i]! : o0;
