@@ -137,15 +137,9 @@ export class CommitRing {
     }
     for (; j < k && pre > 0; j++) {
       const t = c + j;
-      while (due <= t) {
-        const s = commitSlot[cHead]!;
-        if (s === tripSlot) dTrip--;
-        else slots[s]!.writes--;
-        cHead = (cHead + 1) & cm;
-        if (pre > 0) pre--;
-        due = --cCount > 0 ? commitAt[cHead]! : Infinity;
-      }
-      if (cCount > cm) {
+      // the entries due at t, then (a full ring) the oldest one early: entries pop in order, so after the due ones
+      // the next is due after t and the loop forces at most one pop
+      while (due <= t || cCount > cm) {
         const s = commitSlot[cHead]!;
         if (s === tripSlot) dTrip--;
         else slots[s]!.writes--;
