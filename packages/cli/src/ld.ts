@@ -1,5 +1,5 @@
 import { UsageError } from '@pyxis/diagnostics';
-import { checkNotRead, checkOutputPaths, readContainer, readContainerFile, readContainerInput, readInputText, writeContainerFile, writeFileAtomic } from '@pyxis/container';
+import { MAGIC, checkNotRead, checkOutputPaths, readContainer, readContainerFile, readContainerInput, readInputHead, readInputText, startsWithContainerMagic, writeContainerFile, writeFileAtomic } from '@pyxis/container';
 import { missingPart, targetForSourceFile } from '@pyxis/target';
 import { runTool, services, type ToolIO } from './tool.js';
 import { addTargetOption, addTargetOptions, chooseTargetName, containerTargetOf, resolveTarget } from './targetOptions.js';
@@ -35,6 +35,17 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       const out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
       // Every destination is checked before linking: a bad --map path costs no link and leaves no stray image.
       checkOutputPaths([out, opts.map, opts.mapJson], [scriptFile, ...objs]);
+      // a container given where the link script goes (an image, a system, an object without .pobj): say so, instead
+      // of lexing its bytes as a script
+      const head = readInputHead(scriptFile, 8).head;
+      if (startsWithContainerMagic(head)) {
+        const isImage = [...MAGIC.pimg].every((ch, i) => head[i] === ch.charCodeAt(0));
+        throw new UsageError(
+          isImage
+            ? `${scriptFile} is a linked image (.pimg / .psys), not a link script: pyxis-ld links one link script (or a system description .json) with .pobj objects; run the image with \`pyxis-sim run ${scriptFile}\``
+            : `${scriptFile} is an object container: give objects with the .pobj extension, together with one link script`,
+        );
+      }
       const objectBytes = objs.map((file) => ({ file, bytes: readContainerInput(file) }));
       // The target: --target, else the objects' container headers or an extension a target claims (`.tmodel`), else the default.
       const name = chooseTargetName(opts.target, [...objs, scriptFile], (f) => { const o = objectBytes.find((x) => x.file === f); return o ? containerTargetOf(o.bytes) : undefined; });

@@ -1,0 +1,86 @@
+/**
+ * Inputs a new user gives the tools by mistake (the session-8 audit): each gets a clear error and the documented exit
+ * code (1 input error, 2 usage), never a script lexer fed with binary bytes or a usage error for a corrupted file.
+ * - pyxis-ld given a linked image / a system / an object without `.pobj` where the link script goes: usage (2).
+ * - a container whose target field names no known target (corrupted): exit 1 at the header's target field (byte 24),
+ *   for pyxis-sim and pyxis-ld alike (it was a usage error "unknown target", exit 2, with no offset).
+ * - a system whose chip image is a `.psys` (it linked as a chip with no descriptors) or a `.pobj`: LD0900 at `$.image`.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REGION_TABLE_OFFSET, REGIONS, writeContainerFile } from '@pyxis/container';
+import { runLd, runSim } from '@pyxis/targets';
+import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
+import { call } from './cli-call.js';
+
+const desc = ImageBuilder.desc;
+const ld = (a: string[]) => call(runLd, a);
+const sim = (a: string[]) => call(runSim, a);
+
+/** HBM x -> AMEM y -> HBM (as system-cli.test.ts). */
+function copyImage() {
+  const b = new ImageBuilder();
+  b.tensor('x', 'hbm', 0x8000, bytesOf(1024, (i) => i), [8, 128], 'RFP8', 0);
+  b.list(0x22, 0x1000, [desc('desc_barrier_config', { barrier_id: 3, notify_count: 1, wait_count: 1 })]);
+  b.list(0x10, 0x1100, [desc('desc_h2a', { amem_start_address: 0x40000 >> 7, hbm_base_address: 0x8000 >> 10, length: 1, notify_list: [gid(0, 3)], trip_id: 1 })]);
+  b.list(0x11, 0x1200, [desc('desc_a2h', { amem_start_address: 0x40000 >> 7, hbm_base_address: 0x10000 >> 10, length: 1, wait_barrier_id: 3, trip_id: 2 })]);
+  b.metadata = { barriers: [{ cluster: 0, id: 3 }] };
+  return b.build();
+}
+
+/** The file offset of the container's target string (header byte 24 = its offset in the strings table). */
+function targetStringOffset(bytes: Uint8Array): number {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const strings = Number(dv.getBigUint64(REGION_TABLE_OFFSET + 16 * REGIONS.indexOf('strings'), true));
+  return strings + dv.getUint32(24, true);
+}
+
+describe('audit: inputs given by mistake', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pyxis-audit-'));
+  const img = join(dir, 'chip.pimg');
+  writeContainerFile(img, copyImage());
+
+  it('pyxis-ld with an image, a system or an unnamed object as its link script: usage error naming the mistake', async () => {
+    const a = await ld([img, '-o', join(dir, 'never.pimg')]);
+    expect(a.code).toBe(2);
+    expect(a.err).toContain('chip.pimg is a linked image (.pimg / .psys), not a link script');
+    expect(a.err).not.toContain('LD0002'); // no lexing of binary bytes
+    writeFileSync(join(dir, 'sys.json'), JSON.stringify({ chips: 2, image: 'chip.pimg' }));
+    expect((await ld([join(dir, 'sys.json'), '-o', join(dir, 'sys.psys')])).code).toBe(0);
+    const b = await ld([join(dir, 'sys.psys')]);
+    expect(b.code).toBe(2);
+    expect(b.err).toContain('sys.psys is a linked image');
+    expect(existsSync(join(dir, 'never.pimg'))).toBe(false);
+  });
+
+  it('a container naming an unknown target (corrupted): exit 1 at byte 24, for pyxis-sim and pyxis-ld', async () => {
+    const bytes = new Uint8Array(readFileSync(img));
+    bytes[targetStringOffset(bytes)] = 0x41; // "pyxis" -> "Ayxis"
+    const bad = join(dir, 'bad.pimg');
+    writeFileSync(bad, bytes);
+    const r = await sim(['run', bad]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/bad\.pimg: offset 0x0000018 \(24\): error\[CLI0002\]: .*names target `Ayxis`, which is not a known target/);
+    copyFileSync(bad, join(dir, 'bad.pobj'));
+    writeFileSync(join(dir, 'k.ld'), 'memory a { space = amem; cluster = 0; origin = 0; length = 1M; }\n');
+    const l = await ld([join(dir, 'k.ld'), join(dir, 'bad.pobj'), '-o', join(dir, 'k.pimg')]);
+    expect(l.code).toBe(1);
+    expect(l.err).toContain('CLI0002');
+    // --target given: the existing mismatch error (exit 1) is unchanged
+    const t = await sim(['run', '--target', 'pyxis', bad]);
+    expect(t.code).toBe(1);
+    expect(t.err).toContain('is an image for target `Ayxis`, not `pyxis`');
+  });
+
+  it('a system whose chip image is a .psys or a .pobj: LD0900 at the JSON path of the image', async () => {
+    writeFileSync(join(dir, 'sys2.json'), JSON.stringify({ chips: 2, image: 'chip.pimg' }));
+    expect((await ld([join(dir, 'sys2.json'), '-o', join(dir, 'inner.psys')])).code).toBe(0);
+    writeFileSync(join(dir, 'nested.json'), '{ "chips": 2,\n  "images": ["chip.pimg", "inner.psys"] }');
+    const r = await ld(['--diagnostics-format', 'human', join(dir, 'nested.json'), '-o', join(dir, 'nested.psys')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/nested\.json:2:27: error\[LD0900\]: \$\.images\[1\]: .*inner\.psys is a system container \(\.psys\), not a chip image/);
+    expect(existsSync(join(dir, 'nested.psys'))).toBe(false);
+  });
+});
