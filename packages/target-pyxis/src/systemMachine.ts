@@ -17,6 +17,8 @@ import type { WireChipStats, WireLinkStats } from './sim/fabric/wireStats.js';
 import type { SimReport } from './sim/run.js';
 import { runSystemThreaded } from './sim/parallel/threadedSystem.js';
 import { FabricCodes } from './sim/fabric/codes.js';
+import { rttTimerWarnings } from './sim/fabric/rttCheck.js';
+import { loadFabricAdapterParams } from './sim/fabric/params.js';
 import { chipFabricOutcome, systemFabricOutcome, type ChipFabricOutcome } from './sim/fabric/systemFailures.js';
 import { simConfigFrom } from './sim/config.js';
 
@@ -186,7 +188,8 @@ function systemResult(p: ReturnType<typeof prepare>, r: SystemOutcome, outputs: 
       : [
           error(r.stop === 'deadlock' ? 'SIM0010' : 'SIM0011', `system ${r.stop === 'deadlock' ? 'deadlock' : 'cycle limit'} at cycle ${r.cycles}:\n  ${r.waitGraph.join('\n  ')}`),
         ];
-  return { summary: lines.join('\n') + (parallelLine ? `\n${parallelLine.trimEnd()}` : '') + '\n', stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
+  const timers = rttTimerWarnings(r.params.rttCycles, m.fabric.rtt_ns, loadFabricAdapterParams().timers);
+  return { summary: lines.join('\n') + (parallelLine ? `\n${parallelLine.trimEnd()}` : '') + '\n', stats, diagnostics: [...timers, ...r.diagnostics], ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
 }
 
 /** checkOptions for a run whose input may be a system: a `chipK:` dump prefix is checked later, with the system. */
