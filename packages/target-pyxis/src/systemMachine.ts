@@ -114,7 +114,7 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
   const outputs: Array<[string, OutputBytes]> = [];
   if (r.stop === 'done' && !failed) for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
   const asked = req.threads;
-  const note = asked !== undefined && asked > 1 && m.chips > 1 && req.trace ? 'a trace has one writer for every chip: ran on the calling thread' : 'every chip on the calling thread';
+  const note = asked !== undefined && asked > 1 && m.chips > 1 && req.trace ? 'a trace (--trace, or --report, which draws on it) has one writer for every chip: ran on the calling thread' : 'every chip on the calling thread';
   const parallel = { threads_asked: asked ?? null, threads_used: 1, partitions: m.chips, lookahead_cycles: r.params.oneWayCycles, windows: r.windows, cross_messages: r.crossMessages, note };
   return systemResult(p, { ...r, chips: r.chips.map((c, k) => ({ report: c.report, clusters: c.info.clusters, uies: c.info.uies, fabric: fabric[k]! })) }, outputs, parallel);
 }
