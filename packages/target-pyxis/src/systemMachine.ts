@@ -28,10 +28,10 @@ interface SystemDump extends DumpSpec {
 
 /** `chipK:SYMBOL[:f32]=FILE.npy`. */
 export function parseSystemDump(s: string, chips: number): SystemDump {
-  const m = /^chip(\d{1,3}):(.+)$/.exec(s);
+  const m = /^chip([^:=]*):(.+)$/.exec(s);
   if (!m) throw new UsageError(`--dump for a system expects chipK:SYMBOL=FILE.npy (K = 0..${chips - 1}), got \`${s}\``);
-  const chip = Number(m[1]);
-  if (chip >= chips) throw new UsageError(`--dump \`${s}\`: the system has chips 0..${chips - 1}`);
+  const chip = /^\d{1,3}$/.test(m[1]!) ? Number(m[1]) : NaN;
+  if (!(chip < chips)) throw new UsageError(`--dump \`${s}\`: the system has chips 0..${chips - 1}`);
   return { chip, ...parseDumpSpec(m[2]!) };
 }
 
@@ -49,6 +49,8 @@ function plan(req: MachineRequest) {
     const v = req.options[k];
     if (v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)) throw new UsageError(`${flag} is a single-chip option; ${req.file} is a system (docs/system.md lists what a system run takes)`);
   }
+  // --compare reads a tensor after the run by NAME; a system's tensors are per chip: checked before the run
+  if (req.compare?.length) throw new UsageError(`--compare is a single-chip option; ${req.file} is a system: dump the tensor with --dump chipK:NAME:f32=FILE.npy and compare the file`);
   const sys = readSystemContainer(req.image, req.file);
   const chips = sys.manifest.chips;
   const dumps = strings(req.options, 'dump').map((s) => parseSystemDump(s, chips));
@@ -196,7 +198,7 @@ function systemResult(p: ReturnType<typeof prepare>, r: SystemOutcome, outputs: 
 export function stripChipPrefix(o: OptionValues): OptionValues {
   const d = o['dump'];
   if (!Array.isArray(d)) return o;
-  return { ...o, dump: d.map((s) => String(s).replace(/^chip\d{1,3}:/, '')) };
+  return { ...o, dump: d.map((s) => String(s).replace(/^chip[^:=]*:/, '')) };
 }
 
 export { FabricCodes };

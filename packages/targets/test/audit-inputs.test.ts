@@ -5,12 +5,15 @@
  * - a container whose target field names no known target (corrupted): exit 1 at the header's target field (byte 24),
  *   for pyxis-sim and pyxis-ld alike (it was a usage error "unknown target", exit 2, with no offset).
  * - a system whose chip image is a `.psys` (it linked as a chip with no descriptors) or a `.pobj`: LD0900 at `$.image`.
+ * - pyxis-sim given a system description (.json) instead of the linked .psys: usage, naming pyxis-ld.
+ * - pyxis-sim --compare on a system: refused before the run (it ran the whole system, then said "target pyxis cannot
+ *   give tensors"); a --dump chip that is not 0..N-1 written any way (chip-1, chip0001, chipx): usage (2), not SIM0013.
  */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REGION_TABLE_OFFSET, REGIONS, writeContainerFile } from '@pyxis/container';
+import { REGION_TABLE_OFFSET, REGIONS, writeContainerFile, writeNpyFile } from '@pyxis/container';
 import { runLd, runSim } from '@pyxis/targets';
 import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
 import { call } from './cli-call.js';
@@ -82,5 +85,24 @@ describe('audit: inputs given by mistake', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/nested\.json:2:27: error\[LD0900\]: \$\.images\[1\]: .*inner\.psys is a system container \(\.psys\), not a chip image/);
     expect(existsSync(join(dir, 'nested.psys'))).toBe(false);
+  });
+
+  it('pyxis-sim: a system description, --compare on a system, a bad chip in --dump: usage errors before any run', async () => {
+    writeFileSync(join(dir, 'sys3.json'), JSON.stringify({ chips: 2, image: 'chip.pimg' }));
+    expect((await ld([join(dir, 'sys3.json'), '-o', join(dir, 'sys3.psys')])).code).toBe(0);
+    const j = await sim(['run', join(dir, 'sys3.json')]);
+    expect(j.code).toBe(2);
+    expect(j.err).toContain('if it is a system description, link it first: `pyxis-ld');
+    writeNpyFile(join(dir, 'ref.npy'), { dtype: 'float32', shape: [8, 128], data: new Float32Array(1024) });
+    const c = await sim(['run', join(dir, 'sys3.psys'), '--compare', `y=${join(dir, 'ref.npy')}`, '--stats', join(dir, 'c.json')]);
+    expect(c.code).toBe(2);
+    expect(c.out).toBe(''); // no run: no summary
+    expect(c.err).toContain('--compare is a single-chip option');
+    for (const bad of ['chip-1', 'chip0001', 'chipx', 'chip2']) {
+      const d = await sim(['run', join(dir, 'sys3.psys'), '--dump', `${bad}:y=${join(dir, 'y.npy')}`]);
+      expect(d.code, bad).toBe(2);
+      expect(d.err, bad).toContain('the system has chips 0..1');
+    }
+    expect(existsSync(join(dir, 'c.json'))).toBe(false);
   });
 });
