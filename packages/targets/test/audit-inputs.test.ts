@@ -5,6 +5,8 @@
  * - a container whose target field names no known target (corrupted): exit 1 at the header's target field (byte 24),
  *   for pyxis-sim and pyxis-ld alike (it was a usage error "unknown target", exit 2, with no offset).
  * - a system whose chip image is a `.psys` (it linked as a chip with no descriptors) or a `.pobj`: LD0900 at `$.image`.
+ * - LD0960: an RDMA Tx job whose Rx partner no chip enqueues, and an Rx job without its Tx job: a warning each (it
+ *   linked silently and failed after the 1 ms CTS-wait timeout).
  * - pyxis-sim given a system description (.json) instead of the linked .psys: usage, naming pyxis-ld.
  * - pyxis-sim --compare on a system: refused before the run (it ran the whole system, then said "target pyxis cannot
  *   give tensors"); a --dump chip that is not 0..N-1 written any way (chip-1, chip0001, chipx): usage (2), not SIM0013.
@@ -14,7 +16,7 @@ import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, existsSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REGION_TABLE_OFFSET, REGIONS, writeContainerFile, writeNpyFile } from '@pyxis/container';
-import { runLd, runSim } from '@pyxis/targets';
+import { runAs, runLd, runSim } from '@pyxis/targets';
 import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
 import { call } from './cli-call.js';
 
@@ -104,5 +106,28 @@ describe('audit: inputs given by mistake', () => {
       expect(d.err, bad).toContain('the system has chips 0..1');
     }
     expect(existsSync(join(dir, 'c.json'))).toBe(false);
+  });
+
+  it('LD0960: RDMA jobs without a partner are named (Tx TJID 0 to chip 1 finds an Rx job with TJID 5 there)', async () => {
+    writeFileSync(join(dir, 'e.pasm'), '# no programs: the chips only move data by RDMA\n');
+    expect((await call(runAs, [join(dir, 'e.pasm'), '-o', join(dir, 'e.pobj')])).code).toBe(0);
+    const head = 'memory amem0 { space = amem; cluster = 0; view = hashed; origin = 0; length = 64M; }\n';
+    writeFileSync(join(dir, 'tx.ld'), head + 'tensor x { format = RFP16; eb = -15; shape = [2, 128]; region = amem0; align = 128; zero = true; }\nqueue rdma_tx0 { cluster = 0; trip t0 { src = x; tjid = 0; rjid = 0; dest_voq = 4; } }\n');
+    writeFileSync(join(dir, 'rx.ld'), head + 'tensor y { format = RFP16; eb = -15; shape = [2, 128]; region = amem0; align = 128; zero = true; }\nqueue rdma_rx0 { cluster = 0; trip r0 { dst = y; tjid = TJ; rjid = TJ; msg_voq = 4; } }\n');
+    const link = async (tj: number) => {
+      writeFileSync(join(dir, `rx${tj}.ld`), readFileSync(join(dir, 'rx.ld'), 'utf8').replaceAll('TJ', String(tj)));
+      expect((await ld([join(dir, 'tx.ld'), join(dir, 'e.pobj'), '-o', join(dir, 'tx.pimg')])).code).toBe(0);
+      expect((await ld([join(dir, `rx${tj}.ld`), join(dir, 'e.pobj'), '-o', join(dir, `rx${tj}.pimg`)])).code).toBe(0);
+      writeFileSync(join(dir, `pair${tj}.json`), JSON.stringify({ chips: 2, images: ['tx.pimg', `rx${tj}.pimg`], voq_map: [{ group: 1, chip: '+1' }] }));
+      return ld([join(dir, `pair${tj}.json`), '-o', join(dir, `pair${tj}.psys`)]);
+    };
+    const good = await link(0);
+    expect(good.code).toBe(0);
+    expect(good.err).toBe('');
+    const bad = await link(5);
+    expect(bad.code).toBe(0); // warnings: the system links
+    expect(bad.err).toMatch(/warning\[LD0960\]: chip 0: .*tx\.pimg: cluster 0 queue 0xc .*RDMA Tx job TJID 0 RJID 0 has no Rx job on chip 1 cluster 0/);
+    expect(bad.err).toMatch(/warning\[LD0960\]: chip 1: .*rx5\.pimg: cluster 0 queue 0xe .*RDMA Rx job TJID 5 RJID 5 \(chip 1 cluster 0\) has no Tx job on chip 0 cluster 0/);
+    expect(bad.err).toContain('0 errors, 2 warnings');
   });
 });

@@ -24,6 +24,8 @@ export const FabricCodes = {
   badPageSize: 'LD0905',
   /** Datagram size outside [1, 16256] (§10.6). */
   badDatagramSize: 'LD0906',
+  /** Warning: an RDMA job whose partner job (same TJID / RJID, VOQs naming each other) no image enqueues (§10.3.1). */
+  noPartnerJob: 'LD0960',
   /** An image of the system cannot be read. */
   badImage: 'LD0907',
 } as const;
