@@ -11,6 +11,7 @@
  * epilogue), which only small K makes visible; RMS relative error <= 0.005.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { gemm, GenError, type GemmParams } from '../../src/gen/index.js';
 import { erf, input, runKernel } from './gen.harness.js';
 
@@ -98,6 +99,22 @@ describe('pyxis-gen gemm FP16 transposed: sizes legal for 16-bit data (seq §1.2
     for (let i = 0; i < rs.length; i++) if (rs[i] !== tr[i]) diff++;
     expect(diff).toBe(0);
     expect(rs.some((v) => v !== 0)).toBe(true);
+  });
+});
+
+describe('pyxis-gen gemm FP16 transposed: property over legal K (runs: FC_RUNS, default 4)', () => {
+  it('any K = 4j (4..512), M and N one or two tiles, any seed: within the bound, 2K Exec_Valid cycles per tile', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 128 }), fc.integer({ min: 1, max: 2 }), fc.integer({ min: 1, max: 2 }), fc.integer({ min: 1, max: 1000 }), (j, mt, nt, seed) => {
+        const p: GemmParams = { m: 128 * mt, k: 4 * j, n: 128 * nt, seed };
+        const { r, got, c, abs } = run(p);
+        const e = worst(got, c, abs, 2 ** -7);
+        expect(e.w).toBeLessThanOrEqual(1);
+        expect(e.rms).toBeLessThanOrEqual(RMS);
+        expect(execValid(r, 'c0.uie0')).toBe(mt * nt * 2 * p.k);
+      }),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 4), seed: 20261129 },
+    );
   });
 });
 
