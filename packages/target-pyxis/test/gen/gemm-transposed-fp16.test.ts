@@ -88,6 +88,11 @@ describe('pyxis-gen gemm FP16 transposed: sizes legal for 16-bit data (seq §1.2
     expect(k.meta.hbmBytes).toBeGreaterThan(0);
     expect(k.pasm).toMatch(/LD_1ROW_16B_TRANS log2_ptns_per_hlane=1/);
     expect(k.pasm).toMatch(/RD_TRANS_1X1_MATMUL_FP16/);
+    // --timing-only (no Hbuf bytes, the tbuf rules and port checks kept): the same cycles, C not computed
+    const t = runKernel(k, { timingOnly: true });
+    expect(t.report.stop).toBe('done');
+    expect(t.report.cycles).toBe(r.report.cycles);
+    for (const u of ['c0.uie0', 'c1.uie1']) expect(execValid(t, u)).toBe(2 * 260);
   });
 
   it('bit-identical to the row-shifted FP16 flow on the same inputs (K = 64): the Table 9-9 layout hands GX the same k-groups', () => {
