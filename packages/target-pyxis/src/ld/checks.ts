@@ -68,13 +68,18 @@ export function checkSizeRules(t: TripDef, bag: DiagnosticBag): void {
 function transposesWeights(t: TripDef): boolean {
   const p = t.programs.get('wdp')?.prog;
   if (!p) return false;
-  const tab = loadTable('pyxis', 'wdp_op');
-  for (const v of opWords(p, 'wdp_op')) {
-    if (enumName(tab, 'opcd', v['opcd'] as number) !== 'WR_HBUF') continue;
-    if (enumName(tab, 'hbuf_wr_control', v['hbuf_wr_control'] as number).endsWith('_TRANS')) return true;
+  let hit = transposing.get(p);
+  if (hit === undefined) {
+    const tab = loadTable('pyxis', 'wdp_op');
+    hit = false;
+    for (const v of opWords(p, 'wdp_op'))
+      if (enumName(tab, 'opcd', v['opcd'] as number) === 'WR_HBUF' && enumName(tab, 'hbuf_wr_control', v['hbuf_wr_control'] as number).endsWith('_TRANS')) hit = true;
+    transposing.set(p, hit);
   }
-  return false;
+  return hit;
 }
+/** Per WDP program (shared by the trips of a kernel): decoded once. */
+const transposing = new WeakMap<object, boolean>();
 
 /**
  * Rows per channel at the grid side of a 3x3 trip's `read` (`seq` = amem_read) or `write` (amem_write) tensor `x`,
