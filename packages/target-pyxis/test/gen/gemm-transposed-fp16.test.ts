@@ -84,8 +84,9 @@ describe('pyxis-gen gemm FP16 transposed: sizes legal for 16-bit data (seq §1.2
     // 4 tiles over 4 UIEs, one each: K/4 groups x 8 VGRs (chip §6.1.3, FP16 at half the FP8 rate)
     for (const u of ['c0.uie0', 'c0.uie1', 'c1.uie0', 'c1.uie1']) expect(execValid(r, u)).toBe(2 * 260);
     expect(k.meta.flops).toBe(2 * 256 * 260 * 256);
-    // HBM bytes: A^T tiles [260, 128] and B tiles [260, 128] in FP16 (no partition padding), C tiles [128, 128] RFP16
-    expect(k.meta.hbmBytes).toBeGreaterThan(0);
+    // HBM bytes: each cluster loads its 2 A^T blocks [260, 128] and its 1 B block [260, 128] once (FP16: 260 x 256 B,
+    // no partition padding), and stores 2 C tiles [128, 128] RFP16
+    expect(k.meta.hbmBytes).toBe(2 * (2 + 1) * 260 * 256 + 4 * 128 * 256);
     expect(k.pasm).toMatch(/LD_1ROW_16B_TRANS log2_ptns_per_hlane=1/);
     expect(k.pasm).toMatch(/RD_TRANS_1X1_MATMUL_FP16/);
     // --timing-only (no Hbuf bytes, the tbuf rules and port checks kept): the same cycles, C not computed
