@@ -7,6 +7,8 @@
  * - a system whose chip image is a `.psys` (it linked as a chip with no descriptors) or a `.pobj`: LD0900 at `$.image`.
  * - LD0960: an RDMA Tx job whose Rx partner no chip enqueues, and an Rx job without its Tx job: a warning each (it
  *   linked silently and failed after the 1 ms CTS-wait timeout).
+ * - a .psys whose embedded image is corrupted: the note gives the image's byte offset in the .psys (the message's
+ *   offsets are inside the image); a manifest whose fabric RTT is 1e308 ns: exit 1 (it was an internal error, exit 3).
  * - pyxis-sim given a system description (.json) instead of the linked .psys: usage, naming pyxis-ld.
  * - pyxis-sim --compare on a system: refused before the run (it ran the whole system, then said "target pyxis cannot
  *   give tensors"); a --dump chip that is not 0..N-1 written any way (chip-1, chip0001, chipx): usage (2), not SIM0013.
@@ -15,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REGION_TABLE_OFFSET, REGIONS, writeContainerFile, writeNpyFile } from '@pyxis/container';
+import { REGION_TABLE_OFFSET, REGIONS, readContainerFile, writeContainerFile, writeNpyFile } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { ImageBuilder, bytesOf, gid } from '../../target-pyxis/test/sim/pyxisImage.js';
 import { call } from './cli-call.js';
@@ -129,5 +131,24 @@ describe('audit: inputs given by mistake', () => {
     expect(bad.err).toMatch(/warning\[LD0960\]: chip 0: .*tx\.pimg: cluster 0 queue 0xc .*RDMA Tx job TJID 0 RJID 0 has no Rx job on chip 1 cluster 0/);
     expect(bad.err).toMatch(/warning\[LD0960\]: chip 1: .*rx5\.pimg: cluster 0 queue 0xe .*RDMA Rx job TJID 5 RJID 5 \(chip 1 cluster 0\) has no Tx job on chip 0 cluster 0/);
     expect(bad.err).toContain('0 errors, 2 warnings');
+  });
+
+  it('a corrupted .psys: the offset of the embedded image in a note; an absurd manifest RTT is an input error', async () => {
+    writeFileSync(join(dir, 'sys5.json'), JSON.stringify({ chips: 2, image: 'chip.pimg' }));
+    expect((await ld([join(dir, 'sys5.json'), '-o', join(dir, 'sys5.psys')])).code).toBe(0);
+    const c = readContainerFile(join(dir, 'sys5.psys'));
+    const sec = c.sections.find((x) => x.name === 'system.image.0')!;
+    const bytes = new Uint8Array(readFileSync(join(dir, 'sys5.psys')));
+    bytes[sec.fileOffset! + 72] = 0xff; // the embedded image's symbol count (header byte 72: 255 entries)
+    writeFileSync(join(dir, 'bad5.psys'), bytes);
+    const r = await sim(['run', join(dir, 'bad5.psys')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`the image is section system.image.0 of ${join(dir, 'bad5.psys')}, at byte offset 0x${sec.fileOffset!.toString(16)} (${sec.fileOffset})`);
+    const m = c.metadata['pyxis_system'] as { fabric: { rtt_ns: number } };
+    m.fabric.rtt_ns = 1e308;
+    writeContainerFile(join(dir, 'rtt.psys'), c);
+    const q = await sim(['run', join(dir, 'rtt.psys')]);
+    expect(q.code).toBe(1);
+    expect(q.err).toMatch(/error\[LD0900\]: .*system manifest: fabric\.json: `rtt_ns` must be at most 1000000/);
   });
 });

@@ -92,7 +92,14 @@ export function readSystemContainer(c: Container, file: string): { manifest: Sys
   const secs = c.sections.filter((s) => s.name.startsWith('system.image.'));
   const images = secs.map((s, i) => {
     const f = `${file}[${m.image_files?.[i] ?? s.name}]`;
-    return { file: f, bytes: s.data, container: readContainer(s.data, f) };
+    try {
+      return { file: f, bytes: s.data, container: readContainer(s.data, f) };
+    } catch (e) {
+      // offsets in the message are inside the embedded image: say where it starts in the .psys
+      if (!(e instanceof DiagnosticError) || s.fileOffset === undefined) throw e;
+      const at = `the image is section ${s.name} of ${file}, at byte offset 0x${s.fileOffset.toString(16)} (${s.fileOffset}): add it to the offsets above`;
+      throw new DiagnosticError(e.diagnostics.map((d) => ({ ...d, notes: [...(d.notes ?? []), at] })));
+    }
   });
   for (const i of m.image_of_chip) if (!(Number.isInteger(i) && i >= 0 && i < images.length)) bad(`image index ${i} names no system.image section`);
   const voqToVpfe = m.voq_map.map((pairs) => {

@@ -73,6 +73,11 @@ export function validateFabricJson(j: FabricJson): FabricJson {
   if (typeof j.rtt_ns !== 'number' || !(j.rtt_ns > 0)) bad('rtt_ns', `must be a number > 0, got ${JSON.stringify(j.rtt_ns)}`);
   int(j.pipes_per_chip, 'pipes_per_chip', 1);
   int(j.pipe_bytes_per_cycle, 'pipe_bytes_per_cycle', 1);
+  // the overridable figures' upper bounds hold wherever the parameters come from (a system manifest read back too)
+  for (const k of ['rtt_ns', 'pipes_per_chip', 'pipe_bytes_per_cycle'] as const) {
+    const max = FABRIC_OVERRIDABLE[k]!.max!;
+    if (!(j[k] <= max)) bad(k, `must be at most ${max}, got ${JSON.stringify(j[k])}`);
+  }
   int(j.cell?.chunk_bytes, 'cell.chunk_bytes', 1);
   int(j.cell.min_chunks, 'cell.min_chunks', 1);
   int(j.cell.max_chunks, 'cell.max_chunks', j.cell.min_chunks);
