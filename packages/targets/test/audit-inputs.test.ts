@@ -9,6 +9,9 @@
  *   linked silently and failed after the 1 ms CTS-wait timeout).
  * - a .psys whose embedded image is corrupted: the note gives the image's byte offset in the .psys (the message's
  *   offsets are inside the image); a manifest whose fabric RTT is 1e308 ns: exit 1 (it was an internal error, exit 3).
+ * - a hand-edited .psys manifest (LD0907): chip facts changed (a 1e9-entry VOQ map hung allocating; 100 clusters per
+ *   chip ran), one VPFE for two clusters (ran with unroutable pages), `fabric: null` (a JavaScript message), the
+ *   manifest removed (ran as an empty single chip, exit 0).
  * - pyxis-sim given a system description (.json) instead of the linked .psys: usage, naming pyxis-ld.
  * - pyxis-sim --compare on a system: refused before the run (it ran the whole system, then said "target pyxis cannot
  *   give tensors"); a --dump chip that is not 0..N-1 written any way (chip-1, chip0001, chipx): usage (2), not SIM0013.
@@ -149,6 +152,30 @@ describe('audit: inputs given by mistake', () => {
     writeContainerFile(join(dir, 'rtt.psys'), c);
     const q = await sim(['run', join(dir, 'rtt.psys')]);
     expect(q.code).toBe(1);
-    expect(q.err).toMatch(/error\[LD0900\]: .*system manifest: fabric\.json: `rtt_ns` must be at most 1000000/);
+    expect(q.err).toMatch(/error\[LD0907\]: .*system manifest: fabric\.json: `rtt_ns` must be at most 1000000/);
+  });
+
+  it('a hand-edited .psys manifest: LD0907 naming what is wrong, exit 1, before any run', async () => {
+    writeFileSync(join(dir, 'sys6.json'), JSON.stringify({ chips: 2, image: 'chip.pimg' }));
+    expect((await ld([join(dir, 'sys6.json'), '-o', join(dir, 'sys6.psys')])).code).toBe(0);
+    const base = readContainerFile(join(dir, 'sys6.psys'));
+    type M = { fabric: { system: { voq_map_entries: number; clusters_per_chip: number } } | null; cluster_vpfe: number[][] };
+    const cases: Array<[string, (m: M, c: typeof base) => void, RegExp]> = [
+      ['entries', (m) => (m.fabric!.system.voq_map_entries = 1e9), /fabric\.system is not grammars\/pyxis\/fabric\.json's/],
+      ['cpc', (m) => (m.fabric!.system.clusters_per_chip = 100), /fabric\.system is not/],
+      ['vpfe', (m) => (m.cluster_vpfe[1] = m.cluster_vpfe[0]!), /gives one VPFE to two clusters/],
+      ['null', (m) => (m.fabric = null), /`fabric` must be the object of fabric\.json parameters/],
+      ['gone', (_m, c) => delete c.metadata['pyxis_system'], /no `pyxis_system` object in the metadata/],
+    ];
+    for (const [name, edit, msg] of cases) {
+      const c = structuredClone(base);
+      edit(c.metadata['pyxis_system'] as M, c);
+      writeContainerFile(join(dir, `m_${name}.psys`), c);
+      const r = await sim(['run', join(dir, `m_${name}.psys`)]);
+      expect(r.code, name).toBe(1);
+      expect(r.out, name).toBe('');
+      expect(r.err, name).toMatch(/error\[LD0907\]: .*system manifest: /);
+      expect(r.err, name).toMatch(msg);
+    }
   });
 });

@@ -26,6 +26,6 @@ export const FabricCodes = {
   badDatagramSize: 'LD0906',
   /** Warning: an RDMA job whose partner job (same TJID / RJID, VOQs naming each other) no image enqueues (§10.3.1). */
   noPartnerJob: 'LD0960',
-  /** An image of the system cannot be read. */
+  /** A system container (.psys) whose manifest is missing or broken (read back by pyxis-sim). */
   badImage: 'LD0907',
 } as const;

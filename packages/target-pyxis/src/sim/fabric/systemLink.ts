@@ -9,7 +9,7 @@ import { DiagnosticError, error, type Diagnostic, type SourceSpan } from '@pyxis
 import { FabricCodes } from './codes.js';
 import { checkSystem, fabricDescriptors, type FabricDescriptor } from './systemChecks.js';
 import { parseSystem, type SystemDesc } from './system.js';
-import { buildSystemContainer, SYSTEM_META_KEY } from './systemImage.js';
+import { buildSystemContainer, isSystemContainer } from './systemImage.js';
 
 export interface SystemLinkResult {
   image: Container;
@@ -35,7 +35,7 @@ function readChipImage(path: string, at: { path: string; span: SourceSpan }, rea
   }
   const bad = (msg: string) => new DiagnosticError(error(FabricCodes.badSystem, `${at.path}: ${path} ${msg}`, { span: at.span }));
   if (c.kind !== 'pimg') throw bad(`is a .${c.kind} object, not a linked .pimg image (run pyxis-ld on it first)`);
-  if (c.metadata?.[SYSTEM_META_KEY] !== undefined) throw bad('is a system container (.psys), not a chip image: give each chip its linked .pimg');
+  if (isSystemContainer(c)) throw bad('is a system container (.psys), not a chip image: give each chip its linked .pimg');
   if (c.target !== 'pyxis') throw bad(`is an image for target \`${c.target}\`, not a Pyxis chip image`);
   return c;
 }
