@@ -85,6 +85,7 @@ export function checkSystem(sys: SystemDesc, descs: FabricDescriptor[][]): Diagn
   const rxPartner = new Map<string, string>();
   const rxJobs = new Map<string, { nw: number; where: string }>();
   const txJobs: Array<{ key: string; nw: number; where: string; chip: number }> = [];
+  const oddPages = new Map<number, { at: string; count: number }>();
   descs.forEach((list, chip) => {
     for (const x of list) {
       const at = `chip ${chip}: ${x.where}`;
@@ -99,8 +100,12 @@ export function checkSystem(sys: SystemDesc, descs: FabricDescriptor[][]): Diagn
         }
         const ps = x.f['page_size_words']!;
         if (ps < 32 || ps > 127) d.push(error(FabricCodes.badPageSize, `${at}: PageSizeWords ${ps} is outside [32, 127]`, S('§11.4.6')));
-        else if ((ps * 128 + 16) % 176 !== 0)
-          d.push(warning('LD0908', `${at}: PageSizeWords ${ps}: ${ps} * 128 + 16 = ${ps * 128 + 16} B is not a multiple of 176 (the §10.7.2 note; 125 is the recommended value)`, S('§10.7.2, §11.4.6')));
+        else if ((ps * 128 + 16) % 176 !== 0) {
+          // one warning per page size, not per descriptor (a 16-chip collective has hundreds of jobs)
+          const seen = oddPages.get(ps);
+          if (seen) seen.count++;
+          else oddPages.set(ps, { at, count: 1 });
+        }
         if (t < 0) continue;
         const partner = `chip ${Math.floor(t / cpc)} cluster ${t % cpc} RJID ${x.f['rjid']}`;
         const key = `${chip}.${x.cluster}.${x.f['tjid']}`;
@@ -125,6 +130,8 @@ export function checkSystem(sys: SystemDesc, descs: FabricDescriptor[][]): Diagn
       }
     }
   });
+  for (const [ps, { at, count }] of oddPages)
+    d.push(warning('LD0908', `${at}${count > 1 ? ` (and ${count - 1} more RDMA Tx job(s) of the system)` : ''}: PageSizeWords ${ps}: ${ps} * 128 + 16 = ${ps * 128 + 16} B is not a multiple of 176 (the §10.7.2 note; 125 is the recommended value)`, S('§10.7.2, §11.4.6')));
   // LD0960 (warning): a job whose partner no image of the system enqueues can never complete: the Tx job waits for a
   // CTS, the Rx job for data, until its timers fail it (§10.3.1). A warning: a list written at run time (by an MPE)
   // is not visible here.
