@@ -290,6 +290,15 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
         const parts = key.split('.');
         const tgt = (parts.length === 2 ? (fabric as unknown as Record<string, Record<string, unknown>>)[parts[0]!]! : (fabric as unknown as Record<string, unknown>)) as Record<string, unknown>;
         const leaf = parts[parts.length - 1]!;
+        // the grant policy's two keys, checked where they are written (not at `$.fabric` by the whole-file check)
+        if (key === 'grant.scheduler' && v !== 'round_robin' && v !== 'fifo') {
+          r.fail(p, `must be "round_robin" or "fifo", got ${JSON.stringify(v)}`);
+          continue;
+        }
+        if (key === 'grant.messages_first' && typeof v !== 'boolean') {
+          r.fail(p, `must be true or false, got ${JSON.stringify(v)}`);
+          continue;
+        }
         if (typeof tgt[leaf] === 'number') {
           if (typeof v !== 'number' || !(v >= spec.min) || !(v <= (spec.max ?? Infinity)) || (spec.integer && !Number.isInteger(v))) {
             r.fail(p, `must be ${spec.integer ? 'an integer' : 'a number'} ${spec.max !== undefined ? `in ${spec.min}..${spec.max}` : `>= ${spec.min}`}, got ${JSON.stringify(v)}`);
