@@ -125,7 +125,8 @@ function duplicateKeys(root: Node): Array<{ path: Path; key: string; at: Node }>
 
 /** Parses and validates a system description; returns the system or the diagnostics. */
 export function parseSystem(file: string, text: string): { system: SystemDesc | null; diagnostics: Diagnostic[] } {
-  // jsonc-parser recurses per nesting level: refuse deep nesting first, by one linear scan (strings skipped).
+  // jsonc-parser recurses per nesting level: refuse deep nesting first, by one linear scan (strings and the
+  // accepted // and /* */ comments skipped).
   const MAX_DEPTH = 12;
   for (let i = 0, depth = 0, inStr = false; i < text.length; i++) {
     const ch = text.charCodeAt(i);
@@ -133,6 +134,13 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
       if (ch === 92) i++;
       else if (ch === 34) inStr = false;
     } else if (ch === 34) inStr = true;
+    else if (ch === 47 && text.charCodeAt(i + 1) === 47) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (ch === 47 && text.charCodeAt(i + 1) === 42) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    }
     else if (ch === 123 || ch === 91) {
       if (++depth > MAX_DEPTH) return { system: null, diagnostics: [error(FabricCodes.badSystem, `nested too deeply (at most ${MAX_DEPTH} levels)`, { span: spanAt(file, text, i) })] };
     } else if (ch === 125 || ch === 93) depth--;
