@@ -18,7 +18,7 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
   return runTool('pyxis-ld', 'linker: objects + tensors + link script -> loadable .pimg image', (program, ctx) => {
     program
       .argument('[inputs...]', 'one link script (.ld) and any number of objects (.pobj)')
-      .option('-o, --output <file>', 'output image (default: <script>.pimg)')
+      .option('-o, --output <file>', 'output image (default: <script>.pimg; a system description SYSTEM.json: SYSTEM.psys)')
       .option('--map <file>', 'write a GNU-ld-style text map (`-` = stdout)')
       .option('--map-json <file>', 'write the map as JSON (`-` = stdout)');
     addTargetOption(program);
@@ -32,7 +32,7 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       const scriptFile = scripts[0]!;
       if (opts.map === '-' && opts.mapJson === '-') throw new UsageError('--map - and --map-json - would both print on stdout; give one of them a file');
       if (opts.output === '-') throw new UsageError('-o - (stdout) is only for text outputs (--map -, --map-json -), not the binary image');
-      const out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
+      let out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
       // Every destination is checked before linking: a bad --map path costs no link and leaves no stray image.
       checkOutputPaths([out, opts.map, opts.mapJson], [scriptFile, ...objs]);
       // a container given where the link script goes (an image, a system, an object without .pobj): say so, instead
@@ -51,6 +51,11 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       const name = chooseTargetName(opts.target, [...objs, scriptFile], (f) => { const o = objectBytes.find((x) => x.file === f); return o ? containerTargetOf(o.bytes) : undefined; });
       const { target, options } = await resolveTarget(name, 'ld', program);
       if (!target.linker) throw missingPart(target, 'linker');
+      const ext = opts.output === undefined ? target.linker.defaultOutputExtension?.(scriptFile) : undefined;
+      if (ext) {
+        out = scriptFile.replace(/\.[^./\\]*$/, '') + ext;
+        checkOutputPaths([out], [scriptFile, ...objs]);
+      }
       // an assembly source given as the link script: name the tool that makes the object
       if (targetForSourceFile(scriptFile) !== undefined && !target.linker.scriptExtensions.some((x) => scriptFile.toLowerCase().endsWith(x.toLowerCase())))
         throw new UsageError(`${scriptFile} is an assembly source: assemble it with \`pyxis-as ${scriptFile} -o OBJ.pobj\`, then link the object with a link script (${target.linker.scriptExtensions.join(', ')})`);

@@ -58,7 +58,10 @@ describe('audit: inputs given by mistake', () => {
     expect(a.err).toContain('chip.pimg is a linked image (.pimg / .psys), not a link script');
     expect(a.err).not.toContain('LD0002'); // no lexing of binary bytes
     writeFileSync(join(dir, 'sys.json'), JSON.stringify({ chips: 2, image: 'chip.pimg' }));
-    expect((await ld([join(dir, 'sys.json'), '-o', join(dir, 'sys.psys')])).code).toBe(0);
+    // without -o a system description links to SYSTEM.psys (it wrote SYSTEM.pimg)
+    expect((await ld([join(dir, 'sys.json')])).code).toBe(0);
+    expect(existsSync(join(dir, 'sys.psys'))).toBe(true);
+    expect(existsSync(join(dir, 'sys.pimg'))).toBe(false);
     const b = await ld([join(dir, 'sys.psys')]);
     expect(b.code).toBe(2);
     expect(b.err).toContain('sys.psys is a linked image');
