@@ -28,7 +28,7 @@ export function rttTimerWarnings(rttCycles: number, rttNs: number, timers: Fabri
       `the fabric RTT (${rttNs} ns = ${rttCycles} cycles) is too long for the fabric adapter's timers: ${short
         .map(([k, n, what]) => `timers.${k} = ${timers[k]} cycles does not exceed ${n} RTT (${what})`)
         .join('; ')}: RDMA jobs may time out and fail`,
-      { spec: 'pyxis-chip-fspec.md §10.3.1, §10.7.1.1, §10.8.1.1', notes: ['the timers are grammars/pyxis/fabric_adapter.json `timers` (MODEL); lower the system\'s `fabric.rtt_ns`'] },
+      { spec: 'pyxis-chip-fspec.md §10.3.1, §10.7.1.1, §10.8.1.1', notes: ['the timers are grammars/pyxis/fabric_adapter.json `timers` (MODEL), in cycles, while the RTT is in ns: lower the system\'s `fabric.rtt_ns` or the clock (`--clock-hz`, `clock_hz`)'] },
     ),
   ];
 }
