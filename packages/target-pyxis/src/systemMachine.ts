@@ -56,6 +56,8 @@ function plan(req: MachineRequest) {
   const dumps = strings(req.options, 'dump').map((s) => parseSystemDump(s, chips));
   const faultsText = req.options['fabricFaults'];
   const faults = typeof faultsText === 'string' ? parseFaultSpec(faultsText) : null;
+  // a rule naming a chip the system does not have could never hit: refused, not silently idle
+  for (const r of faults?.rules ?? []) if (r.chip !== null && r.chip >= chips) throw new UsageError(`--fabric-faults: chip=${r.chip}: the system has chips 0..${chips - 1}`);
   for (const d of dumps) {
     const img = sys.images[sys.manifest.image_of_chip[d.chip]!]!;
     checkDumpSpecs(img.container, 4, [d], []);
