@@ -97,6 +97,7 @@ describe('pyxis-gen gemm: any legal M x K x N (partial tiles padded)', () => {
     // A [200, 128] (rows padded to one Hbuf block, resident: one load of 200 rows), B [1, 72, 128] once,
     // C 128 + 72 rows of 256 B
     expect(k.meta.hbmBytes).toBe(200 * 128 + 72 * 128 + 200 * 256);
+    expect(r.report.memory.hbm_bytes_read + r.report.memory.hbm_bytes_written).toBe(k.meta.hbmBytes);
     expect(k.meta.flops).toBe(2 * 200 * 72 * 96);
     expect(k.ld).toMatch(/tensor a_hbm \{ format = RFP8; shape = \[200, 128\]/);
     expect(k.ld).toMatch(/tensor c_hbm \{ format = RFP16; shape = \[1, 200, 128\]/);
@@ -133,9 +134,15 @@ describe('pyxis-gen gemm: any legal M x K x N (partial tiles padded)', () => {
 
   it('streamed (AMEM budget), batch 2 with the residual: 136 x 136 x 136 per GEMM, short blocks reloaded per tile', () => {
     const p: GemmParams = { m: 136, k: 136, n: 136, batch: 2, residual: true, amemBudget: 2 * (128 * 256 + 136 * 128 + 128 * 256) };
-    const { k, worst } = check(p);
+    const { k, r, worst } = check(p);
     expect(worst).toBeLessThanOrEqual(1);
     expect(k.ld).not.toMatch(/tensor (acl|bcl)/);
+    // per GEMM 4 tiles (column blocks 0, 1 x row blocks 0, 1), each loading its A block (128 or 8 rows of 136 -> 256
+    // bytes) and its B block [136, 128] when they change, R in and C out (rows x 256 B): A reloads on every tile
+    // (the row block changes), B once per column block
+    const aRows = 2 * (128 + 8) * 2;
+    expect(k.meta.hbmBytes).toBe(aRows * 256 + 2 * 2 * 136 * 128 + 2 * 2 * (128 + 8) * 256 * 2);
+    expect(r.report.memory.hbm_bytes_read + r.report.memory.hbm_bytes_written).toBe(k.meta.hbmBytes);
     // batch z's row blocks start at z * 136: a short block loads its 8 rows into the head of a 128-row buffer
     expect(k.ld).toMatch(/src = a_hbm\[264:272\]; dst = a0_\d\[0:8\]/);
   });
