@@ -11,9 +11,11 @@
  *   h2a:  load A_j, B_j (and R_j into C_j)      after mm_{j-2} (set free), R after store_{j-2}
  *   uie:  mm_j                                  after the loads of j (and store_{j-2}: C_j is free)
  *   a2h:  store C_j -> HBM                      after mm_j
- * so the H2A loads of tile j+1 overlap the compute of tile j. HBM layouts (all contiguous DMA views, LD0136):
- *   a_hbm [M, K] (row block mi = rows 128 mi..), transposed: at_hbm [M/128, K, 128] (block mi = A^T[:, 128 mi..]);
- *   b_hbm [N/128, K, 128] (column block ni of B); c_hbm and r_hbm [N/128, M, 128] (column block ni of C).
+ * so the H2A loads of tile j+1 overlap the compute of tile j. HBM layouts (all contiguous DMA views, LD0136), for any
+ * legal size (M a multiple of 8, K of 8 FP8 / 4 FP16, N any; partial tiles padded, gen/gemmShape.ts):
+ *   a_hbm [M, Kp] (row block mi = rows 128 mi.., Kp = K rounded up to a 128-byte Hbuf block), transposed:
+ *   at_hbm [MB, K, 128] (block mi = A^T[:, 128 mi..], zero pad columns); b_hbm [NB, K, 128] (column block ni of B,
+ *   zero pad columns); c_hbm and r_hbm [NB, M, 128] (column block ni of C; exactly M rows, pad columns in the last).
  */
 import { GenError, requireName, chipLimits, requireInt, requireScale, requireMultiple, workers, MAX_TRIPS, type Worker } from './errors.js';
 import { floatValues } from './inputs.js';
@@ -86,7 +88,8 @@ export function gemm(p: GemmParams): GenKernel {
   const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
   const sh = gemmShape(BT, M, K, N, fp16);
   const { MB, NB } = sh;
-  if (!p.chain) requireScale('m, n, batch', BT * MB * NB, `${BT} x ${MB} x ${NB} tiles of 128 x 128`, BT * (M * K + K * N + (p.residual ? M * N : 0)));
+  // input values as written (the padded layouts of gen/gemmShape.ts; = M K + K N (+ M N) for whole tiles)
+  if (!p.chain) requireScale('m, n, batch', BT * MB * NB, `${BT} x ${MB} x ${NB} tiles of 128 x 128`, BT * ((tr ? MB * TILE * K : M * sh.Kp) + NB * TILE * K + (p.residual ? NB * TILE * M : 0)));
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';
   const ch = p.chain;
