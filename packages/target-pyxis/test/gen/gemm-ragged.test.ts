@@ -155,7 +155,8 @@ describe('pyxis-gen gemm: any legal M x K x N (partial tiles padded)', () => {
     ]);
   });
 
-  // the property, per flow: random legal sizes of one or two blocks each way, epilogue, residual, batch, 1-2 UIEs
+  // the property, per flow: random legal sizes of one or two blocks each way, epilogue, residual, batch, 1-2 UIEs,
+  // operands resident in AMEM or streamed through double buffers
   const flows: Array<[string, GemmParams['dtype'], boolean]> = [
     ['FP8 row-shifted', 'fp8', false],
     ['FP16 row-shifted', 'fp16', false],
@@ -175,10 +176,16 @@ describe('pyxis-gen gemm: any legal M x K x N (partial tiles padded)', () => {
             residual: fc.boolean(),
             batch: fc.integer({ min: 1, max: 2 }),
             uies: fc.integer({ min: 1, max: 2 }),
+            streamed: fc.boolean(),
             seed: fc.integer({ min: 1, max: 1000 }),
           }),
-          ({ m8, kq, n, epilogue, residual, batch, uies, seed }) => {
-            const p: GemmParams = { m: 8 * m8, k: g * kq, n, dtype, transposed: tr, epilogue, residual, batch, uies, seed };
+          ({ m8, kq, n, epilogue, residual, batch, uies, streamed, seed }) => {
+            const K = g * kq;
+            const eb = dtype === 'fp16' ? 2 : 1;
+            // streamed: an AMEM budget of just the double buffers (A [128, K rounded to 128 bytes] or A^T [K, 128], B [K, 128], C [128, 128] FP16) and the bias row
+            const aBytes = tr ? K * 128 * eb : 128 * Math.ceil((K * eb) / 128) * 128;
+            const budget = uies * 2 * (aBytes + K * 128 * eb + 128 * 256) + Math.ceil((2 * n) / 32) * 32;
+            const p: GemmParams = { m: 8 * m8, k: K, n, dtype, transposed: tr, epilogue, residual, batch, uies, seed, ...(streamed ? { amemBudget: budget } : {}) };
             const { k, r, worst } = check(p);
             expect(worst).toBeLessThanOrEqual(1);
             const tiles = batch * Math.ceil(p.m / 128) * Math.ceil(n / 128);
