@@ -86,7 +86,7 @@ export function gemm(p: GemmParams): GenKernel {
   requireInt('k', K, kMul, kMax);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
-  const sh = gemmShape(BT, M, K, N, fp16);
+  const sh = gemmShape(BT, M, K, N, fp16, tr);
   const { MB, NB } = sh;
   // input values as written (the padded layouts of gen/gemmShape.ts; = M K + K N (+ M N) for whole tiles)
   if (!p.chain) requireScale('m, n, batch', BT * MB * NB, `${BT} x ${MB} x ${NB} tiles of 128 x 128`, BT * ((tr ? MB * TILE * K : M * sh.Kp) + NB * TILE * K + (p.residual ? NB * TILE * M : 0)));
@@ -194,7 +194,7 @@ export function gemm(p: GemmParams): GenKernel {
       flops: 2 * BT * M * N * K,
       hbmBytes,
       outputs: ['c_hbm'],
-      layout: { c_hbm: `[${BT > 1 ? 'batch x ' : ''}ceil(N/128), M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8})${sh.Nt < TILE ? `; the last block's columns ${sh.Nt}..127 are pad` : ''}` },
+      layout: { c_hbm: sh.Nt < TILE ? `[${BT > 1 ? 'batch x ' : ''}ceil(N/128), M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8}); the last block's columns ${sh.Nt}..127 are pad` : `[N/128, M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8})` },
     },
   };
 }

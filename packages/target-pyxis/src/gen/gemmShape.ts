@@ -26,17 +26,19 @@ export interface GemmShape {
   /** Rows of the last row block (8..128) and columns of the last column block (1..128). */
   Mt: number;
   Nt: number;
-  /** Row-shifted A: values per stored row (K rounded up to one 128-byte Hbuf block), Hbuf blocks, and the 8-byte GH reads of the last block (1..16). */
+  /** Row-shifted A: values per stored row (K rounded up to one 128-byte Hbuf block), Hbuf blocks, and the 8-byte GH reads of the last block (1..16); transposed: Kp = K. */
   Kp: number;
   kBlocks: number;
   kLast: number;
 }
 
-export function gemmShape(BT: number, M: number, K: number, N: number, fp16: boolean): GemmShape {
+/** `tr`: A stored transposed (no K padding: Kp = K, one GH read per 8 FP8 / 4 FP16 rows of A^T). */
+export function gemmShape(BT: number, M: number, K: number, N: number, fp16: boolean, tr: boolean): GemmShape {
   const eb = fp16 ? 2 : 1;
   const MB = Math.ceil(M / TILE);
   const NB = Math.ceil(N / TILE);
   const kBlocks = Math.ceil((K * eb) / 128);
+  if (tr) return { BT, M, K, N, MB, NB, Mt: M - TILE * (MB - 1), Nt: N - TILE * (NB - 1), Kp: K, kBlocks, kLast: 16 };
   return { BT, M, K, N, MB, NB, Mt: M - TILE * (MB - 1), Nt: N - TILE * (NB - 1), Kp: (kBlocks * 128) / eb, kBlocks, kLast: (K * eb - 128 * (kBlocks - 1)) / 8 };
 }
 
