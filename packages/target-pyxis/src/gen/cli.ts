@@ -86,7 +86,20 @@ export function genMain(argv: string[], io: CliIo): number {
   } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string }>;
   try {
     const strings = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([k]) => k));
-    values = parseArgs({ args: joinNegative(argv.slice(1), strings), options, strict: true }).values as Record<string, string | boolean | undefined>;
+    const parsed = parseArgs({ args: joinNegative(argv.slice(1), strings), options, strict: true, tokens: true });
+    values = parsed.values as Record<string, string | boolean | undefined>;
+    // an option given twice is a usage error (GEN0070), not "the last one wins": `--m 8 ... --m 16` is a typo or a
+    // script bug, and a silently dropped value would generate another kernel than the one asked for
+    const seen = new Map<string, string>();
+    for (const t of parsed.tokens ?? []) {
+      if (t.kind !== 'option') continue;
+      const prev = seen.get(t.name);
+      if (prev !== undefined) {
+        io.err(`pyxis-gen ${kind}: error GEN0070: ${t.name}: given twice (${prev}, then ${t.rawName}${t.value !== undefined ? ` ${t.value}` : ''}); give each option once`);
+        return 2;
+      }
+      seen.set(t.name, `${t.rawName}${t.value !== undefined ? ` ${t.value}` : ''}`);
+    }
   } catch (e) {
     io.err(`pyxis-gen ${kind}: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -139,7 +152,7 @@ export function genMain(argv: string[], io: CliIo): number {
       // needs, so that the generator's float32 copies of the weights (~20 bytes per weight with their transposes)
       // are not held through the simulation; --timing-only has no check, so the check's model goes too
       const timingOnly = !!values['timing-only'];
-      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check };
+      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check, uncheckedWhy: k.uncheckedWhy };
       k = undefined;
       const r = runKernelFiles(slim, outDir, { timingOnly, maxCycles });
       for (const l of r.lines) io.out(l);

@@ -22,6 +22,8 @@ interface UieCompute {
 
 export interface ChipFigures {
   cycles: number;
+  /** The kernel's useful grid FLOPs (0 for a VPU-only kernel: `rows`). */
+  flops: number;
   seconds: number;
   tflops: number;
   peakTflops: number;
@@ -64,6 +66,7 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
   const hbmBytes = r.memory.hbm_bytes_read + r.memory.hbm_bytes_written;
   return {
     cycles: r.cycles,
+    flops,
     seconds,
     // a stopped run did not do the kernel's FLOPs: no achieved rate (0, and formatFigures says why)
     tflops: seconds > 0 && r.stop === 'done' ? flops / seconds / 1e12 : 0,
@@ -86,7 +89,10 @@ export function formatFigures(f: ChipFigures): string[] {
   const out = [
     `chip: ${f.cycles} cycles = ${(f.seconds * 1e6).toFixed(2)} us at 1.33 GHz${f.timingOnly ? ' (timing-only: cycles modelled, outputs NOT computed)' : ''}`,
     // chip §1 quotes the 48-UIE peak rounded (2,100 FP8 / 1,050 FP16); a run on fewer UIEs also gets the peak of those
-    f.complete
+    f.flops === 0
+      ? // a VPU-only kernel (rows): no grid MACs, so a share of the grid's peak would be a meaningless 0%
+        `compute: no grid FLOPs (a VPU kernel; the grid's chip §1 peak, 2,100 FP8 / 1,050 FP16 TFLOPS, does not apply)`
+      : f.complete
       ? `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time; chip §1: 2,100 FP8 / 1,050 FP16)` +
         (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIEs simulated: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : '')
       : `compute: not computed (the run stopped before the kernel finished; the grid utilisation below covers the cycles run)`,

@@ -1,0 +1,83 @@
+/**
+ * The figures `pyxis-gen --run` prints (docs/generators.md "Figures"), recomputed here from the printed cycles and the
+ * kernel's own sizes: TFLOPS = useful FLOPs / (cycles / 1.33 GHz) against the chip §1 peak of the grid's precision
+ * (48 UIEs x 2048 LLCs x 8 MACs x 2 FLOPs x 1.33 GHz = 2,092 FP8, half in FP16), and the lines a kernel without a
+ * grid rate (VPU rows) or without a float64 check (compressed 1x1 weights) prints instead.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { genMain } from '../../src/gen/index.js';
+
+const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
+
+function run(args: string[]): { code: number; out: string; err: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-fig-'));
+  let out = '';
+  let err = '';
+  try {
+    const code = genMain([...args, '--out', dir, '--run'], {
+      out: (s) => (out += s + '\n'),
+      err: (s) => (err += s + '\n'),
+      makeLut: (fn, path) => execFileSync(process.execPath, [LUT, '--fn', fn, '-o', path], { stdio: 'ignore' }),
+    });
+    return { code, out, err };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const CLOCK = 1.33e9;
+const PEAK_UIE_FP8 = (2048 * 8 * 2 * CLOCK) / 1e12; // chip §1: 44 TFLOPS FP8 per UIE (43.6 unrounded)
+
+function num(out: string, re: RegExp): number {
+  const m = re.exec(out);
+  expect(m, `${re} in\n${out}`).not.toBeNull();
+  return Number(m![1]);
+}
+
+describe('pyxis-gen --run figures', () => {
+  it('conv1x1 --weights linear16 (16-bit grid, half rate) is rated against the FP16 peak', () => {
+    const r = run(['conv1x1', '--images', '2', '--cin', '32', '--rows', '2', '--weights', 'linear16']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const cycles = num(r.out, /chip: (\d+) cycles/);
+    const flops = 2 * 128 * 32 * 2 * 128 * 2; // 2 COUT CIN P W N
+    const tflops = flops / (cycles / CLOCK) / 1e12;
+    expect(num(r.out, /compute: ([\d.]+) TFLOPS/)).toBeCloseTo(tflops, 1);
+    expect(num(r.out, /TFLOPS of (\d+) peak/)).toBe(Math.round((48 * PEAK_UIE_FP8) / 2));
+    // the share of the one UIE's FP16 peak is its grid utilisation (every Exec_Valid does 2048 x 4 FP16 MACs)
+    const share = num(r.out, /of the 1 UIEs simulated: [\d.]+ peak \(([\d.]+)%\)/);
+    const util = num(r.out, /c0 1 UIEs ([\d.]+)%/);
+    expect(share).toBeCloseTo((100 * tflops) / (PEAK_UIE_FP8 / 2), 0);
+    expect(Math.abs(share - util)).toBeLessThanOrEqual(0.15);
+  });
+
+  it('an FP8 GEMM: TFLOPS, its share of the peak and the HBM rate from the printed cycles and bytes', () => {
+    const r = run(['gemm', '--m', '256', '--k', '256', '--n', '128', '--uies', '2']);
+    expect(r.code).toBe(0);
+    const cycles = num(r.out, /chip: (\d+) cycles/);
+    const seconds = cycles / CLOCK;
+    const tflops = (2 * 256 * 256 * 128) / seconds / 1e12;
+    expect(num(r.out, /compute: ([\d.]+) TFLOPS/)).toBeCloseTo(tflops, 1);
+    expect(num(r.out, /TFLOPS of (\d+) peak/)).toBe(2092);
+    expect(num(r.out, /peak \(([\d.]+)%; useful/)).toBeCloseTo((100 * tflops) / (48 * PEAK_UIE_FP8), 1);
+    // one cluster loads A (256 x 256 bytes) and B (256 x 128) once and stores C (256 x 128 FP16)
+    expect(num(r.out, /HBM: ([\d.]+) MB moved/)).toBeCloseTo((256 * 256 + 256 * 128 + 256 * 128 * 2) / 1e6, 2);
+    expect(num(r.out, /MB moved, (\d+) GB\/s/)).toBe(Math.round((256 * 256 + 256 * 128 + 256 * 128 * 2) / seconds / 1e9));
+  });
+
+  it('rows (VPU only) prints no grid rate; compressed conv1x1 says why there is no float64 check', () => {
+    const rows = run(['rows', '--op', 'softmax', '--rows', '64']);
+    expect(rows.code).toBe(0);
+    expect(rows.out).toMatch(/compute: no grid FLOPs \(a VPU kernel/);
+    expect(rows.out).not.toMatch(/TFLOPS of/);
+    expect(rows.out).toMatch(/error vs float64: max .*: ok/);
+    const comp = run(['conv1x1', '--images', '1', '--cin', '16', '--rows', '2', '--weights', 'compressed']);
+    expect(comp.code).toBe(0);
+    expect(comp.out).toMatch(/error vs float64: not checked by --run \(the compressed database/);
+  });
+});
