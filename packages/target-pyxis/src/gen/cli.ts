@@ -108,9 +108,10 @@ export function genMain(argv: string[], io: CliIo): number {
     io.out(USAGE);
     return 0;
   }
-  const outDir = typeof values['out'] === 'string' ? resolve(values['out']) : undefined;
+  // `--out ''` is not "the current directory" (resolve('') would be): a script's empty variable must not scatter files
+  const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? resolve(values['out']) : undefined;
   if (!outDir) {
-    io.err(`pyxis-gen ${kind}: --out DIR is required`);
+    io.err(`pyxis-gen ${kind}: --out DIR is required${values['out'] !== undefined ? ' (got an empty path)' : ''}`);
     return 2;
   }
   // run options are checked before anything is generated or written
