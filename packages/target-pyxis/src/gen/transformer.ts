@@ -154,7 +154,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 16384 + NB * (130 * 256 + 16384)) + F * 256 + 2 * 1024 * 1024;
   const total = lim.amemBytes - fixed;
   const sumNeed = needs.reduce((a, b) => a + b, 0);
-  if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);
+  if (sumNeed > total) throw new GenError('GEN0008', 'd-model, ffn, uies', `the double-buffered GEMM tiles of the layer (${perCluster} UIE(s) per cluster, K up to ${Math.max(D + 128, F)}) need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}, chip §7); use a smaller d-model / ffn or fewer UIEs per cluster`);
   const budget = needs.map((n) => n + Math.floor(((total - sumNeed) * n) / sumNeed));
 
   // one set of inputs: x (FP16-exact, EB -15) and the weights (FP8-exact, EB -12), b1 (FP16-exact)
