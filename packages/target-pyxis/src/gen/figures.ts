@@ -97,7 +97,7 @@ export function formatFigures(f: ChipFigures): string[] {
         (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIEs simulated: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : '')
       : `compute: not computed (the run stopped before the kernel finished; the grid utilisation below covers the cycles run)`,
     `HBM: ${(f.hbmBytes / 1e6).toFixed(2)} MB moved, ${f.hbmGBps.toFixed(0)} GB/s of ${HBM_PEAK_GBPS} (${pct(f.hbmGBps / HBM_PEAK_GBPS)})`,
-    `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ')}`,
+    `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ') || 'none (no UIE trip ran a compute sequencer in the cycles run)'}`,
   ];
   const u = f.uies.map((x) => `${x.name} ${pct(x.utilisation)}`);
   for (let i = 0; i < u.length; i += 8) out.push(`  ${u.slice(i, i + 8).join(', ')}`);

@@ -80,4 +80,11 @@ describe('pyxis-gen --run figures', () => {
     expect(comp.code).toBe(0);
     expect(comp.out).toMatch(/error vs float64: not checked by --run \(the compressed database/);
   });
+
+  it('a run stopped before any compute trip: no rate, and the cluster line says why it is empty (exit 1)', () => {
+    const r = run(['gemm', '--max-cycles', '100']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/compute: not computed \(the run stopped/);
+    expect(r.out).toMatch(/clusters \(grid utilisation = Exec_Valid cycles \/ run cycles\): none \(no UIE trip ran a compute sequencer/);
+  });
 });
