@@ -94,7 +94,7 @@ export function formatFigures(f: ChipFigures): string[] {
         `compute: no grid FLOPs (a VPU kernel; the grid's chip §1 peak, 2,100 FP8 / 1,050 FP16 TFLOPS, does not apply)`
       : f.complete
       ? `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time; chip §1: 2,100 FP8 / 1,050 FP16)` +
-        (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIEs simulated: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : '')
+        (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIE(s) that computed: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : '')
       : `compute: not computed (the run stopped before the kernel finished; the grid utilisation below covers the cycles run)`,
     `HBM: ${(f.hbmBytes / 1e6).toFixed(2)} MB moved, ${f.hbmGBps.toFixed(0)} GB/s of ${HBM_PEAK_GBPS} (${pct(f.hbmGBps / HBM_PEAK_GBPS)})`,
     `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ') || 'none (no UIE trip ran a compute sequencer in the cycles run)'}`,

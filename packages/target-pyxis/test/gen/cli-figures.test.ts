@@ -50,7 +50,7 @@ describe('pyxis-gen --run figures', () => {
     expect(num(r.out, /compute: ([\d.]+) TFLOPS/)).toBeCloseTo(tflops, 1);
     expect(num(r.out, /TFLOPS of (\d+) peak/)).toBe(Math.round((48 * PEAK_UIE_FP8) / 2));
     // the share of the one UIE's FP16 peak is its grid utilisation (every Exec_Valid does 2048 x 4 FP16 MACs)
-    const share = num(r.out, /of the 1 UIEs simulated: [\d.]+ peak \(([\d.]+)%\)/);
+    const share = num(r.out, /of the 1 UIE\(s\) that computed: [\d.]+ peak \(([\d.]+)%\)/);
     const util = num(r.out, /c0 1 UIEs ([\d.]+)%/);
     expect(share).toBeCloseTo((100 * tflops) / (PEAK_UIE_FP8 / 2), 0);
     expect(Math.abs(share - util)).toBeLessThanOrEqual(0.15);
@@ -68,6 +68,14 @@ describe('pyxis-gen --run figures', () => {
     // one cluster loads A (256 x 256 bytes) and B (256 x 128) once and stores C (256 x 128 FP16)
     expect(num(r.out, /HBM: ([\d.]+) MB moved/)).toBeCloseTo((256 * 256 + 256 * 128 + 256 * 128 * 2) / 1e6, 2);
     expect(num(r.out, /MB moved, (\d+) GB\/s/)).toBe(Math.round((256 * 256 + 256 * 128 + 256 * 128 * 2) / seconds / 1e9));
+  });
+
+  it('one tile on 4 x 12 UIEs: the share is that of the one UIE that computed, not of the 48 asked for', () => {
+    const r = run(['gemm', '--m', '128', '--k', '128', '--n', '128', '--clusters', '0,1,2,3', '--uies', '12']);
+    expect(r.code).toBe(0);
+    const util = num(r.out, /c\d 1 UIEs ([\d.]+)%/);
+    expect(num(r.out, /of the 1 UIE\(s\) that computed: ([\d.]+) peak/)).toBeCloseTo(PEAK_UIE_FP8, 1);
+    expect(num(r.out, /that computed: [\d.]+ peak \(([\d.]+)%\)/)).toBeCloseTo(util, 0);
   });
 
   it('rows (VPU only) prints no grid rate; compressed conv1x1 says why there is no float64 check', () => {
