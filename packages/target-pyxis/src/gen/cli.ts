@@ -3,7 +3,7 @@
  * directory and, with --run, assemble, link, simulate it in-process and print the chip-level figures and the error
  * against float64 (docs/generators.md). Exit codes: 0 ok, 1 bad parameter (GENxxxx), 2 usage, 3 internal.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDirs, writeNpyFile } from '@pyxis/container';
@@ -25,6 +25,7 @@ export interface CliIo {
  * failure the files of this call are removed: never a partial output file (a truncated .npy or half a set).
  */
 export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'>): string[] {
+  const made = !existsSync(dir);
   makeDirs(dir);
   const files: string[] = [];
   const put = (file: string, write: (path: string) => void) => {
@@ -45,6 +46,14 @@ export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'
     put(`${k.name}.json`, (p) => writeFileSync(p, JSON.stringify({ ...k.meta }, null, 2) + '\n'));
   } catch (e) {
     for (const f of files) rmSync(join(dir, f), { force: true });
+    // the directory this call made goes too (only if it is empty: nothing of anyone else's is removed)
+    if (made) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        /* not empty or not removable: leave it */
+      }
+    }
     throw e;
   }
   return files;
