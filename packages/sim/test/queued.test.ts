@@ -134,6 +134,12 @@ describe('runQueued', () => {
       const rings: Ring[] = [0, 1].map((k) => ({ lats: [3 + k], timers: [-1], tokens: [{ at: 0, hops: 2, work: 1 }] }));
       const r = await runQueued(specsOf(rings), { threads: 3, workers: got });
       expect(r.parts.map((p) => p.collected)).toEqual(reference(rings).collected);
+      // a run given no workers claims the early ones too (a system run's runThreaded as well)
+      const more = prestartWorkers(1, [MODULE]);
+      g[EARLY_WORKERS]!.push({ ...more[0]!, href: entry.href });
+      const q = await runQueued(specsOf(rings), { threads: 2 });
+      expect(q.parts.map((p) => p.collected)).toEqual(reference(rings).collected);
+      expect((g[EARLY_WORKERS] as Array<{ href: string }>).map((w) => w.href)).toEqual(['file:///elsewhere/partitionWorker.js']);
     } finally {
       delete g[EARLY_WORKERS];
       await releaseWorkers(other);

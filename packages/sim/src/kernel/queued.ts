@@ -10,7 +10,7 @@
  * to it. A partition's result depends on its own build and cycles only, never on the thread that ran it or on when,
  * and the results are returned in partition order: identical for any thread count (and to runThreaded's).
  */
-import { InProcessTransport, WorkerTransport, finishHosts, releaseWorkers, type PartitionTransport, type PrestartedWorker, type ThreadedRunResult } from './threaded.js';
+import { claimEarlyWorkers, InProcessTransport, partitionWorkerUrl, WorkerTransport, finishHosts, releaseWorkers, type PartitionTransport, type PrestartedWorker, type ThreadedRunResult } from './threaded.js';
 import type { PartitionSpec, QueuedPart, QueueEvent } from './partitionHost.js';
 
 export interface QueuedRunOptions {
@@ -42,7 +42,8 @@ export async function runQueued(specs: PartitionSpec[], opts: QueuedRunOptions):
   if (!(Number.isInteger(opts.threads) && opts.threads >= 1)) throw new RangeError(`queued run: threads must be an integer >= 1, got ${opts.threads}`);
   const H = Math.min(opts.threads, P);
   const note = opts.threads > P ? `${opts.threads} threads asked, ${P} partition${P === 1 ? '' : 's'} to run: ${H} thread${H === 1 ? '' : 's'} used` : null;
-  const pre = opts.workers ?? [];
+  // none given: those a launcher started early for this entry, if any (threaded.ts claimEarlyWorkers)
+  const pre = opts.workers ?? (opts.transport ? [] : claimEarlyWorkers(H - 1, partitionWorkerUrl()));
   const maxCycles = opts.maxCycles ?? Infinity;
   const order = opts.order ?? specs.map((_, i) => i);
   if (order.length !== P || new Set(order).size !== P || !order.every((i) => Number.isInteger(i) && i >= 0 && i < P))

@@ -109,7 +109,8 @@ export function prestartWorkers(n: number, modules: string[], url: URL = partiti
  * --threads N`, N >= 2): the worker's own start-up (a V8 isolate, reading the bundled entry) then overlaps the calling
  * thread's start-up instead of the run (docs/architecture.md "Parallel runs"). Kept under this global symbol (the
  * launcher loads none of this package) as PrestartedWorker objects with the entry's URL, `unref`'d so that a run that
- * needs none never waits for them; a run claims them here for the same entry (each one once).
+ * needs none never waits for them; a run claims them here for the same entry (each one once): prestartWorkers, and
+ * runThreaded / runQueued when given no workers.
  */
 export const EARLY_WORKERS = Symbol.for('pyxis.sim.earlyWorkers');
 
@@ -118,7 +119,7 @@ export interface EarlyWorker extends PrestartedWorker {
   href: string;
 }
 
-function claimEarlyWorkers(n: number, url: URL): PrestartedWorker[] {
+export function claimEarlyWorkers(n: number, url: URL): PrestartedWorker[] {
   const pool = (globalThis as Record<symbol, EarlyWorker[] | undefined>)[EARLY_WORKERS];
   const out: PrestartedWorker[] = [];
   if (!pool) return out;
@@ -294,8 +295,9 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
   if (opts.threads > P) note = `${opts.threads} threads asked, ${P} partition${P === 1 ? '' : 's'} to run: ${H} thread${H === 1 ? '' : 's'} used`;
   const indexed = specs.map((s, index) => ({ ...s, index }));
   const assign = (h: number, hosts: number) => indexed.filter((s) => Math.floor((s.index * hosts) / P) === h);
-  const pre = opts.workers ?? [];
   const main = opts.mainThreadHost ? 1 : 0;
+  // none given: those a launcher started early for this entry, if any (the others start when their host does)
+  const pre = opts.workers ?? (opts.transport ? [] : claimEarlyWorkers(H - main, partitionWorkerUrl()));
   const make = (h: number, hosts: number) => (opts.transport ? opts.transport(h) : hosts === 1 || h < main ? new InProcessTransport() : new WorkerTransport(pre[h - main]));
   // workers first: a host on the calling thread runs its share synchronously inside its call
   const calls = <T>(f: (t: PartitionTransport, h: number) => Promise<T>): Promise<T[]> => {
