@@ -27,6 +27,8 @@
  * single-Simulator run (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has
  * the cores), each in a fresh process, results compared (report but kernel_steps); printed: a worker's start-up alone,
  * and per thread when it took its first partition, its build and simulate time, which thread ran which partition.
+ * Each threaded line ends with the ratio the CPU times allow with free cores (cpuBound: the reference's calling thread
+ * over the threaded run's CPU per core), which the machine's load moves much less than the wall ratio.
  * --chip-ceiling also runs two processes of half the clusters each at the same time: what two cores give this work
  * on this machine with no runner at all (memory bandwidth, caches and the host's scheduling included). busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
  * throttle the whole chip, so with APM on its clusters are coupled and the run stays in one partition, said so).
@@ -147,13 +149,30 @@ async function chip() {
       : p.schedule === 'queue'
         ? `threads used ${p.threads}, ${p.partitions} partitions from a work queue, queue run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%; per thread: first partition after ${p.hostStartMs.map(f).join('/')} s, building ${p.hostBuildMs.map(f).join('/')} s, simulating ${p.hostBusyMs.map(f).join('/')} s, CPU of the thread for both ${p.hostCpuMs.map(f).join('/')} s; partitions ran on threads ${p.partThreads.join(',')}`
         : `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`;
-    console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}`);
+    console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}${cpuBound(ref, r, threads)}`);
   }
   console.log(`  load average at the end ${load()}`);
   if (!ok) {
     console.error('bench-parallel: a cluster-partitioned run differs from the reference');
     process.exit(1);
   }
+}
+
+/**
+ * The wall ratio to expect with free cores, from CPU time alone (it moves much less with the machine's load than wall
+ * time): on a free machine the reference's wall time is its calling thread's CPU (it never waits; V8's background
+ * compilation runs on the other core), and a threaded run's is at least its CPU over the cores it can use and at least
+ * its busiest thread's. An estimate (an upper one for the threaded side) if each thread's CPU stays what it was here.
+ */
+function cpuBound(ref, r, threads) {
+  const one = ref.threadsCpu;
+  const many = r.threadsCpu;
+  const used = r.parallel?.threads ?? 1;
+  if (!one || !many || used < 2) return '';
+  const coresUsed = Math.min(used, cores);
+  // the workers ended before the figures were read: their CPU is one sum (ended), split evenly here
+  const floor = Math.max(many.total / coresUsed, many.main, many.ended / (used - 1));
+  return `  [CPU estimate with ${coresUsed} free cores: at most x${(one.main / floor).toFixed(2)}]`;
 }
 
 /** One configuration of the chip part, in this (fresh) process: prints one JSON line. */
