@@ -57,7 +57,7 @@ export class Compute {
     opts: ComputeOptions = {},
   ) {
     this.timingOnly = opts.timingOnly ?? false;
-    this.vpu = new Vpu(u.params.uie.vpu_fifo_depth);
+    this.vpu = new Vpu(u.params.uie.vpu_fifo_depth, u.fastPaths);
     this.wdc = new Wdc(u, this);
     this.wdp = new WdpUnit(u, this);
     this.gh = new GhUnit(u, this);

@@ -15,6 +15,7 @@ import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfp16Encode } from '@pyxis/
 import { loadMemoryMap } from '../../../common/memoryMap.js';
 import type { UieConfig } from '../config.js';
 import { VPU_CNTR_DECR, VPU_CNTR_INCR, VPU_CNTR_ZERO, VPU_SRC } from '../codes.js';
+import { CHAIN_MAX, chainDiag, chainRoot, chainStep, composeChain, type ChainNode } from './vpuChain.js';
 
 /** The model's parameters as grammars/pyxis/vpu_instr.json states them (meta), written once there. */
 const META = loadGrammarJson<{ meta: { lanes: number; gprs: number; eb: number } }>('pyxis', 'vpu_instr').meta;
@@ -100,7 +101,13 @@ export const enum VpuWait {
 }
 
 export class Vpu {
-  readonly gpr = new Uint16Array(GPRS * LN);
+  /** The GPR file, lanes of GPR r at [r * 128 ..]; read through `gpr` from outside (it applies a pending chain first). */
+  private readonly regs = new Uint16Array(GPRS * LN);
+  /** The GPR file with every executed instruction's result in it (vpuChain.ts: a pending chain applied first). */
+  get gpr(): Uint16Array {
+    if (this.chainN > 0) this.flushChain();
+    return this.regs;
+  }
   /** Bit r set once GPR r was written (a read of an unwritten GPR is a program error). */
   written = 0;
   readonly pred = new Uint8Array(LN);
@@ -123,7 +130,15 @@ export class Vpu {
   laneOps = 0;
   instructions = 0;
 
-  constructor(readonly fifoDepth: number) {
+  /**
+   * `fuse`: chains of unary instructions on one register are applied when read (vpuChain.ts; UieOptions.fastPaths,
+   * and `Vpu.fuseEnabled` for benchmarks).
+   */
+  constructor(
+    readonly fifoDepth: number,
+    fuse = true,
+  ) {
+    this.fuse = fuse && Vpu.fuseEnabled;
     const m = {} as Record<Field, Int32Array>;
     for (const f of FIELDS) m[f] = new Int32Array(IMEM_WORDS);
     this.imem = m;
@@ -214,6 +229,11 @@ export class Vpu {
     const op = m.opcode[pc]!;
     const fp = m.dtype[pc] === 0;
     const rd = m.rd[pc]!;
+    if (this.fuse) {
+      // a link of the register's pending chain (vpuChain.ts): the lanes are left for the chain's flush
+      if (this.link(pc, op, fp, rd)) return this.finish(pc, forceCntrZero);
+      if (this.chainN > 0) this.flushChain();
+    }
     if (op !== VpuOp.NOP) {
       const e1 = this.operand(m.src1_sel[pc]!, m.rs1[pc]!, m.imm[pc]!, fp, this.a);
       const ab = this.srcBase;
@@ -221,7 +241,7 @@ export class Vpu {
       const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
       const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
       const g = rd * LN;
-      const gpr = this.gpr;
+      const gpr = this.regs;
       const wr = m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP;
       // without pred_en a written result goes straight into rd (lane l is read before it is written, so rd may be a
       // source); else into `d`, merged and copied after
@@ -259,6 +279,12 @@ export class Vpu {
       }
       this.laneOps += LN;
     }
+    return this.finish(pc, forceCntrZero);
+  }
+
+  /** The end of every instruction: InFIFO pop, counter register, instruction count. */
+  private finish(pc: number, forceCntrZero: boolean): undefined {
+    const m = this.imem;
     if (m.in_fifo_pop[pc] === 1 && this.inCount > 0) {
       this.inHead = (this.inHead + 1) % this.fifoDepth;
       this.inCount--;
@@ -269,6 +295,67 @@ export class Vpu {
     else if (cc === CNTR_ZERO) this.cntr = 0;
     this.instructions++;
     return undefined;
+  }
+
+  /** Whether chains are fused (constructor). Process-wide switch for benchmarks: */
+  private readonly fuse: boolean;
+  static fuseEnabled = true;
+  /**
+   * Flushes of a chain before it is applied as one composed table (vpuChain.ts composeChain: 65,536 x links table
+   * look-ups to build, shared by the process; tests set 0).
+   */
+  static chainAfter = 256;
+  /** The pending chain: `chainN` tables for GPR `chainReg`, and its trie node. */
+  private readonly chain: Uint16Array[] = [];
+  private chainN = 0;
+  private chainReg = 0;
+  private chainNode: ChainNode = chainRoot();
+
+  /**
+   * Instruction `pc` as a link of the pending chain (vpuChain.ts) when its lane result is the table of rd's own lane
+   * (rd = rs1 a written GPR, no predicate, no InFIFO pop, not CMP) and the chain is rd's or empty; its OutFIFO push,
+   * if any, flushes the chain and pushes rd. Returns false (nothing done) for any other instruction.
+   */
+  private link(pc: number, op: number, fp: boolean, rd: number): boolean {
+    const m = this.imem;
+    if (op === VpuOp.NOP || op === VpuOp.CMP || m.src1_sel[pc] !== SRC_GPR || m.rs1[pc] !== rd || m.wr_gpr_en[pc] !== 1) return false;
+    if (m.pred_en[pc] === 1 || m.in_fifo_pop[pc] === 1 || ((this.written >> rd) & 1) === 0) return false;
+    if (this.chainN > 0 && (this.chainReg !== rd || this.chainN >= CHAIN_MAX)) return false;
+    const T = this.table(pc, op, fp, true);
+    if (T === undefined) return false;
+    this.chainReg = rd;
+    this.chain[this.chainN++] = T;
+    this.chainNode = chainStep(this.chainNode, T);
+    if (m.out_fifo_push[pc] === 1) {
+      this.flushChain();
+      const o = ((this.outHead + this.outCount) % this.fifoDepth) * LN;
+      const out = this.outRows;
+      const R = this.regs;
+      const g = rd * LN;
+      for (let l = 0; l < LN; l++) out[o + l] = R[g + l]!;
+      this.outCount++;
+    }
+    this.laneOps += LN;
+    return true;
+  }
+
+  /** Applies the pending chain to its register: one composed table once the chain is known, else its tables in turn. */
+  private flushChain(): void {
+    const n = this.chainN;
+    const node = this.chainNode;
+    this.chainN = 0;
+    this.chainNode = chainRoot();
+    let T = node.composite;
+    if (T === undefined && ++node.uses > Vpu.chainAfter) T = node.composite = composeChain(this.chain, n);
+    const R = this.regs;
+    const g = this.chainReg * LN;
+    if (T !== undefined) for (let l = 0; l < LN; l++) R[g + l] = T[R[g + l]!]!;
+    else
+      for (let s = 0; s < n; s++) {
+        const t = this.chain[s]!;
+        for (let l = 0; l < LN; l++) R[g + l] = t[R[g + l]!]!;
+      }
+    if (n > 1) chainDiag.flushes++;
   }
 
   /**
@@ -331,7 +418,7 @@ export class Vpu {
    * FP16 LUT; built from the lane functions fpOp / intOp themselves, so the results are the same bits. Undefined
    * for any other instruction or before `tableAfter` executions.
    */
-  private table(pc: number, op: number, fp: boolean): Uint16Array | undefined {
+  private table(pc: number, op: number, fp: boolean, unary = false): Uint16Array | undefined {
     const m = this.imem;
     const s1 = m.src1_sel[pc]!;
     if (s1 !== SRC_GPR && s1 !== SRC_IN) return undefined;
@@ -341,6 +428,8 @@ export class Vpu {
       k = op + (fp ? 0 : 32) + (m.imm[pc]! & 0xffff) * 64;
     } else if (op === VpuOp.CVT_F2I || op === VpuOp.CVT_I2F || op === VpuOp.SCALE) k = op + (fp ? 0 : 32) + (m.eb_adj[pc]! + 1024) * 64 * 65536; // any eb_adj a test may write
     else if (op === VpuOp.LUT && fp) k = op + m.lut_idx[pc]! * 64 + this.lutGen * 256;
+    // (RELU / ABS / NEG only as chain links: alone their lane rows, fpRow, are cheaper than a look-up)
+    else if (unary && (op === VpuOp.RELU || op === VpuOp.ABS || op === VpuOp.NEG)) k = op + (fp ? 0 : 32);
     else return undefined;
     const lut = op === VpuOp.LUT;
     if (this.tabKey[pc] === k) {
@@ -382,7 +471,7 @@ export class Vpu {
     this.srcBase = 0;
     if (sel === SRC_GPR) {
       if (!((this.written >> r) & 1)) return `r${r}`;
-      this.src = this.gpr;
+      this.src = this.regs;
       this.srcBase = r * LN;
     } else if (sel === SRC_IMM) tmp.fill(imm & 0xffff);
     else if (sel === SRC_IN) {
@@ -403,7 +492,7 @@ export class Vpu {
     for (let l = 0; l < LN; l++) {
       const x = A[ab + l]!;
       const y = B[bb + l]!;
-      d[l] = fp ? fpOp(op, x, y, this.gpr[g + l]!, cond, this, l, lutIdx, eb) : intOp(op, x, y, this.gpr[g + l]!, cond, this, l, eb);
+      d[l] = fp ? fpOp(op, x, y, this.regs[g + l]!, cond, this, l, lutIdx, eb) : intOp(op, x, y, this.regs[g + l]!, cond, this, l, eb);
     }
   }
 }
