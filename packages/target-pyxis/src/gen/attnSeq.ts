@@ -38,12 +38,13 @@ export const ATTN_SEQ_MAX_DK = 128;
 export function attentionSeq(p: AttentionSeqParams): GenKernel {
   const nm = p.name ?? 'attn';
   requireName(nm);
-  const S = requireInt('seq', p.seq, 1, 1 << 20);
-  if (S > 128 * ATTN_MAX_BLOCKS) throw new GenError('GEN0011', 'seq', `at most ${128 * ATTN_MAX_BLOCKS} tokens (got ${S}): a query block attends to at most ${ATTN_MAX_BLOCKS} key blocks of 128 tokens: the combine trip holds one weight per key block in a VPU register (16 GPRs, chip §6.4)`);
+  if (Number.isInteger(p.seq) && p.seq > 128 * ATTN_MAX_BLOCKS) throw new GenError('GEN0011', 'seq', `at most ${128 * ATTN_MAX_BLOCKS} tokens (got ${p.seq}): a query block attends to at most ${ATTN_MAX_BLOCKS} key blocks of 128 tokens: the combine trip holds one weight per key block in a VPU register (16 GPRs, chip §6.4)`);
+  const S = requireInt('seq', p.seq, 1, 128 * ATTN_MAX_BLOCKS);
   const H = requireInt('heads', p.heads, 1, 256);
-  const DK = requireInt('dk', p.dk ?? 128, 1, 1 << 20);
+  const dk = p.dk ?? 128;
+  if (Number.isInteger(dk) && dk > ATTN_SEQ_MAX_DK) throw new GenError('GEN0060', 'dk', `at most ${ATTN_SEQ_MAX_DK} (got ${dk}): one P V trip computes O^T = V^T P^T as one 128-row grid tile (the row-shifted V^T operand, seq §9.3) and P^T reaches the grid once, through the Vbuffer FIFO tile (seq §13.1); a larger head needs two P V trips per key block fed by two copies of P^T, which the key-block flow does not generate: split the head into heads of at most ${ATTN_SEQ_MAX_DK}`);
+  const DK = requireInt('dk', dk, 8, ATTN_SEQ_MAX_DK);
   requireMultiple('dk', DK, 8, 'seq §1.2 rule 3: the inner dimension of an FP8 MatMul (the scores trip contracts over d_k through the transposed K^T path)');
-  if (DK > ATTN_SEQ_MAX_DK) throw new GenError('GEN0060', 'dk', `at most ${ATTN_SEQ_MAX_DK} (got ${DK}): one P V trip computes O^T = V^T P^T as one 128-row grid tile (the row-shifted V^T operand, seq §9.3) and P^T reaches the grid once, through the Vbuffer FIFO tile (seq §13.1); a larger head needs two P V trips per key block fed by two copies of P^T, which the key-block flow does not generate: split the head into heads of at most ${ATTN_SEQ_MAX_DK}`);
   const NB = Math.ceil(S / 128);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   requireScale('seq, heads', H * (NB * (NB + 1) + NB), `${H} head(s) x (${NB} query blocks: ${NB * (NB + 1)} scores / P V trips + ${NB} combines)`, 3 * H * NB * DK * 128);
