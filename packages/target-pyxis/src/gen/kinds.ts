@@ -115,7 +115,7 @@ kinds and options:
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
         a decoder layer chained in one image (LayerNorm, QKV, causal attention over all the tokens, Wo + x, LayerNorm,
-        FFN with GELU, + y1); d-model / heads = 128, seq <= 768, d-model <= 4096 (docs/generators.md)
+        FFN with GELU, + y1); d-model / heads (d_k) a multiple of 8, <= 128; seq <= 768, d-model <= 4096 (docs/generators.md)
   conv3x3 --images N --cin C --height H [--stride 1|2] [--residual]
         3x3 conv, pad 1, [C, H, 128] -> [16, H, 128] RFP16 (stride 1) or [16, H/2, 64] RFP8 (stride 2) per image;
         C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only
