@@ -141,7 +141,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   requireMultiple('d-model', D, 128, 'the GEMM tiles are 128 wide');
   requireMultiple('ffn', F, 128, 'the GEMM tiles are 128 wide');
   // d_k = d-model / heads: the key-block flow's limits (gen/attnSeq.ts, GEN0060)
-  if (D % H !== 0 || (D / H) % 8 !== 0) throw new GenError('GEN0003', 'heads', `d-model / heads (d_k) must be a multiple of 8 (got ${D} / ${H}): seq §1.2 rule 3, the inner dimension of the scores MatMul`);
+  if (D % H !== 0 || (D / H) % 8 !== 0) throw new GenError('GEN0003', 'heads', `d-model / heads (d_k) must be an integer multiple of 8 (got ${D} / ${H} = ${+(D / H).toFixed(2)}): seq §1.2 rule 3, the inner dimension of the scores MatMul`);
   const DK = D / H;
   if (DK > ATTN_SEQ_MAX_DK) throw new GenError('GEN0060', 'heads', `d-model / heads (d_k) must be at most ${ATTN_SEQ_MAX_DK} (got ${D} / ${H} = ${DK}): one P V trip computes O^T = V^T P^T as one 128-row grid tile (seq §9.3) fed once by P^T through the Vbuffer FIFO tile (seq §13.1); use more heads`);
   const cl = p.clusters ?? [0, 1, 2, 3];
