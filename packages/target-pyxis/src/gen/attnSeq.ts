@@ -1,6 +1,6 @@
 /**
  * `pyxis-gen attention --seq S --heads H [--dk D]`: causal attention over a whole sequence of S tokens (1..128 x
- * ATTN_MAX_BLOCKS) for H heads of d_k D (a multiple of 8, at most 128) on its own: the key-block flow of the chained
+ * ATTN_MAX_BLOCKS) for H heads of d_k D (a multiple of 8, at most ATTN_MAX_DK = 384) on its own: the key-block flow of the chained
  * transformer layer (gen/attnchain.ts: per query block b and key block k <= b a scores trip and a P V trip, then a
  * combine trip on the VPU, the softmax over all the keys in its split form), fed from one input tensor
  * qkv_hbm [3H, NB, D, 128] (NB = ceil(S / 128) token blocks; RFP8, EB -12; head block, token block, feature, token:
@@ -12,7 +12,7 @@
  * `attention` kernel's rule). docs/generators.md "Causal attention over a sequence".
  */
 import { GenError, requireInt, requireMultiple, requireName, requireScale, workers } from './errors.js';
-import { ATTN_MAX_BLOCKS, attnChain } from './attnchain.js';
+import { ATTN_MAX_BLOCKS, ATTN_MAX_DK, attnChain } from './attnchain.js';
 import { floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { renderLd } from './ldparts.js';
@@ -32,8 +32,8 @@ export interface AttentionSeqParams {
 /** Normwise bound per element of |O - ref| / sum_j p_j |v_j| (docs/generators.md "Causal attention"). */
 export const ATTN_SEQ_BOUND = 0.11;
 
-/** The largest head dimension of the key-block flow (GEN0060). */
-export const ATTN_SEQ_MAX_DK = 128;
+/** The largest head dimension of the key-block flow (GEN0060): three 128-row tiles of O^T, three copies of P^T. */
+export const ATTN_SEQ_MAX_DK = ATTN_MAX_DK;
 
 export function attentionSeq(p: AttentionSeqParams): GenKernel {
   const nm = p.name ?? 'attn';
@@ -42,16 +42,17 @@ export function attentionSeq(p: AttentionSeqParams): GenKernel {
   const S = requireInt('seq', p.seq, 1, 128 * ATTN_MAX_BLOCKS);
   const H = requireInt('heads', p.heads, 1, 256);
   const dk = p.dk ?? 128;
-  if (Number.isInteger(dk) && dk > ATTN_SEQ_MAX_DK) throw new GenError('GEN0060', 'dk', `at most ${ATTN_SEQ_MAX_DK} (got ${dk}): one P V trip computes O^T = V^T P^T as one 128-row grid tile (the row-shifted V^T operand, seq §9.3) and P^T reaches the grid once, through the Vbuffer FIFO tile (seq §13.1); a larger head needs two P V trips per key block fed by two copies of P^T, which the key-block flow does not generate: split the head into heads of at most ${ATTN_SEQ_MAX_DK}`);
+  if (Number.isInteger(dk) && dk > ATTN_SEQ_MAX_DK) throw new GenError('GEN0060', 'dk', `at most ${ATTN_SEQ_MAX_DK} (got ${dk}): a P V trip computes one 128-row grid tile of O^T = V^T P^T (seq §9.3) from its own copy of P^T in a Vbuffer FIFO tile (seq §13.1), and the scores trip's VPU writes at most ${ATTN_SEQ_MAX_DK / 128} copies (tiles 2, 4, 5: one writer and one reader per bank, seq §13.3); split the head into heads of at most ${ATTN_SEQ_MAX_DK}`);
   const DK = requireInt('dk', dk, 8, ATTN_SEQ_MAX_DK);
   requireMultiple('dk', DK, 8, 'seq §1.2 rule 3: the inner dimension of an FP8 MatMul (the scores trip contracts over d_k through the transposed K^T path)');
   const NB = Math.ceil(S / 128);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   requireScale('seq, heads', H * (NB * (NB + 1) + NB), `${H} head(s) x (${NB} query blocks: ${NB * (NB + 1)} scores / P V trips + ${NB} combines)`, 3 * H * NB * DK * 128);
   // AMEM of a cluster (heads round-robin over the clusters, attnchain.ts): per head Q^T, K^T [NB, d_k, 128], V^T
-  // [NB, 128, 128] (the row-shifted operand's 128 rows), per query block b its RFP8 output [d_k, 128] and its b + 1
-  // FP16 partial results of 130 rows (O^T, max, sum)
-  const perHead = 3 * NB * DK * 128 + NB * 128 * 128 + ((130 * 128 * 2 * NB * (NB + 1)) / 2);
+  // [NB, RP, 128] (RP = d_k rounded up to the row-shifted operand's 128-row tiles), per query block b its RFP8 output
+  // [d_k, 128] and its b + 1 FP16 partial results of RP + 2 rows (O^T, max, sum)
+  const RP = 128 * Math.ceil(DK / 128);
+  const perHead = 3 * NB * DK * 128 + NB * RP * 128 + (((RP + 2) * 128 * 2 * NB * (NB + 1)) / 2);
   const nC = new Set(ws.map((w) => w.cluster)).size;
   const need = Math.ceil(H / nC) * perHead;
   const budget = 63 * 1024 * 1024;

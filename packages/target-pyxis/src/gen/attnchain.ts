@@ -25,6 +25,13 @@ import { LUT_TABLE, identityRpsw, identityWpsw, newParts, pushTrip, qkey, render
 /** Key blocks a query block can see: the combine trip keeps one weight per key block in a VPU register (r1..r6; r7, r12..r15 are its accumulator and temporaries; 16 GPRs, chip §6.4). */
 export const ATTN_MAX_BLOCKS = 6;
 
+/**
+ * Vbuffer tiles of the copies of P^T, one per 128-row half of O^T (one P V trip each): tile 2 (bank 1) and tiles 4, 5
+ * (bank 2, no other reader or writer in these trips), so d_k <= 128 x 3 (seq §13.3: one writer and one reader per bank).
+ */
+const PT_TILES = [2, 4, 5];
+export const ATTN_MAX_DK = 128 * PT_TILES.length;
+
 export interface AttnChainParams {
   name: string;
   prefix: string;
@@ -52,9 +59,12 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
   const nm = p.name;
   const P = p.prefix;
   const DK = p.d / p.heads;
-  // d_k: a multiple of 8 (seq §1.2 rule 3; the H2A slices of a head start on 1 KiB in HBM) and at most 128: one P V
-  // trip is one 128-row grid tile of O^T (seq §9.3) fed once by P^T through the Vbuffer FIFO tile (seq §13.1)
-  if (!Number.isInteger(DK) || DK % 8 !== 0 || DK < 8 || DK > 128) throw new Error(`attnChain: d_k ${DK} (callers check GEN0003 / GEN0060)`);
+  // d_k: a multiple of 8 (seq §1.2 rule 3; the H2A slices of a head start on 1 KiB in HBM). One P V trip is one
+  // 128-row grid tile of O^T (seq §9.3) fed by P^T through a Vbuffer FIFO tile (seq §13.1), which it consumes: a head
+  // of NC = ceil(d_k / 128) row tiles runs NC P V trips per key block, and the scores trip's VPU pushes NC copies of P^T
+  if (!Number.isInteger(DK) || DK % 8 !== 0 || DK < 8 || DK > ATTN_MAX_DK) throw new Error(`attnChain: d_k ${DK} (callers check GEN0003 / GEN0060)`);
+  const NC = Math.ceil(DK / 128);
+  const RP = 128 * NC; // rows of V^T and of O_k^T (the row-shifted operand's whole 128-row tiles; rows >= d_k zero)
   const layout = p.layout ?? 'model';
   const NB = p.s / 128;
   const s = p.scaleLog2 ?? Math.round(Math.log2(DK) / 2);
@@ -69,7 +79,7 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
   const sc = `${nm}_sc`;
   const pv = `${nm}_pv`;
   const cb = `${nm}_cb`;
-  const OB = 130; // rows of one key block's partial result: O^T (128 rows), its max row and its sum row (FP16)
+  const OB = RP + 2; // rows of one key block's partial result: O^T (RP rows), its max row and its sum row (FP16)
   /**
    * The combine trip of a query block with nk key blocks: c_k = sum_k e^(m_k - M) / sum_l sum_l e^(m_l - M), O = sum_k c_k O_k,
    * over the d_k rows of O^T that hold the head's features (a P V trip writes 128 rows; rows >= d_k are V^T's zero padding).
@@ -94,7 +104,7 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
     const n = nk * (DK + 2);
     return `.vpu ${cb}${nk}_w {\n${m.join('\n')}\n}
 .vpu ${cb}${nk}_row {\n${row.join('\n')}\n}
-.program ${cb}${nk}_rd amem_read {\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${128 * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${129 * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${DK} {\n    loop i1 ${nk} {\n      Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer iter_stride[i0]=16 iter_stride[i1]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n    }\n  }\n}
+.program ${cb}${nk}_rd amem_read {\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${RP * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${(RP + 1) * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${DK} {\n    loop i1 ${nk} {\n      Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer iter_stride[i0]=16 iter_stride[i1]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n    }\n  }\n}
 .program ${cb}${nk}_in sb2vb {\n  loop i0 ${n} {\n    WR_VLD wr_tile_idx=0 src_select=AMEM_FIFO\n  }\n}
 .program ${cb}${nk}_feed vb2vpu {\n  loop i0 ${n} {\n    RD_VLD rd_tile_idx=0\n  }\n}
 .program ${cb}${nk}_vi vi {\n  Generate_VPU_Program vpv_pgm_start_addr=${cb}${nk}_w\n  loop i0 ${DK} {\n    Generate_VPU_Program vpv_pgm_start_addr=${cb}${nk}_row\n  }\n}`;
@@ -116,16 +126,16 @@ ${gx(sc, DK)}
 .vpu ${nm}_sum {\n  SUB rd=r1 src1_sel=IN_FIFO rs2=r15 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1\n  LUT rd=r2 rs1=r1 lut_idx=${LUT_TABLE.exp} wr_gpr_en=1 out_fifo_push=1\n  ADD rd=r14 rs1=r14 rs2=r2 wr_gpr_en=1\n}
 # 1/sum; then the max and sum rows out (to AMEM, for the combine trip)
 .vpu ${nm}_recip {\n  LUT rd=r13 rs1=r14 lut_idx=${LUT_TABLE.recip} wr_gpr_en=1\n  MUL rd=r3 rs1=r14 rs2=r13 wr_gpr_en=1\n  SUB rd=r3 src1_sel=IMM imm=0x4000 rs2=r3 wr_gpr_en=1\n  MUL rd=r13 rs1=r13 rs2=r3 wr_gpr_en=1\n  MOV rd=r4 rs1=r15 out_fifo_push=1\n  MOV rd=r4 rs1=r14 out_fifo_push=1\n}
-.vpu ${nm}_out {\n  MUL rd=r2 src1_sel=IN_FIFO rs2=r13 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1 out_fifo_push=1\n}
+.vpu ${nm}_out {\n  MUL rd=r2 src1_sel=IN_FIFO rs2=r13 src2_sel=GPR wr_gpr_en=1 in_fifo_pop=1 out_fifo_push=1${'\n  MOV rd=r2 rs1=r2 out_fifo_push=1'.repeat(NC - 1)}\n}
 .program ${sc}_vi vi {\n  Generate_VPU_Program vpv_pgm_start_addr=${nm}_init\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_sum\n  }\n  Generate_VPU_Program vpv_pgm_start_addr=${nm}_recip\n  loop i0 128 {\n    Generate_VPU_Program vpv_pgm_start_addr=${nm}_out\n  }\n}
 # Vbuffer banks (seq §13.3: one writer and one reader per bank): SB2VB writes tiles 0, 1 (bank 0); VPU2VB tiles 6 (bank 3), 3, 2 (bank 1)
-.program ${sc}_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=6\n  }\n  loop i0 2 {\n    WR_VLD wr_tile_idx=3\n  }\n  loop i0 128 {\n    WR_VLD wr_tile_idx=2\n  }\n}
+.program ${sc}_out vpu2vb {\n  loop i0 128 {\n    WR_VLD wr_tile_idx=6\n  }\n  loop i0 2 {\n    WR_VLD wr_tile_idx=3\n  }\n  loop i0 128 {\n${PT_TILES.slice(0, NC).map((t) => `    WR_VLD wr_tile_idx=${t}\n`).join('')}  }\n}
 .program ${sc}_drain vb2sb {\n  loop i0 2 {\n    RD_VLD rd_tile_idx=3 tgt_select=AMEM_FIFO\n  }\n}
 .program ${sc}_wo amem_write {\n  loop i0 2 {\n    Write data_type=Recogni_FP16 src_fifo=Vbuffer wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}
-# ---- trip pv (one key block): O_k^T = V_k^T P_k^T (V^T row-shifted, P^T from the VPU), FP16 to AMEM
+# ---- trip pv (one key block, one 128-row tile r of O^T): O_k^T = V_k^T P_k^T (V^T row-shifted, P^T from the VPU), FP16 to AMEM
 ${rsW(pv, 1)}
 ${gx(pv, 128)}
-.program ${pv}_feed vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=2 tgt_select=Grid_FIFO\n  }\n}
+${PT_TILES.slice(0, NC).map((t, r) => `.program ${pv}_feed${r} vb2sb {\n  loop i0 128 {\n    RD_VLD rd_tile_idx=${t} tgt_select=Grid_FIFO\n  }\n}`).join('\n')}
 .program ${pv}_gv gv {\n  loop i0 128 / 8 {\n    loop i1 8 {\n      Read_VPU_FIFO conv3x3_mode=0 staging_start_iter_mask=[i1] dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=8\n    }\n  }\n}
 .program ${pv}_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=AMEM diagonal_mask_mode=Disabled col_mask_idx=0 eb_adj=-4 grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}
 .program ${pv}_wo amem_write {\n  loop i0 128 {\n    Write src_fifo=Grid data_type=Recogni_FP16 eb_adj=0 wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}
@@ -206,7 +216,7 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
     return res;
   };
   const loadNames = (x: 'q' | 'k' | 'v', h: number) => {
-    const n = headLoads(['q', 'k', 'v'].indexOf(x), h, x === 'v' ? 128 : DK).length;
+    const n = headLoads(['q', 'k', 'v'].indexOf(x), h, x === 'v' ? RP : DK).length;
     return n === 1 ? [`${P}l${x}_h${h}`] : Array.from({ length: n }, (_, i) => `${P}l${x}_h${h}_${i}`);
   };
   let flops = 0;
@@ -215,7 +225,7 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
     const h = t % p.heads;
     const blk = Math.floor(t / p.heads);
     const nk = blk + 1;
-    flops += 2 * 128 * 128 * (DK + 128) * nk;
+    flops += 2 * 128 * 128 * (DK + RP) * nk;
     // one set of buffers per tile (no reuse, no write-after-read ordering between tiles)
     const id = `${t}`;
     out.decls.push(`tensor ${P}ot${id} { format = RFP8; shape = [${DK}, 128]; eb = -12; region = amem${c}; zero = true; }`);
@@ -223,9 +233,9 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
     if (!loaded.has(h)) {
       loaded.add(h);
       for (const [x, xi] of [['q', 0], ['k', 1], ['v', 2]] as const) {
-        // V^T is the row-shifted A operand of the P V trip: 128 rows (seq §9.3), rows >= d_k stay zero
-        out.decls.push(`tensor ${P}${x}t_h${h} { format = RFP8; shape = [${NB}, ${x === 'v' ? 128 : DK}, 128]; eb = -12; region = amem${c}; zero = true; }`);
-        headLoads(xi, h, x === 'v' ? 128 : DK).forEach(([src, dst], n, all) =>
+        // V^T is the row-shifted A operand of the P V trips: RP rows (seq §9.3), rows >= d_k stay zero
+        out.decls.push(`tensor ${P}${x}t_h${h} { format = RFP8; shape = [${NB}, ${x === 'v' ? RP : DK}, 128]; eb = -12; region = amem${c}; zero = true; }`);
+        headLoads(xi, h, x === 'v' ? RP : DK).forEach(([src, dst], n, all) =>
           pushTrip(out, qkey('h2a', c), `  trip ${P}l${x}_h${h}${all.length > 1 ? `_${n}` : ''} { src = ${p.qkvTensor}${src}; dst = ${P}${x}t_h${h}${dst}; trip_power = 4; }`));
       }
     }
@@ -235,11 +245,11 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
     pairs.forEach((w, k) => {
       const q = qkey('uie', w.cluster, w.uie);
       const scn = `${P}sc${id}_${k}`;
-      const pvn = `${P}pv${id}_${k}`;
-      names.push(scn, pvn);
-      out.deps.push(`${scn} after ${loadNames('q', h).join(', ')}, ${loadNames('k', h).join(', ')};`, `${pvn} after ${loadNames('v', h).join(', ')};`);
-      pushTrip(out, q, `  trip ${scn} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt_h${h}[${k}]; read = ${P}qt_h${h}[${blk}]; write = ${o}[${k * OB + 128}:${k * OB + 130}]; op = matmul; trip_power = 16; }`);
-      pushTrip(out, q, `  trip ${pvn} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt_h${h}[${k}]; write = ${o}[${k * OB}:${k * OB + 128}]; op = matmul; trip_power = 16; }`);
+      const pvn = Array.from({ length: NC }, (_, r) => `${P}pv${id}_${k}${NC > 1 ? `_${r}` : ''}`);
+      names.push(scn, ...pvn);
+      out.deps.push(`${scn} after ${loadNames('q', h).join(', ')}, ${loadNames('k', h).join(', ')};`, ...pvn.map((n) => `${n} after ${loadNames('v', h).join(', ')};`));
+      pushTrip(out, q, `  trip ${scn} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt_h${h}[${k}]; read = ${P}qt_h${h}[${blk}]; write = ${o}[${k * OB + RP}:${k * OB + RP + 2}]; op = matmul; trip_power = 16; }`);
+      pvn.forEach((n, r) => pushTrip(out, q, `  trip ${n} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed${r}; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt_h${h}[${k}${NC > 1 ? `, ${128 * r}:${128 * (r + 1)}` : ''}]; write = ${o}[${k * OB + 128 * r}:${k * OB + 128 * (r + 1)}]; op = matmul; trip_power = 16; }`));
     });
     out.deps.push(`${P}cb${id} after ${names.join(', ')};`, `${P}st${id} after ${P}cb${id};`);
   }

@@ -143,7 +143,8 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   // d_k = d-model / heads: the key-block flow's limits (gen/attnSeq.ts, GEN0060)
   if (D % H !== 0 || (D / H) % 8 !== 0) throw new GenError('GEN0003', 'heads', `d-model / heads (d_k) must be an integer multiple of 8 (got ${D} / ${H} = ${+(D / H).toFixed(2)}): seq §1.2 rule 3, the inner dimension of the scores MatMul`);
   const DK = D / H;
-  if (DK > ATTN_SEQ_MAX_DK) throw new GenError('GEN0060', 'heads', `d-model / heads (d_k) must be at most ${ATTN_SEQ_MAX_DK} (got ${D} / ${H} = ${DK}): one P V trip computes O^T = V^T P^T as one 128-row grid tile (seq §9.3) fed once by P^T through the Vbuffer FIFO tile (seq §13.1); use more heads`);
+  const RP = 128 * Math.ceil(DK / 128); // V^T rows: whole 128-row tiles of the row-shifted operand
+  if (DK > ATTN_SEQ_MAX_DK) throw new GenError('GEN0060', 'heads', `d-model / heads (d_k) must be at most ${ATTN_SEQ_MAX_DK} (got ${D} / ${H} = ${DK}): a P V trip computes one 128-row grid tile of O^T (seq §9.3) from its own copy of P^T in a Vbuffer FIFO tile (seq §13.1), and the scores trip writes at most ${ATTN_SEQ_MAX_DK / 128} copies (seq §13.3); use more heads`);
   const cl = p.clusters ?? [0, 1, 2, 3];
   const ws = workers(cl, p.uies ?? 12);
   const seed = p.seed ?? 1;
@@ -155,7 +156,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
   const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
   const needs = [gemmNeed(D + 128, true), gemmNeed(D, false), gemmNeed(D + 128, true), gemmNeed(F, false)];
-  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 128 * DK + NB * (130 * 256 + 128 * DK) + 128 * (128 - DK)) + F * 256 + 2 * 1024 * 1024;
+  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 128 * DK + NB * ((RP + 2) * 256 + 128 * DK) + 128 * (RP - DK)) + F * 256 + 2 * 1024 * 1024;
   const total = lim.amemBytes - fixed;
   const sumNeed = needs.reduce((a, b) => a + b, 0);
   if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);

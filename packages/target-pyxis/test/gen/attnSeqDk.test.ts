@@ -1,6 +1,6 @@
 /**
  * pyxis-gen attention --seq S --heads H --dk D (gen/attnSeq.ts over gen/attnchain.ts): the key-block causal attention
- * with head dimensions other than 128 and sequences that are not a multiple of 128 (padded to whole token blocks),
+ * with head dimensions other than 128 (8 .. 384; above 128 one P V trip per 128-row tile of O^T) and sequences that are not a multiple of 128 (padded to whole token blocks),
  * assembled, linked with no diagnostics and simulated bit-exact; O^T against a float64 causal softmax attention written
  * here (over the whole causal prefix of each query, no key blocks).
  * Bound (docs/generators.md "Causal attention over a sequence", derived in attention.test.ts): per valid query i and
@@ -57,6 +57,9 @@ describe('pyxis-gen attention --seq with d_k other than 128 and padded sequences
     ['S 200 (padded to 256), d_k 32, 2 heads (log2(32) / 2 = 2.5 rounds up: 2^-3)', { seq: 200, heads: 2, dk: 32 }, 1 / 8],
     ['S 300 (padded to 384), d_k 24, 1 head', { seq: 300, heads: 1, dk: 24, seed: 5 }, 1 / 4],
     ['S 77 (one padded block), d_k 128', { seq: 77, heads: 1 }, 1 / 16],
+    // d_k > 128: two / three P V trips per key block (128-row tiles of O^T), each from its own copy of P^T
+    ['S 256, d_k 256 (two 128-row tiles of O^T)', { seq: 256, heads: 1, dk: 256 }, 1 / 16],
+    ['S 140 (padded to 256), d_k 136, 2 heads on 2 UIEs', { seq: 140, heads: 2, dk: 136, uies: 2 }, 1 / 16],
   ];
   for (const [title, p, scale] of cases)
     it(title, () => {
@@ -90,7 +93,7 @@ describe('pyxis-gen attention --seq with d_k other than 128 and padded sequences
 
   it('bad parameters name the parameter and the limit', () => {
     expect(() => attentionSeq({ seq: 256, heads: 1, dk: 60 })).toThrow(/GEN0003: dk: must be a multiple of 8 .*seq §1.2 rule 3/);
-    expect(() => attentionSeq({ seq: 256, heads: 1, dk: 256 })).toThrow(/GEN0060: dk: at most 128 \(got 256\).*seq §9.3/);
+    expect(() => attentionSeq({ seq: 256, heads: 1, dk: 392 })).toThrow(/GEN0060: dk: at most 384 \(got 392\).*seq §9.3.*seq §13.3/);
     expect(() => attentionSeq({ seq: 0, heads: 1, dk: 64 })).toThrow(/GEN0002: seq: must be in 1\.\./);
     expect(() => attentionSeq({ seq: 769, heads: 1, dk: 64 })).toThrow(/GEN0011: seq: at most 768 tokens/);
   });

@@ -1,5 +1,5 @@
 /**
- * pyxis-gen transformer with head dimensions other than 128 (d_k = d-model / heads, a multiple of 8, <= 128): the
+ * pyxis-gen transformer with head dimensions other than 128 (d_k = d-model / heads, a multiple of 8, <= 384): the
  * chained layer's attention (gen/attnchain.ts, model layout) loads each head's Q^T, K^T, V^T rows out of the QKV
  * output's 128-feature blocks (one H2A slice per token block and per feature block a head touches; d_k 96 straddles
  * two) and combines only the head's d_k rows. Small configurations, bit-exact; expected values from float64 written
@@ -11,6 +11,7 @@
  *     <= 0.07 (the chained layer's attention bound, transformer.test.ts; measured 0.054 at d_k 64, 0.065 at d_k 96,
  *     as at d_k 128: 0.053 for d-model 256, 0.063 for 384). The normwise bound 0.11 of `attention --seq` does not
  *     apply: the layer's scores are larger than its inputs' (|s_j - m| <= ~12), the worst element 0.16-0.32 at any d_k;
+ *   - d_k 256 (d-model 512, 2 heads): two P V trips per key block, one per 128-row tile of O^T;
  *   - d_k 96 (d-model 384, 4 heads): the folded score scale is 2^(-26/8), the LnsI4F3 value nearest 1/sqrt(96)
  *     (docs/spec-notes.d/attn.md).
  */
@@ -64,7 +65,7 @@ function rel(got: ArrayLike<number>, ref: ArrayLike<number>) {
 }
 
 describe('pyxis-gen transformer: heads of d_k other than 128 (small configurations, bit-exact)', () => {
-  for (const [D, H, endToEnd] of [[256, 4, true], [384, 4, false]] as const) {
+  for (const [D, H, endToEnd] of [[256, 4, true], [384, 4, false], [512, 2, false]] as const) {
     const dk = D / H;
     it(`d-model ${D}, ${H} heads (d_k ${dk})${endToEnd ? ': the layer against float64' : ''}, the attention stage against its own input`, () => {
       const k = transformer({ seq: S, dModel: D, heads: H, ffn: F, clusters: [0, 1], uies: 2 });
@@ -73,6 +74,7 @@ describe('pyxis-gen transformer: heads of d_k other than 128 (small configuratio
       expect(r.warnings).toEqual([]);
       // head 1's K^T: features D + dk .. D + 2 dk of the QKV output, one H2A slice per feature block it touches
       if (dk === 64) expect(k.ld).toMatch(/trip at_lk_h1 \{ src = qkv_hbm\[2, 0, 64:128\]; dst = at_kt_h1\[0, 0:64\];/);
+      if (dk === 256) expect(k.ld).toMatch(/trip at_pv0_0_1 \{[^}]*vb2sb = attn_pv_feed1;[^}]*weights = at_vt_h0\[0, 128:256\]; write = at_ob0\[128:256\];/);
       if (dk === 96) expect(k.ld).toMatch(/trip at_lk_h1_0 \{ src = qkv_hbm\[3, 0, 96:128\]; dst = at_kt_h1\[0, 0:32\];[^\n]*\n\s*trip at_lk_h1_1 \{ src = qkv_hbm\[4, 0, 0:64\]; dst = at_kt_h1\[0, 32:96\];/);
       const m = k.weights;
       // the folded Q rows: gamma1[d] W_q[d, j] 2^(-round(4 log2 d_k) / 8) (1/8 for d_k 64; 2^(-26/8) for 96)
