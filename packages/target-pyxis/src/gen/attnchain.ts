@@ -1,11 +1,12 @@
 /**
  * Causal attention inside the chained layer (gen/transformer.ts), in its feature-major layout: the QKV projection
- * writes qkv [3D/128, S/128, 128, 128] (RFP8, EB -12; feature block, token block, feature, token; dh = 128), so for
+ * writes qkv [3D/128, S/128, 128, 128] (RFP8, EB -12; feature block, token block, feature, token), so at dh = 128 for
  * head h and token block b  Q_h^T = qkv[h, b], K_h^T = qkv[D/128 + h, b], V_h^T = qkv[2D/128 + h, b], and the K^T
  * (V^T) blocks of key blocks 0..b are one contiguous slice qkv[D/128 + h, 0:b+1]: the Q/K/V split and the head
- * split are addressing only (one H2A slice each), and the
- * heads' outputs O_h^T [dh, 128] land in attn[b, h dh ..], so the concat before the output projection is addressing
- * too. The flow is that of samples/pyxis/attn_causal.pasm (gen/attention.ts): trip `sc` computes S^T = K Q^T (K^T
+ * split are addressing only (one H2A slice each; another dh: one slice per token block and feature block, headLoads),
+ * and the heads' outputs O_h^T [dh, 128] land in attn[b, h dh ..], so the concat before the output projection is
+ * addressing too. `attention --seq` (gen/attnSeq.ts) uses the 'heads' layout [3H, S/128, dh, 128] instead.
+ * Head dimensions dh = 8..384 (multiples of 8): O^T in 128-row tiles, one P V trip each (docs/spec-notes.d/attn.md). The flow is that of samples/pyxis/attn_causal.pasm (gen/attention.ts): trip `sc` computes S^T = K Q^T (K^T
  * through the transposed weights path), scales it in the writeback (eb_adj 7 - s), masks the future keys
  * (Col_LT_Row, chip §6.2.2.1.3) and runs the softmax down the columns on the VPU; trip `pv` computes O^T = V^T P^T,
  * here with V^T as a row-shifted A operand (seq §9.3; attention.ts uses V through the transposed path), and writes
