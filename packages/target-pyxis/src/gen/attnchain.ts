@@ -68,6 +68,21 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
   const RP = 128 * NC; // rows of V^T and of O_k^T (the row-shifted operand's whole 128-row tiles; rows >= d_k zero)
   const layout = p.layout ?? 'model';
   const NB = p.s / 128;
+  /**
+   * Shared feature blocks (model layout, d_k dividing 128): the 128 / d_k heads of a 128-feature block of the QKV
+   * output share one AMEM copy of it per Q, K, V (one H2A trip of all the token blocks each, as at d_k 128: a cluster
+   * runs its DMA trips one after the other, ~300 cycles each, so one trip per head and token block made the loads the
+   * critical path). Head h reads rows r0 = h d_k mod 128 .. of its block (UIE views may start on any row); the P V
+   * trip takes the whole block as V^T (128 rows: rows outside the head give finite products nobody reads) and the
+   * combine reads O^T rows r0 ... Heads of d_k < 128 go to the clusters in contiguous ranges (balanced head counts,
+   * few blocks per cluster; a block whose heads span two clusters is loaded into both), d_k 128 round-robin.
+   */
+  const shared = layout === 'model' && 128 % DK === 0;
+  const groupOf = (h: number) => (shared ? Math.floor((h * DK) / 128) : h);
+  const r0Of = (h: number) => (shared ? (h * DK) % 128 : 0);
+  const clusterOf = (h: number) => clusters[shared && DK < 128 ? Math.floor((h * clusters.length) / p.heads) : h % clusters.length]!;
+  const tagOf = (h: number) => (shared && DK < 128 ? `f${groupOf(h)}c${clusterOf(h)}` : `h${h}`);
+  const r0s = [...new Set(Array.from({ length: p.heads }, (_, h) => r0Of(h)))].sort((a, b) => a - b);
   const s = p.scaleLog2 ?? Math.round(Math.log2(DK) / 2);
   const trW = (pre: string, n: number) => `.program ${pre}_wr amem_weights_read {\n  loop i0 ${n} {\n    Read_SRAM wdc_type=Uncompressed iter_stride[i0]=8\n  }\n}
 .program ${pre}_wdp wdp {\n  loop i0 ${n / 8} {\n    loop i1 2 {\n      loop i2 4 {\n        WR_HBUF hbuf_wr_control=LD_2ROWS_8B_TRANS log2_ptns_per_hlane=0 tbuf_idx_iter_id=i1 tbuf_col_idx_iter_id=i2 \\\n                dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i1 \\\n                hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2]\n      }\n    }\n  }\n}
@@ -85,7 +100,7 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
    * The combine trip of a query block with nk key blocks: c_k = sum_k e^(m_k - M) / sum_l sum_l e^(m_l - M), O = sum_k c_k O_k,
    * over the d_k rows of O^T that hold the head's features (a P V trip writes 128 rows; rows >= d_k are V^T's zero padding).
    */
-  const combine = (nk: number) => {
+  const combine = (nk: number, r0s: number[]) => {
     const r = (k: number) => `r${k + 1}`;
     const ks = Array.from({ length: nk }, (_, k) => k);
     const m = [
@@ -105,7 +120,7 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
     const n = nk * (DK + 2);
     return `.vpu ${cb}${nk}_w {\n${m.join('\n')}\n}
 .vpu ${cb}${nk}_row {\n${row.join('\n')}\n}
-.program ${cb}${nk}_rd amem_read {\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${RP * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${(RP + 1) * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${DK} {\n    loop i1 ${nk} {\n      Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer iter_stride[i0]=16 iter_stride[i1]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n    }\n  }\n}
+${r0s.map((r0) => `.program ${cb}${nk}_rd${r0 ? `_o${r0}` : ''} amem_read {\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${RP * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${nk} {\n    Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer amem_addr_offset=${(RP + 1) * 16} iter_stride[i0]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n  }\n  loop i0 ${DK} {\n    loop i1 ${nk} {\n      Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer ${r0 ? `amem_addr_offset=${r0 * 16} ` : ''}iter_stride[i0]=16 iter_stride[i1]=${OB * 16} rpsw_config_vld=1 rpsw_config_idx_base=0\n    }\n  }\n}`).join('\n')}
 .program ${cb}${nk}_in sb2vb {\n  loop i0 ${n} {\n    WR_VLD wr_tile_idx=0 src_select=AMEM_FIFO\n  }\n}
 .program ${cb}${nk}_feed vb2vpu {\n  loop i0 ${n} {\n    RD_VLD rd_tile_idx=0\n  }\n}
 .program ${cb}${nk}_vi vi {\n  Generate_VPU_Program vpv_pgm_start_addr=${cb}${nk}_w\n  loop i0 ${DK} {\n    Generate_VPU_Program vpv_pgm_start_addr=${cb}${nk}_row\n  }\n}`;
@@ -144,7 +159,7 @@ ${PT_TILES.slice(0, NC).map((t, r) => `.program ${pv}_feed${r} vb2sb {\n  loop i
 .program ${cb}_out vpu2vb {\n  loop i0 ${DK} {\n    WR_VLD wr_tile_idx=2\n  }\n}
 .program ${cb}_drain vb2sb {\n  loop i0 ${DK} {\n    RD_VLD rd_tile_idx=2 tgt_select=AMEM_FIFO\n  }\n}
 .program ${cb}_wr amem_write {\n  loop i0 ${DK} {\n    Write src_fifo=Vbuffer data_type=Recogni_FP8 eb_adj=-3 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}
-${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
+${Array.from({ length: NB }, (_, b) => combine(b + 1, r0s)).join('\n')}
 `;
   const NT = p.heads * NB;
   const ws = p.ws;
@@ -162,7 +177,7 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
   const uieLoad = new Map(ws.map((w) => [`${w.cluster}.${w.uie}`, 0]));
   const least = <T,>(xs: T[], f: (x: T) => number) => xs.reduce((m, x) => (f(x) < f(m) ? x : m));
   const tiles = Array.from({ length: NT }, (_, i) => NT - 1 - i).map((t) => {
-    const c = clusters[(t % p.heads) % clusters.length]!;
+    const c = clusterOf(t % p.heads);
     clLoad.set(c, clLoad.get(c)! + nkOf(t) + 0.7);
     const pairs = Array.from({ length: nkOf(t) }, () => {
       const w = least(uiesOf.get(c)!, (x) => uieLoad.get(`${x.cluster}.${x.uie}`)!);
@@ -217,11 +232,12 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
     return res;
   };
   const loadNames = (x: 'q' | 'k' | 'v', h: number) => {
+    if (shared) return [`${P}l${x}_${tagOf(h)}`];
     const n = headLoads(['q', 'k', 'v'].indexOf(x), h, x === 'v' ? RP : DK).length;
     return n === 1 ? [`${P}l${x}_h${h}`] : Array.from({ length: n }, (_, i) => `${P}l${x}_h${h}_${i}`);
   };
   let flops = 0;
-  const loaded = new Set<number>();
+  const loaded = new Set<string>();
   for (const { t, c, pairs } of tiles) {
     const h = t % p.heads;
     const blk = Math.floor(t / p.heads);
@@ -231,9 +247,18 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
     const id = `${t}`;
     out.decls.push(`tensor ${P}ot${id} { format = RFP8; shape = [${DK}, 128]; eb = -12; region = amem${c}; zero = true; }`);
     out.decls.push(`tensor ${P}ob${id} { format = RFP16; shape = [${nk * OB}, 128]; eb = -15; region = amem${c}; zero = true; }`);
-    if (!loaded.has(h)) {
-      loaded.add(h);
-      for (const [x, xi] of [['q', 0], ['k', 1], ['v', 2]] as const) {
+    const g = groupOf(h);
+    const tag = tagOf(h);
+    const r0 = r0Of(h);
+    const rows = shared && DK < 128 ? `, ${r0}:${r0 + DK}` : '';
+    if (!loaded.has(tag)) {
+      loaded.add(tag);
+      if (shared)
+        for (const [x, xi] of [['q', 0], ['k', 1], ['v', 2]] as const) {
+          out.decls.push(`tensor ${P}${x}t_${tag} { format = RFP8; shape = [${NB}, 128, 128]; eb = -12; region = amem${c}; zero = true; }`);
+          pushTrip(out, qkey('h2a', c), `  trip ${P}l${x}_${tag} { src = ${p.qkvTensor}[${(xi * D) / 128 + g}, 0:${NB}]; dst = ${P}${x}t_${tag}; trip_power = 4; }`);
+        }
+      else for (const [x, xi] of [['q', 0], ['k', 1], ['v', 2]] as const) {
         // V^T is the row-shifted A operand of the P V trips: RP rows (seq §9.3), rows >= d_k stay zero
         out.decls.push(`tensor ${P}${x}t_h${h} { format = RFP8; shape = [${NB}, ${x === 'v' ? RP : DK}, 128]; eb = -12; region = amem${c}; zero = true; }`);
         headLoads(xi, h, x === 'v' ? RP : DK).forEach(([src, dst], n, all) =>
@@ -249,14 +274,15 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1)).join('\n')}
       const pvn = Array.from({ length: NC }, (_, r) => `${P}pv${id}_${k}${NC > 1 ? `_${r}` : ''}`);
       names.push(scn, ...pvn);
       out.deps.push(`${scn} after ${loadNames('q', h).join(', ')}, ${loadNames('k', h).join(', ')};`, ...pvn.map((n) => `${n} after ${loadNames('v', h).join(', ')};`));
-      pushTrip(out, q, `  trip ${scn} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt_h${h}[${k}]; read = ${P}qt_h${h}[${blk}]; write = ${o}[${k * OB + RP}:${k * OB + RP + 2}]; op = matmul; trip_power = 16; }`);
-      pvn.forEach((n, r) => pushTrip(out, q, `  trip ${n} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed${r}; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt_h${h}[${k}${NC > 1 ? `, ${128 * r}:${128 * (r + 1)}` : ''}]; write = ${o}[${k * OB + 128 * r}:${k * OB + 128 * (r + 1)}]; op = matmul; trip_power = 16; }`));
+      pushTrip(out, q, `  trip ${scn} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt_${tag}[${k}${rows}]; read = ${P}qt_${tag}[${blk}${rows}]; write = ${o}[${k * OB + RP}:${k * OB + RP + 2}]; op = matmul; trip_power = 16; }`);
+      pvn.forEach((n, r) => pushTrip(out, q, `  trip ${n} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed${r}; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt_${tag}[${k}${NC > 1 ? `, ${128 * r}:${128 * (r + 1)}` : ''}]; write = ${o}[${k * OB + 128 * r}:${k * OB + 128 * (r + 1)}]; op = matmul; trip_power = 16; }`));
     });
     out.deps.push(`${P}cb${id} after ${names.join(', ')};`, `${P}st${id} after ${P}cb${id};`);
   }
   for (const { t, cbw } of tiles) {
     const nk = nkOf(t);
-    pushTrip(out, qkey('uie', cbw!.cluster, cbw!.uie), `  trip ${P}cb${t} { amem_read = ${cb}${nk}_rd; sb2vb = ${cb}${nk}_in; vb2vpu = ${cb}${nk}_feed; vi = ${cb}${nk}_vi; vpu2vb = ${cb}_out; vb2sb = ${cb}_drain; amem_write = ${cb}_wr; read = ${P}ob${t}; write = ${P}ot${t}; trip_power = 8; }`);
+    const r0 = r0Of(t % p.heads);
+    pushTrip(out, qkey('uie', cbw!.cluster, cbw!.uie), `  trip ${P}cb${t} { amem_read = ${cb}${nk}_rd${r0 ? `_o${r0}` : ''}; sb2vb = ${cb}${nk}_in; vb2vpu = ${cb}${nk}_feed; vi = ${cb}${nk}_vi; vpu2vb = ${cb}_out; vb2sb = ${cb}_drain; amem_write = ${cb}_wr; read = ${P}ob${t}; write = ${P}ot${t}; trip_power = 8; }`);
   }
   return {
     name: nm,

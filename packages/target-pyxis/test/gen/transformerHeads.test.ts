@@ -1,8 +1,9 @@
 /**
  * pyxis-gen transformer with head dimensions other than 128 (d_k = d-model / heads, a multiple of 8, <= 384): the
- * chained layer's attention (gen/attnchain.ts, model layout) loads each head's Q^T, K^T, V^T rows out of the QKV
- * output's 128-feature blocks (one H2A slice per token block and per feature block a head touches; d_k 96 straddles
- * two) and combines only the head's d_k rows. Small configurations, bit-exact; expected values from float64 written
+ * chained layer's attention (gen/attnchain.ts, model layout) shares the QKV output's 128-feature blocks between the
+ * heads in them when d_k divides 128 (one H2A trip per block; rows sliced by the UIE views), and otherwise loads each
+ * head's rows (one H2A slice per token block and per feature block a head touches; d_k 96 straddles two); the
+ * combine writes only the head's d_k rows. Small configurations, bit-exact; expected values from float64 written
  * here (never from the generator's folded operands):
  *   - d_k 64 (d-model 256, 4 heads): the layer output end to end against a float64 layer of the model with scaled
  *     dot-product attention 1/sqrt(64) = 2^-3 (exact in LnsI4F3): RMS relative <= 0.08, max <= 0.5 RMS(ref)
@@ -72,8 +73,17 @@ describe('pyxis-gen transformer: heads of d_k other than 128 (small configuratio
       const r = runKernel(k);
       expect(r.report.stop).toBe('done');
       expect(r.warnings).toEqual([]);
-      // head 1's K^T: features D + dk .. D + 2 dk of the QKV output, one H2A slice per feature block it touches
-      if (dk === 64) expect(k.ld).toMatch(/trip at_lk_h1 \{ src = qkv_hbm\[2, 0, 64:128\]; dst = at_kt_h1\[0, 0:64\];/);
+      // d_k 64: heads 0 and 1 share K's first feature block (qkv block D/128 = 2), loaded once into cluster 0; head 1's
+      // scores read its rows 64..127, its P V trip the whole block as V^T, its combine O^T rows 64.. (attnchain.ts)
+      if (dk === 64) {
+        expect(k.ld).toMatch(/trip at_lk_f0c0 \{ src = qkv_hbm\[2, 0:1\]; dst = at_kt_f0c0;/);
+        expect(k.ld).toMatch(/trip at_sc1_0 \{[^}]*weights = at_kt_f0c0\[0, 64:128\]; read = at_qt_f0c0\[0, 64:128\];/);
+        expect(k.ld).toMatch(/trip at_pv1_0 \{[^}]*weights = at_vt_f0c0\[0\]; write = at_ob1\[0:128\];/);
+        expect(k.ld).toMatch(/trip at_cb1 \{ amem_read = attn_cb1_rd_o64;/);
+        expect(k.ld.match(/trip at_l[qkv]_/g)).toHaveLength(6); // 2 blocks x Q, K, V
+      }
+      // d_k 96: head 1's K^T (features D + 96 .. D + 192) straddles two feature blocks: one H2A slice per token block
+      // and feature block
       if (dk === 256) expect(k.ld).toMatch(/trip at_pv0_0_1 \{[^}]*vb2sb = attn_pv_feed1;[^}]*weights = at_vt_h0\[0, 128:256\]; write = at_ob0\[128:256\];/);
       if (dk === 96) expect(k.ld).toMatch(/trip at_lk_h1_0 \{ src = qkv_hbm\[3, 0, 96:128\]; dst = at_kt_h1\[0, 0:32\];[^\n]*\n\s*trip at_lk_h1_1 \{ src = qkv_hbm\[4, 0, 0:64\]; dst = at_kt_h1\[0, 32:96\];/);
       const m = k.weights;
