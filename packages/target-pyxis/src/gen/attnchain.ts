@@ -216,10 +216,7 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1, r0s)).join('\n')}
    * of 8, i.e. on 1 KiB in HBM (LD0502).
    */
   const headLoads = (x: number, h: number, rows: number): Array<[string, string]> => {
-    if (layout === 'heads') {
-      const fb = x * p.heads + h;
-      return rows === DK ? [[`[${fb}, 0:${NB}]`, '']] : Array.from({ length: NB }, (_, b) => [`[${fb}, ${b}]`, `[${b}, 0:${DK}]`]);
-    }
+    if (layout === 'heads') return [[`[${x * p.heads + h}, 0:${NB}]`, rows === DK ? '' : `[0:${NB * DK}]`]];
     const f0 = x * D + h * DK;
     if (f0 % 128 === 0 && DK === 128) return [[`[${f0 / 128}, 0:${NB}]`, '']];
     const res: Array<[string, string]> = [];
@@ -259,8 +256,12 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1, r0s)).join('\n')}
           pushTrip(out, qkey('h2a', c), `  trip ${P}l${x}_${tag} { src = ${p.qkvTensor}[${(xi * D) / 128 + g}, 0:${NB}]; dst = ${P}${x}t_${tag}; trip_power = 4; }`);
         }
       else for (const [x, xi] of [['q', 0], ['k', 1], ['v', 2]] as const) {
-        // V^T is the row-shifted A operand of the P V trips: RP rows (seq §9.3), rows >= d_k stay zero
-        out.decls.push(`tensor ${P}${x}t_h${h} { format = RFP8; shape = [${NB}, ${x === 'v' ? RP : DK}, 128]; eb = -12; region = amem${c}; zero = true; }`);
+        // V^T is the row-shifted A operand of the P V trips: RP rows (seq §9.3). Model layout: [NB, RP, 128], rows >=
+        // d_k stay zero. Heads layout: the key blocks' d_k rows back to back ([NB d_k + RP - d_k, 128], one H2A trip);
+        // the view of key block k is rows k d_k .. k d_k + RP, whose rows >= d_k (the next block's V^T, or zeros)
+        // give O^T rows the combine does not read
+        const vHeads = x === 'v' && layout === 'heads' && RP !== DK;
+        out.decls.push(`tensor ${P}${x}t_h${h} { format = RFP8; shape = [${vHeads ? `${NB * DK + RP - DK}` : `${NB}, ${x === 'v' ? RP : DK}`}, 128]; eb = -12; region = amem${c}; zero = true; }`);
         headLoads(xi, h, x === 'v' ? RP : DK).forEach(([src, dst], n, all) =>
           pushTrip(out, qkey('h2a', c), `  trip ${P}l${x}_h${h}${all.length > 1 ? `_${n}` : ''} { src = ${p.qkvTensor}${src}; dst = ${P}${x}t_h${h}${dst}; trip_power = 4; }`));
       }
@@ -275,7 +276,7 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1, r0s)).join('\n')}
       names.push(scn, ...pvn);
       out.deps.push(`${scn} after ${loadNames('q', h).join(', ')}, ${loadNames('k', h).join(', ')};`, ...pvn.map((n) => `${n} after ${loadNames('v', h).join(', ')};`));
       pushTrip(out, q, `  trip ${scn} { amem_weights_read = ${sc}_wr; wdp = ${sc}_wdp; gh = ${sc}_gh; amem_read = ${sc}_rd; gv = ${sc}_gv; gx = ${sc}_gx; gwb = ${sc}_gwb_${k === blk ? 'd' : 'f'}; sb2vb = ${sc}_in; vb2vpu = ${sc}_feed; vi = ${sc}_vi; vpu2vb = ${sc}_out; vb2sb = ${sc}_drain; amem_write = ${sc}_wo; weights = ${P}kt_${tag}[${k}${rows}]; read = ${P}qt_${tag}[${blk}${rows}]; write = ${o}[${k * OB + RP}:${k * OB + RP + 2}]; op = matmul; trip_power = 16; }`);
-      pvn.forEach((n, r) => pushTrip(out, q, `  trip ${n} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed${r}; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt_${tag}[${k}${NC > 1 ? `, ${128 * r}:${128 * (r + 1)}` : ''}]; write = ${o}[${k * OB + 128 * r}:${k * OB + 128 * (r + 1)}]; op = matmul; trip_power = 16; }`));
+      pvn.forEach((n, r) => pushTrip(out, q, `  trip ${n} { amem_weights_read = ${pv}_wr; wdp = ${pv}_wdp; gh = ${pv}_gh; vb2sb = ${pv}_feed${r}; gv = ${pv}_gv; gx = ${pv}_gx; gwb = ${pv}_gwb; amem_write = ${pv}_wo; weights = ${P}vt_${tag}[${layout === 'heads' && RP !== DK ? `${k * DK + 128 * r}:${k * DK + 128 * (r + 1)}` : `${k}${NC > 1 ? `, ${128 * r}:${128 * (r + 1)}` : ''}`}]; write = ${o}[${k * OB + 128 * r}:${k * OB + 128 * (r + 1)}]; op = matmul; trip_power = 16; }`));
     });
     out.deps.push(`${P}cb${id} after ${names.join(', ')};`, `${P}st${id} after ${P}cb${id};`);
   }
