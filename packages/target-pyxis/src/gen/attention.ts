@@ -31,6 +31,7 @@ export function attention(p: AttentionParams): GenKernel {
   const nm = p.name ?? 'attn';
   requireName(nm);
   const NT = requireInt('tiles', p.tiles, 1, 65536);
+  if (Number.isInteger(p.dk) && p.dk > 128) throw new GenError('GEN0007', 'dk', `the single-tile flow takes d_k <= 128 (got ${p.dk}): its P V trip computes the 128 rows of O^T = V^T P^T once (seq §9.3); a larger head is the key-block flow: attention --seq S --heads H --dk D (d_k <= 384)`);
   const DK = requireInt('dk', p.dk, 8, 128);
   requireMultiple('dk', DK, 8, 'seq §1.2 rule 3: the inner dimension of an FP8 MatMul (the transposed K^T path)');
   const T = p.tokens ?? 128;
