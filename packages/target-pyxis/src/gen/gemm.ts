@@ -2,7 +2,8 @@
  * GEMM generator: C[M, N] = epilogue(A[M, K] x B[K, N]) (+ R), FP8 or FP16, tiled in 128 x 128 output tiles over a
  * set of UIEs and clusters, operands streamed from HBM with double buffering. The microcode of one tile is that of
  * samples/pyxis/matmul_fp8.pasm (row-shifted A, seq §9.3, §10.1.3), matmul_fp16.pasm (FP16, LnsI5F10 operands) or
- * matmul_transposed_fp8.pasm (A stored transposed, seq §9.4.1, §10.1.4); the VPU epilogue is that of
+ * matmul_transposed_fp8.pasm / matmul_transposed_fp16.pasm (A stored transposed, seq §9.4, §10.1.4; the weights-path
+ * programs in gen/gemmTransposed.ts); the VPU epilogue is that of
  * matmul_bias_relu.pasm (chip §6.1.4) and the residual add is conv1x1_residual.pasm's RMW_Add (chip §7.4.1).
  *
  * Schedule (docs/generators.md "GEMM"): tile t = (mi, ni) goes to worker t mod W (workers = UIEs, cluster-minor).
@@ -19,6 +20,7 @@ import { columnBlocks, floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { LUT_TABLE, identityWpsw, newParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
 import { errorOf, fromColumnBlocks, gelu64, matmul64 } from './reference.js';
+import { transposedAPrograms, transposedKMultiple } from './gemmTransposed.js';
 
 export type Epilogue = 'none' | 'bias' | 'relu' | 'bias_relu' | 'gelu' | 'bias_gelu';
 export const EPILOGUES: readonly Epilogue[] = ['none', 'bias', 'relu', 'bias_relu', 'gelu', 'bias_gelu'];
@@ -29,7 +31,7 @@ export interface GemmParams {
   k: number;
   n: number;
   dtype?: 'fp8' | 'fp16';
-  /** A stored transposed (A^T [K, M]) and transposed by the weights path (FP8 only). */
+  /** A stored transposed (A^T [K, M]) and transposed by the weights path (FP8 or FP16). */
   transposed?: boolean;
   clusters?: number[];
   /** UIEs per cluster (the first `uies` of each cluster). */
@@ -70,7 +72,6 @@ export function gemm(p: GemmParams): GenKernel {
   if (dtype !== 'fp8' && dtype !== 'fp16') throw new GenError('GEN0006', 'dtype', `must be fp8 or fp16 (got ${String(dtype)})`, 2);
   const fp16 = dtype === 'fp16';
   const tr = p.transposed ?? false;
-  if (tr && fp16) throw new GenError('GEN0007', 'transposed', 'the transposed flow is generated for FP8 only (samples/pyxis/matmul_transposed_fp8.pasm); use the row-shifted FP16 flow');
   const epi = p.epilogue ?? 'none';
   if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
   // at most MAX_TRIPS tiles (GEN0020): the ranges say so before the multiple-of-128 rules
@@ -79,12 +80,13 @@ export function gemm(p: GemmParams): GenKernel {
   requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
   requireMultiple('n', N, TILE, 'one tile is the 128 grid columns (pad N to 128)');
   // seq §1.2 rule 3 (8 for FP8, 4 for FP16 horizontal operands); the row-shifted flow fills one Hbuf block of 128 bytes
-  // per row of A (seq §9.3): K a multiple of 128 FP8 / 64 FP16 values; the transposed flow a multiple of 8.
-  const kMul = tr ? 8 : fp16 ? 64 : 128;
+  // per row of A (seq §9.3): K a multiple of 128 FP8 / 64 FP16 values; the transposed flow one 64-byte Hbuf block
+  // of 8 FP8 / 4 FP16 rows of A^T, i.e. exactly the seq §1.2 rule (gen/gemmTransposed.ts).
+  const kMul = tr ? transposedKMultiple(fp16) : fp16 ? 64 : 128;
   // loop counts (12 bits, seq §2.1): GX runs K/8 (FP8) or K/4 (FP16) groups; the B read runs K/8 x 8
   const kMax = fp16 ? 4 * lim.maxLoop : 8 * lim.maxLoop;
   const K = requireInt('k', p.k, 1);
-  requireMultiple('k', K, kMul, tr ? 'seq §1.2 rule 3: FP8 horizontal operand' : `seq §9.3: one Hbuf block = 128 bytes of each row of A (${128 / (fp16 ? 2 : 1)} values)`);
+  requireMultiple('k', K, kMul, tr ? `seq §1.2 rule 3: ${fp16 ? 'FP16' : 'FP8'} horizontal operand` : `seq §9.3: one Hbuf block = 128 bytes of each row of A (${128 / (fp16 ? 2 : 1)} values)`);
   requireInt('k', K, kMul, kMax);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
@@ -94,7 +96,9 @@ export function gemm(p: GemmParams): GenKernel {
   const ch = p.chain;
   if (ch && (fp16 || tr || BT !== 1 || (ch.biasRows && epi !== 'bias_gelu') || (!ch.biasRows && vpu && epi !== 'gelu'))) throw new GenError('GEN0010', 'chain', 'a chained GEMM is FP8, row-shifted, batch 1, with no epilogue, GELU, or a per-row bias + GELU');
   const biasBytes = ch?.biasRows ? bytesOf(M, TILE, 2) : vpu ? bytesOf(1, N, 2) : 0;
-  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, ch?.amemBudget ?? (p.amemBudget === undefined ? undefined : requireInt('amem-budget', p.amemBudget, 1, lim.amemBytes - 1024 * 1024)));
+  // A^T [K, 128] when transposed (rows of 128 values), else A [128, K] (rows padded to 16-byte partitions)
+  const aBytes = tr ? bytesOf(K, TILE, eb) : bytesOf(TILE, K, eb);
+  const plan = planTiles(BT, M, N, ws, aBytes, bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, ch?.amemBudget ?? (p.amemBudget === undefined ? undefined : requireInt('amem-budget', p.amemBudget, 1, lim.amemBytes - 1024 * 1024)));
   const seed = p.seed ?? 1;
   const fb = fp16 ? 10 : 3;
   // batch x [M, K] and batch x [K, N]; C = batch x [M, N] (batch 1: one GEMM)
@@ -144,7 +148,7 @@ export function gemm(p: GemmParams): GenKernel {
   });
   for (const v of plan.residentA.values()) for (const r of v) loadsA += r.len;
   for (const v of plan.residentB.values()) for (const r of v) loadsB += r.len;
-  const hbmBytes = loadsA * bytesOf(TILE, K, eb) + loadsB * bytesOf(K, TILE, eb) + tiles * (bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2) + (p.residual ? bytesOf(TILE, TILE, 2) : 0));
+  const hbmBytes = loadsA * aBytes + loadsB * bytesOf(K, TILE, eb) + tiles * (bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2) + (p.residual ? bytesOf(TILE, TILE, 2) : 0));
   const bias = inputs.find((f) => f.file === `${name}_bias.npy`)?.data;
   const resid = inputs.find((f) => f.file === `${name}_ref_r.npy`)?.data;
   const check = (read: (s: string) => Float32Array) => {
@@ -167,7 +171,13 @@ export function gemm(p: GemmParams): GenKernel {
       abs[i]! += Math.abs(bi);
     }
     const e = errorOf(got, c, abs);
-    return { ...e, bound: fp16 ? 0.01 : 0.06, what: 'max |c - ref| / sum|a b| (normwise, per element)' };
+    // the grid's bound on sum|a b| plus C's flush to zero below its smallest normal 2^(EB + 1) (RFP16 has no
+    // subnormals, chip §4.2), which only small K makes visible (docs/generators.md "Error bounds")
+    let minAbs = Infinity;
+    for (let i = 0; i < abs.length; i++) if (abs[i]! < minAbs) minAbs = abs[i]!;
+    const flush = 2 ** ((vpu ? -15 : -8) + 1) / minAbs;
+    const bound = Math.ceil(((fp16 ? 0.01 : 0.06) + flush) * 1000) / 1000;
+    return { ...e, bound, what: 'max |c - ref| / sum|a b| (normwise, per element)' };
   };
   return {
     name,
@@ -197,18 +207,12 @@ function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilog
   const L: string[] = [];
   const e = (s: string) => L.push(s);
   e(`# Generated by pyxis-gen gemm (packages/target-pyxis/src/gen/gemm.ts; docs/generators.md): one 128 x 128 x ${K} tile,`);
-  e(`# ${fp16 ? 'FP16' : 'FP8'} ${tr ? 'transposed A (seq §9.4.1, §10.1.4; samples/pyxis/matmul_transposed_fp8.pasm)' : `row-shifted A (seq §9.3, §10.1.3; samples/pyxis/matmul_${fp16 ? 'fp16' : 'fp8'}.pasm)`},`);
+  e(`# ${fp16 ? 'FP16' : 'FP8'} ${tr ? `transposed A (seq §9.4.${fp16 ? 2 : 1}, §10.1.4; samples/pyxis/matmul_transposed_${fp16 ? 'fp16' : 'fp8'}.pasm)` : `row-shifted A (seq §9.3, §10.1.3; samples/pyxis/matmul_${fp16 ? 'fp16' : 'fp8'}.pasm)`},`);
   e(`# epilogue ${epi}${residual ? ', residual add by RMW_Add (chip §7.4.1)' : ''}. EBs: A, B eb -12 -> EB_MNS -8${vpu ? '; GWB eb_adj 7 -> VPU EB -15' : ''}.`);
   e(`.const ${nm}_K = ${K}`);
   const w = fp16 ? 2 : 1;
-  if (tr) {
-    e(`# AMEM Weights Read: row k of A^T (128 bytes) per cycle; K/8 x 8 so that the loop counts stay 12-bit (seq §2.1)`);
-    e(`.program ${nm}_wr amem_weights_read {\n  loop i0 ${nm}_K / 8 {\n    loop i1 8 {\n      Read_SRAM wdc_type=Uncompressed iter_stride[i0]=64 iter_stride[i1]=8\n    }\n  }\n}`);
-    e(`# WDP, Figure 9-3: i1 tbuf, i2 tbuf column; LD_2ROWS_8B_TRANS, 64-byte blocks`);
-    e(`.program ${nm}_wdp wdp {\n  loop i0 ${nm}_K / 8 {\n    loop i1 2 {\n      loop i2 4 {\n        WR_HBUF hbuf_wr_control=LD_2ROWS_8B_TRANS log2_ptns_per_hlane=0 tbuf_idx_iter_id=i1 tbuf_col_idx_iter_id=i2 \\\n                dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i1 \\\n                hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2]\n      }\n    }\n  }\n}`);
-    e(`# GH, Figure 10-2: VGR = 2*i1 + i2`);
-    e(`.program ${nm}_gh gh {\n  loop i0 ${nm}_K / 8 {\n    loop i1 4 {\n      loop i2 2 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_TRANS_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=4 hbuf_stride_dim2=16 \\\n                    hbuf_stride_iter_id_dim1=i2 hbuf_stride_iter_id_dim2=i1\n      }\n    }\n  }\n}`);
-  } else {
+  if (tr) for (const t of transposedAPrograms(nm, fp16)) e(t);
+  else {
     const blk = fp16 ? 64 : 128;
     e(`.const ${nm}_KBLK = ${nm}_K / ${blk}            # Hbuf blocks: 128 bytes of each of the 128 rows of A`);
     e(`.const ${nm}_ROW = ${nm}_K / ${16 / w}              # partitions per row of A`);

@@ -127,7 +127,7 @@ describe('pyxis-gen gemm: parameters the hardware cannot run are errors naming t
     [{ m: 100, k: 128, n: 128 }, 'GEN0003', /^GEN0003: m: must be a multiple of 128/],
     [{ m: 128, k: 100, n: 128 }, 'GEN0003', /k: must be a multiple of 128 .*seq §9.3/],
     [{ m: 128, k: 132, n: 128, transposed: true }, 'GEN0003', /k: must be a multiple of 8 .*seq §1.2 rule 3/],
-    [{ m: 128, k: 64, n: 128, dtype: 'fp16', transposed: true }, 'GEN0007', /transposed/],
+    [{ m: 128, k: 66, n: 128, dtype: 'fp16', transposed: true }, 'GEN0003', /k: must be a multiple of 4 .*seq §1.2 rule 3: FP16/],
     [{ m: 128, k: 128, n: 128, uies: 13 }, 'GEN0004', /uies: must be 1..12/],
     [{ m: 128, k: 128, n: 128, clusters: [4] }, 'GEN0004', /cluster 4 does not exist/],
     [{ m: 128, k: 65536, n: 128 }, 'GEN0002', /k: must be in 128..32768/],
