@@ -81,7 +81,11 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
   const groupOf = (h: number) => (shared ? Math.floor((h * DK) / 128) : h);
   const r0Of = (h: number) => (shared ? (h * DK) % 128 : 0);
   const clusterOf = (h: number) => clusters[shared && DK < 128 ? Math.floor((h * clusters.length) / p.heads) : h % clusters.length]!;
-  const tagOf = (h: number) => (shared && DK < 128 ? `f${groupOf(h)}c${clusterOf(h)}` : `h${h}`);
+  // every scores (P V) trip of a head waits for its block's Q, K (V) loads: a barrier takes <= 31 waits and an H2A
+  // descriptor <= 8 notifies (docs/linker.md "Dependencies"), so at most SHARE heads share one load of a block
+  const SHARE = Math.max(1, Math.floor((7 * 31) / ((NB * (NB + 1)) / 2)));
+  const subOf = (h: number) => Math.floor(Array.from({ length: h }, (_, i) => i).filter((i) => groupOf(i) === groupOf(h) && clusterOf(i) === clusterOf(h)).length / SHARE);
+  const tagOf = (h: number) => (shared && DK < 128 ? `f${groupOf(h)}c${clusterOf(h)}${subOf(h) ? `s${subOf(h)}` : ''}` : `h${h}`);
   const r0s = [...new Set(Array.from({ length: p.heads }, (_, h) => r0Of(h)))].sort((a, b) => a - b);
   const s = p.scaleLog2 ?? Math.round(Math.log2(DK) / 2);
   const trW = (pre: string, n: number) => `.program ${pre}_wr amem_weights_read {\n  loop i0 ${n} {\n    Read_SRAM wdc_type=Uncompressed iter_stride[i0]=8\n  }\n}
