@@ -114,4 +114,13 @@ describe('pyxis-gen transformer: heads of d_k other than 128 (small configuratio
       expect(e.maxOverRms).toBeLessThanOrEqual(0.5);
     }, 60_000);
   }
+
+  it('16 heads of d_k 8 in one feature block over 768 tokens: the block is loaded twice (the shared loads stay within the barrier limits), links with no diagnostics', () => {
+    // each of the 21 (query, key) block pairs of a head waits for its block's loads: 16 heads x 21 = 336 waits would
+    // need 11 barriers of <= 31 waits, and an H2A descriptor notifies <= 8 (docs/linker.md "Dependencies")
+    const k = transformer({ seq: 768, dModel: 128, heads: 16, ffn: 128, clusters: [0], uies: 1 });
+    expect(k.ld.match(/trip at_lq_f0c0(s1)? \{/g)?.sort()).toEqual(['trip at_lq_f0c0 {', 'trip at_lq_f0c0s1 {']);
+    // linked (the linker throws on an error) and started: the first 1,000 cycles, timing-only
+    expect(runKernel(k, { timingOnly: true, maxCycles: 1000 }).warnings).toEqual([]);
+  }, 60_000);
 });
