@@ -115,7 +115,7 @@ kinds and options:
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
         a decoder layer chained in one image (LayerNorm, QKV, causal attention over all the tokens, Wo + x, LayerNorm,
-        FFN with GELU, + y1); d-model / heads (d_k) a multiple of 8, <= 128; seq <= 768, d-model <= 4096 (docs/generators.md)
+        FFN with GELU, + y1); d-model / heads (d_k) a multiple of 8, <= 384; seq <= 768, d-model <= 4096 (docs/generators.md)
   conv3x3 --images N --cin C --height H [--stride 1|2] [--residual]
         3x3 conv, pad 1, [C, H, 128] -> [16, H, 128] RFP16 (stride 1) or [16, H/2, 64] RFP8 (stride 2) per image;
         C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only
@@ -129,7 +129,7 @@ kinds and options:
         causal attention tiles of 128 tokens (T valid), head dimension D (a multiple of 8, <= 128), O^T per tile
   attention --seq S [--heads H] [--dk D]
         causal attention over S tokens (<= 768; padded to whole 128-token blocks) for H heads of d_k D (a multiple
-        of 8, <= 128; default 128) (key blocks combined on the VPU)
+        of 8, <= 384; default 128) (key blocks combined on the VPU)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;
