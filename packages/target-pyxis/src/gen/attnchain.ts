@@ -80,7 +80,16 @@ export function attnChain(p: AttnChainParams): GenKernel & { scale: number } {
   const shared = layout === 'model' && 128 % DK === 0;
   const groupOf = (h: number) => (shared ? Math.floor((h * DK) / 128) : h);
   const r0Of = (h: number) => (shared ? (h * DK) % 128 : 0);
-  const clusterOf = (h: number) => clusters[shared && DK < 128 ? Math.floor((h * clusters.length) / p.heads) : h % clusters.length]!;
+  /**
+   * Regrouped heads (model layout, a d_k that does not divide 128 and is not 128: a head across feature blocks): a
+   * cluster loads the feature blocks its heads touch in one H2A trip per Q, K, V (consecutive blocks of qkv are one
+   * contiguous range) and UIE copy trips (AMEM Read -> AMEM Write, samples/pyxis/copy.pasm) gather each head's rows
+   * into its [NB, rows, 128] tensors, one copy per feature block the head touches. One H2A slice per head, token
+   * block and feature block instead (~300 cycles each, one after the other per cluster) made the loads the critical
+   * path.
+   */
+  const regroup = layout === 'model' && !shared;
+  const clusterOf = (h: number) => clusters[layout === 'model' && DK !== 128 ? Math.floor((h * clusters.length) / p.heads) : h % clusters.length]!;
   // every scores (P V) trip of a head waits for its block's Q, K (V) loads: a barrier takes <= 31 waits and an H2A
   // descriptor <= 8 notifies (docs/linker.md "Dependencies"), so at most SHARE heads share one load of a block
   const SHARE = Math.max(1, Math.floor((7 * 31) / ((NB * (NB + 1)) / 2)));
@@ -213,32 +222,58 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1, r0s)).join('\n')}
     out.decls.push(`config gwb.col_mask { cluster = ${w.cluster}; uie = ${w.uie}; index = 0; entry { col_override = [${Array(128).fill(0).join(', ')}]; } }`);
   }
   /**
-   * The H2A slices [src, dst] that load x (0 Q, 1 K, 2 V) of head h for every token block into a [NB, rows, 128] AMEM
-   * tensor. DMA views are one contiguous byte range (chip §11.4.3, LD0136): a head that is whole blocks of the
-   * source's rows for every token block is one slice; otherwise one slice per token block and per 128-row feature
-   * block the head's features touch (d_k 96 in the model layout straddles two). Every slice starts at a row multiple
-   * of 8, i.e. on 1 KiB in HBM (LD0502).
+   * The H2A slice [src, dst] that loads x (0 Q, 1 K, 2 V) of head h for every token block (heads layout, or the
+   * model layout at d_k 128: one contiguous range, chip §11.4.3, LD0136) into its AMEM tensor.
    */
-  const headLoads = (x: number, h: number, rows: number): Array<[string, string]> => {
-    if (layout === 'heads') return [[`[${x * p.heads + h}, 0:${NB}]`, rows === DK ? '' : `[0:${NB * DK}]`]];
+  const headLoads = (x: number, h: number, rows: number): Array<[string, string]> =>
+    layout === 'heads' ? [[`[${x * p.heads + h}, 0:${NB}]`, rows === DK ? '' : `[0:${NB * DK}]`]] : [[`[${(x * D) / 128 + h}, 0:${NB}]`, '']];
+  /** Pieces of head h's features of x within 128-feature blocks: [feature block, first row, end row, head row]. */
+  const pieces = (x: number, h: number) => {
     const f0 = x * D + h * DK;
-    if (f0 % 128 === 0 && DK === 128) return [[`[${f0 / 128}, 0:${NB}]`, '']];
-    const res: Array<[string, string]> = [];
-    for (let b = 0; b < NB; b++)
-      for (let f = f0; f < f0 + DK; ) {
-        const end = Math.min(f0 + DK, (Math.floor(f / 128) + 1) * 128);
-        res.push([`[${Math.floor(f / 128)}, ${b}, ${f % 128}:${((end - 1) % 128) + 1}]`, `[${b}, ${f - f0}:${end - f0}]`]);
-        f = end;
-      }
+    const res: Array<[number, number, number, number]> = [];
+    for (let f = f0; f < f0 + DK; ) {
+      const end = Math.min(f0 + DK, (Math.floor(f / 128) + 1) * 128);
+      res.push([Math.floor(f / 128), f % 128, ((end - 1) % 128) + 1, f - f0]);
+      f = end;
+    }
     return res;
   };
   const loadNames = (x: 'q' | 'k' | 'v', h: number) => {
     if (shared) return [`${P}l${x}_${tagOf(h)}`];
+    if (regroup) return pieces(['q', 'k', 'v'].indexOf(x), h).map((_, n) => `${P}cp${x}_h${h}_${n}`);
     const n = headLoads(['q', 'k', 'v'].indexOf(x), h, x === 'v' ? RP : DK).length;
     return n === 1 ? [`${P}l${x}_h${h}`] : Array.from({ length: n }, (_, i) => `${P}l${x}_h${h}_${i}`);
   };
   let flops = 0;
   const loaded = new Set<string>();
+  const copyProgs = new Set<string>();
+  if (regroup)
+    for (const c of clusters) {
+      const hs = Array.from({ length: p.heads }, (_, h) => h).filter((h) => clusterOf(h) === c);
+      if (hs.length === 0) continue;
+      const qs = uiesOf.get(c)!;
+      let next = 0;
+      for (const [x, xi] of [['q', 0], ['k', 1], ['v', 2]] as const) {
+        const lo = Math.floor((xi * D + hs[0]! * DK) / 128);
+        const hi = Math.floor((xi * D + (hs[hs.length - 1]! + 1) * DK - 1) / 128);
+        const big = `${P}${x}b_c${c}`;
+        out.decls.push(`tensor ${big} { format = RFP8; shape = [${hi - lo + 1}, ${NB}, 128, 128]; eb = -12; region = amem${c}; zero = true; }`);
+        pushTrip(out, qkey('h2a', c), `  trip ${P}l${x}_c${c} { src = ${p.qkvTensor}[${lo}:${hi + 1}, 0:${NB}]; dst = ${big}; trip_power = 4; }`);
+        const rows = x === 'v' ? RP : DK;
+        for (const h of hs) {
+          // V^T is the row-shifted A operand of the P V trips: RP rows (seq §9.3), rows >= d_k stay zero
+          out.decls.push(`tensor ${P}${x}t_h${h} { format = RFP8; shape = [${NB}, ${rows}, 128]; eb = -12; region = amem${c}; zero = true; }`);
+          pieces(xi, h).forEach(([fb, r0, r1, off], n) => {
+            const len = r1 - r0;
+            copyProgs.add(`${len}:${rows}`);
+            const w = qs[next++ % qs.length]!;
+            const name = `${P}cp${x}_h${h}_${n}`;
+            out.deps.push(`${name} after ${P}l${x}_c${c};`);
+            pushTrip(out, qkey('uie', w.cluster, w.uie), `  trip ${name} { amem_read = ${nm}_cp${len}_rd; amem_write = ${nm}_cp${len}_w${rows}; read = ${big}[${fb - lo}, 0:${NB}, ${r0}:${r1}]; write = ${P}${x}t_h${h}[0:${NB}, ${off}:${off + len}]; trip_power = 8; }`);
+          });
+        }
+      }
+    }
   for (const { t, c, pairs } of tiles) {
     const h = t % p.heads;
     const blk = Math.floor(t / p.heads);
@@ -252,7 +287,7 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1, r0s)).join('\n')}
     const tag = tagOf(h);
     const r0 = r0Of(h);
     const rows = shared && DK < 128 ? `, ${r0}:${r0 + DK}` : '';
-    if (!loaded.has(tag)) {
+    if (!regroup && !loaded.has(tag)) {
       loaded.add(tag);
       if (shared)
         for (const [x, xi] of [['q', 0], ['k', 1], ['v', 2]] as const) {
@@ -289,9 +324,14 @@ ${Array.from({ length: NB }, (_, b) => combine(b + 1, r0s)).join('\n')}
     const r0 = r0Of(t % p.heads);
     pushTrip(out, qkey('uie', cbw!.cluster, cbw!.uie), `  trip ${P}cb${t} { amem_read = ${cb}${nk}_rd${r0 ? `_o${r0}` : ''}; sb2vb = ${cb}${nk}_in; vb2vpu = ${cb}${nk}_feed; vi = ${cb}${nk}_vi; vpu2vb = ${cb}_out; vb2sb = ${cb}_drain; amem_write = ${cb}_wr; read = ${P}ob${t}; write = ${P}ot${t}; trip_power = 8; }`);
   }
+  // the regrouping copies: NB blocks of len rows from the [.., NB, 128, 128] load (a block = 128 rows of 8 16-byte
+  // units) to a head's [NB, rows, 128] tensor
+  const copies = [...copyProgs].map((k) => k.split(':').map(Number) as [number, number]).map(([len, rows]) =>
+    `.program ${nm}_cp${len}_rd amem_read {\n  loop i0 ${NB} {\n    loop i1 ${len} {\n      Read_SRAM tgt_fifo=AMEM_write iter_stride[i0]=${128 * 8} iter_stride[i1]=8\n    }\n  }\n}\n` +
+    `.program ${nm}_cp${len}_w${rows} amem_write {\n  loop i0 ${NB} {\n    loop i1 ${len} {\n      Write src_fifo=AMEM_read iter_stride[i0]=${rows * 8} iter_stride[i1]=8\n    }\n  }\n}`);
   return {
     name: nm,
-    pasm,
+    pasm: copies.length ? `${pasm}# ---- regrouping copies (heads across 128-feature blocks)\n${[...new Set(copies.flatMap((c) => c.split(/(?=\.program )/)))].join('\n')}\n` : pasm,
     ld: renderLd(`/* causal attention (gen/attnchain.ts) */`, out),
     parts: out,
     inputs: [],

@@ -156,7 +156,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
   const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
   const needs = [gemmNeed(D + 128, true), gemmNeed(D, false), gemmNeed(D + 128, true), gemmNeed(F, false)];
-  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 128 * DK + NB * ((RP + 2) * 256 + 128 * DK) + 128 * (RP - DK)) + F * 256 + 2 * 1024 * 1024;
+  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 128 * DK + NB * ((RP + 2) * 256 + 128 * DK) + 128 * (RP - DK)) + (128 % DK ? 3 * (Math.ceil(D / 128 / cl.length) + 2) * NB * 16384 : 0) + F * 256 + 2 * 1024 * 1024;
   const total = lim.amemBytes - fixed;
   const sumNeed = needs.reduce((a, b) => a + b, 0);
   if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);
