@@ -13,11 +13,9 @@
  *   hardware routing partition 2h + g to grid_row_in_pair g (Table 9-4); an Hbuf block is 4 rows (8 words), rows
  *   A, B in tbuf 0 (bank 0), C, D in tbuf 1 (bank 1); GH reads VGR 4q + w from quad-byte q of word w (Table 9-9).
  *
- * K rule (seq §1.2 rule 3): a multiple of 8 (FP8) / 4 (FP16) horizontal values: one Hbuf block, nothing more.
+ * K rule (seq §1.2 rule 3, checked in gen/gemm.ts for every flow): a multiple of 8 (FP8) / 4 (FP16) horizontal values =
+ * one Hbuf block of rows of A^T, so the transposed flows need no K padding (gen/gemmShape.ts).
  */
-
-/** K multiple of the transposed flow (seq §1.2 rule 3; one Hbuf block of 8 FP8 / 4 FP16 rows of A^T). */
-export const transposedKMultiple = (fp16: boolean) => (fp16 ? 4 : 8);
 
 /** Rows of A^T per Hbuf block (64 bytes per grid-row). */
 const rowsPerBlock = (fp16: boolean) => (fp16 ? 4 : 8);

@@ -162,9 +162,9 @@ describe('pyxis-gen gemm FP16 transposed: streaming, epilogues, residual, batch'
 
 describe('pyxis-gen gemm FP16 transposed: illegal sizes name the parameter and the rule', () => {
   const bad: Array<[GemmParams, string, RegExp]> = [
-    [{ m: 128, k: 66, n: 128 }, 'GEN0003', /^GEN0003: k: must be a multiple of 4 \(got 66\): seq §1.2 rule 3: FP16 horizontal operand/],
+    [{ m: 128, k: 66, n: 128 }, 'GEN0003', /^GEN0003: k: must be a multiple of 4 \(got 66\): seq §1.2 rule 3: the inner dimension of a MatMul with an FP16 horizontal operand/],
     [{ m: 128, k: 16388, n: 128 }, 'GEN0002', /k: must be in 4..16384/],
-    [{ m: 136, k: 64, n: 128 }, 'GEN0003', /m: must be a multiple of 128/],
+    [{ m: 132, k: 64, n: 128 }, 'GEN0003', /m: must be a multiple of 8 \(got 132\): seq §1.3 rule 4/],
     [{ m: 1536, k: 16384, n: 128, uies: 12 }, 'GEN0008', /double-buffered tiles need \d+ bytes of AMEM/],
   ];
   for (const [p, code, re] of bad)
