@@ -290,7 +290,7 @@ function layerCheck(w: LayerWeights, S: number, D: number, H: number, F: number)
     for (const v of ref) ss += v * v;
     const rms = Math.sqrt(ss / ref.length);
     const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
-    return { ...e, bound: TRANSFORMER_BOUND.max, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
+    return { ...e, bound: TRANSFORMER_BOUND.max, rmsBound: TRANSFORMER_BOUND.rms, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
   };
 }
 

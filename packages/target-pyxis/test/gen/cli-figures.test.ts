@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { genMain } from '../../src/gen/index.js';
+import { writeKernel } from '../../src/gen/cli.js';
+import { gemm } from '../../src/gen/gemm.js';
+import { runKernelFiles } from '../../src/gen/runner.js';
 
 const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
 
@@ -94,5 +97,21 @@ describe('pyxis-gen --run figures', () => {
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/compute: not computed \(the run stopped/);
     expect(r.out).toMatch(/clusters \(grid utilisation = Exec_Valid cycles \/ run cycles\): none \(no UIE trip ran a compute sequencer/);
+  });
+
+  it('a check with an RMS bound (the transformer layer): --run fails above it even when the max is within its bound', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-fig-'));
+    try {
+      const k = gemm({ m: 8, k: 8, n: 8 });
+      writeKernel(k, dir, { makeLut: () => {} });
+      const within = runKernelFiles({ ...k, check: () => ({ max: 0.1, bound: 1, rms: 0.05, rmsBound: 0.08, what: 'test' }) }, dir, {});
+      expect(within.ok).toBe(true);
+      expect(within.lines.join('\n')).toMatch(/RMS relative 5\.000e-2 \(bound 0\.08\): ok/);
+      const above = runKernelFiles({ ...k, check: () => ({ max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' }) }, dir, {});
+      expect(above.ok).toBe(false);
+      expect(above.lines.join('\n')).toMatch(/RMS relative 9\.000e-2 \(bound 0\.08\): ABOVE THE BOUND/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
