@@ -18,6 +18,8 @@ interface UieCompute {
   exec_valid: number;
   stall_cycles: Record<string, number>;
   timing_only: boolean;
+  /** sim/vpuStats.ts: present when the UIE's VPU ran */
+  vpu?: { busy_cycles: number };
 }
 
 export interface ChipFigures {
@@ -31,6 +33,8 @@ export interface ChipFigures {
   hbmBytes: number;
   uies: Array<{ name: string; execValid: number; utilisation: number }>;
   clusters: Array<{ cluster: number; uies: number; utilisation: number }>;
+  /** Per cluster: VPU busy cycles / run cycles averaged over its UIEs that computed (empty when no VPU ran). */
+  vpuClusters: Array<{ cluster: number; uies: number; utilisation: number }>;
   stalls: Array<[string, number]>;
   /** APM (chip §13): UIE cycles denied by the power manager, and the peak requested power. */
   apmBubbles: number;
@@ -46,7 +50,8 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
   const seconds = r.cycles / r.clock_hz;
   const uies: ChipFigures['uies'] = [];
   const stalls = new Map<string, number>();
-  const perCluster = new Map<number, { n: number; ev: number }>();
+  const perCluster = new Map<number, { n: number; ev: number; vpu: number }>();
+  let vpuRan = false;
   let timingOnly = false;
   // one Exec_Valid = one grid cycle of useful work; FP16 needs 2 per FP8-equivalent MAC (chip §6.1.3)
   for (const e of r.engines) {
@@ -57,9 +62,11 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
     const util = r.cycles > 0 ? c.exec_valid / r.cycles : 0;
     uies.push({ name: e.name, execValid: c.exec_valid, utilisation: util });
     const cl = Number(m[1]);
-    const p = perCluster.get(cl) ?? { n: 0, ev: 0 };
+    const p = perCluster.get(cl) ?? { n: 0, ev: 0, vpu: 0 };
     p.n++;
     p.ev += c.exec_valid;
+    p.vpu += c.vpu?.busy_cycles ?? 0;
+    vpuRan ||= (c.vpu?.busy_cycles ?? 0) > 0;
     perCluster.set(cl, p);
     for (const [k, v] of Object.entries(c.stall_cycles)) if (k !== 'writeback_kick') stalls.set(k, (stalls.get(k) ?? 0) + v);
   }
@@ -75,6 +82,7 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
     hbmBytes,
     uies,
     clusters: [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, p]) => ({ cluster, uies: p.n, utilisation: r.cycles > 0 ? p.ev / p.n / r.cycles : 0 })),
+    vpuClusters: vpuRan ? [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, p]) => ({ cluster, uies: p.n, utilisation: r.cycles > 0 ? p.vpu / p.n / r.cycles : 0 })) : [],
     stalls: [...stalls].sort((a, b) => b[1] - a[1]).slice(0, 5),
     allStalls: [...stalls].sort((a, b) => b[1] - a[1]),
     apmBubbles: r.apm.bubbles,
@@ -101,6 +109,8 @@ export function formatFigures(f: ChipFigures): string[] {
   ];
   const u = f.uies.map((x) => `${x.name} ${pct(x.utilisation)}`);
   for (let i = 0; i < u.length; i += 8) out.push(`  ${u.slice(i, i + 8).join(', ')}`);
+  // the VPU kernels (rows, norms, softmax, attention) are bound by the VPU, not the grid: its busy share says so
+  if (f.vpuClusters.length > 0) out.push(`VPU (busy cycles / run cycles, per cluster): ${f.vpuClusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ')}`);
   out.push(`top stalls (cycles summed over UIEs): ${f.stalls.map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
   // the power manager ramps GrantedPower toward the requested sum of trip_power (chip §13, sim_config.json apm)
   out.push(`APM (chip §13): ${f.apmBubbles} UIE bubble cycles inserted, peak requested power ${f.apmPeak}`);

@@ -67,6 +67,7 @@ describe('pyxis-gen --run figures', () => {
     const tflops = (2 * 256 * 256 * 128) / seconds / 1e12;
     expect(num(r.out, /compute: ([\d.]+) TFLOPS/)).toBeCloseTo(tflops, 1);
     expect(num(r.out, /TFLOPS of (\d+) peak/)).toBe(2092);
+    expect(r.out).not.toMatch(/^VPU /m);
     expect(num(r.out, /peak \(([\d.]+)%; useful/)).toBeCloseTo((100 * tflops) / (48 * PEAK_UIE_FP8), 1);
     // one cluster loads A (256 x 256 bytes) and B (256 x 128) once and stores C (256 x 128 FP16)
     expect(num(r.out, /HBM: ([\d.]+) MB moved/)).toBeCloseTo((256 * 256 + 256 * 128 + 256 * 128 * 2) / 1e6, 2);
@@ -86,6 +87,10 @@ describe('pyxis-gen --run figures', () => {
     expect(rows.code).toBe(0);
     expect(rows.out).toMatch(/compute: no grid FLOPs \(a VPU kernel/);
     expect(rows.out).not.toMatch(/TFLOPS of/);
+    // the VPU's busy share is what bounds a VPU kernel: between 0 and 100%, and absent for a GEMM without epilogue
+    const vpu = num(rows.out, /^VPU \(busy cycles \/ run cycles, per cluster\): c0 1 UIEs ([\d.]+)%$/m);
+    expect(vpu).toBeGreaterThan(0);
+    expect(vpu).toBeLessThanOrEqual(100);
     expect(rows.out).toMatch(/error vs float64: max .*: ok/);
     const comp = run(['conv1x1', '--images', '1', '--cin', '16', '--rows', '2', '--weights', 'compressed']);
     expect(comp.code).toBe(0);
