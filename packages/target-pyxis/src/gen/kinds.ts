@@ -139,6 +139,8 @@ kinds and options:
   attention --seq S [--heads H] [--dk D]
         causal attention over S tokens (<= 768; padded to whole 128-token blocks) for H heads of d_k D (a multiple
         of 8, <= 384; default 128) (key blocks combined on the VPU)
+size options left out take their defaults: gemm 128 x 256 x 128, rows softmax x 128, conv3x3 1 x 16 x 8,
+conv1x1 1 x 64 x 1, attention 1 tile d_k 64 (--seq 512, 1 head, d_k 128)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S (0..4294967295, default 1)
         --name NAME (not transformer, whose files have fixed names); each option at most once, integers in decimal
 
