@@ -170,10 +170,16 @@ const runUninit = new Int32Array(MOVE_MAX);
 const blockStamp = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
 const blockFirstW = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
 
-/** Copies one 128-byte word (32 x 32 bits); `src` undefined: zeros (a never-written block). */
+/**
+ * Copies one 128-byte word (32 x 32 bits); `src` undefined: zeros (a never-written block). A word already zero is
+ * not written (the same bytes): a fresh block's pages are then only read, which the host maps without copying (a
+ * copy from never-written memory into new blocks otherwise costs a page fault per 4 KiB written).
+ */
 function copyWord(dst: Uint32Array, d: number, src: Uint32Array | undefined, s: number): void {
   if (src === undefined) {
-    for (let i = 0; i < 32; i += 4) dst[d + i] = dst[d + i + 1] = dst[d + i + 2] = dst[d + i + 3] = 0;
+    let i = 0;
+    while (i < 32 && dst[d + i] === 0) i++;
+    for (; i < 32; i++) dst[d + i] = 0;
     return;
   }
   for (let i = 0; i < 32; i += 4) {
