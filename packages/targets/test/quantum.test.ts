@@ -142,8 +142,9 @@ interface Outcome {
   hbm: Uint8Array;
   /** Cycles simulated in steady-state batches (not compared: lockstep has none). */
   batched: number;
-  /** Cycles accounted by stall runs (uie/stallRun.ts; not compared: lockstep has none). */
+  /** Cycles accounted by stall runs and drain runs (uie/stallRun.ts; not compared: lockstep has none). */
   stalled: number;
+  drained: number;
 }
 
 /** Run-ahead must not change anything observable: `b` (windowed run) equals `a` (lockstep) in all but `batched`. */
@@ -207,6 +208,7 @@ function simulate(w: Workload, quantum: number, tickControlEveryCycle = false): 
     hbm: chip.hbm.readBytes(0x800000, 16 * 0x20000),
     batched: chip.uies.reduce((n, u) => n + ((u.model as unknown as { batchedCycles?: number }).batchedCycles ?? 0), 0),
     stalled: chip.uies.reduce((n, u) => n + ((u.model as unknown as { stall?: { cycles: number } }).stall?.cycles ?? 0), 0),
+    drained: chip.uies.reduce((n, u) => n + ((u.model as unknown as { stall?: { drained: number } }).stall?.drained ?? 0), 0),
   };
 }
 
@@ -287,7 +289,7 @@ describe('temporal decoupling (quantum)', () => {
     expect(batched).toBeGreaterThan(0);
   });
 
-  it('stall runs (uie/stallRun.ts: the repeated ticks of a UIE waiting on a port, the switchbox or a full decoder FIFO, at once) give the lockstep results', () => {
+  it('stall runs and drain runs (uie/stallRun.ts: the repeated ticks of a UIE waiting on a port, the switchbox or a full decoder FIFO; the commits after its last write) give the lockstep results', () => {
     // UIEs of one cluster copying the same rows at once (skew 0) conflict on every bank until the round-robin arbiter
     // staggers them: reads and writes served late, ports held, switchboxes drained; 16-bit and partial writes (ports
     // held two cycles, read-modify-writes) and write commits due inside a wait end the runs at other cycles
@@ -299,6 +301,7 @@ describe('temporal decoupling (quantum)', () => {
       skew: fc.constantFrom(0, 0, 1, 5),
     });
     let stalled = 0;
+    let drained = 0;
     fc.assert(
       fc.property(fc.array(steady, { minLength: 2, maxLength: 12 }), fc.constantFrom(16, 256), (us, q) => {
         const w: Workload = {
@@ -311,12 +314,14 @@ describe('temporal decoupling (quantum)', () => {
         expect(a.reason).toBe('done');
         const b = simulate(w, q);
         expectSameOutcome(b, a);
-        expect(a.stalled).toBe(0);
+        expect(a.stalled + a.drained).toBe(0);
         stalled += b.stalled;
+        drained += b.drained;
       }),
       { numRuns: Number(process.env['PYXIS_PROP_RUNS'] ?? 20) },
     );
     expect(stalled).toBeGreaterThan(0);
+    expect(drained).toBeGreaterThan(0);
   });
 
   it('actually runs ahead: a UIE alone after the control plane went quiet is ticked in windows', () => {

@@ -28,6 +28,8 @@ export class StallRunState {
   readonly before = new Float64Array(7);
   /** Cycles skipped by stall runs (diagnostics for tests and benchmarks; not a statistic of the model). */
   cycles = 0;
+  /** Cycles done by drain runs (`drainRun`; diagnostics as above). */
+  drained = 0;
 }
 
 /**
@@ -74,4 +76,39 @@ export function stallRun(u: Uie, c: number, limit: number, seqActive: number): n
   u.stateGen++;
   u.stall.cycles += n;
   return w;
+}
+
+/**
+ * Drain runs: a UIE whose trip has nothing left but its posted writes (no sequencer running or queued, decoder FIFOs
+ * empty, no ITFE, no claim to settle, compute units quiet, one trip) does nothing in a tick but the commits due then
+ * (tick step 1: progress in that cycle) until the last one, whose cycle also retires the trip. From cycle `c`, the
+ * cycles before that last commit (at most `limit`) are done here: the commits at their cycles (`CommitRing.commitDue`,
+ * entries pop in order), `did` 1 exactly at those cycles. Returns the next cycle to tick (`c` when none is done).
+ */
+export function drainRun(u: Uie, c: number, limit: number, did: Uint8Array, mask: number): number {
+  const cm = u.commits;
+  if (cm.count === 0 || !u.cmp.quiet || u.trips.active !== 1 || !u.rd.dec.empty || !u.wr.dec.empty || u.rd.itfe.active || u.wr.itfe.active) return c;
+  if (u.rd.lastAt >= 0 || u.wr.lastAt >= 0 || u.wt.lastAt >= 0 || u.vpuBatch.deferFrom >= 0) return c;
+  const last = cm.lastAt;
+  const stop = last < limit ? last : limit;
+  if (stop <= c) return c;
+  let t = c;
+  let any = false;
+  for (;;) {
+    const due = cm.nextAt;
+    const p = due > t ? due : t;
+    if (p >= stop) break;
+    while (t < p) did[t++ & mask] = 0;
+    cm.commitDue(p);
+    did[t++ & mask] = 1;
+    any = true;
+  }
+  while (t < stop) did[t++ & mask] = 0;
+  u.now = stop - 1;
+  u.stateGen++;
+  u.blocked = undefined;
+  u.portWake = Infinity;
+  u.lastDidWork = any && did[(stop - 1) & mask] === 1;
+  u.stall.drained += stop - c;
+  return stop;
 }

@@ -55,7 +55,7 @@ const COMPUTE_SEQS = ((1 << NUM_SEQUENCERS) - 1) & ~((1 << SEQ_AMEM_READ) | (1 <
 const CLAIM_SEQS = RW_ACTIVE | (1 << SEQ_AMEM_WEIGHTS_READ);
 const { BATCH_MIN, BATCH_RETRY, SteadyBatchState, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
-const { markStall, StallRunState, stallRun } = stallRunM;
+const { drainRun, markStall, StallRunState, stallRun } = stallRunM;
 
 export * from './records.js';
 export { applyCsw, applyPsw, applyZsw } from './switches.js';
@@ -517,6 +517,16 @@ export class Uie implements SimEngine {
             continue;
           }
           this.batch.retryAt = c + BATCH_RETRY;
+        }
+        if (this.seqActive === 0 && this.fastPaths) {
+          // only posted writes left (stallRun.ts drainRun): their commits up to the last one's cycle, at once
+          const to = drainRun(this, c, end, did, mask);
+          if (to > c) {
+            c = to;
+            // (shared: the tick of cycle `to` syncs the bank claims of the cluster: at the global clock, not here)
+            if (shared) break;
+            continue;
+          }
         }
         if (shared) limit = c + 1;
         const marked = markStall(this, this.seqActive);
