@@ -169,6 +169,8 @@ const runUninit = new Int32Array(MOVE_MAX);
 /** Per 16 KiB block: the epoch of the last window writing it, and the window cycle of its first write then. */
 const blockStamp = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
 const blockFirstW = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
+/** Per 16 KiB block: the epoch of the window in which it is new (no block before it) and has had only zeros written. */
+const blockZero = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
 
 /**
  * Copies one 128-byte word (32 x 32 bits); `src` undefined: zeros (a never-written block). A word already zero is
@@ -228,6 +230,7 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   if (++epoch > 0x7fffffff) {
     written.fill(0);
     blockStamp.fill(0);
+    blockZero.fill(0);
     epoch = 1;
   }
   // runs of equal addresses (a row read or written several times in a row: one test / one bookkeeping call per run);
@@ -268,6 +271,18 @@ function runs(a: Int32Array, k: number, out: Int32Array): number {
 }
 
 /**
+ * A live write of a direct window (`directMoves`, in cycle order) into `dst`, the block of physical address `wp`:
+ * zeros (`src` undefined: a never-written source) into a block the window created and has written only zeros to
+ * are already there (nothing touched); any other copy is done, and data ends the block's all-zero state.
+ */
+function liveWrite(dst: Uint32Array, wp: number, src: Uint32Array | undefined, s: number): void {
+  const blk = wp >>> 14;
+  if (src === undefined && blockZero[blk] === epoch) return;
+  if (src !== undefined) blockZero[blk] = 0;
+  copyWord(dst, (wp & 16383) >> 2, src, s);
+}
+
+/**
  * The AMEM / switchbox part of a direct window (`moveBatch`) whose reads and writes use one view, by runs: the
  * bookkeeping of each run of equal addresses in one call (`Amem.noteWords`, in the cycle order of the runs' first
  * accesses, writes before reads in a cycle as `tick` does them: the same statistics and the same first view
@@ -285,6 +300,8 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
     if (blockStamp[blk] !== epoch) {
       blockStamp[blk] = epoch;
       blockFirstW[blk] = runW[i]!;
+      // a block the window creates is all zeros until a write of data (`liveWrite`)
+      blockZero[blk] = amem.blockAt(addrW[runW[i]!]!) === undefined ? epoch : 0;
     }
   }
   // reads finding no block, per read run (before any block of the window is created)
@@ -331,8 +348,8 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
     const dst = amem.writeBlockAt(wp);
     if (j >= occ) {
       const rp = addrR[j - occ]!;
-      copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
-    } else copyWord(dst, (wp & 16383) >> 2, raw32, ((h0 + j) % cap) * 64);
+      liveWrite(dst, wp, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else liveWrite(dst, wp, raw32, ((h0 + j) % cap) * 64);
   }
   // 2. the last `occ` cycles in cycle order (a read there may see a write of the window): a write is dead when the next
   // cycle's write covers the same word and its own cycle's read (after it) reads another word; every read fills its
@@ -345,8 +362,8 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
       // one word in a cycle (one bank: a conflict, which ends the window: steadyBatch.ts, schedules.ts `jointWindow`)
     } else if (j >= occ) {
       const rp = addrR[j - occ]!;
-      copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
-    } else copyWord(dst, (wp & 16383) >> 2, raw32, ((h0 + j) % cap) * 64);
+      liveWrite(dst, wp, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else liveWrite(dst, wp, raw32, ((h0 + j) % cap) * 64);
     const rp = addrR[j]!;
     copyWord(raw32, ((h0 + occ + j) % cap) * 64, amem.blockAt(rp), (rp & 16383) >> 2);
   }
