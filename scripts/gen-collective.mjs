@@ -23,18 +23,27 @@
 // points them at its own neighbours. VOQ group g (VOQs 4g..4g+3) is "peer g": ring: peer 1 = next chip, peer 2 =
 // previous chip; halving-doubling: peer 1+k = the partner of step k (chip XOR 2^k). Data go to OQ 0 of the peer's
 // cluster 0 (VOQ 4g), the Rx job's CTS / ACK messages back to the sender (`msg_voq`, VOQ 4g' of the sender's group).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { makeDirs } from '../packages/container/dist/index.js';
 import { join, resolve } from 'node:path';
 
 const ALGORITHMS = ['ring-allreduce', 'ring-reducescatter', 'ring-allgather', 'hd-allreduce'];
 
-function usage(msg) {
-  process.stderr.write(`gen-collective: ${msg}\nusage: node scripts/gen-collective.mjs --chips N --algorithm ${ALGORITHMS.join('|')} --rows R [--page-size-words P] [--data exact|random|none] [--seed S] --out DIR\n`);
+const USAGE = `usage: node scripts/gen-collective.mjs --chips N --algorithm ${ALGORITHMS.join('|')} --rows R [--page-size-words P] [--data exact|random|none] [--seed S] --out DIR`;
+
+/** Exit codes as pyxis-gen's (docs/generators.md "Diagnostics"): 2 usage (with the usage line), 1 a parameter the hardware cannot run. */
+function usage(msg, code = 'GEN0001') {
+  process.stderr.write(`gen-collective: error ${code}: ${msg}\n${USAGE}\n`);
   process.exit(2);
+}
+function limit(code, msg) {
+  process.stderr.write(`gen-collective: error ${code}: ${msg}\n`);
+  process.exit(1);
 }
 
 export function parseArgs(argv) {
   const o = { chips: NaN, algorithm: '', rows: NaN, pageSizeWords: 125, data: 'exact', seed: 1, out: '' };
+  const given = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = argv[i + 1];
@@ -43,27 +52,39 @@ export function parseArgs(argv) {
       i++;
       return v;
     };
-    if (a === '--chips') o.chips = Number(take());
+    // an integer option: a number written as digits (no 1e3, 0x10, 1.5, '')
+    const int = () => {
+      const t = take();
+      if (!/^-?\d{1,16}$/.test(t)) usage(`${a} must be an integer, got \`${t}\``);
+      given[a] = true;
+      return Number(t);
+    };
+    if (a === '--chips') o.chips = int();
     else if (a === '--algorithm') o.algorithm = take();
-    else if (a === '--rows') o.rows = Number(take());
-    else if (a === '--page-size-words') o.pageSizeWords = Number(take());
+    else if (a === '--rows') o.rows = int();
+    else if (a === '--page-size-words') o.pageSizeWords = int();
     else if (a === '--data') o.data = take();
-    else if (a === '--seed') o.seed = Number(take());
+    else if (a === '--seed') o.seed = int();
     else if (a === '--out') o.out = take();
-    else if (a === '--help' || a === '-h') usage('help');
-    else usage(`unknown option ${a}`);
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write(`${USAGE}\n(docs/collectives.md)\n`);
+      process.exit(0);
+    } else usage(`unknown option ${a}`);
   }
-  if (!(Number.isInteger(o.chips) && o.chips >= 2 && o.chips <= 144)) usage('--chips must be an integer in [2, 144] (chip §1: systems of up to 144 chips)');
-  if (!ALGORITHMS.includes(o.algorithm)) usage(`--algorithm must be one of ${ALGORITHMS.join(', ')}`);
-  if (o.algorithm === 'hd-allreduce' && (o.chips & (o.chips - 1)) !== 0) usage('--algorithm hd-allreduce needs a power-of-two --chips');
-  // A chunk is one RDMA job: NumWords in [1, 2^16] (chip §11.4.6); one UIE loop counts up to 4096 (seq §2.1, 12 bits).
-  if (!(Number.isInteger(o.rows) && o.rows >= 1 && o.rows <= 4096)) usage('--rows must be an integer in [1, 4096] (one RDMA job per chunk, one UIE loop of at most 4096 iterations, seq §2.1)');
-  if (!(Number.isInteger(o.pageSizeWords) && o.pageSizeWords >= 32 && o.pageSizeWords <= 127)) usage('--page-size-words must be an integer in [32, 127] (chip §11.4.6)');
-  if (!['exact', 'random', 'none'].includes(o.data)) usage('--data must be exact, random or none');
+  if (!given['--chips']) usage('--chips N is required');
+  if (!ALGORITHMS.includes(o.algorithm)) usage(`--algorithm must be one of ${ALGORITHMS.join(', ')}`, 'GEN0006');
+  if (!given['--rows']) usage('--rows R is required');
+  if (!['exact', 'random', 'none'].includes(o.data)) usage('--data must be exact, random or none', 'GEN0006');
   if (!o.out) usage('--out DIR is required');
+  if (!(o.chips >= 2 && o.chips <= 144)) limit('GEN0002', `chips: must be in 2..144 (got ${o.chips}; chip §1, §10.2: systems of up to 144 chips)`);
+  if (o.algorithm === 'hd-allreduce' && (o.chips & (o.chips - 1)) !== 0) limit('GEN0007', `chips: hd-allreduce (halving-doubling) needs a power of two (got ${o.chips})`);
+  // A chunk is one RDMA job: NumWords in [1, 2^16] (chip §11.4.6); one UIE loop counts up to 4096 (seq §2.1, 12 bits).
+  if (!(o.rows >= 1 && o.rows <= 4096)) limit('GEN0002', `rows: must be in 1..4096 (got ${o.rows}; one RDMA job per chunk, one UIE loop of at most 4096 iterations, seq §2.1)`);
+  if (!(o.pageSizeWords >= 32 && o.pageSizeWords <= 127)) limit('GEN0002', `page-size-words: must be in 32..127 (got ${o.pageSizeWords}; PageSizeWords, chip §11.4.6)`);
+  if (!(o.seed >= 0 && o.seed <= 0xffffffff)) limit('GEN0002', `seed: must be in 0..4294967295 (got ${o.seed})`);
   // Each chip's AMEM (64 MiB per cluster, chip §7) holds N chunks + 2 receive buffers.
   const bytes = (o.chips + 2) * o.rows * 256;
-  if (bytes > 60 * 2 ** 20) usage(`${o.chips} chunks of ${o.rows} rows need ${bytes} bytes of cluster-0 AMEM per chip; at most ~60 MiB fit (chip §7: 64 MiB per cluster)`);
+  if (bytes > 60 * 2 ** 20) limit('GEN0008', `${o.chips} chunks of ${o.rows} rows need ${bytes} bytes of cluster-0 AMEM per chip; at most ~60 MiB fit (chip §7: 64 MiB per cluster)`);
   return o;
 }
 
@@ -293,7 +314,8 @@ export function peers(o, c) {
 
 export function generate(o) {
   const out = resolve(o.out);
-  mkdirSync(out, { recursive: true });
+  // one level at a time: node's recursive mkdir never returns under /proc (packages/container makeDirs)
+  makeDirs(out);
   writeFileSync(join(out, 'collective.pasm'), pasm(o));
   const plans = [];
   for (let c = 0; c < o.chips; c++) plans.push(plan(o, c));
@@ -329,7 +351,14 @@ export function generate(o) {
 const isMain = process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
 if (isMain) {
   const o = parseArgs(process.argv.slice(2));
-  const { out } = generate(o);
+  let out;
+  try {
+    ({ out } = generate(o));
+  } catch (e) {
+    // an --out that cannot be made or written (a file, /dev/null, no permission): an input error, no stack trace
+    process.stderr.write(`gen-collective: error IO0002: cannot write to ${o.out}: ${e && e.message ? e.message : e}\n`);
+    process.exit(1);
+  }
   const cmds = [
     `pyxis-as ${out}/collective.pasm -o ${out}/collective.pobj`,
     ...Array.from({ length: o.chips }, (_, c) => `pyxis-ld ${out}/chip${c}.ld ${out}/collective.pobj -o ${out}/chip${c}.pimg`),

@@ -81,6 +81,9 @@ if (K === 1024) {
   // transposed MatMul (matmul_transposed_fp8): A^T stored [K = 512, 128]
   npy('mm_tr_at.npy', [512, 128], values(512 * 128, 5));
   npy('mm_tr_b.npy', [512, 128], values(512 * 128, 6));
+  // transposed FP16 MatMul (matmul_transposed_fp16): A^T stored [K = 260, 128], 10 fraction bits
+  npy('mm_tr16_at.npy', [260, 128], values(260 * 128, 17, { fbits: 10 }));
+  npy('mm_tr16_b.npy', [260, 128], values(260 * 128, 18, { fbits: 10 }));
   // transpose via identity (transpose_identity): A [128, 128], I [128, 128]
   npy('tr_a.npy', [128, 128], values(128 * 128, 7));
   npy('tr_i.npy', [128, 128], identity(128));

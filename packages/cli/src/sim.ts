@@ -115,6 +115,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       // a link script given to the simulator (the shared link-script form, @pyxis/ld): name the linker, as pyxis-as does
       if (!loadable && image.toLowerCase().endsWith('.ld') && !startsWithContainerMagic(readInputHead(image, INPUT_HEAD_BYTES).head))
         throw new UsageError(`${image} is a link script: link it with \`pyxis-ld ${image} OBJ.pobj -o IMAGE.pimg\`, then run the image`);
+      // a system description given to the simulator: it is linked into a .psys first (docs/system.md)
+      if (!loadable && image.toLowerCase().endsWith('.json') && !startsWithContainerMagic(readInputHead(image, INPUT_HEAD_BYTES).head))
+        throw new UsageError(`${image} is not an image; if it is a system description, link it first: \`pyxis-ld ${image} -o SYSTEM.psys\`, then \`pyxis-sim run SYSTEM.psys\` (docs/system.md)`);
       const own = loadable;
       const bytes = own ? readInputFile(image) : readContainerInput(image);
       const container = own && peekContainerTarget(bytes) === undefined ? machine.loadImage!(image, bytes) : readContainer(bytes, image);

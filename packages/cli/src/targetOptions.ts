@@ -6,7 +6,7 @@
  * and an option that belongs only to other targets is a usage error.
  */
 import { Option, type Command } from 'commander';
-import { UsageError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import { peekContainerTarget, peekContainerTargetFile } from '@pyxis/container';
 import { defaultTargetName, findTargetEntry, flagName, loadTarget, optionHelp, parseRanged, targetEntries, targetForSourceFile, type OptionSpec, type OptionValues, type Target, type ToolKind } from '@pyxis/target';
 
@@ -61,6 +61,15 @@ export function chooseTargetName(explicit: string | undefined, inputs: readonly 
     const byExt = targetForSourceFile(f);
     if (byExt) return byExt;
     const byHeader = readHeader(f);
+    // A container naming no known target is a corrupted or foreign input (exit 1 at the header's target field,
+    // byte 24), not a usage error: the user typed no target name.
+    if (byHeader !== undefined && !findTargetEntry(byHeader))
+      throw new DiagnosticError({
+        severity: 'error',
+        code: 'CLI0002',
+        message: `${f} names target \`${byHeader}\`, which is not a known target (known: ${targetEntries().map((e) => e.name).join(', ')}): a corrupted or foreign container`,
+        span: { file: f, offset: 24 },
+      });
     if (byHeader !== undefined) return byHeader;
   }
   const d = defaultTargetName();

@@ -30,6 +30,8 @@ function linkPyxis(req: LinkRequest) {
 
 export const pyxisLinker: LinkerBackend = {
   scriptExtensions: ['.ld', '.json'],
+  // a system description links into a system container (docs/system.md)
+  defaultOutputExtension: (scriptFile) => (scriptFile.toLowerCase().endsWith('.json') ? '.psys' : undefined),
   options: pyxisOptions.ld,
   link: linkPyxis,
 };

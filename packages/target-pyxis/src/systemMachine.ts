@@ -17,6 +17,8 @@ import type { WireChipStats, WireLinkStats } from './sim/fabric/wireStats.js';
 import type { SimReport } from './sim/run.js';
 import { runSystemThreaded } from './sim/parallel/threadedSystem.js';
 import { FabricCodes } from './sim/fabric/codes.js';
+import { rttTimerWarnings } from './sim/fabric/rttCheck.js';
+import { loadFabricAdapterParams } from './sim/fabric/params.js';
 import { chipFabricOutcome, systemFabricOutcome, type ChipFabricOutcome } from './sim/fabric/systemFailures.js';
 import { simConfigFrom } from './sim/config.js';
 
@@ -26,10 +28,10 @@ interface SystemDump extends DumpSpec {
 
 /** `chipK:SYMBOL[:f32]=FILE.npy`. */
 export function parseSystemDump(s: string, chips: number): SystemDump {
-  const m = /^chip(\d{1,3}):(.+)$/.exec(s);
+  const m = /^chip([^:=]*):(.+)$/.exec(s);
   if (!m) throw new UsageError(`--dump for a system expects chipK:SYMBOL=FILE.npy (K = 0..${chips - 1}), got \`${s}\``);
-  const chip = Number(m[1]);
-  if (chip >= chips) throw new UsageError(`--dump \`${s}\`: the system has chips 0..${chips - 1}`);
+  const chip = /^\d{1,3}$/.test(m[1]!) ? Number(m[1]) : NaN;
+  if (!(chip < chips)) throw new UsageError(`--dump \`${s}\`: the system has chips 0..${chips - 1}`);
   return { chip, ...parseDumpSpec(m[2]!) };
 }
 
@@ -47,11 +49,15 @@ function plan(req: MachineRequest) {
     const v = req.options[k];
     if (v !== undefined && v !== false && !(Array.isArray(v) && v.length === 0)) throw new UsageError(`${flag} is a single-chip option; ${req.file} is a system (docs/system.md lists what a system run takes)`);
   }
+  // --compare reads a tensor after the run by NAME; a system's tensors are per chip: checked before the run
+  if (req.compare?.length) throw new UsageError(`--compare is a single-chip option; ${req.file} is a system: dump the tensor with --dump chipK:NAME:f32=FILE.npy and compare the file`);
   const sys = readSystemContainer(req.image, req.file);
   const chips = sys.manifest.chips;
   const dumps = strings(req.options, 'dump').map((s) => parseSystemDump(s, chips));
   const faultsText = req.options['fabricFaults'];
   const faults = typeof faultsText === 'string' ? parseFaultSpec(faultsText) : null;
+  // a rule naming a chip the system does not have could never hit: refused, not silently idle
+  for (const r of faults?.rules ?? []) if (r.chip !== null && r.chip >= chips) throw new UsageError(`--fabric-faults: chip=${r.chip}: the system has chips 0..${chips - 1}`);
   for (const d of dumps) {
     const img = sys.images[sys.manifest.image_of_chip[d.chip]!]!;
     checkDumpSpecs(img.container, 4, [d], []);
@@ -112,7 +118,7 @@ export function runSystemMachine(req: MachineRequest): MachineResult {
   const outputs: Array<[string, OutputBytes]> = [];
   if (r.stop === 'done' && !failed) for (const d of dumps) outputs.push([d.file, writeNpy(dumpSymbol(r.chips[d.chip]!.chip, sys.images[m.image_of_chip[d.chip]!]!.container as Container, d.symbol, d.f32))]);
   const asked = req.threads;
-  const note = asked !== undefined && asked > 1 && m.chips > 1 && req.trace ? 'a trace has one writer for every chip: ran on the calling thread' : 'every chip on the calling thread';
+  const note = asked !== undefined && asked > 1 && m.chips > 1 && req.trace ? 'a trace (--trace, or --report, which draws on it) has one writer for every chip: ran on the calling thread' : 'every chip on the calling thread';
   const parallel = { threads_asked: asked ?? null, threads_used: 1, partitions: m.chips, lookahead_cycles: r.params.oneWayCycles, windows: r.windows, cross_messages: r.crossMessages, note };
   return systemResult(p, { ...r, chips: r.chips.map((c, k) => ({ report: c.report, clusters: c.info.clusters, uies: c.info.uies, fabric: fabric[k]! })) }, outputs, parallel);
 }
@@ -186,14 +192,15 @@ function systemResult(p: ReturnType<typeof prepare>, r: SystemOutcome, outputs: 
       : [
           error(r.stop === 'deadlock' ? 'SIM0010' : 'SIM0011', `system ${r.stop === 'deadlock' ? 'deadlock' : 'cycle limit'} at cycle ${r.cycles}:\n  ${r.waitGraph.join('\n  ')}`),
         ];
-  return { summary: lines.join('\n') + (parallelLine ? `\n${parallelLine.trimEnd()}` : '') + '\n', stats, diagnostics: r.diagnostics, ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
+  const timers = rttTimerWarnings(r.params.rttCycles, m.fabric.rtt_ns, loadFabricAdapterParams().timers);
+  return { summary: lines.join('\n') + (parallelLine ? `\n${parallelLine.trimEnd()}` : '') + '\n', stats, diagnostics: [...timers, ...r.diagnostics], ...(stop ? { stop } : {}), outputs, cycles: r.cycles };
 }
 
 /** checkOptions for a run whose input may be a system: a `chipK:` dump prefix is checked later, with the system. */
 export function stripChipPrefix(o: OptionValues): OptionValues {
   const d = o['dump'];
   if (!Array.isArray(d)) return o;
-  return { ...o, dump: d.map((s) => String(s).replace(/^chip\d{1,3}:/, '')) };
+  return { ...o, dump: d.map((s) => String(s).replace(/^chip[^:=]*:/, '')) };
 }
 
 export { FabricCodes };

@@ -96,6 +96,21 @@ export function systemSections(input: ReportInput): ReportSection[] {
       headers: ['chip', 'trips', 'stop', 'FO util. (mean)', 'FI util. (mean)'],
       rows: chips.map((c, k) => [`chip${k}`, num(c['trips_total']), String(c['stop'] ?? ''), mean(fo[k]!).toFixed(4), mean(fi[k]!).toFixed(4)]),
     });
+  // the fabric adapter's counters (chips[k].fabric_adapter, docs/system.md; chip §10.9 is TBD: the project's set)
+  const adapterRows = chips.flatMap((c, k) =>
+    arr(obj(c['fabric_adapter'])?.['clusters']).map(obj).filter((x): x is Obj => !!x).map((x) => {
+      const drops = Object.values(obj(x['rx_drops']) ?? {}).reduce((a: number, b) => a + num(b), 0);
+      return [`chip${k}.c${num(x['cluster'])}`, num(x['tx_jobs_completed']), num(x['tx_jobs_failed']), num(x['tx_retries']), num(x['tx_pages']), num(x['rx_jobs_completed']), num(x['rx_jobs_failed']), num(x['rx_pages']), num(x['rx_nacks_sent']), num(x['rx_cts_retries']), drops, num(x['qpages_max']), num(x['xoff_cycles'])];
+    }),
+  );
+  if (adapterRows.length)
+    chipCharts.push({
+      kind: 'table',
+      title: 'Fabric adapter per cluster',
+      headers: ['cluster', 'Tx jobs done', 'Tx failed', 'Tx retries', 'Tx data pages', 'Rx jobs done', 'Rx failed', 'Rx data pages', 'NACKs sent', 'CTS retries', 'Rx drops', 'QPages max', 'XOFF cycles'],
+      rows: adapterRows,
+      note: 'counters of the fabric adapter (chip §10.7-10.8; §10.9 is TBD, the set is the project\'s: docs/system.md `fabric_adapter`). Retries and NACKs are the reliable transport of §10.3.1 at work.',
+    });
   if (chipCharts.length) out.push({ title: 'Chips of the system', model: 'each chip cycle-level as in a single-chip run; pipe occupancy from the wire model (transaction-level per page, cell-exact)', charts: chipCharts });
   const linkCharts: Chart[] = [];
   if (links.length) {

@@ -22,7 +22,10 @@ describe('system report sections', () => {
     const trace: TraceModel = { tracks: [track('chip0', 'cluster 0: c0.h2a', c0, 1), track('chip1', 'cluster 0: c0.rdma_rx0', c1, 2), track('chip1', 'cluster 0: c0.a2h', new Array(n / 2).fill(0), 2), track('chip1', 'fabric FI pipe 0', new Array(n).fill(1), 1)], counters: [] } as unknown as TraceModel;
     const stats = {
       cycles: 1000,
-      chips: [{ trips_total: 2, fabric: { fo_utilization: [0.5, 0, 0, 0], fi_utilization: [0, 0, 0, 0] } }, { trips_total: 1, fabric: { fo_utilization: [0, 0, 0, 0], fi_utilization: [0.25, 0.25, 0, 0] } }],
+      chips: [
+        { trips_total: 2, fabric: { fo_utilization: [0.5, 0, 0, 0], fi_utilization: [0, 0, 0, 0] }, fabric_adapter: { clusters: [{ cluster: 0, tx_jobs_completed: 3, tx_jobs_failed: 1, tx_retries: 2, tx_pages: 9, rx_jobs_completed: 4, rx_jobs_failed: 0, rx_pages: 8, rx_nacks_sent: 1, rx_cts_retries: 0, rx_drops: { crc: 1, stale: 2 }, qpages_max: 5, xoff_cycles: 0 }] } },
+        { trips_total: 1, fabric: { fo_utilization: [0, 0, 0, 0], fi_utilization: [0.25, 0.25, 0, 0] } },
+      ],
       links: [{ src: 0, dst: 1, pages: 4, bytes: 6304, cells: 38, busyCycles: 200, utilization: 0.05, grant_wait_cycles: 7 }],
       fabric: { pages: 4, bytes: 6304, cells: 38 },
       failed_jobs: [{ chip: 0, cluster: 0, side: 'tx', tjid: 12, rjid: 34, cycle: 900, reason: 'NACK received on the retried job', recovered: false }],
@@ -40,6 +43,9 @@ describe('system report sections', () => {
     expect(fo.series[1]!.values).toEqual([0, 0.125]);
     const links = charts.find((c) => c.kind === 'table' && c.title === 'Links') as Extract<Chart, { kind: 'table' }>;
     expect(links.rows).toEqual([['chip0 → chip1', 4, 6304, 38, 200, '0.0500', 7]]);
+    // the adapter counters: one row per cluster that reports them (chip1 has none), Rx drops summed over reasons
+    const adapter = charts.find((c) => c.kind === 'table' && c.title === 'Fabric adapter per cluster') as Extract<Chart, { kind: 'table' }>;
+    expect(adapter.rows).toEqual([['chip0.c0', 3, 1, 2, 9, 4, 0, 8, 1, 0, 3, 5, 0]]);
     const failed = charts.find((c) => c.kind === 'table' && /Failed RDMA/.test(c.title)) as Extract<Chart, { kind: 'table' }>;
     expect(failed.rows[0]).toEqual([0, 0, 'tx', 12, 34, 900, 'NACK received on the retried job', 'no']);
   });

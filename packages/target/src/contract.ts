@@ -142,6 +142,8 @@ export interface LinkOutput {
 export interface LinkerBackend {
   /** Extensions of link scripts (`.ld`); every other input must be an object. */
   scriptExtensions: readonly string[];
+  /** The extension of the default output (`-o` not given) for this script, when it is not `.pimg` (a system: `.psys`). */
+  defaultOutputExtension?(scriptFile: string): string | undefined;
   options?: readonly OptionSpec[];
   link(req: LinkRequest): LinkOutput;
 }

@@ -82,6 +82,16 @@ describe('systems: pyxis-ld and pyxis-sim run', () => {
     const f = await sim(['run', join(dir, 'one.psys'), '--fabric-faults', 'drop:data:rate=3']);
     expect(f.code).toBe(2);
     expect(f.err).toMatch(/position 16/);
+    // rules that could never hit: a chip the system does not have, a job id beyond 8 bits, a key given twice
+    for (const [spec, msg] of [
+      ['drop:data:chip=1', /chip=1: the system has chips 0\.\.0/],
+      ['drop:data:tjid=256', /tjid must be a job id 0\.\.255 .* at position 16/],
+      ['corrupt:ack:nth=0:nth=1', /nth is given twice in one rule at position 19/],
+    ] as const) {
+      const x = await sim(['run', join(dir, 'one.psys'), '--fabric-faults', spec]);
+      expect(x.code, spec).toBe(2);
+      expect(x.err, spec).toMatch(msg);
+    }
     const single = await sim(['run', join(dir, 'chip.pimg'), '--fabric-faults', 'drop:data']);
     expect(single.code).toBe(2);
     expect(single.err).toMatch(/applies to systems/);

@@ -2,7 +2,8 @@
  * GEMM generator: C[M, N] = epilogue(A[M, K] x B[K, N]) (+ R), FP8 or FP16, tiled in 128 x 128 output tiles over a
  * set of UIEs and clusters, operands streamed from HBM with double buffering. The microcode of one tile is that of
  * samples/pyxis/matmul_fp8.pasm (row-shifted A, seq §9.3, §10.1.3), matmul_fp16.pasm (FP16, LnsI5F10 operands) or
- * matmul_transposed_fp8.pasm (A stored transposed, seq §9.4.1, §10.1.4); the VPU epilogue is that of
+ * matmul_transposed_fp8.pasm / matmul_transposed_fp16.pasm (A stored transposed, seq §9.4, §10.1.4; the weights-path
+ * programs in gen/gemmTransposed.ts); the VPU epilogue is that of
  * matmul_bias_relu.pasm (chip §6.1.4) and the residual add is conv1x1_residual.pasm's RMW_Add (chip §7.4.1).
  *
  * Schedule (docs/generators.md "GEMM"): tile t = (mi, ni) goes to worker t mod W (workers = UIEs, cluster-minor).
@@ -10,15 +11,20 @@
  *   h2a:  load A_j, B_j (and R_j into C_j)      after mm_{j-2} (set free), R after store_{j-2}
  *   uie:  mm_j                                  after the loads of j (and store_{j-2}: C_j is free)
  *   a2h:  store C_j -> HBM                      after mm_j
- * so the H2A loads of tile j+1 overlap the compute of tile j. HBM layouts (all contiguous DMA views, LD0136):
- *   a_hbm [M, K] (row block mi = rows 128 mi..), transposed: at_hbm [M/128, K, 128] (block mi = A^T[:, 128 mi..]);
- *   b_hbm [N/128, K, 128] (column block ni of B); c_hbm and r_hbm [N/128, M, 128] (column block ni of C).
+ * so the H2A loads of tile j+1 overlap the compute of tile j. HBM layouts (all contiguous DMA views, LD0136), for any
+ * legal size (M a multiple of 8, K of 8 FP8 / 4 FP16, N any; partial tiles padded, gen/gemmShape.ts):
+ *   a_hbm [M, Kp] (row block mi = rows 128 mi.., Kp = K rounded up to a 128-byte Hbuf block), transposed:
+ *   at_hbm [MB, K, 128] (block mi = A^T[:, 128 mi..], zero pad columns); b_hbm [NB, K, 128] (column block ni of B,
+ *   zero pad columns); c_hbm and r_hbm [NB, M, 128] (column block ni of C; exactly M rows, pad columns in the last).
  */
 import { GenError, requireName, chipLimits, requireInt, requireScale, requireMultiple, workers, MAX_TRIPS, type Worker } from './errors.js';
-import { columnBlocks, floatValues } from './inputs.js';
+import { floatValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { LUT_TABLE, identityWpsw, newParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
-import { errorOf, fromColumnBlocks, gelu64, matmul64 } from './reference.js';
+import { errorOf, gelu64, matmul64 } from './reference.js';
+import { transposedAPrograms } from './gemmTransposed.js';
+import { loadSeq, planTiles, runOf, type Plan } from './gemmPlan.js';
+import { TILE, gemmShape, blockRows, paddedColumnBlocks, padColumns, cFromBlocks, type GemmShape } from './gemmShape.js';
 
 export type Epilogue = 'none' | 'bias' | 'relu' | 'bias_relu' | 'gelu' | 'bias_gelu';
 export const EPILOGUES: readonly Epilogue[] = ['none', 'bias', 'relu', 'bias_relu', 'gelu', 'bias_gelu'];
@@ -29,7 +35,7 @@ export interface GemmParams {
   k: number;
   n: number;
   dtype?: 'fp8' | 'fp16';
-  /** A stored transposed (A^T [K, M]) and transposed by the weights path (FP8 only). */
+  /** A stored transposed (A^T [K, M]) and transposed by the weights path (FP8 or FP16). */
   transposed?: boolean;
   clusters?: number[];
   /** UIEs per cluster (the first `uies` of each cluster). */
@@ -50,17 +56,10 @@ export interface GemmParams {
   amemBudget?: number;
 }
 
-export const TILE = 128;
+export { TILE } from './gemmShape.js';
 
-/** batch x [rows, cols] -> batch x column blocks [cols / 128, rows, 128]. */
-function batched(x: Float32Array, bt: number, rows: number, cols: number): Float32Array {
-  const out = new Float32Array(x.length);
-  for (let z = 0; z < bt; z++) out.set(columnBlocks(x.subarray(z * rows * cols, (z + 1) * rows * cols), rows, cols, TILE), z * rows * cols);
-  return out;
-}
-
-/** Bytes of a [rows, cols] tensor: rows padded to 16-byte partitions (docs/linker.md tensor strides). */
-const bytesOf = (rows: number, cols: number, eb: number) => rows * Math.ceil((cols * eb) / 16) * 16;
+/** Bytes of a [rows, cols] tensor: rows padded to 16-byte partitions, 32-byte for 16-bit data (docs/linker.md tensor strides). */
+const bytesOf = (rows: number, cols: number, eb: number) => rows * Math.ceil((cols * eb) / (16 * eb)) * 16 * eb;
 
 export function gemm(p: GemmParams): GenKernel {
   const lim = chipLimits();
@@ -70,31 +69,37 @@ export function gemm(p: GemmParams): GenKernel {
   if (dtype !== 'fp8' && dtype !== 'fp16') throw new GenError('GEN0006', 'dtype', `must be fp8 or fp16 (got ${String(dtype)})`, 2);
   const fp16 = dtype === 'fp16';
   const tr = p.transposed ?? false;
-  if (tr && fp16) throw new GenError('GEN0007', 'transposed', 'the transposed flow is generated for FP8 only (samples/pyxis/matmul_transposed_fp8.pasm); use the row-shifted FP16 flow');
   const epi = p.epilogue ?? 'none';
   if (!EPILOGUES.includes(epi)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${String(epi)})`, 2);
-  // at most MAX_TRIPS tiles (GEN0020): the ranges say so before the multiple-of-128 rules
+  // at most MAX_TRIPS tiles (GEN0020): the ranges say so before the size rules
   const M = requireInt('m', p.m, 1, TILE * MAX_TRIPS);
   const N = requireInt('n', p.n, 1, TILE * MAX_TRIPS);
-  requireMultiple('m', M, TILE, 'one tile is the 128 virtual grid-rows of the LLC grid (seq §1.3 rule 4 needs multiples of 8; pad M to 128)');
-  requireMultiple('n', N, TILE, 'one tile is the 128 grid columns (pad N to 128)');
-  // seq §1.2 rule 3 (8 for FP8, 4 for FP16 horizontal operands); the row-shifted flow fills one Hbuf block of 128 bytes
-  // per row of A (seq §9.3): K a multiple of 128 FP8 / 64 FP16 values; the transposed flow a multiple of 8.
-  const kMul = tr ? 8 : fp16 ? 64 : 128;
+  // the grid's rules, which no padding of ours changes (docs/generators.md "Limits"): output rows in multiples of the 8
+  // virtual grid-rows of a grid-row (seq §1.3 rule 4), the inner dimension in multiples of 8 FP8 / 4 FP16 values
+  // (seq §1.2 rule 3). Partial 128 x 128 tiles are padded (gen/gemmShape.ts); N is free.
+  requireMultiple('m', M, 8, 'seq §1.3 rule 4: a MatMul output has a multiple of 8 data-rows (the 8 virtual grid-rows of an LLC grid-row)');
+  const kMul = fp16 ? 4 : 8;
   // loop counts (12 bits, seq §2.1): GX runs K/8 (FP8) or K/4 (FP16) groups; the B read runs K/8 x 8
   const kMax = fp16 ? 4 * lim.maxLoop : 8 * lim.maxLoop;
   const K = requireInt('k', p.k, 1);
-  requireMultiple('k', K, kMul, tr ? 'seq §1.2 rule 3: FP8 horizontal operand' : `seq §9.3: one Hbuf block = 128 bytes of each row of A (${128 / (fp16 ? 2 : 1)} values)`);
+  requireMultiple('k', K, kMul, `seq §1.2 rule 3: the inner dimension of a MatMul with an ${fp16 ? 'FP16' : 'FP8'} horizontal operand`);
   requireInt('k', K, kMul, kMax);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   const BT = requireInt('batch', p.batch ?? 1, 1, 4096);
-  if (!p.chain) requireScale('m, n, batch', (BT * M * N) / TILE / TILE, `${BT} x ${M / TILE} x ${N / TILE} tiles of 128 x 128`, BT * (M * K + K * N + (p.residual ? M * N : 0)));
+  const sh = gemmShape(BT, M, K, N, fp16, tr);
+  const { MB, NB } = sh;
+  // input values as written (the padded layouts of gen/gemmShape.ts; = M K + K N (+ M N) for whole tiles)
+  if (!p.chain) requireScale('m, n, batch', BT * MB * NB, `${BT} x ${MB} x ${NB} tiles of 128 x 128`, BT * ((tr ? MB * TILE * K : M * sh.Kp) + NB * TILE * K + (p.residual ? NB * TILE * M : 0)));
   const eb = fp16 ? 2 : 1;
   const vpu = epi !== 'none';
   const ch = p.chain;
-  if (ch && (fp16 || tr || BT !== 1 || (ch.biasRows && epi !== 'bias_gelu') || (!ch.biasRows && vpu && epi !== 'gelu'))) throw new GenError('GEN0010', 'chain', 'a chained GEMM is FP8, row-shifted, batch 1, with no epilogue, GELU, or a per-row bias + GELU');
+  if (ch && (fp16 || tr || BT !== 1 || M % TILE || N % TILE || sh.Kp !== K || (ch.biasRows && epi !== 'bias_gelu') || (!ch.biasRows && vpu && epi !== 'gelu'))) throw new GenError('GEN0010', 'chain', 'a chained GEMM is FP8, row-shifted, whole 128 x 128 tiles (K a multiple of 128), batch 1, with no epilogue, GELU, or a per-row bias + GELU');
   const biasBytes = ch?.biasRows ? bytesOf(M, TILE, 2) : vpu ? bytesOf(1, N, 2) : 0;
-  const plan = planTiles(BT, M, N, ws, bytesOf(TILE, K, eb), bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, ch?.amemBudget ?? (p.amemBudget === undefined ? undefined : requireInt('amem-budget', p.amemBudget, 1, lim.amemBytes - 1024 * 1024)));
+  // A^T [K, 128] when transposed (rows of 128 values), else A [128, Kp] (rows of whole 128-byte Hbuf blocks)
+  const aBytes = tr ? bytesOf(K, TILE, eb) : bytesOf(TILE, sh.Kp, eb);
+  const budget = ch?.amemBudget ?? (p.amemBudget === undefined ? undefined : requireInt('amem-budget', p.amemBudget, 1, lim.amemBytes - 1024 * 1024));
+  // a resident run of row-shifted A blocks ends after a short last row block (its rows are packed in HBM)
+  const plan = planTiles(BT, MB, NB, ws, aBytes, bytesOf(K, TILE, eb), bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2), biasBytes, budget, (g) => !tr && blockRows(sh, g) < TILE);
   const seed = p.seed ?? 1;
   const fb = fp16 ? 10 : 3;
   // batch x [M, K] and batch x [K, N]; C = batch x [M, N] (batch 1: one GEMM)
@@ -102,17 +107,13 @@ export function gemm(p: GemmParams): GenKernel {
   const a = ch ? ch.a : floatValues(BT * M * K, seed, fb);
   const b = ch ? new Float32Array(0) : floatValues(BT * K * N, seed + 1, fb);
   const inputs: GenKernel['inputs'] = [];
-  // A^T [K, M] in column blocks = [M/128, K, 128]; A itself [M, K]
+  // A^T [K, M] in column blocks = [MB, K, 128] (the last block's columns past M zero); A itself [M, Kp] (columns past K zero)
   if (tr) {
-    const at = new Float32Array(BT * K * M);
-    for (let z = 0; z < BT; z++) {
-      const t = new Float32Array(K * M);
-      for (let i = 0; i < M; i++) for (let q = 0; q < K; q++) t[q * M + i] = a[z * M * K + i * K + q]!;
-      at.set(columnBlocks(t, K, M, TILE), z * K * M);
-    }
-    inputs.push({ file: `${name}_at.npy`, shape: [(BT * M) / TILE, K, TILE], data: at });
-  } else inputs.push({ file: `${name}_a.npy`, shape: [BT * M, K], data: a });
-  if (!ch) inputs.push({ file: `${name}_b.npy`, shape: [(BT * N) / TILE, K, TILE], data: batched(b, BT, K, N) });
+    const t = new Float32Array(BT * K * M);
+    for (let z = 0; z < BT; z++) for (let i = 0; i < M; i++) for (let q = 0; q < K; q++) t[(z * K + q) * M + i] = a[z * M * K + i * K + q]!;
+    inputs.push({ file: `${name}_at.npy`, shape: [BT * MB, K, TILE], data: paddedColumnBlocks(t, BT, K, M) });
+  } else inputs.push({ file: `${name}_a.npy`, shape: [BT * M, sh.Kp], data: padColumns(a, BT * M, K, sh.Kp) });
+  if (!ch) inputs.push({ file: `${name}_b.npy`, shape: [BT * NB, K, TILE], data: paddedColumnBlocks(b, BT, K, N) });
   // reference-layout copies (not linked): the checker's float64 product reads these
   if (!ch) inputs.push({ file: `${name}_ref_a.npy`, shape: BT > 1 ? [BT, M, K] : [M, K], data: a });
   if (!ch) inputs.push({ file: `${name}_ref_b.npy`, shape: BT > 1 ? [BT, K, N] : [K, N], data: b });
@@ -125,38 +126,40 @@ export function gemm(p: GemmParams): GenKernel {
   } else if (hasBias) inputs.push({ file: `${name}_bias.npy`, shape: [1, N], data: floatValues(N, seed + 2, 10, -2, 2) });
   if (p.residual && !ch) {
     const r = floatValues(BT * M * N, seed + 3, 10, -2, 2);
-    inputs.push({ file: `${name}_r.npy`, shape: [(BT * N) / TILE, M, TILE], data: batched(r, BT, M, N) });
+    inputs.push({ file: `${name}_r.npy`, shape: [BT * NB, M, TILE], data: paddedColumnBlocks(r, BT, M, N) });
     inputs.push({ file: `${name}_ref_r.npy`, shape: BT > 1 ? [BT, M, N] : [M, N], data: r });
   }
   const luts: GenKernel['luts'] = epi.endsWith('gelu') ? [{ file: `${name}_gelu_lut.npy`, fn: 'gelu' }] : [];
 
-  const pasm = gemmPasm(name, K, fp16, tr, epi, !!p.residual, ch);
-  const parts = gemmLd(name, BT, M, K, N, fp16, tr, epi, !!p.residual, ws, plan, luts[0]?.file, ch);
-  const header = `/*\n * Generated by pyxis-gen gemm (docs/generators.md): C[${M}, ${N}] = A[${M}, ${K}] x B[${K}, ${N}], ${fp16 ? 'FP16' : 'FP8'}${tr ? ' (A transposed)' : ''}, epilogue ${epi}${p.residual ? ' + R' : ''},\n * ${(BT * M * N) / TILE / TILE} tiles of 128 x 128 on ${ws.length} UIE(s); operands in HBM, double-buffered in AMEM.\n */`;
+  const pasm = gemmPasm(name, sh, fp16, tr, epi, !!p.residual, ch);
+  const parts = gemmLd(name, sh, fp16, tr, epi, !!p.residual, ws, plan, luts[0]?.file, ch);
+  const tiles = BT * MB * NB;
+  const ragged = sh.Mt < TILE || sh.Nt < TILE || sh.Kp !== K ? `\n * partial tiles padded (docs/generators.md "GEMM": ${sh.Mt < TILE ? `last row block ${sh.Mt} rows, pad rows discarded by AMEM Write; ` : ''}${sh.Nt < TILE ? `last column block ${sh.Nt} columns, zero pad columns; ` : ''}${sh.Kp !== K ? `A rows padded to ${sh.Kp} values, GH reads ${K}` : ''}).` : '';
+  const header = `/*\n * Generated by pyxis-gen gemm (docs/generators.md): C[${M}, ${N}] = A[${M}, ${K}] x B[${K}, ${N}], ${fp16 ? 'FP16' : 'FP8'}${tr ? ' (A transposed)' : ''}, epilogue ${epi}${p.residual ? ' + R' : ''},\n * ${tiles} tiles of 128 x 128 on ${ws.length} UIE(s); operands in HBM, double-buffered in AMEM.${ragged}\n */`;
   const ld = renderLd(header, parts);
-  const tiles = (BT * M * N) / TILE / TILE;
   // bytes the H2A / A2H trips move: A and B loads (reused while a worker's consecutive tiles share them), C stores, R loads
-  let loadsA = 0;
-  let loadsB = 0;
+  // (a short last row block moves only its rows: every DMA length here is whole KiB, chip §11.4.3 / §11.4.4)
+  const aLoad = (g: number) => (tr ? aBytes : blockRows(sh, g) * sh.Kp * eb);
+  const bLoad = bytesOf(K, TILE, eb);
+  let hbmBytes = 0;
   plan.jobs.forEach((jobs, i) => {
-    if (!plan.residentA.has(ws[i]!.cluster)) loadsA += new Set(loadSeq(jobs.map((t) => t.mi)).map((x) => x.index)).size;
-    if (!plan.residentB.has(ws[i]!.cluster)) loadsB += new Set(loadSeq(jobs.map((t) => t.ni)).map((x) => x.index)).size;
+    const ms = jobs.map((t) => t.mi);
+    if (!plan.residentA.has(ws[i]!.cluster)) loadSeq(ms).forEach((x, j) => (hbmBytes += x.first === j ? aLoad(ms[j]!) : 0));
+    if (!plan.residentB.has(ws[i]!.cluster)) loadSeq(jobs.map((t) => t.ni)).forEach((x, j) => (hbmBytes += x.first === j ? bLoad : 0));
+    for (const t of jobs) hbmBytes += blockRows(sh, t.mi) * TILE * ((ch?.cFp8 ? 1 : 2) + (p.residual ? 2 : 0));
   });
-  for (const v of plan.residentA.values()) for (const r of v) loadsA += r.len;
-  for (const v of plan.residentB.values()) for (const r of v) loadsB += r.len;
-  const hbmBytes = loadsA * bytesOf(TILE, K, eb) + loadsB * bytesOf(K, TILE, eb) + tiles * (bytesOf(TILE, TILE, ch?.cFp8 ? 1 : 2) + (p.residual ? bytesOf(TILE, TILE, 2) : 0));
+  for (const v of plan.residentA.values()) for (const r of v) for (let g = r.start; g < r.start + r.len; g++) hbmBytes += aLoad(g);
+  for (const v of plan.residentB.values()) for (const r of v) hbmBytes += r.len * bLoad;
   const bias = inputs.find((f) => f.file === `${name}_bias.npy`)?.data;
   const resid = inputs.find((f) => f.file === `${name}_ref_r.npy`)?.data;
   const check = (read: (s: string) => Float32Array) => {
     const c = new Float64Array(BT * M * N);
     const abs = new Float64Array(BT * M * N);
-    const got = new Float64Array(BT * M * N);
-    const cAll = read('c_hbm');
+    const got = cFromBlocks(read('c_hbm'), sh);
     for (let z = 0; z < BT; z++) {
       const r = matmul64(a.subarray(z * M * K, (z + 1) * M * K), b.subarray(z * K * N, (z + 1) * K * N), M, K, N);
       c.set(r.c, z * M * N);
       abs.set(r.abs, z * M * N);
-      got.set(fromColumnBlocks(cAll.subarray(z * M * N, (z + 1) * M * N), M, N), z * M * N);
     }
     for (let i = 0; i < c.length; i++) {
       const bi = bias ? bias[i % N]! : 0;
@@ -167,7 +170,13 @@ export function gemm(p: GemmParams): GenKernel {
       abs[i]! += Math.abs(bi);
     }
     const e = errorOf(got, c, abs);
-    return { ...e, bound: fp16 ? 0.01 : 0.06, what: 'max |c - ref| / sum|a b| (normwise, per element)' };
+    // the grid's bound on sum|a b| plus C's flush to zero below its smallest normal 2^(EB + 1) (RFP16 has no
+    // subnormals, chip §4.2), which only small K makes visible (docs/generators.md "Error bounds")
+    let minAbs = Infinity;
+    for (let i = 0; i < abs.length; i++) if (abs[i]! < minAbs) minAbs = abs[i]!;
+    const flush = 2 ** ((vpu ? -15 : -8) + 1) / minAbs;
+    const bound = Math.ceil(((fp16 ? 0.01 : 0.06) + flush) * 1000) / 1000;
+    return { ...e, bound, what: 'max |c - ref| / sum|a b| (normwise, per element)' };
   };
   return {
     name,
@@ -185,39 +194,40 @@ export function gemm(p: GemmParams): GenKernel {
       flops: 2 * BT * M * N * K,
       hbmBytes,
       outputs: ['c_hbm'],
-      layout: { c_hbm: `[N/128, M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8})` },
+      layout: { c_hbm: sh.Nt < TILE ? `[${BT > 1 ? 'batch x ' : ''}ceil(N/128), M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8}); the last block's columns ${sh.Nt}..127 are pad` : `[N/128, M, 128] column blocks of C (RFP16, eb ${vpu ? -15 : -8})` },
     },
   };
 }
 
 /** The microcode of one 128 x 128 x K tile (shared by every trip of the kernel). */
-function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ch?: GemmChain): string {
+function gemmPasm(nm: string, sh: GemmShape, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ch?: GemmChain): string {
+  const K = sh.K;
   const vpu = epi !== 'none';
   const rowBias = !!ch?.biasRows;
   const L: string[] = [];
   const e = (s: string) => L.push(s);
   e(`# Generated by pyxis-gen gemm (packages/target-pyxis/src/gen/gemm.ts; docs/generators.md): one 128 x 128 x ${K} tile,`);
-  e(`# ${fp16 ? 'FP16' : 'FP8'} ${tr ? 'transposed A (seq §9.4.1, §10.1.4; samples/pyxis/matmul_transposed_fp8.pasm)' : `row-shifted A (seq §9.3, §10.1.3; samples/pyxis/matmul_${fp16 ? 'fp16' : 'fp8'}.pasm)`},`);
+  e(`# ${fp16 ? 'FP16' : 'FP8'} ${tr ? `transposed A (seq §9.4.${fp16 ? 2 : 1}, §10.1.4; samples/pyxis/matmul_transposed_${fp16 ? 'fp16' : 'fp8'}.pasm)` : `row-shifted A (seq §9.3, §10.1.3; samples/pyxis/matmul_${fp16 ? 'fp16' : 'fp8'}.pasm)`},`);
   e(`# epilogue ${epi}${residual ? ', residual add by RMW_Add (chip §7.4.1)' : ''}. EBs: A, B eb -12 -> EB_MNS -8${vpu ? '; GWB eb_adj 7 -> VPU EB -15' : ''}.`);
   e(`.const ${nm}_K = ${K}`);
   const w = fp16 ? 2 : 1;
-  if (tr) {
-    e(`# AMEM Weights Read: row k of A^T (128 bytes) per cycle; K/8 x 8 so that the loop counts stay 12-bit (seq §2.1)`);
-    e(`.program ${nm}_wr amem_weights_read {\n  loop i0 ${nm}_K / 8 {\n    loop i1 8 {\n      Read_SRAM wdc_type=Uncompressed iter_stride[i0]=64 iter_stride[i1]=8\n    }\n  }\n}`);
-    e(`# WDP, Figure 9-3: i1 tbuf, i2 tbuf column; LD_2ROWS_8B_TRANS, 64-byte blocks`);
-    e(`.program ${nm}_wdp wdp {\n  loop i0 ${nm}_K / 8 {\n    loop i1 2 {\n      loop i2 4 {\n        WR_HBUF hbuf_wr_control=LD_2ROWS_8B_TRANS log2_ptns_per_hlane=0 tbuf_idx_iter_id=i1 tbuf_col_idx_iter_id=i2 \\\n                dsbl_mapping_corr=0 eb_adj=0 lin2log_config_vld=1 \\\n                hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i1 \\\n                hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2]\n      }\n    }\n  }\n}`);
-    e(`# GH, Figure 10-2: VGR = 2*i1 + i2`);
-    e(`.program ${nm}_gh gh {\n  loop i0 ${nm}_K / 8 {\n    loop i1 4 {\n      loop i2 2 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_TRANS_1X1_MATMUL_FP8 end_grid_row_idx=15 hbuf_block_size=4 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=4 hbuf_stride_dim2=16 \\\n                    hbuf_stride_iter_id_dim1=i2 hbuf_stride_iter_id_dim2=i1\n      }\n    }\n  }\n}`);
-  } else {
+  if (tr) for (const t of transposedAPrograms(nm, fp16)) e(t);
+  else {
     const blk = fp16 ? 64 : 128;
-    e(`.const ${nm}_KBLK = ${nm}_K / ${blk}            # Hbuf blocks: 128 bytes of each of the 128 rows of A`);
-    e(`.const ${nm}_ROW = ${nm}_K / ${16 / w}              # partitions per row of A`);
+    if (sh.Kp === K) {
+      e(`.const ${nm}_KBLK = ${nm}_K / ${blk}            # Hbuf blocks: 128 bytes of each of the 128 rows of A`);
+      e(`.const ${nm}_ROW = ${nm}_K / ${16 / w}              # partitions per row of A`);
+    } else {
+      // K short of a whole Hbuf block: A's rows are stored padded to Kp values; GH reads the last block's K-groups only
+      e(`.const ${nm}_KBLK = ${sh.kBlocks}            # Hbuf blocks: 128 bytes of each of the 128 rows of A (rows padded to ${sh.Kp} values)`);
+      e(`.const ${nm}_ROW = ${(sh.Kp * w) / 16}              # partitions per stored row of A`);
+    }
     e(`# AMEM Weights Read (seq §9.3 table): i0 Hbuf block, i1 VGR in grid-row, i2 grid-row in h-lane pair, i3 h-lane`);
     e(`.program ${nm}_wr amem_weights_read {\n  loop i0 ${nm}_KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          Read_SRAM ${fp16 ? 'is_16bit=1 ' : ''}wdc_type=Uncompressed iter_stride[i0]=8 iter_stride[i1]=${nm}_ROW iter_stride[i2]=8*${nm}_ROW iter_stride[i3]=16*${nm}_ROW\n        }\n      }\n    }\n  }\n}`);
     e(`# WDP (seq §9.3): LD_1ROW_16B, 8 partitions per h-lane, ${ch?.aLns ? 'A in LnsI4F3: Lin2Log bypassed (dsbl_mapping_corr=1, chip §6.2.1.5 Table 6-2)' : 'lin2log'}; block = 1024 B`);
     e(`.program ${nm}_wdp wdp {\n  loop i0 ${nm}_KBLK {\n    loop i1 8 {\n      loop i2 2 {\n        loop i3 8 {\n          WR_HBUF ${fp16 ? 'is_16bit=1 ' : ''}hbuf_wr_control=LD_1ROW_16B log2_ptns_per_hlane=3 hlane_iter_id=i3 grip_iter_id=i2 \\\n                  dsbl_mapping_corr=${ch?.aLns ? 1 : 0} eb_adj=0 lin2log_config_vld=1 \\\n                  hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i1, i2, i3] \\\n                  hbuf_stride_dim1=16 hbuf_stride_iter_id_dim1=i1\n        }\n      }\n    }\n  }\n}`);
-    e(`# GH (seq §10.1.3): i1 octobyte of the 128-byte row, i2 VGR`);
-    e(`.program ${nm}_gh gh {\n  loop i0 ${nm}_KBLK {\n    loop i1 16 {\n      loop i2 8 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_${fp16 ? 'FP16' : 'FP8'} end_grid_row_idx=15 hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=8 hbuf_stride_dim2=128 \\\n                    hbuf_stride_iter_id_dim1=i1 hbuf_stride_iter_id_dim2=i2\n      }\n    }\n  }\n}`);
+    e(`# GH (seq §10.1.3): i1 octobyte of the 128-byte row, i2 VGR${sh.kLast < 16 ? `; the last block holds ${sh.kLast} octobytes of K (numloops_final, seq §2.1.1)` : ''}`);
+    e(`.program ${nm}_gh gh {\n  loop i0 ${nm}_KBLK {\n    loop i1 16${sh.kLast < 16 ? ` final ${sh.kLast} when [i0]` : ''} {\n      loop i2 8 {\n        HBUF_RD_VLD hbuf_rd_cmd=RD_1X1_MATMUL_${fp16 ? 'FP16' : 'FP8'} end_grid_row_idx=15 hbuf_block_size=64 hbuf_block_start_en=1 hbuf_block_end_en=1 \\\n                    hbuf_block_iter_mask=[i1, i2] hbuf_stride_dim1=8 hbuf_stride_dim2=128 \\\n                    hbuf_stride_iter_id_dim1=i1 hbuf_stride_iter_id_dim2=i2\n      }\n    }\n  }\n}`);
   }
   // B: one row per cycle; FP16 rows are de-interleaved by RPSW entry 0 (chip §7.3.1)
   const g = fp16 ? 4 : 8;
@@ -244,6 +254,8 @@ function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilog
     } else if (hasBias) {
       e(`# bias row (FP16, 128 columns) -> Vbuffer tile 1, scratchpad row 0 (matmul_bias_relu.pasm)`);
       e(`.program ${nm}_bl_rd amem_read {\n  Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer rpsw_config_vld=1 rpsw_config_idx_base=0\n}`);
+      // the last column block's ${sh.Nt} bias values: the partitions holding them; the lanes past them read as zero (seq §5.1 num_logical_ptns)
+      if (sh.Nt < TILE) e(`.program ${nm}_bl_rd_t amem_read {\n  Read_SRAM data_type=Recogni_FP16 tgt_fifo=Vbuffer num_logical_ptns=${Math.ceil(sh.Nt / 16)} rpsw_config_vld=1 rpsw_config_idx_base=0\n}`);
       e(`.program ${nm}_bl_in sb2vb {\n  WR_VLD wr_tile_idx=1 src_select=AMEM_FIFO scratchpad_mode=1 scratchpad_count_incr_amt=0 wr_addr_base=0\n}`);
       e(`.vpu ${nm}_load_bias {\n  MOV rd=r15 src1_sel=IN_FIFO wr_gpr_en=1 in_fifo_pop=1\n}`);
     }
@@ -275,9 +287,18 @@ function gemmPasm(nm: string, K: number, fp16: boolean, tr: boolean, epi: Epilog
     e(`.program ${nm}_wr_c amem_write {\n  loop i0 128 {\n    Write src_fifo=${vpu ? 'Vbuffer' : 'Grid'} data_type=Recogni_FP8 eb_adj=-3 wpsw_config_vld=1 wpsw_config_idx_base=1 iter_stride[i0]=8\n  }\n}`);
     return L.join('\n') + '\n';
   }
-  e(`.program ${nm}_wr_c amem_write {\n  loop i0 128 {\n    ${op} src_fifo=${vpu ? 'Vbuffer' : 'Grid'} data_type=Recogni_FP16${residual ? ' rmw_rd_addr_offset=0' : ''} wpsw_config_vld=1 wpsw_config_idx_base=0 iter_stride[i0]=16\n  }\n}`);
+  const wr = `${op} src_fifo=${vpu ? 'Vbuffer' : 'Grid'} data_type=Recogni_FP16${residual ? ' rmw_rd_addr_offset=0' : ''} wpsw_config_vld=1 wpsw_config_idx_base=0`;
+  e(`.program ${nm}_wr_c amem_write {\n  loop i0 128 {\n    ${wr} iter_stride[i0]=16\n  }\n}`);
+  if (sh.Mt < TILE) {
+    // the last row block: rows ${sh.Mt}..127 are pad (seq §1.3 rule 4): post-final Writes are Discards (seq §2.1.2, §6.3)
+    e(`# the last row block (${sh.Mt} rows): the grid's 128 - ${sh.Mt} pad rows discarded (post-final, seq §6.3)`);
+    e(`.program ${wrName(nm, sh.Mt)} amem_write {\n  loop i0 1 {\n    loop i1 128 final ${sh.Mt} when [i0] post_final {\n      ${wr} iter_stride[i1]=16\n    }\n  }\n}`);
+  }
   return L.join('\n') + '\n';
 }
+
+/** The AMEM Write program of a tile of `rows` valid rows. */
+const wrName = (nm: string, rows: number) => (rows < TILE ? `${nm}_wr_c_r${rows}` : `${nm}_wr_c`);
 
 /** How a GEMM is used inside a chained layer (gen/transformer.ts): names, formats and operands shared with other stages. */
 export interface GemmChain {
@@ -306,7 +327,8 @@ export interface GemmChain {
   amemBudget: number;
 }
 
-function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ws: Worker[], plan: Plan, lut?: string, ch?: GemmChain): LdParts {
+function gemmLd(nm: string, sh: GemmShape, fp16: boolean, tr: boolean, epi: Epilogue, residual: boolean, ws: Worker[], plan: Plan, lut?: string, ch?: GemmChain): LdParts {
+  const { BT, M, K, N, MB, NB, Kp } = sh;
   const vpu = epi !== 'none';
   const rowBias = !!ch?.biasRows;
   const hasBias = epi.startsWith('bias');
@@ -325,18 +347,24 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   const clusters = [...new Set(ws.map((w) => w.cluster))].sort((x, y) => x - y);
   for (const c of clusters) e(`memory amem${c} { space = amem; cluster = ${c}; view = hashed; origin = 0; length = 64M; }`);
   e(`memory hbm { space = hbm; origin = 0; length = 16G; }`);
-  e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${(BT * M) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor ${A} { format = ${aFmt}; shape = [${BT * M}, ${K}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
-  if (!ch) e(`tensor b_hbm { format = ${fmt}; shape = [${(BT * N) / TILE}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_b.npy"; }`);
-  e(`tensor ${C} { ${ch?.cFp8 ? 'format = RFP8' : 'format = RFP16'}; shape = ${ch?.cBlocks ? `[${M / TILE}, ${N / TILE}, 128, 128]` : `[${(BT * N) / TILE}, ${M}, 128]`}; eb = ${ch?.cFp8 ? -12 : ceb}; region = hbm; zero = true; }`);
-  if (residual && !ch) e(`tensor r_hbm { format = RFP16; shape = [${(BT * N) / TILE}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
+  e(tr ? `tensor at_hbm { format = ${fmt}; shape = [${BT * MB}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_at.npy"; }` : `tensor ${A} { format = ${aFmt}; shape = [${BT * M}, ${Kp}]; eb = -12; region = hbm; data = "${nm}_a.npy"; }`);
+  if (!ch) e(`tensor b_hbm { format = ${fmt}; shape = [${BT * NB}, ${K}, 128]; eb = -12; region = hbm; data = "${nm}_b.npy"; }`);
+  e(`tensor ${C} { ${ch?.cFp8 ? 'format = RFP8' : 'format = RFP16'}; shape = ${ch?.cBlocks ? `[${MB}, ${NB}, 128, 128]` : `[${BT * NB}, ${M}, 128]`}; eb = ${ch?.cFp8 ? -12 : ceb}; region = hbm; zero = true; }`);
+  if (residual && !ch) e(`tensor r_hbm { format = RFP16; shape = [${BT * NB}, ${M}, 128]; eb = ${ceb}; region = hbm; data = "${nm}_r.npy"; }`);
   for (const c of clusters)
     if (rowBias) e(`tensor ${P}bias${c} { format = RFP16; shape = [${M}, 128]; eb = -15; region = amem${c}; data = "${nm}_biasrep.npy"; }`);
     else if (hasBias) e(`tensor bias${c} { format = RFP16; shape = [1, ${N}]; eb = -15; region = amem${c}; data = "${nm}_bias.npy"; }`);
-  const aSrc = (mi: number) => (tr ? `at_hbm[${mi}]` : `${A}[${mi * TILE}:${(mi + 1) * TILE}]`);
-  const aShape = tr ? `[${K}, 128]` : `[128, ${K}]`;
-  // cluster-resident runs of blocks: A rows [len*128, K] (transposed: [len, K, 128]), B [len, K, 128]
+  // global row block g: rows r0 .. r0 + rows of A (batch z = g / MB), rows 128 (g mod MB) .. of its C block
+  const rowOf = (g: number) => Math.floor(g / MB) * M + (g % MB) * TILE;
+  const cRows = (g: number) => `${(g % MB) * TILE}:${(g % MB) * TILE + blockRows(sh, g)}`;
+  const aSrc = (mi: number) => (tr ? `at_hbm[${mi}]` : `${A}[${rowOf(mi)}:${rowOf(mi) + blockRows(sh, mi)}]`);
+  const aShape = tr ? `[${K}, 128]` : `[128, ${Kp}]`;
+  // a short tile's part of a 128-row AMEM buffer (DMA views of equal length, docs/linker.md "Slices")
+  const head = (t: string, g: number) => (tr || blockRows(sh, g) === TILE ? t : `${t}[0:${blockRows(sh, g)}]`);
+  const cHead = (t: string, g: number) => (blockRows(sh, g) === TILE ? t : `${t}[0:${blockRows(sh, g)}]`);
+  // cluster-resident runs of blocks: A rows [len*128, Kp] (transposed: [len, K, 128]), B [len, K, 128]
   for (const c of clusters) {
-    (plan.residentA.get(c) ?? []).forEach((r, q) => e(`tensor ${P}acl${c}_${q} { format = ${aFmt}; shape = ${tr ? `[${r.len}, ${K}, 128]` : `[${r.len * TILE}, ${K}]`}; eb = -12; region = amem${c}; zero = true; }`));
+    (plan.residentA.get(c) ?? []).forEach((r, q) => e(`tensor ${P}acl${c}_${q} { format = ${aFmt}; shape = ${tr ? `[${r.len}, ${K}, 128]` : `[${r.len * TILE}, ${Kp}]`}; eb = -12; region = amem${c}; zero = true; }`));
     (plan.residentB.get(c) ?? []).forEach((r, q) => e(`tensor ${P}bcl${c}_${q} { format = ${fmt}; shape = [${r.len}, ${K}, 128]; eb = -12; region = amem${c}; zero = true; }`));
   }
   ws.forEach((w, i) => {
@@ -356,8 +384,6 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
     if (ch) e(identityWpsw(w));
     if (lut) e(`config vpu.lut { cluster = ${w.cluster}; uie = ${w.uie}; index = ${256 * LUT_TABLE.gelu}; data = "${lut}"; }`);
   }
-  const MB = M / TILE;
-  const NB = N / TILE;
   const deps = out.deps;
   const h2a = (c: number, t: string) => pushTrip(out, qkey('h2a', c), t);
   const a2h = (c: number, t: string) => pushTrip(out, qkey('a2h', c), t);
@@ -365,7 +391,9 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
   const resLoads = new Map<number, string[]>(clusters.map((c) => [c, []]));
   for (const c of clusters) {
     (plan.residentA.get(c) ?? []).forEach((r, q) => {
-      h2a(c, `  trip ${P}lda_c${c}_${q} { src = ${tr ? `at_hbm[${r.start}:${r.start + r.len}]` : `${A}[${r.start * TILE}:${(r.start + r.len) * TILE}]`}; dst = ${P}acl${c}_${q}; trip_power = 4; }`);
+      const last = r.start + r.len - 1;
+      const rows = (r.len - 1) * TILE + blockRows(sh, last);
+      h2a(c, `  trip ${P}lda_c${c}_${q} { src = ${tr ? `at_hbm[${r.start}:${r.start + r.len}]` : `${A}[${rowOf(r.start)}:${rowOf(last) + blockRows(sh, last)}]`}; dst = ${P}acl${c}_${q}${tr || rows === r.len * TILE ? '' : `[0:${rows}]`}; trip_power = 4; }`);
       resLoads.get(c)!.push(`${P}lda_c${c}_${q}`);
     });
     (plan.residentB.get(c) ?? []).forEach((r, q) => {
@@ -391,7 +419,8 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
         const ld = seq[j];
         if (ld === undefined) continue; // resident A
         if (ld.first === j) {
-          h2a(w.cluster, `  trip ${P}ld${op}${id} { src = ${op === 'a' ? aSrc(mi) : `${B}[${ni}]`}; dst = ${P}${op}${i}_${ld.index % 2}; trip_power = 4; }`);
+          const buf = `${P}${op}${i}_${ld.index % 2}`;
+          h2a(w.cluster, `  trip ${P}ld${op}${id} { src = ${op === 'a' ? aSrc(mi) : `${B}[${ni}]`}; dst = ${op === 'a' ? head(buf, mi) : buf}; trip_power = 4; }`);
           // the buffer is free once every tile using the load two back has run: all of them, as the linker orders a
           // queue's trips by their start only (tiles overlap on a UIE; depending on the last alone is LD0813)
           const prev = seq.find((x) => x.index === ld.index - 2);
@@ -402,15 +431,15 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
       if (resident(w.cluster)) pre.push(`${P}ra${i}`); // same queue: ordering, no barrier
       const s = j % 2;
       if (residual) {
-        h2a(w.cluster, `  trip ${P}ldr${id} { src = ${R}[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]; dst = ${P}c${i}_${s}; trip_power = 4; }`);
+        h2a(w.cluster, `  trip ${P}ldr${id} { src = ${R}[${ni}, ${cRows(mi)}]; dst = ${cHead(`${P}c${i}_${s}`, mi)}; trip_power = 4; }`);
         if (j >= 2) deps.push(`${P}ldr${id} after ${P}st${i}_${j - 2};`);
         pre.push(`${P}ldr${id}`);
       } else if (j >= 2) pre.push(`${P}st${i}_${j - 2}`);
-      a2h(w.cluster, `  trip ${P}st${id} { src = ${P}c${i}_${s}; dst = ${ch?.cBlocks ? `${C}[${mi}, ${ni}]` : `${C}[${ni}, ${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]`}; trip_power = 4; }`);
+      a2h(w.cluster, `  trip ${P}st${id} { src = ${cHead(`${P}c${i}_${s}`, mi)}; dst = ${ch?.cBlocks ? `${C}[${mi}, ${ni}]` : `${C}[${ni}, ${cRows(mi)}]`}; trip_power = 4; }`);
       deps.push(`${P}mm${id} after ${[...new Set(pre)].join(', ')};`);
       deps.push(`${P}st${id} after ${P}mm${id};`);
     });
-  const progs = `amem_weights_read = ${nm}_wr; wdp = ${nm}_wdp; gh = ${nm}_gh; amem_read = ${nm}_rd; gv = ${nm}_gv; gx = ${nm}_gx; gwb = ${nm}_gwb; amem_write = ${nm}_wr_c;` +
+  const progs = (g: number) => `amem_weights_read = ${nm}_wr; wdp = ${nm}_wdp; gh = ${nm}_gh; amem_read = ${nm}_rd; gv = ${nm}_gv; gx = ${nm}_gx; gwb = ${nm}_gwb; amem_write = ${wrName(nm, blockRows(sh, g))};` +
     (vpu ? ` sb2vb = ${nm}_in; vb2vpu = ${nm}_feed; vi = ${nm}_vi; vpu2vb = ${nm}_out; vb2sb = ${nm}_drain;` : '');
   ws.forEach((w, i) => {
     const q = qkey('uie', w.cluster, w.uie);
@@ -428,95 +457,12 @@ function gemmLd(nm: string, BT: number, M: number, K: number, N: number, fp16: b
       const bBuf = br ? `${P}bcl${w.cluster}_${br.run}[${br.at}]` : `${P}b${i}_${loads[i]!.b[j]!.index % 2}`;
       if (hasBias) {
         // the bias rows sit in the scratchpad without a count: the next tile's bias waits for this tile (sample rule)
-        const slice = rowBias ? `${P}bias${w.cluster}[${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]` : `bias${w.cluster}[:, ${(ni % NB) * TILE}:${((ni % NB) + 1) * TILE}]`;
-        pushTrip(out, q, `  trip ${P}bl${id} { amem_read = ${nm}_bl_rd; sb2vb = ${nm}_bl_in; read = ${slice}; trip_power = 4;${j > 0 ? ` after = [${P}mm${i}_${j - 1}];` : ''} }`);
+        const tail = !rowBias && ni % NB === NB - 1 && sh.Nt < TILE;
+        const slice = rowBias ? `${P}bias${w.cluster}[${(mi % MB) * TILE}:${((mi % MB) + 1) * TILE}]` : `bias${w.cluster}[:, ${(ni % NB) * TILE}:${(ni % NB) * TILE + (tail ? sh.Nt : TILE)}]`;
+        pushTrip(out, q, `  trip ${P}bl${id} { amem_read = ${nm}_bl_rd${tail ? '_t' : ''}; sb2vb = ${nm}_bl_in; read = ${slice}; trip_power = 4;${j > 0 ? ` after = [${P}mm${i}_${j - 1}];` : ''} }`);
       }
-      pushTrip(out, q, `  trip ${P}mm${id} { ${progs} weights = ${aBuf}; read = ${bBuf}; write = ${P}c${i}_${s};${residual ? ` rmw_source = ${P}c${i}_${s};` : ''} op = matmul; trip_power = 32;${hasBias ? ` after = [${P}bl${id}];` : ''} }`);
+      pushTrip(out, q, `  trip ${P}mm${id} { ${progs(mi)} weights = ${aBuf}; read = ${bBuf}; write = ${P}c${i}_${s};${residual ? ` rmw_source = ${P}c${i}_${s};` : ''} op = matmul; trip_power = 32;${hasBias ? ` after = [${P}bl${id}];` : ''} }`);
     });
-  });
-  return out;
-}
-
-interface Run {
-  /** First block and number of consecutive blocks loaded by one H2A trip. */
-  start: number;
-  len: number;
-}
-
-interface Plan {
-  /** Tiles of each worker, in order. */
-  jobs: Array<Array<{ mi: number; ni: number }>>;
-  /** Clusters whose A row blocks / B column blocks are loaded once into AMEM (shared by the cluster's UIEs). */
-  residentA: Map<number, Run[]>;
-  residentB: Map<number, Run[]>;
-}
-
-/** Consecutive blocks grouped into runs (one H2A trip each: the blocks are contiguous in HBM). */
-function runsOf(blocks: number[]): Run[] {
-  const out: Run[] = [];
-  for (const b of blocks) {
-    const last = out[out.length - 1];
-    if (last && last.start + last.len === b) last.len++;
-    else out.push({ start: b, len: 1 });
-  }
-  return out;
-}
-
-/** The run holding `block` and the block's index in it. */
-export function runOf(runs: Run[], block: number): { run: number; at: number } {
-  const run = runs.findIndex((r) => block >= r.start && block < r.start + r.len);
-  return { run, at: block - runs[run]!.start };
-}
-
-/**
- * Tiles in column-block-major order (t = ni * M/128 + mi), contiguous chunks per worker, the workers of a cluster
- * taking consecutive chunks: consecutive tiles of a worker share the B column block and a cluster's tiles cover a
- * contiguous range of column blocks. The A row blocks and the B column blocks of a cluster are loaded once into its
- * AMEM (a few large H2A trips, shared by the cluster's 12 UIEs) when they fit next to the C double buffers; else they
- * are streamed per worker through double buffers, reloaded whenever the block changes.
- */
-function planTiles(BT: number, M: number, N: number, ws: Worker[], aBytes: number, bBytes: number, cBytes: number, biasBytes: number, amemBudget?: number): Plan {
-  const lim = chipLimits();
-  const budget = amemBudget ?? lim.amemBytes - 1024 * 1024; // 1 MiB left for descriptor lists and the barrier tables
-  const MB = M / TILE;
-  const NB = N / TILE;
-  const T = BT * MB * NB;
-  const jobs: Plan['jobs'] = ws.map(() => []);
-  const order = ws.map((_, i) => i).sort((x, y) => ws[x]!.cluster - ws[y]!.cluster || ws[x]!.uie - ws[y]!.uie);
-  order.forEach((i, k) => {
-    for (let t = Math.floor((k * T) / ws.length); t < Math.floor(((k + 1) * T) / ws.length); t++) {
-      // t = (bi * NB + ni) * MB + mi: global row block bi*MB + mi, global column block bi*NB + ni
-      const g = Math.floor(t / MB);
-      jobs[i]!.push({ mi: Math.floor(g / NB) * MB + (t % MB), ni: g });
-    }
-  });
-  const residentA = new Map<number, Run[]>();
-  const residentB = new Map<number, Run[]>();
-  for (const c of new Set(ws.map((w) => w.cluster))) {
-    const mine = ws.map((w, i) => (w.cluster === c ? i : -1)).filter((i) => i >= 0 && jobs[i]!.length > 0);
-    const streamed = mine.length * 2 * (aBytes + bBytes + cBytes) + biasBytes;
-    if (streamed > budget)
-      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: ${amemBudget === undefined ? '64 MiB less 1 MiB for descriptor lists' : 'the AMEM budget given'}); use a smaller K or fewer UIEs per cluster`);
-    const aBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.mi)))].sort((x, y) => x - y);
-    const bBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.ni)))].sort((x, y) => x - y);
-    let used = streamed;
-    if (aBlocks.length > 0 && used - mine.length * 2 * aBytes + aBlocks.length * aBytes <= budget) {
-      used += aBlocks.length * aBytes - mine.length * 2 * aBytes;
-      residentA.set(c, runsOf(aBlocks));
-    }
-    if (bBlocks.length > 0 && used - mine.length * 2 * bBytes + bBlocks.length * bBytes <= budget) residentB.set(c, runsOf(bBlocks));
-  }
-  return { jobs, residentA, residentB };
-}
-
-/** For each tile, the load that feeds it: a new load (index q, buffer q mod 2) whenever the block changes. */
-function loadSeq(blocks: number[]): Array<{ index: number; first: number; last: number }> {
-  const out: Array<{ index: number; first: number; last: number }> = [];
-  let cur: { index: number; first: number; last: number } | undefined;
-  blocks.forEach((b, j) => {
-    if (!cur || blocks[j - 1] !== b) cur = { index: cur ? cur.index + 1 : 0, first: j, last: j };
-    cur.last = j;
-    out.push(cur);
   });
   return out;
 }

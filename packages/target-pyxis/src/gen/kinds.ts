@@ -109,7 +109,7 @@ error against float64; --timing-only skips the arithmetic (cycles only).
 
 kinds and options:
   gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual] [--amem-budget BYTES]
-        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M, N multiples of 128; K a multiple of 128 (FP8), 64 (FP16), 8 (transposed);
+        C[M,N] = epilogue(A[M,K] x B[K,N]) (+ R), B independent GEMMs (attention heads); M a multiple of 8, K of 8 (FP8) / 4 (FP16), N any (partial tiles padded); --transposed: A stored as A^T;
         --amem-budget: AMEM bytes per cluster for the operands (default 63 MiB; smaller streams A and B through double buffers)
   rows  --op softmax|rmsnorm|layernorm --rows R
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM

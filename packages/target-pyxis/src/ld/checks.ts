@@ -2,7 +2,7 @@
  * Static rule checks on resolved trips (seq §1.2-1.3 grid tensor-size rules; partition rotation, seq §5.4, §6.7;
  * 32-bit integer index tensors kept away from the grid and the VPU, chip §7.6).
  */
-import { decode, loadTable } from '@pyxis/codec';
+import { decode, enumName, loadTable } from '@pyxis/codec';
 import { error, warning, type DiagnosticBag, type SourceSpan } from '@pyxis/diagnostics';
 import type { TensorDef, TripDef } from './linkTypes.js';
 import { viewAddress } from './slices.js';
@@ -51,12 +51,35 @@ export function checkSizeRules(t: TripDef, bag: DiagnosticBag): void {
     }
     case 'matmul': {
       const m = wide(wt) ? 4 : 8;
-      if (wt && wt.layout.W % m) fail(`the inner dimension must be a multiple of ${m} with ${m === 4 ? 'FP16' : 'FP8'} horizontal data`, `horizontal matrix \`${wt.name}\` has inner dimension ${wt.layout.W}`, '§1.2');
-      if (wt && wt.layout.C * wt.layout.H % 8) fail('output rows must be a multiple of 8', `horizontal matrix \`${wt.name}\` has ${wt.layout.C * wt.layout.H} rows`, '§1.3');
+      if (!wt) break;
+      // A stored transposed (the WDP transposes it, seq §9.4): the tensor is A^T [inner, rows]
+      const tr = transposesWeights(t);
+      const inner = tr ? wt.layout.C * wt.layout.H : wt.layout.W;
+      const rows = tr ? wt.layout.W : wt.layout.C * wt.layout.H;
+      const what = tr ? ` (stored transposed: \`${wt.name}\` is A^T)` : '';
+      if (inner % m) fail(`the inner dimension must be a multiple of ${m} with ${m === 4 ? 'FP16' : 'FP8'} horizontal data`, `horizontal matrix \`${wt.name}\` has inner dimension ${inner}${what}`, '§1.2');
+      if (rows % 8) fail('output rows must be a multiple of 8', `horizontal matrix \`${wt.name}\` has ${rows} rows${what}`, '§1.3');
       break;
     }
   }
 }
+
+/** The trip's WDP program writes the Hbufs through the transpose buffers (hbuf_wr_control *_TRANS, seq §9.1.2, §9.4). */
+function transposesWeights(t: TripDef): boolean {
+  const p = t.programs.get('wdp')?.prog;
+  if (!p) return false;
+  let hit = transposing.get(p);
+  if (hit === undefined) {
+    const tab = loadTable('pyxis', 'wdp_op');
+    hit = false;
+    for (const v of opWords(p, 'wdp_op'))
+      if (enumName(tab, 'opcd', v['opcd'] as number) === 'WR_HBUF' && enumName(tab, 'hbuf_wr_control', v['hbuf_wr_control'] as number).endsWith('_TRANS')) hit = true;
+    transposing.set(p, hit);
+  }
+  return hit;
+}
+/** Per WDP program (shared by the trips of a kernel): decoded once. */
+const transposing = new WeakMap<object, boolean>();
 
 /**
  * Rows per channel at the grid side of a 3x3 trip's `read` (`seq` = amem_read) or `write` (amem_write) tensor `x`,

@@ -4,6 +4,8 @@
  * JSON + the data for the human summary). Trace/VCD sinks are closed on
  * every path; on a runtime error they are aborted (no partial files).
  */
+import type { FabricAdapter } from './fabric/adapter.js';
+import type { FabricClusterStats } from './fabric/stats.js';
 import { loadTable, readField } from '@pyxis/codec';
 import { DiagnosticError, error, warning, type Diagnostic } from '@pyxis/diagnostics';
 import { descriptorBytes } from './descriptors.js';
@@ -123,6 +125,11 @@ export interface SimReport {
   mpe: { patches: number; trips: number };
   apm: { enabled: boolean; peak_requested_power: number; final_granted_power: number; bubbles: number; energy: number };
   trip_power: Array<{ engine: string; power_cycles: number }>;
+  /**
+   * A chip of a system: its fabric adapter's statistics and debug counters per cluster (chip §10.9 is TBD: the set
+   * is fabric/stats.ts's, docs/system.md), and the QPages still held at the end. Absent outside a system.
+   */
+  fabric_adapter?: { clusters: Array<{ cluster: number } & FabricClusterStats>; qpages_in_use: number; failed_interrupts: number[] };
   /** Memory traffic of the run (image loading excluded): HBM, and per cluster AMEM (all clients: UIE datapath, DMA, MPE, DPE). */
   memory: {
     hbm_bytes_read: number;
@@ -434,7 +441,14 @@ export function buildReport(chip: PyxisChip, config: SimConfig, stop: StopReason
     },
     wait_graph: waitGraph,
     warnings,
+    ...(chip.fabricAdapter ? { fabric_adapter: fabricAdapterReport(chip.fabricAdapter) } : {}),
   };
+}
+
+/** The adapter's per-cluster counters, copied (the report is serialised across threads and must not alias the model). */
+function fabricAdapterReport(fa: FabricAdapter): NonNullable<SimReport['fabric_adapter']> {
+  const r = fa.report();
+  return { clusters: r.clusters.map((c, k) => ({ cluster: k, ...structuredClone(c) })), qpages_in_use: r.qpages_in_use, failed_interrupts: [...r.failed_interrupts] };
 }
 
 /**

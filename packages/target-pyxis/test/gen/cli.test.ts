@@ -35,9 +35,9 @@ describe('pyxis-gen command line', () => {
   it('a parameter the hardware cannot run -> exit 1, the parameter and the limit named, no files written', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'pyxis-gen-cli-')), 'out');
     try {
-      const r = call(['gemm', '--m', '128', '--k', '200', '--n', '128', '--out', dir]);
+      const r = call(['gemm', '--m', '128', '--k', '202', '--n', '128', '--out', dir]);
       expect(r.code).toBe(1);
-      expect(r.err).toMatch(/GEN0003: k: must be a multiple of 128 \(got 200\)/);
+      expect(r.err).toMatch(/GEN0003: k: must be a multiple of 8 \(got 202\): seq §1.2 rule 3/);
       expect(existsSync(dir)).toBe(false);
       expect(call(['gemm', '--uies', '13', '--out', dir]).err).toMatch(/GEN0004: uies: must be 1..12 UIEs per cluster/);
       expect(call(['transformer', '--heads', '3', '--out', dir]).err).toMatch(/GEN0003: heads/);

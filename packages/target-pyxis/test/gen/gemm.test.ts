@@ -124,13 +124,14 @@ describe('pyxis-gen gemm: FP16 with a VPU epilogue and the residual add', () => 
 
 describe('pyxis-gen gemm: parameters the hardware cannot run are errors naming the parameter and the limit', () => {
   const bad: Array<[GemmParams, string, RegExp]> = [
-    [{ m: 100, k: 128, n: 128 }, 'GEN0003', /^GEN0003: m: must be a multiple of 128/],
-    [{ m: 128, k: 100, n: 128 }, 'GEN0003', /k: must be a multiple of 128 .*seq §9.3/],
+    [{ m: 100, k: 128, n: 128 }, 'GEN0003', /^GEN0003: m: must be a multiple of 8 \(got 100\): seq §1.3 rule 4/],
+    [{ m: 128, k: 100, n: 128 }, 'GEN0003', /k: must be a multiple of 8 .*seq §1.2 rule 3: the inner dimension of a MatMul with an FP8 horizontal operand/],
+    [{ m: 128, k: 98, n: 128, dtype: 'fp16' }, 'GEN0003', /k: must be a multiple of 4 .*seq §1.2 rule 3/],
     [{ m: 128, k: 132, n: 128, transposed: true }, 'GEN0003', /k: must be a multiple of 8 .*seq §1.2 rule 3/],
-    [{ m: 128, k: 64, n: 128, dtype: 'fp16', transposed: true }, 'GEN0007', /transposed/],
+    [{ m: 128, k: 66, n: 128, dtype: 'fp16', transposed: true }, 'GEN0003', /k: must be a multiple of 4 .*seq §1.2 rule 3: .*FP16/],
     [{ m: 128, k: 128, n: 128, uies: 13 }, 'GEN0004', /uies: must be 1..12/],
     [{ m: 128, k: 128, n: 128, clusters: [4] }, 'GEN0004', /cluster 4 does not exist/],
-    [{ m: 128, k: 65536, n: 128 }, 'GEN0002', /k: must be in 128..32768/],
+    [{ m: 128, k: 65536, n: 128 }, 'GEN0002', /k: must be in 8..32768/],
     [{ m: 1536, k: 32768, n: 128, uies: 12 }, 'GEN0008', /k: double-buffered tiles need 202113024 bytes of AMEM in cluster 0 \(limit 66060288/],
   ];
   for (const [p, code, re] of bad)

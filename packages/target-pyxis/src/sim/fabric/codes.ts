@@ -8,6 +8,8 @@ export const FabricCodes = {
   badFaultSpec: 'SIM0702',
   /** An RDMA job of the system ended in Job Failed and no host action recovered it (§10.7.1.2, §10.8.1.2). */
   jobFailedUnrecovered: 'SIM0720',
+  /** Warning: the fabric RTT is not far enough below the adapter's timers (rttCheck.ts; audit range SIM0900-0909). */
+  rttVsTimers: 'SIM0900',
   /** The system description is invalid (JSON path). */
   badSystem: 'LD0900',
   /** Pyxis_VOQ_to_VPFE_map entry with VPFE[1:0] == 3 or out of range (§10.2). */
@@ -22,6 +24,8 @@ export const FabricCodes = {
   badPageSize: 'LD0905',
   /** Datagram size outside [1, 16256] (§10.6). */
   badDatagramSize: 'LD0906',
-  /** An image of the system cannot be read. */
+  /** Warning: an RDMA job whose partner job (same TJID / RJID, VOQs naming each other) no image enqueues (§10.3.1). */
+  noPartnerJob: 'LD0960',
+  /** A system container (.psys) whose manifest is missing or broken (read back by pyxis-sim). */
   badImage: 'LD0907',
 } as const;

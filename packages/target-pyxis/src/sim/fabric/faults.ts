@@ -64,15 +64,20 @@ export function parseFaultSpec(spec: string): FaultSpec {
     if (!type) fail(spec, p, `expected a page type (${Object.keys(TYPES).join(', ')}), got "${parts[1] ?? ''}"`);
     p += parts[1]!.length + 1;
     const rule: FaultRule = { action, type, rate: null, chip: null, nth: null, tjid: null, rjid: null, seq: null };
+    const given = new Set<string>();
     for (const kv of parts.slice(2)) {
       const m = /^(rate|chip|nth|tjid|rjid|seq)=(.*)$/.exec(kv);
       if (!m) fail(spec, p, `expected rate=, chip=, nth=, tjid=, rjid= or seq=, got "${kv}"`);
       const [, k, v] = m;
+      if (given.has(k!)) fail(spec, p, `${k} is given twice in one rule`);
+      given.add(k!);
       if (k === 'rate') {
         if (!/^(0(\.\d+)?|1(\.0*)?|\.\d+)$/.test(v!)) fail(spec, p + k.length + 1, `rate must be a number in [0, 1], got "${v}"`);
         rule.rate = Number(v);
       } else {
         if (!/^\d{1,9}$/.test(v!)) fail(spec, p + k!.length + 1, `${k} must be an unsigned integer, got "${v}"`);
+        // TJID / RJID are 8-bit job ids (chip §11.4.6-11.4.7): a larger value could never match
+        if ((k === 'tjid' || k === 'rjid') && Number(v) > 255) fail(spec, p + k.length + 1, `${k} must be a job id 0..255 (8 bits, chip §11.4.6), got "${v}"`);
         rule[k as 'chip' | 'nth' | 'tjid' | 'rjid' | 'seq'] = Number(v);
       }
       p += kv.length + 1;

@@ -8,7 +8,7 @@
 import { parseTree, findNodeAtLocation, type Node, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import { FabricCodes } from './codes.js';
-import { FABRIC_OVERRIDABLE, loadFabricJson, validateFabricJson, type FabricJson } from './wireParams.js';
+import { FABRIC_NOT_MODELLED, FABRIC_OVERRIDABLE, loadFabricJson, validateFabricJson, type FabricJson } from './wireParams.js';
 import { isLegalVpfe, legalVpfe } from './vpfe.js';
 
 export const VOQ_UNMAPPED = 0xffff;
@@ -25,7 +25,11 @@ export interface SystemDesc {
   /** fabric.json with the system's overrides applied. */
   fabric: FabricJson;
   /** Where each voq_map rule came from (for the linker's diagnostics). */
-  spans: { voqMap: SourceSpan | undefined };
+  spans: {
+    voqMap: SourceSpan | undefined;
+    /** Per chip: where its image is named (`$.image` or `$.images[k]`), with that JSON path. */
+    images: Array<{ path: string; span: SourceSpan }>;
+  };
 }
 
 let lineCache: { text: string; starts: number[] } | null = null;
@@ -63,7 +67,9 @@ class Reader {
     return findNodeAtLocation(this.root, p);
   }
   fail(p: Path, msg: string, code: string = FabricCodes.badSystem, spec?: string): void {
-    const n = this.node(p);
+    // a missing key is reported at the nearest enclosing value that exists (the rule, not the file's first byte)
+    let n = this.node(p);
+    for (let up = p.length - 1; !n && up >= 0; up--) n = this.node(p.slice(0, up));
     this.diags.push(error(code, `${pathText(p)}: ${msg}`, { span: n ? spanAt(this.file, this.text, n.offset, Math.min(n.length, 80)) : spanAt(this.file, this.text, 0), ...(spec ? { spec } : {}) }));
   }
   value(p: Path): unknown {
@@ -96,11 +102,31 @@ function depth(root: Node): number {
 }
 
 const TOP_KEYS = ['chips', 'image', 'images', 'voq_map', 'cluster_vpfe', 'fabric', 'doc'];
-const RULE_KEYS = ['group', 'count', 'chip', 'cluster', 'vpfe', 'on', 'doc'];
+const RULE_KEYS = ['group', 'chip', 'cluster', 'vpfe', 'on', 'doc'];
+
+/** Every key given twice in one object (JSON leaves it open; here the later value would win silently). */
+function duplicateKeys(root: Node): Array<{ path: Path; key: string; at: Node }> {
+  const out: Array<{ path: Path; key: string; at: Node }> = [];
+  const stack: Array<[Node, Path]> = [[root, []]];
+  while (stack.length) {
+    const [n, p] = stack.pop()!;
+    if (n.type === 'object') {
+      const seen = new Set<string>();
+      for (const prop of n.children ?? []) {
+        const k = String(prop.children![0]!.value);
+        if (seen.has(k)) out.push({ path: [...p, k], key: k, at: prop.children![0]! });
+        seen.add(k);
+        if (prop.children![1]) stack.push([prop.children![1], [...p, k]]);
+      }
+    } else if (n.type === 'array') (n.children ?? []).forEach((c, i) => stack.push([c, [...p, i]]));
+  }
+  return out.sort((a, b) => a.at.offset - b.at.offset);
+}
 
 /** Parses and validates a system description; returns the system or the diagnostics. */
 export function parseSystem(file: string, text: string): { system: SystemDesc | null; diagnostics: Diagnostic[] } {
-  // jsonc-parser recurses per nesting level: refuse deep nesting first, by one linear scan (strings skipped).
+  // jsonc-parser recurses per nesting level: refuse deep nesting first, by one linear scan (strings and the
+  // accepted // and /* */ comments skipped).
   const MAX_DEPTH = 12;
   for (let i = 0, depth = 0, inStr = false; i < text.length; i++) {
     const ch = text.charCodeAt(i);
@@ -108,6 +134,13 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
       if (ch === 92) i++;
       else if (ch === 34) inStr = false;
     } else if (ch === 34) inStr = true;
+    else if (ch === 47 && text.charCodeAt(i + 1) === 47) {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (ch === 47 && text.charCodeAt(i + 1) === 42) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    }
     else if (ch === 123 || ch === 91) {
       if (++depth > MAX_DEPTH) return { system: null, diagnostics: [error(FabricCodes.badSystem, `nested too deeply (at most ${MAX_DEPTH} levels)`, { span: spanAt(file, text, i) })] };
     } else if (ch === 125 || ch === 93) depth--;
@@ -128,6 +161,12 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
   }
   if (depth(root) > 12) {
     r.fail([], 'nested too deeply (at most 12 levels)');
+    return { system: null, diagnostics: r.diags };
+  }
+  const dups = duplicateKeys(root);
+  if (dups.length) {
+    // pointed at by the repeated key itself (a path resolves to the first of the duplicates)
+    for (const d of dups) r.diags.push(error(FabricCodes.badSystem, `${pathText(d.path)}: \`${d.key}\` is given twice in one object`, { span: spanAt(file, text, d.at.offset, Math.min(d.at.length, 80)) }));
     return { system: null, diagnostics: r.diags };
   }
   for (const prop of root.children ?? []) {
@@ -206,7 +245,7 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
         on = list as number[];
       }
       if (o.vpfe !== undefined) {
-        if (o.chip !== undefined || o.cluster !== undefined || o.count !== undefined) return r.fail(p, 'give either `vpfe` or `chip` + `cluster`');
+        if (o.chip !== undefined || o.cluster !== undefined) return r.fail(p, 'give either `vpfe` or `chip` + `cluster`');
         if (!isLegalVpfe(o.vpfe as number, fabric.system.vpfe_bits))
           return r.fail([...p, 'vpfe'], `VPFE ${JSON.stringify(o.vpfe)} is not legal: 0..2047 with VPFE[1:0] != 3`, FabricCodes.badVpfe, 'pyxis-chip-fspec.md §10.2');
         for (const c of on) maps[c]![group] = o.vpfe as number;
@@ -246,6 +285,11 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
       }
       for (const [key, p] of flat) {
         const spec = FABRIC_OVERRIDABLE[key];
+        const unused = FABRIC_NOT_MODELLED[key];
+        if (unused) {
+          r.fail(p, `\`${key}\` cannot be set: ${unused}`);
+          continue;
+        }
         if (!spec) {
           r.fail(p, `\`${key}\` is not a fabric parameter a system may set (one of ${Object.keys(FABRIC_OVERRIDABLE).join(', ')})`);
           continue;
@@ -254,9 +298,18 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
         const parts = key.split('.');
         const tgt = (parts.length === 2 ? (fabric as unknown as Record<string, Record<string, unknown>>)[parts[0]!]! : (fabric as unknown as Record<string, unknown>)) as Record<string, unknown>;
         const leaf = parts[parts.length - 1]!;
+        // the grant policy's two keys, checked where they are written (not at `$.fabric` by the whole-file check)
+        if (key === 'grant.scheduler' && v !== 'round_robin' && v !== 'fifo') {
+          r.fail(p, `must be "round_robin" or "fifo", got ${JSON.stringify(v)}`);
+          continue;
+        }
+        if (key === 'grant.messages_first' && typeof v !== 'boolean') {
+          r.fail(p, `must be true or false, got ${JSON.stringify(v)}`);
+          continue;
+        }
         if (typeof tgt[leaf] === 'number') {
-          if (typeof v !== 'number' || !(v >= spec.min) || (spec.integer && !Number.isInteger(v))) {
-            r.fail(p, `must be ${spec.integer ? 'an integer' : 'a number'} >= ${spec.min}, got ${JSON.stringify(v)}`);
+          if (typeof v !== 'number' || !(v >= spec.min) || !(v <= (spec.max ?? Infinity)) || (spec.integer && !Number.isInteger(v))) {
+            r.fail(p, `must be ${spec.integer ? 'an integer' : 'a number'} ${spec.max !== undefined ? `in ${spec.min}..${spec.max}` : `>= ${spec.min}`}, got ${JSON.stringify(v)}`);
             continue;
           }
         }
@@ -271,7 +324,22 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
   }
   if (r.diags.length) return { system: null, diagnostics: r.diags };
   return {
-    system: { file, chips, images, clusterVpfe, voqToVpfe: maps, fabric, spans: { voqMap: vm ? spanAt(file, text, vm.offset, 1) : undefined } },
+    system: {
+      file,
+      chips,
+      images,
+      clusterVpfe,
+      voqToVpfe: maps,
+      fabric,
+      spans: {
+        voqMap: vm ? spanAt(file, text, vm.offset, 1) : undefined,
+        images: images.map((_, c) => {
+          const p: Path = img !== undefined ? ['image'] : ['images', c];
+          const n = r.node(p)!;
+          return { path: pathText(p), span: spanAt(file, text, n.offset, Math.min(n.length, 80)) };
+        }),
+      },
+    },
     diagnostics: [],
   };
 }

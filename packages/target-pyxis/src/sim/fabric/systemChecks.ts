@@ -6,6 +6,7 @@
  *   LD0904 Tx and Rx NumWords disagree (§10.3, §11.4.6-7)         LD0905 PageSizeWords outside [32, 127] (§11.4.6)
  *   LD0906 datagram NumBytes outside [1, 16256] (§10.6)           LD0908 (warning) PageSizeWords * 128 + 16 not a
  *                                                                       multiple of 176 (§10.7.2 note)
+ *   LD0960 (warning) an RDMA job whose partner job no image enqueues (§10.3.1: it can only time out)
  * "At once" for LD0903 is read statically: within one linked system every TJID-RJID mapping must stay one pair
  * (§10.4: "Each TJID - RJID mappings should be static"), so a TJID of one chip/cluster used with two different
  * (Rx chip, cluster, RJID) partners is reported wherever the two jobs are (spec-notes fsys).
@@ -84,6 +85,7 @@ export function checkSystem(sys: SystemDesc, descs: FabricDescriptor[][]): Diagn
   const rxPartner = new Map<string, string>();
   const rxJobs = new Map<string, { nw: number; where: string }>();
   const txJobs: Array<{ key: string; nw: number; where: string; chip: number }> = [];
+  const oddPages = new Map<number, { at: string; count: number }>();
   descs.forEach((list, chip) => {
     for (const x of list) {
       const at = `chip ${chip}: ${x.where}`;
@@ -98,8 +100,12 @@ export function checkSystem(sys: SystemDesc, descs: FabricDescriptor[][]): Diagn
         }
         const ps = x.f['page_size_words']!;
         if (ps < 32 || ps > 127) d.push(error(FabricCodes.badPageSize, `${at}: PageSizeWords ${ps} is outside [32, 127]`, S('§11.4.6')));
-        else if ((ps * 128 + 16) % 176 !== 0)
-          d.push(warning('LD0908', `${at}: PageSizeWords ${ps}: ${ps} * 128 + 16 = ${ps * 128 + 16} B is not a multiple of 176 (the §10.7.2 note; 125 is the recommended value)`, S('§10.7.2, §11.4.6')));
+        else if ((ps * 128 + 16) % 176 !== 0) {
+          // one warning per page size, not per descriptor (a 16-chip collective has hundreds of jobs)
+          const seen = oddPages.get(ps);
+          if (seen) seen.count++;
+          else oddPages.set(ps, { at, count: 1 });
+        }
         if (t < 0) continue;
         const partner = `chip ${Math.floor(t / cpc)} cluster ${t % cpc} RJID ${x.f['rjid']}`;
         const key = `${chip}.${x.cluster}.${x.f['tjid']}`;
@@ -124,10 +130,25 @@ export function checkSystem(sys: SystemDesc, descs: FabricDescriptor[][]): Diagn
       }
     }
   });
+  for (const [ps, { at, count }] of oddPages)
+    d.push(warning('LD0908', `${at}${count > 1 ? ` (and ${count - 1} more RDMA Tx job(s) of the system)` : ''}: PageSizeWords ${ps}: ${ps} * 128 + 16 = ${ps * 128 + 16} B is not a multiple of 176 (the §10.7.2 note; 125 is the recommended value)`, S('§10.7.2, §11.4.6')));
+  // LD0960 (warning): a job whose partner no image of the system enqueues can never complete: the Tx job waits for a
+  // CTS, the Rx job for data, until its timers fail it (§10.3.1). A warning: a list written at run time (by an MPE)
+  // is not visible here.
+  const txKeys = new Set(txJobs.map((t) => t.key));
   for (const tx of txJobs) {
     const rx = rxJobs.get(tx.key);
     if (rx && rx.nw !== tx.nw)
       d.push(error(FabricCodes.numWordsMismatch, `${tx.where}: RDMA Tx NumWords ${tx.nw} disagrees with the Rx job's NumWords ${rx.nw} (${rx.where})`, S('§10.3, §11.4.6, §11.4.7')));
+    if (!rx) {
+      const [rc, rcl, rjid, , , tjid] = tx.key.split('.');
+      d.push(warning(FabricCodes.noPartnerJob, `${tx.where}: RDMA Tx job TJID ${tjid} RJID ${rjid} has no Rx job on chip ${rc} cluster ${rcl} with that RJID and TJID whose MsgVOQ names this chip and cluster: it waits for a CTS that never comes and fails`, S('§10.3, §10.3.1, §10.4')));
+    }
+  }
+  for (const [key, rx] of rxJobs) {
+    const [rc, rcl, rjid, tc, tcl, tjid] = key.split('.');
+    if (!txKeys.has(key))
+      d.push(warning(FabricCodes.noPartnerJob, `${rx.where}: RDMA Rx job TJID ${tjid} RJID ${rjid} (chip ${rc} cluster ${rcl}) has no Tx job on chip ${tc} cluster ${tcl} with that TJID whose DestVOQ names this chip and cluster: no data ever arrives and it fails`, S('§10.3, §10.3.1, §10.4')));
   }
   return d;
 }

@@ -9,7 +9,8 @@ import { FORMAT_VERSION, readContainer, writeContainer, type Container } from '@
 import { DiagnosticError, error } from '@pyxis/diagnostics';
 import { FabricCodes } from './codes.js';
 import { VOQ_UNMAPPED, type SystemDesc } from './system.js';
-import { validateFabricJson, type FabricJson } from './wireParams.js';
+import { loadFabricJson, validateFabricJson, type FabricJson } from './wireParams.js';
+import { isDeepStrictEqual } from 'node:util';
 
 export const SYSTEM_META_KEY = 'pyxis_system';
 
@@ -26,7 +27,9 @@ export interface SystemManifest {
 }
 
 export function isSystemContainer(c: Container): boolean {
-  return c.metadata[SYSTEM_META_KEY] !== undefined;
+  // the system.image.N sections alone make it one too: a .psys that lost its manifest is reported, not run as an
+  // empty chip
+  return c.metadata[SYSTEM_META_KEY] !== undefined || c.sections.some((s) => s.name.startsWith('system.image.'));
 }
 
 export function buildSystemContainer(sys: SystemDesc, images: Array<{ file: string; container: Container }>): Container {
@@ -71,9 +74,10 @@ export function buildSystemContainer(sys: SystemDesc, images: Array<{ file: stri
 export function readSystemContainer(c: Container, file: string): { manifest: SystemManifest; images: Array<{ file: string; bytes: Uint8Array; container: Container }>; voqToVpfe: Uint16Array[] } {
   const m = c.metadata[SYSTEM_META_KEY] as SystemManifest;
   const bad = (msg: string): never => {
-    throw new DiagnosticError(error(FabricCodes.badSystem, `${file}: system manifest: ${msg}`, { span: { file, offset: c.metadataOffset ?? 0 } }));
+    throw new DiagnosticError(error(FabricCodes.badImage, `${file}: system manifest: ${msg}`, { span: { file, offset: c.metadataOffset ?? 0 } }));
   };
-  if (!m || typeof m !== 'object' || !Number.isInteger(m.chips) || m.chips < 1 || m.chips > 144) bad('`chips` must be 1..144');
+  if (!m || typeof m !== 'object') bad(`no \`${SYSTEM_META_KEY}\` object in the metadata (link the system again with pyxis-ld SYSTEM.json)`);
+  if (!Number.isInteger(m.chips) || m.chips < 1 || m.chips > 144) bad('`chips` must be 1..144');
   if (!Array.isArray(m.image_of_chip) || m.image_of_chip.length !== m.chips) bad('`image_of_chip` must have one entry per chip');
   if (!Array.isArray(m.voq_map) || m.voq_map.length !== m.chips) bad('`voq_map` must have one entry per chip');
   if (!Array.isArray(m.cluster_vpfe) || m.cluster_vpfe.length !== m.chips) bad('`cluster_vpfe` must have one entry per chip');
@@ -84,15 +88,33 @@ export function readSystemContainer(c: Container, file: string): { manifest: Sys
   m.voq_map.forEach((pairs, c) => {
     if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && p.length === 2)) bad(`voq_map[${c}] must be an array of [group, VPFE] pairs`);
   });
+  if (!m.fabric || typeof m.fabric !== 'object' || Array.isArray(m.fabric)) bad('`fabric` must be the object of fabric.json parameters');
+  // The chip's own facts (cells, the §10.1 table, the header, the map sizes) are not a system's to change: they must be
+  // grammars/pyxis/fabric.json's (a hand-edited 1e9-entry VOQ map would allocate gigabytes per chip).
+  const ref = loadFabricJson();
+  for (const k of ['cell', 'last_two_cells', 'page_header_bytes', 'max_page_payload_bytes', 'system'] as const) {
+    const norm = (v: unknown) => (k === 'last_two_cells' ? (v as FabricJson['last_two_cells'] | undefined)?.rows : v);
+    const strip = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([x]) => x !== 'doc')) : v);
+    if (!isDeepStrictEqual(strip(norm(m.fabric[k])), strip(norm(ref[k])))) bad(`fabric.${k} is not grammars/pyxis/fabric.json's (chip facts of §10.1, §10.2, §10.6: not a system parameter)`);
+  }
   try {
     validateFabricJson(m.fabric);
   } catch (e) {
     bad((e as Error).message);
   }
+  const vpfes = m.cluster_vpfe.flat();
+  if (new Set(vpfes).size !== vpfes.length) bad('`cluster_vpfe` gives one VPFE to two clusters (§10.2: each VPFE is one cluster of one chip)');
   const secs = c.sections.filter((s) => s.name.startsWith('system.image.'));
   const images = secs.map((s, i) => {
     const f = `${file}[${m.image_files?.[i] ?? s.name}]`;
-    return { file: f, bytes: s.data, container: readContainer(s.data, f) };
+    try {
+      return { file: f, bytes: s.data, container: readContainer(s.data, f) };
+    } catch (e) {
+      // offsets in the message are inside the embedded image: say where it starts in the .psys
+      if (!(e instanceof DiagnosticError) || s.fileOffset === undefined) throw e;
+      const at = `the image is section ${s.name} of ${file}, at byte offset 0x${s.fileOffset.toString(16)} (${s.fileOffset}): add it to the offsets above`;
+      throw new DiagnosticError(e.diagnostics.map((d) => ({ ...d, notes: [...(d.notes ?? []), at] })));
+    }
   });
   for (const i of m.image_of_chip) if (!(Number.isInteger(i) && i >= 0 && i < images.length)) bad(`image index ${i} names no system.image section`);
   const voqToVpfe = m.voq_map.map((pairs) => {

@@ -5,10 +5,11 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Container } from '@pyxis/container';
-import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { DiagnosticError, error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
+import { FabricCodes } from './codes.js';
 import { checkSystem, fabricDescriptors, type FabricDescriptor } from './systemChecks.js';
 import { parseSystem, type SystemDesc } from './system.js';
-import { buildSystemContainer } from './systemImage.js';
+import { buildSystemContainer, isSystemContainer } from './systemImage.js';
 
 export interface SystemLinkResult {
   image: Container;
@@ -19,15 +20,35 @@ export interface SystemLinkResult {
   mapJson(): string;
 }
 
+/**
+ * Reads one chip's image; every error also names where the system file gives it (JSON path, file:line:col). A system
+ * container (.psys) or another target's image is not a chip image (it would link as a chip with no descriptors).
+ */
+function readChipImage(path: string, at: { path: string; span: SourceSpan }, readObject: (path: string) => Container): Container {
+  const where = `the image of ${at.path}, ${at.span.file}:${at.span.line}:${at.span.column}`;
+  let c: Container;
+  try {
+    c = readObject(path);
+  } catch (e) {
+    if (e instanceof DiagnosticError) throw new DiagnosticError(e.diagnostics.map((d) => ({ ...d, notes: [...(d.notes ?? []), where] })));
+    throw e;
+  }
+  const bad = (msg: string) => new DiagnosticError(error(FabricCodes.badSystem, `${at.path}: ${path} ${msg}`, { span: at.span }));
+  if (c.kind !== 'pimg') throw bad(`is a .${c.kind} object, not a linked .pimg image (run pyxis-ld on it first)`);
+  if (isSystemContainer(c)) throw bad('is a system container (.psys), not a chip image: give each chip its linked .pimg');
+  if (c.target !== 'pyxis') throw bad(`is an image for target \`${c.target}\`, not a Pyxis chip image`);
+  return c;
+}
+
 export function linkSystem(scriptFile: string, text: string, readObject: (path: string) => Container): SystemLinkResult {
   const { system, diagnostics } = parseSystem(scriptFile, text);
   if (!system) throw new DiagnosticError(diagnostics);
   const base = dirname(scriptFile);
   const cache = new Map<string, Container>();
-  const images = system.images.map((f) => {
+  const images = system.images.map((f, k) => {
     const path = isAbsolute(f) ? f : join(base, f);
     let c = cache.get(path);
-    if (!c) cache.set(path, (c = readObject(path)));
+    if (!c) cache.set(path, (c = readChipImage(path, system.spans.images[k]!, readObject)));
     return { file: path, container: c };
   });
   // Static checks (systemChecks.ts): each distinct image's fabric descriptors are decoded once.

@@ -36,15 +36,27 @@ export interface FabricParams {
   lastTwo: Array<[number, number]>;
 }
 
-/** Paths a system may override (docs/system.md "fabric"), with their lower bounds. */
-export const FABRIC_OVERRIDABLE: Record<string, { min: number; integer: boolean }> = {
-  rtt_ns: { min: 2, integer: false },
-  pipes_per_chip: { min: 1, integer: true },
-  pipe_bytes_per_cycle: { min: 1, integer: true },
-  min_packet_bytes: { min: 1, integer: true },
-  rx_cbuf_cells: { min: 1, integer: true },
+/**
+ * Paths a system may override (docs/system.md "fabric"), with their bounds. The upper bounds keep every derived
+ * figure a finite cycle count and every per-pipe array small (an RTT of 1e308 ns was Infinity cycles; 1e8 pipes
+ * never finished allocating): at most 1 ms of RTT (500x the spec's ~2 us, §10.1), 64 pipes (the spec: 4, §10.7 [5a]).
+ */
+export const FABRIC_OVERRIDABLE: Record<string, { min: number; max?: number; integer: boolean }> = {
+  rtt_ns: { min: 2, max: 1_000_000, integer: false },
+  pipes_per_chip: { min: 1, max: 64, integer: true },
+  pipe_bytes_per_cycle: { min: 1, max: 65536, integer: true },
   'grant.scheduler': { min: 0, integer: false },
   'grant.messages_first': { min: 0, integer: false },
+};
+
+/**
+ * fabric.json entries the wire model does not read, so a system may not set them (an override would change
+ * nothing): why, for the diagnostic (docs/spec-notes.md, audit).
+ */
+export const FABRIC_NOT_MODELLED: Record<string, string> = {
+  min_packet_bytes:
+    'CTS / ACK / NACK are fabric_adapter.json `messages.page_bytes` (64 B, chip §10.7.9) on the wire, padded to one minimum cell (§10.1 table); `min_packet_bytes` is not read by the model',
+  rx_cbuf_cells: 'the Rx CBUF (§10.8.3) is not a limit of the wire model: grants are paced at the FI pipes\' rate (docs/timing-model.md "Fabric (wire)")',
 };
 
 function bad(path: string, msg: string): never {
@@ -61,6 +73,11 @@ export function validateFabricJson(j: FabricJson): FabricJson {
   if (typeof j.rtt_ns !== 'number' || !(j.rtt_ns > 0)) bad('rtt_ns', `must be a number > 0, got ${JSON.stringify(j.rtt_ns)}`);
   int(j.pipes_per_chip, 'pipes_per_chip', 1);
   int(j.pipe_bytes_per_cycle, 'pipe_bytes_per_cycle', 1);
+  // the overridable figures' upper bounds hold wherever the parameters come from (a system manifest read back too)
+  for (const k of ['rtt_ns', 'pipes_per_chip', 'pipe_bytes_per_cycle'] as const) {
+    const max = FABRIC_OVERRIDABLE[k]!.max!;
+    if (!(j[k] <= max)) bad(k, `must be at most ${max}, got ${JSON.stringify(j[k])}`);
+  }
   int(j.cell?.chunk_bytes, 'cell.chunk_bytes', 1);
   int(j.cell.min_chunks, 'cell.min_chunks', 1);
   int(j.cell.max_chunks, 'cell.max_chunks', j.cell.min_chunks);
