@@ -88,6 +88,26 @@ describe('steady-state batch moves (uie/batchMove.ts) are invisible', () => {
     expect(a).toEqual(run(false));
   });
 
+  it('blocks written with zeros only (no storage: Amem.touchZero) are written blocks to later windows and ticks', () => {
+    // a copy of never-written memory (zeros) whose writes run 300 words ahead of its reads: each word read was
+    // written (zeros, into blocks without storage) one or two windows before, so no read of a block the writes reached
+    // is uninitialised; in lockstep the blocks get storage. Same statistics and bytes either way
+    const run = (fastPaths: boolean, quantum: number): unknown => {
+      const r = new Rig({ fastPaths, amem: new Amem('amem', { read_latency_cycles: 2 }), switchboxFifoDepth: 4 });
+      const ctl = loops([{ n: 900 }]);
+      r.prog('amem_read', 0, ctl, { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: strides(8) });
+      r.prog('amem_write', 0, ctl, { opcd: 'Write', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read', num_logical_cols: 128, iter_stride: strides(8) });
+      r.trip({ amem_read_base_address: 8 * 1024, amem_write_base_address: 8 * 1324 });
+      const o = observe(r, quantum, 0x80000) as { stats: { amem: { uninitReads: number } } };
+      // blocks of 128 words: reads of blocks 8 and 9 (words 1024-1279) only; block 10 onwards was written first
+      expect(o.stats.amem.uninitReads).toBe(8 * 256);
+      if (fastPaths) expect(r.uie.batchedCycles).toBeGreaterThan(600);
+      return o;
+    };
+    const lockstep = run(false, 0);
+    for (const q of [64, 256]) expect(run(true, q)).toEqual(lockstep);
+  });
+
   it('a direct window reading a never-written 16 KiB block that its own writes create: the same uninitialised reads', () => {
     // writes from 0x1b800 (block 6, never written) cross into block 7 at their 17th row, inside a batched window;
     // reads from 0x1e000 (other words of block 7): those before that write find no block, the later ones find the

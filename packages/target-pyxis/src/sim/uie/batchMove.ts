@@ -12,6 +12,7 @@ import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
 import * as switchbox from './switchbox.js';
 import type { Fifo } from '@pyxis/sim';
+import type { Amem } from '../amem/amem.js';
 import type { BankSchedules } from '../amem/schedules.js';
 import type { SeqState } from './records.js';
 import type { Uie } from './uie.js';
@@ -271,15 +272,19 @@ function runs(a: Int32Array, k: number, out: Int32Array): number {
 }
 
 /**
- * A live write of a direct window (`directMoves`, in cycle order) into `dst`, the block of physical address `wp`:
- * zeros (`src` undefined: a never-written source) into a block the window created and has written only zeros to
- * are already there (nothing touched); any other copy is done, and data ends the block's all-zero state.
+ * A live write of a direct window (`directMoves`, in cycle order) at physical address `wp`: zeros (`src` undefined:
+ * a never-written source) into a block the window created and has written only zeros to are already there (the
+ * block exists from then on, `Amem.touchZero`, without storage while it has none); any other copy is done into the
+ * block's storage, and data ends its all-zero state.
  */
-function liveWrite(dst: Uint32Array, wp: number, src: Uint32Array | undefined, s: number): void {
+function liveWrite(amem: Amem, wp: number, src: Uint32Array | undefined, s: number): void {
   const blk = wp >>> 14;
-  if (src === undefined && blockZero[blk] === epoch) return;
+  if (src === undefined && blockZero[blk] === epoch) {
+    amem.touchZero(wp);
+    return;
+  }
   if (src !== undefined) blockZero[blk] = 0;
-  copyWord(dst, (wp & 16383) >> 2, src, s);
+  copyWord(amem.writeBlockAt(wp), (wp & 16383) >> 2, src, s);
 }
 
 /**
@@ -310,7 +315,7 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
     const e = runR[i + 1]!;
     const rp = addrR[s]!;
     let un = 0;
-    if (amem.blockAt(rp) === undefined) {
+    if (!amem.written(rp)) {
       const blk = rp >>> 14;
       const f = blockStamp[blk] === epoch ? blockFirstW[blk]! : e;
       un = f <= s ? 0 : f >= e ? e - s : f - s;
@@ -345,25 +350,25 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
     const j = runW[i + 1]! - 1;
     if (j >= fill) break;
     const wp = addrW[j]!;
-    const dst = amem.writeBlockAt(wp);
     if (j >= occ) {
       const rp = addrR[j - occ]!;
-      liveWrite(dst, wp, amem.blockAt(rp), (rp & 16383) >> 2);
-    } else liveWrite(dst, wp, raw32, ((h0 + j) % cap) * 64);
+      liveWrite(amem, wp, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else liveWrite(amem, wp, raw32, ((h0 + j) % cap) * 64);
   }
   // 2. the last `occ` cycles in cycle order (a read there may see a write of the window): a write is dead when the next
   // cycle's write covers the same word and its own cycle's read (after it) reads another word; every read fills its
   // switchbox entry
   for (let j = fill < 0 ? 0 : fill; j < k; j++) {
     const wp = addrW[j]!;
-    const dst = amem.writeBlockAt(wp);
     if (j + 1 < k && addrW[j + 1] === wp && addrR[j] !== wp) {
-      // dead store (its block is still created at its cycle). The read test is a guard: a batch never reads and writes
-      // one word in a cycle (one bank: a conflict, which ends the window: steadyBatch.ts, schedules.ts `jointWindow`)
+      // dead store (its block is still created at its cycle, with no storage when it has none: the next write covers
+      // the word). The read test is a guard: a batch never reads and writes one word in a cycle (one bank: a
+      // conflict, which ends the window: steadyBatch.ts, schedules.ts `jointWindow`)
+      amem.touchZero(wp);
     } else if (j >= occ) {
       const rp = addrR[j - occ]!;
-      liveWrite(dst, wp, amem.blockAt(rp), (rp & 16383) >> 2);
-    } else liveWrite(dst, wp, raw32, ((h0 + j) % cap) * 64);
+      liveWrite(amem, wp, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else liveWrite(amem, wp, raw32, ((h0 + j) % cap) * 64);
     const rp = addrR[j]!;
     copyWord(raw32, ((h0 + occ + j) % cap) * 64, amem.blockAt(rp), (rp & 16383) >> 2);
   }
