@@ -11,6 +11,7 @@
  */
 
 import { AmemBanks, CLIENT_CONTROL, type AmemTiming } from './banks.js';
+import { dbl } from '@pyxis/sim';
 import { AMEM_BANKS, AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_PARTITION_BYTES, AMEM_PARTITIONS, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemBank, amemPhysical } from '../../common/amem.js';
 
 export { AMEM_BANKS, AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_PARTITION_BYTES, AMEM_PARTITIONS, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemBank, amemPhysical } from '../../common/amem.js';
@@ -356,7 +357,7 @@ export class Amem {
   }
 
   /** The cycle the last `readBytes` / `writeBytes` was served (`AmemBanks.access`), -1 without a clock. */
-  servedAt = -1;
+  servedAt = dbl(-1);
 
   /**
    * Byte-granular read of `len` bytes from `addr` (view bit honoured), for hosts, DMA and dumps (not checked against
