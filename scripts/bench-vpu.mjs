@@ -13,7 +13,8 @@
  * (compute/vpu.ts `Vpu.table`), so this is the lane-by-lane arithmetic speed.
  * Options: --rows N (default 2048), --n N (VPU instructions per row, 2..64, default 16; 6..64 with --gpr),
  * --reps N (best of, default 3), --gpr, --no-vpu-replay (without the VPU-only cycle replay, uie/vpuBatch.ts: the
- * figures before issue 23's fast path, for comparison in the same conditions).
+ * figures before issue 23's fast path, for comparison in the same conditions), --no-vpu-fuse (without the fused
+ * chains of unary instructions, compute/vpuChain.ts).
  * Build first: npx tsc -b
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,11 +22,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { arg, buildSample, cpu, npyF32, samples, simulateBest } from './bench-pyxis-lib.mjs';
 import { VpuBatchState } from '../packages/target-pyxis/dist/sim/uie/vpuBatch.js';
+import { Vpu } from '../packages/target-pyxis/dist/sim/uie/compute/vpu.js';
 const ROWS = arg('rows', 2048);
 const N = arg('n', 16);
 const REPS = arg('reps', 3);
 const GPR = process.argv.includes('--gpr');
 if (process.argv.includes('--no-vpu-replay')) VpuBatchState.enabled = false;
+if (process.argv.includes('--no-vpu-fuse')) Vpu.fuseEnabled = false;
 if (!(N >= (GPR ? 6 : 2) && N <= 64)) throw new Error(`bench-vpu: --n must be in ${GPR ? 6 : 2}..64`);
 const tmp = mkdtempSync(join(tmpdir(), 'bench-vpu-'));
 

@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultSimConfig } from '../../src/sim/config.js';
-import { fpOp, Vpu, VpuOp, VpuWait } from '../../src/sim/uie/compute/vpu.js';
+import { Vpu, VpuOp, VpuWait } from '../../src/sim/uie/compute/vpu.js';
+import { fpOp } from '../../src/sim/uie/compute/vpuLanes.js';
 import { CNTR, fadd, fmul, LANES, NAN, OPS, RefVpu, refFp, SRC, type RefInstr } from './vpu-ref.js';
 
 const RUNS = Number(process.env.VPU_PROGRAM_RUNS ?? 40);

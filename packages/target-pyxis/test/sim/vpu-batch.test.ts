@@ -19,12 +19,14 @@ import { UieSlot } from '../../src/sim/uieSlot.js';
 import { UieTripStats } from '../../src/sim/uieTripStats.js';
 import { AMEM_VIEW_BIT } from '../../src/sim/amem/index.js';
 import { Rig, loops, observe, strides } from './uie-fixture.js';
+import { Vpu } from '../../src/sim/uie/compute/vpu.js';
+import { chainDiag } from '../../src/sim/uie/compute/vpuChain.js';
 
 const RUNS = Number(process.env['FC_RUNS'] ?? 12);
 const SEQ = { amem_read: 0, amem_write: 1, vi: 8, sb2vb: 9, vb2sb: 10, vpu2vb: 11, vb2vpu: 12 };
 const ALL = Object.values(SEQ).reduce((m, s) => m | (1 << s), 0);
 
-type Kind = 'add' | 'mul' | 'max' | 'nop' | 'lut' | 'mov' | 'peek' | 'bad';
+type Kind = 'add' | 'mul' | 'max' | 'nop' | 'lut' | 'mov' | 'peek' | 'bad' | 'relu' | 'neg' | 'r5';
 interface Case {
   rows: number;
   pre: Kind[];
@@ -32,11 +34,26 @@ interface Case {
   post: Kind[];
   commit: number;
   seed: number;
+  /** The OutFIFO push by a chain link (MUL r1 <- r1 x 0.75, compute/vpuChain.ts) instead of MOV r4 <- r1. */
+  pushLink?: boolean;
 }
 
-/** A pure (or, `peek`, InFIFO-reading) instruction on r1. */
-function ins(k: Kind): FieldValues {
+/** Pure (or, `peek`, InFIFO-reading) instructions on r1; `r5`: r5 <- max(r1, -1), then r5 <- r5 + 0.25 (a chain on
+ * another register, reading r1 in the middle of r1's chain). */
+function ins(k: Kind): FieldValues[] {
+  if (k === 'r5')
+    return [
+      { opcode: 'MAX', dtype: 'FP16', rd: 5, rs1: 1, src1_sel: 'GPR', src2_sel: 'IMM', imm: 0xbc00, wr_gpr_en: 1 },
+      { opcode: 'ADD', dtype: 'FP16', rd: 5, rs1: 5, src1_sel: 'GPR', src2_sel: 'IMM', imm: 0x3400, wr_gpr_en: 1 },
+    ];
+  return [ins1(k)];
+}
+function ins1(k: Kind): FieldValues {
   switch (k) {
+    case 'relu':
+      return { opcode: 'RELU', dtype: 'FP16', rd: 1, rs1: 1, src1_sel: 'GPR', wr_gpr_en: 1 };
+    case 'neg':
+      return { opcode: 'NEG', dtype: 'FP16', rd: 1, rs1: 1, src1_sel: 'GPR', wr_gpr_en: 1 };
     case 'add':
       return { opcode: 'ADD', dtype: 'FP16', rd: 1, rs1: 1, src1_sel: 'GPR', src2_sel: 'IMM', imm: 0x3400, wr_gpr_en: 1 };
     case 'mul':
@@ -60,12 +77,15 @@ function ins(k: Kind): FieldValues {
 /** pre (before the pop: no r1 use) + pop into r1 + mid + push of r1 + post. */
 function program(c: Case): FieldValues[] {
   const safePre = c.pre.map((k) => (k === 'add' || k === 'mul' || k === 'max' || k === 'lut' ? 'mov' : k));
+  // (after the push, r1 may be read by `r5` only once the pop wrote it: `post` links and r5 wait for the next row)
   return [
-    ...safePre.map(ins),
+    ...safePre.flatMap(ins),
     { opcode: 'MUL', dtype: 'FP16', rd: 1, src1_sel: 'IN_FIFO', src2_sel: 'IMM', imm: 0x3800, wr_gpr_en: 1, in_fifo_pop: 1 },
-    ...c.mid.map(ins),
-    { opcode: 'MOV', dtype: 'FP16', rd: 4, rs1: 1, src1_sel: 'GPR', out_fifo_push: 1 },
-    ...c.post.map(ins),
+    ...c.mid.flatMap(ins),
+    c.pushLink
+      ? { opcode: 'MUL', dtype: 'FP16', rd: 1, rs1: 1, src1_sel: 'GPR', src2_sel: 'IMM', imm: 0x3a00, wr_gpr_en: 1, out_fifo_push: 1 }
+      : { opcode: 'MOV', dtype: 'FP16', rd: 4, rs1: 1, src1_sel: 'GPR', out_fifo_push: 1 },
+    ...c.post.flatMap(ins),
   ];
 }
 
@@ -120,7 +140,7 @@ function run(c: Case, fastPaths: boolean, quantum: number): unknown {
 }
 
 // (an InFIFO read after the pop would wait forever after the last row: `peek` only before the pop)
-const kinds = fc.constantFrom<Kind>('add', 'mul', 'max', 'nop', 'lut', 'mov');
+const kinds = fc.constantFrom<Kind>('add', 'mul', 'max', 'nop', 'lut', 'mov', 'relu', 'neg', 'r5');
 const cases = fc.record({
   rows: fc.integer({ min: 1, max: 20 }),
   pre: fc.array(fc.constantFrom<Kind>('nop', 'mov', 'peek'), { maxLength: 3 }),
@@ -128,6 +148,7 @@ const cases = fc.record({
   post: fc.array(kinds, { maxLength: 4 }),
   commit: fc.integer({ min: 1, max: 12 }),
   seed: fc.integer({ min: 1, max: 1 << 30 }),
+  pushLink: fc.boolean(),
 });
 
 /**
@@ -252,6 +273,30 @@ describe('VPU-only cycle replay (uie/vpuBatch.ts) is exact', () => {
     // the property is not vacuous: the replay ran, also from cycles with a write commit (Uie.tick, issue 23 fifth round)
     expect(replayed).toBeGreaterThan(0);
     expect(commitRuns).toBeGreaterThan(0);
+  });
+
+  it('fused chains of unary instructions (compute/vpuChain.ts): result tables at once, chains applied in turn and as composed tables = fast paths off', () => {
+    const saved = [Vpu.tableAfter, Vpu.chainAfter];
+    const d0 = { ...chainDiag };
+    try {
+      // tables from the first execution on both sides (the off side executes each instruction by its table); the
+      // chains' composed tables after 0 or 2 flushes (new tables: the same chain shapes recur with other seeds)
+      Vpu.tableAfter = 0;
+      fc.assert(
+        fc.property(cases, fc.constantFrom(0, 2), (c, after) => {
+          Vpu.chainAfter = after;
+          const off = run(c, false, 0);
+          expect({ ...(run(c, true, 0) as object), replayed: 0, commitRuns: 0 }).toEqual(off);
+          expect({ ...(run(c, true, 64) as object), replayed: 0, commitRuns: 0 }).toEqual(off);
+        }),
+        { numRuns: RUNS * 2, seed: 31 },
+      );
+      // not vacuous: chains of two or more links were flushed, and composed tables were built
+      expect(chainDiag.flushes).toBeGreaterThan(d0.flushes);
+      expect(chainDiag.composed).toBeGreaterThan(d0.composed);
+    } finally {
+      [Vpu.tableAfter, Vpu.chainAfter] = saved as [number, number];
+    }
   });
 
   it('a long pure run (rows x 16 instructions, the bench-vpu shape) is mostly replayed', () => {

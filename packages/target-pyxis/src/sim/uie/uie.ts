@@ -118,8 +118,9 @@ export class Uie implements SimEngine {
   readonly vpuBatch = new VpuBatchState();
   /** Bumped by every `tick`, trip start and batch: the batch's cached addresses are valid while it is unchanged. */
   stateGen = 0;
-  /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these). */
-  private seqActive = 0;
+  /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these; Compute.tick
+   * reads it: no grid work can arrive while no grid sequencer is active). Written here only. */
+  seqActive = 0;
   portWake = Infinity;
   now = dbl(0);
   // run-ahead (temporal decoupling, docs/simulator.md "Quantum"): retirements captured instead of reported

@@ -7,7 +7,7 @@
  * Tick order is downstream first (VB2SB, VPU2VB, VI, VB2VPU, SB2VB, GWB, GX, GH, GV, WDP, decompressor), so a value
  * produced in a cycle is consumed the next cycle at the earliest, whatever order the units were created in.
  */
-import { SEQ_SPEC } from '../records.js';
+import { NUM_SEQUENCERS, SEQ_AMEM_READ, SEQ_AMEM_WRITE, SEQ_SPEC } from '../records.js';
 import type { Uie } from '../uie.js';
 import { Accumulators } from './accum.js';
 import { GhUnit } from './gh.js';
@@ -23,6 +23,9 @@ import { ViUnit } from './vi.js';
 import { Vpu } from './vpu.js';
 import { Wdc } from './wdc.js';
 import { WdpUnit } from './wdp.js';
+
+/** The first VPU_SIDE units of `Compute.order` are the VPU side's (VB2SB, VPU2VB, VI, VB2VPU, SB2VB). */
+const VPU_SIDE = 5;
 
 export interface ComputeOptions {
   /** Skip the LLC arithmetic (timing and data movement only, like SCALE-Sim); accumulators stay zero. */
@@ -49,15 +52,17 @@ export class Compute {
   readonly vi: ViUnit;
   /** Unit by sequencer id (undefined for sequencers that are not compute units). */
   readonly bySeq: Array<ComputeUnit | undefined> = [];
-  /** Tick order: downstream first. */
+  /** Tick order: downstream first; the VPU side (`VPU_SIDE` units) before the grid side. */
   private readonly order: ComputeUnit[];
+  /** `Uie.seqActive` bits of the grid side's sequencers (every sequencer but AMEM Read / Write and the VPU side's). */
+  private readonly gridSeqs: number;
 
   constructor(
     readonly u: Uie,
     opts: ComputeOptions = {},
   ) {
     this.timingOnly = opts.timingOnly ?? false;
-    this.vpu = new Vpu(u.params.uie.vpu_fifo_depth);
+    this.vpu = new Vpu(u.params.uie.vpu_fifo_depth, u.fastPaths);
     this.wdc = new Wdc(u, this);
     this.wdp = new WdpUnit(u, this);
     this.gh = new GhUnit(u, this);
@@ -72,6 +77,9 @@ export class Compute {
     // Vbuffer -> switchbox, VPU -> Vbuffer, VPU, Vbuffer -> VPU, switchbox -> Vbuffer, then the grid from GWB up
     this.order = [this.vb2sb, this.vpu2vb, this.vi, this.vb2vpu, this.sb2vb, this.gwb, this.gx, this.gh, this.gv, this.wdp];
     for (const x of this.order) this.bySeq[x.seqId] = x;
+    let grid = ((1 << NUM_SEQUENCERS) - 1) & ~((1 << SEQ_AMEM_READ) | (1 << SEQ_AMEM_WRITE));
+    for (let i = 0; i < VPU_SIDE; i++) grid &= ~(1 << this.order[i]!.seqId);
+    this.gridSeqs = grid;
   }
 
   /**
@@ -107,22 +115,51 @@ export class Compute {
   /** Set by `tick`: VI was the only unit that made progress (vpuBatch.ts). */
   viOnly = false;
 
+  /**
+   * Set when the grid side (GWB .. WDP and the decompressor) was idle after a tick in which none of its sequencers
+   * was active: it then stays idle (only its sequencers' decoder records and the weights port they drive give it
+   * work, and an idle grid unit's tick is a no-op), and `tick` skips its units until one of them is active again
+   * (issue 23: six calls per cycle of a VPU-bound UIE, whose grid never runs).
+   */
+  private gridQuiet = false;
+  /** Process-wide switch of that skip (tests compare with and without; UieOptions.fastPaths off also turns it off). */
+  static skipIdleGrid = true;
+
   tick(now: number): boolean {
     let did = false;
     let others = false;
     const o = this.order;
     const vi = this.vi;
-    for (let i = 0; i < o.length; i++) {
+    const gridOff = (this.u.seqActive & this.gridSeqs) === 0;
+    const n = gridOff && this.gridQuiet && Compute.skipIdleGrid && this.u.fastPaths ? VPU_SIDE : o.length;
+    for (let i = 0; i < n; i++) {
       const x = o[i]!;
       if (x.tick(now)) {
         did = true;
         if (x !== vi) others = true;
       }
     }
-    if (this.wdc.tick(now)) did = others = true;
-    this.quiet = this.idle;
+    if (n === VPU_SIDE) this.quiet = this.vpuSideIdle();
+    else {
+      if (this.wdc.tick(now)) did = others = true;
+      this.quiet = this.idle;
+      this.gridQuiet = gridOff && this.gridIdle();
+    }
     this.viOnly = did && !others;
     return did;
+  }
+
+  private vpuSideIdle(): boolean {
+    const o = this.order;
+    for (let i = 0; i < VPU_SIDE; i++) if (!o[i]!.idle) return false;
+    return true;
+  }
+
+  private gridIdle(): boolean {
+    if (!this.wdc.idle) return false;
+    const o = this.order;
+    for (let i = VPU_SIDE; i < o.length; i++) if (!o[i]!.idle) return false;
+    return true;
   }
 
   nextEvent(now: number): number {

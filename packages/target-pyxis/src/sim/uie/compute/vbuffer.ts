@@ -37,16 +37,8 @@ export class Vbuffer {
   readonly snoop = new Uint16Array(VB_COLS);
   snoopValid = false;
 
-  /** Copies entry `e` of tile `t` into dst[base..base+128). */
-  readRow(t: number, e: number, dst: Uint16Array, base = 0): void {
-    const o = (t * TILE_ROWS + e) * VB_COLS;
-    const d = this.data;
-    for (let c = 0; c < VB_COLS; c++) dst[base + c] = d[o + c]!; // (no subarray view per row)
-  }
-  /** Writes src[base..base+128) to entry `e` of tile `t`. */
-  writeRow(t: number, e: number, src: Uint16Array, base = 0): void {
-    const o = (t * TILE_ROWS + e) * VB_COLS;
-    const d = this.data;
-    for (let c = 0; c < VB_COLS; c++) d[o + c] = src[base + c]!; // (no subarray view per row)
+  /** Where entry `e` of tile `t` starts in `data`. */
+  rowAt(t: number, e: number): number {
+    return (t * TILE_ROWS + e) * VB_COLS;
   }
 }

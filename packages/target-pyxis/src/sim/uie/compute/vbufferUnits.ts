@@ -102,7 +102,6 @@ export class VbufUnit implements ComputeUnit {
   readonly seqId: number;
   readonly dec: Fifo;
   readonly writer: boolean;
-  private readonly row = new Uint16Array(VB_COLS);
   private f: Record<string, Int32Array> = {};
   private readonly msgs: string[];
   /** KIND_CODE of `kind`. */
@@ -199,18 +198,18 @@ export class VbufUnit implements ComputeUnit {
       // an AMEM-read flit is consumable only after the read pipeline's latency (switchbox.ts headWaiting)
       if (src !== undefined && !fromSnoop && headWaiting(src, now, u)) return this.wait(0, st);
       if (!sp && vb.count[tile]! >= TILE_ROWS) return this.wait(1, st);
-      const row = this.row;
-      if (this.kind === 'vpu2vb') vpu.popOut(row);
-      else if (fromSnoop) row.set(vb.snoop);
+      // the row goes straight into its tile entry (no copy through a row buffer: one 128-column copy per row less)
+      const data = vb.data;
+      const o = vb.rowAt(tile, sp ? d[r + W_ADDR]! : vb.wrPtr[tile]!);
+      if (this.kind === 'vpu2vb') vpu.popOut(data, o);
+      else if (fromSnoop) data.set(vb.snoop, o);
       else {
-        src!.headColumns(row);
+        src!.headColumns(data, o);
         src!.pop();
       }
       const sn = d[r + W_SNOOP]!;
-      if (sn & 1) this.snoop(row, (sn & 2) !== 0, (sn & 4) !== 0);
-      if (sp) vb.writeRow(tile, d[r + W_ADDR]!, row);
-      else {
-        vb.writeRow(tile, vb.wrPtr[tile]!, row);
+      if (sn & 1) this.snoop(data, o, (sn & 2) !== 0, (sn & 4) !== 0);
+      if (!sp) {
         vb.wrPtr[tile] = (vb.wrPtr[tile]! + 1) % TILE_ROWS;
         vb.count[tile]!++;
       }
@@ -231,21 +230,20 @@ export class VbufUnit implements ComputeUnit {
       const tgt = this.fifo(port);
       const full = this.kind === 'vb2vpu' ? vpu.inFull : tgt!.full;
       if (full) return this.wait(1, st);
-      const row = this.row;
+      // straight from the tile entry into the target (no copy through a row buffer)
+      const o = vb.rowAt(tile, sp ? d[r + W_ADDR]! : vb.rdPtr[tile]!);
       if (sp) {
-        vb.readRow(tile, d[r + W_ADDR]!, row);
         if (d[r + W_COUNT] === 1) {
           vb.spCount[tile]!--;
           vb.spDecSeq[tile] = this.seqId;
           vb.spDecPc[tile] = d[r + H_PC]!;
         }
       } else {
-        vb.readRow(tile, vb.rdPtr[tile]!, row);
         vb.rdPtr[tile] = (vb.rdPtr[tile]! + 1) % TILE_ROWS;
         vb.count[tile]!--;
       }
-      if (this.kind === 'vb2vpu') vpu.pushIn(row);
-      else tgt!.pushColumns(row);
+      if (this.kind === 'vb2vpu') vpu.pushIn(vb.data, o);
+      else tgt!.pushColumns(vb.data, o);
       st.vbufRowsRead++;
       countRow(st, this.k);
     }
@@ -267,16 +265,21 @@ export class VbufUnit implements ComputeUnit {
     return true;
   }
 
-  private snoop(row: Uint16Array, signed: boolean, start: boolean): void {
+  /** Max-value snooping (seq §14.1) of the row at row[rb ..]. */
+  private snoop(row: Uint16Array, rb: number, signed: boolean, start: boolean): void {
     const vb = this.vb;
     const s = vb.snoop;
     if (start || !vb.snoopValid) {
-      for (let c = 0; c < VB_COLS; c++) s[c] = signed ? row[c]! : row[c] === FP16_NAN ? FP16_NAN : row[c]! & 0x7fff;
+      for (let c = 0; c < VB_COLS; c++) {
+        const x = row[rb + c]!;
+        s[c] = signed ? x : x === FP16_NAN ? FP16_NAN : x & 0x7fff;
+      }
       vb.snoopValid = true;
       return;
     }
     for (let c = 0; c < VB_COLS; c++) {
-      const x = signed ? row[c]! : row[c] === FP16_NAN ? FP16_NAN : row[c]! & 0x7fff;
+      const y = row[rb + c]!;
+      const x = signed ? y : y === FP16_NAN ? FP16_NAN : y & 0x7fff;
       if (signedGreater(x, s[c]!)) s[c] = x;
     }
   }

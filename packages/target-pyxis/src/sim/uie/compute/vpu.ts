@@ -3,25 +3,20 @@
  * the VPU ISA to another document, docs/spec-notes.md "VPU: instruction set"). 128 lanes, 16 GPRs and one predicate
  * bit per lane, one counter register, 4 piecewise-linear lookup tables (vpu_lut_entry), an InFIFO fed by VB2VPU and
  * an OutFIFO drained by VPU2VB. One instruction per cycle (chip §6.4 "at one cycle per instruction").
- *
- * Lane arithmetic (the one definition, docs/isa/pyxis "VPU semantics" and docs/spec-notes.md "vpu: arithmetic"):
- * FP16 lanes are RFP16 codes at the fixed VPU exponent bias EB_VPU = -15 (the IEEE-like range of chip §4.9, so the
- * imported FP16 convention of Table 6-4 carries over); ADD/SUB/MUL use @pyxis/formats rfpAdd/rfpSub/rfpMul (exact
- * result rounded once to nearest-even, saturating, NaN sticky); MAC = ADD(rd, MUL(a, b)) (two roundings). INT16 lanes
- * are two's complement with saturating add/sub/mul (@pyxis/formats fixedAdd/fixedMul on Int16).
+ * The lane arithmetic (its one definition) is in vpuLanes.ts; fused chains of unary instructions in vpuChain.ts.
  */
-import { loadGrammarJson, readField } from '@pyxis/codec';
-import { ebAdjust, fixedAdd, fixedMul, Int16, RFP16, rfp16Encode } from '@pyxis/formats';
+import { readField } from '@pyxis/codec';
 import { loadMemoryMap } from '../../../common/memoryMap.js';
 import type { UieConfig } from '../config.js';
 import { VPU_CNTR_DECR, VPU_CNTR_INCR, VPU_CNTR_ZERO, VPU_SRC } from '../codes.js';
+import { CHAIN_MAX, chainDiag, chainRoot, chainStep, composeChain, type ChainNode } from './vpuChain.js';
+import * as lanes from './vpuLanes.js';
 
-/** The model's parameters as grammars/pyxis/vpu_instr.json states them (meta), written once there. */
-const META = loadGrammarJson<{ meta: { lanes: number; gprs: number; eb: number } }>('pyxis', 'vpu_instr').meta;
-// the hot loops read module-local constants: an exported binding is a module cell that V8 checks for TDZ on every
-// read (the profile showed these reads inside the lane loops)
-const LN = META.lanes;
-const EB = META.eb;
+// the hot loops read module-local constants: an imported binding is a module cell that V8 checks for TDZ on every
+// read (destructured once at load, they cost nothing)
+const { LANE_COUNT: LN, LANE_EB: EB, META, VpuOp, encFp16: enc, fpOp, fpRow, intOp, reduceMax, reduceSum, signed16: s16 } = lanes;
+export { VpuOp };
+
 export const LANES = LN;
 export const GPRS = META.gprs;
 /** Words of the VPU instruction memory (memory_map.json region `vpu.imem`, seq §12: 1K instructions). */
@@ -29,15 +24,6 @@ export const IMEM_WORDS = loadMemoryMap().regions.get('vpu.imem')?.words ?? 1024
 /** Exponent bias of the VPU's FP16 lanes (project model, docs/spec-notes.md "vpu: arithmetic"). */
 export const EB_VPU = EB;
 
-const FP16_SIGN = 1 << (RFP16.bits - 1);
-const FP16_NAN = FP16_SIGN;
-const FP16_MAG = RFP16.maxCode;
-
-// opcodes and selector codepoints (grammars/pyxis/vpu_instr.json)
-export const VpuOp = {
-  NOP: 0, MOV: 1, ADD: 2, SUB: 3, MUL: 4, MAC: 5, MIN: 6, MAX: 7, ABS: 8, NEG: 9, RELU: 10, CMP: 11, SEL: 12, LUT: 13,
-  CVT_F2I: 14, CVT_I2F: 15, SCALE: 16, AND: 17, OR: 18, XOR: 19, SHL: 20, SHR: 21, RMAX: 22, RSUM: 23,
-} as const;
 const SRC_GPR = VPU_SRC.gpr;
 const SRC_IMM = VPU_SRC.imm;
 const SRC_IN = VPU_SRC.in;
@@ -48,17 +34,6 @@ const CNTR_ZERO = VPU_CNTR_ZERO;
 
 const FIELDS = ['opcode', 'dtype', 'rd', 'rs1', 'rs2', 'src1_sel', 'src2_sel', 'wr_gpr_en', 'out_fifo_push', 'in_fifo_pop', 'pred_en', 'cmp_cond', 'lut_idx', 'eb_adj', 'cntr_ctrl', 'imm'] as const;
 type Field = (typeof FIELDS)[number];
-
-/** FP16 code -> value at EB (NaN for the NaN code), one table for the whole process. */
-const DEC = new Float64Array(1 << 16);
-for (let c = 0; c < 1 << 16; c++) DEC[c] = RFP16.decode(c, EB);
-
-/** RFP16.encodeWith(x, EB, true, false) (nearest-even, saturating), the lane-loop form of @pyxis/formats. */
-const enc = (x: number): number => rfp16Encode(x, EB);
-const FP16_MAXN = FP16_SIGN | FP16_MAG;
-const s16 = (c: number): number => (c << 16) >> 16;
-const u16 = (v: number): number => v & 0xffff;
-const i16 = (v: number): number => Int16.fromSigned(Math.max(-32768, Math.min(32767, v)));
 
 /** Opcodes reading operand b (src2_sel). */
 const NEEDS_B = new Uint8Array(32);
@@ -100,7 +75,13 @@ export const enum VpuWait {
 }
 
 export class Vpu {
-  readonly gpr = new Uint16Array(GPRS * LN);
+  /** The GPR file, lanes of GPR r at [r * 128 ..]; read through `gpr` from outside (it applies a pending chain first). */
+  private readonly regs = new Uint16Array(GPRS * LN);
+  /** The GPR file with every executed instruction's result in it (vpuChain.ts: a pending chain applied first). */
+  get gpr(): Uint16Array {
+    if (this.chainN > 0) this.flushChain();
+    return this.regs;
+  }
   /** Bit r set once GPR r was written (a read of an unwritten GPR is a program error). */
   written = 0;
   readonly pred = new Uint8Array(LN);
@@ -123,7 +104,15 @@ export class Vpu {
   laneOps = 0;
   instructions = 0;
 
-  constructor(readonly fifoDepth: number) {
+  /**
+   * `fuse`: chains of unary instructions on one register are applied when read (vpuChain.ts; UieOptions.fastPaths,
+   * and `Vpu.fuseEnabled` for benchmarks).
+   */
+  constructor(
+    readonly fifoDepth: number,
+    fuse = true,
+  ) {
+    this.fuse = fuse && Vpu.fuseEnabled;
     const m = {} as Record<Field, Int32Array>;
     for (const f of FIELDS) m[f] = new Int32Array(IMEM_WORDS);
     this.imem = m;
@@ -214,6 +203,11 @@ export class Vpu {
     const op = m.opcode[pc]!;
     const fp = m.dtype[pc] === 0;
     const rd = m.rd[pc]!;
+    if (this.fuse) {
+      // a link of the register's pending chain (vpuChain.ts): the lanes are left for the chain's flush
+      if (this.link(pc, op, fp, rd)) return this.finish(pc, forceCntrZero);
+      if (this.chainN > 0) this.flushChain();
+    }
     if (op !== VpuOp.NOP) {
       const e1 = this.operand(m.src1_sel[pc]!, m.rs1[pc]!, m.imm[pc]!, fp, this.a);
       const ab = this.srcBase;
@@ -221,7 +215,7 @@ export class Vpu {
       const readsRd = op === VpuOp.MAC || m.pred_en[pc] === 1;
       const e3 = readsRd && !((this.written >> rd) & 1) ? `r${rd}` : undefined;
       const g = rd * LN;
-      const gpr = this.gpr;
+      const gpr = this.regs;
       const wr = m.wr_gpr_en[pc] === 1 && op !== VpuOp.CMP;
       // without pred_en a written result goes straight into rd (lane l is read before it is written, so rd may be a
       // source); else into `d`, merged and copied after
@@ -259,6 +253,12 @@ export class Vpu {
       }
       this.laneOps += LN;
     }
+    return this.finish(pc, forceCntrZero);
+  }
+
+  /** The end of every instruction: InFIFO pop, counter register, instruction count. */
+  private finish(pc: number, forceCntrZero: boolean): undefined {
+    const m = this.imem;
     if (m.in_fifo_pop[pc] === 1 && this.inCount > 0) {
       this.inHead = (this.inHead + 1) % this.fifoDepth;
       this.inCount--;
@@ -269,6 +269,67 @@ export class Vpu {
     else if (cc === CNTR_ZERO) this.cntr = 0;
     this.instructions++;
     return undefined;
+  }
+
+  /** Whether chains are fused (constructor). Process-wide switch for benchmarks: */
+  private readonly fuse: boolean;
+  static fuseEnabled = true;
+  /**
+   * Flushes of a chain before it is applied as one composed table (vpuChain.ts composeChain: 65,536 x links table
+   * look-ups to build, shared by the process; tests set 0).
+   */
+  static chainAfter = 256;
+  /** The pending chain: `chainN` tables for GPR `chainReg`, and its trie node. */
+  private readonly chain: Uint16Array[] = [];
+  private chainN = 0;
+  private chainReg = 0;
+  private chainNode: ChainNode = chainRoot();
+
+  /**
+   * Instruction `pc` as a link of the pending chain (vpuChain.ts) when its lane result is the table of rd's own lane
+   * (rd = rs1 a written GPR, no predicate, no InFIFO pop, not CMP) and the chain is rd's or empty; its OutFIFO push,
+   * if any, flushes the chain and pushes rd. Returns false (nothing done) for any other instruction.
+   */
+  private link(pc: number, op: number, fp: boolean, rd: number): boolean {
+    const m = this.imem;
+    if (op === VpuOp.NOP || op === VpuOp.CMP || m.src1_sel[pc] !== SRC_GPR || m.rs1[pc] !== rd || m.wr_gpr_en[pc] !== 1) return false;
+    if (m.pred_en[pc] === 1 || m.in_fifo_pop[pc] === 1 || ((this.written >> rd) & 1) === 0) return false;
+    if (this.chainN > 0 && (this.chainReg !== rd || this.chainN >= CHAIN_MAX)) return false;
+    const T = this.table(pc, op, fp, true);
+    if (T === undefined) return false;
+    this.chainReg = rd;
+    this.chain[this.chainN++] = T;
+    this.chainNode = chainStep(this.chainNode, T);
+    if (m.out_fifo_push[pc] === 1) {
+      this.flushChain();
+      const o = ((this.outHead + this.outCount) % this.fifoDepth) * LN;
+      const out = this.outRows;
+      const R = this.regs;
+      const g = rd * LN;
+      for (let l = 0; l < LN; l++) out[o + l] = R[g + l]!;
+      this.outCount++;
+    }
+    this.laneOps += LN;
+    return true;
+  }
+
+  /** Applies the pending chain to its register: one composed table once the chain is known, else its tables in turn. */
+  private flushChain(): void {
+    const n = this.chainN;
+    const node = this.chainNode;
+    this.chainN = 0;
+    this.chainNode = chainRoot();
+    let T = node.composite;
+    if (T === undefined && ++node.uses > Vpu.chainAfter) T = node.composite = composeChain(this.chain, n);
+    const R = this.regs;
+    const g = this.chainReg * LN;
+    if (T !== undefined) for (let l = 0; l < LN; l++) R[g + l] = T[R[g + l]!]!;
+    else
+      for (let s = 0; s < n; s++) {
+        const t = this.chain[s]!;
+        for (let l = 0; l < LN; l++) R[g + l] = t[R[g + l]!]!;
+      }
+    if (n > 1) chainDiag.flushes++;
   }
 
   /**
@@ -331,7 +392,7 @@ export class Vpu {
    * FP16 LUT; built from the lane functions fpOp / intOp themselves, so the results are the same bits. Undefined
    * for any other instruction or before `tableAfter` executions.
    */
-  private table(pc: number, op: number, fp: boolean): Uint16Array | undefined {
+  private table(pc: number, op: number, fp: boolean, unary = false): Uint16Array | undefined {
     const m = this.imem;
     const s1 = m.src1_sel[pc]!;
     if (s1 !== SRC_GPR && s1 !== SRC_IN) return undefined;
@@ -341,6 +402,8 @@ export class Vpu {
       k = op + (fp ? 0 : 32) + (m.imm[pc]! & 0xffff) * 64;
     } else if (op === VpuOp.CVT_F2I || op === VpuOp.CVT_I2F || op === VpuOp.SCALE) k = op + (fp ? 0 : 32) + (m.eb_adj[pc]! + 1024) * 64 * 65536; // any eb_adj a test may write
     else if (op === VpuOp.LUT && fp) k = op + m.lut_idx[pc]! * 64 + this.lutGen * 256;
+    // (RELU / ABS / NEG only as chain links: alone their lane rows, fpRow, are cheaper than a look-up)
+    else if (unary && (op === VpuOp.RELU || op === VpuOp.ABS || op === VpuOp.NEG)) k = op + (fp ? 0 : 32);
     else return undefined;
     const lut = op === VpuOp.LUT;
     if (this.tabKey[pc] === k) {
@@ -382,7 +445,7 @@ export class Vpu {
     this.srcBase = 0;
     if (sel === SRC_GPR) {
       if (!((this.written >> r) & 1)) return `r${r}`;
-      this.src = this.gpr;
+      this.src = this.regs;
       this.srcBase = r * LN;
     } else if (sel === SRC_IMM) tmp.fill(imm & 0xffff);
     else if (sel === SRC_IN) {
@@ -403,257 +466,7 @@ export class Vpu {
     for (let l = 0; l < LN; l++) {
       const x = A[ab + l]!;
       const y = B[bb + l]!;
-      d[l] = fp ? fpOp(op, x, y, this.gpr[g + l]!, cond, this, l, lutIdx, eb) : intOp(op, x, y, this.gpr[g + l]!, cond, this, l, eb);
+      d[l] = fp ? fpOp(op, x, y, this.regs[g + l]!, cond, this, l, lutIdx, eb) : intOp(op, x, y, this.regs[g + l]!, cond, this, l, eb);
     }
   }
-}
-
-/**
- * The FP16 arithmetic rows (one loop per opcode, the per-lane rules of fpOp): a + b, a - b, a * b, old + a * b
- * (two roundings), MIN / MAX, MOV, RELU into d[db ..] (d may be the GPR file, rd a source: lane l is read first). NaN is sticky; (+max) + (-max) is NaN (chip §4, rfpAdd). Returns
- * false for an opcode without a row (fpOp lane by lane).
- */
-function fpRow(op: number, A: Uint16Array, ab: number, B: Uint16Array, bb: number, G: Uint16Array, gb: number, d: Uint16Array, db: number): boolean {
-  switch (op) {
-    case VpuOp.ADD:
-      for (let l = 0; l < LN; l++) d[db + l] = add16(A[ab + l]!, B[bb + l]!);
-      return true;
-    case VpuOp.SUB:
-      for (let l = 0; l < LN; l++) {
-        const y = B[bb + l]!;
-        d[db + l] = y === FP16_NAN ? FP16_NAN : add16(A[ab + l]!, y === 0 ? 0 : y ^ FP16_SIGN);
-      }
-      return true;
-    case VpuOp.MUL:
-      for (let l = 0; l < LN; l++) d[db + l] = mul16(A[ab + l]!, B[bb + l]!);
-      return true;
-    case VpuOp.MAC:
-      for (let l = 0; l < LN; l++) d[db + l] = add16(G[gb + l]!, mul16(A[ab + l]!, B[bb + l]!));
-      return true;
-    case VpuOp.MIN:
-    case VpuOp.MAX: {
-      // branch-free on the data (random signs mispredict): the sign-magnitude code orders like its value at one EB
-      // (no -0: that code is NaN), so the signed key +-magnitude compares the values; NaN in -> NaN out
-      const min = op === VpuOp.MIN ? 1 : 0;
-      for (let l = 0; l < LN; l++) {
-        const x = A[ab + l]!;
-        const y = B[bb + l]!;
-        const kx = (x & FP16_MAG) * (1 - 2 * (x >>> 15));
-        const ky = (y & FP16_MAG) * (1 - 2 * (y >>> 15));
-        // takeX: MAX x >= y, MIN x <= y
-        const takeX = (((min ? ky - kx : kx - ky) >>> 31) ^ 1) & 1;
-        const nan = ((((x ^ FP16_SIGN) - 1) >>> 31) | (((y ^ FP16_SIGN) - 1) >>> 31)) & 1;
-        const r = y ^ ((x ^ y) & -takeX);
-        d[db + l] = (r & (nan - 1)) | (FP16_NAN & -nan);
-      }
-      return true;
-    }
-    case VpuOp.MOV:
-      for (let l = 0; l < LN; l++) d[db + l] = A[ab + l]!;
-      return true;
-    case VpuOp.RELU:
-      for (let l = 0; l < LN; l++) {
-        const x = A[ab + l]!;
-        // x when positive or NaN, else 0 (branch-free)
-        const keep = (1 - (x >>> 15)) | ((((x ^ FP16_SIGN) - 1) >>> 31) & 1);
-        d[db + l] = x & -keep;
-      }
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** rfpAdd(RFP16, x, y, EB): NaN sticky, (+max) + (-max) = NaN, else the exact sum rounded once, saturating. */
-function add16(x: number, y: number): number {
-  if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
-  if ((x === FP16_MAG && y === FP16_MAXN) || (x === FP16_MAXN && y === FP16_MAG)) return FP16_NAN;
-  return rfp16Encode(DEC[x]! + DEC[y]!, EB); // exact: both at EB, 43 bits at most
-}
-
-/** rfpMul(RFP16, x, y, EB, EB, EB): NaN sticky, the exact product rounded once, saturating. */
-function mul16(x: number, y: number): number {
-  if (x === FP16_NAN || y === FP16_NAN) return FP16_NAN;
-  // in integers (issue 23: no table loads, no double-to-bits round trip): the 22-bit product of the 11-bit
-  // significands, normalised to [2^21, 2^22) (hi = its top bit), rounded to 11 bits at nearest-even with the carry of
-  // rest + odd + 0x3ff out of 11 bits (as rfp16Encode), exponent field ex + ey + EB + hi; a zero operand gives zero
-  const mx = x & FP16_MAG;
-  const my = y & FP16_MAG;
-  const p = ((mx & 0x3ff) | 0x400) * ((my & 0x3ff) | 0x400);
-  const hi = p >>> 21;
-  const pn = p << (1 - hi);
-  const t = ((((mx >>> 10) + (my >>> 10) + EB + hi) << 10) | ((pn >>> 11) & 0x3ff)) + (((pn & 0x7ff) + ((pn >>> 11) & 1) + 0x3ff) >>> 11);
-  const nz = ((mx + FP16_MAG) >>> 15) & ((my + FP16_MAG) >>> 15); // 1 when both operands are non-zero
-  if (t <= 0 || nz === 0) return 0;
-  const sign = (x ^ y) & FP16_SIGN;
-  return t >= 0x8000 ? sign | FP16_MAG : sign | t;
-}
-
-/** `u <cond> v` for cmp_cond 0..5 (EQ NE LT LE GT GE); NaN compares false except NE. */
-function compareValues(cond: number, u: number, v: number): boolean {
-  if (u !== u || v !== v) return cond === 1;
-  switch (cond) {
-    case 0:
-      return u === v;
-    case 1:
-      return u !== v;
-    case 2:
-      return u < v;
-    case 3:
-      return u <= v;
-    case 4:
-      return u > v;
-    default:
-      return u >= v;
-  }
-}
-const fpCompare = (cond: number, x: number, y: number): boolean => compareValues(cond, DEC[x]!, DEC[y]!);
-const intCompare = (cond: number, x: number, y: number): boolean => compareValues(cond, s16(x), s16(y));
-
-/** One FP16 lane operation (RFP16 codes at EB). */
-export function fpOp(op: number, x: number, y: number, old: number, cond: number, vpu: Vpu, lane: number, lutIdx: number, eb: number): number {
-  switch (op) {
-    case VpuOp.MOV:
-      return x;
-    case VpuOp.ADD:
-      return add16(x, y);
-    case VpuOp.SUB:
-      return y === FP16_NAN ? FP16_NAN : add16(x, y === 0 ? 0 : y ^ FP16_SIGN);
-    case VpuOp.MUL:
-      return mul16(x, y);
-    case VpuOp.MAC:
-      return add16(old, mul16(x, y));
-    case VpuOp.MIN:
-    case VpuOp.MAX: {
-      const u = DEC[x]!;
-      const v = DEC[y]!;
-      if (u !== u || v !== v) return FP16_NAN;
-      return (op === VpuOp.MIN ? u <= v : u >= v) ? x : y;
-    }
-    case VpuOp.ABS:
-      return x === FP16_NAN ? x : x & FP16_MAG;
-    case VpuOp.NEG:
-      return x === FP16_NAN || x === 0 ? x : x ^ FP16_SIGN;
-    case VpuOp.RELU:
-      return x === FP16_NAN ? x : x & FP16_SIGN ? 0 : x;
-    case VpuOp.CMP:
-      vpu.pred[lane] = fpCompare(cond, x, y) ? 1 : 0;
-      return x;
-    case VpuOp.SEL:
-      return vpu.pred[lane] ? x : y;
-    case VpuOp.LUT: {
-      if (x === FP16_NAN) return FP16_NAN;
-      const e = (lutIdx * 256 + (x >>> 8)) * 2;
-      return enc(DEC[vpu.lut[e]!]! + DEC[vpu.lut[e + 1]!]! * ((x & 0xff) / 256));
-    }
-    case VpuOp.CVT_F2I: {
-      const v = DEC[x]!;
-      if (v !== v) return 0;
-      return i16(roundEven(v * 2 ** eb));
-    }
-    case VpuOp.CVT_I2F:
-      return enc(s16(x) * 2 ** eb);
-    case VpuOp.SCALE:
-      return x === FP16_NAN ? x : ebAdjust('RFP16', x, eb);
-    default:
-      return 0;
-  }
-}
-
-/** One Int16 lane operation (two's complement codes, saturating arithmetic). */
-export function intOp(op: number, x: number, y: number, old: number, cond: number, vpu: Vpu, lane: number, eb: number): number {
-  switch (op) {
-    case VpuOp.MOV:
-      return x;
-    case VpuOp.ADD:
-      return fixedAdd(Int16, x, y);
-    case VpuOp.SUB:
-      return i16(s16(x) - s16(y));
-    case VpuOp.MUL:
-      return fixedMul(Int16, x, y);
-    case VpuOp.MAC:
-      return fixedAdd(Int16, old, fixedMul(Int16, x, y));
-    case VpuOp.MIN:
-      return s16(x) <= s16(y) ? x : y;
-    case VpuOp.MAX:
-      return s16(x) >= s16(y) ? x : y;
-    case VpuOp.ABS:
-      return i16(Math.abs(s16(x)));
-    case VpuOp.NEG:
-      return i16(-s16(x));
-    case VpuOp.RELU:
-      return s16(x) < 0 ? 0 : x;
-    case VpuOp.CMP:
-      vpu.pred[lane] = intCompare(cond, x, y) ? 1 : 0;
-      return x;
-    case VpuOp.SEL:
-      return vpu.pred[lane] ? x : y;
-    case VpuOp.LUT:
-      return x; // LUTs index FP16 operands; on Int16 the operand passes through (documented)
-    case VpuOp.CVT_F2I: {
-      const v = DEC[x]!;
-      if (v !== v) return 0;
-      return i16(roundEven(v * 2 ** eb));
-    }
-    case VpuOp.CVT_I2F:
-      return enc(s16(x) * 2 ** eb);
-    case VpuOp.SCALE:
-      return i16(roundEven(s16(x) * 2 ** eb));
-    case VpuOp.AND:
-      return x & y;
-    case VpuOp.OR:
-      return x | y;
-    case VpuOp.XOR:
-      return x ^ y;
-    case VpuOp.SHL:
-      return u16(x << (y & 15));
-    case VpuOp.SHR:
-      return u16(s16(x) >> (y & 15));
-    default:
-      return 0;
-  }
-}
-
-/** RMAX over the lanes: FP16 NaN if any lane is NaN, else the largest value's code; Int16 signed. */
-function reduceMax(a: Uint16Array, ab: number, fp: boolean): number {
-  let best = a[ab]!;
-  for (let l = 0; l < LN; l++) {
-    const x = a[ab + l]!;
-    if (fp) {
-      if (x === FP16_NAN) return FP16_NAN;
-      if (DEC[x]! > DEC[best]!) best = x;
-    } else if (s16(x) > s16(best)) best = x;
-  }
-  return best;
-}
-
-/** RSUM over the lanes: FP16 exact sum rounded once (NaN sticky, +max with -max is NaN, saturating); Int16 saturating. */
-function reduceSum(a: Uint16Array, ab: number, fp: boolean): number {
-  if (!fp) {
-    let s = 0;
-    for (let l = 0; l < LN; l++) s += s16(a[ab + l]!);
-    return i16(s);
-  }
-  let s = 0;
-  let pmax = false;
-  let nmax = false;
-  for (let l = 0; l < LN; l++) {
-    const x = a[ab + l]!;
-    if (x === FP16_NAN) return FP16_NAN;
-    if ((x & FP16_MAG) === FP16_MAG) {
-      if (x & FP16_SIGN) nmax = true;
-      else pmax = true;
-    }
-    s += DEC[x]!; // exact: 128 FP16 values at one EB fit in a double's 53 bits (range 2^37, 11-bit mantissas)
-  }
-  if (pmax && nmax) return FP16_NAN;
-  return enc(s);
-}
-
-function roundEven(v: number): number {
-  const f = Math.floor(v);
-  const r = v - f;
-  if (r > 0.5) return f + 1;
-  if (r < 0.5) return f;
-  return f % 2 === 0 ? f : f + 1;
 }
