@@ -7,7 +7,8 @@
  *   scores trip: S^T = K Q^T x 2^-s (GWB eb_adj 7 - s, s = round(log2(d_k) / 2): exactly 1/sqrt(d_k) when d_k is a
  *                power of 4, else the nearest power of two), causal diagonal mask Col_LT_Row, softmax down the columns
  *   pv trip:     O^T = V^T P^T (P^T from the VPU through the Vbuffer-to-grid FIFO), FP16 at EB -15
- * A sequence longer than 128 tokens needs the online-softmax (flash) flow across key blocks: not generated (GEN0007).
+ * A sequence longer than 128 tokens is `attention --seq S --heads H --dk D` (gen/attnSeq.ts: key blocks combined by
+ * their max and sum rows, the split form of the online softmax; GEN0007 here).
  */
 import { GenError, requireName, requireInt, requireScale, requireMultiple, workers } from './errors.js';
 import { floatValues } from './inputs.js';
@@ -30,11 +31,12 @@ export function attention(p: AttentionParams): GenKernel {
   const nm = p.name ?? 'attn';
   requireName(nm);
   const NT = requireInt('tiles', p.tiles, 1, 65536);
+  if (Number.isInteger(p.dk) && p.dk > 128) throw new GenError('GEN0007', 'dk', `the single-tile flow takes d_k <= 128 (got ${p.dk}): its P V trip computes the 128 rows of O^T = V^T P^T once (seq §9.3); a larger head is the key-block flow: attention --seq S --heads H --dk D (d_k <= 384)`);
   const DK = requireInt('dk', p.dk, 8, 128);
   requireMultiple('dk', DK, 8, 'seq §1.2 rule 3: the inner dimension of an FP8 MatMul (the transposed K^T path)');
   const T = p.tokens ?? 128;
   if (!Number.isInteger(T) || T < 1) throw new GenError('GEN0002', 'tokens', `must be 1..128 (got ${T})`);
-  if (T > 128) throw new GenError('GEN0007', 'tokens', `one tile holds at most 128 tokens (the grid's 128 columns); ${T} tokens need the online-softmax flow across key blocks: attention --seq S --heads H (d_k 128)`);
+  if (T > 128) throw new GenError('GEN0007', 'tokens', `one tile holds at most 128 tokens (the grid's 128 columns); ${T} tokens need the key-block flow: attention --seq S --heads H --dk D`);
   const ws = workers(p.clusters ?? [0], p.uies ?? 1);
   requireScale('tiles', 2 * NT, `${NT} tile(s) x 2 trips (scores, pv)`, NT * (2 * DK + 128) * 128);
   const s = Math.round(Math.log2(DK) / 2);

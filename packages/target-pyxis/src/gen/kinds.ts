@@ -83,9 +83,9 @@ export const KINDS: Record<string, KindSpec> = {
     options: { ...common, tiles: { type: 'string' }, dk: { type: 'string' }, tokens: { type: 'string' }, seq: { type: 'string' }, heads: { type: 'string' } },
     make: (v) => {
       if (v['seq'] !== undefined || v['heads'] !== undefined) {
-        const tileOpt = ['tiles', 'dk', 'tokens'].find((o) => v[o] !== undefined);
-        if (tileOpt) throw new GenError('GEN0007', tileOpt, '--seq / --heads run heads of d_k 128 over the whole sequence; --tiles, --dk and --tokens are the single-tile flow (one or the other)', 2);
-        return attentionSeq({ name: v['name'] as string | undefined, seq: intOpt(v, 'seq', 512), heads: intOpt(v, 'heads', 1), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+        const tileOpt = ['tiles', 'tokens'].find((o) => v[o] !== undefined);
+        if (tileOpt) throw new GenError('GEN0007', tileOpt, '--seq / --heads [--dk] run heads over the whole sequence; --tiles and --tokens are the single-tile flow (one or the other)', 2);
+        return attentionSeq({ name: v['name'] as string | undefined, seq: intOpt(v, 'seq', 512), heads: intOpt(v, 'heads', 1), dk: intOpt(v, 'dk', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
       }
       return attention({ name: v['name'] as string | undefined, tiles: intOpt(v, 'tiles', 1), dk: intOpt(v, 'dk', 64), tokens: intOpt(v, 'tokens', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
     },
@@ -115,7 +115,7 @@ kinds and options:
         rows of 128 FP16 values on the VPU (R a multiple of 64), streamed from HBM
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
         a decoder layer chained in one image (LayerNorm, QKV, causal attention over all the tokens, Wo + x, LayerNorm,
-        FFN with GELU, + y1); d-model / heads = 128, seq <= 768, d-model <= 4096 (docs/generators.md)
+        FFN with GELU, + y1); d-model / heads (d_k) a multiple of 8, <= 384; seq <= 768, d-model <= 4096 (docs/generators.md)
   conv3x3 --images N --cin C --height H [--stride 1|2] [--residual]
         3x3 conv, pad 1, [C, H, 128] -> [16, H, 128] RFP16 (stride 1) or [16, H/2, 64] RFP8 (stride 2) per image;
         C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only
@@ -127,8 +127,9 @@ kinds and options:
         linker's 1x1 database; C a multiple of 8 (4 for linear16), P <= 31 (even for stride 2); --residual with stride 1 only
   attention --tiles N --dk D [--tokens T]
         causal attention tiles of 128 tokens (T valid), head dimension D (a multiple of 8, <= 128), O^T per tile
-  attention --seq S [--heads H]
-        causal attention over S tokens (a multiple of 128, <= 768) for H heads of d_k 128 (key blocks combined on the VPU)
+  attention --seq S [--heads H] [--dk D]
+        causal attention over S tokens (<= 768; padded to whole 128-token blocks) for H heads of d_k D (a multiple
+        of 8, <= 384; default 128) (key blocks combined on the VPU)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
 
 exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;

@@ -21,6 +21,7 @@
  */
 import { GenError, chipLimits, requireInt, requireMultiple, workers } from './errors.js';
 import { ATTN_MAX_BLOCKS, attnChain } from './attnchain.js';
+import { ATTN_SEQ_MAX_DK } from './attnSeq.js';
 import { colNorm, COLNORM_MAX_D } from './colnorm.js';
 import { gemm } from './gemm.js';
 import { LnsI4F3, log2linFraction } from '@pyxis/formats';
@@ -139,7 +140,11 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   requireMultiple('seq', S, 128, 'a token block is the 128 lanes of the VPU and the 128 grid columns');
   requireMultiple('d-model', D, 128, 'the GEMM tiles are 128 wide');
   requireMultiple('ffn', F, 128, 'the GEMM tiles are 128 wide');
-  if (D % H !== 0 || D / H !== 128) throw new GenError('GEN0003', 'heads', `d-model / heads must be 128 (got ${D} / ${H}): one head is one 128 x 128 attention tile (d_k = the grid's 128 rows of the row-shifted V^T operand, seq §9.3)`);
+  // d_k = d-model / heads: the key-block flow's limits (gen/attnSeq.ts, GEN0060)
+  if (D % H !== 0 || (D / H) % 8 !== 0) throw new GenError('GEN0003', 'heads', `d-model / heads (d_k) must be an integer multiple of 8 (got ${D} / ${H} = ${+(D / H).toFixed(2)}): seq §1.2 rule 3, the inner dimension of the scores MatMul`);
+  const DK = D / H;
+  const RP = 128 * Math.ceil(DK / 128); // V^T rows: whole 128-row tiles of the row-shifted operand
+  if (DK > ATTN_SEQ_MAX_DK) throw new GenError('GEN0060', 'heads', `d-model / heads (d_k) must be at most ${ATTN_SEQ_MAX_DK} (got ${D} / ${H} = ${DK}): a P V trip computes one 128-row grid tile of O^T (seq §9.3) from its own copy of P^T in a Vbuffer FIFO tile (seq §13.1), and the scores trip writes at most ${ATTN_SEQ_MAX_DK / 128} copies (seq §13.3); use more heads`);
   const cl = p.clusters ?? [0, 1, 2, 3];
   const ws = workers(cl, p.uies ?? 12);
   const seed = p.seed ?? 1;
@@ -151,7 +156,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const perCluster = ws.filter((x) => x.cluster === cl[0]).length;
   const gemmNeed = (K: number, c8: boolean) => perCluster * 2 * (128 * K + K * 128 + 128 * 128 * (c8 ? 1 : 2));
   const needs = [gemmNeed(D + 128, true), gemmNeed(D, false), gemmNeed(D + 128, true), gemmNeed(F, false)];
-  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 16384 + NB * (130 * 256 + 16384)) + F * 256 + 2 * 1024 * 1024;
+  const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 128 * DK + NB * ((RP + 2) * 256 + 128 * DK) + 128 * (RP - DK)) + (128 % DK ? 3 * (Math.ceil(D / 128 / cl.length) + 2) * NB * 16384 : 0) + F * 256 + 2 * 1024 * 1024;
   const total = lim.amemBytes - fixed;
   const sumNeed = needs.reduce((a, b) => a + b, 0);
   if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);
@@ -171,15 +176,16 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const xT = new Float32Array(S * D);
   for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) xT[(b * D + d) * 128 + t] = x[(b * 128 + t) * D + d]!;
   // W_qkv [D, 3D] = [W_q W_k W_v]; A = W'_qkv^T [3D, D + 128] with gamma1, beta1 folded and the attention scale
-  // 1/sqrt(d_k) = 2^-3.5 folded into the Q rows: exact in LnsI4F3 (a log shift of 28/8; RFP8 cannot hold 2^-3.5 and
-  // an FP16 multiply on the VPU would round the constant and every score), free of VPU cycles (the attention is VPU-bound)
+  // 1/sqrt(d_k) (2^-3.5 at d_k 128) folded into the Q rows: exact in LnsI4F3 (a log shift of 28/8; RFP8 cannot hold
+  // 2^-3.5 and an FP16 multiply on the VPU would round the constant and every score), free of VPU cycles (the
+  // attention is VPU-bound); a d_k that is not a power of two gets the nearest LnsI4F3 value (attnScale)
   const wqkv = new Float32Array(D * 3 * D);
   for (let d = 0; d < D; d++) {
     wqkv.set(w.wq.subarray(d * D, (d + 1) * D), d * 3 * D);
     wqkv.set(w.wk.subarray(d * D, (d + 1) * D), d * 3 * D + D);
     wqkv.set(w.wv.subarray(d * D, (d + 1) * D), d * 3 * D + 2 * D);
   }
-  const qScale = 1 / Math.sqrt(D / H);
+  const qScale = attnScale(DK);
   const wqkvA = foldAffine(wqkv, D, 3 * D, w.gamma1, w.beta1, undefined, (j) => (j < D ? qScale : 1));
 
   // the FFN bias (b_1 + beta2 W_1, gamma2 folded into W_1) as one more K block: A = [diag(gamma2) W_1 | hi lo 0..]^T
@@ -236,8 +242,8 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   merged.decls.push(`tensor h1_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "ones.npy"; }`);
   merged.decls.push(`tensor h2_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "ones.npy"; }`);
   const notes = [
-    `transformer layer, chained in one image: seq ${S}, d_model ${D}, ${H} head(s) (d_k 128), FFN ${F}; FP8 GEMM operands, FP16 residual stream; ${cl.length} cluster(s) x ${p.uies ?? 12} UIE(s)`,
-    `LayerNorm gamma and beta folded into the next linear layer (W' = diag(gamma) W, bias' = beta W + bias, LnsI4F3 weights); attention scale 1/sqrt(128) folded into W_q (exact in LnsI4F3); causal attention over all ${S} tokens (a query block against its ${NB > 1 ? `1..${NB}` : 'one'} key block(s), softmax over all of them) (docs/generators.md "Transformer layer")`,
+    `transformer layer, chained in one image: seq ${S}, d_model ${D}, ${H} head(s) (d_k ${DK}), FFN ${F}; FP8 GEMM operands, FP16 residual stream; ${cl.length} cluster(s) x ${p.uies ?? 12} UIE(s)`,
+    `LayerNorm gamma and beta folded into the next linear layer (W' = diag(gamma) W, bias' = beta W + bias, LnsI4F3 weights); attention scale ${DK & (DK - 1) ? `2^(${Math.round(-4 * Math.log2(DK))}/8), the LnsI4F3 value nearest 1/sqrt(${DK}),` : `1/sqrt(${DK})`} folded into W_q (exact in LnsI4F3); causal attention over all ${S} tokens (a query block against its ${NB > 1 ? `1..${NB}` : 'one'} key block(s), softmax over all of them) (docs/generators.md "Transformer layer")`,
   ];
   const pasm = stages.map((s) => s.kernel.pasm).join('\n');
   const ld = renderLd(`/*\n * Generated by pyxis-gen transformer (docs/generators.md "Transformer layer"): ${notes[0]}.\n * Stages: ${stages.map((s) => s.label).join('; ')}.\n */`, merged);
@@ -293,6 +299,15 @@ function spanReport(stages: Array<{ label: string; prefix: string; flops: number
   return (r) => stageSpans(r, stages);
 }
 
+/**
+ * The attention score scale of the layer: 1/sqrt(d_k) rounded to the nearest power of 2^(1/8) (the LnsI4F3 weights'
+ * log step, 3 fraction bits), so that folding it into W_q is exact; = 1/sqrt(d_k) when d_k is a power of two, within
+ * 2^(1/16) (4.4 %) otherwise (docs/spec-notes.d/attn.md).
+ */
+export function attnScale(dk: number): number {
+  return 2 ** (Math.round(-4 * Math.log2(dk)) / 8);
+}
+
 /** Trip and tensor name prefixes of the stages, in order. */
 const PREFIXES = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
 
@@ -301,7 +316,7 @@ export const TRANSFORMER_BOUND = { max: 0.5, rms: 0.08 };
 
 /** float64 layer (token-major) for the CLI's --run check; the test carries its own. */
 export function layerReference(w: LayerWeights, S: number, D: number, H: number, F: number): Float64Array {
-  const scale = 1 / Math.sqrt(D / H);
+  const scale = attnScale(D / H);
   const mm = (a: ArrayLike<number>, b: ArrayLike<number>, m: number, k: number, n: number) => {
     const c = new Float64Array(m * n);
     for (let i = 0; i < m; i++) for (let q = 0; q < k; q++) {

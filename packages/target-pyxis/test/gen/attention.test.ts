@@ -82,11 +82,11 @@ describe('pyxis-gen attention: causal attention tiles streamed from HBM', () => 
     expect(Math.sqrt(num / den)).toBeLessThanOrEqual(0.05);
   });
 
-  it('bad parameters: d_k not a multiple of 8, more than 128 tokens (the online-softmax flow is not generated)', () => {
+  it('bad parameters: d_k not a multiple of 8, more than 128 tokens (a longer sequence is the key-block flow, attention --seq)', () => {
     expect(() => attention({ tiles: 1, dk: 60 })).toThrow(/GEN0003: dk: must be a multiple of 8/);
     expect(() => attention({ tiles: 1, dk: 64, tokens: 256 })).toThrow(GenError);
-    expect(() => attention({ tiles: 1, dk: 64, tokens: 256 })).toThrow(/GEN0007: tokens: .*online-softmax/);
-    expect(() => attentionSeq({ seq: 200, heads: 1 })).toThrow(/GEN0003: seq: must be a multiple of 128/);
+    expect(() => attention({ tiles: 1, dk: 64, tokens: 256 })).toThrow(/GEN0007: tokens: .*key-block flow: attention --seq/);
+    expect(() => attentionSeq({ seq: 200, heads: 1, dk: 60 })).toThrow(/GEN0003: dk: must be a multiple of 8/);
     expect(() => attentionSeq({ seq: 896, heads: 1 })).toThrow(/GEN0011: seq: at most 768 tokens/);
     expect(() => attentionSeq({ seq: 256, heads: 0 })).toThrow(/GEN0002: heads: must be in 1..256/);
   });
