@@ -24,7 +24,7 @@ import { ATTN_MAX_BLOCKS, attnChain } from './attnchain.js';
 import { ATTN_SEQ_MAX_DK } from './attnSeq.js';
 import { colNorm, COLNORM_MAX_D } from './colnorm.js';
 import { gemm } from './gemm.js';
-import { LnsI4F3, log2linFraction } from '@pyxis/formats';
+import { LnsI4F3, RFP8, log2linFraction } from '@pyxis/formats';
 import { floatValues, rng } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { mergeParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
@@ -52,8 +52,6 @@ export interface LayerWeights {
   gamma1: Float32Array; beta1: Float32Array; gamma2: Float32Array; beta2: Float32Array;
 }
 
-/** EB of the LnsI4F3 A operands (the folded weights and biases) and of every FP8 operand. */
-const A_EB = -12;
 /**
  * The value of B's second bias row: the bias's lo part is stored as lo / LO_ROW so that it stays inside LnsI4F3 at EB
  * -12 (smallest magnitude 2^-11.875: a rest of a few 1e-4 would flush to zero); 2^-6 is exact in RFP8 and in LnsI5F10,
@@ -74,7 +72,13 @@ const LO_ROW = 2 ** -6;
 function foldAffine(W: Float32Array, D: number, n: number, gamma: Float32Array, beta: Float32Array, bias: Float32Array | undefined, scale: (j: number) => number): Float32Array {
   const K = D + 128;
   const a = new Float32Array(n * K);
-  const near = (v: number) => LnsI4F3.decode(LnsI4F3.encode(v, { eb: A_EB }), A_EB);
+  // the nearest LnsI4F3 value in the log domain, at an EB that puts v mid-range (the code's EB is chosen afterwards
+  // from max |A|, operandEb: the rounding of a value in range does not depend on it)
+  const near = (v: number) => {
+    if (v === 0) return 0;
+    const eb = Math.floor(Math.log2(Math.abs(v))) - 8;
+    return LnsI4F3.decode(LnsI4F3.encode(v, { eb }), eb);
+  };
   // the linear value the grid accumulates for an LnsI4F3 value times 1.0: 2^I (1 + F + delta(F)) (chip §4.7)
   const antilog = (v: number) => {
     if (v === 0) return 0;
@@ -96,6 +100,23 @@ function foldAffine(W: Float32Array, D: number, n: number, gamma: Float32Array, 
     a[j * K + D + 1] = near((b - antilog(hi)) / LO_ROW);
   }
   return a;
+}
+
+/**
+ * EB of a weight operand: the smallest integer EB at which `fmt` holds max |a| (the linker's rule for weight databases,
+ * `fittedEb`, docs/spec-notes.md). The grid accumulates at EB_MNS = EB_A + EB_B + 16 and MNS flushes a sum below
+ * 2^EB_MNS to zero (chip §4.6), so EB_A must be as low as the largest weight allows: at a fixed EB -12 (EB_MNS -8) the
+ * per-cycle sums of small weights (the Q rows, scaled by 1/sqrt(d_k)) flushed (docs/generators.md "Transformer layer").
+ */
+export function operandEb(fmt: { decode(code: number, eb?: number): number }, a: ArrayLike<number>): number {
+  let max = 0;
+  for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]!));
+  if (!(max > 0)) return -12;
+  const top = fmt.decode(0x7f, 0); // the largest magnitude code of an 8-bit sign-magnitude format (S + 7 bits)
+  let eb = Math.ceil(Math.log2(max / top));
+  if (top * 2 ** (eb - 1) >= max) eb--;
+  else if (top * 2 ** eb < max) eb++;
+  return eb;
 }
 
 /** LayerNorm gains 2^(k/8), k in -4..4: exact LnsI4F3 factors of the folded weights. */
@@ -122,13 +143,31 @@ function transpose(a: Float32Array, rows: number, cols: number): Float32Array {
 }
 
 /**
- * Weights ±2^e, e in [hi - 2, hi] with 2^hi ~ 2/sqrt(fan_in) (activations stay of order 1): powers of two are exact in
- * RFP8 and in the LnsI5F3 the horizontal (A) path converts them to (chip §6.2.4.4), so the float64 reference multiplies
- * exactly what the grid multiplies and the error is that of the layer's FP8 activations and FP16 arithmetic.
+ * fan_in E[w^2] of every generated weight matrix: the gain of a linear layer on unit-variance inputs (var(out) = gain x
+ * var(in)). 1.75 = 4 x 0.4375 is what ±2^e, e uniform in [hi - 2, hi], gives at 2^hi = 2/sqrt(fan_in) (E[w^2] =
+ * 0.4375 x 4^hi), i.e. at fan-ins 256, 1024, 4096, where that is a power of two.
+ */
+export const WEIGHT_GAIN = 1.75;
+
+/**
+ * Weights ±2^e, e uniform in [hi - 2, hi] or (with probability 1 - t) one lower, with hi and t chosen so that fan_in
+ * E[w^2] = WEIGHT_GAIN at every fan-in (activations of the same order at every size: the scores' spread, which scales
+ * with the gain squared, sets how much the softmax amplifies the FP8 rounding of q and k, docs/generators.md
+ * "Transformer layer"). Rounding 2/sqrt(fan_in) to a power of two instead made the gain 0.93..1.62 x the default's
+ * (d-model 384: 2^-3 = 1.22 x 2/sqrt(384), scores 1.5 x sharper). Powers of two are exact in RFP8 and in the LnsI5F3
+ * the horizontal (A) path converts them to (chip §6.2.4.4), so the float64 reference multiplies exactly what the grid
+ * multiplies. At fan-ins 256, 1024, 4096 t = 1 and the values are those of the plain draw.
  */
 function weights(n: number, fanIn: number, seed: number): Float32Array {
-  const hi = -Math.round(Math.log2(fanIn) / 2) + 1;
-  return floatValues(n, seed, 0, hi - 2, hi);
+  const ratio = WEIGHT_GAIN / fanIn / 0.4375; // = 4^hi t + 4^(hi - 1) (1 - t)
+  const hi = Math.ceil(Math.log2(ratio) / 2);
+  const t = Math.min(1, (ratio / 4 ** hi - 0.25) / 0.75);
+  const v = floatValues(n, seed, 0, hi - 2, hi);
+  if (t < 1) {
+    const r = rng(seed ^ 0x5bd1e995); // a stream of its own: at t = 1 the draw above is unchanged
+    for (let i = 0; i < n; i++) if (r() >= t) v[i]! /= 2;
+  }
+  return v;
 }
 
 export function transformer(p: TransformerParams): GenKernel & { weights: LayerWeights; notes: string[]; scale: number } {
@@ -192,18 +231,21 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   // [F, D + 128], B = h2 with rows of ones at D, D + 1 (preset in HBM; ln2 writes rows 0..D-1): the grid adds the
   // bias and the VPU epilogue is the GELU alone, with no bias trips serialising the tiles
   const w1Aug = foldAffine(w.w1, D, F, w.gamma2, w.beta2, w.b1, () => 1);
+  const woT = transpose(w.wo, D, D);
+  const w2T = transpose(w.w2, F, D);
+  const ebs = { qkv: operandEb(LnsI4F3, wqkvA), wo: operandEb(RFP8, woT), ffn1: operandEb(LnsI4F3, w1Aug), ffn2: operandEb(RFP8, w2T) };
   const common = { clusters: cl, uies: p.uies ?? 12 };
   const stages: Array<{ label: string; kernel: GenKernel }> = [
     { label: `ln1: LayerNorm over ${D} (${NB} token blocks)`, kernel: colNorm({ name: 'ln1', d: D, s: S, prefix: 'ln1_', xTensor: 'x_hbm', yTensor: 'h1_hbm', yRows: D + 128, ws }) },
-    { label: `qkv: ${3 * D} x ${D}+128 x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D + 128, n: S, ...common, chain: { prefix: 'qkv_', a: wqkvA, aLns: true, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, cBlocks: true, amemBudget: budget[0]! } }) },
+    { label: `qkv: ${3 * D} x ${D}+128 x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D + 128, n: S, ...common, chain: { prefix: 'qkv_', a: wqkvA, aLns: true, aEb: ebs.qkv, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, cBlocks: true, amemBudget: budget[0]! } }) },
   ];
   const attn = attnChain({ name: 'attn', prefix: 'at_', s: S, d: D, heads: H, qkvTensor: 'qkv_hbm', outTensor: 'attn_hbm', ws, scaleLog2: 0 });
   stages.push(
     { label: `attn: ${H} head(s) x ${NB} query block(s), causal over ${S} tokens`, kernel: attn },
-    { label: `wo: ${D} x ${D} x ${S} + x (InMemAdd)`, kernel: gemm({ name: 'wo', m: D, k: D, n: S, residual: true, ...common, chain: { prefix: 'wo_', a: transpose(w.wo, D, D), bTensor: 'attn_hbm', rTensor: 'x_hbm', cTensor: 'y1_hbm', cFp8: false, amemBudget: budget[1]! } }) },
+    { label: `wo: ${D} x ${D} x ${S} + x (InMemAdd)`, kernel: gemm({ name: 'wo', m: D, k: D, n: S, residual: true, ...common, chain: { prefix: 'wo_', a: woT, aEb: ebs.wo, bTensor: 'attn_hbm', rTensor: 'x_hbm', cTensor: 'y1_hbm', cFp8: false, amemBudget: budget[1]! } }) },
     { label: `ln2: LayerNorm over ${D}`, kernel: colNorm({ name: 'ln2', d: D, s: S, prefix: 'ln2_', xTensor: 'y1_hbm', yTensor: 'h2_hbm', yRows: D + 128, ws }) },
-    { label: `ffn1: GELU(${F} x ${D}+128 x ${S}) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D + 128, n: S, epilogue: 'gelu', ...common, chain: { prefix: 'f1_', a: w1Aug, aLns: true, bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, amemBudget: budget[2]! } }) },
-    { label: `ffn2: ${D} x ${F} x ${S} + y1 (InMemAdd)`, kernel: gemm({ name: 'ffn2', m: D, k: F, n: S, residual: true, ...common, chain: { prefix: 'f2_', a: transpose(w.w2, F, D), bTensor: 'g_hbm', rTensor: 'y1_hbm', cTensor: 'out_hbm', cFp8: false, amemBudget: budget[3]! } }) },
+    { label: `ffn1: GELU(${F} x ${D}+128 x ${S}) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D + 128, n: S, epilogue: 'gelu', ...common, chain: { prefix: 'f1_', a: w1Aug, aLns: true, aEb: ebs.ffn1, bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, amemBudget: budget[2]! } }) },
+    { label: `ffn2: ${D} x ${F} x ${S} + y1 (InMemAdd)`, kernel: gemm({ name: 'ffn2', m: D, k: F, n: S, residual: true, ...common, chain: { prefix: 'f2_', a: w2T, aEb: ebs.ffn2, bTensor: 'g_hbm', rTensor: 'y1_hbm', cTensor: 'out_hbm', cFp8: false, amemBudget: budget[3]! } }) },
   );
 
   // inter-stage barriers: a no-op trip on the first UIE's queue waits for every store of stage s-1; every H2A trip of
