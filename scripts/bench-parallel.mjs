@@ -20,11 +20,15 @@
  * --skip-synthetic / --skip-system run one part only.
  * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-clusters K, default 4: busy48 cut
  * to its first K clusters (1: the single-thread path); --chip-threads LIST; --chip-apm on|off, default off;
- * --chip-worker bundle|dist, default the bundled worker when `npm run build` made it, as the CLI uses): ONE chip whose
+ * --chip-worker bundle|dist, default the bundled worker when `npm run build` made it, as the CLI uses; --chip-early
+ * on|off, default on: the bundled workers start first thing in the process, as the CLI's launcher starts them for
+ * `--threads N`): ONE chip whose
  * clusters are partitions run from a work queue (sim/parallel/threadedChip.ts, kernel queued.ts): the plain
  * single-Simulator run (simulateImage, the reference) and runChipThreaded at 1 and 2 threads (4 where the host has
  * the cores), each in a fresh process, results compared (report but kernel_steps); printed: a worker's start-up alone,
  * and per thread when it took its first partition, its build and simulate time, which thread ran which partition.
+ * Each threaded line ends with the ratio the CPU times allow with free cores (cpuBound: the reference's calling thread
+ * over the threaded run's CPU per core), which the machine's load moves much less than the wall ratio.
  * --chip-ceiling also runs two processes of half the clusters each at the same time: what two cores give this work
  * on this machine with no runner at all (memory bandwidth, caches and the host's scheduling included). busy48 requests TripPower 1 on 48 UIEs (48 > apm.min_granted_power 32: the APM could
  * throttle the whole chip, so with APM on its clusters are coupled and the run stays in one partition, said so).
@@ -62,6 +66,7 @@ const { values: a } = parseArgs({
     'chip-run': { type: 'string' },
     'chip-worker': { type: 'string' },
     'chip-ceiling': { type: 'boolean', default: false },
+    'chip-early': { type: 'string', default: 'on' },
   },
 });
 const w = { parts: +a.parts, engines: +a.engines, macs: +a.macs, cycles: +a.cycles, every: +a.every, lat: +a.lat };
@@ -103,7 +108,7 @@ async function chip() {
   const nc = +a['chip-clusters'];
   console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (${nc < 4 ? `the first ${nc} cluster${nc === 1 ? '' : 's'}: ${nc * 12}` : 48} UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process; worker entry: ${worker === 'bundle' ? 'the bundled one (packages/targets/bundle/partitionWorker.js)' : 'packages/sim/dist'}`);
   const run = (what) => {
-    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', a['chip-clusters'], '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-run', what];
+    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', a['chip-clusters'], '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-early', a['chip-early'], '--chip-run', what];
     const r = spawnSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`bench-parallel --chip-run ${what} failed:\n${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop());
@@ -112,7 +117,9 @@ async function chip() {
   console.log(`  worker start-up alone (start a worker, load its entry and @pyxis/target-pyxis/parallel): ${ws.ms.toFixed(0)} ms`);
   const ref = run('ref');
   const rate = (s) => `${(ref.cycles / s / 1e3).toFixed(1)} k chip-cycles/s`;
-  const line = (r) => `${r.s.toFixed(3)} s  ${rate(r.s)}  (${r.cpu.toFixed(2)} CPU-s of all threads, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
+  // per thread: the calling thread, the workers (ended by then), V8's pool (TurboFan's concurrent compiles, GC helpers)
+  const tc = (t) => (t ? ` = calling thread ${t.main.toFixed(2)} + worker threads ${t.ended.toFixed(2)} + V8/libuv pool ${t.pool.toFixed(2)}` : '');
+  const line = (r) => `${r.s.toFixed(3)} s  ${rate(r.s)}  (${r.cpu.toFixed(2)} CPU-s of all threads${tc(r.threadsCpu)}, other processes ${r.others.toFixed(2)} CPU-s meanwhile`;
   console.log(`  one Simulator (reference)   ${line(ref)}; ${ref.cycles} cycles; the simulation ${(ref.simMs / 1000).toFixed(2)} s, ${(ref.simCpuMs / 1000).toFixed(2)} CPU-s of its thread)`);
   if (a['chip-ceiling'] && nc % 2 === 0) {
     // The machine's own ceiling for two threads: two processes, each half the clusters, at the same time (no shared
@@ -142,13 +149,30 @@ async function chip() {
       : p.schedule === 'queue'
         ? `threads used ${p.threads}, ${p.partitions} partitions from a work queue, queue run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%; per thread: first partition after ${p.hostStartMs.map(f).join('/')} s, building ${p.hostBuildMs.map(f).join('/')} s, simulating ${p.hostBusyMs.map(f).join('/')} s, CPU of the thread for both ${p.hostCpuMs.map(f).join('/')} s; partitions ran on threads ${p.partThreads.join(',')}`
         : `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`;
-    console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}`);
+    console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}${cpuBound(ref, r, threads)}`);
   }
   console.log(`  load average at the end ${load()}`);
   if (!ok) {
     console.error('bench-parallel: a cluster-partitioned run differs from the reference');
     process.exit(1);
   }
+}
+
+/**
+ * The wall ratio to expect with free cores, from CPU time alone (it moves much less with the machine's load than wall
+ * time): on a free machine the reference's wall time is its calling thread's CPU (it never waits; V8's background
+ * compilation runs on the other core), and a threaded run's is at least its CPU over the cores it can use and at least
+ * its busiest thread's. An estimate (an upper one for the threaded side) if each thread's CPU stays what it was here.
+ */
+function cpuBound(ref, r, threads) {
+  const one = ref.threadsCpu;
+  const many = r.threadsCpu;
+  const used = r.parallel?.threads ?? 1;
+  if (!one || !many || used < 2) return '';
+  const coresUsed = Math.min(used, cores);
+  // the workers ended before the figures were read: their CPU is one sum (ended), split evenly here
+  const floor = Math.max(many.total / coresUsed, many.main, many.ended / (used - 1));
+  return `  [CPU estimate with ${coresUsed} free cores: at most x${(one.main / floor).toFixed(2)}]`;
 }
 
 /** One configuration of the chip part, in this (fresh) process: prints one JSON line. */
@@ -168,6 +192,9 @@ async function chipRun(what) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const m0 = machineBusy();
+  // as the CLI's launcher does for `pyxis-sim run --threads N` (packages/targets/src/launch.ts): the workers start
+  // before anything else loads (--chip-early off: when the run itself starts them)
+  if (what !== 'ref' && a['chip-worker'] === 'bundle' && a['chip-early'] !== 'off') (await import('../packages/targets/dist/launch.js')).startEarlyWorkers(['run', '--threads', what], BUNDLED_WORKER);
   const { readContainer } = await import('../packages/container/dist/index.js');
   const sim = await import('../packages/target-pyxis/dist/sim/index.js');
   const par = await import('../packages/target-pyxis/dist/sim/parallel/index.js');
@@ -199,7 +226,8 @@ async function chipRun(what) {
   const { createHash } = await import('node:crypto');
   const hash = createHash('sha256').update(JSON.stringify({ ...report, kernel_steps: 0 })).digest('hex');
   const mergeS = extra.mergeAt ? (performance.now() - extra.mergeAt) / 1000 : 0;
-  console.log(JSON.stringify({ s, cpu, others: machineBusy() - m0 - cpu, cycles: report.cycles, report: hash, mergeS, ...extra }));
+  const { threadsCpu } = await import('./parallel/taskCpu.mjs');
+  console.log(JSON.stringify({ s, cpu, others: machineBusy() - m0 - cpu, cycles: report.cycles, report: hash, mergeS, threadsCpu: threadsCpu(), ...extra }));
 }
 
 async function synthetic() {

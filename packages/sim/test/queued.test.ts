@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PartitionFailure, prestartWorkers, runPartitioned, runQueued, type PartitionSpec, type Simulator } from '@pyxis/sim';
+import { EARLY_WORKERS, PartitionFailure, partitionWorkerUrl, prestartWorkers, registerPartitionModule, releaseWorkers, runPartitioned, runQueued, type PartitionSpec, type Simulator } from '@pyxis/sim';
 // @ts-expect-error -- a plain JavaScript fixture (worker threads load it as it is)
 import { buildRingPartition } from './fixtures/independentRings.mjs';
 
@@ -39,11 +39,13 @@ const ringArb = fc.integer({ min: 1, max: 4 }).chain((n) =>
 describe('runQueued', () => {
   it('gives the reference cycles, statistics and results for random independent partitions on 1..4 threads', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(ringArb, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.option(fc.integer({ min: 1, max: 300 }), { freq: 3 }), async (rings, threads, pre, max) => {
+      fc.asyncProperty(fc.array(ringArb, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.option(fc.integer({ min: 1, max: 300 }), { freq: 3 }), fc.array(fc.nat(), { minLength: 5, maxLength: 5 }), fc.boolean(), async (rings, threads, pre, max, keys, shuffle) => {
         const ref = reference(rings, max ?? undefined);
         const H = Math.min(threads, rings.length);
         const workers = pre ? prestartWorkers(H - 1, [MODULE]) : undefined;
-        const r = await runQueued(specsOf(rings), { threads, ...(max !== null ? { maxCycles: max } : {}), ...(workers ? { workers } : {}) });
+        // the queue's order (largest first in a chip run): any permutation gives the same results, in partition order
+        const order = rings.map((_, i) => i).sort((x, y) => keys[x]! - keys[y]! || x - y);
+        const r = await runQueued(specsOf(rings), { threads, ...(max !== null ? { maxCycles: max } : {}), ...(workers ? { workers } : {}), ...(shuffle ? { order } : {}) });
         expect([r.reason, r.cycles]).toEqual([ref.reason, ref.cycles]);
         expect(r.parts.map((p) => p.index)).toEqual(rings.map((_, i) => i));
         expect(r.parts.map((p) => byName(p.stats))).toEqual(ref.stats);
@@ -103,9 +105,52 @@ describe('runQueued', () => {
     expect(m.partition).toMatch(/^ring[12]$/);
   });
 
+  it('hands the partitions out in the given order: the calling thread takes the first of it', async () => {
+    const rings: Ring[] = [0, 1, 2].map((k) => ({ lats: [5 + k], timers: [-1], tokens: [{ at: 0, hops: 3, work: 1 }] }));
+    // the calling thread builds with a registered module: this one records the order of the builds
+    const built: number[] = [];
+    const recording = 'test:recording-rings';
+    registerPartitionModule(recording, { build: (args: { me: number }) => (built.push(args.me), buildRingPartition(args)) });
+    const specs = specsOf(rings).map((s) => ({ ...s, module: recording, builder: 'build' }));
+    const r = await runQueued(specs, { threads: 1, order: [2, 0, 1] });
+    expect(built).toEqual([2, 0, 1]);
+    expect(r.parts.map((p) => p.index)).toEqual([0, 1, 2]);
+    expect(r.parts.map((p) => p.collected)).toEqual(reference(rings).collected);
+  });
+
+  it('claims the workers a launcher started early for the same entry, once each (kernel EARLY_WORKERS)', async () => {
+    const early = prestartWorkers(1, [MODULE]);
+    const other = prestartWorkers(1, [MODULE]);
+    const entry = partitionWorkerUrl();
+    const g = globalThis as Record<symbol, unknown[]>;
+    g[EARLY_WORKERS] = [{ ...other[0]!, href: 'file:///elsewhere/partitionWorker.js' }, { ...early[0]!, href: entry.href }];
+    try {
+      const got = prestartWorkers(2, [MODULE], entry);
+      expect(got.length).toBe(2);
+      expect(got[0]!.worker).toBe(early[0]!.worker); // the early one first; a new one for the rest
+      expect(got[1]!.worker).not.toBe(other[0]!.worker);
+      expect((g[EARLY_WORKERS] as Array<{ href: string }>).map((w) => w.href)).toEqual(['file:///elsewhere/partitionWorker.js']);
+      // and it runs partitions as any prestarted worker
+      const rings: Ring[] = [0, 1].map((k) => ({ lats: [3 + k], timers: [-1], tokens: [{ at: 0, hops: 2, work: 1 }] }));
+      const r = await runQueued(specsOf(rings), { threads: 3, workers: got });
+      expect(r.parts.map((p) => p.collected)).toEqual(reference(rings).collected);
+      // a run given no workers claims the early ones too (a system run's runThreaded as well)
+      const more = prestartWorkers(1, [MODULE]);
+      g[EARLY_WORKERS]!.push({ ...more[0]!, href: entry.href });
+      const q = await runQueued(specsOf(rings), { threads: 2 });
+      expect(q.parts.map((p) => p.collected)).toEqual(reference(rings).collected);
+      expect((g[EARLY_WORKERS] as Array<{ href: string }>).map((w) => w.href)).toEqual(['file:///elsewhere/partitionWorker.js']);
+    } finally {
+      delete g[EARLY_WORKERS];
+      await releaseWorkers(other);
+    }
+  });
+
   it('refuses bad thread counts and a partition with cross links', async () => {
     const ring: Ring = { lats: [10], timers: [-1], tokens: [] };
     await expect(runQueued(specsOf([ring]), { threads: 0 })).rejects.toThrow(/threads must be an integer >= 1/);
+    for (const order of [[0, 0], [1], [0, 2], [0, 1.5]])
+      await expect(runQueued(specsOf([ring, ring]), { threads: 1, order })).rejects.toThrow(`order must be a permutation of the partition indexes 0..1, got [${order.join(', ')}]`);
     const tokenRing = new URL('./fixtures/tokenRing.mjs', import.meta.url).href;
     const c = { lats: [10, 10], timers: [-1, -1], tokens: [] };
     const coupled = [0, 1].map((me) => ({ name: `part${me}`, module: tokenRing, builder: 'buildTokenPartition', args: { c, part: [0, 1], me } }));

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TARGETS, BUILTIN_TARGET_NAMES, VERSION, answerVersion, runAs, runLd, runSim } from '@pyxis/targets';
-import { bundleFresh, launchSource } from '../src/launch.js';
+import { bundleFresh, launchSource, startEarlyWorkers } from '../src/launch.js';
+import { availableParallelism } from 'node:os';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = (tool: string, args: string[], env: Record<string, string> = {}) =>
@@ -104,6 +105,39 @@ describe('bundle freshness (packages/targets/src/launch.ts)', () => {
       expect(outputs({}, 'b')).toEqual(outputs({ PYXIS_NO_BUNDLE: '1' }, 'd'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('startEarlyWorkers (pyxis-sim run --threads N: the partition workers start before the CLI loads)', () => {
+  const entry = new URL('packages/targets/bundle/partitionWorker.js', `file://${root}`);
+  const key = Symbol.for('pyxis.sim.earlyWorkers');
+  const g = globalThis as Record<symbol, Array<{ href: string; worker: import('node:worker_threads').Worker }> | undefined>;
+  it('starts min(N, cores) - 1 workers for `run ... --threads N`, N >= 2, and none for anything else', async () => {
+    expect(launchSource({}), 'run `npm run build`').toBe('bundle');
+    const cores = availableParallelism();
+    try {
+      for (const [args, n] of [
+        [['run', 'x.pimg', '--threads', '1'], 0],
+        [['run', 'x.pimg', '--threads', 'two'], 0],
+        [['run', 'x.pimg', '--threads', '0'], 0],
+        [['run', 'x.pimg', '--threads', '2.5'], 0],
+        [['run', 'x.pimg', '--threads', '999'], 0],
+        [['run', 'x.pimg'], 0],
+        [['sweep', 'x.pimg', '--threads', '2'], 0],
+        [['run', 'x.pimg', '--', '--threads', '2'], 0],
+        [['run', 'x.pimg', '--threads', '2'], Math.min(2, cores) - 1],
+        [['run', '--threads=3', 'x.pimg'], Math.min(3, cores) - 1],
+      ] as Array<[string[], number]>) {
+        const before = g[key]?.length ?? 0;
+        expect(startEarlyWorkers(args, entry), args.join(' ')).toBe(n);
+        expect((g[key]?.length ?? 0) - before).toBe(n);
+      }
+      expect(startEarlyWorkers(['run', 'x.pimg', '--threads', '2'], new URL('file:///nonexistent/partitionWorker.js'))).toBe(0);
+      for (const w of g[key] ?? []) expect(w.href).toBe(entry.href);
+    } finally {
+      await Promise.all((g[key] ?? []).map((w) => w.worker.terminate()));
+      delete g[key];
     }
   });
 });

@@ -91,6 +91,7 @@ export interface PartitionResult {
 
 /** What a work-queue run (queued.ts) gives every host: the partitions, the counter they take indexes from. */
 export interface QueueGrant {
+  /** In the order the queue hands them out (queued.ts `order`), each with its partition index. */
   specs: Array<PartitionSpec & { index: number }>;
   /** Shared by every host (a SharedArrayBuffer's Int32Array): element 0 is the next partition to take. */
   counter: Int32Array;

@@ -10,7 +10,7 @@
  * to it. A partition's result depends on its own build and cycles only, never on the thread that ran it or on when,
  * and the results are returned in partition order: identical for any thread count (and to runThreaded's).
  */
-import { InProcessTransport, WorkerTransport, finishHosts, releaseWorkers, type PartitionTransport, type PrestartedWorker, type ThreadedRunResult } from './threaded.js';
+import { claimEarlyWorkers, InProcessTransport, partitionWorkerUrl, WorkerTransport, finishHosts, releaseWorkers, type PartitionTransport, type PrestartedWorker, type ThreadedRunResult } from './threaded.js';
 import type { PartitionSpec, QueuedPart, QueueEvent } from './partitionHost.js';
 
 export interface QueuedRunOptions {
@@ -27,6 +27,12 @@ export interface QueuedRunOptions {
    */
   onProgress?: (cycle: number, done: number, total: number) => void;
   progressChunk?: number;
+  /**
+   * The order in which the queue hands the partitions out (a permutation of their indexes; default index order):
+   * largest first balances the threads' ends when the partitions are uneven (the last one taken is then a small
+   * one). Results are in partition order whatever the order, and never depend on it.
+   */
+  order?: number[];
 }
 
 /** Runs independent partitions on `opts.threads` threads (the calling one and threads - 1 workers) from one queue. */
@@ -36,9 +42,14 @@ export async function runQueued(specs: PartitionSpec[], opts: QueuedRunOptions):
   if (!(Number.isInteger(opts.threads) && opts.threads >= 1)) throw new RangeError(`queued run: threads must be an integer >= 1, got ${opts.threads}`);
   const H = Math.min(opts.threads, P);
   const note = opts.threads > P ? `${opts.threads} threads asked, ${P} partition${P === 1 ? '' : 's'} to run: ${H} thread${H === 1 ? '' : 's'} used` : null;
-  const pre = opts.workers ?? [];
+  // none given: those a launcher started early for this entry, if any (threaded.ts claimEarlyWorkers)
+  const pre = opts.workers ?? (opts.transport ? [] : claimEarlyWorkers(H - 1, partitionWorkerUrl()));
   const maxCycles = opts.maxCycles ?? Infinity;
-  const grant = { specs: specs.map((s, index) => ({ ...s, index })), counter: new Int32Array(new SharedArrayBuffer(4)), maxCycles };
+  const order = opts.order ?? specs.map((_, i) => i);
+  if (order.length !== P || new Set(order).size !== P || !order.every((i) => Number.isInteger(i) && i >= 0 && i < P))
+    throw new RangeError(`queued run: order must be a permutation of the partition indexes 0..${P - 1}, got [${order.join(', ')}]`);
+  // the queue's position k holds partition order[k]; every report names the partition by its index
+  const grant = { specs: order.map((index) => ({ ...specs[index]!, index })), counter: new Int32Array(new SharedArrayBuffer(4)), maxCycles };
   const ran: Array<QueuedPart & { thread: number }> = new Array(P);
   let startAt = performance.timeOrigin + performance.now();
   const firstTook: number[] = new Array(H).fill(NaN);

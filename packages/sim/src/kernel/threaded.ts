@@ -95,12 +95,41 @@ export interface PrestartedWorker {
  * worker entry (by default partitionWorkerUrl(); a benchmark may name the bundled one).
  */
 export function prestartWorkers(n: number, modules: string[], url: URL = partitionWorkerUrl()): PrestartedWorker[] {
-  return Array.from({ length: n }, () => {
+  const early = claimEarlyWorkers(n, url);
+  return early.concat(Array.from({ length: n - early.length }, () => {
     const p: PrestartedWorker = { worker: new Worker(url, { workerData: { preload: modules } }), failure: null };
     p.worker.on('error', (e) => (p.failure ??= e instanceof Error ? e : new Error(String(e))));
     p.worker.on('exit', (code) => (p.failure ??= new Error(`its worker thread exited (code ${code}) before the run`)));
     return p;
-  });
+  }));
+}
+
+/**
+ * Workers a launcher started before the program was even loaded (packages/targets/src/launch.ts: `pyxis-sim run ...
+ * --threads N`, N >= 2): the worker's own start-up (a V8 isolate, reading the bundled entry) then overlaps the calling
+ * thread's start-up instead of the run (docs/architecture.md "Parallel runs"). Kept under this global symbol (the
+ * launcher loads none of this package) as PrestartedWorker objects with the entry's URL, `unref`'d so that a run that
+ * needs none never waits for them; a run claims them here for the same entry (each one once): prestartWorkers, and
+ * runThreaded / runQueued when given no workers.
+ */
+export const EARLY_WORKERS = Symbol.for('pyxis.sim.earlyWorkers');
+
+export interface EarlyWorker extends PrestartedWorker {
+  /** The worker entry it runs (href). */
+  href: string;
+}
+
+export function claimEarlyWorkers(n: number, url: URL): PrestartedWorker[] {
+  const pool = (globalThis as Record<symbol, EarlyWorker[] | undefined>)[EARLY_WORKERS];
+  const out: PrestartedWorker[] = [];
+  if (!pool) return out;
+  for (let i = 0; i < pool.length && out.length < n; )
+    if (pool[i]!.href === url.href) {
+      const [w] = pool.splice(i, 1);
+      w!.worker.ref();
+      out.push(w!);
+    } else i++;
+  return out;
 }
 
 export async function releaseWorkers(ws: readonly PrestartedWorker[]): Promise<void> {
@@ -130,7 +159,7 @@ export class WorkerTransport implements PartitionTransport {
     let running = '';
     this.names = "(this thread's partitions: none taken yet)";
     this.onEvent = (e) => {
-      if (e.t === 'took') took.push((running = q.specs[e.index]!.name));
+      if (e.t === 'took') took.push((running = q.specs.find((s) => s.index === e.index)!.name));
       else running = '';
       this.names = running || took.join(', ') || this.names;
       on(e);
@@ -266,8 +295,9 @@ export async function runThreaded(specs: PartitionSpec[], opts: ThreadedRunOptio
   if (opts.threads > P) note = `${opts.threads} threads asked, ${P} partition${P === 1 ? '' : 's'} to run: ${H} thread${H === 1 ? '' : 's'} used`;
   const indexed = specs.map((s, index) => ({ ...s, index }));
   const assign = (h: number, hosts: number) => indexed.filter((s) => Math.floor((s.index * hosts) / P) === h);
-  const pre = opts.workers ?? [];
   const main = opts.mainThreadHost ? 1 : 0;
+  // none given: those a launcher started early for this entry, if any (the others start when their host does)
+  const pre = opts.workers ?? (opts.transport ? [] : claimEarlyWorkers(H - main, partitionWorkerUrl()));
   const make = (h: number, hosts: number) => (opts.transport ? opts.transport(h) : hosts === 1 || h < main ? new InProcessTransport() : new WorkerTransport(pre[h - main]));
   // workers first: a host on the calling thread runs its share synchronously inside its call
   const calls = <T>(f: (t: PartitionTransport, h: number) => Promise<T>): Promise<T[]> => {

@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { gemm, type GemmParams } from '../../src/gen/index.js';
-import { input, matmul64, runKernel } from './gen.harness.js';
+import { erf, input, matmul64, runKernel } from './gen.harness.js';
 
 const RUNS = Number(process.env['FC_RUNS'] ?? 2);
 
@@ -66,25 +66,6 @@ function check(p: GemmParams) {
   return { k, r, worst };
 }
 
-/** erf to ~1e-12 (series below 2.5, continued fraction above), for the float64 GELU reference. */
-function erf(x: number): number {
-  const a = Math.abs(x);
-  let r: number;
-  if (a < 2.5) {
-    let term = a;
-    let sum = a;
-    for (let n = 1; n < 80 && Math.abs(term) > 1e-17; n++) {
-      term *= (-a * a) / n;
-      sum += term / (2 * n + 1);
-    }
-    r = (2 / Math.sqrt(Math.PI)) * sum;
-  } else {
-    let f = 0;
-    for (let n = 60; n >= 1; n--) f = n / 2 / (a + f);
-    r = 1 - Math.exp(-a * a) / Math.sqrt(Math.PI) / (a + f);
-  }
-  return x < 0 ? -r : r;
-}
 
 const cycles = (r: ReturnType<typeof runKernel>, u: string) => r.report.engines.find((x) => x.name === u)?.uie?.['compute'] as { exec_valid: number; macs: number };
 

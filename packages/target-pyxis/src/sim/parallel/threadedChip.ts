@@ -132,6 +132,8 @@ async function splitRun(info: ImageInfo, file: string, o: ChipThreadsOptions, s:
     };
     return { name: `cluster${c}`, module, builder: CLUSTER_PARTITION_BUILDER, args };
   });
+  // Largest first (workOrder): the thread that takes the last cluster then takes a small one.
+  const order = workOrder(active, info.records, info.hostActions);
   // The clusters share nothing, so no window has to end before a partition's own end: a work queue (kernel
   // queued.ts). The calling thread starts on the first cluster at once; each thread then takes the next cluster when
   // done. The calling thread builds its partitions with this very module (not a second copy of the package loaded by
@@ -141,7 +143,7 @@ async function splitRun(info: ImageInfo, file: string, o: ChipThreadsOptions, s:
   try {
     const progress = o.onProgress;
     r = await runQueued(specs, {
-      threads, workers,
+      threads, workers, order,
       ...(o.maxCycles !== undefined ? { maxCycles: o.maxCycles } : {}),
       ...(progress ? { progressChunk: o.progressWindow ?? PROGRESS_WINDOW, onProgress: (cycle: number, done: number, total: number) => progress(cycle, { done, total, unit: 'cluster partitions' }) } : {}),
     });
@@ -158,6 +160,23 @@ async function splitRun(info: ImageInfo, file: string, o: ChipThreadsOptions, s:
   const parts = r.parts.map((p) => p.collected as ClusterPartitionResult);
   const report = mergeClusterReports(parts, { stop: r.reason, cycles: r.cycles, records: info.records.length, apmCluster: plan.apmCluster });
   return { report, memory: memoryView(parts, spans, plan, clusters, imageView), chip: null, parallel: r, note: r.note };
+}
+
+/**
+ * The order in which the work queue hands out the clusters (positions in `active`): the most work first, so that the
+ * thread that ends last ends on a small cluster (the longest-processing-time rule). The work of a cluster is
+ * estimated from the image alone, before any cycle runs: the descriptor-list words its enqueue records hand its
+ * UIEs, plus its host actions; equal estimates keep cluster order. An estimate only: it moves no result (every
+ * order gives the same report, kernel queued.ts), at worst the threads' ends.
+ */
+export function workOrder(active: number[], records: ReadonlyArray<{ cluster: number; descriptor_list_length: number }>, hostActions: ReadonlyArray<{ cluster: number }>): number[] {
+  const work = active.map((c) => {
+    let w = 0;
+    for (const r of records) if (r.cluster === c) w += r.descriptor_list_length;
+    for (const a of hostActions) if (a.cluster === c) w++;
+    return w;
+  });
+  return active.map((_, k) => k).sort((x, y) => work[y]! - work[x]! || x - y);
 }
 
 /**

@@ -19,7 +19,7 @@ import { encode, loadTable } from '@pyxis/codec';
 import { CSR_ENQUEUE, defaultUieFactory, dumpSymbol, inspectImage, loadSimConfig, simulateImage, type PyxisChip, type SimReport } from '@pyxis/target-pyxis/sim';
 import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
 import { link } from '@pyxis/target-pyxis/ld';
-import { runChipThreaded } from '../../../src/sim/parallel/threadedChip.js';
+import { runChipThreaded, workOrder } from '../../../src/sim/parallel/threadedChip.js';
 import { CLUSTER_PARTITION_BUILDER, CLUSTER_PARTITION_MODULE, type ClusterPartitionArgs } from '../../../src/sim/parallel/clusterPartition.js';
 import { PartitionFailure, runThreaded } from '@pyxis/sim';
 import { writeContainer } from '@pyxis/container';
@@ -148,6 +148,15 @@ describe('clusters of one chip on threads', () => {
     expect(stops.has('done')).toBe(true);
     expect(stops.size).toBeGreaterThan(1);
   }, 60_000);
+
+  it('workOrder: the clusters with the most descriptor-list words (and host actions) first, ties in cluster order', () => {
+    const rec = (cluster: number, descriptor_list_length: number) => ({ cluster, descriptor_list_length });
+    // active clusters 1, 2, 5, 6: words 4 + 4 = 8, 3, 8 (+ 0 actions), 2 + 1 action = 3
+    const order = workOrder([1, 2, 5, 6], [rec(1, 4), rec(2, 3), rec(1, 4), rec(5, 8), rec(6, 2)], [{ cluster: 6 }]);
+    // positions in `active`: cluster 1 (8) and 5 (8), then 2 (3) and 6 (3)
+    expect(order).toEqual([0, 2, 1, 3]);
+    expect(workOrder([0, 1, 2, 3], [0, 1, 2, 3].map((c) => rec(c, 6)), [])).toEqual([0, 1, 2, 3]);
+  });
 
   it('a deadlocked cluster: the wait graph and the stop are those of the single run', async () => {
     const w: ChipWork = { clusters: [{ kib: 2, uies: [4, 9], a2hs: 1, stuck: 1, idle: false }, { kib: 1, uies: [3], a2hs: 1, stuck: 0, idle: false }, { kib: 3, uies: [5], a2hs: 2, stuck: 0, idle: false }], apm: true, powered: 1, power: 6, salt: 3, maxCycles: null, late: 20 };
