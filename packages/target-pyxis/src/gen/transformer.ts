@@ -171,12 +171,11 @@ function weights(n: number, fanIn: number, seed: number): Float32Array {
 }
 
 export function transformer(p: TransformerParams): GenKernel & { weights: LayerWeights; notes: string[]; scale: number } {
-  const S = requireInt('seq', p.seq ?? 512, 128, 4096);
+  const S = requireInt('seq', p.seq ?? 512, 1, 4096);
   if (S > 128 * ATTN_MAX_BLOCKS) throw new GenError('GEN0011', 'seq', `at most ${128 * ATTN_MAX_BLOCKS} tokens (got ${S}): a query block attends to at most ${ATTN_MAX_BLOCKS} key blocks of 128 tokens: the combine trip holds one weight per key block in a VPU register (16 GPRs, chip §6.4)`);
   const D = requireInt('d-model', p.dModel ?? 1024, 128, COLNORM_MAX_D);
   const H = requireInt('heads', p.heads ?? 8, 1, 128);
   const F = requireInt('ffn', p.ffn ?? 4096, 128, 32768);
-  requireMultiple('seq', S, 128, 'a token block is the 128 lanes of the VPU and the 128 grid columns');
   requireMultiple('d-model', D, 128, 'the GEMM tiles are 128 wide');
   requireMultiple('ffn', F, 128, 'the GEMM tiles are 128 wide');
   // d_k = d-model / heads: the key-block flow's limits (gen/attnSeq.ts, GEN0060)
@@ -187,7 +186,11 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const cl = p.clusters ?? [0, 1, 2, 3];
   const ws = workers(cl, p.uies ?? 12);
   const seed = p.seed ?? 1;
-  const NB = S / 128;
+  // a token block is the 128 lanes of the VPU and the 128 grid columns: a sequence that is not a multiple of 128 is
+  // padded with zero tokens after the real ones (the causal mask keeps them out of every real token's attention; the
+  // norms and the MLP on pad tokens are don't-care, left out of the check and the FLOPs)
+  const NB = Math.ceil(S / 128);
+  const SP = NB * 128;
   const lim = chipLimits();
 
   // AMEM per cluster: the small buffers of the norm and attention stages and the bias rows first, the rest shared by
@@ -212,8 +215,8 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
     gamma2: gammas(D, seed + 10), beta2: floatValues(D, seed + 11, 0, -4, -2),
   };
   // x^T per token block: [S/128, D, 128]
-  const xT = new Float32Array(S * D);
-  for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) xT[(b * D + d) * 128 + t] = x[(b * 128 + t) * D + d]!;
+  const xT = new Float32Array(SP * D);
+  for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128 && b * 128 + t < S; t++) xT[(b * D + d) * 128 + t] = x[(b * 128 + t) * D + d]!;
   // W_qkv [D, 3D] = [W_q W_k W_v]; A = W'_qkv^T [3D, D + 128] with gamma1, beta1 folded and the attention scale
   // 1/sqrt(d_k) (2^-3.5 at d_k 128) folded into the Q rows: exact in LnsI4F3 (a log shift of 28/8; RFP8 cannot hold
   // 2^-3.5 and an FP16 multiply on the VPU would round the constant and every score), free of VPU cycles (the
@@ -236,16 +239,16 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const ebs = { qkv: operandEb(LnsI4F3, wqkvA), wo: operandEb(RFP8, woT), ffn1: operandEb(LnsI4F3, w1Aug), ffn2: operandEb(RFP8, w2T) };
   const common = { clusters: cl, uies: p.uies ?? 12 };
   const stages: Array<{ label: string; kernel: GenKernel }> = [
-    { label: `ln1: LayerNorm over ${D} (${NB} token blocks)`, kernel: colNorm({ name: 'ln1', d: D, s: S, prefix: 'ln1_', xTensor: 'x_hbm', yTensor: 'h1_hbm', yRows: D + 128, ws }) },
-    { label: `qkv: ${3 * D} x ${D}+128 x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D + 128, n: S, ...common, chain: { prefix: 'qkv_', a: wqkvA, aLns: true, aEb: ebs.qkv, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, cBlocks: true, amemBudget: budget[0]! } }) },
+    { label: `ln1: LayerNorm over ${D} (${NB} token blocks)`, kernel: colNorm({ name: 'ln1', d: D, s: SP, prefix: 'ln1_', xTensor: 'x_hbm', yTensor: 'h1_hbm', yRows: D + 128, ws }) },
+    { label: `qkv: ${3 * D} x ${D}+128 x ${S} -> FP8`, kernel: gemm({ name: 'qkv', m: 3 * D, k: D + 128, n: SP, ...common, chain: { prefix: 'qkv_', a: wqkvA, aLns: true, aEb: ebs.qkv, bTensor: 'h1_hbm', cTensor: 'qkv_hbm', cFp8: true, cBlocks: true, amemBudget: budget[0]! } }) },
   ];
-  const attn = attnChain({ name: 'attn', prefix: 'at_', s: S, d: D, heads: H, qkvTensor: 'qkv_hbm', outTensor: 'attn_hbm', ws, scaleLog2: 0 });
+  const attn = attnChain({ name: 'attn', prefix: 'at_', s: SP, d: D, heads: H, qkvTensor: 'qkv_hbm', outTensor: 'attn_hbm', ws, scaleLog2: 0 });
   stages.push(
     { label: `attn: ${H} head(s) x ${NB} query block(s), causal over ${S} tokens`, kernel: attn },
-    { label: `wo: ${D} x ${D} x ${S} + x (InMemAdd)`, kernel: gemm({ name: 'wo', m: D, k: D, n: S, residual: true, ...common, chain: { prefix: 'wo_', a: woT, aEb: ebs.wo, bTensor: 'attn_hbm', rTensor: 'x_hbm', cTensor: 'y1_hbm', cFp8: false, amemBudget: budget[1]! } }) },
-    { label: `ln2: LayerNorm over ${D}`, kernel: colNorm({ name: 'ln2', d: D, s: S, prefix: 'ln2_', xTensor: 'y1_hbm', yTensor: 'h2_hbm', yRows: D + 128, ws }) },
-    { label: `ffn1: GELU(${F} x ${D}+128 x ${S}) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D + 128, n: S, epilogue: 'gelu', ...common, chain: { prefix: 'f1_', a: w1Aug, aLns: true, aEb: ebs.ffn1, bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, amemBudget: budget[2]! } }) },
-    { label: `ffn2: ${D} x ${F} x ${S} + y1 (InMemAdd)`, kernel: gemm({ name: 'ffn2', m: D, k: F, n: S, residual: true, ...common, chain: { prefix: 'f2_', a: w2T, aEb: ebs.ffn2, bTensor: 'g_hbm', rTensor: 'y1_hbm', cTensor: 'out_hbm', cFp8: false, amemBudget: budget[3]! } }) },
+    { label: `wo: ${D} x ${D} x ${S} + x (InMemAdd)`, kernel: gemm({ name: 'wo', m: D, k: D, n: SP, residual: true, ...common, chain: { prefix: 'wo_', a: woT, aEb: ebs.wo, bTensor: 'attn_hbm', rTensor: 'x_hbm', cTensor: 'y1_hbm', cFp8: false, amemBudget: budget[1]! } }) },
+    { label: `ln2: LayerNorm over ${D}`, kernel: colNorm({ name: 'ln2', d: D, s: SP, prefix: 'ln2_', xTensor: 'y1_hbm', yTensor: 'h2_hbm', yRows: D + 128, ws }) },
+    { label: `ffn1: GELU(${F} x ${D}+128 x ${S}) -> FP8`, kernel: gemm({ name: 'ffn1', m: F, k: D + 128, n: SP, epilogue: 'gelu', ...common, chain: { prefix: 'f1_', a: w1Aug, aLns: true, aEb: ebs.ffn1, bTensor: 'h2_hbm', cTensor: 'g_hbm', cFp8: true, amemBudget: budget[2]! } }) },
+    { label: `ffn2: ${D} x ${F} x ${S} + y1 (InMemAdd)`, kernel: gemm({ name: 'ffn2', m: D, k: F, n: SP, residual: true, ...common, chain: { prefix: 'f2_', a: w2T, aEb: ebs.ffn2, bTensor: 'g_hbm', rTensor: 'y1_hbm', cTensor: 'out_hbm', cFp8: false, amemBudget: budget[3]! } }) },
   );
 
   // inter-stage barriers: a no-op trip on the first UIE's queue waits for every store of stage s-1; every H2A trip of
@@ -284,18 +287,26 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   merged.decls.push(`tensor h1_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "ones.npy"; }`);
   merged.decls.push(`tensor h2_hbm { format = RFP8; shape = [${NB}, ${D + 128}, 128]; eb = -12; region = hbm; data = "ones.npy"; }`);
   const notes = [
-    `transformer layer, chained in one image: seq ${S}, d_model ${D}, ${H} head(s) (d_k ${DK}), FFN ${F}; FP8 GEMM operands, FP16 residual stream; ${cl.length} cluster(s) x ${p.uies ?? 12} UIE(s)`,
+    `transformer layer, chained in one image: seq ${S}${SP !== S ? ` (padded to ${SP}: zero tokens after the real ones, outside the check and the FLOPs)` : ''}, d_model ${D}, ${H} head(s) (d_k ${DK}), FFN ${F}; FP8 GEMM operands, FP16 residual stream; ${cl.length} cluster(s) x ${p.uies ?? 12} UIE(s)`,
     `LayerNorm gamma and beta folded into the next linear layer (W' = diag(gamma) W, bias' = beta W + bias, LnsI4F3 weights); attention scale ${DK & (DK - 1) ? `2^(${Math.round(-4 * Math.log2(DK))}/8), the LnsI4F3 value nearest 1/sqrt(${DK}),` : `1/sqrt(${DK})`} folded into W_q (exact in LnsI4F3); causal attention over all ${S} tokens (a query block against its ${NB > 1 ? `1..${NB}` : 'one'} key block(s), softmax over all of them) (docs/generators.md "Transformer layer")`,
   ];
   const pasm = stages.map((s) => s.kernel.pasm).join('\n');
   const ld = renderLd(`/*\n * Generated by pyxis-gen transformer (docs/generators.md "Transformer layer"): ${notes[0]}.\n * Stages: ${stages.map((s) => s.label).join('; ')}.\n */`, merged);
   const luts = [...new Map(stages.flatMap((s) => s.kernel.luts).map((l) => [l.file, l])).values()];
   const inputs: GenKernel['inputs'] = [{ file: 'x.npy', shape: [NB, D, 128], data: xT }, { file: 'ones.npy', shape: [NB, D + 128, 128], data: onesRows(NB, D) }, ...stages.flatMap((s) => s.kernel.inputs)];
-  const flops = stages.reduce((a, s) => a + s.kernel.meta.flops, 0);
+  // FLOPs of the real tokens only: the GEMMs' columns S of SP; the attention's query rows S of SP in the last query
+  // block, which meets all NB key blocks (2 x 128 x 128 x (d_k + V^T rows) per key block and head, attnchain.ts)
+  const realFlops = stages.map((st, i) => {
+    const f = st.kernel.meta.flops;
+    if (SP === S || f === 0) return f;
+    if (PREFIXES[i] !== 'at_') return (f * S) / SP;
+    return f - (H * NB * 2 * 128 * 128 * (DK + RP) * (SP - S)) / 128;
+  });
+  const flops = realFlops.reduce((a, f) => a + f, 0);
   // the closures are made outside this function: a closure made here would hold this scope's context, with the
   // stages' input arrays (~20 bytes per weight), through the whole simulation (measured: docs/generators.md)
   const check = layerCheck(w, S, D, H, F);
-  const reportLines = spanReport(stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: st.kernel.meta.flops })));
+  const reportLines = spanReport(stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: realFlops[i]! })));
   return {
     name: 'transformer',
     reportLines,
@@ -321,13 +332,13 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
 
 /** The `--run` check: the layer output against a float64 layer of the model (holds the model weights only). */
 function layerCheck(w: LayerWeights, S: number, D: number, H: number, F: number): NonNullable<GenKernel['check']> {
-  const NB = S / 128;
+  const NB = Math.ceil(S / 128);
   return (read) => {
     const ref = layerReference(w, S, D, H, F);
     const got = read('out_hbm');
-    // out_hbm is [S/128, D, 128]; the reference is [S, D]
+    // out_hbm is [ceil(S/128), D, 128] (pad tokens after the S real ones: not compared); the reference is [S, D]
     const g = new Float64Array(S * D);
-    for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128; t++) g[(b * 128 + t) * D + d] = got[(b * D + d) * 128 + t]!;
+    for (let b = 0; b < NB; b++) for (let d = 0; d < D; d++) for (let t = 0; t < 128 && b * 128 + t < S; t++) g[(b * 128 + t) * D + d] = got[(b * D + d) * 128 + t]!;
     let ss = 0;
     for (const v of ref) ss += v * v;
     const rms = Math.sqrt(ss / ref.length);
