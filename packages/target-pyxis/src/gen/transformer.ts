@@ -53,8 +53,9 @@ export interface LayerWeights {
 }
 
 /**
- * The value of B's second bias row: the bias's lo part is stored as lo / LO_ROW so that it stays inside LnsI4F3 at EB
- * -12 (smallest magnitude 2^-11.875: a rest of a few 1e-4 would flush to zero); 2^-6 is exact in RFP8 and in LnsI5F10,
+ * The value of B's second bias row: the bias's lo part is stored as lo / LO_ROW so that it stays inside LnsI4F3's range
+ * (2^16 below the largest value the tensor's EB holds, operandEb: a rest of a few 1e-4 of a large bias would flush to
+ * zero; at the former fixed EB -12 the range ended at 2^-11.875); 2^-6 is exact in RFP8 and in LnsI5F10,
  * so the grid's product lo' x 2^-6 only shifts the log.
  */
 const LO_ROW = 2 ** -6;
