@@ -3,7 +3,7 @@
  * directory and, with --run, assemble, link, simulate it in-process and print the chip-level figures and the error
  * against float64 (docs/generators.md). Exit codes: 0 ok, 1 bad parameter (GENxxxx), 2 usage, 3 internal.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDirs, writeNpyFile } from '@pyxis/container';
@@ -25,6 +25,7 @@ export interface CliIo {
  * failure the files of this call are removed: never a partial output file (a truncated .npy or half a set).
  */
 export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'>): string[] {
+  const made = !existsSync(dir);
   makeDirs(dir);
   const files: string[] = [];
   const put = (file: string, write: (path: string) => void) => {
@@ -45,6 +46,14 @@ export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'
     put(`${k.name}.json`, (p) => writeFileSync(p, JSON.stringify({ ...k.meta }, null, 2) + '\n'));
   } catch (e) {
     for (const f of files) rmSync(join(dir, f), { force: true });
+    // the directory this call made goes too (only if it is empty: nothing of anyone else's is removed)
+    if (made) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        /* not empty or not removable: leave it */
+      }
+    }
     throw e;
   }
   return files;
@@ -86,7 +95,20 @@ export function genMain(argv: string[], io: CliIo): number {
   } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string }>;
   try {
     const strings = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([k]) => k));
-    values = parseArgs({ args: joinNegative(argv.slice(1), strings), options, strict: true }).values as Record<string, string | boolean | undefined>;
+    const parsed = parseArgs({ args: joinNegative(argv.slice(1), strings), options, strict: true, tokens: true });
+    values = parsed.values as Record<string, string | boolean | undefined>;
+    // an option given twice is a usage error (GEN0070), not "the last one wins": `--m 8 ... --m 16` is a typo or a
+    // script bug, and a silently dropped value would generate another kernel than the one asked for
+    const seen = new Map<string, string>();
+    for (const t of parsed.tokens ?? []) {
+      if (t.kind !== 'option') continue;
+      const prev = seen.get(t.name);
+      if (prev !== undefined) {
+        io.err(`pyxis-gen ${kind}: error GEN0070: ${t.name}: given twice (${prev}, then ${t.rawName}${t.value !== undefined ? ` ${t.value}` : ''}); give each option once`);
+        return 2;
+      }
+      seen.set(t.name, `${t.rawName}${t.value !== undefined ? ` ${t.value}` : ''}`);
+    }
   } catch (e) {
     io.err(`pyxis-gen ${kind}: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -95,9 +117,10 @@ export function genMain(argv: string[], io: CliIo): number {
     io.out(USAGE);
     return 0;
   }
-  const outDir = typeof values['out'] === 'string' ? resolve(values['out']) : undefined;
+  // `--out ''` is not "the current directory" (resolve('') would be): a script's empty variable must not scatter files
+  const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? resolve(values['out']) : undefined;
   if (!outDir) {
-    io.err(`pyxis-gen ${kind}: --out DIR is required`);
+    io.err(`pyxis-gen ${kind}: --out DIR is required${values['out'] !== undefined ? ' (got an empty path)' : ''}`);
     return 2;
   }
   // run options are checked before anything is generated or written
@@ -139,7 +162,7 @@ export function genMain(argv: string[], io: CliIo): number {
       // needs, so that the generator's float32 copies of the weights (~20 bytes per weight with their transposes)
       // are not held through the simulation; --timing-only has no check, so the check's model goes too
       const timingOnly = !!values['timing-only'];
-      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check };
+      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check, uncheckedWhy: k.uncheckedWhy };
       k = undefined;
       const r = runKernelFiles(slim, outDir, { timingOnly, maxCycles });
       for (const l of r.lines) io.out(l);

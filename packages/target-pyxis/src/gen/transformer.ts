@@ -202,7 +202,7 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   const fixed = 2 * Math.ceil(NB / cl.length) * ((D + 512) * 256 + D * 128) + Math.ceil(H / cl.length) * NB * (3 * 128 * DK + NB * ((RP + 2) * 256 + 128 * DK) + 128 * (RP - DK)) + (128 % DK ? 3 * (Math.ceil(D / 128 / cl.length) + 2) * NB * 16384 : 0) + F * 256 + 2 * 1024 * 1024;
   const total = lim.amemBytes - fixed;
   const sumNeed = needs.reduce((a, b) => a + b, 0);
-  if (sumNeed > total) throw new GenError('GEN0008', 'ffn', `the double-buffered GEMM tiles of the layer need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}); use a smaller d-model / ffn or fewer UIEs per cluster`);
+  if (sumNeed > total) throw new GenError('GEN0008', 'd-model, ffn, uies', `the double-buffered GEMM tiles of the layer (${perCluster} UIE(s) per cluster, K up to ${Math.max(D + 128, F)}) need ${sumNeed} bytes of AMEM per cluster next to ${fixed} for the other stages (limit ${lim.amemBytes}, chip §7); use a smaller d-model / ffn or fewer UIEs per cluster`);
   const budget = needs.map((n) => n + Math.floor(((total - sumNeed) * n) / sumNeed));
 
   // one set of inputs: x (FP16-exact, EB -15) and the weights (FP8-exact, EB -12), b1 (FP16-exact)
@@ -344,7 +344,7 @@ function layerCheck(w: LayerWeights, S: number, D: number, H: number, F: number)
     for (const v of ref) ss += v * v;
     const rms = Math.sqrt(ss / ref.length);
     const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
-    return { ...e, bound: transformerMaxBound(D / H), what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
+    return { ...e, bound: transformerMaxBound(D / H), rmsBound: TRANSFORMER_BOUND.rms, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
   };
 }
 
@@ -369,13 +369,13 @@ const PREFIXES = ['ln1_', 'qkv_', 'at_', 'wo_', 'ln2_', 'f1_', 'f2_'];
 export const TRANSFORMER_BOUND = { max: 0.5, rms: 0.08 };
 
 /**
- * The max bound at head dimension d_k: 0.5 up to 128, 0.5 sqrt(d_k / 128) above. The tail of the layer's error is an
+ * The max bound at head dimension d_k: 0.5 up to 128, 0.5 sqrt(d_k / 128) above (to 2 decimals, rounded down). The tail of the layer's error is an
  * ill-conditioned softmax row (keys of near-equal scores and different values) whose error lands on all d_k
  * features of its head at once; through W_o the output error of that token grows with the norm of that error vector,
  * sqrt(d_k) (docs/generators.md "Transformer layer", "Error bound").
  */
 export function transformerMaxBound(dk: number): number {
-  return TRANSFORMER_BOUND.max * Math.sqrt(Math.max(1, dk / 128));
+  return Math.floor(100 * TRANSFORMER_BOUND.max * Math.sqrt(Math.max(1, dk / 128))) / 100; // 2 decimals, rounded down: 0.86 at 384
 }
 
 /** float64 layer (token-major) for the CLI's --run check; the test carries its own. */

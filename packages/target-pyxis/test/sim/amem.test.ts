@@ -52,6 +52,33 @@ describe('AMEM addressing and bank hashing (chip §7.1, §7.5)', () => {
     expect(m.firstViewConflict).toContain('§7.5');
   });
 
+  it('a block written with zeros only, without storage (touchZero), reads like one written with zeros: no uninitialised reads', () => {
+    // reference: the same blocks written with zeros through writeBytes (storage made); every read path after it
+    const reads = (m: Amem): unknown => {
+      const p8 = new Uint8Array(16);
+      const w32 = new Uint32Array(32);
+      m.readPartition(0x8010, p8, 0);
+      m.readPartition32(0x8020, w32, 0);
+      m.readWord32(0x8080, w32, 0);
+      m.readWordPerm32(0xc000, w32, 0, [7, 6, 5, 4, 3, 2, 1, 0]);
+      const b = m.readWordAt(amemPhysical(0x8100), 0);
+      return { p8: [...p8], w32: [...w32], b: b ? [...b.subarray(0, 32)] : 'none', uninit: m.stats.uninitReads, blocks: m.allocatedBlocks, written: m.written(amemPhysical(0x8000)) };
+    };
+    const ref = new Amem();
+    ref.writeBytes(0x8000, new Uint8Array(128));
+    ref.writeBytes(0xc000, new Uint8Array(128));
+    ref.stats.bytesWritten = 0;
+    const m = new Amem();
+    m.touchZero(amemPhysical(0x8000));
+    m.touchZero(amemPhysical(0xc000));
+    expect(m.blockAt(amemPhysical(0x8000))).toBeUndefined();
+    const r = reads(m) as { uninit: number };
+    expect(r.uninit).toBe(0);
+    expect(r).toEqual({ ...(reads(ref) as object), b: 'none' });
+    // a never-written block: uninitialised reads
+    expect((reads(new Amem()) as { uninit: number }).uninit).toBeGreaterThan(0);
+  });
+
   it('allocates lazily per 16 KiB block and reads unwritten memory as zero', () => {
     const m = new Amem();
     expect(m.allocatedBlocks).toBe(0);

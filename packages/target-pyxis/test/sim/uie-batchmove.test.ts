@@ -66,6 +66,48 @@ describe('steady-state batch moves (uie/batchMove.ts) are invisible', () => {
     expect(moveCounts.staged).toBeGreaterThan(before.staged);
   });
 
+  it('a direct window writing data, then zeros from never-written memory, over the same words of a block it creates', () => {
+    // loops: 2 blocks x 2 passes x 64 words. The writes cover 64 words of block 7, twice, then of block 8, twice; the
+    // reads move on: words 576-767 hold data, 768- were never written. Block 8 is created inside a batched window,
+    // pass 0 writes it data and pass 1 zeros over the same words: zeros into a block the window created are skipped
+    // only while it holds no data (batchMove.ts `liveWrite`)
+    const run = (fastPaths: boolean): unknown => {
+      const r = new Rig({ fastPaths, amem: new Amem('amem', { read_latency_cycles: 2 }), switchboxFifoDepth: 4 });
+      r.amem.writeBytes(0, bytes(0x18000, 13));
+      const ctl = loops([{ n: 2 }, { n: 2 }, { n: 64 }]);
+      r.prog('amem_read', 0, ctl, { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: strides(8 * 128, 8 * 64, 8) });
+      r.prog('amem_write', 0, ctl, { opcd: 'Write', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read', num_logical_cols: 128, iter_stride: strides(8 * 128, 0, 8) });
+      r.trip({ amem_read_base_address: 8 * 576, amem_write_base_address: 8 * 896 });
+      const o = observe(r, fastPaths ? 256 : 0, 0x40000);
+      if (fastPaths) expect(r.uie.batchedCycles).toBeGreaterThan(128);
+      return o;
+    };
+    const before = moveCounts.direct;
+    const a = run(true);
+    expect(moveCounts.direct).toBeGreaterThan(before);
+    expect(a).toEqual(run(false));
+  });
+
+  it('blocks written with zeros only (no storage: Amem.touchZero) are written blocks to later windows and ticks', () => {
+    // a copy of never-written memory (zeros) whose writes run 300 words ahead of its reads: each word read was
+    // written (zeros, into blocks without storage) one or two windows before, so no read of a block the writes reached
+    // is uninitialised; in lockstep the blocks get storage. Same statistics and bytes either way
+    const run = (fastPaths: boolean, quantum: number): unknown => {
+      const r = new Rig({ fastPaths, amem: new Amem('amem', { read_latency_cycles: 2 }), switchboxFifoDepth: 4 });
+      const ctl = loops([{ n: 900 }]);
+      r.prog('amem_read', 0, ctl, { opcd: 'Read_SRAM', data_type: 'Opaque_8bit', tgt_fifo: 'AMEM_write', num_logical_ptns: 8, iter_stride: strides(8) });
+      r.prog('amem_write', 0, ctl, { opcd: 'Write', data_type: 'Opaque_8bit', src_fifo: 'AMEM_read', num_logical_cols: 128, iter_stride: strides(8) });
+      r.trip({ amem_read_base_address: 8 * 1024, amem_write_base_address: 8 * 1324 });
+      const o = observe(r, quantum, 0x80000) as { stats: { amem: { uninitReads: number } } };
+      // blocks of 128 words: reads of blocks 8 and 9 (words 1024-1279) only; block 10 onwards was written first
+      expect(o.stats.amem.uninitReads).toBe(8 * 256);
+      if (fastPaths) expect(r.uie.batchedCycles).toBeGreaterThan(600);
+      return o;
+    };
+    const lockstep = run(false, 0);
+    for (const q of [64, 256]) expect(run(true, q)).toEqual(lockstep);
+  });
+
   it('a direct window reading a never-written 16 KiB block that its own writes create: the same uninitialised reads', () => {
     // writes from 0x1b800 (block 6, never written) cross into block 7 at their 17th row, inside a batched window;
     // reads from 0x1e000 (other words of block 7): those before that write find no block, the later ones find the

@@ -11,6 +11,7 @@
  */
 
 import { AmemBanks, CLIENT_CONTROL, type AmemTiming } from './banks.js';
+import { dbl } from '@pyxis/sim';
 import { AMEM_BANKS, AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_PARTITION_BYTES, AMEM_PARTITIONS, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemBank, amemPhysical } from '../../common/amem.js';
 
 export { AMEM_BANKS, AMEM_BLOCK_BYTES, AMEM_BYTES, AMEM_PARTITION_BYTES, AMEM_PARTITIONS, AMEM_VIEW_BIT, AMEM_WORD_BYTES, amemBank, amemPhysical } from '../../common/amem.js';
@@ -37,6 +38,11 @@ export class Amem {
   private readonly blocks: Array<Uint8Array | undefined> = new Array(BLOCKS);
   /** 32-bit views of `blocks` (same buffers) for the UIE's word-wide partition copies. */
   private readonly blocks32: Array<Uint32Array | undefined> = new Array(BLOCKS);
+  /**
+   * Per 16 KiB block: 1 when it was written with zeros only and has no storage yet (`touchZero`): it exists (its reads
+   * are not uninitialised) and reads as zeros; a write of data gives it storage (zero-filled) as for a new block.
+   */
+  private readonly zeroMade = new Uint8Array(BLOCKS);
   /** Per 16 KiB block: -1 never accessed, else the view bit (0/1) of the first access. */
   private readonly blockView = new Int8Array(BLOCKS).fill(-1);
   /** The slab new blocks are carved from (`block`) and the blocks of it handed out. */
@@ -72,7 +78,7 @@ export class Amem {
   /** Number of 16 KiB blocks materialised so far. */
   get allocatedBlocks(): number {
     let n = 0;
-    for (const b of this.blocks) if (b) n++;
+    for (let i = 0; i < BLOCKS; i++) if (this.blocks[i] || this.zeroMade[i] === 1) n++;
     return n;
   }
 
@@ -120,7 +126,7 @@ export class Amem {
     this.stats.bytesRead += 16;
     const b = this.block(phys, false);
     if (!b) {
-      this.stats.uninitReads++;
+      if (this.zeroMade[phys >>> 14] === 0) this.stats.uninitReads++;
       out.fill(0, off, off + 16);
       return;
     }
@@ -139,7 +145,7 @@ export class Amem {
     this.stats.bytesRead += 16;
     const b = this.blocks32[phys >>> 14];
     if (!b) {
-      this.stats.uninitReads++;
+      if (this.zeroMade[phys >>> 14] === 0) this.stats.uninitReads++;
       out32[w] = out32[w + 1] = out32[w + 2] = out32[w + 3] = 0;
       return;
     }
@@ -162,7 +168,7 @@ export class Amem {
     this.stats.bytesRead += AMEM_WORD_BYTES;
     const b = this.blocks32[phys >>> 14];
     if (!b) {
-      this.stats.uninitReads += AMEM_PARTITIONS;
+      if (this.zeroMade[phys >>> 14] === 0) this.stats.uninitReads += AMEM_PARTITIONS;
       // zeros (a plain loop: TypedArray fill with a range is a slow builtin call for 32 words)
       for (let i = 0; i < 32; i += 4) out32[w + i] = out32[w + i + 1] = out32[w + i + 2] = out32[w + i + 3] = 0;
       return;
@@ -204,7 +210,7 @@ export class Amem {
     this.stats.bytesRead += AMEM_WORD_BYTES;
     const b = this.blocks32[phys >>> 14];
     if (!b) {
-      this.stats.uninitReads += AMEM_PARTITIONS;
+      if (this.zeroMade[phys >>> 14] === 0) this.stats.uninitReads += AMEM_PARTITIONS;
       for (let j = 0; j < 8; j++) {
         const d = w + perm[j]! * 4;
         out32[d] = out32[d + 1] = out32[d + 2] = out32[d + 3] = 0;
@@ -259,7 +265,7 @@ export class Amem {
     this.stats.bankAccesses[(phys >>> 7) & 0x7f]! += AMEM_PARTITIONS;
     this.stats.bytesRead += AMEM_WORD_BYTES;
     const b = this.blocks32[phys >>> 14];
-    if (!b) this.stats.uninitReads += AMEM_PARTITIONS;
+    if (!b && this.zeroMade[phys >>> 14] === 0) this.stats.uninitReads += AMEM_PARTITIONS;
     return b;
   }
 
@@ -271,7 +277,10 @@ export class Amem {
     return this.blocks32[phys >>> 14] ?? this.newBlock32(phys);
   }
 
-  /** Batch fast path: the 32-bit block holding physical `phys`, undefined when never written (no bookkeeping). */
+  /**
+   * Batch fast path: the 32-bit block holding physical `phys`, undefined when it has no storage (never written, or
+   * written with zeros only: `touchZero`); it reads as zeros then (no bookkeeping).
+   */
   blockAt(phys: number): Uint32Array | undefined {
     return this.blocks32[phys >>> 14];
   }
@@ -289,6 +298,21 @@ export class Amem {
       this.stats.bytesRead += AMEM_WORD_BYTES * n;
       if (uninit > 0) this.stats.uninitReads += AMEM_PARTITIONS * uninit;
     }
+  }
+
+  /** Batch fast path: whether the block holding physical `phys` was ever written (storage or `touchZero`). */
+  written(phys: number): boolean {
+    const i = phys >>> 14;
+    return this.blocks32[i] !== undefined || this.zeroMade[i] === 1;
+  }
+
+  /**
+   * Batch fast path: a write of zeros into the block holding physical `phys`, whose bytes there are zero (no storage,
+   * or the caller knows them zero): the block exists from now on, no storage is made for it (no bookkeeping).
+   */
+  touchZero(phys: number): void {
+    const i = phys >>> 14;
+    if (this.blocks32[i] === undefined) this.zeroMade[i] = 1;
   }
 
   /** Batch fast path: the 32-bit block holding physical `phys`, created when never written (no bookkeeping). */
@@ -333,7 +357,7 @@ export class Amem {
   }
 
   /** The cycle the last `readBytes` / `writeBytes` was served (`AmemBanks.access`), -1 without a clock. */
-  servedAt = -1;
+  servedAt = dbl(-1);
 
   /**
    * Byte-granular read of `len` bytes from `addr` (view bit honoured), for hosts, DMA and dumps (not checked against

@@ -144,6 +144,21 @@ export class BankSchedules {
     return q >= 0 && this.propStalled[q] === 0;
   }
 
+  /**
+   * The cycles from `c` that UIE `uie`'s newest schedule still covers (0: none covers c). With `follower`, only a
+   * stalled (follower) schedule whose claims lag its list by at most `maxLag` entries counts. Speed only (which
+   * schedule a UIE keeps decides which cycles are batched, never their results).
+   */
+  coverLeft(uie: number, c: number, follower: boolean, maxLag: number): number {
+    const q = 2 * uie + this.cur[uie]!;
+    const at = this.propAt[q]!;
+    const end = at + this.propLen[q]!;
+    if (at > c || end <= c || this.propPub[q]! > c) return 0;
+    if ((this.propStalled[q] === 1) !== follower) return 0;
+    if (follower && (c - at - this.propDoneR[q]! > maxLag || c - at - this.propDoneW[q]! > maxLag)) return 0;
+    return end - c;
+  }
+
   /** After `jointWindow`: the schedule slot of UIE `uie` used for the window (for `countBatch`). */
   slotOf(uie: number): number {
     return this.sel[uie]!;

@@ -12,6 +12,7 @@ import * as records from './records.js';
 import { NUM_ITERS } from './sequencerCore.js';
 import * as switchbox from './switchbox.js';
 import type { Fifo } from '@pyxis/sim';
+import type { Amem } from '../amem/amem.js';
 import type { BankSchedules } from '../amem/schedules.js';
 import type { SeqState } from './records.js';
 import type { Uie } from './uie.js';
@@ -169,11 +170,19 @@ const runUninit = new Int32Array(MOVE_MAX);
 /** Per 16 KiB block: the epoch of the last window writing it, and the window cycle of its first write then. */
 const blockStamp = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
 const blockFirstW = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
+/** Per 16 KiB block: the epoch of the window in which it is new (no block before it) and has had only zeros written. */
+const blockZero = new Int32Array(AMEM_BYTES / AMEM_BLOCK_BYTES);
 
-/** Copies one 128-byte word (32 x 32 bits); `src` undefined: zeros (a never-written block). */
+/**
+ * Copies one 128-byte word (32 x 32 bits); `src` undefined: zeros (a never-written block). A word already zero is
+ * not written (the same bytes): a fresh block's pages are then only read, which the host maps without copying (a
+ * copy from never-written memory into new blocks otherwise costs a page fault per 4 KiB written).
+ */
 function copyWord(dst: Uint32Array, d: number, src: Uint32Array | undefined, s: number): void {
   if (src === undefined) {
-    for (let i = 0; i < 32; i += 4) dst[d + i] = dst[d + i + 1] = dst[d + i + 2] = dst[d + i + 3] = 0;
+    let i = 0;
+    while (i < 32 && dst[d + i] === 0) i++;
+    for (; i < 32; i++) dst[d + i] = 0;
     return;
   }
   for (let i = 0; i < 32; i += 4) {
@@ -222,6 +231,7 @@ export function moveBatch(u: Uie, c: number, k: number, rCnt: Int32Array, wCnt: 
   if (++epoch > 0x7fffffff) {
     written.fill(0);
     blockStamp.fill(0);
+    blockZero.fill(0);
     epoch = 1;
   }
   // runs of equal addresses (a row read or written several times in a row: one test / one bookkeeping call per run);
@@ -262,6 +272,22 @@ function runs(a: Int32Array, k: number, out: Int32Array): number {
 }
 
 /**
+ * A live write of a direct window (`directMoves`, in cycle order) at physical address `wp`: zeros (`src` undefined:
+ * a never-written source) into a block the window created and has written only zeros to are already there (the
+ * block exists from then on, `Amem.touchZero`, without storage while it has none); any other copy is done into the
+ * block's storage, and data ends its all-zero state.
+ */
+function liveWrite(amem: Amem, wp: number, src: Uint32Array | undefined, s: number): void {
+  const blk = wp >>> 14;
+  if (src === undefined && blockZero[blk] === epoch) {
+    amem.touchZero(wp);
+    return;
+  }
+  if (src !== undefined) blockZero[blk] = 0;
+  copyWord(amem.writeBlockAt(wp), (wp & 16383) >> 2, src, s);
+}
+
+/**
  * The AMEM / switchbox part of a direct window (`moveBatch`) whose reads and writes use one view, by runs: the
  * bookkeeping of each run of equal addresses in one call (`Amem.noteWords`, in the cycle order of the runs' first
  * accesses, writes before reads in a cycle as `tick` does them: the same statistics and the same first view
@@ -279,6 +305,8 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
     if (blockStamp[blk] !== epoch) {
       blockStamp[blk] = epoch;
       blockFirstW[blk] = runW[i]!;
+      // a block the window creates is all zeros until a write of data (`liveWrite`)
+      blockZero[blk] = amem.blockAt(addrW[runW[i]!]!) === undefined ? epoch : 0;
     }
   }
   // reads finding no block, per read run (before any block of the window is created)
@@ -287,7 +315,7 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
     const e = runR[i + 1]!;
     const rp = addrR[s]!;
     let un = 0;
-    if (amem.blockAt(rp) === undefined) {
+    if (!amem.written(rp)) {
       const blk = rp >>> 14;
       const f = blockStamp[blk] === epoch ? blockFirstW[blk]! : e;
       un = f <= s ? 0 : f >= e ? e - s : f - s;
@@ -322,25 +350,25 @@ function directMoves(u: Uie, c: number, k: number, addrR: Int32Array, addrW: Int
     const j = runW[i + 1]! - 1;
     if (j >= fill) break;
     const wp = addrW[j]!;
-    const dst = amem.writeBlockAt(wp);
     if (j >= occ) {
       const rp = addrR[j - occ]!;
-      copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
-    } else copyWord(dst, (wp & 16383) >> 2, raw32, ((h0 + j) % cap) * 64);
+      liveWrite(amem, wp, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else liveWrite(amem, wp, raw32, ((h0 + j) % cap) * 64);
   }
   // 2. the last `occ` cycles in cycle order (a read there may see a write of the window): a write is dead when the next
   // cycle's write covers the same word and its own cycle's read (after it) reads another word; every read fills its
   // switchbox entry
   for (let j = fill < 0 ? 0 : fill; j < k; j++) {
     const wp = addrW[j]!;
-    const dst = amem.writeBlockAt(wp);
     if (j + 1 < k && addrW[j + 1] === wp && addrR[j] !== wp) {
-      // dead store (its block is still created at its cycle). The read test is a guard: a batch never reads and writes
-      // one word in a cycle (one bank: a conflict, which ends the window: steadyBatch.ts, schedules.ts `jointWindow`)
+      // dead store (its block is still created at its cycle, with no storage when it has none: the next write covers
+      // the word). The read test is a guard: a batch never reads and writes one word in a cycle (one bank: a
+      // conflict, which ends the window: steadyBatch.ts, schedules.ts `jointWindow`)
+      amem.touchZero(wp);
     } else if (j >= occ) {
       const rp = addrR[j - occ]!;
-      copyWord(dst, (wp & 16383) >> 2, amem.blockAt(rp), (rp & 16383) >> 2);
-    } else copyWord(dst, (wp & 16383) >> 2, raw32, ((h0 + j) % cap) * 64);
+      liveWrite(amem, wp, amem.blockAt(rp), (rp & 16383) >> 2);
+    } else liveWrite(amem, wp, raw32, ((h0 + j) % cap) * 64);
     const rp = addrR[j]!;
     copyWord(raw32, ((h0 + occ + j) % cap) * 64, amem.blockAt(rp), (rp & 16383) >> 2);
   }

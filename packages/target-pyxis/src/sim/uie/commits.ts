@@ -33,6 +33,13 @@ export class CommitRing {
     return this.count > 0 ? this.at[this.head]! : Infinity;
   }
 
+  /** The cycle the last posted write commits (entries pop in order: the largest commit cycle; -Infinity: none). */
+  get lastAt(): number {
+    let m = -Infinity;
+    for (let i = 0, q = this.head; i < this.count; i++, q = (q + 1) & this.mask) if (this.at[q]! > m) m = this.at[q]!;
+    return m;
+  }
+
   /** Commits the writes due at `now` (tick step 1); true when any did. */
   commitDue(now: number): boolean {
     let did = false;

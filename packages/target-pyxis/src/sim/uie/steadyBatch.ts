@@ -77,6 +77,14 @@ export const PUBLISH_RETRY = 4;
  * a whole window long. Speed only (a schedule decides which cycles are batched, never their results).
  */
 export const PUBLISH_FIRST = 64;
+/**
+ * Speed only, like the constants above: a batcher keeps its schedule after a joint batch shorter than KEEP_MIN cycles
+ * while it covers KEEP_MIN more; a follower keeps its schedule while it covers FOLLOW_KEEP more cycles and its claims
+ * lag its list by at most FOLLOW_LAG entries (`BankSchedules.coverLeft`).
+ */
+export const KEEP_MIN = 64;
+export const FOLLOW_KEEP = 16;
+export const FOLLOW_LAG = 8;
 
 /**
  * Steady-state batch (fast paths, inside `runAhead` only): when AMEM Read and AMEM Write are both in a pure strided
@@ -221,6 +229,9 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     // the next window (the caller's windows are `limit - c` long: publish no more than one of them). No `sync`: the
     // claims of cycle c by the UIEs of the cluster still in lockstep are pending (they may conflict with each other and
     // are resolved with all of that cycle's claims), and this UIE made none since its claims were synced at c
+    // (a schedule still covering the next KEEP_MIN cycles is kept: the batch followed it, so it still holds; while
+    // windows stay short — a cluster's start-up — republishing after each one would cost more than the windows)
+    if (J < KEEP_MIN && banks.slotOf(me) === banks.newest(me) && banks.coverLeft(me, c + J, false, 0) >= KEEP_MIN) return J;
     const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c), BATCH_MIN, false, false);
     if (k > 0) {
       fillSchedule(u, k, banks, c + J);
@@ -239,8 +250,9 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
       fillSchedule(u, k, banks, c);
       banks.publish(me, c, c, k);
     } else {
-      // not steady now (a port held, the switchbox refilling): publish its address order only (a follower)
-      const f = steadyCheck(u, c, end, 1, true);
+      // not steady now (a port held, the switchbox refilling): publish its address order only (a follower), unless
+      // its follower schedule still covers the coming cycles with its claims close behind its list
+      const f = banks.coverLeft(me, c, true, FOLLOW_LAG) >= FOLLOW_KEEP ? 0 : steadyCheck(u, c, end, 1, true);
       if (f > 0) {
         fillSchedule(u, f, banks, c, true);
         banks.publish(me, c, c, f, true);

@@ -37,6 +37,7 @@ import * as records from './records.js';
 import { ControlStore, emptyControlStore, SequencerCore } from './sequencerCore.js';
 import * as sequencing from './sequencing.js';
 import * as steadyBatchM from './steadyBatch.js';
+import * as stallRunM from './stallRun.js';
 import { SwitchboxFifo } from './switchbox.js';
 import { VpuBatchState } from './vpuBatch.js';
 import { updateSwitchSummaries, type OpStore, type SwitchTables } from './tables.js';
@@ -54,6 +55,7 @@ const COMPUTE_SEQS = ((1 << NUM_SEQUENCERS) - 1) & ~((1 << SEQ_AMEM_READ) | (1 <
 const CLAIM_SEQS = RW_ACTIVE | (1 << SEQ_AMEM_WEIGHTS_READ);
 const { BATCH_MIN, BATCH_RETRY, SteadyBatchState, steadyBatch } = steadyBatchM;
 const { stepSeq } = sequencing;
+const { drainRun, markStall, StallRunState, stallRun } = stallRunM;
 
 export * from './records.js';
 export { applyCsw, applyPsw, applyZsw } from './switches.js';
@@ -110,6 +112,8 @@ export class Uie implements SimEngine {
   onlyVpu = false;
   /** Steady-state batches (steadyBatch.ts, batchMove.ts). */
   readonly batch = new SteadyBatchState();
+  /** Stall runs (stallRun.ts). */
+  readonly stall = new StallRunState();
   /** VPU-only batches (vpuBatch.ts). */
   readonly vpuBatch = new VpuBatchState();
   /** Bumped by every `tick`, trip start and batch: the batch's cached addresses are valid while it is unchanged. */
@@ -494,6 +498,7 @@ export class Uie implements SimEngine {
     const banks = this.amem.banks;
     const shared = banks.sched.activeUies > 1;
     if (stopOnPop) limit = from + 1;
+    const end = limit;
     try {
       while (c < limit) {
         if (this.fastPaths && this.seqActive === RW_ACTIVE && this.cmp.quiet && (shared || (c >= this.batch.retryAt && limit - c >= BATCH_MIN))) {
@@ -514,11 +519,27 @@ export class Uie implements SimEngine {
           }
           this.batch.retryAt = c + BATCH_RETRY;
         }
+        if (this.seqActive === 0 && this.fastPaths) {
+          // only posted writes left (stallRun.ts drainRun): their commits up to the last one's cycle, at once
+          const to = drainRun(this, c, end, did, mask);
+          if (to > c) {
+            c = to;
+            // (shared: the tick of cycle `to` syncs the bank claims of the cluster: at the global clock, not here)
+            if (shared) break;
+            continue;
+          }
+        }
         if (shared) limit = c + 1;
+        const marked = markStall(this, this.seqActive);
         const d = this.tick(c);
         did[c & mask] = d ? 1 : 0;
         c++;
         if (this.visible) break;
+        if (!d && marked) {
+          // the cycles that repeat this stalled tick, at once (stallRun.ts): also in a shared cluster (no claim in them)
+          const to = stallRun(this, c, end, this.seqActive);
+          while (c < to) did[c++ & mask] = 0;
+        }
         if (!d) {
           const w = this.nextWake(c);
           if (w > c) {
