@@ -111,6 +111,21 @@ describe('pyxis-gen --run --json', () => {
     expect(num(t, /\(bound ([\d.]+);/)).toBe(x.error.max_bound);
   });
 
+  it('every key of the object is in the table of docs/generators.md "JSON output" (the documented schema)', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../../../docs/generators.md', import.meta.url)), 'utf8');
+    const section = doc.slice(doc.indexOf('\n## JSON output'), doc.indexOf('\n## ', doc.indexOf('\n## JSON output') + 5));
+    const named = new Set([...section.matchAll(/`([a-z_.\[\]]+)`/g)].map((m) => m[1]!.replace('[]', '')));
+    const r = call(['rows', '--op', 'softmax', '--rows', '64', '--out', 'DIR', '--run', '--json']);
+    const j: Json = JSON.parse(r.out);
+    const missing: string[] = [];
+    const need = (k: string) => void (named.has(k) || missing.push(k));
+    for (const k of Object.keys(j)) need(k);
+    for (const k of Object.keys(j.run)) need(`run.${k}`);
+    for (const k of [...Object.keys(j.run.clusters_utilisation[0]), ...Object.keys(j.run.uies_utilisation[0] ?? {}), ...Object.keys(j.run.error), ...Object.keys(j.run.host_seconds)]) need(k);
+    for (const k of ['reason', 'cycles']) need(k);
+    expect(missing).toEqual([]);
+  });
+
   it('rows (VPU only): no grid rate (null), the VPU busy share per cluster, the RMSNorm check', () => {
     const r = call(['rows', '--op', 'rmsnorm', '--rows', '64', '--out', 'DIR', '--run', '--json']);
     expect(r.code).toBe(0);
