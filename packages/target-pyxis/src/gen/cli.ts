@@ -12,6 +12,7 @@ import { GenError } from './errors.js';
 import { KINDS, USAGE } from './kinds.js';
 import type { GenKernel } from './kernel.js';
 import { runKernelFiles } from './runner.js';
+import { JSON_SCHEMA, type GenJson } from './jsonReport.js';
 
 export interface CliIo {
   out(s: string): void;
@@ -80,6 +81,11 @@ export function genMain(argv: string[], io: CliIo): number {
     return kind ? 0 : 2;
   }
   const spec = KINDS[kind];
+  if (!spec && kind.startsWith('-')) {
+    // `pyxis-gen --json gemm ...`: the options follow the kind (each kind has its own)
+    io.err(`pyxis-gen: the kernel kind comes first, then its options (got "${kind}"; one of ${Object.keys(KINDS).join(', ')})\n\n${USAGE}`);
+    return 2;
+  }
   if (!spec) {
     io.err(`pyxis-gen: unknown kernel kind "${kind}" (one of ${Object.keys(KINDS).join(', ')})\n\n${USAGE}`);
     return 2;
@@ -88,6 +94,7 @@ export function genMain(argv: string[], io: CliIo): number {
   const options = {
     out: { type: 'string', short: 'o' },
     run: { type: 'boolean' },
+    json: { type: 'boolean' },
     'timing-only': { type: 'boolean' },
     'max-cycles': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -153,10 +160,29 @@ export function genMain(argv: string[], io: CliIo): number {
     }
     return failed(kind, e, io);
   }
+  // --json: stdout holds the one JSON object and nothing else; the text a person reads goes to stderr
+  const json = !!values['json'];
+  const text = json ? io.err : io.out;
+  const obj: GenJson = {
+    schema: JSON_SCHEMA,
+    kind,
+    name: k.name,
+    options: Object.fromEntries(Object.entries(values).filter((e): e is [string, string | boolean] => e[1] !== undefined)),
+    out_dir: outDir,
+    files,
+    notes: [...(k.notes ?? [])],
+    meta: { ...k.meta },
+    run: null,
+    exit_code: 0,
+  };
+  const done = (code: number): number => {
+    if (json) io.out(JSON.stringify({ ...obj, exit_code: code }, null, 2));
+    return code;
+  };
   try {
-    for (const n of k.notes ?? []) io.out(n);
-    io.out(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
-    io.out(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);
+    for (const n of k.notes ?? []) text(n);
+    text(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
+    text(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);
     if (values['run']) {
       // the input arrays are in the written files now (the linker reads them from there): keep only what the run
       // needs, so that the generator's float32 copies of the weights (~20 bytes per weight with their transposes)
@@ -165,10 +191,11 @@ export function genMain(argv: string[], io: CliIo): number {
       const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check, uncheckedWhy: k.uncheckedWhy };
       k = undefined;
       const r = runKernelFiles(slim, outDir, { timingOnly, maxCycles });
-      for (const l of r.lines) io.out(l);
-      return r.ok ? 0 : 1;
+      for (const l of r.lines) text(l);
+      obj.run = r.json;
+      return done(r.ok ? 0 : 1);
     }
-    return 0;
+    return done(0);
   } catch (e) {
     if (e instanceof DiagnosticError) {
       // the generated program was rejected by the assembler or the linker: a generator defect, not the user's input

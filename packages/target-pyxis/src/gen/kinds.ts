@@ -110,11 +110,12 @@ export const KINDS: Record<string, KindSpec> = {
   },
 };
 
-export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]]
+export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]] [--json]
 
 Writes KIND.pasm, KIND.ld, seeded .npy inputs, VPU LUTs and KIND.json (what it computes, layouts) to DIR
 (docs/generators.md). --run also assembles, links and simulates it and prints the chip-level figures and the
-error against float64; --timing-only skips the arithmetic (cycles only).
+error against float64; --timing-only skips the arithmetic (cycles only). --json prints one JSON object on stdout
+instead (files, meta and, with --run, every figure; the text goes to stderr; keys: docs/generators.md "JSON output").
 
 kinds and options:
   gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual] [--amem-budget BYTES]
@@ -144,4 +145,5 @@ conv1x1 1 x 64 x 1, attention 1 tile d_k 64 (--seq 512, 1 head, d_k 128)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S (0..4294967295, default 1)
         --name NAME (not transformer, whose files have fixed names); each option at most once, integers in decimal
 
-exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;
+exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), a --run above
+its error bound or stopped (with --json the object is still printed, "ok": false), 2 usage, 3 internal`;
