@@ -232,6 +232,7 @@ export function dumpSymbol(chip: PyxisChip, container: Container, name: string, 
   }
   if (!f32) return { dtype: eb === 1 ? 'uint8' : eb === 2 ? 'uint16' : unsigned32 ? 'uint32' : 'int32', shape: [...shape], data: codes };
   // codes are unsigned W-bit (@pyxis/formats): a 32-bit pattern held in an Int32Array is reinterpreted, not range-checked
-  const vals = decodeArray(fmt, (codes instanceof Int32Array ? new Uint32Array(codes.buffer) : codes) as never, expBias);
+  // an OCP / IEEE format has the standard bias: the symbol's recorded `eb` does not apply (LD0117 said so at link time)
+  const vals = decodeArray(fmt, (codes instanceof Int32Array ? new Uint32Array(codes.buffer) : codes) as never, fmt.hasEb ? expBias : 0);
   return { dtype: 'float32', shape: [...shape], data: Float32Array.from(vals) };
 }
