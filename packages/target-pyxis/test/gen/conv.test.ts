@@ -10,7 +10,15 @@
 import { describe, expect, it } from 'vitest';
 import { conv3x3, type ConvParams } from '../../src/gen/index.js';
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeNpyFile } from '@pyxis/container';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+import { link } from '@pyxis/target-pyxis/ld';
 import { errors, input, runKernel } from './gen.harness.js';
+
+const isa = loadPyxisIsa();
 
 function ref3x3(x: Float64Array, w: Float64Array, n: number, cin: number, h: number): { ref: Float64Array; abs: Float64Array } {
   const W = 128;
@@ -145,6 +153,23 @@ describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
     expect(d.map((x) => x.code)).toEqual(['LD0820']);
     expect(d[0]!.message).toContain('input `x0_0[:, 0:16]` has 16 rows');
     expect(JSON.stringify(d[0])).toContain('16N + 1');
+  });
+
+  it('stride 2: every row-group shape links without diagnostics (LD0820 counts 17 input rows and 8 output rows per trip)', () => {
+    // H = 8: one group (1 pad + 8 rows + 8 pad rows); 24: top + a 9-row last group; 40: + a middle group (17 rows);
+    // 248: the largest height (15 full groups and a 4-row last group)
+    for (const H of [8, 24, 40, 248]) {
+      const k = conv3x3({ images: 1, cin: 16, height: H, stride: 2 });
+      expect(k.ld.match(/op = conv3x3_s2;/g)?.length).toBe(Math.ceil(H / 16));
+      const obj = assemble([{ file: 'c.pasm', text: k.pasm }], { isa, listing: false }).object;
+      const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-s2-'));
+      try {
+        for (const f of k.inputs) writeNpyFile(join(dir, f.file), { dtype: 'float32', shape: f.shape, data: f.data });
+        expect(link({ script: k.ld, scriptFile: join(dir, 'c.ld'), objects: [{ file: 'c.pobj', container: obj }] }).diagnostics).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it('bad parameters name the parameter and the rule', () => {
