@@ -21,6 +21,7 @@
  * its calls stay monomorphic (V8 inlines them).
  */
 import { EngineState, LazyEngines } from './lazyEngines.js';
+import { smi } from './doubleField.js';
 import type { EngineStats } from './engineCounters.js';
 
 export type { EngineStats } from './engineCounters.js';
@@ -187,7 +188,7 @@ export class Simulator extends LazyEngines {
                 }
               }
             }
-            now = to;
+            now = smi(to); // a Smi again after a wake read from a double field (doubleField.ts)
             continue;
           }
         }
@@ -290,7 +291,7 @@ export class Simulator extends LazyEngines {
           else this.idleC[i] += skipped;
         }
       }
-      now = next;
+      now = smi(next);
     }
     this.curPos = -1;
     this.settle(this.now);
