@@ -171,6 +171,7 @@ export class Simulator extends LazyEngines {
           if (to > maxCycles) to = maxCycles;
           if (to > windowEnd) to = windowEnd;
           if (to > now + 1) {
+            to = smi(to); // a Smi again after a wake read from a double field (doubleField.ts): `steps`, `now`
             let left = to - now;
             this.steps += left;
             if (onProgress) {
@@ -188,7 +189,7 @@ export class Simulator extends LazyEngines {
                 }
               }
             }
-            now = smi(to); // a Smi again after a wake read from a double field (doubleField.ts)
+            now = to;
             continue;
           }
         }
@@ -282,6 +283,7 @@ export class Simulator extends LazyEngines {
         resumeAt = next;
         next = windowEnd;
       }
+      next = smi(next);
       const skipped = next - now - 1;
       if (skipped > 0) {
         for (let i = 0; i < n; i++) {
@@ -291,7 +293,7 @@ export class Simulator extends LazyEngines {
           else this.idleC[i] += skipped;
         }
       }
-      now = smi(next);
+      now = next;
     }
     this.curPos = -1;
     this.settle(this.now);
