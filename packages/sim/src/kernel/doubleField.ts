@@ -25,5 +25,6 @@ export function smi(x: number): number {
   const i = x | 0;
   return i === x && i >= -0x40000000 && i < 0x40000000 ? i : x;
 }
-// Seen with a heap number once at load: its own `x | 0` is compiled for both kinds of input and never deoptimises.
-smi(dbl(0.5));
+// Seen with heap numbers at load (V8 gives it a feedback vector only after some tens of calls): its own `x | 0` is
+// compiled for both kinds of input and never deoptimises.
+for (let k = 0; k < 64; k++) smi(dbl(k / 2));
