@@ -76,7 +76,7 @@ export function startEarlyWorkers(args: string[], entry: URL): number {
   }
   if (!Number.isInteger(n) || n < 2 || n > 256) return 0;
   const k = Math.min(n, availableParallelism()) - 1;
-  const key = Symbol.for('pyxis.sim.earlyWorkers');
+  const key = Symbol.for('sim-kernel.earlyWorkers');
   const g = globalThis as Record<symbol, unknown[] | undefined>;
   const pool = (g[key] ??= []);
   for (let j = 0; j < k; j++) {

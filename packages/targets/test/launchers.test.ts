@@ -111,7 +111,7 @@ describe('bundle freshness (packages/targets/src/launch.ts)', () => {
 
 describe('startEarlyWorkers (pyxis-sim run --threads N: the partition workers start before the CLI loads)', () => {
   const entry = new URL('packages/targets/bundle/partitionWorker.js', `file://${root}`);
-  const key = Symbol.for('pyxis.sim.earlyWorkers');
+  const key = Symbol.for('sim-kernel.earlyWorkers');
   const g = globalThis as Record<symbol, Array<{ href: string; worker: import('node:worker_threads').Worker }> | undefined>;
   it('starts min(N, cores) - 1 workers for `run ... --threads N`, N >= 2, and none for anything else', async () => {
     expect(launchSource({}), 'run `npm run build`').toBe('bundle');

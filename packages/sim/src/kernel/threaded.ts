@@ -112,7 +112,7 @@ export function prestartWorkers(n: number, modules: string[], url: URL = partiti
  * needs none never waits for them; a run claims them here for the same entry (each one once): prestartWorkers, and
  * runThreaded / runQueued when given no workers.
  */
-export const EARLY_WORKERS = Symbol.for('pyxis.sim.earlyWorkers');
+export const EARLY_WORKERS = Symbol.for('sim-kernel.earlyWorkers');
 
 export interface EarlyWorker extends PrestartedWorker {
   /** The worker entry it runs (href). */

@@ -3,7 +3,7 @@
  * directory and, with --run, assemble, link, simulate it in-process and print the chip-level figures and the error
  * against float64 (docs/generators.md). Exit codes: 0 ok, 1 bad parameter (GENxxxx), 2 usage, 3 internal.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeDirs, writeNpyFile } from '@pyxis/container';
@@ -12,6 +12,7 @@ import { GenError } from './errors.js';
 import { KINDS, USAGE } from './kinds.js';
 import type { GenKernel } from './kernel.js';
 import { runKernelFiles } from './runner.js';
+import { JSON_SCHEMA, type GenJson } from './jsonReport.js';
 
 export interface CliIo {
   out(s: string): void;
@@ -25,6 +26,7 @@ export interface CliIo {
  * failure the files of this call are removed: never a partial output file (a truncated .npy or half a set).
  */
 export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'>): string[] {
+  const made = !existsSync(dir);
   makeDirs(dir);
   const files: string[] = [];
   const put = (file: string, write: (path: string) => void) => {
@@ -45,6 +47,14 @@ export function writeKernel(k: GenKernel, dir: string, io: Pick<CliIo, 'makeLut'
     put(`${k.name}.json`, (p) => writeFileSync(p, JSON.stringify({ ...k.meta }, null, 2) + '\n'));
   } catch (e) {
     for (const f of files) rmSync(join(dir, f), { force: true });
+    // the directory this call made goes too (only if it is empty: nothing of anyone else's is removed)
+    if (made) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        /* not empty or not removable: leave it */
+      }
+    }
     throw e;
   }
   return files;
@@ -71,6 +81,11 @@ export function genMain(argv: string[], io: CliIo): number {
     return kind ? 0 : 2;
   }
   const spec = KINDS[kind];
+  if (!spec && kind.startsWith('-')) {
+    // `pyxis-gen --json gemm ...`: the options follow the kind (each kind has its own)
+    io.err(`pyxis-gen: the kernel kind comes first, then its options (got "${kind}"; one of ${Object.keys(KINDS).join(', ')})\n\n${USAGE}`);
+    return 2;
+  }
   if (!spec) {
     io.err(`pyxis-gen: unknown kernel kind "${kind}" (one of ${Object.keys(KINDS).join(', ')})\n\n${USAGE}`);
     return 2;
@@ -79,6 +94,7 @@ export function genMain(argv: string[], io: CliIo): number {
   const options = {
     out: { type: 'string', short: 'o' },
     run: { type: 'boolean' },
+    json: { type: 'boolean' },
     'timing-only': { type: 'boolean' },
     'max-cycles': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -86,7 +102,20 @@ export function genMain(argv: string[], io: CliIo): number {
   } as const satisfies Record<string, { type: 'string' | 'boolean'; short?: string }>;
   try {
     const strings = new Set(Object.entries(options).filter(([, o]) => o.type === 'string').map(([k]) => k));
-    values = parseArgs({ args: joinNegative(argv.slice(1), strings), options, strict: true }).values as Record<string, string | boolean | undefined>;
+    const parsed = parseArgs({ args: joinNegative(argv.slice(1), strings), options, strict: true, tokens: true });
+    values = parsed.values as Record<string, string | boolean | undefined>;
+    // an option given twice is a usage error (GEN0070), not "the last one wins": `--m 8 ... --m 16` is a typo or a
+    // script bug, and a silently dropped value would generate another kernel than the one asked for
+    const seen = new Map<string, string>();
+    for (const t of parsed.tokens ?? []) {
+      if (t.kind !== 'option') continue;
+      const prev = seen.get(t.name);
+      if (prev !== undefined) {
+        io.err(`pyxis-gen ${kind}: error GEN0070: ${t.name}: given twice (${prev}, then ${t.rawName}${t.value !== undefined ? ` ${t.value}` : ''}); give each option once`);
+        return 2;
+      }
+      seen.set(t.name, `${t.rawName}${t.value !== undefined ? ` ${t.value}` : ''}`);
+    }
   } catch (e) {
     io.err(`pyxis-gen ${kind}: ${(e as Error).message}\n\n${USAGE}`);
     return 2;
@@ -95,9 +124,10 @@ export function genMain(argv: string[], io: CliIo): number {
     io.out(USAGE);
     return 0;
   }
-  const outDir = typeof values['out'] === 'string' ? resolve(values['out']) : undefined;
+  // `--out ''` is not "the current directory" (resolve('') would be): a script's empty variable must not scatter files
+  const outDir = typeof values['out'] === 'string' && values['out'].trim() !== '' ? resolve(values['out']) : undefined;
   if (!outDir) {
-    io.err(`pyxis-gen ${kind}: --out DIR is required`);
+    io.err(`pyxis-gen ${kind}: --out DIR is required${values['out'] !== undefined ? ' (got an empty path)' : ''}`);
     return 2;
   }
   // run options are checked before anything is generated or written
@@ -130,22 +160,42 @@ export function genMain(argv: string[], io: CliIo): number {
     }
     return failed(kind, e, io);
   }
+  // --json: stdout holds the one JSON object and nothing else; the text a person reads goes to stderr
+  const json = !!values['json'];
+  const text = json ? io.err : io.out;
+  const obj: GenJson = {
+    schema: JSON_SCHEMA,
+    kind,
+    name: k.name,
+    options: Object.fromEntries(Object.entries(values).filter((e): e is [string, string | boolean] => e[1] !== undefined)),
+    out_dir: outDir,
+    files,
+    notes: [...(k.notes ?? [])],
+    meta: { ...k.meta },
+    run: null,
+    exit_code: 0,
+  };
+  const done = (code: number): number => {
+    if (json) io.out(JSON.stringify({ ...obj, exit_code: code }, null, 2));
+    return code;
+  };
   try {
-    for (const n of k.notes ?? []) io.out(n);
-    io.out(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
-    io.out(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);
+    for (const n of k.notes ?? []) text(n);
+    text(`pyxis-gen ${kind}: wrote ${files.length} files to ${outDir}: ${files.join(', ')}`);
+    text(`  pyxis-as ${k.name}.pasm -o ${k.name}.pobj && pyxis-ld ${k.name}.ld ${k.name}.pobj -o ${k.name}.pimg && pyxis-sim run ${k.name}.pimg`);
     if (values['run']) {
       // the input arrays are in the written files now (the linker reads them from there): keep only what the run
       // needs, so that the generator's float32 copies of the weights (~20 bytes per weight with their transposes)
       // are not held through the simulation; --timing-only has no check, so the check's model goes too
       const timingOnly = !!values['timing-only'];
-      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check };
+      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check, uncheckedWhy: k.uncheckedWhy };
       k = undefined;
       const r = runKernelFiles(slim, outDir, { timingOnly, maxCycles });
-      for (const l of r.lines) io.out(l);
-      return r.ok ? 0 : 1;
+      for (const l of r.lines) text(l);
+      obj.run = r.json;
+      return done(r.ok ? 0 : 1);
     }
-    return 0;
+    return done(0);
   } catch (e) {
     if (e instanceof DiagnosticError) {
       // the generated program was rejected by the assembler or the linker: a generator defect, not the user's input

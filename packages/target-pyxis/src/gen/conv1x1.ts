@@ -153,7 +153,7 @@ export function conv1x1(p: Conv1x1Params): GenKernel {
     luts: [],
     ...(check ? { check } : { uncheckedWhy: 'the compressed database holds quantised weights, not the float inputs; packages/target-pyxis/test/gen/conv1x1.test.ts checks the output against the decompressed database' }),
     meta: {
-      kind: 'conv1x1', images: N, cin: CIN, cout: COUT, rows: P, ...(S === 2 ? { stride: 2 } : {}), weights: wk, residual: !!r, dtype: 'fp8',
+      kind: 'conv1x1', images: N, cin: CIN, cout: COUT, rows: P, ...(S === 2 ? { stride: 2 } : {}), weights: wk, residual: !!r, dtype: wk === 'linear16' ? 'fp16' : 'fp8',
       workers: plan.busy.map(({ w: w0 }) => `c${w0.cluster}.uie${w0.uie}`),
       flops: 2 * N * COUT * CIN * PO * WO,
       hbmBytes: N * (CIN * P * 128 + COUT * PO * WO * (S === 2 ? 1 : 2) * (r ? 2 : 1)),

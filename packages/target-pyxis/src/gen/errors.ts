@@ -48,9 +48,13 @@ export function requireScale(params: string, trips: number, what: string, values
   if (values > MAX_INPUT_VALUES) throw new GenError('GEN0020', params, `the inputs would be ${values} values (${((values * 4) / 2 ** 30).toFixed(1)} GiB as float32); a generated kernel has at most ${MAX_INPUT_VALUES} (1 GiB, held in memory and written as .npy)`);
 }
 
+export const MAX_NAME = 128;
 /** A kernel name: it prefixes the files, programs and tensors (GEN0005, usage). */
 export function requireName(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new GenError('GEN0005', 'name', `must be an identifier (got "${name}")`, 2);
+  // it prefixes file names (NAME_ref_a.npy, and the temporary .NAME_ref_a.npy.PID.tmp.npy): keep them far below the
+  // 255 bytes a file name may have on common file systems
+  if (name.length > MAX_NAME) throw new GenError('GEN0005', 'name', `must be at most ${MAX_NAME} characters (got ${name.length}): it prefixes the file names`, 2);
   return name;
 }
 

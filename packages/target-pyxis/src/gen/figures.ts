@@ -18,10 +18,14 @@ interface UieCompute {
   exec_valid: number;
   stall_cycles: Record<string, number>;
   timing_only: boolean;
+  /** sim/vpuStats.ts: present when the UIE's VPU ran */
+  vpu?: { busy_cycles: number };
 }
 
 export interface ChipFigures {
   cycles: number;
+  /** The kernel's useful grid FLOPs (0 for a VPU-only kernel: `rows`). */
+  flops: number;
   seconds: number;
   tflops: number;
   peakTflops: number;
@@ -29,6 +33,8 @@ export interface ChipFigures {
   hbmBytes: number;
   uies: Array<{ name: string; execValid: number; utilisation: number }>;
   clusters: Array<{ cluster: number; uies: number; utilisation: number }>;
+  /** Per cluster: VPU busy cycles / run cycles averaged over its UIEs that computed (empty when no VPU ran). */
+  vpuClusters: Array<{ cluster: number; uies: number; utilisation: number }>;
   stalls: Array<[string, number]>;
   /** APM (chip §13): UIE cycles denied by the power manager, and the peak requested power. */
   apmBubbles: number;
@@ -44,7 +50,8 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
   const seconds = r.cycles / r.clock_hz;
   const uies: ChipFigures['uies'] = [];
   const stalls = new Map<string, number>();
-  const perCluster = new Map<number, { n: number; ev: number }>();
+  const perCluster = new Map<number, { n: number; ev: number; vpu: number }>();
+  let vpuRan = false;
   let timingOnly = false;
   // one Exec_Valid = one grid cycle of useful work; FP16 needs 2 per FP8-equivalent MAC (chip §6.1.3)
   for (const e of r.engines) {
@@ -55,15 +62,18 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
     const util = r.cycles > 0 ? c.exec_valid / r.cycles : 0;
     uies.push({ name: e.name, execValid: c.exec_valid, utilisation: util });
     const cl = Number(m[1]);
-    const p = perCluster.get(cl) ?? { n: 0, ev: 0 };
+    const p = perCluster.get(cl) ?? { n: 0, ev: 0, vpu: 0 };
     p.n++;
     p.ev += c.exec_valid;
+    p.vpu += c.vpu?.busy_cycles ?? 0;
+    vpuRan ||= (c.vpu?.busy_cycles ?? 0) > 0;
     perCluster.set(cl, p);
     for (const [k, v] of Object.entries(c.stall_cycles)) if (k !== 'writeback_kick') stalls.set(k, (stalls.get(k) ?? 0) + v);
   }
   const hbmBytes = r.memory.hbm_bytes_read + r.memory.hbm_bytes_written;
   return {
     cycles: r.cycles,
+    flops,
     seconds,
     // a stopped run did not do the kernel's FLOPs: no achieved rate (0, and formatFigures says why)
     tflops: seconds > 0 && r.stop === 'done' ? flops / seconds / 1e12 : 0,
@@ -72,6 +82,7 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
     hbmBytes,
     uies,
     clusters: [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, p]) => ({ cluster, uies: p.n, utilisation: r.cycles > 0 ? p.ev / p.n / r.cycles : 0 })),
+    vpuClusters: vpuRan ? [...perCluster].sort((a, b) => a[0] - b[0]).map(([cluster, p]) => ({ cluster, uies: p.n, utilisation: r.cycles > 0 ? p.vpu / p.n / r.cycles : 0 })) : [],
     stalls: [...stalls].sort((a, b) => b[1] - a[1]).slice(0, 5),
     allStalls: [...stalls].sort((a, b) => b[1] - a[1]),
     apmBubbles: r.apm.bubbles,
@@ -86,15 +97,20 @@ export function formatFigures(f: ChipFigures): string[] {
   const out = [
     `chip: ${f.cycles} cycles = ${(f.seconds * 1e6).toFixed(2)} us at 1.33 GHz${f.timingOnly ? ' (timing-only: cycles modelled, outputs NOT computed)' : ''}`,
     // chip §1 quotes the 48-UIE peak rounded (2,100 FP8 / 1,050 FP16); a run on fewer UIEs also gets the peak of those
-    f.complete
+    f.flops === 0
+      ? // a VPU-only kernel (rows): no grid MACs, so a share of the grid's peak would be a meaningless 0%
+        `compute: no grid FLOPs (a VPU kernel; the grid's chip §1 peak, 2,100 FP8 / 1,050 FP16 TFLOPS, does not apply)`
+      : f.complete
       ? `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time; chip §1: 2,100 FP8 / 1,050 FP16)` +
-        (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIEs simulated: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : '')
+        (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIE(s) that computed: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : '')
       : `compute: not computed (the run stopped before the kernel finished; the grid utilisation below covers the cycles run)`,
     `HBM: ${(f.hbmBytes / 1e6).toFixed(2)} MB moved, ${f.hbmGBps.toFixed(0)} GB/s of ${HBM_PEAK_GBPS} (${pct(f.hbmGBps / HBM_PEAK_GBPS)})`,
-    `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ')}`,
+    `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ') || 'none (no UIE trip ran a compute sequencer in the cycles run)'}`,
   ];
   const u = f.uies.map((x) => `${x.name} ${pct(x.utilisation)}`);
   for (let i = 0; i < u.length; i += 8) out.push(`  ${u.slice(i, i + 8).join(', ')}`);
+  // the VPU kernels (rows, norms, softmax, attention) are bound by the VPU, not the grid: its busy share says so
+  if (f.vpuClusters.length > 0) out.push(`VPU (busy cycles / run cycles, per cluster): ${f.vpuClusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ')}`);
   out.push(`top stalls (cycles summed over UIEs): ${f.stalls.map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`);
   // the power manager ramps GrantedPower toward the requested sum of trip_power (chip §13, sim_config.json apm)
   out.push(`APM (chip §13): ${f.apmBubbles} UIE bubble cycles inserted, peak requested power ${f.apmPeak}`);

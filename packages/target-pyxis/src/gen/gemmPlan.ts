@@ -63,7 +63,10 @@ export function planTiles(BT: number, MB: number, NB: number, ws: Worker[], aByt
     const mine = ws.map((w, i) => (w.cluster === c ? i : -1)).filter((i) => i >= 0 && jobs[i]!.length > 0);
     const streamed = mine.length * 2 * (aBytes + bBytes + cBytes) + biasBytes;
     if (streamed > budget)
-      throw new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: ${amemBudget === undefined ? '64 MiB less 1 MiB for descriptor lists' : 'the AMEM budget given'}); use a smaller K or fewer UIEs per cluster`);
+      throw amemBudget === undefined
+        ? new GenError('GEN0008', 'k', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: 64 MiB less 1 MiB for descriptor lists); use a smaller K or fewer UIEs per cluster`)
+        : // the user's budget is the limit that binds (the C buffers alone may exceed it, whatever K): name it
+          new GenError('GEN0008', 'amem-budget', `double-buffered tiles need ${streamed} bytes of AMEM in cluster ${c} (limit ${budget}: the AMEM budget given); give at least ${streamed}, or a smaller K or fewer UIEs per cluster`);
     const aBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.mi)))].sort((x, y) => x - y);
     const bBlocks = [...new Set(mine.flatMap((i) => jobs[i]!.map((t) => t.ni)))].sort((x, y) => x - y);
     let used = streamed;

@@ -10,6 +10,7 @@ export * from './cli.js';
 export * from './rows.js';
 export * from './transformer.js';
 export * from './runner.js';
+export * from './jsonReport.js';
 export * from './conv.js';
 export * from './resnet.js';
 export * from './resnetDown.js';

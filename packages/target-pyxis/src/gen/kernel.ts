@@ -34,5 +34,6 @@ export interface GenKernel {
    */
   /** Why a kernel has no `check` (printed by `--run` instead of the error figure). */
   uncheckedWhy?: string;
-  check?: (read: (symbol: string) => Float32Array) => { max: number; rms: number; bound: number; what: string };
+  /** `rmsBound`: a documented bound of the RMS relative error too (checked by `--run` like `bound`). */
+  check?: (read: (symbol: string) => Float32Array) => { max: number; rms: number; bound: number; what: string; rmsBound?: number };
 }

@@ -21,9 +21,18 @@ interface KindSpec {
 export function intOpt(v: Values, key: string, dflt: number): number {
   const s = v[key];
   if (s === undefined) return dflt;
+  // a decimal numeral with an integral value (`1e9` is the size 10^9, refused by its range check); not `0x10`,
+  // `0b1`, `+8`, ` 8` or `Infinity`, which Number() would also take
   const n = Number(s);
-  if (typeof s !== 'string' || s.trim() === '' || !Number.isInteger(n)) throw new GenError('GEN0001', key, `must be an integer (got "${String(s)}")`, 2);
+  if (typeof s !== 'string' || !/^-?\d+(\.\d*)?([eE][+-]?\d+)?$/.test(s) || !Number.isInteger(n)) throw new GenError('GEN0001', key, `must be a decimal integer (got "${String(s)}")`, 2);
   return n;
+}
+
+/** `--seed S`: 0..2^32-1, the state of the inputs' mulberry32 generator (inputs.ts), as gen-collective.mjs. */
+export function seedOpt(v: Values): number {
+  const s = intOpt(v, 'seed', 1);
+  if (s < 0 || s > 0xffffffff) throw new GenError('GEN0002', 'seed', `must be in 0..4294967295 (got ${s}; the 32-bit state of the inputs' generator)`);
+  return s;
 }
 
 /** `--clusters 0,1,2,3` (or a count `--clusters 4` = 0..3 when given as `all`/a single number N > 1 prefixed by `n`). */
@@ -55,7 +64,7 @@ export const KINDS: Record<string, KindSpec> = {
         ...(v['amem-budget'] !== undefined ? { amemBudget: intOpt(v, 'amem-budget', 0) } : {}),
         clusters: clusterOpt(v),
         uies: intOpt(v, 'uies', 1),
-        seed: intOpt(v, 'seed', 1),
+        seed: seedOpt(v),
       });
     },
   },
@@ -64,19 +73,19 @@ export const KINDS: Record<string, KindSpec> = {
     make: (v) => {
       const op = (v['op'] as string | undefined) ?? 'softmax';
       if (!ROW_OPS.includes(op as RowOp)) throw new GenError('GEN0006', 'op', `must be one of ${ROW_OPS.join(', ')} (got ${op})`, 2);
-      return rows({ name: v['name'] as string | undefined, op: op as RowOp, rows: intOpt(v, 'rows', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+      return rows({ name: v['name'] as string | undefined, op: op as RowOp, rows: intOpt(v, 'rows', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) });
     },
   },
   conv3x3: {
     options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, stride: { type: 'string' }, residual: { type: 'boolean' } },
-    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), stride: intOpt(v, 'stride', 1), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) }),
+    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), stride: intOpt(v, 'stride', 1), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) }),
   },
   conv1x1: {
     options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, stride: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
     make: (v) => {
       const wk = (v['weights'] as string | undefined) ?? 'linear8';
       if (!WEIGHTS_1X1.includes(wk as Weights1x1)) throw new GenError('GEN0006', 'weights', `must be one of ${WEIGHTS_1X1.join(', ')} (got ${wk})`, 2);
-      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), stride: intOpt(v, 'stride', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), stride: intOpt(v, 'stride', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) });
     },
   },
   attention: {
@@ -85,27 +94,28 @@ export const KINDS: Record<string, KindSpec> = {
       if (v['seq'] !== undefined || v['heads'] !== undefined) {
         const tileOpt = ['tiles', 'tokens'].find((o) => v[o] !== undefined);
         if (tileOpt) throw new GenError('GEN0007', tileOpt, '--seq / --heads [--dk] run heads over the whole sequence; --tiles and --tokens are the single-tile flow (one or the other)', 2);
-        return attentionSeq({ name: v['name'] as string | undefined, seq: intOpt(v, 'seq', 512), heads: intOpt(v, 'heads', 1), dk: intOpt(v, 'dk', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+        return attentionSeq({ name: v['name'] as string | undefined, seq: intOpt(v, 'seq', 512), heads: intOpt(v, 'heads', 1), dk: intOpt(v, 'dk', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) });
       }
-      return attention({ name: v['name'] as string | undefined, tiles: intOpt(v, 'tiles', 1), dk: intOpt(v, 'dk', 64), tokens: intOpt(v, 'tokens', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: intOpt(v, 'seed', 1) });
+      return attention({ name: v['name'] as string | undefined, tiles: intOpt(v, 'tiles', 1), dk: intOpt(v, 'dk', 64), tokens: intOpt(v, 'tokens', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) });
     },
   },
   transformer: {
     options: { clusters: { type: 'string' }, uies: { type: 'string' }, seed: { type: 'string' }, seq: { type: 'string' }, 'd-model': { type: 'string' }, heads: { type: 'string' }, ffn: { type: 'string' } },
     make: (v) =>
-      transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
+      transformer({ seq: intOpt(v, 'seq', 512), dModel: intOpt(v, 'd-model', 1024), heads: intOpt(v, 'heads', 8), ffn: intOpt(v, 'ffn', 4096), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: seedOpt(v) }),
   },
   resnet: {
     options: { ...common, images: { type: 'string' }, height: { type: 'string' }, downsample: { type: 'boolean' } },
-    make: (v) => (v['downsample'] ? resnetDownBlock : resnetBlock)({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 96), height: intOpt(v, 'height', 32), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: intOpt(v, 'seed', 1) }),
+    make: (v) => (v['downsample'] ? resnetDownBlock : resnetBlock)({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 96), height: intOpt(v, 'height', 32), clusters: v['clusters'] === undefined ? [0, 1, 2, 3] : clusterOpt(v), uies: intOpt(v, 'uies', 12), seed: seedOpt(v) }),
   },
 };
 
-export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]]
+export const USAGE = `usage: pyxis-gen KIND --out DIR [options] [--run [--timing-only] [--max-cycles N]] [--json]
 
 Writes KIND.pasm, KIND.ld, seeded .npy inputs, VPU LUTs and KIND.json (what it computes, layouts) to DIR
 (docs/generators.md). --run also assembles, links and simulates it and prints the chip-level figures and the
-error against float64; --timing-only skips the arithmetic (cycles only).
+error against float64; --timing-only skips the arithmetic (cycles only). --json prints one JSON object on stdout
+instead (files, meta and, with --run, every figure; the text goes to stderr; keys: docs/generators.md "JSON output").
 
 kinds and options:
   gemm  --m M --k K --n N [--batch B] [--dtype fp8|fp16] [--transposed] [--epilogue ${EPILOGUES.join('|')}] [--residual] [--amem-budget BYTES]
@@ -130,6 +140,10 @@ kinds and options:
   attention --seq S [--heads H] [--dk D]
         causal attention over S tokens (<= 768; padded to whole 128-token blocks) for H heads of d_k D (a multiple
         of 8, <= 384; default 128) (key blocks combined on the VPU)
-common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S  --name NAME
+size options left out take their defaults: gemm 128 x 256 x 128, rows softmax x 128, conv3x3 1 x 16 x 8,
+conv1x1 1 x 64 x 1, attention 1 tile d_k 64 (--seq 512, 1 head, d_k 128)
+common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S (0..4294967295, default 1)
+        --name NAME (not transformer, whose files have fixed names); each option at most once, integers in decimal
 
-exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), 2 usage, 3 internal`;
+exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), a --run above
+its error bound or stopped (with --json the object is still printed, "ok": false), 2 usage, 3 internal`;

@@ -13,6 +13,12 @@ export interface AmemAccess {
   /** `client`: the AMEM bank client making the access (amem/banks.ts; default the host/control client). */
   readBytes(addr: number, len: number, client?: number): Uint8Array;
   writeBytes(addr: number, data: Uint8Array, client?: number): void;
+  /**
+   * Optional allocation-free forms of `readBytes` / `writeBytes` for whole 128-byte words at a 128-byte-aligned
+   * address (the same bytes, statistics and bank claim; amem/amem.ts), used by the DMA engines when present.
+   */
+  readWords32?(addr: number, len: number, dst32: Uint32Array, w: number, client: number): void;
+  writeWords32?(addr: number, src32: Uint32Array, w: number, len: number, client: number): void;
   /** The cycle the last access was served by the bank arbiter (-1 or absent: untimed). */
   readonly servedAt?: number;
   /** The bank arbiter, for round-robin DMA clients that settle their claims (dmaBankPort.ts). */

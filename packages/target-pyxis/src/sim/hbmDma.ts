@@ -53,6 +53,13 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
   private qAddr = new Float64Array(32);
   private qScale = new Float64Array(32);
   private qData = new Uint8Array(32 * UNIT);
+  /** `qData` as 32-bit words, for the AMEM's allocation-free word copies (`AmemAccess.writeWords32`). */
+  private qData32 = new Uint32Array(this.qData.buffer);
+  /** A2H: the unit read from AMEM, on its way to HBM (reused; with `readWords32`). */
+  private readonly unit = new Uint8Array(UNIT);
+  private readonly unit32 = new Uint32Array(this.unit.buffer);
+  /** The AMEM offers the word copies (amem/amem.ts; a partition's proxy may not). */
+  private readonly words: boolean;
   private qHead = 0;
   private qCount = 0;
   constructor(
@@ -69,6 +76,7 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
   ) {
     super(`c${cluster}.${direction}`, direction, cluster, done, apm, apmSlot);
     this.port = new DmaBankPort(amem, direction === 'h2a' ? CLIENT_H2A : CLIENT_A2H);
+    this.words = typeof amem.readWords32 === 'function' && typeof amem.writeWords32 === 'function' && UNIT % 128 === 0;
   }
   protected begin(trip: Trip, now: number): void {
     this.amemAddr = Number(trip.fields['amem_start_address']) * 128;
@@ -101,7 +109,9 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
       commit = -1; // reported by the AMEM stage (ackCommit)
     } else {
       // §8.1.1: 8 AMEM words read (a bank claim, settled next cycle), 64 B to each of 16 HBM channels; HBM orders its own writes (§11.7)
-      const data = this.amem.readBytes(this.amemAddr, UNIT, CLIENT_A2H);
+      let data: Uint8Array = this.unit;
+      if (this.words) this.amem.readWords32!(this.amemAddr, UNIT, this.unit32, 0, CLIENT_A2H);
+      else data = this.amem.readBytes(this.amemAddr, UNIT, CLIENT_A2H);
       this.port.claimed(now);
       const t1 = this.enginePort.reserve(now, UNIT, sc);
       const t2 = this.hbmPort.reserve(t1, UNIT, sc);
@@ -137,7 +147,8 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
     if (port.pending || this.qCount === 0) return false;
     const k = this.qHead;
     if (this.qArrive[k]! > now || port.freeAt() > now || Math.floor(this.enginePort.freeAt) > now) return false;
-    this.amem.writeBytes(this.qAddr[k]!, this.qData.subarray(k * UNIT, k * UNIT + UNIT), CLIENT_H2A);
+    if (this.words) this.amem.writeWords32!(this.qAddr[k]!, this.qData32, (k * UNIT) >> 2, UNIT, CLIENT_H2A);
+    else this.amem.writeBytes(this.qAddr[k]!, this.qData.subarray(k * UNIT, k * UNIT + UNIT), CLIENT_H2A);
     port.claimed(now);
     if (!port.pending) this.written(now); // AMEM without a bank model: served at once
     return true;
@@ -176,6 +187,7 @@ export class HbmDmaEngine extends ChunkedDmaEngine {
     this.qAddr = grow(this.qAddr);
     this.qScale = grow(this.qScale);
     this.qData = d;
+    this.qData32 = new Uint32Array(d.buffer);
     this.qHead = 0;
   }
 

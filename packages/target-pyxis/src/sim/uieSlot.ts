@@ -251,9 +251,12 @@ export class UieSlot extends BaseTripEngine {
     // `onDrop`) and without no-op trips waiting to complete
     if (this.skip && this.model.vpuSkipUntil && (this.apm === undefined || this.apm.utilization >= 1) && this.noopPending.length === 0) {
       let end = this.model.vpuSkipUntil(now);
-      // the model simulates them at its next tick, which must come before the run (or its window) stops
-      const cap = this.window.runLimit - 1;
-      if (end > cap) end = cap;
+      // the model simulates them at its next tick, which must come before the run (or its window) stops (the limit is
+      // read only for a run worth deferring: the getter boxes a double, one allocation per full tick otherwise)
+      if (end > now + 1) {
+        const cap = this.window.runLimit - 1;
+        if (end > cap) end = cap;
+      }
       if (end > now + 1) {
         this.deferring = true;
         this.skip(end);

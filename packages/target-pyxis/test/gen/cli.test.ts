@@ -28,7 +28,7 @@ describe('pyxis-gen command line', () => {
     expect(call(['gemm', '--bogus', '--out', '/tmp/x']).code).toBe(2);
     const nan = call(['gemm', '--m', 'abc', '--out', '/tmp/x']);
     expect(nan.code).toBe(2);
-    expect(nan.err).toMatch(/GEN0001: m: must be an integer/);
+    expect(nan.err).toMatch(/GEN0001: m: must be a decimal integer/);
     expect(call(['gemm', '--m', '128']).err).toMatch(/--out DIR is required/);
   });
 

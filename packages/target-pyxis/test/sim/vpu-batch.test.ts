@@ -136,6 +136,7 @@ function run(c: Case, fastPaths: boolean, quantum: number): unknown {
     active: obs.book.activeCycles,
     replayed: fastPaths ? u.vpuBatch.cycles : 0,
     commitRuns: fastPaths ? u.vpuBatch.commitRuns : 0,
+    commitsReplayed: fastPaths ? u.vpuBatch.commitsReplayed : 0,
   };
 }
 
@@ -256,23 +257,49 @@ describe('VPU-only cycle replay (uie/vpuBatch.ts) is exact', () => {
   it('random VPU-bound trips: fast paths on (lockstep and run-ahead) = off, cycle for cycle and counter for counter', () => {
     let replayed = 0;
     let commitRuns = 0;
+    let commitsReplayed = 0;
     fc.assert(
       fc.property(cases, (c) => {
         const off = run(c, false, 0) as { replayed: number };
-        const on = run(c, true, 0) as { replayed: number; commitRuns: number };
+        const on = run(c, true, 0) as { replayed: number; commitRuns: number; commitsReplayed: number };
         replayed += on.replayed;
         commitRuns += on.commitRuns;
-        expect({ ...on, replayed: 0, commitRuns: 0 }).toEqual(off);
+        commitsReplayed += on.commitsReplayed;
+        expect({ ...on, replayed: 0, commitRuns: 0, commitsReplayed: 0 }).toEqual(off);
         // run-ahead windows: the same as lockstep, per-trip records included (the VPU instruction that ends a trip's
         // program in its retirement cycle is the trip's in both)
         const ahead = run(c, true, 64) as { replayed: number };
-        expect({ ...ahead, replayed: 0, commitRuns: 0 }).toEqual(off);
+        expect({ ...ahead, replayed: 0, commitRuns: 0, commitsReplayed: 0 }).toEqual(off);
       }),
       { numRuns: RUNS, seed: 23 },
     );
     // the property is not vacuous: the replay ran, also from cycles with a write commit (Uie.tick, issue 23 fifth round)
+    // or through write commits, which the replay makes (vpuBatch.ts `commitsRetireNothing`, issue 23 eighth round)
     expect(replayed).toBeGreaterThan(0);
-    expect(commitRuns).toBeGreaterThan(0);
+    expect(commitRuns + commitsReplayed).toBeGreaterThan(0);
+    expect(commitsReplayed).toBeGreaterThan(0);
+  });
+
+  it('two trips back to back: the write commit that lets the first retire ends a replay run of the second (vpuBatch.ts commitsRetireNothing)', () => {
+    // the second trip's VPU program runs pure instructions while the first trip's last writes commit (a long commit
+    // latency): the commit that completes the first trip retires it in its own cycle, fast paths on as off
+    const mid: Kind[] = Array.from({ length: 40 }, (_, i) => (['add', 'max', 'mul', 'nop'] as const)[i % 4]!);
+    let replayedCommits = 0;
+    for (const [rows, commit] of [[1, 30], [2, 45], [3, 60], [1, 90]] as const) {
+      const c: Case = { rows, pre: [], mid, post: [], commit, seed: rows * 7 + commit };
+      const two = (fastPaths: boolean): unknown => {
+        const obs = new UieTripStats(false);
+        const r = setup(c, { fastPaths, observer: obs });
+        expect(r.trip({ trip_id: 3, ...rigTrip })).toBe(true);
+        expect(r.trip({ trip_id: 4, ...rigTrip })).toBe(true);
+        const seen = observe(r, 0, 0x48000);
+        if (fastPaths) replayedCommits += r.uie.vpuBatch.commitsReplayed;
+        return { seen, ...(uieState(r.uie, obs) as object) };
+      };
+      expect(two(true)).toEqual(two(false));
+    }
+    // not vacuous: some commits were made by replays (the others ended runs: the first trip's retirement)
+    expect(replayedCommits).toBeGreaterThan(0);
   });
 
   it('fused chains of unary instructions (compute/vpuChain.ts): result tables at once, chains applied in turn and as composed tables = fast paths off', () => {
@@ -286,8 +313,8 @@ describe('VPU-only cycle replay (uie/vpuBatch.ts) is exact', () => {
         fc.property(cases, fc.constantFrom(0, 2), (c, after) => {
           Vpu.chainAfter = after;
           const off = run(c, false, 0);
-          expect({ ...(run(c, true, 0) as object), replayed: 0, commitRuns: 0 }).toEqual(off);
-          expect({ ...(run(c, true, 64) as object), replayed: 0, commitRuns: 0 }).toEqual(off);
+          expect({ ...(run(c, true, 0) as object), replayed: 0, commitRuns: 0, commitsReplayed: 0 }).toEqual(off);
+          expect({ ...(run(c, true, 64) as object), replayed: 0, commitRuns: 0, commitsReplayed: 0 }).toEqual(off);
         }),
         { numRuns: RUNS * 2, seed: 31 },
       );
@@ -303,7 +330,7 @@ describe('VPU-only cycle replay (uie/vpuBatch.ts) is exact', () => {
     const c: Case = { rows: 12, pre: [], mid: ['add', 'max', 'mul', 'nop', 'add', 'max', 'mul', 'nop', 'add', 'max', 'mul', 'nop', 'add', 'max'], post: [], commit: 10, seed: 5 };
     const off = run(c, false, 0);
     const on = run(c, true, 0) as { replayed: number };
-    expect({ ...on, replayed: 0, commitRuns: 0 }).toEqual(off);
+    expect({ ...on, replayed: 0, commitRuns: 0, commitsReplayed: 0 }).toEqual(off);
     expect(on.replayed).toBeGreaterThan(12 * 4);
   });
   it('under the kernel: deferred VPU-only cycles (not ticked) = replays in tick = fast paths off, with trip starts, APM drops, stops and run-ahead', () => {

@@ -398,6 +398,53 @@ export class Amem {
     this.stats.bytesWritten += data.length;
   }
 
+  /**
+   * `readBytes` of `len` bytes (a multiple of 128) at a 128-byte-aligned `addr` into dst32[w..w + len/4): the same
+   * bytes, statistics and bank claim, without allocating (the DMA engines' 1 KiB units, hbmDma.ts). Never-written
+   * blocks read as zeros.
+   */
+  readWords32(addr: number, len: number, dst32: Uint32Array, w: number, client: number): void {
+    this.servedAt = this.banks.access(client, addr, len);
+    const view = addr & AMEM_VIEW_BIT;
+    let a = addr & ADDR_MASK;
+    for (let i = 0; i < len; i += AMEM_WORD_BYTES, w += 32) {
+      const phys = amemPhysical(a | view);
+      const b = this.blocks32[phys >>> 14];
+      if (b) {
+        const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
+        for (let k = 0; k < 32; k += 4) {
+          dst32[w + k] = b[o + k]!;
+          dst32[w + k + 1] = b[o + k + 1]!;
+          dst32[w + k + 2] = b[o + k + 2]!;
+          dst32[w + k + 3] = b[o + k + 3]!;
+        }
+      } else for (let k = 0; k < 32; k++) dst32[w + k] = 0;
+      a = (a + AMEM_WORD_BYTES) & ADDR_MASK;
+    }
+    this.stats.bytesRead += len;
+  }
+
+  /** `writeBytes` of src32[w..w + len/4) (`len` a multiple of 128) at a 128-byte-aligned `addr`, without allocating. */
+  writeWords32(addr: number, src32: Uint32Array, w: number, len: number, client: number): void {
+    this.servedAt = this.banks.access(client, addr, len);
+    const view = addr & AMEM_VIEW_BIT;
+    let a = addr & ADDR_MASK;
+    for (let i = 0; i < len; i += AMEM_WORD_BYTES, w += 32) {
+      const phys = amemPhysical(a | view);
+      this.noteView(a | view);
+      const b = this.blocks32[phys >>> 14] ?? this.newBlock32(phys);
+      const o = (phys & (AMEM_BLOCK_BYTES - 1)) >> 2;
+      for (let k = 0; k < 32; k += 4) {
+        b[o + k] = src32[w + k]!;
+        b[o + k + 1] = src32[w + k + 1]!;
+        b[o + k + 2] = src32[w + k + 2]!;
+        b[o + k + 3] = src32[w + k + 3]!;
+      }
+      a = (a + AMEM_WORD_BYTES) & ADDR_MASK;
+    }
+    this.stats.bytesWritten += len;
+  }
+
   /** `AmemAccess` (control-plane) interface: byte read into `dst[off..off+len)`. */
   read(addr: number, dst: Uint8Array, off: number, len: number): void {
     dst.set(this.readBytes(addr, len), off);

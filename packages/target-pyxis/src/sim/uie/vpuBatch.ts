@@ -156,6 +156,20 @@ function checkKeys(): void {
 }
 checkKeys();
 
+/**
+ * Whether no write commit can make a trip retirable while the UIE only replays VPU-only cycles: retirement is in order
+ * and needs the oldest trip's sequencers done (`pending` 0, trips.ts `retirable`), which no replayed cycle changes
+ * (a sequencer finishing is progress outside VI; a trip start ends the run). Then a commit changes nothing any unit
+ * reads (only `retirable` reads a slot's `writes`; the UIE's wake and blocked reason read the ring when it ticks), so a
+ * replay run need not stop at it: the replay makes the commits of its cycles. (docs/uie-model.md "VPU-only cycles")
+ */
+function commitsRetireNothing(u: Uie): boolean {
+  const t = u.trips;
+  if (t.active === 0) return false;
+  const sl = t.slots[t.oldest]!;
+  return sl.active && sl.pending !== 0;
+}
+
 /** The stall counters of one UIE outside the VPU, snapshot before a probed cycle and differenced after it. */
 export class VpuBatchState {
   /** Process-wide switch (benchmarks compare with and without; tests use UieOptions.fastPaths). */
@@ -172,6 +186,8 @@ export class VpuBatchState {
   cut = 0;
   /** Replay runs recorded in a cycle with a write commit (Uie.tick: the commit is no obstacle; diagnostics as above). */
   commitRuns = 0;
+  /** Replayed cycles (or deferred runs) that made write commits (`commitsRetireNothing`; diagnostics as above). */
+  commitsReplayed = 0;
 
   private bind(u: Uie): void {
     // (busy cycles and instructions move only with progress, which `record` excludes)
@@ -227,7 +243,9 @@ export class VpuBatchState {
     this.gen = -1;
     if (!u.onlyVpu || !u.cmp.vi.lastPure || u.rd.lastAt >= 0 || u.wr.lastAt >= 0 || u.wt.lastAt >= 0) return;
     let w = u.portWake;
-    if (u.commits.count > 0 && u.commits.nextAt < w) w = u.commits.nextAt;
+    // write commits end the run only where one could let the oldest trip retire (`commitsRetireNothing`); otherwise
+    // the replay makes them (`replayCycle`, `settle`): nothing but retirement reads them (commits.ts, trips.ts)
+    if (u.commits.count > 0 && u.commits.nextAt < w && !commitsRetireNothing(u)) w = u.commits.nextAt;
     const ce = u.cmp.nextEvent(now + 1);
     if (ce < w) w = ce;
     if (w <= now + 1) return;
@@ -283,6 +301,7 @@ export class VpuBatchState {
     const vi = u.cmp.vi;
     u.now = now;
     u.stateGen++;
+    if (u.commits.count > 0 && u.commits.commitDue(now)) this.commitsReplayed++;
     if (obs !== undefined && obs.vpuCycle !== undefined) {
       const vpu = u.cmp.vpu;
       const l0 = vpu.laneOps;
@@ -340,6 +359,8 @@ export class VpuBatchState {
         vi.runPure(c);
       }
       if (obs !== undefined) obs.vpuCycles!(from, to - from, vpu.laneOps - l0);
+      // the run's write commits at once (nothing reads them in between: `commitsRetireNothing`)
+      if (u.commits.count > 0 && u.commits.commitDue(to - 1)) this.commitsReplayed++;
       this.gen = u.stateGen;
     } else if (obs.vpuCycle !== undefined) {
       // the counter increments of the whole run at once (nothing reads them in between)

@@ -181,11 +181,8 @@ export function fpOp(op: number, x: number, y: number, old: number, cond: number
       const e = (lutIdx * 256 + (x >>> 8)) * 2;
       return enc(DEC[vpu.lut[e]!]! + DEC[vpu.lut[e + 1]!]! * ((x & 0xff) / 256));
     }
-    case VpuOp.CVT_F2I: {
-      const v = DEC[x]!;
-      if (v !== v) return 0;
-      return i16(roundEven(v * 2 ** eb));
-    }
+    case VpuOp.CVT_F2I:
+      return cvtF2I(x, eb);
     case VpuOp.CVT_I2F:
       return enc(s16(x) * 2 ** eb);
     case VpuOp.SCALE:
@@ -193,6 +190,13 @@ export function fpOp(op: number, x: number, y: number, old: number, cond: number
     default:
       return 0;
   }
+}
+
+/** CVT_F2I: FP16 code -> Int16 at 2^eb, round to nearest even, saturating; NaN gives 0 (the same in either lane mode). */
+function cvtF2I(x: number, eb: number): number {
+  const v = DEC[x]!;
+  if (v !== v) return 0;
+  return i16(roundEven(v * 2 ** eb));
 }
 
 /** One Int16 lane operation (two's complement codes, saturating arithmetic). */
@@ -225,11 +229,8 @@ export function intOp(op: number, x: number, y: number, old: number, cond: numbe
       return vpu.pred[lane] ? x : y;
     case VpuOp.LUT:
       return x; // LUTs index FP16 operands; on Int16 the operand passes through (documented)
-    case VpuOp.CVT_F2I: {
-      const v = DEC[x]!;
-      if (v !== v) return 0;
-      return i16(roundEven(v * 2 ** eb));
-    }
+    case VpuOp.CVT_F2I:
+      return cvtF2I(x, eb);
     case VpuOp.CVT_I2F:
       return enc(s16(x) * 2 ** eb);
     case VpuOp.SCALE:
