@@ -14,6 +14,7 @@ import { gemm } from '../../src/gen/gemm.js';
 import { attention } from '../../src/gen/attention.js';
 import { splitFlops, tripPrecisions } from '../../src/gen/precision.js';
 import { chipFigures } from '../../src/gen/figures.js';
+import { KINDS } from '../../src/gen/kinds.js';
 import type { SimReport } from '../../src/sim/run.js';
 
 const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
@@ -53,6 +54,33 @@ describe('the precision of each compute trip, read from the program', () => {
     expect([...t.keys()].sort()).toEqual(['pv0_0', 'pv0_1', 'sc0_0', 'sc0_1']);
     expect(a.pasm).toMatch(/Read_VPU_FIFO/); // the P V trip's vertical operand: FP16 from the VPU, not from AMEM
     expect(t.get('pv0_0')).toBe('fp8');
+  });
+
+  it('every kind (small sizes): one rate per kernel, the one its meta declares (FP16: the 16-bit GEMM and 1x1 weights)', () => {
+    const cases: Array<[string, Record<string, string | boolean>, 'fp8' | 'fp16' | null]> = [
+      ['gemm', {}, 'fp8'],
+      ['gemm', { dtype: 'fp16' }, 'fp16'],
+      ['gemm', { dtype: 'fp16', transposed: true }, 'fp16'],
+      ['gemm', { transposed: true, epilogue: 'bias_relu' }, 'fp8'],
+      ['rows', { rows: '64' }, null],
+      ['conv3x3', {}, 'fp8'],
+      ['conv3x3', { stride: '2' }, 'fp8'],
+      ['conv1x1', {}, 'fp8'],
+      ['conv1x1', { weights: 'linear16', cin: '16' }, 'fp16'],
+      ['conv1x1', { weights: 'compressed' }, 'fp8'],
+      ['attention', {}, 'fp8'],
+      ['attention', { seq: '256', dk: '192' }, 'fp8'],
+      ['resnet', { images: '2', height: '16', clusters: '0', uies: '1' }, 'fp8'],
+      ['resnet', { images: '2', height: '16', clusters: '0', uies: '1', downsample: true }, 'fp8'],
+      ['transformer', { seq: '128', 'd-model': '128', heads: '1', ffn: '128', clusters: '0', uies: '1' }, 'fp8'],
+    ];
+    for (const [kind, opts, want] of cases) {
+      const k = KINDS[kind]!.make(opts);
+      const s = splitFlops(k);
+      expect([kind, opts, s.fp8 + s.fp16]).toEqual([kind, opts, k.meta.flops]);
+      expect([kind, opts, want === null ? 0 : s[want]]).toEqual([kind, opts, k.meta.flops]);
+      if (want) expect([kind, opts, k.meta.dtype]).toEqual([kind, opts, want]);
+    }
   });
 
   it('a kernel with an FP8 and an FP16 stage: the FLOPs split by stage; a stage of both rates, or FLOPs without a compute trip, is refused', () => {
