@@ -1,6 +1,7 @@
 /**
  * The precision the grid runs each compute trip of a generated kernel at, read from the generated program itself
- * (the one place that decides it; docs/generators.md "Figures", docs/spec-notes.d/fig.md):
+ * (the one place that decides it; docs/generators.md "Figures", docs/spec-notes.d/fig.md). The grid's rate follows its
+ * operands' width (seq §1.2 rule 3: 8 inner-dimension values per staging with an FP8 horizontal operand, 4 with FP16):
  *
  * a compute trip (one with a `gx` program) runs at the FP16 rate (chip §1: 1,050 TFLOPS, half of FP8) when one of its
  * grid operands crosses the AMEM port at two bytes per element: its horizontal ("Matrix A", weights-path) operand is
@@ -54,10 +55,19 @@ export function programBodies(pasm: string): Map<string, Program> {
   return out;
 }
 
-/** The rule of the module comment, for the programs of one compute trip. */
+/**
+ * The rule of the module comment, for the programs of one compute trip. seq §1.2 rule 3 allows FP8 and FP16 rows in
+ * one horizontal operand (grouped); such a trip would run at both rates and its FLOPs cannot be split by trip: no
+ * generator makes one, and it is refused (an Error naming it) rather than rated at either peak.
+ */
 export function gridPrecision(programs: Program[]): GridPrecision {
   for (const p of programs) {
-    if ((p.kind === 'amem_weights_read' || p.kind === 'wdp') && /\bis_16bit=1\b/.test(p.body)) return 'fp16';
+    if (p.kind === 'amem_weights_read' || p.kind === 'wdp') {
+      const ops = p.body.split('\n').filter((l) => /^\s*(Read_SRAM|WR_HBUF)\b/.test(l));
+      const wide = ops.filter((l) => /\bis_16bit=1\b/.test(l)).length;
+      if (wide > 0 && wide < ops.length) throw new Error(`a compute trip's ${p.kind} program mixes 8-bit and 16-bit rows of the horizontal operand (seq §1.2 rule 3): its FLOPs run at both rates, which the figures cannot split by trip (gen/precision.ts)`);
+      if (wide > 0) return 'fp16';
+    }
     if (p.kind === 'gh' && /\bhbuf_rd_cmd=RD_\w*FP16\b/.test(p.body)) return 'fp16';
     if (p.kind === 'amem_read' && p.body.split('\n').some((l) => /\bdata_type=Recogni_FP16\b/.test(l) && /\btgt_fifo=Grid\b/.test(l))) return 'fp16';
   }

@@ -96,6 +96,10 @@ describe('the precision of each compute trip, read from the program', () => {
     expect(s.groups.map((g) => g.precision)).toEqual(['fp8', 'fp16']);
     expect(() => splitFlops(k)).toThrow(/both FP8 and FP16/);
     expect(() => splitFlops({ ...k, stages: [{ name: 'x', label: 'x', prefix: 'nothing_', flops: 1 }] })).toThrow(/no compute trip/);
+    // one trip whose horizontal operand mixes 8- and 16-bit rows (seq §1.2 rule 3): no split by trip, refused
+    const mixedRows = e.pasm.replace(/(Read_SRAM wdc_type=Uncompressed[^\n]*)/, '$1\n          Read_SRAM is_16bit=1 wdc_type=Uncompressed');
+    expect(mixedRows).not.toBe(e.pasm);
+    expect(() => splitFlops({ pasm: mixedRows, ld: e.ld, meta: e.meta })).toThrow(/mixes 8-bit and 16-bit rows/);
   });
 
   it('the share of peak is the time-equivalent one: (F8 / peak8 + F16 / peak16) / run time', () => {
@@ -125,6 +129,17 @@ describe('pyxis-gen --run --json: the FP8/FP16 split and the stages', () => {
     expect(x.uies_utilisation.reduce((a: number, u: Json) => a + u.exec_valid, 0) * EV_FLOPS).toBe(fp8);
     expect([x.peak_tflops_fp8, x.peak_tflops_fp16]).toEqual([expect.closeTo(P8, 9), expect.closeTo(P16, 9)]);
     expect(x.peak_share).toBeCloseTo(fp8 / P8 / 1e12 / (x.cycles / CLOCK), 12);
+  });
+
+  it('an FP16 GEMM (128 x 128 x 128, timing-only): all FP16, two Exec_Valids per K row, rated against the FP16 peak', () => {
+    const { code, j } = run(['gemm', '--m', '128', '--k', '128', '--n', '128', '--dtype', 'fp16', '--timing-only']);
+    expect(code).toBe(0);
+    const x = j.run;
+    const fp16 = 2 * 128 * 128 * 128;
+    expect([x.useful_flops_fp8, x.useful_flops_fp16, x.peak_precision]).toEqual([0, fp16, 'fp16']);
+    expect(x.uies_utilisation.reduce((a: number, u: Json) => a + u.exec_valid, 0) * (EV_FLOPS / 2)).toBe(fp16);
+    expect(x.peak_tflops).toBeCloseTo(P16, 9);
+    expect(x.peak_share).toBeCloseTo(fp16 / P16 / 1e12 / (x.cycles / CLOCK), 12);
   });
 
   it('attention --seq 256 --heads 2 --dk 64 (timing-only): the causal key blocks of every head, all FP8', () => {
