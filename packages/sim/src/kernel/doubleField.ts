@@ -14,3 +14,17 @@ export function dbl(x: number): number {
   box[0] = x;
   return box[0]!;
 }
+
+/**
+ * `x` itself (the same number), as a small integer where it is an integer of 31 bits. Unoptimised code (the interpreter, and
+ * an optimised function's caller after a deopt) reads a `dbl` field or a Float64Array element as a heap number and
+ * keeps every sum computed from it a heap number; a cycle passed on like that reaches optimised callees that have
+ * seen only small integers and deoptimises each of them ("not a Smi"). Host speed only, never results.
+ */
+export function smi(x: number): number {
+  const i = x | 0;
+  return i === x && i >= -0x40000000 && i < 0x40000000 ? i : x;
+}
+// Seen with heap numbers at load (V8 gives it a feedback vector only after some tens of calls): its own `x | 0` is
+// compiled for both kinds of input and never deoptimises.
+for (let k = 0; k < 64; k++) smi(dbl(k / 2));

@@ -11,7 +11,7 @@
  * reaches the window's last cycle (`flushDeferred`), in the engine's own tick,
  * so they are delivered at their exact cycle and phase.
  */
-import { dbl } from './doubleField.js';
+import { dbl, smi } from './doubleField.js';
 export interface RunAheadModel {
   /**
    * Simulates cycles `from` .. < `limit` alone, stopping after the first externally visible event (and, with
@@ -75,8 +75,8 @@ export class RunAheadWindow {
     }
     let limit = now + this.quantum;
     const cap = this.clock?.runLimit ?? Infinity;
-    if (limit > cap) limit = cap;
-    const end = model.runAhead(now, limit, this.did, this.mask, stopOnInput);
+    if (limit > cap) limit = smi(cap); // runLimit is a double field (doubleField.ts)
+    const end = smi(model.runAhead(now, limit, this.did, this.mask, stopOnInput));
     const r = this.did[now & this.mask] === 1;
     if (end <= now + 1) {
       model.flushDeferred();

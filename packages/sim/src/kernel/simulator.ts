@@ -21,6 +21,7 @@
  * its calls stay monomorphic (V8 inlines them).
  */
 import { EngineState, LazyEngines } from './lazyEngines.js';
+import { smi } from './doubleField.js';
 import type { EngineStats } from './engineCounters.js';
 
 export type { EngineStats } from './engineCounters.js';
@@ -170,6 +171,7 @@ export class Simulator extends LazyEngines {
           if (to > maxCycles) to = maxCycles;
           if (to > windowEnd) to = windowEnd;
           if (to > now + 1) {
+            to = smi(to); // a Smi again after a wake read from a double field (doubleField.ts): `steps`, `now`
             let left = to - now;
             this.steps += left;
             if (onProgress) {
@@ -281,6 +283,7 @@ export class Simulator extends LazyEngines {
         resumeAt = next;
         next = windowEnd;
       }
+      next = smi(next);
       const skipped = next - now - 1;
       if (skipped > 0) {
         for (let i = 0; i < n; i++) {

@@ -188,7 +188,7 @@ export function genMain(argv: string[], io: CliIo): number {
       // needs, so that the generator's float32 copies of the weights (~20 bytes per weight with their transposes)
       // are not held through the simulation; --timing-only has no check, so the check's model goes too
       const timingOnly = !!values['timing-only'];
-      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, check: timingOnly ? undefined : k.check, uncheckedWhy: k.uncheckedWhy };
+      const slim: GenKernel = { name: k.name, pasm: k.pasm, ld: k.ld, meta: k.meta, inputs: [], luts: [], reportLines: k.reportLines, stages: k.stages, check: timingOnly ? undefined : k.check, uncheckedWhy: k.uncheckedWhy };
       k = undefined;
       const r = runKernelFiles(slim, outDir, { timingOnly, maxCycles });
       for (const l of r.lines) text(l);

@@ -3,9 +3,12 @@
  * §1 peak (2,100 FP8 / 1,050 FP16 for 48 UIEs: 2048 LLCs x 8 MACs x 2 FLOPs x 1.33 GHz per UIE, half in FP16), HBM
  * GB/s against 4,915 (4 stacks x 1,229 GB/s, grammars/pyxis/sim_config.json), per-cluster and per-UIE grid
  * utilisation and the top stall reasons summed over UIEs. FLOPs are the kernel's useful FLOPs (2 M N K for a GEMM),
- * time is the simulated cycles of the whole run (fill and drain included) at the report's clock.
+ * time is the simulated cycles of the whole run (fill and drain included) at the report's clock. The FLOPs are split
+ * by the precision the grid runs them at (gen/precision.ts, read from the program), and the share of peak is the
+ * time-equivalent one: (FLOPs_FP8 / peak_FP8 + FLOPs_FP16 / peak_FP16) / run time.
  */
 import type { SimReport } from '../sim/run.js';
+import type { PrecisionSplit } from './precision.js';
 
 export const PEAK_TFLOPS_PER_UIE = { fp8: (2048 * 8 * 2 * 1.33e9) / 1e12, fp16: (2048 * 4 * 2 * 1.33e9) / 1e12 };
 /** chip §1: 4,915 GB/s (4 HBM3E stacks; sim_config.json models 1,229 GB/s each). */
@@ -26,8 +29,17 @@ export interface ChipFigures {
   cycles: number;
   /** The kernel's useful grid FLOPs (0 for a VPU-only kernel: `rows`). */
   flops: number;
+  /** The useful FLOPs by the precision the grid runs them at (gen/precision.ts). */
+  flopsFp8: number;
+  flopsFp16: number;
+  /** 'mixed' when both are > 0; the kernel's declared dtype when it has no grid FLOPs. */
+  precision: 'fp8' | 'fp16' | 'mixed';
   seconds: number;
   tflops: number;
+  /**
+   * The peak the FLOPs are rated against: one precision's chip §1 peak, or for mixed FLOPs the blend
+   * flops / (flopsFp8 / peak_FP8 + flopsFp16 / peak_FP16), so that tflops / peakTflops is the time-equivalent share.
+   */
   peakTflops: number;
   hbmGBps: number;
   hbmBytes: number;
@@ -46,7 +58,14 @@ export interface ChipFigures {
   complete: boolean;
 }
 
-export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'): ChipFigures {
+/** The blended peak of a FLOP split (TFLOPS, `uies` UIEs): flops / sum_p(flops_p / peak_p); the declared dtype's peak when no FLOPs. */
+export function blendedPeak(fp8: number, fp16: number, dtype: 'fp8' | 'fp16', uies = UIES): number {
+  const t = fp8 / PEAK_TFLOPS_PER_UIE.fp8 + fp16 / PEAK_TFLOPS_PER_UIE.fp16;
+  return (fp8 + fp16 > 0 ? (fp8 + fp16) / t : PEAK_TFLOPS_PER_UIE[dtype]) * uies;
+}
+
+export function chipFigures(r: SimReport, split: Pick<PrecisionSplit, 'fp8' | 'fp16'>, dtype: 'fp8' | 'fp16'): ChipFigures {
+  const flops = split.fp8 + split.fp16;
   const seconds = r.cycles / r.clock_hz;
   const uies: ChipFigures['uies'] = [];
   const stalls = new Map<string, number>();
@@ -74,10 +93,13 @@ export function chipFigures(r: SimReport, flops: number, dtype: 'fp8' | 'fp16'):
   return {
     cycles: r.cycles,
     flops,
+    flopsFp8: split.fp8,
+    flopsFp16: split.fp16,
+    precision: split.fp8 > 0 && split.fp16 > 0 ? 'mixed' : split.fp16 > 0 ? 'fp16' : split.fp8 > 0 ? 'fp8' : dtype,
     seconds,
     // a stopped run did not do the kernel's FLOPs: no achieved rate (0, and formatFigures says why)
     tflops: seconds > 0 && r.stop === 'done' ? flops / seconds / 1e12 : 0,
-    peakTflops: PEAK_TFLOPS_PER_UIE[dtype] * UIES,
+    peakTflops: blendedPeak(split.fp8, split.fp16, dtype),
     hbmGBps: seconds > 0 ? hbmBytes / seconds / 1e9 : 0,
     hbmBytes,
     uies,
@@ -101,9 +123,15 @@ export function formatFigures(f: ChipFigures): string[] {
       ? // a VPU-only kernel (rows): no grid MACs, so a share of the grid's peak would be a meaningless 0%
         `compute: no grid FLOPs (a VPU kernel; the grid's chip §1 peak, 2,100 FP8 / 1,050 FP16 TFLOPS, does not apply)`
       : f.complete
-      ? `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time; chip §1: 2,100 FP8 / 1,050 FP16)` +
+      ? `compute: ${f.tflops.toFixed(1)} TFLOPS of ${f.peakTflops.toFixed(0)} ${f.precision === 'mixed' ? 'blended ' : ''}peak (${pct(f.tflops / f.peakTflops)}; useful FLOPs / whole-run time; chip §1: 2,100 FP8 / 1,050 FP16)` +
         (f.uies.length > 0 && f.uies.length < UIES ? `, of the ${f.uies.length} UIE(s) that computed: ${((f.peakTflops * f.uies.length) / UIES).toFixed(1)} peak (${pct((f.tflops * UIES) / (f.peakTflops * f.uies.length))})` : '')
       : `compute: not computed (the run stopped before the kernel finished; the grid utilisation below covers the cycles run)`,
+    ...(f.flops > 0
+      ? [
+          `precision (the grid's rate per compute trip, from its operand formats; gen/precision.ts): FP8 ${f.flopsFp8.toExponential(4)} FLOPs, FP16 ${f.flopsFp16.toExponential(4)} FLOPs` +
+            (f.complete ? `; share of peak = (FLOPs_FP8 / ${(PEAK_TFLOPS_PER_UIE.fp8 * UIES).toFixed(0)} + FLOPs_FP16 / ${(PEAK_TFLOPS_PER_UIE.fp16 * UIES).toFixed(0)} TFLOPS) / run time = ${pct(f.tflops / f.peakTflops)}` : ''),
+        ]
+      : []),
     `HBM: ${(f.hbmBytes / 1e6).toFixed(2)} MB moved, ${f.hbmGBps.toFixed(0)} GB/s of ${HBM_PEAK_GBPS} (${pct(f.hbmGBps / HBM_PEAK_GBPS)})`,
     `clusters (grid utilisation = Exec_Valid cycles / run cycles): ${f.clusters.map((c) => `c${c.cluster} ${c.uies} UIEs ${pct(c.utilisation)}`).join(', ') || 'none (no UIE trip ran a compute sequencer in the cycles run)'}`,
   ];

@@ -6,7 +6,8 @@
  * versioned by `schema`: a key is added under the same version, renamed or removed only with a new one.
  */
 import type { SimReport } from '../sim/run.js';
-import { HBM_PEAK_GBPS, PEAK_TFLOPS_PER_UIE, type ChipFigures } from './figures.js';
+import { HBM_PEAK_GBPS, PEAK_TFLOPS_PER_UIE, blendedPeak, type ChipFigures } from './figures.js';
+import type { StageJson } from './stages.js';
 
 export const JSON_SCHEMA = 'pyxis-gen/1';
 
@@ -26,11 +27,19 @@ export interface RunJson {
   cycles: number;
   seconds: number;
   useful_flops: number;
+  /** useful_flops split by the precision the grid runs each compute trip at (gen/precision.ts, from the program). */
+  useful_flops_fp8: number;
+  useful_flops_fp16: number;
   /** null: no grid FLOPs (a VPU kernel) or the run stopped before the kernel finished. */
   tflops: number | null;
-  peak_precision: 'fp8' | 'fp16';
-  /** The chip §1 peak of the 48 UIEs at the precision (unrounded: 2,092 FP8 / 1,046 FP16; the spec says 2,100 / 1,050). */
+  /** 'mixed' when both splits are > 0; the kernel's declared dtype when it has no grid FLOPs. */
+  peak_precision: 'fp8' | 'fp16' | 'mixed';
+  /** The chip §1 peaks of the 48 UIEs (unrounded: 2,092 FP8 / 1,046 FP16; the spec says 2,100 / 1,050). */
+  peak_tflops_fp8: number;
+  peak_tflops_fp16: number;
+  /** The peak of peak_precision; for 'mixed' the blend useful_flops / (fp8 / peak_fp8 + fp16 / peak_fp16). */
   peak_tflops: number;
+  /** Time-equivalent share: (useful_flops_fp8 / peak_fp8 + useful_flops_fp16 / peak_fp16) / seconds (= tflops / peak_tflops). */
   peak_share: number | null;
   /** UIEs that ran compute trips, the peak of those and the share of it. */
   computing_uies: number;
@@ -53,8 +62,10 @@ export interface RunJson {
   error_status: 'checked' | 'timing-only' | 'unchecked' | 'stopped';
   unchecked_why: string | null;
   link_warnings: string[];
-  /** A kernel's own extra lines (e.g. the chained layer's stage spans), as printed. */
+  /** A kernel's own extra lines, as printed (the stage spans are in `stages`). */
   report_lines: string[];
+  /** Per stage of a chained kernel (the transformer layer; gen/stages.ts), null for a kernel without stages. */
+  stages: StageJson[] | null;
   host_seconds: { assemble_link: number; simulate: number };
   /** Every check passed and the run finished (exit 0). */
   ok: boolean;
@@ -67,6 +78,7 @@ export function runJson(
     timingOnly: boolean;
     maxCycles: number;
     dtype: 'fp8' | 'fp16';
+    stages: StageJson[] | null;
     error: { max: number; rms: number; bound: number; what: string; rmsBound?: number } | undefined;
     pass: boolean;
     uncheckedWhy: string | undefined;
@@ -78,7 +90,7 @@ export function runJson(
   },
 ): RunJson {
   const rated = f.flops > 0 && f.complete;
-  const computingPeak = PEAK_TFLOPS_PER_UIE[x.dtype] * f.uies.length;
+  const computingPeak = blendedPeak(f.flopsFp8, f.flopsFp16, x.dtype, f.uies.length);
   const vpu = new Map(f.vpuClusters.map((c) => [c.cluster, c.utilisation]));
   return {
     stop: r.stop,
@@ -93,8 +105,12 @@ export function runJson(
     cycles: f.cycles,
     seconds: f.seconds,
     useful_flops: f.flops,
+    useful_flops_fp8: f.flopsFp8,
+    useful_flops_fp16: f.flopsFp16,
     tflops: rated ? f.tflops : null,
-    peak_precision: x.dtype,
+    peak_precision: f.precision,
+    peak_tflops_fp8: PEAK_TFLOPS_PER_UIE.fp8 * 48,
+    peak_tflops_fp16: PEAK_TFLOPS_PER_UIE.fp16 * 48,
     peak_tflops: f.peakTflops,
     peak_share: rated ? f.tflops / f.peakTflops : null,
     computing_uies: f.uies.length,
@@ -117,6 +133,7 @@ export function runJson(
     unchecked_why: x.error || x.timingOnly || r.stop !== 'done' ? null : (x.uncheckedWhy ?? null),
     link_warnings: x.linkWarnings,
     report_lines: x.reportLines,
+    stages: x.stages,
     host_seconds: { assemble_link: x.hostAssembleLink, simulate: x.hostSimulate },
     ok: x.ok,
   };

@@ -1,5 +1,6 @@
 import type { SimReport } from '../sim/run.js';
 import type { LdParts } from './ldparts.js';
+import type { FlopGroup } from './precision.js';
 /** What a generator returns: the files of one kernel (written by the CLI, or used in-process by tests). */
 export interface GenTensorFile {
   /** File name (relative to the output directory). */
@@ -22,6 +23,11 @@ export interface GenKernel {
   parts?: LdParts;
   /** Extra lines for the `--run` figures (e.g. the spans of a chained layer's stages), from the simulation report. */
   reportLines?: (r: SimReport) => string[];
+  /**
+   * The stages of a chained kernel (trip-name prefix and useful FLOPs each, in order): the FLOP split by precision
+   * (gen/precision.ts) and the per-stage spans of `--run` (gen/stages.ts) use them. Without: one group, the whole kernel.
+   */
+  stages?: FlopGroup[];
   /** What the kernel is and is not, printed by the CLI. */
   notes?: string[];
   inputs: GenTensorFile[];

@@ -6,7 +6,8 @@
  *   p_q      proj_s2 row q: the 1x1 flow (linear8 database, 16 of its 128 output channels used) on x row 2q; the
  *            AMEM Write keeps output channels 0..15 (Discard the other 112 flits, seq §6.1) and the even columns
  *            (Unzip + WPSW, chip §6.2.1.2.2), RFP8 EB -12, into p [16, H/2, 128] (columns 64.. stay zero)
- *   c1_g     h = conv1_s2(x), the conv3x3 stride-2 flow (conv.ts), RFP8 EB -12 into h [16, H/2, 128] (columns 64.. zero)
+ *   c1_g     h = conv1_s2(x), the native conv3x3 stride-2 flow (conv.ts stride2Code: 17 input rows -> 8 output rows
+ *            per trip, even columns), RFP8 EB -12 into h [16, H/2, 128] (columns 64.. zero)
  *   cvt      p -> y RFP16 (the residual in the accumulation format, as resnet.ts)
  *   c2_g     y += conv2(ReLU(h)) (ReLU on read, RMW_Add) over the 128-wide h: columns 0..63 see the zero columns
  *            64.. as the image's east padding, so they are conv2 of the 64-wide image; columns 64.. are never stored
@@ -32,7 +33,7 @@ export function resnetDownBlock(p: { name?: string; images?: number; height?: nu
   const H = requireInt('height', p.height ?? 32, 16, 48);
   requireMultiple('height', H, 16, 'seq §1.3 rule 1: conv2 computes row-groups of 8 rows of the H/2-row downsampled image');
   const ws = workers(p.clusters ?? [0, 1, 2, 3], p.uies ?? 12);
-  requireScale('images, height', N * (H / 2 + H / 8 + H / 16 + 2), `${N} image(s) x (${H / 2} projection rows + ${H / 8} + ${H / 16} row-groups + cvt + relu)`, N * C * H * 128);
+  requireScale('images, height', N * (H / 2 + H / 16 + H / 16 + 2), `${N} image(s) x (${H / 2} projection rows + ${H / 16} + ${H / 16} row-groups + cvt + relu)`, N * C * H * 128);
   const HO = H / 2;
   const seed = p.seed ?? 1;
   const plan = assignImages(ws, N);
@@ -101,7 +102,7 @@ export function resnetDownBlock(p: { name?: string; images?: number; height?: nu
       out: 'o',
       trips: ({ i, s, id, cluster: c }) => {
         const pt = Array.from({ length: HO }, (_, q) => ({ name: `p${id}_${q}`, text: `  trip p${id}_${q} { ${pProgs} amem_write = ${name}_p_wry; weights = wp_${c}; read = x${i}_${s}[:, ${2 * q}]; write = p${i}_${s}[:, ${q}]; trip_power = 32; }` }));
-        const cv1 = Array.from({ length: H / 8 }, (_, g) => ({ name: `c1${id}_${g}`, text: `  trip c1${id}_${g} { ${c1.trip(g)} weights = w1_${c}; read = x${i}_${s}[:, ${c1.rows(g)[0]}:${c1.rows(g)[1]}]; write = h${i}_${s}[:, ${4 * g}:${4 * g + 4}]; trip_power = 32; }` }));
+        const cv1 = Array.from({ length: c1.groups }, (_, g) => ({ name: `c1${id}_${g}`, text: `  trip c1${id}_${g} { ${c1.trip(g)} weights = w1_${c}; read = x${i}_${s}[:, ${c1.rows(g)[0]}:${c1.rows(g)[1]}]; write = h${i}_${s}[:, ${c1.outRows(g)[0]}:${c1.outRows(g)[1]}]; trip_power = 32; }` }));
         const cv2 = Array.from({ length: HO / 8 }, (_, g) => ({ name: `c2${id}_${g}`, text: `  trip c2${id}_${g} { ${c2.trip(g)} weights = w2_${c}; read = h${i}_${s}[:, ${c2.rows(g)[0]}:${c2.rows(g)[1]}]; write = y${i}_${s}[:, ${8 * g}:${8 * g + 8}]; rmw_source = y${i}_${s}[:, ${8 * g}:${8 * g + 8}]; trip_power = 32; }` }));
         const { cvt, relu } = cvtReluTrips(name, id, `p${i}_${s}`, `y${i}_${s}`, `o${i}_${s}`);
         const names = (t: Array<{ name: string }>) => t.map((x) => x.name).join(', ');

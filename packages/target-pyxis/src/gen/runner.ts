@@ -7,6 +7,8 @@ import { dumpSymbol, makeUieFactory, simulateImage } from '../sim/index.js';
 import { chipFigures, formatFigures, type ChipFigures } from './figures.js';
 import type { GenKernel } from './kernel.js';
 import { runJson, type RunJson } from './jsonReport.js';
+import { splitFlops } from './precision.js';
+import { formatStages, stageFigures } from './stages.js';
 
 /** The cycle limit of `--run` without --max-cycles: far above any generated kernel's run, short of an endless one. */
 export const DEFAULT_MAX_CYCLES = 50_000_000;
@@ -23,6 +25,8 @@ export interface KernelRun {
 
 export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: boolean; maxCycles?: number }): KernelRun {
   const lines: string[] = [];
+  // which FLOPs run at which rate: read from the program before it runs (a generator defect throws: exit 3)
+  const split = splitFlops(k);
   const t0 = performance.now();
   const obj = assemble([{ file: join(dir, `${k.name}.pasm`), text: k.pasm }], { isa: loadPyxisIsa(), listing: false }).object;
   const linked = link({ script: k.ld, scriptFile: join(dir, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] });
@@ -32,9 +36,11 @@ export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: b
   const t2 = performance.now();
   const r = res.report;
   lines.push(`simulation: ${r.stop} (${r.clusters} cluster(s) x ${r.uies} UIE(s), ${r.trips_total} trips); host time: assemble + link ${((t1 - t0) / 1e3).toFixed(2)} s, simulate ${((t2 - t1) / 1e3).toFixed(2)} s${opts.timingOnly ? ' (--timing-only)' : ' (bit-exact)'}`);
-  const f = chipFigures(r, k.meta.flops, k.meta.dtype);
+  const f = chipFigures(r, split, k.meta.dtype);
   if (r.stop !== 'done') lines.push(`the simulation stopped (${r.stop === 'max-cycles' ? `the cycle limit ${opts.maxCycles ?? DEFAULT_MAX_CYCLES} reached${opts.maxCycles === undefined ? ' (default; --max-cycles N)' : ''}` : r.stop}) with ${r.trips_total} trips retired, before the kernel finished: the figures cover the cycles run, no error check (exit 1)`);
   lines.push(...formatFigures(f));
+  const stages = k.stages ? stageFigures(r, split) : null;
+  if (stages) lines.push(...formatStages(stages));
   const extra = k.reportLines ? k.reportLines(r) : [];
   lines.push(...extra);
   let ok = r.stop === 'done' && linked.diagnostics.length === 0;
@@ -52,6 +58,7 @@ export function runKernelFiles(k: GenKernel, dir: string, opts: { timingOnly?: b
     timingOnly: opts.timingOnly ?? false,
     maxCycles: opts.maxCycles ?? DEFAULT_MAX_CYCLES,
     dtype: k.meta.dtype,
+    stages,
     error,
     pass,
     uncheckedWhy: k.uncheckedWhy,

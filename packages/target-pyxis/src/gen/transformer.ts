@@ -29,7 +29,6 @@ import { floatValues, rng } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { mergeParts, pushTrip, qkey, renderLd, type LdParts } from './ldparts.js';
 import { errorOf, gelu64 } from './reference.js';
-import type { SimReport } from '../sim/run.js';
 
 export interface TransformerParams {
   seq?: number;
@@ -307,10 +306,11 @@ export function transformer(p: TransformerParams): GenKernel & { weights: LayerW
   // the closures are made outside this function: a closure made here would hold this scope's context, with the
   // stages' input arrays (~20 bytes per weight), through the whole simulation (measured: docs/generators.md)
   const check = layerCheck(w, S, D, H, F);
-  const reportLines = spanReport(stages.map((st, i) => ({ label: st.label, prefix: PREFIXES[i]!, flops: realFlops[i]! })));
+  // the stage table (the FLOP split by precision, gen/precision.ts, and the --run stage spans, gen/stages.ts)
+  const stageTable = stages.map((st, i) => ({ name: st.label.split(':')[0]!, label: st.label, prefix: PREFIXES[i]!, flops: realFlops[i]! }));
   return {
     name: 'transformer',
-    reportLines,
+    stages: stageTable,
     pasm,
     ld,
     parts: merged,
@@ -346,11 +346,6 @@ function layerCheck(w: LayerWeights, S: number, D: number, H: number, F: number)
     const e = errorOf(g, ref, new Float64Array(ref.length).fill(rms));
     return { ...e, bound: transformerMaxBound(D / H), rmsBound: TRANSFORMER_BOUND.rms, what: 'max |out - ref| / RMS(ref) over the layer output (float64 reference of the same x and weights)' };
   };
-}
-
-/** The per-stage span lines (holds the stages' labels only). */
-function spanReport(stages: Array<{ label: string; prefix: string; flops: number }>): (r: SimReport) => string[] {
-  return (r) => stageSpans(r, stages);
 }
 
 /**
@@ -433,37 +428,5 @@ export function layerReference(w: LayerWeights, S: number, D: number, H: number,
   for (let i = 0; i < g.length; i++) g[i] = gelu64(g[i]! + w.b1[i % F]!);
   const out = mm(g, w.w2, S, F, D);
   for (let i = 0; i < out.length; i++) out[i]! += y1[i]!;
-  return out;
-}
-
-/**
- * Per stage of the chained layer: the span of its UIE trips (first start to last retirement, from the report's per-trip
- * compute statistics), its FLOPs over that span and its grid utilisation (Exec_Valid cycles / span / UIEs). Stages
- * overlap where the barriers allow (a stage's loads start as soon as the previous stage's stores are done).
- */
-export function stageSpans(r: SimReport, stages: Array<{ label: string; prefix: string; flops: number }>): string[] {
-  const acc = stages.map(() => ({ start: Infinity, end: 0, ev: 0, uies: new Set<string>() }));
-  for (const e of r.engines) {
-    const trips = (e.uie?.['compute'] as { trips?: Array<{ trip_id: number; start_cycle: number; end_cycle: number; exec_valid: number }> } | undefined)?.trips ?? [];
-    for (const t of trips) {
-      const name = r.trip_names[String(t.trip_id)] ?? '';
-      const i = stages.findIndex((s) => name.startsWith(s.prefix));
-      if (i < 0) continue;
-      const a = acc[i]!;
-      a.start = Math.min(a.start, t.start_cycle);
-      a.end = Math.max(a.end, t.end_cycle);
-      a.ev += t.exec_valid;
-      a.uies.add(e.name);
-    }
-  }
-  const out = ['stages (span = first UIE trip start .. last retirement; stages overlap where the barriers allow):'];
-  stages.forEach((s, i) => {
-    const a = acc[i]!;
-    if (a.end === 0) return;
-    const span = a.end - a.start;
-    const tf = span > 0 ? s.flops / (span / r.clock_hz) / 1e12 : 0;
-    // a stopped run (--max-cycles) may hold part of a stage: its FLOPs over that span are no rate (figures.ts)
-    out.push(`  ${s.label.padEnd(60)} cycles ${String(a.start).padStart(6)}..${String(a.end).padEnd(6)} span ${String(span).padStart(6)}, ${a.uies.size} UIEs${s.flops > 0 && r.stop === 'done' ? `, ${tf.toFixed(1)} TFLOPS, grid ${((100 * a.ev) / span / a.uies.size).toFixed(1)}%` : ''}`);
-  });
   return out;
 }

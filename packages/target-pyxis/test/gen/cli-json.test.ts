@@ -114,7 +114,7 @@ describe('pyxis-gen --run --json', () => {
   it('every key of the object is in the table of docs/generators.md "JSON output" (the documented schema)', () => {
     const doc = readFileSync(fileURLToPath(new URL('../../../../docs/generators.md', import.meta.url)), 'utf8');
     const section = doc.slice(doc.indexOf('\n## JSON output'), doc.indexOf('\n## ', doc.indexOf('\n## JSON output') + 5));
-    const named = new Set([...section.matchAll(/`([a-z_.\[\]]+)`/g)].map((m) => m[1]!.replace('[]', '')));
+    const named = new Set([...section.matchAll(/`([a-z0-9_.\[\]]+)`/g)].map((m) => m[1]!.replace('[]', '')));
     const r = call(['rows', '--op', 'softmax', '--rows', '64', '--out', 'DIR', '--run', '--json']);
     const j: Json = JSON.parse(r.out);
     const missing: string[] = [];

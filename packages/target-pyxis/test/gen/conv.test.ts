@@ -3,11 +3,22 @@
  * streamed from HBM over UIEs, assembled, linked without warnings and simulated bit-exact; Y against a float64
  * convolution written here. Bound: the FP8 bound of the conv3x3_pad sample (samples-compute-more.test.ts),
  * max |y - ref| / sum |w x| <= 0.06, RMS relative <= 0.04. Cycles (chip §6.1.1 step 8): per input channel of a
- * row-group, 2 Exec_Bubble + 8 Exec_Valid, so Exec_Valid = images x H/8 x Cin x 8 per UIE.
+ * row-group, 2 Exec_Bubble + 8 Exec_Valid, so Exec_Valid = images x H/8 x Cin x 8 per UIE. Stride 2 (the native row
+ * flow, seq §1.2 rule 1): per input channel of a group of 8 output rows, 9 Exec_Bubble + 8 Exec_Valid on 17 input
+ * rows, even columns only.
  */
 import { describe, expect, it } from 'vitest';
 import { conv3x3, type ConvParams } from '../../src/gen/index.js';
+import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeNpyFile } from '@pyxis/container';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+import { link } from '@pyxis/target-pyxis/ld';
 import { errors, input, runKernel } from './gen.harness.js';
+
+const isa = loadPyxisIsa();
 
 function ref3x3(x: Float64Array, w: Float64Array, n: number, cin: number, h: number): { ref: Float64Array; abs: Float64Array } {
   const W = 128;
@@ -63,47 +74,102 @@ describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
       expect(ev).toBe(p.images * (p.height / 8) * p.cin * 8);
     });
 
-  it('stride 2 (pad 1): 2 images of 16 rows, Cin 32, 2 UIEs -> [16, 8, 64] RFP8, against a float64 strided convolution', () => {
-    const p: ConvParams = { images: 2, cin: 32, height: 16, stride: 2, uies: 2 };
-    const k = conv3x3(p);
-    const r = runKernel(k);
-    expect(r.report.stop).toBe('done');
-    expect(r.warnings).toEqual([]);
-    const x = input(k, `${k.name}_x.npy`);
-    const w = input(k, `${k.name}_w.npy`);
-    // out[o][r][c] = sum_i sum_dy,dx w[o][i][dy+1][dx+1] x[i][2r+dy][2c+dx], rows 0..7, columns 0..63
-    const HO = 8;
-    const WO = 64;
-    const ref = new Float64Array(2 * 16 * HO * WO);
-    const abs = new Float64Array(ref.length);
-    for (let b = 0; b < 2; b++)
-      for (let o = 0; o < 16; o++)
-        for (let row = 0; row < HO; row++)
-          for (let col = 0; col < WO; col++) {
-            let sum = 0;
-            let a = 0;
-            for (let i = 0; i < 32; i++)
-              for (let dy = -1; dy <= 1; dy++)
-                for (let dx = -1; dx <= 1; dx++) {
-                  const y = 2 * row + dy;
-                  const xx = 2 * col + dx;
-                  if (y < 0 || y >= 16 || xx < 0 || xx >= 128) continue;
-                  const v = w[((o * 32 + i) * 3 + dy + 1) * 3 + dx + 1]! * x[((b * 32 + i) * 16 + y) * 128 + xx]!;
-                  sum += v;
-                  a += Math.abs(v);
-                }
-            ref[((b * 16 + o) * HO + row) * WO + col] = sum;
-            abs[((b * 16 + o) * HO + row) * WO + col] = a;
-          }
-    const e = errors(r.tensor('y_hbm'), ref, abs);
-    expect(e.bad).toBe(0);
-    // the FP8 bound + one RFP8 rounding of the output (2^-4 |y| <= 2^-4 sum |w x|)
-    expect(e.max).toBeLessThanOrEqual(0.125);
-    expect(e.rms).toBeLessThanOrEqual(0.05);
-    // the grid computes the stride-1 row-groups (8 rows x 128 columns); the write keeps the even rows and columns
-    let ev = 0;
-    for (const x2 of r.report.engines) ev += ((x2.uie?.['compute'] as { exec_valid?: number } | undefined)?.exec_valid ?? 0);
-    expect(ev).toBe(2 * (16 / 8) * 32 * 8);
+  // the native stride-2 row flow (seq §1.2 rule 1: 16N + 1 = 17 input rows per trip of 8 output rows, pad included;
+  // GX even_col_exec_en 1 / odd_col_exec_en 0, Exec_Valid on the odd rows): H = 16 one full group; H = 40 the top,
+  // middle and last groups, the last with 9 input rows + 8 Read_Const rows and 4 of its 8 output rows Discarded
+  // (seq §1.3); H = 8 a single padded group
+  const s2: Array<[string, ConvParams]> = [
+    ['2 images of 16 rows, Cin 32, 2 UIEs -> [16, 8, 64]', { images: 2, cin: 32, height: 16, stride: 2, uies: 2 }],
+    ['1 image of 40 rows, Cin 16 (top, middle, padded last group) -> [16, 20, 64]', { images: 1, cin: 16, height: 40, stride: 2 }],
+    ['1 image of 8 rows, Cin 16 (one group, 8 pad rows read, 4 output rows discarded) -> [16, 4, 64]', { images: 1, cin: 16, height: 8, stride: 2 }],
+  ];
+  for (const [title, p] of s2)
+    it(`stride 2 (pad 1): ${title} RFP8, against a float64 strided convolution`, () => {
+      const k = conv3x3(p);
+      expect(k.ld).toMatch(/op = conv3x3_s2;/);
+      const r = runKernel(k);
+      expect(r.report.stop).toBe('done');
+      // the linker's LD0820 rule for op = conv3x3_s2 (16N + 1 input rows, a multiple of 8 output rows) holds: no diagnostics
+      expect(r.warnings).toEqual([]);
+      const x = input(k, `${k.name}_x.npy`);
+      const w = input(k, `${k.name}_w.npy`);
+      const { images: N, cin: CI, height: H } = p;
+      // out[o][r][c] = sum_i sum_dy,dx w[o][i][dy+1][dx+1] x[i][2r+dy][2c+dx], rows 0..H/2-1, columns 0..63
+      const HO = H / 2;
+      const WO = 64;
+      const ref = new Float64Array(N * 16 * HO * WO);
+      const abs = new Float64Array(ref.length);
+      for (let b = 0; b < N; b++)
+        for (let o = 0; o < 16; o++)
+          for (let row = 0; row < HO; row++)
+            for (let col = 0; col < WO; col++) {
+              let sum = 0;
+              let a = 0;
+              for (let i = 0; i < CI; i++)
+                for (let dy = -1; dy <= 1; dy++)
+                  for (let dx = -1; dx <= 1; dx++) {
+                    const y = 2 * row + dy;
+                    const xx = 2 * col + dx;
+                    if (y < 0 || y >= H || xx < 0 || xx >= 128) continue;
+                    const v = w[((o * CI + i) * 3 + dy + 1) * 3 + dx + 1]! * x[((b * CI + i) * H + y) * 128 + xx]!;
+                    sum += v;
+                    a += Math.abs(v);
+                  }
+              ref[((b * 16 + o) * HO + row) * WO + col] = sum;
+              abs[((b * 16 + o) * HO + row) * WO + col] = a;
+            }
+      const e = errors(r.tensor('y_hbm'), ref, abs);
+      expect(e.bad).toBe(0);
+      // the FP8 bound + one RFP8 rounding of the output (2^-4 |y| <= 2^-4 sum |w x|)
+      expect(e.max).toBeLessThanOrEqual(0.125);
+      expect(e.rms).toBeLessThanOrEqual(0.05);
+      // per trip and input channel 8 Exec_Valid (one per output row of the group, pad rows of the last group included),
+      // each 16 grid-rows x 64 even columns x 9 MACs: a quarter of the stride-1 flow's 128 columns x 2 x the rows
+      const groups = Math.ceil(H / 16);
+      let ev = 0;
+      let macs = 0;
+      for (const x2 of r.report.engines) {
+        const c = x2.uie?.['compute'] as { exec_valid?: number; macs?: number } | undefined;
+        ev += c?.exec_valid ?? 0;
+        macs += c?.macs ?? 0;
+      }
+      expect(ev).toBe(N * groups * CI * 8);
+      expect(macs).toBe(N * groups * 8 * 64 * 16 * CI * 9);
+      if (H % 16 === 0) expect(macs).toBe(N * HO * WO * 16 * CI * 9); // = the useful MACs (rows x columns x kernel)
+    });
+
+  it('stride 2: the trips are checked by LD0820 (a top group read without its pad row has 16 rows, not 16N + 1)', () => {
+    const k = conv3x3({ images: 1, cin: 16, height: 16, stride: 2 });
+    // drop the Read_Const row above the image from the top group's AMEM Read: 16 rows per channel reach the grid
+    const pasm = k.pasm.replace(/(\.program conv3x3_rd_s2_1_16 amem_read \{\n  loop i0 conv3x3_CIN \{\n)    loop i1 1 \{\n      Read_Const[^\n]*\n    \}\n/, '$1');
+    expect(pasm).not.toBe(k.pasm);
+    let d: Diagnostic[] = [];
+    try {
+      runKernel({ ...k, pasm });
+    } catch (e) {
+      if (!(e instanceof DiagnosticError)) throw e;
+      d = e.diagnostics;
+    }
+    expect(d.map((x) => x.code)).toEqual(['LD0820']);
+    expect(d[0]!.message).toContain('input `x0_0[:, 0:16]` has 16 rows');
+    expect(JSON.stringify(d[0])).toContain('16N + 1');
+  });
+
+  it('stride 2: every row-group shape links without diagnostics (LD0820 counts 17 input rows and 8 output rows per trip)', () => {
+    // H = 8: one group (1 pad + 8 rows + 8 pad rows); 24: top + a 9-row last group; 40: + a middle group (17 rows);
+    // 248: the largest height (15 full groups and a 4-row last group)
+    for (const H of [8, 24, 40, 248]) {
+      const k = conv3x3({ images: 1, cin: 16, height: H, stride: 2 });
+      expect(k.ld.match(/op = conv3x3_s2;/g)?.length).toBe(Math.ceil(H / 16));
+      const obj = assemble([{ file: 'c.pasm', text: k.pasm }], { isa, listing: false }).object;
+      const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-s2-'));
+      try {
+        for (const f of k.inputs) writeNpyFile(join(dir, f.file), { dtype: 'float32', shape: f.shape, data: f.data });
+        expect(link({ script: k.ld, scriptFile: join(dir, 'c.ld'), objects: [{ file: 'c.pobj', container: obj }] }).diagnostics).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it('bad parameters name the parameter and the rule', () => {

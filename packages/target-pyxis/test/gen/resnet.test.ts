@@ -12,7 +12,8 @@
  * relative <= 0.04. Cycles: two 3x3 convolutions of 16 input channels, 8 Exec_Valid per input channel per row-group
  * (chip §6.1.1 step 8).
  * `--downsample` (resnetDown.ts): the same bound with h = conv1_s2(x) and the RFP8-rounded shortcut p = proj_s2(x)
- * (E_p = u8 |p| + (1 + u8) eps a_p + 2^-12 added to E_y), against a strided float64 block written here.
+ * (E_p = u8 |p| + (1 + u8) eps a_p + 2^-12 added to E_y), against a strided float64 block written here; conv1_s2 is
+ * the native stride-2 row flow (17 input rows -> 8 output rows per trip, seq §1.2 rule 1).
  */
 import { describe, expect, it } from 'vitest';
 import { resnetBlock, resnetDownBlock } from '../../src/gen/index.js';
@@ -159,6 +160,12 @@ describe('pyxis-gen resnet: ReLU(conv2(ReLU(conv1(x))) + x) chained on chip', ()
     expect(sc.worst).toBeLessThanOrEqual(1);
     // two RFP8 roundings on the shortcut path (p, out) besides h: RMS relative <= 0.06
     expect(sc.rms).toBeLessThanOrEqual(0.06);
+    // Exec_Valid per image: the projection 16 per row (1x1, one per input channel) x HO rows; conv1_s2 the native
+    // stride-2 flow, 8 per input channel per group of 8 output rows from 17 input rows (HI / 16 groups); conv2 8 per
+    // input channel per row-group of the HO-row image
+    let ev = 0;
+    for (const e of r.report.engines) ev += (e.uie?.['compute'] as { exec_valid?: number } | undefined)?.exec_valid ?? 0;
+    expect(ev).toBe(ND * (HO * 16 + (HI / 16) * 16 * 8 + (HO / 8) * 16 * 8));
   });
 
   it('bad parameters name the parameter and the limit', () => {
