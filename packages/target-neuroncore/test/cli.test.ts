@@ -36,6 +36,12 @@ describe('neuroncore CLI', () => {
     expect(await runAs([src, '-o', join(dir, 'g.pobj'), '--no-color'], c.io)).toBe(1);
     expect(c.err).toContain('gleu.ncasm:2:25: error[NC0046]: `func` must be one of');
     expect(c.err).toContain('help: did you mean `gelu`?');
+    // an operand naming no tensor: said so, with the nearest declared one
+    writeFileSync(src, '.tensor act sbuf fp32 [128, 64]\nvector.tensor_copy act, atc\n');
+    const d = cap();
+    expect(await runAs([src, '-o', join(dir, 'g.pobj'), '--no-color'], d.io)).toBe(1);
+    expect(d.err).toContain('gleu.ncasm:2:25: error[NC0044]: operand `in` of `vector.tensor_copy` must be a tensor access like `t[0:128, 0:512]`: `atc` is not a declared tensor');
+    expect(d.err).toContain('help: did you mean `act`?');
   });
 
   it('the .ncasm extension selects the target; timing-only runs the cost model; usage errors exit 2', async () => {
