@@ -88,6 +88,16 @@ describe('sample fully connected layer', () => {
   });
 });
 
+test('pyxis-sim inspect of a bare .tprog without --target: the bad magic says how to read it (the systolic hint)', async () => {
+  const r = await cap(runSim, ['inspect', S + 'fc.tprog']);
+  expect(r.code).toBe(1);
+  expect(r.err).toContain('error[CT0001]');
+  expect(r.err).toContain('a Tensil program: `inspect --target systolic --arch FILE.tarch FILE.tprog`');
+  const ok = await cap(runSim, ['inspect', '--target', 'systolic', '--arch', S + 'arch4.tarch', S + 'fc.tprog']);
+  expect(ok.code, ok.err).toBe(0);
+  expect(ok.out).toContain('DataMove flow=dram1_to_local');
+});
+
 describe('malformed models', () => {
   const model = JSON.parse(readFileSync(S + 'fc.tmodel', 'utf8'));
   const write = (name: string, m: unknown, files: Record<string, Uint8Array> = {}) => {
