@@ -98,6 +98,17 @@ test('pyxis-sim inspect of a bare .tprog without --target: the bad magic says ho
   expect(ok.out).toContain('DataMove flow=dram1_to_local');
 });
 
+test('--input NAME given twice: a usage error for pyxis-sim and pyxis-ld (the later one silently won)', async () => {
+  const x = `x:0=${S}fc_x.npy`;
+  const r = await cap(runSim, ['run', S + 'fc.tmodel', '--input', x, '--input', x]);
+  expect(r.code).toBe(2);
+  expect(r.err).toContain('--input x:0 is given twice');
+  const l = await cap(runLd, [S + 'fc.tmodel', '--input', x, '--input', x, '-o', join(tmp, 'twice.pimg')]);
+  expect(l.code).toBe(2);
+  expect(l.err).toContain('--input x:0 is given twice');
+  expect(existsSync(join(tmp, 'twice.pimg'))).toBe(false);
+});
+
 describe('malformed models', () => {
   const model = JSON.parse(readFileSync(S + 'fc.tmodel', 'utf8'));
   const write = (name: string, m: unknown, files: Record<string, Uint8Array> = {}) => {
