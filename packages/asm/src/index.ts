@@ -16,3 +16,4 @@ export * from './operands.js';
 export * from './flat.js';
 export * from './fastparse.js';
 export * from './chunks.js';
+export * from './tokenBudget.js';

@@ -15,6 +15,7 @@ import { implicitProgram } from './flat.js';
 import { Consts, defineConst } from './expr.js';
 import { lex } from './lexer.js';
 import { parseTokens } from './parser.js';
+import { TokenBudget, countTokens } from './tokenBudget.js';
 
 export interface SourceInput {
   file: string;
@@ -40,6 +41,8 @@ export interface ReadSourcesOptions {
   onProgram?: (p: ProgramDecl, consts: Consts) => void;
   /** Called with each `.const` declaration before it is defined. */
   onConst?: (c: ConstDecl) => void;
+  /** Tokens the assembly may lex (AS0109; default MAX_TOKENS, tokenBudget.ts; the tests lower it). */
+  maxTokens?: number;
 }
 
 /** Thrown by `readSources` with `pieceChars` (or by its hooks) when piecewise reading cannot give the whole-file result. */
@@ -170,6 +173,7 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
   let implicitBody: Stmt[] | undefined;
   let parseErrors = false;
   const stack: string[] = [];
+  const budget = new TokenBudget(opts.maxTokens);
 
   const processFile = (file: string, text: string): void => {
     const bin = binaryTextProblem(text);
@@ -187,6 +191,13 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
       processPieces(file, text, opts.pieceChars);
       return;
     } else {
+      if (budget.exceeded) return;
+      const over = budget.take(text, file);
+      if (over) {
+        diags.push(over);
+        parseErrors = true;
+        return;
+      }
       const lx = lex(text, file);
       diags.push(...lx.diagnostics);
       ps = parseTokens(lx.result.tokens, file);
@@ -207,6 +218,8 @@ export function readSources(inputs: SourceInput[], opts: ReadSourcesOptions = {}
       const a = starts[k]!;
       const b = k + 1 < starts.length ? starts[k + 1]! : text.length;
       const piece = text.slice(a, b);
+      // a piece's tokens die with it: the budget is per piece here (the whole-file fallback counts them all)
+      if (countTokens(piece, budget.limit).cross) throw new PiecewiseAbandoned('too many tokens');
       const lx = lex(piece, file);
       if (lx.diagnostics.length) throw new PiecewiseAbandoned('lexical error');
       shiftTokens(lx.result.tokens, a, line);

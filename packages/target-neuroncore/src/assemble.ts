@@ -7,7 +7,7 @@
  */
 import type { Diagnostic, SourceMap } from '@pyxis/diagnostics';
 import { error } from '@pyxis/diagnostics';
-import { sortDiagnostics } from '@pyxis/asm';
+import { sortDiagnostics, TokenBudget } from '@pyxis/asm';
 import type { Container } from '@pyxis/container';
 import { AsmState, Overflow, Stop } from './asmState.js';
 import { evalExpr, evalInt } from './expr.js';
@@ -28,11 +28,28 @@ export interface NcAssembleResult {
   object: Container;
 }
 
-/** `limits.maxUnrolled`: the unrolling limit (default MAX_UNROLLED, unroll.ts; the tests lower it). */
-export function assembleNc(inputs: Array<{ file: string; text: string }>, sources?: SourceMap, limits: { maxUnrolled?: number } = {}): NcAssembleResult {
+/**
+ * Tokens one `.ncasm` assembly may lex (AS0109, the shared front end's guard, @pyxis/asm tokenBudget.ts). This
+ * dialect lexes line by line, so it costs less per token than the shared front end: the largest measured, the
+ * disassembly of samples/neuroncore/matmul_big.ncasm (19 MB, 8.9 M tokens), peaks at 0.94 GB RSS (~100 B/token);
+ * 12 M tokens stay near 1.2 GB, well below Node's default heap limit (about 4 GB), and that round trip still fits.
+ */
+export const NC_MAX_TOKENS = 12_000_000;
+
+/**
+ * `limits.maxUnrolled`: the unrolling limit (default MAX_UNROLLED, unroll.ts); `limits.maxTokens`: the token
+ * budget (default NC_MAX_TOKENS). The tests lower them.
+ */
+export function assembleNc(inputs: Array<{ file: string; text: string }>, sources?: SourceMap, limits: { maxUnrolled?: number; maxTokens?: number } = {}): NcAssembleResult {
   const s = new AsmState(limits.maxUnrolled ?? MAX_UNROLLED);
+  const budget = new TokenBudget(limits.maxTokens ?? NC_MAX_TOKENS);
   for (const { file, text } of inputs) {
     sources?.add(file, text);
+    const over = budget.take(text, file);
+    if (over) {
+      s.diags.push(over);
+      break;
+    }
     s.file = file;
     s.loc = undefined;
     try {
