@@ -1,7 +1,8 @@
 /**
  * Shared by the generator tests (test/gen/*.test.ts): write a generated kernel's inputs to a temporary directory,
- * assemble + link + simulate it in-process, read tensors back. The float64 references are written in the tests
- * themselves (never taken from the generator or the model).
+ * assemble + link + simulate it in-process, read tensors back. The float64 references are written in the tests, here
+ * and in transformer.ref.ts, never taken from the generator or the model: only runKernel / linkOnly and the types
+ * below use packages/<name>/src code; the reference functions use none.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
