@@ -28,13 +28,28 @@ export interface GenRun {
   raw(name: string): Uint8Array;
 }
 
+/** write the kernel's inputs and LUTs to `dir`, assemble and link (the linker throws its errors as a DiagnosticError). */
+function build(k: GenKernel, dir: string, luts: boolean): ReturnType<typeof link> {
+  for (const f of k.inputs) writeNpyFile(join(dir, f.file), { dtype: 'float32', shape: f.shape, data: f.data });
+  if (luts) for (const l of k.luts) execFileSync(process.execPath, [LUT_SCRIPT, '--fn', l.fn, '-o', join(dir, l.file)], { stdio: 'ignore' });
+  const obj = assemble([{ file: `${k.name}.pasm`, text: k.pasm }], { isa, listing: false }).object;
+  return link({ script: k.ld, scriptFile: join(dir, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] });
+}
+
+/** assemble and link only (inputs written, no LUTs, no run): the linker's warnings. */
+export function linkOnly(k: GenKernel): Diagnostic[] {
+  const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-'));
+  try {
+    return build(k, dir, false).diagnostics;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export function runKernel(k: GenKernel, opts: { timingOnly?: boolean; maxCycles?: number } = {}): GenRun {
   const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-'));
   try {
-    for (const f of k.inputs) writeNpyFile(join(dir, f.file), { dtype: 'float32', shape: f.shape, data: f.data });
-    for (const l of k.luts) execFileSync(process.execPath, [LUT_SCRIPT, '--fn', l.fn, '-o', join(dir, l.file)], { stdio: 'ignore' });
-    const obj = assemble([{ file: `${k.name}.pasm`, text: k.pasm }], { isa, listing: false }).object;
-    const linked = link({ script: k.ld, scriptFile: join(dir, `${k.name}.ld`), objects: [{ file: `${k.name}.pobj`, container: obj }] });
+    const linked = build(k, dir, true);
     const res = simulateImage(linked.image, `${k.name}.pimg`, { uieFactory: makeUieFactory({ timingOnly: opts.timingOnly ?? false }), maxCycles: opts.maxCycles ?? 5_000_000 });
     const image = linked.image;
     return {
@@ -51,6 +66,13 @@ export function runKernel(k: GenKernel, opts: { timingOnly?: boolean; maxCycles?
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** the sum over the UIEs of a compute counter of the run's report (`exec_valid`, `macs`). */
+export function computeTotal(report: SimReport, counter: 'exec_valid' | 'macs'): number {
+  let n = 0;
+  for (const e of report.engines) n += (e.uie?.['compute'] as Record<string, number | undefined> | undefined)?.[counter] ?? 0;
+  return n;
 }
 
 /** input tensor `file` of a kernel (as written to disk). */
