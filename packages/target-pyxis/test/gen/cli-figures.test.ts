@@ -5,10 +5,7 @@
  * grid rate (VPU rows) or without a float64 check (compressed 1x1 weights) prints instead.
  */
 import { describe, expect, it } from 'vitest';
-import { writeKernel } from '../../src/gen/cli.js';
-import { gemm } from '../../src/gen/gemm.js';
-import { runKernelFiles } from '../../src/gen/runner.js';
-import { CLOCK, PEAK_UIE_FP8, genInTemp, num, withTempDir } from './cli.harness.js';
+import { CLOCK, PEAK_UIE_FP8, genInTemp, num, runGemmWithChecks } from './cli.harness.js';
 
 /** `pyxis-gen ARGS --out TMP --run` */
 const run = (args: string[]) => genInTemp('fig', (dir) => [...args, '--out', dir, '--run']);
@@ -76,15 +73,13 @@ describe('pyxis-gen --run figures', () => {
   });
 
   it('a check with an RMS bound (the transformer layer): --run fails above it even when the max is within its bound', () => {
-    withTempDir('fig', (dir) => {
-      const k = gemm({ m: 8, k: 8, n: 8 });
-      writeKernel(k, dir, { makeLut: () => {} });
-      const within = runKernelFiles({ ...k, check: () => ({ max: 0.1, bound: 1, rms: 0.05, rmsBound: 0.08, what: 'test' }) }, dir, {});
-      expect(within.ok).toBe(true);
-      expect(within.lines.join('\n')).toMatch(/RMS relative 5\.000e-2 \(bound 0\.08\): ok/);
-      const above = runKernelFiles({ ...k, check: () => ({ max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' }) }, dir, {});
-      expect(above.ok).toBe(false);
-      expect(above.lines.join('\n')).toMatch(/RMS relative 9\.000e-2 \(bound 0\.08\): ABOVE THE BOUND/);
-    });
+    const [within, above] = runGemmWithChecks('fig', [
+      { max: 0.1, bound: 1, rms: 0.05, rmsBound: 0.08, what: 'test' },
+      { max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' },
+    ]);
+    expect(within!.ok).toBe(true);
+    expect(within!.lines.join('\n')).toMatch(/RMS relative 5\.000e-2 \(bound 0\.08\): ok/);
+    expect(above!.ok).toBe(false);
+    expect(above!.lines.join('\n')).toMatch(/RMS relative 9\.000e-2 \(bound 0\.08\): ABOVE THE BOUND/);
   });
 });

@@ -8,10 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeKernel } from '../../src/gen/cli.js';
-import { gemm } from '../../src/gen/gemm.js';
-import { runKernelFiles } from '../../src/gen/runner.js';
-import { CLOCK, PEAK_UIE_FP8, genInTemp, num, withTempDir } from './cli.harness.js';
+import { CLOCK, PEAK_UIE_FP8, genInTemp, num, runGemmWithChecks } from './cli.harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -143,14 +140,10 @@ describe('pyxis-gen --run --json', () => {
   });
 
   it('an error above its bound: pass false in the figures of the run (the CLI exits 1 with the object)', () => {
-    withTempDir('json', (dir) => {
-      const k = gemm({ m: 8, k: 8, n: 8 });
-      writeKernel(k, dir, { makeLut: () => {} });
-      const above = runKernelFiles({ ...k, check: () => ({ max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' }) }, dir, {});
-      expect(above.ok).toBe(false);
-      expect(above.json.error).toEqual({ max: 0.1, max_bound: 1, rms: 0.09, rms_bound: 0.08, what: 'test', pass: false });
-      expect(above.json.ok).toBe(false);
-    });
+    const [above] = runGemmWithChecks('json', [{ max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' }]);
+    expect(above!.ok).toBe(false);
+    expect(above!.json.error).toEqual({ max: 0.1, max_bound: 1, rms: 0.09, rms_bound: 0.08, what: 'test', pass: false });
+    expect(above!.json.ok).toBe(false);
   });
 
   it('usage and parameter errors: nothing on stdout, the message on stderr, no file', () => {

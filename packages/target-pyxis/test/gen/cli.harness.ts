@@ -10,6 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { genMain } from '../../src/gen/index.js';
+import { writeKernel } from '../../src/gen/cli.js';
+import { gemm } from '../../src/gen/gemm.js';
+import type { GenKernel } from '../../src/gen/kernel.js';
+import { runKernelFiles } from '../../src/gen/runner.js';
 
 const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
 
@@ -55,6 +59,21 @@ export function genInTemp(tag: string, args: (dir: string) => string[], look?: (
     const r = gen(args(dir));
     look?.(dir);
     return { ...r, dir };
+  });
+}
+
+/** what a kernel's float64 check returns */
+export type CheckResult = ReturnType<NonNullable<GenKernel['check']>>;
+
+/**
+ * An 8 x 8 x 8 GEMM written to a temporary directory and run by runKernelFiles (the `--run` path) once per entry of
+ * `checks`, its float64 check replaced by that entry: the figures and the verdict of a given error.
+ */
+export function runGemmWithChecks(tag: string, checks: CheckResult[]): Array<ReturnType<typeof runKernelFiles>> {
+  return withTempDir(tag, (dir) => {
+    const k = gemm({ m: 8, k: 8, n: 8 });
+    writeKernel(k, dir, { makeLut: () => {} });
+    return checks.map((c) => runKernelFiles({ ...k, check: () => c }, dir, {}));
   });
 }
 
