@@ -11,39 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { conv3x3, type ConvParams } from '../../src/gen/index.js';
 import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { computeTotal, errors, input, linkOnly, runKernel } from './gen.harness.js';
-
-/**
- * float64 3x3 convolution, zero padding 1, of 16 output channels over [n, cin, h, 128] images, stride 1 or 2:
- * out[b][o][r][c] = sum_i sum_dy,dx w[o][i][dy+1][dx+1] x[b][i][s r + dy][s c + dx], rows 0..h/s-1, columns
- * 0..128/s-1; abs = the same sum of |w x| (the normwise scale).
- */
-function ref3x3(x: Float64Array, w: Float64Array, n: number, cin: number, h: number, stride: 1 | 2 = 1): { ref: Float64Array; abs: Float64Array } {
-  const W = 128;
-  const HO = h / stride;
-  const WO = W / stride;
-  const ref = new Float64Array(n * 16 * HO * WO);
-  const abs = new Float64Array(ref.length);
-  for (let b = 0; b < n; b++)
-    for (let o = 0; o < 16; o++)
-      for (let row = 0; row < HO; row++)
-        for (let col = 0; col < WO; col++) {
-          let s = 0;
-          let a = 0;
-          for (let i = 0; i < cin; i++)
-            for (let dy = -1; dy <= 1; dy++)
-              for (let dx = -1; dx <= 1; dx++) {
-                const y = stride * row + dy;
-                const xx = stride * col + dx;
-                if (y < 0 || y >= h || xx < 0 || xx >= W) continue;
-                const p = w[((o * cin + i) * 3 + dy + 1) * 3 + dx + 1]! * x[((b * cin + i) * h + y) * W + xx]!;
-                s += p;
-                a += Math.abs(p);
-              }
-          ref[((b * 16 + o) * HO + row) * WO + col] = s;
-          abs[((b * 16 + o) * HO + row) * WO + col] = a;
-        }
-  return { ref, abs };
-}
+import { conv3x3Ref } from './conv.ref.js';
 
 describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
   const cases: Array<[string, ConvParams]> = [
@@ -59,7 +27,7 @@ describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
       const r = runKernel(k);
       expect(r.report.stop).toBe('done');
       expect(r.warnings).toEqual([]);
-      const { ref, abs } = ref3x3(input(k, `${k.name}_x.npy`), input(k, `${k.name}_w.npy`), p.images, p.cin, p.height);
+      const { y: ref, a: abs } = conv3x3Ref(input(k, `${k.name}_x.npy`), input(k, `${k.name}_w.npy`), { images: p.images, cin: p.cin, height: p.height, width: 128 });
       if (p.residual) {
         const rr = input(k, `${k.name}_r.npy`);
         for (let i = 0; i < ref.length; i++) ref[i]! += rr[i]!;
@@ -91,7 +59,8 @@ describe('pyxis-gen conv3x3: stride 1, pad 1, images streamed from HBM', () => {
       const { images: N, cin: CI, height: H } = p;
       const HO = H / 2;
       const WO = 64;
-      const { ref, abs } = ref3x3(input(k, `${k.name}_x.npy`), input(k, `${k.name}_w.npy`), N, CI, H, 2);
+      // out[o][r][c] = sum_i sum_dy,dx w[o][i][dy+1][dx+1] x[i][2r+dy][2c+dx], rows 0..H/2-1, columns 0..63
+      const { y: ref, a: abs } = conv3x3Ref(input(k, `${k.name}_x.npy`), input(k, `${k.name}_w.npy`), { images: N, cin: CI, height: H, width: 128, stride: 2 });
       const e = errors(r.tensor('y_hbm'), ref, abs);
       expect(e.bad).toBe(0);
       // the FP8 bound + one RFP8 rounding of the output (2^-4 |y| <= 2^-4 sum |w x|)
