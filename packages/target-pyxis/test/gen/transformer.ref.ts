@@ -2,10 +2,10 @@
  * The float64 transformer-layer reference shared by test/gen/transformer*.test.ts: layouts (the generator's
  * feature-major token blocks and feature-block tiles -> token-major), linear, LayerNorm, causal attention, GELU, the
  * whole decoder layer of the model (`k.weights`, "x W" convention) and the relative error figures of
- * docs/generators.md "Transformer layer". An independent reference: nothing here comes from packages/src (the only
- * import is the erf of the test harness).
+ * docs/generators.md "Transformer layer". An independent reference: nothing here comes from packages/<name>/src (the
+ * only import is erf from float64.ref.ts, which imports nothing).
  */
-import { erf } from './gen.harness.js';
+import { erf } from './float64.ref.js';
 
 /** [ceil(seq/128), rows, 128] feature-major token blocks -> [seq, cols] token-major (the first `cols` feature rows). */
 export function tokens(t: ArrayLike<number>, seq: number, rows: number, cols = rows): Float64Array {
