@@ -1,7 +1,8 @@
 /**
- * float64 references shared by the generator tests (test/gen/*.test.ts; re-exported by gen.harness.ts): products,
- * layouts, error figures, softmax / norm / attention / erf. Independent of the code under test: this module imports
- * nothing (transformer.ref.ts and conv.ref.ts hold the layer and convolution references).
+ * float64 references shared by the generator tests (test/gen/*.test.ts; re-exported by gen.harness.ts) and the
+ * samples' tests (test/samples-compute.harness.ts re-exports matmul64, transpose, errors): products, layouts, error
+ * figures, softmax / norm / attention / erf. Independent of the code under test: this module imports nothing
+ * (transformer.ref.ts and conv.ref.ts hold the layer and convolution references).
  */
 
 /** float64 C[m,n] = A[m,k] x B[k,n] and sum_k |a||b| per element (the normwise scale of a dot product). */
@@ -21,6 +22,11 @@ export function matmul64(a: ArrayLike<number>, b: ArrayLike<number>, m: number, 
   return { c, abs };
 }
 
+/** [rows, cols] row-major -> its transpose [cols, rows]. */
+export function transpose(a: ArrayLike<number>, rows: number, cols: number): Float64Array {
+  return Float64Array.from({ length: rows * cols }, (_, i) => a[(i % rows) * cols + Math.floor(i / rows)]!);
+}
+
 /** [nb, rows, w] column blocks -> [rows, nb * w] row-major. */
 export function fromColumnBlocks(t: ArrayLike<number>, rows: number, cols: number, w = 128): Float64Array {
   const out = new Float64Array(rows * cols);
@@ -28,7 +34,11 @@ export function fromColumnBlocks(t: ArrayLike<number>, rows: number, cols: numbe
   return out;
 }
 
-/** max |got - ref| / scale (scale 1 where 0), RMS relative error, non-finite count (docs/generators.md "Error bounds"). */
+/**
+ * Error of `got` against the float64 reference (docs/spec-notes.md "error figures", docs/generators.md "Error bounds"):
+ * max over elements of |got - ref| / scale (scale: sum_k |a_k b_k|, the normwise relative error of each dot product,
+ * finite where ref cancels to ~0; 1 where 0), the RMS relative error ||got - ref||_2 / ||ref||_2, non-finite count.
+ */
 export function errors(got: ArrayLike<number>, ref: Float64Array, scale: Float64Array): { max: number; rms: number; bad: number } {
   let max = 0;
   let num = 0;

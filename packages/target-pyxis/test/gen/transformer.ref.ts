@@ -23,11 +23,6 @@ export function tokensFromTiles(t: ArrayLike<number>, seq: number, rows: number)
   return g;
 }
 
-/** [rows, cols] row-major -> its transpose [cols, rows]. */
-export function transpose(a: ArrayLike<number>, rows: number, cols: number): Float64Array {
-  return Float64Array.from({ length: rows * cols }, (_, i) => a[(i % rows) * cols + Math.floor(i / rows)]!);
-}
-
 /**
  * y [m, n] = x [m, k] W, summed over k in order: `w` is W [k, n] row-major ('W', the model's "x W" convention) or the
  * stored W^T [n, k] ('WT', the generator's A operand layout).

@@ -13,7 +13,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GenError, colNormParts, transformer } from '../../src/gen/index.js';
 import { input, runKernel, type GenRun } from './gen.harness.js';
-import { attention, decoderLayer, gelu, layerNorm, linear, rel, splitQkv, tokens as tokensOf, tokensFromTiles, transpose } from './transformer.ref.js';
+import { attention, decoderLayer, gelu, layerNorm, linear, rel, splitQkv, tokens as tokensOf, tokensFromTiles } from './transformer.ref.js';
+import { transpose } from './float64.ref.js';
 
 const S = 256;
 const D = 256;

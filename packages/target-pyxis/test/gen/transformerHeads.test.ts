@@ -19,7 +19,8 @@
 import { describe, expect, it } from 'vitest';
 import { transformer } from '../../src/gen/index.js';
 import { input, runKernel } from './gen.harness.js';
-import { attention, decoderLayer, rel, splitQkv, tokens, tokensFromTiles, transpose } from './transformer.ref.js';
+import { attention, decoderLayer, rel, splitQkv, tokens, tokensFromTiles } from './transformer.ref.js';
+import { transpose } from './float64.ref.js';
 
 const S = 128;
 const F = 128;
