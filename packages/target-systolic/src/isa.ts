@@ -220,56 +220,69 @@ export function dataMoveOther(flag: number, arch: Arch): { name: 'dram0' | 'dram
   }
 }
 
+/** A violated spec §4 rule and the assembly operand it concerns (`.tasm` name; the caret goes there). */
+export interface InstrProblem {
+  message: string;
+  operand?: string;
+}
+
 /** Last vector touched by `size+1` vectors from `addr` with stride 2^s, checked against `depth`. */
-function span(what: string, addr: number, s: number, size: number, depth: number): string | undefined {
+function span(what: string, addr: number, s: number, size: number, depth: number, operand: string): InstrProblem | undefined {
   const last = addr + size * 2 ** s;
-  return last >= depth ? `${what} vectors ${addr}..${last} (stride ${2 ** s}) outside its ${depth} vectors` : undefined;
+  return last >= depth ? { message: `${what} vectors ${addr}..${last} (stride ${2 ** s}) outside its ${depth} vectors`, operand } : undefined;
 }
 
 /** Spec §4 rules for one instruction; undefined when it is legal. */
 export function checkInstr(t: InstructionTables, i: Instr): string | undefined {
+  return checkInstrAt(t, i)?.message;
+}
+
+const msg = (message: string | undefined, operand?: string): InstrProblem | undefined => (message === undefined ? undefined : operand ? { message, operand } : { message });
+
+/** checkInstr with the operand at fault (for the assembler's caret). */
+export function checkInstrAt(t: InstructionTables, i: Instr): InstrProblem | undefined {
   const a = t.arch;
   const f = i.flags;
   switch (i.op) {
     case OP.NoOp:
-      return f || i.a0 || i.a1 || i.a2 || i.s0 || i.s1 ? 'NoOp with non-zero flags or operands' : undefined;
+      return msg(f || i.a0 || i.a1 || i.a2 || i.s0 || i.s1 ? 'NoOp with non-zero flags or operands' : undefined);
     case OP.MatMul:
-      if (f > 3) return `flags 0x${f.toString(16)}: MatMul has only accumulate (bit 0) and zeroes (bit 1)`;
-      return (f & 2 ? undefined : span('local memory', i.a0, i.s0, i.a2, a.local_depth)) ?? span('accumulators', i.a1, i.s1, i.a2, a.accumulator_depth);
+      if (f > 3) return msg(`flags 0x${f.toString(16)}: MatMul has only accumulate (bit 0) and zeroes (bit 1)`);
+      return (f & 2 ? undefined : span('local memory', i.a0, i.s0, i.a2, a.local_depth, 'local')) ?? span('accumulators', i.a1, i.s1, i.a2, a.accumulator_depth, 'acc');
     case OP.DataMove: {
       const o = dataMoveOther(f, a);
-      if (!o) return `flags 0x${f.toString(16)} is not a data flow of the DataMove enum (${[...DATA_MOVE_NAME.entries()].map(([k, v]) => `${k}=${v}`).join(', ')})`;
-      return span('local memory', i.a0, i.s0, i.a2, a.local_depth) ?? span(o.name === 'acc' ? 'accumulators' : o.name.toUpperCase(), i.a1, i.s1, i.a2, o.depth);
+      if (!o) return msg(`flags 0x${f.toString(16)} is not a data flow of the DataMove enum (${[...DATA_MOVE_NAME.entries()].map(([k, v]) => `${k}=${v}`).join(', ')})`, 'flow');
+      return span('local memory', i.a0, i.s0, i.a2, a.local_depth, 'local') ?? span(o.name === 'acc' ? 'accumulators' : o.name.toUpperCase(), i.a1, i.s1, i.a2, o.depth, o.name);
     }
     case OP.LoadWeight:
-      if (f > 1) return `flags 0x${f.toString(16)}: LoadWeight has only zeroes (bit 0)`;
-      if (i.a2 || i.s1) return 'LoadWeight operand 2 and the operand-1 stride must be zero';
-      return f & 1 ? undefined : span('local memory', i.a0, i.s0, i.a1, a.local_depth);
+      if (f > 1) return msg(`flags 0x${f.toString(16)}: LoadWeight has only zeroes (bit 0)`);
+      if (i.a2 || i.s1) return msg('LoadWeight operand 2 and the operand-1 stride must be zero');
+      return f & 1 ? undefined : span('local memory', i.a0, i.s0, i.a1, a.local_depth, 'local');
     case OP.SIMD: {
-      if (f > 7) return `flags 0x${f.toString(16)}: SIMD has only read, write and accumulate`;
+      if (f > 7) return msg(`flags 0x${f.toString(16)}: SIMD has only read, write and accumulate`);
       const w = t.layout.simdOperandBits;
       const sub = i.a2;
-      if (Math.floor(sub / 2 ** (3 * w)) === LOOKUP && !a.number_of_lookup_tables) return 'SIMD op Lookup needs an architecture with lookup tables (number_of_lookup_tables > 0)';
-      if (sub >= 2 ** t.layout.simdInstructionBits) return `SIMD sub-instruction 0x${sub.toString(16)} wider than ${t.layout.simdInstructionBits} bits`;
+      if (Math.floor(sub / 2 ** (3 * w)) === LOOKUP && !a.number_of_lookup_tables) return msg('SIMD op Lookup needs an architecture with lookup tables (number_of_lookup_tables > 0)', 'op');
+      if (sub >= 2 ** t.layout.simdInstructionBits) return msg(`SIMD sub-instruction 0x${sub.toString(16)} wider than ${t.layout.simdInstructionBits} bits`);
       const regs = a.simd_registers_depth;
       const dst = sub & ((1 << w) - 1);
       const right = (sub >> w) & ((1 << w) - 1);
       const left = (sub >> (2 * w)) & ((1 << w) - 1);
-      if (dst > regs || right > regs || left > regs) return `SIMD register out of range (left ${left}, right ${right}, dest ${dst}; ${regs} register(s))`;
+      if (dst > regs || right > regs || left > regs) return msg(`SIMD register out of range (left ${left}, right ${right}, dest ${dst}; ${regs} register(s))`, left > regs ? 'left' : right > regs ? 'right' : 'dest');
       const luts = a.number_of_lookup_tables ?? 0;
       if (luts && Math.floor(sub / 2 ** (3 * w)) === LOOKUP) {
         // spec §4 "Lookup sub-instruction": the difference goes to register d, table i to register d+i+1, all of them existing
-        if (dst + luts > regs) return `Lookup writes registers ${dst}..${dst + luts} but the architecture has ${regs} SIMD register(s) (dest + number_of_lookup_tables must be <= ${regs})`;
+        if (dst + luts > regs) return msg(`Lookup writes registers ${dst}..${dst + luts} but the architecture has ${regs} SIMD register(s) (dest + number_of_lookup_tables must be <= ${regs})`, 'dest');
       }
-      if (f & 1 && i.a1 >= a.accumulator_depth) return `SIMD read address ${i.a1} outside the ${a.accumulator_depth} accumulators`;
-      if (f & 2 && i.a0 >= a.accumulator_depth) return `SIMD write address ${i.a0} outside the ${a.accumulator_depth} accumulators`;
+      if (f & 1 && i.a1 >= a.accumulator_depth) return msg(`SIMD read address ${i.a1} outside the ${a.accumulator_depth} accumulators`, 'read_addr');
+      if (f & 2 && i.a0 >= a.accumulator_depth) return msg(`SIMD write address ${i.a0} outside the ${a.accumulator_depth} accumulators`, 'write_addr');
       return undefined;
     }
     case OP.LoadLUT: {
-      if (f || i.a2 || i.s1) return 'LoadLUT with non-zero flags, operand 2 or operand-1 stride';
+      if (f || i.a2 || i.s1) return msg('LoadLUT with non-zero flags, operand 2 or operand-1 stride');
       const luts = a.number_of_lookup_tables ?? 0;
-      if (i.a1 > luts) return `LoadLUT table ${i.a1}: the architecture has ${luts} lookup table(s) (0 = the key index, 1..${luts} = the tables)`;
-      return span('local memory', i.a0, i.s0, 0, a.local_depth);
+      if (i.a1 > luts) return msg(`LoadLUT table ${i.a1}: the architecture has ${luts} lookup table(s) (0 = the key index, 1..${luts} = the tables)`, 'table');
+      return span('local memory', i.a0, i.s0, 0, a.local_depth, 'local');
     }
     default:
       return undefined;

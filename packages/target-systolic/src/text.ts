@@ -23,7 +23,7 @@ import { DiagnosticError, didYouMean, error, type Diagnostic, type SourceMap, ty
 import { compileFlatProgram, flatListing, opSpace, readSources, sortDiagnostics, type FlatInsn, type FlatProgram, type OperandHooks, type OpSpace, type SourceInput } from '@pyxis/asm';
 import { log2Ceil, type Arch } from './arch.js';
 import { DATA_MOVE_NAME, ISA, OP, OPCODE_NAME, SIMD_OP_NAME } from './grammar.js';
-import { checkInstr, dataMoveOther, encodeInstr, instructionTables, instrAt, type Instr, type InstructionTables, type Program } from './isa.js';
+import { checkInstrAt, dataMoveOther, encodeInstr, instructionTables, instrAt, type Instr, type InstructionTables, type Program } from './isa.js';
 
 const SPEC = 'systolic-fpga-hardware.md §4';
 const REG_NAME = new Map(ISA.config_registers.map((r) => [r.number, r.name]));
@@ -107,8 +107,24 @@ const INFO = new Map<string, MnemonicInfo>(
 );
 const OTHER_MEMORIES = ['dram0', 'dram1', 'acc'] as const;
 
+/** Where a missing operand would be written: just past the statement's last operand (or mnemonic). */
+function missingSpan(ins: FlatInsn): SourceSpan {
+  let end = ins.span;
+  for (const o of ins.ast.operands)
+    for (const sp of [o.span, o.value.span])
+      if (sp.line > end.line || (sp.line === end.line && sp.column + (sp.length ?? 1) > end.column + (end.length ?? 1))) end = sp;
+  return { file: end.file, line: end.line, column: end.column + (end.length ?? 1), length: 1 };
+}
+
+/** The value of operand `name` as written (the caret of a rule its value breaks), else its name, else the mnemonic. */
+function valueSpan(ins: FlatInsn, name: string | undefined): SourceSpan {
+  if (!name) return ins.span;
+  for (const o of ins.ast.operands) if (o.name === name) return o.flag ? o.span : o.value.span;
+  return ins.fieldSpans[name] ?? ins.span;
+}
+
 /** One bound instruction to values; problems are diagnostics at the operands. */
-function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record<string, SourceSpan>, at: SourceSpan, diags: Diagnostic[]): Instr | undefined {
+function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record<string, SourceSpan>, missingAt: SourceSpan, flowAt: SourceSpan, diags: Diagnostic[]): Instr | undefined {
   const info = INFO.get(mnemonic);
   if (!info) return undefined; // an unknown mnemonic: AS0217 from the front end
   const { op, names, flagTable } = info;
@@ -135,11 +151,11 @@ function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record
   }
   for (const n of info.required)
     if (values[n] === undefined && !spans[n]) {
-      diags.push(error('SYS0505', `${mnemonic} needs \`${n}=\``, { span: at, spec: SPEC }));
+      diags.push(error('SYS0505', `${mnemonic} needs \`${n}=\``, { span: missingAt, spec: SPEC }));
       ok = false;
     }
   if (other && values[other] === undefined && !spans[other]) {
-    diags.push(error('SYS0505', `${mnemonic} needs \`${other}=\``, { span: at, spec: SPEC }));
+    diags.push(error('SYS0505', `${mnemonic} needs \`${other}=\``, { span: flowAt, notes: [`flow=${DATA_MOVE_NAME.get(Number(values['flow']))} moves between local and ${other}`], spec: SPEC }));
     ok = false;
   }
   if (!ok) return undefined;
@@ -197,25 +213,38 @@ export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sour
   const w = t.layout.simdOperandBits;
   let bytes = new Uint8Array(0);
   // the words are made as each instruction is bound (its bindings then die young: large listings);
-  // their diagnostics count only when the front end reported no error, as if made afterwards
-  const later: Diagnostic[] = [];
+  // an instruction's own checks run in the same pass as the front end's (all errors in one run, as GNU as),
+  // skipped only for an instruction the front end already reported (its values are then partial)
+  let seen = diags.length;
   const each = (ins: FlatInsn, k: number): void => {
-    const mnemonic = ins.ast.mnemonic;
-    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, ins.span, later);
-    if (!i) return;
-    if ((i.s0 && !t.layout.stride0Bits) || (i.s1 && !t.layout.stride1Bits)) {
-      later.push(error('SYS0501', `this architecture has no stride bits for operand ${i.s0 && !t.layout.stride0Bits ? 0 : 1}: strides must be 1`, { span: ins.span, spec: SPEC }));
+    let reported = false;
+    for (let d = seen; d < diags.length; d++) if (diags[d]!.severity === 'error') reported = true;
+    if (reported) {
+      seen = diags.length;
       return;
     }
-    const problem = i.op === OP.Configure ? undefined : checkInstr(t, i);
+    const mnemonic = ins.ast.mnemonic;
+    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, missingSpan(ins), valueSpan(ins, 'flow'), diags);
+    seen = diags.length;
+    if (!i) return;
+    if ((i.s0 && !t.layout.stride0Bits) || (i.s1 && !t.layout.stride1Bits)) {
+      const s0 = i.s0 && !t.layout.stride0Bits;
+      const stride = Object.keys(ins.fieldSpans).find((n) => n.endsWith('_stride') && (s0 ? n === 'local_stride' : n !== 'local_stride'));
+      diags.push(error('SYS0501', `this architecture has no stride bits for operand ${s0 ? 0 : 1}: strides must be 1`, { span: valueSpan(ins, stride), spec: SPEC }));
+      seen = diags.length;
+      return;
+    }
+    const problem = i.op === OP.Configure ? undefined : checkInstrAt(t, i);
     if (problem) {
-      later.push(error('SYS0501', problem, { span: ins.ast.span, spec: SPEC }));
+      diags.push(error('SYS0501', problem.message, { span: valueSpan(ins, problem.operand), spec: SPEC }));
+      seen = diags.length;
       return;
     }
     try {
       encodeInstr(t, i, bytes, k * B);
     } catch (e) {
-      later.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: ins.ast.span, spec: SPEC }));
+      diags.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: ins.ast.span, spec: SPEC }));
+      seen = diags.length;
     }
   };
   for (const p of set.programs) {
@@ -230,8 +259,6 @@ export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sour
     if (!set.programs.length && !diags.some((d) => d.severity === 'error')) diags.push(error('SYS0507', 'no instructions', { span: { file: inputs[0]?.file ?? 'program', line: 1, column: 1 } }));
     return { ...empty, diagnostics: sortDiagnostics(diags) };
   }
-  if (diags.some((d) => d.severity === 'error')) return { ...empty, diagnostics: sortDiagnostics(diags) };
-  diags.push(...later);
   if (diags.some((d) => d.severity === 'error')) return { ...empty, diagnostics: sortDiagnostics(diags) };
   if (bytes.length !== flat.insns.length * B) bytes = bytes.slice(0, flat.insns.length * B);
   // the listing shows the encoded words of the architecture's instruction table

@@ -162,12 +162,20 @@ describe('assembler diagnostics carry file:line:col', () => {
     expect(diag('MatMul local=0 acc=0 size=0')[0]!.message).toBe('size is the number of vectors: at least 1');
     expect(diag('DataMove flow=dram0_to_lokal local=0 dram0=0 size=1')[0]!.message).toBe('`dram0_to_lokal` is not a value of `flow`');
     expect(codes('LoadWeight local=0 acc=0 size=1')).toEqual(['SYS0504@1:20']); // not an operand of LoadWeight
-    expect(codes('DataMove flow=dram0_to_local local=0 acc=0 size=1')).toEqual(['SYS0505@1:1', 'SYS0504@1:38']); // acc is not this flow's memory; dram0 missing
+    expect(codes('DataMove flow=dram0_to_local local=0 acc=0 size=1')).toEqual(['SYS0505@1:15', 'SYS0504@1:38']); // acc is not this flow's memory; dram0 missing (caret at the flow that needs it)
     expect(codes('LoadWeight accumulate size=1')).toEqual(['SYS0504@1:12']); // a MatMul flag
     expect(codes('MatMul local size=1 acc=0')).toEqual(['AS0225@1:8']); // a bare name is a one-bit flag
-    expect(codes('MatMul local=0 acc=4096 size=1')).toEqual(['SYS0501@1:1']); // outside the accumulators
+    expect(codes('MatMul local=0 acc=4096 size=1')).toEqual(['SYS0501@1:20']); // outside the accumulators: the caret at acc's value
+    expect(codes('LoadLUT local=0 table=5')).toEqual(['SYS0501@1:23']); // no lookup tables on this board: at the table's value
+    expect(codes('MatMul local=0 acc=0')).toEqual(['SYS0505@1:21']); // size missing: the caret after the last operand, where it goes
     expect(codes('.program p x { NoOp }')).toEqual(['SYS0506@1:10']);
     expect(codes('loop 2 { NoOp }')).toEqual(['AS0317@1:1', 'AS0315@1:1']);
+  });
+  test('all errors in one run (as GNU as): back-end checks are not held back by front-end errors on other lines', () => {
+    // line 1: a front-end error (AS0217); line 2: SYS0505; line 3: SYS0501; line 4: a front-end error on the
+    // instruction itself (AS0401), whose partial values are not checked again
+    const src = 'MatMull local=0 acc=0 size=1\nMatMul local=0 acc=0\nMatMul local=0 acc=4096 size=1\nMatMul local=0 acc=0 size=0';
+    expect(codes(src)).toEqual(['AS0217@1:1', 'SYS0505@2:21', 'SYS0501@3:20', 'SYS0503@4:27']);
   });
   test('--listing is the shared flat listing: PC, the encoded word (most significant byte first), the source line', () => {
     const r = assembleSystolic([{ file: 'l.tasm', text: 'NoOp\n  MatMul accumulate local=5 acc=7 size=4 // c\n' }], a);
