@@ -255,10 +255,9 @@ export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sour
     bytes = new Uint8Array((p.body?.length ?? 0) * B);
     flat = compileFlatProgram(p, space, ctx, { hooks, encode: false, keepValues: false, each, spec: SPEC, structureNote: 'the array runs a straight instruction stream' });
   }
-  if (!flat) {
-    if (!set.programs.length && !diags.some((d) => d.severity === 'error')) diags.push(error('SYS0507', 'no instructions', { span: { file: inputs[0]?.file ?? 'program', line: 1, column: 1 } }));
-    return { ...empty, diagnostics: sortDiagnostics(diags) };
-  }
+  // sources without instructions assemble to an empty program, as GNU as and every target (docs/assembler.md
+  // "Empty sources"; spec §4 has no rule against it: the decoder then waits on an empty instruction stream)
+  if (!flat) return { ...empty, diagnostics: sortDiagnostics(diags) };
   if (diags.some((d) => d.severity === 'error')) return { ...empty, diagnostics: sortDiagnostics(diags) };
   if (bytes.length !== flat.insns.length * B) bytes = bytes.slice(0, flat.insns.length * B);
   // the listing shows the encoded words of the architecture's instruction table

@@ -4,7 +4,7 @@
  * and as a .pimg) with the expected output of samples/systolic; malformed
  * manifests and programs give diagnostics and exit 1, never a stack trace.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -197,3 +197,19 @@ test.skipIf(!existsSync(FIX))('the real ResNet-20 .tmodel runs through pyxis-sim
   expect(Array.from(l.data.slice(0, 10)).every(Number.isFinite)).toBe(true);
   expect(JSON.parse(readFileSync(join(tmp, 'r.json'), 'utf8')).instructions).toBe(50121);
 }, 60_000);
+
+describe('samples/systolic/errors: each bad program with its exact diagnostics (*.err), all in one run', () => {
+  const errDir = S + 'errors/';
+  for (const f of readdirSync(errDir).filter((x) => x.endsWith('.tasm')).sort())
+    test(f, async () => {
+      const out = join(tmp, 'err.pobj');
+      const r = await cap(runAs, ['--target', 'systolic', '--arch', S + 'arch4.tarch', errDir + f, '-o', out]);
+      expect(r.code).toBe(1);
+      expect(existsSync(out)).toBe(false);
+      const file = errDir + f.replace(/\.tasm$/, '.err');
+      // the golden text names the file relative to samples/systolic/errors
+      const err = r.err.split(errDir).join('');
+      if (process.env['PYXIS_UPDATE_GOLDEN'] === '1' || !existsSync(file)) writeFileSync(file, err);
+      expect(err).toBe(readFileSync(file, 'utf8'));
+    });
+});

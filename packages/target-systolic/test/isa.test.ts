@@ -171,6 +171,10 @@ describe('assembler diagnostics carry file:line:col', () => {
     expect(codes('.program p x { NoOp }')).toEqual(['SYS0506@1:10']);
     expect(codes('loop 2 { NoOp }')).toEqual(['AS0317@1:1', 'AS0315@1:1']);
   });
+  test('sources without instructions (empty, comments, constants only) assemble to an empty program, as GNU as', () => {
+    for (const text of ['', '// nothing yet\n', '.const N = 4\n'])
+      expect(assembleSystolic([{ file: 'e.tasm', text }], a)).toEqual({ bytes: new Uint8Array(0), count: 0, diagnostics: [] });
+  });
   test('all errors in one run (as GNU as): back-end checks are not held back by front-end errors on other lines', () => {
     // line 1: a front-end error (AS0217); line 2: SYS0505; line 3: SYS0501; line 4: a front-end error on the
     // instruction itself (AS0401), whose partial values are not checked again
