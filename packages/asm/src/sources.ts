@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, isAbsolute } from 'node:path';
-import { SourceMap, error, type Diagnostic } from '@pyxis/diagnostics';
+import { SourceMap, error, warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { ConstDecl, FileAst, ProgramDecl, Stmt, TopLevel } from './ast.js';
 import type { IToken } from 'chevrotain';
 import { fastParse } from './fastparse.js';
@@ -118,6 +118,25 @@ export const MAX_INCLUDE_BYTES = 256 * 1024 ** 2;
 
 /** An included file that exists but is refused (a device, FIFO, directory, or larger than MAX_INCLUDE_BYTES): AS0108. */
 export class IncludeRefused extends Error {}
+
+/**
+ * The `-I` directories that cannot be searched (missing, or not a directory): one warning AS0110 each, named once
+ * however often it is given. A warning, not an error, as a C compiler's `-Wmissing-include-dirs`: a search path
+ * is optional until an `.include` needs it (then AS0107 lists the places tried).
+ */
+export function checkIncludeDirs(dirs: readonly string[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const d of new Set(dirs)) {
+    let why: string | undefined;
+    try {
+      if (!statSync(d).isDirectory()) why = 'is not a directory';
+    } catch (e) {
+      why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read: ${(e as Error).message}`;
+    }
+    if (why) out.push(warning('AS0110', `include directory "${d}" ${why}: -I ${d} is not searched`));
+  }
+  return out;
+}
 
 function defaultRead(path: string): string | undefined {
   let st;

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
-import { UsageError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
+import { checkIncludeDirs } from '@pyxis/asm';
 import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic, readInputFile, readContainer, startsWithContainerMagic } from '@pyxis/container';
 import type { Command } from 'commander';
 import { missingPart, targetEntries } from '@pyxis/target';
@@ -103,8 +104,17 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         const mainOut = toStdout ? undefined : (opts.output ?? defaultOutput(sources[0]!, emit ? emit.ext : '.pobj'));
         checkOutputPaths([mainOut, opts.listing], sources);
         const inputs = sources.map((file) => ({ file, text: readInputText(file) }));
-        const result = be.assemble({ inputs, inputKind, includeDirs: opts.includeDir, listing: !!opts.listing, options, services: services(c) });
-        if (result.diagnostics.length) c.report(result.diagnostics);
+        // a -I directory that cannot be searched is named once (AS0110), also next to the assembly's errors
+        const dirWarnings = checkIncludeDirs(opts.includeDir);
+        let result: ReturnType<typeof be.assemble>;
+        try {
+          result = be.assemble({ inputs, inputKind, includeDirs: opts.includeDir, listing: !!opts.listing, options, services: services(c) });
+        } catch (e) {
+          if (e instanceof DiagnosticError && dirWarnings.length) throw new DiagnosticError([...dirWarnings, ...e.diagnostics]);
+          throw e;
+        }
+        const diagnostics = [...dirWarnings, ...result.diagnostics];
+        if (diagnostics.length) c.report(diagnostics);
         c.log.info({ target: target.name }, 'assembled');
         // `.include`d files are known only now: no output may replace one either (IO0003).
         checkOutputPaths([mainOut, opts.listing], [...sources, ...c.sources.files().filter((f) => !f.startsWith('<'))], { recheck: true });
