@@ -21,7 +21,8 @@ export function lex(text: string, file: string): { result: ILexingResult; diagno
   const diagnostics = result.errors.map((e) =>
     error('AS0101', `unexpected character ${JSON.stringify(text.substr(e.offset, Math.max(1, e.length)).slice(0, 10))}`, {
       span: { file, line: e.line ?? 1, column: e.column ?? 1, length: Math.max(1, e.length) },
-      label: 'not part of the .pasm language',
+      // the shared front end reads every target's language (.pasm, .tasm, .xasm): name the file's own
+      label: `not part of the ${/\.[a-z]*asm$/i.exec(file)?.[0]?.toLowerCase() ?? 'assembly'} language`,
     }),
   );
   return { result, diagnostics };

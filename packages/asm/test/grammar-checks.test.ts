@@ -33,4 +33,11 @@ describe('grammar checks skipped at run time', () => {
     expect(v.errors).toEqual([]);
     expect(JSON.stringify(a.ast.items, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x))).toEqual(JSON.stringify(items, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x)));
   });
+
+  test('an unknown character names the language of its file (the front end reads .pasm, .tasm, .xasm)', () => {
+    expect(lex('a @\n', 'x.pasm').diagnostics[0]!.label).toBe('not part of the .pasm language');
+    expect(lex('a @\n', 'dir/X.XASM').diagnostics[0]!.label).toBe('not part of the .xasm language');
+    expect(lex('a @\n', 'x.tasm').diagnostics[0]!.label).toBe('not part of the .tasm language');
+    expect(lex('a @\n', 'common.inc').diagnostics[0]!.label).toBe('not part of the assembly language');
+  });
 });

@@ -27,7 +27,7 @@ import {
   PRINT_EDGE_ITEMS,
   type Tensor,
 } from '@pyxis/container';
-import { findTargetEntry, type InspectRequest } from '@pyxis/target';
+import { findTargetEntry, loadTarget, targetEntries, type InspectRequest } from '@pyxis/target';
 import { addTargetOption, addTargetOptions, chooseTargetName, resolveTarget } from './targetOptions.js';
 import { DiagnosticError } from '@pyxis/diagnostics';
 import type { ToolContext } from './tool.js';
@@ -115,7 +115,14 @@ async function inspectFile(path: string, opts: InspectOptions, cmd: Command): Pr
     c = readContainer(bytes, path);
   } catch (e) {
     // not a container, but a target could read it: say how to ask for that
-    const hint = e instanceof DiagnosticError && !isContainer ? hooks?.hint?.(bytes, path) : undefined;
+    let hint = e instanceof DiagnosticError && !isContainer ? hooks?.hint?.(bytes, path) : undefined;
+    // no --target: another target may know the file (a bare Tensil .tprog): ask each, on this error path only
+    if (e instanceof DiagnosticError && !isContainer && !hint && opts.target === undefined)
+      for (const entry of targetEntries()) {
+        if (entry.name === target.name) continue;
+        hint = (await loadTarget(entry.name)).inspect?.hint?.(bytes, path);
+        if (hint) break;
+      }
     if (e instanceof DiagnosticError && hint) {
       const [d, ...rest] = e.diagnostics;
       throw new DiagnosticError([{ ...d!, notes: [...(d!.notes ?? []), hint] }, ...rest]);

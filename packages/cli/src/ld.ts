@@ -33,10 +33,8 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       if (opts.map === '-' && opts.mapJson === '-') throw new UsageError('--map - and --map-json - would both print on stdout; give one of them a file');
       if (opts.output === '-') throw new UsageError('-o - (stdout) is only for text outputs (--map -, --map-json -), not the binary image');
       let out = opts.output ?? scriptFile.replace(/\.[^./\\]*$/, '') + '.pimg';
-      // Every destination is checked before linking: a bad --map path costs no link and leaves no stray image.
-      checkOutputPaths([out, opts.map, opts.mapJson], [scriptFile, ...objs]);
       // a container given where the link script goes (an image, a system, an object without .pobj): say so, instead
-      // of lexing its bytes as a script
+      // of lexing its bytes as a script; before the output check: `pyxis-ld chip.pimg` defaults its output to chip.pimg
       const head = readInputHead(scriptFile, 8).head;
       if (startsWithContainerMagic(head)) {
         const isImage = [...MAGIC.pimg].every((ch, i) => head[i] === ch.charCodeAt(0));
@@ -46,6 +44,8 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
             : `${scriptFile} is an object container: give objects with the .pobj extension, together with one link script`,
         );
       }
+      // Every destination is checked before linking: a bad --map path costs no link and leaves no stray image.
+      checkOutputPaths([out, opts.map, opts.mapJson], [scriptFile, ...objs]);
       const objectBytes = objs.map((file) => ({ file, bytes: readContainerInput(file) }));
       // The target: --target, else the objects' container headers or an extension a target claims (`.tmodel`), else the default.
       const name = chooseTargetName(opts.target, [...objs, scriptFile], (f) => { const o = objectBytes.find((x) => x.file === f); return o ? containerTargetOf(o.bytes) : undefined; });

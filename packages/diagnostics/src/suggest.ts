@@ -1,7 +1,11 @@
-/** Levenshtein distance, small inputs only (names, mnemonics). */
+/**
+ * Edit distance with adjacent transpositions counted as one edit (optimal string alignment: Levenshtein plus
+ * swaps), small inputs only (names, mnemonics): `gleu` is one edit from `gelu`, the commonest typo of a short name.
+ */
 export function editDistance(a: string, b: string): number {
   const m = a.length;
   const n = b.length;
+  let prev2 = new Array<number>(n + 1);
   let prev = new Array<number>(n + 1);
   let cur = new Array<number>(n + 1);
   for (let j = 0; j <= n; j++) prev[j] = j;
@@ -9,9 +13,11 @@ export function editDistance(a: string, b: string): number {
     cur[0] = i;
     for (let j = 1; j <= n; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, prev2[j - 2]! + 1);
+      cur[j] = d;
     }
-    [prev, cur] = [cur, prev];
+    [prev2, prev, cur] = [prev, cur, prev2];
   }
   return prev[n]!;
 }

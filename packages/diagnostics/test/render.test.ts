@@ -65,6 +65,11 @@ describe('did-you-mean', () => {
   it('computes edit distance', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('', 'abc')).toBe(3);
+    // an adjacent swap is one edit (it was two: `gleu` got no suggestion among the activation functions)
+    expect(editDistance('gleu', 'gelu')).toBe(1);
+    expect(editDistance('ca', 'abc')).toBe(3); // optimal string alignment: no edit of a swapped pair
+    expect(editDistance('Raed_SRAM', 'Read_SRAM')).toBe(1);
+    expect(nearest('gleu', ['identity', 'relu', 'gelu', 'exp'])).toBe('gelu');
   });
   it('suggests close names and stays quiet for unrelated ones', () => {
     expect(nearest('numloop', ['numloops', 'sol_pc', 'is_eol'])).toBe('numloops');

@@ -85,7 +85,9 @@ export function lowerInsn(s: AsmState, st: Extract<Stmt, { k: 'insn' }>): void {
     const v = valueToAttr(s, o.value, st.line);
     if (def.operands.includes(k)) {
       if (typeof v !== 'object' || Array.isArray(v)) {
-        s.diags.push(error('NC0044', `operand \`${k}\` of \`${mn}\` must be a tensor access like \`t[0:128, 0:512]\``, { span: s.span(st.line, o.col) }));
+        // a bare name that is no tensor (a typo of one): say so, with the nearest declared tensor
+        const what = typeof v === 'string' ? `: \`${v}\` is not a declared tensor` : '';
+        s.diags.push(error('NC0044', `operand \`${k}\` of \`${mn}\` must be a tensor access like \`t[0:128, 0:512]\`${what}`, { span: s.span(st.line, o.col), notes: typeof v === 'string' ? didYouMean(v, s.tensorByName.keys()) : [] }));
         return;
       }
       aps[k] = v;

@@ -28,6 +28,21 @@ describe('neuroncore CLI', () => {
     expect(c.err).toContain('neuroncore-v2-architecture.md');
     expect(c.err).not.toMatch(/at .*\.ts:\d+/); // no stack trace
   });
+  it('a swapped pair of letters in an enumeration value gets a did-you-mean (func=gleu: gelu)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nc-cli-'));
+    const src = join(dir, 'gleu.ncasm');
+    writeFileSync(src, '.tensor a sbuf fp32 [128, 64]\nscalar.activation a, a, func=gleu\n');
+    const c = cap();
+    expect(await runAs([src, '-o', join(dir, 'g.pobj'), '--no-color'], c.io)).toBe(1);
+    expect(c.err).toContain('gleu.ncasm:2:25: error[NC0046]: `func` must be one of');
+    expect(c.err).toContain('help: did you mean `gelu`?');
+    // an operand naming no tensor: said so, with the nearest declared one
+    writeFileSync(src, '.tensor act sbuf fp32 [128, 64]\nvector.tensor_copy act, atc\n');
+    const d = cap();
+    expect(await runAs([src, '-o', join(dir, 'g.pobj'), '--no-color'], d.io)).toBe(1);
+    expect(d.err).toContain('gleu.ncasm:2:25: error[NC0044]: operand `in` of `vector.tensor_copy` must be a tensor access like `t[0:128, 0:512]`: `atc` is not a declared tensor');
+    expect(d.err).toContain('help: did you mean `act`?');
+  });
 
   it('the .ncasm extension selects the target; timing-only runs the cost model; usage errors exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nc-cli-'));

@@ -88,50 +88,8 @@ export function npy(file: string): { shape: number[]; data: Float64Array } {
   return { shape: t.shape, data: Float64Array.from(t.data as Float32Array) };
 }
 
-/** float64 C[m,n] = A[m,k] x B[k,n] and the per-element sum of |a||b| (the normwise scale of a dot product). */
-export function matmul64(a: Float64Array, b: Float64Array, m: number, k: number, n: number): { c: Float64Array; abs: Float64Array } {
-  const c = new Float64Array(m * n);
-  const abs = new Float64Array(m * n);
-  for (let i = 0; i < m; i++)
-    for (let p = 0; p < k; p++) {
-      const x = a[i * k + p]!;
-      const ax = Math.abs(x);
-      for (let j = 0; j < n; j++) {
-        const y = b[p * n + j]!;
-        c[i * n + j]! += x * y;
-        abs[i * n + j]! += ax * Math.abs(y);
-      }
-    }
-  return { c, abs };
-}
-
-export function transpose(a: Float64Array, rows: number, cols: number): Float64Array {
-  const t = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) t[j * rows + i] = a[i * cols + j]!;
-  return t;
-}
-
-/**
- * Error of `got` against the float64 reference (docs/spec-notes.md "error figures"): max over elements of
- * |got - ref| / sum_k |a_k b_k| (normwise relative error of each dot product, finite where ref cancels to ~0) and the
- * RMS relative error ||got - ref||_2 / ||ref||_2.
- */
-export function errors(got: ArrayLike<number>, ref: Float64Array, scale: Float64Array): { max: number; rms: number; bad: number } {
-  let max = 0;
-  let num = 0;
-  let den = 0;
-  let bad = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const g = got[i]!;
-    if (!Number.isFinite(g)) bad++;
-    const d = Math.abs(g - ref[i]!);
-    const s = scale[i]! > 0 ? scale[i]! : 1;
-    max = Math.max(max, d / s);
-    num += d * d;
-    den += ref[i]! * ref[i]!;
-  }
-  return { max, rms: Math.sqrt(num / (den || 1)), bad };
-}
+// the float64 product, transpose and error figures are shared with the generator tests (independent references)
+export { errors, matmul64, transpose } from './gen/float64.ref.js';
 
 /**
  * Independent chip §14.1 decompression of a compressed 1x1 database, organisation cin_per_cout, block size 8

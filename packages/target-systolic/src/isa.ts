@@ -147,14 +147,16 @@ function fieldReader(t: CompiledTable, name: string): (b: Uint8Array, off: numbe
 /**
  * Decodes every instruction; a truncated file, an unknown opcode or flag
  * value, non-zero padding or an operand outside its memory is an error at the
- * instruction's byte offset (all of them, up to 20, in one report).
+ * instruction's byte offset (all of them, up to 20, in one report). `base` is
+ * where `bytes` start in `file` (a program section inside a container), so the
+ * offsets reported are the file's.
  */
-export function decodeProgram(bytes: Uint8Array, arch: Arch, file: string): Program {
+export function decodeProgram(bytes: Uint8Array, arch: Arch, file: string, base = 0): Program {
   const t = instructionTables(arch);
   const B = t.layout.bytes;
   const diags: Diagnostic[] = [];
   const err = (offset: number, message: string) => {
-    if (diags.length < MAX_ERRORS) diags.push({ severity: 'error', code: 'SYS0101', message, span: { file, offset, length: B }, spec: 'systolic-fpga-hardware.md §4' });
+    if (diags.length < MAX_ERRORS) diags.push({ severity: 'error', code: 'SYS0101', message, span: { file, offset: base + offset, length: B }, spec: 'systolic-fpga-hardware.md §4' });
   };
   if (bytes.length % B !== 0)
     err(bytes.length - (bytes.length % B), `truncated program: ${bytes.length} bytes is not a whole number of ${B}-byte instructions (the last ${bytes.length % B} bytes are left over)`);

@@ -24,14 +24,14 @@ import { packFile } from './pack.js';
 const str = (o: LinkRequest['options'], k: string) => (o[k] === undefined ? undefined : String(o[k]));
 
 /** The program of the one systolic `.pobj` given, if any. */
-function objectProgram(req: LinkRequest): { bytes: Uint8Array; file: string; arch: unknown } | undefined {
+function objectProgram(req: LinkRequest): { bytes: Uint8Array; file: string; offset: number; arch: unknown } | undefined {
   if (req.objects.length > 1) throw new UsageError(`the systolic linker takes at most one object (the program), got ${req.objects.length}`);
   const o = req.objects[0];
   if (!o) return undefined;
   if (o.container.target !== SYSTOLIC_TARGET_NAME) throw new UsageError(`${o.file} is a ${o.container.target} object, not systolic`);
   const prog = o.container.sections.find((s) => s.name === 'program');
   if (!prog) throw new DiagnosticError({ severity: 'error', code: 'SYS0203', message: `${o.file} has no program section`, span: { file: o.file, offset: 0 } });
-  return { bytes: prog.data, file: o.file, arch: (o.container.metadata as Record<string, unknown>)['arch'] };
+  return { bytes: prog.data, file: o.file, offset: prog.fileOffset ?? 0, arch: (o.container.metadata as Record<string, unknown>)['arch'] };
 }
 
 /** Raw image of one memory: every packed item at its base, zeros between, up to the last vector used. */
@@ -56,7 +56,9 @@ export function linkSystolic(req: LinkRequest): LinkOutput {
   const { model: m, image } = loaded;
   if (program && !arch && program.arch !== undefined && JSON.stringify(program.arch) !== JSON.stringify(m.arch))
     throw new DiagnosticError({ severity: 'error', code: 'SYS0206', message: `${program.file} was assembled for another architecture than $.arch of ${req.scriptFile}`, span: { file: program.file, offset: 0 } });
-  decodeProgram(image.sections[0]!.data, m.arch, program?.file ?? req.scriptFile); // refuse a program that does not decode
+  // refuse a program that does not decode, at the offset in the file that holds it (the object, or the manifest's .tprog)
+  const progFile = (image.metadata as Record<string, unknown>)['program_file'];
+  decodeProgram(image.sections[0]!.data, m.arch, program?.file ?? (typeof progFile === 'string' ? progFile : req.scriptFile), program?.offset ?? 0);
   const inputs: PackedRef[] = [];
   for (const inp of parsePairs(req.options, 'input', '--input')) {
     const ref = m.inputs.find((r) => r.name === inp.name);

@@ -39,11 +39,18 @@ export function archOption(o: OptionValues): Arch | undefined {
 }
 
 export function parsePairs(o: OptionValues, key: string, flag: string): Array<{ name: string; file: string }> {
-  return strings(o, key).map((s) => {
+  const pairs = strings(o, key).map((s) => {
     const eq = s.lastIndexOf('=');
     if (eq <= 0 || eq === s.length - 1) throw new UsageError(`${flag} expects NAME=FILE.npy, got \`${s}\``);
     return { name: s.slice(0, eq), file: s.slice(eq + 1) };
   });
+  // one tensor given two contents: refused, never "the later wins" (an output may go to several files)
+  if (key === 'input')
+    pairs.forEach((p, i) => {
+      const j = pairs.findIndex((q) => q.name === p.name);
+      if (j < i) throw new UsageError(`${flag} ${p.name} is given twice (${pairs[j]!.file} and ${p.file})`);
+    });
+  return pairs;
 }
 
 function planRun(req: MachineRequest) {

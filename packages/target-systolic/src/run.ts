@@ -75,7 +75,7 @@ export function readOutput(m: SystolicMachine, ref: TensorRef): Tensor {
 }
 
 export function buildMachine(parts: ImageParts, file: string, timing: TimingData = TIMING): SystolicMachine {
-  const program = decodeProgram(parts.program, parts.arch, file);
+  const program = decodeProgram(parts.program, parts.arch, parts.programFile ?? file, parts.programOffset);
   const ext = dramExtent(program, parts.arch);
   const vbytes = parts.arch.array_size * fixedType(parts.arch.data_type).bytes;
   for (const r of [...parts.inputs, ...parts.outputs]) ext.dram0Vectors = Math.max(ext.dram0Vectors, r.base + r.size);

@@ -48,7 +48,7 @@ function programRecords(c: Container): InspectRecord[] {
   try {
     const parts = imageParts(c, 'image');
     const bytes = instructionTables(parts.arch).layout.bytes;
-    const lines = disassembleProgram(decodeProgram(parts.program, parts.arch, 'image'), parts.arch, false).split('\n');
+    const lines = disassembleProgram(decodeProgram(parts.program, parts.arch, parts.programFile ?? 'image', parts.programOffset), parts.arch, false).split('\n');
     return lines.filter((l) => l).map((l, pc) => ({ section, offset: pc * bytes, size: bytes, what: `instruction ${pc}: ${l.trim()}` }));
   } catch (e) {
     if (e instanceof DiagnosticError) return []; // describeContainer says why the program does not decode
@@ -58,7 +58,7 @@ function programRecords(c: Container): InspectRecord[] {
 
 function disassembleContainer(c: Container, file: string): string {
   const parts = imageParts(c, file);
-  return disassembleProgram(decodeProgram(parts.program, parts.arch, file), parts.arch);
+  return disassembleProgram(decodeProgram(parts.program, parts.arch, parts.programFile ?? file, parts.programOffset), parts.arch);
 }
 
 export const systolicTarget: Target = {

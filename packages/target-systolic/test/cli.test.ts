@@ -88,6 +88,27 @@ describe('sample fully connected layer', () => {
   });
 });
 
+test('pyxis-sim inspect of a bare .tprog without --target: the bad magic says how to read it (the systolic hint)', async () => {
+  const r = await cap(runSim, ['inspect', S + 'fc.tprog']);
+  expect(r.code).toBe(1);
+  expect(r.err).toContain('error[CT0001]');
+  expect(r.err).toContain('a Tensil program: `inspect --target systolic --arch FILE.tarch FILE.tprog`');
+  const ok = await cap(runSim, ['inspect', '--target', 'systolic', '--arch', S + 'arch4.tarch', S + 'fc.tprog']);
+  expect(ok.code, ok.err).toBe(0);
+  expect(ok.out).toContain('DataMove flow=dram1_to_local');
+});
+
+test('--input NAME given twice: a usage error for pyxis-sim and pyxis-ld (the later one silently won)', async () => {
+  const x = `x:0=${S}fc_x.npy`;
+  const r = await cap(runSim, ['run', S + 'fc.tmodel', '--input', x, '--input', x]);
+  expect(r.code).toBe(2);
+  expect(r.err).toContain('--input x:0 is given twice');
+  const l = await cap(runLd, [S + 'fc.tmodel', '--input', x, '--input', x, '-o', join(tmp, 'twice.pimg')]);
+  expect(l.code).toBe(2);
+  expect(l.err).toContain('--input x:0 is given twice');
+  expect(existsSync(join(tmp, 'twice.pimg'))).toBe(false);
+});
+
 describe('malformed models', () => {
   const model = JSON.parse(readFileSync(S + 'fc.tmodel', 'utf8'));
   const write = (name: string, m: unknown, files: Record<string, Uint8Array> = {}) => {
@@ -115,6 +136,31 @@ describe('malformed models', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain('offset 0x0000001e (30)'.replace('0x0000001e', '0x000001e'));
     expect(r.err).toContain('truncated program: 33 bytes is not a whole number of 6-byte instructions');
+    expect(r.err).toContain(`${join(tmp, 'short.tprog')}: offset`); // the file the offset is in, not the manifest
+  });
+  test('an unknown opcode: the .tprog and its offset from run, inspect and pyxis-ld; the linked image: the offset in the .pimg', async () => {
+    const bad = new Uint8Array(readFileSync(S + 'fc.tprog'));
+    bad[2 * 6 + 5] = 0x90; // instruction 2's header byte (the last of its 6, little-endian): opcode 9 does not exist (spec §4)
+    const m = write('op.tmodel', { ...model, prog: { file_name: 'op.tprog', size: 36 } }, { 'op.tprog': bad });
+    const at = `${join(tmp, 'op.tprog')}: offset 0x000000c (12): error[SYS0101]: instruction 2: unknown opcode 0x9`;
+    for (const [run, argv] of [[runSim, ['run', m]], [runSim, ['inspect', m]], [runLd, [m, '-o', join(tmp, 'op.pimg')]]] as const) {
+      const r = await cap(run, [...argv]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(at);
+    }
+    expect(existsSync(join(tmp, 'op.pimg'))).toBe(false);
+    // the same program inside an image: the offset counts from the start of the .pimg (the program section's data + 12)
+    expect((await cap(runLd, [S + 'fc.tmodel', '-o', join(tmp, 'good.pimg')])).code).toBe(0);
+    const img = new Uint8Array(readFileSync(join(tmp, 'good.pimg')));
+    const good = readFileSync(S + 'fc.tprog');
+    const start = Buffer.from(img).indexOf(good);
+    expect(start).toBeGreaterThan(0);
+    img[start + 17] = 0x90;
+    writeFileSync(join(tmp, 'bad.pimg'), img);
+    const r = await cap(runSim, ['run', join(tmp, 'bad.pimg')]);
+    expect(r.code).toBe(1);
+    const off = start + 12;
+    expect(r.err).toContain(`bad.pimg: offset 0x${off.toString(16).padStart(7, '0')} (${off}): error[SYS0101]: instruction 2: unknown opcode 0x9`);
   });
 });
 

@@ -89,8 +89,14 @@ function tableError(where: string, msg: string): Error {
   return e;
 }
 
-function leaves(o: unknown, path: string, out: Array<[string, unknown]>): void {
-  if (o === null || typeof o !== 'object' || Array.isArray(o)) {
+/**
+ * Deepest object nesting read from a parameter file: every target's keys are a few levels deep, so anything deeper
+ * is an unknown key (a usage error naming it), never a recursion through a hostile file's 100,000 levels.
+ */
+const MAX_FILE_DEPTH = 32;
+
+function leaves(o: unknown, path: string, out: Array<[string, unknown]>, depth = 0): void {
+  if (o === null || typeof o !== 'object' || Array.isArray(o) || depth >= MAX_FILE_DEPTH) {
     out.push([path, o]);
     return;
   }
@@ -101,7 +107,7 @@ function leaves(o: unknown, path: string, out: Array<[string, unknown]>): void {
   }
   for (const [k, v] of Object.entries(r)) {
     if (k.startsWith('$') || k.endsWith('_comment') || k.endsWith('_doc') || (DOC_KEYS.has(k) && typeof v === 'string')) continue;
-    leaves(v, path ? `${path}.${k}` : k, out);
+    leaves(v, path ? `${path}.${k}` : k, out, depth + 1);
   }
 }
 

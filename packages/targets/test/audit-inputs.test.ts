@@ -46,6 +46,10 @@ describe('audit: inputs given by mistake', () => {
     expect(a.code).toBe(2);
     expect(a.err).toContain('chip.pimg is a linked image (.pimg / .psys), not a link script');
     expect(a.err).not.toContain('LD0002'); // no lexing of binary bytes
+    // without -o (the default output chip.pimg is the input): the same usage error, not IO0003 "output is the input"
+    const a2 = await ld([img]);
+    expect(a2.code).toBe(2);
+    expect(a2.err).toContain('chip.pimg is a linked image (.pimg / .psys), not a link script');
     writeFileSync(join(dir, 'sys.json'), JSON.stringify({ chips: 2, image: 'chip.pimg' }));
     // without -o a system description links to SYSTEM.psys (it wrote SYSTEM.pimg)
     expect((await ld([join(dir, 'sys.json')])).code).toBe(0);

@@ -119,6 +119,12 @@ describe('pyxis-sim run --set / --sim-config', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/CLI0020/);
     expect(r.err).toMatch(/bad\.json:2:/);
+    // 100,000 nested objects: an unknown key cut at 32 levels (exit 2), not a stack overflow (it was exit 3)
+    writeFileSync(bad, '{"hbm":'.repeat(100_000) + '1' + '}'.repeat(100_000));
+    r = await call(runSim, ['run', img, '--sim-config', bad]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`$.${Array(32).fill('hbm').join('.')}: unknown parameter`);
+    expect(r.err).not.toMatch(/internal error|call stack/);
     // a full copy of the shipped file is accepted as it is
     r = await call(runSim, ['run', img, '--sim-config', join(__dirname, '../../../grammars/pyxis/sim_config.json')]);
     expect(r.code, r.err).toBe(0);

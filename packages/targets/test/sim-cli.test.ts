@@ -64,8 +64,9 @@ describe('pyxis-sim run', () => {
       expect(await runSim(['run', 'x.pimg', '--threads', v], c.io)).toBe(2);
       expect(c.err).toContain('--threads expects an integer 1..256 threads');
     }
-    expect(await runSim(['run', 'x.pimg', '--dump-region', 'sram:0:4=f.bin'], cap.io)).toBe(1);
-    expect(cap.err).toMatch(/SIM0013/);
+    const r = io();
+    expect(await runSim(['run', 'x.pimg', '--dump-region', 'sram:0:4=f.bin'], r.io)).toBe(2); // an unknown space: the spec does not parse
+    expect(r.err).toMatch(/--dump-region expects SPACE:ADDR:LEN=FILE\.bin/);
   });
   it('exits 1 with the wait graph on a deadlock, stats to stdout', async () => {
     const img = join(dir, 'dl.pimg');
@@ -122,6 +123,21 @@ describe('pyxis-sim run', () => {
       expect(cap.out).toBe(''); // no summary: the run never started
     }
     expect(existsSync(join(dir, 'n.npy')) || existsSync(join(dir, 'n.bin')) || existsSync(join(dir, 'pre-stats.json')) || existsSync(`${dir}.partial`)).toBe(false);
+  });
+  it('a dump spec that does not parse is a usage error (exit 2, as --set and the other targets\' --dump), before the image is read', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--dump', 'src_hbm'], /--dump expects SYMBOL=FILE\.npy/],
+      [['--dump', 'src_hbm:f64=x.npy'], /--dump expects SYMBOL=FILE\.npy/],
+      [['--dump-region', 'hbm:0x:16=x.bin'], /--dump-region expects SPACE:ADDR:LEN=FILE\.bin/],
+      [['--dump-region', 'hbm1:0:16=x.bin'], /HBM is one address space/],
+      [['--dump-region', 'hbm:0:0=x.bin'], /bad address or length/],
+    ];
+    for (const [args, msg] of cases) {
+      const cap = io();
+      expect(await runSim(['run', join(dir, 'no-such-image.pimg'), ...args], cap.io)).toBe(2);
+      expect(cap.err).toMatch(msg);
+      expect(cap.err).not.toMatch(/no such file/);
+    }
   });
   it('rejects a malformed image with a diagnostic', async () => {
     const img = join(dir, 'bad.pimg');

@@ -4,7 +4,7 @@
  */
 import { statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DiagnosticError, error } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, error } from '@pyxis/diagnostics';
 import type { Container, OutputBytes, Tensor } from '@pyxis/container';
 import { decodeArray, getFormat } from '@pyxis/formats';
 import type { PyxisChip } from './chip.js';
@@ -14,6 +14,8 @@ import { HBM_SIZE, stripedToTensorMode } from './memory.js';
 import { AMEM_BYTES, AMEM_VIEW_BIT } from '../common/amem.js';
 
 const bad = (msg: string, notes: string[] = []) => new DiagnosticError(error(SimCodes.badDump, msg, { notes }));
+/** A spec that does not parse is a usage error (exit 2, as every other malformed option value and the other targets' --dump); SIM0013 (exit 1) is a well-formed spec the image or the machine cannot serve. */
+const usage = (msg: string) => new UsageError(msg);
 
 export interface DumpSpec {
   symbol: string;
@@ -23,7 +25,7 @@ export interface DumpSpec {
 
 export function parseDumpSpec(s: string): DumpSpec {
   const m = /^([^=:]+)(?::(f32|raw))?=(.+)$/.exec(s);
-  if (!m) throw bad(`--dump expects SYMBOL=FILE.npy or SYMBOL:f32=FILE.npy, got \`${s}\``);
+  if (!m) throw usage(`--dump expects SYMBOL=FILE.npy or SYMBOL:f32=FILE.npy, got \`${s}\``);
   return { symbol: m[1]!, f32: m[2] === 'f32', file: m[3]! };
 }
 
@@ -38,14 +40,14 @@ export interface RegionSpec {
 /** SPACE is `hbm`, `hbm_striped` (chip §8.2.2 addresses), `amem`/`amem<C>`, `cfg`/`cfg<C>` (engine address 0x4000_0000 + offset, as in the image). */
 export function parseRegionSpec(s: string): RegionSpec {
   const m = /^(hbm_striped|hbm|amem|cfg)(\d?):((?:0x)?[0-9a-f_]+):((?:0x)?[0-9a-f_]+)=(.+)$/i.exec(s);
-  if (!m) throw bad(`--dump-region expects SPACE:ADDR:LEN=FILE.bin (SPACE = hbm, hbm_striped, amem[C], cfg[C]), got \`${s}\``);
+  if (!m) throw usage(`--dump-region expects SPACE:ADDR:LEN=FILE.bin (SPACE = hbm, hbm_striped, amem[C], cfg[C]), got \`${s}\``);
   const num = (t: string) => Number(t.replace(/_/g, ''));
   const space = m[1]!.toLowerCase() as RegionSpec['space'];
   const cluster = m[2] ? Number(m[2]) : 0;
-  if (space.startsWith('hbm') && m[2]) throw bad(`--dump-region: HBM is one address space; drop the cluster digit in \`${m[1]}${m[2]}\``);
+  if (space.startsWith('hbm') && m[2]) throw usage(`--dump-region: HBM is one address space; drop the cluster digit in \`${m[1]}${m[2]}\``);
   const addr = num(m[3]!);
   const len = num(m[4]!);
-  if (!Number.isSafeInteger(addr) || !Number.isSafeInteger(len) || len <= 0) throw bad(`--dump-region: bad address or length in \`${s}\``);
+  if (!Number.isSafeInteger(addr) || !Number.isSafeInteger(len) || len <= 0) throw usage(`--dump-region: bad address or length in \`${s}\``);
   return { space, cluster, addr, len, file: m[5]! };
 }
 
@@ -230,6 +232,7 @@ export function dumpSymbol(chip: PyxisChip, container: Container, name: string, 
   }
   if (!f32) return { dtype: eb === 1 ? 'uint8' : eb === 2 ? 'uint16' : unsigned32 ? 'uint32' : 'int32', shape: [...shape], data: codes };
   // codes are unsigned W-bit (@pyxis/formats): a 32-bit pattern held in an Int32Array is reinterpreted, not range-checked
-  const vals = decodeArray(fmt, (codes instanceof Int32Array ? new Uint32Array(codes.buffer) : codes) as never, expBias);
+  // an OCP / IEEE format has the standard bias: the symbol's recorded `eb` does not apply (LD0117 said so at link time)
+  const vals = decodeArray(fmt, (codes instanceof Int32Array ? new Uint32Array(codes.buffer) : codes) as never, fmt.hasEb ? expBias : 0);
   return { dtype: 'float32', shape: [...shape], data: Float32Array.from(vals) };
 }

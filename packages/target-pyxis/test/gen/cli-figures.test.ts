@@ -5,42 +5,10 @@
  * grid rate (VPU rows) or without a float64 check (compressed 1x1 weights) prints instead.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { genMain } from '../../src/gen/index.js';
-import { writeKernel } from '../../src/gen/cli.js';
-import { gemm } from '../../src/gen/gemm.js';
-import { runKernelFiles } from '../../src/gen/runner.js';
+import { CLOCK, PEAK_UIE_FP8, genInTemp, num, runGemmWithChecks } from './cli.harness.js';
 
-const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
-
-function run(args: string[]): { code: number; out: string; err: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-fig-'));
-  let out = '';
-  let err = '';
-  try {
-    const code = genMain([...args, '--out', dir, '--run'], {
-      out: (s) => (out += s + '\n'),
-      err: (s) => (err += s + '\n'),
-      makeLut: (fn, path) => execFileSync(process.execPath, [LUT, '--fn', fn, '-o', path], { stdio: 'ignore' }),
-    });
-    return { code, out, err };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const CLOCK = 1.33e9;
-const PEAK_UIE_FP8 = (2048 * 8 * 2 * CLOCK) / 1e12; // chip §1: 44 TFLOPS FP8 per UIE (43.6 unrounded)
-
-function num(out: string, re: RegExp): number {
-  const m = re.exec(out);
-  expect(m, `${re} in\n${out}`).not.toBeNull();
-  return Number(m![1]);
-}
+/** `pyxis-gen ARGS --out TMP --run` */
+const run = (args: string[]) => genInTemp('fig', (dir) => [...args, '--out', dir, '--run']);
 
 describe('pyxis-gen --run figures', () => {
   it('conv1x1 --weights linear16 (16-bit grid, half rate) is rated against the FP16 peak', () => {
@@ -105,18 +73,13 @@ describe('pyxis-gen --run figures', () => {
   });
 
   it('a check with an RMS bound (the transformer layer): --run fails above it even when the max is within its bound', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-fig-'));
-    try {
-      const k = gemm({ m: 8, k: 8, n: 8 });
-      writeKernel(k, dir, { makeLut: () => {} });
-      const within = runKernelFiles({ ...k, check: () => ({ max: 0.1, bound: 1, rms: 0.05, rmsBound: 0.08, what: 'test' }) }, dir, {});
-      expect(within.ok).toBe(true);
-      expect(within.lines.join('\n')).toMatch(/RMS relative 5\.000e-2 \(bound 0\.08\): ok/);
-      const above = runKernelFiles({ ...k, check: () => ({ max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' }) }, dir, {});
-      expect(above.ok).toBe(false);
-      expect(above.lines.join('\n')).toMatch(/RMS relative 9\.000e-2 \(bound 0\.08\): ABOVE THE BOUND/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const [within, above] = runGemmWithChecks('fig', [
+      { max: 0.1, bound: 1, rms: 0.05, rmsBound: 0.08, what: 'test' },
+      { max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' },
+    ]);
+    expect(within!.ok).toBe(true);
+    expect(within!.lines.join('\n')).toMatch(/RMS relative 5\.000e-2 \(bound 0\.08\): ok/);
+    expect(above!.ok).toBe(false);
+    expect(above!.lines.join('\n')).toMatch(/RMS relative 9\.000e-2 \(bound 0\.08\): ABOVE THE BOUND/);
   });
 });

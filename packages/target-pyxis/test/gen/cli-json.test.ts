@@ -5,45 +5,16 @@
  * FP16; HBM 4,915 GB/s), and checked against the numbers of the text printed by the same run.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { genMain } from '../../src/gen/index.js';
-import { writeKernel } from '../../src/gen/cli.js';
-import { gemm } from '../../src/gen/gemm.js';
-import { runKernelFiles } from '../../src/gen/runner.js';
-
-const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
-const CLOCK = 1.33e9;
-const PEAK_UIE_FP8 = (2048 * 8 * 2 * CLOCK) / 1e12;
+import { CLOCK, PEAK_UIE_FP8, genInTemp, num, runGemmWithChecks } from './cli.harness.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-function call(args: string[], keep?: (dir: string) => void): { code: number; out: string; err: string; dir: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-json-'));
-  let out = '';
-  let err = '';
-  try {
-    const code = genMain(args.map((a) => (a === 'DIR' ? dir : a)), {
-      out: (s) => (out += s + '\n'),
-      err: (s) => (err += s + '\n'),
-      makeLut: (fn, path) => execFileSync(process.execPath, [LUT, '--fn', fn, '-o', path], { stdio: 'ignore' }),
-    });
-    keep?.(dir);
-    return { code, out, err, dir };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function num(text: string, re: RegExp): number {
-  const m = re.exec(text);
-  expect(m, `${re} in\n${text}`).not.toBeNull();
-  return Number(m![1]);
-}
+/** `pyxis-gen ARGS` with the argument DIR replaced by a temporary directory; `keep(dir)` looks at it before removal. */
+const call = (args: string[], keep?: (dir: string) => void) => genInTemp('json', (dir) => args.map((a) => (a === 'DIR' ? dir : a)), keep);
 
 describe('pyxis-gen --run --json', () => {
   it('an FP8 GEMM: the object recomputed from its cycles and sizes, and equal to the text of the same run', () => {
@@ -169,17 +140,10 @@ describe('pyxis-gen --run --json', () => {
   });
 
   it('an error above its bound: pass false in the figures of the run (the CLI exits 1 with the object)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-json-'));
-    try {
-      const k = gemm({ m: 8, k: 8, n: 8 });
-      writeKernel(k, dir, { makeLut: () => {} });
-      const above = runKernelFiles({ ...k, check: () => ({ max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' }) }, dir, {});
-      expect(above.ok).toBe(false);
-      expect(above.json.error).toEqual({ max: 0.1, max_bound: 1, rms: 0.09, rms_bound: 0.08, what: 'test', pass: false });
-      expect(above.json.ok).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const [above] = runGemmWithChecks('json', [{ max: 0.1, bound: 1, rms: 0.09, rmsBound: 0.08, what: 'test' }]);
+    expect(above!.ok).toBe(false);
+    expect(above!.json.error).toEqual({ max: 0.1, max_bound: 1, rms: 0.09, rms_bound: 0.08, what: 'test', pass: false });
+    expect(above!.json.ok).toBe(false);
   });
 
   it('usage and parameter errors: nothing on stdout, the message on stderr, no file', () => {

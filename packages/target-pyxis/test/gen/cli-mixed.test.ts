@@ -4,21 +4,16 @@
  * peaks (48 UIEs x 2048 LLCs x 8 MACs x 2 FLOPs x 1.33 GHz FP8, half in FP16), never from the code under test.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { genMain } from '../../src/gen/index.js';
 import { gemm } from '../../src/gen/gemm.js';
 import { attention } from '../../src/gen/attention.js';
 import { splitFlops, tripPrecisions } from '../../src/gen/precision.js';
 import { chipFigures } from '../../src/gen/figures.js';
 import { KINDS } from '../../src/gen/kinds.js';
 import type { SimReport } from '../../src/sim/run.js';
+import { CLOCK, genInTemp } from './cli.harness.js';
 
-const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
-const CLOCK = 1.33e9;
 const P8 = (48 * 2048 * 8 * 2 * CLOCK) / 1e12;
 const P16 = P8 / 2;
 /** FLOPs of one Exec_Valid at the FP8 rate: a 128 x 128 output tile, one K row (2048 LLCs x 8 MACs x 2). */
@@ -27,20 +22,10 @@ const EV_FLOPS = 2048 * 8 * 2;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
+/** `pyxis-gen ARGS --out TMP --run --json`, stdout parsed */
 function run(args: string[]): { code: number; j: Json; err: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-mixed-'));
-  let out = '';
-  let err = '';
-  try {
-    const code = genMain([...args, '--out', dir, '--run', '--json'], {
-      out: (s) => (out += s + '\n'),
-      err: (s) => (err += s + '\n'),
-      makeLut: (fn, path) => execFileSync(process.execPath, [LUT, '--fn', fn, '-o', path], { stdio: 'ignore' }),
-    });
-    return { code, j: JSON.parse(out), err };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { code, out, err } = genInTemp('mixed', (dir) => [...args, '--out', dir, '--run', '--json']);
+  return { code, j: JSON.parse(out), err };
 }
 
 describe('the precision of each compute trip, read from the program', () => {

@@ -1,24 +1,8 @@
 /** scripts/pyxis-gen.mjs's entry (genMain): usage, bad parameters, files written, --run (docs/generators.md exit codes). */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { genMain } from '../../src/gen/index.js';
-
-const LUT = fileURLToPath(new URL('../../../../scripts/make-vpu-lut.mjs', import.meta.url));
-
-function call(args: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = genMain(args, {
-    out: (s) => (out += s + '\n'),
-    err: (s) => (err += s + '\n'),
-    makeLut: (fn, path) => execFileSync(process.execPath, [LUT, '--fn', fn, '-o', path], { stdio: 'ignore' }),
-  });
-  return { code, out, err };
-}
+import { gen as call, withTempDir } from './cli.harness.js';
 
 describe('pyxis-gen command line', () => {
   it('usage: no kind, unknown kind, unknown option, a non-number, missing --out -> exit 2 with the usage', () => {
@@ -33,22 +17,19 @@ describe('pyxis-gen command line', () => {
   });
 
   it('a parameter the hardware cannot run -> exit 1, the parameter and the limit named, no files written', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'pyxis-gen-cli-')), 'out');
-    try {
+    withTempDir('cli', (tmp) => {
+      const dir = join(tmp, 'out');
       const r = call(['gemm', '--m', '128', '--k', '202', '--n', '128', '--out', dir]);
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/GEN0003: k: must be a multiple of 8 \(got 202\): seq §1.2 rule 3/);
       expect(existsSync(dir)).toBe(false);
       expect(call(['gemm', '--uies', '13', '--out', dir]).err).toMatch(/GEN0004: uies: must be 1..12 UIEs per cluster/);
       expect(call(['transformer', '--heads', '3', '--out', dir]).err).toMatch(/GEN0003: heads/);
-    } finally {
-      rmSync(join(dir, '..'), { recursive: true, force: true });
-    }
+    });
   });
 
   it('an output directory that cannot be made -> exit 1 naming it, nothing written, no hang (a path under /proc)', () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'pyxis-gen-cli-'));
-    try {
+    withTempDir('cli', (tmp) => {
       const file = join(tmp, 'file');
       writeFileSync(file, 'x');
       for (const out of [file, join(file, 'sub'), '/proc/pyxis-gen-no-such-dir']) {
@@ -58,14 +39,11 @@ describe('pyxis-gen command line', () => {
         expect(r.out).toBe('');
       }
       expect(readFileSync(file, 'utf8')).toBe('x');
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    });
   });
 
   it('writes .pasm, .ld, inputs, LUTs and .json; --run simulates and checks against float64 (exit 0)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pyxis-gen-cli-'));
-    try {
+    withTempDir('cli', (dir) => {
       const r = call(['gemm', '--m', '128', '--k', '128', '--n', '128', '--epilogue', 'gelu', '--out', dir, '--run']);
       expect(r.err).toBe('');
       expect(r.code).toBe(0);
@@ -74,8 +52,6 @@ describe('pyxis-gen command line', () => {
       expect(r.out).toMatch(/compute: [\d.]+ TFLOPS of 2092 peak/);
       expect(r.out).toMatch(/HBM: [\d.]+ MB moved, \d+ GB\/s of 4915/);
       expect(r.out).toMatch(/error vs float64: max [\d.e-]+ \(bound 0.06.*: ok/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

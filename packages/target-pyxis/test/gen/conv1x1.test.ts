@@ -15,7 +15,7 @@
 import { describe, expect, it } from 'vitest';
 import { conv1x1, type Conv1x1Params } from '../../src/gen/index.js';
 import { decompressCinPerCout8 } from '../samples-compute.harness.js';
-import { errors, input, runKernel } from './gen.harness.js';
+import { computeTotal, errors, input, runKernel } from './gen.harness.js';
 
 describe('pyxis-gen conv1x1: 1x1 weight databases, images streamed from HBM', () => {
   const cases: Array<[string, Conv1x1Params]> = [
@@ -56,9 +56,7 @@ describe('pyxis-gen conv1x1: 1x1 weight databases, images streamed from HBM', ()
       const w16 = p.weights === 'linear16';
       expect(e.max).toBeLessThanOrEqual((w16 ? 0.01 : 0.06) + (S === 2 ? 2 ** -4 : 0));
       expect(e.rms).toBeLessThanOrEqual(S === 2 ? 0.05 : w16 ? 0.005 : 0.04);
-      let ev = 0;
-      for (const x2 of r.report.engines) ev += ((x2.uie?.['compute'] as { exec_valid?: number } | undefined)?.exec_valid ?? 0);
-      expect(ev).toBe(p.images * PO * p.cin * (w16 ? 2 : 1));
+      expect(computeTotal(r.report, 'exec_valid')).toBe(p.images * PO * p.cin * (w16 ? 2 : 1));
     });
 
   it('bad parameters: Cin not a multiple of 8 (seq §1.2 rule 2 / §1.4 rule 1), too many rows', () => {

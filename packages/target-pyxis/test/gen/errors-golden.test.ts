@@ -6,40 +6,30 @@
  * case writes a file. Regenerate after a deliberate change of a message: REGEN_GOLDEN=1 npx vitest run <this file>.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { genMain } from '../../src/gen/index.js';
 import { USAGE } from '../../src/gen/kinds.js';
+import { gen, withTempDir } from './cli.harness.js';
 
 const DIR = fileURLToPath(new URL('../../../../samples/pyxis/errors/gen/', import.meta.url));
 
 describe('golden pyxis-gen errors (samples/pyxis/errors/gen/cases.txt -> cases.err)', () => {
   it('every case: the message, the exit code, no file written', () => {
     const cases = readFileSync(join(DIR, 'cases.txt'), 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
-    const tmp = mkdtempSync(join(tmpdir(), 'pyxis-gen-golden-'));
     let text = '';
-    try {
+    withTempDir('golden', (tmp) => {
       for (const c of cases) {
         const out = join(tmp, 'out');
-        let err = '';
-        let stdout = '';
-        const code = genMain([...c.split(/\s+/), '--out', out], {
-          out: (s) => (stdout += s + '\n'),
-          err: (s) => (err += s + '\n'),
-          makeLut: () => {
-            throw new Error('no case reaches the LUTs');
-          },
+        const { code, out: stdout, err } = gen([...c.split(/\s+/), '--out', out], () => {
+          throw new Error('no case reaches the LUTs');
         });
         expect(existsSync(out), `${c}: wrote files`).toBe(false);
         expect(stdout, c).toBe('');
         expect(code === 1 || code === 2, `${c}: exit ${code}`).toBe(true);
         text += `$ pyxis-gen ${c}\n${err.replaceAll(USAGE, '<usage>').replaceAll(out, 'OUT')}exit ${code}\n\n`;
       }
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    });
     const golden = join(DIR, 'cases.err');
     if (process.env['REGEN_GOLDEN']) writeFileSync(golden, text);
     expect(text).toBe(readFileSync(golden, 'utf8'));

@@ -19,40 +19,13 @@ import { describe, expect, it } from 'vitest';
 import { resnetBlock, resnetDownBlock } from '../../src/gen/index.js';
 import type { GenKernel } from '../../src/gen/kernel.js';
 import { input, runKernel, type GenRun } from './gen.harness.js';
+import { conv3x3Ref } from './conv.ref.js';
 
 const u8 = 2 ** -4;
 const eps = 2 ** -8;
 
-/**
- * float64 3x3 convolution, zero padding 1, 16 -> 16 channels, stride s, of n images [16, hIn, wIn]:
- * y[b, o, r, q] = sum_{i, dy, dx} w[o, i, dy + 1, dx + 1] x[b, i, s r + dy, s q + dx]; also sum |w x| per output.
- */
-function conv(x: ArrayLike<number>, w: ArrayLike<number>, n: number, hIn: number, wIn: number, s = 1): { y: Float64Array; a: Float64Array } {
-  const hO = hIn / s;
-  const wO = wIn / s;
-  const y = new Float64Array(n * 16 * hO * wO);
-  const a = new Float64Array(y.length);
-  for (let b = 0; b < n; b++)
-    for (let o = 0; o < 16; o++)
-      for (let i = 0; i < 16; i++)
-        for (let t = 0; t < 9; t++) {
-          const wt = w[(o * 16 + i) * 9 + t]!;
-          const dy = Math.floor(t / 3) - 1;
-          const dx = (t % 3) - 1;
-          for (let r = 0; r < hO; r++) {
-            const yy = s * r + dy;
-            if (yy < 0 || yy >= hIn) continue;
-            for (let q = 0; q < wO; q++) {
-              const xx = s * q + dx;
-              if (xx < 0 || xx >= wIn) continue;
-              const p = wt * x[((b * 16 + i) * hIn + yy) * wIn + xx]!;
-              y[((b * 16 + o) * hO + r) * wO + q]! += p;
-              a[((b * 16 + o) * hO + r) * wO + q]! += Math.abs(p);
-            }
-          }
-        }
-  return { y, a };
-}
+/** float64 3x3 convolution, zero padding 1, 16 -> 16 channels, stride s, of n images [16, hIn, wIn] (conv.ref.ts). */
+const conv = (x: ArrayLike<number>, w: ArrayLike<number>, n: number, hIn: number, wIn: number, s = 1) => conv3x3Ref(x, w, { images: n, cin: 16, height: hIn, width: wIn, stride: s });
 
 /** Runs a block bit-exact (no link warnings, run done) and reads its input x and the two 3x3 weight sets. */
 function setup(k: GenKernel): { r: GenRun; x: Float64Array; w1: Float64Array; w2: Float64Array } {

@@ -12,7 +12,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GenError, colNormParts, transformer } from '../../src/gen/index.js';
-import { erf, input, runKernel, type GenRun } from './gen.harness.js';
+import { input, runKernel, type GenRun } from './gen.harness.js';
+import { attention, decoderLayer, gelu, layerNorm, linear, rel, splitQkv, tokens as tokensOf, tokensFromTiles } from './transformer.ref.js';
+import { transpose } from './float64.ref.js';
 
 const S = 256;
 const D = 256;
@@ -21,73 +23,7 @@ const F = 512;
 const NB = S / 128;
 
 /** [NB, rows, 128] feature-major blocks -> [S, rows] token-major. */
-function tokens(t: ArrayLike<number>, rows: number): Float64Array {
-  const g = new Float64Array(S * rows);
-  for (let b = 0; b < NB; b++) for (let d = 0; d < rows; d++) for (let j = 0; j < 128; j++) g[(b * 128 + j) * rows + d] = t[(b * rows + d) * 128 + j]!;
-  return g;
-}
-/** [rows/128, NB, 128, 128] feature-block-major tiles -> [S, rows] token-major. */
-function tokensFromTiles(t: ArrayLike<number>, rows: number): Float64Array {
-  const g = new Float64Array(S * rows);
-  for (let fb = 0; fb < rows / 128; fb++)
-    for (let b = 0; b < NB; b++) for (let f = 0; f < 128; f++) for (let j = 0; j < 128; j++) g[(b * 128 + j) * rows + fb * 128 + f] = t[((fb * NB + b) * 128 + f) * 128 + j]!;
-  return g;
-}
-/** y[m, n] = sum_k x[m, k] wT[n, k] (wT is the stored W^T) */
-function linear(x: ArrayLike<number>, wT: ArrayLike<number>, m: number, k: number, n: number): Float64Array {
-  const y = new Float64Array(m * n);
-  for (let i = 0; i < m; i++)
-    for (let j = 0; j < n; j++) {
-      let s = 0;
-      for (let q = 0; q < k; q++) s += x[i * k + q]! * wT[j * k + q]!;
-      y[i * n + j] = s;
-    }
-  return y;
-}
-function layerNorm(x: ArrayLike<number>, rows: number, cols: number, gamma?: ArrayLike<number>, beta?: ArrayLike<number>): Float64Array {
-  const y = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++) {
-    let m = 0;
-    for (let d = 0; d < cols; d++) m += x[i * cols + d]! / cols;
-    let v = 0;
-    for (let d = 0; d < cols; d++) v += (x[i * cols + d]! - m) ** 2 / cols;
-    for (let d = 0; d < cols; d++) y[i * cols + d] = ((x[i * cols + d]! - m) / Math.sqrt(v + 2 ** -14)) * (gamma ? gamma[d]! : 1) + (beta ? beta[d]! : 0);
-  }
-  return y;
-}
-/** causal attention over all the tokens, per head of 128 features; qkv [S, 3D] token-major */
-function attention(qkv: ArrayLike<number>, scale: number): Float64Array {
-  const o = new Float64Array(S * D);
-  for (let h = 0; h < H; h++)
-    for (let i = 0; i < S; i++) {
-      const j0 = 0;
-      const sc: number[] = [];
-      for (let j = j0; j <= i; j++) {
-        let d = 0;
-        for (let c = 0; c < 128; c++) d += qkv[i * 3 * D + h * 128 + c]! * qkv[j * 3 * D + D + h * 128 + c]!;
-        sc.push(d * scale);
-      }
-      const mx = Math.max(...sc);
-      const z = sc.reduce((a, v) => a + Math.exp(v - mx), 0);
-      sc.forEach((v, jj) => {
-        const p = Math.exp(v - mx) / z;
-        for (let c = 0; c < 128; c++) o[i * D + h * 128 + c]! += p * qkv[(j0 + jj) * 3 * D + 2 * D + h * 128 + c]!;
-      });
-    }
-  return o;
-}
-const gelu = (x: number) => 0.5 * x * (1 + erf(x / Math.SQRT2));
-function rel(got: ArrayLike<number>, ref: ArrayLike<number>): { rms: number; maxOverRms: number } {
-  let num = 0;
-  let den = 0;
-  let mx = 0;
-  for (let i = 0; i < ref.length; i++) {
-    num += (got[i]! - ref[i]!) ** 2;
-    den += ref[i]! ** 2;
-    mx = Math.max(mx, Math.abs(got[i]! - ref[i]!));
-  }
-  return { rms: Math.sqrt(num / den), maxOverRms: mx / Math.sqrt(den / ref.length) };
-}
+const tokens = (t: ArrayLike<number>, rows: number) => tokensOf(t, S, rows);
 
 describe('pyxis-gen transformer: a decoder layer chained in one image (small configuration, bit-exact)', () => {
   const k = transformer({ seq: S, dModel: D, heads: H, ffn: F, clusters: [0, 1, 2, 3], uies: 2 });
@@ -96,14 +32,13 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     r = runKernel(k);
   }, 120_000);
   const x = tokens(input(k, 'x.npy'), D);
-  // the model, "x W" convention (W [in, out]); linear() takes W^T
+  // the model, "x W" convention (W [in, out]); the per-stage checks below take W^T
   const m = k.weights;
-  const tr = (a: ArrayLike<number>, rows: number, cols: number) => Float64Array.from({ length: rows * cols }, (_, i) => a[(i % rows) * cols + Math.floor(i / rows)]!);
   const wqkvT = new Float64Array(3 * D * D);
-  wqkvT.set(tr(m.wq, D, D), 0);
-  wqkvT.set(tr(m.wk, D, D), D * D);
-  wqkvT.set(tr(m.wv, D, D), 2 * D * D);
-  const w1T = tr(m.w1, D, F);
+  wqkvT.set(transpose(m.wq, D, D), 0);
+  wqkvT.set(transpose(m.wk, D, D), D * D);
+  wqkvT.set(transpose(m.wv, D, D), 2 * D * D);
+  const w1T = transpose(m.w1, D, F);
   const b1 = m.b1;
   // wo and ffn2 have no LayerNorm before them: their A operands are the model's W^T as given
   const woT = input(k, 'wo_a.npy');
@@ -167,11 +102,10 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
   });
 
   it('the layer output against float64 end to end', () => {
-    const h1 = layerNorm(x, S, D, m.gamma1, m.beta1);
-    const qkv = linear(h1, wqkvT, S, D, 3 * D);
-    const y1 = linear(attention(qkv, scale), woT, S, D, D).map((v, i) => v + x[i]!);
-    const g = linear(layerNorm(y1, S, D, m.gamma2, m.beta2), w1T, S, D, F).map((v, i) => gelu(v + b1[i % F]!));
-    const out = linear(g, w2T, S, F, D).map((v, i) => v + y1[i]!);
+    // wo_a.npy and ffn2_a.npy (woT, w2T) are exactly the model's W_o^T and W_2^T: the layer of the model itself
+    expect(Array.from(woT)).toEqual(Array.from(transpose(m.wo, D, D)));
+    expect(Array.from(w2T)).toEqual(Array.from(transpose(m.w2, F, D)));
+    const out = decoderLayer(x, m, { seq: S, dModel: D, ffn: F, dk: 128, scale });
     const e = rel(tokens(r.tensor('out_hbm'), D), out);
     expect(e.rms).toBeLessThanOrEqual(0.08);
     expect(e.maxOverRms).toBeLessThanOrEqual(0.5);
@@ -179,12 +113,11 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
   });
 
   it('every stage against its own input as the chip computed it (the chaining)', () => {
-    const featuresOf = (t: Float64Array) => Float64Array.from({ length: S * D }, (_, i) => t[Math.floor(i / D) * (D + 128) + (i % D)]!);
-    const h1 = featuresOf(tokens(r.tensor('h1_hbm'), D + 128));
-    const qkv = tokensFromTiles(r.tensor('qkv_hbm'), 3 * D);
+    const h1 = tokensOf(r.tensor('h1_hbm'), S, D + 128, D); // the first D of the D + 128 rows (the rest: the ones rows)
+    const qkv = tokensFromTiles(r.tensor('qkv_hbm'), S, 3 * D);
     const at = tokens(r.tensor('attn_hbm'), D);
     const y1 = tokens(r.tensor('y1_hbm'), D);
-    const h2 = featuresOf(tokens(r.tensor('h2_hbm'), D + 128));
+    const h2 = tokensOf(r.tensor('h2_hbm'), S, D + 128, D);
     const g = tokens(r.tensor('g_hbm'), F);
     const out = tokens(r.tensor('out_hbm'), D);
     // the chip's LayerNorm writes (x - mean) rstd; gamma, beta and 1/sqrt(d_head) are in the next GEMM (the folding)
@@ -192,15 +125,16 @@ describe('pyxis-gen transformer: a decoder layer chained in one image (small con
     const qScaled = (y: Float64Array) => y.map((v, i) => (i % (3 * D) < D ? v * scale : v));
     // FP8 outputs: one rounding to 3 fraction bits (<= 2^-4 relative) on top of the FP16 work: RMS <= 0.04
     expect(rel(h1, layerNorm(x, S, D)).rms).toBeLessThanOrEqual(0.04);
-    expect(rel(qkv, qScaled(linear(affine(h1, m.gamma1, m.beta1), wqkvT, S, D, 3 * D))).rms).toBeLessThanOrEqual(0.04);
+    expect(rel(qkv, qScaled(linear(affine(h1, m.gamma1, m.beta1), wqkvT, S, D, 3 * D, 'WT'))).rms).toBeLessThanOrEqual(0.04);
     expect(rel(h2, layerNorm(y1, S, D)).rms).toBeLessThanOrEqual(0.04);
-    expect(rel(g, linear(affine(h2, m.gamma2, m.beta2), w1T, S, D, F).map((v, i) => gelu(v + b1[i % F]!))).rms).toBeLessThanOrEqual(0.04);
+    expect(rel(g, linear(affine(h2, m.gamma2, m.beta2), w1T, S, D, F, 'WT').map((v, i) => gelu(v + b1[i % F]!))).rms).toBeLessThanOrEqual(0.04);
     // attention (Q already scaled by 1/sqrt(d_head)): the exp / 1/x LUTs and FP16 roundings of P (attention.test.ts
     // bound) plus the FP8 output rounding
-    expect(rel(at, attention(qkv, 1)).rms).toBeLessThanOrEqual(0.07);
+    const { q, k: kk, v } = splitQkv(qkv, S, D);
+    expect(rel(at, attention(q, kk, v, S, D, 128, 1)).rms).toBeLessThanOrEqual(0.07);
     // FP16 outputs with the residual added in memory: a few FP16 roundings
-    expect(rel(y1, linear(at, woT, S, D, D).map((v, i) => v + x[i]!)).rms).toBeLessThanOrEqual(4 * 2 ** -11 * 8);
-    expect(rel(out, linear(g, w2T, S, F, D).map((v, i) => v + y1[i]!)).rms).toBeLessThanOrEqual(4 * 2 ** -11 * 8);
+    expect(rel(y1, linear(at, woT, S, D, D, 'WT').map((v, i) => v + x[i]!)).rms).toBeLessThanOrEqual(4 * 2 ** -11 * 8);
+    expect(rel(out, linear(g, w2T, S, F, D, 'WT').map((v, i) => v + y1[i]!)).rms).toBeLessThanOrEqual(4 * 2 ** -11 * 8);
   });
 
   it('LayerNorm parts: the largest divisor of D/32 whose parts fit the UIEs of a cluster, at most 16', () => {

@@ -18,52 +18,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { transformer } from '../../src/gen/index.js';
-import { erf, input, runKernel } from './gen.harness.js';
+import { input, runKernel } from './gen.harness.js';
+import { attention, decoderLayer, rel, splitQkv, tokens, tokensFromTiles } from './transformer.ref.js';
+import { transpose } from './float64.ref.js';
 
 const S = 128;
 const F = 128;
-
-/** [1, rows, 128] -> [S, rows] token-major. */
-const tokens = (t: ArrayLike<number>, rows: number) => Float64Array.from({ length: S * rows }, (_, i) => t[(i % rows) * 128 + Math.floor(i / rows)]!);
-/** [rows/128, 1, 128, 128] feature-block tiles -> [S, rows] token-major. */
-const tokensFromTiles = (t: ArrayLike<number>, rows: number) => Float64Array.from({ length: S * rows }, (_, i) => { const f = i % rows; return t[((Math.floor(f / 128) * 128) + (f % 128)) * 128 + Math.floor(i / rows)]!; });
-function linear(x: ArrayLike<number>, wT: ArrayLike<number>, m: number, k: number, n: number): Float64Array {
-  const y = new Float64Array(m * n);
-  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) { let s = 0; for (let q = 0; q < k; q++) s += x[i * k + q]! * wT[j * k + q]!; y[i * n + j] = s; }
-  return y;
-}
-function layerNorm(x: ArrayLike<number>, cols: number, gamma: ArrayLike<number>, beta: ArrayLike<number>): Float64Array {
-  const y = new Float64Array(S * cols);
-  for (let i = 0; i < S; i++) {
-    let m = 0;
-    for (let d = 0; d < cols; d++) m += x[i * cols + d]! / cols;
-    let v = 0;
-    for (let d = 0; d < cols; d++) v += (x[i * cols + d]! - m) ** 2 / cols;
-    for (let d = 0; d < cols; d++) y[i * cols + d] = ((x[i * cols + d]! - m) / Math.sqrt(v + 2 ** -14)) * gamma[d]! + beta[d]!;
-  }
-  return y;
-}
-/** causal attention per head of dk features; qkv [S, 3D] token-major */
-function attention(qkv: ArrayLike<number>, D: number, dk: number, scale: number) {
-  const o = new Float64Array(S * D);
-  for (let h = 0; h < D / dk; h++)
-    for (let i = 0; i < S; i++) {
-      const sc: number[] = [];
-      for (let j = 0; j <= i; j++) { let d = 0; for (let c = 0; c < dk; c++) d += qkv[i * 3 * D + h * dk + c]! * qkv[j * 3 * D + D + h * dk + c]!; sc.push(d * scale); }
-      const mx = Math.max(...sc);
-      const z = sc.reduce((a, v) => a + Math.exp(v - mx), 0);
-      sc.forEach((v, j) => {
-        const p = Math.exp(v - mx) / z;
-        for (let c = 0; c < dk; c++) o[i * D + h * dk + c]! += p * qkv[j * 3 * D + 2 * D + h * dk + c]!;
-      });
-    }
-  return o;
-}
-function rel(got: ArrayLike<number>, ref: ArrayLike<number>) {
-  let num = 0, den = 0, mx = 0;
-  for (let i = 0; i < ref.length; i++) { num += (got[i]! - ref[i]!) ** 2; den += ref[i]! ** 2; mx = Math.max(mx, Math.abs(got[i]! - ref[i]!)); }
-  return { rms: Math.sqrt(num / den), maxOverRms: mx / Math.sqrt(den / ref.length) };
-}
 
 describe('pyxis-gen transformer: heads of d_k other than 128 (small configurations, bit-exact)', () => {
   for (const [D, H, endToEnd] of [[256, 4, true], [384, 4, false], [512, 2, false]] as const) {
@@ -97,22 +57,18 @@ describe('pyxis-gen transformer: heads of d_k other than 128 (small configuratio
       const qa = input(k, 'qkv_a.npy');
       for (const [j, d] of [[0, 0], [5, 17], [D - 1, D - 1]]) expect(qa[j * (D + 128) + d]! / (m.gamma1[d]! * m.wq[d * D + j]! * scale)).toBeCloseTo(1, 6);
       // the attention stage: Q^T already scaled in qkv, so scale 1
-      const qkv = tokensFromTiles(r.tensor('qkv_hbm'), 3 * D);
-      const at = tokens(r.tensor('attn_hbm'), D);
-      const o = attention(qkv, D, dk, 1);
+      const { q, k: kk, v } = splitQkv(tokensFromTiles(r.tensor('qkv_hbm'), S, 3 * D), S, D);
+      const at = tokens(r.tensor('attn_hbm'), S, D);
+      const o = attention(q, kk, v, S, D, dk, 1);
       const ea = rel(at, o);
       expect(ea.rms).toBeLessThanOrEqual(0.07);
       expect(ea.rms).toBeGreaterThan(0); // LUT softmax: an exact match would mean nothing was computed
       if (!endToEnd) return;
-      const tr = (a: ArrayLike<number>, rows: number, cols: number) => Float64Array.from({ length: rows * cols }, (_, i) => a[(i % rows) * cols + Math.floor(i / rows)]!);
-      const wqkvT = new Float64Array(3 * D * D);
-      [m.wq, m.wk, m.wv].forEach((x, i) => wqkvT.set(tr(x, D, D), i * D * D));
-      const x = tokens(input(k, 'x.npy'), D);
-      const q = linear(layerNorm(x, D, m.gamma1, m.beta1), wqkvT, S, D, 3 * D);
-      const y1 = linear(attention(q, D, dk, 1 / Math.sqrt(dk)), input(k, 'wo_a.npy'), S, D, D).map((v, i) => v + x[i]!);
-      const g = linear(layerNorm(y1, D, m.gamma2, m.beta2), tr(m.w1, D, F), S, D, F).map((v, i) => { const z = v + m.b1[i % F]!; return 0.5 * z * (1 + erf(z / Math.SQRT2)); });
-      const out = linear(g, input(k, 'ffn2_a.npy'), S, F, D).map((v, i) => v + y1[i]!);
-      const e = rel(tokens(r.tensor('out_hbm'), D), out);
+      // wo_a.npy and ffn2_a.npy are exactly the model's W_o^T and W_2^T: the layer of the model itself
+      expect(Array.from(input(k, 'wo_a.npy'))).toEqual(Array.from(transpose(m.wo, D, D)));
+      expect(Array.from(input(k, 'ffn2_a.npy'))).toEqual(Array.from(transpose(m.w2, F, D)));
+      const out = decoderLayer(tokens(input(k, 'x.npy'), S, D), m, { seq: S, dModel: D, ffn: F, dk, scale: 1 / Math.sqrt(dk) });
+      const e = rel(tokens(r.tensor('out_hbm'), S, D), out);
       expect(e.rms).toBeLessThanOrEqual(0.08);
       expect(e.maxOverRms).toBeLessThanOrEqual(0.5);
     }, 60_000);

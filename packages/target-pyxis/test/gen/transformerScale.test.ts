@@ -20,51 +20,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { transformer } from '../../src/gen/index.js';
-import { erf, input, runKernel } from './gen.harness.js';
+import { input, runKernel } from './gen.harness.js';
+import { decoderLayer, linear, rel, splitQkv, tokens, tokensFromTiles } from './transformer.ref.js';
 
 const S = 128;
 const D = 384;
 const F = 128;
 
-/** [1, rows, 128] -> [S, cols] token-major (the first `cols` rows). */
-const tokens = (t: ArrayLike<number>, rows: number, cols = rows) => Float64Array.from({ length: S * cols }, (_, i) => t[(i % cols) * 128 + Math.floor(i / cols)]!);
-/** [rows/128, 1, 128, 128] feature-block tiles -> [S, rows] token-major. */
-const fromTiles = (t: ArrayLike<number>, rows: number) => Float64Array.from({ length: S * rows }, (_, i) => t[(i % rows) * 128 + Math.floor(i / rows)]!);
-/** y [S, n] = x [S, k] W [k, n] ("x W" convention, W row-major). */
-function linear(x: ArrayLike<number>, w: ArrayLike<number>, k: number, n: number): Float64Array {
-  const y = new Float64Array(S * n);
-  for (let i = 0; i < S; i++) for (let q = 0; q < k; q++) { const a = x[i * k + q]!; for (let j = 0; j < n; j++) y[i * n + j]! += a * w[q * n + j]!; }
-  return y;
-}
-function layerNorm(x: ArrayLike<number>, gamma?: ArrayLike<number>, beta?: ArrayLike<number>): Float64Array {
-  const y = new Float64Array(S * D);
-  for (let i = 0; i < S; i++) {
-    let m = 0;
-    for (let d = 0; d < D; d++) m += x[i * D + d]! / D;
-    let v = 0;
-    for (let d = 0; d < D; d++) v += (x[i * D + d]! - m) ** 2 / D;
-    for (let d = 0; d < D; d++) y[i * D + d] = ((x[i * D + d]! - m) / Math.sqrt(v + 2 ** -14)) * (gamma ? gamma[d]! : 1) + (beta ? beta[d]! : 0);
-  }
-  return y;
-}
-/** causal attention, H heads of dk features; q, k, v [S, D] token-major */
-function attention(q: ArrayLike<number>, k: ArrayLike<number>, v: ArrayLike<number>, dk: number, scale: number): Float64Array {
-  const o = new Float64Array(S * D);
-  for (let h = 0; h < D / dk; h++)
-    for (let i = 0; i < S; i++) {
-      const sc: number[] = [];
-      for (let j = 0; j <= i; j++) { let d = 0; for (let c = 0; c < dk; c++) d += q[i * D + h * dk + c]! * k[j * D + h * dk + c]!; sc.push(d * scale); }
-      const mx = Math.max(...sc);
-      const z = sc.reduce((a, x) => a + Math.exp(x - mx), 0);
-      sc.forEach((x, j) => { const p = Math.exp(x - mx) / z; for (let c = 0; c < dk; c++) o[i * D + h * dk + c]! += p * v[j * D + h * dk + c]!; });
-    }
-  return o;
-}
-function rel(got: ArrayLike<number>, ref: ArrayLike<number>) {
-  let num = 0, den = 0, mx = 0;
-  for (let i = 0; i < ref.length; i++) { num += (got[i]! - ref[i]!) ** 2; den += ref[i]! ** 2; mx = Math.max(mx, Math.abs(got[i]! - ref[i]!)); }
-  return { rms: Math.sqrt(num / den), maxOverRms: mx / Math.sqrt(den / ref.length) };
-}
 /** the smallest integer EB at which the largest magnitude of an 8-bit format (top x 2^EB) holds max |a|. */
 function fittedEb(a: ArrayLike<number>, top: number): number {
   let mx = 0;
@@ -75,9 +37,6 @@ function fittedEb(a: ArrayLike<number>, top: number): number {
 }
 const LNS_TOP = 2 ** (15 + 7 / 8); // LnsI4F3 I = 15, F = 7 (chip §4.3)
 const RFP8_TOP = 1.875 * 2 ** 15; // RFP8 E = 15, F = 7 (chip §4.1)
-/** columns of [S, 3D] -> part p (0 q, 1 k, 2 v) [S, D] */
-const part = (t: Float64Array, p: number) => Float64Array.from({ length: S * D }, (_, i) => t[Math.floor(i / D) * 3 * D + p * D + (i % D)]!);
-
 describe('pyxis-gen transformer at d-model 384: accumulator EB and weight gain (bit-exact, one token block)', () => {
   // max bound 0.5 sqrt(max(1, d_k / 128)) (docs/generators.md "Error bound": an ill-conditioned softmax row puts its
   // error on all d_k features of its head); measured 0.28-0.31 (3 heads of 128, seeds 1-3), 0.32-0.57 (1 head of 384, seeds 1-5)
@@ -103,24 +62,18 @@ describe('pyxis-gen transformer at d-model 384: accumulator EB and weight gain (
       const r = runKernel(k);
       expect(r.report.stop).toBe('done');
       expect(r.warnings).toEqual([]);
-      const x = tokens(input(k, 'x.npy'), D);
+      const x = tokens(input(k, 'x.npy'), S, D);
       const scale = 2 ** (-Math.round(4 * Math.log2(dk)) / 8);
       // the Q rows alone against float64 of the chip's h1 (gamma1, beta1 and the scale applied here): one FP8 rounding
-      const h1 = tokens(r.tensor('h1_hbm'), D + 128, D);
-      const qChip = part(fromTiles(r.tensor('qkv_hbm'), 3 * D), 0);
+      const h1 = tokens(r.tensor('h1_hbm'), S, D + 128, D);
+      const qChip = splitQkv(tokensFromTiles(r.tensor('qkv_hbm'), S, 3 * D), S, D).q;
       const h1a = h1.map((v, i) => v * m.gamma1[i % D]! + m.beta1[i % D]!);
-      const qLocal = linear(h1a, m.wq, D, D).map((v) => v * scale);
+      const qLocal = linear(h1a, m.wq, S, D, D, 'W').map((v) => v * scale);
       const eq = rel(qChip, qLocal);
       expect(eq.rms).toBeLessThanOrEqual(0.04);
       // the layer against float64
-      const hh = layerNorm(x, m.gamma1, m.beta1);
-      const q = linear(hh, m.wq, D, D);
-      const kk = linear(hh, m.wk, D, D);
-      const v = linear(hh, m.wv, D, D);
-      const y1 = linear(attention(q, kk, v, dk, scale), m.wo, D, D).map((t, i) => t + x[i]!);
-      const g = linear(layerNorm(y1, m.gamma2, m.beta2), m.w1, D, F).map((t, i) => { const z = t + m.b1[i % F]!; return 0.5 * z * (1 + erf(z / Math.SQRT2)); });
-      const out = linear(g, m.w2, F, D).map((t, i) => t + y1[i]!);
-      const e = rel(tokens(r.tensor('out_hbm'), D), out);
+      const out = decoderLayer(x, m, { seq: S, dModel: D, ffn: F, dk, scale });
+      const e = rel(tokens(r.tensor('out_hbm'), S, D), out);
       expect(e.rms).toBeLessThanOrEqual(0.08);
       expect(e.maxOverRms).toBeLessThanOrEqual(maxBound);
       expect(e.rms).toBeGreaterThan(0);
