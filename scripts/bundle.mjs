@@ -32,18 +32,27 @@ try {
   process.exit(0);
 }
 
+/**
+ * A plugin serving generated modules: an import of `PREFIX:KEY` resolves to the module `contents(KEY)`, whose
+ * relative imports resolve from `resolveDir`.
+ */
+function virtualModules(name, prefix, resolveDir, contents) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${prefix}:`) }, (a) => ({ path: a.path.slice(prefix.length + 1), namespace: prefix }));
+      b.onLoad({ filter: /.*/, namespace: prefix }, (a) => ({ resolveDir, loader: 'js', contents: contents(a.path) }));
+    },
+  };
+}
+
 /** One entry per tool: the targets registered, that tool's driver, the shared main. */
-const entries = {
-  name: 'pyxis-entries',
-  setup(b) {
-    b.onResolve({ filter: /^pyxis-entry:/ }, (a) => ({ path: a.path.slice('pyxis-entry:'.length), namespace: 'pyxis-entry' }));
-    b.onLoad({ filter: /.*/, namespace: 'pyxis-entry' }, (a) => ({
-      resolveDir: join(root, 'packages/targets/dist'),
-      loader: 'js',
-      contents: `import './register.js';\nimport { main } from '../../cli/dist/tool.js';\nimport { ${TOOLS[a.path]} } from '../../cli/dist/${a.path}.js';\nexport const run = () => main(${TOOLS[a.path]});\n`,
-    }));
-  },
-};
+const entries = virtualModules(
+  'pyxis-entries',
+  'pyxis-entry',
+  join(root, 'packages/targets/dist'),
+  (tool) => `import './register.js';\nimport { main } from '../../cli/dist/tool.js';\nimport { ${TOOLS[tool]} } from '../../cli/dist/${tool}.js';\nexport const run = () => main(${TOOLS[tool]});\n`,
+);
 
 /**
  * @pyxis/asm loads Chevrotain's one-file build by a computed path (packages/asm/src/chevrotain.ts),
@@ -66,20 +75,11 @@ const chevrotain = {
  * ~140 ms, docs/dev/performance.md "Parallel runs"). The builders' module is registered under the specifier the
  * partition specs name before the worker's own code runs (ES modules evaluate their imports in order).
  */
-const workerEntry = {
-  name: 'pyxis-partition-worker',
-  setup(b) {
-    b.onResolve({ filter: /^pyxis-worker:/ }, (a) => ({ path: a.path.slice('pyxis-worker:'.length), namespace: 'pyxis-worker' }));
-    b.onLoad({ filter: /.*/, namespace: 'pyxis-worker' }, (a) => ({
-      resolveDir: join(root, 'packages/sim/dist/kernel'),
-      loader: 'js',
-      contents:
-        a.path === 'register'
-          ? `import { registerPartitionModule } from './partitionHost.js';\nimport * as pyxis from '../../../target-pyxis/dist/sim/parallel/index.js';\nregisterPartitionModule('@pyxis/target-pyxis/parallel', pyxis);\n`
-          : `import 'pyxis-worker:register';\nimport './partitionWorker.js';\n`,
-    }));
-  },
-};
+const workerEntry = virtualModules('pyxis-partition-worker', 'pyxis-worker', join(root, 'packages/sim/dist/kernel'), (key) =>
+  key === 'register'
+    ? `import { registerPartitionModule } from './partitionHost.js';\nimport * as pyxis from '../../../target-pyxis/dist/sim/parallel/index.js';\nregisterPartitionModule('@pyxis/target-pyxis/parallel', pyxis);\n`
+    : `import 'pyxis-worker:register';\nimport './partitionWorker.js';\n`,
+);
 
 rmSync(outdir, { recursive: true, force: true });
 let result;
