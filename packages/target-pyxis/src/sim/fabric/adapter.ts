@@ -103,6 +103,8 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   readonly failures: FabricJobFailure[] = [];
   /** Job-failed interrupts raised per cluster (§10.7.1.2, §10.8.1.2): host actions may wait on them. */
   readonly failedInterrupts: number[] = [];
+  /** cluster.fabric_failed_inhibit bit 0 per cluster (§11.8): failing jobs go directly to Idle, no sticky state, no interrupt. */
+  readonly failedInhibit: boolean[] = [];
   private readonly qpages: QPage[] = [];
   private readonly freeQ: number[] = [];
   private readonly events: Ev[] = [];
@@ -147,6 +149,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
       this.rxc.push(rx);
       this.clusterStats.push(emptyClusterStats());
       this.failedInterrupts.push(0);
+      this.failedInhibit.push(false);
     }
     this.tx = {
       granted: (now, cluster, qpage, pipe) => this.granted(now, cluster, qpage, pipe),
@@ -238,7 +241,29 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   }
   failed(f: FabricJobFailure): void {
     this.failures.push(f);
-    this.failedInterrupts[f.cluster]!++;
+    if (!f.inhibited) this.failedInterrupts[f.cluster]!++;
+  }
+  inhibitFailed(cluster: number): boolean {
+    return this.failedInhibit[cluster]!;
+  }
+  /**
+   * cluster.fabric_job_status (§11.8): Job Table entries not Idle (active or Job Failed) and entries in Job Failed,
+   * per side, 16 bits each (memory_map.json).
+   */
+  jobStatus(cluster: number): { txBusy: number; rxBusy: number; txFailed: number; rxFailed: number } {
+    const count = (a: ArrayLike<unknown>, pred: (x: unknown) => boolean) => {
+      let n = 0;
+      for (let i = 0; i < a.length; i++) if (pred(a[i])) n++;
+      return n;
+    };
+    const tx = this.txc[cluster]!;
+    const rx = this.rxc[cluster]!;
+    return {
+      txBusy: count(tx.jobs, (j) => j !== null),
+      rxBusy: count(rx.jobs, (j) => j !== null),
+      txFailed: count(tx.failedVector, (b) => b === 1),
+      rxFailed: count(rx.failedVector, (b) => b === 1),
+    };
   }
   sendMessage(cluster: number, m: OutMessage): void {
     this.txc[cluster]!.queueMessage(m);

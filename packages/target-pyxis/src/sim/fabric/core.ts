@@ -65,6 +65,8 @@ export interface AdapterCore {
   tripDone(trip: Trip, now: number): void;
   /** A job entered the Job Failed state (§10.7.1.2, §10.8.1.2): recorded, interrupt raised. */
   failed(f: FabricJobFailure): void;
+  /** cluster.fabric_failed_inhibit of `cluster` is set (§11.8): a failing job goes directly to Idle. */
+  inhibitFailed(cluster: number): boolean;
   stats(cluster: number): FabricClusterStats;
   /** A message from cluster `cluster`'s Rx side to its Tx side (the Rx -> Tx message FIFO, §10.8.1.1). */
   sendMessage(cluster: number, m: OutMessage): void;

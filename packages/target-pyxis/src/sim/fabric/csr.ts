@@ -3,7 +3,8 @@
  * registers to the programming guide): the Tx / Rx failed-job vectors (chip §10.7.1.2, §10.8.1.2: "a software-visible
  * vector register of all jobs in the Failed state ... write the register to clear the sticky failed state"), 256 bits
  * each as four 64-bit words, write-1-to-clear; the datagram ring tail (software) and head (hardware) pointers
- * (§11.5.2). Reads return the live values.
+ * (§11.5.2); the inhibit of the sticky Job Failed state and the Job Table status of the trip flush (§11.8); the
+ * per-RxQ datagram counters (§10.8.1.3). Reads return the live values.
  */
 import { clusterCsrRegion } from '../csrs.js';
 import type { CsrCfgSpace } from '../csrSpace.js';
@@ -13,8 +14,12 @@ const TX_FAILED = clusterCsrRegion('cluster.fabric_tx_failed');
 const RX_FAILED = clusterCsrRegion('cluster.fabric_rx_failed');
 const TAIL = clusterCsrRegion('cluster.dgram_tail');
 const HEAD = clusterCsrRegion('cluster.dgram_head');
-const LO = Math.min(TX_FAILED.offset, RX_FAILED.offset, TAIL.offset, HEAD.offset);
-const HI = Math.max(...[TX_FAILED, RX_FAILED, TAIL, HEAD].map((r) => r.offset + r.words * r.stride));
+const INHIBIT = clusterCsrRegion('cluster.fabric_failed_inhibit');
+const JOB_STATUS = clusterCsrRegion('cluster.fabric_job_status');
+const RXQ_COUNTS = clusterCsrRegion('cluster.dgram_rxq_counts');
+const ALL = [TX_FAILED, RX_FAILED, TAIL, HEAD, INHIBIT, JOB_STATUS, RXQ_COUNTS];
+const LO = Math.min(...ALL.map((r) => r.offset));
+const HI = Math.max(...ALL.map((r) => r.offset + r.words * r.stride));
 
 function vectorHalves(v: Uint8Array, word: number): [number, number] {
   let lo = 0;
@@ -38,6 +43,7 @@ export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: Fa
         const w = (a - RX_FAILED.offset) / 8;
         for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) if ((byte(i) >> j) & 1) rx.clearFailed(w * 64 + i * 8 + j);
       } else if (a >= TAIL.offset && a < TAIL.offset + 32) ring((a - TAIL.offset) / 8)?.setTail(byte(0) | (byte(1) << 8));
+      else if (a === INHIBIT.offset) adapter.failedInhibit[cluster] = (byte(0) & 1) === 1;
     }
   });
   cfg.onRead(LO, HI, (addr, len) => {
@@ -46,6 +52,15 @@ export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: Fa
       else if (a >= RX_FAILED.offset && a < RX_FAILED.offset + 32) cfg.storeHalves(a, ...vectorHalves(rx.failedVector, (a - RX_FAILED.offset) / 8));
       else if (a >= TAIL.offset && a < TAIL.offset + 32) cfg.storeWord(a, ring((a - TAIL.offset) / 8)?.tail ?? 0);
       else if (a >= HEAD.offset && a < HEAD.offset + 32) cfg.storeWord(a, ring((a - HEAD.offset) / 8)?.head ?? 0);
+      else if (a === INHIBIT.offset) cfg.storeWord(a, adapter.failedInhibit[cluster] ? 1 : 0);
+      else if (a === JOB_STATUS.offset) {
+        const j = adapter.jobStatus(cluster);
+        cfg.storeHalves(a, (j.txBusy & 0xffff) | ((j.rxBusy & 0xffff) << 16), (j.txFailed & 0xffff) | ((j.rxFailed & 0xffff) << 16));
+      } else if (a >= RXQ_COUNTS.offset && a < RXQ_COUNTS.offset + 32) {
+        const w = (a - RXQ_COUNTS.offset) / 8;
+        const st = adapter.clusterStats[cluster]!;
+        cfg.storeWord(a, (w & 1 ? st.rxq_dropped : st.rxq_accepted)[w >> 1]! >>> 0);
+      }
     }
   });
 }

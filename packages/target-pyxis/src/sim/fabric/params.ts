@@ -53,6 +53,8 @@ export const FabricCodes = {
   badRange: 'SIM0755',
   /** An RDMA queue in a chip outside a system (no fabric to send to). */
   noFabric: 'SIM0756',
+  /** A datagram Rx descriptor's BufferSizeBytes exceeds 16256 (§11.4.9), seen when the DPE prefetches it. */
+  badDgramRxDescriptor: 'SIM0870',
 } as const;
 
 let base: FabricAdapterParams | undefined;

@@ -18,6 +18,9 @@ import type { DatagramRing } from './rings.js';
 import type { DropReason } from './stats.js';
 import type { TxCluster } from './tx.js';
 
+/** Largest datagram and datagram buffer: 127 x 128 bytes (§11.4.8-11.4.9, §10.6). */
+const MAX_DATAGRAM_BYTES = 16256;
+
 export const enum RxState {
   DataWait = 0,
   Active = 1,
@@ -115,10 +118,16 @@ export class RxCluster {
   private fail(j: RxJob, now: number, reason: string): void {
     j.state = RxState.Failed;
     this.active.delete(j);
-    this.failedVector[j.rjid] = 1;
+    // §11.8: with the sticky state inhibited the entry goes directly to Idle; later pages of the job find no Rx job
+    // and are discarded ("any subsequently arriving fabric data will be discarded")
+    const inhibited = this.core.inhibitFailed(this.cluster);
+    if (inhibited) {
+      this.jobs[j.rjid] = null;
+      this.epoch[j.rjid] ^= 1;
+    } else this.failedVector[j.rjid] = 1;
     this.core.stats(this.cluster).rx_jobs_failed++;
     this.core.slice(this.cluster, 'rx', j.startAt, now, `RJID ${j.rjid} FAILED`, { tjid: j.tjid, rjid: j.rjid, reason });
-    this.core.failed({ chip: this.core.chip, cluster: this.cluster, side: 'rx', tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, tripId: j.trip.tripId, cycle: now, reason });
+    this.core.failed({ chip: this.core.chip, cluster: this.cluster, side: 'rx', tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, tripId: j.trip.tripId, cycle: now, reason, ...(inhibited ? { inhibited } : {}) });
   }
 
   /** The end of an attempt with an error: NACK, then the retry (§10.8.1.1) or, on the retried job, Job Failed. */
@@ -231,7 +240,14 @@ export class RxCluster {
       this.tx.onMessage(h.page_type, h.tjid, h.epoch, h.retry, now);
       return true;
     }
-    if (h.page_type === 'datagram') return this.datagram(page, h.rxq_index, now), true;
+    if (h.page_type === 'datagram') {
+      // §10.8.8: the page length from the page reader (16-B chunks) must match the header's; else the page is dropped
+      if (Math.ceil(h.page_size_bytes / 16) !== Math.ceil(page.payloadBytes / 16)) {
+        this.core.stats(this.cluster).rxq_dropped[h.rxq_index & 1]++;
+        return this.drop('length_mismatch'), true;
+      }
+      return this.datagram(page, h.rxq_index, now), true;
+    }
     const st = this.core.stats(this.cluster);
     const j = h.rjid < this.jobs.length ? this.jobs[h.rjid] : null;
     if (!j) {
@@ -300,14 +316,22 @@ export class RxCluster {
   private datagram(page: FabricPage, rxq: number, now: number): void {
     const ring = this.rxq[rxq];
     const fifo = this.rxqFifo[rxq]!;
-    if (ring) while (fifo.length < this.core.params.descriptor_fifos.dgram_rx_prefetch_depth && (ring.tail - ring.prefetch + ring.entries) % ring.entries > 0) fifo.push(ring.fetch());
+    if (ring)
+      while (fifo.length < this.core.params.descriptor_fifos.dgram_rx_prefetch_depth && (ring.tail - ring.prefetch + ring.entries) % ring.entries > 0) {
+        const d = ring.fetch();
+        const size = d.fields['buffer_size_bytes']!;
+        if (size > MAX_DATAGRAM_BYTES)
+          throw runtimeError(FabricCodes.badDgramRxDescriptor, `c${this.cluster}.dgram_rx${rxq} descriptor ${d.index}: BufferSizeBytes ${size} exceeds the maximum legal value ${MAX_DATAGRAM_BYTES} (127 x 128 bytes)`, '§11.4.9', now);
+        fifo.push(d);
+      }
     const d = fifo[0];
-    if (!ring || !d) return this.drop('rxq_empty');
-    if (page.payloadBytes > d.fields['buffer_size_bytes']!) return this.drop('rxq_too_small');
+    const st = this.core.stats(this.cluster);
+    if (!ring || !d) return void st.rxq_dropped[rxq]!++, this.drop('rxq_empty');
+    if (page.payloadBytes > d.fields['buffer_size_bytes']!) return void st.rxq_dropped[rxq]!++, this.drop('rxq_too_small');
+    st.rxq_accepted[rxq]!++;
     fifo.shift();
     const commit = this.write(d.fields['amem_address']! * 128, page, Math.ceil(page.payloadBytes / 128), now);
     this.trackingInUse++;
-    const st = this.core.stats(this.cluster);
     st.rx_datagrams++;
     st.rx_data_bytes += page.payloadBytes;
     this.core.schedule(commit, () => {

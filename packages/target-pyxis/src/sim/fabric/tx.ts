@@ -137,9 +137,14 @@ export class TxCluster {
     }
     j.state = TxState.Failed;
     this.active.delete(j);
-    this.failedVector[j.tjid] = 1;
+    // §11.8: with the sticky state inhibited the entry goes directly to Idle (epoch toggled as on a software clear)
+    const inhibited = this.core.inhibitFailed(this.cluster);
+    if (inhibited) {
+      this.jobs[j.tjid] = null;
+      this.epoch[j.tjid] ^= 1;
+    } else this.failedVector[j.tjid] = 1;
     this.core.slice(this.cluster, 'tx', j.startAt, now, `TJID ${j.tjid} FAILED`, { tjid: j.tjid, rjid: j.rjid, reason });
-    this.core.failed({ chip: this.core.chip, cluster: this.cluster, side: 'tx', tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, tripId: j.trip.tripId, cycle: now, reason });
+    this.core.failed({ chip: this.core.chip, cluster: this.cluster, side: 'tx', tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, tripId: j.trip.tripId, cycle: now, reason, ...(inhibited ? { inhibited } : {}) });
   }
 
   /** Software clears the sticky Job Failed state of TJID `tjid` (§10.7.1.2): the entry goes back to Idle. */
