@@ -28,6 +28,9 @@ describe('cluster CSRs from memory_map.json', () => {
       'cluster.fabric_rx_failed',
       'cluster.dgram_tail',
       'cluster.dgram_head',
+      'cluster.fabric_failed_inhibit',
+      'cluster.fabric_job_status',
+      'cluster.dgram_rxq_counts',
     ]);
     for (const r of csr) expect(r.address).toBe(0x4000_0000 + r.offset);
     expect(clusterCsrAddress('cluster.enqueue')).toBe(0x4000_0000 + CSR_ENQUEUE);
