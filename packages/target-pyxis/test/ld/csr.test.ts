@@ -31,6 +31,8 @@ describe('cluster CSRs from memory_map.json', () => {
       'cluster.fabric_failed_inhibit',
       'cluster.fabric_job_status',
       'cluster.dgram_rxq_counts',
+      'cluster.fabric_tx_job_table',
+      'cluster.fabric_rx_job_table',
     ]);
     for (const r of csr) expect(r.address).toBe(0x4000_0000 + r.offset);
     expect(clusterCsrAddress('cluster.enqueue')).toBe(0x4000_0000 + CSR_ENQUEUE);

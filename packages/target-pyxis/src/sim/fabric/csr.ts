@@ -4,11 +4,13 @@
  * vector register of all jobs in the Failed state ... write the register to clear the sticky failed state"), 256 bits
  * each as four 64-bit words, write-1-to-clear; the datagram ring tail (software) and head (hardware) pointers
  * (§11.5.2); the inhibit of the sticky Job Failed state and the Job Table status of the trip flush (§11.8); the
- * per-RxQ datagram counters (§10.8.1.3). Reads return the live values.
+ * per-RxQ datagram counters (§10.8.1.3); the Tx / Rx Job Tables (Tables 10-1 / 10-2, jobTable.ts). Reads return the
+ * live values.
  */
 import { clusterCsrRegion } from '../csrs.js';
 import type { CsrCfgSpace } from '../csrSpace.js';
 import type { FabricAdapter } from './adapter.js';
+import { rxJobEntry, TX_JOB_ENTRY, txJobEntry } from './jobTable.js';
 
 const TX_FAILED = clusterCsrRegion('cluster.fabric_tx_failed');
 const RX_FAILED = clusterCsrRegion('cluster.fabric_rx_failed');
@@ -17,7 +19,10 @@ const HEAD = clusterCsrRegion('cluster.dgram_head');
 const INHIBIT = clusterCsrRegion('cluster.fabric_failed_inhibit');
 const JOB_STATUS = clusterCsrRegion('cluster.fabric_job_status');
 const RXQ_COUNTS = clusterCsrRegion('cluster.dgram_rxq_counts');
-const ALL = [TX_FAILED, RX_FAILED, TAIL, HEAD, INHIBIT, JOB_STATUS, RXQ_COUNTS];
+const TX_TABLE = clusterCsrRegion('cluster.fabric_tx_job_table');
+const RX_TABLE = clusterCsrRegion('cluster.fabric_rx_job_table');
+const ALL = [TX_FAILED, RX_FAILED, TAIL, HEAD, INHIBIT, JOB_STATUS, RXQ_COUNTS, TX_TABLE, RX_TABLE];
+const within = (r: typeof TX_TABLE, a: number) => a >= r.offset && a < r.offset + r.words * r.stride;
 const LO = Math.min(...ALL.map((r) => r.offset));
 const HI = Math.max(...ALL.map((r) => r.offset + r.words * r.stride));
 
@@ -46,7 +51,24 @@ export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: Fa
       else if (a === INHIBIT.offset) adapter.failedInhibit[cluster] = (byte(0) & 1) === 1;
     }
   });
+  const tick = adapter.params.job_tables.timestamp_tick_cycles;
+  const entryBytes = TX_JOB_ENTRY.bytes;
   cfg.onRead(LO, HI, (addr, len) => {
+    // the Job Table windows (Tables 10-1 / 10-2): each entry encoded once per read
+    let cached = -1;
+    let entry: Uint8Array | null = null;
+    const tableWord = (r: typeof TX_TABLE, a: number, rx: boolean) => {
+      const k = a - r.offset;
+      const e = Math.floor(k / entryBytes);
+      const key = (rx ? 1 << 16 : 0) + e;
+      if (key !== cached) {
+        const n = rx ? adapter.rxc[cluster]!.jobs.length : adapter.txc[cluster]!.jobs.length;
+        entry = e < n ? (rx ? rxJobEntry(adapter.rxc[cluster]!, e, tick) : txJobEntry(adapter.txc[cluster]!, e, tick)) : new Uint8Array(entryBytes);
+        cached = key;
+      }
+      const v = new DataView(entry!.buffer, entry!.byteOffset + (k % entryBytes));
+      cfg.storeHalves(a, v.getUint32(0, true), v.getUint32(4, true));
+    };
     for (let a = Math.max(LO, addr - (addr % 8)); a < Math.min(HI, addr + len); a += 8) {
       if (a >= TX_FAILED.offset && a < TX_FAILED.offset + 32) cfg.storeHalves(a, ...vectorHalves(tx.failedVector, (a - TX_FAILED.offset) / 8));
       else if (a >= RX_FAILED.offset && a < RX_FAILED.offset + 32) cfg.storeHalves(a, ...vectorHalves(rx.failedVector, (a - RX_FAILED.offset) / 8));
@@ -56,7 +78,9 @@ export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: Fa
       else if (a === JOB_STATUS.offset) {
         const j = adapter.jobStatus(cluster);
         cfg.storeHalves(a, (j.txBusy & 0xffff) | ((j.rxBusy & 0xffff) << 16), (j.txFailed & 0xffff) | ((j.rxFailed & 0xffff) << 16));
-      } else if (a >= RXQ_COUNTS.offset && a < RXQ_COUNTS.offset + 32) {
+      } else if (within(TX_TABLE, a)) tableWord(TX_TABLE, a, false);
+      else if (within(RX_TABLE, a)) tableWord(RX_TABLE, a, true);
+      else if (a >= RXQ_COUNTS.offset && a < RXQ_COUNTS.offset + 32) {
         const w = (a - RXQ_COUNTS.offset) / 8;
         const st = adapter.clusterStats[cluster]!;
         cfg.storeWord(a, (w & 1 ? st.rxq_dropped : st.rxq_accepted)[w >> 1]! >>> 0);

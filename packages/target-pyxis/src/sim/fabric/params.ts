@@ -19,7 +19,7 @@ export interface FabricAdapterParams {
     rx_data_wait_timeout_cycles: number;
     rx_job_completion_timeout_cycles: number;
   };
-  job_tables: { tx_jobs_per_cluster: number; rx_jobs_per_cluster: number };
+  job_tables: { tx_jobs_per_cluster: number; rx_jobs_per_cluster: number; timestamp_tick_cycles: number };
   descriptor_fifos: { rdma_tx_depth: number; rdma_rx_depth: number; dgram_tx_depth: number; dgram_rx_prefetch_depth: number };
   page_generator: { channels: number; message_channels_reserved: number; cycles_per_page: number; job_manager_cycles_per_job: number };
   qpages: { table_entries: number; cluster_limit: number };

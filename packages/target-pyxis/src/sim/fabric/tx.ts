@@ -117,6 +117,11 @@ export class TxCluster {
     return this.rdmaFifo[q]!.length < this.core.params.descriptor_fifos.rdma_tx_depth;
   }
 
+  /** A CTS for the next job of `tjid` arrived before the job (§10.3; the Idle entry's 'CTS received', Table 10-1). */
+  ctsBeforeJob(tjid: number): boolean {
+    return this.earlyCts[tjid] === this.epoch[tjid]! + 1;
+  }
+
   queueMessage(m: OutMessage): void {
     this.messages.push(m);
   }
