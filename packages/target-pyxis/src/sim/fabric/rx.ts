@@ -210,14 +210,21 @@ export class RxCluster {
     return commit;
   }
 
-  /** Round-robin over the OQs whose head page can go now (a data page needs a write-completion tracking id, §10.8.8); -1 if none. */
+  /**
+   * The OQM scheduler (§10.8.5 "simple priority + round-robin"): the high-priority OQs (rx_oqm.oq_priority) first,
+   * round-robin among those whose head page can go now (a data page needs a write-completion tracking id, §10.8.8),
+   * then the low ones; -1 if none.
+   */
   private eligibleOq(): number {
     const idFree = this.trackingInUse < this.core.params.rxdma.tracking_ids;
-    for (let i = 0; i < 4; i++) {
-      const k = (this.rrOq + i) % 4;
-      const head = this.oq[k]![0];
-      if (head && (idFree || !(head.page.type === 'rdma_data' || head.page.type === 'datagram'))) return k;
-    }
+    const prio = this.core.params.rx_oqm.oq_priority;
+    for (const level of ['high', 'low'] as const)
+      for (let i = 0; i < 4; i++) {
+        const k = (this.rrOq + i) % 4;
+        if (prio[k] !== level) continue;
+        const head = this.oq[k]![0];
+        if (head && (idFree || !(head.page.type === 'rdma_data' || head.page.type === 'datagram'))) return k;
+      }
     return -1;
   }
 
