@@ -33,6 +33,7 @@ describe('cluster CSRs from memory_map.json', () => {
       'cluster.dgram_rxq_counts',
       'cluster.fabric_tx_job_table',
       'cluster.fabric_rx_job_table',
+      'cluster.fabric_voq_config',
     ]);
     for (const r of csr) expect(r.address).toBe(0x4000_0000 + r.offset);
     expect(clusterCsrAddress('cluster.enqueue')).toBe(0x4000_0000 + CSR_ENQUEUE);

@@ -4,9 +4,10 @@
  * vector register of all jobs in the Failed state ... write the register to clear the sticky failed state"), 256 bits
  * each as four 64-bit words, write-1-to-clear; the datagram ring tail (software) and head (hardware) pointers
  * (§11.5.2); the inhibit of the sticky Job Failed state and the Job Table status of the trip flush (§11.8); the
- * per-RxQ datagram counters (§10.8.1.3); the Tx / Rx Job Tables (Tables 10-1 / 10-2, jobTable.ts). Reads return the
- * live values.
+ * per-RxQ datagram counters (§10.8.1.3); the Tx / Rx Job Tables (Tables 10-1 / 10-2, jobTable.ts); the per-VOQ
+ * PGen configuration (§10.7.3, §10.7.3.1). Reads return the live values.
  */
+import { decode, encode, loadTable } from '@pyxis/codec';
 import { clusterCsrRegion } from '../csrs.js';
 import type { CsrCfgSpace } from '../csrSpace.js';
 import type { FabricAdapter } from './adapter.js';
@@ -21,7 +22,9 @@ const JOB_STATUS = clusterCsrRegion('cluster.fabric_job_status');
 const RXQ_COUNTS = clusterCsrRegion('cluster.dgram_rxq_counts');
 const TX_TABLE = clusterCsrRegion('cluster.fabric_tx_job_table');
 const RX_TABLE = clusterCsrRegion('cluster.fabric_rx_job_table');
-const ALL = [TX_FAILED, RX_FAILED, TAIL, HEAD, INHIBIT, JOB_STATUS, RXQ_COUNTS, TX_TABLE, RX_TABLE];
+const VOQ_CFG = clusterCsrRegion('cluster.fabric_voq_config');
+const VOQ_CFG_TABLE = loadTable('pyxis', 'fabric_voq_config');
+const ALL = [TX_FAILED, RX_FAILED, TAIL, HEAD, INHIBIT, JOB_STATUS, RXQ_COUNTS, TX_TABLE, RX_TABLE, VOQ_CFG];
 const within = (r: typeof TX_TABLE, a: number) => a >= r.offset && a < r.offset + r.words * r.stride;
 const LO = Math.min(...ALL.map((r) => r.offset));
 const HI = Math.max(...ALL.map((r) => r.offset + r.words * r.stride));
@@ -49,6 +52,14 @@ export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: Fa
         for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) if ((byte(i) >> j) & 1) rx.clearFailed(w * 64 + i * 8 + j);
       } else if (a >= TAIL.offset && a < TAIL.offset + 32) ring((a - TAIL.offset) / 8)?.setTail(byte(0) | (byte(1) << 8));
       else if (a === INHIBIT.offset) adapter.failedInhibit[cluster] = (byte(0) & 1) === 1;
+      else if (within(VOQ_CFG, a)) {
+        const w = new Uint8Array(8);
+        for (let i = 0; i < 8; i++) w[i] = byte(i);
+        const v = decode(VOQ_CFG_TABLE, w);
+        const voq = (a - VOQ_CFG.offset) / 8;
+        tx.voqProfile[voq] = Number(v['profile']);
+        tx.voqHigh[voq] = Number(v['high_priority']);
+      }
     }
   });
   const tick = adapter.params.job_tables.timestamp_tick_cycles;
@@ -78,6 +89,11 @@ export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: Fa
       else if (a === JOB_STATUS.offset) {
         const j = adapter.jobStatus(cluster);
         cfg.storeHalves(a, (j.txBusy & 0xffff) | ((j.rxBusy & 0xffff) << 16), (j.txFailed & 0xffff) | ((j.rxFailed & 0xffff) << 16));
+      } else if (within(VOQ_CFG, a)) {
+        const voq = (a - VOQ_CFG.offset) / 8;
+        const w = encode(VOQ_CFG_TABLE, { profile: tx.voqProfile[voq]!, high_priority: tx.voqHigh[voq]! });
+        const v = new DataView(w.buffer, w.byteOffset);
+        cfg.storeHalves(a, v.getUint32(0, true), v.getUint32(4, true));
       } else if (within(TX_TABLE, a)) tableWord(TX_TABLE, a, false);
       else if (within(RX_TABLE, a)) tableWord(RX_TABLE, a, true);
       else if (a >= RXQ_COUNTS.offset && a < RXQ_COUNTS.offset + 32) {

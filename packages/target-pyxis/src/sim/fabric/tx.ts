@@ -76,6 +76,12 @@ export class TxCluster {
   /** Per TxQ: datagrams in PGen / in flight, and done flags by ring slot (§10.7.1.4 reorder). */
   private readonly dgOutstanding = [0, 0];
   private readonly dgDone: Uint8Array[] = [new Uint8Array(0), new Uint8Array(0)];
+  /**
+   * Per-VOQ configuration of this cluster's PGen (cluster.fabric_voq_config, grammars/pyxis/fabric_voq_config.json):
+   * occupancy profile (§10.7.3.1) and high priority / group (§10.7.3, §10.7.3.1); reset to the JSON defaults.
+   */
+  readonly voqProfile = new Uint8Array(8192);
+  readonly voqHigh = new Uint8Array(8192);
   private readonly voqLock = new Uint8Array(8192);
   private readonly voqCount = new Int32Array(8192);
   private readonly voqXoff = new Uint8Array(8192);
@@ -103,6 +109,8 @@ export class TxCluster {
     this.staleCtsAt = new Float64Array(n);
     this.staleCtsEpoch = new Uint8Array(n);
     this.failedVector = new Uint8Array(n);
+    this.voqProfile.fill(core.params.occupancy.default_profile);
+    this.voqHigh.fill(core.params.occupancy.default_priority === 'high' ? 1 : 0);
   }
 
   get busy(): boolean {
@@ -238,7 +246,7 @@ export class TxCluster {
     const totalWords = Number(f['num_words']);
     const pageWords = Number(f['page_size_words']);
     const base = Number(f['amem_address']) * 128;
-    const high = this.core.params.occupancy.default_priority === 'high';
+    const high = this.voqHigh[voq] === 1;
     const epoch = this.epoch[tjid]!;
     const cts = this.earlyCts[tjid] === epoch + 1;
     this.earlyCts[tjid] = 0;
@@ -247,7 +255,7 @@ export class TxCluster {
       state: cts ? TxState.PgenWait : TxState.CtsWait,
       ctsReceived: cts,
       deadline: cts ? Infinity : now + this.core.params.timers.tx_cts_wait_timeout_cycles,
-      wordsGenerated: 0, seq: 0, outstanding: 0, high, profile: this.core.params.occupancy.default_profile, lockHeld: true, startAt: now,
+      wordsGenerated: 0, seq: 0, outstanding: 0, high, profile: this.voqProfile[voq]!, lockHeld: true, startAt: now,
     };
     this.jobs[tjid] = j;
     this.voqLock[voq] = 1;
@@ -354,8 +362,9 @@ export class TxCluster {
 
   private chanVoq(c: Channel): { voq: number; high: boolean; profile: number } {
     if (c.msg) return { voq: c.msg.voq, high: true, profile: this.core.params.occupancy.message_profile };
-    if (c.dg) return { voq: c.dg.voq, high: this.core.params.occupancy.default_priority === 'high', profile: this.core.params.occupancy.default_profile };
-    return { voq: c.job!.voq, high: c.job!.high, profile: c.job!.profile };
+    // the VOQ's configuration as it is now (cluster.fabric_voq_config): a write applies to the next page generated
+    const voq = c.dg ? c.dg.voq : c.job!.voq;
+    return { voq, high: this.voqHigh[voq] === 1, profile: this.voqProfile[voq]! };
   }
 
   /** Generates one page: high-priority channels first, round-robin within the priority (§10.7.3). */
