@@ -21,7 +21,7 @@ export interface FabricAdapterParams {
   };
   job_tables: { tx_jobs_per_cluster: number; rx_jobs_per_cluster: number; timestamp_tick_cycles: number };
   descriptor_fifos: { rdma_tx_depth: number; rdma_rx_depth: number; dgram_tx_depth: number; dgram_rx_prefetch_depth: number };
-  page_generator: { channels: number; message_channels_reserved: number; cycles_per_page: number; job_manager_cycles_per_job: number };
+  page_generator: { channels: number; message_channels_reserved: number; rdma_channel_limit: number; datagram_channel_limit: number; cycles_per_page: number; job_manager_cycles_per_job: number };
   qpages: { table_entries: number; cluster_limit: number };
   occupancy: {
     profiles: OccupancyProfile[];

@@ -293,6 +293,7 @@ export class TxCluster {
     const r = this.txq[q - 2];
     if (!r || r.unfetched === 0) return true;
     if (this.dgOutstanding[q - 2]! >= this.core.params.datagrams.tx_reorder_ids) return true;
+    if (!this.channelFree('datagram')) return true; // a datagram is forwarded straight to a PGen channel (§10.7.1.3)
     // datagrams to one VOQ stay in order: the VOQ-Active lock (§10.7.1.1)
     return this.voqLock[r.fetch(true).fields['dest_voq']!] === 1;
   }
@@ -328,12 +329,24 @@ export class TxCluster {
     return false;
   }
 
+  /**
+   * Whether a channel of work type `type` may be allocated now (§10.7.3: one bucket of channels, a limit per work
+   * type; the channels reserved for messages are never given to RDMA jobs or datagrams).
+   */
+  private channelFree(type: 'rdma' | 'datagram'): boolean {
+    const p = this.core.params.page_generator;
+    if (this.channels.length >= p.channels) return false;
+    let rdma = 0;
+    let dg = 0;
+    for (const c of this.channels) if (c.job) rdma++;
+    else if (c.dg) dg++;
+    if (rdma + dg >= p.channels - p.message_channels_reserved) return false;
+    return type === 'rdma' ? rdma < p.rdma_channel_limit : dg < p.datagram_channel_limit;
+  }
+
   /** PGen channel allocation: retry jobs first, then round-robin over TJIDs (§10.7.1.1). */
   private allocChannel(): boolean {
-    const p = this.core.params.page_generator;
-    let jobsOnChannels = 0;
-    for (const c of this.channels) if (!c.msg) jobsOnChannels++;
-    if (jobsOnChannels >= p.channels - p.message_channels_reserved) return false;
+    if (!this.channelFree('rdma')) return false;
     const n = this.jobs.length;
     let pick: TxJob | null = null;
     let best = Infinity;
