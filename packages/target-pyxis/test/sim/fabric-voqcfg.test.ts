@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { encode, loadGrammarJson, loadTable } from '@pyxis/codec';
 import { CFG_ENGINE_BASE, clusterCsrRegion } from '@pyxis/target-pyxis/sim';
+import { link } from '@pyxis/target-pyxis/ld';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
 import { firstDiff } from './fabric-rdma-lib.js';
@@ -78,5 +79,15 @@ describe('per-VOQ PGen configuration (cluster.fabric_voq_config)', () => {
     // without the configuration the two jobs interleave (round-robin among equals)
     const plain = run([]).order;
     expect(plain.slice(plain.indexOf('B'), plain.lastIndexOf('B') + 1)).toContain('A');
+  });
+
+  it('a link script preloads the configuration (`config cluster.fabric_voq_config`); the adapter applies it at load', () => {
+    const { image } = link({ script: 'config cluster.fabric_voq_config { cluster = 0; index = 5; entry { profile = 5; high_priority = 1; } }\n' });
+    const sec = image.sections.find((x) => x.name.startsWith('.cfg.c0.cluster.fabric_voq_config'))!;
+    expect(sec.address).toBe(CFG_ENGINE_BASE + VOQ_CFG + 8 * 5);
+    expect(Array.from(sec.data)).toEqual(Array.from(encode(CFG, { profile: 5, high_priority: 1 })));
+    const sys = buildSystem([image, new ImageBuilder().build()], { grantDelay: 100, latency: 500 });
+    const tx = sys.chips[0]!.fabricAdapter!.txc[0]!;
+    expect([tx.voqProfile[5], tx.voqHigh[5], tx.voqProfile[6], tx.voqHigh[6]]).toEqual([5, 1, OCC.default_profile, 0]);
   });
 });
