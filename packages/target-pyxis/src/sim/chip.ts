@@ -41,7 +41,7 @@ import type { ChipFabricOptions, ChipFabricSide } from './fabric/port.js';
 import { FabricAdapter } from './fabric/adapter.js';
 import { installFabricCsrs } from './fabric/csr.js';
 
-export { FABRIC_JOB_FAILED_INTERRUPT, HostAgent, type EnqueueRecord, type HostAction } from './host.js';
+export { DGRAM_INTERRUPT_BASE, DGRAM_INTERRUPT_NAMES, FABRIC_JOB_FAILED_INTERRUPT, HostAgent, type EnqueueRecord, type HostAction } from './host.js';
 
 export { MAX_CLUSTERS, MAX_UIES } from './imageModel.js';
 export const MPES_PER_CLUSTER = 13;

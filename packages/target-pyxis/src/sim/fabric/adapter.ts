@@ -105,6 +105,8 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   readonly failedInterrupts: number[] = [];
   /** cluster.fabric_failed_inhibit bit 0 per cluster (§11.8): failing jobs go directly to Idle, no sticky state, no interrupt. */
   readonly failedInhibit: boolean[] = [];
+  /** Datagram ring interrupts raised per cluster, rings dgram_tx0, dgram_tx1, dgram_rx0, dgram_rx1 (§11.5.2). */
+  readonly dgramInterrupts: number[][] = [];
   private readonly qpages: QPage[] = [];
   private readonly freeQ: number[] = [];
   private readonly events: Ev[] = [];
@@ -150,6 +152,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
       this.clusterStats.push(emptyClusterStats());
       this.failedInterrupts.push(0);
       this.failedInhibit.push(false);
+      this.dgramInterrupts.push([0, 0, 0, 0]);
     }
     this.tx = {
       granted: (now, cluster, qpage, pipe) => this.granted(now, cluster, qpage, pipe),
@@ -242,6 +245,9 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   failed(f: FabricJobFailure): void {
     this.failures.push(f);
     if (!f.inhibited) this.failedInterrupts[f.cluster]!++;
+  }
+  dgramInterrupt(cluster: number, ring: number): void {
+    this.dgramInterrupts[cluster]![ring]!++;
   }
   inhibitFailed(cluster: number): boolean {
     return this.failedInhibit[cluster]!;

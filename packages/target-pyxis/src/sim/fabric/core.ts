@@ -67,6 +67,8 @@ export interface AdapterCore {
   failed(f: FabricJobFailure): void;
   /** cluster.fabric_failed_inhibit of `cluster` is set (§11.8): a failing job goes directly to Idle. */
   inhibitFailed(cluster: number): boolean;
+  /** A datagram ring's head pointer passed one more descriptor: its interrupt (ring 0..3 = dgram_tx0, tx1, rx0, rx1; §11.5.2). */
+  dgramInterrupt(cluster: number, ring: number): void;
   stats(cluster: number): FabricClusterStats;
   /** A message from cluster `cluster`'s Rx side to its Tx side (the Rx -> Tx message FIFO, §10.8.1.1). */
   sendMessage(cluster: number, m: OutMessage): void;

@@ -345,6 +345,7 @@ export class RxCluster {
       this.trackingInUse--;
       ring.writePacketSize(d.index, d.fields['amem_address']!, page.payloadBytes);
       ring.advanceHead();
+      this.core.dgramInterrupt(this.cluster, 2 + rxq); // §11.5.2.2: the filled buffer is visible to software
     });
   }
 

@@ -486,6 +486,7 @@ export class TxCluster {
       done[ring.head] = 0;
       ring.advanceHead();
       this.dgOutstanding[txq]!--;
+      this.core.dgramInterrupt(this.cluster, txq); // §11.5.2.1: the buffer is free again
     }
   }
 
