@@ -241,6 +241,9 @@ export class RxCluster {
     this.rrOq = (q + 1) % 4;
     const words = Math.ceil(page.payloadBytes / 128);
     this.rxdmaFreeAt = now + Math.max(1, Math.ceil(words / this.core.params.rxdma.words_per_cycle));
+    // the page reader has read every cell of the page out of the Rx CBUF when the Rx DMA has taken its last flit:
+    // the cells are free for the grant scheduler (§10.8 [8], §10.8.3)
+    this.core.schedule(this.rxdmaFreeAt, (t) => this.core.egress.rxCellsFreed?.(t, page));
     const h = page.corrupt ? null : decodeHeader(page.header);
     if (!h) return this.drop('crc'), true;
     if (h.page_type === 'cts' || h.page_type === 'ack' || h.page_type === 'nack') {

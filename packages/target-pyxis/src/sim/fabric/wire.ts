@@ -40,6 +40,8 @@ interface ReqMsg {
   oqIndex: number;
   message: boolean;
   pipeCycles: number;
+  /** §10.1 cells of the page: what it occupies in the destination's Rx CBUF (§10.8.3). */
+  cells: number;
   arrived: number;
 }
 interface GrantMsg {
@@ -53,7 +55,12 @@ interface PageMsg {
   dstCluster: number;
   pipeCycles: number;
 }
-export type WireMsg = ReqMsg | GrantMsg | PageMsg;
+/** A page the fault injector dropped: the destination releases the Rx CBUF cells its grant reserved (MODEL). */
+interface LostMsg {
+  t: 3;
+  cells: number;
+}
+export type WireMsg = ReqMsg | GrantMsg | PageMsg | LostMsg;
 
 interface Timer {
   kind: 0 | 1 | 2; // 0 dequeued, 1 receive, 2 scheduler wake
@@ -103,6 +110,11 @@ export class ChipWire implements FabricEgress {
   private readonly lastWholeFrom = new Map<number, number>();
   private readonly fiFree: Float64Array;
   private readonly pending: ReqMsg[] = [];
+  /** The OQ of the round robin's last pick (-1: the pick was a message or FIFO). */
+  private pickOq = -1;
+  /** Rx CBUF cells reserved by grants and not yet read out (§10.8.3, §10.8 [8]); since when a request waits for room. */
+  private cbufUsed = 0;
+  private cbufFullSince = -1;
   private budgetFree = 0;
   private wakeAt = -1;
   private commitAt = -1;
@@ -177,6 +189,7 @@ export class ChipWire implements FabricEgress {
       oqIndex: dstCluster * this.p.json.system.oqs_per_cluster + req.dest.oq,
       message: req.type === 'cts' || req.type === 'ack' || req.type === 'nack',
       pipeCycles: c.pipeCycles,
+      cells: c.cells,
       arrived: 0,
     };
     this.send(dstChip, now, now + this.p.oneWayCycles, msg);
@@ -205,8 +218,12 @@ export class ChipWire implements FabricEgress {
     l.byType[page.type] = (l.byType[page.type] ?? 0) + 1;
     const fate = this.faults ? this.faults.decide(this.chip, page) : null;
     this.trace?.span(`FO pipe ${o.pipe}`, `${page.type} ->chip${o.dstChip}`, start, o.pipeCycles, { qpage: page.qpage, cells: o.cells, bytes: page.wireBytes, fault: fate ?? undefined });
-    if (fate === 'drop') (this.stats.faults.dropped[page.type] = (this.stats.faults.dropped[page.type] ?? 0) + 1);
-    else {
+    if (fate === 'drop') {
+      this.stats.faults.dropped[page.type] = (this.stats.faults.dropped[page.type] ?? 0) + 1;
+      // the destination's grant reserved Rx CBUF cells for it: released when it would have arrived
+      const at = Math.max(start + this.p.oneWayCycles, this.lastArriveAt.get(o.dstChip) ?? 0);
+      this.send(o.dstChip, now, at, { t: 3, cells: o.cells });
+    } else {
       if (fate === 'corrupt') {
         this.stats.faults.corrupted[page.type] = (this.stats.faults.corrupted[page.type] ?? 0) + 1;
         page.corrupt = true;
@@ -218,9 +235,21 @@ export class ChipWire implements FabricEgress {
     this.timer.send(now, end, this.chip, { kind: 0, srcCluster: page.srcCluster, qpage: page.qpage, dstCluster: 0, page: null });
   }
 
+  /** §10.8 [8]: the page reader read a page out of the Rx CBUF: its cells are free, the grant scheduler may go on. */
+  rxCellsFreed(now: number, page: FabricPage): void {
+    this.freeCells(now, cellify(this.p, page.wireBytes).cells);
+  }
+
+  private freeCells(now: number, cells: number): void {
+    this.cbufUsed -= cells;
+    if (this.cbufUsed < 0) throw new Error(`fabric wire: chip ${this.chip} freed more Rx CBUF cells than its grants reserved`);
+    if (this.pending.length > 0) this.timer.send(now, now + 1, this.chip, { kind: 2, srcCluster: 0, qpage: 0, dstCluster: 0, page: null });
+  }
+
   // ---- deliveries ----
 
   private arrive(m: WireMsg, now: number): void {
+    if (m.t === 3) return this.freeCells(now, m.cells);
     if (m.t === 0) {
       m.arrived = now;
       this.pending.push(m);
@@ -273,9 +302,27 @@ export class ChipWire implements FabricEgress {
 
   private schedule(now: number): void {
     const perPipe = this.p.pipes;
+    const cap = this.p.json.rx_cbuf_cells;
     while (this.pending.length > 0 && this.budgetFree <= now) {
+      this.pickOq = -1;
       const i = this.pick();
       const m = this.pending[i]!;
+      // the Rx CBUF must hold the granted page's cells (§10.8.3, §10.8 [8]); a page larger than the whole CBUF is
+      // granted into an empty one (MODEL), so no size can deadlock
+      if (this.cbufUsed > 0 && this.cbufUsed + m.cells > cap) {
+        if (this.cbufFullSince < 0) this.cbufFullSince = now;
+        return;
+      }
+      if (this.pickOq >= 0) {
+        this.lastOq = this.pickOq;
+        this.lastSrc[this.pickOq] = m.src;
+      }
+      if (this.cbufFullSince >= 0) {
+        this.stats.rxCbufFullCycles += now - this.cbufFullSince;
+        this.cbufFullSince = -1;
+      }
+      this.cbufUsed += m.cells;
+      if (this.cbufUsed > this.stats.rxCbufMaxCells) this.stats.rxCbufMaxCells = this.cbufUsed;
       this.pending.splice(i, 1);
       const wait = now - m.arrived;
       this.stats.grants++;
@@ -326,8 +373,8 @@ export class ChipWire implements FabricEgress {
         best = i;
       }
     }
-    this.lastOq = bestOq;
-    this.lastSrc[bestOq] = q[best]!.src;
+    // the round robin moves when the request is granted (schedule: a full Rx CBUF may hold it back)
+    this.pickOq = bestOq;
     return best;
   }
 

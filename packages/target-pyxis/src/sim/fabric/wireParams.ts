@@ -47,6 +47,9 @@ export const FABRIC_OVERRIDABLE: Record<string, { min: number; max?: number; int
   pipe_bytes_per_cycle: { min: 1, max: 65536, integer: true },
   'grant.scheduler': { min: 0, integer: false },
   'grant.messages_first': { min: 0, integer: false },
+  // at least the cells of one maximum page (16 + 16384 B = 1025 chunks = 94 cells, §10.1): the grant scheduler must
+  // be able to grant every page (§10.8.3)
+  rx_cbuf_cells: { min: 94, max: 1 << 24, integer: true },
 };
 
 /**
@@ -56,7 +59,6 @@ export const FABRIC_OVERRIDABLE: Record<string, { min: number; max?: number; int
 export const FABRIC_NOT_MODELLED: Record<string, string> = {
   min_packet_bytes:
     'CTS / ACK / NACK are fabric_adapter.json `messages.page_bytes` (64 B, chip §10.7.9) on the wire, padded to one minimum cell (§10.1 table); `min_packet_bytes` is not read by the model',
-  rx_cbuf_cells: 'the Rx CBUF (§10.8.3) is not a limit of the wire model: grants are paced at the FI pipes\' rate (docs/timing-model.md "Fabric (wire)")',
 };
 
 function bad(path: string, msg: string): never {

@@ -27,6 +27,12 @@ export interface WireChipStats {
   grantWaitFrom: Record<number, number>;
   /** Pages whose VPFE named no chip of the system (SIM0701). */
   unroutable: number;
+  /**
+   * The Rx CBUF (§10.8.3): the most cells granted and not yet read out by the page reader at once, and the cycles
+   * grant requests waited because the CBUF was full (§10.8 [8]).
+   */
+  rxCbufMaxCells: number;
+  rxCbufFullCycles: number;
   faults: { dropped: Record<string, number>; corrupted: Record<string, number> };
 }
 
@@ -40,6 +46,8 @@ export function emptyChipStats(chip: number, pipes: number): WireChipStats {
     grantWaitMax: 0,
     grantWaitFrom: {},
     unroutable: 0,
+    rxCbufMaxCells: 0,
+    rxCbufFullCycles: 0,
     faults: { dropped: {}, corrupted: {} },
   };
 }
