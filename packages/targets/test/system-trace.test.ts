@@ -56,5 +56,10 @@ describe('system traces', () => {
     // every slice sits on a declared track of its own chip
     const declared = new Set(ev.filter((e) => e.name === 'thread_name').map((e) => `${e.pid}/${e.tid}`));
     for (const e of ev.filter((x) => x.ph === 'X')) expect(declared.has(`${e.pid}/${e.tid}`)).toBe(true);
+    // per-page events name the page's job and sequence number (§18 fabric page tracing): the pair's TJID 12 / RJID 34,
+    // two pages 0 and 1, on chip 0's FO pipes and chip 1's FI pipes
+    const pageArgs = (pid: number, re: RegExp) => ev.filter((e) => e.ph === 'X' && e.pid === pid && re.test(String(e.name))).map((e) => e.args as Record<string, unknown>);
+    for (const [pid, re] of [[1, /^rdma_data ->chip1$/], [2, /^rdma_data chip0->c0$/]] as const)
+      expect(pageArgs(pid, re).map((a) => [a['tjid'], a['rjid'], a['seq']])).toEqual([[12, 34, 0], [12, 34, 1]]);
   });
 });

@@ -217,7 +217,8 @@ export class ChipWire implements FabricEgress {
     l.busyCycles += o.pipeCycles;
     l.byType[page.type] = (l.byType[page.type] ?? 0) + 1;
     const fate = this.faults ? this.faults.decide(this.chip, page) : null;
-    this.trace?.span(`FO pipe ${o.pipe}`, `${page.type} ->chip${o.dstChip}`, start, o.pipeCycles, { qpage: page.qpage, cells: o.cells, bytes: page.wireBytes, fault: fate ?? undefined });
+    // per-page event (§18 fabric page tracing): the header's job ids and sequence number when the adapter set them
+    this.trace?.span(`FO pipe ${o.pipe}`, `${page.type} ->chip${o.dstChip}`, start, o.pipeCycles, { qpage: page.qpage, cells: o.cells, bytes: page.wireBytes, fault: fate ?? undefined, tjid: page.tjid, rjid: page.rjid, seq: page.seq });
     if (fate === 'drop') {
       this.stats.faults.dropped[page.type] = (this.stats.faults.dropped[page.type] ?? 0) + 1;
       // the destination's grant reserved Rx CBUF cells for it: released when it would have arrived
@@ -274,7 +275,7 @@ export class ChipWire implements FabricEgress {
       const end = Math.max(start + m.pipeCycles, this.lastWholeFrom.get(m.page.srcChip) ?? 0);
       this.lastWholeFrom.set(m.page.srcChip, end);
       this.stats.fiBusy[pipe]! += m.pipeCycles;
-      this.trace?.span(`FI pipe ${pipe}`, `${m.page.type} chip${m.page.srcChip}->c${m.dstCluster}`, start, m.pipeCycles, { qpage: m.page.qpage, corrupt: m.page.corrupt ?? false });
+      this.trace?.span(`FI pipe ${pipe}`, `${m.page.type} chip${m.page.srcChip}->c${m.dstCluster}`, start, m.pipeCycles, { qpage: m.page.qpage, corrupt: m.page.corrupt ?? false, tjid: m.page.tjid, rjid: m.page.rjid, seq: m.page.seq });
       this.timer.send(now, end, this.chip, { kind: 1, srcCluster: m.page.srcCluster, qpage: m.page.qpage, dstCluster: m.dstCluster, page: m.page });
     }
   }
