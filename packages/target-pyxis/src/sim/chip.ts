@@ -205,7 +205,7 @@ export class PyxisChip {
     }
     if (opts.fabric) {
       // chip §10: one fabric adapter per chip (Tx / Rx job managers per cluster, the shared QPage table, FO pipes)
-      this.fabricAdapter = new FabricAdapter({ clusters, fabric: opts.fabric, amem: this.amem, hbm: this.hbm, commitLatency: config.amem.write_commit_latency_cycles, coreSwitch: { egress, ingress }, observer: this.observer });
+      this.fabricAdapter = new FabricAdapter({ clusters, fabric: opts.fabric, amem: this.amem, hbm: this.hbm, commitLatency: config.amem.write_commit_latency_cycles, descriptorFetchCycles: config.noc.latency_cycles + Math.ceil(8 / config.noc.bytes_per_cycle), coreSwitch: { egress, ingress }, observer: this.observer });
       this.fabric = this.fabricAdapter;
     }
     for (let c = 0; c < clusters; c++) {

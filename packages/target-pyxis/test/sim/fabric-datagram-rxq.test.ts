@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DiagnosticError } from '@pyxis/diagnostics';
-import { decode, encode, loadTable } from '@pyxis/codec';
-import { clusterCsrRegion, decodeHeader, encodeHeader, type FabricPage } from '@pyxis/target-pyxis/sim';
+import { decode, encode, loadGrammarJson, loadTable } from '@pyxis/codec';
+import { CFG_ENGINE_BASE, clusterCsrRegion, decodeHeader, encodeHeader, type FabricPage } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
 import { firstDiff } from './fabric-rdma-lib.js';
@@ -14,6 +14,8 @@ import { firstDiff } from './fabric-rdma-lib.js';
 const TX = loadTable('pyxis', 'desc_dgram_tx');
 const RX = loadTable('pyxis', 'desc_dgram_rx');
 const COUNTS = clusterCsrRegion('cluster.dgram_rxq_counts').offset;
+const TAIL = clusterCsrRegion('cluster.dgram_tail').offset + 16; // word 2: dgram_rx0
+const NOC = loadGrammarJson<{ noc: { latency_cycles: number; bytes_per_cycle: number } }>('pyxis', 'sim_config').noc;
 
 /** A ring section as pyxis-ld writes it: the descriptors, then one zero spare slot. */
 function ring(table: typeof TX, descs: Array<Record<string, number>>): Uint8Array {
@@ -84,5 +86,26 @@ describe('datagram RxQ counters and checks', () => {
     expect(d.spec).toMatch(/§11\.4\.9/);
     // 16256 itself is legal
     expect(system([100], [0], [[16256], []]).sys.run().reason).toBe('done');
+  });
+
+  it('the DPE prefetch of an RxQ descriptor takes the NoC latency: a datagram arriving earlier is dropped (§12.5)', () => {
+    const F = NOC.latency_cycles + Math.ceil(8 / NOC.bytes_per_cycle);
+    // the RxQ starts empty (tail 0); software makes its one descriptor valid at cycle `tailAt`
+    const run = (tailAt: number) => {
+      const { sys } = system([100], [0], [[2048], []]);
+      sys.chips[1]!.fabricAdapter!.rxc[0]!.rxq[0]!.setTail(0);
+      sys.chips[1]!.host.actions.push({ cluster: 0, address: CFG_ENGINE_BASE + TAIL, value: 1n, atCycle: tailAt });
+      expect(sys.run().reason).toBe('done');
+      const st = sys.chips[1]!.fabricAdapter!.report().clusters[0]!;
+      // the datagram left chip 0 one cycle before the stub dequeued it and arrived 400 cycles later
+      const arrival = sys.log[0]!.find((e) => e.d === -1 && e.type === 'datagram')!.t - 1 + 400;
+      return { accepted: st.rxq_accepted[0], arrival };
+    };
+    const { arrival } = run(0);
+    // the tail written at cycle T is read by the DPE in cycle T and the descriptor lands at T + F: the datagram
+    // processed at its arrival A finds it iff T + F <= A
+    expect(run(arrival - F).accepted).toBe(1);
+    expect(run(arrival - F + 1).accepted).toBe(0);
+    expect(run(arrival - 1).accepted).toBe(0);
   });
 });

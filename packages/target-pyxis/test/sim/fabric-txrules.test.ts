@@ -12,6 +12,8 @@ import { firstDiff } from './fabric-rdma-lib.js';
 
 const desc = ImageBuilder.desc;
 const P = loadGrammarJson<{ txdma: { latency_cycles: number; encap_latency_cycles: number; words_per_cycle_per_pipe: number } }>('pyxis', 'fabric_adapter');
+const P2 = loadGrammarJson<{ descriptor_fifos: { dgram_tx_depth: number } }>('pyxis', 'fabric_adapter');
+const NOC = loadGrammarJson<{ noc: { latency_cycles: number; bytes_per_cycle: number } }>('pyxis', 'sim_config').noc;
 const DTX = loadTable('pyxis', 'desc_dgram_tx');
 const DRX = loadTable('pyxis', 'desc_dgram_rx');
 
@@ -62,10 +64,13 @@ describe('Tx-side rules', () => {
       const t = sys.log[0]!.filter((e) => e.d === 1 && e.type === 'datagram').map((e) => e.t);
       return t.slice(1).map((x, i) => x - t[i]!);
     };
-    // 64 ids: one datagram accepted per cycle; 1 id: the next waits for the previous one's data to reach the TxBuf:
-    // its grant G after its enqueue, then 2 words at one word per cycle and the TxDMA latency; the id comes back, the
-    // next descriptor is accepted and its page enqueued in that cycle
-    expect(gaps()).toEqual([1, 1, 1]);
+    // 64 ids: one datagram accepted per cycle from the TxQ FIFO (dgram_tx_depth = 2 descriptors); the DPE reads the
+    // third when the first leaves the FIFO and it lands F = NoC latency + one 8-byte transfer later (§12.5), so the
+    // gaps are 1, F, 1. 1 id: the next waits for the previous one's data to reach the TxBuf: its grant G after its
+    // enqueue, then 2 words at one word per cycle and the TxDMA latency; the id comes back, the next descriptor
+    // (prefetched long before) is accepted and its page enqueued in that cycle
+    expect(P2.descriptor_fifos.dgram_tx_depth).toBe(2);
+    expect(gaps()).toEqual([1, NOC.latency_cycles + Math.ceil(8 / NOC.bytes_per_cycle), 1]);
     const one = gaps({ datagrams: { tx_reorder_ids: 1 } });
     expect(one).toEqual([0, 0, 0].map(() => G + 256 / 128 / P.txdma.words_per_cycle_per_pipe + P.txdma.latency_cycles));
   });

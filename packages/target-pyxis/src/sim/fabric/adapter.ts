@@ -82,6 +82,8 @@ export interface FabricAdapterDeps {
   amem: AmemAccess[];
   hbm: HbmMemory;
   commitLatency: number;
+  /** DPE read of one 8-byte datagram descriptor over the NoC: latency + transfer (chip §12.5; default 0 = functional). */
+  descriptorFetchCycles?: number;
   /** The clusters' core-switch ports (chip §9): the TxDMA reads leave through egress, the Rx DMA writes enter through ingress. */
   coreSwitch?: { egress: BandwidthPort[]; ingress: BandwidthPort[] };
   observer?: PyxisObserver;
@@ -96,6 +98,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   readonly params: FabricAdapterParams;
   readonly egress: FabricEgress;
   readonly timingOnly: boolean;
+  readonly descriptorFetchCycles: number;
   readonly txc: TxCluster[] = [];
   readonly rxc: RxCluster[] = [];
   readonly queueEngines: RdmaQueueEngine[][] = [];
@@ -132,6 +135,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
     this.egress = f.egress;
     this.voqToVpfe = f.voqToVpfe;
     this.timingOnly = !!f.timingOnly;
+    this.descriptorFetchCycles = deps.descriptorFetchCycles ?? 0;
     this.params = loadFabricAdapterParams(f.adapter);
     for (let i = 0; i < this.params.qpages.table_entries; i++) {
       this.qpages.push({ id: i, inUse: false, cluster: 0, type: 'rdma_data', job: null, txq: -1, slot: -1, addr: 0, payloadBytes: 0, tjid: 0, rjid: 0, epoch: 0, retry: 0, last: 0, seq: 0, rxq: 0, voq: 0, dest: { vpfe: 0, oq: 0 }, high: false, profile: 0 });

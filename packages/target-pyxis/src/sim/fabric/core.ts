@@ -52,6 +52,8 @@ export interface AdapterCore {
   readonly params: FabricAdapterParams;
   readonly egress: FabricEgress;
   readonly timingOnly: boolean;
+  /** Cycles from a DPE descriptor read to the descriptor in the adapter's FIFO (datagram rings, §12.5). */
+  readonly descriptorFetchCycles: number;
   amem(cluster: number): AmemAccess;
   /** Reserves `bytes` of the cluster's core-switch ingress from `now`; the cycle the last byte has passed. */
   ingress(cluster: number, now: number, bytes: number): number;

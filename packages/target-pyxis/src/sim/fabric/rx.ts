@@ -61,6 +61,8 @@ export class RxCluster {
   readonly rdmaFifo: Trip[][] = [[], []];
   readonly rxq: Array<DatagramRing | null> = [null, null];
   private readonly rxqFifo: Array<Array<{ index: number; fields: Record<string, number> }>> = [[], []];
+  /** Descriptor reads of the DPE in flight per RxQ. */
+  private readonly rxqInflight = [0, 0];
   /** The cluster's four OQs (§10.8.5): pages whole in the Rx CBUF, waiting for the page reader / Rx DMA. */
   private readonly oq: Array<Array<{ page: FabricPage; at: number }>> = [[], [], [], []];
   private rrOq = 0;
@@ -87,7 +89,7 @@ export class RxCluster {
   }
 
   get busy(): boolean {
-    return this.active.size > 0 || this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.queuedPages() > 0 || this.trackingInUse > 0;
+    return this.active.size > 0 || this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.queuedPages() > 0 || this.trackingInUse > 0 || this.prefetchWanted(0) || this.prefetchWanted(1);
   }
   private queuedPages(): number {
     return this.oq[0]!.length + this.oq[1]!.length + this.oq[2]!.length + this.oq[3]!.length;
@@ -326,14 +328,6 @@ export class RxCluster {
   private datagram(page: FabricPage, rxq: number, now: number): void {
     const ring = this.rxq[rxq];
     const fifo = this.rxqFifo[rxq]!;
-    if (ring)
-      while (fifo.length < this.core.params.descriptor_fifos.dgram_rx_prefetch_depth && (ring.tail - ring.prefetch + ring.entries) % ring.entries > 0) {
-        const d = ring.fetch();
-        const size = d.fields['buffer_size_bytes']!;
-        if (size > MAX_DATAGRAM_BYTES)
-          throw runtimeError(FabricCodes.badDgramRxDescriptor, `c${this.cluster}.dgram_rx${rxq} descriptor ${d.index}: BufferSizeBytes ${size} exceeds the maximum legal value ${MAX_DATAGRAM_BYTES} (127 x 128 bytes)`, '§11.4.9', now);
-        fifo.push(d);
-      }
     const d = fifo[0];
     const st = this.core.stats(this.cluster);
     if (!ring || !d) return void st.rxq_dropped[rxq]!++, this.drop('rxq_empty');
@@ -350,6 +344,35 @@ export class RxCluster {
       ring.advanceHead();
       this.core.dgramInterrupt(this.cluster, 2 + rxq); // §11.5.2.2: the filled buffer is visible to software
     });
+  }
+
+  /** Free descriptors of RxQ `q` the DPE should prefetch now: the ring has some and the FIFO has room. */
+  private prefetchWanted(q: number): boolean {
+    const ring = this.rxq[q];
+    return !!ring && ring.unfetched > 0 && this.rxqFifo[q]!.length + this.rxqInflight[q]! < this.core.params.descriptor_fifos.dgram_rx_prefetch_depth;
+  }
+
+  /**
+   * The DPE keeps each RxQ's descriptor FIFO topped up (§10.8.8, §11.5.2.2, §12.5): one read per free descriptor
+   * between the prefetch and tail pointers while the FIFO has room; each lands `descriptorFetchCycles` later.
+   */
+  private prefetch(now: number): boolean {
+    let did = false;
+    for (let q = 0; q < 2; q++)
+      while (this.prefetchWanted(q)) {
+        const d = this.rxq[q]!.fetch();
+        const size = d.fields['buffer_size_bytes']!;
+        if (size > MAX_DATAGRAM_BYTES)
+          throw runtimeError(FabricCodes.badDgramRxDescriptor, `c${this.cluster}.dgram_rx${q} descriptor ${d.index}: BufferSizeBytes ${size} exceeds the maximum legal value ${MAX_DATAGRAM_BYTES} (127 x 128 bytes)`, '§11.4.9', now);
+        this.rxqInflight[q]!++;
+        const fifo = this.rxqFifo[q]!;
+        this.core.schedule(now + this.core.descriptorFetchCycles, () => {
+          this.rxqInflight[q]!--;
+          fifo.push(d);
+        });
+        did = true;
+      }
+    return did;
   }
 
   private timers(now: number): boolean {
@@ -377,8 +400,8 @@ export class RxCluster {
   }
 
   tick(now: number): boolean {
-    let did = false;
-    if (this.active.size > 0) did = this.timers(now);
+    let did = this.prefetch(now);
+    if (this.active.size > 0 && this.timers(now)) did = true;
     if (now >= this.nextAccept && this.acceptJob(now)) {
       this.nextAccept = now + this.core.params.page_generator.job_manager_cycles_per_job;
       did = true;
@@ -388,6 +411,7 @@ export class RxCluster {
   }
 
   wakeHint(now: number): number {
+    if (this.prefetchWanted(0) || this.prefetchWanted(1)) return now;
     let w = Infinity;
     for (const j of this.active) if (j.deadline < w) w = j.deadline;
     if (this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 && this.nextAccept > now && this.nextAccept < w) w = this.nextAccept;

@@ -73,6 +73,9 @@ export class TxCluster {
   readonly rdmaFifo: Trip[][] = [[], []];
   /** The datagram TxQ rings (dgram_tx0/1), when configured. */
   readonly txq: Array<DatagramRing | null> = [null, null];
+  /** Per TxQ: descriptors the DPE prefetched (ring index, fields) and reads in flight (§11.5.2.1, §12.5). */
+  private readonly txqFifo: Array<Array<{ index: number; fields: Record<string, number> }>> = [[], []];
+  private readonly txqInflight = [0, 0];
   /** Per TxQ: datagrams in PGen / in flight, and done flags by ring slot (§10.7.1.4 reorder). */
   private readonly dgOutstanding = [0, 0];
   private readonly dgDone: Uint8Array[] = [new Uint8Array(0), new Uint8Array(0)];
@@ -117,8 +120,29 @@ export class TxCluster {
     return this.active.size > 0 || this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.messages.length > 0 || this.channels.length > 0 || this.dgOutstanding[0]! + this.dgOutstanding[1]! > 0 || this.dgPending();
   }
   private dgPending(): boolean {
-    for (const r of this.txq) if (r && r.unfetched > 0) return true;
+    for (let q = 0; q < 2; q++) if (this.txqFifo[q]!.length > 0 || this.dgPrefetchWanted(q)) return true;
     return false;
+  }
+  /** The DPE should prefetch TxQ `q`'s next descriptor now: the ring has valid ones and the FIFO has room (§11.5.2.1). */
+  private dgPrefetchWanted(q: number): boolean {
+    const r = this.txq[q];
+    return !!r && r.unfetched > 0 && this.txqFifo[q]!.length + this.txqInflight[q]! < this.core.params.descriptor_fifos.dgram_tx_depth;
+  }
+  /** The DPE moves TxQ descriptors into the shallow hardware FIFOs, each `descriptorFetchCycles` after its read (§12.5). */
+  private dgPrefetch(now: number): boolean {
+    let did = false;
+    for (let q = 0; q < 2; q++)
+      while (this.dgPrefetchWanted(q)) {
+        const d = this.txq[q]!.fetch();
+        this.txqInflight[q]!++;
+        const fifo = this.txqFifo[q]!;
+        this.core.schedule(now + this.core.descriptorFetchCycles, () => {
+          this.txqInflight[q]!--;
+          fifo.push(d);
+        });
+        did = true;
+      }
+    return did;
   }
 
   canAccept(q: number): boolean {
@@ -290,12 +314,12 @@ export class TxCluster {
       const voq = Number(trip.fields['dest_voq']);
       return this.voqLock[voq] === 1;
     }
-    const r = this.txq[q - 2];
-    if (!r || r.unfetched === 0) return true;
+    const head = this.txqFifo[q - 2]![0];
+    if (!head) return true;
     if (this.dgOutstanding[q - 2]! >= this.core.params.datagrams.tx_reorder_ids) return true;
     if (!this.channelFree('datagram')) return true; // a datagram is forwarded straight to a PGen channel (§10.7.1.3)
     // datagrams to one VOQ stay in order: the VOQ-Active lock (§10.7.1.1)
-    return this.voqLock[r.fetch(true).fields['dest_voq']!] === 1;
+    return this.voqLock[head.fields['dest_voq']!] === 1;
   }
 
   /** Job manager: one job from the four queues, round-robin (§10.7.1.1). */
@@ -310,7 +334,7 @@ export class TxCluster {
         this.admit(trip, voq, dest, now);
       } else {
         const ring = this.txq[q - 2]!;
-        const { index, fields } = ring.fetch();
+        const { index, fields } = this.txqFifo[q - 2]!.shift()!;
         const voq = fields['dest_voq']!;
         const bytes = fields['num_bytes']!;
         const what = `c${this.cluster}.dgram_tx${q - 2} descriptor ${index}`;
@@ -491,7 +515,7 @@ export class TxCluster {
   }
 
   tick(now: number): boolean {
-    let did = false;
+    let did = this.dgPrefetch(now);
     if (this.active.size > 0) did = this.timers(now) || did;
     const p = this.core.params.page_generator;
     if (now >= this.nextAccept && this.acceptJob(now)) {
@@ -531,6 +555,7 @@ export class TxCluster {
 
   /** The next cycle the rate limits (one job, one page per interval) let pending work go on; Infinity when none. */
   wakeHint(now: number): number {
+    if (this.dgPrefetchWanted(0) || this.dgPrefetchWanted(1)) return now;
     let w = this.nextDeadline();
     const pending = this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.dgPending();
     if (pending && this.nextAccept > now && this.nextAccept < w) w = this.nextAccept;
