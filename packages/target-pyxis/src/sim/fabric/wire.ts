@@ -95,6 +95,8 @@ export class ChipWire implements FabricEgress {
   side: ChipFabricSide | null = null;
   private readonly out = new Map<number, Outstanding>();
   private readonly foFree: Float64Array;
+  /** Per FO pipe: pages dequeued so far (the page number of the Tx CLIST's artificial cell pointers, §10.7.5). */
+  private readonly cptrPage: Uint32Array;
   /**
    * Per FO pipe: the end of the work granted to it (a granted page's cycles are counted at its grant, before the
    * Tx DMA has read it): FO load-balances pages over the pipes at grant time (§10.7 [5a]), so the pages of one job
@@ -140,6 +142,7 @@ export class ChipWire implements FabricEgress {
     private readonly trace: TraceSink | null = null,
   ) {
     this.foFree = new Float64Array(p.pipes);
+    this.cptrPage = new Uint32Array(p.pipes);
     this.foReserved = new Float64Array(p.pipes);
     this.fiFree = new Float64Array(p.pipes);
     this.lastSrc = new Int32Array(p.json.system.clusters_per_chip * p.json.system.oqs_per_cluster).fill(-1);
@@ -217,8 +220,11 @@ export class ChipWire implements FabricEgress {
     l.busyCycles += o.pipeCycles;
     l.byType[page.type] = (l.byType[page.type] ?? 0) + 1;
     const fate = this.faults ? this.faults.decide(this.chip, page) : null;
+    // Tx CLIST (§10.7.5): the artificial cell pointers of the page, {page number on its FO pipe, cell index}: debug
+    // values only (the spec: "the cptr values are not actually used")
+    const cptr = this.cptrPage[o.pipe]!++ * 256;
     // per-page event (§18 fabric page tracing): the header's job ids and sequence number when the adapter set them
-    this.trace?.span(`FO pipe ${o.pipe}`, `${page.type} ->chip${o.dstChip}`, start, o.pipeCycles, { qpage: page.qpage, cells: o.cells, bytes: page.wireBytes, fault: fate ?? undefined, tjid: page.tjid, rjid: page.rjid, seq: page.seq });
+    this.trace?.span(`FO pipe ${o.pipe}`, `${page.type} ->chip${o.dstChip}`, start, o.pipeCycles, { qpage: page.qpage, cells: o.cells, bytes: page.wireBytes, fault: fate ?? undefined, tjid: page.tjid, rjid: page.rjid, seq: page.seq, cptrs: `0x${cptr.toString(16)}..0x${(cptr + o.cells - 1).toString(16)}` });
     if (fate === 'drop') {
       this.stats.faults.dropped[page.type] = (this.stats.faults.dropped[page.type] ?? 0) + 1;
       // the destination's grant reserved Rx CBUF cells for it: released when it would have arrived
