@@ -123,8 +123,17 @@ function valueSpan(ins: FlatInsn, name: string | undefined): SourceSpan {
   return ins.fieldSpans[name] ?? ins.span;
 }
 
-/** One bound instruction to values; problems are diagnostics at the operands. */
-function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record<string, SourceSpan>, missingAt: SourceSpan, flowAt: SourceSpan, diags: Diagnostic[]): Instr | undefined {
+/** The word fields of an instruction (Instr keys), as the codec's tables name them (grammars/systolic). */
+const WORD_FIELD: Record<string, keyof Origin> = {
+  operand0_address: 'a0', operand0_stride: 's0', operand1_address: 'a1', operand1_stride: 's1', operand2: 'a2',
+  // Configure's own word (configure.json)
+  register: 'a0', value: 'a1',
+};
+/** Which written operand each encoded value came from (the caret of a value that does not fit its field). */
+type Origin = Partial<Record<'a0' | 's0' | 'a1' | 's1' | 'a2', string>>;
+
+/** One bound instruction to values; problems are diagnostics at the operands. `origin` receives the operand of each value. */
+function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record<string, SourceSpan>, missingAt: SourceSpan, flowAt: SourceSpan, diags: Diagnostic[], origin: Origin = {}): Instr | undefined {
   const info = INFO.get(mnemonic);
   if (!info) return undefined; // an unknown mnemonic: AS0217 from the front end
   const { op, names, flagTable } = info;
@@ -164,25 +173,31 @@ function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record
   const i: Instr = { op, flags, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 };
   const n = (k: string) => Number(num(k) ?? 0n);
   const size = n('size') - 1;
+  const set = (k: keyof Origin, operand: string, v: number) => {
+    i[k] = v;
+    origin[k] = operand;
+  };
+  const stride = (k: 's0' | 's1', m: string) => set(k, `${m}_stride`, log2(num(`${m}_stride`)));
   switch (op) {
     case OP.MatMul:
-      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n('acc'); i.s1 = log2(num('acc_stride')); i.a2 = size;
+      set('a0', 'local', n('local')); stride('s0', 'local'); set('a1', 'acc', n('acc')); stride('s1', 'acc'); set('a2', 'size', size);
       break;
     case OP.DataMove:
-      i.flags = n('flow'); i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n(other!); i.s1 = log2(num(`${other}_stride`)); i.a2 = size;
+      i.flags = n('flow'); set('a0', 'local', n('local')); stride('s0', 'local'); set('a1', other!, n(other!)); stride('s1', other!); set('a2', 'size', size);
       break;
     case OP.LoadWeight:
-      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = size;
+      set('a0', 'local', n('local')); stride('s0', 'local'); set('a1', 'size', size);
       break;
     case OP.SIMD:
       // the sub-instruction: op, left, right, dest from the top (simdOperandBits each)
-      i.a0 = n('write_addr'); i.a1 = n('read_addr'); i.a2 = n('op') * 2 ** (3 * w) + n('left') * 2 ** (2 * w) + n('right') * 2 ** w + n('dest');
+      set('a0', 'write_addr', n('write_addr')); set('a1', 'read_addr', n('read_addr'));
+      set('a2', 'op', n('op') * 2 ** (3 * w) + n('left') * 2 ** (2 * w) + n('right') * 2 ** w + n('dest'));
       break;
     case OP.LoadLUT:
-      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n('table');
+      set('a0', 'local', n('local')); stride('s0', 'local'); set('a1', 'table', n('table'));
       break;
     case OP.Configure:
-      i.a0 = n('register'); i.a1 = n('value');
+      set('a0', 'register', n('register')); set('a1', 'value', n('value'));
       break;
   }
   return i;
@@ -224,7 +239,8 @@ export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sour
       return;
     }
     const mnemonic = ins.ast.mnemonic;
-    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, missingSpan(ins), valueSpan(ins, 'flow'), diags);
+    const origin: Origin = {};
+    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, missingSpan(ins), valueSpan(ins, 'flow'), diags, origin);
     seen = diags.length;
     if (!i) return;
     if ((i.s0 && !t.layout.stride0Bits) || (i.s1 && !t.layout.stride1Bits)) {
@@ -243,7 +259,11 @@ export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sour
     try {
       encodeInstr(t, i, bytes, k * B);
     } catch (e) {
-      diags.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: ins.ast.span, spec: SPEC }));
+      // the caret at the operand whose value overflows its field (as SYS0501 / SYS0505): the codec names the field
+      const field = (e as { issues?: Array<{ field: string }> }).issues?.[0]?.field;
+      const operand = field !== undefined ? origin[WORD_FIELD[field]!] : undefined;
+      const notes = operand !== undefined && field !== operand ? [`\`${operand}\` is encoded in the word's \`${field}\` field${operand.endsWith('_stride') ? ' as its log2' : operand === 'size' ? ' as size - 1' : ''}`] : [];
+      diags.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: valueSpan(ins, operand), notes, spec: SPEC }));
       seen = diags.length;
     }
   };
