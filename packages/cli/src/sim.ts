@@ -124,9 +124,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (container.target !== target.name)
         throw new DiagnosticError({ severity: 'error', code: 'CLI0002', message: `${image} is an image for target \`${container.target}\`, not \`${target.name}\``, span: { file: image, offset: 24 } });
       const req: MachineRequest = { image: container, file: image, options, services: services(c) };
-      // references read before the run: a missing or malformed file never costs a simulation
       const compares = (opts.compare ?? []).map(parseCompareSpec);
-      const refs = compares.map(readReference);
       if (compares.length) req.compare = compares.map((s) => s.name);
       const params = machineParams(target, machine, { ...(opts.set ? { set: opts.set } : {}), ...(opts.simConfig ? { simConfig: opts.simConfig } : {}), ...(clockHz !== undefined ? { clockHz } : {}) });
       if (params) req.params = params;
@@ -135,6 +133,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (threads !== undefined) req.threads = threads;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
       const planned = machine.plan(req);
+      // references read before the run (a missing or malformed file never costs a simulation), after the plan has
+      // checked their names (usage errors, exit 2, come before input errors, as for --dump)
+      const refs = compares.map(readReference);
       checkOutputPaths([opts.trace, opts.vcd, opts.stats, opts.report, ...planned.outputs], [image, ...(opts.simConfig ? [opts.simConfig] : [])]);
       // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
       const t0 = Date.now();
