@@ -1,5 +1,5 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
-import { checkNotRead, checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic, INPUT_HEAD_BYTES, readInputHead, startsWithContainerMagic } from '@pyxis/container';
+import { checkNotRead, checkOutputPaths, isSpecialOutput, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic, INPUT_HEAD_BYTES, readInputHead, startsWithContainerMagic } from '@pyxis/container';
 import { FileSink, singlePartitionStats, type TextSink } from '@pyxis/sim';
 import { missingPart, paramRecord, SIM_CLOCK_HZ, SIM_MAX_CYCLES, SIM_THREADS, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { machineParams } from './params.js';
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { Option } from 'commander';
 import { firstPositional, runTool, services, type ToolIO } from './tool.js';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { progressView } from './progress.js';
 import { checkCompare, parseCompareSpec, readReference } from './compare.js';
 import { addReportCommand, reportCollector, reportHtml, TeeSink } from './report.js';
@@ -53,6 +53,42 @@ class StdoutSink implements TextSink {
     this.parts = [];
     this.size = 0;
   }
+}
+
+/** A trace or VCD on a device or FIFO: streamed to it as to stdout, closed with the sink. */
+function deviceSink(file: string): TextSink {
+  const failed = (e: unknown): never => {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DiagnosticError({ severity: 'error', code: 'IO0002', message: `cannot write \`${file}\`: ${code === 'ENOSPC' ? 'no space left on device' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message}` });
+  };
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'w');
+  } catch (e) {
+    failed(e);
+  }
+  const inner = new StdoutSink((s) => {
+    try {
+      writeSync(fd!, s);
+    } catch (e) {
+      failed(e);
+    }
+  });
+  const done = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
+  return {
+    write: (s) => inner.write(s),
+    close: () => {
+      inner.close();
+      done();
+    },
+    abort: () => {
+      inner.abort();
+      done();
+    },
+  };
 }
 
 /** pyxis-sim: the simulator driver. The machine comes from the image's target (its machine back end). */
@@ -155,7 +191,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         };
       const sinks: TextSink[] = [];
       const sink = (f: string) => {
-        const k = f === '-' ? new StdoutSink(c.out) : new FileSink(f);
+        // a device or FIFO (`--trace /dev/null`) is written in place: FileSink's rename would replace the node
+        const k = f === '-' ? new StdoutSink(c.out) : isSpecialOutput(f) ? deviceSink(f) : new FileSink(f);
         sinks.push(k);
         return k;
       };
