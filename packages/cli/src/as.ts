@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
-import { checkIncludeDirs } from '@pyxis/asm';
+import { DiagnosticError, UsageError, error } from '@pyxis/diagnostics';
+import { binaryMessage, binaryTextProblem, checkIncludeDirs } from '@pyxis/asm';
 import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic, readInputFile, readContainer, startsWithContainerMagic } from '@pyxis/container';
 import type { Command } from 'commander';
 import { missingPart, targetEntries } from '@pyxis/target';
@@ -104,6 +104,15 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         const mainOut = toStdout ? undefined : (opts.output ?? defaultOutput(sources[0]!, emit ? emit.ext : '.pobj'));
         checkOutputPaths([mainOut, opts.listing], sources);
         const inputs = sources.map((file) => ({ file, text: readInputText(file) }));
+        // a binary file given as a source is AS0106 at its first NUL / invalid byte for every target (the shared front
+        // end says so itself; a target with its own lexer would quote the bytes as "unexpected characters")
+        if (inputKind === be.inputKinds[0]) {
+          const bins = inputs.flatMap(({ file, text }) => {
+            const bin = binaryTextProblem(text);
+            return bin ? [error('AS0106', binaryMessage(file, bin, 'assembly source'), { span: { file, offset: bin.offset } })] : [];
+          });
+          if (bins.length) throw new DiagnosticError(bins);
+        }
         // a -I directory that cannot be searched is named once (AS0110), also next to the assembly's errors
         const dirWarnings = checkIncludeDirs(opts.includeDir);
         let result: ReturnType<typeof be.assemble>;

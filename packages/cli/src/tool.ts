@@ -130,6 +130,7 @@ export async function runTool(
   }
   // Examples, exit codes and documentation after the options; wrapped to the terminal.
   configureHelp(name, program);
+  refuseRepeatedOptions(program);
   // every file this invocation reads is protected from its outputs (@pyxis/container beginRunFileLog)
   const endFileLog = beginRunFileLog();
   try {
@@ -187,6 +188,33 @@ export async function runTool(
   } finally {
     endFileLog();
   }
+}
+
+/**
+ * An option that takes one value given twice (`-o a.pobj -o b.pobj`) is a usage error (exit 2), as in LLVM's tools and
+ * pyxis-gen (GEN0070), not "the last one wins": one of the two is a typo. Repeatable options (those that collect their
+ * values: `--set`, `--compare`, `-I`, a target's `--input`) and flags are not concerned.
+ */
+function refuseRepeatedOptions(cmd: Command): void {
+  for (const opt of cmd.options) {
+    if (!(opt.required || opt.optional) || opt.variadic || opt.negate || Array.isArray(opt.defaultValue)) continue;
+    if (opt.parseArg) {
+      let collects = false;
+      try {
+        collects = Array.isArray(opt.parseArg('x', [] as never));
+      } catch {
+        /* a checking parser (a range, choices): one value */
+      }
+      if (collects) continue;
+    }
+    let first: string | undefined;
+    const flag = [opt.short, opt.long].filter(Boolean).join('/') || opt.flags;
+    cmd.on(`option:${opt.name()}`, (v: string) => {
+      if (first !== undefined) throw new UsageError(`${flag} given twice (\`${first}\`, then \`${v}\`); it takes one value: give it once`);
+      first = v;
+    });
+  }
+  for (const sub of cmd.commands) refuseRepeatedOptions(sub);
 }
 
 /**
