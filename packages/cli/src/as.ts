@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import { DiagnosticError, UsageError, error } from '@pyxis/diagnostics';
-import { binaryMessage, binaryTextProblem, checkIncludeDirs } from '@pyxis/asm';
+import { DiagnosticError, UsageError, binaryMessage, binaryTextProblem, error } from '@pyxis/diagnostics';
+import { checkIncludeDirs } from '@pyxis/asm';
 import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic, readInputFile, readContainer, startsWithContainerMagic } from '@pyxis/container';
 import type { Command } from 'commander';
 import { missingPart, targetEntries } from '@pyxis/target';
