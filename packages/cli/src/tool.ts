@@ -87,7 +87,13 @@ export async function runTool(
     writeErr: stderr,
     getOutHelpWidth: () => helpWidth(process.stdout),
     getErrHelpWidth: () => helpWidth(process.stderr),
-    outputError: (str: string, write: (s: string) => void) => write(jsonUsage ? usageJson(str.trim().replace(/^error: /, '')) : str),
+    // commander's own usage errors in the tools' form: `TOOL: error: ...`, its "(Did you mean --x?)" as a help note
+    // (human) or in `notes` (JSON), as the UsageErrors of the actions are printed
+    outputError: (str: string, write: (s: string) => void) => {
+      const lines = str.trim().replace(/^error: /, '').split('\n');
+      const notes = lines.slice(1).map((l) => l.replace(/^\(Did you mean (.*)\?\)$/, (_, x: string) => `did you mean \`${x}\`?`));
+      write(jsonUsage ? usageJson(lines[0]!, notes) : `${name}: error: ${lines[0]}\n${notes.map((n) => `  = help: ${n}\n`).join('')}`);
+    },
   };
   const hint = jsonUsage ? false : '(run with --help for usage)';
   const program = new Command(name);
