@@ -316,6 +316,8 @@ function inputError(e: unknown, path: string): unknown {
     : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
     : code === 'ENAMETOOLONG' ? 'path too long'
     : (e as Error).message;
+  // `-` is standard output for the text outputs only; an input is always a file (the readers check its size and kind)
+  if (path === '-' && code === 'ENOENT') return new DiagnosticError(error(FileCodes.cannotRead, 'no such file: - (standard input is not read: give the input as a file)'));
   return new DiagnosticError(error(FileCodes.cannotRead, code === 'ENOENT' || code === 'ENOTDIR' ? `no such file: ${path}` : `cannot read \`${path}\`: ${reason}`));
 }
 
