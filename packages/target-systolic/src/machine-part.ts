@@ -4,7 +4,6 @@
  * simulating loads neither the assembler (text.ts, @pyxis/asm, Chevrotain) nor
  * the linker: entry.ts loads this module alone for `sim` (start-up time).
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DiagnosticError, UsageError, unknownName } from '@pyxis/diagnostics';
 import { makeTensor, readInputFile, readInputText, readNpyFile, writeNpy, type Tensor } from '@pyxis/container';
@@ -34,7 +33,6 @@ export function archOption(o: OptionValues): Arch | undefined {
   const f = o['arch'];
   if (f === undefined) return undefined;
   const file = String(f);
-  if (!existsSync(file)) throw new UsageError(`--arch: no such file ${file}`);
   return parseArchText(readInputText(file), file);
 }
 

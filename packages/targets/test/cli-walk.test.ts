@@ -93,6 +93,22 @@ describe('an option that takes one value, given twice', () => {
   });
 });
 
+describe('a missing file named by an option', () => {
+  it('is IO0001 (exit 1) as a missing input is, on every target (systolic --arch was a usage error)', async () => {
+    const missing = join(dir, 'missing.tarch');
+    const cases: Array<[string, Promise<{ code: number; err: string }>]> = [
+      ['as --arch', as(['--target', 'systolic', join(S, 'systolic/fc.tasm'), '--arch', missing, '-o', join(dir, 'm.pobj')])],
+      ['sim --arch', sim(['run', join(S, 'systolic/fc.tmodel'), '--arch', missing])],
+      ['sim --input', sim(['run', join(S, 'systolic/fc.tmodel'), '--input', `x:0=${missing}`])],
+      ['sim --sim-config', sim(['run', join(S, 'systolic/fc.tmodel'), '--sim-config', missing])],
+    ];
+    for (const [what, p] of cases) {
+      const r = await p;
+      expect([what, r.code, r.err]).toEqual([what, 1, `error[IO0001]: no such file: ${missing}\n`]);
+    }
+  });
+});
+
 describe('binary files given as text', () => {
   it('a binary source is AS0106 on every target; a binary link script LD0005', async () => {
     for (const ext of ['pasm', 'tasm', 'xasm', 'ncasm']) {
