@@ -291,6 +291,7 @@ export class PyxisChip {
         tm,
         barriers: bt,
         queuesEmpty: () => !d.busy && d.queued === 0,
+        dpe: d,
         now: () => this.sim.now,
         warnOnce: (k, w) => this.warnOnce(k, w),
       });
