@@ -102,7 +102,7 @@ export class Uie implements SimEngine {
   readonly observer: UieObserver | undefined;
   private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
-  readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number) => void) | undefined;
+  readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number, rmw?: boolean) => void) | undefined;
   /** Tracking IDs and in-order retirement (trips.ts). */
   readonly trips = new TripTable();
   /** Posted AMEM writes until they commit (commits.ts). */

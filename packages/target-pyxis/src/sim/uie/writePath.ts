@@ -250,9 +250,10 @@ export class WritePath extends PortState {
       const pLo = Math.max(lo - j * 16, 0);
       const pHi = Math.min(hi - j * 16, 16);
       const mask = pLo === 0 && pHi === 16 ? 0xffff : ((1 << pHi) - 1) & ~((1 << pLo) - 1);
-      if (mask !== 0xffff) {
-        partial = true;
-        u.onPartialWrite?.(((((addr + j) & PTN_MASK) << 4) | view) >>> 0, u.trips.slots[d[at + R_SLOT]!]!.tripId, u.now);
+      if (mask !== 0xffff || rmw) {
+        // partial writes and InMemAdd are read-modify-writes, not atomic across UIEs (chip §7.4.2): race-checked
+        if (mask !== 0xffff) partial = true;
+        u.onPartialWrite?.(((((addr + j) & PTN_MASK) << 4) | view) >>> 0, u.trips.slots[d[at + R_SLOT]!]!.tripId, u.now, rmw);
       }
       const wAddr = (((addr + j) & PTN_MASK) << 4) | view;
       if (rmw) {
