@@ -20,7 +20,7 @@ import type { DescriptorPrefetchEngine } from './dpe.js';
 export const CovCodes = {
   /** A `bt_mem[0]` write: barrier id 0 is not a barrier (ids 1..1023, chip §11.6.3); ignored. */
   btMemZero: 'SIM0860',
-  /** A `cluster.dpe_config` level outside starving <= hungry <= prefetch depth: it acts clamped (chip §12.5). */
+  /** A `cluster.dpe_config` level outside starving <= hungry, 1 <= hungry <= prefetch depth: it acts clamped (chip §12.5). */
   dpeLevelClamped: 'SIM0861',
 } as const;
 
@@ -100,12 +100,12 @@ export function installClusterStatusCsrs(d: ClusterStatusDeps): void {
     const hungry = Number(v['hungry_level']);
     const starving = Number(v['starving_level']);
     const burst = Number(v['burst_amount']);
-    if (hungry > depth() || starving > hungry)
+    if (hungry < 1 || hungry > depth() || starving > hungry)
       d.warnOnce(
         `c${cluster}.dpe_config.clamp`,
         warning(
           CovCodes.dpeLevelClamped,
-          `cluster ${cluster}: cluster.dpe_config starving_level ${starving} / hungry_level ${hungry} outside starving <= hungry <= ${depth()} (the prefetch depth): they act as ${Math.min(starving, Math.min(hungry, depth()))} / ${Math.min(hungry, depth())}`,
+          `cluster ${cluster}: cluster.dpe_config starving_level ${starving} / hungry_level ${hungry} outside starving <= hungry, 1 <= hungry <= ${depth()} (the prefetch depth): they act as ${Math.min(starving, Math.max(1, Math.min(hungry, depth())))} / ${Math.max(1, Math.min(hungry, depth()))}`,
           { spec: 'pyxis-chip-fspec.md §12.5' },
         ),
       );

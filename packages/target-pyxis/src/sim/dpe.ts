@@ -189,7 +189,7 @@ export class DescriptorPrefetchEngine implements SimEngine {
     // 2. Issue one prefetch: starving queues first, then hungry ones, round-robin (§12.5).
     if (!this.dirty) return did;
     const depth = this.cfg.dpe.prefetch_depth;
-    const hungry = Math.min(depth, this.hungryLevel);
+    const hungry = Math.max(1, Math.min(depth, this.hungryLevel)); // hungry 0 would never fetch: acts as 1 (SIM0861)
     const starving = Math.min(hungry, this.starvingLevel);
     let pick = -1;
     for (let pass = 0; pass < 2 && pick < 0; pass++) {

@@ -207,4 +207,13 @@ describe('descriptor-queue head pointers (chip §11.5.1) and the DPE configurati
     expect(w).toHaveLength(1);
     expect(w[0]!.spec).toMatch(/§12\.5/);
   });
+
+  it('hungry_level 0 (never fetch) acts as 1 with SIM0861 instead of hanging the queues', () => {
+    const b = new ImageBuilder();
+    b.data('cfg', CFG + at('cluster.dpe_config'), le64(dpeWord(0, 0, 1)));
+    b.list(0x22, 0x2000, [ImageBuilder.desc('desc_barrier_config', { barrier_id: 20, notify_count: 1, wait_count: 0 })]);
+    const { report } = simulateImage(b.build(), 'h0.pimg', { uies: 1, uieFactory: defaultUieFactory });
+    expect(report.stop).toBe('done');
+    expect(report.warnings.filter((d) => d.code === 'SIM0861').map((d) => d.message)).toEqual([expect.stringMatching(/act as 0 \/ 1$/)]);
+  });
 });
