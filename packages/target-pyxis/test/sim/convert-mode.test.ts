@@ -5,7 +5,12 @@
  * Expected codes are the spec's special values (RFP8 / RFP16 tables of §4.1-§4.2, OCP and IEEE encodings), written
  * out here.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { assemble, loadPyxisIsa } from '@pyxis/target-pyxis/asm';
+import { link } from '@pyxis/target-pyxis/ld';
 import { defaultUieFactory, simulateImage } from '@pyxis/target-pyxis/sim';
 import { loadGrammarJson } from '@pyxis/codec';
 import { Rig, loops } from './uie-fixture.js';
@@ -127,5 +132,36 @@ describe('csr.convert_mode through the chip (memory_map.json; sampled when the U
   it('reset 0 is saturating; import_non_saturating gives NaN', () => {
     expect(run(undefined)).toEqual([RFP16_MAX, RFP16_NMAX]);
     expect(run(IMPORT_NON_SAT)).toEqual([RFP16_NAN, RFP16_NAN]);
+  });
+});
+
+describe('csr.convert_mode from a linker script (`config csr.convert_mode { ... }`, docs/linker.md config tables)', () => {
+  it('IEEE +-infinity imports as RFP16 NaN when the script sets import_non_saturating; as +-max without the statement', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cm-'));
+    try {
+      const x = new Uint8Array(256);
+      x.set([0x00, 0x7c, 0x00, 0xfc, 0x00, 0x3c]); // IEEE +inf, -inf, 1.0
+      writeFileSync(join(dir, 'x.bin'), x);
+      const pasm = `.program rd amem_read {\n  Read_SRAM data_type=IEEE_FP16 tgt_fifo=AMEM_write num_logical_ptns=8\n}\n.program wr amem_write {\n  Write data_type=Recogni_FP16 src_fifo=AMEM_read num_logical_cols=128\n}\n`;
+      const obj = assemble([{ file: 'cm.pasm', text: pasm }], { isa: loadPyxisIsa(), listing: false }).object;
+      const run = (config: string) => {
+        const script = `memory amem0 { space = amem; cluster = 0; view = hashed; origin = 0; length = 64M; }
+tensor x { format = IEEE_FP16; shape = [1, 128]; region = amem0; raw = "x.bin"; }
+tensor y { format = RFP16; shape = [1, 128]; region = amem0; zero = true; }
+${config}
+queue uie0 { cluster = 0; trip t { amem_read = rd; amem_write = wr; read = x; write = y; } }`;
+        const { image } = link({ script, scriptFile: join(dir, 'cm.ld'), objects: [{ file: 'cm.pobj', container: obj }] });
+        const { report, chip } = simulateImage(image, 'cm.pimg', { uieFactory: defaultUieFactory });
+        expect(report.stop).toBe('done');
+        const y = image.symbols.find((s) => s.name === 'y')!;
+        const at = image.sections[y.section]!.address + y.offset;
+        const b = chip.amem[0]!.readBytes(at, 6);
+        return [0, 1, 2].map((k) => b[2 * k]! | (b[2 * k + 1]! << 8));
+      };
+      expect(run('')).toEqual([RFP16_MAX, RFP16_NMAX, 0x3c00]);
+      expect(run('config csr.convert_mode { cluster = 0; uie = 0; entry { import_non_saturating = 1; } }')).toEqual([RFP16_NAN, RFP16_NAN, 0x3c00]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
