@@ -30,9 +30,12 @@ export interface DumpSpec {
   file: string;
 }
 
-/** `JOB=FILE.npy` (results; `JOB:f32` is accepted, fp32 results are float32 already) or `JOB.topk=FILE.npy`. */
+/**
+ * `JOB=FILE.npy` (results; `JOB:f32` is accepted, fp32 results are float32 already) or `JOB.topk=FILE.npy`. The file
+ * is an .npy whatever its name, as every target's `--dump` (the name need not end in .npy).
+ */
 export function parseDumpSpec(s: string): DumpSpec {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)(\.topk|\.results)?(?::f32)?=(.+\.npy)$/.exec(s);
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(\.topk|\.results)?(?::f32)?=(.+)$/.exec(s);
   if (!m) throw new UsageError(`--dump expects JOB=FILE.npy or JOB.topk=FILE.npy, got \`${s}\``);
   return { job: m[1]!, what: m[2] === '.topk' ? 'topk' : 'results', file: m[3]! };
 }

@@ -14,11 +14,11 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeNpyFile } from '@pyxis/container';
+import { readNpy, writeNpyFile } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { call } from './cli-call.js';
 import { sampleInputs } from '../../../samples/neuroncore/inputs.mjs';
@@ -70,6 +70,13 @@ describe('unknown names in options: one usage error for every target', () => {
     const j = await sim(['run', img['pyxis']!, '--dump', `out_hbn=${out}`, '--diagnostics-format', 'json']);
     expect(JSON.parse(j.err.trim())).toEqual({ severity: 'error', code: 'CLI0001', message: '--dump: no tensor `out_hbn` in the image', notes: ['did you mean `out_hbm`?', 'tensors in the image: src_hbm, src, dst, out_hbm'] });
     expect(readdirSync(dir).filter((f) => f.startsWith('never'))).toEqual([]);
+    // any file name takes a dump, on every target (XNU wanted a name ending in .npy: a usage error)
+    for (const [t, spec] of [['xnu', 'nn_l2'], ['neuroncore', 'Y'], ['pyxis', 'out_hbm']] as const) {
+      const f = join(dir, `${t}.dump`);
+      const r = await sim(['run', img[t]!, '--dump', `${spec}=${f}`]);
+      expect([t, r.code], r.err).toEqual([t, 0]);
+      expect(readNpy(readFileSync(f), f).shape.length, t).toBeGreaterThan(0);
+    }
   }, 30_000);
 });
 
