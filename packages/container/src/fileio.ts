@@ -228,7 +228,10 @@ function isSpecialFile(st: Stats): boolean {
  */
 export function isSpecialOutput(path: string): boolean {
   try {
-    return isSpecialFile(statSync(path));
+    // `/dev/stdout` redirected to a file is a regular file behind a symbolic link: still written in place (a temporary
+    // file renamed into /dev would replace the link itself); no tool ever creates a file under /dev or /proc
+    const abs = resolve(path);
+    return isSpecialFile(statSync(path)) || abs.startsWith('/dev/') || abs.startsWith('/proc/');
   } catch {
     return false;
   }

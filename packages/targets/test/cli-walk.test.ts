@@ -18,7 +18,7 @@ import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readNpy, writeNpyFile } from '@pyxis/container';
+import { isSpecialOutput, readNpy, writeNpyFile } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { call } from './cli-call.js';
 import { sampleInputs } from '../../../samples/neuroncore/inputs.mjs';
@@ -155,6 +155,11 @@ describe('outputs that are not regular files', () => {
       closeSync(fd);
     }
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+  it('/dev/null, /dev/stdout (a link to a file when stdout is redirected) and a FIFO are written in place; a regular file is not', () => {
+    // checked without writing: a regression here would replace the nodes themselves when the tests run as root
+    expect(['/dev/null', '/dev/stdout', join(dir, 'out.fifo')].map(isSpecialOutput)).toEqual([true, true, true]);
+    expect([join(dir, 'copy.pobj'), join(dir, 'not-yet.pobj')].map(isSpecialOutput)).toEqual([false, false]);
   });
 });
 
