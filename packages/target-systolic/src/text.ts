@@ -110,7 +110,8 @@ const OTHER_MEMORIES = ['dram0', 'dram1', 'acc'] as const;
 /** Where a missing operand would be written: just past the statement's last operand (or mnemonic). */
 function missingSpan(ins: FlatInsn): SourceSpan {
   let end = ins.span;
-  for (const o of ins.ast.operands)
+  // a statement the parser recovered from a syntax error (AS0102, already reported) may have no operand list
+  for (const o of ins.ast.operands ?? [])
     for (const sp of [o.span, o.value.span])
       if (sp.line > end.line || (sp.line === end.line && sp.column + (sp.length ?? 1) > end.column + (end.length ?? 1))) end = sp;
   return { file: end.file, line: end.line, column: end.column + (end.length ?? 1), length: 1 };
@@ -119,7 +120,7 @@ function missingSpan(ins: FlatInsn): SourceSpan {
 /** The value of operand `name` as written (the caret of a rule its value breaks), else its name, else the mnemonic. */
 function valueSpan(ins: FlatInsn, name: string | undefined): SourceSpan {
   if (!name) return ins.span;
-  for (const o of ins.ast.operands) if (o.name === name) return o.flag ? o.span : o.value.span;
+  for (const o of ins.ast.operands ?? []) if (o.name === name) return o.flag ? o.span : o.value.span;
   return ins.fieldSpans[name] ?? ins.span;
 }
 
@@ -231,8 +232,11 @@ export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sour
   // an instruction's own checks run in the same pass as the front end's (all errors in one run, as GNU as),
   // skipped only for an instruction the front end already reported (its values are then partial)
   let seen = diags.length;
+  // lines the parser already reported (a syntax error recovered from): their instructions are partial, not checked again
+  const lineKey = (sp: SourceSpan) => `${sp.file}\u0000${sp.line}`;
+  const parsedBad = new Set(set.diagnostics.filter((d) => d.severity === 'error' && d.span && 'line' in d.span).map((d) => lineKey(d.span as SourceSpan)));
   const each = (ins: FlatInsn, k: number): void => {
-    let reported = false;
+    let reported = parsedBad.has(lineKey(ins.span));
     for (let d = seen; d < diags.length; d++) if (diags[d]!.severity === 'error') reported = true;
     if (reported) {
       seen = diags.length;
