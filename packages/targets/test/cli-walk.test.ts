@@ -18,7 +18,7 @@ import { closeSync, constants, copyFileSync, mkdtempSync, openSync, readFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isSpecialOutput, readNpy, writeNpyFile } from '@pyxis/container';
+import { isSpecialOutput, readContainerFile, readNpy, writeContainerFile, writeNpyFile } from '@pyxis/container';
 import { runAs, runLd, runSim } from '@pyxis/targets';
 import { call } from './cli-call.js';
 import { sampleInputs } from '../../../samples/neuroncore/inputs.mjs';
@@ -112,6 +112,22 @@ describe('a missing file named by an option', () => {
     for (const [what, p] of cases) {
       const r = await p;
       expect([what, r.code, r.err]).toEqual([what, 1, `error[IO0001]: no such file: ${missing}\n`]);
+    }
+  });
+});
+
+describe('hand-edited metadata that only feeds the progress bar', () => {
+  it('metadata.pyxis.queues[].lists that is not a list of lists runs as if absent (fuzz pimg seeds 82, 116, 232: exit 3)', async () => {
+    const src = join(dir, 'q-src.pobj');
+    expect((await as([join(S, 'pyxis/copy.pasm'), '-o', src])).code).toBe(0);
+    expect((await ld([join(S, 'pyxis/copy.ld'), src, '-o', join(dir, 'q.pimg')])).code).toBe(0);
+    for (const [i, lists] of [-1e300, [null], [-1, { descriptors: 'x' }]].entries()) {
+      const c = readContainerFile(join(dir, 'q.pimg'));
+      ((c.metadata['pyxis'] as { queues: Array<Record<string, unknown>> }).queues[0]!)['lists'] = lists;
+      const f = join(dir, `q${i}.pimg`);
+      writeContainerFile(f, c);
+      const r = await sim(['run', f]);
+      expect([i, r.code], r.err).toEqual([i, 0]);
     }
   });
 });
