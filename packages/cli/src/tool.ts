@@ -5,6 +5,7 @@ import {
   ExitCode,
   SourceMap,
   UsageError,
+  nearest,
   renderDiagnostics,
   shouldUseColor,
   type Diagnostic,
@@ -141,6 +142,7 @@ export async function runTool(
   const endFileLog = beginRunFileLog();
   try {
     preflight?.(argv);
+    checkHelpTopic(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (e) {
@@ -194,6 +196,15 @@ export async function runTool(
   } finally {
     endFileLog();
   }
+}
+
+/** `TOOL help NAME` for a command the tool does not have: the unknown command named (commander printed the whole help). */
+function checkHelpTopic(program: Command, argv: readonly string[]): void {
+  const at = argv.findIndex((a, i) => !a.startsWith('-') && !VALUE_OPTIONS.has(argv[i - 1] ?? ''));
+  if (at < 0 || argv[at] !== 'help' || at + 1 >= argv.length || argv[at + 1]!.startsWith('-')) return;
+  const topic = argv[at + 1]!;
+  const names = [...program.commands.flatMap((c) => [c.name(), ...c.aliases()]), 'help'];
+  if (!names.includes(topic)) throw new UsageError(`unknown command '${topic}'`, [...(nearest(topic, names) ? [`did you mean \`${nearest(topic, names)}\`?`] : []), `commands: ${names.join(', ')}`]);
 }
 
 /**

@@ -193,6 +193,10 @@ describe('machine-readable output', () => {
   it('an unknown option: the tool\'s error form, did-you-mean as a help note (human) or in notes (JSON)', async () => {
     let r = await as(['--lisitng', 'x.lst', 'a.pasm']);
     expect([r.code, r.err]).toEqual([2, "pyxis-as: error: unknown option '--lisitng'\n  = help: did you mean `--listing`?\n(run with --help for usage)\n"]);
+    // `help NAME` of no command: named, with did-you-mean (it printed the whole help on stderr, exit 2)
+    r = await sim(['help', 'rn']);
+    expect([r.code, r.err]).toEqual([2, 'pyxis-sim: error: unknown command \'rn\'\n  = help: did you mean `run`?\n  = help: commands: run, params, sweep, worker, report, inspect, help\n(run with --help for usage)\n']);
+    expect((await sim(['help', 'run'])).code).toBe(0);
     r = await sim(['--diagnostics-format', 'json', 'runn']);
     expect([r.code, JSON.parse(r.err.trim())]).toEqual([2, { severity: 'error', code: 'CLI0001', message: "unknown command 'runn'", notes: ['did you mean `run`?'] }]);
   });
