@@ -75,6 +75,14 @@ export function outputPathProblem(path: string): string | undefined {
     if (code !== 'ENOENT') return writeErrorReason(e);
     /* does not exist yet: fine */
   }
+  // a device or FIFO is written in place (writeFileAtomic): its own permission counts, not its directory's (/dev)
+  if (isSpecialOutput(path))
+    try {
+      accessSync(path, constants.W_OK);
+      return undefined;
+    } catch {
+      return 'permission denied';
+    }
   try {
     accessSync(dir, constants.W_OK);
   } catch {
