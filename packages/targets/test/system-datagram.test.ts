@@ -39,7 +39,7 @@ queue dgram_rx0 { datagram slot { dst = buf; } }
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/system of 2 chip\(s\) completed/);
-    const got = readNpy(readFileSync(join(dir, 'buf.npy')));
+    const got = readNpy(readFileSync(join(dir, 'buf.npy')), 'buf.npy');
     const bytes = Array.from(got.data as ArrayLike<number>);
     expect(bytes.length).toBe(1024);
     expect(bytes.slice(0, 512)).toEqual(Array.from(data));
