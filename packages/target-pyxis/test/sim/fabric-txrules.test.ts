@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encode, loadGrammarJson, loadTable } from '@pyxis/codec';
+import { DiagnosticError } from '@pyxis/diagnostics';
 import type { FabricAdapterOverrides } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
@@ -96,5 +97,43 @@ describe('Tx-side rules', () => {
     expect(run(2)).toEqual([125, 125, 125]);
     // one page of room: the next read starts when the previous page leaves (+ TxDMA latency + encapsulation)
     expect(run(1)).toEqual([0, 0, 0].map(() => 125 + P.txdma.latency_cycles + P.txdma.encap_latency_cycles));
+  });
+
+  it('SIM0752: a datagram Tx descriptor with NumBytes outside [1, 16256] when the job manager takes it (§11.4.8)', () => {
+    for (const bytes of [0, 16257]) {
+      const tx = new ImageBuilder();
+      tx.data('amem', 0x3000, ring(DTX, [{ dest_voq: voqOf(1, 0, 2), amem_address: 0x10000 >> 7, num_bytes: bytes, rxq_index: 0 }]), 0, '.dgram.c0.dgram_tx0');
+      const sys = buildSystem([tx.build(), new ImageBuilder().build()], { grantDelay: 100, latency: 500 });
+      let err: DiagnosticError | undefined;
+      try {
+        sys.run();
+      } catch (e) {
+        if (!(e instanceof DiagnosticError)) throw e;
+        err = e;
+      }
+      const d = err!.diagnostics[0]!;
+      expect([d.code, d.spec]).toEqual(['SIM0752', expect.stringMatching(/§11\.4\.8/)]);
+      expect(d.message).toMatch(new RegExp(`c0\\.dgram_tx0 descriptor 0: NumBytes ${bytes} is outside \\[1, 16256\\]`));
+    }
+  });
+
+  it('the low occupancy group limit bounds the QPages of all low-priority VOQs of a cluster (§10.7.3.1)', () => {
+    const words = 8 * 32;
+    const data = bytesOf(words * 128, (i) => (i * 11) & 0xff);
+    const tx = new ImageBuilder();
+    const rx = new ImageBuilder();
+    tx.data('amem', 0x10000, data);
+    tx.list(0x0c, 0x1000, [desc('desc_rdma_tx', { trip_id: 1, tjid: 1, rjid: 1, dest_voq: voqOf(1, 0), amem_address: 0x10000 >> 7, num_words: words, page_size_words: 32 })]);
+    rx.list(0x0e, 0x1000, [desc('desc_rdma_rx', { trip_id: 2, tjid: 1, rjid: 1, msg_voq: voqOf(0, 0), amem_address: 0x40000 >> 7, num_words: words })]);
+    for (const limit of [3, 5]) {
+      const sys = buildSystem([tx.build(), rx.build()], { grantDelay: 100, latency: 500, adapter: { occupancy: { low_group_limit: limit } } });
+      expect(sys.run().reason).toBe('done');
+      expect(firstDiff(sys.chips[1]!.amem[0]!.readBytes(0x40000, data.length), data)).toBe(-1);
+      // the most data QPages outstanding at once, from the stub fabric's log (the CTS / ACK are high-group messages)
+      let n = 0;
+      let max = 0;
+      for (const e of sys.log[0]!) if (e.type === 'rdma_data') max = Math.max(max, (n += e.d));
+      expect(max).toBe(limit);
+    }
   });
 });
