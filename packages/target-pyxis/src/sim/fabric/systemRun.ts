@@ -42,6 +42,9 @@ export class DeferredEgress implements FabricEgress {
   transmit(now: number, page: FabricPage): void {
     this.target!.transmit(now, page);
   }
+  rxCellsFreed(now: number, page: FabricPage): void {
+    this.target!.rxCellsFreed?.(now, page);
+  }
 }
 
 /**
