@@ -36,6 +36,13 @@ describe('fabric job timers', () => {
     expect(f[0]!.reason).toMatch(/Tx-active timeout \(the VOQ made no progress for timers.tx_active_timeout_cycles = 50\)/);
     // no retry for this failure (§10.7.1.2 lists it among the unrecoverable ones)
     expect(sys.chips[0]!.fabricAdapter!.report().clusters[0]!.tx_retries).toBe(0);
+    // every page was granted after the failure: flushed from the VOQ, none sent (§11.8 "Tx will no longer be sending
+    // data for that job ID"); the Rx job never sees data and fails after its CTS retry
+    expect(sys.sent[0]!.filter((p) => p.type === 'rdma_data')).toEqual([]);
+    expect(sys.flushed[0]!.map((p) => p.qpage).length).toBe(pages);
+    expect(sys.chips[0]!.fabricAdapter!.report().clusters[0]!.tx_pages_flushed).toBe(pages);
+    expect(sys.chips[0]!.fabricAdapter!.report().qpages_in_use).toBe(0);
+    expect(sys.chips[1]!.fabricAdapter!.failures.map((x) => [x.side, x.rjid])).toEqual([['rx', JOB.rjid]]);
   });
 
   it('Rx job-completion timeout: NACK one timer after the last page received, then the retried job completes', () => {

@@ -17,7 +17,7 @@ import type { Trip, TripDone, TripEngine } from '../trip.js';
 import type { AdapterCore, OutMessage, QPage } from './core.js';
 import { encodeHeader } from './header.js';
 import { FabricCodes, loadFabricAdapterParams, type FabricAdapterOverrides, type FabricAdapterParams } from './params.js';
-import type { ChipFabricOptions, ChipFabricSide, FabricAdapterRx, FabricAdapterTx, FabricDestination, FabricEgress, FabricPage } from './port.js';
+import type { ChipFabricOptions, ChipFabricSide, FabricAdapterRx, FabricAdapterTx, FabricDestination, FabricEgress, FabricEnqueue, FabricPage } from './port.js';
 import { DatagramRing, type RingPlacement } from './rings.js';
 import { RxCluster } from './rx.js';
 import { describeFailure, emptyClusterStats, type FabricClusterStats, type FabricJobFailure } from './stats.js';
@@ -28,6 +28,15 @@ export const RDMA_TX_QID = 0x0c;
 export const RDMA_RX_QID = 0x0e;
 export const DGRAM_TX_QID = 0x23;
 export const DGRAM_RX_QID = 0x25;
+
+/** A granted page in its VOQ's grant order: ready to leave at `ready` (sent as `page`, or flushed as `flush`). */
+interface Slot {
+  ready: number;
+  pipe: number;
+  words: number;
+  page: FabricPage | null;
+  flush: FabricEnqueue | null;
+}
 
 interface Ev {
   at: number;
@@ -124,7 +133,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
    * Per (cluster, VOQ): granted pages in grant order, each with its ready cycle once its TxDMA has started, and the
    * cycle the last one was handed to the fabric: pages of one VOQ leave in grant order (MODEL, spec notes).
    */
-  private readonly voqOrder = new Map<number, { pages: Array<{ ready: number; pipe: number; words: number; page: FabricPage | null }>; last: number }>();
+  private readonly voqOrder = new Map<number, { pages: Slot[]; last: number }>();
   private readonly voqToVpfe: Uint16Array;
   readonly tx: FabricAdapterTx;
   readonly rx: FabricAdapterRx;
@@ -294,20 +303,25 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
     const key = q.cluster * 8192 + q.voq;
     let o = this.voqOrder.get(key);
     if (!o) this.voqOrder.set(key, (o = { pages: [], last: 0 }));
-    const slot = { ready: -1, pipe: pipe % this.pipeQueue.length, words: 0, page: null };
+    const slot: Slot = { ready: -1, pipe: pipe % this.pipeQueue.length, words: 0, page: null, flush: null };
     o.pages.push(slot);
     this.slotOf.set(q, slot);
     this.pipeQueue[slot.pipe]!.push(q);
   }
-  private readonly slotOf = new Map<QPage, { ready: number; pipe: number; words: number; page: FabricPage | null }>();
+  private readonly slotOf = new Map<QPage, Slot>();
 
   /** Hands the pages at the head of VOQ `key`'s grant order whose data are ready to the fabric, in order. */
   private release(key: number): void {
     const o = this.voqOrder.get(key)!;
-    while (o.pages.length > 0 && o.pages[0]!.page) {
+    while (o.pages.length > 0 && (o.pages[0]!.page || o.pages[0]!.flush)) {
       const sl = o.pages.shift()!;
       const at = Math.max(sl.ready, o.last);
       o.last = at;
+      if (sl.flush) {
+        const req = sl.flush;
+        this.schedule(at, (t) => this.egress.discard!(t, req));
+        continue;
+      }
       const page = sl.page!;
       const p = sl.pipe;
       const words = sl.words;
@@ -337,6 +351,18 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
       const queue = this.pipeQueue[p]!;
       while (queue.length > 0 && this.pipeFreeAt[p]! <= now) {
         const q = queue[0]!;
+        // a page of a failed job is flushed from its VOQ, not read from AMEM (§10.7.1.1, §11.8), when the fabric can
+        if (q.type === 'rdma_data' && this.egress.discard && this.txc[q.cluster]!.isFailed(q.job)) {
+          queue.shift();
+          const sl = this.slotOf.get(q)!;
+          this.slotOf.delete(q);
+          sl.ready = now;
+          sl.flush = { srcChip: this.chip, srcCluster: q.cluster, voq: q.voq, dest: q.dest, qpage: q.id, wireBytes: 16 + q.payloadBytes, type: q.type };
+          this.clusterStats[q.cluster]!.tx_pages_flushed++;
+          this.release(q.cluster * 8192 + q.voq);
+          did = true;
+          continue;
+        }
         const data = q.type === 'rdma_data' || q.type === 'datagram';
         const words = data ? Math.ceil(q.payloadBytes / 128) : 1;
         if (this.txbufUsed[p]! + words > this.txbufWords) break;

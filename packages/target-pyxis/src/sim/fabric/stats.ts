@@ -17,6 +17,8 @@ export interface FabricClusterStats {
   tx_data_bytes: number;
   tx_messages: { cts: number; ack: number; nack: number };
   tx_datagrams: number;
+  /** Granted pages of failed jobs flushed from their VOQ instead of sent (§10.7.1.1, §11.8). */
+  tx_pages_flushed: number;
   rx_messages: { cts: number; ack: number; nack: number; stale: number };
   rx_jobs_started: number;
   rx_jobs_completed: number;
@@ -51,6 +53,7 @@ export function emptyClusterStats(): FabricClusterStats {
     tx_data_bytes: 0,
     tx_messages: { cts: 0, ack: 0, nack: 0 },
     tx_datagrams: 0,
+    tx_pages_flushed: 0,
     rx_messages: { cts: 0, ack: 0, nack: 0, stale: 0 },
     rx_jobs_started: 0,
     rx_jobs_completed: 0,

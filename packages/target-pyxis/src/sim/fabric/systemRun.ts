@@ -45,6 +45,10 @@ export class DeferredEgress implements FabricEgress {
   rxCellsFreed(now: number, page: FabricPage): void {
     this.target!.rxCellsFreed?.(now, page);
   }
+  discard(now: number, req: FabricEnqueue): void {
+    if (this.target!.discard) this.target!.discard(now, req);
+    else throw new Error('fabric: a page was flushed on a fabric that cannot flush');
+  }
 }
 
 /**

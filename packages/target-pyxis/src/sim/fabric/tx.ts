@@ -149,6 +149,11 @@ export class TxCluster {
     return this.rdmaFifo[q]!.length < this.core.params.descriptor_fifos.rdma_tx_depth;
   }
 
+  /** Whether `job` (a QPage's) is in the Job Failed state or went to Idle by failing (its pages are flushed, §11.8). */
+  isFailed(job: unknown): boolean {
+    return !!job && (job as TxJob).state === TxState.Failed;
+  }
+
   /** A CTS for the next job of `tjid` arrived before the job (§10.3; the Idle entry's 'CTS received', Table 10-1). */
   ctsBeforeJob(tjid: number): boolean {
     return this.earlyCts[tjid] === this.epoch[tjid]! + 1;

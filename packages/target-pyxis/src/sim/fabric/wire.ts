@@ -242,6 +242,19 @@ export class ChipWire implements FabricEgress {
     this.timer.send(now, end, this.chip, { kind: 0, srcCluster: page.srcCluster, qpage: page.qpage, dstCluster: 0, page: null });
   }
 
+  /**
+   * A granted page of a failed Tx job flushed from its VOQ (§10.7.1.1, §11.8): no cell leaves; the destination releases
+   * the cells its grant reserved when the page would have arrived, and the source dequeues it the next cycle.
+   */
+  discard(now: number, req: FabricEnqueue): void {
+    const k = this.key(req.srcCluster, req.qpage);
+    const o = this.out.get(k);
+    if (!o || o.pipe < 0) throw new Error(`fabric wire: chip ${this.chip} cluster ${req.srcCluster} flushed QPage ${req.qpage}, which was not granted`);
+    this.stats.flushed++;
+    this.send(o.dstChip, now, now + this.p.oneWayCycles, { t: 3, cells: o.cells });
+    this.timer.send(now, now + 1, this.chip, { kind: 0, srcCluster: req.srcCluster, qpage: req.qpage, dstCluster: 0, page: null });
+  }
+
   /** §10.8 [8]: the page reader read a page out of the Rx CBUF: its cells are free, the grant scheduler may go on. */
   rxCellsFreed(now: number, page: FabricPage): void {
     this.freeCells(now, cellify(this.p, page.wireBytes).cells);

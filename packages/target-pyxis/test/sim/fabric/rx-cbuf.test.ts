@@ -23,7 +23,7 @@ const PAGE_BYTES = 16 + 125 * 128;
 const CELLS = Math.ceil(Math.ceil(PAGE_BYTES / 16) / 11);
 const PIPE = 2 * CELLS;
 
-function run(pages: number, cbufCells: number, faults?: string) {
+function run(pages: number, cbufCells: number, faults?: string, flush: number[] = []) {
   const json: FabricJson = { ...loadFabricJson(), rx_cbuf_cells: cbufCells };
   const p = fabricParams(json, clockHz);
   const sims = [new Simulator(), new Simulator()];
@@ -31,9 +31,14 @@ function run(pages: number, cbufCells: number, faults?: string) {
   const { wires, crossLinks } = createWires(sims, p, route, faults ? parseFaultSpec(faults) : null);
   const granted: number[] = [];
   const received: number[] = [];
+  const dequeued: number[] = [];
   const byQ = new Map<number, FabricPage>();
   wires[0]!.side = {
-    tx: { granted: (now, _c, q) => (granted[q] = now, wires[0]!.transmit(now, byQ.get(q)!)), dequeued: () => {} },
+    tx: {
+      // a page in `flush` belongs to a failed job: flushed from the VOQ instead of sent (§10.7.1.1, §11.8)
+      granted: (now, _c, q) => (granted[q] = now, flush.includes(q) ? wires[0]!.discard(now, byQ.get(q)!) : wires[0]!.transmit(now, byQ.get(q)!)),
+      dequeued: (now, _c, q) => (dequeued[q] = now),
+    },
     rx: { receive: () => {} },
   };
   wires[1]!.side = {
@@ -55,7 +60,7 @@ function run(pages: number, cbufCells: number, faults?: string) {
   }
   const r = runPartitioned(sims, crossLinks, { lookahead: p.oneWayCycles });
   expect(r.reason).toBe('done');
-  return { granted, received, stats: wires[1]!.stats };
+  return { granted, received, dequeued, stats: wires[1]!.stats, src: wires[0]!.stats };
 }
 
 describe('Rx CBUF and the grant scheduler (chip §10.8.3, §10.8 [8])', () => {
@@ -88,5 +93,15 @@ describe('Rx CBUF and the grant scheduler (chip §10.8.3, §10.8 [8])', () => {
     // page 0's first cell would have arrived at 3L: released then, the scheduler wakes the next cycle
     expect(granted[1]).toBe(3 * L + 1 + L);
     expect(received[1]).toBe(granted[1]! + L + PIPE);
+  });
+
+  it('a flushed page (failed job) sends no cell, is dequeued the next cycle and releases its cells at the destination', () => {
+    const { granted, received, dequeued, src } = run(2, CELLS, undefined, [0]);
+    expect(received[0]).toBeUndefined();
+    expect(dequeued[0]).toBe(granted[0]! + 1);
+    expect(src.flushed).toBe(1);
+    expect(src.foBusy.reduce((a, b) => a + b, 0)).toBe(PIPE); // only page 1 used an FO pipe
+    // page 0's cells are released one-way after the flush: page 1 (room for one page only) is granted then
+    expect(granted[1]).toBe(granted[0]! + L + 1 + L);
   });
 });
