@@ -59,6 +59,8 @@ interface PageMsg {
 interface LostMsg {
   t: 3;
   cells: number;
+  /** Destination cluster (its OQ page count, §10.8.5). */
+  dstCluster: number;
 }
 export type WireMsg = ReqMsg | GrantMsg | PageMsg | LostMsg;
 
@@ -116,6 +118,8 @@ export class ChipWire implements FabricEgress {
   private pickOq = -1;
   /** Rx CBUF cells reserved by grants and not yet read out (§10.8.3, §10.8 [8]); since when a request waits for room. */
   private cbufUsed = 0;
+  /** Per destination cluster of this chip: pages granted and not yet read out (its OQs, §10.8.5). */
+  private readonly oqPages: Int32Array;
   private cbufFullSince = -1;
   private budgetFree = 0;
   private wakeAt = -1;
@@ -143,6 +147,7 @@ export class ChipWire implements FabricEgress {
   ) {
     this.foFree = new Float64Array(p.pipes);
     this.cptrPage = new Uint32Array(p.pipes);
+    this.oqPages = new Int32Array(p.json.system.clusters_per_chip);
     this.foReserved = new Float64Array(p.pipes);
     this.fiFree = new Float64Array(p.pipes);
     this.lastSrc = new Int32Array(p.json.system.clusters_per_chip * p.json.system.oqs_per_cluster).fill(-1);
@@ -229,7 +234,7 @@ export class ChipWire implements FabricEgress {
       this.stats.faults.dropped[page.type] = (this.stats.faults.dropped[page.type] ?? 0) + 1;
       // the destination's grant reserved Rx CBUF cells for it: released when it would have arrived
       const at = Math.max(start + this.p.oneWayCycles, this.lastArriveAt.get(o.dstChip) ?? 0);
-      this.send(o.dstChip, now, at, { t: 3, cells: o.cells });
+      this.send(o.dstChip, now, at, { t: 3, cells: o.cells, dstCluster: o.dstCluster });
     } else {
       if (fate === 'corrupt') {
         this.stats.faults.corrupted[page.type] = (this.stats.faults.corrupted[page.type] ?? 0) + 1;
@@ -251,17 +256,19 @@ export class ChipWire implements FabricEgress {
     const o = this.out.get(k);
     if (!o || o.pipe < 0) throw new Error(`fabric wire: chip ${this.chip} cluster ${req.srcCluster} flushed QPage ${req.qpage}, which was not granted`);
     this.stats.flushed++;
-    this.send(o.dstChip, now, now + this.p.oneWayCycles, { t: 3, cells: o.cells });
+    this.send(o.dstChip, now, now + this.p.oneWayCycles, { t: 3, cells: o.cells, dstCluster: o.dstCluster });
     this.timer.send(now, now + 1, this.chip, { kind: 0, srcCluster: req.srcCluster, qpage: req.qpage, dstCluster: 0, page: null });
   }
 
   /** §10.8 [8]: the page reader read a page out of the Rx CBUF: its cells are free, the grant scheduler may go on. */
   rxCellsFreed(now: number, page: FabricPage): void {
-    this.freeCells(now, cellify(this.p, page.wireBytes).cells);
+    const r = this.route[page.dest.vpfe]!;
+    this.freeCells(now, cellify(this.p, page.wireBytes).cells, r % this.p.json.system.clusters_per_chip);
   }
 
-  private freeCells(now: number, cells: number): void {
+  private freeCells(now: number, cells: number, dstCluster: number): void {
     this.cbufUsed -= cells;
+    this.oqPages[dstCluster]!--;
     if (this.cbufUsed < 0) throw new Error(`fabric wire: chip ${this.chip} freed more Rx CBUF cells than its grants reserved`);
     if (this.pending.length > 0) this.timer.send(now, now + 1, this.chip, { kind: 2, srcCluster: 0, qpage: 0, dstCluster: 0, page: null });
   }
@@ -269,7 +276,7 @@ export class ChipWire implements FabricEgress {
   // ---- deliveries ----
 
   private arrive(m: WireMsg, now: number): void {
-    if (m.t === 3) return this.freeCells(now, m.cells);
+    if (m.t === 3) return this.freeCells(now, m.cells, m.dstCluster);
     if (m.t === 0) {
       m.arrived = now;
       this.pending.push(m);
@@ -329,7 +336,8 @@ export class ChipWire implements FabricEgress {
       const m = this.pending[i]!;
       // the Rx CBUF must hold the granted page's cells (§10.8.3, §10.8 [8]); a page larger than the whole CBUF is
       // granted into an empty one (MODEL), so no size can deadlock
-      if (this.cbufUsed > 0 && this.cbufUsed + m.cells > cap) {
+      const cl = Math.floor(m.oqIndex / this.p.json.system.oqs_per_cluster);
+      if ((this.cbufUsed > 0 && this.cbufUsed + m.cells > cap) || this.oqPages[cl]! >= this.p.json.rx_oq_pages) {
         if (this.cbufFullSince < 0) this.cbufFullSince = now;
         return;
       }
@@ -343,6 +351,7 @@ export class ChipWire implements FabricEgress {
       }
       this.cbufUsed += m.cells;
       if (this.cbufUsed > this.stats.rxCbufMaxCells) this.stats.rxCbufMaxCells = this.cbufUsed;
+      if (++this.oqPages[cl]! > this.stats.rxOqMaxPages) this.stats.rxOqMaxPages = this.oqPages[cl]!;
       this.pending.splice(i, 1);
       const wait = now - m.arrived;
       this.stats.grants++;

@@ -33,6 +33,8 @@ export interface WireChipStats {
    */
   rxCbufMaxCells: number;
   rxCbufFullCycles: number;
+  /** The most pages granted to one destination cluster and not yet read out at once (its OQs, §10.8.5). */
+  rxOqMaxPages: number;
   /** Granted pages of failed Tx jobs flushed from their VOQs instead of sent (§10.7.1.1, §11.8). */
   flushed: number;
   faults: { dropped: Record<string, number>; corrupted: Record<string, number> };
@@ -50,6 +52,7 @@ export function emptyChipStats(chip: number, pipes: number): WireChipStats {
     unroutable: 0,
     rxCbufMaxCells: 0,
     rxCbufFullCycles: 0,
+    rxOqMaxPages: 0,
     flushed: 0,
     faults: { dropped: {}, corrupted: {} },
   };

@@ -23,8 +23,8 @@ const PAGE_BYTES = 16 + 125 * 128;
 const CELLS = Math.ceil(Math.ceil(PAGE_BYTES / 16) / 11);
 const PIPE = 2 * CELLS;
 
-function run(pages: number, cbufCells: number, faults?: string, flush: number[] = []) {
-  const json: FabricJson = { ...loadFabricJson(), rx_cbuf_cells: cbufCells };
+function run(pages: number, cbufCells: number, faults?: string, flush: number[] = [], oqPages?: number, pageBytes = PAGE_BYTES) {
+  const json: FabricJson = { ...loadFabricJson(), rx_cbuf_cells: cbufCells, ...(oqPages ? { rx_oq_pages: oqPages } : {}) };
   const p = fabricParams(json, clockHz);
   const sims = [new Simulator(), new Simulator()];
   const route = vpfeRoute([0, 1].map((c) => [0, 1, 2, 3].map((k) => legalVpfe(c * 4 + k))), 4);
@@ -52,8 +52,8 @@ function run(pages: number, cbufCells: number, faults?: string, flush: number[] 
   };
   for (let q = 0; q < pages; q++) {
     const page: FabricPage = {
-      srcChip: 0, srcCluster: 0, voq: 16, dest: { vpfe: legalVpfe(4), oq: 0 }, qpage: q, wireBytes: PAGE_BYTES, type: 'rdma_data',
-      header: new Uint8Array(16), payload: null, payloadBytes: PAGE_BYTES - 16,
+      srcChip: 0, srcCluster: 0, voq: 16, dest: { vpfe: legalVpfe(4), oq: 0 }, qpage: q, wireBytes: pageBytes, type: 'rdma_data',
+      header: new Uint8Array(16), payload: null, payloadBytes: pageBytes - 16,
     };
     byQ.set(q, page);
     wires[0]!.enqueue(0, page);
@@ -103,5 +103,16 @@ describe('Rx CBUF and the grant scheduler (chip §10.8.3, §10.8 [8])', () => {
     expect(src.foBusy.reduce((a, b) => a + b, 0)).toBe(PIPE); // only page 1 used an FO pipe
     // page 0's cells are released one-way after the flush: page 1 (room for one page only) is granted then
     expect(granted[1]).toBe(granted[0]! + L + 1 + L);
+  });
+
+  it('the OQs of a destination cluster (rx_oq_pages, §10.8.5) bound the grants of small pages too', () => {
+    // 64-B pages: one cell each, so the CBUF never binds; an OQ of two pages does
+    const { granted, received, stats } = run(4, raw.rx_cbuf_cells, undefined, [], 2, 64);
+    expect(raw.rx_oq_pages).toBeGreaterThanOrEqual(128); // the spec's 128-256 pages per cluster
+    expect(stats.rxOqMaxPages).toBe(2);
+    expect(received.filter((x) => x !== undefined).length).toBe(4);
+    // the third grant waits for the first page to be read out, the fourth for the second
+    expect(granted[2]).toBe(received[0]! + 1 + L);
+    expect(granted[3]).toBe(received[1]! + 1 + L);
   });
 });
