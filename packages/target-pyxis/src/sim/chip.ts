@@ -8,7 +8,7 @@
 import { decode, loadTable } from '@pyxis/codec';
 import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
-import { BandwidthPort, RunAheadWindow, Simulator, TimedLink } from '@pyxis/sim';
+import { BandwidthPort, objs, RunAheadWindow, Simulator, TimedLink } from '@pyxis/sim';
 import { Amem } from './amem/index.js';
 import { CLIENT_MPE } from './amem/banks.js';
 import type { AmemAccess } from './amemAccess.js';
@@ -246,7 +246,7 @@ export class PyxisChip {
           },
         });
         slot.window = new RunAheadWindow(opts.quantum ?? 1, this.sim);
-        slot.gate = this.runAheadGate;
+        slot.gate = this;
         this.uies.push(slot);
         add(tripQueueId('uie', u), slot);
       }
@@ -338,7 +338,7 @@ export class PyxisChip {
    * Without APM it suffices that no trip can be started on this UIE: either never again, or not while its tracking
    * IDs / descriptor FIFOs are full (run-ahead then stops when that changes).
    */
-  private readonly runAheadGate = (slot: UieSlot, now: number): 0 | 1 | 2 => {
+  runAheadGate(slot: UieSlot, now: number): 0 | 1 | 2 {
     const apmOn = this.opts.config.apm.enabled;
     if (apmOn && this.apm.utilization < 1) return 0;
     // software polling reads live UIE registers (csr.seq_status, ...) at the global clock: no run-ahead meanwhile
@@ -353,7 +353,7 @@ export class PyxisChip {
     if (this.quiet) return 1;
     if (apmOn) return 0;
     return slot.canAccept() ? 0 : 2;
-  };
+  }
 
   private idleCheckedAt = -1;
   private idle = false;
@@ -377,7 +377,8 @@ export class PyxisChip {
     }
     return this.idle;
   }
-  private controlEngines: TripEngine[] = [];
+  // an object array from the start (kernel objs(): a fresh `[]` deoptimises controlIdle at the next partition's chip)
+  private controlEngines: TripEngine[] = objs();
   private uieCount = 0;
 
   private register(e: SimEngine): void {
