@@ -198,7 +198,9 @@ export class BankSchedules {
     for (let u = 0; u < BANK_UIES; u++) {
       this.batcher[u] = 0;
       this.sel[u] = -1;
-      this.skip[u] = this.active[u] === 0 || (this.quietAt[u]! >= 0 && this.quietAt[u]! < c) ? 1 : 0;
+      // `< c` first: both compares run on every call (quietAt -1), so V8 has their feedback when jointWindow is optimised;
+      // the reverse order first reached `< c` at a trip's end, which deoptimised and recompiled jointWindow
+      this.skip[u] = this.active[u] === 0 || (this.quietAt[u]! < c && this.quietAt[u]! >= 0) ? 1 : 0;
       if (this.skip[u] === 1 || k === 0) continue;
       const q = this.slotFor(u, c, c);
       this.sel[u] = q;
