@@ -233,13 +233,15 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     // windows stay short — a cluster's start-up — republishing after each one would cost more than the windows)
     if (J < KEEP_MIN && banks.slotOf(me) === banks.newest(me) && banks.coverLeft(me, c + J, false, 0) >= KEEP_MIN) return J;
     const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c), BATCH_MIN, false, false);
+    if (k > 0) fillSchedule(u, k, banks, c + J);
+    // one publish call for both cases (k is 0 or the schedule's length): V8 has its feedback before the trip's end
+    // first publishes none (a separate call there deoptimised and recompiled steadyBatch)
+    banks.publish(me, c, c + J, k);
     if (k > 0) {
-      fillSchedule(u, k, banks, c + J);
-      banks.publish(me, c, c + J, k);
       u.batch.okAt = c + J;
       u.batch.okGen = u.stateGen;
       u.batch.okLen = k;
-    } else banks.publish(me, c, c + J, 0);
+    }
     return J;
   }
   // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
