@@ -245,21 +245,7 @@ export class Simulator extends LazyEngines {
       // an engine that promised progress from now + 1 on (`attachSkip` in this step's tick) is due then
       let next = this.skipping > 0 ? now + 1 : this.timedNext();
       if (next <= now) next = now + 1;
-      // (an engine asleep in state Stalled is busy and waits for others: nextWake Infinity)
-      let anyBusy = this.stalledN > 0;
-      for (let i = 0; i < n; i++) {
-        if (this.state[i] !== EngineState.Active) continue;
-        const e = engines[i]!;
-        if (e.busy) anyBusy = true;
-        else if (passive[i] === 1) continue;
-        let w = e.nextWake(now + 1);
-        if (w <= now) w = now + 1;
-        if (w < next) next = w;
-      }
-      for (let l = 0; l < links.length; l++) {
-        const w = links[l]!.nextAt;
-        if (w < next) next = w <= now ? now + 1 : w;
-      }
+      next = this.wakeScan(now, next);
       if (next === Infinity) {
         this.now = now;
         // The run ends at `now`: the step just made at `now` (nothing moved) is not one of its cycles, so each
@@ -274,7 +260,7 @@ export class Simulator extends LazyEngines {
         if (partitioned) {
           this.quiescent = true;
           result = 'quiescent';
-        } else result = anyBusy ? 'deadlock' : 'done';
+        } else result = this.scanBusy ? 'deadlock' : 'done';
         break;
       }
       if (next > maxCycles) next = maxCycles;
@@ -298,6 +284,39 @@ export class Simulator extends LazyEngines {
     this.curPos = -1;
     this.settle(this.now);
     return result;
+  }
+
+  /** Whether an engine was busy at the last `wakeScan`. */
+  private scanBusy = false;
+
+  /**
+   * After a step in which nothing moved: the earliest wake (from `next`, the lazy engines' and skips') over the active
+   * engines and the links; whether any engine is busy in `scanBusy`. A method of its own, not inlined in `loop`: an
+   * engine class first seen here (in the last step of a partition) deoptimises this small function, not the whole
+   * loop, which a thread's next partition then compiled again (V8 "wrong map"; host speed only).
+   */
+  private wakeScan(now: number, next: number): number {
+    const engines = this.engines;
+    const n = engines.length;
+    const passive = this.passive;
+    const links = this.links;
+    // (an engine asleep in state Stalled is busy and waits for others: nextWake Infinity)
+    let anyBusy = this.stalledN > 0;
+    for (let i = 0; i < n; i++) {
+      if (this.state[i] !== EngineState.Active) continue;
+      const e = engines[i]!;
+      if (e.busy) anyBusy = true;
+      else if (passive[i] === 1) continue;
+      let w = e.nextWake(now + 1);
+      if (w <= now) w = now + 1;
+      if (w < next) next = w;
+    }
+    for (let l = 0; l < links.length; l++) {
+      const w = links[l]!.nextAt;
+      if (w < next) next = w <= now ? now + 1 : w;
+    }
+    this.scanBusy = anyBusy;
+    return next;
   }
 
   engineStats(): EngineStats[] {
