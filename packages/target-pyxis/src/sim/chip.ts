@@ -226,6 +226,10 @@ export class PyxisChip {
         engines.set(qid, e);
         this.engineIndex.set(e, this.allEngines.length);
         this.allEngines.push(e);
+        // controlIdle's list, kept here: built lazily it was first built in controlIdle's first calls, before V8 keeps
+        // feedback for them, and a thread's next partition then deoptimised the slots' tick there
+        if (e instanceof UieSlot) this.uieCount++;
+        else this.controlEngines.push(e);
       };
       for (let u = 0; u < uies; u++) {
         const name = `c${c}.uie${u}`;
