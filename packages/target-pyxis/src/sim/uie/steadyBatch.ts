@@ -117,7 +117,10 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
     // (`sync` false: c is past the global cycle, whose claims by UIEs still in lockstep must not be resolved yet)
     if (sync) banks.sync(c);
     if (banks.freeAt[u.rd.client]! > c || banks.freeAt[u.wr.client]! > c) return 0;
-    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.rd.latency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
+    // (the head's ready cycle read on every call, index 0 when empty, unused then: see the switchbox check below)
+    const h = sb.peekSlot();
+    const late = u.sbReadyAt[h < 0 ? 0 : h]! > c;
+    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.rd.latency || late) return 0;
   }
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
@@ -186,17 +189,16 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   }
   const meta = sb.meta;
   // read pipeline (sim_config amem): the j-th queued entry is popped at c + j, and an entry pushed at c + j at
-  // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency
-  if (relaxed) return k;
-  const lat = u.rd.latency;
-  if (sb.occupancy < lat) return 0;
+  // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency.
+  // Checked in both modes, only the strict one uses it: V8 optimises steadyCheck while only relaxed calls get this far,
+  // and code first run by the first steady state deoptimised and recompiled it (the costliest compilation of a run)
+  let ready = sb.occupancy >= u.rd.latency;
   for (let j = 0, e = sb.peekSlot(); j < sb.occupancy; j++) {
     const m = e * SB_META;
-    if (meta[m] !== 1 || meta[m + 1] !== rDt || meta[m + 2] !== rEb || meta[m + 3] !== (relu ? 1 : 0)) return 0;
-    if (u.sbReadyAt[e]! > c + j) return 0;
+    if (meta[m] !== 1 || meta[m + 1] !== rDt || meta[m + 2] !== rEb || meta[m + 3] !== (relu ? 1 : 0) || u.sbReadyAt[e]! > c + j) ready = false;
     if (++e >= sb.capacity) e = 0;
   }
-  return k;
+  return relaxed || ready ? k : 0;
 }
 
 /**
