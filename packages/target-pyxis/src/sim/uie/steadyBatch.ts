@@ -250,19 +250,16 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
   if (!banks.hasSchedule(me, c) && c >= u.batch.publishRetry) {
     const end = c + Math.min(PUBLISH_FIRST, limit - c + 1);
     const k = steadyCheck(u, c, end);
-    if (k > 0) {
-      fillSchedule(u, k, banks, c);
-      banks.publish(me, c, c, k);
-    } else {
-      // not steady now (a port held, the switchbox refilling): publish its address order only (a follower), unless
-      // its follower schedule still covers the coming cycles with its claims close behind its list
-      const f = banks.coverLeft(me, c, true, FOLLOW_LAG) >= FOLLOW_KEEP ? 0 : steadyCheck(u, c, end, 1, true);
-      if (f > 0) {
-        fillSchedule(u, f, banks, c, true);
-        banks.publish(me, c, c, f, true);
-      }
-      u.batch.publishRetry = c + PUBLISH_RETRY;
+    // not steady now (a port held, the switchbox refilling): publish its address order only (a follower), unless
+    // its follower schedule still covers the coming cycles with its claims close behind its list. One fill and publish
+    // call for both (V8: followers come first, the first steady schedule then deoptimised steadyBatch at its own call)
+    const follow = k === 0;
+    const f = !follow ? k : banks.coverLeft(me, c, true, FOLLOW_LAG) >= FOLLOW_KEEP ? 0 : steadyCheck(u, c, end, 1, true);
+    if (f > 0) {
+      fillSchedule(u, f, banks, c, follow);
+      banks.publish(me, c, c, f, follow);
     }
+    if (follow) u.batch.publishRetry = c + PUBLISH_RETRY;
   }
   return 0;
 }
