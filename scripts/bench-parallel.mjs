@@ -18,7 +18,9 @@
  * each configuration in a fresh process; skipped, and said so, when the system runner is not in this build.
  * --psys FILE.psys runs a linked system instead (e.g. an 8-chip collective of scripts/gen-collective.mjs).
  * --skip-synthetic / --skip-system run one part only.
- * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-clusters K, default 4: busy48 cut
+ * Chip part (--chip-image busy48|FILE.pimg; --chip-rows R, default 262144; --chip-rows-long R2: each configuration
+ * also at R2 rows, and the marginal rate between the two lengths, in which start-up and JIT warm-up cancel out;
+ * --chip-clusters K, default 4: busy48 cut
  * to its first K clusters (1: the single-thread path); --chip-threads LIST; --chip-apm on|off, default off;
  * --chip-worker bundle|dist, default the bundled worker when `npm run build` made it, as the CLI uses; --chip-early
  * on|off, default on: the bundled workers start first thing in the process, as the CLI's launcher starts them for
@@ -60,6 +62,7 @@ const { values: a } = parseArgs({
     'skip-system': { type: 'boolean', default: false },
     'chip-image': { type: 'string' },
     'chip-rows': { type: 'string', default: '262144' },
+    'chip-rows-long': { type: 'string' },
     'chip-clusters': { type: 'string', default: '4' },
     'chip-threads': { type: 'string' },
     'chip-apm': { type: 'string', default: 'off' },
@@ -107,8 +110,8 @@ async function chip() {
   const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
   const nc = +a['chip-clusters'];
   console.log(`bench-parallel: one chip, ${file === 'busy48' ? `busy48 (${nc < 4 ? `the first ${nc} cluster${nc === 1 ? '' : 's'}: ${nc * 12}` : 48} UIEs x ${rows} rows)` : file}, APM ${a['chip-apm']}; host ${cores} cores, load average ${load()}; each run in a fresh process; worker entry: ${worker === 'bundle' ? 'the bundled one (packages/targets/bundle/partitionWorker.js)' : 'packages/sim/dist'}`);
-  const run = (what) => {
-    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(rows), '--chip-clusters', a['chip-clusters'], '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-early', a['chip-early'], '--chip-run', what];
+  const run = (what, n = rows) => {
+    const args = [fileURLToPath(import.meta.url), '--chip-image', file, '--chip-rows', String(n), '--chip-clusters', a['chip-clusters'], '--chip-apm', a['chip-apm'], '--chip-worker', worker, '--chip-early', a['chip-early'], '--chip-run', what];
     const r = spawnSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`bench-parallel --chip-run ${what} failed:\n${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop());
@@ -138,6 +141,13 @@ async function chip() {
     console.log(`  ceiling: two processes of ${nc / 2} clusters each, at the same time   ${s2.toFixed(3)} s (${h0.s.toFixed(3)} / ${h1.s.toFixed(3)} s, ${(h0.cpu + h1.cpu).toFixed(2)} CPU-s, other processes ${Math.max(h0.others - h1.cpu, 0).toFixed(2)} CPU-s meanwhile)  x${(ref.s / s2).toFixed(2)} vs reference: what two cores give this work on this machine`);
   }
   let ok = true;
+  // --chip-rows-long R: every configuration also runs at R rows; the marginal rate (the extra cycles over the extra
+  // wall time) is the rate once the run is under way: process start, module loading, the plan, a worker's start-up and
+  // each isolate's first compilation of the hot code are paid in both lengths and cancel out.
+  const long = a['chip-rows-long'] ? +a['chip-rows-long'] : 0;
+  const refLong = long ? run('ref', long) : null;
+  const marginal = (short, lng) => (lng.cycles - short.cycles) / (lng.s - short.s);
+  if (refLong) console.log(`  one Simulator at ${long} rows   ${refLong.s.toFixed(3)} s; ${refLong.cycles} cycles; marginal rate ${(marginal(ref, refLong) / 1e3).toFixed(1)} k chip-cycles/s`);
   for (const threads of list) {
     const r = run(String(threads));
     const same = r.report === ref.report;
@@ -150,6 +160,11 @@ async function chip() {
         ? `threads used ${p.threads}, ${p.partitions} partitions from a work queue, queue run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%; per thread: first partition after ${p.hostStartMs.map(f).join('/')} s, building ${p.hostBuildMs.map(f).join('/')} s, simulating ${p.hostBusyMs.map(f).join('/')} s, CPU of the thread for both ${p.hostCpuMs.map(f).join('/')} s; partitions ran on threads ${p.partThreads.join(',')}`
         : `threads used ${p.threads}, ${p.partitions} partitions, windowed run ${(p.wallMs / 1000).toFixed(3)} s, before it (plan, worker start, build) ${(r.s - p.wallMs / 1000 - r.mergeS).toFixed(3)} s, efficiency ${(p.efficiency * 100).toFixed(0)}%, ${p.windows} windows`;
     console.log(`  clusters on --threads ${String(threads).padEnd(3)} ${line(r)}; ${detail})  x${(ref.s / r.s).toFixed(2)} vs reference  ${same ? 'identical' : 'RESULTS DIFFER'}${cpuBound(ref, r, threads)}`);
+    if (refLong) {
+      const rl = run(String(threads), long);
+      ok &&= rl.report === refLong.report;
+      console.log(`  --threads ${threads} at ${long} rows   ${rl.s.toFixed(3)} s  x${(refLong.s / rl.s).toFixed(2)} vs reference  ${rl.report === refLong.report ? 'identical' : 'RESULTS DIFFER'}; marginal rate ${(marginal(r, rl) / 1e3).toFixed(1)} k chip-cycles/s = x${(marginal(r, rl) / marginal(ref, refLong)).toFixed(2)} the reference's marginal rate${cpuBound(refLong, rl, threads)}`);
+    }
   }
   console.log(`  load average at the end ${load()}`);
   if (!ok) {

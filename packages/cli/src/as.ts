@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, binaryMessage, binaryTextProblem, didYouMean, error } from '@pyxis/diagnostics';
 import { checkIncludeDirs } from '@pyxis/asm';
 import { checkOutputPaths, readContainerFile, readInputText, writeContainerFile, writeFileAtomic, readInputFile, readContainer, startsWithContainerMagic } from '@pyxis/container';
 import type { Command } from 'commander';
@@ -93,9 +93,9 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         if (byExt) opts.emit = byExt.name;
         const emit = opts.emit === 'object' ? undefined : be.emitKinds?.find((k) => k.name === opts.emit);
         if (opts.emit !== 'object' && !emit)
-          throw new UsageError(`--emit ${opts.emit}: target ${target.name} emits ${['object', ...(be.emitKinds ?? []).map((k) => k.name)].join(', ')}`);
+          throw new UsageError(`--emit ${opts.emit}: target ${target.name} emits ${['object', ...(be.emitKinds ?? []).map((k) => k.name)].join(', ')}`, didYouMean(opts.emit, ['object', ...(be.emitKinds ?? []).map((k) => k.name)]).map((n) => n.replace(/^help: /, '')));
         const inputKind = opts.input ?? be.inputKinds[0]!;
-        if (!be.inputKinds.includes(inputKind)) throw new UsageError(`--input ${inputKind}: target ${target.name} reads ${be.inputKinds.join(', ')}`);
+        if (!be.inputKinds.includes(inputKind)) throw new UsageError(`--input ${inputKind}: target ${target.name} reads ${be.inputKinds.join(', ')}`, didYouMean(inputKind, be.inputKinds).map((n) => n.replace(/^help: /, '')));
         const textOut = emit?.text === true;
         if (opts.output === '-' && !textOut) throw new UsageError(`-o - (stdout) is only for text outputs (${['--disassemble', ...(be.emitKinds ?? []).filter((k) => k.text).map((k) => `--emit ${k.name}`)].join(', ')}), not --emit ${opts.emit}`);
         const toStdout = textOut && (!opts.output || opts.output === '-');
@@ -104,6 +104,15 @@ export function runAs(argv: string[], io?: ToolIO): Promise<number> {
         const mainOut = toStdout ? undefined : (opts.output ?? defaultOutput(sources[0]!, emit ? emit.ext : '.pobj'));
         checkOutputPaths([mainOut, opts.listing], sources);
         const inputs = sources.map((file) => ({ file, text: readInputText(file) }));
+        // a binary file given as a source is AS0106 at its first NUL / invalid byte for every target (the shared front
+        // end says so itself; a target with its own lexer would quote the bytes as "unexpected characters")
+        if (inputKind === be.inputKinds[0]) {
+          const bins = inputs.flatMap(({ file, text }) => {
+            const bin = binaryTextProblem(text);
+            return bin ? [error('AS0106', binaryMessage(file, bin, 'assembly source'), { span: { file, offset: bin.offset } })] : [];
+          });
+          if (bins.length) throw new DiagnosticError(bins);
+        }
         // a -I directory that cannot be searched is named once (AS0110), also next to the assembly's errors
         const dirWarnings = checkIncludeDirs(opts.includeDir);
         let result: ReturnType<typeof be.assemble>;

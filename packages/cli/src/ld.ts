@@ -1,4 +1,4 @@
-import { UsageError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, binaryMessage, binaryTextProblem, error } from '@pyxis/diagnostics';
 import { MAGIC, checkNotRead, checkOutputPaths, readContainer, readContainerFile, readContainerInput, readInputHead, readInputText, startsWithContainerMagic, writeContainerFile, writeFileAtomic } from '@pyxis/container';
 import { missingPart, targetForSourceFile } from '@pyxis/target';
 import { runTool, services, type ToolIO } from './tool.js';
@@ -60,6 +60,9 @@ export function runLd(argv: string[], io?: ToolIO): Promise<number> {
       if (targetForSourceFile(scriptFile) !== undefined && !target.linker.scriptExtensions.some((x) => scriptFile.toLowerCase().endsWith(x.toLowerCase())))
         throw new UsageError(`${scriptFile} is an assembly source: assemble it with \`pyxis-as ${scriptFile} -o OBJ.pobj\`, then link the object with a link script (${target.linker.scriptExtensions.join(', ')})`);
       const text = readInputText(scriptFile);
+      // a binary file given as the script (LD0005, every target): named once, not lexed into "unexpected characters"
+      const bin = binaryTextProblem(text);
+      if (bin) throw new DiagnosticError(error('LD0005', binaryMessage(scriptFile, bin, `a link script (${target.linker.scriptExtensions.join(', ')})`), { span: { file: scriptFile, offset: bin.offset } }));
       c.sources.add(scriptFile, text);
       const objects = objectBytes.map(({ file, bytes }) => ({ file, container: readContainer(bytes, file) }));
       const result = target.linker.link({ script: text, scriptFile, objects, readObject: (p) => readContainerFile(p), options, services: services(c) });

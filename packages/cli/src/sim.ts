@@ -1,5 +1,5 @@
 import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
-import { checkNotRead, checkOutputPaths, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic, INPUT_HEAD_BYTES, readInputHead, startsWithContainerMagic } from '@pyxis/container';
+import { checkNotRead, checkOutputPaths, isSpecialOutput, peekContainerTarget, readContainer, readContainerInput, readInputFile, writeFileAtomic, INPUT_HEAD_BYTES, readInputHead, startsWithContainerMagic } from '@pyxis/container';
 import { FileSink, singlePartitionStats, type TextSink } from '@pyxis/sim';
 import { missingPart, paramRecord, SIM_CLOCK_HZ, SIM_MAX_CYCLES, SIM_THREADS, targetForSourceFile, type MachineRequest } from '@pyxis/target';
 import { machineParams } from './params.js';
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type cliProgressModule from 'cli-progress';
 import { Option } from 'commander';
 import { firstPositional, runTool, services, type ToolIO } from './tool.js';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { progressView } from './progress.js';
 import { checkCompare, parseCompareSpec, readReference } from './compare.js';
 import { addReportCommand, reportCollector, reportHtml, TeeSink } from './report.js';
@@ -53,6 +53,42 @@ class StdoutSink implements TextSink {
     this.parts = [];
     this.size = 0;
   }
+}
+
+/** A trace or VCD on a device or FIFO: streamed to it as to stdout, closed with the sink. */
+function deviceSink(file: string): TextSink {
+  const failed = (e: unknown): never => {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new DiagnosticError({ severity: 'error', code: 'IO0002', message: `cannot write \`${file}\`: ${code === 'ENOSPC' ? 'no space left on device' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (e as Error).message}` });
+  };
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'w');
+  } catch (e) {
+    failed(e);
+  }
+  const inner = new StdoutSink((s) => {
+    try {
+      writeSync(fd!, s);
+    } catch (e) {
+      failed(e);
+    }
+  });
+  const done = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+  };
+  return {
+    write: (s) => inner.write(s),
+    close: () => {
+      inner.close();
+      done();
+    },
+    abort: () => {
+      inner.abort();
+      done();
+    },
+  };
 }
 
 /** pyxis-sim: the simulator driver. The machine comes from the image's target (its machine back end). */
@@ -124,9 +160,7 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (container.target !== target.name)
         throw new DiagnosticError({ severity: 'error', code: 'CLI0002', message: `${image} is an image for target \`${container.target}\`, not \`${target.name}\``, span: { file: image, offset: 24 } });
       const req: MachineRequest = { image: container, file: image, options, services: services(c) };
-      // references read before the run: a missing or malformed file never costs a simulation
       const compares = (opts.compare ?? []).map(parseCompareSpec);
-      const refs = compares.map(readReference);
       if (compares.length) req.compare = compares.map((s) => s.name);
       const params = machineParams(target, machine, { ...(opts.set ? { set: opts.set } : {}), ...(opts.simConfig ? { simConfig: opts.simConfig } : {}), ...(clockHz !== undefined ? { clockHz } : {}) });
       if (params) req.params = params;
@@ -135,6 +169,9 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
       if (threads !== undefined) req.threads = threads;
       // Fail before the run on anything that would only fail after it: option values, dump specs, output directories.
       const planned = machine.plan(req);
+      // references read before the run (a missing or malformed file never costs a simulation), after the plan has
+      // checked their names (usage errors, exit 2, come before input errors, as for --dump)
+      const refs = compares.map(readReference);
       checkOutputPaths([opts.trace, opts.vcd, opts.stats, opts.report, ...planned.outputs], [image, ...(opts.simConfig ? [opts.simConfig] : [])]);
       // Progress bar: stderr only, TTY only, never in CI, only once the run has taken > 1 s.
       const t0 = Date.now();
@@ -154,7 +191,8 @@ export function runSim(argv: string[], io?: ToolIO): Promise<number> {
         };
       const sinks: TextSink[] = [];
       const sink = (f: string) => {
-        const k = f === '-' ? new StdoutSink(c.out) : new FileSink(f);
+        // a device or FIFO (`--trace /dev/null`) is written in place: FileSink's rename would replace the node
+        const k = f === '-' ? new StdoutSink(c.out) : isSpecialOutput(f) ? deviceSink(f) : new FileSink(f);
         sinks.push(k);
         return k;
       };

@@ -5,6 +5,7 @@ import {
   ExitCode,
   SourceMap,
   UsageError,
+  nearest,
   renderDiagnostics,
   shouldUseColor,
   type Diagnostic,
@@ -87,7 +88,13 @@ export async function runTool(
     writeErr: stderr,
     getOutHelpWidth: () => helpWidth(process.stdout),
     getErrHelpWidth: () => helpWidth(process.stderr),
-    outputError: (str: string, write: (s: string) => void) => write(jsonUsage ? usageJson(str.trim().replace(/^error: /, '')) : str),
+    // commander's own usage errors in the tools' form: `TOOL: error: ...`, its "(Did you mean --x?)" as a help note
+    // (human) or in `notes` (JSON), as the UsageErrors of the actions are printed
+    outputError: (str: string, write: (s: string) => void) => {
+      const lines = str.trim().replace(/^error: /, '').split('\n');
+      const notes = lines.slice(1).map((l) => l.replace(/^\(Did you mean (.*)\?\)$/, (_, x: string) => `did you mean \`${x}\`?`));
+      write(jsonUsage ? usageJson(lines[0]!, notes) : `${name}: error: ${lines[0]}\n${notes.map((n) => `  = help: ${n}\n`).join('')}`);
+    },
   };
   const hint = jsonUsage ? false : '(run with --help for usage)';
   const program = new Command(name);
@@ -130,10 +137,12 @@ export async function runTool(
   }
   // Examples, exit codes and documentation after the options; wrapped to the terminal.
   configureHelp(name, program);
+  refuseRepeatedOptions(program);
   // every file this invocation reads is protected from its outputs (@pyxis/container beginRunFileLog)
   const endFileLog = beginRunFileLog();
   try {
     preflight?.(argv);
+    checkHelpTopic(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (e) {
@@ -187,6 +196,42 @@ export async function runTool(
   } finally {
     endFileLog();
   }
+}
+
+/** `TOOL help NAME` for a command the tool does not have: the unknown command named (commander printed the whole help). */
+function checkHelpTopic(program: Command, argv: readonly string[]): void {
+  const at = argv.findIndex((a, i) => !a.startsWith('-') && !VALUE_OPTIONS.has(argv[i - 1] ?? ''));
+  if (at < 0 || argv[at] !== 'help' || at + 1 >= argv.length || argv[at + 1]!.startsWith('-')) return;
+  const topic = argv[at + 1]!;
+  const names = [...program.commands.flatMap((c) => [c.name(), ...c.aliases()]), 'help'];
+  if (!names.includes(topic)) throw new UsageError(`unknown command '${topic}'`, [...(nearest(topic, names) ? [`did you mean \`${nearest(topic, names)}\`?`] : []), `commands: ${names.join(', ')}`]);
+}
+
+/**
+ * An option that takes one value given twice (`-o a.pobj -o b.pobj`) is a usage error (exit 2), as in LLVM's tools and
+ * pyxis-gen (GEN0070), not "the last one wins": one of the two is a typo. Repeatable options (those that collect their
+ * values: `--set`, `--compare`, `-I`, a target's `--input`) and flags are not concerned.
+ */
+function refuseRepeatedOptions(cmd: Command): void {
+  for (const opt of cmd.options) {
+    if (!(opt.required || opt.optional) || opt.variadic || opt.negate || Array.isArray(opt.defaultValue)) continue;
+    if (opt.parseArg) {
+      let collects = false;
+      try {
+        collects = Array.isArray(opt.parseArg('x', [] as never));
+      } catch {
+        /* a checking parser (a range, choices): one value */
+      }
+      if (collects) continue;
+    }
+    let first: string | undefined;
+    const flag = [opt.short, opt.long].filter(Boolean).join('/') || opt.flags;
+    cmd.on(`option:${opt.name()}`, (v: string) => {
+      if (first !== undefined) throw new UsageError(`${flag} given twice (\`${first}\`, then \`${v}\`); it takes one value: give it once`);
+      first = v;
+    });
+  }
+  for (const sub of cmd.commands) refuseRepeatedOptions(sub);
 }
 
 /**

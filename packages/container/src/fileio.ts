@@ -75,6 +75,14 @@ export function outputPathProblem(path: string): string | undefined {
     if (code !== 'ENOENT') return writeErrorReason(e);
     /* does not exist yet: fine */
   }
+  // a device or FIFO is written in place (writeFileAtomic): its own permission counts, not its directory's (/dev)
+  if (isSpecialOutput(path))
+    try {
+      accessSync(path, constants.W_OK);
+      return undefined;
+    } catch {
+      return 'permission denied';
+    }
   try {
     accessSync(dir, constants.W_OK);
   } catch {
@@ -126,8 +134,10 @@ export function checkOutputPaths(paths: ReadonlyArray<string | undefined>, input
       continue;
     }
     const id = fileIdentity(p);
+    // a device (`-o /dev/null --map /dev/null`) is a sink, not a file two outputs would overwrite
+    const device = id.stat !== undefined && isSpecialFile(id.stat);
     const input = ins.find((i) => sameFile(i.id, id));
-    const other = outs.find((o) => sameFile(o.id, id));
+    const other = device ? undefined : outs.find((o) => sameFile(o.id, id));
     if (input) ds.push(error(FileCodes.sameFile, `output \`${p}\` is the input \`${input.p}\`: refusing to overwrite an input`));
     else if (other) ds.push(error(FileCodes.sameFile, `output \`${p}\` is also the output \`${other.p}\`: give each output its own file`));
     outs.push({ p, id });
@@ -171,6 +181,7 @@ export type OutputBytes = Uint8Array | Iterable<Uint8Array | number>;
  */
 export function writeFileAtomic(path: string, data: OutputBytes | string): void {
   checkNotRead([path]); // the last line of defence: a file this run read is never replaced
+  if (isSpecialOutput(path)) return writeSpecial(path, data);
   const suffix = `.${process.pid}.${++counter}.tmp`;
   // the temporary name must fit where the output's name fits
   const tmpName = Buffer.byteLength(basename(path)) + suffix.length + 1 <= MAX_FILE_NAME_BYTES ? `.${basename(path)}${suffix}` : `.pyxis${suffix}`;
@@ -210,6 +221,52 @@ export function writeFileAtomic(path: string, data: OutputBytes | string): void 
     }
     if ((e as NodeJS.ErrnoException).code !== undefined) throw new DiagnosticError(error(FileCodes.cannotWrite, `cannot write \`${path}\`: ${writeErrorReason(e)}`));
     throw e;
+  }
+}
+
+/** A file that is neither regular nor a directory: a device (`/dev/null`), a FIFO, a socket. */
+function isSpecialFile(st: Stats): boolean {
+  return !st.isFile() && !st.isDirectory();
+}
+
+/**
+ * An output path naming an existing device, FIFO or socket (`-o /dev/null`, `--map /dev/stdout`, a named pipe):
+ * written in place as GNU as and ld do. Renaming a temporary file over it would replace the device node with a
+ * regular file (as root, /dev/null itself).
+ */
+export function isSpecialOutput(path: string): boolean {
+  try {
+    // `/dev/stdout` redirected to a file is a regular file behind a symbolic link: still written in place (a temporary
+    // file renamed into /dev would replace the link itself); no tool ever creates a file under /dev or /proc
+    const abs = resolve(path);
+    return isSpecialFile(statSync(path)) || abs.startsWith('/dev/') || abs.startsWith('/proc/');
+  } catch {
+    return false;
+  }
+}
+
+/** Zero bytes written for a hole on a device (which has no holes): 1 MiB at a time. */
+const ZEROS = 1 << 20;
+
+/** writeFileAtomic on a device: the bytes in order (holes as zeros); a failure is IO0002 naming the path. */
+function writeSpecial(path: string, data: OutputBytes | string): void {
+  const chunks: Iterable<Uint8Array | number> = typeof data === 'string' ? [new TextEncoder().encode(data)] : data instanceof Uint8Array ? [data] : data;
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'w');
+    let zeros: Uint8Array | undefined;
+    const put = (bytes: Uint8Array) => {
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd!, bytes, done, Math.min(bytes.length - done, 1 << 30));
+    };
+    for (const c of chunks) {
+      if (typeof c !== 'number') put(c);
+      else for (let left = c; left > 0; left -= ZEROS) put((zeros ??= new Uint8Array(ZEROS)).subarray(0, Math.min(left, ZEROS)));
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== undefined) throw new DiagnosticError(error(FileCodes.cannotWrite, `cannot write \`${path}\`: ${writeErrorReason(e)}`));
+    throw e;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -270,6 +327,8 @@ function inputError(e: unknown, path: string): unknown {
     : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
     : code === 'ENAMETOOLONG' ? 'path too long'
     : (e as Error).message;
+  // `-` is standard output for the text outputs only; an input is always a file (the readers check its size and kind)
+  if (path === '-' && code === 'ENOENT') return new DiagnosticError(error(FileCodes.cannotRead, 'no such file: - (standard input is not read: give the input as a file)'));
   return new DiagnosticError(error(FileCodes.cannotRead, code === 'ENOENT' || code === 'ENOTDIR' ? `no such file: ${path}` : `cannot read \`${path}\`: ${reason}`));
 }
 

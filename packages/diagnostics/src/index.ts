@@ -3,3 +3,4 @@ export * from './bag.js';
 export * from './sources.js';
 export * from './render.js';
 export * from './suggest.js';
+export * from './binaryText.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiagnosticBag, SourceMap, didYouMean, editDistance, nearest, renderDiagnostics, renderHuman, type Diagnostic } from '@pyxis/diagnostics';
+import { DiagnosticBag, SourceMap, UsageError, didYouMean, editDistance, nearest, renderDiagnostics, renderHuman, unknownName, type Diagnostic } from '@pyxis/diagnostics';
 
 describe('human rendering', () => {
   const sources = new SourceMap();
@@ -74,6 +74,19 @@ describe('did-you-mean', () => {
   it('suggests close names and stays quiet for unrelated ones', () => {
     expect(nearest('numloop', ['numloops', 'sol_pc', 'is_eol'])).toBe('numloops');
     expect(didYouMean('zzzzzz', ['numloops', 'sol_pc'])).toEqual([]);
+    // one letter for another is no typo of a one-letter name; a letter more is
+    expect(nearest('Q', ['X', 'Y'])).toBeUndefined();
+    expect(nearest('y', ['yy', 'x'])).toBe('yy');
+  });
+  it('unknownName: an unknown name in an option is a usage error with did-you-mean and at most 20 names listed', () => {
+    const e = unknownName('--dump', 'tensor', 'out_hbn', 'the image', ['src', 'out_hbm']);
+    expect(e).toBeInstanceOf(UsageError);
+    expect([e.message, ...e.notes]).toEqual(['--dump: no tensor `out_hbn` in the image', 'did you mean `out_hbm`?', 'tensors in the image: src, out_hbm']);
+    // Tensil's `y` for `y:0`: the one name it begins is suggested; none at all is said so
+    expect(unknownName('--output', 'output', 'y', 'the model', ['y:0']).notes).toEqual(['did you mean `y:0`?', 'outputs in the model: y:0']);
+    expect(unknownName('--dump', 'job', 'a', 'the image', []).notes).toEqual(['the image has no jobs']);
+    const many = Array.from({ length: 25 }, (_, i) => `t${i}`);
+    expect(unknownName('--dump', 'tensor', 'zzzzzz', 'the image', many).notes).toEqual([`tensors in the image: ${many.slice(0, 20).join(', ')}, ... (25 in all)`]);
   });
 });
 

@@ -4,7 +4,7 @@
  * (@pyxis/asm, @pyxis/ld, Chevrotain): entry.ts loads this module alone for `sim`.
  */
 import { costFrom, ncParamTable } from './isa.js';
-import { DiagnosticError, UsageError, error } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, error, unknownName } from '@pyxis/diagnostics';
 import { writeNpy } from '@pyxis/container';
 import type { MachineBackend, MachineRequest, OptionValues, Target } from '@pyxis/target';
 import { NC_TARGET_NAME, NC_TITLE, ncOptions } from './entry.js';
@@ -68,7 +68,9 @@ function checkDumps(req: MachineRequest, names: readonly string[], flag = '--dum
   const p = program(req); // validates the image even without names
   for (const name of names) {
     const t = p.tensors.find((x) => x.name === name);
-    if (!t || t.mem !== 'hbm') throw new UsageError(`${flag} ${name}: ${t ? `\`${name}\` is in ${t.mem.toUpperCase()}; only HBM tensors are dumped` : `the image has no tensor \`${name}\` (HBM tensors: ${p.tensors.filter((x) => x.mem === 'hbm').map((x) => x.name).join(', ')})`}`);
+    const hbm = () => p.tensors.filter((x) => x.mem === 'hbm').map((x) => x.name);
+    if (!t) throw unknownName(flag, 'HBM tensor', name, 'the image', hbm());
+    if (t.mem !== 'hbm') throw new UsageError(`${flag} ${name}: \`${name}\` is in ${t.mem.toUpperCase()}; only HBM tensors are dumped`, [`HBM tensors in the image: ${hbm().join(', ')}`]);
     if (req.options['timingOnly']) throw new UsageError(`${flag} needs the arithmetic: drop --timing-only`);
   }
 }

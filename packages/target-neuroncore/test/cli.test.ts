@@ -60,7 +60,7 @@ describe('neuroncore CLI', () => {
     expect(Object.keys(stats.engines)).toEqual(['vector']);
     const u = cap();
     expect(await runSim(['run', join(dir, 'k.pimg'), '--dump', `Q=${join(dir, 'q.npy')}`], u.io)).toBe(2);
-    expect(u.err).toContain('no tensor `Q`');
+    expect(u.err).toContain('no HBM tensor `Q` in the image');
     const v = cap();
     expect(await runSim(['run', join(dir, 'k.pimg'), '--dump', `X=${join(dir, 'x.npy')}`], v.io), v.err).toBe(0);
     expect(existsSync(join(dir, 'x.npy'))).toBe(true);

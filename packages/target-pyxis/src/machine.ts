@@ -96,7 +96,7 @@ export const pyxisMachine: MachineBackend = {
     const p = planRun(req);
     if (req.compare?.length)
       try {
-        checkDumpSpecs(req.image, p.options.clusters ?? imageOf(req).clusters, req.compare.map((symbol) => ({ symbol, f32: true, file: '' })), []);
+        checkDumpSpecs(req.image, p.options.clusters ?? imageOf(req).clusters, req.compare.map((symbol) => ({ symbol, f32: true, file: '' })), [], '--compare');
       } catch (e) {
         // the same checks as --dump's, named by the option the user gave
         if (e instanceof DiagnosticError) throw new DiagnosticError(e.diagnostics.map((d) => ({ ...d, message: d.message.replace(/^--dump/, '--compare') })));

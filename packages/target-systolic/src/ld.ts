@@ -11,7 +11,7 @@
  * and one `.tdata` holding every constant. Overlaps are errors.
  */
 import { basename, dirname, join } from 'node:path';
-import { DiagnosticError, UsageError, type Diagnostic } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, unknownName, type Diagnostic } from '@pyxis/diagnostics';
 import { checkOutputPaths, readInputFile, writeFileAtomic } from '@pyxis/container';
 import type { LinkOutput, LinkRequest } from '@pyxis/target';
 import { SYSTOLIC_TARGET_NAME } from './entry.js';
@@ -62,7 +62,7 @@ export function linkSystolic(req: LinkRequest): LinkOutput {
   const inputs: PackedRef[] = [];
   for (const inp of parsePairs(req.options, 'input', '--input')) {
     const ref = m.inputs.find((r) => r.name === inp.name);
-    if (!ref) throw new UsageError(`--input ${inp.name}: the model's inputs are ${m.inputs.map((r) => r.name).join(', ') || 'none'}`);
+    if (!ref) throw unknownName('--input', 'input', inp.name, 'the model', m.inputs.map((r) => r.name));
     const packed = packFile(readInputFile(inp.file), ref.size, m.arch, inp.file, `input ${ref.name}`);
     inputs.push({ name: `input:${ref.name}`, file: inp.file, space: 'dram0', base: ref.base, packed });
     image.sections.push({ name: `input:${ref.name}`, kind: 'data', space: 'dram0', address: ref.base, size: packed.bytes.length, align: 1, flags: 0, data: packed.bytes });

@@ -4,9 +4,8 @@
  * simulating loads neither the assembler (text.ts, @pyxis/asm, Chevrotain) nor
  * the linker: entry.ts loads this module alone for `sim` (start-up time).
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, unknownName } from '@pyxis/diagnostics';
 import { makeTensor, readInputFile, readInputText, readNpyFile, writeNpy, type Tensor } from '@pyxis/container';
 import { paramTree, type MachineRequest, type MachineBackend, type OptionValues, type Target } from '@pyxis/target';
 import { systolicParamTable, TIMING, type TimingData } from './grammar.js';
@@ -34,7 +33,6 @@ export function archOption(o: OptionValues): Arch | undefined {
   const f = o['arch'];
   if (f === undefined) return undefined;
   const file = String(f);
-  if (!existsSync(file)) throw new UsageError(`--arch: no such file ${file}`);
   return parseArchText(readInputText(file), file);
 }
 
@@ -59,8 +57,8 @@ function planRun(req: MachineRequest) {
   const parts = imageParts(req.image, req.file);
   const arch = archOption(req.options);
   if (arch) parts.arch = arch;
-  for (const i of inputs) if (!parts.inputs.some((r) => r.name === i.name)) throw new UsageError(`--input ${i.name}: the model's inputs are ${parts.inputs.map((r) => r.name).join(', ') || 'none'}`);
-  for (const i of outputs) if (!parts.outputs.some((r) => r.name === i.name)) throw new UsageError(`--output ${i.name}: the model's outputs are ${parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
+  for (const i of inputs) if (!parts.inputs.some((r) => r.name === i.name)) throw unknownName('--input', 'input', i.name, 'the model', parts.inputs.map((r) => r.name));
+  for (const i of outputs) if (!parts.outputs.some((r) => r.name === i.name)) throw unknownName('--output', 'output', i.name, 'the model', parts.outputs.map((r) => r.name));
   const samples = req.options['samples'] === undefined ? undefined : String(req.options['samples']);
   return { inputs, outputs, parts, samples };
 }
@@ -95,7 +93,7 @@ export const systolicMachine: MachineBackend = {
   plan(req) {
     const p = planRun(req);
     for (const n of req.compare ?? [])
-      if (!p.parts.outputs.some((r) => r.name === n)) throw new UsageError(`--compare ${n}: the model's outputs are ${p.parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
+      if (!p.parts.outputs.some((r) => r.name === n)) throw unknownName('--compare', 'output', n, 'the model', p.parts.outputs.map((r) => r.name));
     return { outputs: [...p.outputs.map((o) => o.file), ...(p.samples ? [p.samples] : [])] };
   },
   create(req) {
@@ -132,7 +130,7 @@ export const systolicMachine: MachineBackend = {
           cycles: o.cycles,
           readTensor: (name: string) => {
             const ref = plan.parts.outputs.find((r) => r.name === name);
-            if (!ref) throw new UsageError(`--compare ${name}: the model's outputs are ${plan.parts.outputs.map((r) => r.name).join(', ') || 'none'}`);
+            if (!ref) throw unknownName('--compare', 'output', name, 'the model', plan.parts.outputs.map((r) => r.name));
             const t = readOutput(o.machine, ref);
             return { shape: t.shape, data: t.data as Float32Array };
           },

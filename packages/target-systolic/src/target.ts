@@ -9,9 +9,9 @@
 import { DiagnosticError, UsageError } from '@pyxis/diagnostics';
 import { FORMAT_VERSION, type Container, type InspectRecord } from '@pyxis/container';
 import type { AssembleRequest, Target } from '@pyxis/target';
-import { parseArch } from './arch.js';
+import { parseArch, type Arch } from './arch.js';
 import { SYSTOLIC_TARGET_NAME, systolicOptions } from './entry.js';
-import { decodeProgram, instructionTables } from './isa.js';
+import { decodeProgram, instructionTables, type Program } from './isa.js';
 import { imageFromTModel, imageParts, parseTModel } from './model.js';
 import { linkSystolic } from './ld.js';
 import { archOption, systolicMachine, systolicMeta } from './machine-part.js';
@@ -87,14 +87,23 @@ export const systolicTarget: Target = {
     options: systolicOptions.inspect,
     sniff(req) {
       const lower = req.file.toLowerCase();
+      // `--json` is JSON here too (a CI step parses it): the architecture and one record per instruction
+      const json = (format: string, arch: Arch, program: Program) => {
+        const B = instructionTables(arch).layout.bytes;
+        const lines = disassembleProgram(program, arch, false).split('\n').filter((l) => l);
+        return JSON.stringify({ file: req.file, format, target: SYSTOLIC_TARGET_NAME, arch, instructions: lines.map((l, pc) => ({ pc, offset: pc * B, text: l.trim() })) }, null, 2) + '\n';
+      };
       if (lower.endsWith('.tmodel')) {
         const image = imageFromTModel(new TextDecoder().decode(req.bytes), req.file, archOption(req.options));
-        return disassembleContainer(image, req.file);
+        if (!req.json) return disassembleContainer(image, req.file);
+        const parts = imageParts(image, req.file);
+        return json('tmodel', parts.arch, decodeProgram(parts.program, parts.arch, parts.programFile ?? req.file, parts.programOffset));
       }
       if (lower.endsWith('.tprog')) {
         const arch = archOption(req.options);
         if (!arch) throw new UsageError('a bare .tprog needs --arch FILE.tarch to be decoded (or inspect its .tmodel)');
-        return disassembleProgram(decodeProgram(req.bytes, arch, req.file), arch);
+        const program = decodeProgram(req.bytes, arch, req.file);
+        return req.json ? json('tprog', arch, program) : disassembleProgram(program, arch);
       }
       if (lower.endsWith('.tarch')) {
         const arch = parseArch(JSON.parse(new TextDecoder().decode(req.bytes)), req.file);

@@ -110,7 +110,8 @@ const OTHER_MEMORIES = ['dram0', 'dram1', 'acc'] as const;
 /** Where a missing operand would be written: just past the statement's last operand (or mnemonic). */
 function missingSpan(ins: FlatInsn): SourceSpan {
   let end = ins.span;
-  for (const o of ins.ast.operands)
+  // a statement the parser recovered from a syntax error (AS0102, already reported) may have no operand list
+  for (const o of ins.ast.operands ?? [])
     for (const sp of [o.span, o.value.span])
       if (sp.line > end.line || (sp.line === end.line && sp.column + (sp.length ?? 1) > end.column + (end.length ?? 1))) end = sp;
   return { file: end.file, line: end.line, column: end.column + (end.length ?? 1), length: 1 };
@@ -119,12 +120,21 @@ function missingSpan(ins: FlatInsn): SourceSpan {
 /** The value of operand `name` as written (the caret of a rule its value breaks), else its name, else the mnemonic. */
 function valueSpan(ins: FlatInsn, name: string | undefined): SourceSpan {
   if (!name) return ins.span;
-  for (const o of ins.ast.operands) if (o.name === name) return o.flag ? o.span : o.value.span;
+  for (const o of ins.ast.operands ?? []) if (o.name === name) return o.flag ? o.span : o.value.span;
   return ins.fieldSpans[name] ?? ins.span;
 }
 
-/** One bound instruction to values; problems are diagnostics at the operands. */
-function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record<string, SourceSpan>, missingAt: SourceSpan, flowAt: SourceSpan, diags: Diagnostic[]): Instr | undefined {
+/** The word fields of an instruction (Instr keys), as the codec's tables name them (grammars/systolic). */
+const WORD_FIELD: Record<string, keyof Origin> = {
+  operand0_address: 'a0', operand0_stride: 's0', operand1_address: 'a1', operand1_stride: 's1', operand2: 'a2',
+  // Configure's own word (configure.json)
+  register: 'a0', value: 'a1',
+};
+/** Which written operand each encoded value came from (the caret of a value that does not fit its field). */
+type Origin = Partial<Record<'a0' | 's0' | 'a1' | 's1' | 'a2', string>>;
+
+/** One bound instruction to values; problems are diagnostics at the operands. `origin` receives the operand of each value. */
+function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record<string, SourceSpan>, missingAt: SourceSpan, flowAt: SourceSpan, diags: Diagnostic[], origin: Origin = {}): Instr | undefined {
   const info = INFO.get(mnemonic);
   if (!info) return undefined; // an unknown mnemonic: AS0217 from the front end
   const { op, names, flagTable } = info;
@@ -164,25 +174,31 @@ function toInstr(values: FieldValues, mnemonic: string, w: number, spans: Record
   const i: Instr = { op, flags, a0: 0, s0: 0, a1: 0, s1: 0, a2: 0 };
   const n = (k: string) => Number(num(k) ?? 0n);
   const size = n('size') - 1;
+  const set = (k: keyof Origin, operand: string, v: number) => {
+    i[k] = v;
+    origin[k] = operand;
+  };
+  const stride = (k: 's0' | 's1', m: string) => set(k, `${m}_stride`, log2(num(`${m}_stride`)));
   switch (op) {
     case OP.MatMul:
-      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n('acc'); i.s1 = log2(num('acc_stride')); i.a2 = size;
+      set('a0', 'local', n('local')); stride('s0', 'local'); set('a1', 'acc', n('acc')); stride('s1', 'acc'); set('a2', 'size', size);
       break;
     case OP.DataMove:
-      i.flags = n('flow'); i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n(other!); i.s1 = log2(num(`${other}_stride`)); i.a2 = size;
+      i.flags = n('flow'); set('a0', 'local', n('local')); stride('s0', 'local'); set('a1', other!, n(other!)); stride('s1', other!); set('a2', 'size', size);
       break;
     case OP.LoadWeight:
-      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = size;
+      set('a0', 'local', n('local')); stride('s0', 'local'); set('a1', 'size', size);
       break;
     case OP.SIMD:
       // the sub-instruction: op, left, right, dest from the top (simdOperandBits each)
-      i.a0 = n('write_addr'); i.a1 = n('read_addr'); i.a2 = n('op') * 2 ** (3 * w) + n('left') * 2 ** (2 * w) + n('right') * 2 ** w + n('dest');
+      set('a0', 'write_addr', n('write_addr')); set('a1', 'read_addr', n('read_addr'));
+      set('a2', 'op', n('op') * 2 ** (3 * w) + n('left') * 2 ** (2 * w) + n('right') * 2 ** w + n('dest'));
       break;
     case OP.LoadLUT:
-      i.a0 = n('local'); i.s0 = log2(num('local_stride')); i.a1 = n('table');
+      set('a0', 'local', n('local')); stride('s0', 'local'); set('a1', 'table', n('table'));
       break;
     case OP.Configure:
-      i.a0 = n('register'); i.a1 = n('value');
+      set('a0', 'register', n('register')); set('a1', 'value', n('value'));
       break;
   }
   return i;
@@ -216,15 +232,19 @@ export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sour
   // an instruction's own checks run in the same pass as the front end's (all errors in one run, as GNU as),
   // skipped only for an instruction the front end already reported (its values are then partial)
   let seen = diags.length;
+  // lines the parser already reported (a syntax error recovered from): their instructions are partial, not checked again
+  const lineKey = (sp: SourceSpan) => `${sp.file}\u0000${sp.line}`;
+  const parsedBad = new Set(set.diagnostics.filter((d) => d.severity === 'error' && d.span && 'line' in d.span).map((d) => lineKey(d.span as SourceSpan)));
   const each = (ins: FlatInsn, k: number): void => {
-    let reported = false;
+    let reported = parsedBad.has(lineKey(ins.span));
     for (let d = seen; d < diags.length; d++) if (diags[d]!.severity === 'error') reported = true;
     if (reported) {
       seen = diags.length;
       return;
     }
     const mnemonic = ins.ast.mnemonic;
-    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, missingSpan(ins), valueSpan(ins, 'flow'), diags);
+    const origin: Origin = {};
+    const i = toInstr(ins.values, mnemonic, w, ins.fieldSpans, missingSpan(ins), valueSpan(ins, 'flow'), diags, origin);
     seen = diags.length;
     if (!i) return;
     if ((i.s0 && !t.layout.stride0Bits) || (i.s1 && !t.layout.stride1Bits)) {
@@ -243,7 +263,11 @@ export function assembleSystolic(inputs: SourceInput[], arch: Arch, opts: { sour
     try {
       encodeInstr(t, i, bytes, k * B);
     } catch (e) {
-      diags.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: ins.ast.span, spec: SPEC }));
+      // the caret at the operand whose value overflows its field (as SYS0501 / SYS0505): the codec names the field
+      const field = (e as { issues?: Array<{ field: string }> }).issues?.[0]?.field;
+      const operand = field !== undefined ? origin[WORD_FIELD[field]!] : undefined;
+      const notes = operand !== undefined && field !== operand ? [`\`${operand}\` is encoded in the word's \`${field}\` field${operand.endsWith('_stride') ? ' as its log2' : operand === 'size' ? ' as size - 1' : ''}`] : [];
+      diags.push(error('SYS0502', `${mnemonic} does not fit the ${B}-byte instruction word: ${(e as Error).message}`, { span: valueSpan(ins, operand), notes, spec: SPEC }));
       seen = diags.length;
     }
   };

@@ -78,7 +78,7 @@ describe('sample fully connected layer', () => {
   test('unknown input name: usage error', async () => {
     const r = await cap(runSim, ['run', S + 'fc.tmodel', '--input', `x=${S}fc_x.npy`]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('the model\'s inputs are x:0');
+    expect(r.err).toContain('--input: no input `x` in the model\n  = help: did you mean `x:0`?');
   });
   test('an input of the wrong size: diagnostic', async () => {
     writeNpyFile(join(tmp, 'small.npy'), makeTensor('float32', [5], new Float32Array(5)));

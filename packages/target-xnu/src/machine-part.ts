@@ -47,7 +47,7 @@ export const xnuMachine: MachineBackend = {
     const p = parseRun(req.options);
     const dumps = allDumps(p, req);
     checkDumps(req.image, dumps);
-    if (req.compare?.length) checkDumps(req.image, req.compare.map((n) => parseDumpSpec(`${n}=x.npy`)));
+    if (req.compare?.length) checkDumps(req.image, req.compare.map((n) => parseDumpSpec(`${n}=x.npy`)), '--compare');
     return { outputs: dumps.map((d) => d.file) };
   },
   create(req: MachineRequest) {

@@ -3,7 +3,7 @@
  * PEx8 engine on the kernel, then results, top-k, statistics and dumps.
  */
 import { join } from 'node:path';
-import { DiagnosticError, UsageError, error, type Diagnostic } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, error, unknownName, type Diagnostic } from '@pyxis/diagnostics';
 import { writeNpy, type Container } from '@pyxis/container';
 import { Simulator, TraceWriter, VcdWriter, type TextSink, type VcdTimeUnit } from '@pyxis/sim';
 import { DDR_SPACE, LMEM_SPACE, jobsOf } from './jobs.js';
@@ -30,9 +30,12 @@ export interface DumpSpec {
   file: string;
 }
 
-/** `JOB=FILE.npy` (results; `JOB:f32` is accepted, fp32 results are float32 already) or `JOB.topk=FILE.npy`. */
+/**
+ * `JOB=FILE.npy` (results; `JOB:f32` is accepted, fp32 results are float32 already) or `JOB.topk=FILE.npy`. The file
+ * is an .npy whatever its name, as every target's `--dump` (the name need not end in .npy).
+ */
 export function parseDumpSpec(s: string): DumpSpec {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)(\.topk|\.results)?(?::f32)?=(.+\.npy)$/.exec(s);
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(\.topk|\.results)?(?::f32)?=(.+)$/.exec(s);
   if (!m) throw new UsageError(`--dump expects JOB=FILE.npy or JOB.topk=FILE.npy, got \`${s}\``);
   return { job: m[1]!, what: m[2] === '.topk' ? 'topk' : 'results', file: m[3]! };
 }
@@ -199,7 +202,7 @@ function summaryText(jobs: MachineJob[], topk: Map<string, Int32Array>, s: Recor
 /** The bytes of a dump (`.npy`): results as float32/int32 [num_vectors], top-k as int32 [k]. */
 export function dumpBytes(r: XnuRunResult, d: DumpSpec): Uint8Array {
   const j = r.jobs.find((x) => x.name === d.job);
-  if (!j) throw new UsageError(`--dump: no job \`${d.job}\` (jobs: ${r.jobs.map((x) => x.name).join(', ')})`);
+  if (!j) throw unknownName('--dump', 'job', d.job, 'the image', r.jobs.map((x) => x.name));
   if (d.what === 'topk') {
     const t = r.topk.get(d.job);
     if (!t) throw new UsageError(`--dump ${d.job}.topk: job \`${d.job}\` has no top_k (set top_k on an L2/L1 job)`);
@@ -213,7 +216,7 @@ export function dumpBytes(r: XnuRunResult, d: DumpSpec): Uint8Array {
 export function readResults(r: XnuRunResult, name: string): { shape: number[]; data: ArrayLike<number> } {
   const d = parseDumpSpec(`${name}=x.npy`);
   const j = r.jobs.find((x) => x.name === d.job);
-  if (!j) throw new UsageError(`--compare: no job \`${d.job}\` (jobs: ${r.jobs.map((x) => x.name).join(', ')})`);
+  if (!j) throw unknownName('--compare', 'job', d.job, 'the image', r.jobs.map((x) => x.name));
   if (d.what === 'topk') {
     const t = r.topk.get(d.job)!;
     return { shape: [t.length], data: t };
@@ -233,11 +236,11 @@ export function dumpAllSpecs(image: Container, dir: string): DumpSpec[] {
 }
 
 /** Checks dump specs against the image before the run. */
-export function checkDumps(image: Container, dumps: DumpSpec[]): void {
+export function checkDumps(image: Container, dumps: DumpSpec[], flag = '--dump'): void {
   const jobs = jobsOf(image);
   for (const d of dumps) {
     const j = jobs.find((x) => x.name === d.job);
-    if (!j) throw new UsageError(`--dump: no job \`${d.job}\` in the image (jobs: ${jobs.map((x) => x.name).join(', ')})`);
-    if (d.what === 'topk' && !(j.job.top_k > 0 && (j.job.op_type === OP_L2 || j.job.op_type === OP_L1))) throw new UsageError(`--dump ${d.job}.topk: job \`${d.job}\` has no top_k (set top_k on an L2/L1 job)`);
+    if (!j) throw unknownName(flag, 'job', d.job, 'the image', jobs.map((x) => x.name));
+    if (d.what === 'topk' && !(j.job.top_k > 0 && (j.job.op_type === OP_L2 || j.job.op_type === OP_L1))) throw new UsageError(`${flag} ${d.job}.topk: job \`${d.job}\` has no top_k (set top_k on an L2/L1 job)`);
   }
 }

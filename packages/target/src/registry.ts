@@ -10,7 +10,7 @@
  * container's `target` field, a source file's extension), else the default
  * (the first target registered).
  */
-import { UsageError } from '@pyxis/diagnostics';
+import { UsageError, nearest } from '@pyxis/diagnostics';
 import type { OptionSpec, Target } from './contract.js';
 
 /** The tools, by the sub-system of the contract they drive. */
@@ -99,7 +99,8 @@ export function loadTarget(name: string, tool?: ToolKind): Promise<Target> {
   const e = entries.get(name);
   if (!e) {
     const known = [...entries.keys()];
-    throw new UsageError(`unknown target \`${name}\`${known.length ? ` (known: ${known.join(', ')})` : ' (no target is registered)'}`);
+    const near = nearest(name, known);
+    throw new UsageError(`unknown target \`${name}\`${known.length ? ` (known: ${known.join(', ')})` : ' (no target is registered)'}`, near ? [`did you mean \`${near}\`?`] : []);
   }
   // A whole target (registered as an object, or loaded without a tool before) serves every tool.
   const key = tool === undefined ? name : `${name}\u0000${tool}`;

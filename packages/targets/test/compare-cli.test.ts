@@ -50,12 +50,12 @@ describe('--compare', () => {
     expect(r.err).toMatch(/worst: index 5/);
     r = await call(runSim, ['run', img, '--compare', `out_hbm=${join(dir, 'ref2.npy')},atol=0.011`]);
     expect(r.code, r.err).toBe(0);
-    // wrong size, unknown symbol (before the run), bad spec (usage), missing reference (before the run)
+    // wrong size, unknown symbol (usage, before the run), bad spec (usage), missing reference (before the run)
     writeNpyFile(join(dir, 'short.npy'), { dtype: 'float32', shape: [3], data: new Float32Array(3) });
     r = await call(runSim, ['run', img, '--compare', `out_hbm=${join(dir, 'short.npy')}`]);
     expect([r.code, /CLI0034.*1024 values.*has 3/.test(r.err)]).toEqual([1, true]);
     r = await call(runSim, ['run', img, '--compare', `nope=${join(dir, 'short.npy')}`]);
-    expect([r.code, r.out, /--compare: no symbol `nope`/.test(r.err)]).toEqual([1, '', true]);
+    expect([r.code, r.out, /--compare: no tensor `nope` in the image/.test(r.err)]).toEqual([2, '', true]);
     r = await call(runSim, ['run', img, '--compare', `out_hbm=${join(dir, 'short.npy')},rtol=-1`]);
     expect(r.code).toBe(2);
     r = await call(runSim, ['run', img, '--compare', `out_hbm=${join(dir, 'missing.npy')}`]);

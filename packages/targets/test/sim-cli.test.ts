@@ -107,8 +107,9 @@ describe('pyxis-sim run', () => {
   it('checks dump specs and output directories before running (nothing simulated, nothing written)', async () => {
     const img = join(dir, 'pre.pimg');
     writeContainerFile(img, copyImage());
-    const cases: Array<[string[], RegExp]> = [
-      [['--dump', `nope=${join(dir, 'n.npy')}`], /SIM0013.*no symbol `nope`/],
+    const cases: Array<[string[], RegExp, number?]> = [
+      // a name the image does not have: a usage error with did-you-mean, as in every target (unknownName)
+      [['--dump', `yy=${join(dir, 'n.npy')}`], /--dump: no tensor `yy` in the image\n.*did you mean `y`\?\n.*tensors in the image: x, y/, 2],
       [['--dump-region', `amem:0x3ffff00:0x200=${join(dir, 'n.bin')}`], /SIM0013.*outside AMEM/],
       [['--dump-region', `cfg2:0x40000000:8=${join(dir, 'n.bin')}`], /SIM0013.*cluster 2 is not simulated/],
       [['--trace', join(dir, 'missing', 't.json')], /IO0002.*no such directory .*missing/],
@@ -116,9 +117,9 @@ describe('pyxis-sim run', () => {
       [['--vcd', dir], /IO0002.*it is a directory/],
       [['--stats', join(dir, 'pre-stats.json'), '--trace', dir], /IO0002.*it is a directory/],
     ];
-    for (const [args, msg] of cases) {
+    for (const [args, msg, code] of cases) {
       const cap = io();
-      expect(await runSim(['run', img, ...args], cap.io)).toBe(1);
+      expect(await runSim(['run', img, ...args], cap.io)).toBe(code ?? 1);
       expect(cap.err).toMatch(msg);
       expect(cap.out).toBe(''); // no summary: the run never started
     }

@@ -40,6 +40,7 @@ describe('sweep files', () => {
     ['zip lengths', { inputs: ['copy.pimg'], combine: 'zip', axes: { a: [1, 2], b: [1] } }, /SWP0004.*\$\.axes\.b: zip needs axes of one length: a has 2, b has 1/],
     ['figure path', { inputs: ['copy.pimg'], figures: { c: 'cycles..x' } }, /\$\.figures\.c: `cycles\.\.x` is not a stats path/],
     ['sweep sets --stats', { inputs: ['copy.pimg'], options: ['--stats', 'x'] }, /\$\.options\[0\]: `--stats` is set by the sweep itself/],
+    ['sweep sets --target', { inputs: ['copy.pimg'], options: ['--target', 'pyxis'] }, /\$\.options\[0\]: `--target` is set by the sweep itself/],
     ['too many runs', { inputs: ['copy.pimg'], axes: { a: { from: 1, to: 1000 }, b: { from: 1, to: 1000 }, c: [1, 2] } }, /SWP0005.*more than 1000000/],
     ['random without bounds', { inputs: ['copy.pimg'], random: { samples: 2, axes: { a: { min: 3 } } } }, /\$\.random\.axes\.a: needs numbers min <= max/],
   ];

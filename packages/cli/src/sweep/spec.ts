@@ -232,8 +232,9 @@ export function parseSweep(file: string, text: string = readInputText(file)): Sw
   if (top['options'] !== undefined) {
     if (!Array.isArray(top['options'])) fail(file, 'SWP0002', '$.options', `must be an array of strings, got ${kind(top['options'])}`);
     spec.options = top['options'].map((o, i) => str(file, o, `$.options[${i}]`));
-    const bad = spec.options.findIndex((o) => /^--(stats|trace|vcd|set|sim-config)\b/.test(o));
-    if (bad >= 0) fail(file, 'SWP0002', `$.options[${bad}]`, `\`${spec.options[bad]}\` is set by the sweep itself (parameters go in "axes")`);
+    // options every run already gets (runOne.ts): given again they would be a usage error in every run (an option given twice)
+    const bad = spec.options.findIndex((o) => /^--(stats|trace|vcd|set|sim-config|target|diagnostics-format)\b/.test(o));
+    if (bad >= 0) fail(file, 'SWP0002', `$.options[${bad}]`, `\`${spec.options[bad]}\` is set by the sweep itself (parameters go in "axes", the target in "target")`);
   }
   const figs = obj(file, top['figures'] ?? { cycles: 'cycles' }, '$.figures');
   for (const [k, v] of Object.entries(figs)) {

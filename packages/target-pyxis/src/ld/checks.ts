@@ -40,6 +40,14 @@ export function checkSizeRules(t: TripDef, bag: DiagnosticBag): void {
       if (wr) {
         const r = gridRowsOf(t, 'amem_write', wr);
         if (r.rows % 8) fail('output rows computed in the grid must be a multiple of 8', `output \`${wr.name}\` has ${wr.layout.H} rows${r.text}`, '§1.3');
+        // rule 2: output channels a multiple of the filters per grid-row (GH log2_filters_per_row, seq §10.1)
+        const f = filtersPerGridRow(t);
+        if (f && f.n > 1 && wr.layout.C % f.n)
+          fail(
+            `output channels must be a multiple of the filters per grid-row (pad the weights with fake output channels)`,
+            `output \`${wr.name}\` has ${wr.layout.C} channels, not a multiple of the ${f.n} filters per grid-row of GH program \`${f.prog}\` (log2_filters_per_row = ${Math.log2(f.n)})`,
+            '§1.3',
+          );
       }
       break;
     }
@@ -78,6 +86,20 @@ function transposesWeights(t: TripDef): boolean {
   }
   return hit;
 }
+/**
+ * Filters per grid-row of a 3x3 trip (seq §1.3 rule 2, §10.1): 2^log2_filters_per_row of its GH program's RD_3X3
+ * reads (the largest, if the program mixes them); undefined without a GH program or RD_3X3 read.
+ */
+function filtersPerGridRow(t: TripDef): { n: number; prog: string } | undefined {
+  const p = t.programs.get('gh')?.prog;
+  if (!p) return undefined;
+  const tab = loadTable('pyxis', 'gh_op');
+  let k = -1;
+  for (const v of opWords(p, 'gh_op'))
+    if (enumName(tab, 'opcd', v['opcd'] as number) === 'HBUF_RD_VLD' && enumName(tab, 'hbuf_rd_cmd', v['hbuf_rd_cmd'] as number) === 'RD_3X3') k = Math.max(k, Number(v['log2_filters_per_row']));
+  return k < 0 ? undefined : { n: 1 << k, prog: p.name };
+}
+
 /** Per WDP program (shared by the trips of a kernel): decoded once. */
 const transposing = new WeakMap<object, boolean>();
 

@@ -40,7 +40,7 @@ export interface BarrierConsumer {
   readonly label: string;
 }
 
-export type BarrierEventKind = 'setup' | 'notify' | 'wait' | 'release' | 'free' | 'interrupt' | 'sw_decrement' | 'timeout' | 'reinit';
+export type BarrierEventKind = 'setup' | 'notify' | 'wait' | 'release' | 'free' | 'interrupt' | 'sw_decrement' | 'timeout' | 'reinit' | 'bt_mem_write';
 
 /** One interrupt raised to the CPUs by a cluster's barrier table: entry 0..7 of barrier_interrupt_config (§11.6.5) or the timeout (§11.6.7). */
 export interface InterruptRecord {
@@ -320,6 +320,25 @@ export class BarrierTable {
       this.onFree?.(id);
       this.event('reinit', id, 'trip_flush', 0, now);
     }
+  }
+
+  /**
+   * A software write of `bt_mem[id]` (chip §11.6.6): the entry takes the written counts and ref_counts_valid, and
+   * "Writing a barrier does *not* trigger hardware operations (such as enabling trips or relaxing barriers)": no
+   * release, no free event, no interrupt; waiting trips keep waiting until a later notify / decrement / set-up acts.
+   * An all-zero, invalid entry is back in the reset state (no longer active for the §11.6.7 timeout walk).
+   */
+  writeDirect(id: number, notifyCount: number, waitCount: number, refCountsValid: number, now: number): void {
+    this.check(id, now);
+    this.syncTimeouts(now);
+    this.notifyCount[id] = notifyCount;
+    this.waitCount[id] = waitCount;
+    this.refCountsValid[id] = refCountsValid ? 1 : 0;
+    if (notifyCount === 0 && waitCount === 0 && !refCountsValid && this.waiting[id]!.length === 0) {
+      this.activeSince[id] = -1;
+      this.timedOut[id] = 0;
+    } else this.touch(id, now);
+    this.event('bt_mem_write', id, 'software', 0, now);
   }
 
   /** A trip waiting on `id` is discarded by the trip flush (chip §11.8): its wait is cancelled. */

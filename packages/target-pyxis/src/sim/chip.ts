@@ -244,9 +244,9 @@ export class PyxisChip {
           writeCommitLatency: config.amem.write_commit_latency_cycles,
           params: config,
           onTripDone: (tripId, cycle) => slot.retire(tripId, cycle),
-          onPartialWrite: (byteAddr, tripId, cycle) => {
+          onPartialWrite: (byteAddr, tripId, cycle, rmw) => {
             const t = slot.inflightTrip(tripId);
-            if (t) this.ordering.partialWrite(t, slot.cluster, byteAddr, cycle);
+            if (t) this.ordering.partialWrite(t, slot.cluster, byteAddr, cycle, rmw);
           },
         });
         slot.window = new RunAheadWindow(opts.quantum ?? 1, this.sim);
@@ -295,6 +295,7 @@ export class PyxisChip {
         tm,
         barriers: bt,
         queuesEmpty: () => !d.busy && d.queued === 0,
+        dpe: d,
         now: () => this.sim.now,
         warnOnce: (k, w) => this.warnOnce(k, w),
       });

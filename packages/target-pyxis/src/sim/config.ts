@@ -59,7 +59,7 @@ export interface SimConfig extends UieParams {
   core_switch: { bytes_per_second_per_cluster_port: number };
   amem: { write_commit_latency_cycles: number; read_latency_cycles: number; request_shim_cycles: number; switch_convert_cycles: number };
   noc: { bytes_per_cycle: number; latency_cycles: number };
-  dpe: { prefetch_depth: number; hungry_level: number; starving_level: number };
+  dpe: { prefetch_depth: number; hungry_level: number; starving_level: number; burst_descriptors?: number };
   trip_manager: { launch_latency_cycles: number; notify_latency_cycles: number };
   barrier_config: { latency_cycles: number };
   barrier_timeout_cycles: number;

@@ -5,7 +5,8 @@
  * - the MPE patch rule "maximum reg_size of 32 bytes for CSRs" (chip §12.6.1.2), which applies to CSR targets only,
  *   not to microcode memories or configuration tables (audit D4);
  * - the UIE CSR behaviour (uieCsr.ts): every documented register either acts or gives a diagnostic.
- * Diagnostic codes of the control-plane additions are SIM0030-SIM0039 (ctlCodes below).
+ * Diagnostic codes of the control-plane additions are SIM0030-SIM0039 (ctlCodes below); SIM0031 is retired (the
+ * compute CSRs it flagged as "not modelled" read the live Hbuf / writeback / Vbuffer / VPU state since session 9).
  */
 import { loadGrammarJson } from '@pyxis/codec';
 
@@ -13,8 +14,6 @@ import { loadGrammarJson } from '@pyxis/codec';
 export const CtlCodes = {
   /** A write to a read-only CSR (ignored; the register keeps its hardware value). */
   csrReadOnly: 'SIM0030',
-  /** An access to a CSR of a block the simulator does not model yet (Hbuf, grid writeback, Vbuffer, VPU). */
-  csrUnmodelled: 'SIM0031',
   /** An ICDMA core_switch_plane_mask other than all planes: the model has no core-switch planes (chip §11.4.5, §12.2). */
   icdmaPlaneMask: 'SIM0032',
   /** A live UIE register read while that UIE's model ran ahead of the global clock (--quantum > 1): value from a later cycle. */
@@ -112,19 +111,3 @@ export function overlapsCsr(off: number, len: number): boolean {
   for (const r of CLUSTER_CSR_REGIONS) if (off < r.offset + r.words * r.stride && end > r.offset) return true;
   return false;
 }
-
-/**
- * Per-UIE CSRs of blocks the simulator does not model yet: an access works as plain storage (the value written is
- * read back) and gives warning SIM0031 once per register and UIE, since it does not reach any hardware state.
- */
-export const UNMODELLED_UIE_CSRS: ReadonlyMap<string, string> = new Map([
-  ['csr.hbuf_wr_base', 'the Hbuf (WDP side, seq §9.1.4)'],
-  ['csr.hbuf_rd_base', 'the Hbuf (GH side, seq §10.1.1)'],
-  ['csr.hbuf_wr_credits', 'the Hbuf write credits (seq §9.1.5)'],
-  ['csr.hbuf_rd_credits', 'the Hbuf read credits (seq §10.1.2)'],
-  ['csr.wb_credits', 'the grid writeback credits (seq §10.3.2)'],
-  ['csr.vbuf_wr_ptr', 'the Vbuffer tile FIFOs (seq §13.1)'],
-  ['csr.vbuf_rd_ptr', 'the Vbuffer tile FIFOs (seq §13.1)'],
-  ['csr.vbuf_scratchpad_count', 'the Vbuffer scratchpads (seq §13.2)'],
-  ['csr.vpu_cntr', 'the VPU (seq §12.1)'],
-]);

@@ -61,6 +61,13 @@ export class DescriptorPrefetchEngine implements SimEngine {
   /** Called when a list has been fully fetched (head advanced): the host may enqueue again. */
   onDequeue?: (qid: number, now: number) => void;
   windows: RemapWindow[];
+  /**
+   * The global configuration of `cluster.dpe_config` (chip §12.5; reset values sim_config.json dpe.*): hungry and
+   * starving levels in descriptors, and descriptors per prefetch read.
+   */
+  hungryLevel: number;
+  starvingLevel: number;
+  burst: number;
 
   constructor(
     readonly cluster: number,
@@ -74,6 +81,9 @@ export class DescriptorPrefetchEngine implements SimEngine {
     this.name = `c${cluster}.dpe`;
     this.group = `cluster ${cluster}`;
     this.windows = windows;
+    this.hungryLevel = cfg.dpe.hungry_level;
+    this.starvingLevel = cfg.dpe.starving_level;
+    this.burst = cfg.dpe.burst_descriptors ?? 1;
     for (let q = 0; q < TRIP_QUEUES; q++) {
       this.queues.push(new DescriptorQueue(cluster, q));
       this.prefetch.push(new ObjectFifo<Trip>(`c${cluster}.q${q}.prefetch`, Math.max(1, cfg.dpe.prefetch_depth)));
@@ -99,6 +109,25 @@ export class DescriptorPrefetchEngine implements SimEngine {
       this.onWork();
     }
     return ok;
+  }
+
+  /** A write of `cluster.dpe_config` (chip §12.5): takes effect for the next prefetch decision. */
+  configure(hungry: number, starving: number, burst: number): void {
+    this.hungryLevel = hungry;
+    this.starvingLevel = starving;
+    this.burst = burst; // 0 acts as 1 (tick)
+    this.dirty = true;
+    this.wake();
+  }
+
+  /** The 3-bit head pointer {wrap, q_idx} of trip queue q (chip §11.5.1, `cluster.descr_q_head`); 0 past the last queue. */
+  headPointer(q: number): number {
+    return q >= 0 && q < TRIP_QUEUES ? this.queues[q]!.head & 7 : 0;
+  }
+
+  /** Depth of each shallow prefetch queue in descriptors (sim_config.json dpe.prefetch_depth). */
+  get prefetchDepth(): number {
+    return this.cfg.dpe.prefetch_depth;
   }
 
   attachWake(wake: () => void): void {
@@ -160,8 +189,8 @@ export class DescriptorPrefetchEngine implements SimEngine {
     // 2. Issue one prefetch: starving queues first, then hungry ones, round-robin (§12.5).
     if (!this.dirty) return did;
     const depth = this.cfg.dpe.prefetch_depth;
-    const hungry = Math.min(depth, this.cfg.dpe.hungry_level);
-    const starving = Math.min(hungry, this.cfg.dpe.starving_level);
+    const hungry = Math.max(1, Math.min(depth, this.hungryLevel)); // hungry 0 would never fetch: acts as 1 (SIM0861)
+    const starving = Math.min(hungry, this.starvingLevel);
     let pick = -1;
     for (let pass = 0; pass < 2 && pick < 0; pass++) {
       const limit = pass === 0 ? starving : hungry;
@@ -177,20 +206,25 @@ export class DescriptorPrefetchEngine implements SimEngine {
       const q = this.queues[pick]!;
       if (q.fetched === 0) this.checkList(q, now);
       const size = this.descBytes[pick]!;
+      // the burst (cluster.dpe_config burst_amount): whole descriptors, within the room of the prefetch queue and the list
+      const n = Math.max(1, Math.min(this.burst, depth - this.level(pick), (q.headBytes() - q.fetched) / size));
       const address = q.headAddress() + q.fetched;
-      const noc = remapEngineAddress(address, this.windows);
-      if (!this.noc.resolve(noc, size))
-        throw runtimeError(
-          SimCodes.badAddress,
-          `descriptor address 0x${address.toString(16)} (queue 0x${pick.toString(16)}, cluster ${this.cluster}) remaps to NoC 0x${noc.toString(16)}, outside every modelled memory`,
-          '§12.7',
-          now,
-        );
-      const ready = this.nocPort.reserve(now, size) + this.cfg.noc.latency_cycles;
-      this.inflight.push({ qid: pick, ready, noc, address, bytes: size });
-      this.inflightCount[pick]++;
-      this.bytesRead += size;
-      q.fetched += size;
+      for (let k = 0; k < n; k++) {
+        const noc = remapEngineAddress(address + k * size, this.windows);
+        if (!this.noc.resolve(noc, size))
+          throw runtimeError(
+            SimCodes.badAddress,
+            `descriptor address 0x${(address + k * size).toString(16)} (queue 0x${pick.toString(16)}, cluster ${this.cluster}) remaps to NoC 0x${noc.toString(16)}, outside every modelled memory`,
+            '§12.7',
+            now,
+          );
+      }
+      // one NoC read request for the whole burst: its descriptors arrive together at the end of the transfer
+      const ready = this.nocPort.reserve(now, n * size) + this.cfg.noc.latency_cycles;
+      for (let k = 0; k < n; k++) this.inflight.push({ qid: pick, ready, noc: remapEngineAddress(address + k * size, this.windows), address: address + k * size, bytes: size });
+      this.inflightCount[pick] += n;
+      this.bytesRead += n * size;
+      q.fetched += n * size;
       if (q.fetched >= q.headBytes()) {
         q.advanceHead();
         this.lists--;

@@ -4,7 +4,7 @@
  */
 import { statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DiagnosticError, UsageError, error } from '@pyxis/diagnostics';
+import { DiagnosticError, UsageError, error, unknownName } from '@pyxis/diagnostics';
 import type { Container, OutputBytes, Tensor } from '@pyxis/container';
 import { decodeArray, getFormat } from '@pyxis/formats';
 import type { PyxisChip } from './chip.js';
@@ -153,14 +153,18 @@ interface DumpTarget {
   expBias: number;
 }
 
-/** Resolves and checks tensor symbol `name` for a dump (before the run: a bad spec must not cost a simulation). */
-export function resolveDump(container: Container, name: string, clusters: number): DumpTarget {
+/**
+ * Resolves and checks tensor symbol `name` for a dump (before the run: a bad spec must not cost a simulation).
+ * A name the image has no tensor of is a usage error (exit 2, with did-you-mean), as in every target; a tensor the
+ * run cannot serve (a cluster not simulated, too big) is SIM0013 (exit 1).
+ */
+export function resolveDump(container: Container, name: string, clusters: number, option = '--dump'): DumpTarget {
   const sym = container.symbols.find((s) => s.name === name);
-  if (!sym) {
+  if (!sym?.tensor) {
     const tensors = container.symbols.filter((s) => s.tensor).map((s) => s.name);
-    throw bad(`--dump: no symbol \`${name}\` in the image`, tensors.length ? [`tensor symbols: ${tensors.slice(0, 20).join(', ')}`] : []);
+    const e = unknownName(option, 'tensor', name, 'the image', tensors);
+    throw sym ? new UsageError(`${option}: symbol \`${name}\` is a ${sym.kind}, not a tensor (no shape/format information)`, e.notes.slice(-1)) : e;
   }
-  if (!sym.tensor) throw bad(`--dump: symbol \`${name}\` is a ${sym.kind}, not a tensor (no shape/format information)`);
   const sec = container.sections[sym.section];
   const loc = sec ? sectionLocation(sec) : undefined;
   if (!sec || !loc) throw bad(`--dump: symbol \`${name}\` is not in a memory section`);
@@ -188,9 +192,9 @@ export function resolveDump(container: Container, name: string, clusters: number
 }
 
 /** Checks every `--dump` / `--dump-region` spec against the image and the chip size, before the run. */
-export function checkDumpSpecs(container: Container, clusters: number, dumps: readonly DumpSpec[], regions: readonly RegionSpec[]): void {
+export function checkDumpSpecs(container: Container, clusters: number, dumps: readonly DumpSpec[], regions: readonly RegionSpec[], option = '--dump'): void {
   for (const d of dumps) {
-    const t = resolveDump(container, d.symbol, clusters);
+    const t = resolveDump(container, d.symbol, clusters, option);
     const n = t.shape.reduce((a, b) => a * b, 1);
     const bytes = n * (d.f32 ? 4 : t.eb);
     if (bytes > MAX_DUMP_TENSOR_BYTES || t.span > MAX_DUMP_TENSOR_BYTES)

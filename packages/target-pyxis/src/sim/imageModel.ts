@@ -208,7 +208,13 @@ export function readImage(container: Container, file: string): ImageModel {
       list.push({ pc: p['pc'], words: typeof p['words'] === 'number' ? p['words'] : 1, name });
     }
   let listedTrips = 0;
-  for (const q of (meta['queues'] ?? []) as Array<{ lists?: Array<{ descriptors?: unknown }> }>) for (const l of q.lists ?? []) if (typeof l.descriptors === 'number') listedTrips += l.descriptors;
+  // a count for the progress bar only: a hand-edited value that is not a list of lists is as if absent (fuzz pimg
+  // seeds 82, 116, 232: it was an internal error)
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  for (const q of list(meta['queues'])) for (const l of list((q as { lists?: unknown } | null)?.lists)) {
+    const n = (l as { descriptors?: unknown } | null)?.descriptors;
+    if (typeof n === 'number' && Number.isSafeInteger(n) && n > 0) listedTrips += n;
+  }
   const hostActions = parseHostActions(file, meta['host_actions'], clusters);
   for (const a of hostActions) clusters = Math.max(clusters, a.cluster + 1);
   return {

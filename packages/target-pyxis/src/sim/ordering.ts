@@ -6,7 +6,9 @@
  * (the join of the clocks of the trips that notified it, each including its
  * own engine/sequence number) plus what earlier trips of its engine knew.
  * A partial write by trip T to a 16-byte partition last partially written
- * by trip P of another UIE is a violation unless T's clock has seen P.
+ * by trip P of another UIE is a violation unless T's clock has seen P. InMemAdd (RMW_Add) writes of whole
+ * partitions count as well: chip §7.4.2 "RMW operations are NOT guaranteed to be atomic across different UIE"
+ * (two RMWs "intertwined", or a write between the read and write halves).
  */
 import { runtimeError, SimCodes } from './diagnostics.js';
 import { amemPhysical } from './amem/index.js';
@@ -23,7 +25,7 @@ export class OrderingTracker {
   private readonly count: Float64Array;
   private readonly barrierClock = new Map<number, Float64Array>();
   /** Last partial writer per partition key: engine index, trip sequence number, trip id. */
-  private readonly lastWriter = new Map<number, { engine: number; seq: number; tripId: number }>();
+  private readonly lastWriter = new Map<number, { engine: number; seq: number; tripId: number; rmw: boolean }>();
   partialWrites = 0;
 
   constructor(
@@ -62,25 +64,33 @@ export class OrderingTracker {
     this.barrierClock.delete(cluster * 1024 + id);
   }
 
-  /** A partial write (fewer than 16 bytes of a partition) by `trip` at view address `byteAddr` of `cluster`'s AMEM. */
-  partialWrite(trip: OrderedTrip, cluster: number, byteAddr: number, now: number): void {
+  /** Writes checked for races: partial writes and InMemAdd (stats). */
+  rmwWrites = 0;
+
+  /**
+   * A read-modify-write by `trip` at view address `byteAddr` of `cluster`'s AMEM: a partial write (fewer than 16 bytes
+   * of a partition) or, with `rmw`, an InMemAdd write of any width (chip §7.4.2).
+   */
+  partialWrite(trip: OrderedTrip, cluster: number, byteAddr: number, now: number, rmw = false): void {
     if (trip.engineIndex === undefined || !trip.vc) return;
-    this.partialWrites++;
+    if (rmw) this.rmwWrites++;
+    else this.partialWrites++;
     const key = cluster * (1 << 22) + (amemPhysical(byteAddr) >>> 4);
     const prev = this.lastWriter.get(key);
     const e = trip.engineIndex;
     if (prev && prev.engine !== e && trip.vc[prev.engine]! < prev.seq)
       throw runtimeError(
         SimCodes.overlapWrite,
-        `partial writes to AMEM partition 0x${(byteAddr & ~15).toString(16)} of cluster ${cluster} by ${this.engineName(prev.engine)} trip ${prev.tripId} and ${this.engineName(e)} trip ${trip.tripId} are not separated by a barrier`,
+        `${prev.rmw || rmw ? 'read-modify-writes (partial writes or InMemAdd)' : 'partial writes'} to AMEM partition 0x${(byteAddr & ~15).toString(16)} of cluster ${cluster} by ${this.engineName(prev.engine)} trip ${prev.tripId}${prev.rmw ? ' (InMemAdd)' : ''} and ${this.engineName(e)} trip ${trip.tripId}${rmw ? ' (InMemAdd)' : ''} are not separated by a barrier`,
         '§11.7, §7.4.2',
         now,
-        ['partial writes are read-modify-writes and not atomic: overlapping ones from different clients need a barrier between their trips'],
+        ['partial writes and InMemAdd are read-modify-writes and not atomic across UIEs: overlapping ones from different clients need a barrier between their trips'],
       );
     if (prev) {
       prev.engine = e;
       prev.seq = trip.seq!;
       prev.tripId = trip.tripId;
-    } else this.lastWriter.set(key, { engine: e, seq: trip.seq!, tripId: trip.tripId });
+      prev.rmw = rmw;
+    } else this.lastWriter.set(key, { engine: e, seq: trip.seq!, tripId: trip.tripId, rmw });
   }
 }

@@ -3,9 +3,10 @@
  * (PROJECT-DEFINED registers; docs/simulator.md "CSRs"):
  * - per UIE (kind `csr`): the CSR-launched trip (`csr.seq_start_pc`, `csr.trip_valid_mask`, `csr.amem_*_base`,
  *   `csr.itfe_cmd_idx` hold its parameters, writing 1 to `csr.trip_start` launches it, chip §11.4.2 fields),
- *   `csr.seq_status` / `csr.seq_pc` (seq §2.1.4, §3) and `csr.write_tracker` (seq §6.8) read the model's live state;
- *   registers of blocks not modelled yet (Hbuf, writeback credits, Vbuffer, VPU) are plain storage and every access
- *   gives warning SIM0031 (once per register and UIE); a write to a read-only register gives SIM0030 and is ignored.
+ *   `csr.seq_status` / `csr.seq_pc` (seq §2.1.4, §3) and `csr.write_tracker` (seq §6.8) read the model's live state,
+ *   as do the hardware-maintained registers of the compute half (`csr.hbuf_*` seq §9.1.4-§9.1.5, §10.1.1-§10.1.2,
+ *   `csr.wb_credits` §10.3.2, `csr.vbuf_*` §13.1-§13.2, `csr.vpu_cntr` §12.1); `csr.convert_mode` (chip §4.9, §4.10)
+ *   is sampled by the UIE at each trip start; a write to a read-only register gives SIM0030 and is ignored.
  * - per cluster: `cluster.trip_flush` (chip §11.8), `cluster.trip_flush_status`, `cluster.barrier_timeout_status`
  *   (chip §11.6.7).
  * Writes arrive through CfgSpace watchers (image load, host actions, MPE patch/DMA writes); reads through the
@@ -14,7 +15,9 @@
 import { warning, type Diagnostic } from '@pyxis/diagnostics';
 import type { BarrierTable } from './barriers.js';
 import type { TripManager } from './tripManager.js';
-import { CLUSTER_CSR_REGIONS, clusterCsrRegion, CtlCodes, csrAt, UIE_CSR_HI, UIE_CSR_LO, UIE_STRIDE, uieCsr, UNMODELLED_UIE_CSRS, type CsrRegion } from './csrs.js';
+import { CLUSTER_CSR_REGIONS, clusterCsrRegion, CtlCodes, csrAt, UIE_CSR_HI, UIE_CSR_LO, UIE_STRIDE, uieCsr, type CsrRegion } from './csrs.js';
+import { installClusterStatusCsrs } from './clusterStatusCsr.js';
+import type { DescriptorPrefetchEngine } from './dpe.js';
 import type { CsrCfgSpace } from './csrSpace.js';
 import type { Trip } from './trip.js';
 import { Uie, NUM_SEQUENCERS, SEQ_AMEM_WRITE } from './uie/index.js';
@@ -33,7 +36,26 @@ const R = {
   seqStatus: uieCsr('csr.seq_status'),
   seqPc: uieCsr('csr.seq_pc'),
   writeTracker: uieCsr('csr.write_tracker'),
+  convertMode: uieCsr('csr.convert_mode'),
 };
+/** The hardware-maintained compute registers (read-only, live): region -> value of word `i` of a UIE model. */
+const HBUF_UNIT = 16; // hbuf_base and the credits count 16-byte units (seq §9.1.4: "16-byte granularity")
+const COMPUTE_CSRS: ReadonlyMap<CsrRegion, (m: Uie, i: number) => number> = new Map<CsrRegion, (m: Uie, i: number) => number>([
+  [uieCsr('csr.hbuf_wr_base'), (m) => Math.floor(m.cmp.hbuf.wrBase / HBUF_UNIT)],
+  [uieCsr('csr.hbuf_rd_base'), (m) => Math.floor(m.cmp.hbuf.rdBase / HBUF_UNIT)],
+  [uieCsr('csr.hbuf_wr_credits'), (m) => Math.floor(m.cmp.hbuf.wrCredits / HBUF_UNIT)],
+  [uieCsr('csr.hbuf_rd_credits'), (m) => Math.floor(m.cmp.hbuf.rdCredits / HBUF_UNIT)],
+  [uieCsr('csr.wb_credits'), (m) => m.cmp.acc.wbCredits],
+  [uieCsr('csr.vbuf_wr_ptr'), (m, i) => m.cmp.vbuffer.wrPtr[i]!],
+  [uieCsr('csr.vbuf_rd_ptr'), (m, i) => m.cmp.vbuffer.rdPtr[i]!],
+  [uieCsr('csr.vbuf_scratchpad_count'), (m, i) => m.cmp.vbuffer.spCount[i]!],
+  [uieCsr('csr.vpu_cntr'), (m) => m.cmp.vpu.cntr],
+]);
+/** Reset values of the compute registers when the UIE has no compute model (seq §9.1.5: credits = the full Hbuf; §10.3.2: 8). */
+const COMPUTE_RESET: ReadonlyMap<string, number> = new Map([
+  ['csr.hbuf_wr_credits', 4096 / HBUF_UNIT],
+  ['csr.wb_credits', 8],
+]);
 export const FLUSH_CSR = clusterCsrRegion('cluster.trip_flush');
 export const FLUSH_STATUS_CSR = clusterCsrRegion('cluster.trip_flush_status');
 export const TIMEOUT_STATUS_CSR = clusterCsrRegion('cluster.barrier_timeout_status');
@@ -46,6 +68,8 @@ export interface ControlCsrDeps {
   barriers: BarrierTable;
   /** Whether the cluster's descriptor queues (rings, in-flight fetches, prefetch queues) are empty. */
   queuesEmpty: () => boolean;
+  /** The cluster's DPE (head-pointer and configuration CSRs, chip §11.5.1, §12.5); absent in unit tests of the CSRs. */
+  dpe?: DescriptorPrefetchEngine;
   now: () => number;
   warnOnce: (key: string, d: Diagnostic) => void;
 }
@@ -76,27 +100,22 @@ function writeTracker(m: unknown, k: number): number {
 
 export function installControlCsrs(d: ControlCsrDeps): void {
   const { cfg, cluster } = d;
-  const unmodelled = (slot: UieSlot, r: CsrRegion, what: 'read' | 'write') =>
-    d.warnOnce(
-      `${slot.name}.${r.name}`,
-      warning(
-        CtlCodes.csrUnmodelled,
-        `${slot.name}: ${what} of ${r.name}: ${UNMODELLED_UIE_CSRS.get(r.name)} is not modelled by pyxis-sim yet; the register is plain storage (reads return the last value written) and has no effect`,
-        { spec: r.spec, notes: ['reported once per register and UIE; see docs/simulator.md "CSRs"'] },
-      ),
-    );
 
   for (const slot of d.uies) {
     const base = slot.index * UIE_STRIDE;
     const word = (r: CsrRegion, i = 0) => base + r.offset + i * r.stride;
+    // csr.convert_mode: the UIE samples it when it accepts a trip (a write never changes a running trip's conversions)
+    if (slot.model instanceof Uie) {
+      const at = word(R.convertMode);
+      slot.model.convertModeSource = () => Number(cfg.peek64(at) & BigInt((1 << (R.convertMode.bits ?? 3)) - 1));
+    }
     // writes: side effects and diagnostics
     cfg.watch(base + UIE_CSR_LO, base + UIE_CSR_HI, (addr, _src, _off, len) => {
       for (let a = addr - (addr % 8); a < addr + len; a += 8) {
         const hit = csrAt(a);
         if (!hit || hit.uie !== slot.index) continue;
         const r = hit.region;
-        if (UNMODELLED_UIE_CSRS.has(r.name)) unmodelled(slot, r, 'write');
-        else if (r.access === 'ro')
+        if (r.access === 'ro')
           d.warnOnce(
             `${slot.name}.${r.name}.ro`,
             warning(CtlCodes.csrReadOnly, `${slot.name}: write to read-only ${r.name} ignored (it reads the sequencers' state)`, { spec: r.spec }),
@@ -119,7 +138,8 @@ export function installControlCsrs(d: ControlCsrDeps): void {
               notes: ['host polls force lockstep; MPE reads of live UIE registers do not (docs/simulator.md "CSRs")'],
             }),
           );
-        if (UNMODELLED_UIE_CSRS.has(r.name)) unmodelled(slot, r, 'read');
+        const live = COMPUTE_CSRS.get(r);
+        if (live) cfg.storeWord(a, m instanceof Uie ? live(m, hit.index) : (COMPUTE_RESET.get(r.name) ?? 0));
         else if (r === R.seqStatus) cfg.storeWord(a, seqStatus(m));
         else if (r === R.seqPc) cfg.storeWord(a, m instanceof Uie && hit.index < m.seqs.length ? m.seqs[hit.index]!.core.pc : 0);
         else if (r === R.writeTracker) cfg.storeWord(a, writeTracker(m, hit.index));
@@ -127,6 +147,8 @@ export function installControlCsrs(d: ControlCsrDeps): void {
       }
     });
   }
+
+  installClusterStatusCsrs({ cluster, cfg, barriers: d.barriers, dpe: d.dpe, now: d.now, warnOnce: d.warnOnce });
 
   // write-only cluster CSRs (enqueue, bt_mem_decrement) read as 0, not as the last value written
   for (const r of CLUSTER_CSR_REGIONS) {

@@ -68,7 +68,7 @@ export interface UieModelOptions {
   /** The model calls this when a trip retires (sequencers done and writes committed, chip §11.7.1). */
   onTripDone: (tripId: number, cycle: number) => void;
   /** The model calls this for every partial (< 16 byte) partition write (chip §11.7 ordering check). */
-  onPartialWrite: (byteAddr: number, tripId: number, cycle: number) => void;
+  onPartialWrite: (byteAddr: number, tripId: number, cycle: number, rmw?: boolean) => void;
 }
 
 export type UieFactory = (o: UieModelOptions) => UieModel;

@@ -104,3 +104,34 @@ describe('golden diagnostics (samples/pyxis/errors/ld/conv3x3_rows.ld -> .err)',
     expect(text).toBe(readFileSync(file.replace(/\.ld$/, '.err'), 'utf8'));
   });
 });
+
+describe('LD0820, seq §1.3 rule 2: 3x3 output channels a multiple of the filters per grid-row', () => {
+  // GH programs reading RD_3X3 with 2 and 1 filters per grid-row (log2_filters_per_row 1 and 0, seq §10.1)
+  const gh = obj('gh.pasm', `.program gh_f2 gh {
+  loop i0 4 {
+    loop i1 2 {
+      HBUF_RD_VLD hbuf_rd_cmd=RD_3X3 log2_filters_per_row=1 h_staging_filter_iter_id=i1 h_staging_done_en=1
+    }
+  }
+}
+.program gh_f1 gh {
+  loop i0 4 {
+    HBUF_RD_VLD hbuf_rd_cmd=RD_3X3 log2_filters_per_row=0 h_staging_filter_iter_id=i0 h_staging_done_en=1
+  }
+}
+`);
+  const s = (prog: string, channels: number) => ({
+    script: `${HEAD}tensor o { format = RFP16; shape = [${channels}, 8, 128]; region = amem0; zero = true; }\nqueue uie0 { cluster = 0; trip t { gh = ${prog}; write = o; op = conv3x3_s1; } }`,
+    scriptFile: '/virtual/s.ld',
+    objects: [c3, gh],
+  });
+  const codes = (x: ReturnType<typeof s>) => link(x).diagnostics.filter((d) => d.code === 'LD0820');
+  it('15 output channels at 2 filters per grid-row fail; 16 link; 1 filter per grid-row accepts any count', () => {
+    const d = linkErr(s('gh_f2', 15));
+    expect(d.map((x) => x.code)).toEqual(['LD0820']);
+    expect(d[0]!.message).toMatch(/output `o` has 15 channels, not a multiple of the 2 filters per grid-row of GH program `gh_f2`/);
+    expect(d[0]!.spec).toMatch(/§1\.3/);
+    expect(codes(s('gh_f2', 16))).toEqual([]);
+    expect(codes(s('gh_f1', 15))).toEqual([]);
+  });
+});

@@ -110,7 +110,7 @@ describe('UIE CSRs', () => {
     }
   });
 
-  it('a write to a read-only CSR is ignored with SIM0030; unmodelled blocks are storage with SIM0031 once per register', () => {
+  it('a write to a read-only CSR is ignored with SIM0030 once per register; the compute registers read the hardware state', () => {
     const actions = [
       { cluster: 0, address: hex(CFG + csr('csr.seq_status')), value: '0xfff' },
       { cluster: 0, address: hex(CFG + csr('csr.seq_status')), value: '0xfff' },
@@ -123,28 +123,29 @@ describe('UIE CSRs', () => {
     const { report, chip } = simulateImage(csrTripImage(1, actions), 'ro.pimg', { uies: 1, uieFactory: defaultUieFactory });
     expect(report.stop).toBe('done');
     expect(chip.cfg[0]!.read64(csr('csr.seq_status'))).toBe(0n); // the sequencers' state, not 0xfff
-    expect(chip.cfg[0]!.read64(csr('csr.hbuf_wr_credits'))).toBe(0x40n); // plain storage
+    // seq §9.1.5: "The credits are initialized to the full hbuf size by hardware": 4 KiB per grid-row = 256 x 16 bytes
+    expect(chip.cfg[0]!.read64(csr('csr.hbuf_wr_credits'))).toBe(256n);
+    expect(chip.cfg[0]!.read64(csr('csr.vbuf_wr_ptr', 3))).toBe(0n);
     expect(chip.barriers[0]!.notifyCount[5]).toBe(-1);
     expect(chip.cfg[0]!.read64(CSR_BT_MEM_DECREMENT + 5 * 8)).toBe(0n); // write-only: reads as 0
     const w = report.warnings.filter((d) => d.code === 'SIM0030' || d.code === 'SIM0031');
     expect(w.map((d) => [d.code, d.message.match(/csr\.\w+/)![0]]).sort()).toEqual([
+      ['SIM0030', 'csr.hbuf_wr_credits'],
       ['SIM0030', 'csr.seq_status'],
-      ['SIM0031', 'csr.hbuf_wr_credits'],
-      ['SIM0031', 'csr.vbuf_wr_ptr'],
+      ['SIM0030', 'csr.vbuf_wr_ptr'],
     ]);
-    const hbuf = w.find((d) => d.message.includes('csr.hbuf_wr_credits'))!;
-    expect(hbuf.message).toMatch(/not modelled by pyxis-sim yet/);
-    expect(hbuf.spec).toMatch(/§9\.1\.5/);
+    expect(w.find((d) => d.message.includes('csr.hbuf_wr_credits'))!.spec).toMatch(/§9\.1\.5/);
   });
 
-  it('every documented per-UIE CSR is implemented or diagnosed (none silently inert)', () => {
-    const names = ['csr.seq_start_pc', 'csr.trip_valid_mask', 'csr.amem_read_base', 'csr.amem_weights_base', 'csr.amem_write_base', 'csr.itfe_cmd_idx', 'csr.trip_start', 'csr.seq_status', 'csr.seq_pc', 'csr.write_tracker'];
-    const unmodelled = ['csr.hbuf_wr_base', 'csr.hbuf_rd_base', 'csr.hbuf_wr_credits', 'csr.hbuf_rd_credits', 'csr.wb_credits', 'csr.vbuf_wr_ptr', 'csr.vbuf_rd_ptr', 'csr.vbuf_scratchpad_count', 'csr.vpu_cntr'];
-    for (const n of [...names, ...unmodelled]) expect(csrAt(uieCsr(n).offset)!.region.name).toBe(n);
-    // one write to each unmodelled register of UIE 1 gives one SIM0031 each
-    const actions = unmodelled.map((n) => ({ cluster: 0, address: hex(CFG + csr(n, 0, 1)), value: '0x1' }));
+  it('every documented per-UIE CSR is implemented (no SIM0031 "not modelled" register is left)', () => {
+    const names = ['csr.seq_start_pc', 'csr.trip_valid_mask', 'csr.amem_read_base', 'csr.amem_weights_base', 'csr.amem_write_base', 'csr.itfe_cmd_idx', 'csr.trip_start', 'csr.seq_status', 'csr.seq_pc', 'csr.write_tracker', 'csr.convert_mode'];
+    const compute = ['csr.hbuf_wr_base', 'csr.hbuf_rd_base', 'csr.hbuf_wr_credits', 'csr.hbuf_rd_credits', 'csr.wb_credits', 'csr.vbuf_wr_ptr', 'csr.vbuf_rd_ptr', 'csr.vbuf_scratchpad_count', 'csr.vpu_cntr'];
+    for (const n of [...names, ...compute]) expect(csrAt(uieCsr(n).offset)!.region.name).toBe(n);
+    for (const n of compute) expect(uieCsr(n).access).toBe('ro'); // maintained by hardware (seq §9.1.4 ... §13.2)
+    const actions = compute.map((n) => ({ cluster: 0, address: hex(CFG + csr(n, 0, 1)), value: '0x1' }));
     const { report } = simulateImage(csrTripImage(1, actions), 'all.pimg', { uies: 2, uieFactory: defaultUieFactory });
-    expect(report.warnings.filter((d) => d.code === 'SIM0031').map((d) => d.message.match(/csr\.\w+/)![0]).sort()).toEqual([...unmodelled].sort());
+    expect(report.warnings.filter((d) => d.code === 'SIM0031')).toEqual([]);
+    expect(report.warnings.filter((d) => d.code === 'SIM0030').map((d) => d.message.match(/csr\.\w+/)![0]).sort()).toEqual([...compute].sort());
   });
 });
 

@@ -52,3 +52,40 @@ describe('DPE issue priority (chip §12.5)', () => {
     expect(served(2, 2)).toEqual([2, 0, 1]);
   });
 });
+
+describe('DPE burst amount (chip §12.5 "fetch a (configurable) burst amount of descriptor data"; cluster.dpe_config)', () => {
+  const S = descriptorBytes('uie');
+  const NOC = defaultSimConfig().noc;
+  /** Cycle at which queue 0's prefetch queue first holds `n` descriptors, and the NoC requests made. */
+  function arrivals(burst: number, listLen: number): { at: number[]; requests: number } {
+    const base = defaultSimConfig();
+    const cfg = { ...base, dpe: { ...base.dpe, prefetch_depth: 2, hungry_level: 2, starving_level: 1 } };
+    const noc = new NocMap(new HbmMemory(), [new Amem()], [new CsrCfgSpace(0)]);
+    const port = new BandwidthPort('noc', NOC.bytes_per_cycle);
+    const d = new DescriptorPrefetchEngine(0, cfg, noc, port, defaultWindows(0), () => true);
+    d.configure(2, 1, burst);
+    d.enqueue(0, 0x1000, (listLen * S) / 8);
+    const at: number[] = [];
+    for (let c = 0; c < 400 && at.length < 2; c++) {
+      d.tick(c);
+      while (d.prefetch[0]!.occupancy > at.length) at.push(c);
+    }
+    return { at, requests: port.transfers };
+  }
+  it('burst 1: two requests, the second issued the next cycle behind the first on the 64 B/cycle port', () => {
+    const { at, requests } = arrivals(1, 2);
+    expect(requests).toBe(2);
+    expect(at).toEqual([Math.ceil(S / NOC.bytes_per_cycle) + NOC.latency_cycles, Math.ceil((2 * S) / NOC.bytes_per_cycle) + NOC.latency_cycles]);
+  });
+  it('burst 2: one request of 2 descriptors, both delivered together', () => {
+    const { at, requests } = arrivals(2, 2);
+    expect(requests).toBe(1);
+    const t = Math.ceil((2 * S) / NOC.bytes_per_cycle) + NOC.latency_cycles;
+    expect(at).toEqual([t, t]);
+  });
+  it('a burst never overfills the prefetch queue (depth 2) nor reads past the list (1 descriptor left)', () => {
+    expect(arrivals(8, 4).requests).toBe(1); // 2 of 4: the queue's room
+    expect(arrivals(8, 1).requests).toBe(1);
+    expect(arrivals(8, 1).at).toEqual([Math.ceil(S / NOC.bytes_per_cycle) + NOC.latency_cycles]);
+  });
+});

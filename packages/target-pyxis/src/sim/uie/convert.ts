@@ -17,7 +17,9 @@
  * column, and caches them. Opaque types pass through unchanged (they are not
  * numbers). Saturating mode is used for OCP/IEEE import/export and RFP16
  * +-max is not exported as infinity (those run-time CSRs of §4.9/§4.10 are
- * not part of the microcode); see docs/spec-notes.md.
+ * not part of the microcode); see docs/spec-notes.md. Those run-time modes are the per-UIE `csr.convert_mode`
+ * (grammars/pyxis/convert_mode.json; 0 = the defaults above), passed here as `mode` and sampled by the UIE at trip
+ * start (docs/spec-notes.md "cov: converter modes").
  */
 import {
   RFP16,
@@ -33,6 +35,7 @@ import {
   rfpAdd,
   type ExtFormat,
 } from '@pyxis/formats';
+import { loadTable } from '@pyxis/codec';
 import * as codes from './codes.js';
 
 // module-local (V8 checks every read of an imported binding for TDZ; is16bit runs per flit)
@@ -57,12 +60,26 @@ function extFormat(dt: number): ExtFormat | undefined {
   return dt === DT_OCP_E4M3 ? 'OCP_E4M3' : dt === DT_OCP_E5M2 ? 'OCP_E5M2' : dt === DT_IEEE_FP16 ? 'IEEE_FP16' : undefined;
 }
 
-/** Run-time CSR settings of the import/export converters (chip §4.9, §4.10), fixed here (docs/spec-notes.md). */
-const IMPORT_OPTS = { saturate: true } as const;
-const EXPORT_OPTS = { saturate: true, maxToInf: false } as const;
+/**
+ * Bits of `csr.convert_mode` (grammars/pyxis/convert_mode.json, chip §4.9, §4.10), by field name: import
+ * non-saturating (infinity -> NaN), OFP8 export non-saturating (overflow -> E4M3 NaN / E5M2 infinity), IEEE FP16
+ * export of RFP16 +-max as +-infinity. Mode 0 (reset): saturating import and export, +-max exported finite.
+ */
+export const CONVERT_MODE = (() => {
+  const t = loadTable('pyxis', 'convert_mode');
+  const bit = (name: string) => {
+    const f = t.fields.find((x) => x.name === name);
+    if (!f || f.width !== 1) throw new Error(`grammars/pyxis/convert_mode.json: no 1-bit field ${name}`);
+    return 1 << f.lsb;
+  };
+  return { importNonSat: bit('import_non_saturating'), exportNonSat: bit('export_non_saturating'), maxToInf: bit('export_max_to_inf'), mask: (1 << t.fields.filter((x) => !x.reserved).reduce((n, x) => Math.max(n, x.lsb + x.width), 0)) - 1 };
+})();
+const importOpts = (mode: number) => ({ saturate: (mode & CONVERT_MODE.importNonSat) === 0 });
 /** IEEE FP16 export has no saturating mode (chip §4.9.2: overflow is +-infinity); only maxToInf applies. */
-const IEEE_EXPORT_OPTS = { maxToInf: false } as const;
-const exportOpts = (ext: ExtFormat) => (ext === 'IEEE_FP16' ? IEEE_EXPORT_OPTS : EXPORT_OPTS);
+const exportOpts = (ext: ExtFormat, mode: number) =>
+  ext === 'IEEE_FP16' ? { maxToInf: (mode & CONVERT_MODE.maxToInf) !== 0 } : { saturate: (mode & CONVERT_MODE.exportNonSat) === 0, maxToInf: false };
+/** The mode bits that matter for `dt` (only the external formats have modes): shares the tables of the others. */
+const modeOf = (dt: number, mode: number) => (extFormat(dt) ? mode & CONVERT_MODE.mask : 0);
 
 function widen(t: Uint8Array | Uint16Array): Uint16Array {
   return t instanceof Uint16Array ? t : Uint16Array.from(t);
@@ -127,15 +144,16 @@ const from16Cache = new Map<number, Uint16Array>();
  * AMEM code (256 entries for 8-bit types, 65536 for 16-bit), value = RFP16
  * column code (opaque types: the raw code). Built once per combination.
  */
-export function to16Table(dt: number, ebAdj: number, relu: boolean): Uint16Array {
-  const key = (dt * 64 + (ebAdj & 63)) * 2 + (relu ? 1 : 0);
+export function to16Table(dt: number, ebAdj: number, relu: boolean, mode = 0): Uint16Array {
+  const md = modeOf(dt, mode);
+  const key = ((dt * 64 + (ebAdj & 63)) * 2 + (relu ? 1 : 0)) * 8 + md;
   let t = to16Cache.get(key);
   if (!t) {
     let base: Uint16Array;
     const ext = extFormat(dt);
     if (dt === DT_RFP8) base = fp8ToFp16Table(ebAdj);
     else if (dt === DT_RFP16) base = fp16ScaleTable(ebAdj);
-    else if (ext) base = importTable(ext, { ebAdj, ...IMPORT_OPTS });
+    else if (ext) base = importTable(ext, { ebAdj, ...importOpts(md) });
     else base = identityTable(is16bit(dt) ? 65536 : 256); // opaque: no conversion
     if (relu) {
       const r = reluTable(dt);
@@ -148,14 +166,15 @@ export function to16Table(dt: number, ebAdj: number, relu: boolean): Uint16Array
 }
 
 /** Lookup table of the AMEM Write converter for (`dt`, `eb_adj`): index = RFP16 column code, value = AMEM code. */
-export function from16Table(dt: number, ebAdj: number): Uint16Array {
-  const key = dt * 64 + (ebAdj & 63);
+export function from16Table(dt: number, ebAdj: number, mode = 0): Uint16Array {
+  const md = modeOf(dt, mode);
+  const key = (dt * 64 + (ebAdj & 63)) * 8 + md;
   let t = from16Cache.get(key);
   if (!t) {
     const ext = extFormat(dt);
     if (dt === DT_RFP8) t = widen(fp16ToFp8Table(ebAdj));
     else if (dt === DT_RFP16) t = fp16ScaleTable(ebAdj);
-    else if (ext) t = Uint16Array.from(exportTable(ext, { ebAdj, ...exportOpts(ext) }));
+    else if (ext) t = Uint16Array.from(exportTable(ext, { ebAdj, ...exportOpts(ext, md) }));
     else if (dt === DT_OPAQUE8) t = lowByteTable();
     else t = identityTable(65536);
     from16Cache.set(key, t);
@@ -164,13 +183,13 @@ export function from16Table(dt: number, ebAdj: number): Uint16Array {
 }
 
 /** AMEM Read conversion point of one code (chip §6.2.1.4): AMEM code of `dt` -> RFP16 column. */
-export function convertTo16(code: number, dt: number, ebAdj: number): number {
-  return to16Table(dt, ebAdj, false)[code & (is16bit(dt) ? 0xffff : 0xff)]!;
+export function convertTo16(code: number, dt: number, ebAdj: number, mode = 0): number {
+  return to16Table(dt, ebAdj, false, mode)[code & (is16bit(dt) ? 0xffff : 0xff)]!;
 }
 
 /** AMEM Write conversion point of one code (chip §6.2.2.2): RFP16 column -> AMEM code of `dt`. */
-export function convertFrom16(code: number, dt: number, ebAdj: number): number {
-  return from16Table(dt, ebAdj)[code & 0xffff]!;
+export function convertFrom16(code: number, dt: number, ebAdj: number, mode = 0): number {
+  return from16Table(dt, ebAdj, mode)[code & 0xffff]!;
 }
 
 /**
@@ -179,7 +198,7 @@ export function convertFrom16(code: number, dt: number, ebAdj: number): number {
  * integer add modulo the width; OCP/IEEE: import at EB_adj 0, RFP16 add,
  * export at EB_adj 0 (docs/spec-notes.md).
  */
-export function addCodes(a: number, b: number, dt: number): number {
+export function addCodes(a: number, b: number, dt: number, mode = 0): number {
   switch (dt) {
     case DT_RFP8:
       return rfpAdd(RFP8, a, b, 0);
@@ -192,8 +211,8 @@ export function addCodes(a: number, b: number, dt: number): number {
     default: {
       const ext = extFormat(dt);
       if (!ext) return (a + b) & 0xffff;
-      const s = rfpAdd(RFP16, importToRfp16(ext, a, IMPORT_OPTS), importToRfp16(ext, b, IMPORT_OPTS), 0);
-      return exportFromRfp16(ext, s, exportOpts(ext));
+      const s = rfpAdd(RFP16, importToRfp16(ext, a, importOpts(mode)), importToRfp16(ext, b, importOpts(mode)), 0);
+      return exportFromRfp16(ext, s, exportOpts(ext, mode));
     }
   }
 }
@@ -207,8 +226,8 @@ export interface CompositeTable {
 const compCache = new Map<number, CompositeTable>();
 
 /** Cache key of a (read conversion, write conversion) pair; `compositeTable` by key avoids re-deriving it per flit. */
-export function compositeKey(rdDt: number, rdEb: number, relu: boolean, wrDt: number, wrEb: number): number {
-  return (((rdDt * 64 + (rdEb & 63)) * 2 + (relu ? 1 : 0)) * 8 + wrDt) * 64 + (wrEb & 63);
+export function compositeKey(rdDt: number, rdEb: number, relu: boolean, wrDt: number, wrEb: number, rdMode = 0, wrMode = 0): number {
+  return (((((rdDt * 64 + (rdEb & 63)) * 2 + (relu ? 1 : 0)) * 8 + wrDt) * 64 + (wrEb & 63)) * 8 + modeOf(rdDt, rdMode)) * 8 + modeOf(wrDt, wrMode);
 }
 
 /**
@@ -216,12 +235,12 @@ export function compositeKey(rdDt: number, rdEb: number, relu: boolean, wrDt: nu
  * the (common) width: the AMEM Read -> switchbox -> AMEM Write copy of one
  * column when neither side switches columns. Exactly the two conversions, composed.
  */
-export function compositeTable(rdDt: number, rdEb: number, relu: boolean, wrDt: number, wrEb: number): CompositeTable {
-  const key = compositeKey(rdDt, rdEb, relu, wrDt, wrEb);
+export function compositeTable(rdDt: number, rdEb: number, relu: boolean, wrDt: number, wrEb: number, rdMode = 0, wrMode = 0): CompositeTable {
+  const key = compositeKey(rdDt, rdEb, relu, wrDt, wrEb, rdMode, wrMode);
   let c = compCache.get(key);
   if (!c) {
-    const a = to16Table(rdDt, rdEb, relu);
-    const b = from16Table(wrDt, wrEb);
+    const a = to16Table(rdDt, rdEb, relu, rdMode);
+    const b = from16Table(wrDt, wrEb, wrMode);
     const t = new Uint16Array(a.length);
     let identity = true;
     for (let i = 0; i < a.length; i++) {

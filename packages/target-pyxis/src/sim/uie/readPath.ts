@@ -123,7 +123,7 @@ export class ReadPath extends PortState {
         out.meta[m] = 1;
         out.meta[m + 1] = dt;
         out.meta[m + 2] = d[at + R_EB]!;
-        out.meta[m + 3] = opcd === RD_SRAM_RELU ? 1 : 0;
+        out.meta[m + 3] = (opcd === RD_SRAM_RELU ? 1 : 0) | (u.convertMode << 1); // bit 0 ReLU, bits 3:1 csr.convert_mode
         u.stats.flitsToAmemWrite += tgt === TGT_AMEM ? 1 : 0;
         if (flags & F_PAD) u.stats.padsInserted++;
         this.portFree = now + (wide ? 2 : 1);
@@ -153,10 +153,10 @@ export class ReadPath extends PortState {
           out.meta[m] = 1;
           out.meta[m + 1] = dt;
           out.meta[m + 2] = d[at + R_EB]!;
-          out.meta[m + 3] = opcd === RD_SRAM_RELU ? 1 : 0;
+          out.meta[m + 3] = (opcd === RD_SRAM_RELU ? 1 : 0) | (u.convertMode << 1); // bit 0 ReLU, bits 3:1 csr.convert_mode
         } else {
           const cols = this.cols;
-          convertLanesTo16(to16Table(dt, d[at + R_EB]!, opcd === RD_SRAM_RELU), l2, 0, wide, cols, 0);
+          convertLanesTo16(to16Table(dt, d[at + R_EB]!, opcd === RD_SRAM_RELU, u.convertMode), l2, 0, wide, cols, 0);
           applyZsw(zsw, cols, this.cols2);
           applyCsw(sw, this.cswCur, maskIdx, cols, this.cols2);
           out.flits.set(cols, slot * 128);

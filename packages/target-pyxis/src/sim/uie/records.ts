@@ -113,7 +113,7 @@ export interface UieOptions {
    * address (view bit included), the trip id and the cycle, so the chip model can check the rule that
    * overlapping partial writes from different UIEs must be serialised by a barrier (chip §7.4.2, §11.7).
    */
-  onPartialWrite?: (byteAddr: number, tripId: number, cycle: number) => void;
+  onPartialWrite?: (byteAddr: number, tripId: number, cycle: number, rmw?: boolean) => void;
   /**
    * Datapath fast paths (default true): deferred switchbox flits, composed conversion tables, identity
    * RPSW/RCSW/WPSW/WCSW entries skipped, whole AMEM words moved as blocks. `false` runs the general path

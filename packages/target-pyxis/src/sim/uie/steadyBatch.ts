@@ -103,7 +103,8 @@ export const FOLLOW_LAG = 8;
  * lockstep by quantum.test.ts (docs/uie-model.md "Performance").
  */
 export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, relaxed = false, sync = true): number {
-  if (u.rd.itfe.active || u.wr.itfe.active || u.trips.active !== 1) return 0;
+  // (a non-default csr.convert_mode takes the general path: the composed tables below are the mode-0 ones)
+  if (u.rd.itfe.active || u.wr.itfe.active || u.trips.active !== 1 || u.convertMode !== 0) return 0;
   const rdec = u.rd.dec;
   const wdec = u.wr.dec;
   const sb = u.sbReadToWrite;

@@ -65,7 +65,7 @@ export class SwitchboxFifo extends Fifo {
       return;
     }
     const dt = this.meta[m + 1]!;
-    convertLanesTo16(to16Table(dt, this.meta[m + 2]!, this.meta[m + 3] === 1), this.raw, slot * 256, is16bit(dt), dst, base);
+    convertLanesTo16(to16Table(dt, this.meta[m + 2]!, (this.meta[m + 3]! & 1) === 1, this.meta[m + 3]! >> 1), this.raw, slot * 256, is16bit(dt), dst, base);
   }
 }
 

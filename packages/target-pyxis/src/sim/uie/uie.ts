@@ -102,7 +102,7 @@ export class Uie implements SimEngine {
   readonly observer: UieObserver | undefined;
   private readonly onTripDone: ((tripId: number, cycle: number) => void) | undefined;
   private readonly onDiagnostic: ((d: Diagnostic) => void) | undefined;
-  readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number) => void) | undefined;
+  readonly onPartialWrite: ((byteAddr: number, tripId: number, cycle: number, rmw?: boolean) => void) | undefined;
   /** Tracking IDs and in-order retirement (trips.ts). */
   readonly trips = new TripTable();
   /** Posted AMEM writes until they commit (commits.ts). */
@@ -118,6 +118,9 @@ export class Uie implements SimEngine {
   readonly vpuBatch = new VpuBatchState();
   /** Bumped by every `tick`, trip start and batch: the batch's cached addresses are valid while it is unchanged. */
   stateGen = 0;
+  /** `csr.convert_mode` as sampled at the last trip start (chip §4.9, §4.10; convert.ts), and where it is read. */
+  convertMode = 0;
+  convertModeSource: () => number = () => 0;
   /** Bit id set while sequencer id has a running core or a queued trip (the tick loop visits only these; Compute.tick
    * reads it: no grid work can arrive while no grid sequencer is active). Written here only. */
   seqActive = 0;
@@ -231,6 +234,8 @@ export class Uie implements SimEngine {
    */
   startTrip(trip: UieTripParams): boolean {
     if (!this.canStartTrip()) return false;
+    // csr.convert_mode (chip §4.9, §4.10) is sampled when a trip is accepted (docs/spec-notes.md "cov: converter modes")
+    this.convertMode = this.convertModeSource();
     // (deferred VPU-only cycles: the caller settles them first, `settleDeferred`, knowing the cycle)
     this.stateGen++;
     const mask = trip.trip_valid_mask & ((1 << NUM_SEQUENCERS) - 1);

@@ -182,9 +182,9 @@ export class WritePath extends PortState {
     let base8 = 0;
     if (raw && !switching && is16bit(sb.meta[m + 1]!) === wide) {
       // both conversions as one composed table (identity: the bytes move unchanged)
-      const key = compositeKey(sb.meta[m + 1]!, sb.meta[m + 2]!, sb.meta[m + 3] === 1, dt, d[at + R_EB]!);
+      const key = compositeKey(sb.meta[m + 1]!, sb.meta[m + 2]!, (sb.meta[m + 3]! & 1) === 1, dt, d[at + R_EB]!, sb.meta[m + 3]! >> 1, u.convertMode);
       if (key !== this.compKey) {
-        this.comp = compositeTable(sb.meta[m + 1]!, sb.meta[m + 2]!, sb.meta[m + 3] === 1, dt, d[at + R_EB]!);
+        this.comp = compositeTable(sb.meta[m + 1]!, sb.meta[m + 2]!, (sb.meta[m + 3]! & 1) === 1, dt, d[at + R_EB]!, sb.meta[m + 3]! >> 1, u.convertMode);
         this.compKey = key;
       }
       const comp = this.comp!;
@@ -216,7 +216,7 @@ export class WritePath extends PortState {
         applyZsw(zsw, this.cols, this.cols2);
         applyCsw(sw, this.cswCur, maskIdx, this.cols, this.cols2);
       }
-      convert16ToLanes(from16Table(dt, d[at + R_EB]!), src, base, wide, lanes);
+      convert16ToLanes(from16Table(dt, d[at + R_EB]!, u.convertMode), src, base, wide, lanes);
     }
     if (pswApplied) {
       if (src8 !== lanes) for (let w = 0; w < (wide ? 64 : 32); w++) this.lanes32[w] = src32[(base8 >> 2) + w]!;
@@ -250,9 +250,10 @@ export class WritePath extends PortState {
       const pLo = Math.max(lo - j * 16, 0);
       const pHi = Math.min(hi - j * 16, 16);
       const mask = pLo === 0 && pHi === 16 ? 0xffff : ((1 << pHi) - 1) & ~((1 << pLo) - 1);
-      if (mask !== 0xffff) {
-        partial = true;
-        u.onPartialWrite?.(((((addr + j) & PTN_MASK) << 4) | view) >>> 0, u.trips.slots[d[at + R_SLOT]!]!.tripId, u.now);
+      if (mask !== 0xffff || rmw) {
+        // partial writes and InMemAdd are read-modify-writes, not atomic across UIEs (chip §7.4.2): race-checked
+        if (mask !== 0xffff) partial = true;
+        u.onPartialWrite?.(((((addr + j) & PTN_MASK) << 4) | view) >>> 0, u.trips.slots[d[at + R_SLOT]!]!.tripId, u.now, rmw);
       }
       const wAddr = (((addr + j) & PTN_MASK) << 4) | view;
       if (rmw) {
@@ -261,10 +262,10 @@ export class WritePath extends PortState {
         this.checkRmwBank(wAddr, rAddr, seq, pc);
         u.amem.readPartition(rAddr, this.rmwBuf, 0);
         const buf = this.ptnBuf;
-        if (!wide) for (let b = 0; b < 16; b++) buf[b] = addCodes(this.rmwBuf[b]!, src8[off + b]!, dt);
+        if (!wide) for (let b = 0; b < 16; b++) buf[b] = addCodes(this.rmwBuf[b]!, src8[off + b]!, dt, u.convertMode);
         else
           for (let b = 0; b < 16; b += 2) {
-            const v = addCodes(this.rmwBuf[b]! | (this.rmwBuf[b + 1]! << 8), src8[off + b]! | (src8[off + b + 1]! << 8), dt);
+            const v = addCodes(this.rmwBuf[b]! | (this.rmwBuf[b + 1]! << 8), src8[off + b]! | (src8[off + b + 1]! << 8), dt, u.convertMode);
             buf[b] = v & 0xff;
             buf[b + 1] = v >> 8;
           }
