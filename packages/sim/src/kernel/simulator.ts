@@ -20,7 +20,7 @@
  * `advance` / `finishAt` of partitioned runs, partitioned.ts). One object: the loop reads every field directly and
  * its calls stay monomorphic (V8 inlines them).
  */
-import { EngineState, LazyEngines } from './lazyEngines.js';
+import { EngineState, LazyEngines, stallSleeps } from './lazyEngines.js';
 import { smi } from './doubleField.js';
 import type { EngineStats } from './engineCounters.js';
 
@@ -219,7 +219,7 @@ export class Simulator extends LazyEngines {
             progressed = true;
           } else if (e.busy) {
             this.accountStall(i, e, 1);
-            if (passive[i] === 1 && e.stallSleep !== undefined && e.stallSleep()) this.sleepStalled(i, e, now);
+            if (passive[i] === 1 && stallSleeps(e)) this.sleepStalled(i, e, now);
           } else {
             idleC[i]++;
             if (passive[i] === 1) this.sleep(i, e, now);
