@@ -274,7 +274,9 @@ export class BankSchedules {
           break;
         }
       }
-    for (let b = 0; b < 128; b++) this.stamp[b] = -1;
+    // a builtin, not a 128-step loop on every call: that loop made V8 compile jointWindow on-stack (OSR) besides its
+    // regular compilations, and such OSR code was seen re-entered and deoptimised at one site over and over
+    this.stamp.fill(-1);
     if (k === 0) for (let u = 0; u < BANK_UIES; u++) this.batcher[u] = 0;
     this.jointAt = c;
     this.jointLimit = limit;
