@@ -27,7 +27,7 @@ export const enum EngineState {
 }
 
 /**
- * Whether a passive engine stalled at this tick promises to sleep (\`stallSleep\`, a query). \`prepare\` asks one passive
+ * Whether a passive engine stalled at this tick promises to sleep (`stallSleep`, a query). `prepare` asks one passive
  * engine of each class first (V8 keeps feedback only from a function's ~8th call on): a class first asked after the
  * loop was optimised (the trip manager at a trip's end) deoptimised it ("wrong map"). Host speed only.
  */

@@ -130,7 +130,7 @@ export class TripManager implements SimEngine {
     for (let q = 0; q < TRIP_QUEUES; q++) this.slots.push(new TripSlot(this, q, engines.get(q)));
     dpe.onWork = () => this.wake();
     // a variable field from the start (two stores; as TripTable.oldest): first changed at a trip's end, it dropped the
-    // kernel loop that had inlined \`stallSleep\` assuming a constant (V8 "code dependencies")
+    // kernel loop that had inlined `stallSleep` assuming a constant (V8 "code dependencies")
     this.pendingHead = 1;
     this.pendingHead = 0;
   }
@@ -151,7 +151,7 @@ export class TripManager implements SimEngine {
    * a barrier releases a slot (`released`) or the DPE, a completion, a CSR launch or the flush CSR wakes it.
    */
   stallSleep(): boolean {
-    // every test on every call (V8: the kernel asks at \`prepare\`, before the loop is optimised; the later tests of
+    // every test on every call (V8: the kernel asks at `prepare`, before the loop is optimised; the later tests of
     // a short-circuit chain first ran at a trip's end and deoptimised the loop)
     const ready = this.readyN === 0;
     const fetched = this.dpe.queued === 0;
