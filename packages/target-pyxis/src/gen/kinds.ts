@@ -150,6 +150,9 @@ size options left out take their defaults: gemm 128 x 256 x 128, rows softmax x 
 conv1x1 1 x 64 x 1, attention 1 tile d_k 64 (--seq 512, 1 head, d_k 128)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S (0..4294967295, default 1)
         --name NAME (not transformer, whose files have fixed names); each option at most once, integers in decimal
+        --diagnostics-format human|json (how errors are printed on stderr, as pyxis-as/ld/sim)  --no-color
+        --help, -h, help [KIND]: this text   --version, -V: the version
 
-exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), a --run above
-its error bound or stopped (with --json the object is still printed, "ok": false), 2 usage, 3 internal`;
+exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), an output
+that cannot be written (IO0002), a --run above its error bound or stopped (GEN0080-0082; with --json the object is
+still printed, "ok": false), 2 usage, 3 internal`;

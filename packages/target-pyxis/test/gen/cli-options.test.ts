@@ -36,6 +36,7 @@ describe('pyxis-gen options', () => {
       expect(code).toBe(3);
       expect(err).toMatch(/LUT script failed/);
       expect(existsSync(out)).toBe(false);
+      expect(existsSync(join(tmp, 'a')), 'the parent the call made').toBe(false);
     });
     expect(requireName('a'.repeat(128))).toBe('a'.repeat(128));
     expect(call(['gemm', '--name', 'a'.repeat(129), '--out', join(tmpdir(), 'pyxis-gen-never-written')])).toMatchObject({ code: 2, err: expect.stringMatching(/GEN0005\]: name: must be at most 128 characters \(got 129\)/) });
