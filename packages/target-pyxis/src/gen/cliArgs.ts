@@ -84,7 +84,8 @@ export function parseGenArgs(argv: readonly string[]): GenArgs {
   }
   if (!KINDS[kind] && kind.startsWith('-')) {
     // `pyxis-gen --json gemm ...`: the options follow the kind (each kind has its own)
-    return { what: 'usage-error', message: `the kernel kind comes first, then its options (got \`${kind}\`)`, notes: [kindsNote()] };
+    const near = nearest(kind.replace(/^-+/, ''), kindNames());
+    return { what: 'usage-error', message: `the kernel kind comes first, then its options (got \`${kind}\`)`, notes: [...(near ? [`did you mean \`${near}\`?`] : []), kindsNote()] };
   }
   const spec = KINDS[kind];
   if (!spec) return unknownKind(kind);
