@@ -153,8 +153,11 @@ class Printer {
       this.diagnostics(e.diagnostics);
       return 1;
     }
-    this.io.err(`pyxis-gen: internal error: ${(e as Error).stack ?? String(e)}`);
-    this.io.err('(this is a bug in pyxis-gen; please report it with the command line)');
+    // as the tools (packages/cli tool.ts): the message, not a stack trace, unless asked for (PYXIS_GEN_STACK=1)
+    const err = e as Error | undefined;
+    this.io.err(`pyxis-gen: internal error: ${err?.message ?? String(e)}`);
+    if (process.env.PYXIS_GEN_STACK) this.io.err(err?.stack ?? '');
+    this.io.err('(this is a bug in pyxis-gen; rerun with PYXIS_GEN_STACK=1 for a stack trace and report it with the command line)');
     return 3;
   }
 }
