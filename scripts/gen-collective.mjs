@@ -25,19 +25,24 @@
 // cluster 0 (VOQ 4g), the Rx job's CTS / ACK messages back to the sender (`msg_voq`, VOQ 4g' of the sender's group).
 import { writeFileSync } from 'node:fs';
 import { makeDirs } from '../packages/container/dist/index.js';
+import { error as diagError, renderDiagnostics, renderUsageError } from '../packages/diagnostics/dist/index.js';
+import { writeErrorReason } from '../packages/container/dist/fileio.js';
 import { join, resolve } from 'node:path';
 
 const ALGORITHMS = ['ring-allreduce', 'ring-reducescatter', 'ring-allgather', 'hd-allreduce'];
 
 const USAGE = `usage: node scripts/gen-collective.mjs --chips N --algorithm ${ALGORITHMS.join('|')} --rows R [--page-size-words P] [--data exact|random|none] [--seed S] --out DIR`;
 
-/** Exit codes as pyxis-gen's (docs/generators.md "Diagnostics"): 2 usage (with the usage line), 1 a parameter the hardware cannot run. */
-function usage(msg, code = 'GEN0001') {
-  process.stderr.write(`gen-collective: error ${code}: ${msg}\n${USAGE}\n`);
+/**
+ * Exit codes and forms as pyxis-gen's and the tools' (docs/generators.md "Diagnostics"): 2 usage (`TOOL: error:` with
+ * the usage line as help), 1 a parameter the hardware cannot run (`error[GENxxxx]`).
+ */
+function usage(msg) {
+  process.stderr.write(`${renderUsageError('gen-collective', msg, [USAGE], 'human', '')}\n`);
   process.exit(2);
 }
 function limit(code, msg) {
-  process.stderr.write(`gen-collective: error ${code}: ${msg}\n`);
+  process.stderr.write(`${renderDiagnostics([diagError(code, msg)], 'human', { color: false })}\n`);
   process.exit(1);
 }
 
@@ -72,9 +77,9 @@ export function parseArgs(argv) {
     } else usage(`unknown option ${a}`);
   }
   if (!given['--chips']) usage('--chips N is required');
-  if (!ALGORITHMS.includes(o.algorithm)) usage(`--algorithm must be one of ${ALGORITHMS.join(', ')}`, 'GEN0006');
+  if (!ALGORITHMS.includes(o.algorithm)) usage(`--algorithm must be one of ${ALGORITHMS.join(', ')}`);
   if (!given['--rows']) usage('--rows R is required');
-  if (!['exact', 'random', 'none'].includes(o.data)) usage('--data must be exact, random or none', 'GEN0006');
+  if (!['exact', 'random', 'none'].includes(o.data)) usage('--data must be exact, random or none');
   if (!o.out) usage('--out DIR is required');
   if (!(o.chips >= 2 && o.chips <= 144)) limit('GEN0002', `chips: must be in 2..144 (got ${o.chips}; chip §1, §10.2: systems of up to 144 chips)`);
   if (o.algorithm === 'hd-allreduce' && (o.chips & (o.chips - 1)) !== 0) limit('GEN0007', `chips: hd-allreduce (halving-doubling) needs a power of two (got ${o.chips})`);
@@ -356,7 +361,7 @@ if (isMain) {
     ({ out } = generate(o));
   } catch (e) {
     // an --out that cannot be made or written (a file, /dev/null, no permission): an input error, no stack trace
-    process.stderr.write(`gen-collective: error IO0002: cannot write to ${o.out}: ${e && e.message ? e.message : e}\n`);
+    process.stderr.write(`${renderDiagnostics([diagError('IO0002', `cannot write to ${o.out}: ${e && e.code === 'ENOTDIR' ? 'not a directory' : writeErrorReason(e)}`)], 'human', { color: false })}\n`);
     process.exit(1);
   }
   const cmds = [
