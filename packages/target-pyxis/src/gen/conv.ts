@@ -17,6 +17,7 @@ import { floatValues, lnsValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
 import { errorOf } from './reference.js';
+import { conv3x3Wide } from './convWide.js';
 
 export interface ConvParams {
   name?: string;
@@ -26,6 +27,8 @@ export interface ConvParams {
   residual?: boolean;
   /** 1 (default) or 2: stride 2 computes the outputs centred on the even rows and columns (native flow, stride2Code). */
   stride?: number;
+  /** Columns of the images (default 128, one grid pass); wider: the width-wise tiles of chip §17.2.1 (convWide.ts). */
+  width?: number;
   clusters?: number[];
   uies?: number;
   seed?: number;
@@ -35,6 +38,7 @@ export const COUT = 16;
 export const WIDTH = 128;
 
 export function conv3x3(p: ConvParams): GenKernel {
+  if (p.width !== undefined && p.width !== WIDTH) return conv3x3Wide({ ...p, width: p.width });
   const name = p.name ?? 'conv3x3';
   requireName(name);
   const N = requireInt('images', p.images, 1, 65536);
@@ -145,8 +149,8 @@ export function stride2Wpsw(): number[][] {
   });
 }
 
-/** float64 3x3 convolution, stride 1 or 2 (even rows and columns kept), zero padding 1, and sum |w x| per output. */
-export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: number, CIN: number, H: number, stride = 1): { ref: Float64Array; abs: Float64Array } {
+/** float64 3x3 convolution of [CIN, H, W] images (W = 128 for stride 2), stride 1 or 2 (even rows and columns kept), zero padding 1, and sum |w x| per output. */
+export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: number, CIN: number, H: number, stride = 1, W = WIDTH): { ref: Float64Array; abs: Float64Array } {
   if (stride === 2) {
     const f = conv3x3Reference(x, w, N, CIN, H);
     const HO = H / 2;
@@ -160,7 +164,7 @@ export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: 
         }
     return { ref, abs };
   }
-  const ref = new Float64Array(N * COUT * H * WIDTH);
+  const ref = new Float64Array(N * COUT * H * W);
   const abs = new Float64Array(ref.length);
   for (let n = 0; n < N; n++)
     for (let o = 0; o < COUT; o++)
@@ -171,11 +175,11 @@ export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: 
             for (let row = 0; row < H; row++) {
               const sr = row + ky - 1;
               if (sr < 0 || sr >= H) continue;
-              for (let col = 0; col < WIDTH; col++) {
+              for (let col = 0; col < W; col++) {
                 const sc = col + kx - 1;
-                if (sc < 0 || sc >= WIDTH) continue;
-                const v = x[((n * CIN + i) * H + sr) * WIDTH + sc]!;
-                const o2 = ((n * COUT + o) * H + row) * WIDTH + col;
+                if (sc < 0 || sc >= W) continue;
+                const v = x[((n * CIN + i) * H + sr) * W + sc]!;
+                const o2 = ((n * COUT + o) * H + row) * W + col;
                 ref[o2]! += k * v;
                 abs[o2]! += Math.abs(k * v);
               }
