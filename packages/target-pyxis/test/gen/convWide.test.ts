@@ -99,7 +99,14 @@ describe('pyxis-gen conv3x3 --width: width-wise tiling (chip §17.2.1)', () => {
       expect(e.bad).toBe(0);
       expect(e.max).toBeLessThanOrEqual(0.06);
       expect(e.rms).toBeLessThanOrEqual(0.04);
-      expect(computeTotal(run.report, 'exec_valid')).toBe(p.images * (p.height / 8) * tilesOf(W) * p.cin * 8);
+      const trips = p.images * (p.height / 8) * tilesOf(W);
+      expect(computeTotal(run.report, 'exec_valid')).toBe(trips * p.cin * 8);
+      // each Exec_Valid: 8 rows x 128 grid columns x 16 filters x 9 taps per input channel, the masked columns included
+      // (the useful share is W / (128 x tiles): 272 / 384, 144 / 256)
+      expect(computeTotal(run.report, 'macs')).toBe(trips * p.cin * 8 * 128 * 16 * 9);
+      // the GX issues one Exec (bubble or valid) per cycle: 10 per input channel of a trip, the trips of a UIE in a row
+      const perUie = Math.ceil(p.images / (p.uies ?? 1)) * (p.height / 8) * tilesOf(W) * p.cin * 10;
+      expect(run.report.cycles).toBeGreaterThan(perUie);
     });
 
   it('bad widths and combinations: GEN0090-GEN0092 naming the limit (exit 1, nothing written)', () => {
