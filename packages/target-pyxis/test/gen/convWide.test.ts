@@ -36,17 +36,12 @@ function rnd(seed: number): () => number {
 }
 
 describe('pyxis-gen conv3x3 --width: width-wise tiling (chip §17.2.1)', () => {
-  it('512 columns (Table 17-1: 5 tiles), one product per output: bit-exact at every column, seams included', () => {
-    const p: ConvParams = { images: 1, cin: 16, height: 8, width: 512 };
+  /** one nonzero power-of-two tap per filter, power-of-two x: run, and compare every output with the exact product */
+  function bitExact(p: ConvParams): void {
     const k = conv3x3(p);
-    expect(k.meta['tiles']).toBe(5);
-    // Table 17-1 read at partition offsets 0, 7, 14, 21, 28 (columns 112t), written as the table lists (tile 3: 351-462)
-    for (let t = 0; t < 5; t++) expect(k.ld).toContain(`_${t} {`);
-    for (const c of ['0:128', '112:240', '224:352', '336:464', '448:512']) expect(k.ld).toContain(`x0_0[:, 0:8, ${c}]`);
-    expect(k.notes?.join('\n')).toContain('written columns 0-126, 127-238, 239-350, 351-462, 463-511');
-    const W = 512;
-    const H = 8;
-    const r = rnd(1721);
+    const W = p.width!;
+    const H = p.height;
+    const r = rnd(1721 + W);
     const x = new Float32Array(16 * H * W);
     for (let i = 0; i < x.length; i++) x[i] = (r() < 0.5 ? -1 : 1) * 2 ** (Math.floor(r() * 5) - 3);
     const w = new Float32Array(16 * 16 * 9);
@@ -77,7 +72,20 @@ describe('pyxis-gen conv3x3 --width: width-wise tiling (chip §17.2.1)', () => {
     }
     expect(first).toBe('');
     expect(bad).toBe(0);
-    expect(computeTotal(run.report, 'exec_valid')).toBe(1 * 1 * 5 * 16 * 8);
+    expect(computeTotal(run.report, 'exec_valid')).toBe((H / 8) * tilesOf(W) * 16 * 8);
+  }
+
+  it('512 columns (Table 17-1: 5 tiles), one product per output: bit-exact at every column, seams included', () => {
+    const k = conv3x3({ images: 1, cin: 16, height: 8, width: 512 });
+    expect(k.meta['tiles']).toBe(5);
+    // Table 17-1 read at partition offsets 0, 7, 14, 21, 28 (columns 112t), written as the table lists (tile 3: 351-462)
+    for (const c of ['0:128', '112:240', '224:352', '336:464', '448:512']) expect(k.ld).toContain(`x0_0[:, 0:8, ${c}]`);
+    expect(k.notes?.join('\n')).toContain('written columns 0-126, 127-238, 239-350, 351-462, 463-511');
+    bitExact({ images: 1, cin: 16, height: 8, width: 512 });
+  });
+
+  it('272 columns (tiles 0-7, 7-14, 14-16: a 3-partition last tile), 16 rows: bit-exact, the east edge included', () => {
+    bitExact({ images: 1, cin: 16, height: 16, width: 272 });
   });
 
   const cases: Array<[string, ConvParams]> = [
