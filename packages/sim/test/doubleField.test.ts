@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dbl, smi } from '../src/kernel/doubleField.js';
+import { dbl, objs, smi } from '../src/kernel/doubleField.js';
 
 const same = (a: number, b: number): boolean => Object.is(a, b) || (a === 0 && b === 0);
 
@@ -26,5 +26,17 @@ describe('doubleField', () => {
     expect(smi(-0)).toBe(0);
     expect(smi(2.5)).toBe(2.5);
     expect(smi(-(2 ** 30) - 0.5)).toBe(-(2 ** 30) - 0.5);
+  });
+  it('objs gives a new empty array each call, which then behaves as any array', () => {
+    const a = objs<{ v: number }>();
+    const b = objs<{ v: number }>();
+    expect(a).not.toBe(b);
+    expect(a).toEqual([]);
+    expect(Object.keys(a)).toEqual([]);
+    a.push({ v: 1 }, { v: 2 });
+    expect(a.map((x) => x.v)).toEqual([1, 2]);
+    expect(b.length).toBe(0);
+    expect(a.shift()?.v).toBe(1);
+    expect(a.length).toBe(1);
   });
 });

@@ -168,7 +168,7 @@ function systemResult(p: ReturnType<typeof prepare>, r: SystemOutcome, outputs: 
       (faults ? `; faults injected: ${dropped} dropped, ${corrupted} corrupted` : ''),
     ...r.chips.map((c, k) => `chip${k}: ${c.report.trips_total} trip(s), ${c.clusters} cluster(s) x ${c.uies} UIE(s)`),
     `fabric Rx drops: ${dropTotal} page(s)/datagram(s)` + (dropTotal ? ` (${Object.entries(drops).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')})` : ''),
-    ...failures.map((f) => `${f.recovered ? 'recovered (a host action waited on the Job Failed interrupt)' : 'FAILED'}: ${f.text}`),
+    ...failures.map((f) => `${f.inhibited ? 'recovered (the sticky Job Failed state was inhibited, cluster.fabric_failed_inhibit)' : f.recovered ? 'recovered (a host action waited on the Job Failed interrupt)' : 'FAILED'}: ${f.text}`),
   ];
   const perPipe = (busy: number[]) => busy.map((b) => (r.cycles > 0 ? b / r.cycles : 0));
   const stats = {

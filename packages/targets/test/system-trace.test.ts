@@ -56,5 +56,15 @@ describe('system traces', () => {
     // every slice sits on a declared track of its own chip
     const declared = new Set(ev.filter((e) => e.name === 'thread_name').map((e) => `${e.pid}/${e.tid}`));
     for (const e of ev.filter((x) => x.ph === 'X')) expect(declared.has(`${e.pid}/${e.tid}`)).toBe(true);
+    // per-page events name the page's job and sequence number (§18 fabric page tracing): the pair's TJID 12 / RJID 34,
+    // two pages 0 and 1, on chip 0's FO pipes and chip 1's FI pipes
+    const pageArgs = (pid: number, re: RegExp) => ev.filter((e) => e.ph === 'X' && e.pid === pid && re.test(String(e.name))).map((e) => e.args as Record<string, unknown>);
+    for (const [pid, re] of [[1, /^rdma_data ->chip1$/], [2, /^rdma_data chip0->c0$/]] as const)
+      expect(pageArgs(pid, re).map((a) => [a['tjid'], a['rjid'], a['seq']])).toEqual([[12, 34, 0], [12, 34, 1]]);
+    // the Tx CLIST's artificial cell pointers (§10.7.5): {page number on its FO pipe, cell index}; the pages are 32
+    // and 16 words (48 rows of 128 B), 16 + 128 w bytes = 257 and 129 chunks = 24 and 12 cells (§10.1)
+    const cells = [32, 16].map((w) => Math.ceil(Math.ceil((16 + 128 * w) / 16) / 11));
+    const cptrs = pageArgs(1, /^rdma_data ->chip1$/).map((a) => String(a['cptrs']).split('..').map((x) => Number(x)));
+    expect(cptrs.map(([a, b]) => [a! % 256, b! - a! + 1])).toEqual(cells.map((n) => [0, n]));
   });
 });

@@ -28,3 +28,14 @@ export function smi(x: number): number {
 // Seen with heap numbers at load (V8 gives it a feedback vector only after some tens of calls): its own `x | 0` is
 // compiled for both kinds of input and never deoptimises.
 for (let k = 0; k < 64; k++) smi(dbl(k / 2));
+
+/**
+ * An empty array of V8's object elements kind (PACKED_ELEMENTS). A literal `[]` starts as small integers and changes
+ * its map when the first object goes in; code optimised on arrays already holding objects then deoptimises ("wrong
+ * map") on a fresh one, e.g. every engine of the next partition a thread builds (issue 22). Host speed only.
+ */
+export function objs<T>(): T[] {
+  const a: T[] = [undefined as T];
+  a.pop();
+  return a;
+}

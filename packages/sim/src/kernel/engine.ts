@@ -25,7 +25,8 @@ export interface SimEngine {
   /**
    * Optional, allocation-free stall classification for the stats collector:
    * an index into `stallReasons` (called on cycles where the engine is busy
-   * but `tick` returned false). Engines without it count as `stalled`.
+   * but `tick` returned false). Engines without it count as `stalled`. A query without side effects (the kernel
+   * also calls it when it sizes its counters, result unused: engineCounters.ts).
    */
   stallCode?(): number;
   /** Names for the codes returned by `stallCode` (fixed for the engine's lifetime). */
@@ -48,6 +49,7 @@ export interface SimEngine {
    * `tick` does nothing and returns false, `busy` stays true, `stallCode` keeps its present value and `nextWake` is
    * Infinity (it waits for others). The kernel then stops ticking it and counts those cycles as stalled with that
    * code (lazily, as the idle cycles of a sleeping engine); a run in which nothing else can move ends as a deadlock.
+   * A query without side effects (the kernel also asks it before a run, answer unused: lazyEngines.ts `stallSleeps`).
    */
   stallSleep?(): boolean;
   /**

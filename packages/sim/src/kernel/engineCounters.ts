@@ -50,6 +50,12 @@ export class EngineCounters extends EngineRegistry {
     const old = this.reasonC;
     this.reasonC = new Float64Array(total);
     if (old.length <= total) this.reasonC.set(old);
+    // accountStall sees one engine of each class before the loop is optimised (0 cycles: no counter moves; stallCode
+    // is a query), repeatedly (V8 keeps feedback only from a function's ~8th call on): a class first stalling later
+    // (the trip manager at a trip's end, another at a thread's next partition) deoptimised the loop ("wrong map")
+    const reps = new Map<unknown, number>();
+    for (let i = 0; i < n; i++) if (!reps.has(Object.getPrototypeOf(this.engines[i]))) reps.set(Object.getPrototypeOf(this.engines[i]), i);
+    for (let r = 0; r < 10; r++) for (const i of reps.values()) this.accountStall(i, this.engines[i]!, 0);
   }
 
   /** `cycles` stall cycles of engine i, with the reason its `stallCode` gives now. */

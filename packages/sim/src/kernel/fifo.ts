@@ -3,6 +3,8 @@
  * simulator, so backpressure (a full FIFO = no credit) is always modelled.
  * Each entry holds `width` 32-bit words; `push`/`pop` never allocate.
  */
+import { dbl } from './doubleField.js';
+
 export class Fifo {
   readonly capacity: number;
   readonly width: number;
@@ -15,7 +17,9 @@ export class Fifo {
   /** Statistics: entries pushed/popped, cycles a producer found no credit, high-water mark. */
   pushes = 0;
   pops = 0;
-  fullStalls = 0;
+  // double from the start (doubleField.ts): stall runs add counts computed from cycles; a Smi field generalised then
+  // deprecated the map, and a thread's next partition re-typed the fields holding FIFOs (lazy deopts)
+  fullStalls = dbl(0);
   maxOccupancy = 0;
 
   constructor(

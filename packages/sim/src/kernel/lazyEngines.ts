@@ -26,6 +26,15 @@ export const enum EngineState {
   Stalled = 4,
 }
 
+/**
+ * Whether a passive engine stalled at this tick promises to sleep (`stallSleep`, a query). `prepare` asks one passive
+ * engine of each class first (V8 keeps feedback only from a function's ~8th call on): a class first asked after the
+ * loop was optimised (the trip manager at a trip's end) deoptimised it ("wrong map"). Host speed only.
+ */
+export function stallSleeps(e: SimEngine): boolean {
+  return e.stallSleep !== undefined && e.stallSleep();
+}
+
 export class LazyEngines extends EngineCounters {
   /** The current cycle: the cycle being stepped during `run`, the final cycle after it. */
   now = 0;
@@ -95,6 +104,9 @@ export class LazyEngines extends EngineCounters {
       e.attachWake?.(() => this.wake(i));
       e.attachSkip?.((until) => this.skip(i, until), () => this.resume(i));
     }
+    const reps = new Map<unknown, SimEngine>();
+    for (const e of this.engines) if (e.passive && !reps.has(Object.getPrototypeOf(e))) reps.set(Object.getPrototypeOf(e), e);
+    for (let r = 0; r < 10; r++) for (const e of reps.values()) stallSleeps(e);
   }
 
   /**

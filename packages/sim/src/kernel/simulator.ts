@@ -20,7 +20,7 @@
  * `advance` / `finishAt` of partitioned runs, partitioned.ts). One object: the loop reads every field directly and
  * its calls stay monomorphic (V8 inlines them).
  */
-import { EngineState, LazyEngines } from './lazyEngines.js';
+import { EngineState, LazyEngines, stallSleeps } from './lazyEngines.js';
 import { smi } from './doubleField.js';
 import type { EngineStats } from './engineCounters.js';
 
@@ -56,7 +56,7 @@ export class Simulator extends LazyEngines {
   /** Runs until every engine is idle, a deadlock, or `maxCycles`. */
   run(opts: RunOptions = {}): RunResult {
     const maxCycles = opts.maxCycles ?? Infinity;
-    const r = this.loop(maxCycles, Infinity, false, opts);
+    const r = this.runLoop(maxCycles, Infinity, false, opts);
     if (r === 'max-cycles') return { reason: 'max-cycles', cycles: this.now, steps: this.steps, waitGraph: this.waitGraph() };
     if (r === 'deadlock') return { reason: 'deadlock', cycles: this.now, steps: this.steps, waitGraph: this.waitGraph() };
     return { reason: 'done', cycles: this.now, steps: this.steps, waitGraph: [] };
@@ -103,7 +103,7 @@ export class Simulator extends LazyEngines {
       this.now = target;
       if (target >= limit) return 'window';
     }
-    const r = this.loop(opts.maxCycles ?? Infinity, limit, true, opts);
+    const r = this.runLoop(opts.maxCycles ?? Infinity, limit, true, opts);
     return r === 'quiescent' ? 'quiescent' : 'window';
   }
 
@@ -119,7 +119,7 @@ export class Simulator extends LazyEngines {
    * The cycle loop, from `this.now`: stops at `maxCycles`, at `windowEnd` (partitioned runs: 'window'), or when
    * nothing can move any more ('done' / 'deadlock'; partitioned: 'quiescent', the undecided case).
    */
-  private loop(maxCycles: number, windowEnd: number, partitioned: boolean, opts: RunOptions): StopReason | 'window' | 'quiescent' {
+  private loop(maxCycles: number, windowEnd: number, partitioned: boolean, opts: RunOptions): StopReason | 'window' | 'quiescent' | 'ended' {
     this.prepare();
     this.runLimit = Math.min(maxCycles, windowEnd);
     const engines = this.engines;
@@ -141,7 +141,7 @@ export class Simulator extends LazyEngines {
     const act = this.act;
     const nWords = act.length;
     let resumeAt = -1;
-    let result: StopReason | 'window' | 'quiescent';
+    let result: StopReason | 'window' | 'quiescent' | 'ended';
     for (;;) {
       if (now >= maxCycles) {
         this.now = now;
@@ -219,7 +219,7 @@ export class Simulator extends LazyEngines {
             progressed = true;
           } else if (e.busy) {
             this.accountStall(i, e, 1);
-            if (passive[i] === 1 && e.stallSleep !== undefined && e.stallSleep()) this.sleepStalled(i, e, now);
+            if (passive[i] === 1 && stallSleeps(e)) this.sleepStalled(i, e, now);
           } else {
             idleC[i]++;
             if (passive[i] === 1) this.sleep(i, e, now);
@@ -245,36 +245,11 @@ export class Simulator extends LazyEngines {
       // an engine that promised progress from now + 1 on (`attachSkip` in this step's tick) is due then
       let next = this.skipping > 0 ? now + 1 : this.timedNext();
       if (next <= now) next = now + 1;
-      // (an engine asleep in state Stalled is busy and waits for others: nextWake Infinity)
-      let anyBusy = this.stalledN > 0;
-      for (let i = 0; i < n; i++) {
-        if (this.state[i] !== EngineState.Active) continue;
-        const e = engines[i]!;
-        if (e.busy) anyBusy = true;
-        else if (passive[i] === 1) continue;
-        let w = e.nextWake(now + 1);
-        if (w <= now) w = now + 1;
-        if (w < next) next = w;
-      }
-      for (let l = 0; l < links.length; l++) {
-        const w = links[l]!.nextAt;
-        if (w < next) next = w <= now ? now + 1 : w;
-      }
+      next = this.wakeScan(now, next);
       if (next === Infinity) {
-        this.now = now;
-        // The run ends at `now`: the step just made at `now` (nothing moved) is not one of its cycles, so each
-        // engine's busy + stall + idle is exactly `cycles`. Undo that step's accounting (one idle or stall cycle);
-        // the lazy engines are accounted up to `now` below.
-        for (let i = 0; i < n; i++) {
-          if (this.state[i] !== EngineState.Active) continue;
-          const e = engines[i]!;
-          if (e.busy) this.accountStall(i, e, -1);
-          else this.idleC[i]--;
-        }
-        if (partitioned) {
-          this.quiescent = true;
-          result = 'quiescent';
-        } else result = anyBusy ? 'deadlock' : 'done';
+        // the run ends at `now` (= this.now, stored at the step's start): `endRun`, out of this function, which V8
+        // optimises long before a partition's last step; code first run there deoptimised it for the next partition
+        result = 'ended';
         break;
       }
       if (next > maxCycles) next = maxCycles;
@@ -295,9 +270,69 @@ export class Simulator extends LazyEngines {
       }
       now = next;
     }
+    return result;
+  }
+
+  /** `loop`, then what follows it once per run (unoptimised code: see `endRun`). */
+  private runLoop(maxCycles: number, windowEnd: number, partitioned: boolean, opts: RunOptions): StopReason | 'window' | 'quiescent' {
+    let r = this.loop(maxCycles, windowEnd, partitioned, opts);
+    if (r === 'ended') r = this.endRun(partitioned);
     this.curPos = -1;
     this.settle(this.now);
-    return result;
+    return r;
+  }
+
+  /**
+   * The run ends at `now`: the step just made at `now` (nothing moved) is not one of its cycles, so each engine's
+   * busy + stall + idle is exactly `cycles`. Undo that step's accounting (one idle or stall cycle); the lazy engines
+   * are accounted up to `now` by the caller.
+   */
+  private endRun(partitioned: boolean): StopReason | 'quiescent' {
+    const engines = this.engines;
+    for (let i = 0; i < engines.length; i++) {
+      if (this.state[i] !== EngineState.Active) continue;
+      const e = engines[i]!;
+      if (e.busy) this.accountStall(i, e, -1);
+      else this.idleC[i]--;
+    }
+    if (partitioned) {
+      this.quiescent = true;
+      return 'quiescent';
+    }
+    return this.scanBusy ? 'deadlock' : 'done';
+  }
+
+  /** Whether an engine was busy at the last `wakeScan`. */
+  private scanBusy = false;
+
+  /**
+   * After a step in which nothing moved: the earliest wake (from `next`, the lazy engines' and skips') over the active
+   * engines and the links; whether any engine is busy in `scanBusy`. A method of its own, not inlined in `loop`: an
+   * engine class first seen here (in the last step of a partition) deoptimises this small function, not the whole
+   * loop, which a thread's next partition then compiled again (V8 "wrong map"; host speed only).
+   */
+  private wakeScan(now: number, next: number): number {
+    const engines = this.engines;
+    const n = engines.length;
+    const passive = this.passive;
+    const links = this.links;
+    // (an engine asleep in state Stalled is busy and waits for others: nextWake Infinity)
+    let anyBusy = this.stalledN > 0;
+    for (let i = 0; i < n; i++) {
+      if (this.state[i] !== EngineState.Active) continue;
+      const e = engines[i]!;
+      if (e.busy) anyBusy = true;
+      else if (passive[i] === 1) continue;
+      let w = e.nextWake(now + 1);
+      if (w <= now) w = now + 1;
+      if (w < next) next = w;
+    }
+    for (let l = 0; l < links.length; l++) {
+      const w = links[l]!.nextAt;
+      if (w < next) next = w <= now ? now + 1 : w;
+    }
+    this.scanBusy = anyBusy;
+    return next;
   }
 
   engineStats(): EngineStats[] {

@@ -79,7 +79,7 @@ export const PYXIS_IMAGE_METADATA: JsonSchema = {
                 type: 'object',
                 required: ['entry'],
                 additionalProperties: false,
-                properties: { entry: { anyOf: [{ type: 'integer', minimum: 0, maximum: 7 }, { enum: ['timeout', 'fabric_job_failed'] }] }, count: { type: 'integer', minimum: 1 } },
+                properties: { entry: { anyOf: [{ type: 'integer', minimum: 0, maximum: 7 }, { enum: ['timeout', 'fabric_job_failed', 'dgram_tx0', 'dgram_tx1', 'dgram_rx0', 'dgram_rx1'] }] }, count: { type: 'integer', minimum: 1 } },
               },
               // software polling a CSR (chip §11.8): wait until (word & mask) == value
               poll: { type: 'object', required: ['address', 'value'], additionalProperties: false, properties: { address: bigNumber, mask: bigNumber, value: bigNumber } },

@@ -8,7 +8,7 @@
 import { decode, loadTable } from '@pyxis/codec';
 import { DiagnosticError, error, type Diagnostic } from '@pyxis/diagnostics';
 import type { SimEngine } from '@pyxis/sim';
-import { BandwidthPort, RunAheadWindow, Simulator, TimedLink } from '@pyxis/sim';
+import { BandwidthPort, objs, RunAheadWindow, Simulator, TimedLink } from '@pyxis/sim';
 import { Amem } from './amem/index.js';
 import { CLIENT_MPE } from './amem/banks.js';
 import type { AmemAccess } from './amemAccess.js';
@@ -41,7 +41,7 @@ import type { ChipFabricOptions, ChipFabricSide } from './fabric/port.js';
 import { FabricAdapter } from './fabric/adapter.js';
 import { installFabricCsrs } from './fabric/csr.js';
 
-export { FABRIC_JOB_FAILED_INTERRUPT, HostAgent, type EnqueueRecord, type HostAction } from './host.js';
+export { DGRAM_INTERRUPT_BASE, DGRAM_INTERRUPT_NAMES, FABRIC_JOB_FAILED_INTERRUPT, HostAgent, type EnqueueRecord, type HostAction } from './host.js';
 
 export { MAX_CLUSTERS, MAX_UIES } from './imageModel.js';
 export const MPES_PER_CLUSTER = 13;
@@ -205,7 +205,7 @@ export class PyxisChip {
     }
     if (opts.fabric) {
       // chip §10: one fabric adapter per chip (Tx / Rx job managers per cluster, the shared QPage table, FO pipes)
-      this.fabricAdapter = new FabricAdapter({ clusters, fabric: opts.fabric, amem: this.amem, hbm: this.hbm, commitLatency: config.amem.write_commit_latency_cycles, coreSwitch: { egress, ingress }, observer: this.observer });
+      this.fabricAdapter = new FabricAdapter({ clusters, fabric: opts.fabric, amem: this.amem, hbm: this.hbm, commitLatency: config.amem.write_commit_latency_cycles, descriptorFetchCycles: config.noc.latency_cycles + Math.ceil(8 / config.noc.bytes_per_cycle), coreSwitch: { egress, ingress }, observer: this.observer });
       this.fabric = this.fabricAdapter;
     }
     for (let c = 0; c < clusters; c++) {
@@ -226,6 +226,10 @@ export class PyxisChip {
         engines.set(qid, e);
         this.engineIndex.set(e, this.allEngines.length);
         this.allEngines.push(e);
+        // controlIdle's list, kept here: built lazily it was first built in controlIdle's first calls, before V8 keeps
+        // feedback for them, and a thread's next partition then deoptimised the slots' tick there
+        if (e instanceof UieSlot) this.uieCount++;
+        else this.controlEngines.push(e);
       };
       for (let u = 0; u < uies; u++) {
         const name = `c${c}.uie${u}`;
@@ -246,7 +250,7 @@ export class PyxisChip {
           },
         });
         slot.window = new RunAheadWindow(opts.quantum ?? 1, this.sim);
-        slot.gate = this.runAheadGate;
+        slot.gate = this;
         this.uies.push(slot);
         add(tripQueueId('uie', u), slot);
       }
@@ -339,7 +343,7 @@ export class PyxisChip {
    * Without APM it suffices that no trip can be started on this UIE: either never again, or not while its tracking
    * IDs / descriptor FIFOs are full (run-ahead then stops when that changes).
    */
-  private readonly runAheadGate = (slot: UieSlot, now: number): 0 | 1 | 2 => {
+  runAheadGate(slot: UieSlot, now: number): 0 | 1 | 2 {
     const apmOn = this.opts.config.apm.enabled;
     if (apmOn && this.apm.utilization < 1) return 0;
     // software polling reads live UIE registers (csr.seq_status, ...) at the global clock: no run-ahead meanwhile
@@ -354,7 +358,7 @@ export class PyxisChip {
     if (this.quiet) return 1;
     if (apmOn) return 0;
     return slot.canAccept() ? 0 : 2;
-  };
+  }
 
   private idleCheckedAt = -1;
   private idle = false;
@@ -378,7 +382,8 @@ export class PyxisChip {
     }
     return this.idle;
   }
-  private controlEngines: TripEngine[] = [];
+  // an object array from the start (kernel objs(): a fresh `[]` deoptimises controlIdle at the next partition's chip)
+  private controlEngines: TripEngine[] = objs();
   private uieCount = 0;
 
   private register(e: SimEngine): void {

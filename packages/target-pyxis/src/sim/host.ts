@@ -17,6 +17,13 @@ export interface EnqueueRecord {
 
 /** HostAction.afterInterrupt.entry of the fabric adapter's RDMA Job Failed interrupt (chip §10.7.1.2, §10.8.1.2). */
 export const FABRIC_JOB_FAILED_INTERRUPT = -2;
+/**
+ * HostAction.afterInterrupt.entry of the datagram ring interrupts (chip §11.5.2.1 "may signal an interrupt to indicate
+ * that the buffer has been freed", §11.5.2.2 "This signals an interrupt"): -3 - k for ring k = dgram_tx0, dgram_tx1,
+ * dgram_rx0, dgram_rx1 (one interrupt per descriptor the hardware head pointer passes).
+ */
+export const DGRAM_INTERRUPT_BASE = -3;
+export const DGRAM_INTERRUPT_NAMES = ['dgram_tx0', 'dgram_tx1', 'dgram_rx0', 'dgram_rx1'] as const;
 
 /**
  * A host (CPU) action from the image (`metadata.pyxis.host_actions`): an
@@ -34,8 +41,8 @@ export interface HostAction {
   atCycle: number;
   /**
    * Wait for the n-th (1-based) interrupt of `cluster`: entry 0..7 of barrier_interrupt_config (§11.6.5), -1 for
-   * the barrier timeout interrupt (§11.6.7), or -2 (FABRIC_JOB_FAILED_INTERRUPT) for the fabric adapter's RDMA
-   * Job Failed interrupt (§10.7.1.2, §10.8.1.2).
+   * the barrier timeout interrupt (§11.6.7), -2 (FABRIC_JOB_FAILED_INTERRUPT) for the fabric adapter's RDMA
+   * Job Failed interrupt (§10.7.1.2, §10.8.1.2), -3..-6 for the datagram ring interrupts (DGRAM_INTERRUPT_BASE, §11.5.2).
    */
   afterInterrupt?: { entry: number; count: number };
   /** Software polling (§11.8 "Software must monitor ..."): wait until (CSR word at `address` & mask) == value. */
@@ -111,7 +118,10 @@ export class HostAgent implements SimEngine {
     if (a.afterInterrupt) {
       const { entry, count } = a.afterInterrupt;
       // the timeout interrupt of the walk at the end of cycle W is seen from cycle W + 1 (barriers.ts)
-      const n = entry === FABRIC_JOB_FAILED_INTERRUPT ? (this.chip.fabricAdapter?.failedInterrupts[a.cluster] ?? 0) : entry < 0 ? bt.timeoutInterruptsBefore(now) : bt.interruptCount[entry]!;
+      const n =
+        entry === FABRIC_JOB_FAILED_INTERRUPT ? (this.chip.fabricAdapter?.failedInterrupts[a.cluster] ?? 0)
+        : entry <= DGRAM_INTERRUPT_BASE ? (this.chip.fabricAdapter?.dgramInterrupts[a.cluster]?.[DGRAM_INTERRUPT_BASE - entry] ?? 0)
+        : entry < 0 ? bt.timeoutInterruptsBefore(now) : bt.interruptCount[entry]!;
       if (n < count) return false;
     }
     if (a.poll) {
@@ -165,7 +175,7 @@ export class HostAgent implements SimEngine {
     if (r) return `enqueue of list 0x${r.descriptor_list_address.toString(16)} waits: ring of queue 0x${r.queue_id.toString(16)} in cluster ${r.cluster} is full (4 lists)`;
     const a = this.actions[this.nextAction];
     if (a?.afterInterrupt)
-      return `host action ${this.nextAction} waits for ${a.afterInterrupt.entry === FABRIC_JOB_FAILED_INTERRUPT ? 'the fabric Job Failed interrupt' : a.afterInterrupt.entry < 0 ? 'the barrier timeout interrupt' : `interrupt ${a.afterInterrupt.entry}`} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
+      return `host action ${this.nextAction} waits for ${a.afterInterrupt.entry === FABRIC_JOB_FAILED_INTERRUPT ? 'the fabric Job Failed interrupt' : a.afterInterrupt.entry <= DGRAM_INTERRUPT_BASE ? `the ${DGRAM_INTERRUPT_NAMES[DGRAM_INTERRUPT_BASE - a.afterInterrupt.entry]} ring interrupt` : a.afterInterrupt.entry < 0 ? 'the barrier timeout interrupt' : `interrupt ${a.afterInterrupt.entry}`} of cluster ${a.cluster} (occurrence ${a.afterInterrupt.count})`;
     if (a?.poll) return `host action ${this.nextAction} polls CSR 0x${a.poll.address.toString(16)} of cluster ${a.cluster} until (value & 0x${a.poll.mask.toString(16)}) == 0x${a.poll.value.toString(16)}`;
     if (a) return `host action ${this.nextAction} scheduled at cycle ${a.atCycle}`;
     return undefined;

@@ -6,7 +6,7 @@
 import { imageError, SimCodes } from './diagnostics.js';
 import { CFG_ENGINE_BASE } from './cfgSpace.js';
 import type { RemapWindow } from './noc.js';
-import type { HostAction } from './host.js';
+import { DGRAM_INTERRUPT_BASE, DGRAM_INTERRUPT_NAMES, type HostAction } from './host.js';
 
 /** Host CPU actions (metadata.pyxis.host_actions) for an image of `clusters` clusters. */
 export function parseHostActions(file: string, v: unknown, clusters: number): HostAction[] {
@@ -32,10 +32,11 @@ export function parseHostActions(file: string, v: unknown, clusters: number): Ho
       const count = ai['count'] ?? 1;
       const timeout = entry === 'timeout';
       const fabric = entry === 'fabric_job_failed';
-      if (!timeout && !fabric && (typeof entry !== 'number' || !(entry >= 0 && entry < 8)))
-        throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5), "timeout" (the barrier timeout interrupt, chip §11.6.7) or "fabric_job_failed" (the RDMA Job Failed interrupt, chip §10.7.1.2, §10.8.1.2)');
+      const ring = (DGRAM_INTERRUPT_NAMES as readonly unknown[]).indexOf(entry);
+      if (!timeout && !fabric && ring < 0 && (typeof entry !== 'number' || !(entry >= 0 && entry < 8)))
+        throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5), "timeout" (the barrier timeout interrupt, chip §11.6.7), "fabric_job_failed" (the RDMA Job Failed interrupt, chip §10.7.1.2, §10.8.1.2) or a datagram ring "dgram_tx0" / "dgram_tx1" / "dgram_rx0" / "dgram_rx1" (chip §11.5.2)');
       if (typeof count !== 'number' || count < 1) throw bad(i, 'after_interrupt.count must be >= 1');
-      a.afterInterrupt = { entry: timeout ? -1 : fabric ? -2 : (entry as number), count };
+      a.afterInterrupt = { entry: timeout ? -1 : fabric ? -2 : ring >= 0 ? DGRAM_INTERRUPT_BASE - ring : (entry as number), count };
     }
     const po = o['poll'] as Record<string, unknown> | undefined;
     if (po !== undefined) {

@@ -11,7 +11,7 @@ import type { DescriptorPrefetchEngine } from './dpe.js';
 import { TRIP_QUEUES } from './queues.js';
 import type { Trip, TripEngine } from './trip.js';
 import { engineKey, PHASE } from './engines.js';
-import { dbl } from '@pyxis/sim';
+import { dbl, objs } from '@pyxis/sim';
 
 const enum SlotState {
   Idle = 0,
@@ -79,7 +79,8 @@ export class TripManager implements SimEngine {
   readonly slots: TripSlot[] = [];
   readonly launchLatency: number;
   private readonly notifyLatency: number;
-  private readonly pending: PendingNotify[] = [];
+  // object arrays from the start (kernel objs(): `stallSleep` reads their length before and after the first entry)
+  private readonly pending: PendingNotify[] = objs();
   private pendingHead = 0;
   readonly stallReasons = ['waiting barrier', 'engine busy', 'launch latency'] as const;
   tripsLaunched = 0;
@@ -110,7 +111,7 @@ export class TripManager implements SimEngine {
   /** Called once the flush is quiescent, before `flushDone` is set: re-initialises the barrier table (chip.ts). */
   onFlushQuiescent?: (now: number) => void;
   /** UIE trips launched through the per-UIE `csr.trip_start` CSR (bring-up path), waiting for their UIE to accept them. */
-  private readonly csrLaunches: Array<{ qid: number; trip: Trip }> = [];
+  private readonly csrLaunches: Array<{ qid: number; trip: Trip }> = objs();
 
   constructor(
     readonly cluster: number,
@@ -128,6 +129,10 @@ export class TripManager implements SimEngine {
     this.notifyLatency = cfg.trip_manager.notify_latency_cycles;
     for (let q = 0; q < TRIP_QUEUES; q++) this.slots.push(new TripSlot(this, q, engines.get(q)));
     dpe.onWork = () => this.wake();
+    // a variable field from the start (two stores; as TripTable.oldest): first changed at a trip's end, it dropped the
+    // kernel loop that had inlined `stallSleep` assuming a constant (V8 "code dependencies")
+    this.pendingHead = 1;
+    this.pendingHead = 0;
   }
 
   attachWake(wake: () => void): void {
@@ -146,7 +151,13 @@ export class TripManager implements SimEngine {
    * a barrier releases a slot (`released`) or the DPE, a completion, a CSR launch or the flush CSR wakes it.
    */
   stallSleep(): boolean {
-    return this.readyN === 0 && this.dpe.queued === 0 && this.pendingHead === this.pending.length && this.csrLaunches.length === 0 && !this.flushMode;
+    // every test on every call (V8: the kernel asks at `prepare`, before the loop is optimised; the later tests of
+    // a short-circuit chain first ran at a trip's end and deoptimised the loop)
+    const ready = this.readyN === 0;
+    const fetched = this.dpe.queued === 0;
+    const done = this.pendingHead === this.pending.length;
+    const launches = this.csrLaunches.length === 0;
+    return ready && fetched && done && launches && !this.flushMode;
   }
 
   get busy(): boolean {

@@ -15,7 +15,7 @@ import { runtimeError, SimCodes, tripError } from './diagnostics.js';
 import { BaseTripEngine } from './engines.js';
 import type { Trip, TripDone } from './trip.js';
 import type { UieTripParams } from './uie/index.js';
-import { dbl } from '@pyxis/sim';
+import { dbl, objs } from '@pyxis/sim';
 
 /** The decoded `desc_uie` fields handed to the UIE (names as in grammars/pyxis/desc_uie.json): the datapath model's own type. */
 export type { UieTripParams };
@@ -46,9 +46,13 @@ export interface UieModel extends SimEngine {
 
 /**
  * Run-ahead gate of the chip for one UIE at cycle `now`: 0 = tick in lockstep; 1 = may run ahead, no trip can ever be
- * started on it again; 2 = may run ahead until it can accept a trip again (it cannot now).
+ * started on it again; 2 = may run ahead until it can accept a trip again (it cannot now). A method of the chip, not a
+ * closure per chip: the next partition a thread builds then keeps the call target V8 optimised `tick` for (a new
+ * closure deoptimised it, "wrong call target"; host speed only).
  */
-export type RunAheadGate = (slot: UieSlot, now: number) => 0 | 1 | 2;
+export interface RunAheadGate {
+  runAheadGate(slot: UieSlot, now: number): 0 | 1 | 2;
+}
 
 export interface UieModelOptions {
   cluster: number;
@@ -96,8 +100,9 @@ export function uieTripParams(trip: Trip): UieTripParams {
  * order they were started.
  */
 export class UieSlot extends BaseTripEngine {
-  private readonly inflight: Trip[] = [];
-  private noopPending: Trip[] = [];
+  // object arrays from the start (kernel objs(): a fresh `[]` deoptimises `busy` at the next partition's slots)
+  private readonly inflight: Trip[] = objs();
+  private noopPending: Trip[] = objs();
   private bubble = false;
   model: UieModel | undefined;
   /** Temporal decoupling (kernel RunAheadWindow); used only with `gate`, a quantum > 1 and a model with `runAhead`. */
@@ -215,7 +220,7 @@ export class UieSlot extends BaseTripEngine {
       // A no-op trip retires after the trips started before it (trip order, §11.7.2).
       if (this.inflight.length === 0) {
         const noops = this.noopPending;
-        this.noopPending = [];
+        this.noopPending = objs();
         for (const t of noops) this.complete(t, now);
         did = true;
       }
@@ -228,7 +233,7 @@ export class UieSlot extends BaseTripEngine {
     w.ahead = false;
     if (!this.model || !this.model.busy) return did;
     if (w.quantum > 1 && this.gate && this.model.runAhead) {
-      const g = this.gate(this, now);
+      const g = this.gate.runAheadGate(this, now);
       if (g !== 0) {
         this.frozenAccept = this.canAccept();
         this.bubble = false; // the gate guarantees APM admits every cycle (utilisation 1) in the window

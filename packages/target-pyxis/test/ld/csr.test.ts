@@ -24,10 +24,19 @@ describe('cluster CSRs from memory_map.json', () => {
       'cluster.trip_flush',
       'cluster.trip_flush_status',
       'cluster.barrier_timeout_status',
+      'cluster.bt_mem',
+      'cluster.descr_q_head',
+      'cluster.dpe_config',
       'cluster.fabric_tx_failed',
       'cluster.fabric_rx_failed',
       'cluster.dgram_tail',
       'cluster.dgram_head',
+      'cluster.fabric_failed_inhibit',
+      'cluster.fabric_job_status',
+      'cluster.dgram_rxq_counts',
+      'cluster.fabric_tx_job_table',
+      'cluster.fabric_rx_job_table',
+      'cluster.fabric_voq_config',
     ]);
     for (const r of csr) expect(r.address).toBe(0x4000_0000 + r.offset);
     expect(clusterCsrAddress('cluster.enqueue')).toBe(0x4000_0000 + CSR_ENQUEUE);

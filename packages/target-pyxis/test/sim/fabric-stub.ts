@@ -45,6 +45,8 @@ export interface StubSystem {
   chips: PyxisChip[];
   /** Pages transmitted, per source chip, in order. */
   sent: FabricPage[][];
+  /** Granted pages of failed jobs flushed instead of sent (§11.8), per source chip. */
+  flushed: FabricEnqueue[][];
   /** VOQ enqueues and dequeues as the fabric saw them, per source chip, in order (cycle, +1 / -1, VOQ, cluster, type). */
   log: Array<Array<{ t: number; d: 1 | -1; voq: number; cluster: number; type: string }>>;
   run(): { reason: string; cycles: number };
@@ -58,18 +60,25 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
   for (const [e, v] of Object.entries(o.mapPatch ?? {})) map[Number(e)] = v;
   const chips: PyxisChip[] = [];
   const sent: FabricPage[][] = [];
+  const flushed: FabricEnqueue[][] = [];
   const log: StubSystem['log'] = [];
   const dataLinks: Array<TimedLink<FabricPage>> = [];
   const grantLinks: Array<TimedLink<FabricEnqueue>> = [];
   const dequeueLinks: Array<TimedLink<FabricPage>> = [];
   for (let k = 0; k < n; k++) {
     sent.push([]);
+    flushed.push([]);
     log.push([]);
     const chip = k;
     const egress = {
       enqueue: (now: number, req: FabricEnqueue) => {
         log[chip]!.push({ t: now, d: 1, voq: req.voq, cluster: req.srcCluster, type: req.type });
         grantLinks[chip]!.send(now, now + o.grantDelay, 0, req);
+      },
+      // the VOQ flush of a failed job's granted page (§10.7.1.1, §11.8): nothing is delivered, dequeued as if sent
+      discard: (now: number, req: FabricEnqueue) => {
+        flushed[chip]!.push(req);
+        if (!o.dequeueAtGrant) dequeueLinks[chip]!.send(now, now + 1, 0, req as FabricPage);
       },
       transmit: (now: number, page: FabricPage) => {
         const idx = sent[chip]!.length;
@@ -106,6 +115,7 @@ export function buildSystem(images: Container[], o: StubOptions): StubSystem {
   return {
     chips,
     sent,
+    flushed,
     log,
     run() {
       const order = o.partitionOrder ?? chips.map((_, i) => i);

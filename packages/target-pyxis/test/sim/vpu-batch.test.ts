@@ -221,7 +221,7 @@ function runKernel(c: Case, trips: ReadonlyArray<{ at: number; power: number }>,
   slot.model = r.uie;
   slot.window = new RunAheadWindow(mode === 'ahead' ? 64 : 1, sim);
   // the chip's gate without other engines (chip.ts runAheadGate): APM admitting every cycle, no trip can start
-  slot.gate = (s) => (apm.utilization < 1 || s.canAccept() ? 0 : 2);
+  slot.gate = { runAheadGate: (s) => (apm.utilization < 1 || s.canAccept() ? 0 : 2) };
   sim.add(new Starter(slot, apm, trips, pulses));
   sim.add(slot);
   sim.add(apm);

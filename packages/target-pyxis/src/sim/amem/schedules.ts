@@ -198,7 +198,9 @@ export class BankSchedules {
     for (let u = 0; u < BANK_UIES; u++) {
       this.batcher[u] = 0;
       this.sel[u] = -1;
-      this.skip[u] = this.active[u] === 0 || (this.quietAt[u]! >= 0 && this.quietAt[u]! < c) ? 1 : 0;
+      // `< c` first: both compares run on every call (quietAt -1), so V8 has their feedback when jointWindow is optimised;
+      // the reverse order first reached `< c` at a trip's end, which deoptimised and recompiled jointWindow
+      this.skip[u] = this.active[u] === 0 || (this.quietAt[u]! < c && this.quietAt[u]! >= 0) ? 1 : 0;
       if (this.skip[u] === 1 || k === 0) continue;
       const q = this.slotFor(u, c, c);
       this.sel[u] = q;
@@ -272,7 +274,9 @@ export class BankSchedules {
           break;
         }
       }
-    for (let b = 0; b < 128; b++) this.stamp[b] = -1;
+    // a builtin, not a 128-step loop on every call: that loop made V8 compile jointWindow on-stack (OSR) besides its
+    // regular compilations, and such OSR code was seen re-entered and deoptimised at one site over and over
+    this.stamp.fill(-1);
     if (k === 0) for (let u = 0; u < BANK_UIES; u++) this.batcher[u] = 0;
     this.jointAt = c;
     this.jointLimit = limit;

@@ -17,7 +17,7 @@ import type { Trip, TripDone, TripEngine } from '../trip.js';
 import type { AdapterCore, OutMessage, QPage } from './core.js';
 import { encodeHeader } from './header.js';
 import { FabricCodes, loadFabricAdapterParams, type FabricAdapterOverrides, type FabricAdapterParams } from './params.js';
-import type { ChipFabricOptions, ChipFabricSide, FabricAdapterRx, FabricAdapterTx, FabricDestination, FabricEgress, FabricPage } from './port.js';
+import type { ChipFabricOptions, ChipFabricSide, FabricAdapterRx, FabricAdapterTx, FabricDestination, FabricEgress, FabricEnqueue, FabricPage } from './port.js';
 import { DatagramRing, type RingPlacement } from './rings.js';
 import { RxCluster } from './rx.js';
 import { describeFailure, emptyClusterStats, type FabricClusterStats, type FabricJobFailure } from './stats.js';
@@ -28,6 +28,15 @@ export const RDMA_TX_QID = 0x0c;
 export const RDMA_RX_QID = 0x0e;
 export const DGRAM_TX_QID = 0x23;
 export const DGRAM_RX_QID = 0x25;
+
+/** A granted page in its VOQ's grant order: ready to leave at `ready` (sent as `page`, or flushed as `flush`). */
+interface Slot {
+  ready: number;
+  pipe: number;
+  words: number;
+  page: FabricPage | null;
+  flush: FabricEnqueue | null;
+}
 
 interface Ev {
   at: number;
@@ -82,6 +91,8 @@ export interface FabricAdapterDeps {
   amem: AmemAccess[];
   hbm: HbmMemory;
   commitLatency: number;
+  /** DPE read of one 8-byte datagram descriptor over the NoC: latency + transfer (chip §12.5; default 0 = functional). */
+  descriptorFetchCycles?: number;
   /** The clusters' core-switch ports (chip §9): the TxDMA reads leave through egress, the Rx DMA writes enter through ingress. */
   coreSwitch?: { egress: BandwidthPort[]; ingress: BandwidthPort[] };
   observer?: PyxisObserver;
@@ -96,6 +107,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   readonly params: FabricAdapterParams;
   readonly egress: FabricEgress;
   readonly timingOnly: boolean;
+  readonly descriptorFetchCycles: number;
   readonly txc: TxCluster[] = [];
   readonly rxc: RxCluster[] = [];
   readonly queueEngines: RdmaQueueEngine[][] = [];
@@ -103,6 +115,10 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   readonly failures: FabricJobFailure[] = [];
   /** Job-failed interrupts raised per cluster (§10.7.1.2, §10.8.1.2): host actions may wait on them. */
   readonly failedInterrupts: number[] = [];
+  /** cluster.fabric_failed_inhibit bit 0 per cluster (§11.8): failing jobs go directly to Idle, no sticky state, no interrupt. */
+  readonly failedInhibit: boolean[] = [];
+  /** Datagram ring interrupts raised per cluster, rings dgram_tx0, dgram_tx1, dgram_rx0, dgram_rx1 (§11.5.2). */
+  readonly dgramInterrupts: number[][] = [];
   private readonly qpages: QPage[] = [];
   private readonly freeQ: number[] = [];
   private readonly events: Ev[] = [];
@@ -117,7 +133,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
    * Per (cluster, VOQ): granted pages in grant order, each with its ready cycle once its TxDMA has started, and the
    * cycle the last one was handed to the fabric: pages of one VOQ leave in grant order (MODEL, spec notes).
    */
-  private readonly voqOrder = new Map<number, { pages: Array<{ ready: number; pipe: number; words: number; page: FabricPage | null }>; last: number }>();
+  private readonly voqOrder = new Map<number, { pages: Slot[]; last: number }>();
   private readonly voqToVpfe: Uint16Array;
   readonly tx: FabricAdapterTx;
   readonly rx: FabricAdapterRx;
@@ -128,6 +144,7 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
     this.egress = f.egress;
     this.voqToVpfe = f.voqToVpfe;
     this.timingOnly = !!f.timingOnly;
+    this.descriptorFetchCycles = deps.descriptorFetchCycles ?? 0;
     this.params = loadFabricAdapterParams(f.adapter);
     for (let i = 0; i < this.params.qpages.table_entries; i++) {
       this.qpages.push({ id: i, inUse: false, cluster: 0, type: 'rdma_data', job: null, txq: -1, slot: -1, addr: 0, payloadBytes: 0, tjid: 0, rjid: 0, epoch: 0, retry: 0, last: 0, seq: 0, rxq: 0, voq: 0, dest: { vpfe: 0, oq: 0 }, high: false, profile: 0 });
@@ -147,6 +164,8 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
       this.rxc.push(rx);
       this.clusterStats.push(emptyClusterStats());
       this.failedInterrupts.push(0);
+      this.failedInhibit.push(false);
+      this.dgramInterrupts.push([0, 0, 0, 0]);
     }
     this.tx = {
       granted: (now, cluster, qpage, pipe) => this.granted(now, cluster, qpage, pipe),
@@ -238,7 +257,32 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
   }
   failed(f: FabricJobFailure): void {
     this.failures.push(f);
-    this.failedInterrupts[f.cluster]!++;
+    if (!f.inhibited) this.failedInterrupts[f.cluster]!++;
+  }
+  dgramInterrupt(cluster: number, ring: number): void {
+    this.dgramInterrupts[cluster]![ring]!++;
+  }
+  inhibitFailed(cluster: number): boolean {
+    return this.failedInhibit[cluster]!;
+  }
+  /**
+   * cluster.fabric_job_status (§11.8): Job Table entries not Idle (active or Job Failed) and entries in Job Failed,
+   * per side, 16 bits each (memory_map.json).
+   */
+  jobStatus(cluster: number): { txBusy: number; rxBusy: number; txFailed: number; rxFailed: number } {
+    const count = (a: ArrayLike<unknown>, pred: (x: unknown) => boolean) => {
+      let n = 0;
+      for (let i = 0; i < a.length; i++) if (pred(a[i])) n++;
+      return n;
+    };
+    const tx = this.txc[cluster]!;
+    const rx = this.rxc[cluster]!;
+    return {
+      txBusy: count(tx.jobs, (j) => j !== null),
+      rxBusy: count(rx.jobs, (j) => j !== null),
+      txFailed: count(tx.failedVector, (b) => b === 1),
+      rxFailed: count(rx.failedVector, (b) => b === 1),
+    };
   }
   sendMessage(cluster: number, m: OutMessage): void {
     this.txc[cluster]!.queueMessage(m);
@@ -259,20 +303,25 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
     const key = q.cluster * 8192 + q.voq;
     let o = this.voqOrder.get(key);
     if (!o) this.voqOrder.set(key, (o = { pages: [], last: 0 }));
-    const slot = { ready: -1, pipe: pipe % this.pipeQueue.length, words: 0, page: null };
+    const slot: Slot = { ready: -1, pipe: pipe % this.pipeQueue.length, words: 0, page: null, flush: null };
     o.pages.push(slot);
     this.slotOf.set(q, slot);
     this.pipeQueue[slot.pipe]!.push(q);
   }
-  private readonly slotOf = new Map<QPage, { ready: number; pipe: number; words: number; page: FabricPage | null }>();
+  private readonly slotOf = new Map<QPage, Slot>();
 
   /** Hands the pages at the head of VOQ `key`'s grant order whose data are ready to the fabric, in order. */
   private release(key: number): void {
     const o = this.voqOrder.get(key)!;
-    while (o.pages.length > 0 && o.pages[0]!.page) {
+    while (o.pages.length > 0 && (o.pages[0]!.page || o.pages[0]!.flush)) {
       const sl = o.pages.shift()!;
       const at = Math.max(sl.ready, o.last);
       o.last = at;
+      if (sl.flush) {
+        const req = sl.flush;
+        this.schedule(at, (t) => this.egress.discard!(t, req));
+        continue;
+      }
       const page = sl.page!;
       const p = sl.pipe;
       const words = sl.words;
@@ -302,6 +351,18 @@ export class FabricAdapter implements SimEngine, AdapterCore, ChipFabricSide {
       const queue = this.pipeQueue[p]!;
       while (queue.length > 0 && this.pipeFreeAt[p]! <= now) {
         const q = queue[0]!;
+        // a page of a failed job is flushed from its VOQ, not read from AMEM (§10.7.1.1, §11.8), when the fabric can
+        if (q.type === 'rdma_data' && this.egress.discard && this.txc[q.cluster]!.isFailed(q.job)) {
+          queue.shift();
+          const sl = this.slotOf.get(q)!;
+          this.slotOf.delete(q);
+          sl.ready = now;
+          sl.flush = { srcChip: this.chip, srcCluster: q.cluster, voq: q.voq, dest: q.dest, qpage: q.id, wireBytes: 16 + q.payloadBytes, type: q.type };
+          this.clusterStats[q.cluster]!.tx_pages_flushed++;
+          this.release(q.cluster * 8192 + q.voq);
+          did = true;
+          continue;
+        }
         const data = q.type === 'rdma_data' || q.type === 'datagram';
         const words = data ? Math.ceil(q.payloadBytes / 128) : 1;
         if (this.txbufUsed[p]! + words > this.txbufWords) break;

@@ -52,6 +52,8 @@ export interface AdapterCore {
   readonly params: FabricAdapterParams;
   readonly egress: FabricEgress;
   readonly timingOnly: boolean;
+  /** Cycles from a DPE descriptor read to the descriptor in the adapter's FIFO (datagram rings, §12.5). */
+  readonly descriptorFetchCycles: number;
   amem(cluster: number): AmemAccess;
   /** Reserves `bytes` of the cluster's core-switch ingress from `now`; the cycle the last byte has passed. */
   ingress(cluster: number, now: number, bytes: number): number;
@@ -65,6 +67,10 @@ export interface AdapterCore {
   tripDone(trip: Trip, now: number): void;
   /** A job entered the Job Failed state (§10.7.1.2, §10.8.1.2): recorded, interrupt raised. */
   failed(f: FabricJobFailure): void;
+  /** cluster.fabric_failed_inhibit of `cluster` is set (§11.8): a failing job goes directly to Idle. */
+  inhibitFailed(cluster: number): boolean;
+  /** A datagram ring's head pointer passed one more descriptor: its interrupt (ring 0..3 = dgram_tx0, tx1, rx0, rx1; §11.5.2). */
+  dgramInterrupt(cluster: number, ring: number): void;
   stats(cluster: number): FabricClusterStats;
   /** A message from cluster `cluster`'s Rx side to its Tx side (the Rx -> Tx message FIFO, §10.8.1.1). */
   sendMessage(cluster: number, m: OutMessage): void;

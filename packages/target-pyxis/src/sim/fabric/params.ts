@@ -19,9 +19,9 @@ export interface FabricAdapterParams {
     rx_data_wait_timeout_cycles: number;
     rx_job_completion_timeout_cycles: number;
   };
-  job_tables: { tx_jobs_per_cluster: number; rx_jobs_per_cluster: number };
+  job_tables: { tx_jobs_per_cluster: number; rx_jobs_per_cluster: number; timestamp_tick_cycles: number };
   descriptor_fifos: { rdma_tx_depth: number; rdma_rx_depth: number; dgram_tx_depth: number; dgram_rx_prefetch_depth: number };
-  page_generator: { channels: number; message_channels_reserved: number; cycles_per_page: number; job_manager_cycles_per_job: number };
+  page_generator: { channels: number; message_channels_reserved: number; rdma_channel_limit: number; datagram_channel_limit: number; cycles_per_page: number; job_manager_cycles_per_job: number };
   qpages: { table_entries: number; cluster_limit: number };
   occupancy: {
     profiles: OccupancyProfile[];
@@ -33,6 +33,7 @@ export interface FabricAdapterParams {
   };
   txdma: { words_per_cycle_per_pipe: number; latency_cycles: number; txbuf_pages_per_pipe: number; encap_latency_cycles: number; pipes: number };
   rxdma: { words_per_cycle: number; decap_latency_cycles: number; tracking_ids: number };
+  rx_oqm: { oq_priority: Array<'high' | 'low'> };
   messages: { page_bytes: number };
   datagrams: { tx_reorder_ids: number };
 }
@@ -53,6 +54,8 @@ export const FabricCodes = {
   badRange: 'SIM0755',
   /** An RDMA queue in a chip outside a system (no fabric to send to). */
   noFabric: 'SIM0756',
+  /** A datagram Rx descriptor's BufferSizeBytes exceeds 16256 (§11.4.9), seen when the DPE prefetches it. */
+  badDgramRxDescriptor: 'SIM0870',
 } as const;
 
 let base: FabricAdapterParams | undefined;
@@ -65,7 +68,7 @@ function check(p: FabricAdapterParams): FabricAdapterParams {
     if (!(typeof v === 'number' && Number.isInteger(v) && v >= min)) bad(path, v, `an integer >= ${min}`);
   };
   for (const [group, vals] of Object.entries(p) as Array<[string, Record<string, unknown>]>) {
-    if (group === 'occupancy') continue;
+    if (group === 'occupancy' || group === 'rx_oqm') continue;
     for (const [k, v] of Object.entries(vals)) if (k !== 'doc') int(`${group}.${k}`, v, k.endsWith('latency_cycles') || k === 'message_channels_reserved' ? 0 : 1);
   }
   if (p.page_generator.message_channels_reserved >= p.page_generator.channels) bad('page_generator.message_channels_reserved', p.page_generator.message_channels_reserved, 'below page_generator.channels');
@@ -81,6 +84,8 @@ function check(p: FabricAdapterParams): FabricAdapterParams {
   int('occupancy.high_group_limit', o.high_group_limit, 1);
   int('occupancy.low_group_limit', o.low_group_limit, 1);
   if (o.default_priority !== 'high' && o.default_priority !== 'low') bad('occupancy.default_priority', o.default_priority, '"high" or "low"');
+  const q = p.rx_oqm?.oq_priority;
+  if (!Array.isArray(q) || q.length !== 4 || q.some((x) => x !== 'high' && x !== 'low')) bad('rx_oqm.oq_priority', q, 'four entries "high" / "low", one per OQ of a cluster (§10.8.5)');
   return p;
 }
 

@@ -72,6 +72,17 @@ export interface FabricEgress {
   enqueue(now: number, req: FabricEnqueue): void;
   /** §10.7 [9]: the granted page's bytes, ready in the Tx buffer; the fabric moves it to the destination chip. */
   transmit(now: number, page: FabricPage): void;
+  /**
+   * §10.8 [8]: this chip's Rx page reader has read a received page out of the Rx CBUF; its cells are free again and
+   * the grant scheduler may grant more (§10.8.3). Optional: a fabric without a CBUF model ignores it.
+   */
+  rxCellsFreed?(now: number, page: FabricPage): void;
+  /**
+   * §10.7.1.1 ("the VOQ may need to be flushed"), §11.8 ("Tx will no longer be sending data for that job ID"): a
+   * granted page of a failed Tx job is flushed instead of sent; the fabric dequeues it (no cell leaves) and releases
+   * what its grant reserved at the destination. Optional: without it the adapter sends the page (the Rx side drops it).
+   */
+  discard?(now: number, req: FabricEnqueue): void;
 }
 
 /** What the fabric tells a chip's Tx side. */

@@ -18,6 +18,9 @@ import type { DatagramRing } from './rings.js';
 import type { DropReason } from './stats.js';
 import type { TxCluster } from './tx.js';
 
+/** Largest datagram and datagram buffer: 127 x 128 bytes (§11.4.8-11.4.9, §10.6). */
+const MAX_DATAGRAM_BYTES = 16256;
+
 export const enum RxState {
   DataWait = 0,
   Active = 1,
@@ -58,6 +61,8 @@ export class RxCluster {
   readonly rdmaFifo: Trip[][] = [[], []];
   readonly rxq: Array<DatagramRing | null> = [null, null];
   private readonly rxqFifo: Array<Array<{ index: number; fields: Record<string, number> }>> = [[], []];
+  /** Descriptor reads of the DPE in flight per RxQ. */
+  private readonly rxqInflight = [0, 0];
   /** The cluster's four OQs (§10.8.5): pages whole in the Rx CBUF, waiting for the page reader / Rx DMA. */
   private readonly oq: Array<Array<{ page: FabricPage; at: number }>> = [[], [], [], []];
   private rrOq = 0;
@@ -84,7 +89,7 @@ export class RxCluster {
   }
 
   get busy(): boolean {
-    return this.active.size > 0 || this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.queuedPages() > 0 || this.trackingInUse > 0;
+    return this.active.size > 0 || this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.queuedPages() > 0 || this.trackingInUse > 0 || this.prefetchWanted(0) || this.prefetchWanted(1);
   }
   private queuedPages(): number {
     return this.oq[0]!.length + this.oq[1]!.length + this.oq[2]!.length + this.oq[3]!.length;
@@ -115,10 +120,16 @@ export class RxCluster {
   private fail(j: RxJob, now: number, reason: string): void {
     j.state = RxState.Failed;
     this.active.delete(j);
-    this.failedVector[j.rjid] = 1;
+    // §11.8: with the sticky state inhibited the entry goes directly to Idle; later pages of the job find no Rx job
+    // and are discarded ("any subsequently arriving fabric data will be discarded")
+    const inhibited = this.core.inhibitFailed(this.cluster);
+    if (inhibited) {
+      this.jobs[j.rjid] = null;
+      this.epoch[j.rjid] ^= 1;
+    } else this.failedVector[j.rjid] = 1;
     this.core.stats(this.cluster).rx_jobs_failed++;
     this.core.slice(this.cluster, 'rx', j.startAt, now, `RJID ${j.rjid} FAILED`, { tjid: j.tjid, rjid: j.rjid, reason });
-    this.core.failed({ chip: this.core.chip, cluster: this.cluster, side: 'rx', tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, tripId: j.trip.tripId, cycle: now, reason });
+    this.core.failed({ chip: this.core.chip, cluster: this.cluster, side: 'rx', tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, tripId: j.trip.tripId, cycle: now, reason, ...(inhibited ? { inhibited } : {}) });
   }
 
   /** The end of an attempt with an error: NACK, then the retry (§10.8.1.1) or, on the retried job, Job Failed. */
@@ -201,14 +212,21 @@ export class RxCluster {
     return commit;
   }
 
-  /** Round-robin over the OQs whose head page can go now (a data page needs a write-completion tracking id, §10.8.8); -1 if none. */
+  /**
+   * The OQM scheduler (§10.8.5 "simple priority + round-robin"): the high-priority OQs (rx_oqm.oq_priority) first,
+   * round-robin among those whose head page can go now (a data page needs a write-completion tracking id, §10.8.8),
+   * then the low ones; -1 if none.
+   */
   private eligibleOq(): number {
     const idFree = this.trackingInUse < this.core.params.rxdma.tracking_ids;
-    for (let i = 0; i < 4; i++) {
-      const k = (this.rrOq + i) % 4;
-      const head = this.oq[k]![0];
-      if (head && (idFree || !(head.page.type === 'rdma_data' || head.page.type === 'datagram'))) return k;
-    }
+    const prio = this.core.params.rx_oqm.oq_priority;
+    for (const level of ['high', 'low'] as const)
+      for (let i = 0; i < 4; i++) {
+        const k = (this.rrOq + i) % 4;
+        if (prio[k] !== level) continue;
+        const head = this.oq[k]![0];
+        if (head && (idFree || !(head.page.type === 'rdma_data' || head.page.type === 'datagram'))) return k;
+      }
     return -1;
   }
 
@@ -225,13 +243,23 @@ export class RxCluster {
     this.rrOq = (q + 1) % 4;
     const words = Math.ceil(page.payloadBytes / 128);
     this.rxdmaFreeAt = now + Math.max(1, Math.ceil(words / this.core.params.rxdma.words_per_cycle));
+    // the page reader has read every cell of the page out of the Rx CBUF when the Rx DMA has taken its last flit:
+    // the cells are free for the grant scheduler (§10.8 [8], §10.8.3)
+    this.core.schedule(this.rxdmaFreeAt, (t) => this.core.egress.rxCellsFreed?.(t, page));
     const h = page.corrupt ? null : decodeHeader(page.header);
     if (!h) return this.drop('crc'), true;
     if (h.page_type === 'cts' || h.page_type === 'ack' || h.page_type === 'nack') {
       this.tx.onMessage(h.page_type, h.tjid, h.epoch, h.retry, now);
       return true;
     }
-    if (h.page_type === 'datagram') return this.datagram(page, h.rxq_index, now), true;
+    if (h.page_type === 'datagram') {
+      // §10.8.8: the page length from the page reader (16-B chunks) must match the header's; else the page is dropped
+      if (Math.ceil(h.page_size_bytes / 16) !== Math.ceil(page.payloadBytes / 16)) {
+        this.core.stats(this.cluster).rxq_dropped[h.rxq_index & 1]++;
+        return this.drop('length_mismatch'), true;
+      }
+      return this.datagram(page, h.rxq_index, now), true;
+    }
     const st = this.core.stats(this.cluster);
     const j = h.rjid < this.jobs.length ? this.jobs[h.rjid] : null;
     if (!j) {
@@ -300,21 +328,51 @@ export class RxCluster {
   private datagram(page: FabricPage, rxq: number, now: number): void {
     const ring = this.rxq[rxq];
     const fifo = this.rxqFifo[rxq]!;
-    if (ring) while (fifo.length < this.core.params.descriptor_fifos.dgram_rx_prefetch_depth && (ring.tail - ring.prefetch + ring.entries) % ring.entries > 0) fifo.push(ring.fetch());
     const d = fifo[0];
-    if (!ring || !d) return this.drop('rxq_empty');
-    if (page.payloadBytes > d.fields['buffer_size_bytes']!) return this.drop('rxq_too_small');
+    const st = this.core.stats(this.cluster);
+    if (!ring || !d) return void st.rxq_dropped[rxq]!++, this.drop('rxq_empty');
+    if (page.payloadBytes > d.fields['buffer_size_bytes']!) return void st.rxq_dropped[rxq]!++, this.drop('rxq_too_small');
+    st.rxq_accepted[rxq]!++;
     fifo.shift();
     const commit = this.write(d.fields['amem_address']! * 128, page, Math.ceil(page.payloadBytes / 128), now);
     this.trackingInUse++;
-    const st = this.core.stats(this.cluster);
     st.rx_datagrams++;
     st.rx_data_bytes += page.payloadBytes;
     this.core.schedule(commit, () => {
       this.trackingInUse--;
       ring.writePacketSize(d.index, d.fields['amem_address']!, page.payloadBytes);
       ring.advanceHead();
+      this.core.dgramInterrupt(this.cluster, 2 + rxq); // §11.5.2.2: the filled buffer is visible to software
     });
+  }
+
+  /** Free descriptors of RxQ `q` the DPE should prefetch now: the ring has some and the FIFO has room. */
+  private prefetchWanted(q: number): boolean {
+    const ring = this.rxq[q];
+    return !!ring && ring.unfetched > 0 && this.rxqFifo[q]!.length + this.rxqInflight[q]! < this.core.params.descriptor_fifos.dgram_rx_prefetch_depth;
+  }
+
+  /**
+   * The DPE keeps each RxQ's descriptor FIFO topped up (§10.8.8, §11.5.2.2, §12.5): one read per free descriptor
+   * between the prefetch and tail pointers while the FIFO has room; each lands `descriptorFetchCycles` later.
+   */
+  private prefetch(now: number): boolean {
+    let did = false;
+    for (let q = 0; q < 2; q++)
+      while (this.prefetchWanted(q)) {
+        const d = this.rxq[q]!.fetch();
+        const size = d.fields['buffer_size_bytes']!;
+        if (size > MAX_DATAGRAM_BYTES)
+          throw runtimeError(FabricCodes.badDgramRxDescriptor, `c${this.cluster}.dgram_rx${q} descriptor ${d.index}: BufferSizeBytes ${size} exceeds the maximum legal value ${MAX_DATAGRAM_BYTES} (127 x 128 bytes)`, '§11.4.9', now);
+        this.rxqInflight[q]!++;
+        const fifo = this.rxqFifo[q]!;
+        this.core.schedule(now + this.core.descriptorFetchCycles, () => {
+          this.rxqInflight[q]!--;
+          fifo.push(d);
+        });
+        did = true;
+      }
+    return did;
   }
 
   private timers(now: number): boolean {
@@ -342,8 +400,8 @@ export class RxCluster {
   }
 
   tick(now: number): boolean {
-    let did = false;
-    if (this.active.size > 0) did = this.timers(now);
+    let did = this.prefetch(now);
+    if (this.active.size > 0 && this.timers(now)) did = true;
     if (now >= this.nextAccept && this.acceptJob(now)) {
       this.nextAccept = now + this.core.params.page_generator.job_manager_cycles_per_job;
       did = true;
@@ -353,6 +411,7 @@ export class RxCluster {
   }
 
   wakeHint(now: number): number {
+    if (this.prefetchWanted(0) || this.prefetchWanted(1)) return now;
     let w = Infinity;
     for (const j of this.active) if (j.deadline < w) w = j.deadline;
     if (this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 && this.nextAccept > now && this.nextAccept < w) w = this.nextAccept;

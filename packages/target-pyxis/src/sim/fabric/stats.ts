@@ -5,7 +5,7 @@
  */
 
 /** Why the Rx side dropped a page (§10.8.8). */
-export const DROP_REASONS = ['crc', 'stale', 'overrun', 'after_error', 'no_rx_job', 'rxq_empty', 'rxq_too_small'] as const;
+export const DROP_REASONS = ['crc', 'stale', 'overrun', 'after_error', 'no_rx_job', 'rxq_empty', 'rxq_too_small', 'length_mismatch'] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 
 export interface FabricClusterStats {
@@ -17,6 +17,8 @@ export interface FabricClusterStats {
   tx_data_bytes: number;
   tx_messages: { cts: number; ack: number; nack: number };
   tx_datagrams: number;
+  /** Granted pages of failed jobs flushed from their VOQ instead of sent (§10.7.1.1, §11.8). */
+  tx_pages_flushed: number;
   rx_messages: { cts: number; ack: number; nack: number; stale: number };
   rx_jobs_started: number;
   rx_jobs_completed: number;
@@ -27,6 +29,9 @@ export interface FabricClusterStats {
   rx_nacks_sent: number;
   rx_cts_retries: number;
   rx_datagrams: number;
+  /** Per RxQ (dgram_rx0, dgram_rx1): datagrams accepted and dropped (§10.8.1.3; CSR cluster.dgram_rxq_counts). */
+  rxq_accepted: [number, number];
+  rxq_dropped: [number, number];
   rx_drops: Record<DropReason, number>;
   /** Highest number of QPages this cluster held at once, and its XOFF time (cycles any of its VOQs was XOFF). */
   qpages_max: number;
@@ -48,6 +53,7 @@ export function emptyClusterStats(): FabricClusterStats {
     tx_data_bytes: 0,
     tx_messages: { cts: 0, ack: 0, nack: 0 },
     tx_datagrams: 0,
+    tx_pages_flushed: 0,
     rx_messages: { cts: 0, ack: 0, nack: 0, stale: 0 },
     rx_jobs_started: 0,
     rx_jobs_completed: 0,
@@ -58,6 +64,8 @@ export function emptyClusterStats(): FabricClusterStats {
     rx_nacks_sent: 0,
     rx_cts_retries: 0,
     rx_datagrams: 0,
+    rxq_accepted: [0, 0],
+    rxq_dropped: [0, 0],
     rx_drops: Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) as Record<DropReason, number>,
     qpages_max: 0,
     xoff_events: 0,
@@ -79,8 +87,13 @@ export interface FabricJobFailure {
   tripId: number;
   cycle: number;
   reason: string;
+  /**
+   * The cluster's cluster.fabric_failed_inhibit was set (§11.8): the job went directly to Idle, without the sticky
+   * state or the interrupt.
+   */
+  inhibited?: boolean;
 }
 
 export function describeFailure(f: FabricJobFailure): string {
-  return `chip ${f.chip} cluster ${f.cluster} ${f.side === 'tx' ? 'Tx' : 'Rx'} job TJID=${f.tjid} RJID=${f.rjid} (epoch ${f.epoch}, trip ${f.tripId}) failed at cycle ${f.cycle}: ${f.reason}`;
+  return `chip ${f.chip} cluster ${f.cluster} ${f.side === 'tx' ? 'Tx' : 'Rx'} job TJID=${f.tjid} RJID=${f.rjid} (epoch ${f.epoch}, trip ${f.tripId}) failed at cycle ${f.cycle}: ${f.reason}${f.inhibited ? ' (sticky Job Failed state inhibited by cluster.fabric_failed_inhibit: the entry went directly to Idle, §11.8)' : ''}`;
 }

@@ -3,7 +3,8 @@
  * after its one retry raises the cluster's sticky Job Failed interrupt. A run with such a job never ends as
  * "completed" with exit 0 unless the image's host waits on that interrupt (a host action with
  * `afterInterrupt: fabric_job_failed`) and that action ran: the host then owns the recovery and the failure is
- * reported as recovered (docs/spec-notes.md).
+ * reported as recovered (docs/spec-notes.md). A failure while the cluster's cluster.fabric_failed_inhibit is set
+ * (§11.8) raises no interrupt and is recovered by definition: software chose to let such jobs go to Idle.
  */
 import { FABRIC_JOB_FAILED_INTERRUPT, type PyxisChip } from '../chip.js';
 import { describeFailure, DROP_REASONS, type FabricJobFailure } from './stats.js';
@@ -36,6 +37,11 @@ export function chipFabricOutcome(chip: PyxisChip): ChipFabricOutcome {
   }
   const seen = new Map<number, number>();
   for (const f of fa.failures) {
+    // an inhibited failure raised no interrupt (§11.8): software set the inhibit, so it owns the recovery
+    if (f.inhibited) {
+      failures.push({ ...f, recovered: true, text: describeFailure(f) });
+      continue;
+    }
     const occ = (seen.get(f.cluster) ?? 0) + 1;
     seen.set(f.cluster, occ);
     failures.push({ ...f, recovered: (waited.get(f.cluster) ?? 0) >= occ, text: describeFailure(f) });

@@ -42,6 +42,13 @@ export class DeferredEgress implements FabricEgress {
   transmit(now: number, page: FabricPage): void {
     this.target!.transmit(now, page);
   }
+  rxCellsFreed(now: number, page: FabricPage): void {
+    this.target!.rxCellsFreed?.(now, page);
+  }
+  discard(now: number, req: FabricEnqueue): void {
+    if (this.target!.discard) this.target!.discard(now, req);
+    else throw new Error('fabric: a page was flushed on a fabric that cannot flush');
+  }
 }
 
 /**

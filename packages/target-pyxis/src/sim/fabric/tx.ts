@@ -73,9 +73,18 @@ export class TxCluster {
   readonly rdmaFifo: Trip[][] = [[], []];
   /** The datagram TxQ rings (dgram_tx0/1), when configured. */
   readonly txq: Array<DatagramRing | null> = [null, null];
+  /** Per TxQ: descriptors the DPE prefetched (ring index, fields) and reads in flight (§11.5.2.1, §12.5). */
+  private readonly txqFifo: Array<Array<{ index: number; fields: Record<string, number> }>> = [[], []];
+  private readonly txqInflight = [0, 0];
   /** Per TxQ: datagrams in PGen / in flight, and done flags by ring slot (§10.7.1.4 reorder). */
   private readonly dgOutstanding = [0, 0];
   private readonly dgDone: Uint8Array[] = [new Uint8Array(0), new Uint8Array(0)];
+  /**
+   * Per-VOQ configuration of this cluster's PGen (cluster.fabric_voq_config, grammars/pyxis/fabric_voq_config.json):
+   * occupancy profile (§10.7.3.1) and high priority / group (§10.7.3, §10.7.3.1); reset to the JSON defaults.
+   */
+  readonly voqProfile = new Uint8Array(8192);
+  readonly voqHigh = new Uint8Array(8192);
   private readonly voqLock = new Uint8Array(8192);
   private readonly voqCount = new Int32Array(8192);
   private readonly voqXoff = new Uint8Array(8192);
@@ -103,18 +112,51 @@ export class TxCluster {
     this.staleCtsAt = new Float64Array(n);
     this.staleCtsEpoch = new Uint8Array(n);
     this.failedVector = new Uint8Array(n);
+    this.voqProfile.fill(core.params.occupancy.default_profile);
+    this.voqHigh.fill(core.params.occupancy.default_priority === 'high' ? 1 : 0);
   }
 
   get busy(): boolean {
     return this.active.size > 0 || this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.messages.length > 0 || this.channels.length > 0 || this.dgOutstanding[0]! + this.dgOutstanding[1]! > 0 || this.dgPending();
   }
   private dgPending(): boolean {
-    for (const r of this.txq) if (r && r.unfetched > 0) return true;
+    for (let q = 0; q < 2; q++) if (this.txqFifo[q]!.length > 0 || this.dgPrefetchWanted(q)) return true;
     return false;
+  }
+  /** The DPE should prefetch TxQ `q`'s next descriptor now: the ring has valid ones and the FIFO has room (§11.5.2.1). */
+  private dgPrefetchWanted(q: number): boolean {
+    const r = this.txq[q];
+    return !!r && r.unfetched > 0 && this.txqFifo[q]!.length + this.txqInflight[q]! < this.core.params.descriptor_fifos.dgram_tx_depth;
+  }
+  /** The DPE moves TxQ descriptors into the shallow hardware FIFOs, each `descriptorFetchCycles` after its read (§12.5). */
+  private dgPrefetch(now: number): boolean {
+    let did = false;
+    for (let q = 0; q < 2; q++)
+      while (this.dgPrefetchWanted(q)) {
+        const d = this.txq[q]!.fetch();
+        this.txqInflight[q]!++;
+        const fifo = this.txqFifo[q]!;
+        this.core.schedule(now + this.core.descriptorFetchCycles, () => {
+          this.txqInflight[q]!--;
+          fifo.push(d);
+        });
+        did = true;
+      }
+    return did;
   }
 
   canAccept(q: number): boolean {
     return this.rdmaFifo[q]!.length < this.core.params.descriptor_fifos.rdma_tx_depth;
+  }
+
+  /** Whether `job` (a QPage's) is in the Job Failed state or went to Idle by failing (its pages are flushed, §11.8). */
+  isFailed(job: unknown): boolean {
+    return !!job && (job as TxJob).state === TxState.Failed;
+  }
+
+  /** A CTS for the next job of `tjid` arrived before the job (§10.3; the Idle entry's 'CTS received', Table 10-1). */
+  ctsBeforeJob(tjid: number): boolean {
+    return this.earlyCts[tjid] === this.epoch[tjid]! + 1;
   }
 
   queueMessage(m: OutMessage): void {
@@ -137,9 +179,14 @@ export class TxCluster {
     }
     j.state = TxState.Failed;
     this.active.delete(j);
-    this.failedVector[j.tjid] = 1;
+    // §11.8: with the sticky state inhibited the entry goes directly to Idle (epoch toggled as on a software clear)
+    const inhibited = this.core.inhibitFailed(this.cluster);
+    if (inhibited) {
+      this.jobs[j.tjid] = null;
+      this.epoch[j.tjid] ^= 1;
+    } else this.failedVector[j.tjid] = 1;
     this.core.slice(this.cluster, 'tx', j.startAt, now, `TJID ${j.tjid} FAILED`, { tjid: j.tjid, rjid: j.rjid, reason });
-    this.core.failed({ chip: this.core.chip, cluster: this.cluster, side: 'tx', tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, tripId: j.trip.tripId, cycle: now, reason });
+    this.core.failed({ chip: this.core.chip, cluster: this.cluster, side: 'tx', tjid: j.tjid, rjid: j.rjid, epoch: j.epoch, tripId: j.trip.tripId, cycle: now, reason, ...(inhibited ? { inhibited } : {}) });
   }
 
   /** Software clears the sticky Job Failed state of TJID `tjid` (§10.7.1.2): the entry goes back to Idle. */
@@ -228,7 +275,7 @@ export class TxCluster {
     const totalWords = Number(f['num_words']);
     const pageWords = Number(f['page_size_words']);
     const base = Number(f['amem_address']) * 128;
-    const high = this.core.params.occupancy.default_priority === 'high';
+    const high = this.voqHigh[voq] === 1;
     const epoch = this.epoch[tjid]!;
     const cts = this.earlyCts[tjid] === epoch + 1;
     this.earlyCts[tjid] = 0;
@@ -237,7 +284,7 @@ export class TxCluster {
       state: cts ? TxState.PgenWait : TxState.CtsWait,
       ctsReceived: cts,
       deadline: cts ? Infinity : now + this.core.params.timers.tx_cts_wait_timeout_cycles,
-      wordsGenerated: 0, seq: 0, outstanding: 0, high, profile: this.core.params.occupancy.default_profile, lockHeld: true, startAt: now,
+      wordsGenerated: 0, seq: 0, outstanding: 0, high, profile: this.voqProfile[voq]!, lockHeld: true, startAt: now,
     };
     this.jobs[tjid] = j;
     this.voqLock[voq] = 1;
@@ -272,11 +319,12 @@ export class TxCluster {
       const voq = Number(trip.fields['dest_voq']);
       return this.voqLock[voq] === 1;
     }
-    const r = this.txq[q - 2];
-    if (!r || r.unfetched === 0) return true;
+    const head = this.txqFifo[q - 2]![0];
+    if (!head) return true;
     if (this.dgOutstanding[q - 2]! >= this.core.params.datagrams.tx_reorder_ids) return true;
+    if (!this.channelFree('datagram')) return true; // a datagram is forwarded straight to a PGen channel (§10.7.1.3)
     // datagrams to one VOQ stay in order: the VOQ-Active lock (§10.7.1.1)
-    return this.voqLock[r.fetch(true).fields['dest_voq']!] === 1;
+    return this.voqLock[head.fields['dest_voq']!] === 1;
   }
 
   /** Job manager: one job from the four queues, round-robin (§10.7.1.1). */
@@ -291,7 +339,7 @@ export class TxCluster {
         this.admit(trip, voq, dest, now);
       } else {
         const ring = this.txq[q - 2]!;
-        const { index, fields } = ring.fetch();
+        const { index, fields } = this.txqFifo[q - 2]!.shift()!;
         const voq = fields['dest_voq']!;
         const bytes = fields['num_bytes']!;
         const what = `c${this.cluster}.dgram_tx${q - 2} descriptor ${index}`;
@@ -310,12 +358,24 @@ export class TxCluster {
     return false;
   }
 
+  /**
+   * Whether a channel of work type `type` may be allocated now (§10.7.3: one bucket of channels, a limit per work
+   * type; the channels reserved for messages are never given to RDMA jobs or datagrams).
+   */
+  private channelFree(type: 'rdma' | 'datagram'): boolean {
+    const p = this.core.params.page_generator;
+    if (this.channels.length >= p.channels) return false;
+    let rdma = 0;
+    let dg = 0;
+    for (const c of this.channels) if (c.job) rdma++;
+    else if (c.dg) dg++;
+    if (rdma + dg >= p.channels - p.message_channels_reserved) return false;
+    return type === 'rdma' ? rdma < p.rdma_channel_limit : dg < p.datagram_channel_limit;
+  }
+
   /** PGen channel allocation: retry jobs first, then round-robin over TJIDs (§10.7.1.1). */
   private allocChannel(): boolean {
-    const p = this.core.params.page_generator;
-    let jobsOnChannels = 0;
-    for (const c of this.channels) if (!c.msg) jobsOnChannels++;
-    if (jobsOnChannels >= p.channels - p.message_channels_reserved) return false;
+    if (!this.channelFree('rdma')) return false;
     const n = this.jobs.length;
     let pick: TxJob | null = null;
     let best = Infinity;
@@ -344,8 +404,9 @@ export class TxCluster {
 
   private chanVoq(c: Channel): { voq: number; high: boolean; profile: number } {
     if (c.msg) return { voq: c.msg.voq, high: true, profile: this.core.params.occupancy.message_profile };
-    if (c.dg) return { voq: c.dg.voq, high: this.core.params.occupancy.default_priority === 'high', profile: this.core.params.occupancy.default_profile };
-    return { voq: c.job!.voq, high: c.job!.high, profile: c.job!.profile };
+    // the VOQ's configuration as it is now (cluster.fabric_voq_config): a write applies to the next page generated
+    const voq = c.dg ? c.dg.voq : c.job!.voq;
+    return { voq, high: this.voqHigh[voq] === 1, profile: this.voqProfile[voq]! };
   }
 
   /** Generates one page: high-priority channels first, round-robin within the priority (§10.7.3). */
@@ -454,11 +515,12 @@ export class TxCluster {
       done[ring.head] = 0;
       ring.advanceHead();
       this.dgOutstanding[txq]!--;
+      this.core.dgramInterrupt(this.cluster, txq); // §11.5.2.1: the buffer is free again
     }
   }
 
   tick(now: number): boolean {
-    let did = false;
+    let did = this.dgPrefetch(now);
     if (this.active.size > 0) did = this.timers(now) || did;
     const p = this.core.params.page_generator;
     if (now >= this.nextAccept && this.acceptJob(now)) {
@@ -498,6 +560,7 @@ export class TxCluster {
 
   /** The next cycle the rate limits (one job, one page per interval) let pending work go on; Infinity when none. */
   wakeHint(now: number): number {
+    if (this.dgPrefetchWanted(0) || this.dgPrefetchWanted(1)) return now;
     let w = this.nextDeadline();
     const pending = this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.dgPending();
     if (pending && this.nextAccept > now && this.nextAccept < w) w = this.nextAccept;

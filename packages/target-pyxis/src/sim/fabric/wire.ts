@@ -40,6 +40,8 @@ interface ReqMsg {
   oqIndex: number;
   message: boolean;
   pipeCycles: number;
+  /** §10.1 cells of the page: what it occupies in the destination's Rx CBUF (§10.8.3). */
+  cells: number;
   arrived: number;
 }
 interface GrantMsg {
@@ -53,7 +55,14 @@ interface PageMsg {
   dstCluster: number;
   pipeCycles: number;
 }
-export type WireMsg = ReqMsg | GrantMsg | PageMsg;
+/** A page the fault injector dropped: the destination releases the Rx CBUF cells its grant reserved (MODEL). */
+interface LostMsg {
+  t: 3;
+  cells: number;
+  /** Destination cluster (its OQ page count, §10.8.5). */
+  dstCluster: number;
+}
+export type WireMsg = ReqMsg | GrantMsg | PageMsg | LostMsg;
 
 interface Timer {
   kind: 0 | 1 | 2; // 0 dequeued, 1 receive, 2 scheduler wake
@@ -88,6 +97,8 @@ export class ChipWire implements FabricEgress {
   side: ChipFabricSide | null = null;
   private readonly out = new Map<number, Outstanding>();
   private readonly foFree: Float64Array;
+  /** Per FO pipe: pages dequeued so far (the page number of the Tx CLIST's artificial cell pointers, §10.7.5). */
+  private readonly cptrPage: Uint32Array;
   /**
    * Per FO pipe: the end of the work granted to it (a granted page's cycles are counted at its grant, before the
    * Tx DMA has read it): FO load-balances pages over the pipes at grant time (§10.7 [5a]), so the pages of one job
@@ -103,6 +114,13 @@ export class ChipWire implements FabricEgress {
   private readonly lastWholeFrom = new Map<number, number>();
   private readonly fiFree: Float64Array;
   private readonly pending: ReqMsg[] = [];
+  /** The OQ of the round robin's last pick (-1: the pick was a message or FIFO). */
+  private pickOq = -1;
+  /** Rx CBUF cells reserved by grants and not yet read out (§10.8.3, §10.8 [8]); since when a request waits for room. */
+  private cbufUsed = 0;
+  /** Per destination cluster of this chip: pages granted and not yet read out (its OQs, §10.8.5). */
+  private readonly oqPages: Int32Array;
+  private cbufFullSince = -1;
   private budgetFree = 0;
   private wakeAt = -1;
   private commitAt = -1;
@@ -128,6 +146,8 @@ export class ChipWire implements FabricEgress {
     private readonly trace: TraceSink | null = null,
   ) {
     this.foFree = new Float64Array(p.pipes);
+    this.cptrPage = new Uint32Array(p.pipes);
+    this.oqPages = new Int32Array(p.json.system.clusters_per_chip);
     this.foReserved = new Float64Array(p.pipes);
     this.fiFree = new Float64Array(p.pipes);
     this.lastSrc = new Int32Array(p.json.system.clusters_per_chip * p.json.system.oqs_per_cluster).fill(-1);
@@ -177,6 +197,7 @@ export class ChipWire implements FabricEgress {
       oqIndex: dstCluster * this.p.json.system.oqs_per_cluster + req.dest.oq,
       message: req.type === 'cts' || req.type === 'ack' || req.type === 'nack',
       pipeCycles: c.pipeCycles,
+      cells: c.cells,
       arrived: 0,
     };
     this.send(dstChip, now, now + this.p.oneWayCycles, msg);
@@ -204,9 +225,17 @@ export class ChipWire implements FabricEgress {
     l.busyCycles += o.pipeCycles;
     l.byType[page.type] = (l.byType[page.type] ?? 0) + 1;
     const fate = this.faults ? this.faults.decide(this.chip, page) : null;
-    this.trace?.span(`FO pipe ${o.pipe}`, `${page.type} ->chip${o.dstChip}`, start, o.pipeCycles, { qpage: page.qpage, cells: o.cells, bytes: page.wireBytes, fault: fate ?? undefined });
-    if (fate === 'drop') (this.stats.faults.dropped[page.type] = (this.stats.faults.dropped[page.type] ?? 0) + 1);
-    else {
+    // Tx CLIST (§10.7.5): the artificial cell pointers of the page, {page number on its FO pipe, cell index}: debug
+    // values only (the spec: "the cptr values are not actually used")
+    const cptr = this.cptrPage[o.pipe]!++ * 256;
+    // per-page event (§18 fabric page tracing): the header's job ids and sequence number when the adapter set them
+    this.trace?.span(`FO pipe ${o.pipe}`, `${page.type} ->chip${o.dstChip}`, start, o.pipeCycles, { qpage: page.qpage, cells: o.cells, bytes: page.wireBytes, fault: fate ?? undefined, tjid: page.tjid, rjid: page.rjid, seq: page.seq, cptrs: `0x${cptr.toString(16)}..0x${(cptr + o.cells - 1).toString(16)}` });
+    if (fate === 'drop') {
+      this.stats.faults.dropped[page.type] = (this.stats.faults.dropped[page.type] ?? 0) + 1;
+      // the destination's grant reserved Rx CBUF cells for it: released when it would have arrived
+      const at = Math.max(start + this.p.oneWayCycles, this.lastArriveAt.get(o.dstChip) ?? 0);
+      this.send(o.dstChip, now, at, { t: 3, cells: o.cells, dstCluster: o.dstCluster });
+    } else {
       if (fate === 'corrupt') {
         this.stats.faults.corrupted[page.type] = (this.stats.faults.corrupted[page.type] ?? 0) + 1;
         page.corrupt = true;
@@ -218,9 +247,36 @@ export class ChipWire implements FabricEgress {
     this.timer.send(now, end, this.chip, { kind: 0, srcCluster: page.srcCluster, qpage: page.qpage, dstCluster: 0, page: null });
   }
 
+  /**
+   * A granted page of a failed Tx job flushed from its VOQ (§10.7.1.1, §11.8): no cell leaves; the destination releases
+   * the cells its grant reserved when the page would have arrived, and the source dequeues it the next cycle.
+   */
+  discard(now: number, req: FabricEnqueue): void {
+    const k = this.key(req.srcCluster, req.qpage);
+    const o = this.out.get(k);
+    if (!o || o.pipe < 0) throw new Error(`fabric wire: chip ${this.chip} cluster ${req.srcCluster} flushed QPage ${req.qpage}, which was not granted`);
+    this.stats.flushed++;
+    this.send(o.dstChip, now, now + this.p.oneWayCycles, { t: 3, cells: o.cells, dstCluster: o.dstCluster });
+    this.timer.send(now, now + 1, this.chip, { kind: 0, srcCluster: req.srcCluster, qpage: req.qpage, dstCluster: 0, page: null });
+  }
+
+  /** §10.8 [8]: the page reader read a page out of the Rx CBUF: its cells are free, the grant scheduler may go on. */
+  rxCellsFreed(now: number, page: FabricPage): void {
+    const r = this.route[page.dest.vpfe]!;
+    this.freeCells(now, cellify(this.p, page.wireBytes).cells, r % this.p.json.system.clusters_per_chip);
+  }
+
+  private freeCells(now: number, cells: number, dstCluster: number): void {
+    this.cbufUsed -= cells;
+    this.oqPages[dstCluster]!--;
+    if (this.cbufUsed < 0) throw new Error(`fabric wire: chip ${this.chip} freed more Rx CBUF cells than its grants reserved`);
+    if (this.pending.length > 0) this.timer.send(now, now + 1, this.chip, { kind: 2, srcCluster: 0, qpage: 0, dstCluster: 0, page: null });
+  }
+
   // ---- deliveries ----
 
   private arrive(m: WireMsg, now: number): void {
+    if (m.t === 3) return this.freeCells(now, m.cells, m.dstCluster);
     if (m.t === 0) {
       m.arrived = now;
       this.pending.push(m);
@@ -245,7 +301,7 @@ export class ChipWire implements FabricEgress {
       const end = Math.max(start + m.pipeCycles, this.lastWholeFrom.get(m.page.srcChip) ?? 0);
       this.lastWholeFrom.set(m.page.srcChip, end);
       this.stats.fiBusy[pipe]! += m.pipeCycles;
-      this.trace?.span(`FI pipe ${pipe}`, `${m.page.type} chip${m.page.srcChip}->c${m.dstCluster}`, start, m.pipeCycles, { qpage: m.page.qpage, corrupt: m.page.corrupt ?? false });
+      this.trace?.span(`FI pipe ${pipe}`, `${m.page.type} chip${m.page.srcChip}->c${m.dstCluster}`, start, m.pipeCycles, { qpage: m.page.qpage, corrupt: m.page.corrupt ?? false, tjid: m.page.tjid, rjid: m.page.rjid, seq: m.page.seq });
       this.timer.send(now, end, this.chip, { kind: 1, srcCluster: m.page.srcCluster, qpage: m.page.qpage, dstCluster: m.dstCluster, page: m.page });
     }
   }
@@ -273,9 +329,29 @@ export class ChipWire implements FabricEgress {
 
   private schedule(now: number): void {
     const perPipe = this.p.pipes;
+    const cap = this.p.json.rx_cbuf_cells;
     while (this.pending.length > 0 && this.budgetFree <= now) {
+      this.pickOq = -1;
       const i = this.pick();
       const m = this.pending[i]!;
+      // the Rx CBUF must hold the granted page's cells (§10.8.3, §10.8 [8]); a page larger than the whole CBUF is
+      // granted into an empty one (MODEL), so no size can deadlock
+      const cl = Math.floor(m.oqIndex / this.p.json.system.oqs_per_cluster);
+      if ((this.cbufUsed > 0 && this.cbufUsed + m.cells > cap) || this.oqPages[cl]! >= this.p.json.rx_oq_pages) {
+        if (this.cbufFullSince < 0) this.cbufFullSince = now;
+        return;
+      }
+      if (this.pickOq >= 0) {
+        this.lastOq = this.pickOq;
+        this.lastSrc[this.pickOq] = m.src;
+      }
+      if (this.cbufFullSince >= 0) {
+        this.stats.rxCbufFullCycles += now - this.cbufFullSince;
+        this.cbufFullSince = -1;
+      }
+      this.cbufUsed += m.cells;
+      if (this.cbufUsed > this.stats.rxCbufMaxCells) this.stats.rxCbufMaxCells = this.cbufUsed;
+      if (++this.oqPages[cl]! > this.stats.rxOqMaxPages) this.stats.rxOqMaxPages = this.oqPages[cl]!;
       this.pending.splice(i, 1);
       const wait = now - m.arrived;
       this.stats.grants++;
@@ -326,8 +402,8 @@ export class ChipWire implements FabricEgress {
         best = i;
       }
     }
-    this.lastOq = bestOq;
-    this.lastSrc[bestOq] = q[best]!.src;
+    // the round robin moves when the request is granted (schedule: a full Rx CBUF may hold it back)
+    this.pickOq = bestOq;
     return best;
   }
 

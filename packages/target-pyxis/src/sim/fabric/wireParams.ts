@@ -18,6 +18,7 @@ export interface FabricJson {
   max_page_payload_bytes: number;
   min_packet_bytes: number;
   rx_cbuf_cells: number;
+  rx_oq_pages: number;
   grant: { scheduler: 'round_robin' | 'fifo'; messages_first: boolean };
   system: { max_chips: number; clusters_per_chip: number; oqs_per_cluster: number; voq_map_entries: number; vpfe_bits: number };
 }
@@ -47,6 +48,10 @@ export const FABRIC_OVERRIDABLE: Record<string, { min: number; max?: number; int
   pipe_bytes_per_cycle: { min: 1, max: 65536, integer: true },
   'grant.scheduler': { min: 0, integer: false },
   'grant.messages_first': { min: 0, integer: false },
+  // at least the cells of one maximum page (16 + 16384 B = 1025 chunks = 94 cells, §10.1): the grant scheduler must
+  // be able to grant every page (§10.8.3)
+  rx_cbuf_cells: { min: 94, max: 1 << 24, integer: true },
+  rx_oq_pages: { min: 1, max: 65536, integer: true },
 };
 
 /**
@@ -56,7 +61,6 @@ export const FABRIC_OVERRIDABLE: Record<string, { min: number; max?: number; int
 export const FABRIC_NOT_MODELLED: Record<string, string> = {
   min_packet_bytes:
     'CTS / ACK / NACK are fabric_adapter.json `messages.page_bytes` (64 B, chip §10.7.9) on the wire, padded to one minimum cell (§10.1 table); `min_packet_bytes` is not read by the model',
-  rx_cbuf_cells: 'the Rx CBUF (§10.8.3) is not a limit of the wire model: grants are paced at the FI pipes\' rate (docs/timing-model.md "Fabric (wire)")',
 };
 
 function bad(path: string, msg: string): never {
@@ -85,6 +89,7 @@ export function validateFabricJson(j: FabricJson): FabricJson {
   int(j.max_page_payload_bytes, 'max_page_payload_bytes', 1);
   int(j.min_packet_bytes, 'min_packet_bytes', 1);
   int(j.rx_cbuf_cells, 'rx_cbuf_cells', 1);
+  int(j.rx_oq_pages, 'rx_oq_pages', 1);
   if (j.grant?.scheduler !== 'round_robin' && j.grant?.scheduler !== 'fifo') bad('grant.scheduler', `must be "round_robin" or "fifo", got ${JSON.stringify(j.grant?.scheduler)}`);
   if (typeof j.grant.messages_first !== 'boolean') bad('grant.messages_first', 'must be true or false');
   for (const k of ['max_chips', 'clusters_per_chip', 'oqs_per_cluster', 'voq_map_entries', 'vpfe_bits'] as const) int(j.system?.[k], `system.${k}`, 1);

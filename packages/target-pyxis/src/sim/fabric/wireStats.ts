@@ -27,6 +27,16 @@ export interface WireChipStats {
   grantWaitFrom: Record<number, number>;
   /** Pages whose VPFE named no chip of the system (SIM0701). */
   unroutable: number;
+  /**
+   * The Rx CBUF (§10.8.3): the most cells granted and not yet read out by the page reader at once, and the cycles
+   * grant requests waited because the CBUF was full (§10.8 [8]).
+   */
+  rxCbufMaxCells: number;
+  rxCbufFullCycles: number;
+  /** The most pages granted to one destination cluster and not yet read out at once (its OQs, §10.8.5). */
+  rxOqMaxPages: number;
+  /** Granted pages of failed Tx jobs flushed from their VOQs instead of sent (§10.7.1.1, §11.8). */
+  flushed: number;
   faults: { dropped: Record<string, number>; corrupted: Record<string, number> };
 }
 
@@ -40,6 +50,10 @@ export function emptyChipStats(chip: number, pipes: number): WireChipStats {
     grantWaitMax: 0,
     grantWaitFrom: {},
     unroutable: 0,
+    rxCbufMaxCells: 0,
+    rxCbufFullCycles: 0,
+    rxOqMaxPages: 0,
+    flushed: 0,
     faults: { dropped: {}, corrupted: {} },
   };
 }

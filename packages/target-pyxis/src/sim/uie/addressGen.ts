@@ -192,7 +192,8 @@ export function decodeFast(u: Uie, s: SeqState, dec: Fifo, isRead: boolean): voi
     a += (cnt[i]! & 0xfff) * x[b + A_STRIDE + i]!;
   }
   if (indir) flags |= x[b + A_INDIR]!;
-  if (core.programDone) flags |= F_EOP;
+  // branch-free: the `|=` runs on every record, so V8 has its feedback before the program's last one (which deoptimised)
+  flags |= core.programDone ? F_EOP : 0;
   d[at + R_OP] = opcd;
   d[at + R_ADDR] = a & PTN_MASK;
   d[at + R_VIEW] = s.view;

@@ -129,7 +129,7 @@ export class UieConfig {
     const d = decodeMicrocode(s.controlTable, s.opTable, s.rawCtl, m.ctrl.stride, s.rawOp, m.op.stride, s.control, s.op);
     s.control = d.control;
     if (s.opTable) s.op = d.op;
-    bindSeq(s);
+    bindSeq(s, d.opKey);
   }
 
   /**

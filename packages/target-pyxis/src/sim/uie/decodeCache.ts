@@ -43,7 +43,9 @@ function copyOp(t: CompiledTable, src: OpStore, dst: OpStore, d: number): void {
 
 /**
  * `decodeControlStore(ct, rawCtl, SEQ_DEPTH, ctlStride, control)` and, with an op table, `decodeOpStore(ot, rawOp,
- * SEQ_DEPTH, opStride, op)`: the decoded stores (`control`, and `op` or a new store).
+ * SEQ_DEPTH, opStride, op)`: the decoded stores (`control`, and `op` or a new store). `opKey`: an object that stands
+ * for the op store's whole content (every word decoded from these bytes) and is the same for every equal decode
+ * (opFields.ts keeps the decode templates by it); undefined when the bytes do not hold every word.
  */
 export function decodeMicrocode(
   ct: CompiledTable,
@@ -54,17 +56,18 @@ export function decodeMicrocode(
   opStride: number,
   control: ControlStore,
   op: OpStore | undefined,
-): { control: ControlStore; op: OpStore | undefined } {
+): { control: ControlStore; op: OpStore | undefined; opKey: object | undefined } {
   const dc = Math.min(SEQ_DEPTH, Math.floor(rawCtl.length / ctlStride));
   const dop = Math.min(SEQ_DEPTH, Math.floor(rawOp.length / opStride));
+  const full = ot !== undefined && dop === SEQ_DEPTH;
   if (control.depth === SEQ_DEPTH && (!op || op.depth === SEQ_DEPTH))
     for (const e of cache) {
       if (e.ct !== ct || e.ot !== ot || e.ctlStride !== ctlStride || e.opStride !== opStride || !sameBytes(e.ctl, rawCtl) || !sameBytes(e.op, rawOp)) continue;
       copyControl(e.control, control, dc);
-      if (!ot || !e.opStore) return { control, op };
+      if (!ot || !e.opStore) return { control, op, opKey: undefined };
       const o = op ?? new OpStore(ot, SEQ_DEPTH);
       copyOp(ot, e.opStore, o, dop);
-      return { control, op: o };
+      return { control, op: o, opKey: full ? e : undefined };
     }
   const c = decodeControlStore(ct, rawCtl, SEQ_DEPTH, ctlStride, control);
   const o = ot ? decodeOpStore(ot, rawOp, SEQ_DEPTH, opStride, op) : op;
@@ -77,5 +80,5 @@ export function decodeMicrocode(
   }
   cache[nextEntry] = e;
   nextEntry = (nextEntry + 1) % CACHE_ENTRIES;
-  return { control: c, op: o };
+  return { control: c, op: o, opKey: full && o ? e : undefined };
 }

@@ -101,19 +101,22 @@ function bindFields<T extends object>(op: OpStore, names: readonly string[], o: 
   return o;
 }
 
-/** Binds a sequencer's decoded op memory (after every decode or `Uie.loadMicrocode`) and rebuilds its templates. */
-export function bindSeq(s: SeqState): void {
+/**
+ * Binds a sequencer's decoded op memory (after every decode or `Uie.loadMicrocode`) and rebuilds its templates.
+ * `opKey` (decodeCache.ts): the op store's content is that of every decode with this key.
+ */
+export function bindSeq(s: SeqState, opKey?: object): void {
   if (!s.op) return;
   if (s.id === SEQ_AMEM_READ) {
     const f = (s.rf = bindFields(s.op, READ_FIELDS, new ReadFieldArrays()));
     s.usesPsw = f.rpsw_config_vld.some((v) => v !== 0);
     s.usesCsw = f.rcsw_switch_config_vld.some((v) => v !== 0);
-    buildTemplates(s, f, true);
+    buildTemplates(s, f, true, opKey);
   } else if (s.id === SEQ_AMEM_WRITE) {
     const f = (s.wf = bindFields(s.op, WRITE_FIELDS, new WriteFieldArrays()));
     s.usesPsw = f.wpsw_config_vld.some((v) => v !== 0);
     s.usesCsw = f.wcsw_switch_config_vld.some((v) => v !== 0);
-    buildTemplates(s, f, false);
+    buildTemplates(s, f, false, opKey);
   }
   else if (s.id === SEQ_AMEM_WEIGHTS_READ) s.kf = bindFields(s.op, WEIGHTS_FIELDS, new WeightsFieldArrays());
 }
@@ -123,8 +126,24 @@ export function iterVal(counts: Int32Array, id: number): number {
   return id < NUM_ITERS ? counts[id]! : 0;
 }
 
+/**
+ * Templates built for an op store content (decodeCache.ts `opKey`), read and write side: the UIEs of a chip mostly run
+ * the same programs, and the templates are read-only once built, so equal decodes share them. Host speed only: it
+ * also keeps buildTemplates from running hot enough for V8 to compile it, in every thread (issue 22).
+ */
+const templatesByOp = new WeakMap<object, Array<{ tmpl: Int32Array; aux: Int32Array } | undefined>>();
+
 /** Builds the decode templates of an AMEM Read (`read`) or AMEM Write sequencer from its bound op fields. */
-export function buildTemplates(s: SeqState, f: ReadFieldArrays | WriteFieldArrays, read: boolean): void {
+export function buildTemplates(s: SeqState, f: ReadFieldArrays | WriteFieldArrays, read: boolean, opKey?: object): void {
+  const side = read ? 0 : 1;
+  const memo = opKey ? templatesByOp.get(opKey) : undefined;
+  const hit = memo?.[side];
+  if (hit) {
+    s.tmpl = hit.tmpl;
+    s.aux = hit.aux;
+    s.tmplId = ++tmplSerial;
+    return;
+  }
   const tmpl = new Int32Array(SEQ_DEPTH * REC_WORDS);
   const aux = new Int32Array(SEQ_DEPTH * AUX_WORDS);
   for (let pc = 0; pc < SEQ_DEPTH; pc++) {
@@ -173,4 +192,9 @@ export function buildTemplates(s: SeqState, f: ReadFieldArrays | WriteFieldArray
   s.tmpl = tmpl;
   s.aux = aux;
   s.tmplId = ++tmplSerial;
+  if (opKey) {
+    const m = memo ?? [];
+    m[side] = { tmpl, aux };
+    templatesByOp.set(opKey, m);
+  }
 }

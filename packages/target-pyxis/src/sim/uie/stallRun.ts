@@ -16,6 +16,7 @@
  * against a cycle the tick put in `portWake`. The gate excludes what this argument does not cover: compute units with
  * work or running compute / weights sequencers, ITFEs, indirect trips.
  */
+import { dbl } from '@pyxis/sim';
 import * as records from './records.js';
 import type { Uie } from './uie.js';
 
@@ -26,10 +27,12 @@ const { RW_ACTIVE, SEQ_AMEM_READ, SEQ_AMEM_WRITE } = records;
 export class StallRunState {
   /** stallCycles of AMEM Read / Write, datapathStallCycles 0 / 1, the three AMEM Read switchboxes' fullStalls. */
   readonly before = new Float64Array(7);
+  // doubles from the start (kernel dbl): the runs add cycle counts computed in doubles; a Smi field generalised then
+  // deprecated this map, so a thread's next partition re-typed `Uie.stall` and dropped runAhead, stallRun, markStall
   /** Cycles skipped by stall runs (diagnostics for tests and benchmarks; not a statistic of the model). */
-  cycles = 0;
+  cycles = dbl(0);
   /** Cycles done by drain runs (`drainRun`; diagnostics as above). */
-  drained = 0;
+  drained = dbl(0);
 }
 
 /**

@@ -118,7 +118,10 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
     // (`sync` false: c is past the global cycle, whose claims by UIEs still in lockstep must not be resolved yet)
     if (sync) banks.sync(c);
     if (banks.freeAt[u.rd.client]! > c || banks.freeAt[u.wr.client]! > c) return 0;
-    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.rd.latency || u.sbReadyAt[sb.peekSlot()]! > c) return 0;
+    // (the head's ready cycle read on every call, index 0 when empty, unused then: see the switchbox check below)
+    const h = sb.peekSlot();
+    const late = u.sbReadyAt[h < 0 ? 0 : h]! > c;
+    if (dr === 0 || dw === 0 || sb.empty || sb.occupancy < u.rd.latency || late) return 0;
   }
   const rs = u.seqs[SEQ_AMEM_READ]!;
   const ws = u.seqs[SEQ_AMEM_WRITE]!;
@@ -187,17 +190,16 @@ export function steadyCheck(u: Uie, c: number, limit: number, min = BATCH_MIN, r
   }
   const meta = sb.meta;
   // read pipeline (sim_config amem): the j-th queued entry is popped at c + j, and an entry pushed at c + j at
-  // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency
-  if (relaxed) return k;
-  const lat = u.rd.latency;
-  if (sb.occupancy < lat) return 0;
+  // c + j + occupancy, so every pop finds its data ready iff the queued ones are and occupancy >= the latency.
+  // Checked in both modes, only the strict one uses it: V8 optimises steadyCheck while only relaxed calls get this far,
+  // and code first run by the first steady state deoptimised and recompiled it (the costliest compilation of a run)
+  let ready = sb.occupancy >= u.rd.latency;
   for (let j = 0, e = sb.peekSlot(); j < sb.occupancy; j++) {
     const m = e * SB_META;
-    if (meta[m] !== 1 || meta[m + 1] !== rDt || meta[m + 2] !== rEb || meta[m + 3] !== (relu ? 1 : 0)) return 0;
-    if (u.sbReadyAt[e]! > c + j) return 0;
+    if (meta[m] !== 1 || meta[m + 1] !== rDt || meta[m + 2] !== rEb || meta[m + 3] !== (relu ? 1 : 0) || u.sbReadyAt[e]! > c + j) ready = false;
     if (++e >= sb.capacity) e = 0;
   }
-  return k;
+  return relaxed || ready ? k : 0;
 }
 
 /**
@@ -234,32 +236,31 @@ export function steadyBatch(u: Uie, c: number, limit: number): number {
     // windows stay short — a cluster's start-up — republishing after each one would cost more than the windows)
     if (J < KEEP_MIN && banks.slotOf(me) === banks.newest(me) && banks.coverLeft(me, c + J, false, 0) >= KEEP_MIN) return J;
     const k = steadyCheck(u, c + J, c + J + Math.min(SCHED_MAX, limit - c), BATCH_MIN, false, false);
+    if (k > 0) fillSchedule(u, k, banks, c + J);
+    // one publish call for both cases (k is 0 or the schedule's length): V8 has its feedback before the trip's end
+    // first publishes none (a separate call there deoptimised and recompiled steadyBatch)
+    banks.publish(me, c, c + J, k);
     if (k > 0) {
-      fillSchedule(u, k, banks, c + J);
-      banks.publish(me, c, c + J, k);
       u.batch.okAt = c + J;
       u.batch.okGen = u.stateGen;
       u.batch.okLen = k;
-    } else banks.publish(me, c, c + J, 0);
+    }
     return J;
   }
   // (publishing only affects which cycles are batched, never results: a failed check is not retried for a few cycles)
   if (!banks.hasSchedule(me, c) && c >= u.batch.publishRetry) {
     const end = c + Math.min(PUBLISH_FIRST, limit - c + 1);
     const k = steadyCheck(u, c, end);
-    if (k > 0) {
-      fillSchedule(u, k, banks, c);
-      banks.publish(me, c, c, k);
-    } else {
-      // not steady now (a port held, the switchbox refilling): publish its address order only (a follower), unless
-      // its follower schedule still covers the coming cycles with its claims close behind its list
-      const f = banks.coverLeft(me, c, true, FOLLOW_LAG) >= FOLLOW_KEEP ? 0 : steadyCheck(u, c, end, 1, true);
-      if (f > 0) {
-        fillSchedule(u, f, banks, c, true);
-        banks.publish(me, c, c, f, true);
-      }
-      u.batch.publishRetry = c + PUBLISH_RETRY;
+    // not steady now (a port held, the switchbox refilling): publish its address order only (a follower), unless
+    // its follower schedule still covers the coming cycles with its claims close behind its list. One fill and publish
+    // call for both (V8: followers come first, the first steady schedule then deoptimised steadyBatch at its own call)
+    const follow = k === 0;
+    const f = !follow ? k : banks.coverLeft(me, c, true, FOLLOW_LAG) >= FOLLOW_KEEP ? 0 : steadyCheck(u, c, end, 1, true);
+    if (f > 0) {
+      fillSchedule(u, f, banks, c, follow);
+      banks.publish(me, c, c, f, follow);
     }
+    if (follow) u.batch.publishRetry = c + PUBLISH_RETRY;
   }
   return 0;
 }
