@@ -13,6 +13,7 @@
  * Exec_Valid = images x H/8 x tiles x Cin x 8, tiles = 1 + ceil((W/16 - 8) / 7) (chip §17.2.1).
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { conv3x3, GenError, type ConvParams } from '../../src/gen/index.js';
@@ -121,6 +122,39 @@ describe('pyxis-gen conv3x3 --width: width-wise tiling (chip §17.2.1)', () => {
       const perUie = Math.ceil(p.images / (p.uies ?? 1)) * (p.height / 8) * tilesOf(W) * Math.max(p.cin * 10, 16 * 8 * 4);
       expect(run.report.cycles).toBeGreaterThan(perUie);
     });
+
+  // any width: the tiles read from the generated link script (read views) and microcode (the write programs' masks)
+  // write every output column exactly once, each from a tile whose grid saw its whole 3-column window (or the image
+  // edge), the tiles starting at partition offsets 7t (chip §17.2.1)
+  it('property: for any width, every column written once, by a tile that saw its 3x3 window', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 9, max: 211 }), (P) => {
+        const W = 16 * P;
+        const k = conv3x3({ images: 1, cin: 16, height: 8, width: W });
+        const masks = new Map<string, [number, number]>();
+        for (const m of k.pasm.matchAll(/\.program (\w+) amem_write \{[^}]*?logical_col_offset=(\d+) num_logical_cols=(\d+)/g)) masks.set(m[1]!, [Number(m[2]), Number(m[3])]);
+        const seen = new Uint8Array(W);
+        let t = 0;
+        for (const m of k.ld.matchAll(/amem_write = (\w+);[^}]*read = x0_0\[:, 0:8, (\d+):(\d+)\]/g)) {
+          const [c0, c1] = [Number(m[2]), Number(m[3])];
+          expect(c0).toBe(112 * t++);
+          expect(c1 - c0).toBeLessThanOrEqual(128);
+          const [off, n] = masks.get(m[1]!)!;
+          for (let g = off; g < off + n; g++) {
+            const c = c0 + g;
+            expect(c).toBeLessThan(c1);
+            // the grid's column g sees g - 1 and g + 1 of the tile (zero past grid columns 0 and 127 and past the read)
+            expect(g > 0 || c === 0).toBe(true);
+            expect(c + 1 < c1 || c === W - 1).toBe(true);
+            seen[c]!++;
+          }
+        }
+        expect(t).toBe(tilesOf(W));
+        expect(seen.every((v) => v === 1)).toBe(true);
+      }),
+      { numRuns: Number(process.env['FC_RUNS'] ?? 20), seed: 1721 },
+    );
+  });
 
   it('bad widths and combinations: GEN0090-GEN0092 naming the limit (exit 1, nothing written)', () => {
     const code = (p: ConvParams) => {
