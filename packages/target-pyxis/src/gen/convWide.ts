@@ -89,13 +89,14 @@ export function conv3x3Wide(p: ConvParams & { width: number }): GenKernel {
   if (CIN * 9 > 2048) throw new GenError('GEN0009', 'cin', `${CIN} input channels need ${CIN * 9} bytes of 3x3 kernels per grid-row; the LD_2ROWS_8B flow addresses 2048 (256 Hbuf words x 8 bytes, chip §6.2.4, seq §9.2.1): at most 224 input channels per trip`);
   const H = requireInt('height', p.height, 8, 4096);
   requireMultiple('height', H, 8, 'seq §1.3 rule 1: every trip computes a multiple of 8 output rows (pad the image)');
-  const tiles = wideTiles(W);
-  const T = tiles.length;
-  const G = H / 8;
   // the RFP16 output's channel pitch, H rows of 2·W/16 partitions, is the AMEM Write's iter_stride[i0] (16 bits, seq §5.2.1)
   const maxStride = chipLimits().maxStride;
   if (H * (W / 8) > maxStride)
-    throw new GenError('GEN0092', 'width, height', `the RFP16 output channel pitch is ${H} rows x ${W / 8} partitions = ${H * (W / 8)}; the AMEM Write's iter_stride has 16 bits (<= ${maxStride} partitions, seq §5.2.1, §6.2): at most ${Math.floor(maxStride / (W / 8))} rows at width ${W}`);
+    throw new GenError('GEN0092', 'width, height', `the RFP16 output channel pitch is ${H} rows x ${W / 8} partitions = ${H * (W / 8)}; the AMEM Write's iter_stride has 16 bits (<= ${maxStride} partitions, seq §5.2.1, §6.2): ${Math.floor(maxStride / (W / 8)) >= 8 ? `at most ${Math.floor(maxStride / (W / 8) / 8) * 8} rows at width ${W}` : `at most ${Math.floor(maxStride / 16) * 16} columns (8 rows)`}`);
+  // (checked before the tiles are listed: it bounds W)
+  const tiles = wideTiles(W);
+  const T = tiles.length;
+  const G = H / 8;
   // the store (and the next load into the image's buffers) must follow every trip of the image; one barrier waits for
   // at most 31 trips, so trip k of the image waits for trip k - 3 (a chain per residue mod 3) and the store for the
   // last 3: a UIE holds at most 3 trips (tracking IDs, chip §11.7.1), so trip k - 3 has retired before trip k can
