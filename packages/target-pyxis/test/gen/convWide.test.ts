@@ -178,7 +178,7 @@ describe('pyxis-gen conv3x3 --width: width-wise tiling (chip §17.2.1)', () => {
     expect(code({ ...base, width: 128 })).toBe('ok'); // the one-pass flow
     expect(code({ ...base, width: 512, stride: 2 })).toMatch(/^GEN0091 .*stride.*§17\.2\.1/);
     expect(code({ ...base, width: 512, residual: true })).toBe('ok');
-    // the RFP16 output channel pitch H x W/8 partitions is a 16-bit iter_stride: at 512 columns at most 1016 rows (8k)
+    // the RFP16 output channel pitch H x W/8 partitions is a 16-bit iter_stride: at 512 columns at most 1016 rows (whole row-groups)
     expect(code({ ...base, width: 512, height: 1016 })).toBe('ok');
     expect(code({ ...base, width: 1_600_000_000 })).toMatch(/^GEN0092 .*at most 65520 columns \(8 rows\)/); // refused before any tile is listed
     expect(code({ ...base, width: 512, height: 1024 })).toMatch(/^GEN0092 .*1024 rows x 64 partitions = 65536.*16 bits.*at most 1016 rows at width 512/);
