@@ -5,8 +5,10 @@ import {
   ExitCode,
   SourceMap,
   UsageError,
+  USAGE_CODE,
   nearest,
   renderDiagnostics,
+  renderUsageError,
   shouldUseColor,
   type Diagnostic,
   type DiagnosticsFormat,
@@ -24,8 +26,8 @@ export { VERSION, answerVersion, versionText } from './version.js';
 /** Diagnostic code of a broken grammar file (exit 3): @pyxis/codec TableError. */
 export const GRAMMAR_CODE = 'GR0001';
 
-/** Diagnostic code of command-line usage errors (exit 2) in `--diagnostics-format json` output. */
-export const USAGE_CODE = 'CLI0001';
+/** Diagnostic code of command-line usage errors (exit 2) in `--diagnostics-format json` output (@pyxis/diagnostics). */
+export { USAGE_CODE };
 
 /** What every command action receives besides its own options. */
 export interface ToolContext {
@@ -157,7 +159,7 @@ export async function runTool(
       return ExitCode.input;
     }
     if (e instanceof UsageError) {
-      stderr(jsonUsage ? usageJson(e.message, e.notes) : `${name}: error: ${e.message}\n${e.notes.map((n) => `  = help: ${n}\n`).join('')}(run with --help for usage)\n`);
+      stderr(renderUsageError(name, e.message, e.notes, jsonUsage ? 'json' : 'human') + '\n');
       return ExitCode.usage;
     }
     // duck-typed: the kernel is not loaded by every tool (start-up time)

@@ -146,7 +146,8 @@ export function checkOutputPaths(paths: ReadonlyArray<string | undefined>, input
   if (runLog && !opts.recheck) runLog.outputs = outs;
 }
 
-function writeErrorReason(e: unknown): string {
+/** Why a write failed, in the words of the IO0002 messages (`permission denied`, `no space left on device`, ...). */
+export function writeErrorReason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   switch (code) {
     case 'ENOENT':

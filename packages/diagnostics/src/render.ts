@@ -105,3 +105,16 @@ export function renderDiagnostics(ds: readonly Diagnostic[], format: Diagnostics
   if (errors + warnings > 1) parts.push(`${plural(errors, 'error')}, ${plural(warnings, 'warning')}`);
   return parts.join('\n\n');
 }
+
+/** Diagnostic code of command-line usage errors (exit 2) in `--diagnostics-format json` output, in every tool. */
+export const USAGE_CODE = 'CLI0001';
+
+/**
+ * A usage error (exit 2) as every tool prints it: `TOOL: error: MESSAGE`, each note (did-you-mean, the names there
+ * are) as a `  = help:` line, then `hint`; with `json`, one JSON line (code USAGE_CODE, the notes in `notes`). No
+ * trailing newline.
+ */
+export function renderUsageError(tool: string, message: string, notes: readonly string[], format: DiagnosticsFormat, hint = '(run with --help for usage)'): string {
+  if (format === 'json') return JSON.stringify({ severity: 'error', code: USAGE_CODE, message, ...(notes.length ? { notes } : {}) });
+  return [`${tool}: error: ${message}`, ...notes.map((n) => `  = help: ${n}`), ...(hint ? [hint] : [])].join('\n');
+}

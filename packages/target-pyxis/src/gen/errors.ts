@@ -1,4 +1,5 @@
 import { loadGrammarJson } from '@pyxis/codec';
+import { error, type Diagnostic } from '@pyxis/diagnostics';
 
 /**
  * Errors of the kernel generators (docs/generators.md "Diagnostics", codes GEN0001-GEN0099). A generator never
@@ -9,11 +10,19 @@ export class GenError extends Error {
   constructor(
     readonly code: string,
     readonly param: string,
-    message: string,
+    /** What is wrong with `param` (the message without the code and the parameter). */
+    readonly detail: string,
     readonly exitCode: 1 | 2 = 1,
+    /** Hints printed under the message (`did you mean \`gelu\`?`). */
+    readonly notes: readonly string[] = [],
   ) {
-    super(`${code}: ${param}: ${message}`);
+    super(`${code}: ${param}: ${detail}`);
     this.name = 'GenError';
+  }
+
+  /** The error as the tools print theirs (`error[GEN0003]: m: must be a multiple of 8 ...`; @pyxis/diagnostics). */
+  toDiagnostic(): Diagnostic {
+    return error(this.code, `${this.param}: ${this.detail}`, this.notes.length ? { notes: [...this.notes] } : {});
   }
 }
 

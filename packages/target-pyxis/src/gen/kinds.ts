@@ -1,6 +1,7 @@
 /** The kernel kinds of `pyxis-gen` and their command-line options (docs/generators.md). */
+import { didYouMean } from '@pyxis/diagnostics';
 import { GenError } from './errors.js';
-import { EPILOGUES, gemm, type Epilogue } from './gemm.js';
+import { EPILOGUES, gemm } from './gemm.js';
 import type { GenKernel } from './kernel.js';
 import { ROW_OPS, rows, type RowOp } from './rows.js';
 import { transformer } from './transformer.js';
@@ -15,6 +16,14 @@ type Values = Record<string, string | boolean | undefined>;
 interface KindSpec {
   options: Record<string, { type: 'string' | 'boolean' }>;
   make(v: Values): GenKernel;
+}
+
+/** A name option (`--epilogue`, `--op`, `--weights`): one of `choices` (GEN0006, exit 2, with a did-you-mean), or `dflt`. */
+function choiceOpt<T extends string>(v: Values, key: string, choices: readonly T[], dflt: T): T {
+  const s = v[key];
+  if (s === undefined) return dflt;
+  if (typeof s === 'string' && (choices as readonly string[]).includes(s)) return s as T;
+  throw new GenError('GEN0006', key, `must be one of ${choices.join(', ')} (got ${String(s)})`, 2, typeof s === 'string' ? didYouMean(s, choices) : []);
 }
 
 /** An integer option (GEN0001 with exit 2 when it is not a number). */
@@ -49,16 +58,15 @@ export const KINDS: Record<string, KindSpec> = {
   gemm: {
     options: { ...common, m: { type: 'string' }, k: { type: 'string' }, n: { type: 'string' }, dtype: { type: 'string' }, transposed: { type: 'boolean' }, epilogue: { type: 'string' }, residual: { type: 'boolean' }, batch: { type: 'string' }, 'amem-budget': { type: 'string' } },
     make: (v) => {
-      const epi = (v['epilogue'] as string | undefined) ?? 'none';
-      if (!EPILOGUES.includes(epi as Epilogue)) throw new GenError('GEN0006', 'epilogue', `must be one of ${EPILOGUES.join(', ')} (got ${epi})`, 2);
+      const epi = choiceOpt(v, 'epilogue', EPILOGUES, 'none');
       return gemm({
         name: v['name'] as string | undefined,
         m: intOpt(v, 'm', 128),
         k: intOpt(v, 'k', 256),
         n: intOpt(v, 'n', 128),
-        dtype: ((v['dtype'] as string | undefined) ?? 'fp8') as 'fp8',
+        dtype: choiceOpt(v, 'dtype', ['fp8', 'fp16'] as const, 'fp8'),
         transposed: !!v['transposed'],
-        epilogue: epi as Epilogue,
+        epilogue: epi,
         residual: !!v['residual'],
         batch: intOpt(v, 'batch', 1),
         ...(v['amem-budget'] !== undefined ? { amemBudget: intOpt(v, 'amem-budget', 0) } : {}),
@@ -71,9 +79,8 @@ export const KINDS: Record<string, KindSpec> = {
   rows: {
     options: { ...common, op: { type: 'string' }, rows: { type: 'string' } },
     make: (v) => {
-      const op = (v['op'] as string | undefined) ?? 'softmax';
-      if (!ROW_OPS.includes(op as RowOp)) throw new GenError('GEN0006', 'op', `must be one of ${ROW_OPS.join(', ')} (got ${op})`, 2);
-      return rows({ name: v['name'] as string | undefined, op: op as RowOp, rows: intOpt(v, 'rows', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) });
+      const op = choiceOpt<RowOp>(v, 'op', ROW_OPS, 'softmax');
+      return rows({ name: v['name'] as string | undefined, op, rows: intOpt(v, 'rows', 128), clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) });
     },
   },
   conv3x3: {
@@ -83,9 +90,8 @@ export const KINDS: Record<string, KindSpec> = {
   conv1x1: {
     options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, stride: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
     make: (v) => {
-      const wk = (v['weights'] as string | undefined) ?? 'linear8';
-      if (!WEIGHTS_1X1.includes(wk as Weights1x1)) throw new GenError('GEN0006', 'weights', `must be one of ${WEIGHTS_1X1.join(', ')} (got ${wk})`, 2);
-      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), stride: intOpt(v, 'stride', 1), weights: wk as Weights1x1, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) });
+      const wk = choiceOpt<Weights1x1>(v, 'weights', WEIGHTS_1X1, 'linear8');
+      return conv1x1({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 64), rows: intOpt(v, 'rows', 1), stride: intOpt(v, 'stride', 1), weights: wk, residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) });
     },
   },
   attention: {
@@ -145,6 +151,9 @@ size options left out take their defaults: gemm 128 x 256 x 128, rows softmax x 
 conv1x1 1 x 64 x 1, attention 1 tile d_k 64 (--seq 512, 1 head, d_k 128)
 common: --clusters 0,1,2,3 (default 0)  --uies U (UIEs per cluster, default 1)  --seed S (0..4294967295, default 1)
         --name NAME (not transformer, whose files have fixed names); each option at most once, integers in decimal
+        --diagnostics-format human|json (how errors are printed on stderr, as pyxis-as/ld/sim)  --no-color
+        --help, -h, help [KIND]: this text   --version, -V: the version
 
-exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), a --run above
-its error bound or stopped (with --json the object is still printed, "ok": false), 2 usage, 3 internal`;
+exit codes: 0 ok, 1 a parameter the hardware cannot run (GENxxxx, names the parameter and the limit), an output
+that cannot be written (IO0002), a --run above its error bound or stopped (GEN0080-0082; with --json the object is
+still printed, "ok": false), 2 usage, 3 internal`;

@@ -2,8 +2,8 @@
  * Golden errors of pyxis-gen (samples/pyxis/errors/gen/cases.txt -> cases.err): for every parameter the hardware cannot
  * run (issue 23 "Bad input": sizes not multiples of what seq §1.2-1.4 require, tiles that do not fit AMEM or the
  * Hbufs, more UIEs or clusters than exist, zero / negative / absurd values) the message names the parameter and the
- * limit and the exit code is 1; a usage error (not a number, an unknown name or option) exits 2 with the usage. No
- * case writes a file. Regenerate after a deliberate change of a message: REGEN_GOLDEN=1 npx vitest run <this file>.
+ * limit and the exit code is 1 (`error[GENxxxx]:`, the tools' form); a usage error (not a number, an unknown name or
+ * option) exits 2 (`pyxis-gen: error:` with a did-you-mean, or a GEN code). No case writes a file. Regenerate after a deliberate change of a message: REGEN_GOLDEN=1 npx vitest run <this file>.
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
