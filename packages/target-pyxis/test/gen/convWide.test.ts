@@ -186,7 +186,7 @@ describe('pyxis-gen conv3x3 --width: width-wise tiling (chip §17.2.1)', () => {
       const dir = join(tmp, 'out');
       const r = gen(['conv3x3', '--width', '520', '--out', dir]);
       expect(r.code).toBe(1);
-      expect(r.err).toMatch(/GEN0090: width: must be a multiple of 16/);
+      expect(r.err).toMatch(/error\[GEN0090\]: width: must be a multiple of 16/);
       expect(existsSync(dir)).toBe(false);
     });
   });
