@@ -17,6 +17,7 @@ import { floatValues, lnsValues } from './inputs.js';
 import type { GenKernel } from './kernel.js';
 import { assignImages, checkAmem, streamImages } from './convPlan.js';
 import { errorOf } from './reference.js';
+import { conv3x3Wide } from './convWide.js';
 
 export interface ConvParams {
   name?: string;
@@ -26,6 +27,8 @@ export interface ConvParams {
   residual?: boolean;
   /** 1 (default) or 2: stride 2 computes the outputs centred on the even rows and columns (native flow, stride2Code). */
   stride?: number;
+  /** Columns of the images (default 128, one grid pass); wider: the width-wise tiles of chip §17.2.1 (convWide.ts). */
+  width?: number;
   clusters?: number[];
   uies?: number;
   seed?: number;
@@ -35,6 +38,7 @@ export const COUT = 16;
 export const WIDTH = 128;
 
 export function conv3x3(p: ConvParams): GenKernel {
+  if (p.width !== undefined && p.width !== WIDTH) return conv3x3Wide({ ...p, width: p.width });
   const name = p.name ?? 'conv3x3';
   requireName(name);
   const N = requireInt('images', p.images, 1, 65536);
@@ -145,8 +149,8 @@ export function stride2Wpsw(): number[][] {
   });
 }
 
-/** float64 3x3 convolution, stride 1 or 2 (even rows and columns kept), zero padding 1, and sum |w x| per output. */
-export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: number, CIN: number, H: number, stride = 1): { ref: Float64Array; abs: Float64Array } {
+/** float64 3x3 convolution of [CIN, H, W] images (W = 128 for stride 2), stride 1 or 2 (even rows and columns kept), zero padding 1, and sum |w x| per output. */
+export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: number, CIN: number, H: number, stride = 1, W = WIDTH): { ref: Float64Array; abs: Float64Array } {
   if (stride === 2) {
     const f = conv3x3Reference(x, w, N, CIN, H);
     const HO = H / 2;
@@ -160,7 +164,7 @@ export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: 
         }
     return { ref, abs };
   }
-  const ref = new Float64Array(N * COUT * H * WIDTH);
+  const ref = new Float64Array(N * COUT * H * W);
   const abs = new Float64Array(ref.length);
   for (let n = 0; n < N; n++)
     for (let o = 0; o < COUT; o++)
@@ -171,11 +175,11 @@ export function conv3x3Reference(x: ArrayLike<number>, w: ArrayLike<number>, N: 
             for (let row = 0; row < H; row++) {
               const sr = row + ky - 1;
               if (sr < 0 || sr >= H) continue;
-              for (let col = 0; col < WIDTH; col++) {
+              for (let col = 0; col < W; col++) {
                 const sc = col + kx - 1;
-                if (sc < 0 || sc >= WIDTH) continue;
-                const v = x[((n * CIN + i) * H + sr) * WIDTH + sc]!;
-                const o2 = ((n * COUT + o) * H + row) * WIDTH + col;
+                if (sc < 0 || sc >= W) continue;
+                const v = x[((n * CIN + i) * H + sr) * W + sc]!;
+                const o2 = ((n * COUT + o) * H + row) * W + col;
                 ref[o2]! += k * v;
                 abs[o2]! += Math.abs(k * v);
               }
@@ -280,13 +284,9 @@ export function conv3x3Code(o: {
 } {
   const { name, cin: CIN, height: H } = o;
   const G = H / 8;
-  const CHUNKS = (CIN * 9) / 8;
   const L: string[] = [];
   const e = (s: string) => L.push(s);
-  e(`.const ${name}_CIN = ${CIN}\n.const ${name}_CHUNKS = ${CHUNKS}\n.const ${name}_CPITCH = ${H * 8}          # input channel pitch in partitions (H rows of 8)`);
-  e(`.program ${name}_wr amem_weights_read {\n  loop i0 ${name}_CHUNKS {\n    Read_SRAM wdc_type=Uncompressed iter_stride[i0]=8\n  }\n}`);
-  e(`.program ${name}_wdp wdp {\n  loop i0 ${name}_CHUNKS {\n    WR_HBUF hbuf_wr_control=LD_2ROWS_8B log2_ptns_per_hlane=0 dsbl_mapping_corr=1 eb_adj=0 lin2log_config_vld=1 \\\n            hbuf_block_size=${name}_CHUNKS/2 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i0] \\\n            hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i0\n  }\n}`);
-  e(`.program ${name}_gh gh {\n  loop i0 ${name}_CIN {\n    loop i1 1 {\n      HBUF_RD_VLD hbuf_rd_cmd=RD_3X3 end_grid_row_idx=15 log2_filters_per_row=0 h_staging_filter_iter_id=i1 h_staging_done_en=1 \\\n                  hbuf_block_size=${name}_CHUNKS/2 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i0, i1] \\\n                  hbuf_stride_dim1=9 hbuf_stride_iter_id_dim1=i0\n    }\n  }\n}`);
+  e(conv3x3HeadPrograms(name, CIN, H));
   if (o.out === 's2fp8') return { pasm: stride2Code(o, e, L), ...stride2Trips(o) };
   // AMEM Read variants: rows of the trip's view (its first row is the row above the row-group, when inside the image)
   const variants: Record<string, { pre: boolean; rows: number; post: boolean }> =
@@ -296,9 +296,7 @@ export function conv3x3Code(o: {
   const rd = (o.relu ? 'Read_SRAM_with_ReLU' : 'Read_SRAM') + sw('rpsw');
   for (const [v, d] of Object.entries(variants))
     e(`# AMEM Read (${v}): per input channel ${d.pre ? 'a zero pad row, ' : ''}${d.rows} rows${d.post ? ', a zero pad row' : ''}${o.relu ? ' (ReLU on read, chip §7.7.2)' : ''}\n.program ${name}_rd_${v} amem_read {\n  loop i0 ${name}_CIN {\n${d.pre ? cnst + '\n' : ''}    loop i1 ${d.rows} {\n      ${rd} data_type=Recogni_FP8 tgt_fifo=Grid iter_stride[i0]=${name}_CPITCH iter_stride[i1]=8\n    }\n${d.post ? cnst + '\n' : ''}  }\n}`);
-  e(`.program ${name}_gv gv {\n  loop i0 ${name}_CIN {\n    loop i1 10 {\n      Read_AMEM_FIFO conv3x3_mode=1 dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n  }\n}`);
-  e(`.program ${name}_gx gx {\n  Exec_Config conv3x3_mode=1 end_grid_row_idx=15 log2_active_ptns=3 log2_ptns_per_filter=3 odd_col_exec_en=1 even_col_exec_en=1\n  loop i0 ${name}_CIN {\n    loop i1 2 {\n      Exec_Bubble conv3x3_mode=1\n    }\n    loop i1 8 {\n      Exec_Valid conv3x3_mode=1 accum_idx_iter_id=i1 front_staging_done_iter_mask=[i1] zero_accum_iter_mask=[i0] \\\n                 split_accum_iter_mask=[i0, i1] wb_kick_iter_mask=[i0, i1]\n    }\n  }\n}`);
-  e(`.program ${name}_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=AMEM diagonal_mask_mode=Disabled eb_adj=0 grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}`);
+  e(conv3x3GridPrograms(name));
   const fp8 = o.out === 'fp8';
   const op = o.out === 'rmw16' ? 'RMW_Add' : 'Write';
   // FP16 rows are 16 partitions and need the FP16 storage swizzle (WPSW entry 0, chip §7.3.1); RFP8 rows are 8
@@ -316,4 +314,32 @@ export function conv3x3Code(o: {
     groups: G,
     outRows: (g) => [8 * g, 8 * g + 8],
   };
+}
+
+/**
+ * The weight-side programs every 3x3 flow shares (`${name}_wr`, `_wdp`, `_gh`: the trip's Cin x 9 kernel bytes per
+ * grid-row through LD_2ROWS_8B into one Hbuf block, seq §9.2.1) and the constants `${name}_CIN`, `_CHUNKS` and
+ * `_CPITCH` (the input channel pitch in partitions: H rows of `rowPtns`).
+ */
+export function conv3x3HeadPrograms(name: string, CIN: number, H: number, rowPtns = 8): string {
+  const CHUNKS = (CIN * 9) / 8;
+  return [
+    `.const ${name}_CIN = ${CIN}\n.const ${name}_CHUNKS = ${CHUNKS}\n.const ${name}_CPITCH = ${H * rowPtns}          # input channel pitch in partitions (H rows of ${rowPtns})`,
+    `.program ${name}_wr amem_weights_read {\n  loop i0 ${name}_CHUNKS {\n    Read_SRAM wdc_type=Uncompressed iter_stride[i0]=8\n  }\n}`,
+    `.program ${name}_wdp wdp {\n  loop i0 ${name}_CHUNKS {\n    WR_HBUF hbuf_wr_control=LD_2ROWS_8B log2_ptns_per_hlane=0 dsbl_mapping_corr=1 eb_adj=0 lin2log_config_vld=1 \\\n            hbuf_block_size=${name}_CHUNKS/2 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i0] \\\n            hbuf_stride_dim1=1 hbuf_stride_iter_id_dim1=i0\n  }\n}`,
+    `.program ${name}_gh gh {\n  loop i0 ${name}_CIN {\n    loop i1 1 {\n      HBUF_RD_VLD hbuf_rd_cmd=RD_3X3 end_grid_row_idx=15 log2_filters_per_row=0 h_staging_filter_iter_id=i1 h_staging_done_en=1 \\\n                  hbuf_block_size=${name}_CHUNKS/2 hbuf_block_start_en=1 hbuf_block_end_en=1 hbuf_block_iter_mask=[i0, i1] \\\n                  hbuf_stride_dim1=9 hbuf_stride_iter_id_dim1=i0\n    }\n  }\n}`,
+  ].join('\n');
+}
+
+/**
+ * The stride-1 grid programs (chip §6.1.1): GV reads the 10 rows per input channel (`conv3x3_mode`), GX runs 2
+ * Exec_Bubble + 8 Exec_Valid per input channel over 8 partitions per filter (zeros west of grid column 0 and east
+ * of 127, seq §10.3), GWB offloads the 16 grid-rows.
+ */
+export function conv3x3GridPrograms(name: string): string {
+  return [
+    `.program ${name}_gv gv {\n  loop i0 ${name}_CIN {\n    loop i1 10 {\n      Read_AMEM_FIFO conv3x3_mode=1 dsbl_mapping_corr=0 fbits_truncate_amt=0 eb_adj=0\n    }\n  }\n}`,
+    `.program ${name}_gx gx {\n  Exec_Config conv3x3_mode=1 end_grid_row_idx=15 log2_active_ptns=3 log2_ptns_per_filter=3 odd_col_exec_en=1 even_col_exec_en=1\n  loop i0 ${name}_CIN {\n    loop i1 2 {\n      Exec_Bubble conv3x3_mode=1\n    }\n    loop i1 8 {\n      Exec_Valid conv3x3_mode=1 accum_idx_iter_id=i1 front_staging_done_iter_mask=[i1] zero_accum_iter_mask=[i0] \\\n                 split_accum_iter_mask=[i0, i1] wb_kick_iter_mask=[i0, i1]\n    }\n  }\n}`,
+    `.program ${name}_gwb gwb {\n  loop i0 16 {\n    Read_WBA tgt_fifo=AMEM diagonal_mask_mode=Disabled eb_adj=0 grid_row_offset=0 grid_row_iter_id=i0 wb_done_iter_mask=[i0]\n  }\n}`,
+  ].join('\n');
 }

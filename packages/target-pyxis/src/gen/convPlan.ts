@@ -62,6 +62,11 @@ export interface ImageTrips {
   entry?: string[];
   /** Dependencies among the image's own trips. */
   deps?: string[];
+  /**
+   * The trips the store and the next load of the image's buffers wait for (default: the last trip when `deps` is
+   * given, else all of them); `deps` must order every other trip of the image before one of them.
+   */
+  exits?: string[];
 }
 
 export function streamImages(plan: ImagePlan, o: { xRows: number; yRows: number; residual: boolean; out?: string; trips: (slot: ImageSlot) => ImageTrips }): string[] {
@@ -86,12 +91,13 @@ export function streamImages(plan: ImagePlan, o: { xRows: number; yRows: number;
         const all = im.trips.map((t) => t.name);
         // the load of image j waits for the trips of image j-2 that read its buffer: all of them (the linker orders a
         // queue's trips by their start only, LD0813), or the last where the image's own deps order the others before it
-        lastOf.set(id, im.deps ? all[all.length - 1]! : all.join(', '));
+        const exits = (im.exits ?? (im.deps ? [all[all.length - 1]!] : all)).join(', ');
+        lastOf.set(id, exits);
         if (j >= 2) deps.push(`ld${id} after ${lastOf.get(`${i}_${j - 2}`)!};`);
         if (j >= 2 && o.residual) deps.push(`ldr${id} after st${i}_${j - 2};`);
         deps.push(`${(im.entry ?? all).join(', ')} after ${[`ld${id}`, ...(o.residual ? [`ldr${id}`] : j >= 2 ? [`st${i}_${j - 2}`] : [])].join(', ')};`);
         deps.push(...(im.deps ?? []));
-        deps.push(`st${id} after ${im.deps ? all[all.length - 1]! : all.join(', ')};`);
+        deps.push(`st${id} after ${exits};`);
         uieTrips.get(i)!.push(...im.trips.map((t) => t.text));
       }
     D.push(`queue h2a { cluster = ${c};\n${h2a.join('\n')}\n}`);

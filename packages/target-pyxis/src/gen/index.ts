@@ -12,6 +12,7 @@ export * from './transformer.js';
 export * from './runner.js';
 export * from './jsonReport.js';
 export * from './conv.js';
+export * from './convWide.js';
 export * from './resnet.js';
 export * from './resnetDown.js';
 export * from './convPlan.js';

@@ -84,8 +84,8 @@ export const KINDS: Record<string, KindSpec> = {
     },
   },
   conv3x3: {
-    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, stride: { type: 'string' }, residual: { type: 'boolean' } },
-    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), stride: intOpt(v, 'stride', 1), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) }),
+    options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, height: { type: 'string' }, width: { type: 'string' }, stride: { type: 'string' }, residual: { type: 'boolean' } },
+    make: (v) => conv3x3({ name: v['name'] as string | undefined, images: intOpt(v, 'images', 1), cin: intOpt(v, 'cin', 16), height: intOpt(v, 'height', 8), width: intOpt(v, 'width', 128), stride: intOpt(v, 'stride', 1), residual: !!v['residual'], clusters: clusterOpt(v), uies: intOpt(v, 'uies', 1), seed: seedOpt(v) }),
   },
   conv1x1: {
     options: { ...common, images: { type: 'string' }, cin: { type: 'string' }, rows: { type: 'string' }, stride: { type: 'string' }, weights: { type: 'string' }, residual: { type: 'boolean' } },
@@ -132,9 +132,10 @@ kinds and options:
   transformer [--seq 512] [--d-model 1024] [--heads 8] [--ffn 4096]   (defaults: all 4 clusters x 12 UIEs)
         a decoder layer chained in one image (LayerNorm, QKV, causal attention over all the tokens, Wo + x, LayerNorm,
         FFN with GELU, + y1); d-model / heads (d_k) a multiple of 8, <= 384; seq <= 768, d-model <= 4096 (docs/generators.md)
-  conv3x3 --images N --cin C --height H [--stride 1|2] [--residual]
+  conv3x3 --images N --cin C --height H [--width W] [--stride 1|2] [--residual]
         3x3 conv, pad 1, [C, H, 128] -> [16, H, 128] RFP16 (stride 1) or [16, H/2, 64] RFP8 (stride 2) per image;
-        C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only
+        C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only;
+        --width W > 128 (a multiple of 16, stride 1): width-wise tiles of chip §17.2.1, any H with H x W/8 <= 65535
   resnet [--images 96] [--height 32] [--downsample]   (defaults: all 4 clusters x 12 UIEs)
         a ResNet-style block chained on chip: ReLU(conv3x3(ReLU(conv3x3(x))) + x), 16 channels, [16, H, 128] RFP8 per image;
         --downsample: ReLU(conv3x3(ReLU(conv3x3_s2(x))) + conv1x1_s2(x)) -> [16, H/2, 64] (H 16, 32 or 48)
