@@ -38,6 +38,12 @@ export interface MemoryMapRegion {
   stride: number;
   words: number;
   table?: string;
+  /** `ro` registers are maintained by hardware (a write is ignored, SIM0030); `wo` registers read as 0. */
+  access?: 'rw' | 'ro' | 'wo';
+  /** Register width of a CSR without a field table (its upper bits are not implemented). */
+  bits?: number;
+  /** The spec section the register implements (memory_map.json `spec`). */
+  spec?: string;
 }
 
 /** Engine address of entry `index` of a cluster CSR (`cluster.enqueue`, `cluster.bt_mem_decrement`, `cluster.barrier_interrupt_config`). */

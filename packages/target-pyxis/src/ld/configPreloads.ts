@@ -4,7 +4,7 @@
  * tables; fields naming tensors are filled after placement (SYMBOL_FIELDS).
  */
 import { didYouMean, warning, type SourceSpan } from '@pyxis/diagnostics';
-import { encode, loadGrammarJson, loadTable, validate, type FieldValues } from '@pyxis/codec';
+import { encode, loadGrammarJson, loadTable, reservedBitsSet, validate, type FieldValues } from '@pyxis/codec';
 import type { ScriptValue } from '@pyxis/ld';
 import { clusterCount, queueGroup } from '../common/nocMap.js';
 import { configDataEntries } from './configData.js';
@@ -42,20 +42,41 @@ export function declareConfig(ctx: LinkContext): void {
       err('LD0158', 'the linker writes the enqueue records itself (`.enqueue`); preloading the enqueue CSR would enqueue lists twice', b.nameSpan, { spec: `${CHIP} §11.5.1.1` });
       continue;
     }
+    // LD0975: a preload is a write; hardware ignores writes to the registers it maintains (simulator: SIM0030)
+    if (region.access === 'ro') {
+      err('LD0975', `\`${rname}\` is a read-only register (maintained by the hardware): a preload would be ignored`, b.nameSpan, { spec: region.spec });
+      continue;
+    }
     const uie = perCluster ? 0 : num(a.get('uie')?.value, '`uie`', 0, queueGroup('uie').count - 1) ?? 0;
     const index = num(a.get('index')?.value, '`index`', 0, region.words - 1) ?? 0;
     const entries: Uint8Array[] = [];
     const table = region.table ? loadTable('pyxis', region.table) : undefined;
     // raw values (CSRs without a field table, or whole entries as integers)
     const vv = a.get('values')?.value;
+    let refused = false; // a value refused (LD0104, LD0976): no follow-on LD0155
     if (vv) {
       const items = vv.kind === 'list' ? vv.items : [vv];
       for (const it of items) {
         const n = num(it, 'a register value', 0, Number.MAX_SAFE_INTEGER);
-        if (n === undefined) continue;
+        if (n === undefined) {
+          refused = true;
+          continue;
+        }
+        // LD0976: bits the register does not have (its `bits`, or its field table's reserved bits)
+        if (region.bits !== undefined && BigInt(n) >> BigInt(region.bits) !== 0n) {
+          err('LD0976', `value ${n} does not fit \`${rname}\`: the register has ${region.bits} bit(s) (0..${2n ** BigInt(region.bits) - 1n})`, it.span, { spec: region.spec });
+          refused = true;
+          continue;
+        }
         const e = new Uint8Array(region.stride);
         let x = BigInt(n);
         for (let k = 0; k < Math.min(8, region.stride); k++, x >>= 8n) e[k] = Number(x & 0xffn);
+        const reserved = table && table.bytes <= region.stride ? reservedBitsSet(table, e, 0) : [];
+        if (reserved.length) {
+          err('LD0976', `value ${n} sets reserved bits of \`${rname}\` (${[...new Set(reserved)].join(', ')} of ${table!.name})`, it.span, { spec: region.spec });
+          refused = true;
+          continue;
+        }
         entries.push(e);
       }
     }
@@ -119,7 +140,7 @@ export function declareConfig(ctx: LinkContext): void {
     const dropFixups = () => { while (cfgFixups.length && cfgFixups[cfgFixups.length - 1]!.preload === cfgPreloads.length) cfgFixups.pop(); };
     if (!entries.length) {
       dropFixups();
-      err('LD0155', `config \`${rname}\` writes nothing (give entry blocks or values)`, b.nameSpan);
+      if (!refused) err('LD0155', `config \`${rname}\` writes nothing (give entry blocks or values)`, b.nameSpan);
       continue;
     }
     if (index + entries.length > region.words) {

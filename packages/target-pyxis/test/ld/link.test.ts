@@ -493,14 +493,14 @@ describe('link: config tables preloaded in cfg space', () => {
   entry { indir_mode = 1; x_table_base_addr = 0x40; num_indices_per_table_m1 = 7; }
   entry { indir_mode = 2; }
 }
-config csr.wb_credits { uie = 0; values = [8]; }`,
+config csr.itfe_cmd_idx { uie = 0; values = [8]; }`,
     });
     const s = image.sections.find((x) => x.name === '.cfg.c1.uie2.itfe_read.cmd.1')!;
     expect(s).toMatchObject({ space: 'cfg', cluster: 1, kind: 'table', address: 0x4000_0000 + 2 * 0x10_0000 + 66048 + 8, size: 16 });
     const t = loadTable('pyxis', 'itfe_command');
     expect(decode(t, s.data, 0)).toMatchObject({ indir_mode: 1, x_table_base_addr: 0x40, num_indices_per_table_m1: 7 });
     expect(decode(t, s.data, 8)).toMatchObject({ indir_mode: 2 });
-    const c = image.sections.find((x) => x.name === '.cfg.c0.uie0.csr.wb_credits.0')!;
+    const c = image.sections.find((x) => x.name === '.cfg.c0.uie0.csr.itfe_cmd_idx.0')!;
     expect([...c.data]).toEqual([8, 0, 0, 0, 0, 0, 0, 0]);
     const bad = linkErr({ script: `config itfe_read.cmd { entry { indir_mod = 1; } }` });
     expect(bad[0]).toMatchObject({ code: 'LD0153', span: { line: 1 } });
@@ -509,6 +509,34 @@ config csr.wb_credits { uie = 0; values = [8]; }`,
     expect(range[0]!.code).toBe('LD0154');
     const unknown = linkErr({ script: `config itfe_reed.cmd { values = [1]; }` });
     expect(unknown[0]!.notes!.join()).toMatch(/itfe_read\.cmd/);
+  });
+
+  it('a read-only register cannot be preloaded (LD0975); a value wider than the register is refused (LD0976)', () => {
+    // memory_map.json access "ro": maintained by the hardware, a write is ignored (the simulator's SIM0030)
+    for (const [script, name] of [
+      ['config csr.wb_credits { uie = 0; values = [8]; }', 'csr.wb_credits'],
+      ['config cluster.descr_q_head { entry { head_0 = 1; } }', 'cluster.descr_q_head'],
+      ['config cluster.trip_flush_status { values = [0]; }', 'cluster.trip_flush_status'],
+    ] as const) {
+      const e = linkErr({ script });
+      expect(e.map((d) => d.code)).toEqual(['LD0975']);
+      expect(e[0]!.message).toContain(`\`${name}\` is a read-only register`);
+      expect(e[0]!.span).toMatchObject({ line: 1, column: 8 });
+      expect(e[0]!.spec).toMatch(/§/);
+    }
+    // csr.trip_start has 1 bit (memory_map.json `bits`): 2 does not fit; one error, no follow-on LD0155
+    const wide = linkErr({ script: 'config csr.trip_start { uie = 0; values = [2]; }' });
+    expect(wide.map((d) => [d.code, d.span?.column])).toEqual([['LD0976', 44]]);
+    expect(wide[0]!.message).toMatch(/1 bit\(s\) \(0\.\.1\)/);
+    // csr.convert_mode: 3 bits; 7 (every mode) fits
+    expect(linkErr({ script: 'config csr.convert_mode { uie = 0; values = [8]; }' }).map((d) => d.code)).toEqual(['LD0976']);
+    const { image } = link({ script: 'config csr.convert_mode { uie = 3; values = [7]; }' });
+    expect([...image.sections.find((x) => x.name === '.cfg.c0.uie3.csr.convert_mode.0')!.data]).toEqual([7, 0, 0, 0, 0, 0, 0, 0]);
+    // a table register without `bits`: bits above the table's fields are its reserved pad (dpe_config: 3 x 8 bits)
+    const pad = linkErr({ script: 'config cluster.dpe_config { values = [0x1000000]; }' });
+    expect(pad.map((d) => d.code)).toEqual(['LD0976']);
+    expect(pad[0]!.message).toMatch(/reserved bits/);
+    expect(link({ script: 'config cluster.dpe_config { values = [0x010102]; }' }).image.sections.some((x) => x.name === '.cfg.c0.cluster.dpe_config.0')).toBe(true);
   });
 });
 
