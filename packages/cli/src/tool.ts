@@ -95,6 +95,15 @@ export async function runTool(
     outputError: (str: string, write: (s: string) => void) => {
       const lines = str.trim().replace(/^error: /, '').split('\n');
       const notes = lines.slice(1).map((l) => l.replace(/^\(Did you mean (.*)\?\)$/, (_, x: string) => `did you mean \`${x}\`?`));
+      // a value outside an option's choices: `--OPT: must be A, B or C (got \`x\`)` with did-you-mean, as pyxis-gen says it
+      const choice = /^option '(-[^ ']+)[^']*' argument '(.*)' is invalid\. Allowed choices are (.*)\.$/s.exec(lines[0]!);
+      if (choice) {
+        const [, opt, got, list] = choice;
+        const choices = list!.split(', ');
+        lines[0] = `${opt}: must be ${choices.length > 1 ? `${choices.slice(0, -1).join(', ')} or ${choices[choices.length - 1]}` : choices[0]} (got \`${got}\`)`;
+        const near = nearest(got!, choices);
+        if (near) notes.unshift(`did you mean \`${near}\`?`);
+      }
       write(jsonUsage ? usageJson(lines[0]!, notes) : `${name}: error: ${lines[0]}\n${notes.map((n) => `  = help: ${n}\n`).join('')}`);
     },
   };

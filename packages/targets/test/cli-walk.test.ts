@@ -200,4 +200,13 @@ describe('machine-readable output', () => {
     r = await sim(['--diagnostics-format', 'json', 'runn']);
     expect([r.code, JSON.parse(r.err.trim())]).toEqual([2, { severity: 'error', code: 'CLI0001', message: "unknown command 'runn'", notes: ['did you mean `run`?'] }]);
   });
+  it('a value outside an option\'s choices: `--OPT: must be ...` with did-you-mean (commander\'s "Allowed choices" said none)', async () => {
+    let r = await sim(['run', 'x.pimg', '--diagnostics-format', 'jsn']);
+    expect([r.code, r.err]).toEqual([2, 'pyxis-sim: error: --diagnostics-format: must be human or json (got `jsn`)\n  = help: did you mean `json`?\n(run with --help for usage)\n']);
+    r = await as(['--log-format', 'prety', 'a.pasm']);
+    expect([r.code, r.err]).toEqual([2, 'pyxis-as: error: --log-format: must be pretty or json (got `prety`)\n  = help: did you mean `pretty`?\n(run with --help for usage)\n']);
+    // nothing near: no note; JSON keeps the same message
+    r = await sim(['--diagnostics-format', 'json', 'run', 'x.pimg', '--timing', 'bogus']);
+    expect([r.code, JSON.parse(r.err.trim())]).toEqual([2, { severity: 'error', code: 'CLI0001', message: '--timing: must be spec or rtl (got `bogus`)' }]);
+  });
 });
