@@ -12,7 +12,7 @@ import { DGRAM_INTERRUPT_BASE, DGRAM_INTERRUPT_NAMES, type HostAction } from './
 export function parseHostActions(file: string, v: unknown, clusters: number): HostAction[] {
   if (v === undefined) return [];
   const bad = (i: number, m: string) =>
-    imageError(file, SimCodes.badImage, `metadata.pyxis.host_actions[${i}]: ${m}`, 0, { notes: ['format: { cluster, address: "0x40F01008", value: "0x2", at_cycle?, after_interrupt?: { entry: 0..7 | "timeout", count? }, poll?: { address, mask?, value } }'] });
+    imageError(file, SimCodes.badImage, `metadata.pyxis.host_actions[${i}]: ${m}`, 0, { notes: ['format: { cluster, address: "0x40F01008", value: "0x2", at_cycle?, after_interrupt?: { entry: 0..7 | "timeout" | "fabric_job_failed" | "dgram_tx0" | "dgram_tx1" | "dgram_rx0" | "dgram_rx1", count? }, poll?: { address, mask?, value } }'] });
   if (!Array.isArray(v)) throw bad(0, 'must be a list');
   return v.map((x, i) => {
     const o = (x ?? {}) as Record<string, unknown>;
@@ -35,7 +35,7 @@ export function parseHostActions(file: string, v: unknown, clusters: number): Ho
       const ring = (DGRAM_INTERRUPT_NAMES as readonly unknown[]).indexOf(entry);
       if (!timeout && !fabric && ring < 0 && (typeof entry !== 'number' || !(entry >= 0 && entry < 8)))
         throw bad(i, 'after_interrupt.entry must be 0..7 (barrier_interrupt_config, chip §11.6.5), "timeout" (the barrier timeout interrupt, chip §11.6.7), "fabric_job_failed" (the RDMA Job Failed interrupt, chip §10.7.1.2, §10.8.1.2) or a datagram ring "dgram_tx0" / "dgram_tx1" / "dgram_rx0" / "dgram_rx1" (chip §11.5.2)');
-      if (typeof count !== 'number' || count < 1) throw bad(i, 'after_interrupt.count must be >= 1');
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw bad(i, `after_interrupt.count must be an integer >= 1 (the n-th interrupt; got ${JSON.stringify(count)})`);
       a.afterInterrupt = { entry: timeout ? -1 : fabric ? -2 : ring >= 0 ? DGRAM_INTERRUPT_BASE - ring : (entry as number), count };
     }
     const po = o['poll'] as Record<string, unknown> | undefined;

@@ -71,4 +71,16 @@ describe('datagram ring interrupts (chip §11.5.2)', () => {
     expect(acts.map((a) => a.afterInterrupt)).toEqual([-3, -4, -5, -6].map((entry) => ({ entry, count: 3 })));
     expect(() => parseHostActions('x.pimg', [{ address: '0x40f05050', value: 2, after_interrupt: { entry: 'dgram_rx2' } }], 4)).toThrow(/"dgram_tx0" \/ "dgram_tx1" \/ "dgram_rx0" \/ "dgram_rx1" \(chip §11\.5\.2\)/);
   });
+  it('the format note names every interrupt entry; count is a whole occurrence number', () => {
+    let e: unknown;
+    try {
+      parseHostActions('x.pimg', [{ address: '0x40f05050', value: 2, after_interrupt: { entry: 0, count: 1.5 } }], 4);
+    } catch (x) {
+      e = x;
+    }
+    const d = (e as { diagnostics: Array<{ code: string; message: string; notes?: string[] }> }).diagnostics[0]!;
+    expect(d.message).toBe('metadata.pyxis.host_actions[0]: after_interrupt.count must be an integer >= 1 (the n-th interrupt; got 1.5)');
+    for (const n of ['"timeout"', '"fabric_job_failed"', ...DGRAM_INTERRUPT_NAMES.map((x) => `"${x}"`)]) expect(d.notes!.join()).toContain(n);
+    expect(parseHostActions('x.pimg', [{ address: '0x40f05050', value: 2, after_interrupt: { entry: 0, count: 2 } }], 4)[0]!.afterInterrupt).toEqual({ entry: 0, count: 2 });
+  });
 });
