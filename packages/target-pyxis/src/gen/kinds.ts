@@ -135,7 +135,7 @@ kinds and options:
   conv3x3 --images N --cin C --height H [--width W] [--stride 1|2] [--residual]
         3x3 conv, pad 1, [C, H, 128] -> [16, H, 128] RFP16 (stride 1) or [16, H/2, 64] RFP8 (stride 2) per image;
         C a multiple of 16 (<= 224), H of 8 (<= 248); --residual (InMemAdd) with stride 1 only;
-        --width W > 128 (a multiple of 16, stride 1): width-wise tiles of chip §17.2.1, any H with H x W/8 <= 65535
+        --width W > 128 (a multiple of 16, stride 1): width-wise tiles of chip §17.2.1, H a multiple of 8 with H x W/8 <= 65535
   resnet [--images 96] [--height 32] [--downsample]   (defaults: all 4 clusters x 12 UIEs)
         a ResNet-style block chained on chip: ReLU(conv3x3(ReLU(conv3x3(x))) + x), 16 channels, [16, H, 128] RFP8 per image;
         --downsample: ReLU(conv3x3(ReLU(conv3x3_s2(x))) + conv1x1_s2(x)) -> [16, H/2, 64] (H 16, 32 or 48)

@@ -61,6 +61,11 @@ describe('pyxis-gen: the tools conventions', () => {
     expect(none.err).toMatch(/^pyxis-gen: error: no kernel kind given$/m);
   });
 
+  it('the usage states the conv3x3 --width rules the generator enforces (H a multiple of 8: GEN0003; H x W/8: GEN0092)', () => {
+    expect(USAGE).toMatch(/--width W > 128 \(a multiple of 16, stride 1\): .*H a multiple of 8 with H x W\/8 <= 65535/);
+    expect(gen(['conv3x3', '--width', '256', '--height', '12', '--out', '/nonexistent-never-written'], noLut)).toMatchObject({ code: 1, err: expect.stringMatching(/error\[GEN0003\]/) });
+  });
+
   it('did-you-mean for a mistyped option of every kind: the nearest option (by an independent edit distance)', () => {
     for (const [kind, spec] of Object.entries(KINDS)) {
       const flags = ['out', 'run', 'json', 'timing-only', 'max-cycles', 'diagnostics-format', 'no-color', 'help', 'version', ...Object.keys(spec.options)].map((o) => `--${o}`);
