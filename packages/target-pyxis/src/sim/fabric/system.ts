@@ -6,7 +6,7 @@
  * thread can build a chip from it).
  */
 import { parseTree, findNodeAtLocation, type Node, type ParseError, printParseErrorCode } from 'jsonc-parser';
-import { error, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
+import { error, nearest, type Diagnostic, type SourceSpan } from '@pyxis/diagnostics';
 import { FabricCodes } from './codes.js';
 import { FABRIC_NOT_MODELLED, FABRIC_OVERRIDABLE, loadFabricJson, validateFabricJson, type FabricJson } from './wireParams.js';
 import { isLegalVpfe, legalVpfe } from './vpfe.js';
@@ -291,7 +291,8 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
           continue;
         }
         if (!spec) {
-          r.fail(p, `\`${key}\` is not a fabric parameter a system may set (one of ${Object.keys(FABRIC_OVERRIDABLE).join(', ')})`);
+          const near = nearest(key, Object.keys(FABRIC_OVERRIDABLE));
+          r.fail(p, `\`${key}\` is not a fabric parameter a system may set${near ? ` (did you mean \`${near}\`?)` : ''} (one of ${Object.keys(FABRIC_OVERRIDABLE).join(', ')})`);
           continue;
         }
         const v = r.value(p);

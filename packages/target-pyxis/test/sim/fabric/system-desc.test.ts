@@ -38,6 +38,19 @@ describe('system description', () => {
     }
   });
 
+  it('a mistyped fabric override names the nearest parameter (JSON path; line:col of its value)', () => {
+    const text = '{"chips": 2, "image": "a.pimg",\n "fabric": {"rx_oq_page": 10, "grant": {"schedular": "fifo"}, "zzz": 1}}';
+    const { diagnostics } = parseSystem('s.json', text);
+    expect(diagnostics.map((d) => [d.code, d.span?.line, d.span?.column])).toEqual([
+      ['LD0900', 2, 27],
+      ['LD0900', 2, 54],
+      ['LD0900', 2, 70],
+    ]);
+    expect(diagnostics[0]!.message).toMatch(/^\$\.fabric\.rx_oq_page: `rx_oq_page` is not a fabric parameter a system may set \(did you mean `rx_oq_pages`\?\) \(one of /);
+    expect(diagnostics[1]!.message).toMatch(/`grant\.schedular` .*\(did you mean `grant\.scheduler`\?\)/);
+    expect(diagnostics[2]!.message).not.toMatch(/did you mean/);
+  });
+
   it('deep nesting is a diagnostic, not a stack overflow', () => {
     const t = '{"chips":1,"image":"a","doc":' + '['.repeat(200000) + ']'.repeat(200000) + '}';
     const r = parseSystem('x.json', t);
