@@ -286,7 +286,7 @@ export class PyxisChip {
       tm.onFlushQuiescent = (now) => bt.reinitialize(now);
       this.tm.push(tm);
       this.installCsrHooks(c);
-      if (this.fabricAdapter) installFabricCsrs(this.cfg[c]!, c, this.fabricAdapter);
+      if (this.fabricAdapter) installFabricCsrs(this.cfg[c]!, c, this.fabricAdapter, (k, w) => this.warnOnce(k, w));
       const d = dpe;
       installControlCsrs({
         cluster: c,

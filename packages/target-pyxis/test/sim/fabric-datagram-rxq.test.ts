@@ -52,6 +52,23 @@ describe('datagram RxQ counters and checks', () => {
     expect(decode(RX, sys.chips[1]!.amem[0]!.readBytes(0x3100, 8))).toMatchObject({ buffer_size_bytes: 200 });
   });
 
+  it('a write to a read-only fabric CSR is ignored with SIM0030, once per register (dgram_rxq_counts, job status, Job Tables)', () => {
+    const { sys } = system([300], [0], [[2048], []]);
+    expect(sys.run().reason).toBe('done');
+    const chip = sys.chips[1]!;
+    const cfg = chip.cfg[0]!;
+    const w = (addr: number) => cfg.write(addr, new Uint8Array([0xff, 0, 0, 0, 0, 0, 0, 0]), 0, 8);
+    const names = ['cluster.dgram_rxq_counts', 'cluster.dgram_head', 'cluster.fabric_job_status', 'cluster.fabric_tx_job_table', 'cluster.fabric_rx_job_table'];
+    for (const n of names) w(clusterCsrRegion(n).offset);
+    w(COUNTS); // a second write to the same register: no second warning
+    w(clusterCsrRegion('cluster.fabric_failed_inhibit').offset); // rw: no warning, and it acts
+    const ro = chip.warnings.filter((d) => d.code === 'SIM0030');
+    expect(ro.map((d) => d.message.match(/cluster\.\w+/)![0]).sort()).toEqual([...names].sort());
+    expect(ro.every((d) => /§/.test(d.spec ?? ''))).toBe(true);
+    expect([0, 1, 2, 3].map((k) => cfg.read64(COUNTS + 8 * k))).toEqual([1n, 0n, 0n, 0n]); // the live counts, not 0xff
+    expect(sys.chips[1]!.fabricAdapter!.failedInhibit[0]).toBe(true);
+  });
+
   it('a header whose page size disagrees with the received length in 16-byte chunks is dropped (§10.8.8)', () => {
     // the fabric delivers the pages whole; a header rewritten with a valid CRC but another size models the mismatch
     const resize = (delta: number) => (p: FabricPage): FabricPage => {

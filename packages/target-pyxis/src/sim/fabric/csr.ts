@@ -8,7 +8,8 @@
  * PGen configuration (§10.7.3, §10.7.3.1). Reads return the live values.
  */
 import { decode, encode, loadTable } from '@pyxis/codec';
-import { clusterCsrRegion } from '../csrs.js';
+import { warning, type Diagnostic } from '@pyxis/diagnostics';
+import { clusterCsrRegion, CtlCodes } from '../csrs.js';
 import type { CsrCfgSpace } from '../csrSpace.js';
 import type { FabricAdapter } from './adapter.js';
 import { rxJobEntry, TX_JOB_ENTRY, txJobEntry } from './jobTable.js';
@@ -26,6 +27,8 @@ const VOQ_CFG = clusterCsrRegion('cluster.fabric_voq_config');
 const VOQ_CFG_TABLE = loadTable('pyxis', 'fabric_voq_config');
 const ALL = [TX_FAILED, RX_FAILED, TAIL, HEAD, INHIBIT, JOB_STATUS, RXQ_COUNTS, TX_TABLE, RX_TABLE, VOQ_CFG];
 const within = (r: typeof TX_TABLE, a: number) => a >= r.offset && a < r.offset + r.words * r.stride;
+/** Registers the adapter maintains: a write is ignored with SIM0030, as for the other read-only CSRs. */
+const READ_ONLY = [HEAD, JOB_STATUS, RXQ_COUNTS, TX_TABLE, RX_TABLE];
 const LO = Math.min(...ALL.map((r) => r.offset));
 const HI = Math.max(...ALL.map((r) => r.offset + r.words * r.stride));
 
@@ -37,14 +40,16 @@ function vectorHalves(v: Uint8Array, word: number): [number, number] {
   return [lo >>> 0, hi >>> 0];
 }
 
-export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: FabricAdapter): void {
+export function installFabricCsrs(cfg: CsrCfgSpace, cluster: number, adapter: FabricAdapter, warnOnce?: (key: string, d: Diagnostic) => void): void {
   const tx = adapter.txc[cluster]!;
   const rx = adapter.rxc[cluster]!;
   const ring = (k: number) => (k < 2 ? tx.txq[k] : rx.rxq[k - 2]) ?? null;
   cfg.watch(LO, HI, (addr, src, off, len) => {
     for (let a = addr - (addr % 8); a < addr + len; a += 8) {
       const byte = (i: number) => (a + i >= addr && a + i < addr + len ? src[off + a + i - addr]! : cfg.byte(a + i));
-      if (a >= TX_FAILED.offset && a < TX_FAILED.offset + 32) {
+      const ro = READ_ONLY.find((r) => within(r, a));
+      if (ro) warnOnce?.(`c${cluster}.${ro.name}.ro`, warning(CtlCodes.csrReadOnly, `cluster ${cluster}: write to read-only ${ro.name} ignored (the fabric adapter maintains it)`, { spec: ro.spec }));
+      else if (a >= TX_FAILED.offset && a < TX_FAILED.offset + 32) {
         const w = (a - TX_FAILED.offset) / 8;
         for (let i = 0; i < 8; i++) for (let j = 0; j < 8; j++) if ((byte(i) >> j) & 1) tx.clearFailed(w * 64 + i * 8 + j);
       } else if (a >= RX_FAILED.offset && a < RX_FAILED.offset + 32) {
