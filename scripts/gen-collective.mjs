@@ -25,7 +25,7 @@
 // cluster 0 (VOQ 4g), the Rx job's CTS / ACK messages back to the sender (`msg_voq`, VOQ 4g' of the sender's group).
 import { writeFileSync } from 'node:fs';
 import { makeDirs } from '../packages/container/dist/index.js';
-import { error as diagError, renderDiagnostics, renderUsageError } from '../packages/diagnostics/dist/index.js';
+import { error as diagError, nearest, renderDiagnostics, renderUsageError } from '../packages/diagnostics/dist/index.js';
 import { writeErrorReason } from '../packages/container/dist/fileio.js';
 import { join, resolve } from 'node:path';
 
@@ -37,10 +37,12 @@ const USAGE = `usage: node scripts/gen-collective.mjs --chips N --algorithm ${AL
  * Exit codes and forms as pyxis-gen's and the tools' (docs/generators.md "Diagnostics"): 2 usage (`TOOL: error:` with
  * the usage line as help), 1 a parameter the hardware cannot run (`error[GENxxxx]`).
  */
-function usage(msg) {
-  process.stderr.write(`${renderUsageError('gen-collective', msg, [USAGE], 'human', '')}\n`);
+function usage(msg, near) {
+  process.stderr.write(`${renderUsageError('gen-collective', msg, [...(near ? [`did you mean \`${near}\`?`] : []), USAGE], 'human', '')}\n`);
   process.exit(2);
 }
+const OPTIONS = ['--chips', '--algorithm', '--rows', '--page-size-words', '--data', '--seed', '--out', '--help'];
+const DATA = ['exact', 'random', 'none'];
 function limit(code, msg) {
   process.stderr.write(`${renderDiagnostics([diagError(code, msg)], 'human', { color: false })}\n`);
   process.exit(1);
@@ -49,11 +51,15 @@ function limit(code, msg) {
 export function parseArgs(argv) {
   const o = { chips: NaN, algorithm: '', rows: NaN, pageSizeWords: 125, data: 'exact', seed: 1, out: '' };
   const given = {};
+  const seen = new Map(); // option -> its value: each option once, as the tools (the last value silently winning would generate another system)
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = argv[i + 1];
     const take = () => {
-      if (v === undefined) usage(`${a} needs a value`);
+      // `--rows --out DIR`: the next option is not the value
+      if (v === undefined || /^--./.test(v)) usage(`${a} needs a value`);
+      if (seen.has(a)) usage(`${a} given twice (\`${seen.get(a)}\`, then \`${v}\`); it takes one value: give it once`);
+      seen.set(a, v);
       i++;
       return v;
     };
@@ -74,12 +80,12 @@ export function parseArgs(argv) {
     else if (a === '--help' || a === '-h') {
       process.stdout.write(`${USAGE}\n(docs/collectives.md)\n`);
       process.exit(0);
-    } else usage(`unknown option ${a}`);
+    } else usage(`unknown option ${a}`, a.startsWith('-') ? nearest(a, OPTIONS) : undefined);
   }
   if (!given['--chips']) usage('--chips N is required');
-  if (!ALGORITHMS.includes(o.algorithm)) usage(`--algorithm must be one of ${ALGORITHMS.join(', ')}`);
+  if (!ALGORITHMS.includes(o.algorithm)) usage(`--algorithm must be one of ${ALGORITHMS.join(', ')}`, o.algorithm ? nearest(o.algorithm, ALGORITHMS) : undefined);
   if (!given['--rows']) usage('--rows R is required');
-  if (!['exact', 'random', 'none'].includes(o.data)) usage('--data must be exact, random or none');
+  if (!DATA.includes(o.data)) usage('--data must be exact, random or none', nearest(o.data, DATA));
   if (!o.out) usage('--out DIR is required');
   if (!(o.chips >= 2 && o.chips <= 144)) limit('GEN0002', `chips: must be in 2..144 (got ${o.chips}; chip §1, §10.2: systems of up to 144 chips)`);
   if (o.algorithm === 'hd-allreduce' && (o.chips & (o.chips - 1)) !== 0) limit('GEN0007', `chips: hd-allreduce (halving-doubling) needs a power of two (got ${o.chips})`);
