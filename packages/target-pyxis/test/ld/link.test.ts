@@ -526,7 +526,7 @@ config csr.itfe_cmd_idx { uie = 0; values = [8]; }`,
     }
     // csr.trip_start has 1 bit (memory_map.json `bits`): 2 does not fit; one error, no follow-on LD0155
     const wide = linkErr({ script: 'config csr.trip_start { uie = 0; values = [2]; }' });
-    expect(wide.map((d) => [d.code, d.span?.column])).toEqual([['LD0976', 44]]);
+    expect(wide.map((d) => [d.code, (d.span as { column?: number } | undefined)?.column])).toEqual([['LD0976', 44]]);
     expect(wide[0]!.message).toMatch(/1 bit\(s\) \(0\.\.1\)/);
     // csr.convert_mode: 3 bits; 7 (every mode) fits
     expect(linkErr({ script: 'config csr.convert_mode { uie = 0; values = [8]; }' }).map((d) => d.code)).toEqual(['LD0976']);

@@ -41,7 +41,7 @@ describe('system description', () => {
   it('a mistyped fabric override names the nearest parameter (JSON path; line:col of its value)', () => {
     const text = '{"chips": 2, "image": "a.pimg",\n "fabric": {"rx_oq_page": 10, "grant": {"schedular": "fifo"}, "zzz": 1}}';
     const { diagnostics } = parseSystem('s.json', text);
-    expect(diagnostics.map((d) => [d.code, d.span?.line, d.span?.column])).toEqual([
+    expect(diagnostics.map((d) => [d.code, (d.span as { line?: number } | undefined)?.line, (d.span as { column?: number } | undefined)?.column])).toEqual([
       ['LD0900', 2, 27],
       ['LD0900', 2, 54],
       ['LD0900', 2, 70],
