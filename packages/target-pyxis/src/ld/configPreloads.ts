@@ -150,9 +150,37 @@ export function declareConfig(ctx: LinkContext): void {
     }
     const data = new Uint8Array(entries.length * region.stride);
     entries.forEach((e, k) => data.set(e, k * region.stride));
-    cfgPreloads.push({ name: perCluster ? `.cfg.c${cluster}.${rname}.${index}` : `.cfg.c${cluster}.uie${uie}.${rname}.${index}`, cluster, address: region.address + uie * memoryMap().uieStride + index * region.stride, data, span: b.nameSpan! });
+    cfgPreloads.push({ name: perCluster ? `.cfg.c${cluster}.${rname}.${index}` : `.cfg.c${cluster}.uie${uie}.${rname}.${index}`, cluster, address: region.address + uie * memoryMap().uieStride + index * region.stride, data, span: b.nameSpan!, region: rname, index, entries: entries.length });
   }
   reportOverlaps(ctx);
+}
+
+/**
+ * LD0977: a `cluster.bt_mem` preload (the direct barrier-table view, chip §11.6.6: "writing barriers is not a normal
+ * operation ... must be done under controlled circumstances") of barrier id 0 (no barrier, §11.6.3: the hardware
+ * ignores the write) or of an id the linker allocates in that cluster: the barrier-config list's set_ref_counts
+ * increments that entry's counts (§11.6.2), so a preloaded value would be added to the linker's and deadlock or
+ * release its trips early. Needs the barrier plan: called after planTripGraph.
+ */
+export function checkBtMemPreloads(ctx: LinkContext, barriers: ReadonlyArray<{ cluster: number; id: number; producers: number[] }>, tripName: (plannedIndex: number) => string): void {
+  const { err } = ctx.r;
+  const owned = new Map<string, number>(); // "cluster:id" -> a producer trip of the barrier
+  for (const b of barriers) if (!owned.has(`${b.cluster}:${b.id}`)) owned.set(`${b.cluster}:${b.id}`, b.producers[0] ?? -1);
+  for (const p of ctx.cfgPreloads) {
+    if (p.region !== 'cluster.bt_mem' || p.index === undefined || p.entries === undefined) continue;
+    for (let id = p.index; id < p.index + p.entries; id++) {
+      if (id === 0) {
+        err('LD0977', '`cluster.bt_mem[0]` is not a barrier (id 0 means "no barrier"): the hardware ignores the write (pyxis-sim: SIM0860)', p.span, { spec: `${CHIP} §11.6.3, §11.6.6` });
+        continue;
+      }
+      const producer = owned.get(`${p.cluster}:${id}`);
+      if (producer !== undefined)
+        err('LD0977', `barrier ${id} of cluster ${p.cluster} is allocated by the linker${producer >= 0 ? ` (notified by trip \`${tripName(producer)}\`)` : ''}: a preload of its \`cluster.bt_mem\` entry would be added to the reference counts its barrier-config descriptor sets (set_ref_counts increments them)`, p.span, {
+          spec: `${CHIP} §11.6.2, §11.6.6`,
+          notes: ['help: preload only ids the linker does not allocate (the map\'s "Barrier allocation" lists them), e.g. above the highest one'],
+        });
+    }
+  }
 }
 
 /**

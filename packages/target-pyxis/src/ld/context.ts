@@ -82,6 +82,10 @@ export interface CfgPreload {
   address: number;
   data: Uint8Array;
   span: SourceSpan;
+  /** The memory_map.json region and its first entry (checks after barrier allocation: checkBtMemPreloads). */
+  region?: string;
+  index?: number;
+  entries?: number;
 }
 
 /** A config entry with fields naming tensors, re-encoded once the tensors are placed. */

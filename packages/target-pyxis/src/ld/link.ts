@@ -13,7 +13,7 @@
  */
 import type { Diagnostic } from '@pyxis/diagnostics';
 import type { Container } from '@pyxis/container';
-import { resolveConfigFixups, declareConfig } from './configPreloads.js';
+import { checkBtMemPreloads, resolveConfigFixups, declareConfig } from './configPreloads.js';
 import { createLinkContext, type LinkOptions } from './context.js';
 import { checkRdmaJobIds } from './rdmaChecks.js';
 import { planDescriptorLists } from './descriptorLists.js';
@@ -61,6 +61,7 @@ export function link(opts: LinkOptions): LinkResult {
   const extraDeps = addOverlayTrips(ctx, mc);
   // 3. barriers
   const graph = planTripGraph(ctx, extraDeps);
+  checkBtMemPreloads(ctx, graph.plan.barriers, (i) => graph.plan.trips[i]!.name);
   checkRdmaJobIds(ctx, graph);
   // 4. memory
   const lists = planDescriptorLists(ctx, graph);

@@ -70,4 +70,25 @@ queue uie0 { trip a { } }`;
     expect(d2.map((x) => x.code)).toEqual(['LD0158']);
     expect(d2[0]!.spec).toContain('§11.5.1.1');
   });
+
+  it('LD0977: a `cluster.bt_mem` preload of barrier 0 or of a barrier the linker allocates; other ids link', () => {
+    // a -> b -> c on two queues: the linker allocates barriers 1 and 2 of cluster 0 (ids from 1 in creation order)
+    const trips = `queue uie0 { trip a { } trip c { } }\nqueue uie1 { trip b { } }\nb after a;\nc after b;`;
+    const bt = (at: string) => `config cluster.bt_mem { ${at} }\n${trips}`;
+    const d = linkErr({ script: bt('index = 1; values = [0, 0, 0];'), scriptFile: '/v/bt.ld' });
+    expect(d.map((x) => [x.code, x.message.match(/barrier \d+/)![0]])).toEqual([
+      ['LD0977', 'barrier 1'],
+      ['LD0977', 'barrier 2'],
+    ]);
+    // each names its producer: a's barrier (b waits) and b's (c waits), in the allocator's order
+    expect(d.map((x) => x.message.match(/notified by trip `(\w)`/)![1]).sort()).toEqual(['a', 'b']);
+    expect(d[0]!.span).toMatchObject({ file: '/v/bt.ld', line: 1, column: 8 });
+    expect(d[0]!.spec).toMatch(/§11\.6\.2, §11\.6\.6/);
+    const zero = linkErr({ script: bt('index = 0; entry { notify_count = 1; }') });
+    expect(zero.map((x) => x.code)).toEqual(['LD0977']);
+    expect(zero[0]!.message).toMatch(/`cluster\.bt_mem\[0\]` is not a barrier/);
+    // barrier 3 is not the linker's; another cluster's 1 neither
+    expect(link({ script: bt('index = 3; entry { notify_count = 1; }') }).image.sections.some((x) => x.name === '.cfg.c0.cluster.bt_mem.3')).toBe(true);
+    expect(link({ script: bt('cluster = 1; index = 1; entry { notify_count = 1; }') }).image.sections.some((x) => x.name === '.cfg.c1.cluster.bt_mem.1')).toBe(true);
+  });
 });
