@@ -290,6 +290,12 @@ export function parseSystem(file: string, text: string): { system: SystemDesc | 
           r.fail(p, `\`${key}\` cannot be set: ${unused}`);
           continue;
         }
+        const group = Object.keys(FABRIC_OVERRIDABLE).filter((k) => k.startsWith(`${key}.`));
+        if (!spec && group.length) {
+          // `"grant": 5`: a group given a value
+          r.fail(p, `\`${key}\` must be an object of ${group.map((k) => `\`${k.slice(key.length + 1)}\``).join(', ')}`);
+          continue;
+        }
         if (!spec) {
           const near = nearest(key, Object.keys(FABRIC_OVERRIDABLE));
           r.fail(p, `\`${key}\` is not a fabric parameter a system may set${near ? ` (did you mean \`${near}\`?)` : ''} (one of ${Object.keys(FABRIC_OVERRIDABLE).join(', ')})`);

@@ -49,6 +49,9 @@ describe('system description', () => {
     expect(diagnostics[0]!.message).toMatch(/^\$\.fabric\.rx_oq_page: `rx_oq_page` is not a fabric parameter a system may set \(did you mean `rx_oq_pages`\?\) \(one of /);
     expect(diagnostics[1]!.message).toMatch(/`grant\.schedular` .*\(did you mean `grant\.scheduler`\?\)/);
     expect(diagnostics[2]!.message).not.toMatch(/did you mean/);
+    // a group given a value names its members
+    const g = parseSystem('g.json', '{"chips": 2, "image": "a.pimg", "fabric": {"grant": 5}}').diagnostics;
+    expect(g.map((d) => d.message)).toEqual(['$.fabric.grant: `grant` must be an object of `scheduler`, `messages_first`']);
   });
 
   it('deep nesting is a diagnostic, not a stack overflow', () => {
