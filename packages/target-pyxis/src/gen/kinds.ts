@@ -34,6 +34,9 @@ export function intOpt(v: Values, key: string, dflt: number): number {
   // `0b1`, `+8`, ` 8` or `Infinity`, which Number() would also take
   const n = Number(s);
   if (typeof s !== 'string' || !/^-?\d+(\.\d*)?([eE][+-]?\d+)?$/.test(s) || !Number.isInteger(n)) throw new GenError('GEN0001', key, `must be a decimal integer (got "${String(s)}")`, 2);
+  // beyond 2^53 the value read is not the one written (99999999999999999999 reads as 10^20): the range checks would
+  // echo another number
+  if (!Number.isSafeInteger(n)) throw new GenError('GEN0001', key, `must be a decimal integer of at most 2^53 - 1 (got "${s}")`, 2);
   return n;
 }
 
