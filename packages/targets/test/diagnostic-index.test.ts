@@ -2,7 +2,9 @@
  * docs/diagnostics.md is the index of every diagnostic code the tools can print. This test keeps it honest:
  *
  *  1. every code string literal (`'AS0201'`: two to four capitals and four digits in single quotes) in
- *     packages/<pkg>/src and scripts/ has a row `| CODE | severity | meaning | spec | more |` in it;
+ *     packages/<pkg>/src and scripts/, and every code written inside a one-line template literal of code (not a
+ *     comment: `...do not apply (CLI0021)`, `SWP0007: failed ...`, codes printed as part of a message), has a row
+ *     `| CODE | severity | meaning | spec | more |` in it;
  *  2. every row's code still occurs in the source (no stale rows), once, under the section of its prefix;
  *  3. every row is well formed (a severity, a meaning) and its `more` link names an existing doc and heading.
  *
@@ -37,7 +39,16 @@ function sourceCodes(): Map<string, string> {
     ...walk(join(root, 'scripts')),
   ];
   const codes = new Map<string, string>();
-  for (const f of files) for (const m of readFileSync(f, 'utf8').matchAll(CODE_LITERAL)) if (!codes.has(m[1])) codes.set(m[1], f.slice(root.length));
+  const add = (code: string, f: string) => codes.has(code) || codes.set(code, f.slice(root.length));
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    for (const m of text.matchAll(CODE_LITERAL)) add(m[1], f);
+    for (const line of text.split('\n')) {
+      if (/^\s*(\*|\/\/|\/\*)/.test(line)) continue;
+      const code = line.replace(/\s\/\/ .*$/, '');
+      for (const t of code.matchAll(/`[^`]*`/g)) for (const m of t[0].matchAll(/\b([A-Z]{2,4}[0-9]{4})\b/g)) add(m[1], f);
+    }
+  }
   return codes;
 }
 
@@ -89,6 +100,7 @@ describe('docs/diagnostics.md, the index of diagnostic codes', () => {
   test('the harvest finds the codes (a broken regex or path would find none)', () => {
     expect(src.size).toBeGreaterThan(400);
     expect(src.get('AS0101')).toMatch(/^packages\//);
+    expect(src.get('CLI0021'), 'a code printed inside a message template').toBe('packages/cli/src/params.ts');
   });
 
   test('every code in the source has a row', () => {
