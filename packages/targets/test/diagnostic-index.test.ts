@@ -138,6 +138,8 @@ describe('docs/diagnostics.md, the index of diagnostic codes', () => {
       if (!cache.has(file)) cache.set(file, anchors(readFileSync(file, 'utf8')));
       if (!cache.get(file)!.has(m[2])) bad.push(`${m[1]}#${m[2]}: no such heading`);
     }
+    const own = anchors(index);
+    for (const m of index.matchAll(/\]\(#([^)]+)\)/g)) if (!own.has(m[1])) bad.push(`#${m[1]}: no such heading on this page`);
     expect(bad).toEqual([]);
   });
 });
