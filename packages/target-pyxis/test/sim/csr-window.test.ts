@@ -121,6 +121,27 @@ describe('CSR window decode: unmapped addresses (SIM0863 / SIM0864)', () => {
     expect(codes(report.warnings).map((d) => [d.code, d.message.includes(hex(CFG_BASE + gap))])).toEqual([['SIM0863', true]]);
   });
 
+  it('MPE DMA-mode transfers (chip §12.6.2): a write into a gap is ignored (SIM0863), a read of one returns 0 (SIM0864)', () => {
+    const b = new ImageBuilder();
+    b.data('amem', 0x3000, bytesOf(16, (i) => i + 1)); // source of the write into the window
+    b.data('amem', 0x6000, bytesOf(16, () => 0xee)); // target of the read: overwritten with zeros
+    b.list(0x21, 0x1200, [
+      ImageBuilder.desc('desc_mpe_dma', { source_address: 0x3000, target_address: CFG_BASE + gap, length: 2, mode: 1, trip_id: 3 }),
+      ImageBuilder.desc('desc_mpe_dma', { source_address: CFG_BASE + gap + 64, target_address: 0x6000, length: 2, mode: 1, trip_id: 4 }),
+    ]);
+    const { report, chip } = simulateImage(b.build(), 'dma.pimg');
+    expect(report.stop).toBe('done');
+    expect(chip.cfg[0]!.peek64(gap)).toBe(0n);
+    expect(chip.cfg[0]!.peek64(gap + 8)).toBe(0n);
+    expect(chip.amem[0]!.readBytes(0x6000, 16)).toEqual(new Uint8Array(16));
+    // (the MPE overlaps the second transfer's read with the first one's write: compare as a set)
+    const w = codes(report.warnings).map((d) => [d.code, d.message.match(/0x40[0-9a-f]{6}/)![0]]).sort();
+    expect(w).toEqual([
+      ['SIM0863', hex(CFG_BASE + gap)],
+      ['SIM0864', hex(CFG_BASE + gap + 64)],
+    ]);
+  });
+
   it('property: after any 8-byte write, a mapped word without a width reads it back and an unmapped one reads 0', () => {
     const plain = MM.regions.filter((r) => r.kind === 'microcode' || r.kind === 'config');
     const cfg = new CsrCfgSpace(0);
