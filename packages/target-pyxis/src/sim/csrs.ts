@@ -8,7 +8,7 @@
  * Diagnostic codes of the control-plane additions are SIM0030-SIM0039 (ctlCodes below); SIM0031 is retired (the
  * compute CSRs it flagged as "not modelled" read the live Hbuf / writeback / Vbuffer / VPU state since session 9).
  */
-import { loadGrammarJson } from '@pyxis/codec';
+import { loadGrammarJson, loadTable } from '@pyxis/codec';
 
 /** Diagnostic codes of the control plane (trip flush, barrier timeouts, CSRs, DMA descriptors). */
 export const CtlCodes = {
@@ -18,6 +18,16 @@ export const CtlCodes = {
   icdmaPlaneMask: 'SIM0032',
   /** A live UIE register read while that UIE's model ran ahead of the global clock (--quantum > 1): value from a later cycle. */
   csrAhead: 'SIM0033',
+} as const;
+
+/** Diagnostic codes of the CSR/config window decode (decodeWindow below; docs/simulator.md "CSRs"). */
+export const WindowCodes = {
+  /** A write to a window address no memory_map.json region maps: ignored (the bytes stay 0). */
+  unmappedWrite: 'SIM0863',
+  /** A read of a window address no region maps: it returns 0. */
+  unmappedRead: 'SIM0864',
+  /** A CSR write setting bits the register does not have (beyond `bits`, or reserved/pad fields of its table): dropped. */
+  widthWrite: 'SIM0865',
 } as const;
 
 export type CsrAccess = 'rw' | 'ro' | 'wo';
@@ -38,6 +48,7 @@ export interface CsrRegion {
 interface RawRegion {
   name: string;
   kind?: string;
+  scope?: string;
   offset: number;
   stride: number;
   words: number;
@@ -110,4 +121,98 @@ export function overlapsCsr(off: number, len: number): boolean {
   }
   for (const r of CLUSTER_CSR_REGIONS) if (off < r.offset + r.words * r.stride && end > r.offset) return true;
   return false;
+}
+
+/**
+ * The decode of a cluster's CSR/config window (chip §12.7; PROJECT-DEFINED map, grammars/pyxis/memory_map.json): every
+ * region of the map (microcode memories, configuration tables, per-UIE CSRs of UIEs 0..11 at u * uie_stride, cluster
+ * CSRs) as [lo, hi) window offsets, sorted. An address in no span maps to no register. CSR words carry the mask of the
+ * bits the register has (`bits`, or the non-reserved fields of its table); other regions have no mask.
+ */
+export interface WindowSpan {
+  lo: number;
+  hi: number;
+  name: string;
+  uie: number;
+  stride: number;
+  /** Implemented bits of each 8-byte CSR word as 8 byte masks (little-endian); undefined: every bit is implemented. */
+  mask?: Uint8Array;
+}
+
+function csrMask(r: RawRegion): Uint8Array | undefined {
+  if (r.kind !== 'csr' && r.kind !== 'cluster_csr') return undefined;
+  if (r.stride !== 8) return undefined;
+  let m = 0n;
+  if (r.table) {
+    const t = loadTable('pyxis', r.table);
+    for (const f of t.fields) if (!f.reserved) for (let i = 0; i < f.count; i++) m |= ((1n << BigInt(f.width)) - 1n) << BigInt(f.lsb + i * f.width);
+    if (r.bits !== undefined) m &= (1n << BigInt(r.bits)) - 1n;
+  } else if (r.bits !== undefined) m = (1n << BigInt(r.bits)) - 1n;
+  else return undefined;
+  if (m >= (1n << 64n) - 1n) return undefined;
+  const b = new Uint8Array(8);
+  for (let i = 0; i < 8; i++) b[i] = Number((m >> BigInt(8 * i)) & 0xffn);
+  return b;
+}
+
+export const WINDOW_SPANS: readonly WindowSpan[] = (() => {
+  const out: WindowSpan[] = [];
+  for (const r of RAW.regions) {
+    const size = r.words * r.stride;
+    const mask = csrMask(r);
+    if (r.kind === 'cluster_csr') out.push({ lo: r.offset, hi: r.offset + size, name: r.name, uie: -1, stride: r.stride, ...(mask ? { mask } : {}) });
+    else for (let u = 0; u < UIES_PER_CLUSTER; u++) out.push({ lo: u * UIE_STRIDE + r.offset, hi: u * UIE_STRIDE + r.offset + size, name: r.name, uie: u, stride: r.stride, ...(mask ? { mask } : {}) });
+  }
+  return out.sort((a, b) => a.lo - b.lo);
+})();
+
+/** Index of the first span with hi > off (WINDOW_SPANS.length if none). */
+function firstSpanEndingAfter(off: number): number {
+  let lo = 0;
+  let hi = WINDOW_SPANS.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (WINDOW_SPANS[mid]!.hi > off) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The register name of window offset `off` inside span `s` (`uie1 csr.seq_pc[3]`). */
+function spanWord(s: WindowSpan, off: number): string {
+  const words = (s.hi - s.lo) / s.stride;
+  const i = Math.max(0, Math.min(words - 1, Math.floor((off - s.lo) / s.stride)));
+  return `${s.uie >= 0 ? `uie${s.uie} ` : ''}${s.name}${words > 1 ? `[${i}]` : ''} at 0x${(CFG_BASE + s.lo + i * s.stride).toString(16)}`;
+}
+const CFG_BASE = 0x4000_0000; // engine address of the window (chip §12.7; cfgSpace.ts CFG_ENGINE_BASE)
+
+/** The mapped register nearest to the unmapped window offset `off` (a did-you-mean for SIM0863 / SIM0864). */
+export function nearestRegister(off: number): string {
+  const i = firstSpanEndingAfter(off);
+  const prev = i > 0 ? WINDOW_SPANS[i - 1] : undefined;
+  const next = WINDOW_SPANS[i];
+  if (prev && (!next || off - (prev.hi - 1) <= next.lo - off)) return spanWord(prev, prev.hi - 1);
+  return next ? spanWord(next, next.lo) : 'none';
+}
+
+/** Calls `gap(lo, hi)` for every unmapped run of [off, off + len) and `csr(span, lo, hi)` for every masked CSR part. */
+export function decodeWindow(off: number, len: number, gap: (lo: number, hi: number) => void, csr?: (s: WindowSpan, lo: number, hi: number) => void): void {
+  const end = off + len;
+  let a = off;
+  let i = firstSpanEndingAfter(a);
+  while (a < end) {
+    const s = WINDOW_SPANS[i];
+    if (!s || s.lo >= end) return gap(a, end);
+    if (s.lo > a) gap(a, s.lo);
+    const hi = Math.min(end, s.hi);
+    if (s.mask && csr) csr(s, Math.max(a, s.lo), hi);
+    a = Math.max(a, hi);
+    i++;
+  }
+}
+
+/** Whether [off, off + len) lies in one span with no mask (the common case: no copy, no check per byte). */
+export function plainMapped(off: number, len: number): boolean {
+  const s = WINDOW_SPANS[firstSpanEndingAfter(off)];
+  return s !== undefined && s.lo <= off && off + len <= s.hi && s.mask === undefined;
 }

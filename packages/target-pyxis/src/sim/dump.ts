@@ -94,7 +94,7 @@ function regionBytes(chip: PyxisChip, r: RegionSpec, addr: number, len: number):
     case 'amem':
       return chip.amem[r.cluster]!.readBytes(addr, len);
     case 'cfg':
-      return chip.cfg[r.cluster]!.readBytes(addr - CFG_ENGINE_BASE, len);
+      return chip.cfg[r.cluster]!.dumpBytes(addr - CFG_ENGINE_BASE, len);
   }
 }
 
