@@ -75,7 +75,7 @@ export const xnuMachine: MachineBackend = {
         const stop =
           r.stop === 'done'
             ? undefined
-            : [{ severity: 'error' as const, code: 'SIM0002', message: `run stopped at cycle ${r.cycles}: ${r.stop === 'max-cycles' ? '--max-cycles reached' : 'deadlock'}` }];
+            : [{ severity: 'error' as const, code: r.stop === 'max-cycles' ? 'SIM0011' : 'SIM0010', message: `run stopped at cycle ${r.cycles}: ${r.stop === 'max-cycles' ? '--max-cycles reached' : 'deadlock'}` }];
         return {
           summary: r.summary,
           stats: r.stats,
