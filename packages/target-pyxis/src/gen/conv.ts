@@ -37,18 +37,37 @@ export interface ConvParams {
 export const COUT = 16;
 export const WIDTH = 128;
 
-export function conv3x3(p: ConvParams): GenKernel {
-  if (p.width !== undefined && p.width !== WIDTH) return conv3x3Wide({ ...p, width: p.width });
-  const name = p.name ?? 'conv3x3';
-  requireName(name);
-  const N = requireInt('images', p.images, 1, 65536);
-  const CIN = requireInt('cin', p.cin, 1, 4096);
+/** The input channels of a 3x3 flow (one pass or width-wise tiles): GEN0001-0009 as the Hbuf's kernel load needs. */
+export function conv3x3Cin(cin: number): number {
+  const CIN = requireInt('cin', cin, 1, 4096);
   // CIN * 9 bytes per grid-row in 8-byte chunks loaded two per Hbuf word (LD_2ROWS_8B): CIN a multiple of 16 keeps
   // the chunk count even (one 16-byte Hbuf word = two chunks)
   requireMultiple('cin', CIN, 16, 'the 9-byte kernels of the input channels fill whole 16-byte Hbuf words (2 chunks of 8, seq §9.2.1 LD_2ROWS_8B)');
   // the trip's kernels are one Hbuf block written by LD_2ROWS_8B at consecutive 8-byte addresses: 256 words x 8 bytes =
   // 2048 bytes per grid-row (the Hbuf is 2 banks x 256 words x 8 bytes, chip §6.2.4; docs/spec-notes.md)
   if (CIN * 9 > 2048) throw new GenError('GEN0009', 'cin', `${CIN} input channels need ${CIN * 9} bytes of 3x3 kernels per grid-row; the LD_2ROWS_8B flow addresses 2048 (256 Hbuf words x 8 bytes, chip §6.2.4, seq §9.2.1): at most 224 input channels per trip`);
+  return CIN;
+}
+
+/** The seeded inputs of a 3x3 flow: x [N·Cin, H, W], the kernels [16, Cin, 3, 3], the residual R [N·16, H, W]. */
+export function conv3x3Inputs(name: string, N: number, CIN: number, H: number, W: number, seed: number, residual: boolean): { x: ReturnType<typeof floatValues>; w: ReturnType<typeof lnsValues>; r: ReturnType<typeof floatValues> | undefined; inputs: GenKernel['inputs'] } {
+  const x = floatValues(N * CIN * H * W, seed);
+  const w = lnsValues(COUT * CIN * 9, seed + 1, -3, 0);
+  const inputs: GenKernel['inputs'] = [
+    { file: `${name}_x.npy`, shape: [N * CIN, H, W], data: x },
+    { file: `${name}_w.npy`, shape: [COUT, CIN, 3, 3], data: w },
+  ];
+  const r = residual ? floatValues(N * COUT * H * W, seed + 2, 10, -2, 2) : undefined;
+  if (r) inputs.push({ file: `${name}_r.npy`, shape: [N * COUT, H, W], data: r });
+  return { x, w, r, inputs };
+}
+
+export function conv3x3(p: ConvParams): GenKernel {
+  if (p.width !== undefined && p.width !== WIDTH) return conv3x3Wide({ ...p, width: p.width });
+  const name = p.name ?? 'conv3x3';
+  requireName(name);
+  const N = requireInt('images', p.images, 1, 65536);
+  const CIN = conv3x3Cin(p.cin);
   // the store of an image waits for its H/8 row-group trips: one barrier, notify_count <= 31 (docs/linker.md)
   const H = requireInt('height', p.height, 8, 31 * 8);
   requireMultiple('height', H, 8, 'seq §1.3 rule 1: every trip computes a multiple of 8 output rows (pad the image)');
@@ -63,14 +82,7 @@ export function conv3x3(p: ConvParams): GenKernel {
   const plan = assignImages(ws, N);
   // x{i}_{0,1} RFP8 [Cin, H, 128] and y{i}_{0,1}; the 3x3 database is 16 x Cin x 9 bytes rounded up (chip §15.1)
   checkAmem(plan, 2 * (CIN * H * 128 + COUT * HO * WO * (S === 2 ? 1 : 2)), 16 * CIN * 16, 'height', 'use a smaller height or Cin, or fewer UIEs per cluster');
-  const x = floatValues(N * CIN * H * WIDTH, seed);
-  const w = lnsValues(COUT * CIN * 9, seed + 1, -3, 0);
-  const inputs: GenKernel['inputs'] = [
-    { file: `${name}_x.npy`, shape: [N * CIN, H, WIDTH], data: x },
-    { file: `${name}_w.npy`, shape: [COUT, CIN, 3, 3], data: w },
-  ];
-  const r = p.residual ? floatValues(N * COUT * H * WIDTH, seed + 2, 10, -2, 2) : undefined;
-  if (r) inputs.push({ file: `${name}_r.npy`, shape: [N * COUT, H, WIDTH], data: r });
+  const { x, w, r, inputs } = conv3x3Inputs(name, N, CIN, H, WIDTH, seed, !!p.residual);
 
   const code = conv3x3Code({ name, cin: CIN, height: H, out: S === 2 ? 's2fp8' : p.residual ? 'rmw16' : 'fp16' });
   const G = code.groups;
