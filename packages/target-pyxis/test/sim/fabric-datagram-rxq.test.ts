@@ -4,12 +4,11 @@
  * granularity), and the BufferSizeBytes limit of an Rx descriptor (SIM0870).
  */
 import { describe, expect, it } from 'vitest';
-import { DiagnosticError } from '@pyxis/diagnostics';
 import { decode, encode, loadGrammarJson, loadTable } from '@pyxis/codec';
 import { CFG_ENGINE_BASE, clusterCsrRegion, decodeHeader, encodeHeader, type FabricPage } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
-import { firstDiff } from './fabric-rdma-lib.js';
+import { firstDiagnostic, firstDiff } from './fabric-rdma-lib.js';
 
 const TX = loadTable('pyxis', 'desc_dgram_tx');
 const RX = loadTable('pyxis', 'desc_dgram_rx');
@@ -90,14 +89,7 @@ describe('datagram RxQ counters and checks', () => {
 
   it('SIM0870: an Rx descriptor with BufferSizeBytes above 16256 (§11.4.9)', () => {
     const { sys } = system([100], [0], [[16257], []]);
-    let err: DiagnosticError | undefined;
-    try {
-      sys.run();
-    } catch (e) {
-      if (!(e instanceof DiagnosticError)) throw e;
-      err = e;
-    }
-    const d = err!.diagnostics[0]!;
+    const d = firstDiagnostic(() => sys.run());
     expect(d.code).toBe('SIM0870');
     expect(d.message).toMatch(/c0\.dgram_rx0 descriptor 0: BufferSizeBytes 16257 exceeds the maximum legal value 16256/);
     expect(d.spec).toMatch(/§11\.4\.9/);

@@ -3,22 +3,16 @@
  * run with its code and spec section, never a stack trace; two clusters of one chip send over the shared QPage table.
  */
 import { describe, expect, it } from 'vitest';
-import { DiagnosticError } from '@pyxis/diagnostics';
 import { loadFabricAdapterParams } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
-import { firstDiff } from './fabric-rdma-lib.js';
+import { firstDiagnostic, firstDiff } from './fabric-rdma-lib.js';
 
 const desc = ImageBuilder.desc;
 
 function code(f: () => unknown): { code: string; message: string; spec?: string } {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof DiagnosticError) return { code: e.diagnostics[0]!.code, message: e.diagnostics[0]!.message, ...(e.diagnostics[0]!.spec ? { spec: e.diagnostics[0]!.spec } : {}) };
-    throw e;
-  }
-  throw new Error('no error');
+  const d = firstDiagnostic(f);
+  return { code: d.code, message: d.message, ...(d.spec ? { spec: d.spec } : {}) };
 }
 
 function txOnly(fields: Record<string, number>, extra?: Record<string, number>, mapPatch?: Record<number, number>) {

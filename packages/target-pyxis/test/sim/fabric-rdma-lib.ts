@@ -1,5 +1,6 @@
 /** Test helper: RDMA Tx / Rx images for two chips (fabric-*.test.ts). */
 import { encode, loadGrammarJson, loadTable } from '@pyxis/codec';
+import { DiagnosticError, type Diagnostic } from '@pyxis/diagnostics';
 import { loadSimConfig, type Trip } from '@pyxis/target-pyxis/sim';
 import { ImageBuilder } from './pyxisImage.js';
 import { voqOf } from './fabric-stub.js';
@@ -98,3 +99,13 @@ export function expectedTimes(r: Rdma, R: number, T: number, G: number, L: numbe
   return { rxDone, txDone, pages };
 }
 
+/** The first diagnostic of the DiagnosticError `f` throws (any other exception is rethrown; none fails the test). */
+export function firstDiagnostic(f: () => unknown): Diagnostic {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof DiagnosticError) return e.diagnostics[0]!;
+    throw e;
+  }
+  throw new Error('expected a DiagnosticError, none was thrown');
+}

@@ -5,11 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encode, loadGrammarJson, loadTable } from '@pyxis/codec';
-import { DiagnosticError } from '@pyxis/diagnostics';
 import type { FabricAdapterOverrides } from '@pyxis/target-pyxis/sim';
 import { bytesOf, ImageBuilder } from './pyxisImage.js';
 import { buildSystem, voqOf } from './fabric-stub.js';
-import { firstDiff } from './fabric-rdma-lib.js';
+import { firstDiagnostic, firstDiff } from './fabric-rdma-lib.js';
 
 const desc = ImageBuilder.desc;
 const P = loadGrammarJson<{ txdma: { latency_cycles: number; encap_latency_cycles: number; words_per_cycle_per_pipe: number } }>('pyxis', 'fabric_adapter');
@@ -104,14 +103,7 @@ describe('Tx-side rules', () => {
       const tx = new ImageBuilder();
       tx.data('amem', 0x3000, ring(DTX, [{ dest_voq: voqOf(1, 0, 2), amem_address: 0x10000 >> 7, num_bytes: bytes, rxq_index: 0 }]), 0, '.dgram.c0.dgram_tx0');
       const sys = buildSystem([tx.build(), new ImageBuilder().build()], { grantDelay: 100, latency: 500 });
-      let err: DiagnosticError | undefined;
-      try {
-        sys.run();
-      } catch (e) {
-        if (!(e instanceof DiagnosticError)) throw e;
-        err = e;
-      }
-      const d = err!.diagnostics[0]!;
+      const d = firstDiagnostic(() => sys.run());
       expect([d.code, d.spec]).toEqual(['SIM0752', expect.stringMatching(/§11\.4\.8/)]);
       expect(d.message).toMatch(new RegExp(`c0\\.dgram_tx0 descriptor 0: NumBytes ${bytes} is outside \\[1, 16256\\]`));
     }
