@@ -77,3 +77,36 @@ export class DatagramRing {
     this.head = (this.head + 1) % this.entries;
   }
 }
+
+/** A ring descriptor as the DPE fetched it: its ring index and decoded fields. */
+export type RingDescriptor = { index: number; fields: Record<string, number> };
+
+/**
+ * The shallow hardware FIFO of one datagram queue (TxQ or RxQ) that the DPE keeps topped up from its ring (§11.5.2.1-2,
+ * §12.5): one read per valid unfetched descriptor while the FIFO has room for it (reads in flight count); each read
+ * lands `delay` cycles after it is issued. Shared by the Tx and Rx sides.
+ */
+export class DescriptorPrefetch {
+  readonly fifo: RingDescriptor[] = [];
+  /** Descriptor reads in flight. */
+  private inflight = 0;
+  /** The DPE should read the ring's next descriptor now. */
+  wanted(ring: DatagramRing | null, depth: number): boolean {
+    return !!ring && ring.unfetched > 0 && this.fifo.length + this.inflight < depth;
+  }
+  /** Issues every wanted read (`check` sees each descriptor when it is read); true if one was issued. */
+  fill(ring: DatagramRing | null, depth: number, now: number, delay: number, schedule: (at: number, fn: () => void) => void, check?: (d: RingDescriptor) => void): boolean {
+    let did = false;
+    while (this.wanted(ring, depth)) {
+      const d = ring!.fetch();
+      check?.(d);
+      this.inflight++;
+      schedule(now + delay, () => {
+        this.inflight--;
+        this.fifo.push(d);
+      });
+      did = true;
+    }
+    return did;
+  }
+}

@@ -14,7 +14,7 @@ import type { AdapterCore } from './core.js';
 import { decodeHeader } from './header.js';
 import { FabricCodes } from './params.js';
 import type { FabricDestination, FabricPage } from './port.js';
-import type { DatagramRing } from './rings.js';
+import { DescriptorPrefetch, type DatagramRing } from './rings.js';
 import type { DropReason } from './stats.js';
 import type { TxCluster } from './tx.js';
 
@@ -60,9 +60,8 @@ export class RxCluster {
   readonly failedVector: Uint8Array;
   readonly rdmaFifo: Trip[][] = [[], []];
   readonly rxq: Array<DatagramRing | null> = [null, null];
-  private readonly rxqFifo: Array<Array<{ index: number; fields: Record<string, number> }>> = [[], []];
-  /** Descriptor reads of the DPE in flight per RxQ. */
-  private readonly rxqInflight = [0, 0];
+  /** Per RxQ: the descriptors the DPE prefetched (§11.5.2.2, §12.5). */
+  private readonly rxqFifo = [new DescriptorPrefetch(), new DescriptorPrefetch()];
   /** The cluster's four OQs (§10.8.5): pages whole in the Rx CBUF, waiting for the page reader / Rx DMA. */
   private readonly oq: Array<Array<{ page: FabricPage; at: number }>> = [[], [], [], []];
   private rrOq = 0;
@@ -327,7 +326,7 @@ export class RxCluster {
   /** A datagram page (§10.8.8 "For Datagram pages"): the RxQ's next prefetched descriptor, or a counted drop. */
   private datagram(page: FabricPage, rxq: number, now: number): void {
     const ring = this.rxq[rxq];
-    const fifo = this.rxqFifo[rxq]!;
+    const fifo = this.rxqFifo[rxq]!.fifo;
     const d = fifo[0];
     const st = this.core.stats(this.cluster);
     if (!ring || !d) return void st.rxq_dropped[rxq]!++, this.drop('rxq_empty');
@@ -348,8 +347,7 @@ export class RxCluster {
 
   /** Free descriptors of RxQ `q` the DPE should prefetch now: the ring has some and the FIFO has room. */
   private prefetchWanted(q: number): boolean {
-    const ring = this.rxq[q];
-    return !!ring && ring.unfetched > 0 && this.rxqFifo[q]!.length + this.rxqInflight[q]! < this.core.params.descriptor_fifos.dgram_rx_prefetch_depth;
+    return this.rxqFifo[q]!.wanted(this.rxq[q] ?? null, this.core.params.descriptor_fifos.dgram_rx_prefetch_depth);
   }
 
   /**
@@ -359,19 +357,12 @@ export class RxCluster {
   private prefetch(now: number): boolean {
     let did = false;
     for (let q = 0; q < 2; q++)
-      while (this.prefetchWanted(q)) {
-        const d = this.rxq[q]!.fetch();
-        const size = d.fields['buffer_size_bytes']!;
-        if (size > MAX_DATAGRAM_BYTES)
-          throw runtimeError(FabricCodes.badDgramRxDescriptor, `c${this.cluster}.dgram_rx${q} descriptor ${d.index}: BufferSizeBytes ${size} exceeds the maximum legal value ${MAX_DATAGRAM_BYTES} (127 x 128 bytes)`, '§11.4.9', now);
-        this.rxqInflight[q]!++;
-        const fifo = this.rxqFifo[q]!;
-        this.core.schedule(now + this.core.descriptorFetchCycles, () => {
-          this.rxqInflight[q]!--;
-          fifo.push(d);
-        });
-        did = true;
-      }
+      did =
+        this.rxqFifo[q]!.fill(this.rxq[q] ?? null, this.core.params.descriptor_fifos.dgram_rx_prefetch_depth, now, this.core.descriptorFetchCycles, (at, fn) => this.core.schedule(at, fn), (d) => {
+          const size = d.fields['buffer_size_bytes']!;
+          if (size > MAX_DATAGRAM_BYTES)
+            throw runtimeError(FabricCodes.badDgramRxDescriptor, `c${this.cluster}.dgram_rx${q} descriptor ${d.index}: BufferSizeBytes ${size} exceeds the maximum legal value ${MAX_DATAGRAM_BYTES} (127 x 128 bytes)`, '§11.4.9', now);
+        }) || did;
     return did;
   }
 

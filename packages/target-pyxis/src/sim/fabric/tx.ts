@@ -9,7 +9,7 @@
 import type { Trip } from '../trip.js';
 import { FabricCodes } from './params.js';
 import type { AdapterCore, OutMessage, QPage } from './core.js';
-import type { DatagramRing } from './rings.js';
+import { DescriptorPrefetch, type DatagramRing } from './rings.js';
 import type { FabricDestination } from './port.js';
 import { runtimeError } from '../diagnostics.js';
 import { AMEM_BYTES, AMEM_VIEW_BIT } from '../../common/amem.js';
@@ -74,8 +74,7 @@ export class TxCluster {
   /** The datagram TxQ rings (dgram_tx0/1), when configured. */
   readonly txq: Array<DatagramRing | null> = [null, null];
   /** Per TxQ: descriptors the DPE prefetched (ring index, fields) and reads in flight (§11.5.2.1, §12.5). */
-  private readonly txqFifo: Array<Array<{ index: number; fields: Record<string, number> }>> = [[], []];
-  private readonly txqInflight = [0, 0];
+  private readonly txqFifo = [new DescriptorPrefetch(), new DescriptorPrefetch()];
   /** Per TxQ: datagrams in PGen / in flight, and done flags by ring slot (§10.7.1.4 reorder). */
   private readonly dgOutstanding = [0, 0];
   private readonly dgDone: Uint8Array[] = [new Uint8Array(0), new Uint8Array(0)];
@@ -120,28 +119,17 @@ export class TxCluster {
     return this.active.size > 0 || this.rdmaFifo[0]!.length + this.rdmaFifo[1]!.length > 0 || this.messages.length > 0 || this.channels.length > 0 || this.dgOutstanding[0]! + this.dgOutstanding[1]! > 0 || this.dgPending();
   }
   private dgPending(): boolean {
-    for (let q = 0; q < 2; q++) if (this.txqFifo[q]!.length > 0 || this.dgPrefetchWanted(q)) return true;
+    for (let q = 0; q < 2; q++) if (this.txqFifo[q]!.fifo.length > 0 || this.dgPrefetchWanted(q)) return true;
     return false;
   }
   /** The DPE should prefetch TxQ `q`'s next descriptor now: the ring has valid ones and the FIFO has room (§11.5.2.1). */
   private dgPrefetchWanted(q: number): boolean {
-    const r = this.txq[q];
-    return !!r && r.unfetched > 0 && this.txqFifo[q]!.length + this.txqInflight[q]! < this.core.params.descriptor_fifos.dgram_tx_depth;
+    return this.txqFifo[q]!.wanted(this.txq[q] ?? null, this.core.params.descriptor_fifos.dgram_tx_depth);
   }
   /** The DPE moves TxQ descriptors into the shallow hardware FIFOs, each `descriptorFetchCycles` after its read (§12.5). */
   private dgPrefetch(now: number): boolean {
     let did = false;
-    for (let q = 0; q < 2; q++)
-      while (this.dgPrefetchWanted(q)) {
-        const d = this.txq[q]!.fetch();
-        this.txqInflight[q]!++;
-        const fifo = this.txqFifo[q]!;
-        this.core.schedule(now + this.core.descriptorFetchCycles, () => {
-          this.txqInflight[q]!--;
-          fifo.push(d);
-        });
-        did = true;
-      }
+    for (let q = 0; q < 2; q++) did = this.txqFifo[q]!.fill(this.txq[q] ?? null, this.core.params.descriptor_fifos.dgram_tx_depth, now, this.core.descriptorFetchCycles, (at, fn) => this.core.schedule(at, fn)) || did;
     return did;
   }
 
@@ -319,7 +307,7 @@ export class TxCluster {
       const voq = Number(trip.fields['dest_voq']);
       return this.voqLock[voq] === 1;
     }
-    const head = this.txqFifo[q - 2]![0];
+    const head = this.txqFifo[q - 2]!.fifo[0];
     if (!head) return true;
     if (this.dgOutstanding[q - 2]! >= this.core.params.datagrams.tx_reorder_ids) return true;
     if (!this.channelFree('datagram')) return true; // a datagram is forwarded straight to a PGen channel (§10.7.1.3)
@@ -339,7 +327,7 @@ export class TxCluster {
         this.admit(trip, voq, dest, now);
       } else {
         const ring = this.txq[q - 2]!;
-        const { index, fields } = this.txqFifo[q - 2]!.shift()!;
+        const { index, fields } = this.txqFifo[q - 2]!.fifo.shift()!;
         const voq = fields['dest_voq']!;
         const bytes = fields['num_bytes']!;
         const what = `c${this.cluster}.dgram_tx${q - 2} descriptor ${index}`;
