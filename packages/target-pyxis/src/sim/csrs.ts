@@ -100,26 +100,15 @@ export function clusterCsrRegion(name: string): CsrRegion {
 
 /** The CSR word at cfg-window offset `off`: region, UIE (-1 for cluster CSRs) and word index; undefined elsewhere. */
 export function csrAt(off: number): { region: CsrRegion; uie: number; index: number } | undefined {
-  const u = Math.floor(off / UIE_STRIDE);
-  if (u < UIES_PER_CLUSTER) {
-    const o = off - u * UIE_STRIDE;
-    if (o < UIE_CSR_LO || o >= UIE_CSR_HI) return undefined;
-    for (const r of UIE_CSRS) if (o >= r.offset && o < r.offset + r.words * r.stride) return { region: r, uie: u, index: Math.floor((o - r.offset) / r.stride) };
-    return undefined;
-  }
-  for (const r of CLUSTER_CSR_REGIONS) if (off >= r.offset && off < r.offset + r.words * r.stride) return { region: r, uie: -1, index: Math.floor((off - r.offset) / r.stride) };
-  return undefined;
+  const s = WINDOW_SPANS[firstSpanEndingAfter(off)];
+  if (!s || s.lo > off || !s.region) return undefined;
+  return { region: s.region, uie: s.uie, index: Math.floor((off - s.lo) / s.stride) };
 }
 
 /** Whether [off, off + len) of a cluster's cfg window overlaps any CSR (per-UIE or cluster). */
 export function overlapsCsr(off: number, len: number): boolean {
   const end = off + len;
-  for (let u = 0; u < UIES_PER_CLUSTER; u++) {
-    const lo = u * UIE_STRIDE + UIE_CSR_LO;
-    const hi = u * UIE_STRIDE + UIE_CSR_HI;
-    if (off < hi && end > lo) return true;
-  }
-  for (const r of CLUSTER_CSR_REGIONS) if (off < r.offset + r.words * r.stride && end > r.offset) return true;
+  for (let i = firstSpanEndingAfter(off); i < WINDOW_SPANS.length && WINDOW_SPANS[i]!.lo < end; i++) if (WINDOW_SPANS[i]!.region) return true;
   return false;
 }
 
@@ -137,6 +126,8 @@ export interface WindowSpan {
   stride: number;
   /** Implemented bits of each 8-byte CSR word as 8 byte masks (little-endian); undefined: every bit is implemented. */
   mask?: Uint8Array;
+  /** The CSR region (the same object as in UIE_CSRS / CLUSTER_CSR_REGIONS); undefined for the window's other regions. */
+  region?: CsrRegion;
 }
 
 function csrMask(r: RawRegion): Uint8Array | undefined {
@@ -160,8 +151,10 @@ export const WINDOW_SPANS: readonly WindowSpan[] = (() => {
   for (const r of RAW.regions) {
     const size = r.words * r.stride;
     const mask = csrMask(r);
-    if (r.kind === 'cluster_csr') out.push({ lo: r.offset, hi: r.offset + size, name: r.name, uie: -1, stride: r.stride, ...(mask ? { mask } : {}) });
-    else for (let u = 0; u < UIES_PER_CLUSTER; u++) out.push({ lo: u * UIE_STRIDE + r.offset, hi: u * UIE_STRIDE + r.offset + size, name: r.name, uie: u, stride: r.stride, ...(mask ? { mask } : {}) });
+    const region = r.kind === 'csr' ? UIE_CSRS.find((x) => x.name === r.name) : r.kind === 'cluster_csr' ? CLUSTER_CSR_REGIONS.find((x) => x.name === r.name) : undefined;
+    const extra = { ...(mask ? { mask } : {}), ...(region ? { region } : {}) };
+    if (r.kind === 'cluster_csr') out.push({ lo: r.offset, hi: r.offset + size, name: r.name, uie: -1, stride: r.stride, ...extra });
+    else for (let u = 0; u < UIES_PER_CLUSTER; u++) out.push({ lo: u * UIE_STRIDE + r.offset, hi: u * UIE_STRIDE + r.offset + size, name: r.name, uie: u, stride: r.stride, ...extra });
   }
   return out.sort((a, b) => a.lo - b.lo);
 })();
